@@ -1,0 +1,38 @@
+# carve: make builds ./carve; make test; make run; make bench; make install PREFIX=...
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter
+LDLIBS = -lm
+PREFIX ?= /usr/local
+
+SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c)
+OBJ_LIB = $(SRC_LIB:%.c=build/%.o)
+SAN_OBJ_LIB = $(SRC_LIB:%.c=build-san/%.o)
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+all: carve
+
+build/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
+
+build-san/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(SANFLAGS) -c $< -o $@
+
+build/libcarve.a: $(OBJ_LIB)
+	ar rcs $@ $^
+
+build-san/libcarve.a: $(SAN_OBJ_LIB)
+	ar rcs $@ $^
+
+carve: build/src/main.o build/libcarve.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build-san/carve: build-san/src/main.o build-san/libcarve.a
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+clean:
+	rm -rf build build-san carve
+
+.PHONY: all clean

@@ -1,0 +1,152 @@
+#include "base.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- arena ---- */
+typedef struct Chunk { struct Chunk *next; size_t used, cap; max_align_t data[]; } Chunk;
+static Chunk *arena;
+
+void *arena_alloc(size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  if (!arena || arena->used + n > arena->cap) {
+    size_t cap = n > (1 << 20) ? n : (1 << 20);
+    Chunk *c = malloc(sizeof(Chunk) + cap);
+    if (!c) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+    c->next = arena; c->used = 0; c->cap = cap;
+    arena = c;
+  }
+  void *p = (char *)arena->data + arena->used;
+  arena->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+void arena_free_all(void) {
+  while (arena) { Chunk *n = arena->next; free(arena); arena = n; }
+}
+
+char *arena_strndup(const char *s, size_t n) {
+  char *p = arena_alloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+char *arena_strdup(const char *s) { return arena_strndup(s, strlen(s)); }
+
+char *vfmt(const char *f, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, f, ap2);
+  va_end(ap2);
+  char *p = arena_alloc((size_t)n + 1);
+  vsnprintf(p, (size_t)n + 1, f, ap);
+  return p;
+}
+char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *p = vfmt(f, ap);
+  va_end(ap);
+  return p;
+}
+
+void *xmalloc(size_t n) {
+  void *p = calloc(1, n ? n : 1);
+  if (!p) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+  return p;
+}
+void *xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+  return p;
+}
+
+/* ---- Buf ---- */
+static void buf_grow(Buf *b, size_t extra) {
+  if (b->len + extra + 1 <= b->cap) return;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + extra + 1) cap *= 2;
+  b->s = xrealloc(b->s, cap);
+  b->cap = cap;
+}
+void buf_putc(Buf *b, char c) { buf_grow(b, 1); b->s[b->len++] = c; b->s[b->len] = 0; }
+void buf_puts(Buf *b, const char *s) {
+  size_t n = strlen(s);
+  buf_grow(b, n);
+  memcpy(b->s + b->len, s, n + 1);
+  b->len += n;
+}
+void buf_printf(Buf *b, const char *f, ...) {
+  va_list ap, ap2;
+  va_start(ap, f);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  buf_grow(b, (size_t)n);
+  vsnprintf(b->s + b->len, (size_t)n + 1, f, ap2);
+  va_end(ap2);
+  b->len += (size_t)n;
+}
+void buf_free(Buf *b) { free(b->s); b->s = NULL; b->len = b->cap = 0; }
+
+/* ---- diagnostics ---- */
+int diag_errors, diag_warnings;
+FILE *diag_out;
+bool diag_color, diag_quiet;
+
+void diag_reset(void) { diag_errors = diag_warnings = 0; }
+
+static void print_source_line(FILE *o, SrcLoc loc) {
+  const char *start = loc.loc, *base = loc.file->contents;
+  if (!start) return;
+  while (start > base && start[-1] != '\n') start--;
+  const char *end = loc.loc;
+  while (*end && *end != '\n') end++;
+  fprintf(o, "%5d | %.*s\n      | ", loc.line, (int)(end - start), start);
+  for (const char *p = start; p < loc.loc; p++) fputc(*p == '\t' ? '\t' : ' ', o);
+  fprintf(o, "%s^%s\n", diag_color ? "\033[1;32m" : "", diag_color ? "\033[0m" : "");
+}
+
+void vdiag_at(DiagLevel lv, SrcLoc loc, const char *f, va_list ap) {
+  if (lv == DIAG_ERROR) diag_errors++;
+  if (lv == DIAG_WARNING) diag_warnings++;
+  if (diag_quiet) return;
+  FILE *o = diag_out ? diag_out : stderr;
+  static const char *names[] = {"note", "warning", "error"};
+  static const char *colors[] = {"\033[1;36m", "\033[1;35m", "\033[1;31m"};
+  if (loc.file) fprintf(o, "%s%s:%d:%d: ", diag_color ? "\033[1m" : "", loc.file->name, loc.line, loc.col);
+  else fprintf(o, "%scarve: ", diag_color ? "\033[1m" : "");
+  fprintf(o, "%s%s:%s ", diag_color ? colors[lv] : "", names[lv], diag_color ? "\033[0m\033[1m" : "");
+  vfprintf(o, f, ap);
+  fprintf(o, "%s\n", diag_color ? "\033[0m" : "");
+  if (loc.file) print_source_line(o, loc);
+}
+
+void diag_at(DiagLevel lv, SrcLoc loc, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  vdiag_at(lv, loc, f, ap);
+  va_end(ap);
+}
+
+char *read_file(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  Buf b = {0};
+  char tmp[65536];
+  size_t n;
+  while ((n = fread(tmp, 1, sizeof tmp, fp)) > 0) {
+    buf_grow(&b, n);
+    memcpy(b.s + b.len, tmp, n);
+    b.len += n;
+  }
+  int err = ferror(fp);
+  fclose(fp);
+  if (err) { buf_free(&b); errno = EIO; return NULL; }
+  buf_grow(&b, 1);
+  b.s[b.len] = 0;
+  if (len) *len = b.len;
+  return b.s;
+}

@@ -1,0 +1,313 @@
+/* front: the CUDA C kernel language, from bytes to the typed AST that every later stage uses.
+ *   tokenize.c   bytes -> tokens            preprocess.c  macros, #include, #if, #pragma
+ *   parse.c      tokens -> typed AST        type.c        types and the usual conversions
+ *   print.c      AST -> CUDA source         spec.c        `#pragma carve` launch specifications */
+#ifndef CARVE_FRONT_H
+#define CARVE_FRONT_H
+#include "../base.h"
+
+typedef struct Type Type;
+typedef struct Node Node;
+typedef struct Obj Obj;
+typedef struct Member Member;
+typedef struct Hideset Hideset;
+
+/* ---------------- tokens ---------------- */
+typedef enum { TK_IDENT, TK_PUNCT, TK_KEYWORD, TK_STR, TK_NUM, TK_PP_NUM, TK_PRAGMA, TK_EOF } TokenKind;
+
+typedef struct Token Token;
+struct Token {
+  TokenKind kind;
+  Token *next;
+  int64_t ival;      /* TK_NUM integer value */
+  double fval;       /* TK_NUM floating value */
+  Type *ty;          /* TK_NUM and TK_STR: the literal's type */
+  char *loc;         /* spelling in the source buffer */
+  int len;
+  char *str;         /* TK_STR: decoded contents; TK_PRAGMA: the text after "#pragma" */
+  SrcFile *file;
+  int line, col;
+  bool at_bol, has_space;
+  Hideset *hideset;
+  Token *origin;     /* for a token produced by a macro: the use-site token it came from */
+  const char *macro; /* the macro whose body held this token, if any */
+  Token *pragma_toks;/* TK_PRAGMA "carve ...": the macro-expanded tokens after "carve" */
+};
+
+Token *tokenize_file(const char *path);            /* NULL if unreadable */
+Token *tokenize_string(const char *name, const char *text);
+Token *tokenize(SrcFile *f);
+bool tok_equal(const Token *t, const char *s);
+SrcLoc tok_loc(const Token *t);                    /* the user-visible location (macro use site) */
+void error_tok(const Token *t, const char *f, ...) __attribute__((format(printf, 2, 3), noreturn));
+void warn_tok(const Token *t, const char *f, ...) __attribute__((format(printf, 2, 3)));
+void note_tok(const Token *t, const char *f, ...) __attribute__((format(printf, 2, 3)));
+extern jmp_buf *error_jmp;  /* error_tok longjmps here (set by the parser for recovery) */
+void convert_pp_tokens(Token *tok);
+char *tok_text(const Token *t);
+SrcFile **input_files(int *n);
+
+/* ---------------- preprocessor ---------------- */
+typedef struct {
+  const char **include_dirs; int n_include_dirs;
+  const char **defines; int n_defines;      /* "NAME" or "NAME=VALUE" */
+} PPOptions;
+Token *preprocess(Token *tok, const PPOptions *opt);
+/* integer value of an object-like macro after preprocessing, for tests and specs */
+bool pp_macro_value(const char *name, int64_t *val);
+
+/* constant expressions (#if, launch specs): integers and floats */
+typedef struct { bool is_float; int64_t i; double d; } CValue;
+/* evaluate the expression starting at tok; *rest gets the first token after it.
+ * Identifiers evaluate to 0 in #if (as C says) or are an error when !pp_mode. */
+CValue const_eval(Token **rest, Token *tok, bool pp_mode);
+
+/* ---------------- types ---------------- */
+typedef enum {
+  TY_VOID, TY_BOOL, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_LLONG,
+  TY_FLOAT, TY_DOUBLE, TY_ENUM, TY_PTR, TY_ARRAY, TY_STRUCT, TY_FUNC
+} TypeKind;
+
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
+
+struct Type {
+  TypeKind kind;
+  int size, align;
+  bool is_unsigned;
+  int qual;             /* Q_* of this level */
+  Type *base;           /* pointer target / array element */
+  int array_len;        /* -1: incomplete (extern __shared__ x[]) */
+  Token *name;          /* declarator name */
+  const char *typedef_name;  /* set when the type was written through a typedef */
+  const char *tag;      /* struct/enum tag */
+  Member *members;
+  bool is_vector;       /* CUDA vector type (float4, int2, ...) */
+  Type *origin;         /* the type this one is a qualified/typedef copy of */
+  /* functions */
+  Type *return_ty;
+  Type *params;         /* linked by .next */
+  bool is_variadic;
+  Type *next;
+};
+
+struct Member {
+  Member *next;
+  Type *ty;
+  Token *name;
+  int offset, idx;
+};
+
+extern Type *ty_void, *ty_bool, *ty_char, *ty_schar, *ty_uchar, *ty_short, *ty_ushort, *ty_int,
+    *ty_uint, *ty_long, *ty_ulong, *ty_llong, *ty_ullong, *ty_float, *ty_double;
+
+bool is_integer(const Type *t);
+bool is_flonum(const Type *t);
+bool is_numeric(const Type *t);
+bool is_scalar(const Type *t);           /* numeric or pointer */
+bool is_pointer_like(const Type *t);     /* pointer or array */
+Type *copy_type(const Type *t);
+Type *qualified(Type *t, int qual);
+Type *unqual(Type *t);
+Type *pointer_to(Type *base);
+Type *array_of(Type *base, int len);
+Type *func_type(Type *ret);
+Type *struct_type(void);
+Type *vector_type(const char *name);    /* float4 etc., NULL if not a vector type name */
+Type *common_type(Type *a, Type *b);     /* usual arithmetic conversions */
+bool same_type(const Type *a, const Type *b);
+const char *type_name(const Type *t);    /* "const float *" for messages */
+Member *find_member(Type *t, const char *name);
+void add_type(Node *n);
+
+/* ---------------- AST ---------------- */
+typedef enum {
+  /* expressions */
+  ND_NUM, ND_STR, ND_VAR, ND_SPECIAL, ND_CALL, ND_COMMA, ND_COND, ND_LOGAND, ND_LOGOR,
+  ND_NOT, ND_BITNOT, ND_NEG, ND_POS, ND_ADDR, ND_DEREF, ND_INDEX, ND_MEMBER, ND_CAST,
+  ND_ASSIGN, ND_ASSIGN_OP, ND_PREINC, ND_PREDEC, ND_POSTINC, ND_POSTDEC, ND_SIZEOF,
+  ND_ADD, ND_SUB, ND_MUL, ND_DIV, ND_MOD, ND_BITAND, ND_BITOR, ND_BITXOR, ND_SHL, ND_SHR,
+  ND_EQ, ND_NE, ND_LT, ND_LE, ND_GT, ND_GE, ND_INIT_LIST,
+  /* statements */
+  ND_BLOCK, ND_DECL, ND_EXPR_STMT, ND_IF, ND_FOR, ND_WHILE, ND_DO, ND_SWITCH, ND_CASE,
+  ND_BREAK, ND_CONTINUE, ND_RETURN, ND_NULL_STMT, ND_PRAGMA
+} NodeKind;
+
+/* builtin special registers: threadIdx.x ... */
+typedef enum { SR_TID, SR_CTAID, SR_NTID, SR_NCTAID, SR_WARPSIZE } SpecialReg;
+
+/* builtin functions known to the front end and the interpreter */
+typedef enum {
+  BI_NONE,
+  BI_SYNCTHREADS, BI_SYNCTHREADS_COUNT, BI_SYNCTHREADS_AND, BI_SYNCTHREADS_OR, BI_SYNCWARP,
+  BI_THREADFENCE, BI_THREADFENCE_BLOCK,
+  BI_ATOMIC_ADD, BI_ATOMIC_SUB, BI_ATOMIC_EXCH, BI_ATOMIC_MIN, BI_ATOMIC_MAX, BI_ATOMIC_INC,
+  BI_ATOMIC_DEC, BI_ATOMIC_CAS, BI_ATOMIC_AND, BI_ATOMIC_OR, BI_ATOMIC_XOR,
+  BI_SHFL, BI_SHFL_UP, BI_SHFL_DOWN, BI_SHFL_XOR, BI_BALLOT, BI_ANY, BI_ALL, BI_ACTIVEMASK,
+  BI_POPC, BI_POPCLL, BI_CLZ, BI_CLZLL, BI_FFS, BI_FFSLL, BI_BREV, BI_LDG,
+  BI_MIN, BI_MAX, BI_ABS, BI_MAKE_VECTOR, BI_PRINTF, BI_CLOCK, BI_MATH
+} Builtin;
+
+/* math functions (mathfns.def): one entry per name (sqrtf, sqrt, __fsqrt_rn, ...) */
+enum {
+#define M(name, ret, args, expr) MATH_##name,
+#include "mathfns.def"
+#undef M
+  MATH_COUNT
+};
+typedef struct MathFn { const char *name; int id; char ret; const char *args; } MathFn;
+const MathFn *find_math(const char *name, int len);
+
+struct Node {
+  NodeKind kind;
+  Node *next;          /* next statement / argument / init element */
+  Type *ty;
+  Token *tok;          /* representative token, for locations */
+  Token *end_tok;      /* last token, for source ranges */
+
+  Node *lhs, *rhs;     /* operands; ND_ASSIGN_OP: lhs op= rhs with `op` */
+  NodeKind op;
+  bool implicit;       /* ND_CAST inserted by the type checker (not printed) */
+  bool arrow;          /* ND_MEMBER via -> */
+  bool contract;       /* float ADD/SUB whose operand is a MUL that nvcc fuses into an FMA */
+
+  /* control flow */
+  Node *cond, *then, *els, *init, *inc, *body;
+  Node *cases;         /* ND_SWITCH: its ND_CASE nodes in order */
+  Node *case_next;
+  bool is_default;
+  int64_t case_val;
+  int unroll;          /* #pragma unroll N before a loop: N, -1 for bare "unroll", 0 none */
+  Token *pragma;       /* ND_PRAGMA, or pragma attached to a loop */
+
+  /* ND_BLOCK */
+  Node *stmts;
+  /* ND_DECL */
+  Obj *var;            /* ND_VAR, ND_DECL */
+  Node *decl_init;     /* initializer expression or ND_INIT_LIST */
+  /* ND_MEMBER */
+  Member *member;
+  /* ND_SPECIAL */
+  SpecialReg sreg; int dim;
+  /* ND_CALL */
+  Obj *fn;             /* user function */
+  Builtin builtin;
+  const MathFn *math;
+  Node *args;
+  int nargs;
+  Type *cast_ty;       /* ND_CAST target as written; ND_SIZEOF(type) */
+  /* ND_NUM */
+  int64_t ival;
+  double fval;
+  /* ND_INIT_LIST */
+  Node *elems;
+  int id;              /* unique per program, for analysis tables */
+};
+
+typedef enum {
+  SC_LOCAL, SC_PARAM, SC_SHARED, SC_EXTERN_SHARED, SC_CONSTANT, SC_DEVICE_GLOBAL, SC_FUNC,
+  SC_STATIC_LOCAL
+} StorageClass;
+
+struct Obj {
+  Obj *next;
+  char *name;
+  Token *tok;
+  Type *ty;
+  StorageClass sc;
+  bool is_const_decl, is_static, is_extern, is_volatile;
+  bool host_const;     /* file-scope `const T x = init;` of host code that device code may read */
+  bool in_memory;      /* lives in (thread-local) memory, not a register slot: arrays, structs, &x */
+  int slot;            /* register slot within its function frame */
+  int offset;          /* byte offset: local frame, shared area or constant/global area */
+  Node *init;          /* initializer of a global/__constant__ */
+  /* functions */
+  bool is_kernel, is_device, is_host, is_inline, is_forceinline, is_definition;
+  int launch_bounds[2];
+  Obj *params;         /* linked by next */
+  Node *body;
+  int nslots;          /* register slots used by the frame */
+  int frame_size;      /* bytes of thread-local memory used by the frame */
+  int shared_size;     /* static __shared__ bytes declared inside */
+  Obj *locals;         /* every local, in declaration order (linked by next_local) */
+  Obj *next_local;
+  bool uses_barrier;   /* calls __syncthreads directly or through a device function */
+  bool has_extern_shared;
+};
+
+/* a top-level item in source order, for printing */
+typedef enum { TOP_FUNC, TOP_VAR, TOP_TYPEDEF, TOP_STRUCT, TOP_ENUM, TOP_PRAGMA } TopKind;
+typedef struct TopItem {
+  struct TopItem *next;
+  TopKind kind;
+  Obj *obj;            /* TOP_FUNC, TOP_VAR */
+  Type *ty;            /* TOP_TYPEDEF (aliased type), TOP_STRUCT, TOP_ENUM */
+  const char *name;    /* TOP_TYPEDEF name */
+  Token *tok;          /* TOP_PRAGMA, and the enum's source tokens for printing */
+  Token *end;
+} TopItem;
+
+typedef struct Program Program;
+/* ---------------- launch specifications (spec.c) ---------------- */
+typedef enum { INIT_ZEROS, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_FILE } InitKind;
+
+typedef struct ArgSpec {
+  struct ArgSpec *next;
+  char *name;
+  Token *tok;          /* where it was given (pragma or command line) */
+  bool is_buffer;
+  CValue scalar;       /* scalar argument */
+  Type *elem_ty;       /* buffer element type */
+  int64_t count;       /* buffer elements */
+  InitKind init;
+  double a, b;         /* fill value / iota start, step / random lo, hi */
+  bool has_range;
+  uint64_t seed;
+  char *path;          /* INIT_FILE, resolved */
+  bool out;
+} ArgSpec;
+
+typedef struct LaunchSpec {
+  struct LaunchSpec *next;
+  char *kernel;
+  Token *tok;
+  int64_t grid[3], block[3];
+  int64_t dyn_shared;
+  bool has_grid, has_block;
+  ArgSpec *args;
+  double rel_tol, abs_tol;
+} LaunchSpec;
+
+/* parse every `#pragma carve` of the program into p->specs; diagnostics on error */
+void build_specs(Program *p, const char *file_dir);
+LaunchSpec *find_spec(Program *p, const char *kernel);
+/* one argument setting "NAME = EXPR" or "NAME = TYPE[COUNT] : INIT [out]", from a flag */
+ArgSpec *parse_arg_setting(Program *p, const char *text, const char *file_dir);
+bool parse_dims(const char *text, int64_t d[3]);   /* "X[,Y[,Z]]" with constant expressions */
+Type *spec_typename(Token **rest, Token *tok);      /* parse.c: a type name at file scope */
+Token *pp_expand(const char *origin, const char *text); /* preprocess.c: tokens of text, macro-expanded */
+
+struct Program {
+  TopItem *items;
+  Obj *funcs;          /* every function definition and declaration, linked by next */
+  Obj *globals;        /* __constant__ and __device__ variables */
+  int constant_size, device_global_size;
+  int shared_size;     /* static __shared__ bytes, all functions */
+  LaunchSpec *specs;
+  int errors;          /* front-end errors (diagnostics were printed) */
+  int skipped_kernels; /* kernels not loaded because of unsupported constructs */
+  int nodes;           /* node ids issued */
+};
+
+Program *parse(Token *tok);
+Obj *find_kernel(Program *p, const char *name);  /* NULL: the only kernel if name NULL */
+Node *new_node(NodeKind kind, Token *tok);
+
+/* print.c: the program (or one function) as CUDA source */
+void print_program(Buf *out, Program *p);
+void print_function(Buf *out, Obj *fn);
+void print_expr(Buf *out, Node *n);
+void print_type_decl(Buf *out, Type *ty, const char *name);
+
+/* the whole front end: read, preprocess, parse. Diagnostics go to diag_out. */
+Program *load_program(const char *path, const PPOptions *opt);
+#endif

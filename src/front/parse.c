@@ -1,0 +1,1865 @@
+/* parse: tokens -> typed AST, recursive descent, one function per grammar rule (the rule is
+ * written above it). Device code (kernels, __device__ functions, __constant__/__device__
+ * variables, types) is parsed; host code beside it (main, cudaMalloc, <<<...>>> launches,
+ * templates on the host) is recognized by its declaration and skipped. An error inside a
+ * declaration drops that declaration only: the other kernels of the file still load. */
+#include "front.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- scopes ---- */
+typedef struct VarScope {
+  struct VarScope *next;
+  char *name;
+  Obj *var;
+  Type *type_def;
+  Type *enum_ty;
+  int64_t enum_val;
+} VarScope;
+typedef struct TagScope { struct TagScope *next; char *name; Type *ty; } TagScope;
+typedef struct Scope { struct Scope *next; VarScope *vars; TagScope *tags; } Scope;
+
+typedef struct {
+  bool is_typedef, is_static, is_extern, is_inline, is_const;
+  bool global, device, host, shared, constant, forceinline, noinline;
+  int launch_bounds[2];
+  Token *cuda_tok, *extern_c;
+} VarAttr;
+
+static Scope *scope;
+static Obj *cur_fn;
+static Program *prog;
+static int loop_depth, switch_depth;
+static Node *cur_switch;
+static int slot_counter;
+static int expr_depth;
+static char **host_funcs;     /* names of skipped host functions, for better messages */
+static int n_host_funcs;
+
+static Type *declspec(Token **rest, Token *tok, VarAttr *attr);
+static Type *declarator(Token **rest, Token *tok, Type *ty);
+static Type *abstract_declarator(Token **rest, Token *tok, Type *ty);
+static Node *expr(Token **rest, Token *tok);
+static Node *assign(Token **rest, Token *tok);
+static Node *conditional(Token **rest, Token *tok);
+static Node *cast(Token **rest, Token *tok);
+static Node *unary(Token **rest, Token *tok);
+static Node *postfix(Token **rest, Token *tok);
+static Node *primary(Token **rest, Token *tok);
+static Node *compound_stmt(Token **rest, Token *tok);
+static Node *stmt(Token **rest, Token *tok);
+static bool is_typename(Token *tok);
+static int64_t const_expr(Token **rest, Token *tok);
+static bool eval_const(Node *n, int64_t *v);
+
+Node *new_node(NodeKind kind, Token *tok) {
+  Node *n = arena_alloc(sizeof(Node));
+  n->kind = kind;
+  n->tok = tok;
+  n->id = prog ? prog->nodes++ : 0;
+  return n;
+}
+static Node *new_binary(NodeKind k, Node *l, Node *r, Token *tok) { Node *n = new_node(k, tok); n->lhs = l; n->rhs = r; return n; }
+static Node *new_unary(NodeKind k, Node *e, Token *tok) { Node *n = new_node(k, tok); n->lhs = e; return n; }
+static Node *new_num(int64_t v, Token *tok) { Node *n = new_node(ND_NUM, tok); n->ival = v; n->ty = ty_int; return n; }
+static Node *new_var(Obj *v, Token *tok) { Node *n = new_node(ND_VAR, tok); n->var = v; n->ty = v->ty; return n; }
+
+static Token *skip(Token *tok, const char *s) {
+  if (!tok_equal(tok, s)) {
+    if (tok->kind == TK_EOF) error_tok(tok, "expected '%s' at end of input", s);
+    error_tok(tok, "expected '%s' before '%.*s'", s, tok->len, tok->loc);
+  }
+  return tok->next;
+}
+static bool consume(Token **rest, Token *tok, const char *s) {
+  if (tok_equal(tok, s)) { *rest = tok->next; return true; }
+  *rest = tok;
+  return false;
+}
+static char *get_ident(Token *tok) {
+  if (tok->kind != TK_IDENT) error_tok(tok, "expected an identifier before '%.*s'", tok->len, tok->loc);
+  return tok_text(tok);
+}
+
+static void enter_scope(void) { Scope *s = arena_alloc(sizeof(Scope)); s->next = scope; scope = s; }
+static void leave_scope(void) { scope = scope->next; }
+
+static VarScope *find_var_n(const char *name, int len) {
+  for (Scope *s = scope; s; s = s->next)
+    for (VarScope *v = s->vars; v; v = v->next)
+      if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
+  return NULL;
+}
+static VarScope *find_var(Token *tok) { return find_var_n(tok->loc, tok->len); }
+static Type *find_tag(Token *tok) {
+  for (Scope *s = scope; s; s = s->next)
+    for (TagScope *t = s->tags; t; t = t->next)
+      if (tok_equal(tok, t->name)) return t->ty;
+  return NULL;
+}
+static VarScope *push_scope(char *name) {
+  VarScope *v = arena_alloc(sizeof(VarScope));
+  v->name = name;
+  v->next = scope->vars;
+  scope->vars = v;
+  return v;
+}
+static void push_tag(Token *tok, Type *ty) {
+  TagScope *t = arena_alloc(sizeof(TagScope));
+  t->name = tok_text(tok);
+  t->ty = ty;
+  t->next = scope->tags;
+  scope->tags = t;
+}
+static VarScope *find_in_current(Token *tok) {
+  for (VarScope *v = scope->vars; v; v = v->next)
+    if (tok_equal(tok, v->name)) return v;
+  return NULL;
+}
+
+static Type *find_typedef(Token *tok) {
+  if (tok->kind != TK_IDENT) return NULL;
+  VarScope *v = find_var(tok);
+  if (v) return v->type_def;
+  char last = tok->loc[tok->len - 1];
+  if (last < '1' || last > '4') return NULL;
+  return vector_type(tok_text(tok));
+}
+
+static Obj *new_obj(char *name, Type *ty, Token *tok, StorageClass sc) {
+  Obj *o = arena_alloc(sizeof(Obj));
+  o->name = name;
+  o->ty = ty;
+  o->tok = tok;
+  o->sc = sc;
+  o->slot = -1;
+  return o;
+}
+
+static Obj *new_local(char *name, Type *ty, Token *tok, StorageClass sc) {
+  VarScope *prev = find_in_current(tok);
+  if (prev && prev->var) error_tok(tok, "redefinition of '%s'", name);
+  Obj *o = new_obj(name, ty, tok, sc);
+  if (sc == SC_LOCAL || sc == SC_PARAM) {
+    o->slot = slot_counter++;
+    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) o->in_memory = true;
+    /* chain into the function's list of locals */
+    Obj **pp = &cur_fn->locals;
+    while (*pp) pp = &(*pp)->next_local;
+    *pp = o;
+  }
+  push_scope(name)->var = o;
+  return o;
+}
+
+static bool is_host_func(Token *tok) {
+  for (int i = 0; i < n_host_funcs; i++)
+    if (tok_equal(tok, host_funcs[i])) return true;
+  return false;
+}
+
+/* ---------------- constant expressions over the AST ---------------- */
+static bool eval_const(Node *n, int64_t *v) {
+  int64_t a = 0, b = 0;
+  switch (n->kind) {
+  case ND_NUM:
+    if (is_flonum(n->ty)) { *v = (int64_t)n->fval; return true; }
+    *v = n->ival;
+    return true;
+  case ND_SIZEOF: *v = n->ival; return true;
+  case ND_VAR:
+    if (n->var->is_const_decl && n->var->init && is_integer(n->var->ty) && n->var->init->kind != ND_INIT_LIST)
+      return eval_const(n->var->init, v);
+    return false;
+  case ND_CAST:
+    if (!eval_const(n->lhs, &a)) return false;
+    if (is_integer(n->ty)) {
+      switch (n->ty->size) {
+      case 1: a = n->ty->is_unsigned ? (int64_t)(uint8_t)a : (int64_t)(int8_t)a; break;
+      case 2: a = n->ty->is_unsigned ? (int64_t)(uint16_t)a : (int64_t)(int16_t)a; break;
+      case 4: a = n->ty->is_unsigned ? (int64_t)(uint32_t)a : (int64_t)(int32_t)a; break;
+      }
+      if (n->ty->kind == TY_BOOL) a = a != 0;
+    }
+    *v = a;
+    return true;
+  case ND_NEG: if (!eval_const(n->lhs, &a)) return false; *v = (int64_t)(0 - (uint64_t)a); return true;
+  case ND_POS: return eval_const(n->lhs, v);
+  case ND_NOT: if (!eval_const(n->lhs, &a)) return false; *v = !a; return true;
+  case ND_BITNOT: if (!eval_const(n->lhs, &a)) return false; *v = ~a; return true;
+  case ND_COND:
+    if (!eval_const(n->cond, &a)) return false;
+    return eval_const(a ? n->then : n->els, v);
+  case ND_COMMA: return eval_const(n->rhs, v);
+  default: break;
+  }
+  if (!n->lhs || !n->rhs) return false;
+  if (!eval_const(n->lhs, &a) || !eval_const(n->rhs, &b)) return false;
+  bool u = n->lhs->ty && n->lhs->ty->is_unsigned;
+  switch (n->kind) {
+  case ND_ADD: *v = (int64_t)((uint64_t)a + (uint64_t)b); break;
+  case ND_SUB: *v = (int64_t)((uint64_t)a - (uint64_t)b); break;
+  case ND_MUL: *v = (int64_t)((uint64_t)a * (uint64_t)b); break;
+  case ND_DIV: case ND_MOD:
+    if (b == 0) error_tok(n->tok, "division by zero in constant expression");
+    if (u) *v = n->kind == ND_DIV ? (int64_t)((uint64_t)a / (uint64_t)b) : (int64_t)((uint64_t)a % (uint64_t)b);
+    else if (a == INT64_MIN && b == -1) *v = n->kind == ND_DIV ? a : 0;
+    else *v = n->kind == ND_DIV ? a / b : a % b;
+    break;
+  case ND_BITAND: *v = a & b; break;
+  case ND_BITOR: *v = a | b; break;
+  case ND_BITXOR: *v = a ^ b; break;
+  case ND_SHL: *v = (b < 0 || b >= 64) ? 0 : (int64_t)((uint64_t)a << b); break;
+  case ND_SHR: *v = (b < 0 || b >= 64) ? 0 : (u ? (int64_t)((uint64_t)a >> b) : a >> b); break;
+  case ND_EQ: *v = a == b; break;
+  case ND_NE: *v = a != b; break;
+  case ND_LT: *v = u ? (uint64_t)a < (uint64_t)b : a < b; break;
+  case ND_LE: *v = u ? (uint64_t)a <= (uint64_t)b : a <= b; break;
+  case ND_GT: *v = u ? (uint64_t)a > (uint64_t)b : a > b; break;
+  case ND_GE: *v = u ? (uint64_t)a >= (uint64_t)b : a >= b; break;
+  case ND_LOGAND: *v = a && b; break;
+  case ND_LOGOR: *v = a || b; break;
+  default: return false;
+  }
+  if (n->ty && is_integer(n->ty) && n->ty->size == 4)
+    *v = n->ty->is_unsigned ? (int64_t)(uint32_t)*v : (int64_t)(int32_t)*v;
+  return true;
+}
+
+static int64_t const_expr(Token **rest, Token *tok) {
+  Node *n = conditional(rest, tok);
+  add_type(n);
+  int64_t v;
+  if (!eval_const(n, &v)) error_tok(tok, "expression is not an integer constant");
+  return v;
+}
+
+/* ---------------- types ---------------- */
+
+/* struct-decl = "{" (declspec declarator ("," declarator)* ";")* "}" */
+static void struct_members(Token **rest, Token *tok, Type *ty) {
+  Member head = {0}, *cur = &head;
+  int idx = 0;
+  while (!tok_equal(tok, "}")) {
+    if (tok->kind == TK_EOF) error_tok(tok, "expected '}' at end of input");
+    if (tok->kind == TK_PRAGMA) { tok = tok->next; continue; }
+    if (tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected"))
+      error_tok(tok, "unsupported C++: access specifiers (carve reads C structs only)");
+    VarAttr attr = {0};
+    Type *base = declspec(&tok, tok, &attr);
+    bool first = true;
+    while (!consume(&tok, tok, ";")) {
+      if (!first) tok = skip(tok, ",");
+      first = false;
+      Type *mty = declarator(&tok, tok, base);
+      if (mty->kind == TY_FUNC) error_tok(mty->name, "unsupported C++: member functions");
+      if (tok_equal(tok, ":")) error_tok(tok, "unsupported: bit-fields");
+      if (mty->kind == TY_ARRAY && mty->array_len < 0) error_tok(mty->name, "flexible array members are not supported");
+      Member *m = arena_alloc(sizeof(Member));
+      m->ty = mty;
+      m->name = mty->name;
+      m->idx = idx++;
+      cur = cur->next = m;
+    }
+  }
+  *rest = tok->next;
+  ty->members = head.next;
+}
+
+/* struct-union-decl = ident? ("{" struct-members)? */
+static Type *struct_decl(Token **rest, Token *tok, bool is_union) {
+  Token *tag = NULL;
+  if (tok->kind == TK_IDENT) { tag = tok; tok = tok->next; }
+  if (tag && !tok_equal(tok, "{")) {
+    Type *ty = find_tag(tag);
+    if (ty) { *rest = tok; return ty; }
+    ty = struct_type();
+    ty->size = -1;
+    ty->tag = tok_text(tag);
+    push_tag(tag, ty);
+    *rest = tok;
+    return ty;
+  }
+  if (tok_equal(tok, ":")) error_tok(tok, "unsupported C++: inheritance");
+  tok = skip(tok, "{");
+  Type *ty = struct_type();
+  if (tag) ty->tag = tok_text(tag);
+  struct_members(rest, tok, ty);
+  int offset = 0;
+  for (Member *m = ty->members; m; m = m->next) {
+    if (m->ty->size < 0) error_tok(m->name, "member has incomplete type");
+    if (is_union) { if (m->ty->size > offset) offset = m->ty->size; m->offset = 0; }
+    else { offset = (offset + m->ty->align - 1) / m->ty->align * m->ty->align; m->offset = offset; offset += m->ty->size; }
+    if (ty->align < m->ty->align) ty->align = m->ty->align;
+  }
+  if (is_union) error_tok(tok, "unsupported: unions");
+  ty->size = (offset + ty->align - 1) / ty->align * ty->align;
+  if (tag) {
+    Type *prev = NULL;
+    for (TagScope *t = scope->tags; t; t = t->next)
+      if (tok_equal(tag, t->name)) prev = t->ty;
+    if (prev && prev->size < 0) { *prev = *ty; return prev; }
+    push_tag(tag, ty);
+  }
+  return ty;
+}
+
+/* enum-specifier = ident? "{" enum-list? "}" | ident */
+static Type *enum_specifier(Token **rest, Token *tok) {
+  Type *ty = copy_type(ty_int);
+  ty->kind = TY_ENUM;
+  ty->origin = NULL;
+  Token *tag = NULL;
+  if (tok_equal(tok, "class") || tok_equal(tok, "struct")) error_tok(tok, "unsupported C++: scoped enums");
+  if (tok->kind == TK_IDENT) { tag = tok; tok = tok->next; }
+  if (tok_equal(tok, ":")) error_tok(tok, "unsupported C++: enum with an underlying type");
+  if (tag && !tok_equal(tok, "{")) {
+    Type *t = find_tag(tag);
+    if (!t) error_tok(tag, "unknown enum type '%.*s'", tag->len, tag->loc);
+    if (t->kind != TY_ENUM) error_tok(tag, "'%.*s' is not an enum tag", tag->len, tag->loc);
+    *rest = tok;
+    return t;
+  }
+  if (tag) ty->tag = tok_text(tag);
+  tok = skip(tok, "{");
+  int64_t val = 0;
+  bool first = true;
+  Member mhead = {0}, *mcur = &mhead;
+  while (!tok_equal(tok, "}")) {
+    if (!first) { tok = skip(tok, ","); if (tok_equal(tok, "}")) break; }
+    first = false;
+    char *name = get_ident(tok);
+    Token *nt = tok;
+    tok = tok->next;
+    if (tok_equal(tok, "=")) val = const_expr(&tok, tok->next);
+    VarScope *vs = push_scope(name);
+    vs->enum_ty = ty;
+    vs->enum_val = val;
+    Member *m = arena_alloc(sizeof(Member));
+    m->name = nt;
+    m->offset = (int)val;
+    mcur = mcur->next = m;
+    val++;
+  }
+  ty->members = mhead.next;
+  *rest = tok->next;
+  if (tag) push_tag(tag, ty);
+  return ty;
+}
+
+/* The C types carve predefines (from <stddef.h>, <stdint.h>). */
+static void define_builtin_typedefs(void) {
+  static const struct { const char *name; Type **ty; } td[] = {
+    {"size_t", &ty_ulong}, {"ptrdiff_t", &ty_long}, {"intptr_t", &ty_long}, {"uintptr_t", &ty_ulong},
+    {"int8_t", &ty_schar}, {"uint8_t", &ty_uchar}, {"int16_t", &ty_short}, {"uint16_t", &ty_ushort},
+    {"int32_t", &ty_int}, {"uint32_t", &ty_uint}, {"int64_t", &ty_long}, {"uint64_t", &ty_ulong},
+    {"uint", &ty_uint}, {"ushort", &ty_ushort}, {"uchar", &ty_uchar}, {"ulong", &ty_ulong},
+  };
+  for (size_t i = 0; i < sizeof td / sizeof *td; i++) {
+    Type *t = copy_type(*td[i].ty);
+    t->typedef_name = td[i].name;
+    t->origin = *td[i].ty;
+    push_scope((char *)td[i].name)->type_def = t;
+  }
+}
+
+static bool is_cuda_qualifier(Token *tok) {
+  return tok_equal(tok, "__global__") || tok_equal(tok, "__device__") || tok_equal(tok, "__host__") ||
+         tok_equal(tok, "__shared__") || tok_equal(tok, "__constant__") || tok_equal(tok, "__forceinline__") ||
+         tok_equal(tok, "__noinline__") || tok_equal(tok, "__launch_bounds__");
+}
+
+/* declspec = (type-keyword | qualifier | storage | cuda-qualifier | typedef-name
+ *             | struct-decl | enum-specifier | "__launch_bounds__" "(" expr ("," expr)? ")")+ */
+static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
+  enum { VOID = 1 << 0, BOOL = 1 << 2, CHAR = 1 << 4, SHORT = 1 << 6, INT = 1 << 8, LONG = 1 << 10,
+         FLOAT = 1 << 12, DOUBLE = 1 << 14, OTHER = 1 << 16, SIGNED = 1 << 17, UNSIGNED = 1 << 18 };
+  Type *ty = ty_int;
+  int counter = 0;
+  int qual = 0;
+  Token *start = tok;
+  while (is_typename(tok)) {
+    if (tok_equal(tok, "typedef") || tok_equal(tok, "static") || tok_equal(tok, "extern") ||
+        tok_equal(tok, "inline") || tok_equal(tok, "register") || tok_equal(tok, "__inline__")) {
+      if (!attr) error_tok(tok, "storage class specifier is not allowed in this context");
+      if (tok_equal(tok, "typedef")) attr->is_typedef = true;
+      else if (tok_equal(tok, "static")) attr->is_static = true;
+      else if (tok_equal(tok, "extern")) {
+        attr->is_extern = true;
+        if (tok->next->kind == TK_STR) { attr->extern_c = tok->next; tok = tok->next; }
+      } else if (tok_equal(tok, "inline") || tok_equal(tok, "__inline__")) attr->is_inline = true;
+      tok = tok->next;
+      continue;
+    }
+    if (is_cuda_qualifier(tok)) {
+      if (!attr) error_tok(tok, "'%.*s' is not allowed in this context", tok->len, tok->loc);
+      if (!attr->cuda_tok) attr->cuda_tok = tok;
+      if (tok_equal(tok, "__global__")) attr->global = true;
+      else if (tok_equal(tok, "__device__")) attr->device = true;
+      else if (tok_equal(tok, "__host__")) attr->host = true;
+      else if (tok_equal(tok, "__shared__")) attr->shared = true;
+      else if (tok_equal(tok, "__constant__")) attr->constant = true;
+      else if (tok_equal(tok, "__forceinline__")) attr->forceinline = true;
+      else if (tok_equal(tok, "__noinline__")) attr->noinline = true;
+      else {
+        tok = skip(tok->next, "(");
+        attr->launch_bounds[0] = (int)const_expr(&tok, tok);
+        if (consume(&tok, tok, ",")) attr->launch_bounds[1] = (int)const_expr(&tok, tok);
+        if (consume(&tok, tok, ",")) const_expr(&tok, tok);
+        tok = skip(tok, ")");
+        continue;
+      }
+      tok = tok->next;
+      continue;
+    }
+    if (tok_equal(tok, "__align__") || tok_equal(tok, "_Alignas")) {
+      tok = skip(tok->next, "(");
+      if (is_typename(tok)) { Type *t = declspec(&tok, tok, NULL); abstract_declarator(&tok, tok, t); }
+      else const_expr(&tok, tok);
+      tok = skip(tok, ")");
+      continue;
+    }
+    if (tok_equal(tok, "const") || tok_equal(tok, "constexpr")) { qual |= Q_CONST; if (attr) attr->is_const = true; tok = tok->next; continue; }
+    if (tok_equal(tok, "volatile")) { qual |= Q_VOLATILE; tok = tok->next; continue; }
+    if (tok_equal(tok, "restrict") || tok_equal(tok, "__restrict__") || tok_equal(tok, "__restrict")) { qual |= Q_RESTRICT; tok = tok->next; continue; }
+    if (tok_equal(tok, "auto") && !counter) error_tok(tok, "unsupported C++: 'auto' type deduction");
+    if (tok_equal(tok, "class") || tok_equal(tok, "typename") || tok_equal(tok, "template"))
+      error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
+    Type *td = find_typedef(tok);
+    if (tok_equal(tok, "struct") || tok_equal(tok, "union") || tok_equal(tok, "enum") || td) {
+      if (counter) break;
+      if (tok_equal(tok, "struct") || tok_equal(tok, "union")) ty = struct_decl(&tok, tok->next, tok_equal(tok, "union"));
+      else if (tok_equal(tok, "enum")) ty = enum_specifier(&tok, tok->next);
+      else { ty = td; tok = tok->next; }
+      counter += OTHER;
+      continue;
+    }
+    if (tok_equal(tok, "void")) counter += VOID;
+    else if (tok_equal(tok, "_Bool") || tok_equal(tok, "bool")) counter += BOOL;
+    else if (tok_equal(tok, "char")) counter += CHAR;
+    else if (tok_equal(tok, "short")) counter += SHORT;
+    else if (tok_equal(tok, "int")) counter += INT;
+    else if (tok_equal(tok, "long")) counter += LONG;
+    else if (tok_equal(tok, "float")) counter += FLOAT;
+    else if (tok_equal(tok, "double")) counter += DOUBLE;
+    else if (tok_equal(tok, "signed")) counter |= SIGNED;
+    else if (tok_equal(tok, "unsigned")) counter |= UNSIGNED;
+    else error_tok(tok, "unexpected '%.*s' in declaration", tok->len, tok->loc);
+    switch (counter) {
+    case VOID: ty = ty_void; break;
+    case BOOL: ty = ty_bool; break;
+    case CHAR: case SIGNED + CHAR: ty = ty_char; break;
+    case UNSIGNED + CHAR: ty = ty_uchar; break;
+    case SHORT: case SHORT + INT: case SIGNED + SHORT: case SIGNED + SHORT + INT: ty = ty_short; break;
+    case UNSIGNED + SHORT: case UNSIGNED + SHORT + INT: ty = ty_ushort; break;
+    case INT: case SIGNED: case SIGNED + INT: ty = ty_int; break;
+    case UNSIGNED: case UNSIGNED + INT: ty = ty_uint; break;
+    case LONG: case LONG + INT: case SIGNED + LONG: case SIGNED + LONG + INT: ty = ty_long; break;
+    case LONG + LONG: case LONG + LONG + INT: case SIGNED + LONG + LONG: case SIGNED + LONG + LONG + INT: ty = ty_llong; break;
+    case UNSIGNED + LONG: case UNSIGNED + LONG + INT: ty = ty_ulong; break;
+    case UNSIGNED + LONG + LONG: case UNSIGNED + LONG + LONG + INT: ty = ty_ullong; break;
+    case FLOAT: ty = ty_float; break;
+    case DOUBLE: case LONG + DOUBLE: ty = ty_double; break;
+    default: error_tok(tok, "invalid combination of type specifiers");
+    }
+    tok = tok->next;
+  }
+  if (tok == start) error_tok(tok, "expected a type before '%.*s'", tok->len, tok->loc);
+  *rest = tok;
+  return qualified(ty, qual);
+}
+
+/* func-params = ("void" | param ("," param)* ("," "...")?)? ")" */
+static Type *func_params(Token **rest, Token *tok, Type *ty) {
+  Type *fn = func_type(ty);
+  if (tok_equal(tok, "void") && tok_equal(tok->next, ")")) { *rest = tok->next->next; return fn; }
+  Type head = {0}, *cur = &head;
+  while (!tok_equal(tok, ")")) {
+    if (cur != &head) tok = skip(tok, ",");
+    if (tok_equal(tok, "...")) { fn->is_variadic = true; tok = tok->next; if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after '...'"); break; }
+    VarAttr pattr = {0};
+    Type *pt = declspec(&tok, tok, &pattr);
+    if (pattr.cuda_tok) error_tok(pattr.cuda_tok, "'%.*s' is not allowed on a parameter", pattr.cuda_tok->len, pattr.cuda_tok->loc);
+    pt = declarator(&tok, tok, pt);
+    Token *name = pt->name;
+    if (pt->kind == TY_ARRAY) { Type *q = pointer_to(pt->base); q->qual = pt->qual; pt = q; pt->name = name; }
+    else if (pt->kind == TY_FUNC) error_tok(name ? name : tok, "unsupported: function pointers");
+    if (pt->kind == TY_VOID) error_tok(name ? name : tok, "parameter has type 'void'");
+    if (tok_equal(tok, "=")) error_tok(tok, "unsupported C++: default arguments");
+    cur = cur->next = copy_type(pt);
+    cur->name = name;
+  }
+  fn->params = head.next;
+  *rest = tok->next;
+  return fn;
+}
+
+/* array-dims = ("[" const-expr? "]")* */
+static Type *array_dims(Token **rest, Token *tok, Type *ty) {
+  Token *open = tok;
+  if (tok_equal(tok, "]")) {
+    ty = abstract_declarator(&tok, tok->next, ty);
+    (void)open;
+    *rest = tok;
+    if (tok_equal(tok, "[")) {}
+    return array_of(ty, -1);
+  }
+  Node *e = conditional(&tok, tok);
+  add_type(e);
+  int64_t len;
+  if (!eval_const(e, &len)) error_tok(e->tok, "array size is not an integer constant (variable-length arrays are not CUDA)");
+  if (len <= 0) error_tok(e->tok, "array size must be positive (is %lld)", (long long)len);
+  if (len > (1 << 28)) error_tok(e->tok, "array size %lld is too large", (long long)len);
+  tok = skip(tok, "]");
+  ty = tok_equal(tok, "[") ? array_dims(&tok, tok->next, ty) : ty;
+  *rest = tok;
+  if ((int64_t)ty->size * len > (1LL << 31)) error_tok(e->tok, "array is too large");
+  return array_of(ty, (int)len);
+}
+
+/* type-suffix = "(" func-params | "[" array-dims | ε */
+static Type *type_suffix(Token **rest, Token *tok, Type *ty) {
+  if (tok_equal(tok, "(")) return func_params(rest, tok->next, ty);
+  if (tok_equal(tok, "[")) return array_dims(rest, tok->next, ty);
+  *rest = tok;
+  return ty;
+}
+
+/* pointers = ("*" ("const" | "volatile" | "restrict" | "__restrict__")*)* */
+static Type *pointers(Token **rest, Token *tok, Type *ty) {
+  while (tok_equal(tok, "*") || tok_equal(tok, "&")) {
+    if (tok_equal(tok, "&")) error_tok(tok, "unsupported C++: references");
+    ty = pointer_to(ty);
+    tok = tok->next;
+    for (;;) {
+      if (tok_equal(tok, "const")) ty->qual |= Q_CONST;
+      else if (tok_equal(tok, "volatile")) ty->qual |= Q_VOLATILE;
+      else if (tok_equal(tok, "restrict") || tok_equal(tok, "__restrict__") || tok_equal(tok, "__restrict")) ty->qual |= Q_RESTRICT;
+      else break;
+      tok = tok->next;
+    }
+  }
+  *rest = tok;
+  return ty;
+}
+
+/* declarator = pointers ("(" declarator ")" | ident)? type-suffix */
+static Type *declarator(Token **rest, Token *tok, Type *ty) {
+  ty = pointers(&tok, tok, ty);
+  if (tok_equal(tok, "(") && !is_typename(tok->next) && !tok_equal(tok->next, ")")) {
+    Token *start = tok;
+    Type dummy = {0};
+    declarator(&tok, start->next, &dummy);
+    tok = skip(tok, ")");
+    ty = type_suffix(rest, tok, ty);
+    return declarator(&tok, start->next, ty);
+  }
+  Token *name = NULL;
+  if (tok->kind == TK_IDENT) { name = tok; tok = tok->next; }
+  else if (tok->kind == TK_KEYWORD && !tok_equal(tok, "(") ) {
+    if (tok_equal(tok, "operator")) error_tok(tok, "unsupported C++: operator overloading");
+  }
+  if (tok_equal(tok, "::")) error_tok(tok, "unsupported C++: qualified names ('::')");
+  if (tok_equal(tok, "<")) error_tok(tok, "unsupported C++: templates");
+  ty = type_suffix(rest, tok, ty);
+  ty = copy_type(ty);
+  ty->origin = ty->origin ? ty->origin : NULL;
+  ty->name = name;
+  return ty;
+}
+
+/* abstract-declarator = pointers ("(" abstract-declarator ")")? type-suffix */
+static Type *abstract_declarator(Token **rest, Token *tok, Type *ty) {
+  ty = pointers(&tok, tok, ty);
+  if (tok_equal(tok, "(") && !is_typename(tok->next) && !tok_equal(tok->next, ")")) {
+    Token *start = tok;
+    Type dummy = {0};
+    abstract_declarator(&tok, start->next, &dummy);
+    tok = skip(tok, ")");
+    ty = type_suffix(rest, tok, ty);
+    return abstract_declarator(&tok, start->next, ty);
+  }
+  return type_suffix(rest, tok, ty);
+}
+
+/* type-name = declspec abstract-declarator */
+static Type *typename_(Token **rest, Token *tok) {
+  Type *ty = declspec(&tok, tok, NULL);
+  return abstract_declarator(rest, tok, ty);
+}
+
+static bool is_typename(Token *tok) {
+  static const char *kw[] = {
+    "void", "_Bool", "bool", "char", "short", "int", "long", "struct", "union", "typedef", "enum",
+    "static", "extern", "signed", "unsigned", "const", "volatile", "restrict", "__restrict__",
+    "__restrict", "float", "double", "inline", "__inline__", "register", "constexpr", "__align__",
+    "_Alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
+    "__forceinline__", "__noinline__", "__launch_bounds__", "auto",
+  };
+  if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
+    for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
+      if (tok_equal(tok, kw[i])) return true;
+  return find_typedef(tok) != NULL;
+}
+
+/* ---------------- initializers ---------------- */
+
+/* initializer = "{" (initializer ("," initializer)* ","?)? "}" | assign */
+static Node *initializer(Token **rest, Token *tok, Type *ty) {
+  if (tok_equal(tok, "{")) {
+    Node *list = new_node(ND_INIT_LIST, tok);
+    list->ty = ty;
+    tok = tok->next;
+    Node head = {0}, *cur = &head;
+    int count = 0;
+    Member *mem = ty->kind == TY_STRUCT ? ty->members : NULL;
+    if (ty->kind != TY_ARRAY && ty->kind != TY_STRUCT) {
+      /* scalar in braces */
+      Node *e = assign(&tok, tok);
+      add_type(e);
+      Node *a = new_binary(ND_ASSIGN, NULL, e, e->tok);
+      (void)a;
+      consume(&tok, tok, ",");
+      *rest = skip(tok, "}");
+      return e;
+    }
+    while (!tok_equal(tok, "}")) {
+      if (count) { tok = skip(tok, ","); if (tok_equal(tok, "}")) break; }
+      if (tok_equal(tok, ".") || tok_equal(tok, "[")) error_tok(tok, "unsupported: designated initializers");
+      Type *et;
+      if (ty->kind == TY_ARRAY) {
+        if (ty->array_len >= 0 && count >= ty->array_len) error_tok(tok, "excess elements in array initializer");
+        et = ty->base;
+      } else {
+        if (!mem) error_tok(tok, "excess elements in struct initializer");
+        et = mem->ty;
+        mem = mem->next;
+      }
+      cur = cur->next = initializer(&tok, tok, et);
+      count++;
+    }
+    list->elems = head.next;
+    list->ival = count;
+    list->end_tok = tok;
+    *rest = tok->next;
+    return list;
+  }
+  Node *e = assign(rest, tok);
+  add_type(e);
+  if (ty->kind == TY_ARRAY) error_tok(e->tok, "array must be initialized with a brace-enclosed list");
+  /* coerce like an assignment */
+  Node *fake = new_node(ND_VAR, e->tok);
+  Obj tmp = {0};
+  tmp.ty = unqual(ty);
+  fake->var = &tmp;
+  fake->ty = unqual(ty);
+  Node *a = new_binary(ND_ASSIGN, fake, e, e->tok);
+  add_type(a);
+  return a->rhs;
+}
+
+/* ---------------- declarations inside functions ---------------- */
+static void check_local_type(Type *ty, Token *tok) {
+  if (ty->kind == TY_VOID) error_tok(tok, "variable has incomplete type 'void'");
+  if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable has incomplete type '%s'", type_name(ty));
+}
+
+/* declaration = declspec (declarator ("=" initializer)? ("," declarator ("=" initializer)?)*)? ";" */
+static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
+  Node head = {0}, *cur = &head;
+  bool first = true;
+  while (!tok_equal(tok, ";")) {
+    if (!first) tok = skip(tok, ",");
+    Type *ty = declarator(&tok, tok, base);
+    Token *name = ty->name;
+    if (!name) error_tok(tok, "expected a variable name");
+    if (ty->kind == TY_FUNC) error_tok(name, "unsupported: function declarations inside a function");
+    if (attr->is_typedef) {
+      Type *t = copy_type(ty);
+      t->typedef_name = tok_text(name);
+      push_scope(tok_text(name))->type_def = t;
+      first = false;
+      continue;
+    }
+    if (attr->is_static && !attr->shared) error_tok(name, "unsupported: static local variables in device code");
+    if (attr->constant) error_tok(name, "__constant__ variables must be declared at file scope");
+    if (attr->global || attr->host || attr->device) error_tok(attr->cuda_tok, "'%.*s' is not allowed on a local variable", attr->cuda_tok->len, attr->cuda_tok->loc);
+    StorageClass sc = SC_LOCAL;
+    if (attr->shared) sc = attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED;
+    else if (attr->is_extern) error_tok(name, "unsupported: extern local variables");
+    if (sc == SC_LOCAL && ty->kind == TY_ARRAY && ty->array_len < 0 && !tok_equal(tok, "="))
+      error_tok(name, "array '%.*s' needs an explicit size or an initializer", name->len, name->loc);
+    if (sc == SC_EXTERN_SHARED && !(ty->kind == TY_ARRAY && ty->array_len < 0))
+      error_tok(name, "extern __shared__ variable must be an array of unspecified size");
+    if (sc != SC_EXTERN_SHARED) {
+      if (ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")) {}
+      else check_local_type(ty, name);
+    }
+    Obj *var = new_local(tok_text(name), ty, name, sc);
+    var->is_const_decl = attr->is_const;
+    var->is_volatile = (ty->qual & Q_VOLATILE) != 0;
+    Node *d = new_node(ND_DECL, name);
+    d->var = var;
+    d->ty = ty;
+    d->ival = first ? 0 : 1;   /* 1: continues the declaration before it ("int a, b") */
+    if (tok_equal(tok, "=")) {
+      if (sc != SC_LOCAL) error_tok(tok, "initializer is not allowed on a __shared__ variable");
+      d->decl_init = initializer(&tok, tok->next, ty);
+      if (ty->kind == TY_ARRAY && ty->array_len < 0) {
+        var->ty = array_of(ty->base, (int)d->decl_init->ival);
+        var->ty->name = name;
+        d->ty = var->ty;
+      }
+      var->init = d->decl_init;
+    }
+    if (sc == SC_SHARED) {
+      /* one program-wide static shared area: a device function's __shared__ variables get
+       * their own offsets too, so any kernel that calls it finds them in its block's area */
+      int a = var->ty->align < 16 ? 16 : var->ty->align;
+      var->offset = (prog->shared_size + a - 1) / a * a;
+      prog->shared_size = var->offset + var->ty->size;
+      cur_fn->shared_size += var->ty->size;
+    }
+    if (sc == SC_EXTERN_SHARED) cur_fn->has_extern_shared = true;
+    first = false;
+    cur = cur->next = d;
+  }
+  *rest = tok->next;
+  return head.next;
+}
+
+/* ---------------- statements ---------------- */
+static bool is_loop_start(Token *tok) {
+  return tok_equal(tok, "for") || tok_equal(tok, "while") || tok_equal(tok, "do");
+}
+
+/* a "#pragma unroll [N]" token before a loop */
+static int parse_unroll(Token *p) {
+  if (!p->pragma_toks && p->str) {
+    const char *s = p->str;
+    while (*s == ' ' || *s == '\t') s++;
+    if (strncmp(s, "unroll", 6)) return 0;
+    s += 6;
+    while (*s == ' ' || *s == '\t' || *s == '(') s++;
+    if (!*s) return -1;
+    char *end;
+    long v = strtol(s, &end, 0);
+    if (end == s) {
+      /* "#pragma unroll N" with N a macro: the pragma text is not expanded; look it up */
+      char name[64];
+      int n = 0;
+      while ((s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') || (n && s[n] >= '0' && s[n] <= '9')) && n < 63) { name[n] = s[n]; n++; }
+      name[n] = 0;
+      int64_t mv;
+      if (n && pp_macro_value(name, &mv) && mv > 0) return (int)mv;
+      warn_tok(p, "'#pragma unroll' expects a positive integer constant; ignored");
+      return 0;
+    }
+    if (v <= 0) { warn_tok(p, "'#pragma unroll %ld' needs a positive count; ignored", v); return 0; }
+    return (int)v;
+  }
+  return 0;
+}
+
+/* stmt = "return" expr? ";" | "if" "(" expr ")" stmt ("else" stmt)? | "switch" "(" expr ")" stmt
+ *      | "case" const-expr ":" stmt | "default" ":" stmt | "for" "(" for-init expr? ";" expr? ")" stmt
+ *      | "while" "(" expr ")" stmt | "do" stmt "while" "(" expr ")" ";" | "break" ";" | "continue" ";"
+ *      | pragma stmt | "{" compound-stmt | ";" | expr ";" */
+static Node *stmt(Token **rest, Token *tok) {
+  if (tok->kind == TK_PRAGMA) {
+    int unroll = parse_unroll(tok);
+    if (unroll && is_loop_start(tok->next)) {
+      Token *p = tok;
+      Node *loop = stmt(rest, tok->next);
+      loop->unroll = unroll;
+      loop->pragma = p;
+      return loop;
+    }
+    Node *n = new_node(ND_PRAGMA, tok);
+    n->pragma = tok;
+    *rest = tok->next;
+    return n;
+  }
+  if (tok_equal(tok, "return")) {
+    Node *n = new_node(ND_RETURN, tok);
+    if (consume(rest, tok->next, ";")) {
+      if (cur_fn->ty->return_ty->kind != TY_VOID) error_tok(tok, "non-void function '%s' should return a value", cur_fn->name);
+      return n;
+    }
+    Node *e = expr(&tok, tok->next);
+    add_type(e);
+    if (cur_fn->ty->return_ty->kind == TY_VOID) error_tok(e->tok, "void function '%s' should not return a value", cur_fn->name);
+    Node *fake = new_node(ND_VAR, e->tok);
+    Obj tmp = {0};
+    tmp.ty = unqual(cur_fn->ty->return_ty);
+    fake->var = &tmp;
+    fake->ty = tmp.ty;
+    Node *a = new_binary(ND_ASSIGN, fake, e, e->tok);
+    add_type(a);
+    n->lhs = a->rhs;
+    *rest = skip(tok, ";");
+    return n;
+  }
+  if (tok_equal(tok, "if")) {
+    Node *n = new_node(ND_IF, tok);
+    tok = skip(tok->next, "(");
+    n->cond = expr(&tok, tok);
+    add_type(n->cond);
+    tok = skip(tok, ")");
+    n->then = stmt(&tok, tok);
+    if (tok_equal(tok, "else")) n->els = stmt(&tok, tok->next);
+    *rest = tok;
+    return n;
+  }
+  if (tok_equal(tok, "switch")) {
+    Node *n = new_node(ND_SWITCH, tok);
+    tok = skip(tok->next, "(");
+    n->cond = expr(&tok, tok);
+    add_type(n->cond);
+    if (!is_integer(n->cond->ty)) error_tok(n->cond->tok, "switch quantity is not an integer");
+    tok = skip(tok, ")");
+    Node *sw = cur_switch;
+    cur_switch = n;
+    switch_depth++;
+    n->then = stmt(rest, tok);
+    switch_depth--;
+    cur_switch = sw;
+    return n;
+  }
+  if (tok_equal(tok, "case") || tok_equal(tok, "default")) {
+    if (!cur_switch) error_tok(tok, "'%.*s' label not within a switch statement", tok->len, tok->loc);
+    Node *n = new_node(ND_CASE, tok);
+    if (tok_equal(tok, "case")) {
+      n->case_val = const_expr(&tok, tok->next);
+      for (Node *c = cur_switch->cases; c; c = c->case_next)
+        if (!c->is_default && c->case_val == n->case_val) error_tok(n->tok, "duplicate case value %lld", (long long)n->case_val);
+    } else {
+      n->is_default = true;
+      for (Node *c = cur_switch->cases; c; c = c->case_next)
+        if (c->is_default) error_tok(tok, "multiple default labels in one switch");
+      tok = tok->next;
+    }
+    tok = skip(tok, ":");
+    Node **pp = &cur_switch->cases;
+    while (*pp) pp = &(*pp)->case_next;
+    *pp = n;
+    n->lhs = tok_equal(tok, "}") ? new_node(ND_NULL_STMT, tok) : stmt(rest, tok);
+    if (tok_equal(tok, "}")) *rest = tok;
+    return n;
+  }
+  if (tok_equal(tok, "for")) {
+    Node *n = new_node(ND_FOR, tok);
+    tok = skip(tok->next, "(");
+    enter_scope();
+    if (is_typename(tok)) {
+      VarAttr attr = {0};
+      Type *base = declspec(&tok, tok, &attr);
+      if (attr.shared || attr.is_typedef || attr.is_static) error_tok(tok, "invalid declaration in a for-loop initializer");
+      n->init = declaration(&tok, tok, base, &attr);
+    } else if (!tok_equal(tok, ";")) {
+      Node *e = new_node(ND_EXPR_STMT, tok);
+      e->lhs = expr(&tok, tok);
+      add_type(e->lhs);
+      n->init = e;
+      tok = skip(tok, ";");
+    } else {
+      tok = tok->next;
+    }
+    if (!tok_equal(tok, ";")) { n->cond = expr(&tok, tok); add_type(n->cond); }
+    tok = skip(tok, ";");
+    if (!tok_equal(tok, ")")) { n->inc = expr(&tok, tok); add_type(n->inc); }
+    tok = skip(tok, ")");
+    loop_depth++;
+    n->then = stmt(rest, tok);
+    loop_depth--;
+    leave_scope();
+    return n;
+  }
+  if (tok_equal(tok, "while")) {
+    Node *n = new_node(ND_WHILE, tok);
+    tok = skip(tok->next, "(");
+    n->cond = expr(&tok, tok);
+    add_type(n->cond);
+    tok = skip(tok, ")");
+    loop_depth++;
+    n->then = stmt(rest, tok);
+    loop_depth--;
+    return n;
+  }
+  if (tok_equal(tok, "do")) {
+    Node *n = new_node(ND_DO, tok);
+    loop_depth++;
+    n->then = stmt(&tok, tok->next);
+    loop_depth--;
+    tok = skip(tok, "while");
+    tok = skip(tok, "(");
+    n->cond = expr(&tok, tok);
+    add_type(n->cond);
+    tok = skip(tok, ")");
+    *rest = skip(tok, ";");
+    return n;
+  }
+  if (tok_equal(tok, "break")) {
+    if (!loop_depth && !switch_depth) error_tok(tok, "'break' statement not in loop or switch statement");
+    *rest = skip(tok->next, ";");
+    return new_node(ND_BREAK, tok);
+  }
+  if (tok_equal(tok, "continue")) {
+    if (!loop_depth) error_tok(tok, "'continue' statement not in loop statement");
+    *rest = skip(tok->next, ";");
+    return new_node(ND_CONTINUE, tok);
+  }
+  if (tok_equal(tok, "goto")) error_tok(tok, "unsupported: 'goto' (carve handles structured control flow only)");
+  if (tok->kind == TK_IDENT && tok_equal(tok->next, ":") && !find_var(tok))
+    error_tok(tok, "unsupported: labels and 'goto' (carve handles structured control flow only)");
+  if (tok_equal(tok, "try") || tok_equal(tok, "throw")) error_tok(tok, "unsupported C++: exceptions");
+  if (tok_equal(tok, "{")) return compound_stmt(rest, tok->next);
+  if (tok_equal(tok, ";")) { *rest = tok->next; return new_node(ND_NULL_STMT, tok); }
+  Node *n = new_node(ND_EXPR_STMT, tok);
+  n->lhs = expr(&tok, tok);
+  add_type(n->lhs);
+  *rest = skip(tok, ";");
+  return n;
+}
+
+/* compound-stmt = (declaration | stmt)* "}" */
+static Node *compound_stmt(Token **rest, Token *tok) {
+  Node *n = new_node(ND_BLOCK, tok);
+  Node head = {0}, *cur = &head;
+  enter_scope();
+  while (!tok_equal(tok, "}")) {
+    if (tok->kind == TK_EOF) error_tok(n->tok, "'{' is never closed");
+    if (is_typename(tok) && !tok_equal(tok->next, ":") && !(find_typedef(tok) && tok_equal(tok->next, "("))) {
+      VarAttr attr = {0};
+      Type *base = declspec(&tok, tok, &attr);
+      if (tok_equal(tok, ";") && !attr.is_typedef) { tok = tok->next; continue; } /* struct definition */
+      cur->next = declaration(&tok, tok, base, &attr);
+    } else {
+      cur->next = stmt(&tok, tok);
+    }
+    while (cur->next) cur = cur->next;
+  }
+  leave_scope();
+  n->stmts = head.next;
+  n->end_tok = tok;
+  *rest = tok->next;
+  return n;
+}
+
+/* ---------------- expressions ---------------- */
+
+/* expr = assign ("," expr)? */
+static Node *expr(Token **rest, Token *tok) {
+  Node *n = assign(&tok, tok);
+  if (tok_equal(tok, ",")) return new_binary(ND_COMMA, n, expr(rest, tok->next), tok);
+  *rest = tok;
+  return n;
+}
+
+/* assign = conditional (assign-op assign)?
+ * assign-op = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" */
+static Node *assign(Token **rest, Token *tok) {
+  if (++expr_depth > 200) error_tok(tok, "expression nested too deeply");
+  Node *n = conditional(&tok, tok);
+  static const struct { const char *op; NodeKind k; } ops[] = {
+    {"+=", ND_ADD}, {"-=", ND_SUB}, {"*=", ND_MUL}, {"/=", ND_DIV}, {"%=", ND_MOD}, {"&=", ND_BITAND},
+    {"|=", ND_BITOR}, {"^=", ND_BITXOR}, {"<<=", ND_SHL}, {">>=", ND_SHR}};
+  if (tok_equal(tok, "=")) {
+    n = new_binary(ND_ASSIGN, n, assign(rest, tok->next), tok);
+    expr_depth--;
+    return n;
+  }
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+    if (tok_equal(tok, ops[i].op)) {
+      Node *a = new_binary(ND_ASSIGN_OP, n, assign(rest, tok->next), tok);
+      a->op = ops[i].k;
+      expr_depth--;
+      return a;
+    }
+  *rest = tok;
+  expr_depth--;
+  return n;
+}
+
+static Node *logor(Token **rest, Token *tok);
+
+/* conditional = logor ("?" expr ":" conditional)? */
+static Node *conditional(Token **rest, Token *tok) {
+  Node *c = logor(&tok, tok);
+  if (!tok_equal(tok, "?")) { *rest = tok; return c; }
+  Node *n = new_node(ND_COND, tok);
+  n->cond = c;
+  n->then = expr(&tok, tok->next);
+  tok = skip(tok, ":");
+  n->els = conditional(rest, tok);
+  return n;
+}
+
+/* binary levels, lowest first */
+typedef struct { const char *op; NodeKind kind; } BinOp;
+static const BinOp lv_logor[] = {{"||", ND_LOGOR}, {0}}, lv_logand[] = {{"&&", ND_LOGAND}, {0}},
+  lv_bitor[] = {{"|", ND_BITOR}, {0}}, lv_bitxor[] = {{"^", ND_BITXOR}, {0}}, lv_bitand[] = {{"&", ND_BITAND}, {0}},
+  lv_eq[] = {{"==", ND_EQ}, {"!=", ND_NE}, {0}},
+  lv_rel[] = {{"<", ND_LT}, {"<=", ND_LE}, {">", ND_GT}, {">=", ND_GE}, {0}},
+  lv_shift[] = {{"<<", ND_SHL}, {">>", ND_SHR}, {0}}, lv_add[] = {{"+", ND_ADD}, {"-", ND_SUB}, {0}},
+  lv_mul[] = {{"*", ND_MUL}, {"/", ND_DIV}, {"%", ND_MOD}, {0}};
+static const BinOp *levels[] = {lv_logor, lv_logand, lv_bitor, lv_bitxor, lv_bitand, lv_eq, lv_rel, lv_shift, lv_add, lv_mul};
+
+/* logor = logand ("||" logand)*   ...   mul = cast (("*" | "/" | "%") cast)*  (one rule per level) */
+static Node *binary_level(Token **rest, Token *tok, int level) {
+  if (level == 10) return cast(rest, tok);
+  Node *n = binary_level(&tok, tok, level + 1);
+  for (;;) {
+    const BinOp *hit = NULL;
+    for (const BinOp *b = levels[level]; b->op; b++)
+      if (tok_equal(tok, b->op)) hit = b;
+    if (!hit) break;
+    Token *op = tok;
+    n = new_binary(hit->kind, n, binary_level(&tok, tok->next, level + 1), op);
+  }
+  *rest = tok;
+  return n;
+}
+static Node *logor(Token **rest, Token *tok) { return binary_level(rest, tok, 0); }
+
+/* cast = "(" type-name ")" cast | unary */
+static Node *cast(Token **rest, Token *tok) {
+  if (tok_equal(tok, "(") && is_typename(tok->next)) {
+    Token *start = tok;
+    Type *ty = typename_(&tok, tok->next);
+    tok = skip(tok, ")");
+    if (tok_equal(tok, "{")) error_tok(tok, "unsupported: compound literals");
+    Node *n = new_node(ND_CAST, start);
+    n->lhs = cast(rest, tok);
+    n->cast_ty = ty;
+    add_type(n->lhs);
+    return n;
+  }
+  return unary(rest, tok);
+}
+
+/* unary = ("+" | "-" | "*" | "&" | "!" | "~") cast | ("++" | "--") unary
+ *       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix */
+static Node *unary(Token **rest, Token *tok) {
+  if (tok_equal(tok, "+")) return new_unary(ND_POS, cast(rest, tok->next), tok);
+  if (tok_equal(tok, "-")) return new_unary(ND_NEG, cast(rest, tok->next), tok);
+  if (tok_equal(tok, "&")) return new_unary(ND_ADDR, cast(rest, tok->next), tok);
+  if (tok_equal(tok, "*")) return new_unary(ND_DEREF, cast(rest, tok->next), tok);
+  if (tok_equal(tok, "!")) return new_unary(ND_NOT, cast(rest, tok->next), tok);
+  if (tok_equal(tok, "~")) return new_unary(ND_BITNOT, cast(rest, tok->next), tok);
+  if (tok_equal(tok, "++")) return new_unary(ND_PREINC, unary(rest, tok->next), tok);
+  if (tok_equal(tok, "--")) return new_unary(ND_PREDEC, unary(rest, tok->next), tok);
+  if (tok_equal(tok, "&&")) error_tok(tok, "unsupported: address of a label");
+  if (tok_equal(tok, "sizeof")) {
+    Node *n = new_node(ND_SIZEOF, tok);
+    if (tok_equal(tok->next, "(") && is_typename(tok->next->next)) {
+      Type *ty = typename_(&tok, tok->next->next);
+      *rest = skip(tok, ")");
+      n->cast_ty = ty;
+    } else {
+      Node *e = unary(rest, tok->next);
+      add_type(e);
+      n->lhs = e;
+      n->cast_ty = e->ty;
+    }
+    if (n->cast_ty->kind == TY_VOID || n->cast_ty->kind == TY_FUNC || n->cast_ty->size < 0 ||
+        (n->cast_ty->kind == TY_ARRAY && n->cast_ty->array_len < 0))
+      error_tok(n->tok, "invalid application of 'sizeof' to an incomplete type '%s'", type_name(n->cast_ty));
+    n->ival = n->cast_ty->size;
+    n->ty = ty_ulong;
+    return n;
+  }
+  if (tok_equal(tok, "new") || tok_equal(tok, "delete")) error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
+  return postfix(rest, tok);
+}
+
+/* postfix = primary ("[" expr "]" | "." ident | "->" ident | "++" | "--")* */
+static Node *postfix(Token **rest, Token *tok) {
+  Node *n = primary(&tok, tok);
+  for (;;) {
+    if (tok_equal(tok, "[")) {
+      Token *start = tok;
+      Node *idx = expr(&tok, tok->next);
+      tok = skip(tok, "]");
+      n = new_binary(ND_INDEX, n, idx, start);
+      n->end_tok = tok;
+      continue;
+    }
+    if (tok_equal(tok, ".") || tok_equal(tok, "->")) {
+      bool arrow = tok_equal(tok, "->");
+      add_type(n);
+      Type *st = arrow ? (n->ty->kind == TY_PTR ? n->ty->base : NULL) : n->ty;
+      if (!st || st->kind != TY_STRUCT)
+        error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base", type_name(n->ty), arrow ? "pointer to a struct" : "struct");
+      if (tok->next->kind != TK_IDENT) error_tok(tok->next, "expected a member name");
+      Member *m = find_member(st, tok_text(tok->next));
+      if (!m) error_tok(tok->next, "no member named '%.*s' in '%s'", tok->next->len, tok->next->loc, type_name(st));
+      Node *mn = new_node(ND_MEMBER, tok);
+      mn->lhs = n;
+      mn->member = m;
+      mn->arrow = arrow;
+      mn->ty = m->ty;
+      if (n->ty->qual & Q_CONST || (arrow && st->qual & Q_CONST)) mn->ty = qualified(m->ty, Q_CONST);
+      n = mn;
+      tok = tok->next->next;
+      continue;
+    }
+    if (tok_equal(tok, "++")) { n = new_unary(ND_POSTINC, n, tok); tok = tok->next; continue; }
+    if (tok_equal(tok, "--")) { n = new_unary(ND_POSTDEC, n, tok); tok = tok->next; continue; }
+    if (tok_equal(tok, "(")) {
+      add_type(n);
+      error_tok(tok, "called object is not a function");
+    }
+    break;
+  }
+  *rest = tok;
+  return n;
+}
+
+/* ---- builtin functions ---- */
+typedef struct { const char *name; Builtin bi; int nargs; } BuiltinDef;
+static const BuiltinDef builtin_defs[] = {
+  {"__syncthreads", BI_SYNCTHREADS, 0}, {"__syncthreads_count", BI_SYNCTHREADS_COUNT, 1},
+  {"__syncthreads_and", BI_SYNCTHREADS_AND, 1}, {"__syncthreads_or", BI_SYNCTHREADS_OR, 1},
+  {"__syncwarp", BI_SYNCWARP, -1}, {"__threadfence", BI_THREADFENCE, 0}, {"__threadfence_block", BI_THREADFENCE_BLOCK, 0},
+  {"__threadfence_system", BI_THREADFENCE, 0},
+  {"atomicAdd", BI_ATOMIC_ADD, 2}, {"atomicSub", BI_ATOMIC_SUB, 2}, {"atomicExch", BI_ATOMIC_EXCH, 2},
+  {"atomicMin", BI_ATOMIC_MIN, 2}, {"atomicMax", BI_ATOMIC_MAX, 2}, {"atomicInc", BI_ATOMIC_INC, 2},
+  {"atomicDec", BI_ATOMIC_DEC, 2}, {"atomicCAS", BI_ATOMIC_CAS, 3}, {"atomicAnd", BI_ATOMIC_AND, 2},
+  {"atomicOr", BI_ATOMIC_OR, 2}, {"atomicXor", BI_ATOMIC_XOR, 2},
+  {"__shfl_sync", BI_SHFL, -3}, {"__shfl_up_sync", BI_SHFL_UP, -3}, {"__shfl_down_sync", BI_SHFL_DOWN, -3},
+  {"__shfl_xor_sync", BI_SHFL_XOR, -3}, {"__ballot_sync", BI_BALLOT, 2}, {"__any_sync", BI_ANY, 2},
+  {"__all_sync", BI_ALL, 2}, {"__activemask", BI_ACTIVEMASK, 0}, {"__popc", BI_POPC, 1}, {"__popcll", BI_POPCLL, 1},
+  {"__clz", BI_CLZ, 1}, {"__clzll", BI_CLZLL, 1}, {"__ffs", BI_FFS, 1}, {"__ffsll", BI_FFSLL, 1},
+  {"__brev", BI_BREV, 1}, {"__ldg", BI_LDG, 1}, {"min", BI_MIN, 2}, {"max", BI_MAX, 2}, {"umin", BI_MIN, 2},
+  {"umax", BI_MAX, 2}, {"llmin", BI_MIN, 2}, {"llmax", BI_MAX, 2}, {"abs", BI_ABS, 1}, {"labs", BI_ABS, 1},
+  {"printf", BI_PRINTF, -1}, {"clock", BI_CLOCK, 0}, {"clock64", BI_CLOCK, 0},
+  {"__shfl", BI_NONE, 0}, {"__shfl_down", BI_NONE, 0}, {"__shfl_up", BI_NONE, 0}, {"__shfl_xor", BI_NONE, 0},
+  {"__ballot", BI_NONE, 0}, {"__any", BI_NONE, 0}, {"__all", BI_NONE, 0},
+};
+
+static const MathFn math_fns[] = {
+#define M(name, ret, args, expr) {#name, MATH_##name, #ret[0], args},
+#include "mathfns.def"
+#undef M
+};
+
+const MathFn *find_math(const char *name, int len) {
+  for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++)
+    if ((int)strlen(math_fns[i].name) == len && !memcmp(math_fns[i].name, name, (size_t)len)) return &math_fns[i];
+  return NULL;
+}
+
+static Type *math_type(char c) {
+  switch (c) {
+  case 'F': return ty_float;
+  case 'D': return ty_double;
+  case 'I': return ty_int;
+  case 'U': return ty_uint;
+  case 'L': return ty_llong;
+  default: return ty_ullong;
+  }
+}
+
+static Node *func_args(Token **rest, Token *tok, Node *call) {
+  Node head = {0}, *cur = &head;
+  int n = 0;
+  while (!tok_equal(tok, ")")) {
+    if (n) tok = skip(tok, ",");
+    cur = cur->next = assign(&tok, tok);
+    add_type(cur);
+    n++;
+  }
+  call->nargs = n;
+  call->end_tok = tok;
+  *rest = tok->next;
+  return head.next;
+}
+
+static void coerce_arg(Node **a, Type *ty) {
+  Node *fake = new_node(ND_VAR, (*a)->tok);
+  Obj tmp = {0};
+  tmp.ty = unqual(ty);
+  fake->var = &tmp;
+  fake->ty = tmp.ty;
+  Node *as = new_binary(ND_ASSIGN, fake, *a, (*a)->tok);
+  add_type(as);
+  Node *next = (*a)->next;
+  *a = as->rhs;
+  (*a)->next = next;
+}
+
+static Node *nth(Node *args, int i) { while (i--) args = args->next; return args; }
+static Node **nthp(Node **args, int i) { while (i--) args = &(*args)->next; return args; }
+
+static bool atomic_type_ok(Builtin b, Type *t) {
+  bool i32 = t->kind == TY_INT, u64 = (t->kind == TY_LLONG || t->kind == TY_LONG) && t->is_unsigned;
+  bool s64 = (t->kind == TY_LLONG || t->kind == TY_LONG) && !t->is_unsigned;
+  switch (b) {
+  case BI_ATOMIC_ADD: return i32 || u64 || t->kind == TY_FLOAT || t->kind == TY_DOUBLE;
+  case BI_ATOMIC_SUB: return i32;
+  case BI_ATOMIC_EXCH: return i32 || u64 || t->kind == TY_FLOAT;
+  case BI_ATOMIC_MIN: case BI_ATOMIC_MAX: return i32 || u64 || s64;
+  case BI_ATOMIC_INC: case BI_ATOMIC_DEC: return i32 && t->is_unsigned;
+  case BI_ATOMIC_CAS: return i32 || u64 || (t->kind == TY_SHORT && t->is_unsigned);
+  default: return i32 || u64;
+  }
+}
+
+static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
+  call->builtin = bd->bi;
+  if (bd->bi == BI_NONE)
+    error_tok(name, "'%.*s' was removed in CUDA 9; use the _sync variant with a mask", name->len, name->loc);
+  int want = bd->nargs;
+  if (want >= 0 && call->nargs != want)
+    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
+  Node *a = call->args;
+  switch (bd->bi) {
+  case BI_SYNCTHREADS: case BI_THREADFENCE: case BI_THREADFENCE_BLOCK:
+    call->ty = ty_void;
+    if (bd->bi == BI_SYNCTHREADS) cur_fn->uses_barrier = true;
+    return call;
+  case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR:
+    coerce_arg(&call->args, ty_int);
+    call->ty = ty_int;
+    cur_fn->uses_barrier = true;
+    return call;
+  case BI_SYNCWARP:
+    if (call->nargs > 1) error_tok(name, "'__syncwarp' takes at most 1 argument");
+    if (call->nargs) coerce_arg(&call->args, ty_uint);
+    call->ty = ty_void;
+    return call;
+  case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_EXCH: case BI_ATOMIC_MIN: case BI_ATOMIC_MAX:
+  case BI_ATOMIC_INC: case BI_ATOMIC_DEC: case BI_ATOMIC_CAS: case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR: {
+    if (a->ty->kind != TY_PTR) error_tok(a->tok, "first argument of '%.*s' must be a pointer", name->len, name->loc);
+    Type *t = unqual(a->ty->base);
+    if (!atomic_type_ok(bd->bi, t))
+      error_tok(name, "no '%.*s' for '%s'", name->len, name->loc, type_name(a->ty));
+    for (int i = 1; i < call->nargs; i++) coerce_arg(nthp(&call->args, i), t);
+    call->ty = t;
+    return call;
+  }
+  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: {
+    if (call->nargs != 3 && call->nargs != 4) error_tok(name, "'%.*s' takes 3 or 4 arguments", name->len, name->loc);
+    Type *t = unqual(nth(a, 1)->ty);
+    if (!is_numeric(t)) error_tok(nth(a, 1)->tok, "cannot shuffle a value of type '%s'", type_name(t));
+    if (t->size < 4) { t = ty_int; coerce_arg(nthp(&call->args, 1), t); }
+    coerce_arg(&call->args, ty_uint);
+    coerce_arg(nthp(&call->args, 2), bd->bi == BI_SHFL || bd->bi == BI_SHFL_XOR ? ty_int : ty_uint);
+    if (call->nargs == 4) coerce_arg(nthp(&call->args, 3), ty_int);
+    call->ty = t;
+    return call;
+  }
+  case BI_BALLOT: case BI_ANY: case BI_ALL:
+    coerce_arg(&call->args, ty_uint);
+    coerce_arg(nthp(&call->args, 1), ty_int);
+    call->ty = bd->bi == BI_BALLOT ? ty_uint : ty_int;
+    return call;
+  case BI_ACTIVEMASK: call->ty = ty_uint; return call;
+  case BI_POPC: case BI_CLZ: case BI_FFS: case BI_BREV:
+    coerce_arg(&call->args, bd->bi == BI_POPC || bd->bi == BI_BREV ? ty_uint : ty_int);
+    call->ty = bd->bi == BI_BREV ? ty_uint : ty_int;
+    return call;
+  case BI_POPCLL: case BI_CLZLL: case BI_FFSLL:
+    coerce_arg(&call->args, bd->bi == BI_POPCLL ? ty_ullong : ty_llong);
+    call->ty = ty_int;
+    return call;
+  case BI_LDG:
+    if (a->ty->kind != TY_PTR || !is_scalar(a->ty->base) )
+      if (!(a->ty->kind == TY_PTR && a->ty->base->is_vector)) error_tok(a->tok, "'__ldg' needs a pointer to a scalar or vector type");
+    call->ty = unqual(a->ty->base);
+    return call;
+  case BI_MIN: case BI_MAX: {
+    Node *b = a->next;
+    if (!is_numeric(a->ty) || !is_numeric(b->ty)) error_tok(name, "invalid arguments to '%.*s'", name->len, name->loc);
+    Type *t = common_type(a->ty, b->ty);
+    coerce_arg(&call->args, t);
+    coerce_arg(nthp(&call->args, 1), t);
+    call->ty = t;
+    return call;
+  }
+  case BI_ABS:
+    if (is_flonum(a->ty)) {
+      call->builtin = BI_MATH;
+      call->math = find_math(a->ty->kind == TY_FLOAT ? "fabsf" : "fabs", a->ty->kind == TY_FLOAT ? 5 : 4);
+      call->ty = a->ty->kind == TY_FLOAT ? ty_float : ty_double;
+      return call;
+    }
+    if (!is_integer(a->ty)) error_tok(a->tok, "invalid argument to 'abs'");
+    call->ty = common_type(a->ty, ty_int);
+    coerce_arg(&call->args, call->ty);
+    return call;
+  case BI_PRINTF:
+    if (call->nargs < 1 || a->kind != ND_STR) error_tok(name, "printf needs a string literal format");
+    for (Node *x = a->next; x; x = x->next)
+      if (!is_scalar(x->ty) && x->ty->kind != TY_ARRAY) error_tok(x->tok, "printf argument must be a scalar");
+    call->ty = ty_int;
+    return call;
+  case BI_CLOCK: call->ty = ty_llong; return call;
+  default: break;
+  }
+  error_tok(name, "internal: unhandled builtin");
+}
+
+/* make_float4(x, y, z, w) and friends */
+static Node *make_vector_call(Token *name, Type *vt, Node *call) {
+  int n = 0;
+  for (Member *m = vt->members; m; m = m->next) n++;
+  if (call->nargs != n) error_tok(name, "'%.*s' takes %d arguments, %d given", name->len, name->loc, n, call->nargs);
+  for (int i = 0; i < n; i++) {
+    Node *a = nth(call->args, i);
+    if (!is_numeric(a->ty)) error_tok(a->tok, "invalid argument of type '%s'", type_name(a->ty));
+    coerce_arg(nthp(&call->args, i), vt->members->ty);
+  }
+  call->builtin = BI_MAKE_VECTOR;
+  call->ty = vt;
+  return call;
+}
+
+static Node *math_call(Token *name, const MathFn *mf, Node *call) {
+  /* C++ overloads: sqrt(float) is the float function */
+  bool any_double = false, any_float = false;
+  for (Node *a = call->args; a; a = a->next) {
+    if (a->ty->kind == TY_DOUBLE) any_double = true;
+    if (a->ty->kind == TY_FLOAT) any_float = true;
+  }
+  if (mf->ret == 'D' && any_float && !any_double && mf->args[0] == 'D') {
+    const MathFn *f = find_math(fmt("%sf", mf->name), (int)strlen(mf->name) + 1);
+    if (f) mf = f;
+  }
+  if (!strcmp(mf->name, "isnan") || !strcmp(mf->name, "isinf") || !strcmp(mf->name, "isfinite") || !strcmp(mf->name, "signbit")) {}
+  int want = (int)strlen(mf->args);
+  if (call->nargs != want)
+    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
+  for (int i = 0; i < want; i++) {
+    Node *a = nth(call->args, i);
+    if (!is_numeric(a->ty)) error_tok(a->tok, "invalid argument of type '%s' to '%s'", type_name(a->ty), mf->name);
+    coerce_arg(nthp(&call->args, i), math_type(mf->args[i]));
+  }
+  call->builtin = BI_MATH;
+  call->math = mf;
+  call->ty = math_type(mf->ret);
+  return call;
+}
+
+static Node *sincos_call(Token *name, Node *call, bool is_float) {
+  if (call->nargs != 3) error_tok(name, "'%.*s' takes 3 arguments", name->len, name->loc);
+  Type *t = is_float ? ty_float : ty_double;
+  coerce_arg(&call->args, t);
+  for (int i = 1; i < 3; i++) {
+    Node *a = nth(call->args, i);
+    if (a->ty->kind != TY_PTR || a->ty->base->kind != t->kind) error_tok(a->tok, "argument %d of '%.*s' must be '%s *'", i + 1, name->len, name->loc, type_name(t));
+  }
+  call->builtin = BI_MATH;
+  call->math = find_math(is_float ? "sinf" : "sin", is_float ? 4 : 3);
+  call->ival = 1;   /* marks sincos: stores sin and cos through the pointers */
+  call->ty = ty_void;
+  return call;
+}
+
+/* funcall = ident "(" (assign ("," assign)*)? ")" */
+static Node *funcall(Token **rest, Token *tok) {
+  Token *name = tok;
+  Node *call = new_node(ND_CALL, tok);
+  call->args = func_args(rest, tok->next->next, call);
+  VarScope *vs = find_var(name);
+  if (vs && vs->var && vs->var->sc == SC_FUNC) {
+    Obj *fn = vs->var;
+    if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
+    call->fn = fn;
+    Type *ft = fn->ty;
+    int np = 0;
+    for (Type *p = ft->params; p; p = p->next) np++;
+    if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
+      error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
+    int i = 0;
+    for (Type *p = ft->params; p; p = p->next, i++) coerce_arg(nthp(&call->args, i), p);
+    call->ty = ft->return_ty;
+    if (fn->uses_barrier) cur_fn->uses_barrier = true;
+    return call;
+  }
+  if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
+  for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
+    if (tok_equal(name, builtin_defs[i].name)) return builtin_call(name, &builtin_defs[i], call);
+  if (name->len > 5 && !strncmp(name->loc, "make_", 5)) {
+    Type *vt = vector_type(arena_strndup(name->loc + 5, (size_t)name->len - 5));
+    if (vt) return make_vector_call(name, vt, call);
+  }
+  if (tok_equal(name, "sincosf") || tok_equal(name, "__sincosf")) return sincos_call(name, call, true);
+  if (tok_equal(name, "sincos")) return sincos_call(name, call, false);
+  const MathFn *mf = find_math(name->loc, name->len);
+  if (mf) return math_call(name, mf, call);
+  if (is_host_func(name))
+    error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
+  error_tok(name, "use of undeclared function '%.*s'", name->len, name->loc);
+}
+
+static Node *special_reg(Token **rest, Token *tok) {
+  SpecialReg r = tok_equal(tok, "threadIdx") ? SR_TID : tok_equal(tok, "blockIdx") ? SR_CTAID : tok_equal(tok, "blockDim") ? SR_NTID : SR_NCTAID;
+  if (!tok_equal(tok->next, ".") || tok->next->next->kind != TK_IDENT)
+    error_tok(tok, "'%.*s' must be used with a component: '%.*s.x', '.y' or '.z'", tok->len, tok->loc, tok->len, tok->loc);
+  Token *c = tok->next->next;
+  int dim = tok_equal(c, "x") ? 0 : tok_equal(c, "y") ? 1 : tok_equal(c, "z") ? 2 : -1;
+  if (dim < 0) error_tok(c, "no member named '%.*s' in '%.*s' (use x, y or z)", c->len, c->loc, tok->len, tok->loc);
+  Node *n = new_node(ND_SPECIAL, tok);
+  n->sreg = r;
+  n->dim = dim;
+  n->ty = ty_uint;
+  n->end_tok = c;
+  *rest = c->next;
+  return n;
+}
+
+/* primary = "(" expr ")" | num | str | ident | funcall | special-register
+ *         | type-name "(" expr ")" | ("static_cast" | "reinterpret_cast") "<" type-name ">" "(" expr ")" */
+static Node *primary(Token **rest, Token *tok) {
+  if (tok_equal(tok, "(")) {
+    Node *n = expr(&tok, tok->next);
+    *rest = skip(tok, ")");
+    return n;
+  }
+  if (tok->kind == TK_NUM) {
+    Node *n = new_node(ND_NUM, tok);
+    n->ty = tok->ty;
+    if (is_flonum(tok->ty)) n->fval = tok->fval;
+    else n->ival = tok->ival;
+    *rest = tok->next;
+    return n;
+  }
+  if (tok->kind == TK_STR) {
+    Node *n = new_node(ND_STR, tok);
+    n->ty = pointer_to(qualified(ty_char, Q_CONST));
+    *rest = tok->next;
+    return n;
+  }
+  if (tok_equal(tok, "true") || tok_equal(tok, "false")) {
+    Node *n = new_num(tok_equal(tok, "true"), tok);
+    n->ty = ty_bool;
+    *rest = tok->next;
+    return n;
+  }
+  if (tok_equal(tok, "static_cast") || tok_equal(tok, "reinterpret_cast") || tok_equal(tok, "const_cast")) {
+    Token *start = tok;
+    tok = skip(tok->next, "<");
+    Type *ty = typename_(&tok, tok);
+    tok = skip(tok, ">");
+    tok = skip(tok, "(");
+    Node *n = new_node(ND_CAST, start);
+    n->lhs = expr(&tok, tok);
+    add_type(n->lhs);
+    n->cast_ty = ty;
+    *rest = skip(tok, ")");
+    return n;
+  }
+  if (tok_equal(tok, "[")) error_tok(tok, "unsupported C++: lambdas");
+  if (tok_equal(tok, "this")) error_tok(tok, "unsupported C++: 'this'");
+  if (is_typename(tok) && find_typedef(tok) == NULL && !tok_equal(tok->next, "(")) {}
+  if (tok->kind == TK_KEYWORD && is_typename(tok) && tok_equal(tok->next, "(")) {
+    /* C++ functional cast: float(x) */
+    Token *start = tok;
+    Type *ty = declspec(&tok, tok, NULL);
+    tok = skip(tok, "(");
+    Node *n = new_node(ND_CAST, start);
+    n->lhs = expr(&tok, tok);
+    add_type(n->lhs);
+    n->cast_ty = ty;
+    *rest = skip(tok, ")");
+    return n;
+  }
+  if (tok->kind == TK_IDENT) {
+    if (tok_equal(tok->next, "::")) error_tok(tok, "unsupported C++: qualified names ('::')");
+    if (tok_equal(tok, "threadIdx") || tok_equal(tok, "blockIdx") || tok_equal(tok, "blockDim") || tok_equal(tok, "gridDim"))
+      return special_reg(rest, tok);
+    if (tok_equal(tok, "warpSize")) {
+      Node *n = new_node(ND_SPECIAL, tok);
+      n->sreg = SR_WARPSIZE;
+      n->ty = ty_int;
+      *rest = tok->next;
+      return n;
+    }
+    Type *td = find_typedef(tok);
+    if (td && tok_equal(tok->next, "(")) {
+      Token *start = tok;
+      tok = skip(tok->next, "(");
+      Node *n = new_node(ND_CAST, start);
+      n->lhs = expr(&tok, tok);
+      add_type(n->lhs);
+      n->cast_ty = td;
+      *rest = skip(tok, ")");
+      return n;
+    }
+    if (tok_equal(tok->next, "(")) return funcall(rest, tok);
+    if (tok_equal(tok->next, "<") && tok->next->next->kind != TK_NUM && is_typename(tok->next->next))
+      error_tok(tok->next, "unsupported C++: templates");
+    VarScope *vs = find_var(tok);
+    if (vs && vs->var) {
+      if (vs->var->sc == SC_FUNC) error_tok(tok, "function '%s' used as a value (function pointers are not supported)", vs->var->name);
+      *rest = tok->next;
+      return new_var(vs->var, tok);
+    }
+    if (vs && vs->enum_ty) {
+      Node *n = new_num(vs->enum_val, tok);
+      *rest = tok->next;
+      return n;
+    }
+    if (vs && vs->type_def) error_tok(tok, "unexpected type name '%.*s' in an expression", tok->len, tok->loc);
+    error_tok(tok, "use of undeclared identifier '%.*s'", tok->len, tok->loc);
+  }
+  if (tok->kind == TK_EOF) error_tok(tok, "expected an expression at end of input");
+  if (tok->kind == TK_PRAGMA) error_tok(tok, "unexpected #pragma inside an expression");
+  error_tok(tok, "expected an expression before '%.*s'", tok->len, tok->loc);
+}
+
+/* ---------------- top level ---------------- */
+static TopItem *last_item;
+static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok) {
+  TopItem *it = arena_alloc(sizeof(TopItem));
+  it->kind = k; it->obj = o; it->ty = ty; it->name = name; it->tok = tok;
+  if (last_item) last_item->next = it; else prog->items = it;
+  last_item = it;
+}
+
+static Obj *find_func(const char *name) {
+  for (Obj *f = prog->funcs; f; f = f->next)
+    if (!strcmp(f->name, name)) return f;
+  return NULL;
+}
+
+/* function = declspec declarator ("{" compound-stmt | ";") */
+static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
+  Token *name = ty->name;
+  if (!name) error_tok(tok, "function name omitted");
+  char *fname = tok_text(name);
+  if (attr->global && ty->return_ty->kind != TY_VOID) error_tok(name, "__global__ function '%s' must have a void return type", fname);
+  if (attr->shared || attr->constant) error_tok(attr->cuda_tok, "'%.*s' cannot be applied to a function", attr->cuda_tok->len, attr->cuda_tok->loc);
+  if (attr->global && attr->device) error_tok(attr->cuda_tok, "a function cannot be both __global__ and __device__");
+  Obj *prev = find_func(fname);
+  Obj *fn = prev;
+  if (!fn) {
+    fn = new_obj(fname, ty, name, SC_FUNC);
+    Obj **pp = &prog->funcs;
+    while (*pp) pp = &(*pp)->next;
+    *pp = fn;
+    /* functions live in the global scope (so recursion and later calls see them) */
+    Scope *s = scope;
+    while (s->next) s = s->next;
+    VarScope *v = arena_alloc(sizeof(VarScope));
+    v->name = fname;
+    v->var = fn;
+    v->next = s->vars;
+    s->vars = v;
+  } else if (prev->is_definition && tok_equal(tok, "{")) {
+    error_tok(name, "redefinition of '%s'", fname);
+  }
+  fn->ty = ty;
+  fn->tok = name;
+  fn->is_kernel = attr->global;
+  fn->is_device = attr->device || (!attr->global && !attr->host);
+  fn->is_host = attr->host;
+  fn->is_inline = attr->is_inline;
+  fn->is_forceinline = attr->forceinline;
+  fn->launch_bounds[0] = attr->launch_bounds[0];
+  fn->launch_bounds[1] = attr->launch_bounds[1];
+  if (consume(rest, tok, ";")) { add_item(TOP_FUNC, fn, NULL, NULL, name); return; }
+  fn->is_definition = true;
+  cur_fn = fn;
+  fn->locals = NULL;
+  slot_counter = 0;
+  loop_depth = switch_depth = 0;
+  cur_switch = NULL;
+  enter_scope();
+  for (Type *p = ty->params; p; p = p->next) {
+    if (!p->name) error_tok(name, "parameter name omitted in the definition of '%s'", fname);
+    new_local(tok_text(p->name), p, p->name, SC_PARAM);
+  }
+  /* params: the first locals, in order */
+  fn->params = NULL;
+  {
+    Obj **pp = &fn->params;
+    int np = 0;
+    for (Type *p = ty->params; p; p = p->next) np++;
+    Obj *l = fn->locals;
+    for (int i = 0; i < np && l; i++, l = l->next_local) { *pp = l; pp = &l->next; }
+    *pp = NULL;
+  }
+  fn->body = compound_stmt(rest, tok->next);
+  leave_scope();
+  /* registers and thread-local frame */
+  fn->nslots = slot_counter;
+  int off = 0;
+  for (Obj *l = fn->locals; l; l = l->next_local) {
+    if (!l->in_memory) continue;
+    int a = l->ty->align < 8 ? 8 : l->ty->align;
+    off = (off + a - 1) / a * a;
+    l->offset = off;
+    off += l->ty->size;
+  }
+  fn->frame_size = (off + 15) / 16 * 16;
+  add_item(TOP_FUNC, fn, NULL, NULL, name);
+  cur_fn = NULL;
+}
+
+/* global-variable = declspec declarator ("=" initializer)? ("," ...)* ";" */
+static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr, bool host_const) {
+  bool first = true;
+  while (!consume(&tok, tok, ";")) {
+    if (!first) tok = skip(tok, ",");
+    first = false;
+    Type *ty = declarator(&tok, tok, base);
+    if (!ty->name) error_tok(tok, "expected a variable name");
+    if (ty->kind == TY_FUNC) error_tok(ty->name, "unexpected function declarator");
+    StorageClass sc = attr->constant ? SC_CONSTANT : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED) : host_const ? SC_CONSTANT : SC_DEVICE_GLOBAL;
+    if (sc == SC_SHARED || sc == SC_EXTERN_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
+    Obj *v = new_obj(tok_text(ty->name), ty, ty->name, sc);
+    v->is_const_decl = attr->is_const || host_const;
+    v->host_const = host_const && !attr->constant;
+    v->is_extern = attr->is_extern;
+    v->is_static = attr->is_static;
+    if (consume(&tok, tok, "=")) {
+      v->init = initializer(&tok, tok, ty);
+      if (ty->kind == TY_ARRAY && ty->array_len < 0) { v->ty = array_of(ty->base, (int)v->init->ival); v->ty->name = ty->name; }
+    } else if (host_const) {
+      error_tok(ty->name, "const variable '%s' needs an initializer", v->name);
+    }
+    if (v->ty->kind == TY_VOID || v->ty->size < 0 || (v->ty->kind == TY_ARRAY && v->ty->array_len < 0))
+      error_tok(ty->name, "variable '%s' has incomplete type", v->name);
+    int *area = sc == SC_CONSTANT ? &prog->constant_size : &prog->device_global_size;
+    int a = v->ty->align < 16 ? 16 : v->ty->align;
+    v->offset = (*area + a - 1) / a * a;
+    *area = v->offset + v->ty->size;
+    if (sc == SC_CONSTANT && !host_const && prog->constant_size > 65536)
+      error_tok(ty->name, "__constant__ memory exceeds 64 KiB");
+    push_scope(v->name)->var = v;
+    Obj **pp = &prog->globals;
+    while (*pp) pp = &(*pp)->next;
+    *pp = v;
+    add_item(TOP_VAR, v, NULL, NULL, ty->name);
+  }
+  *rest = tok;
+}
+
+/* Skip one top-level declaration without parsing it: up to a ';' at depth 0, or past the
+ * balanced "{...}" of a function body or namespace. */
+static Token *skip_declaration(Token *tok) {
+  int depth = 0;
+  for (; tok->kind != TK_EOF; tok = tok->next) {
+    if (tok->kind == TK_PRAGMA && depth == 0) return tok;
+    if (tok_equal(tok, "(") || tok_equal(tok, "[") || tok_equal(tok, "{")) depth++;
+    else if (tok_equal(tok, ")") || tok_equal(tok, "]")) depth--;
+    else if (tok_equal(tok, "}")) {
+      depth--;
+      if (depth <= 0) {
+        tok = tok->next;
+        /* "struct {...} x;" / "class X {...};": include the declarators */
+        if (tok_equal(tok, ";")) return tok->next;
+        Token *t = tok;
+        int d2 = 0;
+        for (; t->kind != TK_EOF; t = t->next) {
+          if (tok_equal(t, "(") || tok_equal(t, "[")) d2++;
+          else if (tok_equal(t, ")") || tok_equal(t, "]")) d2--;
+          else if (d2 == 0 && (tok_equal(t, "{") || t->at_bol)) break;
+          else if (d2 == 0 && tok_equal(t, ";")) return t->next;
+        }
+        return tok;
+      }
+    } else if (tok_equal(tok, ";") && depth <= 0) return tok->next;
+  }
+  return tok;
+}
+
+/* what the declaration at tok is: device code (parsed with errors), host code (skipped),
+ * a type definition (parsed, quietly skipped if it is not C), or a C++ template */
+typedef enum { DECL_DEVICE, DECL_HOST, DECL_TYPE, DECL_TEMPLATE, DECL_NAMESPACE, DECL_CONST } DeclClass;
+
+static DeclClass classify(Token *tok, bool *has_device) {
+  *has_device = false;
+  if (tok_equal(tok, "template")) {
+    int depth = 0;
+    for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+      if (tok_equal(t, "__global__") || tok_equal(t, "__device__")) *has_device = true;
+      if (tok_equal(t, "{")) depth++;
+      if (tok_equal(t, "}") && --depth == 0) break;
+      if (tok_equal(t, ";") && depth == 0) break;
+    }
+    return DECL_TEMPLATE;
+  }
+  if (tok_equal(tok, "namespace") || tok_equal(tok, "using")) {
+    int depth = 0;
+    for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+      if (tok_equal(t, "__global__") || tok_equal(t, "__device__")) *has_device = true;
+      if (tok_equal(t, "{")) depth++;
+      if (tok_equal(t, "}") && --depth == 0) break;
+      if (tok_equal(t, ";") && depth == 0) break;
+    }
+    return DECL_NAMESPACE;
+  }
+  bool is_const = false, is_type = false;
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__constant__") || tok_equal(t, "__shared__")) {
+      *has_device = true;
+      if (!tok_equal(t, "__device__") || !(tok_equal(tok, "__host__") || 0)) {}
+      return DECL_DEVICE;
+    }
+    if (tok_equal(t, "typedef") || tok_equal(t, "struct") || tok_equal(t, "enum") || tok_equal(t, "union") || tok_equal(t, "class")) is_type = true;
+    if (tok_equal(t, "const") || tok_equal(t, "constexpr")) is_const = true;
+    if (tok_equal(t, "(") || tok_equal(t, ";") || tok_equal(t, "=") || tok_equal(t, "{")) {
+      if (is_type) return DECL_TYPE;
+      if (is_const && !tok_equal(t, "(")) return DECL_CONST;
+      return DECL_HOST;
+    }
+  }
+  return DECL_HOST;
+}
+
+static void record_host_func(Token *tok) {
+  /* the identifier just before the first "(" names the function */
+  Token *prev = NULL;
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, ";") && !tok_equal(t, "{"); prev = t, t = t->next)
+    if (tok_equal(t, "(")) {
+      if (prev && prev->kind == TK_IDENT) {
+        host_funcs = xrealloc(host_funcs, sizeof(char *) * (size_t)(n_host_funcs + 1));
+        host_funcs[n_host_funcs++] = tok_text(prev);
+      }
+      return;
+    }
+}
+
+/* one declaration at file scope */
+static void toplevel(Token **rest, Token *tok, bool host_const) {
+  VarAttr attr = {0};
+  Token *start = tok;
+  Type *base = declspec(&tok, tok, &attr);
+  if (attr.is_typedef) {
+    bool first = true;
+    while (!consume(&tok, tok, ";")) {
+      if (!first) tok = skip(tok, ",");
+      first = false;
+      Type *ty = declarator(&tok, tok, base);
+      if (!ty->name) error_tok(tok, "typedef name omitted");
+      Type *t = copy_type(ty);
+      t->typedef_name = tok_text(ty->name);
+      push_scope(tok_text(ty->name))->type_def = t;
+      add_item(TOP_TYPEDEF, NULL, ty, t->typedef_name, start);
+    }
+    *rest = tok;
+    return;
+  }
+  if (tok_equal(tok, ";")) {
+    if (base->kind == TY_STRUCT) add_item(TOP_STRUCT, NULL, base, NULL, start);
+    else if (base->kind == TY_ENUM) add_item(TOP_ENUM, NULL, base, NULL, start);
+    if (last_item && (last_item->kind == TOP_STRUCT || last_item->kind == TOP_ENUM)) last_item->end = tok;
+    *rest = tok->next;
+    return;
+  }
+  Token *probe = tok;
+  Type *ty = declarator(&probe, tok, base);
+  if (ty->kind == TY_FUNC) {
+    if (!attr.global && !attr.device && attr.host) { *rest = skip_declaration(start); return; }
+    if (!attr.global && !attr.device) { *rest = skip_declaration(start); return; }
+    function(rest, probe, ty, &attr);
+    return;
+  }
+  if (!attr.constant && !attr.device && !attr.shared && !host_const) { *rest = skip_declaration(start); return; }
+  global_variable(rest, tok, base, &attr, host_const);
+}
+
+static bool calls_barrier(Node *n) {
+  for (; n; n = n->next) {
+    if (n->kind == ND_CALL && n->fn && n->fn->uses_barrier) return true;
+    if (calls_barrier(n->lhs) || calls_barrier(n->rhs) || calls_barrier(n->cond) || calls_barrier(n->then) ||
+        calls_barrier(n->els) || calls_barrier(n->init) || calls_barrier(n->inc) || calls_barrier(n->stmts) ||
+        calls_barrier(n->args) || calls_barrier(n->decl_init))
+      return true;
+  }
+  return false;
+}
+
+Program *parse(Token *tok) {
+  prog = arena_alloc(sizeof(Program));
+  scope = arena_alloc(sizeof(Scope));
+  last_item = NULL;
+  n_host_funcs = 0;
+  expr_depth = 0;
+  define_builtin_typedefs();
+  int extern_c_depth = 0;
+  LaunchSpec *spec_tail = NULL;
+  (void)spec_tail;
+  while (tok->kind != TK_EOF) {
+    if (tok->kind == TK_PRAGMA) {
+      add_item(TOP_PRAGMA, NULL, NULL, NULL, tok);
+      tok = tok->next;
+      continue;
+    }
+    if (tok_equal(tok, ";")) { tok = tok->next; continue; }
+    if (tok_equal(tok, "extern") && tok->next->kind == TK_STR && tok_equal(tok->next->next, "{")) {
+      extern_c_depth++;
+      tok = tok->next->next->next;
+      continue;
+    }
+    if (tok_equal(tok, "}") && extern_c_depth) { extern_c_depth--; tok = tok->next; continue; }
+    bool has_device;
+    volatile DeclClass dc = classify(tok, &has_device);
+    Token *volatile start = tok;
+    if (dc == DECL_TEMPLATE || dc == DECL_NAMESPACE) {
+      if (has_device) {
+        diag_at(DIAG_ERROR, tok_loc(tok), "unsupported C++: %s (the device code inside is skipped; the file's other kernels still load)",
+                dc == DECL_TEMPLATE ? "templates" : "namespaces");
+        prog->errors++;
+        prog->skipped_kernels++;
+      }
+      tok = skip_declaration(tok);
+      continue;
+    }
+    if (dc == DECL_HOST) {
+      record_host_func(tok);
+      tok = skip_declaration(tok);
+      continue;
+    }
+    /* parse; on error, recover at the next declaration */
+    jmp_buf jb, *volatile saved = error_jmp;
+    error_jmp = &jb;
+    volatile bool quiet_saved = diag_quiet;
+    volatile int errs = diag_errors;
+    if (dc == DECL_TYPE || dc == DECL_CONST) diag_quiet = true;
+    Scope *volatile scope_saved = scope;
+    if (!setjmp(jb)) {
+      toplevel(&tok, tok, dc == DECL_CONST);
+    } else {
+      scope = scope_saved;
+      cur_fn = NULL;
+      expr_depth = 0;
+      if (dc == DECL_DEVICE) {
+        prog->errors++;
+        for (Token *t = start; t->kind != TK_EOF && !tok_equal(t, "{") && !tok_equal(t, ";"); t = t->next)
+          if (tok_equal(t, "__global__")) { prog->skipped_kernels++; break; }
+      } else {
+        diag_errors = errs;   /* host-side type or constant that is not C: not carve's business */
+      }
+      tok = skip_declaration(start);
+      if (tok == start) tok = tok->next;
+    }
+    diag_quiet = quiet_saved;
+    error_jmp = saved;
+  }
+  /* barrier use through calls: iterate to a fixed point */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Obj *f = prog->funcs; f; f = f->next)
+      if (!f->uses_barrier && f->body && calls_barrier(f->body)) { f->uses_barrier = true; changed = true; }
+  }
+  return prog;
+}
+
+Type *spec_typename(Token **rest, Token *tok) { return typename_(rest, tok); }
+
+Obj *find_kernel(Program *p, const char *name) {
+  Obj *found = NULL;
+  int n = 0;
+  for (Obj *f = p->funcs; f; f = f->next) {
+    if (!f->is_kernel || !f->is_definition) continue;
+    if (name && !strcmp(f->name, name)) return f;
+    found = f;
+    n++;
+  }
+  return (!name && n == 1) ? found : NULL;
+}

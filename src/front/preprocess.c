@@ -1,0 +1,805 @@
+/* preprocess: macros (object-like, function-like, #, ##, variadic), #include, conditionals,
+ * #pragma. Macro expansion follows Prosser's hideset algorithm, as chibicc does. Every token a
+ * macro produces remembers its use site (Token.origin) so diagnostics point at the user's line. */
+#include "front.h"
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct MacroParam { struct MacroParam *next; char *name; } MacroParam;
+typedef Token *MacroHandler(Token *);
+
+typedef struct Macro {
+  struct Macro *next;
+  char *name;
+  bool is_objlike;
+  MacroParam *params;
+  char *va_args_name;
+  Token *body;
+  MacroHandler *handler;
+  bool deleted;
+} Macro;
+
+struct Hideset { Hideset *next; char *name; };
+
+typedef struct CondIncl { struct CondIncl *next; enum { IN_THEN, IN_ELIF, IN_ELSE } ctx; Token *tok; bool included; } CondIncl;
+
+static Macro *macros[1024];
+static CondIncl *cond_incl;
+static const PPOptions *opts;
+static char **once_files;
+static int n_once;
+static int include_depth;
+
+static unsigned hash(const char *s, int len) {
+  unsigned h = 2166136261u;
+  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h % 1024;
+}
+
+static Macro *find_macro_n(const char *s, int len) {
+  for (Macro *m = macros[hash(s, len)]; m; m = m->next)
+    if ((int)strlen(m->name) == len && !memcmp(m->name, s, (size_t)len)) return m->deleted ? NULL : m;
+  return NULL;
+}
+static Macro *find_macro(Token *t) { return t->kind == TK_IDENT ? find_macro_n(t->loc, t->len) : NULL; }
+
+static Macro *add_macro(char *name, bool objlike, Token *body) {
+  Macro *m = arena_alloc(sizeof(Macro));
+  m->name = name;
+  m->is_objlike = objlike;
+  m->body = body;
+  unsigned h = hash(name, (int)strlen(name));
+  m->next = macros[h];
+  macros[h] = m;
+  return m;
+}
+
+static void undef_macro(const char *name) {
+  Macro *m = find_macro_n(name, (int)strlen(name));
+  if (m) m->deleted = true;
+}
+
+/* ---- hidesets ---- */
+static Hideset *new_hideset(char *name) { Hideset *h = arena_alloc(sizeof(Hideset)); h->name = name; return h; }
+static Hideset *hideset_union(Hideset *a, Hideset *b) {
+  Hideset head = {0}, *cur = &head;
+  for (; a; a = a->next) cur = cur->next = new_hideset(a->name);
+  cur->next = b;
+  return head.next;
+}
+static bool hideset_contains(Hideset *h, const char *s, int len) {
+  for (; h; h = h->next)
+    if ((int)strlen(h->name) == len && !memcmp(h->name, s, (size_t)len)) return true;
+  return false;
+}
+static Hideset *hideset_intersection(Hideset *a, Hideset *b) {
+  Hideset head = {0}, *cur = &head;
+  for (; a; a = a->next)
+    if (hideset_contains(b, a->name, (int)strlen(a->name))) cur = cur->next = new_hideset(a->name);
+  return head.next;
+}
+
+/* ---- token list helpers ---- */
+static Token *copy_token(Token *t) {
+  Token *u = arena_alloc(sizeof(Token));
+  *u = *t;
+  u->next = NULL;
+  return u;
+}
+static Token *new_eof(Token *t) {
+  Token *u = copy_token(t);
+  u->kind = TK_EOF;
+  u->len = 0;
+  return u;
+}
+static Token *add_hideset(Token *tok, Hideset *hs) {
+  Token head = {0}, *cur = &head;
+  for (; tok; tok = tok->next) {
+    Token *t = copy_token(tok);
+    t->hideset = hideset_union(t->hideset, hs);
+    cur = cur->next = t;
+  }
+  return head.next;
+}
+static Token *append(Token *a, Token *b) {
+  if (a->kind == TK_EOF) return b;
+  Token head = {0}, *cur = &head;
+  for (; a->kind != TK_EOF; a = a->next) cur = cur->next = copy_token(a);
+  cur->next = b;
+  return head.next;
+}
+static bool is_hash(Token *t) { return t->at_bol && tok_equal(t, "#"); }
+
+static Token *skip_line(Token *tok) {
+  if (tok->at_bol) return tok;
+  warn_tok(tok, "extra tokens at end of directive");
+  while (!tok->at_bol) tok = tok->next;
+  return tok;
+}
+
+static Token *copy_line(Token **rest, Token *tok) {
+  Token head = {0}, *cur = &head;
+  for (; !tok->at_bol; tok = tok->next) cur = cur->next = copy_token(tok);
+  cur->next = new_eof(tok);
+  *rest = tok;
+  return head.next;
+}
+
+/* ---- conditional skipping ---- */
+static Token *skip_cond_incl2(Token *tok) {
+  while (tok->kind != TK_EOF) {
+    if (is_hash(tok) && (tok_equal(tok->next, "if") || tok_equal(tok->next, "ifdef") || tok_equal(tok->next, "ifndef"))) {
+      tok = skip_cond_incl2(tok->next->next);
+      continue;
+    }
+    if (is_hash(tok) && tok_equal(tok->next, "endif")) return tok->next->next;
+    tok = tok->next;
+  }
+  return tok;
+}
+static Token *skip_cond_incl(Token *tok) {
+  while (tok->kind != TK_EOF) {
+    if (is_hash(tok) && (tok_equal(tok->next, "if") || tok_equal(tok->next, "ifdef") || tok_equal(tok->next, "ifndef"))) {
+      tok = skip_cond_incl2(tok->next->next);
+      continue;
+    }
+    if (is_hash(tok) && (tok_equal(tok->next, "elif") || tok_equal(tok->next, "else") || tok_equal(tok->next, "endif")))
+      break;
+    tok = tok->next;
+  }
+  return tok;
+}
+
+static CondIncl *push_cond_incl(Token *tok, bool included) {
+  CondIncl *ci = arena_alloc(sizeof(CondIncl));
+  ci->next = cond_incl;
+  ci->ctx = IN_THEN;
+  ci->tok = tok;
+  ci->included = included;
+  cond_incl = ci;
+  return ci;
+}
+
+/* ---- macro definitions ---- */
+static MacroParam *read_macro_params(Token **rest, Token *tok, char **va_args_name) {
+  MacroParam head = {0}, *cur = &head;
+  while (!tok_equal(tok, ")")) {
+    if (cur != &head) {
+      if (!tok_equal(tok, ",")) error_tok(tok, "expected ',' or ')' in macro parameter list");
+      tok = tok->next;
+    }
+    if (tok_equal(tok, "...")) {
+      *va_args_name = "__VA_ARGS__";
+      tok = tok->next;
+      if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after '...'");
+      break;
+    }
+    if (tok->kind != TK_IDENT) error_tok(tok, "expected a parameter name in macro definition");
+    if (tok_equal(tok->next, "...")) {
+      *va_args_name = tok_text(tok);
+      tok = tok->next->next;
+      if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after '...'");
+      break;
+    }
+    MacroParam *m = arena_alloc(sizeof(MacroParam));
+    m->name = tok_text(tok);
+    cur = cur->next = m;
+    tok = tok->next;
+    if (tok->at_bol) error_tok(tok, "missing ')' in macro parameter list");
+  }
+  *rest = tok->next;
+  return head.next;
+}
+
+static void read_macro_definition(Token **rest, Token *tok) {
+  if (tok->kind != TK_IDENT || tok->at_bol) error_tok(tok, "macro name must be an identifier");
+  char *name = tok_text(tok);
+  if (!strcmp(name, "defined")) error_tok(tok, "'defined' cannot be used as a macro name");
+  tok = tok->next;
+  if (!tok->has_space && tok_equal(tok, "(") && !tok->at_bol) {
+    char *va = NULL;
+    MacroParam *params = read_macro_params(&tok, tok->next, &va);
+    Macro *m = add_macro(name, false, copy_line(rest, tok));
+    m->params = params;
+    m->va_args_name = va;
+    for (Token *t = m->body; t->kind != TK_EOF; t = t->next)
+      if (tok_equal(t, "#")) {
+        bool ok = false;
+        if (t->next->kind == TK_IDENT) {
+          for (MacroParam *p = params; p; p = p->next) if (tok_equal(t->next, p->name)) ok = true;
+          if (va && tok_equal(t->next, va)) ok = true;
+        }
+        if (!ok) error_tok(t, "'#' is not followed by a macro parameter");
+      }
+  } else {
+    add_macro(name, true, copy_line(rest, tok));
+  }
+  Macro *m = find_macro_n(name, (int)strlen(name));
+  Token *b = m->body;
+  if (b->kind != TK_EOF && tok_equal(b, "##")) error_tok(b, "'##' cannot appear at either end of a macro expansion");
+  for (; b->kind != TK_EOF; b = b->next)
+    if (tok_equal(b, "##") && b->next->kind == TK_EOF) error_tok(b, "'##' cannot appear at either end of a macro expansion");
+}
+
+/* ---- macro arguments ---- */
+typedef struct MacroArg { struct MacroArg *next; char *name; bool is_va; Token *tok; } MacroArg;
+
+static MacroArg *read_macro_arg_one(Token **rest, Token *tok, bool read_rest, Token *call) {
+  Token head = {0}, *cur = &head;
+  int level = 0;
+  for (;;) {
+    if (level == 0 && tok_equal(tok, ")")) break;
+    if (level == 0 && !read_rest && tok_equal(tok, ",")) break;
+    if (tok->kind == TK_EOF) error_tok(call, "unterminated argument list invoking macro '%s'", tok_text(call));
+    if (tok_equal(tok, "(")) level++;
+    else if (tok_equal(tok, ")")) level--;
+    cur = cur->next = copy_token(tok);
+    tok = tok->next;
+  }
+  cur->next = new_eof(tok);
+  MacroArg *arg = arena_alloc(sizeof(MacroArg));
+  arg->tok = head.next;
+  *rest = tok;
+  return arg;
+}
+
+static MacroArg *read_macro_args(Token **rest, Token *tok, MacroParam *params, char *va_args_name, Token *call) {
+  Token *start = tok;
+  tok = tok->next->next;
+  MacroArg head = {0}, *cur = &head;
+  MacroParam *pp = params;
+  for (; pp; pp = pp->next) {
+    if (cur != &head) {
+      if (!tok_equal(tok, ",")) error_tok(start, "macro '%s' takes more arguments than given", tok_text(start));
+      tok = tok->next;
+    }
+    cur = cur->next = read_macro_arg_one(&tok, tok, false, call);
+    cur->name = pp->name;
+  }
+  if (va_args_name) {
+    MacroArg *arg;
+    if (tok_equal(tok, ")")) {
+      arg = arena_alloc(sizeof(MacroArg));
+      arg->tok = new_eof(tok);
+    } else {
+      if (pp != params) {
+        if (!tok_equal(tok, ",")) error_tok(start, "too few arguments to macro '%s'", tok_text(start));
+        tok = tok->next;
+      }
+      arg = read_macro_arg_one(&tok, tok, true, call);
+    }
+    arg->name = va_args_name;
+    arg->is_va = true;
+    cur = cur->next = arg;
+  } else if (!tok_equal(tok, ")")) {
+    error_tok(start, "too many arguments to macro '%s'", tok_text(start));
+  }
+  *rest = tok;
+  return head.next;
+}
+
+static MacroArg *find_arg(MacroArg *args, Token *tok) {
+  for (MacroArg *ap = args; ap; ap = ap->next)
+    if (tok->len == (int)strlen(ap->name) && !strncmp(tok->loc, ap->name, (size_t)tok->len)) return ap;
+  return NULL;
+}
+
+static char *join_tokens(Token *tok, Token *end) {
+  Buf b = {0};
+  for (Token *t = tok; t != end && t->kind != TK_EOF; t = t->next) {
+    if (t != tok && t->has_space) buf_putc(&b, ' ');
+    buf_printf(&b, "%.*s", t->len, t->loc);
+  }
+  char *s = arena_strdup(b.s ? b.s : "");
+  buf_free(&b);
+  return s;
+}
+
+static Token *stringize(Token *hash, Token *arg) {
+  char *s = join_tokens(arg, NULL);
+  Buf b = {0};
+  buf_putc(&b, '"');
+  for (char *p = s; *p; p++) {
+    if (*p == '\\' || *p == '"') buf_putc(&b, '\\');
+    buf_putc(&b, *p);
+  }
+  buf_puts(&b, "\"\n");
+  Token *t = tokenize_string(hash->file->name, b.s);
+  buf_free(&b);
+  t->origin = hash;
+  return t;
+}
+
+static Token *paste(Token *lhs, Token *rhs) {
+  char *buf = fmt("%.*s%.*s\n", lhs->len, lhs->loc, rhs->len, rhs->loc);
+  jmp_buf *saved = error_jmp, jb;
+  error_jmp = &jb;
+  Token *t = NULL;
+  bool bad_quiet = diag_quiet;
+  if (!setjmp(jb)) {
+    diag_quiet = true;
+    t = tokenize_string(lhs->file->name, buf);
+  }
+  diag_quiet = bad_quiet;
+  error_jmp = saved;
+  if (!t || t->next->kind != TK_EOF)
+    error_tok(lhs, "pasting '%.*s' and '%.*s' does not give a valid token", lhs->len, lhs->loc, rhs->len, rhs->loc);
+  Token *r = copy_token(t);
+  r->file = lhs->file; r->line = lhs->line; r->col = lhs->col; r->loc = arena_strndup(r->loc, (size_t)r->len);
+  r->origin = lhs->origin;
+  r->macro = lhs->macro;
+  return r;
+}
+
+static Token *expand_arg(MacroArg *arg);
+
+static Token *subst(Token *tok, MacroArg *args) {
+  Token head = {0}, *cur = &head;
+  while (tok->kind != TK_EOF) {
+    if (tok_equal(tok, "#")) {
+      MacroArg *arg = find_arg(args, tok->next);
+      cur = cur->next = stringize(tok, arg->tok);
+      tok = tok->next->next;
+      continue;
+    }
+    /* GNU ", ## __VA_ARGS__" drops the comma for an empty variadic argument */
+    if (tok_equal(tok, ",") && tok_equal(tok->next, "##")) {
+      MacroArg *arg = find_arg(args, tok->next->next);
+      if (arg && arg->is_va) {
+        if (arg->tok->kind == TK_EOF) tok = tok->next->next->next;
+        else { cur = cur->next = copy_token(tok); tok = tok->next->next; }
+        continue;
+      }
+    }
+    if (tok_equal(tok, "##")) {
+      if (cur == &head) error_tok(tok, "'##' cannot appear at either end of a macro expansion");
+      if (tok->next->kind == TK_EOF) error_tok(tok, "'##' cannot appear at either end of a macro expansion");
+      MacroArg *arg = find_arg(args, tok->next);
+      if (arg) {
+        if (arg->tok->kind != TK_EOF) {
+          *cur = *paste(cur, arg->tok);
+          for (Token *t = arg->tok->next; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+        }
+        tok = tok->next->next;
+        continue;
+      }
+      *cur = *paste(cur, tok->next);
+      tok = tok->next->next;
+      continue;
+    }
+    MacroArg *arg = find_arg(args, tok);
+    if (arg && tok_equal(tok->next, "##")) {
+      Token *rhs = tok->next->next;
+      if (arg->tok->kind == TK_EOF) {
+        MacroArg *arg2 = find_arg(args, rhs);
+        if (arg2) {
+          for (Token *t = arg2->tok; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+        } else {
+          cur = cur->next = copy_token(rhs);
+        }
+        tok = rhs->next;
+        continue;
+      }
+      for (Token *t = arg->tok; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+      tok = tok->next;
+      continue;
+    }
+    if (arg) {
+      Token *t = expand_arg(arg);
+      for (; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+      tok = tok->next;
+      continue;
+    }
+    cur = cur->next = copy_token(tok);
+    tok = tok->next;
+  }
+  cur->next = tok;
+  return head.next;
+}
+
+static Token *preprocess2(Token *tok);
+static bool expand_macro(Token **rest, Token *tok);
+
+static Token *expand_arg(MacroArg *arg) {
+  /* fully macro-expand an argument before substitution */
+  Token head = {0}, *cur = &head;
+  Token *tok = arg->tok;
+  while (tok->kind != TK_EOF) {
+    if (expand_macro(&tok, tok)) continue;
+    cur = cur->next = copy_token(tok);
+    tok = tok->next;
+  }
+  cur->next = tok;
+  return head.next;
+}
+
+static int expansion_depth;
+
+static bool expand_macro(Token **rest, Token *tok) {
+  if (hideset_contains(tok->hideset, tok->loc, tok->len)) return false;
+  Macro *m = find_macro(tok);
+  if (!m) return false;
+  if (m->handler) { *rest = m->handler(tok); (*rest)->next = tok->next; return true; }
+  if (++expansion_depth > 10000) error_tok(tok, "macro expansion too deep");
+  if (m->is_objlike) {
+    Hideset *hs = hideset_union(tok->hideset, new_hideset(m->name));
+    Token *body = add_hideset(m->body, hs);
+    for (Token *t = body; t->kind != TK_EOF; t = t->next) { t->origin = tok; t->macro = m->name; }
+    *rest = append(body, tok->next);
+    if (*rest != tok->next) {
+      (*rest)->at_bol = tok->at_bol;
+      (*rest)->has_space = tok->has_space;
+    }
+    expansion_depth--;
+    return true;
+  }
+  if (!tok_equal(tok->next, "(")) { expansion_depth--; return false; }
+  Token *macro_token = tok;
+  MacroArg *args = read_macro_args(&tok, tok, m->params, m->va_args_name, macro_token);
+  Token *rparen = tok;
+  Hideset *hs = hideset_intersection(macro_token->hideset, rparen->hideset);
+  hs = hideset_union(hs, new_hideset(m->name));
+  /* body tokens get the macro's origin; argument tokens keep their own (they are user text) */
+  Token *body = m->body;
+  Token *mb = NULL;
+  {
+    Token head = {0}, *cur = &head;
+    for (Token *t = body; t->kind != TK_EOF; t = t->next) {
+      Token *c = copy_token(t);
+      c->origin = macro_token;
+      c->macro = m->name;
+      cur = cur->next = c;
+    }
+    cur->next = new_eof(body);
+    mb = head.next;
+  }
+  Token *expanded = subst(mb, args);
+  expanded = add_hideset(expanded, hs);
+  Token *after = tok->next;
+  *rest = append(expanded, after);
+  if (*rest != after) {
+    (*rest)->at_bol = macro_token->at_bol;
+    (*rest)->has_space = macro_token->has_space;
+  }
+  expansion_depth--;
+  return true;
+}
+
+/* ---- #include ---- */
+static char *search_include(const char *name, Token *from) {
+  if (name[0] == '/') return access(name, R_OK) == 0 ? arena_strdup(name) : NULL;
+  char *dir = arena_strdup(from->file->name);
+  char *path = fmt("%s/%s", dirname(dir), name);
+  if (access(path, R_OK) == 0) return path;
+  for (int i = 0; i < opts->n_include_dirs; i++) {
+    path = fmt("%s/%s", opts->include_dirs[i], name);
+    if (access(path, R_OK) == 0) return path;
+  }
+  return NULL;
+}
+
+static bool is_once(const char *path) {
+  char *rp = realpath(path, NULL);
+  bool found = false;
+  for (int i = 0; rp && i < n_once; i++) if (!strcmp(once_files[i], rp)) found = true;
+  free(rp);
+  return found;
+}
+static void mark_once(const char *path) {
+  char *rp = realpath(path, NULL);
+  if (!rp) return;
+  once_files = xrealloc(once_files, sizeof(char *) * (size_t)(n_once + 1));
+  once_files[n_once++] = arena_strdup(rp);
+  free(rp);
+}
+
+static Token *include_file(Token *tok, const char *path, Token *filename_tok) {
+  if (is_once(path)) return tok;
+  if (++include_depth > 200) error_tok(filename_tok, "#include nested too deeply");
+  Token *t = tokenize_file(path);
+  include_depth--;
+  if (!t) error_tok(filename_tok, "cannot open include file '%s'", path);
+  return append(t, tok);
+}
+
+/* ---- #if ---- */
+static Token *read_const_expr(Token **rest, Token *tok) {
+  tok = copy_line(rest, tok);
+  Token head = {0}, *cur = &head;
+  while (tok->kind != TK_EOF) {
+    if (tok_equal(tok, "defined")) {
+      Token *start = tok;
+      bool has_paren = tok_equal(tok->next, "(");
+      tok = has_paren ? tok->next->next : tok->next;
+      if (tok->kind != TK_IDENT) error_tok(start, "macro name must be an identifier");
+      Macro *m = find_macro(tok);
+      tok = tok->next;
+      if (has_paren) {
+        if (!tok_equal(tok, ")")) error_tok(tok, "missing ')' after 'defined'");
+        tok = tok->next;
+      }
+      Token *n = copy_token(start);
+      n->kind = TK_NUM;
+      n->ival = m ? 1 : 0;
+      n->ty = ty_int;
+      cur = cur->next = n;
+      continue;
+    }
+    cur = cur->next = tok;
+    tok = tok->next;
+  }
+  cur->next = tok;
+  return head.next;
+}
+
+static int64_t eval_const_expr(Token **rest, Token *tok) {
+  Token *start = tok;
+  Token *expr = read_const_expr(rest, tok->next);
+  expr = preprocess2(expr);
+  if (expr->kind == TK_EOF) error_tok(start, "#%.*s with no expression", start->len, start->loc);
+  for (Token *t = expr; t->kind != TK_EOF; t = t->next) {
+    if (t->kind == TK_IDENT) {
+      /* identifiers left after expansion are 0, as C says */
+      Token *next = t->next;
+      *t = *copy_token(t);
+      t->kind = TK_NUM;
+      t->ival = 0;
+      t->ty = ty_int;
+      t->next = next;
+    }
+  }
+  convert_pp_tokens(expr);
+  Token *rest2;
+  CValue v = const_eval(&rest2, expr, true);
+  if (rest2->kind != TK_EOF) error_tok(rest2, "extra token in #if expression");
+  return v.is_float ? (int64_t)v.d : v.i;
+}
+
+/* ---- #pragma ---- */
+static Token *read_pragma(Token **rest, Token *hash, Token *tok) {
+  Token *start = tok;
+  Token *line = copy_line(rest, tok);
+  Token *p = copy_token(hash);
+  p->kind = TK_PRAGMA;
+  p->at_bol = true;
+  /* the raw text of the line, for printing */
+  const char *s = start->loc;
+  const char *e = s;
+  Token *last = NULL;
+  for (Token *t = line; t->kind != TK_EOF; t = t->next) last = t;
+  if (last && last->file == start->file) e = last->loc + last->len;
+  p->str = (last && last->file == start->file) ? arena_strndup(s, (size_t)(e - s)) : arena_strdup("");
+  if (line->kind == TK_IDENT && tok_equal(line, "carve")) {
+    Token *exp = preprocess2(line->next);
+    convert_pp_tokens(exp);
+    p->pragma_toks = exp;
+  }
+  return p;
+}
+
+/* ---- builtins ---- */
+static Token *file_macro(Token *tmpl) {
+  while (tmpl->origin) tmpl = tmpl->origin;
+  Token *t = tokenize_string("<built-in>", fmt("\"%s\"\n", tmpl->file->name));
+  t->origin = tmpl;
+  return t;
+}
+static Token *line_macro(Token *tmpl) {
+  Token *o = tmpl;
+  while (o->origin) o = o->origin;
+  Token *t = copy_token(tmpl);
+  t->kind = TK_NUM;
+  t->ival = o->line;
+  t->ty = ty_int;
+  t->loc = fmt("%d", o->line);
+  t->len = (int)strlen(t->loc);
+  return t;
+}
+static int counter;
+static Token *counter_macro(Token *tmpl) {
+  Token *t = copy_token(tmpl);
+  t->kind = TK_NUM;
+  t->ival = counter++;
+  t->ty = ty_int;
+  t->loc = fmt("%d", (int)t->ival);
+  t->len = (int)strlen(t->loc);
+  return t;
+}
+
+/* What kernels use from <math.h>, <float.h>, <limits.h>, <stdint.h>, <cuda_runtime.h>: such
+ * headers are not read; these definitions stand in for them. */
+static const char *prelude =
+  "#define __CUDACC__ 1\n#define __NVCC__ 1\n#define __CUDA_ARCH__ 900\n#define __carve__ 1\n"
+  "#define __CUDACC_VER_MAJOR__ 13\n"
+  "#define NULL 0\n#define nullptr 0\n"
+  "#define FLT_MAX 3.40282347e+38F\n#define FLT_MIN 1.17549435e-38F\n#define FLT_EPSILON 1.19209290e-07F\n"
+  "#define DBL_MAX 1.7976931348623157e+308\n#define DBL_MIN 2.2250738585072014e-308\n"
+  "#define DBL_EPSILON 2.2204460492503131e-16\n"
+  "#define INT_MAX 2147483647\n#define INT_MIN (-2147483647-1)\n#define UINT_MAX 4294967295U\n"
+  "#define LLONG_MAX 9223372036854775807LL\n#define LLONG_MIN (-9223372036854775807LL-1)\n"
+  "#define ULLONG_MAX 18446744073709551615ULL\n#define LONG_MAX 9223372036854775807L\n"
+  "#define SHRT_MAX 32767\n#define CHAR_BIT 8\n#define UCHAR_MAX 255\n"
+  "#define INT32_MAX 2147483647\n#define UINT32_MAX 4294967295U\n"
+  "#define M_PI 3.14159265358979323846\n#define M_E 2.7182818284590452354\n"
+  "#define M_SQRT2 1.41421356237309504880\n#define M_LN2 0.69314718055994530942\n"
+  "#define M_PI_F 3.14159265358979323846f\n"
+  "#define INFINITY __int_as_float(0x7f800000)\n#define NAN __int_as_float(0x7fffffff)\n"
+  "#define HUGE_VALF __int_as_float(0x7f800000)\n#define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)\n"
+  "#define CUDART_INF_F __int_as_float(0x7f800000)\n#define CUDART_PI_F 3.141592654f\n";
+
+static void define_macro_text(const char *name, const char *text) {
+  Token *t = tokenize_string("<command line>", fmt("%s\n", text));
+  add_macro(arena_strdup(name), true, t);
+}
+
+static void init_macros(void) {
+  memset(macros, 0, sizeof macros);
+  cond_incl = NULL;
+  counter = 0;
+  n_once = 0;
+  expansion_depth = 0;
+  add_macro("__FILE__", true, NULL)->handler = file_macro;
+  add_macro("__LINE__", true, NULL)->handler = line_macro;
+  add_macro("__COUNTER__", true, NULL)->handler = counter_macro;
+  Token *t = tokenize_string("<built-in>", prelude);
+  preprocess2(t);
+  for (int i = 0; i < opts->n_defines; i++) {
+    const char *d = opts->defines[i];
+    const char *eq = strchr(d, '=');
+    if (eq) define_macro_text(arena_strndup(d, (size_t)(eq - d)), eq + 1);
+    else define_macro_text(d, "1");
+  }
+}
+
+/* The main loop: walk the token list, run directives, expand macros. */
+static Token *preprocess2(Token *tok) {
+  Token head = {0}, *cur = &head;
+  while (tok->kind != TK_EOF) {
+    if (expand_macro(&tok, tok)) continue;
+    if (!is_hash(tok)) {
+      cur = cur->next = tok;
+      tok = tok->next;
+      continue;
+    }
+    Token *start = tok;
+    tok = tok->next;
+    if (tok->at_bol) continue; /* null directive */
+    if (tok_equal(tok, "include")) {
+      Token *ft = tok->next;
+      if (ft->kind == TK_STR) {
+        char *name = arena_strndup(ft->loc + 1, (size_t)ft->len - 2);
+        char *path = search_include(name, ft);
+        if (!path) error_tok(ft, "'%s' file not found", name);
+        tok = skip_line(ft->next);
+        tok = include_file(tok, path, ft);
+        continue;
+      }
+      if (tok_equal(ft, "<")) {
+        /* system headers are not read: the kernel language's builtins stand in for them */
+        while (!tok->at_bol) tok = tok->next;
+        continue;
+      }
+      error_tok(ft, "#include expects \"FILENAME\" or <FILENAME>");
+    }
+    if (tok_equal(tok, "define")) { read_macro_definition(&tok, tok->next); continue; }
+    if (tok_equal(tok, "undef")) {
+      tok = tok->next;
+      if (tok->kind != TK_IDENT) error_tok(tok, "macro name must be an identifier");
+      undef_macro(tok_text(tok));
+      tok = skip_line(tok->next);
+      continue;
+    }
+    if (tok_equal(tok, "if")) {
+      int64_t v = eval_const_expr(&tok, tok);
+      push_cond_incl(start, v != 0);
+      if (!v) tok = skip_cond_incl(tok);
+      continue;
+    }
+    if (tok_equal(tok, "ifdef") || tok_equal(tok, "ifndef")) {
+      bool neg = tok_equal(tok, "ifndef");
+      Token *n = tok->next;
+      if (n->kind != TK_IDENT || n->at_bol) error_tok(tok, "macro name must be an identifier");
+      bool defined = find_macro(n) != NULL;
+      push_cond_incl(start, defined != neg);
+      tok = skip_line(n->next);
+      if (defined == neg) tok = skip_cond_incl(tok);
+      continue;
+    }
+    if (tok_equal(tok, "elif")) {
+      if (!cond_incl || cond_incl->ctx == IN_ELSE) error_tok(start, "#elif without #if");
+      cond_incl->ctx = IN_ELIF;
+      if (!cond_incl->included && eval_const_expr(&tok, tok)) cond_incl->included = true;
+      else tok = skip_cond_incl(tok);
+      continue;
+    }
+    if (tok_equal(tok, "else")) {
+      if (!cond_incl || cond_incl->ctx == IN_ELSE) error_tok(start, "#else without #if");
+      cond_incl->ctx = IN_ELSE;
+      tok = skip_line(tok->next);
+      if (cond_incl->included) tok = skip_cond_incl(tok);
+      continue;
+    }
+    if (tok_equal(tok, "endif")) {
+      if (!cond_incl) error_tok(start, "#endif without #if");
+      cond_incl = cond_incl->next;
+      tok = skip_line(tok->next);
+      continue;
+    }
+    if (tok_equal(tok, "pragma")) {
+      if (tok_equal(tok->next, "once")) {
+        mark_once(tok->file->name);
+        tok = skip_line(tok->next->next);
+        continue;
+      }
+      cur = cur->next = read_pragma(&tok, start, tok->next);
+      continue;
+    }
+    if (tok_equal(tok, "error")) {
+      Token *line = copy_line(&tok, tok->next);
+      error_tok(start->next, "#error %s", join_tokens(line, NULL));
+    }
+    if (tok_equal(tok, "warning")) {
+      Token *line = copy_line(&tok, tok->next);
+      warn_tok(start->next, "#warning %s", join_tokens(line, NULL));
+      continue;
+    }
+    if (tok_equal(tok, "line") || tok->kind == TK_PP_NUM) { copy_line(&tok, tok); continue; }
+    error_tok(tok, "invalid preprocessing directive '#%.*s'", tok->len, tok->loc);
+  }
+  cur->next = tok;
+  return head.next;
+}
+
+Token *preprocess(Token *tok, const PPOptions *opt) {
+  static const PPOptions none;
+  opts = opt ? opt : &none;
+  init_macros();
+  tok = preprocess2(tok);
+  if (cond_incl) error_tok(cond_incl->tok, "unterminated conditional directive");
+  convert_pp_tokens(tok);
+  /* adjacent string literals */
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    while (t->kind == TK_STR && t->next->kind == TK_STR) {
+      Token *u = t->next;
+      char *s = arena_alloc((size_t)(t->ival + u->ival + 1));
+      memcpy(s, t->str, (size_t)t->ival);
+      memcpy(s + t->ival, u->str, (size_t)u->ival);
+      t->str = s;
+      t->ival += u->ival;
+      t->ty = array_of(ty_char, (int)t->ival + 1);
+      t->next = u->next;
+    }
+  }
+  return tok;
+}
+
+bool pp_macro_value(const char *name, int64_t *val) {
+  Macro *m = find_macro_n(name, (int)strlen(name));
+  if (!m || !m->is_objlike || !m->body) return false;
+  jmp_buf *saved = error_jmp, jb;
+  error_jmp = &jb;
+  bool ok = false;
+  bool q = diag_quiet;
+  diag_quiet = true;
+  /* simpler and safer: expand a fresh use of the name */
+  if (!setjmp(jb)) {
+    Token *t = tokenize_string("<query>", fmt("%s\n", name));
+    t = preprocess2(t);
+    convert_pp_tokens(t);
+    Token *rest;
+    CValue v = const_eval(&rest, t, false);
+    if (rest->kind == TK_EOF) { *val = v.is_float ? (int64_t)v.d : v.i; ok = true; }
+  }
+  diag_quiet = q;
+  error_jmp = saved;
+  return ok;
+}
+
+Token *pp_expand(const char *origin, const char *text) {
+  Token *t = tokenize_string(origin, fmt("%s\n", text));
+  t = preprocess2(t);
+  convert_pp_tokens(t);
+  return t;
+}

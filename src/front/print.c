@@ -1,0 +1,559 @@
+/* print: the AST back to CUDA source that nvcc compiles. Parentheses come from operator
+ * precedence (the AST keeps none), implicit conversions are not printed, macros stay
+ * expanded. Printing the printed text again gives the same text. */
+#include "front.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { Buf *b; int indent; Type **done; int ndone; } Printer;
+
+static void out(Printer *p, const char *s) { buf_puts(p->b, s); }
+static void outf(Printer *p, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static void outf(Printer *p, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *s = vfmt(f, ap);
+  va_end(ap);
+  buf_puts(p->b, s);
+}
+static void indent(Printer *p) { for (int i = 0; i < p->indent; i++) out(p, "  "); }
+static void tokout(Printer *p, const Token *t) { outf(p, "%.*s", t->len, t->loc); }
+
+/* ---- types ---- */
+static void struct_body(Printer *p, Type *t);
+
+static bool is_done(Printer *p, Type *t) {
+  for (int i = 0; i < p->ndone; i++) if (p->done[i] == t) return true;
+  return false;
+}
+static Type *root(Type *t) { while (t->origin && !t->typedef_name && t->kind == t->origin->kind) t = t->origin; return t; }
+
+static void base_name(Printer *p, Type *t, bool define) {
+  if (t->qual & Q_CONST) out(p, "const ");
+  if (t->qual & Q_VOLATILE) out(p, "volatile ");
+  if (t->typedef_name) { out(p, t->typedef_name); return; }
+  switch (t->kind) {
+  case TY_VOID: out(p, "void"); return;
+  case TY_BOOL: out(p, "bool"); return;
+  case TY_CHAR: out(p, t->is_unsigned ? "unsigned char" : "char"); return;
+  case TY_SHORT: out(p, t->is_unsigned ? "unsigned short" : "short"); return;
+  case TY_INT: out(p, t->is_unsigned ? "unsigned int" : "int"); return;
+  case TY_LONG: out(p, t->is_unsigned ? "unsigned long" : "long"); return;
+  case TY_LLONG: out(p, t->is_unsigned ? "unsigned long long" : "long long"); return;
+  case TY_FLOAT: out(p, "float"); return;
+  case TY_DOUBLE: out(p, "double"); return;
+  case TY_ENUM: {
+    Type *r = root(t);
+    out(p, "enum");
+    if (r->tag) outf(p, " %s", r->tag);
+    if (define && !is_done(p, r)) {
+      p->done = xrealloc(p->done, sizeof(Type *) * (size_t)(p->ndone + 1));
+      p->done[p->ndone++] = r;
+      out(p, " {");
+      for (Member *m = r->members; m; m = m->next) outf(p, "%s%.*s = %d", m == r->members ? " " : ", ", m->name->len, m->name->loc, m->offset);
+      out(p, " }");
+    }
+    return;
+  }
+  case TY_STRUCT: {
+    Type *r = root(t);
+    if (r->is_vector) { out(p, r->tag); return; }
+    out(p, "struct");
+    if (r->tag) outf(p, " %s", r->tag);
+    if ((define || !r->tag) && !is_done(p, r)) struct_body(p, r);
+    return;
+  }
+  default: out(p, "?"); return;
+  }
+}
+
+static void declarator_str(Printer *p, Type *t, Buf *inner);
+
+static void params_str(Printer *p, Type *fn, Buf *o) {
+  buf_putc(o, '(');
+  if (!fn->params && !fn->is_variadic) buf_puts(o, "void");
+  for (Type *q = fn->params; q; q = q->next) {
+    if (q != fn->params) buf_puts(o, ", ");
+    Buf pb = {0};
+    Printer pp = {&pb, 0, p->done, p->ndone};
+    print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
+    buf_puts(o, pb.s);
+    buf_free(&pb);
+  }
+  if (fn->is_variadic) buf_puts(o, fn->params ? ", ..." : "...");
+  buf_putc(o, ')');
+}
+
+/* wrap the declarator text in `inner` with t's derivations, innermost last */
+static void declarator_str(Printer *p, Type *t, Buf *inner) {
+  for (;;) {
+    if (t->kind == TY_PTR && !t->typedef_name) {
+      Buf nb = {0};
+      buf_putc(&nb, '*');
+      if (t->qual & Q_CONST) buf_puts(&nb, "const ");
+      if (t->qual & Q_VOLATILE) buf_puts(&nb, "volatile ");
+      if (t->qual & Q_RESTRICT) buf_puts(&nb, "__restrict__ ");
+      buf_puts(&nb, inner->s ? inner->s : "");
+      if (t->base->kind == TY_ARRAY || t->base->kind == TY_FUNC) {
+        Buf w = {0};
+        buf_printf(&w, "(%s)", nb.s);
+        buf_free(&nb);
+        nb = w;
+      }
+      buf_free(inner);
+      *inner = nb;
+      t = t->base;
+      continue;
+    }
+    if (t->kind == TY_ARRAY && !t->typedef_name) {
+      if (t->array_len >= 0) buf_printf(inner, "[%d]", t->array_len);
+      else buf_puts(inner, "[]");
+      t = t->base;
+      continue;
+    }
+    if (t->kind == TY_FUNC) {
+      Buf ps = {0};
+      params_str(p, t, &ps);
+      buf_puts(inner, ps.s);
+      buf_free(&ps);
+      t = t->return_ty;
+      continue;
+    }
+    return;
+  }
+}
+
+static Type *base_of(Type *t) {
+  while (!t->typedef_name && (t->kind == TY_PTR || t->kind == TY_ARRAY || t->kind == TY_FUNC))
+    t = t->kind == TY_FUNC ? t->return_ty : t->base;
+  return t;
+}
+
+static void decl(Printer *p, Type *t, const char *name, bool define) {
+  base_name(p, base_of(t), define);
+  Buf inner = {0};
+  buf_puts(&inner, name ? name : "");
+  declarator_str(p, t, &inner);
+  if (inner.s && inner.s[0]) {
+    char c = inner.s[0];
+    if (c != '[' && c != '(') out(p, " ");
+    else if (c == '(' && name && *name) out(p, " ");
+    out(p, inner.s);
+  }
+  buf_free(&inner);
+}
+
+void print_type_decl(Buf *b, Type *ty, const char *name) {
+  Printer p = {b, 0, NULL, 0};
+  decl(&p, ty, name, false);
+  free(p.done);
+}
+
+static void struct_body(Printer *p, Type *t) {
+  p->done = xrealloc(p->done, sizeof(Type *) * (size_t)(p->ndone + 1));
+  p->done[p->ndone++] = t;
+  out(p, " {\n");
+  p->indent++;
+  for (Member *m = t->members; m; m = m->next) {
+    indent(p);
+    decl(p, m->ty, m->name ? tok_text(m->name) : "", true);
+    out(p, ";\n");
+  }
+  p->indent--;
+  indent(p);
+  out(p, "}");
+}
+
+/* ---- expressions ---- */
+enum { P_COMMA = 1, P_ASSIGN, P_COND, P_LOGOR, P_LOGAND, P_BITOR, P_BITXOR, P_BITAND, P_EQ, P_REL, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POSTFIX, P_PRIMARY };
+
+static int prec(Node *n) {
+  switch (n->kind) {
+  case ND_COMMA: return P_COMMA;
+  case ND_ASSIGN: case ND_ASSIGN_OP: return P_ASSIGN;
+  case ND_COND: return P_COND;
+  case ND_LOGOR: return P_LOGOR;
+  case ND_LOGAND: return P_LOGAND;
+  case ND_BITOR: return P_BITOR;
+  case ND_BITXOR: return P_BITXOR;
+  case ND_BITAND: return P_BITAND;
+  case ND_EQ: case ND_NE: return P_EQ;
+  case ND_LT: case ND_LE: case ND_GT: case ND_GE: return P_REL;
+  case ND_SHL: case ND_SHR: return P_SHIFT;
+  case ND_ADD: case ND_SUB: return P_ADD;
+  case ND_MUL: case ND_DIV: case ND_MOD: return P_MUL;
+  case ND_CAST: return n->implicit ? prec(n->lhs) : P_UNARY;
+  case ND_NOT: case ND_BITNOT: case ND_NEG: case ND_POS: case ND_ADDR: case ND_DEREF: case ND_PREINC:
+  case ND_PREDEC: case ND_SIZEOF: return P_UNARY;
+  case ND_INDEX: case ND_MEMBER: case ND_CALL: case ND_POSTINC: case ND_POSTDEC: return P_POSTFIX;
+  case ND_NUM:
+    if (!n->tok || (n->tok->kind != TK_NUM && n->tok->kind != TK_IDENT)) {
+      if (is_flonum(n->ty) ? n->fval < 0 || signbit(n->fval) : n->ival < 0) return P_UNARY;
+    }
+    return P_PRIMARY;
+  default: return P_PRIMARY;
+  }
+}
+
+static const char *binop(NodeKind k) {
+  switch (k) {
+  case ND_ADD: return "+"; case ND_SUB: return "-"; case ND_MUL: return "*"; case ND_DIV: return "/";
+  case ND_MOD: return "%"; case ND_BITAND: return "&"; case ND_BITOR: return "|"; case ND_BITXOR: return "^";
+  case ND_SHL: return "<<"; case ND_SHR: return ">>"; case ND_EQ: return "=="; case ND_NE: return "!=";
+  case ND_LT: return "<"; case ND_LE: return "<="; case ND_GT: return ">"; case ND_GE: return ">=";
+  case ND_LOGAND: return "&&"; case ND_LOGOR: return "||"; case ND_COMMA: return ",";
+  default: return "?";
+  }
+}
+
+static void expr(Printer *p, Node *n, int min);
+
+static void number(Printer *p, Node *n) {
+  if (n->tok && (n->tok->kind == TK_NUM || n->tok->kind == TK_IDENT || n->tok->kind == TK_KEYWORD) && !(n->tok->len == 0)) {
+    tokout(p, n->tok);
+    return;
+  }
+  if (is_flonum(n->ty)) {
+    char s[64];
+    snprintf(s, sizeof s, "%.17g", n->fval);
+    if (!strpbrk(s, ".eEn")) strcat(s, ".0");
+    out(p, s);
+    if (n->ty->kind == TY_FLOAT) out(p, "f");
+    return;
+  }
+  if (n->ty->kind == TY_BOOL) { out(p, n->ival ? "true" : "false"); return; }
+  if (n->ty->is_unsigned) outf(p, "%lluu", (unsigned long long)n->ival);
+  else outf(p, "%lld", (long long)n->ival);
+  if (n->ty->size == 8) out(p, "ll");
+}
+
+static void args(Printer *p, Node *a) {
+  out(p, "(");
+  for (; a; a = a->next) {
+    expr(p, a, P_ASSIGN);
+    if (a->next) out(p, ", ");
+  }
+  out(p, ")");
+}
+
+static void init_list(Printer *p, Node *n) {
+  if (n->kind != ND_INIT_LIST) { expr(p, n, P_ASSIGN); return; }
+  out(p, "{");
+  for (Node *e = n->elems; e; e = e->next) {
+    init_list(p, e);
+    if (e->next) out(p, ", ");
+  }
+  out(p, "}");
+}
+
+static void expr(Printer *p, Node *n, int min) {
+  if (n->kind == ND_CAST && n->implicit) { expr(p, n->lhs, min); return; }
+  int pr = prec(n);
+  bool paren = pr < min;
+  if (paren) out(p, "(");
+  switch (n->kind) {
+  case ND_NUM: number(p, n); break;
+  case ND_STR: tokout(p, n->tok); break;
+  case ND_VAR: out(p, n->var->name); break;
+  case ND_SPECIAL: {
+    static const char *names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
+    out(p, names[n->sreg]);
+    if (n->sreg != SR_WARPSIZE) outf(p, ".%c", "xyz"[n->dim]);
+    break;
+  }
+  case ND_CALL:
+    if (n->fn) out(p, n->fn->name);
+    else tokout(p, n->tok);
+    args(p, n->args);
+    break;
+  case ND_COND:
+    expr(p, n->cond, P_LOGOR);
+    out(p, " ? ");
+    expr(p, n->then, P_COMMA);
+    out(p, " : ");
+    expr(p, n->els, P_COND);
+    break;
+  case ND_ASSIGN: case ND_ASSIGN_OP:
+    expr(p, n->lhs, P_UNARY);
+    outf(p, " %s= ", n->kind == ND_ASSIGN ? "" : binop(n->op));
+    if (n->kind == ND_ASSIGN) p->b->len -= 2, p->b->s[p->b->len] = 0, out(p, "= ");
+    expr(p, n->rhs, P_ASSIGN);
+    break;
+  case ND_NOT: out(p, "!"); expr(p, n->lhs, P_UNARY); break;
+  case ND_BITNOT: out(p, "~"); expr(p, n->lhs, P_UNARY); break;
+  case ND_NEG: case ND_POS: {
+    out(p, n->kind == ND_NEG ? "-" : "+");
+    Node *e = n->lhs;
+    while (e->kind == ND_CAST && e->implicit) e = e->lhs;
+    /* "- -x" and "-(-1)" must not become "--x" */
+    if (e->kind == ND_NEG || e->kind == ND_POS || e->kind == ND_PREDEC || e->kind == ND_PREINC || prec(e) < P_UNARY ||
+        (e->kind == ND_NUM && prec(e) == P_UNARY)) { out(p, "("); expr(p, n->lhs, P_COMMA); out(p, ")"); }
+    else expr(p, n->lhs, P_UNARY);
+    break;
+  }
+  case ND_ADDR: out(p, "&"); expr(p, n->lhs, P_UNARY); break;
+  case ND_DEREF: out(p, "*"); expr(p, n->lhs, P_UNARY); break;
+  case ND_PREINC: out(p, "++"); expr(p, n->lhs, P_UNARY); break;
+  case ND_PREDEC: out(p, "--"); expr(p, n->lhs, P_UNARY); break;
+  case ND_POSTINC: expr(p, n->lhs, P_POSTFIX); out(p, "++"); break;
+  case ND_POSTDEC: expr(p, n->lhs, P_POSTFIX); out(p, "--"); break;
+  case ND_INDEX:
+    expr(p, n->lhs, P_POSTFIX);
+    out(p, "[");
+    expr(p, n->rhs, P_COMMA);
+    out(p, "]");
+    break;
+  case ND_MEMBER:
+    expr(p, n->lhs, P_POSTFIX);
+    outf(p, "%s%.*s", n->arrow ? "->" : ".", n->member->name->len, n->member->name->loc);
+    break;
+  case ND_CAST:
+    out(p, "(");
+    decl(p, n->cast_ty, "", false);
+    out(p, ")");
+    expr(p, n->lhs, P_UNARY);
+    break;
+  case ND_SIZEOF:
+    out(p, "sizeof");
+    if (n->lhs) { out(p, "("); expr(p, n->lhs, P_COMMA); out(p, ")"); }
+    else { out(p, "("); decl(p, n->cast_ty, "", false); out(p, ")"); }
+    break;
+  case ND_INIT_LIST: init_list(p, n); break;
+  case ND_COMMA:
+    expr(p, n->lhs, P_COMMA);
+    out(p, ", ");
+    expr(p, n->rhs, P_ASSIGN);
+    break;
+  default:
+    expr(p, n->lhs, pr);
+    outf(p, " %s ", binop(n->kind));
+    expr(p, n->rhs, pr + 1);
+    break;
+  }
+  if (paren) out(p, ")");
+}
+
+void print_expr(Buf *b, Node *n) {
+  Printer p = {b, 0, NULL, 0};
+  expr(&p, n, P_COMMA);
+  free(p.done);
+}
+
+/* ---- statements ---- */
+static void stmt(Printer *p, Node *n);
+
+static void var_decl(Printer *p, Node *d, bool with_base) {
+  Obj *v = d->var;
+  if (with_base) {
+    if (v->sc == SC_SHARED) out(p, "__shared__ ");
+    if (v->sc == SC_EXTERN_SHARED) out(p, "extern __shared__ ");
+    decl(p, v->ty, v->name, true);
+  } else {
+    Buf inner = {0};
+    buf_puts(&inner, v->name);
+    declarator_str(p, v->ty, &inner);
+    out(p, inner.s);
+    buf_free(&inner);
+  }
+  if (d->decl_init) { out(p, " = "); init_list(p, d->decl_init); }
+}
+
+static void pragma_line(Printer *p, Token *t) {
+  if (t->pragma_toks) {
+    out(p, "#pragma carve");
+    for (Token *u = t->pragma_toks; u->kind != TK_EOF; u = u->next) {
+      if (u->has_space || u == t->pragma_toks) out(p, " ");
+      tokout(p, u);
+    }
+  } else {
+    outf(p, "#pragma %s", t->str ? t->str : "");
+  }
+}
+
+/* print a statement at the current position (indentation already written), no newline */
+static void stmt(Printer *p, Node *n) {
+  switch (n->kind) {
+  case ND_BLOCK:
+    out(p, "{\n");
+    p->indent++;
+    for (Node *s = n->stmts; s; s = s->next) {
+      if (s->kind == ND_CASE) { p->indent--; indent(p); p->indent++; }
+      else indent(p);
+      stmt(p, s);
+      out(p, "\n");
+    }
+    p->indent--;
+    indent(p);
+    out(p, "}");
+    return;
+  case ND_DECL: var_decl(p, n, true); out(p, ";"); return;
+  case ND_EXPR_STMT: expr(p, n->lhs, P_COMMA); out(p, ";"); return;
+  case ND_NULL_STMT: out(p, ";"); return;
+  case ND_PRAGMA: pragma_line(p, n->pragma); return;
+  case ND_RETURN:
+    out(p, "return");
+    if (n->lhs) { out(p, " "); expr(p, n->lhs, P_COMMA); }
+    out(p, ";");
+    return;
+  case ND_BREAK: out(p, "break;"); return;
+  case ND_CONTINUE: out(p, "continue;"); return;
+  case ND_CASE:
+    if (n->is_default) out(p, "default:");
+    else outf(p, "case %lld:", (long long)n->case_val);
+    if (n->lhs && n->lhs->kind != ND_NULL_STMT) {
+      out(p, "\n");
+      indent(p);
+      stmt(p, n->lhs);
+    }
+    return;
+  case ND_IF:
+    out(p, "if (");
+    expr(p, n->cond, P_COMMA);
+    out(p, ")");
+    if (!n->els) {
+      if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); }
+      else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; }
+      return;
+    }
+    if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); out(p, " else"); }
+    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; out(p, "\n"); indent(p); out(p, "else"); }
+    if (n->els->kind == ND_IF || n->els->kind == ND_BLOCK) { out(p, " "); stmt(p, n->els); }
+    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->els); p->indent--; }
+    return;
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO:
+    if (n->pragma) { pragma_line(p, n->pragma); out(p, "\n"); indent(p); }
+    if (n->kind == ND_FOR) {
+      out(p, "for (");
+      if (n->init && n->init->kind == ND_DECL) {
+        for (Node *d = n->init; d; d = d->next) {
+          if (d != n->init) out(p, ", ");
+          var_decl(p, d, d == n->init);
+        }
+      } else if (n->init) {
+        expr(p, n->init->lhs, P_COMMA);
+      }
+      out(p, ";");
+      if (n->cond) { out(p, " "); expr(p, n->cond, P_COMMA); }
+      out(p, ";");
+      if (n->inc) { out(p, " "); expr(p, n->inc, P_COMMA); }
+      out(p, ")");
+    } else if (n->kind == ND_WHILE) {
+      out(p, "while (");
+      expr(p, n->cond, P_COMMA);
+      out(p, ")");
+    } else {
+      out(p, "do");
+    }
+    if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); }
+    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; if (n->kind == ND_DO) { out(p, "\n"); indent(p); } }
+    if (n->kind == ND_DO) {
+      out(p, n->then->kind == ND_BLOCK ? " while (" : "while (");
+      expr(p, n->cond, P_COMMA);
+      out(p, ");");
+    }
+    return;
+  case ND_SWITCH:
+    out(p, "switch (");
+    expr(p, n->cond, P_COMMA);
+    out(p, ")");
+    if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); }
+    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; }
+    return;
+  default:
+    expr(p, n, P_COMMA);
+    out(p, ";");
+    return;
+  }
+}
+
+static void function(Printer *p, Obj *fn) {
+  if (fn->is_kernel) out(p, "__global__ ");
+  else {
+    if (fn->is_host) out(p, "__host__ ");
+    out(p, "__device__ ");
+  }
+  if (fn->is_forceinline) out(p, "__forceinline__ ");
+  else if (fn->is_inline) out(p, "inline ");
+  if (fn->launch_bounds[0]) {
+    outf(p, "__launch_bounds__(%d", fn->launch_bounds[0]);
+    if (fn->launch_bounds[1]) outf(p, ", %d", fn->launch_bounds[1]);
+    out(p, ") ");
+  }
+  Type *ft = fn->ty;
+  base_name(p, base_of(ft->return_ty), false);
+  Buf inner = {0};
+  buf_puts(&inner, fn->name);
+  Buf ps = {0};
+  /* parameters print with their names */
+  buf_putc(&ps, '(');
+  if (!ft->params) buf_puts(&ps, "void");
+  for (Type *q = ft->params; q; q = q->next) {
+    if (q != ft->params) buf_puts(&ps, ", ");
+    Printer pp = {&ps, 0, p->done, p->ndone};
+    decl(&pp, q, q->name ? tok_text(q->name) : "", false);
+    p->done = pp.done;
+    p->ndone = pp.ndone;
+  }
+  buf_putc(&ps, ')');
+  buf_puts(&inner, ps.s);
+  buf_free(&ps);
+  declarator_str(p, ft->return_ty, &inner);
+  outf(p, " %s", inner.s);
+  buf_free(&inner);
+  if (!fn->body) { out(p, ";\n"); return; }
+  out(p, " ");
+  stmt(p, fn->body);
+  out(p, "\n");
+}
+
+static bool uses_printf(Node *n) {
+  for (; n; n = n->next) {
+    if (n->kind == ND_CALL && n->builtin == BI_PRINTF) return true;
+    if (uses_printf(n->lhs) || uses_printf(n->rhs) || uses_printf(n->cond) || uses_printf(n->then) ||
+        uses_printf(n->els) || uses_printf(n->init) || uses_printf(n->inc) || uses_printf(n->stmts) ||
+        uses_printf(n->args) || uses_printf(n->decl_init))
+      return true;
+  }
+  return false;
+}
+
+void print_function(Buf *b, Obj *fn) {
+  Printer p = {b, 0, NULL, 0};
+  function(&p, fn);
+  free(p.done);
+}
+
+void print_program(Buf *b, Program *prog) {
+  Printer p = {b, 0, NULL, 0};
+  bool printf_used = false;
+  for (Obj *f = prog->funcs; f; f = f->next) if (f->body && uses_printf(f->body)) printf_used = true;
+  if (printf_used) out(&p, "#include <stdio.h>\n\n");
+  TopKind last = TOP_PRAGMA;
+  bool first = true;
+  for (TopItem *it = prog->items; it; it = it->next) {
+    if (!first && (it->kind == TOP_FUNC || last == TOP_FUNC || it->kind != last)) out(&p, "\n");
+    first = false;
+    last = it->kind;
+    switch (it->kind) {
+    case TOP_PRAGMA: pragma_line(&p, it->tok); out(&p, "\n"); break;
+    case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, it->name, true); out(&p, ";\n"); break;
+    case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;
+    case TOP_FUNC: function(&p, it->obj); break;
+    case TOP_VAR: {
+      Obj *v = it->obj;
+      if (v->is_static) out(&p, "static ");
+      if (v->is_extern) out(&p, "extern ");
+      if (v->sc == SC_CONSTANT && !v->host_const) out(&p, "__constant__ ");
+      else if (v->sc == SC_DEVICE_GLOBAL) out(&p, "__device__ ");
+      decl(&p, v->ty, v->name, true);
+      if (v->init) { out(&p, " = "); init_list(&p, v->init); }
+      out(&p, ";\n");
+      break;
+    }
+    }
+  }
+  free(p.done);
+}

@@ -1,0 +1,414 @@
+/* spec: constant expressions (for #if and launch specs) and the `#pragma carve` launch
+ * specifications that let `carve run FILE.cu` work with no flags (docs/launch-spec.md). */
+#include "front.h"
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <string.h>
+
+/* ---------------- constant expressions on tokens ---------------- */
+typedef struct { Token *tok; bool pp; } CE;
+
+static CValue ce_cond(CE *c);
+static CValue ival(int64_t v) { return (CValue){false, v, 0}; }
+static double as_d(CValue v) { return v.is_float ? v.d : (double)v.i; }
+static bool truthy(CValue v) { return v.is_float ? v.d != 0 : v.i != 0; }
+static bool ce_eq(CE *c, const char *s) { return tok_equal(c->tok, s); }
+static Token *ce_next(CE *c) { Token *t = c->tok; c->tok = c->tok->next; return t; }
+
+static CValue ce_primary(CE *c) {
+  Token *t = c->tok;
+  if (ce_eq(c, "(")) {
+    ce_next(c);
+    CValue v = ce_cond(c);
+    if (!ce_eq(c, ")")) error_tok(c->tok, "expected ')' in constant expression");
+    ce_next(c);
+    return v;
+  }
+  if (t->kind == TK_NUM) {
+    ce_next(c);
+    if (is_flonum(t->ty)) return (CValue){true, 0, t->fval};
+    return ival(t->ival);
+  }
+  if (ce_eq(c, "sizeof") && !c->pp) {
+    ce_next(c);
+    if (!ce_eq(c, "(")) error_tok(c->tok, "expected '(' after sizeof");
+    Token *rest;
+    Type *ty = spec_typename(&rest, c->tok->next);
+    if (!tok_equal(rest, ")")) error_tok(rest, "expected ')'");
+    c->tok = rest->next;
+    return ival(ty->size);
+  }
+  if (t->kind == TK_IDENT || t->kind == TK_KEYWORD) {
+    if (c->pp) { ce_next(c); return ival(0); }
+    error_tok(t, "'%.*s' is not a constant here (define it as a macro, or pass -D %.*s=VALUE)", t->len, t->loc, t->len, t->loc);
+  }
+  if (t->kind == TK_EOF) error_tok(t, "expected a constant expression");
+  error_tok(t, "unexpected '%.*s' in constant expression", t->len, t->loc);
+}
+
+static CValue ce_unary(CE *c) {
+  if (ce_eq(c, "+")) { ce_next(c); return ce_unary(c); }
+  if (ce_eq(c, "-")) { ce_next(c); CValue v = ce_unary(c); if (v.is_float) v.d = -v.d; else v.i = (int64_t)(0 - (uint64_t)v.i); return v; }
+  if (ce_eq(c, "!")) { ce_next(c); return ival(!truthy(ce_unary(c))); }
+  if (ce_eq(c, "~")) {
+    Token *t = ce_next(c);
+    CValue v = ce_unary(c);
+    if (v.is_float) error_tok(t, "'~' needs an integer");
+    return ival(~v.i);
+  }
+  if (ce_eq(c, "(") && !c->pp) {
+    /* a cast: (int)x, (float)x */
+    Token *t = c->tok->next;
+    if (t->kind == TK_KEYWORD && (tok_equal(t, "int") || tok_equal(t, "float") || tok_equal(t, "double") ||
+        tok_equal(t, "long") || tok_equal(t, "unsigned"))) {
+      Token *rest;
+      Type *ty = spec_typename(&rest, t);
+      if (tok_equal(rest, ")")) {
+        c->tok = rest->next;
+        CValue v = ce_unary(c);
+        if (is_flonum(ty)) return (CValue){true, 0, ty->kind == TY_FLOAT ? (float)as_d(v) : as_d(v)};
+        return ival(v.is_float ? (int64_t)v.d : v.i);
+      }
+    }
+  }
+  return ce_primary(c);
+}
+
+typedef struct { const char *op; int prec; } Op;
+static const Op ops[] = {
+  {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4}, {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7}, {"<=", 7},
+  {">", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
+
+static int op_prec(CE *c, const char **name) {
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+    if (ce_eq(c, ops[i].op)) { *name = ops[i].op; return ops[i].prec; }
+  return 0;
+}
+
+static CValue apply(Token *t, const char *op, CValue a, CValue b) {
+  bool fl = a.is_float || b.is_float;
+  if (!strcmp(op, "||")) return ival(truthy(a) || truthy(b));
+  if (!strcmp(op, "&&")) return ival(truthy(a) && truthy(b));
+  if (fl) {
+    double x = as_d(a), y = as_d(b);
+    if (!strcmp(op, "+")) return (CValue){true, 0, x + y};
+    if (!strcmp(op, "-")) return (CValue){true, 0, x - y};
+    if (!strcmp(op, "*")) return (CValue){true, 0, x * y};
+    if (!strcmp(op, "/")) return (CValue){true, 0, x / y};
+    if (!strcmp(op, "==")) return ival(x == y);
+    if (!strcmp(op, "!=")) return ival(x != y);
+    if (!strcmp(op, "<")) return ival(x < y);
+    if (!strcmp(op, "<=")) return ival(x <= y);
+    if (!strcmp(op, ">")) return ival(x > y);
+    if (!strcmp(op, ">=")) return ival(x >= y);
+    error_tok(t, "'%s' needs integer operands", op);
+  }
+  int64_t x = a.i, y = b.i;
+  uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+  if (!strcmp(op, "+")) return ival((int64_t)(ux + uy));
+  if (!strcmp(op, "-")) return ival((int64_t)(ux - uy));
+  if (!strcmp(op, "*")) return ival((int64_t)(ux * uy));
+  if (!strcmp(op, "/") || !strcmp(op, "%")) {
+    if (y == 0) error_tok(t, "division by zero in constant expression");
+    if (x == INT64_MIN && y == -1) return ival(op[0] == '/' ? x : 0);
+    return ival(op[0] == '/' ? x / y : x % y);
+  }
+  if (!strcmp(op, "<<")) return ival(y < 0 || y > 63 ? 0 : (int64_t)(ux << y));
+  if (!strcmp(op, ">>")) return ival(y < 0 || y > 63 ? (x < 0 ? -1 : 0) : x >> y);
+  if (!strcmp(op, "&")) return ival(x & y);
+  if (!strcmp(op, "|")) return ival(x | y);
+  if (!strcmp(op, "^")) return ival(x ^ y);
+  if (!strcmp(op, "==")) return ival(x == y);
+  if (!strcmp(op, "!=")) return ival(x != y);
+  if (!strcmp(op, "<")) return ival(x < y);
+  if (!strcmp(op, "<=")) return ival(x <= y);
+  if (!strcmp(op, ">")) return ival(x > y);
+  return ival(x >= y);
+}
+
+static CValue ce_binary(CE *c, int min) {
+  CValue lhs = ce_unary(c);
+  for (;;) {
+    const char *op;
+    int p = op_prec(c, &op);
+    if (!p || p < min) return lhs;
+    Token *t = ce_next(c);
+    /* short-circuit: the unevaluated side may divide by zero in #if */
+    CValue rhs = ce_binary(c, p + 1);
+    if ((!strcmp(op, "&&") && !truthy(lhs)) || (!strcmp(op, "||") && truthy(lhs))) { lhs = ival(!strcmp(op, "||")); continue; }
+    lhs = apply(t, op, lhs, rhs);
+  }
+}
+
+static CValue ce_cond(CE *c) {
+  CValue v = ce_binary(c, 1);
+  if (!ce_eq(c, "?")) return v;
+  ce_next(c);
+  CValue a = ce_cond(c);
+  if (!ce_eq(c, ":")) error_tok(c->tok, "expected ':' in conditional expression");
+  ce_next(c);
+  CValue b = ce_cond(c);
+  return truthy(v) ? a : b;
+}
+
+CValue const_eval(Token **rest, Token *tok, bool pp_mode) {
+  CE c = {tok, pp_mode};
+  CValue v = ce_cond(&c);
+  *rest = c.tok;
+  return v;
+}
+
+/* ---------------- launch specifications ---------------- */
+static int64_t int_expr(Token **rest, Token *tok, const char *what) {
+  CValue v = const_eval(rest, tok, false);
+  if (v.is_float) error_tok(tok, "%s must be an integer", what);
+  return v.i;
+}
+
+/* dims = "(" expr ("," expr ("," expr)?)? ")" */
+static Token *dims(Token *tok, int64_t d[3], const char *what) {
+  if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after '%s'", what);
+  tok = tok->next;
+  d[0] = d[1] = d[2] = 1;
+  for (int i = 0; i < 3; i++) {
+    d[i] = int_expr(&tok, tok, what);
+    if (d[i] <= 0) error_tok(tok, "%s dimension %c is %lld; it must be positive", what, "xyz"[i], (long long)d[i]);
+    if (!tok_equal(tok, ",")) break;
+    tok = tok->next;
+    if (i == 2) error_tok(tok, "%s has at most 3 dimensions", what);
+  }
+  if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after %s dimensions", what);
+  return tok->next;
+}
+
+/* launch = ident ("grid" dims | "block" dims | "shared" "(" expr ")")* */
+static LaunchSpec *parse_launch(Token *tok) {
+  LaunchSpec *s = arena_alloc(sizeof(LaunchSpec));
+  if (tok->kind != TK_IDENT) error_tok(tok, "expected a kernel name after 'launch'");
+  s->kernel = tok_text(tok);
+  s->tok = tok;
+  s->grid[0] = s->grid[1] = s->grid[2] = 1;
+  s->block[0] = s->block[1] = s->block[2] = 1;
+  tok = tok->next;
+  while (tok->kind != TK_EOF) {
+    if (tok_equal(tok, "grid")) { tok = dims(tok->next, s->grid, "grid"); s->has_grid = true; }
+    else if (tok_equal(tok, "block")) { tok = dims(tok->next, s->block, "block"); s->has_block = true; }
+    else if (tok_equal(tok, "shared")) {
+      tok = tok->next;
+      if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after 'shared'");
+      s->dyn_shared = int_expr(&tok, tok->next, "shared");
+      if (s->dyn_shared < 0) error_tok(tok, "dynamic shared memory size is negative");
+      if (!tok_equal(tok, ")")) error_tok(tok, "expected ')'");
+      tok = tok->next;
+    } else error_tok(tok, "unknown launch setting '%.*s' (expected grid, block or shared)", tok->len, tok->loc);
+  }
+  return s;
+}
+
+static double num_arg(Token **rest, Token *tok) {
+  CValue v = const_eval(rest, tok, false);
+  return as_d(v);
+}
+
+/* init = "zeros" | "fill" "(" expr ")" | "iota" ("(" expr ("," expr)? ")")?
+ *      | "random" "(" expr ("," expr "," expr)? ")" | "file" "(" string ")" */
+static Token *parse_init(Token *tok, ArgSpec *a, const char *dir) {
+  Token *name = tok;
+  a->init = INIT_ZEROS;
+  if (tok_equal(tok, "zeros")) return tok->next;
+  if (tok_equal(tok, "iota")) {
+    a->init = INIT_IOTA;
+    a->a = 0; a->b = 1;
+    tok = tok->next;
+    if (!tok_equal(tok, "(")) return tok;
+    a->a = num_arg(&tok, tok->next);
+    if (tok_equal(tok, ",")) a->b = num_arg(&tok, tok->next);
+    if (!tok_equal(tok, ")")) error_tok(tok, "expected ')'");
+    return tok->next;
+  }
+  if (tok_equal(tok, "fill")) {
+    a->init = INIT_FILL;
+    tok = tok->next;
+    if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after 'fill'");
+    a->a = num_arg(&tok, tok->next);
+    if (!tok_equal(tok, ")")) error_tok(tok, "expected ')'");
+    return tok->next;
+  }
+  if (tok_equal(tok, "random")) {
+    a->init = INIT_RANDOM;
+    tok = tok->next;
+    if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after 'random' (random(SEED[, LO, HI]))");
+    int64_t seed = int_expr(&tok, tok->next, "random seed");
+    a->seed = (uint64_t)seed;
+    if (tok_equal(tok, ",")) {
+      a->a = num_arg(&tok, tok->next);
+      if (!tok_equal(tok, ",")) error_tok(tok, "random takes a seed, or a seed and both LO and HI");
+      a->b = num_arg(&tok, tok->next);
+      a->has_range = true;
+      if (!(a->b > a->a)) error_tok(name, "random range is empty: HI must be greater than LO");
+    }
+    if (!tok_equal(tok, ")")) error_tok(tok, "expected ')'");
+    return tok->next;
+  }
+  if (tok_equal(tok, "file")) {
+    a->init = INIT_FILE;
+    tok = tok->next;
+    if (!tok_equal(tok, "(") || tok->next->kind != TK_STR) error_tok(tok, "expected file(\"PATH\")");
+    tok = tok->next;
+    char *path = tok->str;
+    a->path = (path[0] == '/' || !dir) ? arena_strdup(path) : fmt("%s/%s", dir, path);
+    tok = tok->next;
+    if (!tok_equal(tok, ")")) error_tok(tok, "expected ')'");
+    return tok->next;
+  }
+  error_tok(tok, "unknown initializer '%.*s' (expected zeros, fill, iota, random or file)", tok->len, tok->loc);
+}
+
+static bool starts_type(Token *tok) {
+  static const char *kw[] = {"float", "double", "int", "unsigned", "signed", "char", "short", "long", "bool", "const", "struct"};
+  for (size_t i = 0; i < sizeof kw / sizeof *kw; i++) if (tok_equal(tok, kw[i])) return true;
+  if (tok->kind != TK_IDENT) return false;
+  /* a typedef or vector name is followed by '[' in a buffer setting */
+  return tok_equal(tok->next, "[") || tok_equal(tok->next, "*");
+}
+
+/* arg = ident "=" (expr | type "[" expr "]" ":" init "out"?) */
+static ArgSpec *parse_arg(Token *tok, const char *dir) {
+  ArgSpec *a = arena_alloc(sizeof(ArgSpec));
+  if (tok->kind != TK_IDENT) error_tok(tok, "expected a parameter name");
+  a->name = tok_text(tok);
+  a->tok = tok;
+  tok = tok->next;
+  if (!tok_equal(tok, "=")) error_tok(tok, "expected '=' after the parameter name");
+  tok = tok->next;
+  if (starts_type(tok)) {
+    a->is_buffer = true;
+    Token *rest;
+    Type *ty = spec_typename(&rest, tok);
+    tok = rest;
+    if (ty->kind == TY_ARRAY) {  /* "float[N]" parsed as an array type */
+      if (ty->array_len < 0) error_tok(tok, "buffer needs an element count: TYPE[COUNT]");
+      a->count = ty->array_len;
+      ty = ty->base;
+    } else {
+      if (!tok_equal(tok, "[")) error_tok(tok, "expected '[COUNT]' after the buffer element type");
+      a->count = int_expr(&tok, tok->next, "buffer count");
+      if (!tok_equal(tok, "]")) error_tok(tok, "expected ']'");
+      tok = tok->next;
+    }
+    if (a->count <= 0) error_tok(a->tok, "buffer '%s' has %lld elements; it needs at least one", a->name, (long long)a->count);
+    if (!is_numeric(ty) && !(ty->kind == TY_STRUCT && ty->is_vector))
+      error_tok(a->tok, "buffer element type '%s' is not a number or vector type", type_name(ty));
+    if ((double)a->count * ty->size > 16.0 * (1 << 30)) error_tok(a->tok, "buffer '%s' is larger than 16 GiB", a->name);
+    a->elem_ty = ty;
+    if (!tok_equal(tok, ":")) error_tok(tok, "expected ': INIT' after the buffer size");
+    tok = parse_init(tok->next, a, dir);
+    if (tok_equal(tok, "out")) { a->out = true; tok = tok->next; }
+  } else {
+    a->scalar = const_eval(&tok, tok, false);
+  }
+  if (tok->kind != TK_EOF) error_tok(tok, "unexpected '%.*s' after the argument setting", tok->len, tok->loc);
+  return a;
+}
+
+static void add_arg(LaunchSpec *s, ArgSpec *a) {
+  ArgSpec **pp = &s->args;
+  for (; *pp; pp = &(*pp)->next)
+    if (!strcmp((*pp)->name, a->name)) { a->next = (*pp)->next; *pp = a; return; }
+  *pp = a;
+}
+
+/* one `#pragma carve` line; the current launch spec is *cur */
+static void spec_line(Program *p, Token *t, LaunchSpec **cur, const char *dir) {
+  if (tok_equal(t, "launch")) {
+    LaunchSpec *s = parse_launch(t->next);
+    if (find_spec(p, s->kernel)) error_tok(t->next, "a second launch specification for '%s'", s->kernel);
+    LaunchSpec **tail = &p->specs;
+    while (*tail) tail = &(*tail)->next;
+    *tail = s;
+    *cur = s;
+  } else if (tok_equal(t, "arg")) {
+    if (!*cur) error_tok(t, "'#pragma carve arg' before any '#pragma carve launch'");
+    add_arg(*cur, parse_arg(t->next, dir));
+  } else if (tok_equal(t, "tol")) {
+    if (!*cur) error_tok(t, "'#pragma carve tol' before any '#pragma carve launch'");
+    Token *u = t->next;
+    bool rel = tok_equal(u, "rel");
+    if (!rel && !tok_equal(u, "abs")) error_tok(u, "expected rel(R) or abs(A)");
+    if (!tok_equal(u->next, "(")) error_tok(u->next, "expected '('");
+    double v = num_arg(&u, u->next->next);
+    if (!tok_equal(u, ")")) error_tok(u, "expected ')'");
+    if (v < 0) error_tok(u, "tolerance must not be negative");
+    if (rel) (*cur)->rel_tol = v; else (*cur)->abs_tol = v;
+  } else {
+    error_tok(t, "unknown '#pragma carve %.*s' (expected launch, arg or tol)", t->len, t->loc);
+  }
+}
+
+static bool try_spec_line(Program *p, Token *t, LaunchSpec **cur, const char *dir) {
+  jmp_buf jb, *saved = error_jmp;
+  error_jmp = &jb;
+  bool ok = !setjmp(jb);
+  if (ok) spec_line(p, t, cur, dir);
+  error_jmp = saved;
+  return ok;
+}
+
+void build_specs(Program *p, const char *dir) {
+  LaunchSpec *cur = NULL;
+  for (TopItem *it = p->items; it; it = it->next)
+    if (it->kind == TOP_PRAGMA && it->tok->pragma_toks && !try_spec_line(p, it->tok->pragma_toks, &cur, dir))
+      p->errors++;
+}
+
+LaunchSpec *find_spec(Program *p, const char *kernel) {
+  for (LaunchSpec *s = p->specs; s; s = s->next)
+    if (!strcmp(s->kernel, kernel)) return s;
+  return NULL;
+}
+
+ArgSpec *parse_arg_setting(Program *p, const char *text, const char *dir) {
+  (void)p;
+  jmp_buf jb, *saved = error_jmp;
+  error_jmp = &jb;
+  ArgSpec *a = NULL;
+  if (!setjmp(jb)) a = parse_arg(pp_expand("<command line>", text), dir);
+  error_jmp = saved;
+  return a;
+}
+
+bool parse_dims(const char *text, int64_t d[3]) {
+  jmp_buf jb, *saved = error_jmp;
+  error_jmp = &jb;
+  bool ok = false;
+  if (!setjmp(jb)) {
+    Token *t = pp_expand("<command line>", fmt("(%s)", text));
+    t = dims(t, d, "dimension");
+    if (t->kind != TK_EOF) error_tok(t, "unexpected '%.*s'", t->len, t->loc);
+    ok = true;
+  }
+  error_jmp = saved;
+  return ok;
+}
+
+/* ---------------- the whole front end ---------------- */
+Program *load_program(const char *path, const PPOptions *opt) {
+  jmp_buf jb, *saved = error_jmp;
+  error_jmp = &jb;
+  Program *volatile p = NULL;
+  if (!setjmp(jb)) {
+    Token *tok = tokenize_file(path);
+    if (!tok) {
+      diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(errno));
+      error_jmp = saved;
+      return NULL;
+    }
+    tok = preprocess(tok, opt);
+    p = parse(tok);
+    char *d = arena_strdup(path);
+    build_specs(p, dirname(d));
+  }
+  error_jmp = saved;
+  return p;
+}

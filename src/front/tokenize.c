@@ -1,0 +1,363 @@
+/* tokenize: bytes -> tokens with file:line:col. Numbers stay pp-numbers until the preprocessor
+ * is done (convert_pp_tokens), as the C standard says. */
+#include "front.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static SrcFile **files;
+static int nfiles;
+jmp_buf *error_jmp;
+
+SrcFile **input_files(int *n) { *n = nfiles; return files; }
+
+SrcLoc tok_loc(const Token *t) {
+  while (t->origin) t = t->origin;
+  return (SrcLoc){t->file, t->line, t->col, t->loc};
+}
+
+static void macro_notes(const Token *t) {
+  for (const Token *u = t; u->origin; u = u->origin)
+    if (u->macro) {
+      /* point at the spelling inside the macro body */
+      diag_at(DIAG_NOTE, (SrcLoc){u->file, u->line, u->col, u->loc}, "expanded from macro '%s'", u->macro);
+      break;
+    }
+}
+
+void error_tok(const Token *t, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  vdiag_at(DIAG_ERROR, tok_loc(t), f, ap);
+  va_end(ap);
+  macro_notes(t);
+  if (error_jmp) longjmp(*error_jmp, 1);
+  exit(2);
+}
+
+void warn_tok(const Token *t, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  vdiag_at(DIAG_WARNING, tok_loc(t), f, ap);
+  va_end(ap);
+  macro_notes(t);
+}
+
+void note_tok(const Token *t, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  vdiag_at(DIAG_NOTE, tok_loc(t), f, ap);
+  va_end(ap);
+}
+
+bool tok_equal(const Token *t, const char *s) {
+  return (int)strlen(s) == t->len && memcmp(t->loc, s, (size_t)t->len) == 0;
+}
+
+char *tok_text(const Token *t) { return arena_strndup(t->loc, (size_t)t->len); }
+
+/* ---- the scanner ---- */
+typedef struct { SrcFile *file; char *p; int line; char *line_start; bool at_bol, has_space; } Scanner;
+
+static Token *new_token(Scanner *s, TokenKind kind, char *start, char *end) {
+  Token *t = arena_alloc(sizeof(Token));
+  t->kind = kind;
+  t->loc = start;
+  t->len = (int)(end - start);
+  t->file = s->file;
+  t->line = s->line;
+  t->col = (int)(start - s->line_start) + 1;
+  t->at_bol = s->at_bol;
+  t->has_space = s->has_space;
+  s->at_bol = s->has_space = false;
+  return t;
+}
+
+static _Noreturn void scan_error(Scanner *s, char *at, const char *msg) {
+  SrcLoc l = {s->file, s->line, (int)(at - s->line_start) + 1, at};
+  diag_at(DIAG_ERROR, l, "%s", msg);
+  if (error_jmp) longjmp(*error_jmp, 1);
+  exit(2);
+}
+
+static int punct_len(const char *p) {
+  static const char *kw[] = {"<<<", ">>>", "<<=", ">>=", "...", "==", "!=", "<=", ">=", "->", "+=",
+                             "-=", "*=", "/=", "%=", "&=", "|=", "^=", "&&", "||", "++", "--",
+                             "<<", ">>", "##", "::"};
+  for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
+    if (strncmp(p, kw[i], strlen(kw[i])) == 0) return (int)strlen(kw[i]);
+  return ispunct((unsigned char)*p) ? 1 : 0;
+}
+
+static int read_escape(Scanner *s, char **pp) {
+  char *p = *pp;
+  if ('0' <= *p && *p <= '7') {
+    int c = 0;
+    for (int i = 0; i < 3 && '0' <= *p && *p <= '7'; i++) c = c * 8 + (*p++ - '0');
+    *pp = p;
+    return c;
+  }
+  if (*p == 'x') {
+    p++;
+    if (!isxdigit((unsigned char)*p)) scan_error(s, p, "invalid hex escape sequence");
+    int c = 0;
+    for (; isxdigit((unsigned char)*p); p++)
+      c = (c << 4) + (isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10)), c &= 0xff;
+    *pp = p;
+    return c;
+  }
+  *pp = p + 1;
+  switch (*p) {
+  case 'a': return 7;
+  case 'b': return 8;
+  case 't': return 9;
+  case 'n': return 10;
+  case 'v': return 11;
+  case 'f': return 12;
+  case 'r': return 13;
+  case 'e': return 27;
+  default: return (unsigned char)*p;
+  }
+}
+
+static char *string_end(Scanner *s, char *p, char quote) {
+  char *start = p;
+  for (; *p != quote; p++) {
+    if (*p == '\n' || *p == '\0')
+      scan_error(s, start, quote == '"' ? "unterminated string literal" : "unterminated character constant");
+    if (*p == '\\') p++;
+  }
+  return p;
+}
+
+static Token *read_string(Scanner *s, char *start) {
+  char *end = string_end(s, start + 1, '"');
+  char *buf = arena_alloc((size_t)(end - start));
+  int len = 0;
+  for (char *p = start + 1; p < end;) {
+    if (*p == '\\') { p++; buf[len++] = (char)read_escape(s, &p); }
+    else buf[len++] = *p++;
+  }
+  Token *t = new_token(s, TK_STR, start, end + 1);
+  t->str = buf;
+  t->ival = len;
+  t->ty = array_of(ty_char, len + 1);
+  return t;
+}
+
+static Token *read_char(Scanner *s, char *start) {
+  char *p = start + 1;
+  if (*p == '\n' || *p == 0 || *p == '\'') scan_error(s, start, "empty or unterminated character constant");
+  int c;
+  if (*p == '\\') { p++; c = read_escape(s, &p); }
+  else c = (unsigned char)*p++;
+  char *end = string_end(s, p, '\'');
+  Token *t = new_token(s, TK_NUM, start, end + 1);
+  t->ival = (signed char)c;
+  t->ty = ty_int;
+  return t;
+}
+
+static const char *keywords[] = {
+  "return", "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue",
+  "goto", "sizeof", "typedef", "struct", "union", "enum", "void", "char", "short", "int", "long",
+  "float", "double", "signed", "unsigned", "const", "volatile", "static", "extern", "inline",
+  "register", "auto", "_Bool", "bool", "restrict", "__restrict__", "__restrict", "__global__",
+  "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
+  "__launch_bounds__", "_Alignof", "_Alignas", "__align__",
+  /* C++ words that name constructs carve does not support (recognized to say so) */
+  "template", "class", "namespace", "using", "operator", "new", "delete", "typename", "public",
+  "private", "protected", "virtual", "this", "throw", "try", "catch", "constexpr", "auto",
+};
+
+static bool is_keyword(Token *t) {
+  for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+    if (tok_equal(t, keywords[i])) return true;
+  return false;
+}
+
+Token *tokenize(SrcFile *f) {
+  Scanner s = {f, f->contents, 1, f->contents, true, false};
+  Token head = {0}, *cur = &head;
+  char *p = f->contents;
+  while (*p) {
+    if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n') p++;
+      s.has_space = true;
+      continue;
+    }
+    if (p[0] == '/' && p[1] == '*') {
+      char *q = strstr(p + 2, "*/");
+      if (!q) scan_error(&s, p, "unterminated comment");
+      for (char *r = p; r < q; r++)
+        if (*r == '\n') { s.line++; s.line_start = r + 1; }
+      p = q + 2;
+      s.has_space = true;
+      continue;
+    }
+    if (*p == '\n') {
+      p++;
+      s.line++;
+      s.line_start = p;
+      s.at_bol = true;
+      s.has_space = false;
+      continue;
+    }
+    if (isspace((unsigned char)*p)) { p++; s.has_space = true; continue; }
+    if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+      char *q = p++;
+      for (;;) {
+        if (p[0] && p[1] && strchr("eEpP", p[0]) && strchr("+-", p[1])) p += 2;
+        else if (isalnum((unsigned char)*p) || *p == '.' || *p == '_') p++;
+        else break;
+      }
+      cur = cur->next = new_token(&s, TK_PP_NUM, q, p);
+      continue;
+    }
+    if (*p == '"') {
+      cur = cur->next = read_string(&s, p);
+      p += cur->len;
+      continue;
+    }
+    if (*p == '\'') {
+      cur = cur->next = read_char(&s, p);
+      p += cur->len;
+      continue;
+    }
+    if (isalpha((unsigned char)*p) || *p == '_' || *p == '$') {
+      char *q = p;
+      while (isalnum((unsigned char)*p) || *p == '_' || *p == '$') p++;
+      cur = cur->next = new_token(&s, TK_IDENT, q, p);
+      continue;
+    }
+    int n = punct_len(p);
+    if (n) {
+      cur = cur->next = new_token(&s, TK_PUNCT, p, p + n);
+      p += n;
+      continue;
+    }
+    scan_error(&s, p, fmt("stray byte 0x%02x in program", (unsigned char)*p));
+  }
+  cur = cur->next = new_token(&s, TK_EOF, p, p);
+  cur->at_bol = true;
+  return head.next;
+}
+
+static SrcFile *new_file(const char *name, char *contents) {
+  SrcFile *f = arena_alloc(sizeof(SrcFile));
+  f->name = arena_strdup(name);
+  f->id = nfiles;
+  /* canonicalize: drop "\\\n" line continuations, make sure the text ends with a newline,
+   * and turn NUL bytes into a diagnostic instead of a silent truncation */
+  size_t n = strlen(contents);
+  char *c = arena_alloc(n + 2);
+  size_t j = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (contents[i] == '\r' && contents[i + 1] == '\n') continue;
+    c[j++] = contents[i];
+  }
+  if (j == 0 || c[j - 1] != '\n') c[j++] = '\n';
+  c[j] = 0;
+  f->contents = c;
+  files = xrealloc(files, sizeof(SrcFile *) * (size_t)(nfiles + 1));
+  files[nfiles++] = f;
+  return f;
+}
+
+/* Line continuations are removed by joining lines, but the lines after a continuation keep
+ * their numbers by inserting the newlines back at the end of the joined logical line. */
+static void remove_backslash_newline(char *p) {
+  size_t i = 0, j = 0;
+  int pending = 0;
+  while (p[i]) {
+    if (p[i] == '\\' && p[i + 1] == '\n') { i += 2; pending++; }
+    else if (p[i] == '\n') { p[j++] = p[i++]; for (; pending > 0; pending--) p[j++] = '\n'; }
+    else p[j++] = p[i++];
+  }
+  for (; pending > 0; pending--) p[j++] = '\n';
+  p[j] = 0;
+}
+
+Token *tokenize_string(const char *name, const char *text) {
+  SrcFile *f = new_file(name, (char *)text);
+  remove_backslash_newline(f->contents);
+  return tokenize(f);
+}
+
+Token *tokenize_file(const char *path) {
+  size_t len;
+  char *p = read_file(path, &len);
+  if (!p) return NULL;
+  if (strlen(p) != len) {
+    /* NUL bytes inside a source file */
+    free(p);
+    SrcFile *f = new_file(path, "");
+    diag_at(DIAG_ERROR, (SrcLoc){f, 1, 1, NULL}, "file contains NUL bytes; not a source file");
+    if (error_jmp) longjmp(*error_jmp, 1);
+    exit(2);
+  }
+  Token *t = tokenize_string(path, p);
+  free(p);
+  return t;
+}
+
+/* ---- numbers, after preprocessing ---- */
+static bool convert_int(Token *t) {
+  char *p = t->loc;
+  int base = 10;
+  if (!strncasecmp(p, "0x", 2) && isxdigit((unsigned char)p[2])) { p += 2; base = 16; }
+  else if (!strncasecmp(p, "0b", 2) && (p[2] == '0' || p[2] == '1')) { p += 2; base = 2; }
+  else if (*p == '0') base = 8;
+  errno = 0;
+  unsigned long long v = strtoull(p, &p, base);
+  bool overflow = errno == ERANGE;
+  bool l = false, u = false;
+  int nl = 0;
+  while (p < t->loc + t->len) {
+    if (*p == 'u' || *p == 'U') { if (u) return false; u = true; p++; }
+    else if (*p == 'l' || *p == 'L') { if (nl) return false; nl = (p[1] == p[0]) ? 2 : 1; p += nl; l = true; }
+    else return false;
+  }
+  if (overflow) warn_tok(t, "integer constant is too large for its type");
+  Type *ty;
+  if (base == 10) {
+    if (l) ty = u ? ty_ulong : ty_long;
+    else if (u) ty = (v >> 32) ? ty_ulong : ty_uint;
+    else ty = (v >> 31) ? ty_long : ty_int;
+    if (!u && (v >> 63)) ty = ty_ulong;
+  } else {
+    if (l) ty = (v >> 63) ? ty_ulong : (u ? ty_ulong : ty_long);
+    else if (u) ty = (v >> 32) ? ty_ulong : ty_uint;
+    else if (v >> 63) ty = ty_ulong;
+    else if (v >> 32) ty = ty_long;
+    else if (v >> 31) ty = ty_uint;
+    else ty = ty_int;
+  }
+  (void)nl;
+  t->kind = TK_NUM;
+  t->ival = (int64_t)v;
+  t->ty = ty;
+  return true;
+}
+
+static void convert_number(Token *t) {
+  if (convert_int(t)) return;
+  char *end;
+  char *s = arena_strndup(t->loc, (size_t)t->len);
+  double v = strtod(s, &end);
+  Type *ty = ty_double;
+  if (*end == 'f' || *end == 'F') { ty = ty_float; end++; v = (float)v; }
+  else if (*end == 'l' || *end == 'L') end++;
+  if (*end) error_tok(t, "invalid numeric constant '%s'", s);
+  t->kind = TK_NUM;
+  t->fval = v;
+  t->ty = ty;
+}
+
+void convert_pp_tokens(Token *tok) {
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    if (t->kind == TK_IDENT && is_keyword(t)) t->kind = TK_KEYWORD;
+    else if (t->kind == TK_PP_NUM) convert_number(t);
+  }
+}
