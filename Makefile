@@ -36,3 +36,23 @@ clean:
 	rm -rf build build-san carve
 
 .PHONY: all clean
+
+# ---- tests ----
+TEST_PROGS = test_kernels
+TEST_BINS = $(TEST_PROGS:%=build/tests/%)
+SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
+
+build/tests/test_kernels: build/tests/test_kernels.o build/tests/ref/refs.o build/libcarve.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+build-san/tests/test_kernels: build-san/tests/test_kernels.o build-san/tests/ref/refs.o build-san/libcarve.a
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+test: carve $(TEST_BINS)
+	@sh tests/run_all.sh build ./carve
+
+test-san: build-san/carve $(SAN_TEST_BINS)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run_all.sh build-san build-san/carve
+
+check: test
+
+.PHONY: test test-san check

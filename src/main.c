@@ -1,10 +1,400 @@
+/* carve: the command line. Each subcommand parses its flags, loads the program through the
+ * front end and hands it to one stage. Exit status: 0 ok, 1 a kernel fault was found,
+ * 2 usage or input error. */
 #include "front/front.h"
+#include "interp/interp.h"
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static const char *usage_main =
+  "usage: carve COMMAND [OPTIONS] FILE.cu\n"
+  "\n"
+  "carve reads CUDA C kernels, runs them on the CPU with CUDA's semantics, and says why they are slow.\n"
+  "\n"
+  "commands:\n"
+  "  check   parse a file; list its kernels, their signatures and launch specifications\n"
+  "  print   print the kernels back as CUDA source that nvcc compiles\n"
+  "  run     execute one kernel launch in the SIMT interpreter; check memory accesses,\n"
+  "          shared-memory races and barriers; write output buffers\n"
+  "\n"
+  "common options:\n"
+  "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
+  "  -I DIR            add a directory to the #include \"...\" search path\n"
+  "  --help            help for a command (carve COMMAND --help)\n"
+  "  --version         print the version\n"
+  "\n"
+  "exit status: 0 success, 1 a kernel fault was found, 2 usage or input error\n"
+  "See docs/launch-spec.md for '#pragma carve' launch specifications and 'man ./docs/carve.1'.\n";
+
+static const char *usage_check =
+  "usage: carve check FILE.cu [-D NAME[=VALUE]] [-I DIR] [--format text|json]\n"
+  "\n"
+  "Parse FILE.cu (host code beside the kernels is skipped) and list each kernel with its\n"
+  "signature, resources declared, and launch specification. Exit 0 when the file loads with no\n"
+  "error, 2 with diagnostics otherwise.\n";
+
+static const char *usage_print =
+  "usage: carve print FILE.cu [-D NAME[=VALUE]] [-I DIR] [--kernel NAME] [-o OUT.cu]\n"
+  "\n"
+  "Print the device code of FILE.cu (types, constants, device functions, kernels, launch specs)\n"
+  "as CUDA source, macros expanded. Printing the printed file gives the same text.\n";
+
+static const char *usage_run =
+  "usage: carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
+  "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
+  "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
+  "                 [--max-steps N] [--no-race-check] [--format text|json]\n"
+  "\n"
+  "Execute one launch of a kernel on the CPU, warp by warp, with CUDA's semantics. The launch\n"
+  "comes from the file's '#pragma carve' lines; flags override them. Reports out-of-bounds and\n"
+  "misaligned accesses, integer division by zero, shared-memory races between warps within one\n"
+  "barrier interval and __syncthreads reached by part of a block, each with its source location,\n"
+  "block and thread (exit 1). On success prints a summary: time, lane-operations executed and a\n"
+  "checksum (FNV-1a 64 of the bytes) of each output buffer; --out writes a buffer as raw\n"
+  "little-endian bytes (written only when the launch succeeds).\n"
+  "\n"
+  "  --arg n=1024                    scalar parameter\n"
+  "  --arg 'A=float[4096]:random(7)' buffer: zeros | fill(V) | iota[(S[,STEP])] | random(SEED[,LO,HI]) | file(\"PATH\")\n"
+  "  --max-steps N                   stop a runaway kernel after N warp-steps (default 2e9)\n";
+
+typedef struct {
+  const char *file;
+  const char *kernel;
+  const char *format;
+  const char *out_path;
+  PPOptions pp;
+  LaunchOverrides ov;
+  const char **outs; int nouts;
+  const char **arg_texts; int nargs;
+  const char *grid, *block;
+  uint64_t max_steps;
+  bool no_race;
+} Opts;
+
+static int usage_error(const char *cmd, const char *msg) {
+  fprintf(stderr, "carve %s: %s\n(try 'carve %s --help')\n", cmd, msg, cmd);
+  return 2;
+}
+
+static void push(const char ***arr, int *n, const char *s) {
+  *arr = xrealloc(*arr, sizeof(char *) * (size_t)(*n + 1));
+  (*arr)[(*n)++] = s;
+}
+
+/* common flag parsing; returns 0, or the exit status to stop with */
+static int parse_opts(const char *cmd, int argc, char **argv, Opts *o, const char *usage) {
+  memset(o, 0, sizeof *o);
+  o->format = "text";
+  o->ov.dyn_shared = -1;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *val = NULL;
+#define TAKE(flag)                                                                    \
+  (!strcmp(a, flag) ? (i + 1 < argc ? (val = argv[++i], 1) : -1)                       \
+                    : (!strncmp(a, flag "=", strlen(flag) + 1) ? (val = a + strlen(flag) + 1, 1) : 0))
+    int r;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage, stdout); return -1; }
+    if (!strncmp(a, "-D", 2) && a[2]) { push(&o->pp.defines, &o->pp.n_defines, a + 2); continue; }
+    if (!strncmp(a, "-I", 2) && a[2]) { push(&o->pp.include_dirs, &o->pp.n_include_dirs, a + 2); continue; }
+    if ((r = TAKE("-D"))) { if (r < 0) return usage_error(cmd, "-D needs NAME[=VALUE]"); push(&o->pp.defines, &o->pp.n_defines, val); continue; }
+    if ((r = TAKE("-I"))) { if (r < 0) return usage_error(cmd, "-I needs a directory"); push(&o->pp.include_dirs, &o->pp.n_include_dirs, val); continue; }
+    if ((r = TAKE("--kernel"))) { if (r < 0) return usage_error(cmd, "--kernel needs a name"); o->kernel = val; continue; }
+    if ((r = TAKE("--format"))) {
+      if (r < 0 || (strcmp(val, "text") && strcmp(val, "json"))) return usage_error(cmd, "--format takes text or json");
+      o->format = val;
+      continue;
+    }
+    if ((r = TAKE("-o"))) { if (r < 0) return usage_error(cmd, "-o needs a path"); o->out_path = val; continue; }
+    if ((r = TAKE("--grid"))) { if (r < 0) return usage_error(cmd, "--grid needs X[,Y[,Z]]"); o->grid = val; continue; }
+    if ((r = TAKE("--block"))) { if (r < 0) return usage_error(cmd, "--block needs X[,Y[,Z]]"); o->block = val; continue; }
+    if ((r = TAKE("--shared"))) {
+      if (r < 0) return usage_error(cmd, "--shared needs a byte count");
+      char *end;
+      long long v = strtoll(val, &end, 0);
+      if (*end || v < 0) return usage_error(cmd, "--shared needs a non-negative byte count");
+      o->ov.dyn_shared = v;
+      continue;
+    }
+    if ((r = TAKE("--arg"))) { if (r < 0) return usage_error(cmd, "--arg needs NAME=VALUE"); push(&o->arg_texts, &o->nargs, val); continue; }
+    if ((r = TAKE("--out"))) {
+      if (r < 0 || !strchr(val, '=')) return usage_error(cmd, "--out needs NAME=PATH");
+      push(&o->outs, &o->nouts, val);
+      continue;
+    }
+    if ((r = TAKE("--max-steps"))) {
+      if (r < 0) return usage_error(cmd, "--max-steps needs a number");
+      char *end;
+      double v = strtod(val, &end);
+      if (*end || v < 1) return usage_error(cmd, "--max-steps needs a positive number");
+      o->max_steps = (uint64_t)v;
+      continue;
+    }
+    if (!strcmp(a, "--no-race-check")) { o->no_race = true; continue; }
+#undef TAKE
+    if (a[0] == '-' && a[1]) return usage_error(cmd, fmt("unknown option '%s'", a));
+    if (o->file) return usage_error(cmd, fmt("more than one input file ('%s' and '%s')", o->file, a));
+    o->file = a;
+  }
+  if (!o->file) return usage_error(cmd, "no input file");
+  return 0;
+}
+
+static Program *load(Opts *o) {
+  Program *p = load_program(o->file, &o->pp);
+  return p;
+}
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static char *signature(Obj *k) {
+  Buf b = {0};
+  print_function(&b, &(Obj){.name = k->name, .ty = k->ty, .is_kernel = k->is_kernel, .is_device = k->is_device,
+                            .is_host = k->is_host, .launch_bounds = {k->launch_bounds[0], k->launch_bounds[1]}});
+  char *s = arena_strdup(b.s ? b.s : "");
+  buf_free(&b);
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == '\n' || s[n - 1] == ';')) s[--n] = 0;
+  return s;
+}
+
+static int cmd_check(int argc, char **argv) {
+  Opts o;
+  int r = parse_opts("check", argc, argv, &o, usage_check);
+  if (r) return r < 0 ? 0 : r;
+  Program *p = load(&o);
+  if (!p) return 2;
+  bool json = !strcmp(o.format, "json");
+  int nk = 0;
+  if (json) printf("{\"file\": "), json_str(stdout, o.file), printf(", \"kernels\": [");
+  for (Obj *f = p->funcs; f; f = f->next) {
+    if (!f->is_kernel || !f->is_definition) continue;
+    LaunchSpec *s = find_spec(p, f->name);
+    SrcLoc l = tok_loc(f->tok);
+    if (json) {
+      printf("%s\n  {\"name\": ", nk ? "," : "");
+      json_str(stdout, f->name);
+      printf(", \"line\": %d, \"signature\": ", l.line);
+      json_str(stdout, signature(f));
+      printf(", \"static_shared_bytes\": %d, \"uses_barrier\": %s", f->shared_size, f->uses_barrier ? "true" : "false");
+      if (s) {
+        printf(", \"launch\": {\"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"dynamic_shared_bytes\": %lld, \"args\": [",
+               (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2], (long long)s->block[0], (long long)s->block[1],
+               (long long)s->block[2], (long long)s->dyn_shared);
+        for (ArgSpec *a = s->args; a; a = a->next) {
+          printf("%s{\"name\": ", a == s->args ? "" : ", ");
+          json_str(stdout, a->name);
+          if (a->is_buffer) {
+            printf(", \"type\": ");
+            json_str(stdout, type_name(a->elem_ty));
+            printf(", \"count\": %lld, \"output\": %s}", (long long)a->count, a->out ? "true" : "false");
+          } else if (a->scalar.is_float) printf(", \"value\": %.17g}", a->scalar.d);
+          else printf(", \"value\": %lld}", (long long)a->scalar.i);
+        }
+        printf("]}");
+      } else printf(", \"launch\": null");
+      printf("}");
+    } else {
+      printf("%s:%d: %s\n", o.file, l.line, signature(f));
+      if (f->shared_size || f->uses_barrier)
+        printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
+      if (s) {
+        printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
+               (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
+        if (s->dyn_shared) printf(" shared(%lld)", (long long)s->dyn_shared);
+        printf("\n");
+        for (ArgSpec *a = s->args; a; a = a->next) {
+          if (a->is_buffer) {
+            static const char *inits[] = {"zeros", "fill", "iota", "random", "file"};
+            printf("    arg %s = %s[%lld] : %s%s\n", a->name, type_name(a->elem_ty), (long long)a->count, inits[a->init], a->out ? " out" : "");
+          } else if (a->scalar.is_float) printf("    arg %s = %g\n", a->name, a->scalar.d);
+          else printf("    arg %s = %lld\n", a->name, (long long)a->scalar.i);
+        }
+      } else {
+        printf("    no launch specification (#pragma carve launch %s ...)\n", f->name);
+      }
+    }
+    nk++;
+  }
+  if (json) printf("\n], \"errors\": %d}\n", diag_errors);
+  else if (!nk) printf("%s: no kernels\n", o.file);
+  return diag_errors ? 2 : 0;
+}
+
+/* write to a temporary name, then rename: never a half-written file */
+static int write_atomically(const char *path, const void *data, size_t n) {
+  char *tmp = fmt("%s.carve-tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  if (!f) { fprintf(stderr, "carve: cannot write '%s': %s\n", path, strerror(errno)); return 2; }
+  size_t w = fwrite(data, 1, n, f);
+  if (fclose(f) != 0 || w != n || rename(tmp, path) != 0) {
+    fprintf(stderr, "carve: cannot write '%s': %s\n", path, strerror(errno));
+    unlink(tmp);
+    return 2;
+  }
+  return 0;
+}
+
+static int cmd_print(int argc, char **argv) {
+  Opts o;
+  int r = parse_opts("print", argc, argv, &o, usage_print);
+  if (r) return r < 0 ? 0 : r;
+  Program *p = load(&o);
+  if (!p) return 2;
+  if (diag_errors) return 2;
+  Buf b = {0};
+  if (o.kernel) {
+    Obj *k = find_kernel(p, o.kernel);
+    if (!k) { fprintf(stderr, "carve print: no kernel named '%s' in %s\n", o.kernel, o.file); return 2; }
+    print_function(&b, k);
+  } else {
+    print_program(&b, p);
+  }
+  int rc = 0;
+  if (o.out_path) rc = write_atomically(o.out_path, b.s ? b.s : "", b.len);
+  else fputs(b.s ? b.s : "", stdout);
+  buf_free(&b);
+  return rc;
+}
+
+static Obj *pick_kernel(Program *p, Opts *o, const char *cmd) {
+  if (o->kernel) {
+    Obj *k = find_kernel(p, o->kernel);
+    if (!k) {
+      fprintf(stderr, "carve %s: no kernel named '%s' in %s (kernels:", cmd, o->kernel, o->file);
+      for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) fprintf(stderr, " %s", f->name);
+      fprintf(stderr, ")\n");
+    }
+    return k;
+  }
+  Obj *k = find_kernel(p, NULL);
+  if (k) return k;
+  /* several kernels: the first one with a launch spec */
+  for (LaunchSpec *s = p->specs; s; s = s->next)
+    if ((k = find_kernel(p, s->kernel))) return k;
+  int n = 0;
+  for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) n++;
+  if (!n) fprintf(stderr, "carve %s: %s has no kernel\n", cmd, o->file);
+  else fprintf(stderr, "carve %s: %s has %d kernels and no launch specification; choose one with --kernel\n", cmd, o->file, n);
+  return NULL;
+}
+
+static int cmd_run(int argc, char **argv) {
+  Opts o;
+  int r = parse_opts("run", argc, argv, &o, usage_run);
+  if (r) return r < 0 ? 0 : r;
+  Program *p = load(&o);
+  if (!p) return 2;
+  Obj *k = pick_kernel(p, &o, "run");
+  if (!k) return 2;
+  if (p->errors && diag_errors) {
+    /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
+    if (!k->body) return 2;
+  }
+  char *dir = dirname(arena_strdup(o.file));
+  if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
+  if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
+  o.ov.args = xmalloc(sizeof(ArgSpec *) * (size_t)(o.nargs + o.nouts + 1));
+  for (int i = 0; i < o.nargs; i++) {
+    ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
+    if (!a) return 2;
+    o.ov.args[o.ov.nargs++] = a;
+  }
+  (void)dir;
+  Launch L;
+  if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
+  /* --out NAME=PATH marks NAME as an output */
+  int *out_buf = xmalloc(sizeof(int) * (size_t)(o.nouts + 1));
+  for (int i = 0; i < o.nouts; i++) {
+    const char *eq = strchr(o.outs[i], '=');
+    char *name = arena_strndup(o.outs[i], (size_t)(eq - o.outs[i]));
+    out_buf[i] = -1;
+    for (int b = 1; b < L.nbufs; b++) if (!strcmp(L.bufs[b].name, name)) out_buf[i] = b;
+    if (out_buf[i] < 0) {
+      fprintf(stderr, "carve run: --out %s: '%s' is not a buffer argument of '%s'\n", o.outs[i], name, k->name);
+      launch_free(&L);
+      free(out_buf);
+      return 2;
+    }
+    L.bufs[out_buf[i]].out = true;
+  }
+  RunOptions ro = {.max_steps = o.max_steps, .no_race_check = o.no_race};
+  RunStats st;
+  fflush(stdout);
+  int rc = interp_run(&L, &ro, &st);
+  bool json = !strcmp(o.format, "json");
+  if (rc == 2) { launch_free(&L); free(out_buf); return 2; }
+  if (json) {
+    printf("{\"file\": ");
+    json_str(stdout, o.file);
+    printf(", \"kernel\": ");
+    json_str(stdout, k->name);
+    printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n",
+           (long long)L.grid[0], (long long)L.grid[1], (long long)L.grid[2], (long long)L.block[0], (long long)L.block[1],
+           (long long)L.block[2], rc ? "fault" : "ok", st.faults);
+    printf(" \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st.seconds,
+           (unsigned long long)st.lane_ops, (unsigned long long)st.warp_steps, (unsigned long long)st.blocks_run);
+    int no = 0;
+    for (int b = 1; b < L.nbufs; b++) {
+      if (!L.bufs[b].out) continue;
+      printf("%s{\"name\": ", no++ ? ", " : "");
+      json_str(stdout, L.bufs[b].name);
+      printf(", \"type\": ");
+      json_str(stdout, type_name(L.bufs[b].elem_ty));
+      printf(", \"count\": %lld, \"checksum\": \"%016llx\"}", (long long)L.bufs[b].count, (unsigned long long)buffer_checksum(&L.bufs[b]));
+    }
+    printf("]}\n");
+  } else {
+    printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> %s\n", o.file, k->name, (long long)L.grid[0], (long long)L.grid[1],
+           (long long)L.grid[2], (long long)L.block[0], (long long)L.block[1], (long long)L.block[2], rc ? "FAULT" : "ok");
+    printf("  %.3f s, %llu lane-ops (%.1f M lane-ops/s), %llu blocks\n", st.seconds, (unsigned long long)st.lane_ops,
+           st.seconds > 0 ? (double)st.lane_ops / st.seconds / 1e6 : 0.0, (unsigned long long)st.blocks_run);
+    if (!rc)
+      for (int b = 1; b < L.nbufs; b++)
+        if (L.bufs[b].out)
+          printf("  output %s: %s[%lld] checksum %016llx\n", L.bufs[b].name, type_name(L.bufs[b].elem_ty), (long long)L.bufs[b].count,
+                 (unsigned long long)buffer_checksum(&L.bufs[b]));
+  }
+  if (!rc)
+    for (int i = 0; i < o.nouts; i++) {
+      const char *path = strchr(o.outs[i], '=') + 1;
+      Buffer *b = &L.bufs[out_buf[i]];
+      if (write_atomically(path, b->data, b->bytes)) { rc = 2; break; }
+    }
+  launch_free(&L);
+  free(out_buf);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   diag_out = stderr;
-  if (argc < 3) return 2;
-  Program *p = load_program(argv[2], NULL);
-  if (!p) return 2;
-  if (!strcmp(argv[1], "print")) { Buf b = {0}; print_program(&b, p); fputs(b.s ? b.s : "", stdout); }
-  return diag_errors ? 2 : 0;
+  diag_color = isatty(2) && !getenv("NO_COLOR");
+  if (argc < 2) { fputs(usage_main, stderr); return 2; }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    if (argc > 2 && !strcmp(argv[2], "check")) fputs(usage_check, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "print")) fputs(usage_print, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "run")) fputs(usage_run, stdout);
+    else fputs(usage_main, stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) { printf("carve %s\n", CARVE_VERSION); return 0; }
+  int rc;
+  if (!strcmp(cmd, "check")) rc = cmd_check(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "print")) rc = cmd_print(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "run")) rc = cmd_run(argc - 2, argv + 2);
+  else { fprintf(stderr, "carve: unknown command '%s'\n\n%s", cmd, usage_main); return 2; }
+  fflush(stdout);
+  arena_free_all();
+  return rc;
 }

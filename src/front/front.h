@@ -149,7 +149,7 @@ typedef enum {
 
 /* math functions (mathfns.def): one entry per name (sqrtf, sqrt, __fsqrt_rn, ...) */
 enum {
-#define M(name, ret, args, expr) MATH_##name,
+#define M(name, ret, t1, t2, t3, expr) MATH_##name,
 #include "mathfns.def"
 #undef M
   MATH_COUNT

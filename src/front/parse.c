@@ -1139,7 +1139,7 @@ static const BuiltinDef builtin_defs[] = {
 };
 
 static const MathFn math_fns[] = {
-#define M(name, ret, args, expr) {#name, MATH_##name, #ret[0], args},
+#define M(name, ret, t1, t2, t3, expr) {#name, MATH_##name, #ret[0], #t1 #t2 #t3},
 #include "mathfns.def"
 #undef M
 };
@@ -1328,7 +1328,8 @@ static Node *math_call(Token *name, const MathFn *mf, Node *call) {
     if (f) mf = f;
   }
   if (!strcmp(mf->name, "isnan") || !strcmp(mf->name, "isinf") || !strcmp(mf->name, "isfinite") || !strcmp(mf->name, "signbit")) {}
-  int want = (int)strlen(mf->args);
+  int want = 0;
+  while (want < 3 && mf->args[want] != '_') want++;
   if (call->nargs != want)
     error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
   for (int i = 0; i < want; i++) {

@@ -1,4 +1,4 @@
-/* Contract between the bundled kernels (examples/*.cu) and their C references.
+/* Contract between the bundled kernels (the .cu files in examples/) and their C references.
  *
  * tests/test_kernels.c launches each bundled kernel in the interpreter with the launch spec in its
  * file (with the small sizes given in the table, through -D), then calls the reference with the

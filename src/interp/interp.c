@@ -1,0 +1,1581 @@
+/* interp: the SIMT reference interpreter (see interp.h for the model). */
+#include "interp.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CARVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CARVE_ASAN 1
+#endif
+#endif
+#ifdef CARVE_ASAN
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+#endif
+
+#define W 32
+#define FULL 0xffffffffu
+#define OFF_MASK ((1ull << 40) - 1)
+#define MAX_CALL_DEPTH 64
+#define WARP_STACK (2u << 20)
+
+typedef enum { WS_READY, WS_BARRIER, WS_DONE } WarpState;
+
+typedef struct Frame {
+  Obj *fn;
+  Val *regs;           /* nslots x 32 */
+  uint64_t base;       /* offset of the frame in each thread's local stack */
+  Mask ret_mask;       /* lanes that executed return */
+  Val ret[W];
+  uint64_t ret_addr;   /* struct results: the caller's temporary */
+} Frame;
+
+typedef struct Interp Interp;
+
+typedef struct Warp {
+  Interp *I;
+  int index;           /* warp index in the block */
+  Mask valid;          /* lanes that are threads of the block */
+  Mask exited;         /* lanes that returned from the kernel */
+  uint32_t tid[3][W];
+  int linear_tid[W];
+  WarpState state;
+  Node *barrier_at;
+  Mask barrier_mask;
+  int barrier_pred_count;  /* __syncthreads_count etc. */
+  int barrier_result;
+  Frame *frame;
+  Frame frames[MAX_CALL_DEPTH];   /* regs buffers are kept and reused across calls */
+  int reg_cap[MAX_CALL_DEPTH];
+  int depth;
+  uint64_t sp;         /* top of the thread-local stacks (same offset in every lane's stack) */
+  Mask *brk, *cont;    /* innermost loop/switch: lanes that broke / continued */
+  ucontext_t ctx;
+  void *stack;
+  jmp_buf fault_jmp;
+  void *fake_stack;
+} Warp;
+
+struct Interp {
+  Launch *L;
+  const RunOptions *opt;
+  RunStats *st;
+  uint64_t max_steps;
+  int64_t block_id[3];
+  int64_t block_linear;
+  int nthreads, nwarps;
+  Warp *warps;
+  unsigned char *shared;
+  size_t shared_size, dyn_base;
+  unsigned char *local;       /* nthreads x local_size */
+  size_t local_size;
+  /* race shadow: per shared byte */
+  uint32_t *w_epoch, *r_epoch;
+  uint16_t *w_warp, *r_warp;
+  uint32_t epoch;
+  int reports;
+  bool fault;
+  ucontext_t sched_ctx;
+  void *sched_fake_stack;
+  const void *sched_stack_bottom;
+  size_t sched_stack_size;
+  Warp *running;
+  bool coroutines;
+};
+
+/* ---------------- faults ---------------- */
+static void thread_desc(Warp *w, int lane, char *buf, size_t n) {
+  Interp *I = w->I;
+  snprintf(buf, n, "block (%lld,%lld,%lld) thread (%u,%u,%u)", (long long)I->block_id[0], (long long)I->block_id[1],
+           (long long)I->block_id[2], w->tid[0][lane], w->tid[1][lane], w->tid[2][lane]);
+}
+
+static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) __attribute__((format(printf, 4, 5)));
+static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) {
+  Interp *I = w->I;
+  I->fault = true;
+  I->st->faults++;
+  if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10)) {
+    va_list ap;
+    va_start(ap, f);
+    char *msg = vfmt(f, ap);
+    va_end(ap);
+    char where[128] = "";
+    if (lane >= 0) thread_desc(w, lane, where, sizeof where);
+    diag_at(DIAG_ERROR, n ? tok_loc(n->tok) : (SrcLoc){0}, "%s%s%s", msg, lane >= 0 ? " in " : "", where);
+  }
+  longjmp(w->fault_jmp, 1);
+}
+
+/* ---------------- memory ---------------- */
+static const char *space_name(int s) {
+  static const char *names[] = {"invalid", "global", "shared", "local", "constant"};
+  return s >= 0 && s <= 4 ? names[s] : "invalid";
+}
+
+/* host pointer for `size` bytes at device address a, or a fault */
+static unsigned char *resolve(Warp *w, Node *at, int lane, uint64_t a, int size, bool write) {
+  Interp *I = w->I;
+  int space = ADDR_SPACE(a);
+  uint64_t off = a & OFF_MASK;
+  const char *what = write ? "write" : "read";
+  if (a == 0) fault_at(w, at, lane, "%s of %d bytes through a null pointer", what, size);
+  if (size > 1 && (a & (uint64_t)(size > 16 ? 15 : size - 1)) && size <= 16 && (size & (size - 1)) == 0)
+    fault_at(w, at, lane, "misaligned %s %s of %d bytes at offset %llu", space_name(space), what, size, (unsigned long long)off);
+  switch (space) {
+  case SPACE_GLOBAL: {
+    uint64_t b = (a >> 40) & 0xfffff;
+    if (b >= (uint64_t)I->L->nbufs) fault_at(w, at, lane, "%s of %d bytes at an invalid global address", what, size);
+    Buffer *buf = &I->L->bufs[b];
+    if (off + (uint64_t)size > buf->bytes) {
+      /* an index below 0 borrows from the buffer number: report it against the buffer above */
+      if (b + 1 < (uint64_t)I->L->nbufs && off + size > OFF_MASK / 2) {
+        Buffer *nb = &I->L->bufs[b + 1];
+        long long el = (long long)(off - (OFF_MASK + 1)) / (nb->elem_ty ? nb->elem_ty->size : 1);
+        fault_at(w, at, lane, "out-of-bounds global %s of %d bytes: element %lld of '%s' (%lld elements)", what, size, el,
+                 nb->name, (long long)nb->count);
+      }
+      long long el = (long long)off / (buf->elem_ty ? buf->elem_ty->size : 1);
+      fault_at(w, at, lane, "out-of-bounds global %s of %d bytes: element %lld of '%s' (%lld elements)", what, size, el,
+               buf->name, (long long)buf->count);
+    }
+    return buf->data + off;
+  }
+  case SPACE_SHARED:
+    if (off + (uint64_t)size > I->shared_size)
+      fault_at(w, at, lane, "out-of-bounds shared %s of %d bytes at byte %lld (the block has %zu bytes of shared memory)", what,
+               size, (long long)(int64_t)off, I->shared_size);
+    return I->shared + off;
+  case SPACE_LOCAL: {
+    uint64_t t = (a >> 40) & 0xfffff;
+    if (t >= (uint64_t)I->nthreads || off + (uint64_t)size > I->local_size)
+      fault_at(w, at, lane, "out-of-bounds local %s of %d bytes (a local array indexed out of range?)", what, size);
+    return I->local + t * I->local_size + off;
+  }
+  case SPACE_CONST:
+    if (write) fault_at(w, at, lane, "write to __constant__ memory");
+    if (off + (uint64_t)size > (uint64_t)I->L->prog->constant_size)
+      fault_at(w, at, lane, "out-of-bounds constant read of %d bytes", size);
+    return I->L->constant + off;
+  default:
+    fault_at(w, at, lane, "%s of %d bytes at an invalid address 0x%llx", what, size, (unsigned long long)a);
+  }
+}
+
+static void race_check(Warp *w, Node *at, int lane, uint64_t a, int size, bool write) {
+  Interp *I = w->I;
+  if (I->opt->no_race_check) return;
+  uint64_t off = a & OFF_MASK;
+  uint16_t me = (uint16_t)w->index;
+  for (uint64_t b = off; b < off + (uint64_t)size; b++) {
+    if (I->w_epoch[b] == I->epoch && I->w_warp[b] != me)
+      fault_at(w, at, lane, "shared-memory race: this %s of byte %llu and a write by warp %d in the same barrier interval",
+               write ? "write" : "read", (unsigned long long)b, I->w_warp[b]);
+    if (write && I->r_epoch[b] == I->epoch && I->r_warp[b] != me)
+      fault_at(w, at, lane, "shared-memory race: this write of byte %llu and a read by %s in the same barrier interval",
+               (unsigned long long)b, I->r_warp[b] == 0xffff ? "several warps" : fmt("warp %d", I->r_warp[b]));
+  }
+  for (uint64_t b = off; b < off + (uint64_t)size; b++) {
+    if (write) { I->w_epoch[b] = I->epoch; I->w_warp[b] = me; }
+    else if (I->r_epoch[b] != I->epoch) { I->r_epoch[b] = I->epoch; I->r_warp[b] = me; }
+    else if (I->r_warp[b] != me) I->r_warp[b] = 0xffff;
+  }
+}
+
+static Val read_scalar(const unsigned char *p, Type *t) {
+  Val v;
+  switch (t->kind) {
+  case TY_FLOAT: memcpy(&v.f, p, 4); v.u &= 0xffffffffu; memcpy(&v.f, p, 4); return v;
+  case TY_DOUBLE: memcpy(&v.d, p, 8); return v;
+  case TY_BOOL: v.i = *p != 0; return v;
+  default: break;
+  }
+  switch (t->size) {
+  case 1: v.i = t->is_unsigned ? (int64_t)*(const uint8_t *)p : (int64_t)*(const int8_t *)p; return v;
+  case 2: { uint16_t x; memcpy(&x, p, 2); v.i = t->is_unsigned ? (int64_t)x : (int64_t)(int16_t)x; return v; }
+  case 4: { uint32_t x; memcpy(&x, p, 4); v.i = t->is_unsigned ? (int64_t)x : (int64_t)(int32_t)x; return v; }
+  default: memcpy(&v.u, p, 8); return v;
+  }
+}
+
+static void write_scalar(unsigned char *p, Type *t, Val v) {
+  switch (t->kind) {
+  case TY_FLOAT: memcpy(p, &v.f, 4); return;
+  case TY_DOUBLE: memcpy(p, &v.d, 8); return;
+  case TY_BOOL: *p = v.i != 0; return;
+  default: break;
+  }
+  switch (t->size) {
+  case 1: *p = (uint8_t)v.u; return;
+  case 2: { uint16_t x = (uint16_t)v.u; memcpy(p, &x, 2); return; }
+  case 4: { uint32_t x = (uint32_t)v.u; memcpy(p, &x, 4); return; }
+  default: memcpy(p, &v.u, 8); return;
+  }
+}
+
+static void hook_access(Warp *w, Node *at, AccessKind k, int size, const uint64_t *addr, Mask m) {
+  const Hooks *h = w->I->opt->hooks;
+  if (h && h->access && m) {
+    int space = ADDR_SPACE(addr[__builtin_ctz(m)]);
+    h->access(h->ctx, at, space, k, size, addr, m, w->I->block_linear, w->index);
+  }
+}
+static void hook_branch(Warp *w, Node *at, Mask active, Mask taken) {
+  const Hooks *h = w->I->opt->hooks;
+  if (h && h->branch && active) h->branch(h->ctx, at, active, taken, w->I->block_linear, w->index);
+}
+
+static void load(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, Val *out) {
+  hook_access(w, at, ACC_LOAD, t->size, addr, m);
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) { out[l].u = 0; continue; }
+    unsigned char *p = resolve(w, at, l, addr[l], t->size, false);
+    if (ADDR_SPACE(addr[l]) == SPACE_SHARED) race_check(w, at, l, addr[l], t->size, false);
+    out[l] = read_scalar(p, t);
+  }
+}
+
+static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, const Val *v) {
+  hook_access(w, at, ACC_STORE, t->size, addr, m);
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) continue;
+    unsigned char *p = resolve(w, at, l, addr[l], t->size, true);
+    if (ADDR_SPACE(addr[l]) == SPACE_SHARED) race_check(w, at, l, addr[l], t->size, true);
+    write_scalar(p, t, v[l]);
+  }
+}
+
+/* struct copies: dst <- src, size bytes, per lane */
+static void copy_bytes(Warp *w, Node *at, int size, const uint64_t *dst, const uint64_t *src, Mask m) {
+  hook_access(w, at, ACC_LOAD, size, src, m);
+  hook_access(w, at, ACC_STORE, size, dst, m);
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) continue;
+    unsigned char *s = resolve(w, at, l, src[l], size, false);
+    unsigned char *d = resolve(w, at, l, dst[l], size, true);
+    if (ADDR_SPACE(src[l]) == SPACE_SHARED) race_check(w, at, l, src[l], size, false);
+    if (ADDR_SPACE(dst[l]) == SPACE_SHARED) race_check(w, at, l, dst[l], size, true);
+    memmove(d, s, (size_t)size);
+  }
+}
+
+static uint64_t local_addr(Warp *w, int lane, uint64_t off) {
+  return ((uint64_t)SPACE_LOCAL << 60) | ((uint64_t)w->linear_tid[lane] << 40) | off;
+}
+
+/* reserve `size` bytes of per-thread temporary storage; returns its offset */
+static uint64_t alloc_local(Warp *w, Node *at, int size) {
+  uint64_t a = (w->sp + 15) & ~15ull;
+  if (a + (uint64_t)size > w->I->local_size)
+    fault_at(w, at, -1, "thread-local stack overflow (%zu bytes per thread); deep recursion or large local arrays?", w->I->local_size);
+  w->sp = a + (uint64_t)size;
+  return a;
+}
+
+/* ---------------- conversions ---------------- */
+static int64_t norm_int(Type *t, int64_t v) {
+  switch (t->size) {
+  case 1: return t->kind == TY_BOOL ? v != 0 : t->is_unsigned ? (int64_t)(uint8_t)v : (int64_t)(int8_t)v;
+  case 2: return t->is_unsigned ? (int64_t)(uint16_t)v : (int64_t)(int16_t)v;
+  case 4: return t->is_unsigned ? (int64_t)(uint32_t)v : (int64_t)(int32_t)v;
+  default: return v;
+  }
+}
+
+/* float -> integer as the GPU does it (cvt.rzi saturates, NaN gives 0) */
+static int64_t f2i(double x, Type *t) {
+  if (x != x) return 0;
+  if (t->kind == TY_BOOL) return x != 0;
+  int bits = t->size * 8;
+  if (t->is_unsigned) {
+    double max = bits == 64 ? 18446744073709551615.0 : (double)((1ull << bits) - 1);
+    if (x <= 0) return 0;
+    if (x >= max) return bits == 64 ? (int64_t)UINT64_MAX : (int64_t)((1ull << bits) - 1);
+    return (int64_t)(uint64_t)x;
+  }
+  double max = bits == 64 ? 9223372036854775807.0 : (double)((1ll << (bits - 1)) - 1);
+  double min = bits == 64 ? -9223372036854775808.0 : -(double)(1ll << (bits - 1));
+  if (x >= max) return bits == 64 ? INT64_MAX : (1ll << (bits - 1)) - 1;
+  if (x <= min) return bits == 64 ? INT64_MIN : -(1ll << (bits - 1));
+  return (int64_t)x;
+}
+
+static Val convert(Val v, Type *from, Type *to) {
+  Val r;
+  if (to->kind == TY_FLOAT) {
+    if (from->kind == TY_FLOAT) return v;
+    if (from->kind == TY_DOUBLE) r.f = (float)v.d;
+    else if (from->is_unsigned && from->size == 8) r.f = (float)v.u;
+    else r.f = (float)v.i;
+    return r;
+  }
+  if (to->kind == TY_DOUBLE) {
+    if (from->kind == TY_DOUBLE) return v;
+    if (from->kind == TY_FLOAT) r.d = (double)v.f;
+    else if (from->is_unsigned && from->size == 8) r.d = (double)v.u;
+    else r.d = (double)v.i;
+    return r;
+  }
+  if (to->kind == TY_BOOL) {
+    r.i = from->kind == TY_FLOAT ? v.f != 0 : from->kind == TY_DOUBLE ? v.d != 0 : v.i != 0;
+    return r;
+  }
+  if (to->kind == TY_PTR) { r.u = v.u; return r; }
+  if (from->kind == TY_FLOAT) { r.i = f2i(v.f, to); return r; }
+  if (from->kind == TY_DOUBLE) { r.i = f2i(v.d, to); return r; }
+  r.i = norm_int(to, v.i);
+  return r;
+}
+
+/* ---------------- evaluation ---------------- */
+static void eval(Warp *w, Node *n, Mask m, Val *out);
+static Mask exec(Warp *w, Node *n, Mask m);
+static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
+
+static inline void step(Warp *w, Mask m) {
+  RunStats *st = w->I->st;
+  st->warp_steps++;
+  st->lane_ops += (uint64_t)__builtin_popcount(m);
+  if (__builtin_expect(st->warp_steps > w->I->max_steps, 0))
+    fault_at(w, NULL, -1, "step limit exceeded (%llu warp-steps): the kernel may not terminate; raise it with --max-steps",
+             (unsigned long long)w->I->max_steps);
+}
+
+static Mask truth(Type *t, const Val *v, Mask m) {
+  Mask r = 0;
+  if (t->kind == TY_FLOAT) { for (int l = 0; l < W; l++) r |= (Mask)(v[l].f != 0) << l; }
+  else if (t->kind == TY_DOUBLE) { for (int l = 0; l < W; l++) r |= (Mask)(v[l].d != 0) << l; }
+  else { for (int l = 0; l < W; l++) r |= (Mask)(v[l].i != 0) << l; }
+  return r & m;
+}
+
+static Mask eval_cond(Warp *w, Node *n, Mask m) {
+  Val v[W];
+  eval(w, n, m, v);
+  return truth(n->ty, v, m);
+}
+
+/* the value of an lvalue that names memory or a register */
+static bool is_reg_var(Node *n) {
+  return n->kind == ND_VAR && (n->var->sc == SC_LOCAL || n->var->sc == SC_PARAM) && !n->var->in_memory;
+}
+
+static int elem_size(Type *t) { return t->base->size > 0 ? t->base->size : 1; }
+
+/* integer binary operation on 64-bit canonical values, wrapped to t */
+static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out, NodeKind k, Type *t) {
+  bool u = t->is_unsigned;
+  int bits = t->size * 8;
+  switch (k) {
+  case ND_ADD: for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u + b[l].u)); return;
+  case ND_SUB: for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u - b[l].u)); return;
+  case ND_MUL: for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u * b[l].u)); return;
+  case ND_DIV: case ND_MOD:
+    for (int l = 0; l < W; l++) {
+      if (!(m >> l & 1)) { out[l].i = 0; continue; }
+      if (b[l].i == 0) fault_at(w, n, l, "integer %s by zero", k == ND_DIV ? "division" : "remainder");
+      if (u) {
+        uint64_t x = bits == 64 ? a[l].u : a[l].u & ((1ull << bits) - 1), y = bits == 64 ? b[l].u : b[l].u & ((1ull << bits) - 1);
+        out[l].i = norm_int(t, (int64_t)(k == ND_DIV ? x / y : x % y));
+      } else if (b[l].i == -1) {
+        out[l].i = norm_int(t, k == ND_DIV ? (int64_t)(0 - a[l].u) : 0);  /* INT_MIN / -1 wraps, as on the GPU */
+      } else {
+        out[l].i = norm_int(t, k == ND_DIV ? a[l].i / b[l].i : a[l].i % b[l].i);
+      }
+    }
+    return;
+  case ND_BITAND: for (int l = 0; l < W; l++) out[l].i = a[l].i & b[l].i; return;
+  case ND_BITOR: for (int l = 0; l < W; l++) out[l].i = a[l].i | b[l].i; return;
+  case ND_BITXOR: for (int l = 0; l < W; l++) out[l].i = a[l].i ^ b[l].i; return;
+  case ND_SHL:
+    /* PTX shl clamps the shift amount: shifting by the width or more gives 0 */
+    for (int l = 0; l < W; l++) {
+      uint64_t s = b[l].u;
+      out[l].i = (s >= (uint64_t)bits) ? 0 : norm_int(t, (int64_t)(a[l].u << s));
+    }
+    return;
+  case ND_SHR:
+    for (int l = 0; l < W; l++) {
+      uint64_t s = b[l].u;
+      if (u) {
+        uint64_t x = bits == 64 ? a[l].u : a[l].u & ((1ull << bits) - 1);
+        out[l].i = s >= (uint64_t)bits ? 0 : (int64_t)(x >> s);
+      } else {
+        out[l].i = s >= (uint64_t)bits ? (a[l].i < 0 ? -1 : 0) : a[l].i >> s;
+      }
+    }
+    return;
+  default: break;
+  }
+#define CMP(op) \
+  if (u) for (int l = 0; l < W; l++) out[l].i = a[l].u op b[l].u; \
+  else for (int l = 0; l < W; l++) out[l].i = a[l].i op b[l].i; \
+  return;
+  switch (k) {
+  case ND_EQ: CMP(==)
+  case ND_NE: CMP(!=)
+  case ND_LT: CMP(<)
+  case ND_LE: CMP(<=)
+  case ND_GT: CMP(>)
+  case ND_GE: CMP(>=)
+  default: break;
+  }
+#undef CMP
+  fault_at(w, n, -1, "internal: integer operator %d", k);
+}
+
+#define FLOAT_OPS(T, F)                                                                 \
+  switch (k) {                                                                          \
+  case ND_ADD: for (int l = 0; l < W; l++) out[l].F = a[l].F + b[l].F; return;           \
+  case ND_SUB: for (int l = 0; l < W; l++) out[l].F = a[l].F - b[l].F; return;           \
+  case ND_MUL: for (int l = 0; l < W; l++) out[l].F = a[l].F * b[l].F; return;           \
+  case ND_DIV: for (int l = 0; l < W; l++) out[l].F = a[l].F / b[l].F; return;           \
+  case ND_EQ: for (int l = 0; l < W; l++) out[l].i = a[l].F == b[l].F; return;           \
+  case ND_NE: for (int l = 0; l < W; l++) out[l].i = a[l].F != b[l].F; return;           \
+  case ND_LT: for (int l = 0; l < W; l++) out[l].i = a[l].F < b[l].F; return;            \
+  case ND_LE: for (int l = 0; l < W; l++) out[l].i = a[l].F <= b[l].F; return;           \
+  case ND_GT: for (int l = 0; l < W; l++) out[l].i = a[l].F > b[l].F; return;            \
+  case ND_GE: for (int l = 0; l < W; l++) out[l].i = a[l].F >= b[l].F; return;           \
+  default: break;                                                                       \
+  }
+
+static void float_binop(Warp *w, Node *n, const Val *a, const Val *b, Val *out, NodeKind k, Type *t) {
+  if (t->kind == TY_FLOAT) { FLOAT_OPS(float, f) }
+  else { FLOAT_OPS(double, d) }
+  fault_at(w, n, -1, "internal: float operator %d", k);
+}
+
+/* a op b where both have the operation type t (after the usual conversions) */
+static void binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out, NodeKind k, Type *t) {
+  if (is_flonum(t)) float_binop(w, n, a, b, out, k, t);
+  else int_binop(w, n, m, a, b, out, k, t);
+}
+
+/* x*y + z fused as nvcc does by default (-fmad=true); sub: x*y - z or z - x*y */
+static void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, bool sub, Mask m, Val *out, Type *t) {
+  Val x[W], y[W], z[W];
+  step(w, m);
+  eval(w, mul->lhs, m, x);
+  eval(w, mul->rhs, m, y);
+  eval(w, other, m, z);
+  if (t->kind == TY_FLOAT) {
+    for (int l = 0; l < W; l++) {
+      float p = x[l].f, q = y[l].f, c = z[l].f;
+      out[l].f = !sub ? fmaf(p, q, c) : mul_is_lhs ? fmaf(p, q, -c) : fmaf(-p, q, c);
+    }
+  } else {
+    for (int l = 0; l < W; l++) {
+      double p = x[l].d, q = y[l].d, c = z[l].d;
+      out[l].d = !sub ? fma(p, q, c) : mul_is_lhs ? fma(p, q, -c) : fma(-p, q, c);
+    }
+  }
+}
+
+static void eval_add_sub(Warp *w, Node *n, Mask m, Val *out) {
+  Type *lt = n->lhs->ty, *rt = n->rhs->ty;
+  bool sub = n->kind == ND_SUB;
+  if (n->contract) {
+    bool lhs_mul = n->lhs->kind == ND_MUL && n->lhs->ty->kind == n->ty->kind;
+    if (lhs_mul) fused(w, n->lhs, n->rhs, true, sub, m, out, n->ty);
+    else fused(w, n->rhs, n->lhs, false, sub, m, out, n->ty);
+    return;
+  }
+  Val a[W], b[W];
+  eval(w, n->lhs, m, a);
+  eval(w, n->rhs, m, b);
+  if (is_pointer_like(lt) && is_pointer_like(rt)) {
+    int sz = elem_size(lt);
+    for (int l = 0; l < W; l++) out[l].i = (int64_t)(a[l].u - b[l].u) / sz;
+    return;
+  }
+  if (is_pointer_like(lt)) {
+    int sz = elem_size(lt);
+    for (int l = 0; l < W; l++) out[l].u = sub ? a[l].u - (uint64_t)b[l].i * (uint64_t)sz : a[l].u + (uint64_t)b[l].i * (uint64_t)sz;
+    return;
+  }
+  if (is_pointer_like(rt)) {
+    int sz = elem_size(rt);
+    for (int l = 0; l < W; l++) out[l].u = b[l].u + (uint64_t)a[l].i * (uint64_t)sz;
+    return;
+  }
+  binop(w, n, m, a, b, out, n->kind, n->ty);
+}
+
+/* the address of a variable (memory-resident locals, shared, constant, device globals) */
+static uint64_t var_base(Warp *w, Obj *v) {
+  Interp *I = w->I;
+  switch (v->sc) {
+  case SC_SHARED: return ((uint64_t)SPACE_SHARED << 60) | (uint64_t)v->offset;
+  case SC_EXTERN_SHARED: return ((uint64_t)SPACE_SHARED << 60) | (uint64_t)I->dyn_base;
+  case SC_CONSTANT: return ((uint64_t)SPACE_CONST << 60) | (uint64_t)v->offset;
+  case SC_DEVICE_GLOBAL: return GLOBAL_ADDR(0, v->offset);
+  default: return 0;
+  }
+}
+
+static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
+  switch (n->kind) {
+  case ND_VAR: {
+    Obj *v = n->var;
+    if (v->sc == SC_LOCAL || v->sc == SC_PARAM) {
+      if (!v->in_memory) fault_at(w, n, -1, "internal: address of register variable '%s'", v->name);
+      uint64_t off = w->frame->base + (uint64_t)v->offset;
+      for (int l = 0; l < W; l++) out[l] = local_addr(w, l, off);
+      return;
+    }
+    uint64_t a = var_base(w, v);
+    for (int l = 0; l < W; l++) out[l] = a;
+    return;
+  }
+  case ND_DEREF: {
+    Val p[W];
+    eval(w, n->lhs, m, p);
+    for (int l = 0; l < W; l++) out[l] = p[l].u;
+    return;
+  }
+  case ND_INDEX: {
+    Val p[W], i[W];
+    eval(w, n->lhs, m, p);
+    eval(w, n->rhs, m, i);
+    uint64_t sz = (uint64_t)elem_size(n->lhs->ty);
+    for (int l = 0; l < W; l++) out[l] = p[l].u + (uint64_t)i[l].i * sz;
+    return;
+  }
+  case ND_MEMBER: {
+    if (n->arrow) {
+      Val p[W];
+      eval(w, n->lhs, m, p);
+      for (int l = 0; l < W; l++) out[l] = p[l].u + (uint64_t)n->member->offset;
+    } else {
+      Val s[W];
+      eval(w, n->lhs, m, s);   /* a struct value is its address */
+      for (int l = 0; l < W; l++) out[l] = s[l].u + (uint64_t)n->member->offset;
+    }
+    return;
+  }
+  case ND_CAST: if (n->implicit) { eval_addr(w, n->lhs, m, out); return; } break;
+  default: break;
+  }
+  if (n->ty->kind == TY_STRUCT) {   /* an rvalue struct (call result, make_float4) */
+    Val s[W];
+    eval(w, n, m, s);
+    for (int l = 0; l < W; l++) out[l] = s[l].u;
+    return;
+  }
+  fault_at(w, n, -1, "internal: not an lvalue");
+}
+
+/* read an lvalue */
+static void read_lvalue(Warp *w, Node *n, Mask m, Val *out) {
+  if (is_reg_var(n)) { memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W); return; }
+  uint64_t a[W];
+  eval_addr(w, n, m, a);
+  if (n->ty->kind == TY_ARRAY || n->ty->kind == TY_STRUCT) { for (int l = 0; l < W; l++) out[l].u = a[l]; return; }
+  load(w, n, n->ty, a, m, out);
+}
+
+static void write_lvalue(Warp *w, Node *n, Mask m, const Val *v, const uint64_t *addr) {
+  if (is_reg_var(n)) {
+    Val *r = w->frame->regs + (size_t)n->var->slot * W;
+    for (int l = 0; l < W; l++) if (m >> l & 1) r[l] = v[l];
+    return;
+  }
+  if (n->ty->kind == TY_STRUCT) {
+    uint64_t src[W];
+    for (int l = 0; l < W; l++) src[l] = v[l].u;
+    copy_bytes(w, n, n->ty->size, addr, src, m);
+    return;
+  }
+  store(w, n, n->ty, addr, m, v);
+}
+
+static void eval_assign(Warp *w, Node *n, Mask m, Val *out) {
+  Val v[W];
+  uint64_t a[W];
+  eval(w, n->rhs, m, v);
+  if (!is_reg_var(n->lhs)) eval_addr(w, n->lhs, m, a);
+  write_lvalue(w, n->lhs, m, v, a);
+  if (n->ty->kind == TY_STRUCT) { for (int l = 0; l < W; l++) out[l].u = a[l]; return; }
+  memcpy(out, v, sizeof v);
+}
+
+/* lhs op= rhs, ++, --: read, compute in the operation type, convert back, write */
+static void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
+  Node *lv = n->lhs;
+  Type *lt = lv->ty;
+  uint64_t a[W];
+  Val old[W], rhs[W], res[W];
+  bool reg = is_reg_var(lv);
+  if (!reg) eval_addr(w, lv, m, a);
+  if (reg) memcpy(old, w->frame->regs + (size_t)lv->var->slot * W, sizeof old);
+  else load(w, lv, lt, a, m, old);
+  if (n->kind == ND_ASSIGN_OP) {
+    Type *ct = n->cast_ty;
+    if (lt->kind == TY_PTR) {
+      eval(w, n->rhs, m, rhs);
+      int sz = elem_size(lt);
+      for (int l = 0; l < W; l++)
+        res[l].u = n->op == ND_ADD ? old[l].u + (uint64_t)rhs[l].i * (uint64_t)sz : old[l].u - (uint64_t)rhs[l].i * (uint64_t)sz;
+    } else if (n->contract) {
+      /* s += a*b  ->  fma(a, b, s);  s -= a*b  ->  fma(-a, b, s) */
+      Val x[W], y[W];
+      eval(w, n->rhs->lhs, m, x);
+      eval(w, n->rhs->rhs, m, y);
+      bool sub = n->op == ND_SUB;
+      for (int l = 0; l < W; l++) {
+        Val c = convert(old[l], lt, ct);
+        if (ct->kind == TY_FLOAT) res[l].f = fmaf(sub ? -x[l].f : x[l].f, y[l].f, c.f);
+        else res[l].d = fma(sub ? -x[l].d : x[l].d, y[l].d, c.d);
+        res[l] = convert(res[l], ct, lt);
+      }
+    } else {
+      eval(w, n->rhs, m, rhs);
+      Val c[W];
+      for (int l = 0; l < W; l++) c[l] = convert(old[l], lt, ct);
+      Type *rt = (n->op == ND_SHL || n->op == ND_SHR) ? n->rhs->ty : ct;
+      (void)rt;
+      binop(w, n, m, c, rhs, res, n->op, ct);
+      for (int l = 0; l < W; l++) res[l] = convert(res[l], ct, lt);
+    }
+    write_lvalue(w, lv, m, res, a);
+    memcpy(out, res, sizeof res);
+    return;
+  }
+  int delta = (n->kind == ND_PREINC || n->kind == ND_POSTINC) ? 1 : -1;
+  for (int l = 0; l < W; l++) {
+    if (lt->kind == TY_PTR) res[l].u = old[l].u + (uint64_t)(int64_t)(delta * elem_size(lt));
+    else if (lt->kind == TY_FLOAT) res[l].f = old[l].f + (float)delta;
+    else if (lt->kind == TY_DOUBLE) res[l].d = old[l].d + delta;
+    else if (lt->kind == TY_BOOL) res[l].i = delta > 0 ? 1 : !old[l].i;
+    else res[l].i = norm_int(lt, (int64_t)(old[l].u + (uint64_t)(int64_t)delta));
+  }
+  write_lvalue(w, lv, m, res, a);
+  memcpy(out, (n->kind == ND_PREINC || n->kind == ND_PREDEC) ? res : old, sizeof res);
+}
+
+/* ---- builtins ---- */
+static inline int bits_f2i(float f) { int i; memcpy(&i, &f, 4); return i; }
+static inline float bits_i2f(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline long long bits_d2l(double d) { long long i; memcpy(&i, &d, 8); return i; }
+static inline double bits_l2d(long long i) { double d; memcpy(&d, &i, 8); return d; }
+static inline int sat_i32(double x) { return x != x ? 0 : x >= 2147483647.0 ? 2147483647 : x <= -2147483648.0 ? (-2147483647 - 1) : (int)x; }
+static inline unsigned sat_u32(double x) { return x != x ? 0 : x >= 4294967295.0 ? 4294967295u : x <= 0 ? 0 : (unsigned)x; }
+static inline long long sat_i64(double x) { return x != x ? 0 : x >= 9.2233720368547758e18 ? INT64_MAX : x <= -9.2233720368547758e18 ? INT64_MIN : (long long)x; }
+static inline int sx24(int x) { return (int)((unsigned)x << 8) >> 8; }
+
+static void eval_math(Warp *w, Node *n, Mask m, Val *out) {
+  Val av[3][W];
+  memset(av, 0, sizeof av);
+  int i = 0;
+  for (Node *a = n->args; a && i < 3; a = a->next, i++) eval(w, a, m, av[i]);
+  if (n->ival == 1) {   /* sincos(x, &s, &c) */
+    Val s[W], c[W];
+    bool fl = n->args->ty->kind == TY_FLOAT;
+    for (int l = 0; l < W; l++) {
+      if (fl) { s[l].f = sinf(av[0][l].f); c[l].f = cosf(av[0][l].f); }
+      else { s[l].d = sin(av[0][l].d); c[l].d = cos(av[0][l].d); }
+    }
+    uint64_t ps[W], pc[W];
+    for (int l = 0; l < W; l++) { ps[l] = av[1][l].u; pc[l] = av[2][l].u; }
+    Type *t = fl ? ty_float : ty_double;
+    store(w, n, t, ps, m, s);
+    store(w, n, t, pc, m, c);
+    return;
+  }
+#define ARG_F(k, l) av[k][l].f
+#define ARG_D(k, l) av[k][l].d
+#define ARG_I(k, l) (int)av[k][l].i
+#define ARG_U(k, l) (unsigned)av[k][l].u
+#define ARG_L(k, l) (long long)av[k][l].i
+#define ARG_Q(k, l) (unsigned long long)av[k][l].u
+#define SET_F(l, v) out[l].f = (float)(v)
+#define SET_D(l, v) out[l].d = (double)(v)
+#define SET_I(l, v) out[l].i = (int)(v)
+#define SET_U(l, v) out[l].i = (int64_t)(unsigned)(v)
+#define SET_L(l, v) out[l].i = (long long)(v)
+#define SET_Q(l, v) out[l].u = (unsigned long long)(v)
+#define T_F float
+#define T_D double
+#define T_I int
+#define T_U unsigned
+#define T_L long long
+#define T_Q unsigned long long
+#define T__ int
+#define GET_F(v) (v).f
+#define GET_D(v) (v).d
+#define GET_I(v) (int)(v).i
+#define GET_U(v) (unsigned)(v).u
+#define GET_L(v) (long long)(v).i
+#define GET_Q(v) (unsigned long long)(v).u
+#define GET__(v) 0
+  switch (n->math->id) {
+#define M(name, ret, t1, t2, t3, expr)                 \
+  case MATH_##name:                                    \
+    for (int l = 0; l < W; l++) {                      \
+      T_##t1 a = GET_##t1(av[0][l]);                   \
+      T_##t2 b = GET_##t2(av[1][l]);                   \
+      T_##t3 c = GET_##t3(av[2][l]);                   \
+      (void)a; (void)b; (void)c;                       \
+      SET_##ret(l, (expr));                            \
+    }                                                  \
+    return;
+#include "../front/mathfns.def"
+#undef M
+  default: break;
+  }
+  fault_at(w, n, -1, "internal: math function");
+}
+
+static Val atomic_op(Builtin b, Type *t, Val old, Val v, Val cmp) {
+  Val r = old;
+  bool fl = t->kind == TY_FLOAT, db = t->kind == TY_DOUBLE, u = t->is_unsigned;
+  switch (b) {
+  case BI_ATOMIC_ADD:
+    if (fl) r.f = old.f + v.f;
+    else if (db) r.d = old.d + v.d;
+    else r.i = norm_int(t, (int64_t)(old.u + v.u));
+    return r;
+  case BI_ATOMIC_SUB: r.i = norm_int(t, (int64_t)(old.u - v.u)); return r;
+  case BI_ATOMIC_EXCH: return v;
+  case BI_ATOMIC_MIN: return (u ? v.u < old.u : v.i < old.i) ? v : old;
+  case BI_ATOMIC_MAX: return (u ? v.u > old.u : v.i > old.i) ? v : old;
+  case BI_ATOMIC_INC: r.i = (old.u >= v.u) ? 0 : norm_int(t, (int64_t)(old.u + 1)); return r;
+  case BI_ATOMIC_DEC: r.i = (old.u == 0 || old.u > v.u) ? v.i : norm_int(t, (int64_t)(old.u - 1)); return r;
+  case BI_ATOMIC_CAS: return old.u == cmp.u ? v : old;
+  case BI_ATOMIC_AND: r.i = old.i & v.i; return r;
+  case BI_ATOMIC_OR: r.i = old.i | v.i; return r;
+  case BI_ATOMIC_XOR: r.i = old.i ^ v.i; return r;
+  default: return r;
+  }
+}
+
+static void eval_atomic(Warp *w, Node *n, Mask m, Val *out) {
+  Val p[W], a1[W], a2[W];
+  eval(w, n->args, m, p);
+  eval(w, n->args->next, m, a1);
+  if (n->builtin == BI_ATOMIC_CAS) eval(w, n->args->next->next, m, a2);
+  Type *t = n->ty;
+  uint64_t addr[W];
+  for (int l = 0; l < W; l++) addr[l] = p[l].u;
+  hook_access(w, n, ACC_ATOMIC, t->size, addr, m);
+  /* lanes in order: a deterministic serialization of the warp's atomics */
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) { out[l].u = 0; continue; }
+    unsigned char *q = resolve(w, n, l, addr[l], t->size, true);
+    Val old = read_scalar(q, t);
+    Val nv = n->builtin == BI_ATOMIC_CAS ? atomic_op(n->builtin, t, old, a2[l], a1[l]) : atomic_op(n->builtin, t, old, a1[l], a1[l]);
+    write_scalar(q, t, nv);
+    out[l] = old;
+  }
+}
+
+static void eval_shfl(Warp *w, Node *n, Mask m, Val *out) {
+  Val mask[W], v[W], s[W], wd[W];
+  eval(w, n->args, m, mask);
+  eval(w, n->args->next, m, v);
+  eval(w, n->args->next->next, m, s);
+  if (n->nargs == 4) eval(w, n->args->next->next->next, m, wd);
+  else for (int l = 0; l < W; l++) wd[l].i = 32;
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) { out[l].u = 0; continue; }
+    int width = (int)wd[l].i;
+    if (width < 1 || width > 32 || (width & (width - 1)))
+      fault_at(w, n, l, "shuffle width %d is not a power of 2 between 1 and 32", width);
+    if (!((uint32_t)mask[l].u >> l & 1)) fault_at(w, n, l, "lane calls a shuffle with a mask (0x%08x) that excludes itself", (unsigned)mask[l].u);
+    int seg = l & ~(width - 1), src = l;
+    switch (n->builtin) {
+    case BI_SHFL: src = seg + (int)(s[l].i & (width - 1)); break;
+    case BI_SHFL_UP: src = (l - seg) >= (int)s[l].u ? l - (int)s[l].u : l; break;
+    case BI_SHFL_DOWN: src = (l - seg) + (int64_t)s[l].u < width ? l + (int)s[l].u : l; break;
+    default: { int x = l ^ (int)(s[l].i & 31); src = (x & ~(width - 1)) == seg ? x : l; break; }
+    }
+    out[l] = v[src];
+  }
+}
+
+static int popc64(uint64_t x) { return __builtin_popcountll(x); }
+
+static void eval_printf(Warp *w, Node *n, Mask m) {
+  enum { MAXA = 16 };
+  Val vals[MAXA][W];
+  Type *tys[MAXA];
+  int na = 0;
+  for (Node *a = n->args->next; a && na < MAXA; a = a->next) na++;
+  int i = 0;
+  for (Node *a = n->args->next; a && i < MAXA; a = a->next, i++) {
+    Node *e = a;
+    tys[i] = e->ty;
+    eval(w, e, m, vals[i]);
+  }
+  FILE *o = w->I->opt->printf_out ? w->I->opt->printf_out : stdout;
+  const char *f = n->args->tok->str;
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) continue;
+    int k = 0;
+    for (const char *p = f; *p; p++) {
+      if (*p != '%') { fputc(*p, o); continue; }
+      if (p[1] == '%') { fputc('%', o); p++; continue; }
+      char spec[32];
+      int sl = 0;
+      spec[sl++] = *p++;
+      while (*p && strchr("-+ #0123456789.", *p) && sl < 20) spec[sl++] = *p++;
+      while (*p && strchr("hlLzjt", *p)) p++;
+      if (!*p) break;
+      char conv = *p;
+      if (k >= na) { fputs("<missing>", o); continue; }
+      Val v = vals[k][l];
+      Type *t = tys[k++];
+      if (strchr("diouxXc", conv)) {
+        spec[sl++] = 'l'; spec[sl++] = 'l'; spec[sl++] = conv; spec[sl] = 0;
+        long long x = is_flonum(t) ? (long long)(t->kind == TY_FLOAT ? v.f : v.d) : v.i;
+        if (strchr("ouxX", conv) && t->size == 4) x = (long long)(uint32_t)x;
+        fprintf(o, spec, x);
+      } else if (strchr("fFeEgGaA", conv)) {
+        spec[sl++] = conv; spec[sl] = 0;
+        fprintf(o, spec, t->kind == TY_FLOAT ? (double)v.f : t->kind == TY_DOUBLE ? v.d : (double)v.i);
+      } else if (conv == 'p') {
+        fprintf(o, "0x%llx", (unsigned long long)v.u);
+      } else if (conv == 's') {
+        fputs("(string)", o);
+      } else {
+        fputc(conv, o);
+      }
+    }
+  }
+}
+
+static void barrier(Warp *w, Node *n, Mask m, int pred_count);
+
+static void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
+  Val a[W];
+  switch (n->builtin) {
+  case BI_SYNCTHREADS: barrier(w, n, m, 0); return;
+  case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR: {
+    eval(w, n->args, m, a);
+    int c = 0;
+    for (int l = 0; l < W; l++) if ((m >> l & 1) && a[l].i) c++;
+    barrier(w, n, m, c);
+    int total = w->barrier_result, all = w->I->nthreads;
+    int r = n->builtin == BI_SYNCTHREADS_COUNT ? total : n->builtin == BI_SYNCTHREADS_AND ? total == all : total > 0;
+    for (int l = 0; l < W; l++) out[l].i = r;
+    return;
+  }
+  case BI_SYNCWARP: case BI_THREADFENCE: case BI_THREADFENCE_BLOCK:
+    if (n->args) eval(w, n->args, m, a);
+    return;
+  case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_EXCH: case BI_ATOMIC_MIN: case BI_ATOMIC_MAX:
+  case BI_ATOMIC_INC: case BI_ATOMIC_DEC: case BI_ATOMIC_CAS: case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR:
+    eval_atomic(w, n, m, out);
+    return;
+  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: eval_shfl(w, n, m, out); return;
+  case BI_BALLOT: case BI_ANY: case BI_ALL: {
+    Val mk[W];
+    eval(w, n->args, m, mk);
+    eval(w, n->args->next, m, a);
+    Mask bits = 0;
+    for (int l = 0; l < W; l++) if ((m >> l & 1) && a[l].i) bits |= 1u << l;
+    for (int l = 0; l < W; l++) {
+      Mask sel = (Mask)mk[l].u & m;
+      Mask b = bits & sel;
+      out[l].i = n->builtin == BI_BALLOT ? (int64_t)b : n->builtin == BI_ANY ? b != 0 : b == sel;
+    }
+    return;
+  }
+  case BI_ACTIVEMASK: for (int l = 0; l < W; l++) out[l].i = (int64_t)m; return;
+  case BI_POPC: eval(w, n->args, m, a); for (int l = 0; l < W; l++) out[l].i = __builtin_popcount((uint32_t)a[l].u); return;
+  case BI_POPCLL: eval(w, n->args, m, a); for (int l = 0; l < W; l++) out[l].i = popc64(a[l].u); return;
+  case BI_CLZ: eval(w, n->args, m, a); for (int l = 0; l < W; l++) out[l].i = (uint32_t)a[l].u ? __builtin_clz((uint32_t)a[l].u) : 32; return;
+  case BI_CLZLL: eval(w, n->args, m, a); for (int l = 0; l < W; l++) out[l].i = a[l].u ? __builtin_clzll(a[l].u) : 64; return;
+  case BI_FFS: eval(w, n->args, m, a); for (int l = 0; l < W; l++) out[l].i = __builtin_ffs((int)(uint32_t)a[l].u); return;
+  case BI_FFSLL: eval(w, n->args, m, a); for (int l = 0; l < W; l++) out[l].i = __builtin_ffsll((long long)a[l].u); return;
+  case BI_BREV:
+    eval(w, n->args, m, a);
+    for (int l = 0; l < W; l++) {
+      uint32_t x = (uint32_t)a[l].u, r = 0;
+      for (int i = 0; i < 32; i++) r |= ((x >> i) & 1u) << (31 - i);
+      out[l].i = r;
+    }
+    return;
+  case BI_LDG: {
+    eval(w, n->args, m, a);
+    uint64_t addr[W];
+    for (int l = 0; l < W; l++) addr[l] = a[l].u;
+    if (n->ty->kind == TY_STRUCT) {
+      uint64_t tmp = alloc_local(w, n, n->ty->size), dst[W];
+      for (int l = 0; l < W; l++) { dst[l] = local_addr(w, l, tmp); out[l].u = dst[l]; }
+      copy_bytes(w, n, n->ty->size, dst, addr, m);
+      return;
+    }
+    load(w, n, n->ty, addr, m, out);
+    return;
+  }
+  case BI_MIN: case BI_MAX: {
+    Val b[W];
+    eval(w, n->args, m, a);
+    eval(w, n->args->next, m, b);
+    Type *t = n->ty;
+    bool mx = n->builtin == BI_MAX;
+    for (int l = 0; l < W; l++) {
+      bool lt;
+      if (t->kind == TY_FLOAT) { out[l].f = mx ? fmaxf(a[l].f, b[l].f) : fminf(a[l].f, b[l].f); continue; }
+      if (t->kind == TY_DOUBLE) { out[l].d = mx ? fmax(a[l].d, b[l].d) : fmin(a[l].d, b[l].d); continue; }
+      lt = t->is_unsigned ? a[l].u < b[l].u : a[l].i < b[l].i;
+      out[l] = (lt != mx) ? a[l] : b[l];
+    }
+    return;
+  }
+  case BI_ABS:
+    eval(w, n->args, m, a);
+    for (int l = 0; l < W; l++) out[l].i = norm_int(n->ty, a[l].i < 0 ? (int64_t)(0 - a[l].u) : a[l].i);
+    return;
+  case BI_MATH: eval_math(w, n, m, out); return;
+  case BI_MAKE_VECTOR: {
+    Type *t = n->ty;
+    uint64_t tmp = alloc_local(w, n, t->size);
+    uint64_t dst[W];
+    Member *mem = t->members;
+    for (Node *arg = n->args; arg; arg = arg->next, mem = mem->next) {
+      eval(w, arg, m, a);
+      for (int l = 0; l < W; l++) dst[l] = local_addr(w, l, tmp + (uint64_t)mem->offset);
+      for (int l = 0; l < W; l++)
+        if (m >> l & 1) write_scalar(resolve(w, n, l, dst[l], mem->ty->size, true), mem->ty, a[l]);
+    }
+    for (int l = 0; l < W; l++) out[l].u = local_addr(w, l, tmp);
+    return;
+  }
+  case BI_PRINTF: eval_printf(w, n, m); for (int l = 0; l < W; l++) out[l].i = 0; return;
+  case BI_CLOCK: for (int l = 0; l < W; l++) out[l].i = (int64_t)w->I->st->warp_steps; return;
+  default: break;
+  }
+  fault_at(w, n, -1, "internal: builtin %d", n->builtin);
+}
+
+/* ---- calls ---- */
+static void bind_param(Warp *w, Frame *f, Obj *p, Mask m, const Val *v, Node *at) {
+  if (!p->in_memory) {
+    Val *r = f->regs + (size_t)p->slot * W;
+    memcpy(r, v, sizeof(Val) * W);
+    return;
+  }
+  uint64_t dst[W];
+  for (int l = 0; l < W; l++) dst[l] = local_addr(w, l, f->base + (uint64_t)p->offset);
+  if (p->ty->kind == TY_STRUCT) {
+    uint64_t src[W];
+    for (int l = 0; l < W; l++) src[l] = v[l].u;
+    copy_bytes(w, at, p->ty->size, dst, src, m);
+  } else {
+    for (int l = 0; l < W; l++)
+      if (m >> l & 1) write_scalar(resolve(w, at, l, dst[l], p->ty->size, true), p->ty, v[l]);
+  }
+}
+
+static Frame *push_frame(Warp *w, Obj *fn, Node *at) {
+  if (w->depth >= MAX_CALL_DEPTH) fault_at(w, at, -1, "call depth exceeds %d (runaway recursion?)", MAX_CALL_DEPTH);
+  int d = w->depth;
+  Frame *f = &w->frames[d];
+  int need = fn->nslots ? fn->nslots : 1;
+  if (w->reg_cap[d] < need) {
+    free(f->regs);
+    f->regs = xmalloc(sizeof(Val) * W * (size_t)need);
+    w->reg_cap[d] = need;
+  } else {
+    memset(f->regs, 0, sizeof(Val) * W * (size_t)need);
+  }
+  f->fn = fn;
+  f->ret_mask = 0;
+  f->ret_addr = 0;
+  f->base = alloc_local(w, at, fn->frame_size ? fn->frame_size : 16);
+  w->depth++;
+  return f;
+}
+
+static void pop_frame(Warp *w, Frame *f) {
+  (void)f;
+  w->depth--;
+}
+
+static void eval_call(Warp *w, Node *n, Mask m, Val *out) {
+  Obj *fn = n->fn;
+  if (!fn->body) fault_at(w, n, -1, "call to '%s', which is declared but never defined", fn->name);
+  uint64_t saved_sp = w->sp;
+  uint64_t ret_tmp = 0;
+  if (n->ty->kind == TY_STRUCT) ret_tmp = alloc_local(w, n, n->ty->size);
+  Frame *caller = w->frame;
+  Frame *f = push_frame(w, fn, n);
+  /* arguments are evaluated in the caller's frame and bound one by one into the callee's */
+  Node *a = n->args;
+  for (Obj *p = fn->params; p && a; p = p->next, a = a->next) {
+    Val v[W];
+    eval(w, a, m, v);
+    bind_param(w, f, p, m, v, n);
+  }
+  f->ret_addr = ret_tmp;
+  Mask *brk = w->brk, *cont = w->cont;
+  w->brk = w->cont = NULL;
+  w->frame = f;
+  /* a fault inside unwinds through longjmp; the frame leaks only then (the launch stops) */
+  exec(w, fn->body, m);
+  w->frame = caller;
+  w->brk = brk;
+  w->cont = cont;
+  if (n->ty->kind == TY_STRUCT) {
+    for (int l = 0; l < W; l++) out[l].u = local_addr(w, l, ret_tmp);
+    uint64_t src[W], dst[W];
+    for (int l = 0; l < W; l++) { src[l] = f->ret[l].u; dst[l] = out[l].u; }
+    copy_bytes(w, n, n->ty->size, dst, src, m & f->ret_mask);
+    w->sp = ret_tmp + (uint64_t)n->ty->size;
+  } else {
+    memcpy(out, f->ret, sizeof f->ret);
+    w->sp = saved_sp;
+  }
+  pop_frame(w, f);
+}
+
+/* ---- the expression dispatcher ---- */
+static void eval(Warp *w, Node *n, Mask m, Val *out) {
+  step(w, m);
+  switch (n->kind) {
+  case ND_NUM:
+    if (n->ty->kind == TY_FLOAT) { float f = (float)n->fval; for (int l = 0; l < W; l++) out[l].f = f; }
+    else if (n->ty->kind == TY_DOUBLE) { for (int l = 0; l < W; l++) out[l].d = n->fval; }
+    else { int64_t v = norm_int(n->ty, n->ival); for (int l = 0; l < W; l++) out[l].i = v; }
+    return;
+  case ND_SIZEOF: for (int l = 0; l < W; l++) out[l].i = n->ival; return;
+  case ND_STR: for (int l = 0; l < W; l++) out[l].u = 0; return;
+  case ND_VAR:
+    if (is_reg_var(n)) { memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W); return; }
+    read_lvalue(w, n, m, out);
+    return;
+  case ND_SPECIAL: {
+    Interp *I = w->I;
+    switch (n->sreg) {
+    case SR_TID: for (int l = 0; l < W; l++) out[l].i = w->tid[n->dim][l]; return;
+    case SR_CTAID: for (int l = 0; l < W; l++) out[l].i = I->block_id[n->dim]; return;
+    case SR_NTID: for (int l = 0; l < W; l++) out[l].i = I->L->block[n->dim]; return;
+    case SR_NCTAID: for (int l = 0; l < W; l++) out[l].i = I->L->grid[n->dim]; return;
+    default: for (int l = 0; l < W; l++) out[l].i = 32; return;
+    }
+  }
+  case ND_ADD: case ND_SUB: eval_add_sub(w, n, m, out); return;
+  case ND_MUL: case ND_DIV: case ND_MOD: case ND_BITAND: case ND_BITOR: case ND_BITXOR: case ND_SHL: case ND_SHR: {
+    Val a[W], b[W];
+    eval(w, n->lhs, m, a);
+    eval(w, n->rhs, m, b);
+    binop(w, n, m, a, b, out, n->kind, n->ty);
+    return;
+  }
+  case ND_EQ: case ND_NE: case ND_LT: case ND_LE: case ND_GT: case ND_GE: {
+    Val a[W], b[W];
+    eval(w, n->lhs, m, a);
+    eval(w, n->rhs, m, b);
+    Type *t = n->lhs->ty;
+    if (is_pointer_like(t) || is_pointer_like(n->rhs->ty)) t = ty_ulong;
+    binop(w, n, m, a, b, out, n->kind, t);
+    return;
+  }
+  case ND_LOGAND: case ND_LOGOR: {
+    Mask l = eval_cond(w, n->lhs, m);
+    bool and = n->kind == ND_LOGAND;
+    Mask need = and ? l : m & ~l;
+    hook_branch(w, n, m, need);
+    Mask r = need ? eval_cond(w, n->rhs, need) : 0;
+    Mask res = and ? r : (l | r);
+    for (int i = 0; i < W; i++) out[i].i = res >> i & 1;
+    return;
+  }
+  case ND_NOT: {
+    Mask t = eval_cond(w, n->lhs, FULL);
+    for (int l = 0; l < W; l++) out[l].i = !(t >> l & 1);
+    return;
+  }
+  case ND_NEG: {
+    Val a[W];
+    eval(w, n->lhs, m, a);
+    if (n->ty->kind == TY_FLOAT) for (int l = 0; l < W; l++) out[l].f = -a[l].f;
+    else if (n->ty->kind == TY_DOUBLE) for (int l = 0; l < W; l++) out[l].d = -a[l].d;
+    else for (int l = 0; l < W; l++) out[l].i = norm_int(n->ty, (int64_t)(0 - a[l].u));
+    return;
+  }
+  case ND_POS: eval(w, n->lhs, m, out); return;
+  case ND_BITNOT: {
+    Val a[W];
+    eval(w, n->lhs, m, a);
+    for (int l = 0; l < W; l++) out[l].i = norm_int(n->ty, ~a[l].i);
+    return;
+  }
+  case ND_COND: {
+    Mask c = eval_cond(w, n->cond, m);
+    hook_branch(w, n, m, c);
+    Val a[W], b[W];
+    if (c) eval(w, n->then, c, a);
+    if (m & ~c) eval(w, n->els, m & ~c, b);
+    for (int l = 0; l < W; l++) out[l] = (c >> l & 1) ? a[l] : b[l];
+    return;
+  }
+  case ND_COMMA: {
+    Val t[W];
+    eval(w, n->lhs, m, t);
+    eval(w, n->rhs, m, out);
+    return;
+  }
+  case ND_CAST: {
+    Val a[W];
+    eval(w, n->lhs, m, a);
+    Type *from = n->lhs->ty, *to = n->ty;
+    if (to->kind == TY_VOID || to->kind == TY_STRUCT) { memcpy(out, a, sizeof a); return; }
+    if (from->kind == TY_ARRAY) from = ty_ulong;
+    for (int l = 0; l < W; l++) out[l] = convert(a[l], from, to);
+    return;
+  }
+  case ND_ADDR: {
+    uint64_t a[W];
+    eval_addr(w, n->lhs, m, a);
+    for (int l = 0; l < W; l++) out[l].u = a[l];
+    return;
+  }
+  case ND_DEREF: case ND_INDEX: case ND_MEMBER: read_lvalue(w, n, m, out); return;
+  case ND_ASSIGN: eval_assign(w, n, m, out); return;
+  case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: eval_rmw(w, n, m, out); return;
+  case ND_CALL:
+    if (n->fn) eval_call(w, n, m, out);
+    else eval_builtin(w, n, m, out);
+    return;
+  default: break;
+  }
+  fault_at(w, n, -1, "internal: cannot evaluate node kind %d", n->kind);
+}
+
+/* ---------------- statements ---------------- */
+static void init_memory(Warp *w, Node *at, Type *t, const uint64_t *addr, Node *init, Mask m) {
+  if (init->kind == ND_INIT_LIST) {
+    Node *e = init->elems;
+    if (t->kind == TY_ARRAY) {
+      for (int i = 0; i < t->array_len; i++) {
+        uint64_t a[W];
+        for (int l = 0; l < W; l++) a[l] = addr[l] + (uint64_t)i * (uint64_t)t->base->size;
+        if (e) { init_memory(w, at, t->base, a, e, m); e = e->next; }
+        else {
+          /* zero the rest */
+          for (int l = 0; l < W; l++)
+            if (m >> l & 1) memset(resolve(w, at, l, a[l], t->base->size, true), 0, (size_t)t->base->size);
+        }
+      }
+      return;
+    }
+    for (Member *mem = t->members; mem; mem = mem->next) {
+      uint64_t a[W];
+      for (int l = 0; l < W; l++) a[l] = addr[l] + (uint64_t)mem->offset;
+      if (e) { init_memory(w, at, mem->ty, a, e, m); e = e->next; }
+      else for (int l = 0; l < W; l++)
+        if (m >> l & 1) memset(resolve(w, at, l, a[l], mem->ty->size, true), 0, (size_t)mem->ty->size);
+    }
+    return;
+  }
+  Val v[W];
+  eval(w, init, m, v);
+  if (t->kind == TY_STRUCT) {
+    uint64_t src[W];
+    for (int l = 0; l < W; l++) src[l] = v[l].u;
+    copy_bytes(w, at, t->size, addr, src, m);
+    return;
+  }
+  for (int l = 0; l < W; l++)
+    if (m >> l & 1) write_scalar(resolve(w, at, l, addr[l], t->size, true), t, v[l]);
+}
+
+static void exec_decl(Warp *w, Node *n, Mask m) {
+  Obj *v = n->var;
+  if (v->sc != SC_LOCAL || !n->decl_init) return;
+  if (!v->in_memory) {
+    Val val[W];
+    eval(w, n->decl_init, m, val);
+    Val *r = w->frame->regs + (size_t)v->slot * W;
+    for (int l = 0; l < W; l++) if (m >> l & 1) r[l] = val[l];
+    return;
+  }
+  uint64_t a[W];
+  for (int l = 0; l < W; l++) a[l] = local_addr(w, l, w->frame->base + (uint64_t)v->offset);
+  init_memory(w, n, v->ty, a, n->decl_init, m);
+}
+
+/* run a loop body with its own break/continue masks */
+static Mask loop(Warp *w, Node *n, Mask m) {
+  Mask active = m, done = 0;
+  Mask *sb = w->brk, *sc = w->cont;
+  bool first = true;
+  for (;;) {
+    if (n->kind != ND_DO || !first) {
+      if (n->cond) {
+        Mask c = eval_cond(w, n->cond, active);
+        hook_branch(w, n, active, c);
+        done |= active & ~c;
+        active &= c;
+      }
+    }
+    first = false;
+    if (!active) break;
+    Mask brk = 0, cont = 0;
+    w->brk = &brk;
+    w->cont = &cont;
+    Mask normal = exec(w, n->then, active);
+    w->brk = sb;
+    w->cont = sc;
+    done |= brk;
+    active = normal | cont;
+    if (n->kind == ND_FOR && n->inc && active) {
+      Val t[W];
+      uint64_t save = w->sp;
+      eval(w, n->inc, active, t);
+      w->sp = save;
+    }
+  }
+  return done;
+}
+
+static Mask exec_switch(Warp *w, Node *n, Mask m) {
+  Val v[W];
+  eval(w, n->cond, m, v);
+  Mask matched = 0;
+  for (Node *c = n->cases; c; c = c->case_next) {
+    if (c->is_default) continue;
+    for (int l = 0; l < W; l++) if ((m >> l & 1) && v[l].i == c->case_val) matched |= 1u << l;
+  }
+  Mask brk = 0;
+  Mask *sb = w->brk;
+  w->brk = &brk;
+  Mask active = 0;
+  Node *body = n->then;
+  Node *stmts = body->kind == ND_BLOCK ? body->stmts : body;
+  for (Node *s = stmts; s; s = s->next) {
+    if (s->kind == ND_CASE) {
+      Mask enter = 0;
+      if (s->is_default) enter = m & ~matched;
+      else for (int l = 0; l < W; l++) if ((m >> l & 1) && v[l].i == s->case_val) enter |= 1u << l;
+      hook_branch(w, s, m, enter);
+      active |= enter;
+      if (active) active = exec(w, s->lhs, active);
+      continue;
+    }
+    if (active) active = exec(w, s, active);
+    if (body->kind != ND_BLOCK) break;
+  }
+  w->brk = sb;
+  return active | brk;
+}
+
+/* Execute a statement for the lanes in m; returns the lanes that continue normally after it
+ * (lanes that break, continue or return leave through the warp's masks). */
+static Mask exec(Warp *w, Node *n, Mask m) {
+  if (!m) return 0;
+  switch (n->kind) {
+  case ND_BLOCK: {
+    uint64_t save = w->sp;
+    for (Node *s = n->stmts; s && m; s = s->next) m = exec(w, s, m);
+    w->sp = save;
+    return m;
+  }
+  case ND_DECL: { uint64_t save = w->sp; exec_decl(w, n, m); w->sp = save; return m; }
+  case ND_EXPR_STMT: {
+    Val t[W];
+    uint64_t save = w->sp;
+    eval(w, n->lhs, m, t);
+    w->sp = save;
+    return m;
+  }
+  case ND_NULL_STMT: case ND_PRAGMA: return m;
+  case ND_IF: {
+    Mask c = eval_cond(w, n->cond, m);
+    hook_branch(w, n, m, c);
+    Mask out = 0;
+    if (c) out |= exec(w, n->then, c);
+    if (m & ~c) out |= n->els ? exec(w, n->els, m & ~c) : (m & ~c);
+    return out;
+  }
+  case ND_FOR: {
+    uint64_t save = w->sp;
+    if (n->init) for (Node *d = n->init; d; d = d->next) exec(w, d, m);
+    Mask r = loop(w, n, m);
+    w->sp = save;
+    return r;
+  }
+  case ND_WHILE: case ND_DO: return loop(w, n, m);
+  case ND_SWITCH: return exec_switch(w, n, m);
+  case ND_CASE: return exec(w, n->lhs, m);
+  case ND_BREAK: *w->brk |= m; return 0;
+  case ND_CONTINUE: *w->cont |= m; return 0;
+  case ND_RETURN: {
+    Frame *f = w->frame;
+    if (n->lhs) {
+      Val v[W];
+      eval(w, n->lhs, m, v);
+      for (int l = 0; l < W; l++) if (m >> l & 1) f->ret[l] = v[l];
+    }
+    f->ret_mask |= m;
+    if (w->depth == 1) w->exited |= m;
+    return 0;
+  }
+  default: {
+    Val t[W];
+    eval(w, n, m, t);
+    return m;
+  }
+  }
+}
+
+/* ---------------- barriers and warps ---------------- */
+static void yield_to_scheduler(Warp *w) {
+  Interp *I = w->I;
+#ifdef CARVE_ASAN
+  __sanitizer_start_switch_fiber(&w->fake_stack, I->sched_stack_bottom, I->sched_stack_size);
+#endif
+  swapcontext(&w->ctx, &I->sched_ctx);
+#ifdef CARVE_ASAN
+  __sanitizer_finish_switch_fiber(w->fake_stack, NULL, NULL);
+#endif
+}
+
+static void barrier(Warp *w, Node *n, Mask m, int pred_count) {
+  Mask live = w->valid & ~w->exited;
+  if (m != live) {
+    int lane = __builtin_ctz(live & ~m ? live & ~m : live);
+    char who[128];
+    thread_desc(w, lane, who, sizeof who);
+    fault_at(w, n, __builtin_ctz(m), "__syncthreads reached by only part of a warp: %d of its %d live threads arrive (%s does not)",
+             __builtin_popcount(m), __builtin_popcount(live), who);
+  }
+  if (!w->I->coroutines) {
+    /* single-warp blocks without coroutines: the barrier is trivially complete */
+    w->barrier_result = pred_count;
+    w->I->epoch++;
+    return;
+  }
+  w->state = WS_BARRIER;
+  w->barrier_at = n;
+  w->barrier_mask = m;
+  w->barrier_pred_count = pred_count;
+  yield_to_scheduler(w);
+  if (w->I->fault) longjmp(w->fault_jmp, 1);
+}
+
+static void run_kernel_body(Warp *w) {
+  Interp *I = w->I;
+  Launch *L = I->L;
+  Mask m = w->valid;
+  w->sp = 0;
+  w->depth = 0;
+  w->exited = 0;
+  Frame *f = push_frame(w, L->kernel, NULL);
+  w->frame = f;
+  int i = 0;
+  for (Obj *p = L->kernel->params; p; p = p->next, i++) {
+    Val v[W];
+    for (int l = 0; l < W; l++) v[l] = L->args[i];
+    bind_param(w, f, p, m, v, NULL);
+  }
+  exec(w, L->kernel->body, m);
+  pop_frame(w, f);
+  w->frame = NULL;
+}
+
+static __thread Interp *carve_current_interp;
+
+static void warp_entry(void) {
+  /* makecontext passes no pointer portably: the scheduler leaves the warp in I->running */
+  Interp *I = carve_current_interp;
+  Warp *w = I->running;
+#ifdef CARVE_ASAN
+  __sanitizer_finish_switch_fiber(NULL, &I->sched_stack_bottom, &I->sched_stack_size);
+#endif
+  if (!setjmp(w->fault_jmp)) run_kernel_body(w);
+  else if (w->frame) { w->frame = NULL; }
+  w->state = WS_DONE;
+#ifdef CARVE_ASAN
+  __sanitizer_start_switch_fiber(NULL, I->sched_stack_bottom, I->sched_stack_size);
+#endif
+  setcontext(&I->sched_ctx);
+}
+
+static void resume(Interp *I, Warp *w) {
+  I->running = w;
+  carve_current_interp = I;
+#ifdef CARVE_ASAN
+  __sanitizer_start_switch_fiber(&I->sched_fake_stack, w->stack, WARP_STACK);
+#endif
+  swapcontext(&I->sched_ctx, &w->ctx);
+#ifdef CARVE_ASAN
+  __sanitizer_finish_switch_fiber(I->sched_fake_stack, NULL, NULL);
+#endif
+}
+
+static void start_warp_context(Interp *I, Warp *w) {
+  getcontext(&w->ctx);
+  w->ctx.uc_stack.ss_sp = w->stack;
+  w->ctx.uc_stack.ss_size = WARP_STACK;
+  w->ctx.uc_link = NULL;
+  makecontext(&w->ctx, warp_entry, 0);
+  w->state = WS_READY;
+}
+
+/* one block with barriers: run warps until all wait at a barrier, check it, release them */
+static void run_block_coroutines(Interp *I) {
+  for (int i = 0; i < I->nwarps; i++) start_warp_context(I, &I->warps[i]);
+  for (;;) {
+    for (int i = 0; i < I->nwarps && !I->fault; i++)
+      if (I->warps[i].state == WS_READY) resume(I, &I->warps[i]);
+    if (I->fault) {
+      /* let every suspended warp unwind so nothing is left half-run */
+      for (int i = 0; i < I->nwarps; i++)
+        if (I->warps[i].state == WS_BARRIER) { I->warps[i].state = WS_READY; resume(I, &I->warps[i]); }
+      return;
+    }
+    Warp *first = NULL;
+    int waiting = 0, total = 0;
+    for (int i = 0; i < I->nwarps; i++) {
+      Warp *w = &I->warps[i];
+      if (w->state != WS_BARRIER) continue;
+      waiting++;
+      total += w->barrier_pred_count;
+      if (!first) first = w;
+      else if (w->barrier_at != first->barrier_at) {
+        I->fault = true;
+        I->st->faults++;
+        if (I->reports++ < 10) {
+          diag_at(DIAG_ERROR, tok_loc(w->barrier_at->tok), "divergent __syncthreads: warp %d waits here while warp %d waits at line %d, in block (%lld,%lld,%lld)",
+                  w->index, first->index, tok_loc(first->barrier_at->tok).line, (long long)I->block_id[0], (long long)I->block_id[1], (long long)I->block_id[2]);
+        }
+        for (int k = 0; k < I->nwarps; k++)
+          if (I->warps[k].state == WS_BARRIER) { I->warps[k].state = WS_READY; resume(I, &I->warps[k]); }
+        return;
+      }
+    }
+    if (!waiting) return;   /* all done */
+    I->epoch++;
+    for (int i = 0; i < I->nwarps; i++)
+      if (I->warps[i].state == WS_BARRIER) { I->warps[i].state = WS_READY; I->warps[i].barrier_result = total; }
+  }
+}
+
+static void run_warp_plain(Warp *w) {
+  if (!setjmp(w->fault_jmp)) run_kernel_body(w);
+  w->state = WS_DONE;
+}
+
+static void run_block_plain(Interp *I) {
+  for (int i = 0; i < I->nwarps && !I->fault; i++) run_warp_plain(&I->warps[i]);
+}
+
+static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
+  Launch *L = I->L;
+  I->block_id[0] = bx; I->block_id[1] = by; I->block_id[2] = bz;
+  I->block_linear = bx + L->grid[0] * (by + L->grid[1] * bz);
+  memset(I->shared, 0, I->shared_size);
+  I->epoch++;
+  for (int wi = 0; wi < I->nwarps; wi++) {
+    Warp *w = &I->warps[wi];
+    w->I = I;
+    w->index = wi;
+    w->valid = 0;
+    w->state = WS_READY;
+    for (int l = 0; l < W; l++) {
+      int t = wi * W + l;
+      w->linear_tid[l] = t < I->nthreads ? t : 0;
+      if (t < I->nthreads) {
+        w->valid |= 1u << l;
+        w->tid[0][l] = (uint32_t)(t % L->block[0]);
+        w->tid[1][l] = (uint32_t)((t / L->block[0]) % L->block[1]);
+        w->tid[2][l] = (uint32_t)(t / (L->block[0] * L->block[1]));
+      } else {
+        w->tid[0][l] = w->tid[1][l] = w->tid[2][l] = 0;
+      }
+    }
+  }
+}
+
+static size_t kernel_local_size(Program *p) {
+  size_t max_frame = 16;
+  for (Obj *f = p->funcs; f; f = f->next) if ((size_t)f->frame_size > max_frame) max_frame = (size_t)f->frame_size;
+  size_t s = max_frame * 8 + 4096;
+  return s < 16384 ? 16384 : s;
+}
+
+int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
+  static const RunOptions defaults;
+  if (!opt) opt = &defaults;
+  memset(st, 0, sizeof *st);
+  Interp I = {0};
+  I.L = L;
+  I.opt = opt;
+  I.st = st;
+  I.max_steps = opt->max_steps ? opt->max_steps : 2000000000ull;
+  int64_t nthreads = L->block[0] * L->block[1] * L->block[2];
+  if (nthreads <= 0 || nthreads > 1024) {
+    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block of %lld threads: CUDA allows 1 to 1024", (long long)nthreads);
+    return 2;
+  }
+  if (L->block[2] > 64) { diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block z dimension %lld exceeds 64", (long long)L->block[2]); return 2; }
+  if (L->grid[1] > 65535 || L->grid[2] > 65535 || L->grid[0] > 2147483647) {
+    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "grid (%lld,%lld,%lld) exceeds CUDA's limits", (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2]);
+    return 2;
+  }
+  I.nthreads = (int)nthreads;
+  I.nwarps = (I.nthreads + W - 1) / W;
+  I.dyn_base = ((size_t)L->prog->shared_size + 15) & ~(size_t)15;
+  I.shared_size = I.dyn_base + (size_t)L->dyn_shared;
+  if (L->kernel->has_extern_shared && L->dyn_shared == 0)
+    diag_at(DIAG_WARNING, tok_loc(L->kernel->tok), "kernel '%s' declares extern __shared__ memory but the launch gives 0 bytes (use shared(BYTES))", L->kernel->name);
+  if (I.shared_size > 228 * 1024) {
+    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block needs %zu bytes of shared memory; an sm_90 block can have at most 227 KiB", I.shared_size);
+    return 2;
+  }
+  I.shared = xmalloc(I.shared_size + 1);
+  size_t sh = I.shared_size + 1;
+  I.w_epoch = xmalloc(sh * 4);
+  I.r_epoch = xmalloc(sh * 4);
+  I.w_warp = xmalloc(sh * 2);
+  I.r_warp = xmalloc(sh * 2);
+  I.local_size = kernel_local_size(L->prog);
+  I.local = xmalloc(I.local_size * (size_t)I.nthreads);
+  I.warps = xmalloc(sizeof(Warp) * (size_t)I.nwarps);
+  bool coroutines = L->kernel->uses_barrier && I.nwarps > 1;
+  I.coroutines = coroutines;
+  if (coroutines)
+    for (int i = 0; i < I.nwarps; i++) {
+      void *s = mmap(NULL, WARP_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (s == MAP_FAILED) { fprintf(stderr, "carve: cannot map a warp stack\n"); exit(2); }
+      I.warps[i].stack = s;
+    }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  const Hooks *h = opt->hooks;
+  for (int64_t bz = 0; bz < L->grid[2] && !I.fault; bz++)
+    for (int64_t by = 0; by < L->grid[1] && !I.fault; by++)
+      for (int64_t bx = 0; bx < L->grid[0] && !I.fault; bx++) {
+        int64_t lin = bx + L->grid[0] * (by + L->grid[1] * bz);
+        if (h && h->want_block && !h->want_block(h->ctx, lin)) continue;
+        setup_block(&I, bx, by, bz);
+        if (coroutines) {
+          for (int i = 0; i < I.nwarps; i++) I.warps[i].ctx.uc_stack.ss_sp = I.warps[i].stack;
+          run_block_coroutines(&I);
+        } else {
+          run_block_plain(&I);
+        }
+        st->blocks_run++;
+      }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  st->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  if (coroutines) for (int i = 0; i < I.nwarps; i++) munmap(I.warps[i].stack, WARP_STACK);
+  for (int i = 0; i < I.nwarps; i++)
+    for (int d = 0; d < MAX_CALL_DEPTH; d++) free(I.warps[i].frames[d].regs);
+  free(I.warps);
+  free(I.local);
+  free(I.shared);
+  free(I.w_epoch); free(I.r_epoch); free(I.w_warp); free(I.r_warp);
+  if (I.reports > 10) diag_at(DIAG_NOTE, (SrcLoc){0}, "%d more faults not shown", I.reports - 10);
+  return I.fault ? 1 : 0;
+}

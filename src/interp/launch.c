@@ -1,0 +1,264 @@
+/* launch: turn a kernel's launch spec (and flags overriding it) into buffers and argument
+ * values, exactly as docs/launch-spec.md defines the initializers. */
+#include "interp.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t random_bits(uint64_t seed, uint64_t i) {
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (i + 1) * 0xD1B54A32D192ED03ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+uint64_t buffer_checksum(const Buffer *b) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < b->bytes; i++) h = (h ^ b->data[i]) * 1099511628211ull;
+  return h;
+}
+
+static void put(unsigned char *p, Type *t, double d, int64_t i, bool is_int) {
+  switch (t->kind) {
+  case TY_FLOAT: { float f = (float)(is_int ? (double)i : d); memcpy(p, &f, 4); return; }
+  case TY_DOUBLE: { double x = is_int ? (double)i : d; memcpy(p, &x, 8); return; }
+  default: break;
+  }
+  int64_t v = is_int ? i : (int64_t)d;
+  if (t->kind == TY_BOOL) v = v != 0;
+  memcpy(p, &v, (size_t)t->size);   /* little-endian: the low bytes */
+}
+
+int buffer_init(Buffer *b, const ArgSpec *a) {
+  Type *et = a->elem_ty;
+  Type *comp = et->kind == TY_STRUCT ? et->members->ty : et;
+  int ncomp = 1;
+  if (et->kind == TY_STRUCT) { ncomp = 0; for (Member *m = et->members; m; m = m->next) ncomp++; }
+  b->name = a->name;
+  b->elem_ty = et;
+  b->count = a->count;
+  b->bytes = (size_t)a->count * (size_t)et->size;
+  b->data = calloc(1, b->bytes ? b->bytes : 1);
+  b->out = a->out;
+  b->spec = a;
+  if (!b->data) { diag_at(DIAG_ERROR, tok_loc(a->tok), "cannot allocate %zu bytes for buffer '%s'", b->bytes, a->name); return 2; }
+  if (a->init == INIT_FILE) {
+    size_t len;
+    char *d = read_file(a->path, &len);
+    if (!d) { diag_at(DIAG_ERROR, tok_loc(a->tok), "cannot read '%s' for buffer '%s': %s", a->path, a->name, strerror(errno)); return 2; }
+    if (len != b->bytes) {
+      diag_at(DIAG_ERROR, tok_loc(a->tok), "'%s' has %zu bytes; buffer '%s' needs %zu (%lld x %d)", a->path, len, a->name, b->bytes,
+              (long long)a->count, et->size);
+      free(d);
+      return 2;
+    }
+    memcpy(b->data, d, len);
+    free(d);
+    return 0;
+  }
+  if (a->init == INIT_ZEROS) return 0;
+  int64_t total = a->count * ncomp;
+  Member *mem = et->kind == TY_STRUCT ? et->members : NULL;
+  for (int64_t k = 0; k < total; k++) {
+    int64_t el = k / ncomp;
+    int c = (int)(k % ncomp);
+    int off = mem ? 0 : 0;
+    if (mem) { Member *m = et->members; for (int j = 0; j < c; j++) m = m->next; off = m->offset; }
+    unsigned char *p = b->data + (size_t)el * (size_t)et->size + (size_t)off;
+    bool fl = is_flonum(comp);
+    switch (a->init) {
+    case INIT_FILL: put(p, comp, a->a, (int64_t)a->a, !fl && a->a == floor(a->a)); break;
+    case INIT_IOTA: {
+      double v = a->a + (double)k * a->b;
+      put(p, comp, v, (int64_t)a->a + k * (int64_t)a->b, !fl);
+      break;
+    }
+    case INIT_RANDOM: {
+      uint64_t x = random_bits(a->seed, (uint64_t)k);
+      if (fl) {
+        double lo = a->has_range ? a->a : 0, hi = a->has_range ? a->b : 1;
+        put(p, comp, lo + (hi - lo) * (double)(x >> 11) * 0x1p-53, 0, false);
+      } else {
+        int64_t lo = a->has_range ? (int64_t)a->a : 0, hi = a->has_range ? (int64_t)a->b : 100;
+        put(p, comp, 0, lo + (int64_t)((x >> 11) % (uint64_t)(hi - lo)), true);
+      }
+      break;
+    }
+    default: break;
+    }
+  }
+  return 0;
+}
+
+static const ArgSpec *find_arg(const LaunchSpec *s, const LaunchOverrides *ov, const char *name) {
+  if (ov)
+    for (int i = ov->nargs - 1; i >= 0; i--)
+      if (ov->args[i] && !strcmp(ov->args[i]->name, name)) return ov->args[i];
+  if (s)
+    for (ArgSpec *a = s->args; a; a = a->next)
+      if (!strcmp(a->name, name)) return a;
+  return NULL;
+}
+
+static bool scalar_fits(Type *t, CValue v) {
+  if (is_flonum(t) || v.is_float) return true;
+  if (t->kind == TY_BOOL) return true;
+  int bits = t->size * 8;
+  if (bits == 64) return true;
+  if (t->is_unsigned) return v.i >= 0 && v.i <= (int64_t)((1ull << bits) - 1);
+  return v.i >= -(1ll << (bits - 1)) && v.i <= (1ll << (bits - 1)) - 1;
+}
+
+/* the __constant__ and __device__ variables' initial contents */
+static void init_globals(Launch *L) {
+  Program *p = L->prog;
+  for (Obj *v = p->globals; v; v = v->next) {
+    if (!v->init) continue;
+    unsigned char *base = v->sc == SC_CONSTANT ? L->constant : L->bufs[0].data;
+    /* flatten the initializer: scalars in order */
+    Node *stack[64];
+    int sp = 0;
+    Type *tys[64];
+    size_t offs[64];
+    stack[sp] = v->init; tys[sp] = v->ty; offs[sp] = (size_t)v->offset; sp++;
+    while (sp > 0) {
+      sp--;
+      Node *n = stack[sp];
+      Type *t = tys[sp];
+      size_t off = offs[sp];
+      if (n->kind == ND_INIT_LIST) {
+        /* push elements in reverse so they pop in order */
+        Node *els[4096];
+        int ne = 0;
+        for (Node *e = n->elems; e && ne < 4096; e = e->next) els[ne++] = e;
+        Member *mem = t->kind == TY_STRUCT ? t->members : NULL;
+        Member *mems[4096];
+        int nm = 0;
+        for (Member *m = mem; m && nm < 4096; m = m->next) mems[nm++] = m;
+        for (int i = ne - 1; i >= 0 && sp < 63; i--) {
+          stack[sp] = els[i];
+          tys[sp] = t->kind == TY_ARRAY ? t->base : mems[i]->ty;
+          offs[sp] = off + (t->kind == TY_ARRAY ? (size_t)i * (size_t)t->base->size : (size_t)mems[i]->offset);
+          sp++;
+        }
+        continue;
+      }
+      /* a constant scalar */
+      Node *e = n;
+      while (e->kind == ND_CAST) e = e->lhs;
+      double d = 0;
+      int64_t iv = 0;
+      bool neg = false;
+      while (e->kind == ND_NEG) { neg = !neg; e = e->lhs; while (e->kind == ND_CAST) e = e->lhs; }
+      if (e->kind == ND_NUM) { d = is_flonum(e->ty) ? e->fval : (double)e->ival; iv = is_flonum(e->ty) ? (int64_t)e->fval : e->ival; }
+      if (neg) { d = -d; iv = -iv; }
+      if (is_scalar(t)) put(base + off, t, d, iv, !is_flonum(t) && !(e->kind == ND_NUM && is_flonum(e->ty)));
+    }
+  }
+}
+
+int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
+  memset(L, 0, sizeof *L);
+  L->prog = p;
+  L->kernel = k;
+  LaunchSpec *s = find_spec(p, k->name);
+  SrcLoc at = tok_loc(k->tok);
+  for (int i = 0; i < 3; i++) L->grid[i] = L->block[i] = 1;
+  if (s) { memcpy(L->grid, s->grid, sizeof L->grid); memcpy(L->block, s->block, sizeof L->block); L->dyn_shared = s->dyn_shared; }
+  if (ov && ov->has_grid) memcpy(L->grid, ov->grid, sizeof L->grid);
+  if (ov && ov->has_block) memcpy(L->block, ov->block, sizeof L->block);
+  if (ov && ov->dyn_shared >= 0) L->dyn_shared = ov->dyn_shared;
+  if (!(s && s->has_grid) && !(ov && ov->has_grid)) {
+    diag_at(DIAG_ERROR, at, "no grid for kernel '%s': add '#pragma carve launch %s grid(...) block(...)' or pass --grid", k->name, k->name);
+    return 2;
+  }
+  if (!(s && s->has_block) && !(ov && ov->has_block)) {
+    diag_at(DIAG_ERROR, at, "no block size for kernel '%s': add block(...) to its launch spec or pass --block", k->name);
+    return 2;
+  }
+  int np = 0;
+  for (Obj *q = k->params; q; q = q->next) np++;
+  L->args = xmalloc(sizeof(Val) * (size_t)(np ? np : 1));
+  L->bufs = xmalloc(sizeof(Buffer) * (size_t)(np + 1));
+  L->nbufs = 1;
+  L->bufs[0].name = "__device__ variables";
+  L->bufs[0].bytes = (size_t)p->device_global_size;
+  L->bufs[0].data = xmalloc((size_t)p->device_global_size + 1);
+  L->bufs[0].elem_ty = ty_uchar;
+  L->bufs[0].count = p->device_global_size;
+  L->constant = xmalloc((size_t)p->constant_size + 1);
+  init_globals(L);
+  int i = 0;
+  for (Obj *q = k->params; q; q = q->next, i++) {
+    const ArgSpec *a = find_arg(s, ov, q->name);
+    Type *t = q->ty;
+    if (!a) {
+      diag_at(DIAG_ERROR, tok_loc(q->tok), "no value for parameter '%s' of '%s': add '#pragma carve arg %s = ...' or pass --arg %s=...",
+              q->name, k->name, q->name, q->name);
+      return 2;
+    }
+    if (t->kind == TY_PTR) {
+      if (!a->is_buffer) {
+        diag_at(DIAG_ERROR, tok_loc(a->tok), "parameter '%s' is a pointer ('%s'); give it a buffer: %s = TYPE[COUNT] : INIT", q->name,
+                type_name(t), q->name);
+        return 2;
+      }
+      Type *bt = unqual(t->base);
+      if (bt->kind != TY_VOID && !same_type(bt, unqual(a->elem_ty)) && bt->size != a->elem_ty->size) {
+        diag_at(DIAG_ERROR, tok_loc(a->tok), "buffer '%s' holds '%s' but the parameter points to '%s'", q->name, type_name(a->elem_ty),
+                type_name(bt));
+        return 2;
+      }
+      if (bt->kind != TY_VOID && !same_type(bt, unqual(a->elem_ty)))
+        diag_at(DIAG_WARNING, tok_loc(a->tok), "buffer '%s' holds '%s' but the parameter points to '%s' (same size; bytes reinterpreted)",
+                q->name, type_name(a->elem_ty), type_name(bt));
+      Buffer *b = &L->bufs[L->nbufs];
+      if (buffer_init(b, a)) return 2;
+      L->args[i].u = GLOBAL_ADDR(L->nbufs, 0);
+      L->nbufs++;
+      continue;
+    }
+    if (a->is_buffer) {
+      diag_at(DIAG_ERROR, tok_loc(a->tok), "parameter '%s' is a scalar ('%s'), not a pointer; give it a value: %s = EXPR", q->name,
+              type_name(t), q->name);
+      return 2;
+    }
+    if (!is_numeric(t)) {
+      diag_at(DIAG_ERROR, tok_loc(q->tok), "parameter '%s' has type '%s'; carve passes numbers and pointers only", q->name, type_name(t));
+      return 2;
+    }
+    if (!scalar_fits(t, a->scalar)) {
+      diag_at(DIAG_ERROR, tok_loc(a->tok), "value %lld does not fit parameter '%s' of type '%s'", (long long)a->scalar.i, q->name, type_name(t));
+      return 2;
+    }
+    Val v;
+    if (a->scalar.is_float) { v.d = a->scalar.d; L->args[i] = (Val){0}; L->args[i] = t->kind == TY_FLOAT ? (Val){.f = (float)v.d} : t->kind == TY_DOUBLE ? v : (Val){.i = (int64_t)v.d}; }
+    else if (t->kind == TY_FLOAT) L->args[i] = (Val){.f = (float)a->scalar.i};
+    else if (t->kind == TY_DOUBLE) L->args[i] = (Val){.d = (double)a->scalar.i};
+    else L->args[i].i = a->scalar.i;
+    if (is_integer(t) && t->size < 8) {
+      int64_t x = L->args[i].i;
+      L->args[i].i = t->is_unsigned ? (int64_t)(uint32_t)x : (int64_t)(int32_t)x;
+    }
+  }
+  /* flags may name parameters that do not exist */
+  if (ov)
+    for (int j = 0; j < ov->nargs; j++) {
+      bool found = false;
+      for (Obj *q = k->params; q; q = q->next) if (ov->args[j] && !strcmp(q->name, ov->args[j]->name)) found = true;
+      if (ov->args[j] && !found) {
+        diag_at(DIAG_ERROR, (SrcLoc){0}, "--arg %s: kernel '%s' has no parameter named '%s'", ov->args[j]->name, k->name, ov->args[j]->name);
+        return 2;
+      }
+    }
+  return 0;
+}
+
+void launch_free(Launch *L) {
+  for (int i = 0; i < L->nbufs; i++) free(L->bufs[i].data);
+  free(L->bufs);
+  free(L->args);
+  free(L->constant);
+  memset(L, 0, sizeof *L);
+}
