@@ -38,7 +38,7 @@ clean:
 .PHONY: all clean
 
 # ---- tests ----
-TEST_PROGS = test_kernels
+TEST_PROGS = test_kernels test_interp
 TEST_BINS = $(TEST_PROGS:%=build/tests/%)
 SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
 
@@ -56,3 +56,7 @@ test-san: build-san/carve $(SAN_TEST_BINS)
 check: test
 
 .PHONY: test test-san check
+build/tests/test_%: build/tests/test_%.o build/libcarve.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+build-san/tests/test_%: build-san/tests/test_%.o build-san/libcarve.a
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)

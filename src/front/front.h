@@ -310,4 +310,5 @@ void print_type_decl(Buf *out, Type *ty, const char *name);
 
 /* the whole front end: read, preprocess, parse. Diagnostics go to diag_out. */
 Program *load_program(const char *path, const PPOptions *opt);
+Program *load_program_text(const char *name, const char *text, const PPOptions *opt);
 #endif

@@ -1081,7 +1081,8 @@ static Node *postfix(Token **rest, Token *tok) {
       Token *start = tok;
       Node *idx = expr(&tok, tok->next);
       tok = skip(tok, "]");
-      n = new_binary(ND_INDEX, n, idx, start);
+      /* located at the array's name, as a reader points at "a[i]" */
+      n = new_binary(ND_INDEX, n, idx, n->tok ? n->tok : start);
       n->end_tok = tok;
       continue;
     }
@@ -1429,7 +1430,7 @@ static Node *primary(Token **rest, Token *tok) {
   }
   if (tok->kind == TK_STR) {
     Node *n = new_node(ND_STR, tok);
-    n->ty = pointer_to(qualified(ty_char, Q_CONST));
+    n->ty = tok->ty;   /* char[N]: sizeof "abc" is 4 */
     *rest = tok->next;
     return n;
   }

@@ -393,12 +393,12 @@ bool parse_dims(const char *text, int64_t d[3]) {
 }
 
 /* ---------------- the whole front end ---------------- */
-Program *load_program(const char *path, const PPOptions *opt) {
+static Program *load(const char *path, const char *text, const PPOptions *opt) {
   jmp_buf jb, *saved = error_jmp;
   error_jmp = &jb;
   Program *volatile p = NULL;
   if (!setjmp(jb)) {
-    Token *tok = tokenize_file(path);
+    Token *tok = text ? tokenize_string(path, text) : tokenize_file(path);
     if (!tok) {
       diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(errno));
       error_jmp = saved;
@@ -412,3 +412,6 @@ Program *load_program(const char *path, const PPOptions *opt) {
   error_jmp = saved;
   return p;
 }
+
+Program *load_program(const char *path, const PPOptions *opt) { return load(path, NULL, opt); }
+Program *load_program_text(const char *name, const char *text, const PPOptions *opt) { return load(name, text, opt); }

@@ -78,6 +78,7 @@ struct Interp {
   /* race shadow: per shared byte */
   uint32_t *w_epoch, *r_epoch;
   uint16_t *w_warp, *r_warp;
+  Node **w_node, **r_node;   /* the access that set the shadow, for the race report */
   uint32_t epoch;
   int reports;
   bool fault;
@@ -174,16 +175,28 @@ static void race_check(Warp *w, Node *at, int lane, uint64_t a, int size, bool w
   uint64_t off = a & OFF_MASK;
   uint16_t me = (uint16_t)w->index;
   for (uint64_t b = off; b < off + (uint64_t)size; b++) {
-    if (I->w_epoch[b] == I->epoch && I->w_warp[b] != me)
-      fault_at(w, at, lane, "shared-memory race: this %s of byte %llu and a write by warp %d in the same barrier interval",
-               write ? "write" : "read", (unsigned long long)b, I->w_warp[b]);
-    if (write && I->r_epoch[b] == I->epoch && I->r_warp[b] != me)
-      fault_at(w, at, lane, "shared-memory race: this write of byte %llu and a read by %s in the same barrier interval",
-               (unsigned long long)b, I->r_warp[b] == 0xffff ? "several warps" : fmt("warp %d", I->r_warp[b]));
+    Node *other = NULL;
+    const char *msg = NULL;
+    if (I->w_epoch[b] == I->epoch && I->w_warp[b] != me) {
+      other = I->w_node[b];
+      msg = fmt("shared-memory race: this %s of byte %llu and a write by warp %d with no __syncthreads between them",
+                write ? "write" : "read", (unsigned long long)b, I->w_warp[b]);
+    } else if (write && I->r_epoch[b] == I->epoch && I->r_warp[b] != me) {
+      other = I->r_node[b];
+      msg = fmt("shared-memory race: this write of byte %llu and a read by %s with no __syncthreads between them",
+                (unsigned long long)b, I->r_warp[b] == 0xffff ? "several warps" : fmt("warp %d", I->r_warp[b]));
+    }
+    if (msg) {
+      if (other && I->reports < 10) {
+        /* the note is printed first so it survives the fault's unwinding; it reads as context */
+        diag_at(DIAG_NOTE, tok_loc(other->tok), "the other access of the race (by another warp)");
+      }
+      fault_at(w, at, lane, "%s", msg);
+    }
   }
   for (uint64_t b = off; b < off + (uint64_t)size; b++) {
-    if (write) { I->w_epoch[b] = I->epoch; I->w_warp[b] = me; }
-    else if (I->r_epoch[b] != I->epoch) { I->r_epoch[b] = I->epoch; I->r_warp[b] = me; }
+    if (write) { I->w_epoch[b] = I->epoch; I->w_warp[b] = me; I->w_node[b] = at; }
+    else if (I->r_epoch[b] != I->epoch) { I->r_epoch[b] = I->epoch; I->r_warp[b] = me; I->r_node[b] = at; }
     else if (I->r_warp[b] != me) I->r_warp[b] = 0xffff;
   }
 }
@@ -338,12 +351,12 @@ static void eval(Warp *w, Node *n, Mask m, Val *out);
 static Mask exec(Warp *w, Node *n, Mask m);
 static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
 
-static inline void step(Warp *w, Mask m) {
+static inline void step(Warp *w, Node *n, Mask m) {
   RunStats *st = w->I->st;
   st->warp_steps++;
   st->lane_ops += (uint64_t)__builtin_popcount(m);
   if (__builtin_expect(st->warp_steps > w->I->max_steps, 0))
-    fault_at(w, NULL, -1, "step limit exceeded (%llu warp-steps): the kernel may not terminate; raise it with --max-steps",
+    fault_at(w, n, -1, "step limit exceeded (%llu warp-steps): the kernel may not terminate; raise it with --max-steps",
              (unsigned long long)w->I->max_steps);
 }
 
@@ -460,7 +473,7 @@ static void binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out
 /* x*y + z fused as nvcc does by default (-fmad=true); sub: x*y - z or z - x*y */
 static void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, bool sub, Mask m, Val *out, Type *t) {
   Val x[W], y[W], z[W];
-  step(w, m);
+  step(w, mul, m);
   eval(w, mul->lhs, m, x);
   eval(w, mul->rhs, m, y);
   eval(w, other, m, z);
@@ -1039,7 +1052,7 @@ static void eval_call(Warp *w, Node *n, Mask m, Val *out) {
 
 /* ---- the expression dispatcher ---- */
 static void eval(Warp *w, Node *n, Mask m, Val *out) {
-  step(w, m);
+  step(w, n, m);
   switch (n->kind) {
   case ND_NUM:
     if (n->ty->kind == TY_FLOAT) { float f = (float)n->fval; for (int l = 0; l < W; l++) out[l].f = f; }
@@ -1539,6 +1552,8 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   I.r_epoch = xmalloc(sh * 4);
   I.w_warp = xmalloc(sh * 2);
   I.r_warp = xmalloc(sh * 2);
+  I.w_node = xmalloc(sh * sizeof(Node *));
+  I.r_node = xmalloc(sh * sizeof(Node *));
   I.local_size = kernel_local_size(L->prog);
   I.local = xmalloc(I.local_size * (size_t)I.nthreads);
   I.warps = xmalloc(sizeof(Warp) * (size_t)I.nwarps);
@@ -1575,7 +1590,7 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   free(I.warps);
   free(I.local);
   free(I.shared);
-  free(I.w_epoch); free(I.r_epoch); free(I.w_warp); free(I.r_warp);
+  free(I.w_epoch); free(I.r_epoch); free(I.w_warp); free(I.r_warp); free(I.w_node); free(I.r_node);
   if (I.reports > 10) diag_at(DIAG_NOTE, (SrcLoc){0}, "%d more faults not shown", I.reports - 10);
   return I.fault ? 1 : 0;
 }

@@ -1,0 +1,5 @@
+// expect: check 2 4:10: error: too many arguments to function call, expected 2, have 3
+__device__ int add(int x, int y) { return x + y; }
+__global__ void k(int *a) {
+  a[0] = add(1, 2, 3);
+}

@@ -1,0 +1,6 @@
+// expect: check 2 4:10: error: unsupported: function pointers
+__device__ int twice(int x) { return 2 * x; }
+__global__ void k(int *a) {
+  int (*fp)(int) = twice;
+  a[0] = fp(a[0]);
+}

@@ -1,0 +1,5 @@
+// expect: check 2 4:10: error: too many arguments to macro 'ADD'
+#define ADD(x, y) ((x) + (y))
+__global__ void k(int *a) {
+  a[0] = ADD(1, 2, 3);
+}

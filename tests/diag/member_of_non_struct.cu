@@ -1,0 +1,5 @@
+// expect: check 2 4:11: error: member reference base type 'int' is not a structure
+__global__ void k(int *a) {
+  int x = a[0];
+  a[1] = x.y;
+}

@@ -1,0 +1,7 @@
+// expect: check 2 4:12: error: expected ')'
+__global__ void k(int *a, int n) {
+  int i = threadIdx.x;
+  if (i < n {
+    a[i] = 1;
+  }
+}

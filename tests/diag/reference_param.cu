@@ -1,0 +1,5 @@
+// expect: check 2 2:23: error: unsupported C++: references
+__device__ void inc(int &x) { x++; }
+__global__ void k(int *a) {
+  inc(a[0]);
+}

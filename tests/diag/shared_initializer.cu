@@ -1,0 +1,5 @@
+// expect: check 2 3:25: error: initializer is not allowed on a __shared__ variable
+__global__ void k(int *a) {
+  __shared__ int s[1] = {0};
+  a[0] = s[0];
+}

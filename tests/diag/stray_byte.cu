@@ -1,0 +1,4 @@
+// expect: check 2 3:12: error: stray '@' in program
+__global__ void k(int *a) {
+  a[0] = 1 @ 2;
+}

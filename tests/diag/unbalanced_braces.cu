@@ -1,0 +1,5 @@
+// expect: check 2 2:28: error: '{' is never closed
+__global__ void k(int *a) {
+  if (a[0] > 0) {
+    a[0] = 1;
+}
