@@ -60,3 +60,33 @@ build/tests/test_%: build/tests/test_%.o build/libcarve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 build-san/tests/test_%: build-san/tests/test_%.o build-san/libcarve.a
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- running, benchmarks, fuzzing, install ----
+run: carve
+	@sh examples/run-all.sh ./carve
+
+bench: carve build/bench/bench_front
+	@sh bench/run.sh
+
+build/bench/bench_front: build/bench/bench_front.o build/libcarve.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+FUZZ_CC ?= clang
+build/fuzz/fuzz_front: tests/fuzz/fuzz_front.c $(SRC_LIB)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_front.c $(SRC_LIB) $(LDLIBS)
+
+FUZZ_SECONDS ?= 600
+fuzz: build/fuzz/fuzz_front
+	@mkdir -p fuzz-out/corpus
+	@cp -n examples/*.cu tests/fuzz/seeds/* fuzz-out/corpus/ 2>/dev/null || true
+	build/fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
+	  -dict=tests/fuzz/cuda.dict -artifact_prefix=fuzz-out/ fuzz-out/corpus
+
+install: carve
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 carve $(DESTDIR)$(PREFIX)/bin/carve
+	install -m 644 docs/carve.1 $(DESTDIR)$(PREFIX)/share/man/man1/carve.1
+
+.PHONY: run bench fuzz install

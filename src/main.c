@@ -289,6 +289,23 @@ static Obj *pick_kernel(Program *p, Opts *o, const char *cmd) {
   return NULL;
 }
 
+/* the first few elements of a buffer, for a glance at the result */
+static void print_first(const Buffer *b, int n) {
+  Type *t = b->elem_ty;
+  if (t->kind == TY_STRUCT) { printf(" (vector elements)"); return; }
+  for (int i = 0; i < n && i < b->count; i++) {
+    Val v;
+    const unsigned char *p = b->data + (size_t)i * (size_t)t->size;
+    if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); printf(" %g", f); continue; }
+    if (t->kind == TY_DOUBLE) { memcpy(&v.d, p, 8); printf(" %g", v.d); continue; }
+    int64_t x = 0;
+    memcpy(&x, p, (size_t)t->size);
+    if (!t->is_unsigned && t->size < 8) x = (x << (64 - 8 * t->size)) >> (64 - 8 * t->size);
+    printf(t->is_unsigned ? " %llu" : " %lld", (long long)x);
+  }
+  if (b->count > n) printf(" ...");
+}
+
 static int cmd_run(int argc, char **argv) {
   Opts o;
   int r = parse_opts("run", argc, argv, &o, usage_run);
@@ -361,9 +378,12 @@ static int cmd_run(int argc, char **argv) {
            st.seconds > 0 ? (double)st.lane_ops / st.seconds / 1e6 : 0.0, (unsigned long long)st.blocks_run);
     if (!rc)
       for (int b = 1; b < L.nbufs; b++)
-        if (L.bufs[b].out)
-          printf("  output %s: %s[%lld] checksum %016llx\n", L.bufs[b].name, type_name(L.bufs[b].elem_ty), (long long)L.bufs[b].count,
+        if (L.bufs[b].out) {
+          printf("  output %s: %s[%lld] checksum %016llx  first:", L.bufs[b].name, type_name(L.bufs[b].elem_ty), (long long)L.bufs[b].count,
                  (unsigned long long)buffer_checksum(&L.bufs[b]));
+          print_first(&L.bufs[b], 4);
+          printf("\n");
+        }
   }
   if (!rc)
     for (int i = 0; i < o.nouts; i++) {

@@ -46,11 +46,13 @@ extern jmp_buf *error_jmp;  /* error_tok longjmps here (set by the parser for re
 void convert_pp_tokens(Token *tok);
 char *tok_text(const Token *t);
 SrcFile **input_files(int *n);
+void reset_input_files(void);   /* forget every file read (long-running callers) */
 
 /* ---------------- preprocessor ---------------- */
 typedef struct {
   const char **include_dirs; int n_include_dirs;
   const char **defines; int n_defines;      /* "NAME" or "NAME=VALUE" */
+  bool no_includes;                         /* refuse #include "..." (fuzzing) */
 } PPOptions;
 Token *preprocess(Token *tok, const PPOptions *opt);
 /* integer value of an object-like macro after preprocessing, for tests and specs */

@@ -670,6 +670,7 @@ static Token *preprocess2(Token *tok) {
       Token *ft = tok->next;
       if (ft->kind == TK_STR) {
         char *name = arena_strndup(ft->loc + 1, (size_t)ft->len - 2);
+        if (opts->no_includes) error_tok(ft, "#include is disabled here");
         char *path = search_include(name, ft);
         if (!path) error_tok(ft, "'%s' file not found", name);
         tok = skip_line(ft->next);

@@ -11,6 +11,7 @@ static int nfiles;
 jmp_buf *error_jmp;
 
 SrcFile **input_files(int *n) { *n = nfiles; return files; }
+void reset_input_files(void) { free(files); files = NULL; nfiles = 0; }
 
 SrcLoc tok_loc(const Token *t) {
   while (t->origin) t = t->origin;

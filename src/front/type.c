@@ -94,16 +94,25 @@ Type *vector_type(const char *name) {
   for (int i = 0; i < 12; i++) {
     if (strlen(bases[i].prefix) != n - 1 || strncmp(name, bases[i].prefix, n - 1)) continue;
     if (cache[i][w]) return cache[i][w];
+    /* vector types outlive any one program (cached here), so they are not arena-allocated */
     Type *b = *bases[i].base;
-    Type *t = struct_type();
+    Type *t = xmalloc(sizeof(Type));
+    t->kind = TY_STRUCT;
     t->is_vector = true;
-    t->tag = arena_strdup(name);
-    static const char *fields[] = {"x", "y", "z", "w"};
+    t->tag = bases[i].prefix;
+    static char names[12][5][16];
+    snprintf(names[i][w], sizeof names[i][w], "%s%d", bases[i].prefix, w);
+    t->tag = names[i][w];
+    static char fields[] = "xyzw";
     Member head = {0}, *cur = &head;
     for (int k = 0; k < w; k++) {
-      Member *m = arena_alloc(sizeof(Member));
+      Member *m = xmalloc(sizeof(Member));
       m->ty = b;
-      m->name = tokenize_string("<built-in>", fields[k]);
+      Token *nt = xmalloc(sizeof(Token));
+      nt->kind = TK_IDENT;
+      nt->loc = &fields[k];
+      nt->len = 1;
+      m->name = nt;
       m->offset = k * b->size;
       m->idx = k;
       cur = cur->next = m;

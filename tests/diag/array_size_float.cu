@@ -1,4 +1,4 @@
-// expect: check 2 3:15: error: size of array has non-integer type 'double'
+// expect: check 2 3:13: error: size of array has non-integer type 'double'
 __global__ void k(float *a) {
   float tmp[2.5];
   tmp[0] = 1.0f;

@@ -1,4 +1,4 @@
-// expect: check 2 2:9: error: expected ')' in preprocessor expression
+// expect: check 2 2:11: error: expected ')'
 #if (1 + 2
 #endif
 __global__ void k(int *a) {

@@ -1,4 +1,4 @@
-// expect: check 2 3:12: error: \x used with no following hex digits
+// expect: check 2 3:13: error: invalid hex escape sequence
 __global__ void k(char *a) {
   a[0] = '\xg';
 }

@@ -1,4 +1,4 @@
-// expect: check 2 4:12: error: expected ')'
+// expect: check 2 4:13: error: expected ')'
 __global__ void k(int *a, int n) {
   int i = threadIdx.x;
   if (i < n {

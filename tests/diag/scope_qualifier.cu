@@ -1,4 +1,4 @@
-// expect: check 2 3:13: error: unsupported C++: qualified names ('::')
+// expect: check 2 3:10: error: unsupported C++: qualified names ('::')
 __global__ void k(float *a) {
   a[0] = std::sqrt(a[1]);
 }

@@ -1,5 +1,5 @@
 // expect: check 2 3:1: error: unsupported C++: templates
-// stdout: ok_kernel
+// stdout: __global__ void ok_kernel(float *a)
 template <typename T>
 __global__ void scale(T *a, T s) {
   a[threadIdx.x] *= s;

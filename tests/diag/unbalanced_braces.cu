@@ -1,4 +1,4 @@
-// expect: check 2 2:28: error: '{' is never closed
+// expect: check 2 2:27: error: '{' is never closed
 __global__ void k(int *a) {
   if (a[0] > 0) {
     a[0] = 1;

@@ -1,4 +1,4 @@
-// expect: check 2 3:13: error: variable-length arrays are not
+// expect: check 2 3:11: error: variable-length arrays are not
 __global__ void k(int *a, int n) {
   int tmp[n];
   tmp[0] = 1;

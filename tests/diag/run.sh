@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# tests/diag/run.sh [CARVE]: run carve on every malformed or unsupported input in tests/diag/
+# and check the diagnostic it gives.  CARVE defaults to ./carve (paths relative to the repo
+# root, where the script runs).  Run it under a sanitizer build with
+#   make build-san/carve && tests/diag/run.sh build-san/carve
+#
+# Each case is one small .cu file whose leading comment lines say what is expected:
+#   // expect: CMD EXIT LINE:COL: SEVERITY: TEXT
+#       CMD is check or run; EXIT the exit status (2 front-end/usage error, 1 kernel fault);
+#       stderr must hold a line starting "FILE:LINE:COL: SEVERITY: " with TEXT later on it.
+#       LOC "carve" instead of LINE:COL means a diagnostic with no source position
+#       ("carve: SEVERITY: ...", for command-line flags).
+#   // flags: FLAGS        (optional) extra flags, put between CMD and FILE
+#   // stdout: TEXT        (optional) stdout must contain TEXT (e.g. a kernel still listed)
+# Whatever is expected, carve must not crash: exit status 1 or 2 only (never >= 128, which
+# is a signal), no sanitizer report, and it must finish within $DIAG_TIMEOUT seconds (20).
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+CARVE=${1:-./carve}
+TIMEOUT=${DIAG_TIMEOUT:-20}
+if [ ! -x "$CARVE" ]; then echo "diag: carve binary '$CARVE' not found (run make)" >&2; exit 2; fi
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+pass=0 fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+# report FILE WHY: one failure line (DIAG_VERBOSE=1 adds carve's stderr, indented)
+report() {
+  echo "FAIL $1: $2"
+  if [ -n "${DIAG_VERBOSE:-}" ] && [ -s "$tmp/err" ]; then sed 's/^/    | /' "$tmp/err"; fi
+  fail=$((fail + 1))
+}
+
+for f in tests/diag/*.cu; do
+  expect=$(sed -n '1,5{s|^// expect: ||p}' "$f" | head -n 1)
+  flags=$(sed -n '1,5{s|^// flags: ||p}' "$f" | head -n 1)
+  want_out=$(sed -n '1,5{s|^// stdout: ||p}' "$f" | head -n 1)
+  if [ -z "$expect" ]; then report "$f" "no '// expect:' directive"; continue; fi
+
+  # CMD EXIT LOC: SEVERITY: TEXT
+  read -r cmd code rest <<<"$expect"
+  loc=${rest%%: *}; rest=${rest#*: }
+  sev=${rest%%: *}; text=${rest#*: }
+  case "$cmd" in check|run) ;; *) report "$f" "bad directive: unknown command '$cmd'"; continue ;; esac
+  case "$code" in 1|2) ;; *) report "$f" "bad directive: exit status '$code' (1 or 2)"; continue ;; esac
+  case "$sev" in error|warning|note) ;; *) report "$f" "bad directive: severity '$sev'"; continue ;; esac
+  if [ "$loc" = carve ]; then prefix="carve: $sev: "
+  elif [[ "$loc" =~ ^[0-9]+:[0-9]+$ ]]; then prefix="$f:$loc: $sev: "
+  else report "$f" "bad directive: location '$loc' (LINE:COL or carve)"; continue; fi
+
+  # shellcheck disable=SC2086  # flags are split on purpose
+  timeout -k 5 "$TIMEOUT" "$CARVE" "$cmd" $flags "$f" >"$tmp/out" 2>"$tmp/err" </dev/null
+  rc=$?
+  shown="'$f:$loc: $sev: ...$text...' (exit $code)"
+
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then report "$f" "HANG: no answer in ${TIMEOUT}s; expected $shown"; continue; fi
+  if [ $rc -ge 128 ]; then report "$f" "CRASH: killed by signal $((rc - 128)); expected $shown"; continue; fi
+  if grep -q -e 'AddressSanitizer' -e 'LeakSanitizer' -e 'runtime error' "$tmp/err"; then
+    report "$f" "CRASH: sanitizer report: $(grep -m1 -e 'AddressSanitizer' -e 'LeakSanitizer' -e 'runtime error' "$tmp/err")"
+    continue
+  fi
+  if [ $rc -ne 1 ] && [ $rc -ne 2 ]; then
+    if [ $rc -eq 0 ]; then report "$f" "ACCEPTED: exit 0, no error; expected $shown"
+    else report "$f" "exit $rc (only 1 or 2 allowed); expected $shown"; fi
+    continue
+  fi
+
+  # a stderr line that starts with the prefix and holds TEXT after it
+  found=$(awk -v p="$prefix" -v t="$text" \
+    'index($0, p) == 1 && index(substr($0, length(p) + 1), t) { print "y"; exit }' "$tmp/err")
+  problems=()
+  [ "$rc" -ne "$code" ] && problems+=("exit $rc, expected $code")
+  if [ -z "$found" ]; then
+    got=$(grep -m1 -E ': (error|warning): ' "$tmp/err")
+    problems+=("expected $shown; got '${got:-no diagnostic}'")
+  fi
+  if [ -n "$want_out" ] && ! grep -qF -- "$want_out" "$tmp/out"; then
+    problems+=("stdout lacks '$want_out'")
+  fi
+  if [ ${#problems[@]} -eq 0 ]; then pass=$((pass + 1))
+  else
+    msg=$(printf '%s; ' "${problems[@]}")
+    report "$f" "${msg%; }"
+  fi
+done
+
+echo "diag: $pass passed, $fail failed"
+[ $fail -eq 0 ]
