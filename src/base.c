@@ -11,15 +11,15 @@ static Chunk *arena;
 void *arena_alloc(size_t n) {
   n = (n + 15) & ~(size_t)15;
   if (!arena || arena->used + n > arena->cap) {
-    size_t cap = n > (1 << 20) ? n : (1 << 20);
-    Chunk *c = malloc(sizeof(Chunk) + cap);
+    size_t cap = n > (4 << 20) ? n : (4 << 20);
+    /* calloc'ed chunks are bump-allocated once and never reused: already zero */
+    Chunk *c = calloc(1, sizeof(Chunk) + cap);
     if (!c) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
     c->next = arena; c->used = 0; c->cap = cap;
     arena = c;
   }
   void *p = (char *)arena->data + arena->used;
   arena->used += n;
-  memset(p, 0, n);
   return p;
 }
 

@@ -84,10 +84,23 @@ static char *get_ident(Token *tok) {
 static void enter_scope(void) { Scope *s = arena_alloc(sizeof(Scope)); s->next = scope; scope = s; }
 static void leave_scope(void) { scope = scope->next; }
 
+/* File scope can hold thousands of names (large generated files): it is hashed. Block scopes
+ * are short lists. */
+#define GLOBAL_BUCKETS 4096
+static VarScope *global_table[GLOBAL_BUCKETS];
+
+static unsigned name_hash(const char *s, int len) {
+  unsigned h = 2166136261u;
+  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h % GLOBAL_BUCKETS;
+}
+
 static VarScope *find_var_n(const char *name, int len) {
-  for (Scope *s = scope; s; s = s->next)
+  for (Scope *s = scope; s && s->next; s = s->next)
     for (VarScope *v = s->vars; v; v = v->next)
       if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
+  for (VarScope *v = global_table[name_hash(name, len)]; v; v = v->next)
+    if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
   return NULL;
 }
 static VarScope *find_var(Token *tok) { return find_var_n(tok->loc, tok->len); }
@@ -97,7 +110,17 @@ static Type *find_tag(Token *tok) {
       if (tok_equal(tok, t->name)) return t->ty;
   return NULL;
 }
+static VarScope *push_global(char *name) {
+  VarScope *v = arena_alloc(sizeof(VarScope));
+  v->name = name;
+  unsigned h = name_hash(name, (int)strlen(name));
+  v->next = global_table[h];
+  global_table[h] = v;
+  return v;
+}
+
 static VarScope *push_scope(char *name) {
+  if (!scope->next) return push_global(name);
   VarScope *v = arena_alloc(sizeof(VarScope));
   v->name = name;
   v->next = scope->vars;
@@ -112,6 +135,11 @@ static void push_tag(Token *tok, Type *ty) {
   scope->tags = t;
 }
 static VarScope *find_in_current(Token *tok) {
+  if (!scope->next) {
+    for (VarScope *v = global_table[name_hash(tok->loc, tok->len)]; v; v = v->next)
+      if (tok_equal(tok, v->name)) return v;
+    return NULL;
+  }
   for (VarScope *v = scope->vars; v; v = v->next)
     if (tok_equal(tok, v->name)) return v;
   return NULL;
@@ -1514,6 +1542,7 @@ static Node *primary(Token **rest, Token *tok) {
 
 /* ---------------- top level ---------------- */
 static TopItem *last_item;
+static Obj **funcs_tail;
 static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok) {
   TopItem *it = arena_alloc(sizeof(TopItem));
   it->kind = k; it->obj = o; it->ty = ty; it->name = name; it->tok = tok;
@@ -1522,9 +1551,9 @@ static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok) 
 }
 
 static Obj *find_func(const char *name) {
-  for (Obj *f = prog->funcs; f; f = f->next)
-    if (!strcmp(f->name, name)) return f;
-  return NULL;
+  VarScope *v = find_var_n(name, (int)strlen(name));
+  while (v && !(v->var && v->var->sc == SC_FUNC)) v = NULL;
+  return v ? v->var : NULL;
 }
 
 /* function = declspec declarator ("{" compound-stmt | ";") */
@@ -1539,17 +1568,10 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   Obj *fn = prev;
   if (!fn) {
     fn = new_obj(fname, ty, name, SC_FUNC);
-    Obj **pp = &prog->funcs;
-    while (*pp) pp = &(*pp)->next;
-    *pp = fn;
+    *funcs_tail = fn;
+    funcs_tail = &fn->next;
     /* functions live in the global scope (so recursion and later calls see them) */
-    Scope *s = scope;
-    while (s->next) s = s->next;
-    VarScope *v = arena_alloc(sizeof(VarScope));
-    v->name = fname;
-    v->var = fn;
-    v->next = s->vars;
-    s->vars = v;
+    push_global(fname)->var = fn;
   } else if (prev->is_definition && tok_equal(tok, "{")) {
     error_tok(name, "redefinition of '%s'", fname);
   }
@@ -1779,6 +1801,8 @@ static bool calls_barrier(Node *n) {
 Program *parse(Token *tok) {
   prog = arena_alloc(sizeof(Program));
   scope = arena_alloc(sizeof(Scope));
+  memset(global_table, 0, sizeof global_table);
+  funcs_tail = &prog->funcs;
   last_item = NULL;
   n_host_funcs = 0;
   expr_depth = 0;

@@ -110,7 +110,8 @@ static Token *append(Token *a, Token *b) {
   cur->next = b;
   return head.next;
 }
-static bool is_hash(Token *t) { return t->at_bol && tok_equal(t, "#"); }
+/* a directive starts with '#' first on a line, never from a macro expansion (C11 6.10.3.4p3) */
+static bool is_hash(Token *t) { return t->at_bol && !t->origin && tok_equal(t, "#"); }
 
 static Token *skip_line(Token *tok) {
   if (tok->at_bol) return tok;
@@ -564,13 +565,9 @@ static Token *read_pragma(Token **rest, Token *hash, Token *tok) {
   Token *p = copy_token(hash);
   p->kind = TK_PRAGMA;
   p->at_bol = true;
-  /* the raw text of the line, for printing */
-  const char *s = start->loc;
-  const char *e = s;
-  Token *last = NULL;
-  for (Token *t = line; t->kind != TK_EOF; t = t->next) last = t;
-  if (last && last->file == start->file) e = last->loc + last->len;
-  p->str = (last && last->file == start->file) ? arena_strndup(s, (size_t)(e - s)) : arena_strdup("");
+  /* the text of the line, for printing */
+  (void)start;
+  p->str = join_tokens(line, NULL);
   if (line->kind == TK_IDENT && tok_equal(line, "carve")) {
     Token *exp = preprocess2(line->next);
     convert_pp_tokens(exp);

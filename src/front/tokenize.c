@@ -53,7 +53,10 @@ void note_tok(const Token *t, const char *f, ...) {
 }
 
 bool tok_equal(const Token *t, const char *s) {
-  return (int)strlen(s) == t->len && memcmp(t->loc, s, (size_t)t->len) == 0;
+  /* the first byte settles almost every comparison without a strlen */
+  if (t->len == 0) return s[0] == 0;
+  if (t->loc[0] != s[0]) return false;
+  return strncmp(t->loc, s, (size_t)t->len) == 0 && s[t->len] == 0;
 }
 
 char *tok_text(const Token *t) { return arena_strndup(t->loc, (size_t)t->len); }
@@ -87,7 +90,7 @@ static int punct_len(const char *p) {
                              "-=", "*=", "/=", "%=", "&=", "|=", "^=", "&&", "||", "++", "--",
                              "<<", ">>", "##", "::"};
   for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
-    if (strncmp(p, kw[i], strlen(kw[i])) == 0) return (int)strlen(kw[i]);
+    if (p[0] == kw[i][0] && p[1] == kw[i][1] && (kw[i][2] == 0 || p[2] == kw[i][2])) return kw[i][2] ? 3 : 2;
   return ispunct((unsigned char)*p) ? 1 : 0;
 }
 
