@@ -125,6 +125,7 @@ static void test_divergence(void) {
     "  int j = 0; while (j < t % 5) j++; acc += j * 1000;\n"
     "  do { acc += 7; } while (acc < 0);\n"
     "  switch (t % 4) { case 0: acc += 10000; case 1: acc += 20000; break; case 2: acc += 40000; break; default: acc -= 1; }\n"
+    "  switch (t % 5) { case 0: case 1: acc += 100000; break; case 3: default: acc += 200000; }\n"
     "  if (t == 5) { o[t] = -5; return; }\n"
     "  o[t] = acc;\n"
     "}\n", "k");
@@ -136,6 +137,7 @@ static void test_divergence(void) {
     int j = 0; while (j < t % 5) j++; acc += j * 1000;
     acc += 7;
     switch (t % 4) { case 0: acc += 10000; /* fall through */ case 1: acc += 20000; break; case 2: acc += 40000; break; default: acc -= 1; }
+    acc += (t % 5 <= 1) ? 100000 : 200000;
     if (t == 5) acc = -5;
     CHECK(o[t] == acc, "divergence o[%d] = %d, want %d", t, o[t], acc);
   }

@@ -176,6 +176,7 @@ struct Node {
   Node *cond, *then, *els, *init, *inc, *body;
   Node *cases;         /* ND_SWITCH: its ND_CASE nodes in order */
   Node *case_next;
+  int case_next_depth; /* ND_SWITCH: block depth where its case labels must be */
   bool is_default;
   int64_t case_val;
   int unroll;          /* #pragma unroll N before a loop: N, -1 for bare "unroll", 0 none */

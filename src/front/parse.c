@@ -29,7 +29,7 @@ typedef struct {
 static Scope *scope;
 static Obj *cur_fn;
 static Program *prog;
-static int loop_depth, switch_depth;
+static int loop_depth, switch_depth, block_depth;
 static Node *cur_switch;
 static int slot_counter;
 static int expr_depth;
@@ -849,6 +849,7 @@ static Node *stmt(Token **rest, Token *tok) {
     Node *sw = cur_switch;
     cur_switch = n;
     switch_depth++;
+    n->case_next_depth = tok_equal(tok, "{") ? block_depth + 1 : block_depth;
     n->then = stmt(rest, tok);
     switch_depth--;
     cur_switch = sw;
@@ -871,8 +872,15 @@ static Node *stmt(Token **rest, Token *tok) {
     Node **pp = &cur_switch->cases;
     while (*pp) pp = &(*pp)->case_next;
     *pp = n;
-    n->lhs = tok_equal(tok, "}") ? new_node(ND_NULL_STMT, tok) : stmt(rest, tok);
-    if (tok_equal(tok, "}")) *rest = tok;
+    if (block_depth != cur_switch->case_next_depth)
+      error_tok(n->tok, "unsupported: a case label inside a nested block of its switch (carve handles structured switches)");
+    /* "case 1: case 2: s;" is two labels; the second is the next statement of the body */
+    if (tok_equal(tok, "}") || tok_equal(tok, "case") || tok_equal(tok, "default")) {
+      n->lhs = new_node(ND_NULL_STMT, tok);
+      *rest = tok;
+    } else {
+      n->lhs = stmt(rest, tok);
+    }
     return n;
   }
   if (tok_equal(tok, "for")) {
@@ -955,6 +963,7 @@ static Node *compound_stmt(Token **rest, Token *tok) {
   Node *n = new_node(ND_BLOCK, tok);
   Node head = {0}, *cur = &head;
   enter_scope();
+  block_depth++;
   while (!tok_equal(tok, "}")) {
     if (tok->kind == TK_EOF) error_tok(n->tok, "'{' is never closed");
     if (is_typename(tok) && !tok_equal(tok->next, ":") && !(find_typedef(tok) && tok_equal(tok->next, "("))) {
@@ -968,6 +977,7 @@ static Node *compound_stmt(Token **rest, Token *tok) {
     while (cur->next) cur = cur->next;
   }
   leave_scope();
+  block_depth--;
   n->stmts = head.next;
   n->end_tok = tok;
   *rest = tok->next;
@@ -1853,6 +1863,7 @@ Program *parse(Token *tok) {
     } else {
       scope = scope_saved;
       cur_fn = NULL;
+      block_depth = 0;
       expr_depth = 0;
       if (dc == DECL_DEVICE) {
         prog->errors++;

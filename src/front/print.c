@@ -325,11 +325,23 @@ static void expr(Printer *p, Node *n, int min) {
     out(p, ", ");
     expr(p, n->rhs, P_ASSIGN);
     break;
-  default:
-    expr(p, n->lhs, pr);
+  default: {
+    /* like gcc's -Wparentheses: spell out the grouping where readers often misjudge it
+     * (a << (b + c), (a & b) | c, a || (b && c)) */
+    bool clarify = pr == P_SHIFT || pr == P_BITAND || pr == P_BITOR || pr == P_BITXOR || pr == P_LOGOR;
+    int lmin = pr, rmin = pr + 1;
+    if (clarify) {
+      Node *l = n->lhs, *r = n->rhs;
+      while (l->kind == ND_CAST && l->implicit) l = l->lhs;
+      while (r->kind == ND_CAST && r->implicit) r = r->lhs;
+      if (prec(l) > pr && prec(l) < P_UNARY) lmin = P_UNARY;
+      if (prec(r) > pr && prec(r) < P_UNARY) rmin = P_UNARY;
+    }
+    expr(p, n->lhs, lmin);
     outf(p, " %s ", binop(n->kind));
-    expr(p, n->rhs, pr + 1);
+    expr(p, n->rhs, rmin);
     break;
+  }
   }
   if (paren) out(p, ")");
 }
@@ -405,6 +417,8 @@ static void stmt(Printer *p, Node *n) {
       out(p, "\n");
       indent(p);
       stmt(p, n->lhs);
+    } else {
+      out(p, ";");   /* a label needs a statement */
     }
     return;
   case ND_IF:

@@ -1,0 +1,2 @@
+#define INC_SCALE 3
+typedef float scalar_t;
