@@ -5,18 +5,18 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter
 LDLIBS = -lm
 PREFIX ?= /usr/local
 
-SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c)
+SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c)
 OBJ_LIB = $(SRC_LIB:%.c=build/%.o)
 SAN_OBJ_LIB = $(SRC_LIB:%.c=build-san/%.o)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 all: carve
 
-build/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def)
+build/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def src/*/*.inc)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
 
-build-san/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def)
+build-san/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def src/*/*.inc)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(SANFLAGS) -c $< -o $@
 

@@ -17,6 +17,8 @@
 #pragma carve arg C = float[N*N] : zeros out
 #pragma carve arg n = N
 #pragma carve tol rel(1e-5)
+#pragma carve work flops(2.0*N*N*N) bytes(3.0*N*N*4)
+#pragma carve baseline sgemm(N, N, N)
 __global__ void mm(const float *A, const float *B, float *C, int n)
 {
     int idx = blockIdx.x * blockDim.x + threadIdx.x;   /* column of C */

@@ -22,6 +22,8 @@
 #pragma carve arg h = H
 #pragma carve arg w = W
 #pragma carve tol rel(1e-5)
+#pragma carve work flops(2.0*H*W) bytes(4.0*(H*W + W + H))
+#pragma carve baseline sgemv(H, W)
 __global__ void mv(const float *A, const float *x, float *y, int h, int w)
 {
     int idx = blockIdx.x * blockDim.x + threadIdx.x;   /* row of A */

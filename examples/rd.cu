@@ -24,6 +24,8 @@
 #pragma carve arg n = N
 #pragma carve arg seg = SEG
 #pragma carve tol rel(1e-6)
+#pragma carve work flops(1.0*N) bytes(4.0*(N + SEG))
+#pragma carve baseline sasum(N)
 __global__ void rd(const float *A, float *partial, int n, int seg)
 {
     int idx = blockIdx.x * blockDim.x + threadIdx.x;

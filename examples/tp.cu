@@ -21,6 +21,8 @@
 #pragma carve arg h = H
 #pragma carve arg w = W
 #pragma carve tol rel(0)
+#pragma carve work bytes(2.0*H*W*4)
+#pragma carve baseline copy(H*W*4)
 __global__ void tp(const float *A, float *C, int h, int w)
 {
     int idx = blockIdx.x * blockDim.x + threadIdx.x;   /* column of C = row of A */

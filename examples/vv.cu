@@ -22,6 +22,8 @@
 #pragma carve arg h = H
 #pragma carve arg w = W
 #pragma carve tol rel(1e-5)
+#pragma carve work flops(2.0*H*W) bytes(4.0*(2.0*H*W + H + W))
+#pragma carve baseline sger(H, W)
 __global__ void vv(const float *a, const float *b, float *C, int h, int w)
 {
     int idx = blockIdx.x * blockDim.x + threadIdx.x;   /* column of C */

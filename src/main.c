@@ -3,6 +3,7 @@
  * 2 usage or input error. */
 #include "front/front.h"
 #include "interp/interp.h"
+#include "gpu/gpu.h"
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@ static const char *usage_main =
   "  print   print the kernels back as CUDA source that nvcc compiles\n"
   "  run     execute one kernel launch in the SIMT interpreter; check memory accesses,\n"
   "          shared-memory races and barriers; write output buffers\n"
+  "  bench   run a launch on the GPU: generated harness, proper timing, verification\n"
+  "          against the interpreter (--verify), Nsight Compute counters (--ncu)\n"
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
@@ -41,6 +44,24 @@ static const char *usage_print =
   "\n"
   "Print the device code of FILE.cu (types, constants, device functions, kernels, launch specs)\n"
   "as CUDA source, macros expanded. Printing the printed file gives the same text.\n";
+
+static const char *usage_bench =
+  "usage: carve bench FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
+  "                   [--arg ...] [--reps N] [--flush-l2] [--verify] [--verify-blocks N] [--ncu]\n"
+  "                   [--baseline] [--arch sm_XX] [--timeout SECONDS] [--calibration FILE]\n"
+  "                   [--format text|json] [--emit DIR]\n"
+  "\n"
+  "Generate a standalone CUDA harness for the launch (inputs made by exactly the generators\n"
+  "'carve run' uses), build it with nvcc and time it: 2 warm-up launches, then the median, min and\n"
+  "max of N launches with CUDA events, every CUDA call and each launch's error checked.\n"
+  "  --verify      compare the first launch's outputs with the interpreter (integers exactly; floats\n"
+  "                within the spec's tol, default relative L2 1e-5; NaN never passes); large grids\n"
+  "                are checked on --verify-blocks sampled blocks (default 64), and say so\n"
+  "  --ncu         Nsight Compute counters: sectors and requests, shared wavefronts and bank\n"
+  "                conflicts, threads per instruction, achieved occupancy, DRAM bytes, duration\n"
+  "  --baseline    time the spec's '#pragma carve baseline' library call (cuBLAS FP32, no TF32)\n"
+  "  --emit DIR    write DIR/harness.cu and DIR/build.sh; do not build or run\n"
+  "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char *usage_run =
   "usage: carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
@@ -72,6 +93,7 @@ typedef struct {
   const char *grid, *block;
   uint64_t max_steps;
   bool no_race;
+  BenchOptions bench;
 } Opts;
 
 static int usage_error(const char *cmd, const char *msg) {
@@ -133,6 +155,23 @@ static int parse_opts(const char *cmd, int argc, char **argv, Opts *o, const cha
       continue;
     }
     if (!strcmp(a, "--no-race-check")) { o->no_race = true; continue; }
+    if (!strcmp(a, "--verify")) { o->bench.verify = true; continue; }
+    if (!strcmp(a, "--ncu")) { o->bench.ncu = true; continue; }
+    if (!strcmp(a, "--flush-l2")) { o->bench.h.flush_l2 = true; continue; }
+    if (!strcmp(a, "--baseline")) { o->bench.h.baseline = true; continue; }
+    if ((r = TAKE("--emit"))) { if (r < 0) return usage_error(cmd, "--emit needs a directory"); o->bench.emit_dir = val; continue; }
+    if ((r = TAKE("--arch"))) { if (r < 0) return usage_error(cmd, "--arch needs sm_XX"); o->bench.arch = val; continue; }
+    if ((r = TAKE("--calibration"))) { if (r < 0) return usage_error(cmd, "--calibration needs a file"); o->bench.calibration = val; continue; }
+    if ((r = TAKE("--reps")) || (r = TAKE("--verify-blocks")) || (r = TAKE("--timeout"))) {
+      if (r < 0) return usage_error(cmd, fmt("%s needs a positive number", a));
+      char *end;
+      long v = strtol(val, &end, 10);
+      if (*end || v < 1 || v > 1000000) return usage_error(cmd, fmt("%s needs a positive number", a));
+      if (!strncmp(a, "--reps", 6)) o->bench.h.reps = (int)v;
+      else if (!strncmp(a, "--verify-blocks", 15)) o->bench.verify_blocks = (int)v;
+      else o->bench.timeout_s = (int)v;
+      continue;
+    }
 #undef TAKE
     if (a[0] == '-' && a[1]) return usage_error(cmd, fmt("unknown option '%s'", a));
     if (o->file) return usage_error(cmd, fmt("more than one input file ('%s' and '%s')", o->file, a));
@@ -300,7 +339,7 @@ static void print_first(const Buffer *b, int n) {
     if (t->kind == TY_DOUBLE) { memcpy(&v.d, p, 8); printf(" %g", v.d); continue; }
     int64_t x = 0;
     memcpy(&x, p, (size_t)t->size);
-    if (!t->is_unsigned && t->size < 8) x = (x << (64 - 8 * t->size)) >> (64 - 8 * t->size);
+    if (!t->is_unsigned && t->size < 8 && (x >> (8 * t->size - 1)) & 1) x = (int64_t)((uint64_t)x | ~((1ull << (8 * t->size)) - 1));
     printf(t->is_unsigned ? " %llu" : " %lld", (long long)x);
   }
   if (b->count > n) printf(" ...");
@@ -396,6 +435,31 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
+static int cmd_bench(int argc, char **argv) {
+  Opts o;
+  int r = parse_opts("bench", argc, argv, &o, usage_bench);
+  if (r) return r < 0 ? 0 : r;
+  Program *p = load(&o);
+  if (!p) return 2;
+  Obj *k = pick_kernel(p, &o, "bench");
+  if (!k || !k->body) return 2;
+  if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
+  if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
+  o.ov.args = xmalloc(sizeof(ArgSpec *) * (size_t)(o.nargs + 1));
+  for (int i = 0; i < o.nargs; i++) {
+    ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
+    if (!a) return 2;
+    o.ov.args[o.ov.nargs++] = a;
+  }
+  Launch L;
+  if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
+  o.bench.json = !strcmp(o.format, "json");
+  fflush(stdout);
+  int rc = bench_run(&L, o.file, &o.bench);
+  launch_free(&L);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   diag_out = stderr;
   diag_color = isatty(2) && !getenv("NO_COLOR");
@@ -405,6 +469,7 @@ int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[2], "check")) fputs(usage_check, stdout);
     else if (argc > 2 && !strcmp(argv[2], "print")) fputs(usage_print, stdout);
     else if (argc > 2 && !strcmp(argv[2], "run")) fputs(usage_run, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "bench")) fputs(usage_bench, stdout);
     else fputs(usage_main, stdout);
     return 0;
   }
@@ -413,6 +478,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) rc = cmd_check(argc - 2, argv + 2);
   else if (!strcmp(cmd, "print")) rc = cmd_print(argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) rc = cmd_run(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "bench")) rc = cmd_bench(argc - 2, argv + 2);
   else { fprintf(stderr, "carve: unknown command '%s'\n\n%s", cmd, usage_main); return 2; }
   fflush(stdout);
   arena_free_all();

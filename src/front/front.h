@@ -278,6 +278,12 @@ typedef struct LaunchSpec {
   bool has_grid, has_block;
   ArgSpec *args;
   double rel_tol, abs_tol;
+  /* `#pragma carve work flops(E) bytes(E)`: declared work, for GFLOP/s and GB/s */
+  double flops, bytes;
+  /* `#pragma carve baseline NAME(ARGS)`: a library doing the same job, timed beside the kernel */
+  const char *baseline;
+  int64_t baseline_args[3];
+  int n_baseline_args;
 } LaunchSpec;
 
 /* parse every `#pragma carve` of the program into p->specs; diagnostics on error */
@@ -307,6 +313,7 @@ Node *new_node(NodeKind kind, Token *tok);
 
 /* print.c: the program (or one function) as CUDA source */
 void print_program(Buf *out, Program *p);
+extern bool print_carve_pragmas;   /* print `#pragma carve` lines (default true) */
 void print_function(Buf *out, Obj *fn);
 void print_expr(Buf *out, Node *n);
 void print_type_decl(Buf *out, Type *ty, const char *name);

@@ -540,6 +540,8 @@ void print_function(Buf *b, Obj *fn) {
   free(p.done);
 }
 
+bool print_carve_pragmas = true;
+
 void print_program(Buf *b, Program *prog) {
   Printer p = {b, 0, NULL, 0};
   bool printf_used = false;
@@ -552,7 +554,11 @@ void print_program(Buf *b, Program *prog) {
     first = false;
     last = it->kind;
     switch (it->kind) {
-    case TOP_PRAGMA: pragma_line(&p, it->tok); out(&p, "\n"); break;
+    case TOP_PRAGMA:
+      if (it->tok->pragma_toks && !print_carve_pragmas) break;
+      pragma_line(&p, it->tok);
+      out(&p, "\n");
+      break;
     case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, it->name, true); out(&p, ";\n"); break;
     case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;
     case TOP_FUNC: function(&p, it->obj); break;

@@ -341,8 +341,39 @@ static void spec_line(Program *p, Token *t, LaunchSpec **cur, const char *dir) {
     if (!tok_equal(u, ")")) error_tok(u, "expected ')'");
     if (v < 0) error_tok(u, "tolerance must not be negative");
     if (rel) (*cur)->rel_tol = v; else (*cur)->abs_tol = v;
+  } else if (tok_equal(t, "work")) {
+    if (!*cur) error_tok(t, "'#pragma carve work' before any '#pragma carve launch'");
+    Token *u = t->next;
+    while (u->kind != TK_EOF) {
+      bool fl = tok_equal(u, "flops");
+      if (!fl && !tok_equal(u, "bytes")) error_tok(u, "expected flops(EXPR) or bytes(EXPR)");
+      if (!tok_equal(u->next, "(")) error_tok(u->next, "expected '('");
+      double v = num_arg(&u, u->next->next);
+      if (!tok_equal(u, ")")) error_tok(u, "expected ')'");
+      if (v < 0) error_tok(u, "work must not be negative");
+      if (fl) (*cur)->flops = v; else (*cur)->bytes = v;
+      u = u->next;
+    }
+  } else if (tok_equal(t, "baseline")) {
+    if (!*cur) error_tok(t, "'#pragma carve baseline' before any '#pragma carve launch'");
+    Token *u = t->next;
+    static const char *names[] = {"sgemm", "sgemv", "sgemv_t", "sger", "sasum", "copy"};
+    static const int nargs[] = {3, 2, 2, 2, 1, 1};
+    int which = -1;
+    for (int i = 0; i < 6; i++) if (tok_equal(u, names[i])) which = i;
+    if (which < 0) error_tok(u, "unknown baseline '%.*s' (expected sgemm(M,N,K), sgemv(M,N), sgemv_t(M,N), sger(M,N), sasum(N) or copy(BYTES))", u->len, u->loc);
+    (*cur)->baseline = names[which];
+    if (!tok_equal(u->next, "(")) error_tok(u->next, "expected '('");
+    u = u->next->next;
+    for (int i = 0; i < nargs[which]; i++) {
+      if (i) { if (!tok_equal(u, ",")) error_tok(u, "baseline %s takes %d arguments", names[which], nargs[which]); u = u->next; }
+      (*cur)->baseline_args[i] = int_expr(&u, u, "baseline argument");
+      if ((*cur)->baseline_args[i] <= 0) error_tok(u, "baseline sizes must be positive");
+    }
+    (*cur)->n_baseline_args = nargs[which];
+    if (!tok_equal(u, ")")) error_tok(u, "expected ')'");
   } else {
-    error_tok(t, "unknown '#pragma carve %.*s' (expected launch, arg or tol)", t->len, t->loc);
+    error_tok(t, "unknown '#pragma carve %.*s' (expected launch, arg, tol, work or baseline)", t->len, t->loc);
   }
 }
 

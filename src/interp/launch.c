@@ -6,12 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t random_bits(uint64_t seed, uint64_t i) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (i + 1) * 0xD1B54A32D192ED03ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+#define FILL_CODE(...) __VA_ARGS__
+#include "fill.inc"
+#undef FILL_CODE
+
+uint64_t random_bits(uint64_t seed, uint64_t i) { return carve_random_bits(seed, i); }
 
 uint64_t buffer_checksum(const Buffer *b) {
   uint64_t h = 1469598103934665603ull;
@@ -19,22 +18,28 @@ uint64_t buffer_checksum(const Buffer *b) {
   return h;
 }
 
-static void put(unsigned char *p, Type *t, double d, int64_t i, bool is_int) {
-  switch (t->kind) {
-  case TY_FLOAT: { float f = (float)(is_int ? (double)i : d); memcpy(p, &f, 4); return; }
-  case TY_DOUBLE: { double x = is_int ? (double)i : d; memcpy(p, &x, 8); return; }
-  default: break;
+/* the component description carve_fill works on */
+typedef struct { int kind, size, ncomp, off[4]; } Layout;
+static Layout layout_of(Type *et) {
+  Layout L = {0, et->size, 1, {0}};
+  Type *comp = et;
+  if (et->kind == TY_STRUCT) {
+    L.ncomp = 0;
+    for (Member *m = et->members; m && L.ncomp < 4; m = m->next) L.off[L.ncomp++] = m->offset;
+    comp = et->members->ty;
   }
-  int64_t v = is_int ? i : (int64_t)d;
-  if (t->kind == TY_BOOL) v = v != 0;
-  memcpy(p, &v, (size_t)t->size);   /* little-endian: the low bytes */
+  L.kind = comp->kind == TY_FLOAT ? 1 : comp->kind == TY_DOUBLE ? 2 : comp->kind == TY_BOOL ? 3 : 0;
+  L.size = comp->size;
+  return L;
+}
+
+static void put(unsigned char *p, Type *t, double d, int64_t i, bool is_int) {
+  Layout L = layout_of(t);
+  carve_put(p, L.kind, L.size, d, i, is_int);
 }
 
 int buffer_init(Buffer *b, const ArgSpec *a) {
   Type *et = a->elem_ty;
-  Type *comp = et->kind == TY_STRUCT ? et->members->ty : et;
-  int ncomp = 1;
-  if (et->kind == TY_STRUCT) { ncomp = 0; for (Member *m = et->members; m; m = m->next) ncomp++; }
   b->name = a->name;
   b->elem_ty = et;
   b->count = a->count;
@@ -57,37 +62,9 @@ int buffer_init(Buffer *b, const ArgSpec *a) {
     free(d);
     return 0;
   }
-  if (a->init == INIT_ZEROS) return 0;
-  int64_t total = a->count * ncomp;
-  Member *mem = et->kind == TY_STRUCT ? et->members : NULL;
-  for (int64_t k = 0; k < total; k++) {
-    int64_t el = k / ncomp;
-    int c = (int)(k % ncomp);
-    int off = mem ? 0 : 0;
-    if (mem) { Member *m = et->members; for (int j = 0; j < c; j++) m = m->next; off = m->offset; }
-    unsigned char *p = b->data + (size_t)el * (size_t)et->size + (size_t)off;
-    bool fl = is_flonum(comp);
-    switch (a->init) {
-    case INIT_FILL: put(p, comp, a->a, (int64_t)a->a, !fl && a->a == floor(a->a)); break;
-    case INIT_IOTA: {
-      double v = a->a + (double)k * a->b;
-      put(p, comp, v, (int64_t)a->a + k * (int64_t)a->b, !fl);
-      break;
-    }
-    case INIT_RANDOM: {
-      uint64_t x = random_bits(a->seed, (uint64_t)k);
-      if (fl) {
-        double lo = a->has_range ? a->a : 0, hi = a->has_range ? a->b : 1;
-        put(p, comp, lo + (hi - lo) * (double)(x >> 11) * 0x1p-53, 0, false);
-      } else {
-        int64_t lo = a->has_range ? (int64_t)a->a : 0, hi = a->has_range ? (int64_t)a->b : 100;
-        put(p, comp, 0, lo + (int64_t)((x >> 11) % (uint64_t)(hi - lo)), true);
-      }
-      break;
-    }
-    default: break;
-    }
-  }
+  Layout lay = layout_of(et);
+  static const int init_code[] = {[INIT_ZEROS] = 0, [INIT_FILL] = 1, [INIT_IOTA] = 2, [INIT_RANDOM] = 3, [INIT_FILE] = 0};
+  carve_fill(b->data, a->count, et->size, lay.ncomp, lay.off, lay.kind, lay.size, init_code[a->init], a->a, a->b, a->has_range, a->seed);
   return 0;
 }
 

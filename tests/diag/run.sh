@@ -13,11 +13,11 @@
 #   // flags: FLAGS        (optional) extra flags, put between CMD and FILE
 #   // stdout: TEXT        (optional) stdout must contain TEXT (e.g. a kernel still listed)
 # Whatever is expected, carve must not crash: exit status 1 or 2 only (never >= 128, which
-# is a signal), no sanitizer report, and it must finish within $DIAG_TIMEOUT seconds (20).
+# is a signal), no sanitizer report, and it must finish within $DIAG_TIMEOUT seconds (10).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 CARVE=${1:-./carve}
-TIMEOUT=${DIAG_TIMEOUT:-20}
+TIMEOUT=${DIAG_TIMEOUT:-10}
 if [ ! -x "$CARVE" ]; then echo "diag: carve binary '$CARVE' not found (run make)" >&2; exit 2; fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -53,7 +53,7 @@ for f in tests/diag/*.cu; do
   # shellcheck disable=SC2086  # flags are split on purpose
   timeout -k 5 "$TIMEOUT" "$CARVE" "$cmd" $flags "$f" >"$tmp/out" 2>"$tmp/err" </dev/null
   rc=$?
-  shown="'$f:$loc: $sev: ...$text...' (exit $code)"
+  shown="'${prefix}...$text...' (exit $code)"
 
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then report "$f" "HANG: no answer in ${TIMEOUT}s; expected $shown"; continue; fi
   if [ $rc -ge 128 ]; then report "$f" "CRASH: killed by signal $((rc - 128)); expected $shown"; continue; fi

@@ -1,0 +1,416 @@
+/* bench: build the harness with nvcc, run it on the GPU, verify its outputs against the
+ * interpreter, and read Nsight Compute's counters. */
+#include "gpu.h"
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- processes ---- */
+static char *find_program(const char *name) {
+  const char *env = strcmp(name, "nvcc") ? (strcmp(name, "ncu") ? NULL : getenv("CARVE_NCU")) : getenv("CARVE_NVCC");
+  if (env && *env) return access(env, X_OK) == 0 ? arena_strdup(env) : NULL;
+  const char *path = getenv("PATH");
+  char *p = arena_strdup(path ? path : "/usr/bin:/bin");
+  char *extra[] = {"/usr/local/cuda/bin", NULL};
+  for (char *dir = strtok(p, ":"); dir; dir = strtok(NULL, ":")) {
+    char *f = fmt("%s/%s", dir, name);
+    if (access(f, X_OK) == 0) return f;
+  }
+  for (int i = 0; extra[i]; i++) {
+    char *f = fmt("%s/%s", extra[i], name);
+    if (access(f, X_OK) == 0) return f;
+  }
+  return NULL;
+}
+
+/* run argv with stdout and stderr to files; returns the exit status, 124 on timeout, -1 if
+ * it could not start */
+static int run_cmd(char *const argv[], const char *out, const char *err, int timeout_s) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    setpgid(0, 0);
+    if (out && !freopen(out, "w", stdout)) _exit(127);
+    if (err && !freopen(err, "w", stderr)) _exit(127);
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  time_t start = time(NULL);
+  int status;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return -1;
+    if (timeout_s > 0 && time(NULL) - start > timeout_s) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return 124;
+    }
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static char *slurp(const char *path) {
+  size_t n;
+  char *s = read_file(path, &n);
+  if (!s) return arena_strdup("");
+  char *r = arena_strdup(s);
+  free(s);
+  return r;
+}
+
+/* ---- tiny JSON field readers (the harness prints flat objects) ---- */
+static bool json_num(const char *js, const char *key, double *v) {
+  const char *p = strstr(js, fmt("\"%s\":", key));
+  if (!p) return false;
+  p += strlen(key) + 3;
+  char *end;
+  *v = strtod(p, &end);
+  return end != p;
+}
+static char *json_strv(const char *js, const char *key) {
+  const char *p = strstr(js, fmt("\"%s\": \"", key));
+  if (!p) return NULL;
+  p += strlen(key) + 5;
+  const char *e = strchr(p, '"');
+  return e ? arena_strndup(p, (size_t)(e - p)) : NULL;
+}
+
+/* ---- calibration ---- */
+static char *calibration_path(const char *given) {
+  if (given) return arena_strdup(given);
+  const char *env = getenv("CARVE_CALIBRATION");
+  if (env) return arena_strdup(env);
+  const char *home = getenv("HOME");
+  return fmt("%s/.cache/carve/calibration.json", home ? home : ".");
+}
+
+/* ---- verification ---- */
+typedef struct {
+  Launch *L;
+  unsigned char **written;   /* per buffer: byte written by a sampled block */
+  bool *atomic;              /* per buffer: updated by atomics */
+  int64_t *blocks; int nblocks;
+} VerifyCtx;
+
+static bool want_block(void *ctx, int64_t b) {
+  VerifyCtx *v = ctx;
+  for (int i = 0; i < v->nblocks; i++) if (v->blocks[i] == b) return true;
+  return false;
+}
+
+static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+  VerifyCtx *v = ctx;
+  if (space != SPACE_GLOBAL || kind == ACC_LOAD) return;
+  for (int l = 0; l < 32; l++) {
+    if (!(m >> l & 1)) continue;
+    uint64_t b = (addr[l] >> 40) & 0xfffff, off = addr[l] & ((1ull << 40) - 1);
+    if (b == 0 || b >= (uint64_t)v->L->nbufs || off + (uint64_t)size > v->L->bufs[b].bytes) continue;
+    if (kind == ACC_ATOMIC) v->atomic[b] = true;
+    memset(v->written[b] + off, 1, (size_t)size);
+  }
+}
+
+static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol, bool json, int *compared) {
+  Type *t = b->elem_ty;
+  Type *comp = t->kind == TY_STRUCT ? t->members->ty : t;
+  size_t cs = (size_t)comp->size, n = b->bytes / cs;
+  double num = 0, den = 0, max_ulp = 0;
+  size_t bad = 0, first_bad = (size_t)-1;
+  int cmp = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (mask && !mask[i * cs]) continue;
+    cmp++;
+    const unsigned char *c = b->data + i * cs, *g = gpu + i * cs;
+    if (!is_flonum(comp)) {
+      if (memcmp(c, g, cs)) { if (!bad++) first_bad = i; }
+      continue;
+    }
+    double x, y;
+    if (comp->kind == TY_FLOAT) {
+      float fx, fy;
+      memcpy(&fx, c, 4); memcpy(&fy, g, 4);
+      x = fx; y = fy;
+      int32_t ix, iy;
+      memcpy(&ix, c, 4); memcpy(&iy, g, 4);
+      if (ix < 0) ix = INT32_MIN - ix;
+      if (iy < 0) iy = INT32_MIN - iy;
+      double u = fabs((double)ix - (double)iy);
+      if (u > max_ulp) max_ulp = u;
+    } else {
+      memcpy(&x, c, 8); memcpy(&y, g, 8);
+    }
+    if (isnan(x) != isnan(y) || (isnan(y) && !isnan(x))) { if (!bad++) first_bad = i; continue; }
+    if (isnan(x)) continue;
+    num += (x - y) * (x - y);
+    den += x * x;
+  }
+  *compared = cmp;
+  double rel = den > 0 ? sqrt(num / den) : sqrt(num);
+  bool ok = bad == 0 && (!is_flonum(comp) || rel <= tol);
+  if (!json) {
+    if (is_flonum(comp)) printf("  verify %s: %s (%d elements, relative L2 error %.3g, tolerance %.3g, max %.0f ulp)\n", b->name,
+                                ok ? "ok" : "FAILED", cmp, rel, tol, max_ulp);
+    else printf("  verify %s: %s (%d elements, exact)\n", b->name, ok ? "ok" : "FAILED", cmp);
+    if (bad) printf("    first difference at element %zu (%zu differ)\n", first_bad, bad);
+  } else {
+    printf("%s{\"buffer\": \"%s\", \"ok\": %s, \"compared\": %d, \"rel_l2\": %.6g, \"max_ulp\": %.0f, \"mismatches\": %zu}", "", b->name,
+           ok ? "true" : "false", cmp, rel, max_ulp, bad);
+  }
+  return ok ? 0 : 1;
+}
+
+static int verify(Launch *L, const char *outdir, const BenchOptions *o) {
+  LaunchSpec *s = find_spec(L->prog, L->kernel->name);
+  double tol = s && s->rel_tol > 0 ? s->rel_tol : 1e-5;
+  int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
+  int want = o->verify_blocks > 0 ? o->verify_blocks : 64;
+  VerifyCtx v = {L, xmalloc(sizeof(void *) * (size_t)L->nbufs), xmalloc(sizeof(bool) * (size_t)L->nbufs), NULL, 0};
+  for (int i = 0; i < L->nbufs; i++) v.written[i] = xmalloc(L->bufs[i].bytes + 1);
+  bool sampled = total > want;
+  if (sampled) {
+    /* first, last and evenly spread blocks, deterministic */
+    v.blocks = xmalloc(sizeof(int64_t) * (size_t)want);
+    for (int i = 0; i < want; i++) v.blocks[v.nblocks++] = (int64_t)((double)i * (double)(total - 1) / (double)(want - 1));
+  }
+  Hooks h = {.ctx = &v, .access = on_access, .want_block = sampled ? want_block : NULL};
+  RunOptions ro = {.hooks = &h};
+  RunStats st;
+  int rc = interp_run(L, &ro, &st);
+  int result = 0;
+  if (rc) { fprintf(stderr, "carve bench: the interpreter found a fault; not comparing\n"); result = 1; }
+  if (!o->json) printf("  interpreter: %s%llu of %lld blocks, %.2f s\n", sampled ? "sampled " : "all ", (unsigned long long)st.blocks_run,
+                       (long long)total, st.seconds);
+  for (int i = 1; i < L->nbufs && !rc; i++) {
+    Buffer *b = &L->bufs[i];
+    if (!b->out) continue;
+    char *path = fmt("%s/%s.bin", outdir, b->name);
+    size_t n;
+    unsigned char *gpu = (unsigned char *)read_file(path, &n);
+    if (!gpu || n != b->bytes) { fprintf(stderr, "carve bench: the harness did not write %s\n", path); free(gpu); result = 2; continue; }
+    if (sampled && v.atomic[i]) {
+      if (!o->json) printf("  verify %s: unknown (updated by atomics from every block; sampling cannot check it: use --verify-blocks %lld)\n", b->name, (long long)total);
+      free(gpu);
+      continue;
+    }
+    int cmp;
+    if (compare_buffer(b, gpu, sampled ? v.written[i] : NULL, tol, o->json, &cmp)) result = result ? result : 1;
+    free(gpu);
+  }
+  for (int i = 0; i < L->nbufs; i++) free(v.written[i]);
+  free(v.written);
+  free(v.atomic);
+  free(v.blocks);
+  return result;
+}
+
+/* ---- Nsight Compute ---- */
+static const char *ncu_metrics[][2] = {
+  {"gpu__time_duration.sum", "duration_ns"},
+  {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global_load_sectors"},
+  {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global_load_requests"},
+  {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global_store_sectors"},
+  {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global_store_requests"},
+  {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared_load_wavefronts"},
+  {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared_store_wavefronts"},
+  {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared_load_bank_conflicts"},
+  {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared_store_bank_conflicts"},
+  {"smsp__sass_inst_executed_op_shared_ld.sum", "shared_load_instructions"},
+  {"smsp__sass_inst_executed_op_shared_st.sum", "shared_store_instructions"},
+  {"smsp__thread_inst_executed_per_inst_executed.ratio", "threads_per_instruction"},
+  {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved_occupancy_pct"},
+  {"dram__bytes_read.sum", "dram_bytes_read"},
+  {"dram__bytes_write.sum", "dram_bytes_write"},
+};
+#define N_METRICS (sizeof ncu_metrics / sizeof *ncu_metrics)
+
+/* value of metric `name` in ncu's --csv output (units as ncu prints them) */
+static bool csv_metric(const char *csv, const char *name, double *v) {
+  const char *p = strstr(csv, fmt("\"%s\"", name));
+  if (!p) return false;
+  /* the line's last field is the value: "1,234.5" */
+  const char *eol = strchr(p, '\n');
+  if (!eol) eol = p + strlen(p);
+  const char *q = eol;
+  while (q > p && *q != '"') q--;       /* closing quote of the value */
+  const char *open = q - 1;
+  while (open > p && *open != '"') open--;
+  char buf[64];
+  size_t n = 0;
+  for (const char *c = open + 1; c < q && n < sizeof buf - 1; c++) if (*c != ',') buf[n++] = *c;
+  buf[n] = 0;
+  char *end;
+  *v = strtod(buf, &end);
+  if (end == buf) return false;
+  /* normalise units that ncu may scale */
+  const char *unit_line = p;
+  if (strstr(unit_line, "\"usecond\"") && strstr(unit_line, "\"usecond\"") < eol) *v *= 1e3;
+  else if (strstr(unit_line, "\"msecond\"") && strstr(unit_line, "\"msecond\"") < eol) *v *= 1e6;
+  else if (strstr(unit_line, "\"Kbyte\"") && strstr(unit_line, "\"Kbyte\"") < eol) *v *= 1e3;
+  else if (strstr(unit_line, "\"Mbyte\"") && strstr(unit_line, "\"Mbyte\"") < eol) *v *= 1e6;
+  else if (strstr(unit_line, "\"Gbyte\"") && strstr(unit_line, "\"Gbyte\"") < eol) *v *= 1e9;
+  return true;
+}
+
+static int run_ncu(const char *ncu, const char *exe, const char *dir, Launch *L, const BenchOptions *o) {
+  Buf m = {0};
+  for (size_t i = 0; i < N_METRICS; i++) buf_printf(&m, "%s%s", i ? "," : "", ncu_metrics[i][0]);
+  char *out = fmt("%s/ncu.csv", dir), *err = fmt("%s/ncu.err", dir);
+  char *argv[] = {(char *)ncu, "--csv", "--clock-control", "none", "--metrics", m.s, "-k", fmt("regex:^%s$", L->kernel->name),
+                  "-c", "1", (char *)exe, "0", NULL};
+  int rc = run_cmd(argv, out, err, o->timeout_s > 0 ? o->timeout_s * 4 : 600);
+  buf_free(&m);
+  char *csv = slurp(out);
+  if (rc != 0 || !strstr(csv, "\"Metric Name\"")) {
+    fprintf(stderr, "carve bench: ncu failed (exit %d): %s\n", rc, slurp(err));
+    return 2;
+  }
+  double v[N_METRICS];
+  bool have[N_METRICS];
+  for (size_t i = 0; i < N_METRICS; i++) have[i] = csv_metric(csv, ncu_metrics[i][0], &v[i]);
+  if (o->json) {
+    printf(", \"ncu\": {");
+    int k = 0;
+    for (size_t i = 0; i < N_METRICS; i++)
+      if (have[i]) printf("%s\"%s\": %.6g", k++ ? ", " : "", ncu_metrics[i][1], v[i]);
+    printf("}");
+  } else {
+    printf("  Nsight Compute (one launch):\n");
+    for (size_t i = 0; i < N_METRICS; i++)
+      if (have[i]) printf("    %-30s %14.6g   (%s)\n", ncu_metrics[i][1], v[i], ncu_metrics[i][0]);
+      else printf("    %-30s %14s   (%s)\n", ncu_metrics[i][1], "n/a", ncu_metrics[i][0]);
+    if (have[1] && have[2] && v[2] > 0) printf("    global load sectors per request: %.2f\n", v[1] / v[2]);
+    if (have[3] && have[4] && v[4] > 0) printf("    global store sectors per request: %.2f\n", v[3] / v[4]);
+    if (have[5] && have[9] && v[9] > 0) printf("    shared load wavefronts per instruction: %.2f\n", v[5] / v[9]);
+    if (have[6] && have[10] && v[10] > 0) printf("    shared store wavefronts per instruction: %.2f\n", v[6] / v[10]);
+  }
+  return 0;
+}
+
+static double min_bytes(Launch *L) {
+  double b = 0;
+  for (int i = 1; i < L->nbufs; i++) b += (double)L->bufs[i].bytes * (L->bufs[i].out && L->bufs[i].spec && L->bufs[i].spec->init != INIT_ZEROS ? 2 : 1);
+  return b;
+}
+
+int bench_run(Launch *L, const char *file, const BenchOptions *o) {
+  Buf src = {0};
+  harness_generate(&src, L, &o->h);
+  bool cublas = o->h.baseline && harness_needs_cublas(L);
+  if (o->emit_dir) {
+    mkdir(o->emit_dir, 0777);
+    char *hp = fmt("%s/harness.cu", o->emit_dir), *bp = fmt("%s/build.sh", o->emit_dir);
+    FILE *f = fopen(hp, "w");
+    if (!f || fwrite(src.s, 1, src.len, f) != src.len || fclose(f)) { fprintf(stderr, "carve bench: cannot write %s\n", hp); buf_free(&src); return 2; }
+    f = fopen(bp, "w");
+    if (!f) { fprintf(stderr, "carve bench: cannot write %s\n", bp); buf_free(&src); return 2; }
+    fprintf(f, "#!/bin/sh\n# build and run the harness for %s (%s)\ncd \"$(dirname \"$0\")\"\n%s\n# ./harness [REPS [OUTDIR [FLUSH_L2]]]\n", L->kernel->name,
+            file, harness_build_line("harness.cu", "harness", o->arch, cublas));
+    fclose(f);
+    chmod(bp, 0755);
+    printf("wrote %s and %s\n", hp, bp);
+    buf_free(&src);
+    return 0;
+  }
+  char *nvcc = find_program("nvcc");
+  if (!nvcc) {
+    fprintf(stderr, "carve bench: no CUDA toolkit: nvcc not found (PATH, /usr/local/cuda/bin or $CARVE_NVCC); "
+                    "use --emit DIR to write the harness and build it on a GPU machine\n");
+    buf_free(&src);
+    return 3;
+  }
+  char tmpl[] = "/tmp/carve-bench-XXXXXX";
+  char *dir = mkdtemp(tmpl);
+  if (!dir) { perror("carve bench: mkdtemp"); buf_free(&src); return 2; }
+  char *hp = fmt("%s/harness.cu", dir), *exe = fmt("%s/harness", dir), *outdir = fmt("%s/out", dir);
+  mkdir(outdir, 0777);
+  FILE *f = fopen(hp, "w");
+  if (!f || fwrite(src.s, 1, src.len, f) != src.len || fclose(f)) { fprintf(stderr, "carve bench: cannot write %s\n", hp); buf_free(&src); return 2; }
+  buf_free(&src);
+  char *argv_nvcc[] = {nvcc, "-O3", fmt("-arch=%s", o->arch ? o->arch : "sm_90"), "-lineinfo", "-o", exe, hp, cublas ? "-lcublas" : NULL, NULL};
+  int rc = run_cmd(argv_nvcc, fmt("%s/nvcc.out", dir), fmt("%s/nvcc.err", dir), 300);
+  if (rc != 0) {
+    fprintf(stderr, "carve bench: nvcc failed (exit %d) on %s:\n%s", rc, hp, slurp(fmt("%s/nvcc.err", dir)));
+    return 2;
+  }
+  char *reps = fmt("%d", o->h.reps > 0 ? o->h.reps : 20);
+  char *argv_h[] = {exe, reps, outdir, o->h.flush_l2 ? "1" : "0", NULL};
+  rc = run_cmd(argv_h, fmt("%s/run.out", dir), fmt("%s/run.err", dir), o->timeout_s > 0 ? o->timeout_s : 120);
+  char *res = slurp(fmt("%s/run.out", dir));
+  char *err = slurp(fmt("%s/run.err", dir));
+  if (rc == 3) { fprintf(stderr, "carve bench: no CUDA GPU available (%s)\n", err[0] ? strtok(err, "\n") : "cudaGetDeviceCount found none"); return 3; }
+  if (rc == 124) { fprintf(stderr, "carve bench: %s: the kernel did not finish within %d s (hang?); killed\n", L->kernel->name, o->timeout_s > 0 ? o->timeout_s : 120); return 1; }
+  if (rc != 0) { fprintf(stderr, "carve bench: %s: the harness failed (exit %d):\n%s", L->kernel->name, rc, err); return 1; }
+  double med = 0, mn = 0, mx = 0;
+  json_num(res, "median_ms", &med);
+  json_num(res, "min_ms", &mn);
+  json_num(res, "max_ms", &mx);
+  char *dev = json_strv(res, "device");
+  LaunchSpec *s = find_spec(L->prog, L->kernel->name);
+  double bytes = s && s->bytes > 0 ? s->bytes : min_bytes(L), flops = s ? s->flops : 0;
+  double gbps = med > 0 ? bytes / (med * 1e-3) / 1e9 : 0, gflops = med > 0 && flops > 0 ? flops / (med * 1e-3) / 1e9 : 0;
+  /* ceilings from the calibration file */
+  char *cal = slurp(calibration_path(o->calibration));
+  double copy_gbps = 0, fp32 = 0;
+  json_num(cal, "copy_gbps", &copy_gbps);
+  json_num(cal, "fp32_gflops", &fp32);
+  if (o->json) {
+    printf("{\"file\": \"%s\", \"kernel\": \"%s\", \"device\": \"%s\", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], "
+           "\"reps\": %s, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"bytes\": %.6g, \"bytes_source\": \"%s\", \"flops\": %.6g, "
+           "\"gbps\": %.3f, \"gflops\": %.3f",
+           file, L->kernel->name, dev ? dev : "?", (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0],
+           (long long)L->block[1], (long long)L->block[2], reps, med, mn, mx, bytes, s && s->bytes > 0 ? "declared" : "buffers once",
+           flops, gbps, gflops);
+    if (copy_gbps > 0) printf(", \"fraction_of_copy_bw\": %.4f", gbps / copy_gbps);
+    if (fp32 > 0 && gflops > 0) printf(", \"fraction_of_fp32\": %.4f", gflops / fp32);
+    const char *b = strstr(res, "\"baseline\":");
+    if (b) {
+      const char *e = strchr(b, '}');
+      printf(", %.*s", (int)(e - b + 1), b);
+    }
+  } else {
+    printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> on %s\n", file, L->kernel->name, (long long)L->grid[0], (long long)L->grid[1],
+           (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], dev ? dev : "?");
+    printf("  time: median %.4f ms, min %.4f, max %.4f (%s launches%s, CUDA events)\n", med, mn, mx, reps, o->h.flush_l2 ? ", L2 flushed" : "");
+    printf("  %.1f GB/s (%s: %.4g bytes)", gbps, s && s->bytes > 0 ? "declared" : "each buffer once", bytes);
+    if (copy_gbps > 0) printf(", %.0f%% of the measured copy bandwidth", 100 * gbps / copy_gbps);
+    printf("\n");
+    if (flops > 0) {
+      printf("  %.1f GFLOP/s", gflops);
+      if (fp32 > 0) printf(", %.1f%% of the measured FP32 rate", 100 * gflops / fp32);
+      printf("\n");
+    }
+    const char *b = strstr(res, "\"baseline\":");
+    if (b) {
+      double bm = 0, bf = 0, bb = 0;
+      json_num(b, "median_ms", &bm);
+      json_num(b, "flops", &bf);
+      json_num(b, "bytes", &bb);
+      char *bn = json_strv(b, "name");
+      printf("  baseline %s: median %.4f ms (%.1f GFLOP/s, %.1f GB/s); the kernel takes %.2fx its time\n", bn ? bn : "?", bm,
+             bm > 0 ? bf / (bm * 1e-3) / 1e9 : 0, bm > 0 ? bb / (bm * 1e-3) / 1e9 : 0, bm > 0 ? med / bm : 0);
+    }
+  }
+  int result = 0;
+  if (o->verify) {
+    if (o->json) printf(", \"verify\": [");
+    result = verify(L, outdir, o);
+    if (o->json) printf("]");
+  }
+  if (o->ncu) {
+    char *ncu = find_program("ncu");
+    if (!ncu) fprintf(stderr, "carve bench: ncu (Nsight Compute) not found; counters skipped\n");
+    else if (run_ncu(ncu, exe, dir, L, o)) result = result ? result : 2;
+  }
+  if (o->json) printf("}\n");
+  return result;
+}

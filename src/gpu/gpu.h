@@ -1,0 +1,32 @@
+/* gpu: running kernels on a real GPU. harness.c generates a standalone CUDA host program for a
+ * launch (same inputs as the interpreter, proper timing); bench.c builds it with nvcc, runs it,
+ * verifies its outputs against the interpreter and reads Nsight Compute counters. */
+#ifndef CARVE_GPU_H
+#define CARVE_GPU_H
+#include "../interp/interp.h"
+
+typedef struct HarnessOptions {
+  int reps;          /* timed launches (default 20) */
+  bool flush_l2;     /* write a 2 x L2 buffer before every timed launch */
+  bool baseline;     /* time the spec's library baseline too */
+} HarnessOptions;
+
+/* CUDA C++ source of a standalone harness for the launch L */
+void harness_generate(Buf *out, Launch *L, const HarnessOptions *o);
+/* the nvcc command line that builds it */
+char *harness_build_line(const char *src, const char *exe, const char *arch, bool cublas);
+bool harness_needs_cublas(Launch *L);
+
+typedef struct BenchOptions {
+  HarnessOptions h;
+  const char *emit_dir;   /* write harness + build line, do not run */
+  const char *arch;       /* nvcc -arch (default sm_90) */
+  bool verify, ncu, json;
+  int verify_blocks;      /* interpreter blocks to check (0: all when small, else 64 sampled) */
+  int timeout_s;
+  const char *calibration; /* calibration file, or NULL for the default place */
+} BenchOptions;
+
+/* 0 ok, 1 verification failed or kernel fault, 2 error, 3 no GPU / toolkit */
+int bench_run(Launch *L, const char *file, const BenchOptions *o);
+#endif
