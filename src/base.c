@@ -95,6 +95,8 @@ void buf_free(Buf *b) { free(b->s); b->s = NULL; b->len = b->cap = 0; }
 int diag_errors, diag_warnings;
 FILE *diag_out;
 bool diag_color, diag_quiet;
+char diag_last_msg[512];
+SrcLoc diag_last_loc;
 
 void diag_reset(void) { diag_errors = diag_warnings = 0; }
 
@@ -112,6 +114,13 @@ static void print_source_line(FILE *o, SrcLoc loc) {
 void vdiag_at(DiagLevel lv, SrcLoc loc, const char *f, va_list ap) {
   if (lv == DIAG_ERROR) diag_errors++;
   if (lv == DIAG_WARNING) diag_warnings++;
+  if (lv == DIAG_ERROR) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    vsnprintf(diag_last_msg, sizeof diag_last_msg, f, ap2);
+    va_end(ap2);
+    diag_last_loc = loc;
+  }
   if (diag_quiet) return;
   FILE *o = diag_out ? diag_out : stderr;
   static const char *names[] = {"note", "warning", "error"};

@@ -34,6 +34,7 @@ typedef struct SrcFile {
   char *name;     /* as given, for diagnostics */
   char *contents; /* NUL-terminated, ends in '\n' */
   int id;
+  int include_depth;  /* #include nesting of this file */
 } SrcFile;
 
 /* A position in a source file; `file` NULL means "no location". */
@@ -49,6 +50,9 @@ extern int diag_errors, diag_warnings;
 extern FILE *diag_out;       /* default stderr */
 extern bool diag_color;      /* colour only when writing to a terminal */
 extern bool diag_quiet;      /* count but do not print (tentative parsing of host code) */
+/* the last error, kept even when quiet (to report a skipped definition when it is used) */
+extern char diag_last_msg[512];
+extern SrcLoc diag_last_loc;
 void diag_reset(void);
 
 /* read a whole file; NULL with errno set on failure */

@@ -140,7 +140,8 @@ const char *machine_source(const Machine *m, const char *field);
 
 /* Self-check of one entry: every numeric field has a source, the limits are consistent
  * (max_warps_per_sm * warp_size == max_threads_per_sm, ...), and every 0 has a source
- * starting "unknown" or "none:". Returns 0 if all is well, else writes the first problem into err and returns -1. */
+ * starting "unknown" or "none:". Returns 0 if all is well, else writes the first problem
+ * into err and returns -1. */
 int machine_validate(const Machine *m, char *err, size_t errlen);
 
 #endif

@@ -32,6 +32,7 @@ struct Token {
   Token *origin;     /* for a token produced by a macro: the use-site token it came from */
   const char *macro; /* the macro whose body held this token, if any */
   Token *pragma_toks;/* TK_PRAGMA "carve ...": the macro-expanded tokens after "carve" */
+  Token *prev;       /* previous token after preprocessing (for "expected ';'" after it) */
 };
 
 Token *tokenize_file(const char *path);            /* NULL if unreadable */
@@ -293,6 +294,7 @@ LaunchSpec *find_spec(Program *p, const char *kernel);
 ArgSpec *parse_arg_setting(Program *p, const char *text, const char *file_dir);
 bool parse_dims(const char *text, int64_t d[3]);   /* "X[,Y[,Z]]" with constant expressions */
 Type *spec_typename(Token **rest, Token *tok);      /* parse.c: a type name at file scope */
+Type *spec_base_type(Token **rest, Token *tok);     /* parse.c: a type name without array dimensions */
 Token *pp_expand(const char *origin, const char *text); /* preprocess.c: tokens of text, macro-expanded */
 
 struct Program {

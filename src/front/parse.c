@@ -30,6 +30,7 @@ static Scope *scope;
 static Obj *cur_fn;
 static Program *prog;
 static int loop_depth, switch_depth, block_depth;
+static bool fn_body_pending;
 static Node *cur_switch;
 static int slot_counter;
 static int expr_depth;
@@ -64,8 +65,20 @@ static Node *new_unary(NodeKind k, Node *e, Token *tok) { Node *n = new_node(k, 
 static Node *new_num(int64_t v, Token *tok) { Node *n = new_node(ND_NUM, tok); n->ival = v; n->ty = ty_int; return n; }
 static Node *new_var(Obj *v, Token *tok) { Node *n = new_node(ND_VAR, tok); n->var = v; n->ty = v->ty; return n; }
 
+/* an error just after token p (where a missing ';' or ')' belongs) */
+static _Noreturn void error_after(Token *p, const char *msg) {
+  SrcLoc l = tok_loc(p);
+  if (!p->origin) { l.col += p->len; l.loc += p->len; }
+  diag_at(DIAG_ERROR, l, "%s", msg);
+  if (error_jmp) longjmp(*error_jmp, 1);
+  exit(2);
+}
+
 static Token *skip(Token *tok, const char *s) {
   if (!tok_equal(tok, s)) {
+    bool closer = !strcmp(s, ";") || !strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}");
+    if (closer && tok->prev && (tok->at_bol || tok->kind == TK_EOF) && tok->prev->kind != TK_PRAGMA)
+      error_after(tok->prev, fmt("expected '%s'", s));
     if (tok->kind == TK_EOF) error_tok(tok, "expected '%s' at end of input", s);
     error_tok(tok, "expected '%s' before '%.*s'", s, tok->len, tok->loc);
   }
@@ -178,6 +191,45 @@ static Obj *new_local(char *name, Type *ty, Token *tok, StorageClass sc) {
   }
   push_scope(name)->var = o;
   return o;
+}
+
+/* type definitions that did not parse (they looked like host code); reported if device code uses them */
+typedef struct { char *name; char msg[512]; SrcLoc loc; } FailedType;
+static FailedType *failed_types;
+static int n_failed_types;
+
+static void report_failed_type(Token *use) {
+  if (use->kind != TK_IDENT) return;
+  for (int i = 0; i < n_failed_types; i++)
+    if (tok_equal(use, failed_types[i].name)) {
+      diag_at(DIAG_ERROR, failed_types[i].loc, "%s", failed_types[i].msg);
+      note_tok(use, "'%s' is used here; its definition above could not be read", failed_types[i].name);
+      if (error_jmp) longjmp(*error_jmp, 1);
+      exit(2);
+    }
+}
+
+static void add_failed_type(Token *name) {
+  failed_types = xrealloc(failed_types, sizeof(FailedType) * (size_t)(n_failed_types + 1));
+  FailedType *f = &failed_types[n_failed_types++];
+  f->name = tok_text(name);
+  snprintf(f->msg, sizeof f->msg, "%s", diag_last_msg);
+  f->loc = diag_last_loc;
+}
+
+static void record_failed_type(Token *start) {
+  /* the names a definition declares: its tag, and a typedef's name (the last identifier at depth 0) */
+  int depth = 0;
+  Token *last_ident = NULL;
+  for (Token *t = start; t->kind != TK_EOF; t = t->next) {
+    if ((tok_equal(t, "struct") || tok_equal(t, "union") || tok_equal(t, "class") || tok_equal(t, "enum")) && t->next->kind == TK_IDENT)
+      add_failed_type(t->next);
+    if (tok_equal(t, "{") || tok_equal(t, "(")) depth++;
+    else if (tok_equal(t, "}") || tok_equal(t, ")")) depth--;
+    else if (depth == 0 && t->kind == TK_IDENT) last_ident = t;
+    else if (depth == 0 && tok_equal(t, ";")) break;
+  }
+  if (last_ident && tok_equal(start, "typedef")) add_failed_type(last_ident);
 }
 
 static bool is_host_func(Token *tok) {
@@ -301,6 +353,7 @@ static Type *struct_decl(Token **rest, Token *tok, bool is_union) {
   if (tag && !tok_equal(tok, "{")) {
     Type *ty = find_tag(tag);
     if (ty) { *rest = tok; return ty; }
+    report_failed_type(tag);
     ty = struct_type();
     ty->size = -1;
     ty->tag = tok_text(tag);
@@ -406,6 +459,7 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
   int counter = 0;
   int qual = 0;
   Token *start = tok;
+  if (tok_equal(tok, "class")) { report_failed_type(tok->next); error_tok(tok, "unsupported C++: classes"); }
   while (is_typename(tok)) {
     if (tok_equal(tok, "typedef") || tok_equal(tok, "static") || tok_equal(tok, "extern") ||
         tok_equal(tok, "inline") || tok_equal(tok, "register") || tok_equal(tok, "__inline__")) {
@@ -456,7 +510,8 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
     Type *td = find_typedef(tok);
     if (tok_equal(tok, "struct") || tok_equal(tok, "union") || tok_equal(tok, "enum") || td) {
       if (counter) break;
-      if (tok_equal(tok, "struct") || tok_equal(tok, "union")) ty = struct_decl(&tok, tok->next, tok_equal(tok, "union"));
+      if (tok_equal(tok, "union")) { report_failed_type(tok->next); error_tok(tok, "unsupported: unions"); }
+      if (tok_equal(tok, "struct")) ty = struct_decl(&tok, tok->next, false);
       else if (tok_equal(tok, "enum")) ty = enum_specifier(&tok, tok->next);
       else { ty = td; tok = tok->next; }
       counter += OTHER;
@@ -492,7 +547,12 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
     }
     tok = tok->next;
   }
-  if (tok == start) error_tok(tok, "expected a type before '%.*s'", tok->len, tok->loc);
+  if (tok == start) {
+    report_failed_type(tok);
+    if (tok->kind == TK_IDENT && (tok->next->kind == TK_IDENT || tok_equal(tok->next, "*") || tok_equal(tok->next, "[")))
+      error_tok(tok, "unknown type name '%.*s'", tok->len, tok->loc);
+    error_tok(tok, "expected a type before '%.*s'", tok->len, tok->loc);
+  }
   *rest = tok;
   return qualified(ty, qual);
 }
@@ -503,13 +563,15 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
   if (tok_equal(tok, "void") && tok_equal(tok->next, ")")) { *rest = tok->next->next; return fn; }
   Type head = {0}, *cur = &head;
   while (!tok_equal(tok, ")")) {
-    if (cur != &head) tok = skip(tok, ",");
+    if (cur != &head) tok = skip(tok, tok_equal(tok, ",") ? "," : ")");
     if (tok_equal(tok, "...")) { fn->is_variadic = true; tok = tok->next; if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after '...'"); break; }
     VarAttr pattr = {0};
     Type *pt = declspec(&tok, tok, &pattr);
     if (pattr.cuda_tok) error_tok(pattr.cuda_tok, "'%.*s' is not allowed on a parameter", pattr.cuda_tok->len, pattr.cuda_tok->loc);
+    Token *ptok = tok;
     pt = declarator(&tok, tok, pt);
     Token *name = pt->name;
+    if (pt->kind == TY_PTR && pt->base->kind == TY_FUNC) error_tok(ptok, "unsupported: function pointers");
     if (pt->kind == TY_ARRAY) { Type *q = pointer_to(pt->base); q->qual = pt->qual; pt = q; pt->name = name; }
     else if (pt->kind == TY_FUNC) error_tok(name ? name : tok, "unsupported: function pointers");
     if (pt->kind == TY_VOID) error_tok(name ? name : tok, "parameter has type 'void'");
@@ -535,6 +597,7 @@ static Type *array_dims(Token **rest, Token *tok, Type *ty) {
   Node *e = conditional(&tok, tok);
   add_type(e);
   int64_t len;
+  if (!is_integer(e->ty)) error_tok(e->tok, "size of array has non-integer type '%s'", type_name(e->ty));
   if (!eval_const(e, &len)) error_tok(e->tok, "array size is not an integer constant (variable-length arrays are not CUDA)");
   if (len <= 0) error_tok(e->tok, "array size must be positive (is %lld)", (long long)len);
   if (len > (1 << 28)) error_tok(e->tok, "array size %lld is too large", (long long)len);
@@ -697,7 +760,7 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
   Node head = {0}, *cur = &head;
   bool first = true;
   while (!tok_equal(tok, ";")) {
-    if (!first) tok = skip(tok, ",");
+    if (!first) tok = skip(tok, tok_equal(tok, ",") ? "," : ";");
     Type *ty = declarator(&tok, tok, base);
     Token *name = ty->name;
     if (!name) error_tok(tok, "expected a variable name");
@@ -960,9 +1023,12 @@ static Node *stmt(Token **rest, Token *tok) {
 
 /* compound-stmt = (declaration | stmt)* "}" */
 static Node *compound_stmt(Token **rest, Token *tok) {
-  Node *n = new_node(ND_BLOCK, tok);
+  Node *n = new_node(ND_BLOCK, tok->prev && tok_equal(tok->prev, "{") ? tok->prev : tok);
   Node head = {0}, *cur = &head;
-  enter_scope();
+  /* a function's outermost block is the parameters' scope (C11 6.2.1p4): no new scope */
+  bool own_scope = !fn_body_pending;
+  fn_body_pending = false;
+  if (own_scope) enter_scope();
   block_depth++;
   while (!tok_equal(tok, "}")) {
     if (tok->kind == TK_EOF) error_tok(n->tok, "'{' is never closed");
@@ -976,7 +1042,7 @@ static Node *compound_stmt(Token **rest, Token *tok) {
     }
     while (cur->next) cur = cur->next;
   }
-  leave_scope();
+  if (own_scope) leave_scope();
   block_depth--;
   n->stmts = head.next;
   n->end_tok = tok;
@@ -1204,7 +1270,7 @@ static Node *func_args(Token **rest, Token *tok, Node *call) {
   Node head = {0}, *cur = &head;
   int n = 0;
   while (!tok_equal(tok, ")")) {
-    if (n) tok = skip(tok, ",");
+    if (n) tok = skip(tok, tok_equal(tok, ",") ? "," : ")");
     cur = cur->next = assign(&tok, tok);
     add_type(cur);
     n++;
@@ -1616,6 +1682,7 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
     for (int i = 0; i < np && l; i++, l = l->next_local) { *pp = l; pp = &l->next; }
     *pp = NULL;
   }
+  fn_body_pending = true;
   fn->body = compound_stmt(rest, tok->next);
   leave_scope();
   /* registers and thread-local frame */
@@ -1812,6 +1879,8 @@ Program *parse(Token *tok) {
   prog = arena_alloc(sizeof(Program));
   scope = arena_alloc(sizeof(Scope));
   memset(global_table, 0, sizeof global_table);
+  n_failed_types = 0;
+  fn_body_pending = false;
   funcs_tail = &prog->funcs;
   last_item = NULL;
   n_host_funcs = 0;
@@ -1833,6 +1902,12 @@ Program *parse(Token *tok) {
       continue;
     }
     if (tok_equal(tok, "}") && extern_c_depth) { extern_c_depth--; tok = tok->next; continue; }
+    if (tok_equal(tok, "}")) {
+      diag_at(DIAG_ERROR, tok_loc(tok), "extraneous closing brace ('}')");
+      prog->errors++;
+      tok = tok->next;
+      continue;
+    }
     bool has_device;
     volatile DeclClass dc = classify(tok, &has_device);
     Token *volatile start = tok;
@@ -1871,6 +1946,7 @@ Program *parse(Token *tok) {
           if (tok_equal(t, "__global__")) { prog->skipped_kernels++; break; }
       } else {
         diag_errors = errs;   /* host-side type or constant that is not C: not carve's business */
+        if (dc == DECL_TYPE) record_failed_type(start);
       }
       tok = skip_declaration(start);
       if (tok == start) tok = tok->next;
@@ -1888,6 +1964,10 @@ Program *parse(Token *tok) {
 }
 
 Type *spec_typename(Token **rest, Token *tok) { return typename_(rest, tok); }
+Type *spec_base_type(Token **rest, Token *tok) {
+  Type *ty = declspec(&tok, tok, NULL);
+  return pointers(rest, tok, ty);
+}
 
 Obj *find_kernel(Program *p, const char *name) {
   Obj *found = NULL;

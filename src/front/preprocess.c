@@ -30,7 +30,7 @@ static CondIncl *cond_incl;
 static const PPOptions *opts;
 static char **once_files;
 static int n_once;
-static int include_depth;
+
 
 static unsigned hash(const char *s, int len) {
   unsigned h = 2166136261u;
@@ -122,8 +122,12 @@ static Token *skip_line(Token *tok) {
 
 static Token *copy_line(Token **rest, Token *tok) {
   Token head = {0}, *cur = &head;
-  for (; !tok->at_bol; tok = tok->next) cur = cur->next = copy_token(tok);
-  cur->next = new_eof(tok);
+  Token *last = NULL;
+  for (; !tok->at_bol; tok = tok->next) last = cur = cur->next = copy_token(tok);
+  /* the end of the line sits just after its last token, so "expected ..." points there */
+  Token *eof = new_eof(tok);
+  if (last) { eof->file = last->file; eof->line = last->line; eof->col = last->col + last->len; eof->loc = last->loc + last->len; eof->origin = last->origin; }
+  cur->next = eof;
   *rest = tok;
   return head.next;
 }
@@ -253,7 +257,7 @@ static MacroArg *read_macro_args(Token **rest, Token *tok, MacroParam *params, c
   MacroParam *pp = params;
   for (; pp; pp = pp->next) {
     if (cur != &head) {
-      if (!tok_equal(tok, ",")) error_tok(start, "macro '%s' takes more arguments than given", tok_text(start));
+      if (!tok_equal(tok, ",")) error_tok(start, "too few arguments to macro '%s'", tok_text(start));
       tok = tok->next;
     }
     cur = cur->next = read_macro_arg_one(&tok, tok, false, call);
@@ -498,10 +502,12 @@ static void mark_once(const char *path) {
 
 static Token *include_file(Token *tok, const char *path, Token *filename_tok) {
   if (is_once(path)) return tok;
-  if (++include_depth > 200) error_tok(filename_tok, "#include nested too deeply");
+  /* tokens are spliced in, not recursed into: the depth travels with each file */
+  int depth = filename_tok->file->include_depth + 1;
+  if (depth > 200) error_tok(filename_tok, "#include nested too deeply");
   Token *t = tokenize_file(path);
-  include_depth--;
   if (!t) error_tok(filename_tok, "cannot open include file '%s'", path);
+  t->file->include_depth = depth;
   return append(t, tok);
 }
 
@@ -679,7 +685,7 @@ static Token *preprocess2(Token *tok) {
         while (!tok->at_bol) tok = tok->next;
         continue;
       }
-      error_tok(ft, "#include expects \"FILENAME\" or <FILENAME>");
+      error_tok(ft->at_bol ? tok : ft, "#include expects \"FILENAME\" or <FILENAME>");
     }
     if (tok_equal(tok, "define")) { read_macro_definition(&tok, tok->next); continue; }
     if (tok_equal(tok, "undef")) {
@@ -706,21 +712,23 @@ static Token *preprocess2(Token *tok) {
       continue;
     }
     if (tok_equal(tok, "elif")) {
-      if (!cond_incl || cond_incl->ctx == IN_ELSE) error_tok(start, "#elif without #if");
+      if (!cond_incl) error_tok(tok, "#elif without #if");
+      if (cond_incl->ctx == IN_ELSE) error_tok(tok, "#elif after #else");
       cond_incl->ctx = IN_ELIF;
       if (!cond_incl->included && eval_const_expr(&tok, tok)) cond_incl->included = true;
       else tok = skip_cond_incl(tok);
       continue;
     }
     if (tok_equal(tok, "else")) {
-      if (!cond_incl || cond_incl->ctx == IN_ELSE) error_tok(start, "#else without #if");
+      if (!cond_incl) error_tok(tok, "#else without #if");
+      if (cond_incl->ctx == IN_ELSE) error_tok(tok, "#else after #else");
       cond_incl->ctx = IN_ELSE;
       tok = skip_line(tok->next);
       if (cond_incl->included) tok = skip_cond_incl(tok);
       continue;
     }
     if (tok_equal(tok, "endif")) {
-      if (!cond_incl) error_tok(start, "#endif without #if");
+      if (!cond_incl) error_tok(tok, "#endif without #if");
       cond_incl = cond_incl->next;
       tok = skip_line(tok->next);
       continue;
@@ -755,8 +763,9 @@ Token *preprocess(Token *tok, const PPOptions *opt) {
   opts = opt ? opt : &none;
   init_macros();
   tok = preprocess2(tok);
-  if (cond_incl) error_tok(cond_incl->tok, "unterminated conditional directive");
+  if (cond_incl) error_tok(cond_incl->tok->next, "unterminated conditional directive");
   convert_pp_tokens(tok);
+  for (Token *t = tok, *p = NULL; t; p = t, t = t->next) t->prev = p;
   /* adjacent string literals */
   for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
     while (t->kind == TK_STR && t->next->kind == TK_STR) {

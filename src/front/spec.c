@@ -172,8 +172,9 @@ static Token *dims(Token *tok, int64_t d[3], const char *what) {
   tok = tok->next;
   d[0] = d[1] = d[2] = 1;
   for (int i = 0; i < 3; i++) {
+    Token *e = tok;
     d[i] = int_expr(&tok, tok, what);
-    if (d[i] <= 0) error_tok(tok, "%s dimension %c is %lld; it must be positive", what, "xyz"[i], (long long)d[i]);
+    if (d[i] <= 0) error_tok(e, "%s dimension %c is %lld; it must be positive", what, "xyz"[i], (long long)d[i]);
     if (!tok_equal(tok, ",")) break;
     tok = tok->next;
     if (i == 2) error_tok(tok, "%s has at most 3 dimensions", what);
@@ -243,7 +244,7 @@ static Token *parse_init(Token *tok, ArgSpec *a, const char *dir) {
     a->seed = (uint64_t)seed;
     if (tok_equal(tok, ",")) {
       a->a = num_arg(&tok, tok->next);
-      if (!tok_equal(tok, ",")) error_tok(tok, "random takes a seed, or a seed and both LO and HI");
+      if (!tok_equal(tok, ",")) error_tok(name, "random takes a seed, or a seed and both LO and HI");
       a->b = num_arg(&tok, tok->next);
       a->has_range = true;
       if (!(a->b > a->a)) error_tok(name, "random range is empty: HI must be greater than LO");
@@ -285,18 +286,12 @@ static ArgSpec *parse_arg(Token *tok, const char *dir) {
   if (starts_type(tok)) {
     a->is_buffer = true;
     Token *rest;
-    Type *ty = spec_typename(&rest, tok);
+    Type *ty = spec_base_type(&rest, tok);
     tok = rest;
-    if (ty->kind == TY_ARRAY) {  /* "float[N]" parsed as an array type */
-      if (ty->array_len < 0) error_tok(tok, "buffer needs an element count: TYPE[COUNT]");
-      a->count = ty->array_len;
-      ty = ty->base;
-    } else {
-      if (!tok_equal(tok, "[")) error_tok(tok, "expected '[COUNT]' after the buffer element type");
-      a->count = int_expr(&tok, tok->next, "buffer count");
-      if (!tok_equal(tok, "]")) error_tok(tok, "expected ']'");
-      tok = tok->next;
-    }
+    if (!tok_equal(tok, "[")) error_tok(tok, "expected '[COUNT]' after the buffer element type");
+    a->count = int_expr(&tok, tok->next, "buffer count");
+    if (!tok_equal(tok, "]")) error_tok(tok, "expected ']'");
+    tok = tok->next;
     if (a->count <= 0) error_tok(a->tok, "buffer '%s' has %lld elements; it needs at least one", a->name, (long long)a->count);
     if (!is_numeric(ty) && !(ty->kind == TY_STRUCT && ty->is_vector))
       error_tok(a->tok, "buffer element type '%s' is not a number or vector type", type_name(ty));
@@ -388,9 +383,28 @@ static bool try_spec_line(Program *p, Token *t, LaunchSpec **cur, const char *di
 
 void build_specs(Program *p, const char *dir) {
   LaunchSpec *cur = NULL;
+  static LaunchSpec sink;   /* lines after a broken launch line attach here, without follow-on errors */
   for (TopItem *it = p->items; it; it = it->next)
-    if (it->kind == TOP_PRAGMA && it->tok->pragma_toks && !try_spec_line(p, it->tok->pragma_toks, &cur, dir))
+    if (it->kind == TOP_PRAGMA && it->tok->pragma_toks && !try_spec_line(p, it->tok->pragma_toks, &cur, dir)) {
       p->errors++;
+      if (tok_equal(it->tok->pragma_toks, "launch")) { memset(&sink, 0, sizeof sink); cur = &sink; }
+    }
+  /* every spec names a kernel of the file, and every arg one of its parameters */
+  for (LaunchSpec *s = p->specs; s; s = s->next) {
+    Obj *k = find_kernel(p, s->kernel);
+    if (!k) {
+      bool skipped = false;
+      for (Obj *f = p->funcs; f; f = f->next) if (!strcmp(f->name, s->kernel)) skipped = true;
+      diag_at(DIAG_ERROR, tok_loc(s->tok), skipped ? "'%s' is not a defined __global__ function" : "no kernel named '%s' in this file", s->kernel);
+      p->errors++;
+      continue;
+    }
+    for (ArgSpec *a = s->args; a; a = a->next) {
+      bool found = false;
+      for (Obj *q = k->params; q; q = q->next) if (!strcmp(q->name, a->name)) found = true;
+      if (!found) { diag_at(DIAG_ERROR, tok_loc(a->tok), "kernel '%s' has no parameter named '%s'", k->name, a->name); p->errors++; }
+    }
+  }
 }
 
 LaunchSpec *find_spec(Program *p, const char *kernel) {
@@ -403,9 +417,13 @@ ArgSpec *parse_arg_setting(Program *p, const char *text, const char *dir) {
   (void)p;
   jmp_buf jb, *saved = error_jmp;
   error_jmp = &jb;
-  ArgSpec *a = NULL;
+  ArgSpec *volatile a = NULL;
+  bool q = diag_quiet;
+  diag_quiet = true;   /* a flag has no source line: say which flag instead */
   if (!setjmp(jb)) a = parse_arg(pp_expand("<command line>", text), dir);
+  diag_quiet = q;
   error_jmp = saved;
+  if (!a) diag_at(DIAG_ERROR, (SrcLoc){0}, "--arg %s: %s", text, diag_last_msg);
   return a;
 }
 

@@ -91,7 +91,7 @@ static int punct_len(const char *p) {
                              "<<", ">>", "##", "::"};
   for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
     if (p[0] == kw[i][0] && p[1] == kw[i][1] && (kw[i][2] == 0 || p[2] == kw[i][2])) return kw[i][2] ? 3 : 2;
-  return ispunct((unsigned char)*p) ? 1 : 0;
+  return (*p && strchr("!%&()*+,-./:;<=>?[]^{|}~#", *p)) ? 1 : 0;
 }
 
 static int read_escape(Scanner *s, char **pp) {
@@ -125,8 +125,7 @@ static int read_escape(Scanner *s, char **pp) {
   }
 }
 
-static char *string_end(Scanner *s, char *p, char quote) {
-  char *start = p;
+static char *string_end(Scanner *s, char *start, char *p, char quote) {
   for (; *p != quote; p++) {
     if (*p == '\n' || *p == '\0')
       scan_error(s, start, quote == '"' ? "unterminated string literal" : "unterminated character constant");
@@ -136,7 +135,7 @@ static char *string_end(Scanner *s, char *p, char quote) {
 }
 
 static Token *read_string(Scanner *s, char *start) {
-  char *end = string_end(s, start + 1, '"');
+  char *end = string_end(s, start, start + 1, '"');
   char *buf = arena_alloc((size_t)(end - start));
   int len = 0;
   for (char *p = start + 1; p < end;) {
@@ -152,11 +151,12 @@ static Token *read_string(Scanner *s, char *start) {
 
 static Token *read_char(Scanner *s, char *start) {
   char *p = start + 1;
-  if (*p == '\n' || *p == 0 || *p == '\'') scan_error(s, start, "empty or unterminated character constant");
+  if (*p == '\n' || *p == 0) scan_error(s, start, "unterminated character constant");
+  if (*p == '\'') scan_error(s, start, "empty character constant");
   int c;
   if (*p == '\\') { p++; c = read_escape(s, &p); }
   else c = (unsigned char)*p++;
-  char *end = string_end(s, p, '\'');
+  char *end = *p == '\'' ? p : string_end(s, start, p, '\'');
   Token *t = new_token(s, TK_NUM, start, end + 1);
   t->ival = (signed char)c;
   t->ty = ty_int;
@@ -241,6 +241,7 @@ Token *tokenize(SrcFile *f) {
       p += n;
       continue;
     }
+    if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f) scan_error(&s, p, fmt("stray '%c' in program", *p));
     scan_error(&s, p, fmt("stray byte 0x%02x in program", (unsigned char)*p));
   }
   cur = cur->next = new_token(&s, TK_EOF, p, p);
@@ -313,6 +314,15 @@ static bool convert_int(Token *t) {
   if (!strncasecmp(p, "0x", 2) && isxdigit((unsigned char)p[2])) { p += 2; base = 16; }
   else if (!strncasecmp(p, "0b", 2) && (p[2] == '0' || p[2] == '1')) { p += 2; base = 2; }
   else if (*p == '0') base = 8;
+  if (base == 8) {
+    /* "08" is an error, not the double 8.0 */
+    char *q = p;
+    while (q < t->loc + t->len && isdigit((unsigned char)*q)) q++;
+    bool is_float = q < t->loc + t->len && (*q == '.' || *q == 'e' || *q == 'E' || *q == 'f' || *q == 'F');
+    if (!is_float)
+      for (char *d = p; d < q; d++)
+        if (*d == '8' || *d == '9') error_tok(t, "invalid digit '%c' in octal constant", *d);
+  }
   errno = 0;
   unsigned long long v = strtoull(p, &p, base);
   bool overflow = errno == ERANGE;
@@ -353,7 +363,11 @@ static void convert_number(Token *t) {
   Type *ty = ty_double;
   if (*end == 'f' || *end == 'F') { ty = ty_float; end++; v = (float)v; }
   else if (*end == 'l' || *end == 'L') end++;
-  if (*end) error_tok(t, "invalid numeric constant '%s'", s);
+  if (*end) {
+    bool looks_float = strpbrk(s, ".eEpP") && !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && !strpbrk(s, ".pP"));
+    if (end == s) error_tok(t, "invalid numeric constant '%s'", s);
+    error_tok(t, "invalid suffix '%s' on %s constant", end, looks_float ? "floating" : "integer");
+  }
   t->kind = TK_NUM;
   t->fval = v;
   t->ty = ty;

@@ -224,7 +224,15 @@ static void coerce(Node **e, Type *ty) {
       error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
     return;
   }
-  if (ty->kind == TY_PTR && is_pointer_like(from)) return;   /* pointer conversions keep the address */
+  if (ty->kind == TY_PTR && is_pointer_like(from)) {
+    /* CUDA is C++: T* converts implicitly only to void* and to a more qualified T* */
+    Type *tb = ty->base, *fb = from->base;
+    if (tb->kind != TY_VOID && !same_type(unqual(tb), unqual(fb)))
+      error_tok((*e)->tok, "cannot convert pointer '%s' to '%s' without a cast", type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
+    if ((fb->qual & Q_CONST) && !(tb->qual & Q_CONST))
+      error_tok((*e)->tok, "conversion from '%s' to '%s' discards the const qualifier", type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
+    return;   /* pointer conversions keep the address */
+  }
   if (ty->kind == TY_PTR && is_integer(from)) {
     if ((*e)->kind == ND_NUM && (*e)->ival == 0) { *e = new_cast(*e, ty); return; }
     error_tok((*e)->tok, "cannot convert '%s' to '%s' without a cast", type_name(from), type_name(ty));
@@ -269,6 +277,7 @@ static bool is_lvalue(Node *n) {
 }
 
 static void check_assignable(Node *lhs, Token *tok) {
+  if (lhs->kind == ND_SPECIAL) error_tok(tok, "cannot assign to a builtin variable");
   if (!is_lvalue(lhs)) error_tok(tok, "expression is not assignable");
   if (lhs->ty->kind == TY_ARRAY) error_tok(tok, "array type '%s' is not assignable", type_name(lhs->ty));
   if (lhs->ty->qual & Q_CONST) error_tok(tok, "cannot assign to a variable of const-qualified type '%s'", type_name(lhs->ty));

@@ -32,6 +32,8 @@ static char *find_program(const char *name) {
 /* run argv with stdout and stderr to files; returns the exit status, 124 on timeout, -1 if
  * it could not start */
 static int run_cmd(char *const argv[], const char *out, const char *err, int timeout_s) {
+  fflush(stdout);
+  fflush(stderr);
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {

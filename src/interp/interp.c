@@ -56,6 +56,7 @@ typedef struct Warp {
   int depth;
   uint64_t sp;         /* top of the thread-local stacks (same offset in every lane's stack) */
   Mask *brk, *cont;    /* innermost loop/switch: lanes that broke / continued */
+  int access;          /* what the address being computed is for: 0 read, 1 write, 2 address-of */
   ucontext_t ctx;
   void *stack;
   jmp_buf fault_jmp;
@@ -554,9 +555,24 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
   }
   case ND_INDEX: {
     Val p[W], i[W];
+    int access = w->access;
     eval(w, n->lhs, m, p);
     eval(w, n->rhs, m, i);
     uint64_t sz = (uint64_t)elem_size(n->lhs->ty);
+    Type *at = n->lhs->ty;
+    if (at->kind == TY_ARRAY && at->array_len > 0) {
+      /* a declared array: its own bounds, not just its memory area's (a[32] must not reach b) */
+      int64_t hi = at->array_len + (access == 2 ? 1 : 0);
+      for (int l = 0; l < W; l++)
+        if ((m >> l & 1) && (i[l].i < 0 || i[l].i >= hi)) {
+          Buf name = {0};
+          print_expr(&name, n->lhs);
+          char *nm = arena_strdup(name.s ? name.s : "?");
+          buf_free(&name);
+          fault_at(w, n, l, "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%d elements)", space_name(ADDR_SPACE(p[l].u)),
+                   access == 1 ? "write" : access == 2 ? "address" : "read", (int)sz, (long long)i[l].i, nm, at->array_len);
+        }
+    }
     for (int l = 0; l < W; l++) out[l] = p[l].u + (uint64_t)i[l].i * sz;
     return;
   }
@@ -588,6 +604,7 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
 static void read_lvalue(Warp *w, Node *n, Mask m, Val *out) {
   if (is_reg_var(n)) { memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W); return; }
   uint64_t a[W];
+  w->access = (n->ty->kind == TY_ARRAY || n->ty->kind == TY_STRUCT) ? 2 : 0;
   eval_addr(w, n, m, a);
   if (n->ty->kind == TY_ARRAY || n->ty->kind == TY_STRUCT) { for (int l = 0; l < W; l++) out[l].u = a[l]; return; }
   load(w, n, n->ty, a, m, out);
@@ -612,7 +629,7 @@ static void eval_assign(Warp *w, Node *n, Mask m, Val *out) {
   Val v[W];
   uint64_t a[W];
   eval(w, n->rhs, m, v);
-  if (!is_reg_var(n->lhs)) eval_addr(w, n->lhs, m, a);
+  if (!is_reg_var(n->lhs)) { w->access = 1; eval_addr(w, n->lhs, m, a); }
   write_lvalue(w, n->lhs, m, v, a);
   if (n->ty->kind == TY_STRUCT) { for (int l = 0; l < W; l++) out[l].u = a[l]; return; }
   memcpy(out, v, sizeof v);
@@ -625,7 +642,7 @@ static void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
   uint64_t a[W];
   Val old[W], rhs[W], res[W];
   bool reg = is_reg_var(lv);
-  if (!reg) eval_addr(w, lv, m, a);
+  if (!reg) { w->access = 1; eval_addr(w, lv, m, a); }
   if (reg) memcpy(old, w->frame->regs + (size_t)lv->var->slot * W, sizeof old);
   else load(w, lv, lt, a, m, old);
   if (n->kind == ND_ASSIGN_OP) {
@@ -1148,6 +1165,7 @@ static void eval(Warp *w, Node *n, Mask m, Val *out) {
   }
   case ND_ADDR: {
     uint64_t a[W];
+    w->access = 2;
     eval_addr(w, n->lhs, m, a);
     for (int l = 0; l < W; l++) out[l].u = a[l];
     return;
@@ -1528,7 +1546,7 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   I.max_steps = opt->max_steps ? opt->max_steps : 2000000000ull;
   int64_t nthreads = L->block[0] * L->block[1] * L->block[2];
   if (nthreads <= 0 || nthreads > 1024) {
-    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block of %lld threads: CUDA allows 1 to 1024", (long long)nthreads);
+    diag_at(DIAG_ERROR, L->where.file ? L->where : tok_loc(L->kernel->tok), "block of %lld threads: CUDA allows 1 to 1024", (long long)nthreads);
     return 2;
   }
   if (L->block[2] > 64) { diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block z dimension %lld exceeds 64", (long long)L->block[2]); return 2; }

@@ -36,6 +36,7 @@ typedef struct Launch {
   int nbufs;
   Val *args;             /* one per kernel parameter */
   unsigned char *constant; /* __constant__ area */
+  SrcLoc where;          /* the launch spec line, or the kernel, for launch errors */
 } Launch;
 
 /* what the analyzer and the model observe while a launch runs */

@@ -140,7 +140,8 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
   L->prog = p;
   L->kernel = k;
   LaunchSpec *s = find_spec(p, k->name);
-  SrcLoc at = tok_loc(k->tok);
+  SrcLoc at = s ? tok_loc(s->tok) : tok_loc(k->tok);
+  L->where = at;
   for (int i = 0; i < 3; i++) L->grid[i] = L->block[i] = 1;
   if (s) { memcpy(L->grid, s->grid, sizeof L->grid); memcpy(L->block, s->block, sizeof L->block); L->dyn_shared = s->dyn_shared; }
   if (ov && ov->has_grid) memcpy(L->grid, ov->grid, sizeof L->grid);

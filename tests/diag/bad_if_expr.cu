@@ -1,4 +1,4 @@
-// expect: check 2 2:8: error: expected value in expression
+// expect: check 2 2:8: error: expected a constant expression
 #if 1 +
 #endif
 __global__ void k(int *a) {

@@ -1,4 +1,4 @@
-// expect: run 2 2:32: error: block of 2048 threads: CUDA allows 1 to 1024
+// expect: run 2 2:22: error: block of 2048 threads: CUDA allows 1 to 1024
 #pragma carve launch k grid(1) block(2048)
 #pragma carve arg a = int[2048] : zeros out
 __global__ void k(int *a) {
