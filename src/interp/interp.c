@@ -1556,6 +1556,13 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   }
   I.nthreads = (int)nthreads;
   I.nwarps = (I.nthreads + W - 1) / W;
+  double total_warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * I.nwarps;
+  if (total_warps > (double)I.max_steps) {
+    diag_at(DIAG_ERROR, L->where.file ? L->where : tok_loc(L->kernel->tok),
+            "the launch has %.3g warps, more than the step limit (%llu) lets the interpreter run; use a smaller problem or raise --max-steps",
+            total_warps, (unsigned long long)I.max_steps);
+    return 2;
+  }
   I.dyn_base = ((size_t)L->prog->shared_size + 15) & ~(size_t)15;
   I.shared_size = I.dyn_base + (size_t)L->dyn_shared;
   if (L->kernel->has_extern_shared && L->dyn_shared == 0)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define FILL_CODE(...) __VA_ARGS__
 #include "fill.inc"
@@ -49,6 +50,14 @@ int buffer_init(Buffer *b, const ArgSpec *a) {
   b->spec = a;
   if (!b->data) { diag_at(DIAG_ERROR, tok_loc(a->tok), "cannot allocate %zu bytes for buffer '%s'", b->bytes, a->name); return 2; }
   if (a->init == INIT_FILE) {
+    struct stat sb;
+    if (stat(a->path, &sb) != 0 || !S_ISREG(sb.st_mode) || (size_t)sb.st_size != b->bytes) {
+      if (stat(a->path, &sb) != 0) diag_at(DIAG_ERROR, tok_loc(a->tok), "cannot read '%s' for buffer '%s': %s", a->path, a->name, strerror(errno));
+      else if (!S_ISREG(sb.st_mode)) diag_at(DIAG_ERROR, tok_loc(a->tok), "'%s' is not a regular file (buffer '%s')", a->path, a->name);
+      else diag_at(DIAG_ERROR, tok_loc(a->tok), "'%s' has %lld bytes; buffer '%s' needs %zu (%lld x %d)", a->path, (long long)sb.st_size, a->name,
+                   b->bytes, (long long)a->count, et->size);
+      return 2;
+    }
     size_t len;
     char *d = read_file(a->path, &len);
     if (!d) { diag_at(DIAG_ERROR, tok_loc(a->tok), "cannot read '%s' for buffer '%s': %s", a->path, a->name, strerror(errno)); return 2; }
