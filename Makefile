@@ -12,6 +12,14 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 all: carve
 
+build/gen/calibrate_src.h: bench/calibrate.cu tools/embed.c
+	@mkdir -p build/gen
+	$(CC) -O1 -o build/gen/embed tools/embed.c
+	build/gen/embed calibrate_cu bench/calibrate.cu $@
+
+build/src/gpu/calibrate.o build-san/src/gpu/calibrate.o: build/gen/calibrate_src.h
+WARN += -Ibuild/gen
+
 build/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def src/*/*.inc)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
@@ -90,3 +98,9 @@ install: carve
 	install -m 644 docs/carve.1 $(DESTDIR)$(PREFIX)/share/man/man1/carve.1
 
 .PHONY: run bench fuzz install
+
+# GPU tests: run on a machine with a GPU and the CUDA toolkit (skipped elsewhere)
+gpu-test: carve
+	@bash tests/gpu/run.sh ./carve
+
+.PHONY: gpu-test

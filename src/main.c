@@ -4,6 +4,7 @@
 #include "front/front.h"
 #include "interp/interp.h"
 #include "gpu/gpu.h"
+#include "arch/arch.h"
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -20,6 +21,10 @@ static const char *usage_main =
   "  print   print the kernels back as CUDA source that nvcc compiles\n"
   "  run     execute one kernel launch in the SIMT interpreter; check memory accesses,\n"
   "          shared-memory races and barriers; write output buffers\n"
+  "  arch    show the machine descriptions (H100, H200, and the papers' G80, GT200, C1060)\n"
+  "          with the source of every number, and the calibration file if there is one\n"
+  "  calibrate  measure the present GPU once (bandwidths, FP32 rate, latencies, launch and\n"
+  "          barrier cost) and write the calibration file carve bench and the model read\n"
   "  bench   run a launch on the GPU: generated harness, proper timing, verification\n"
   "          against the interpreter (--verify), Nsight Compute counters (--ncu)\n"
   "\n"
@@ -67,7 +72,7 @@ static const char *usage_run =
   "usage: carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
-  "                 [--max-steps N] [--no-race-check] [--format text|json]\n"
+  "                 [--max-steps N] [--no-race-check] [--dump-inputs DIR] [--format text|json]\n"
   "\n"
   "Execute one launch of a kernel on the CPU, warp by warp, with CUDA's semantics. The launch\n"
   "comes from the file's '#pragma carve' lines; flags override them. Reports out-of-bounds and\n"
@@ -79,7 +84,8 @@ static const char *usage_run =
   "\n"
   "  --arg n=1024                    scalar parameter\n"
   "  --arg 'A=float[4096]:random(7)' buffer: zeros | fill(V) | iota[(S[,STEP])] | random(SEED[,LO,HI]) | file(\"PATH\")\n"
-  "  --max-steps N                   stop a runaway kernel after N warp-steps (default 2e9)\n";
+  "  --max-steps N                   stop a runaway kernel after N warp-steps (default 2e9)\n"
+  "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n";
 
 typedef struct {
   const char *file;
@@ -93,6 +99,7 @@ typedef struct {
   const char *grid, *block;
   uint64_t max_steps;
   bool no_race;
+  const char *dump_inputs;
   BenchOptions bench;
 } Opts;
 
@@ -156,6 +163,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, Opts *o, const cha
     }
     if (!strcmp(a, "--no-race-check")) { o->no_race = true; continue; }
     if (!strcmp(a, "--verify")) { o->bench.verify = true; continue; }
+    if ((r = TAKE("--dump-inputs"))) { if (r < 0) return usage_error(cmd, "--dump-inputs needs a directory"); o->dump_inputs = val; continue; }
     if (!strcmp(a, "--ncu")) { o->bench.ncu = true; continue; }
     if (!strcmp(a, "--flush-l2")) { o->bench.h.flush_l2 = true; continue; }
     if (!strcmp(a, "--baseline")) { o->bench.h.baseline = true; continue; }
@@ -384,6 +392,9 @@ static int cmd_run(int argc, char **argv) {
     }
     L.bufs[out_buf[i]].out = true;
   }
+  if (o.dump_inputs)
+    for (int b = 1; b < L.nbufs; b++)
+      if (write_atomically(fmt("%s/%s.bin", o.dump_inputs, L.bufs[b].name), L.bufs[b].data, L.bufs[b].bytes)) { launch_free(&L); free(out_buf); return 2; }
   RunOptions ro = {.max_steps = o.max_steps, .no_race_check = o.no_race};
   RunStats st;
   fflush(stdout);
@@ -435,6 +446,96 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
+static const char *usage_arch =
+  "usage: carve arch [NAME] [--format text|json]\n"
+  "\n"
+  "List the machine descriptions, or show one (h100, h200, g80, gt200, c1060) field by field with\n"
+  "the source of each number, followed by the calibration measured on this GPU if present\n"
+  "($CARVE_CALIBRATION or ~/.cache/carve/calibration.json).\n";
+
+static const char *usage_calibrate =
+  "usage: carve calibrate [--out FILE] [--arch sm_XX]\n"
+  "\n"
+  "Build and run carve's GPU microbenchmarks (device-to-device copy, streaming read, FP32 FMA rate,\n"
+  "shared-memory and L2 bandwidth, global and L2 latency by pointer chase, launch overhead,\n"
+  "__syncthreads cost) and write the result as JSON to FILE (default $CARVE_CALIBRATION or\n"
+  "~/.cache/carve/calibration.json). Exit 3 without a GPU or CUDA toolkit.\n";
+
+static void arch_field(const Machine *m, const char *field, const char *value, bool json, bool *first) {
+  const char *src = machine_source(m, field);
+  if (json) {
+    printf("%s\n    \"%s\": {\"value\": %s, \"source\": ", *first ? "" : ",", field, value);
+    json_str(stdout, src ? src : "");
+    printf("}");
+    *first = false;
+  } else {
+    printf("  %-26s %-14s %s\n", field, value, src ? src : "");
+  }
+}
+
+static int cmd_arch(int argc, char **argv) {
+  const char *name = NULL;
+  bool json = false;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_arch, stdout); return 0; }
+    if (!strcmp(argv[i], "--format") && i + 1 < argc) { json = !strcmp(argv[++i], "json"); continue; }
+    if (!strcmp(argv[i], "--format=json")) { json = true; continue; }
+    if (argv[i][0] == '-') return usage_error("arch", fmt("unknown option '%s'", argv[i]));
+    name = argv[i];
+  }
+  int n;
+  const Machine *all = machine_list(&n);
+  if (!name) {
+    if (json) printf("[");
+    for (int i = 0; i < n; i++) {
+      if (json) { printf("%s{\"name\": ", i ? ", " : ""); json_str(stdout, all[i].name); printf(", \"long_name\": "); json_str(stdout, all[i].long_name); printf(", \"cc\": \"%d.%d\"}", all[i].cc_major, all[i].cc_minor); }
+      else printf("%-6s sm_%d%d  %3d SMs  %s\n", all[i].name, all[i].cc_major, all[i].cc_minor, all[i].sm_count, all[i].long_name);
+    }
+    if (json) printf("]\n");
+    return 0;
+  }
+  const Machine *m = machine_find(name);
+  if (!m) {
+    fprintf(stderr, "carve arch: no machine named '%s' (", name);
+    for (int i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? ", " : "", all[i].name);
+    fprintf(stderr, ")\n");
+    return 2;
+  }
+  bool first = true;
+  if (json) { printf("{\"name\": "); json_str(stdout, m->name); printf(", \"fields\": {"); }
+  else printf("%s: %s (compute capability %d.%d)\n", m->name, m->long_name, m->cc_major, m->cc_minor);
+#define FI(f) arch_field(m, #f, fmt("%lld", (long long)m->f), json, &first)
+#define FD(f) arch_field(m, #f, fmt("%g", (double)m->f), json, &first)
+  FI(sm_count); FI(warp_size); FI(max_threads_per_block); FI(max_threads_per_sm); FI(max_blocks_per_sm); FI(max_warps_per_sm);
+  FI(regs_per_sm); FI(max_regs_per_thread); FI(reg_alloc_unit); FI(warp_alloc_gran); FI(smem_per_sm); FI(smem_per_block);
+  FI(smem_per_block_optin); FI(smem_alloc_unit); FI(smem_reserved_per_block); FI(smem_banks); FI(smem_bank_bytes);
+  FI(l2_bytes); FI(coalesce_threads); FI(mem_sector_bytes); FI(mem_line_bytes); FI(mem_partitions); FI(mem_partition_bytes);
+  FD(dram_peak_gbps); FD(dram_copy_gbps); FI(dram_latency_cycles); FD(clock_mhz); FI(fp32_lanes_per_sm); FI(sfu_per_sm);
+  FD(fp32_peak_gflops); FD(launch_overhead_us);
+#undef FI
+#undef FD
+  const char *home = getenv("HOME");
+  const char *cal = getenv("CARVE_CALIBRATION") ? getenv("CARVE_CALIBRATION") : fmt("%s/.cache/carve/calibration.json", home ? home : ".");
+  size_t len;
+  char *c = read_file(cal, &len);
+  if (json) printf("}, \"calibration\": %s}\n", c && strchr(c, '{') ? c : "null");
+  else if (c) printf("calibration (%s):\n%s\n", cal, c);
+  else printf("no calibration file (%s): run 'carve calibrate' on the GPU\n", cal);
+  free(c);
+  return 0;
+}
+
+static int cmd_calibrate(int argc, char **argv) {
+  const char *out = NULL, *arch = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_calibrate, stdout); return 0; }
+    if (!strcmp(argv[i], "--out") && i + 1 < argc) { out = argv[++i]; continue; }
+    if (!strcmp(argv[i], "--arch") && i + 1 < argc) { arch = argv[++i]; continue; }
+    return usage_error("calibrate", fmt("unknown argument '%s'", argv[i]));
+  }
+  return calibrate_run(out, arch);
+}
+
 static int cmd_bench(int argc, char **argv) {
   Opts o;
   int r = parse_opts("bench", argc, argv, &o, usage_bench);
@@ -470,6 +571,8 @@ int main(int argc, char **argv) {
     else if (argc > 2 && !strcmp(argv[2], "print")) fputs(usage_print, stdout);
     else if (argc > 2 && !strcmp(argv[2], "run")) fputs(usage_run, stdout);
     else if (argc > 2 && !strcmp(argv[2], "bench")) fputs(usage_bench, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "arch")) fputs(usage_arch, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "calibrate")) fputs(usage_calibrate, stdout);
     else fputs(usage_main, stdout);
     return 0;
   }
@@ -479,6 +582,8 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "print")) rc = cmd_print(argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) rc = cmd_run(argc - 2, argv + 2);
   else if (!strcmp(cmd, "bench")) rc = cmd_bench(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "arch")) rc = cmd_arch(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "calibrate")) rc = cmd_calibrate(argc - 2, argv + 2);
   else { fprintf(stderr, "carve: unknown command '%s'\n\n%s", cmd, usage_main); return 2; }
   fflush(stdout);
   arena_free_all();

@@ -17,10 +17,12 @@
  * i.e. S(4q + r) = 10q + r(r+1)/2: S = 1, 3, 6, 10, 11, 13, 16, 20, 23, 30, 40, 50, 60, 70, 80
  * for the sweep values above. t_unit (one arm of ITERS FMAs) is the same quantity as t_branch of
  * branch_divergence.cu at ITERS = 160, so the equal-arm fit predicts this sweep with no free
- * parameter (t_unit = t_branch(384) * 160 / 384 when both use their defaults). Eq. 3.3 with
- * equal weights (n times the mean arm, 2.5 * t_unit) agrees with S(n) only when n is a multiple
- * of 4; the other sweep points tell the two apart. sm_90 numbers: one unit is 131072 warps x 160 FMAs ~ 21 M warp-instructions
- * ~ 22 us, so t(1) ~ 0.03 ms (memory-bound: 32 MB read + write) and t(32) ~ 80 units ~ 1.8 ms.
+ * parameter (t_unit = t_branch(384) * 160 / 384 when both use their defaults). Charging n times
+ * the average arm over all 32 arms (eq. 3.1 with t_branch = 2.5 t_unit) agrees with S(n) only when
+ * n is a multiple of 4; the other sweep points tell eq. 3.1 and eq. 3.2 apart.
+ * sm_90 numbers: one unit is 131072 warps x 160 FMAs (19 instructions per 16) ~ 25 M
+ * warp-instructions ~ 24 us, so t(1) ~ 0.03 ms (with the 32 MiB of map read and out written)
+ * and t(32) ~ 80 units ~ 1.9 ms.
  */
 #ifndef BRANCHES
 #define BRANCHES 1
@@ -46,6 +48,7 @@
 /* one arm's work: iters dependent FMAs with the arm's own constants (arm c passes (c%4+1)*iters) */
 __device__ float arm_op(float x, int iters, float a, float c)
 {
+#pragma unroll 16
     for (int k = 0; k < iters; k++)
         x = x * a + c;
     return x;

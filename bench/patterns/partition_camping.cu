@@ -18,8 +18,9 @@
  * element) against WIDTH: camping shows as periodic peaks on top of the uncoalescing cost, and
  * the per-width ratio to partition_copy gives the thesis's Table 4.1 slowdowns.
  *
- * Sweep: WIDTH = 1024 .. 8192 step 256, plus 3840 .. 4352 step 32 and 4095, 4097 (any WIDTH >= 1
- * is valid; widths not a multiple of 16 leave partial edge blocks). Below WIDTH ~ 2560 both
+ * Sweep: WIDTH = 1024 .. 8192 step 512, plus 3840 .. 4352 step 64 and 4095, 4097 (25 widths;
+ * any WIDTH >= 1 is valid; widths not a multiple of 16 leave partial edge blocks). A camping
+ * period shows as a difference between the multiples of 512 and the widths in between. Below WIDTH ~ 2560 both
  * matrices (2 x 4 WIDTH^2 B) fit in the 50 MB L2 and repeated launches run from L2.
  *
  * Model:

@@ -19,8 +19,12 @@
  * every CONFLICT <= 33, so occupancy does not move with the sweep. BLOCK must be 256 (the regions
  * are sized for 8 warps).
  *
- * Sweep: CONFLICT = 0 1 2 3 4 5 6 7 8 9 12 15 16 17 24 31 32 33 (any value 0..33 is valid;
- * 0 = every lane on one word: broadcast read, single-word write).
+ * Sweep: CONFLICT = 0 1 2 3 4 5 6 7 8 9 12 15 16 17 24 31 32 33 (0..33 keep the occupancy fixed;
+ * larger values are valid with a larger region). 0 = every lane on one word: a broadcast read,
+ * and in shared_conflict a single-word write of one common value. shared_conflict_write sweeps
+ * from 1: at 0 its 32 lanes would write 32 different values to one word, and which lane's value
+ * survives is unspecified on the GPU (carve keeps the last lane's), so its output is not
+ * reproducible.
  *
  * Model (sm_90: 32 banks x 4 B, bank = word mod 32, one wavefront per distinct word per bank):
  *   conflict degree d(S) = gcd(S, 32) for S >= 1 (S = 33 gives 1), d(0) = 1 (broadcast);

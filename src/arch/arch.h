@@ -109,6 +109,9 @@ typedef struct Machine {
   double dram_read_gbps;       /* measured streaming read */
   int dram_latency_cycles;     /* global load to use, lowest figure the source gives */
   int dram_latency_cycles_max; /* highest figure where the source gives a range, else == min */
+  double l2_read_gbps;         /* measured read bandwidth of an L2-resident buffer */
+  int l2_latency_cycles;       /* measured pointer chase over an L2-resident buffer */
+  double smem_read_gbps;       /* measured conflict-free shared-memory load bandwidth, whole GPU */
 
   /* ---- arithmetic ---- */
   double clock_mhz;            /* SM (shader) clock */
@@ -120,6 +123,7 @@ typedef struct Machine {
 
   /* ---- overheads ---- */
   double launch_overhead_us;   /* per kernel launch, back to back */
+  double barrier_cycles;       /* one __syncthreads in a 1024-thread block (SM clock cycles) */
 
   const char *notes;           /* caveats that apply to the whole entry */
   const MachineSource *sources;/* one entry per numeric field above */

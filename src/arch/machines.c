@@ -22,7 +22,10 @@
  *  PG-1x       NVIDIA CUDA (C) Programming Guide 3.x-4.x, appendix "Compute Capabilities"
  *              (G in 3.x, F in 4.x), cc 1.x columns and sections on global/shared memory.
  *  PG          NVIDIA CUDA C++ Programming Guide (CUDA 12/13), table "Technical Specifications
- *              per Compute Capability" and the arithmetic-instruction throughput table. */
+ *              per Compute Capability" and the arithmetic-instruction throughput table.
+ *  calib       bench/calibrate.cu run here on 2026-11-22 (driver 580.159.04, CUDA 13.0; each
+ *              figure the median of 9 timed runs after 2 warm-ups): on nvidia-h100-x1 twice, on
+ *              nvidia-h200 three times. Where runs differ, the entry gives the first and the range. */
 #include "arch.h"
 
 #include <ctype.h>
@@ -45,7 +48,7 @@ static const int sm90_carveouts_kb[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 22
 #define H100_FIELDS(X) \
   X(cc_major, 9, "anchors sec. 1.1 (cudaGetDeviceProperties on an H100 80GB HBM3 here)") \
   X(cc_minor, 0, "anchors sec. 1.1 (cudaGetDeviceProperties on an H100 80GB HBM3 here)") \
-  X(sm_count, 132, "measured here 2026-11-13: PyTorch reported 132 multiprocessors on 'NVIDIA H100 80GB HBM3' (KINDS, nvidia-h100-x1); cudaGetDeviceProperties (anchors sec. 1.1)") \
+  X(sm_count, 132, "measured here 2026-11-13: PyTorch reported 132 multiprocessors on 'NVIDIA H100 80GB HBM3' (KINDS, nvidia-h100-x1); cudaGetDeviceProperties (anchors sec. 1.1; calib H100)") \
   X(warp_size, 32, "anchors sec. 1.1 (cudaGetDeviceProperties)") \
   X(sub_partitions, 4, "anchors sec. 1.1: cuda_occupancy.h cudaOccSubPartitionsPerMultiprocessor; ncu 'maximum of 16 warps per scheduler'") \
   X(max_threads_per_block, 1024, "anchors sec. 1.1 (cudaGetDeviceProperties maxThreadsPerBlock)") \
@@ -78,17 +81,21 @@ static const int sm90_carveouts_kb[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 22
   X(mem_partition_bytes, 0, "unknown: hashed interleaving, width not documented") \
   X(mem_bus_bits, 5120, "anchors sec. 1.1 (memoryBusWidth on the H100 here)") \
   X(dram_peak_gbps, 3352.0, "anchors sec. 1.1: 2 x 2619 MHz x 640 B from memoryBusWidth and cudaDevAttrMemoryClockRate; datasheet 3.35 TB/s") \
-  X(dram_copy_gbps, 3000.0, "measured here 2026-11-13: device-to-device copy about 3.0 TB/s, bytes read + written (KINDS); 2852 GB/s with a float4 grid-stride copy of 4 GiB (anchors sec. 1.1)") \
-  X(dram_read_gbps, 0.0, "unknown: not yet measured here; bench/calibrate.cu dram_read_gbps measures it") \
-  X(dram_latency_cycles, 0, "unknown: no source read here gives it; bench/calibrate.cu global_latency_cycles measures it") \
-  X(dram_latency_cycles_max, 0, "unknown: see dram_latency_cycles") \
-  X(clock_mhz, 1980.0, "anchors sec. 1.1 (cudaDevAttrClockRate = 1980000 kHz, max boost)") \
+  X(dram_copy_gbps, 2982.9, "calib H100: cudaMemcpy D2D of 1 GiB, bytes read + written, 2982.9 and 2992.2 GB/s; KINDS 2026-11-13: about 3.0 TB/s; anchors sec. 1.1: 2852 GB/s with a float4 grid-stride copy of 4 GiB") \
+  X(dram_read_gbps, 2996.7, "calib H100: streaming float4 read of 1 GiB, 2996.7 and 2999.9 GB/s") \
+  X(dram_latency_cycles, 683, "calib H100: one-thread pointer chase (ld.global.cg, random 128-B slots over 256 MB, L2 flushed) 683.2 and 682.5 cycles = 345 ns; includes the chase's address arithmetic and any TLB misses") \
+  X(dram_latency_cycles_max, 683, "calib H100: one figure, see dram_latency_cycles") \
+  X(l2_read_gbps, 7574.9, "calib H100: ld.global.cg float4 reads of a 13 MB (about L2/4) resident buffer, 7574.9 and 7619.7 GB/s") \
+  X(l2_latency_cycles, 328, "calib H100: pointer chase over a 13 MB L2-resident buffer, 327.6 and 327.5 cycles = 166 ns (average over both L2 partitions)") \
+  X(smem_read_gbps, 32447.3, "calib H100: conflict-free LDS.128 at full occupancy, 32447.3 and 32496.8 GB/s (97% of 132 x 128 B x 1.98 GHz)") \
+  X(clock_mhz, 1980.0, "anchors sec. 1.1 (cudaDevAttrClockRate = 1980000 kHz, max boost); calib H100: clock64 / event time during the chase 1978 MHz") \
   X(fp32_lanes_per_sm, 128, "anchors sec. 1.1 (132 SM x 128 lanes); PG throughput table, cc 9.0: 128 FP32 FMA/clk/SM") \
   X(sfu_per_sm, 16, "PG arithmetic throughput table, cc 9.0: 16 results/clk/SM for rsqrt, sin, cos, ex2, lg2 (seed-ryoo sec. 1.6 [doc], MUFU 4 per SMSP)") \
   X(fp32_peak_gflops, 66908.16, "anchors sec. 1.1: 132 SM x 128 x 2 x 1.98 GHz = 66.9 TFLOP/s (datasheet 67)") \
   X(fp32_peak_all_gflops, 66908.16, "anchors sec. 1.1: no extra dual-issue term on sm_90; same as fp32_peak_gflops") \
-  X(fp32_measured_gflops, 64800.0, "anchors sec. 1.1: measured FFMA 64.3-64.8 TFLOP/s here, 8 independent FMA chains per thread (upper figure)") \
-  X(launch_overhead_us, 0.0, "unknown: not yet measured here; bench/calibrate.cu launch_overhead_us measures it")
+  X(fp32_measured_gflops, 64758.0, "calib H100: 8 independent FFMA chains per thread, full occupancy, 64758.0 and 64841.4 GFLOP/s; anchors sec. 1.1: 64.3-64.8 TFLOP/s") \
+  X(launch_overhead_us, 3.89, "calib H100: empty <<<1,1>>> kernel, 5000 launches back to back, 3.89 and 3.49 us per launch (Firecracker VM); launch + cudaStreamSynchronize round trip 9.3 / 8.7 us") \
+  X(barrier_cycles, 76.62, "calib H100: __syncthreads loop in one 1024-thread block, differenced over 10000 vs 110000 barriers: 76.62 cycles = 38.7 ns in both runs")
 
 static const MachineSource h100_src[] = {
   H100_FIELDS(X_SRC)
@@ -105,7 +112,7 @@ static const MachineSource h100_src[] = {
 #define H200_FIELDS(X) \
   X(cc_major, 9, "H200.md: 'the same Hopper processor as the H100, compute capability 9.0'") \
   X(cc_minor, 0, "H200.md: compute capability 9.0") \
-  X(sm_count, 132, "measured here 2026-10-28: PyTorch reported 'NVIDIA H200', 132 multiprocessors (KINDS, nvidia-h200)") \
+  X(sm_count, 132, "calib H200: multiProcessorCount = 132; KINDS 2026-10-28: PyTorch reported 132 multiprocessors") \
   X(warp_size, 32, SM90_LIMIT) \
   X(sub_partitions, 4, SM90_LIMIT "; cuda_occupancy.h cudaOccSubPartitionsPerMultiprocessor") \
   X(max_threads_per_block, 1024, SM90_LIMIT) \
@@ -118,7 +125,7 @@ static const MachineSource h100_src[] = {
   X(reg_alloc_unit, 256, "cuda_occupancy.h cudaOccRegAllocationGranularity = 256 for cc 3-12 (anchors sec. 1.1)") \
   X(reg_alloc, REGALLOC_PER_WARP, "cuda_occupancy.h, cc 9.0 (anchors sec. 1.2)") \
   X(warp_alloc_gran, 4, "cuda_occupancy.h register hardware check, cc 9.0 (anchors sec. 1.2)") \
-  X(smem_per_sm, 233472, SM90_LIMIT " (228 KB)") \
+  X(smem_per_sm, 233472, "calib H200: sharedMemPerMultiprocessor = 233472 (228 KB); " SM90_LIMIT) \
   X(smem_per_block, 49152, SM90_LIMIT " (48 KB without opt-in)") \
   X(smem_per_block_optin, 232448, SM90_LIMIT " (227 KB)") \
   X(smem_alloc_unit, 128, "cuda_occupancy.h cudaOccSMemAllocationGranularity case 9 (anchors sec. 1.1)") \
@@ -128,7 +135,7 @@ static const MachineSource h100_src[] = {
   X(smem_banks, 32, SM90_LIMIT "; HOPPER.md: 32 banks of 4 bytes") \
   X(smem_bank_bytes, 4, "HOPPER.md: 32 banks of 4 bytes") \
   X(smem_conflict_threads, 32, "as H100 (anchors sec. 1.3), same SM") \
-  X(l2_bytes, 62914560LL, "measured here 2026-10-28: PyTorch reported 60 MB of L2 on an H200 (KINDS; anchors sec. 1.1 'an H200 reports 60 MB'); bytes = 60 x 2^20, the unit in which PyTorch's 50 MB matched the H100's l2CacheSize 52428800") \
+  X(l2_bytes, 62914560LL, "calib H200: l2CacheSize = 62914560; KINDS 2026-10-28: PyTorch reported 60 MB of L2") \
   X(mem_rule, MEMRULE_SECTOR32, "as H100 (anchors sec. 1.1/1.3), same SM and L1/L2 line organisation") \
   X(coalesce_threads, 32, "as H100 (anchors sec. 1.3)") \
   X(mem_sector_bytes, 32, "as H100 (anchors sec. 1.1)") \
@@ -136,19 +143,23 @@ static const MachineSource h100_src[] = {
   X(partition_map, PARTMAP_HASHED, "as H100 (anchors sec. 1.4)") \
   X(mem_partitions, 0, "unknown: hashed; no partition count documented") \
   X(mem_partition_bytes, 0, "unknown: hashed interleaving, width not documented") \
-  X(mem_bus_bits, 0, "unknown: not read off an H200 here (memoryBusWidth)") \
-  X(dram_peak_gbps, 4800.0, "H200.md: 141 GB HBM3e at 4.8 TB/s by the vendor's datasheet (a lead)") \
-  X(dram_copy_gbps, 4300.0, "measured here 2026-10-28 and 2026-11-04: device-to-device copy through PyTorch about 4.3 TB/s, bytes read + written (KINDS, nvidia-h200)") \
-  X(dram_read_gbps, 0.0, "unknown: not yet measured here; bench/calibrate.cu dram_read_gbps measures it") \
-  X(dram_latency_cycles, 0, "unknown: no source read here gives it; bench/calibrate.cu measures it") \
-  X(dram_latency_cycles_max, 0, "unknown: see dram_latency_cycles") \
-  X(clock_mhz, 1980.0, "measured here 2026-10-28: nvidia-smi SM clock 1980 MHz just after matrix products (KINDS, nvidia-h200); 345 MHz at idle") \
+  X(mem_bus_bits, 6016, "calib H200: cudaDevAttrGlobalMemoryBusWidth = 6016 as the device reports it (memory clock 3201 MHz)") \
+  X(dram_peak_gbps, 4800.0, "H200.md: 141 GB HBM3e at 4.8 TB/s by the vendor's datasheet (a lead); calib H200: 2 x 3201 MHz x 6016 bit / 8 = 4814 GB/s") \
+  X(dram_copy_gbps, 4207.5, "calib H200: cudaMemcpy D2D of 1 GiB, bytes read + written, 4201-4208 GB/s in 3 runs; KINDS 2026-10-28/11-04: about 4.3 TB/s through PyTorch") \
+  X(dram_read_gbps, 4447.8, "calib H200: streaming float4 read of 1 GiB, 4447.8-4457.9 GB/s in 3 runs") \
+  X(dram_latency_cycles, 690, "calib H200: one-thread pointer chase (ld.global.cg, random 128-B slots over 256 MB, L2 flushed) 690.3-691.8 cycles = 349-350 ns in 3 runs") \
+  X(dram_latency_cycles_max, 690, "calib H200: one figure, see dram_latency_cycles") \
+  X(l2_read_gbps, 9045.8, "calib H200: ld.global.cg float4 reads of a 13 MB resident buffer, 9045.8-9055.6 GB/s in 3 runs") \
+  X(l2_latency_cycles, 330, "calib H200: pointer chase over a 15.7 MB (L2/4) resident buffer, 329.1-330.3 cycles = 167 ns in 3 runs") \
+  X(smem_read_gbps, 32444.4, "calib H200: conflict-free LDS.128 at full occupancy, 32444.4-32514.9 GB/s in 3 runs") \
+  X(clock_mhz, 1980.0, "calib H200: cudaDevAttrClockRate = 1980000 kHz; clock64 / event time 1976-1978 MHz; KINDS 2026-10-28: nvidia-smi 1980 MHz under load, 345 MHz idle") \
   X(fp32_lanes_per_sm, 128, "PG arithmetic throughput table, cc 9.0: 128 FP32 FMA/clk/SM") \
   X(sfu_per_sm, 16, "PG arithmetic throughput table, cc 9.0: 16 results/clk/SM") \
   X(fp32_peak_gflops, 66908.16, "132 SM x 128 x 2 x 1.98 GHz (anchors' H100 formula); H200.md datasheet 'plain fp32 about 67' TFLOP/s") \
   X(fp32_peak_all_gflops, 66908.16, "same as fp32_peak_gflops: no extra dual-issue term on sm_90") \
-  X(fp32_measured_gflops, 0.0, "unknown: not yet measured on an H200 here; bench/calibrate.cu fp32_gflops measures it") \
-  X(launch_overhead_us, 0.0, "unknown: not yet measured here; bench/calibrate.cu launch_overhead_us measures it")
+  X(fp32_measured_gflops, 64665.3, "calib H200: 8 independent FFMA chains per thread, full occupancy, 64665.3-64881.3 GFLOP/s in 3 runs") \
+  X(launch_overhead_us, 4.35, "calib H200: empty <<<1,1>>> kernel, 5000 launches back to back, 4.19-4.50 us per launch in 3 runs (Firecracker VM)") \
+  X(barrier_cycles, 76.62, "calib H200: __syncthreads loop in one 1024-thread block, differenced: 76.62 cycles = 38.7 ns in 3 runs")
 
 static const MachineSource h200_src[] = {
   H200_FIELDS(X_SRC)
@@ -201,13 +212,17 @@ static const int cc1x_carveouts_kb[] = {16};
   X(dram_read_gbps, 0.0, "unknown: no measured read bandwidth in the sources read") \
   X(dram_latency_cycles, 200, "Ryoo Table 2.1: global memory latency 200-300 cycles; his cycle model uses 200") \
   X(dram_latency_cycles_max, 300, "Ryoo Table 2.1: 200-300 cycles") \
+  X(l2_read_gbps, 0.0, "none: no L2 for global loads (Ryoo Table 2.1)") \
+  X(l2_latency_cycles, 0, "none: no L2 for global loads (Ryoo Table 2.1)") \
+  X(smem_read_gbps, 0.0, "unknown: Ryoo gives shared latency as 'about register' only, no bandwidth") \
   X(clock_mhz, 1350.0, "Ryoo ch. 2.2.1: SPs clocked at 1.35 GHz (graphics core clock 575 MHz per techamok.com, not used here)") \
   X(fp32_lanes_per_sm, 8, "Ryoo ch. 2.2.1: 8 SPs per SM, each one 32-bit FP multiply-add unit") \
   X(sfu_per_sm, 2, "Ryoo ch. 2.2.1: 2 SFUs per SM") \
   X(fp32_peak_gflops, 345.6, "Ryoo ch. 2.2.1 [derived there]: 128 SPs x 2 FLOP x 1.35 GHz = 345.6 GFLOPS (MAD only)") \
   X(fp32_peak_all_gflops, 388.8, "Ryoo ch. 2.2.1: 16 SM x 18 FLOP/SM/cycle x 1.35 GHz = 388.8 GFLOPS (8 MAD + 2 SFU)") \
   X(fp32_measured_gflops, 0.0, "unknown: no FMA micro-benchmark in the sources read (Ryoo's best MM reached 119.82 GFLOPS, an application figure)") \
-  X(launch_overhead_us, 0.0, "unknown: Ryoo ch. 3.3 calls launch overhead 'negligible' without a number")
+  X(launch_overhead_us, 0.0, "unknown: Ryoo ch. 3.3 calls launch overhead 'negligible' without a number") \
+  X(barrier_cycles, 0.0, "unknown: Ryoo ch. 2.1: 'probably ... not more than a few processor cycles once all threads ... reach the barrier', no figure")
 
 static const MachineSource g80_src[] = {
   G80_FIELDS(X_SRC)
@@ -258,13 +273,17 @@ static const MachineSource g80_src[] = {
   X(dram_read_gbps, 98.0, "Yang sec. 2: sustained bandwidth reading 128 MB with float loads, GTX 280: 98 GB/s (float2 101, float4 79)") \
   X(dram_latency_cycles, 0, "unknown: CuMAPz says only 'hundreds of cycles'; lead: Wong et al., ISPASS 2010 microbenchmarked GT200, figure not read here") \
   X(dram_latency_cycles_max, 0, "unknown: see dram_latency_cycles") \
+  X(l2_read_gbps, 0.0, "none: no L2 for global loads on cc 1.x (PG-1x)") \
+  X(l2_latency_cycles, 0, "none: no L2 for global loads on cc 1.x (PG-1x)") \
+  X(smem_read_gbps, 0.0, "unknown: no shared-memory bandwidth figure in the sources read") \
   X(clock_mhz, 1296.0, "bit-tech.net GTX 280 architecture review p. 8: shader processors at 1,296 MHz (core clock 602 MHz)") \
   X(fp32_lanes_per_sm, 8, "Yang sec. 2 table: 8 SPs per SM") \
   X(sfu_per_sm, 2, "Cornelis (seed-antipatterns sec. 3): each SM has 8 SPs and 2 SFUs; PG-1x throughput table (2 SFU results/clk/SM on cc 1.x)") \
   X(fp32_peak_gflops, 622.08, "derived: 30 x 8 x 2 FLOP x 1.296 GHz (MAD only); matches the 622.08 MAD column for the same chip and clock in the C1060 row of Wikipedia 'Nvidia Tesla' (2012 snapshot)") \
   X(fp32_peak_all_gflops, 933.12, "guru3d GTX 280 review p. 4: 'roughly 933 GFLOPS' = 240 x 3 FLOP (MAD + dual-issued MUL) x 1.296 GHz") \
   X(fp32_measured_gflops, 0.0, "unknown: no FMA micro-benchmark in the sources read") \
-  X(launch_overhead_us, 0.0, "unknown: Cornelis measures relaunch cost only relative to kernel time (100 launches ~ 100x slower), no per-launch figure")
+  X(launch_overhead_us, 0.0, "unknown: Cornelis measures relaunch cost only relative to kernel time (100 launches ~ 100x slower), no per-launch figure") \
+  X(barrier_cycles, 0.0, "unknown: Cornelis measures barrier cost only as run-time ratios (20x between no barrier and one every 2 operations)")
 
 static const MachineSource gt200_src[] = {
   GT200_FIELDS(X_SRC)
@@ -315,13 +334,17 @@ static const MachineSource gt200_src[] = {
   X(dram_read_gbps, 0.0, "unknown: no measured read bandwidth in the sources read") \
   X(dram_latency_cycles, 0, "unknown: CuMAPz sec. 3.8 [P]: 'hundreds of cycles' (not used numerically)") \
   X(dram_latency_cycles_max, 0, "unknown: see dram_latency_cycles") \
+  X(l2_read_gbps, 0.0, "none: no L2 for global loads on cc 1.x (PG-1x)") \
+  X(l2_latency_cycles, 0, "none: no L2 for global loads on cc 1.x (PG-1x)") \
+  X(smem_read_gbps, 0.0, "unknown: no shared-memory bandwidth figure in the sources read") \
   X(clock_mhz, 1296.0, "CuMAPz sec. 3.8 [X]: 1.296 GHz; pcmasters.de C1060 announcement: 1.296 GHz; Wikipedia table rounds to 1300 (core clock 602 MHz)") \
   X(fp32_lanes_per_sm, 8, "CuMAPz sec. 3.8 [P]: 8 SPs per SM") \
   X(sfu_per_sm, 2, "as GTX 280 (same GT200 chip; Cornelis, PG-1x throughput table)") \
   X(fp32_peak_gflops, 622.08, "Wikipedia 'Nvidia Tesla' table (2012 snapshot): C1060 single precision MAD 622.08 GFLOPS (= 240 x 2 x 1.296 GHz)") \
   X(fp32_peak_all_gflops, 933.12, "Wikipedia 'Nvidia Tesla' table (2012 snapshot): C1060 single precision MUL+ADD+SF 933.12 GFLOPS") \
   X(fp32_measured_gflops, 0.0, "unknown: no FMA micro-benchmark in the sources read") \
-  X(launch_overhead_us, 0.0, "unknown: CuMAPz sec. 6.1 only launches a dummy kernel first to absorb start-up; no figure")
+  X(launch_overhead_us, 0.0, "unknown: CuMAPz sec. 6.1 only launches a dummy kernel first to absorb start-up; no figure") \
+  X(barrier_cycles, 0.0, "unknown: no figure in the sources read")
 
 static const MachineSource c1060_src[] = {
   C1060_FIELDS(X_SRC)
@@ -349,8 +372,9 @@ static const Machine machines[] = {
     .aliases = "h200sxm,nvidiah200",
     H200_FIELDS(X_INIT)
     .smem_carveouts_kb = sm90_carveouts_kb,
-    .notes = "Same GH100 SM as the H100 (H200.md); per-SM limits are the cc 9.0 ones read on an H100, not re-read "
-             "on an H200. Memory figures are datasheet leads except the copy bandwidth (measured here).",
+    .notes = "Same GH100 SM as the H100 (H200.md); most per-SM limits are the cc 9.0 ones read on an H100 (shared "
+             "per SM, SM count and L2 were re-read on an H200 by bench/calibrate.cu). dram_peak_gbps is the "
+             "datasheet lead; the measured figures come from bench/calibrate.cu.",
     .sources = h200_src,
     .n_sources = NSRC(h200_src),
   },
@@ -450,9 +474,11 @@ static const FieldInfo fields[] = {
   FI(mem_sector_bytes, FT_INT), FI(mem_line_bytes, FT_INT), FI(partition_map, FT_ENUM),
   FI(mem_partitions, FT_INT), FI(mem_partition_bytes, FT_INT), FI(mem_bus_bits, FT_INT),
   FI(dram_peak_gbps, FT_DBL), FI(dram_copy_gbps, FT_DBL), FI(dram_read_gbps, FT_DBL),
-  FI(dram_latency_cycles, FT_INT), FI(dram_latency_cycles_max, FT_INT), FI(clock_mhz, FT_DBL),
+  FI(dram_latency_cycles, FT_INT), FI(dram_latency_cycles_max, FT_INT), FI(l2_read_gbps, FT_DBL),
+  FI(l2_latency_cycles, FT_INT), FI(smem_read_gbps, FT_DBL), FI(clock_mhz, FT_DBL),
   FI(fp32_lanes_per_sm, FT_INT), FI(sfu_per_sm, FT_INT), FI(fp32_peak_gflops, FT_DBL),
   FI(fp32_peak_all_gflops, FT_DBL), FI(fp32_measured_gflops, FT_DBL), FI(launch_overhead_us, FT_DBL),
+  FI(barrier_cycles, FT_DBL),
 };
 
 static int field_is_zero(const Machine *m, const FieldInfo *f) {

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 /* ---- processes ---- */
+char *bench_find_program(const char *name);
+int bench_exec(char *const argv[], const char *out, const char *err, int timeout_s);
+
 static char *find_program(const char *name) {
   const char *env = strcmp(name, "nvcc") ? (strcmp(name, "ncu") ? NULL : getenv("CARVE_NCU")) : getenv("CARVE_NVCC");
   if (env && *env) return access(env, X_OK) == 0 ? arena_strdup(env) : NULL;
@@ -69,6 +72,9 @@ static char *slurp(const char *path) {
   free(s);
   return r;
 }
+
+char *bench_find_program(const char *name) { return find_program(name); }
+int bench_exec(char *const argv[], const char *out, const char *err, int timeout_s) { return run_cmd(argv, out, err, timeout_s); }
 
 /* ---- tiny JSON field readers (the harness prints flat objects) ---- */
 static bool json_num(const char *js, const char *key, double *v) {

@@ -29,4 +29,6 @@ typedef struct BenchOptions {
 
 /* 0 ok, 1 verification failed or kernel fault, 2 error, 3 no GPU / toolkit */
 int bench_run(Launch *L, const char *file, const BenchOptions *o);
+/* measure the GPU (bench/calibrate.cu) and write the calibration file; exit status as bench */
+int calibrate_run(const char *out_path, const char *arch);
 #endif
