@@ -128,6 +128,8 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   }
 }
 
+static bool cmp_json_first;   /* reset per verification, for the commas between entries */
+
 static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol, bool json, int *compared) {
   Type *t = b->elem_ty;
   Type *comp = t->kind == TY_STRUCT ? t->members->ty : t;
@@ -171,7 +173,10 @@ static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned ch
     else printf("  verify %s: %s (%d elements, exact)\n", b->name, ok ? "ok" : "FAILED", cmp);
     if (bad) printf("    first difference at element %zu (%zu differ)\n", first_bad, bad);
   } else {
-    printf("%s{\"buffer\": \"%s\", \"ok\": %s, \"compared\": %d, \"rel_l2\": %.6g, \"max_ulp\": %.0f, \"mismatches\": %zu}", "", b->name,
+    static int nth;
+    if (!cmp_json_first) nth = 0;
+    cmp_json_first = true;
+    printf("%s{\"buffer\": \"%s\", \"ok\": %s, \"compared\": %d, \"rel_l2\": %.6g, \"max_ulp\": %.0f, \"mismatches\": %zu}", nth++ ? ", " : "", b->name,
            ok ? "true" : "false", cmp, rel, max_ulp, bad);
   }
   return ok ? 0 : 1;
@@ -191,6 +196,7 @@ static int verify(Launch *L, const char *outdir, const BenchOptions *o) {
     for (int i = 0; i < want; i++) v.blocks[v.nblocks++] = (int64_t)((double)i * (double)(total - 1) / (double)(want - 1));
   }
   Hooks h = {.ctx = &v, .access = on_access, .want_block = sampled ? want_block : NULL};
+  cmp_json_first = false;
   RunOptions ro = {.hooks = &h};
   RunStats st;
   int rc = interp_run(L, &ro, &st);
