@@ -81,7 +81,7 @@ build/bench/bench_front: build/bench/bench_front.o build/libcarve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 FUZZ_CC ?= clang
-build/fuzz/fuzz_front: tests/fuzz/fuzz_front.c $(SRC_LIB)
+build/fuzz/fuzz_front: tests/fuzz/fuzz_front.c $(SRC_LIB) build/gen/calibrate_src.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_front.c $(SRC_LIB) $(LDLIBS)
 

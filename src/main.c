@@ -108,9 +108,12 @@ static int usage_error(const char *cmd, const char *msg) {
   return 2;
 }
 
+/* flag lists live as long as the command: arena memory, freed at exit */
 static void push(const char ***arr, int *n, const char *s) {
-  *arr = xrealloc(*arr, sizeof(char *) * (size_t)(*n + 1));
-  (*arr)[(*n)++] = s;
+  const char **a = arena_alloc(sizeof(char *) * (size_t)(*n + 1));
+  if (*n) memcpy(a, *arr, sizeof(char *) * (size_t)*n);
+  a[(*n)++] = s;
+  *arr = a;
 }
 
 /* common flag parsing; returns 0, or the exit status to stop with */
@@ -368,7 +371,7 @@ static int cmd_run(int argc, char **argv) {
   char *dir = dirname(arena_strdup(o.file));
   if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
   if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
-  o.ov.args = xmalloc(sizeof(ArgSpec *) * (size_t)(o.nargs + o.nouts + 1));
+  o.ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o.nargs + o.nouts + 1));
   for (int i = 0; i < o.nargs; i++) {
     ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
     if (!a) return 2;
@@ -546,7 +549,7 @@ static int cmd_bench(int argc, char **argv) {
   if (!k || !k->body) return 2;
   if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
   if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
-  o.ov.args = xmalloc(sizeof(ArgSpec *) * (size_t)(o.nargs + 1));
+  o.ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o.nargs + 1));
   for (int i = 0; i < o.nargs; i++) {
     ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
     if (!a) return 2;
