@@ -33,8 +33,9 @@
  *   multiples of 128, the GTX280 (P = 8) partly at multiples of 256 and fully at 512.
  *   sm_90 prediction: no camping period. Addresses are hashed over the L2 slices and HBM3 channels
  *   (not a power of two), so t / WIDTH^2 should be flat in WIDTH (within a few %) for all four
- *   kernels once the matrices exceed L2; only the C/N cost remains (the anchors' naive 2048^2
- *   transpose: 73 us, i.e. ~4x a copy). WIDTH = 8192: ~0.2 ms (copy) to ~1.2 ms (naive transpose).
+ *   kernels once the matrices exceed L2; only the C/N cost remains (the anchors' H100 probe: naive
+ *   2048^2 transpose 73 us, 4.2x the padded shared-tile transpose's 17.3 us). WIDTH = 8192:
+ *   ~0.2 ms (copy, 512 MiB) to ~1.2 ms (naive transpose, scaled from 73 us x 16).
  *   A residual peak at powers of two would mean the hash leaves some camping.
  */
 #ifndef WIDTH

@@ -1,0 +1,345 @@
+/* analyze: run sampled blocks of a launch in the interpreter and measure, for every memory
+ * instruction and branch, what the hardware will do: 32-byte sectors per global request (sm_90
+ * rule), shared-memory wavefronts (bank conflicts, 64/128-bit phases), divergence, reuse; then
+ * turn the numbers into findings (Cornelis's catalogue) with the cost and the remedy. */
+#include "analysis.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a small set of addresses, for distinct elements per block ---- */
+typedef struct { uint64_t *k; size_t cap, n; } Set;
+static bool set_add(Set *s, uint64_t key) {
+  if ((s->n + 1) * 2 > s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 1024;
+    uint64_t *k = xmalloc(cap * sizeof *k);
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->k[i]) {
+        size_t h = (s->k[i] * 0x9E3779B97F4A7C15ull) >> 20 & (cap - 1);
+        while (k[h]) h = (h + 1) & (cap - 1);
+        k[h] = s->k[i];
+      }
+    free(s->k);
+    s->k = k;
+    s->cap = cap;
+  }
+  key |= 1ull << 63;   /* never 0 */
+  size_t h = (key * 0x9E3779B97F4A7C15ull) >> 20 & (s->cap - 1);
+  while (s->k[h]) { if (s->k[h] == key) return false; h = (h + 1) & (s->cap - 1); }
+  s->k[h] = key;
+  s->n++;
+  return true;
+}
+static void set_clear(Set *s) { if (s->k) memset(s->k, 0, s->cap * sizeof *s->k); s->n = 0; }
+
+typedef struct {
+  Analysis *a;
+  int *acc_of;     /* node id -> index in a->acc, -1 */
+  int *br_of;
+  Set *seen;       /* per access: elements seen in the current block */
+  int64_t cur_block;
+  int64_t *blocks; int nblocks;
+} Ctx;
+
+static const char *expr_text(Node *n) {
+  while (n->kind == ND_CAST && n->implicit) n = n->lhs;
+  Buf b = {0};
+  print_expr(&b, n);
+  char *s = arena_strdup(b.s ? b.s : "?");
+  buf_free(&b);
+  return s;
+}
+
+/* the flattened index of a[i][j] as an expression over the AST (for the affine form) */
+static Node *flat_index(Node *n) {
+  if (n->kind != ND_INDEX) return NULL;
+  Node *l = n->lhs;
+  while (l->kind == ND_CAST && l->implicit) l = l->lhs;
+  if (l->kind == ND_INDEX && l->ty->kind == TY_ARRAY && l->ty->array_len > 0) {
+    Node *inner = flat_index(l);
+    if (!inner) return NULL;
+    Node *len = new_node(ND_NUM, n->tok);
+    len->ival = l->ty->array_len;
+    len->ty = ty_int;
+    Node *mul = new_node(ND_MUL, n->tok);
+    mul->lhs = inner; mul->rhs = len; mul->ty = ty_long;
+    Node *add = new_node(ND_ADD, n->tok);
+    add->lhs = mul; add->rhs = n->rhs; add->ty = ty_long;
+    return add;
+  }
+  return n->rhs;
+}
+
+static Node *array_base(Node *n) {
+  while (n->kind == ND_INDEX) { Node *l = n->lhs; while (l->kind == ND_CAST && l->implicit) l = l->lhs; n = l; }
+  return n;
+}
+
+static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int size) {
+  Analysis *a = c->a;
+  /* one statistic per node and kind: "c[i] += x" is a load and a store at one node */
+  int slot = at->id * 3 + (int)kind;
+  int i = c->acc_of[slot];
+  if (i >= 0) return &a->acc[i];
+  a->acc = xrealloc(a->acc, sizeof(AccessStat) * (size_t)(a->nacc + 1));
+  c->seen = xrealloc(c->seen, sizeof(Set) * (size_t)(a->nacc + 1));
+  memset(&c->seen[a->nacc], 0, sizeof(Set));
+  AccessStat *s = &a->acc[a->nacc];
+  memset(s, 0, sizeof *s);
+  c->acc_of[slot] = a->nacc++;
+  s->node = at;
+  s->space = space;
+  s->kind = kind;
+  s->size = size;
+  s->min_units = UINT64_MAX;
+  Obj *fn = a->L->kernel;
+  if (at->kind == ND_INDEX) {
+    s->array = expr_text(array_base(at));
+    Node *idx = flat_index(at);
+    if (idx) {
+      s->index = affine_text(idx, fn);
+      s->indirect = reads_memory(idx, fn);
+      s->have_stride = affine_x_stride(idx, fn, &s->stride);
+      if (!s->have_stride && s->index) s->stride_text = affine_x_stride_text(idx, fn);
+    }
+  } else if (at->kind == ND_DEREF) {
+    s->array = expr_text(at->lhs);
+    s->indirect = reads_memory(at->lhs, fn);
+  } else if (at->kind == ND_DECL) {
+    s->array = at->decl_init ? expr_text(at->decl_init) : at->var->name;
+  } else if (at->kind == ND_CALL && at->args) {
+    s->array = expr_text(at->args);
+    s->indirect = reads_memory(at->args, fn);
+  } else {
+    s->array = expr_text(at);
+  }
+  return s;
+}
+
+static int cmp_u64(const void *x, const void *y) {
+  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+static uint64_t global_sectors(const uint64_t *addr, Mask m, int size) {
+  uint64_t s[32 * 2];
+  int n = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(m >> l & 1)) continue;
+    uint64_t first = addr[l] >> 5, last = (addr[l] + (uint64_t)size - 1) >> 5;
+    for (uint64_t x = first; x <= last && n < 64; x++) s[n++] = x;
+  }
+  qsort(s, (size_t)n, sizeof *s, cmp_u64);
+  uint64_t d = 0;
+  for (int i = 0; i < n; i++) if (i == 0 || s[i] != s[i - 1]) d++;
+  return d;
+}
+
+/* cc 1.0/1.1 (G80): a half-warp is one transaction only when thread k reads word k of an aligned
+ * segment; otherwise one transaction per thread */
+static uint64_t cc10_transactions(const uint64_t *addr, Mask m, int size, uint64_t *bytes) {
+  uint64_t t = 0;
+  *bytes = 0;
+  for (int h = 0; h < 32; h += 16) {
+    Mask hm = (m >> h) & 0xffff;
+    if (!hm) continue;
+    int first = __builtin_ctz(hm) + h;
+    uint64_t base = addr[first] - (uint64_t)(first - h) * (uint64_t)size;
+    bool ok = (size == 4 || size == 8 || size == 16) && base % (uint64_t)(16 * size) == 0;
+    for (int l = h; l < h + 16 && ok; l++)
+      if ((m >> l & 1) && addr[l] != base + (uint64_t)(l - h) * (uint64_t)size) ok = false;
+    if (ok) { int n = size == 16 ? 2 : 1; t += (uint64_t)n; *bytes += (uint64_t)(16 * size); }
+    else { int n = __builtin_popcount(hm); t += (uint64_t)n; *bytes += (uint64_t)n * (uint64_t)(size < 32 ? 32 : size); }
+  }
+  return t;
+}
+
+/* cc 1.2/1.3 (GT200): per half-warp, the segment of the lowest active thread (32/64/128 B for
+ * 1/2/4+-byte words), shrunk to the half actually used, then the next, until all are served */
+static uint64_t cc12_transactions(const uint64_t *addr, Mask m, int size, uint64_t *bytes) {
+  uint64_t t = 0;
+  *bytes = 0;
+  uint64_t seg = size == 1 ? 32 : size == 2 ? 64 : 128;
+  for (int h = 0; h < 32; h += 16) {
+    Mask left = (m >> h) & 0xffff;
+    while (left) {
+      int first = __builtin_ctz(left) + h;
+      uint64_t s0 = addr[first] / seg * seg, lo = UINT64_MAX, hi = 0;
+      for (int l = h; l < h + 16; l++) {
+        if (!(left >> (l - h) & 1)) continue;
+        if (addr[l] / seg * seg != s0) continue;
+        if (addr[l] < lo) lo = addr[l];
+        if (addr[l] + (uint64_t)size > hi) hi = addr[l] + (uint64_t)size;
+        left &= ~(1u << (l - h));
+      }
+      uint64_t len = seg;
+      while (len > 32 && (lo / (len / 2)) == ((hi - 1) / (len / 2))) len /= 2;
+      t++;
+      *bytes += len;
+    }
+  }
+  return t;
+}
+
+/* sm_90 shared memory: 32 banks of 4 bytes; 64-bit accesses are served per half-warp and
+ * 128-bit ones per quarter-warp; within a phase the cost is the largest number of distinct
+ * words any bank must deliver (one word to many lanes is a broadcast) */
+static uint64_t shared_wavefronts(const uint64_t *addr, Mask m, int size, uint64_t *ideal, const Machine *mc) {
+  /* cc 1.x: 16 banks, conflicts counted per half-warp */
+  int banks = mc && mc->smem_banks ? mc->smem_banks : 32;
+  int per_phase = mc && mc->smem_conflict_threads == 16 ? 16 : size <= 4 ? 32 : size == 8 ? 16 : 8;
+  uint64_t total = 0;
+  *ideal = 0;
+  for (int p = 0; p < 32; p += per_phase) {
+    uint64_t words[32 * 4];
+    int n = 0;
+    for (int l = p; l < p + per_phase; l++) {
+      if (!(m >> l & 1)) continue;
+      uint64_t off = addr[l] & ((1ull << 40) - 1);
+      for (uint64_t w = off >> 2; w <= (off + (uint64_t)size - 1) >> 2 && n < 128; w++) words[n++] = w;
+    }
+    if (!n) continue;
+    qsort(words, (size_t)n, sizeof *words, cmp_u64);
+    int count[32] = {0}, worst = 0;
+    for (int i = 0; i < n; i++) {
+      if (i && words[i] == words[i - 1]) continue;
+      int b = (int)(words[i] % (uint64_t)banks);
+      if (++count[b] > worst) worst = count[b];
+    }
+    total += (uint64_t)worst;
+    (*ideal)++;
+  }
+  return total;
+}
+
+static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+  Ctx *c = ctx;
+  if (space != SPACE_GLOBAL && space != SPACE_SHARED) return;
+  AccessStat *s = stat_for(c, at, space, kind, size);
+  int idx = (int)(s - c->a->acc);
+  if (blk != c->cur_block) {
+    /* a new block: fold the per-block distinct counts */
+    for (int i = 0; i < c->a->nacc; i++) { if (c->seen[i].n) { c->a->acc[i].distinct += c->seen[i].n; c->a->acc[i].blocks++; } set_clear(&c->seen[i]); }
+    c->cur_block = blk;
+  }
+  uint64_t units, ideal = 0, moved = 0;
+  const Machine *mc = c->a->m;
+  if (space == SPACE_GLOBAL) {
+    if (mc && mc->mem_rule == MEMRULE_CC10) units = cc10_transactions(addr, m, size, &moved);
+    else if (mc && mc->mem_rule == MEMRULE_CC12) units = cc12_transactions(addr, m, size, &moved);
+    else { units = global_sectors(addr, m, size); moved = units * 32; }
+    s->moved += moved;
+  } else {
+    units = shared_wavefronts(addr, m, size, &ideal, mc);
+  }
+  s->requests++;
+  s->lanes += (uint64_t)__builtin_popcount(m);
+  {
+    /* the distinct bytes this request uses, and the sectors they need at best */
+    uint64_t e[32];
+    int n = 0;
+    for (int l = 0; l < 32; l++) if (m >> l & 1) e[n++] = addr[l];
+    qsort(e, (size_t)n, sizeof *e, cmp_u64);
+    int d = 0;
+    for (int i = 0; i < n; i++) if (!i || e[i] != e[i - 1]) d++;
+    s->used += (uint64_t)d * (uint64_t)size;
+    uint64_t is = ((uint64_t)d * (uint64_t)size + 31) / 32;
+    s->ideal_sectors += is ? is : 1;
+  }
+  if (space == SPACE_GLOBAL) s->sectors += units; else { s->wavefronts += units; s->ideal += ideal; }
+  if (units < s->min_units) s->min_units = units;
+  if (units > s->max_units) s->max_units = units;
+  for (int l = 0; l < 32; l++) if (m >> l & 1) set_add(&c->seen[idx], addr[l]);
+  if (!s->have_stride && s->requests == 1 && !s->index) {
+    /* the stride this warp shows between neighbouring lanes, when it is regular */
+    int prev = -1;
+    int64_t st = 0;
+    bool regular = true, any = false;
+    for (int l = 0; l < 32; l++) {
+      if (!(m >> l & 1)) continue;
+      if (prev >= 0 && c->a->L->block[0] >= 32) {
+        int64_t d = (int64_t)(addr[l] - addr[prev]) / size / (l - prev);
+        if (any && d != st) regular = false;
+        st = d;
+        any = true;
+      }
+      prev = l;
+    }
+    if (any && regular) { s->stride = st; s->have_stride = true; }
+  }
+}
+
+static bool depends_on_thread(Node *e) {
+  for (; e; e = e->next) {
+    if (e->kind == ND_SPECIAL && e->sreg == SR_TID) return true;
+    if (e->kind == ND_VAR && (e->var->sc == SC_LOCAL || e->var->sc == SC_SHARED)) return true;  /* conservatively */
+    if (depends_on_thread(e->lhs) || depends_on_thread(e->rhs) || depends_on_thread(e->cond) || depends_on_thread(e->then) ||
+        depends_on_thread(e->els) || depends_on_thread(e->args))
+      return true;
+    if (e->kind != ND_CALL) break;
+  }
+  return false;
+}
+
+static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) {
+  Ctx *c = ctx;
+  Analysis *a = c->a;
+  int i = c->br_of[at->id];
+  if (i < 0) {
+    a->br = xrealloc(a->br, sizeof(BranchStat) * (size_t)(a->nbr + 1));
+    i = c->br_of[at->id] = a->nbr++;
+    memset(&a->br[i], 0, sizeof(BranchStat));
+    a->br[i].node = at;
+    Node *cond = at->kind == ND_LOGAND || at->kind == ND_LOGOR ? at->lhs : at->cond;
+    a->br[i].thread_dependent = cond ? depends_on_thread(cond) : true;
+  }
+  BranchStat *b = &a->br[i];
+  b->evals++;
+  b->active += (uint64_t)__builtin_popcount(active);
+  b->taken += (uint64_t)__builtin_popcount(taken);
+  if (taken && taken != active) b->divergent++;
+}
+
+static bool want(void *ctx, int64_t b) {
+  Ctx *c = ctx;
+  for (int i = 0; i < c->nblocks; i++) if (c->blocks[i] == b) return true;
+  return false;
+}
+
+int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
+  memset(a, 0, sizeof *a);
+  a->L = L;
+  a->m = m;
+  Ctx c = {a, NULL, NULL, NULL, -1, NULL, 0};
+  int nn = L->prog->nodes + 1;
+  c.acc_of = xmalloc(sizeof(int) * (size_t)nn * 3);
+  c.br_of = xmalloc(sizeof(int) * (size_t)nn);
+  for (int i = 0; i < nn * 3; i++) c.acc_of[i] = -1;
+  for (int i = 0; i < nn; i++) c.br_of[i] = -1;
+  a->blocks_total = L->grid[0] * L->grid[1] * L->grid[2];
+  int want_blocks = o && o->max_blocks > 0 ? o->max_blocks : 16;
+  a->sampled = a->blocks_total > want_blocks;
+  if (a->sampled) {
+    c.blocks = xmalloc(sizeof(int64_t) * (size_t)want_blocks);
+    /* first, last and evenly spread in between, deterministic */
+    for (int i = 0; i < want_blocks; i++) c.blocks[c.nblocks++] = (int64_t)((double)i * (double)(a->blocks_total - 1) / (double)(want_blocks - 1));
+  }
+  Hooks h = {.ctx = &c, .access = on_access, .branch = on_branch, .want_block = a->sampled ? want : NULL};
+  RunOptions ro = {.hooks = &h};
+  RunStats st;
+  int rc = interp_run(L, &ro, &st);
+  for (int i = 0; i < a->nacc; i++) {
+    if (c.seen[i].n) { a->acc[i].distinct += c.seen[i].n; a->acc[i].blocks++; }
+    free(c.seen[i].k);
+  }
+  free(c.seen);
+  free(c.acc_of);
+  free(c.br_of);
+  free(c.blocks);
+  a->blocks_run = st.blocks_run;
+  a->lane_ops = st.lane_ops;
+  a->warp_steps = st.warp_steps;
+  a->seconds = st.seconds;
+  a->fault = rc;
+  return rc;
+}
