@@ -56,12 +56,15 @@ typedef struct Analysis {
   int64_t blocks_total;
   uint64_t blocks_run, lane_ops, warp_steps;
   bool sampled;
+  uint64_t warps_truncated;   /* warps stopped by the step budget (loops sampled) */
+  char **unreached; int nunreached;  /* memory accesses in the source no sampled warp reached */
   double seconds;
   int fault;
 } Analysis;
 
 typedef struct AnalyzeOptions {
-  int max_blocks;        /* blocks to run (default 16: first, last, evenly spread) */
+  int max_blocks;        /* blocks to run (default 8: first, last, evenly spread) */
+  uint64_t budget;       /* warp-steps in all (default 2e6); each warp gets its share */
 } AnalyzeOptions;
 
 /* 0 ok, 1 the kernel faulted (diagnosed), 2 error */

@@ -116,9 +116,14 @@ static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int si
   return s;
 }
 
-static int cmp_u64(const void *x, const void *y) {
-  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-  return a < b ? -1 : a > b;
+/* addresses of a warp are short and usually ascending: insertion sort beats qsort here */
+static void sort_u64(uint64_t *v, int n) {
+  for (int i = 1; i < n; i++) {
+    uint64_t x = v[i];
+    int j = i - 1;
+    while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
+    v[j + 1] = x;
+  }
 }
 
 static uint64_t global_sectors(const uint64_t *addr, Mask m, int size) {
@@ -129,7 +134,7 @@ static uint64_t global_sectors(const uint64_t *addr, Mask m, int size) {
     uint64_t first = addr[l] >> 5, last = (addr[l] + (uint64_t)size - 1) >> 5;
     for (uint64_t x = first; x <= last && n < 64; x++) s[n++] = x;
   }
-  qsort(s, (size_t)n, sizeof *s, cmp_u64);
+  sort_u64(s, n);
   uint64_t d = 0;
   for (int i = 0; i < n; i++) if (i == 0 || s[i] != s[i - 1]) d++;
   return d;
@@ -199,7 +204,7 @@ static uint64_t shared_wavefronts(const uint64_t *addr, Mask m, int size, uint64
       for (uint64_t w = off >> 2; w <= (off + (uint64_t)size - 1) >> 2 && n < 128; w++) words[n++] = w;
     }
     if (!n) continue;
-    qsort(words, (size_t)n, sizeof *words, cmp_u64);
+    sort_u64(words, n);
     int count[32] = {0}, worst = 0;
     for (int i = 0; i < n; i++) {
       if (i && words[i] == words[i - 1]) continue;
@@ -239,7 +244,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     uint64_t e[32];
     int n = 0;
     for (int l = 0; l < 32; l++) if (m >> l & 1) e[n++] = addr[l];
-    qsort(e, (size_t)n, sizeof *e, cmp_u64);
+    sort_u64(e, n);
     int d = 0;
     for (int i = 0; i < n; i++) if (!i || e[i] != e[i - 1]) d++;
     s->used += (uint64_t)d * (uint64_t)size;
@@ -300,6 +305,12 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
   if (taken && taken != active) b->divergent++;
 }
 
+/* within a block: the first, a middle and the last warp (when the kernel has no barriers) */
+static bool want_warp(void *ctx, int64_t b, int w, int nwarps) {
+  (void)ctx; (void)b;
+  return w == 0 || w == nwarps - 1 || w == nwarps / 2;
+}
+
 static bool want(void *ctx, int64_t b) {
   Ctx *c = ctx;
   for (int i = 0; i < c->nblocks; i++) if (c->blocks[i] == b) return true;
@@ -317,17 +328,53 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   for (int i = 0; i < nn * 3; i++) c.acc_of[i] = -1;
   for (int i = 0; i < nn; i++) c.br_of[i] = -1;
   a->blocks_total = L->grid[0] * L->grid[1] * L->grid[2];
-  int want_blocks = o && o->max_blocks > 0 ? o->max_blocks : 16;
+  int want_blocks = o && o->max_blocks > 0 ? o->max_blocks : 8;
   a->sampled = a->blocks_total > want_blocks;
   if (a->sampled) {
     c.blocks = xmalloc(sizeof(int64_t) * (size_t)want_blocks);
     /* first, last and evenly spread in between, deterministic */
     for (int i = 0; i < want_blocks; i++) c.blocks[c.nblocks++] = (int64_t)((double)i * (double)(a->blocks_total - 1) / (double)(want_blocks - 1));
   }
-  Hooks h = {.ctx = &c, .access = on_access, .branch = on_branch, .want_block = a->sampled ? want : NULL};
-  RunOptions ro = {.hooks = &h};
+  Hooks h = {.ctx = &c, .access = on_access, .branch = on_branch, .want_block = a->sampled ? want : NULL, .want_warp = want_warp};
+  /* a budget of warp-steps keeps one analysis near 100 ms; each warp gets an equal share, so
+   * long loops are sampled by their first iterations (reported as such) */
+  uint64_t budget = o && o->budget ? o->budget : 2000000;
+  int64_t nblocks = a->sampled ? want_blocks : a->blocks_total;
+  int64_t warps = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
+  if (!L->kernel->uses_barrier && warps > 3) warps = 3;
+  uint64_t cap = budget / (uint64_t)(nblocks * warps > 0 ? nblocks * warps : 1);
+  RunOptions ro = {.hooks = &h, .warp_step_cap = cap < 20000 ? 20000 : cap};
   RunStats st;
   int rc = interp_run(L, &ro, &st);
+  a->warps_truncated = st.warps_truncated;
+  if (rc == 0) {
+    /* accesses the source has but no sampled warp reached */
+    int nn = L->prog->nodes + 1;
+    bool *seen = xmalloc((size_t)nn);
+    for (int i = 0; i < a->nacc; i++) seen[a->acc[i].node->id] = true;
+    Node *stack[4096];
+    int sp = 0;
+    stack[sp++] = L->kernel->body;
+    while (sp > 0) {
+      Node *n = stack[--sp];
+      for (; n; n = n->next) {
+        if (n->kind == ND_INDEX && n->ty->kind != TY_ARRAY && n->ty->kind != TY_STRUCT && !seen[n->id]) {
+          Node *b = array_base(n);
+          bool reg_array = b->kind == ND_VAR && (b->var->sc == SC_LOCAL || b->var->sc == SC_PARAM) && b->ty->kind == TY_ARRAY;
+          if (!reg_array) {
+            a->unreached = xrealloc(a->unreached, sizeof(char *) * (size_t)(a->nunreached + 1));
+            SrcLoc l = tok_loc(n->tok);
+            a->unreached[a->nunreached++] = fmt("%d:%d %s", l.line, l.col, expr_text(n));
+            seen[n->id] = true;
+          }
+        }
+        Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->stmts, n->args, n->decl_init};
+        for (size_t k = 0; k < sizeof kids / sizeof *kids; k++) if (kids[k] && sp < 4096) stack[sp++] = kids[k];
+        if (n->kind != ND_BLOCK && n->kind != ND_CALL && n->kind < ND_BLOCK) break;
+      }
+    }
+    free(seen);
+  }
   for (int i = 0; i < a->nacc; i++) {
     if (c.seen[i].n) { a->acc[i].distinct += c.seen[i].n; a->acc[i].blocks++; }
     free(c.seen[i].k);

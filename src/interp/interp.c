@@ -57,6 +57,7 @@ typedef struct Warp {
   uint64_t sp;         /* top of the thread-local stacks (same offset in every lane's stack) */
   Mask *brk, *cont;    /* innermost loop/switch: lanes that broke / continued */
   int access;          /* what the address being computed is for: 0 read, 1 write, 2 address-of */
+  uint64_t steps;      /* steps this warp has taken in this block */
   ucontext_t ctx;
   void *stack;
   jmp_buf fault_jmp;
@@ -355,6 +356,11 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
 static inline void step(Warp *w, Node *n, Mask m) {
   RunStats *st = w->I->st;
   st->warp_steps++;
+  if (__builtin_expect(w->I->opt->warp_step_cap && ++w->steps > w->I->opt->warp_step_cap, 0)) {
+    /* sampling: this warp has shown enough; it stops as if it had exited */
+    st->warps_truncated++;
+    longjmp(w->fault_jmp, 1);
+  }
   st->lane_ops += (uint64_t)__builtin_popcount(m);
   if (__builtin_expect(st->warp_steps > w->I->max_steps, 0))
     fault_at(w, n, -1, "step limit exceeded (%llu warp-steps): the kernel may not terminate; raise it with --max-steps",
@@ -1498,7 +1504,9 @@ static void run_warp_plain(Warp *w) {
 }
 
 static void run_block_plain(Interp *I) {
-  for (int i = 0; i < I->nwarps && !I->fault; i++) run_warp_plain(&I->warps[i]);
+  const Hooks *h = I->opt->hooks;
+  for (int i = 0; i < I->nwarps && !I->fault; i++)
+    if (!h || !h->want_warp || h->want_warp(h->ctx, I->block_linear, i, I->nwarps)) run_warp_plain(&I->warps[i]);
 }
 
 static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
@@ -1512,6 +1520,7 @@ static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
     w->I = I;
     w->index = wi;
     w->valid = 0;
+    w->steps = 0;
     w->state = WS_READY;
     for (int l = 0; l < W; l++) {
       int t = wi * W + l;

@@ -50,6 +50,8 @@ typedef struct Hooks {
   void (*branch)(void *ctx, Node *at, Mask active, Mask taken, int64_t block_linear, int warp);
   /* whether to run this block (sampling); NULL runs all */
   bool (*want_block)(void *ctx, int64_t block_linear);
+  /* whether to run this warp of a block (sampling; honoured only for kernels without barriers) */
+  bool (*want_warp)(void *ctx, int64_t block_linear, int warp, int nwarps);
 } Hooks;
 
 typedef struct RunOptions {
@@ -58,6 +60,7 @@ typedef struct RunOptions {
   int max_reports;       /* faults printed before stopping the listing (default 10) */
   const Hooks *hooks;
   FILE *printf_out;      /* device printf goes here (default stdout) */
+  uint64_t warp_step_cap;/* sampling: stop each warp quietly after this many steps (0: never) */
 } RunOptions;
 
 typedef struct RunStats {
@@ -65,6 +68,7 @@ typedef struct RunStats {
   uint64_t warp_steps;   /* AST nodes evaluated per warp */
   uint64_t blocks_run;
   int faults;
+  uint64_t warps_truncated; /* warps stopped by warp_step_cap */
   double seconds;
 } RunStats;
 

@@ -198,6 +198,8 @@ static void json(Analysis *a, Findings *fs, const char *file, FILE *o) {
     fprintf(o, ", \"reads_per_element_in_block\": %.3f, \"exact\": %s}", s->distinct ? (double)s->lanes / (double)s->distinct : 0.0,
             exact(s) ? "true" : "false");
   }
+  fprintf(o, "],\n \"warps_truncated\": %llu, \"unreached\": [", (unsigned long long)a->warps_truncated);
+  for (int i = 0; i < a->nunreached; i++) { fprintf(o, "%s", i ? ", " : ""); jstr(o, a->unreached[i]); }
   fprintf(o, "],\n \"branches\": [");
   k = 0;
   for (int i = 0; i < a->nbr; i++) {
@@ -264,6 +266,10 @@ static void text(Analysis *a, Findings *fs, const char *file, FILE *o) {
   }
   if (a->warp_steps)
     fprintf(o, "  threads per instruction (mean active lanes): %.2f of 32\n", (double)a->lane_ops / (double)a->warp_steps);
+  if (a->warps_truncated)
+    fprintf(o, "  sampled: %llu warps stopped after their share of the step budget (long loops are measured on their first iterations)\n",
+            (unsigned long long)a->warps_truncated);
+  for (int i = 0; i < a->nunreached; i++) fprintf(o, "  not reached in the sampled run: %s\n", a->unreached[i]);
   for (int i = 0; i < fs->n; i++) text_finding(&fs->f[i], o);
   if (!fs->n) fprintf(o, "  no findings\n");
 }
