@@ -321,7 +321,10 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   harness_generate(&src, L, &o->h);
   bool cublas = o->h.baseline && harness_needs_cublas(L);
   if (o->emit_dir) {
-    mkdir(o->emit_dir, 0777);
+    /* mkdir -p */
+    char *d = arena_strdup(o->emit_dir);
+    for (char *c = d + 1; *c; c++) if (*c == '/') { *c = 0; mkdir(d, 0777); *c = '/'; }
+    if (mkdir(d, 0777) != 0 && errno != EEXIST) { fprintf(stderr, "carve bench: cannot create %s: %s\n", o->emit_dir, strerror(errno)); buf_free(&src); return 2; }
     char *hp = fmt("%s/harness.cu", o->emit_dir), *bp = fmt("%s/build.sh", o->emit_dir);
     FILE *f = fopen(hp, "w");
     if (!f || fwrite(src.s, 1, src.len, f) != src.len || fclose(f)) { fprintf(stderr, "carve bench: cannot write %s\n", hp); buf_free(&src); return 2; }
