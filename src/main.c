@@ -282,8 +282,13 @@ static int cmd_check(int argc, char **argv) {
         printf("\n");
         for (ArgSpec *a = s->args; a; a = a->next) {
           if (a->is_buffer) {
-            static const char *inits[] = {"zeros", "fill", "iota", "random", "file"};
-            printf("    arg %s = %s[%lld] : %s%s\n", a->name, type_name(a->elem_ty), (long long)a->count, inits[a->init], a->out ? " out" : "");
+            char *init = a->init == INIT_ZEROS ? "zeros"
+                         : a->init == INIT_FILL ? fmt("fill(%g)", a->a)
+                         : a->init == INIT_IOTA ? fmt("iota(%g, %g)", a->a, a->b)
+                         : a->init == INIT_RANDOM ? (a->has_range ? fmt("random(%llu, %g, %g)", (unsigned long long)a->seed, a->a, a->b)
+                                                                  : fmt("random(%llu)", (unsigned long long)a->seed))
+                         : fmt("file(\"%s\")", a->path);
+            printf("    arg %s = %s[%lld] : %s%s\n", a->name, type_name(a->elem_ty), (long long)a->count, init, a->out ? " out" : "");
           } else if (a->scalar.is_float) printf("    arg %s = %g\n", a->name, a->scalar.d);
           else printf("    arg %s = %lld\n", a->name, (long long)a->scalar.i);
         }

@@ -115,14 +115,29 @@ static Poly poly(Node *n, int depth) {
   case ND_VAR: {
     Obj *v = n->var;
     if (v->sc == SC_PARAM) {
+      /* a kernel's parameters are the same for every thread; a device function's are not */
+      bool kernel_param = false;
+      for (Obj *q = cache.fn ? cache.fn->params : NULL; q; q = q->next) if (q == v) kernel_param = true;
       VarInfo *vi = info(v);
-      return vi->defs == 0 && !vi->addr && is_integer(v->ty) ? psym(v->name) : bad();
+      return kernel_param && vi->defs == 0 && !vi->addr && is_integer(v->ty) ? psym(v->name) : bad();
     }
     if (v->sc == SC_CONSTANT && v->host_const && v->init) return poly(v->init, depth + 1);
     if (v->sc != SC_LOCAL || !is_integer(v->ty)) return bad();
     VarInfo *vi = info(v);
     if (vi->addr) return bad();
-    if (vi->loop) return psym(v->name);
+    if (vi->loop) {
+      /* a loop variable is its start plus the loop's progress; the start may differ per thread
+       * ("for (j = threadIdx.x; ...; j += 256)"), the progress is the same for all */
+      if (vi->init) {
+        Poly start = poly(vi->init, depth + 1);
+        if (!start.ok) return bad();
+        bool thread = false;
+        for (int i = 0; i < start.n; i++)
+          for (int k = 0; k < start.t[i].n; k++) if (!strncmp(start.t[i].s[k], "threadIdx", 9)) thread = true;
+        if (thread) return padd(start, psym(fmt("(%s-%s0)", v->name, v->name)), 1);
+      }
+      return psym(v->name);
+    }
     if (vi->defs == 1 && vi->init) return poly(vi->init, depth + 1);
     return bad();
   }

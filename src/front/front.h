@@ -311,6 +311,8 @@ struct Program {
 
 Program *parse(Token *tok);
 Obj *find_kernel(Program *p, const char *name);  /* NULL: the only kernel if name NULL */
+/* static __shared__ bytes a kernel uses: its own and those of the device functions it calls */
+int kernel_static_shared(Obj *kernel);
 Node *new_node(NodeKind kind, Token *tok);
 
 /* print.c: the program (or one function) as CUDA source */

@@ -1963,6 +1963,34 @@ Program *parse(Token *tok) {
   return prog;
 }
 
+static void collect_calls(Node *n, Obj ***seen, int *nseen) {
+  for (; n; n = n->next) {
+    if (n->kind == ND_CALL && n->fn) {
+      bool dup = false;
+      for (int i = 0; i < *nseen; i++) if ((*seen)[i] == n->fn) dup = true;
+      if (!dup) {
+        *seen = xrealloc(*seen, sizeof(Obj *) * (size_t)(*nseen + 1));
+        (*seen)[(*nseen)++] = n->fn;
+        collect_calls(n->fn->body, seen, nseen);
+      }
+    }
+    collect_calls(n->lhs, seen, nseen); collect_calls(n->rhs, seen, nseen); collect_calls(n->cond, seen, nseen);
+    collect_calls(n->then, seen, nseen); collect_calls(n->els, seen, nseen); collect_calls(n->init, seen, nseen);
+    collect_calls(n->inc, seen, nseen); collect_calls(n->stmts, seen, nseen); collect_calls(n->args, seen, nseen);
+    collect_calls(n->decl_init, seen, nseen);
+  }
+}
+
+int kernel_static_shared(Obj *k) {
+  Obj **seen = NULL;
+  int n = 0;
+  collect_calls(k->body, &seen, &n);
+  int total = k->shared_size;
+  for (int i = 0; i < n; i++) if (seen[i] != k) total += seen[i]->shared_size;
+  free(seen);
+  return total;
+}
+
 Type *spec_typename(Token **rest, Token *tok) { return typename_(rest, tok); }
 Type *spec_base_type(Token **rest, Token *tok) {
   Type *ty = declspec(&tok, tok, NULL);

@@ -112,7 +112,7 @@ static void collect(Analysis *a, Findings *fs) {
         fmt("use a multiple of 32 threads per block and guard the extra threads"));
   if (m) {
     int max_blocks = m->max_blocks_per_sm, by_threads = (int)(m->max_threads_per_sm / (threads ? threads : 1));
-    int64_t smem = L->prog->shared_size + L->dyn_shared;
+    int64_t smem = kernel_static_shared(L->kernel) + L->dyn_shared;
     int by_smem = max_blocks;
     if (smem > 0 && m->smem_per_sm > 0) {
       int64_t per = smem + m->smem_reserved_per_block;
