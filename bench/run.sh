@@ -7,3 +7,7 @@ echo "== interpreter: reduce_shared with barriers (N=4194304)"
 ./carve run examples/reduce_shared.cu -D N=4194304 | sed -n '2p'
 echo "== front end: a generated file of 2000 kernels"
 build/bench/bench_front 2000
+echo "== analyzer: one kernel, whole command (parse, inputs, sampled run, report)"
+for k in tp mm tp_shared conv reduce_shared; do
+  /usr/bin/time -f "  $k: %e s" ./carve analyze examples/$k.cu > /dev/null
+done

@@ -39,6 +39,7 @@ typedef struct AccessStat {
   char *stride_text;     /* the stride between x-neighbours when it is symbolic ("w") */
   uint64_t min_units, max_units; /* per request, over all requests: sectors or wavefronts */
   uint64_t distinct;     /* per-block distinct elements, summed over blocks (reuse) */
+  uint64_t part[16];     /* paper machines: requests per memory partition, first wave of blocks */
   uint64_t blocks;
 } AccessStat;
 

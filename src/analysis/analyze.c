@@ -230,6 +230,13 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   uint64_t units, ideal = 0, moved = 0;
   const Machine *mc = c->a->m;
   if (space == SPACE_GLOBAL) {
+    if (mc && mc->partition_map == PARTMAP_LINEAR && mc->mem_partitions > 0 && mc->mem_partitions <= 16) {
+      /* which partition each half-warp's segment falls in (CuMAPz's channel skew) */
+      for (int h = 0; h < 32; h += 16) {
+        Mask hm = (m >> h) & 0xffff;
+        if (hm) s->part[(addr[__builtin_ctz(hm) + h] & ((1ull << 40) - 1)) / (uint64_t)mc->mem_partition_bytes % (uint64_t)mc->mem_partitions]++;
+      }
+    }
     if (mc && mc->mem_rule == MEMRULE_CC10) units = cc10_transactions(addr, m, size, &moved);
     else if (mc && mc->mem_rule == MEMRULE_CC12) units = cc12_transactions(addr, m, size, &moved);
     else { units = global_sectors(addr, m, size); moved = units * 32; }
@@ -330,7 +337,13 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   a->blocks_total = L->grid[0] * L->grid[1] * L->grid[2];
   int want_blocks = o && o->max_blocks > 0 ? o->max_blocks : 8;
   a->sampled = a->blocks_total > want_blocks;
-  if (a->sampled) {
+  bool first_wave = m && m->partition_map == PARTMAP_LINEAR && m->mem_partitions > 0;
+  if (a->sampled && first_wave) {
+    /* partition camping is a property of the blocks that run together: the first wave */
+    want_blocks = m->sm_count < a->blocks_total ? m->sm_count : (int)a->blocks_total;
+    c.blocks = xmalloc(sizeof(int64_t) * (size_t)want_blocks);
+    for (int i = 0; i < want_blocks; i++) c.blocks[c.nblocks++] = i;
+  } else if (a->sampled) {
     c.blocks = xmalloc(sizeof(int64_t) * (size_t)want_blocks);
     /* first, last and evenly spread in between, deterministic */
     for (int i = 0; i < want_blocks; i++) c.blocks[c.nblocks++] = (int64_t)((double)i * (double)(a->blocks_total - 1) / (double)(want_blocks - 1));

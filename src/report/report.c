@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct { int level; const char *category; Node *at; char *msg; char *remedy; } Finding;
 typedef struct { Finding *f; int n; } Findings;
@@ -71,6 +72,17 @@ static void collect(Analysis *a, Findings *fs) {
               fmt("each element of '%s' this load touches is read %.1f times within a block", s->array, reuse),
               fmt("load it once per block into shared memory (or registers) and reuse it there (Yang et al. 3.4-3.5)"));
       }
+      if (m && m->partition_map == PARTMAP_LINEAR && m->mem_partitions > 0) {
+        uint64_t tot = 0, mx = 0;
+        for (int p = 0; p < m->mem_partitions && p < 16; p++) { tot += s->part[p]; if (s->part[p] > mx) mx = s->part[p]; }
+        double skew = tot ? (double)mx / ((double)tot / m->mem_partitions) : 0;
+        if (tot && skew >= 2.0)
+          add(fs, 2, "partition-camping", s->node,
+              fmt("the first wave of blocks sends %.0f%% of this %s's requests to one of %s's %d memory partitions (channel skew %.1f; 1.0 is even)",
+                  100.0 * (double)mx / (double)tot, kind_name(s->kind), m->name, m->mem_partitions, skew),
+              fmt("reorder blocks diagonally (blockIdx.x' = (blockIdx.x + blockIdx.y) %% gridDim.x) or offset each row by a partition width "
+                  "(Yang et al. 3.7; Ruetsch and Micikevicius 2009)"));
+      }
       if (m && m->partition_map != 0 && s->have_stride && llabs((long long)s->stride) * s->size >= 2048 && m->mem_partitions == 0)
         add(fs, 1, "partition-camping", s->node,
             fmt("'%s' is walked with a stride of %lld bytes between neighbouring threads; on %s addresses are hashed over the memory "
@@ -81,9 +93,15 @@ static void collect(Analysis *a, Findings *fs) {
       if (wpr > ideal * 1.1 + 0.01) {
         int degree = (int)lround(wpr / (ideal > 0 ? ideal : 1));
         char *remedy;
-        if (s->have_stride && s->stride % 2 == 0 && s->stride != 0)
-          remedy = fmt("pad each row by one element (e.g. [%lld][%lld + 1]) so a column walks all 32 banks, or swizzle the index",
-                       (long long)32, (long long)llabs((long long)s->stride));
+        Node *base = s->node;
+        while (base->kind == ND_INDEX) { base = base->lhs; while (base->kind == ND_CAST && base->implicit) base = base->lhs; }
+        Type *at = base->kind == ND_VAR ? base->var->ty : NULL;
+        if (at && at->kind == TY_ARRAY && at->base->kind == TY_ARRAY && at->base->array_len > 0)
+          remedy = fmt("declare '%s' as [%d][%d]: one element of padding per row makes a column walk all %d banks (or XOR-swizzle the column)",
+                       base->var->name, at->array_len, at->base->array_len + 1, m ? m->smem_banks : 32);
+        else if (s->have_stride && s->stride % 2 == 0 && s->stride != 0)
+          remedy = fmt("pad each row by one element (a row of %lld becomes %lld) so a column walks all the banks, or swizzle the index",
+                       (long long)llabs((long long)s->stride), (long long)llabs((long long)s->stride) + 1);
         else remedy = fmt("pad the array by one %d-byte word per row or XOR-swizzle the column index with the row", s->size < 4 ? 4 : s->size);
         add(fs, 2, "bank-conflict", s->node,
             fmt("shared %s of '%s' (%s, %d bytes per thread) has a %d-way bank conflict: %.2f wavefronts per request where %.0f would do",
@@ -140,6 +158,8 @@ static void collect(Analysis *a, Findings *fs) {
 static void text_finding(Finding *f, FILE *out) {
   static const DiagLevel lv[] = {DIAG_NOTE, DIAG_NOTE, DIAG_WARNING, DIAG_ERROR};
   FILE *saved = diag_out;
+  bool color = diag_color;
+  diag_color = isatty(fileno(out)) && !getenv("NO_COLOR");   /* colour only on a terminal */
   diag_out = out;
   int w = diag_warnings, e = diag_errors;
   diag_at(lv[f->level], tok_loc(f->at->tok), "[%s] %s", f->category, f->msg);
@@ -147,6 +167,7 @@ static void text_finding(Finding *f, FILE *out) {
   diag_warnings = w;
   diag_errors = e;
   diag_out = saved;
+  diag_color = color;
 }
 
 static void jstr(FILE *o, const char *s) {
