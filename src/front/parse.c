@@ -1322,12 +1322,12 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
   switch (bd->bi) {
   case BI_SYNCTHREADS: case BI_THREADFENCE: case BI_THREADFENCE_BLOCK:
     call->ty = ty_void;
-    if (bd->bi == BI_SYNCTHREADS) cur_fn->uses_barrier = true;
+    if (bd->bi == BI_SYNCTHREADS) if (cur_fn) cur_fn->uses_barrier = true;
     return call;
   case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR:
     coerce_arg(&call->args, ty_int);
     call->ty = ty_int;
-    cur_fn->uses_barrier = true;
+    if (cur_fn) cur_fn->uses_barrier = true;
     return call;
   case BI_SYNCWARP:
     if (call->nargs > 1) error_tok(name, "'__syncwarp' takes at most 1 argument");
@@ -1481,7 +1481,7 @@ static Node *funcall(Token **rest, Token *tok) {
     int i = 0;
     for (Type *p = ft->params; p; p = p->next, i++) coerce_arg(nthp(&call->args, i), p);
     call->ty = ft->return_ty;
-    if (fn->uses_barrier) cur_fn->uses_barrier = true;
+    if (fn->uses_barrier && cur_fn) cur_fn->uses_barrier = true;
     return call;
   }
   if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
@@ -1700,6 +1700,33 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   cur_fn = NULL;
 }
 
+/* A file-scope initializer must be constant: literals (negated, cast), and integer constant
+ * expressions, which are folded here so the launch can lay them out. */
+static void check_const_init(Node *n) {
+  if (n->kind == ND_INIT_LIST) {
+    for (Node *e = n->elems; e; e = e->next) check_const_init(e);
+    return;
+  }
+  Node *e = n;
+  while (e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_POS) e = e->lhs;
+  if (e->kind == ND_NUM) return;
+  int64_t v;
+  if (is_integer(n->ty) && eval_const(n, &v)) {
+    Node *next = n->next;
+    Type *ty = n->ty;
+    Token *tok = n->tok;
+    memset(n, 0, sizeof *n);
+    n->kind = ND_NUM;
+    n->ival = v;
+    n->ty = ty;
+    n->tok = NULL;
+    (void)tok;
+    n->next = next;
+    return;
+  }
+  error_tok(n->tok, "initializer of a file-scope variable must be a constant (a literal or an integer constant expression)");
+}
+
 /* global-variable = declspec declarator ("=" initializer)? ("," ...)* ";" */
 static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr, bool host_const) {
   bool first = true;
@@ -1718,6 +1745,7 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     v->is_static = attr->is_static;
     if (consume(&tok, tok, "=")) {
       v->init = initializer(&tok, tok, ty);
+      check_const_init(v->init);
       if (ty->kind == TY_ARRAY && ty->array_len < 0) { v->ty = array_of(ty->base, (int)v->init->ival); v->ty->name = ty->name; }
     } else if (host_const) {
       error_tok(ty->name, "const variable '%s' needs an initializer", v->name);
