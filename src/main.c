@@ -67,7 +67,8 @@ static const char *usage_bench =
   "                are checked on --verify-blocks sampled blocks (default 64), and say so\n"
   "  --ncu         Nsight Compute counters: sectors and requests, shared wavefronts and bank\n"
   "                conflicts, threads per instruction, achieved occupancy, DRAM bytes, duration\n"
-  "  --baseline    time the spec's '#pragma carve baseline' library call (cuBLAS FP32, no TF32)\n"
+  "  --baseline    time the spec's '#pragma carve baseline' library call (cuBLAS FP32, no TF32);\n"
+  "                on by default when the spec names one (--no-baseline to skip)\n"
   "  --emit DIR    write DIR/harness.cu and DIR/build.sh; do not build or run\n"
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
@@ -175,6 +176,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, Opts *o, const cha
     if (!strcmp(a, "--ncu")) { o->bench.ncu = true; continue; }
     if (!strcmp(a, "--flush-l2")) { o->bench.h.flush_l2 = true; continue; }
     if (!strcmp(a, "--baseline")) { o->bench.h.baseline = true; continue; }
+    if (!strcmp(a, "--no-baseline")) { o->bench.no_baseline = true; continue; }
     if ((r = TAKE("--emit"))) { if (r < 0) return usage_error(cmd, "--emit needs a directory"); o->bench.emit_dir = val; continue; }
     if ((r = TAKE("--arch"))) { if (r < 0) return usage_error(cmd, "--arch needs a value"); o->bench.arch = val; continue; }
     if ((r = TAKE("--blocks"))) {
@@ -629,6 +631,9 @@ static int cmd_bench(int argc, char **argv) {
   Launch L;
   if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
   o.bench.json = !strcmp(o.format, "json");
+  /* a library doing the same job is timed beside the kernel whenever the spec names one */
+  LaunchSpec *spec = find_spec(p, k->name);
+  if (spec && spec->baseline && !o.bench.no_baseline) o.bench.h.baseline = true;
   fflush(stdout);
   int rc = bench_run(&L, o.file, &o.bench);
   launch_free(&L);

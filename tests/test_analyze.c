@@ -121,10 +121,39 @@ static void test_affine_and_divergence(void) {
   CHECK(found_col, "column access: affine form and stride 64");
   CHECK(a.nbr == 1 && a.br[0].divergent == a.br[0].evals && a.br[0].evals > 0, "the parity branch diverges in every warp");
   CHECK(a.nbr == 1 && a.br[0].taken * 2 == a.br[0].active, "half the lanes take it");
+  CHECK(a.nbr == 1 && a.br[0].thread_dependent, "the parity branch is thread-dependent");
+  if (L.prog) { free(a.acc); free(a.br); launch_free(&L); }
+  memset(&L, 0, sizeof L);
+  one("#pragma carve launch k grid(2) block(64)\n#pragma carve arg a = float[128] : iota out\n#pragma carve arg n = 5\n"
+      "__global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; int u = blockIdx.x * 2;\n"
+      "  for (int j = 0; j < n; j++) if (u > 1) a[i] += 1.0f; }\n", "h100", 5, ACC_LOAD, &a, &L);
+  int uniform = 0;
+  for (int i = 0; i < a.nbr; i++) uniform += !a.br[i].thread_dependent && !a.br[i].divergent;
+  CHECK(a.nbr == 2 && uniform == 2, "a loop on a parameter and a branch on blockIdx are uniform (%d of %d)", uniform, a.nbr);
   if (L.prog) { free(a.acc); free(a.br); launch_free(&L); }
 }
 
+/* CuMAPz (Kim and Shrivastava), section 5.5: float s_in[16][16] with a 16x16 block on a cc 1.x
+ * machine (16 banks, half-warps) */
+static const char *cumapz_kernel(const char *decl, const char *index, int bx, int by) {
+  return fmt("#pragma carve launch k grid(1) block(%d, %d)\n#pragma carve arg o = float[256] : zeros out\n"
+             "__global__ void k(float *o) { %s int tx = threadIdx.x, ty = threadIdx.y;\n"
+             "  float v = s_in%s;\n  o[ty * %d + tx] = v; }\n", bx, by, decl, index, bx);
+}
+
+static void test_cumapz_banks(void) {
+  /* a warp is two half-warps; each is one wavefront when conflict-free */
+  expect_units("CuMAPz s_in[ty][tx]: conflict-free", cumapz_kernel("__shared__ float s_in[16][16];", "[ty][tx]", 16, 16), "c1060", ACC_LOAD, 2);
+  expect_units("CuMAPz s_in[tx][ty]: 16-way conflict", cumapz_kernel("__shared__ float s_in[16][16];", "[tx][ty]", 16, 16), "c1060", ACC_LOAD, 32);
+  expect_units("CuMAPz s_in[16][17] padded: conflict-free", cumapz_kernel("__shared__ float s_in[16][17];", "[tx][ty]", 16, 16), "c1060", ACC_LOAD, 2);
+  /* MatMul with blockDim.x = 8: a half-warp spans two rows of a 16-wide tile, threads 0 and 8 share a bank */
+  expect_units("CuMAPz MatMul blockDim.x = 8: 2-way conflict", cumapz_kernel("__shared__ float s_in[16][16];", "[ty][tx]", 8, 16), "c1060", ACC_LOAD, 4);
+  /* on sm_90 (32 banks, whole warps) a warp covers two rows: word 16*tx + ty puts 8 words in each of 4 banks */
+  expect_units("sm_90 s_in[tx][ty] 16x16: 8-way", cumapz_kernel("__shared__ float s_in[16][16];", "[tx][ty]", 16, 16), "h100", ACC_LOAD, 8);
+}
+
 int main(void) {
+  test_cumapz_banks();
   test_sm90_global();
   test_sm90_shared();
   test_paper_machines();

@@ -248,6 +248,44 @@ static bool reads_memory_d(Node *e, int depth) {
   return false;
 }
 
+/* may the value differ between the threads of a block? (threadIdx taints; blockIdx, blockDim,
+ * kernel parameters, shared and constant scalars do not) */
+static bool thread_dep(Node *e, int depth) {
+  if (!e) return false;
+  if (depth > 40) return true;
+  switch (e->kind) {
+  case ND_NUM: case ND_SIZEOF: case ND_STR: return false;
+  case ND_SPECIAL: return e->sreg == SR_TID;
+  case ND_VAR: {
+    Obj *v = e->var;
+    if (v->sc == SC_PARAM) {
+      for (Obj *q = cache.fn ? cache.fn->params : NULL; q; q = q->next) if (q == v) return info(v)->defs > 0;
+      return true;   /* a device function's parameter: unknown here */
+    }
+    if (v->sc != SC_LOCAL) return false;   /* shared, constant, device scalars: one value per block */
+    VarInfo *vi = info(v);
+    if (vi->addr) return true;
+    if ((vi->defs == 1 || vi->loop) && vi->init) return thread_dep(vi->init, depth + 1);
+    return true;
+  }
+  case ND_CALL:
+    if (e->fn) return true;
+    if (e->builtin == BI_SHFL || e->builtin == BI_SHFL_UP || e->builtin == BI_SHFL_DOWN || e->builtin == BI_SHFL_XOR ||
+        (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_XOR) || e->builtin == BI_CLOCK)
+      return true;
+    for (Node *a = e->args; a; a = a->next) if (thread_dep(a, depth + 1)) return true;
+    return false;
+  default:
+    return thread_dep(e->lhs, depth + 1) || thread_dep(e->rhs, depth + 1) || thread_dep(e->cond, depth + 1) ||
+           thread_dep(e->then, depth + 1) || thread_dep(e->els, depth + 1);
+  }
+}
+
+bool thread_dependent(Node *e, Obj *fn) {
+  prepare(fn);
+  return thread_dep(e, 0);
+}
+
 bool reads_memory(Node *e, Obj *fn) {
   prepare(fn);
   return reads_memory_d(e, 0);

@@ -17,6 +17,8 @@ bool affine_x_stride(Node *index, Obj *fn, int64_t *stride);
 char *affine_x_stride_text(Node *index, Obj *fn);
 /* does the expression read memory (an indirect index)? */
 bool reads_memory(Node *e, Obj *fn);
+/* may the expression differ between the threads of a block? */
+bool thread_dependent(Node *e, Obj *fn);
 
 /* ---- analyze.c ---- */
 typedef struct AccessStat {

@@ -281,17 +281,6 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   }
 }
 
-static bool depends_on_thread(Node *e) {
-  for (; e; e = e->next) {
-    if (e->kind == ND_SPECIAL && e->sreg == SR_TID) return true;
-    if (e->kind == ND_VAR && (e->var->sc == SC_LOCAL || e->var->sc == SC_SHARED)) return true;  /* conservatively */
-    if (depends_on_thread(e->lhs) || depends_on_thread(e->rhs) || depends_on_thread(e->cond) || depends_on_thread(e->then) ||
-        depends_on_thread(e->els) || depends_on_thread(e->args))
-      return true;
-    if (e->kind != ND_CALL) break;
-  }
-  return false;
-}
 
 static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) {
   Ctx *c = ctx;
@@ -303,7 +292,7 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
     memset(&a->br[i], 0, sizeof(BranchStat));
     a->br[i].node = at;
     Node *cond = at->kind == ND_LOGAND || at->kind == ND_LOGOR ? at->lhs : at->cond;
-    a->br[i].thread_dependent = cond ? depends_on_thread(cond) : true;
+    a->br[i].thread_dependent = cond ? thread_dependent(cond, a->L->kernel) : true;
   }
   BranchStat *b = &a->br[i];
   b->evals++;

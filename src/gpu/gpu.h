@@ -21,7 +21,7 @@ typedef struct BenchOptions {
   HarnessOptions h;
   const char *emit_dir;   /* write harness + build line, do not run */
   const char *arch;       /* nvcc -arch (default sm_90) */
-  bool verify, ncu, json;
+  bool verify, ncu, json, no_baseline;
   int verify_blocks;      /* interpreter blocks to check (0: all when small, else 64 sampled) */
   int timeout_s;
   const char *calibration; /* calibration file, or NULL for the default place */
