@@ -29,5 +29,8 @@ mrifhd.cu        NX=512 NK=256
 scan.cu          N=4096
 histogram.cu     N=65536
 reduce_shared.cu N=65536
+tp_shared.cu     N=256
+stencil.cu       N=100000
+warpsum.cu
 LIST
 exit $status

@@ -315,6 +315,29 @@ static void ref_reduce_shared(RefCtx *c)
 
 /* Sizes are small so each case runs quickly in the interpreter, and deliberately not multiples of
  * the block size where the kernel has bounds checks, so the checks are exercised. */
+static void ref_stencil(RefCtx *c) {
+  const float *in = ref_in(c, "in");
+  float *out = ref_out(c, "out");
+  long long n = ref_int(c, "n");
+  static const float w[7] = {0.05f, 0.1f, 0.2f, 0.3f, 0.2f, 0.1f, 0.05f};
+  for (long long g = 0; g < n; g++) {
+    float acc = 0.0f;
+    for (int k = 0; k < 7; k++) acc = fmaf(w[k], in[g + k], acc);
+    out[g] = acc;
+  }
+}
+
+static void ref_warpsum(RefCtx *c) {
+  const int *x = ref_in(c, "x");
+  int *sums = ref_out(c, "sums");
+  size_t n = ref_count(c, "x");
+  for (size_t w = 0; w < n / 32; w++) {
+    int s = 0;
+    for (int l = 0; l < 32; l++) s += x[w * 32 + l];
+    sums[w] = s;
+  }
+}
+
 const RefCase ref_cases[] = {
     { "mm.cu",            "mm",            "N=50",                   ref_mm,            1e-5 },
     { "mv.cu",            "mv",            "H=300 W=200",            ref_mv,            1e-5 },
@@ -335,5 +358,7 @@ const RefCase ref_cases[] = {
     { "histogram.cu",     "histogram",     "N=10000",                ref_histogram,     0 },
     { "reduce_shared.cu", "reduce_shared", "N=10000",                ref_reduce_shared, 1e-6 },
     { "reduce_shared.cu", "reduce_shared", "N=1000 BLOCK=64",        ref_reduce_shared, 1e-6 },
+    { "stencil.cu",       "stencil1d",     "N=1000",                 ref_stencil,       1e-6 },
+    { "warpsum.cu",       "warpsum",       "",                       ref_warpsum,       0 },
     {0}
 };
