@@ -6,6 +6,7 @@
 #include "gpu/gpu.h"
 #include "arch/arch.h"
 #include "analysis/analysis.h"
+#include "model/model.h"
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@ static const char *usage_main =
   "          barrier cost) and write the calibration file carve bench and the model read\n"
   "  analyze every global/shared access, branch and launch limit of a kernel: sectors per\n"
   "          request, bank conflicts, divergence, reuse, occupancy; findings with remedies\n"
+  "  estimate resources (registers, shared memory, spills via NVRTC), exact occupancy and its\n"
+  "          limiting resource, waves over the SMs\n"
   "  bench   run a launch on the GPU: generated harness, proper timing, verification\n"
   "          against the interpreter (--verify), Nsight Compute counters (--ncu)\n"
   "\n"
@@ -104,7 +107,7 @@ typedef struct {
   uint64_t max_steps;
   bool no_race;
   const char *dump_inputs;
-  int blocks, fail_on;
+  int blocks, fail_on, regs;
   BenchOptions bench;
 } Opts;
 
@@ -184,6 +187,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, Opts *o, const cha
       long v = r > 0 ? strtol(val, &end, 10) : 0;
       if (r < 0 || *end || v < 1 || v > 1000000) return usage_error(cmd, "--blocks needs a positive number");
       o->blocks = (int)v;
+      continue;
+    }
+    if ((r = TAKE("--regs"))) {
+      char *end;
+      long v = r > 0 ? strtol(val, &end, 10) : 0;
+      if (r < 0 || *end || v < 1 || v > 255) return usage_error(cmd, "--regs needs a register count (1-255)");
+      o->regs = (int)v;
       continue;
     }
     if ((r = TAKE("--fail-on"))) {
@@ -488,6 +498,16 @@ static const char *usage_analyze =
   "otherwise the figure is 'sampled'.\n"
   "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
 
+static const char *usage_estimate =
+  "usage: carve estimate FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [--grid ...] [--block ...] [--arg ...]\n"
+  "                      [--arch h100|h200|g80|gt200|c1060] [--regs N] [--format text|json]\n"
+  "\n"
+  "Registers per thread, static shared memory, stack and spills as ptxas reports them (NVRTC loaded\n"
+  "in-process, cached by source; 'unknown' without the CUDA toolkit, or give --regs), the exact\n"
+  "occupancy for the launch on the machine (the rule of cuda_occupancy.h for sm_90, the per-block\n"
+  "register allocation of cc 1.x) with the limiting resource, and the waves of blocks over the SMs.\n"
+  "The time model of Ryoo's and CuMAPz's metrics is not part of this command yet.\n";
+
 static const char *usage_arch =
   "usage: carve arch [NAME] [--format text|json]\n"
   "\n"
@@ -612,6 +632,69 @@ static int cmd_analyze(int argc, char **argv) {
   return o.fail_on && worst >= o.fail_on ? 1 : 0;
 }
 
+static int cmd_estimate(int argc, char **argv) {
+  Opts o;
+  int r = parse_opts("estimate", argc, argv, &o, usage_estimate);
+  if (r) return r < 0 ? 0 : r;
+  const Machine *m = machine_find(o.bench.arch ? o.bench.arch : "h100");
+  if (!m) return usage_error("estimate", fmt("unknown --arch '%s' (h100, h200, g80, gt200, c1060)", o.bench.arch));
+  Program *p = load(&o);
+  if (!p) return 2;
+  Obj *k = pick_kernel(p, &o, "estimate");
+  if (!k || !k->body) return 2;
+  if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
+  if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
+  o.ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o.nargs + 1));
+  for (int i = 0; i < o.nargs; i++) {
+    ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
+    if (!a) return 2;
+    o.ov.args[o.ov.nargs++] = a;
+  }
+  Launch L;
+  if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
+  Resources res = {0};
+  if (o.regs > 0) { res.known = true; res.regs = o.regs; res.smem = kernel_static_shared(k); }
+  else if (m->cc_major >= 7) res = kernel_resources(p, k, fmt("sm_%d%d", m->cc_major, m->cc_minor));
+  else snprintf(res.why, sizeof res.why, "NVRTC cannot compile for compute capability %d.%d: give --regs", m->cc_major, m->cc_minor);
+  int threads = (int)(L.block[0] * L.block[1] * L.block[2]);
+  int smem = (res.known ? res.smem : kernel_static_shared(k)) + (int)L.dyn_shared;
+  Occupancy oc = occupancy(m, threads, res.known ? res.regs : 0, smem);
+  int64_t blocks = L.grid[0] * L.grid[1] * L.grid[2];
+  int64_t per_wave = (int64_t)oc.blocks_per_sm * m->sm_count;
+  double waves = per_wave ? (double)blocks / (double)per_wave : 0;
+  double tail = per_wave ? (double)(blocks % per_wave ? blocks % per_wave : per_wave) / (double)per_wave : 0;
+  if (!strcmp(o.format, "json")) {
+    printf("{\"file\": ");
+    json_str(stdout, o.file);
+    printf(", \"kernel\": ");
+    json_str(stdout, k->name);
+    printf(", \"arch\": \"%s\", \"resources\": ", m->name);
+    if (res.known)
+      printf("{\"registers\": %d, \"static_shared_bytes\": %d, \"stack_bytes\": %d, \"spill_store_bytes\": %d, \"spill_load_bytes\": %d}",
+             res.regs, res.smem, res.stack, res.spill_stores, res.spill_loads);
+    else { printf("{\"unknown\": "); json_str(stdout, res.why); printf("}"); }
+    printf(", \"threads_per_block\": %d, \"shared_bytes_per_block\": %d, \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
+           "\"occupancy\": %.4f, \"limit\": \"%s\", \"registers_counted\": %s, \"by_warps\": %d, \"by_blocks\": %d, \"by_registers\": %d, \"by_shared\": %d}, "
+           "\"blocks\": %lld, \"waves\": %.3f, \"last_wave_fill\": %.3f}\n",
+           threads, smem, oc.blocks_per_sm, oc.warps_per_sm, oc.occupancy, occ_limit_name(oc.limit), res.known ? "true" : "false",
+           oc.by_warps, oc.by_blocks, oc.by_regs > 100000 ? -1 : oc.by_regs, oc.by_smem > 100000 ? -1 : oc.by_smem, (long long)blocks, waves, tail);
+  } else {
+    printf("%s: %s on %s (%s)\n", o.file, k->name, m->name, m->long_name);
+    if (res.known)
+      printf("  resources: %d registers per thread, %d bytes static shared, %d bytes stack, spills %d/%d bytes (store/load)%s\n", res.regs, res.smem,
+             res.stack, res.spill_stores, res.spill_loads, o.regs > 0 ? " (--regs given)" : " (ptxas via NVRTC)");
+    else printf("  resources: unknown (%s); occupancy below ignores registers\n", res.why);
+    printf("  launch: %lld blocks of %d threads, %d bytes shared per block\n", (long long)blocks, threads, smem);
+    printf("  occupancy: %d blocks, %d warps per SM = %.0f%% of %d, limited by %s\n", oc.blocks_per_sm, oc.warps_per_sm, 100 * oc.occupancy,
+           m->max_warps_per_sm, occ_limit_name(oc.limit));
+    printf("    bounds: warps %d, blocks %d, registers %s, shared memory %s\n", oc.by_warps, oc.by_blocks,
+           oc.by_regs > 100000 ? "-" : fmt("%d", oc.by_regs), oc.by_smem > 100000 ? "-" : fmt("%d", oc.by_smem));
+    if (per_wave) printf("  waves: %.2f over %d SMs (%lld blocks per wave); the last wave is %.0f%% full\n", waves, m->sm_count, (long long)per_wave, 100 * tail);
+  }
+  launch_free(&L);
+  return 0;
+}
+
 static int cmd_bench(int argc, char **argv) {
   Opts o;
   int r = parse_opts("bench", argc, argv, &o, usage_bench);
@@ -652,6 +735,7 @@ int main(int argc, char **argv) {
     else if (argc > 2 && !strcmp(argv[2], "bench")) fputs(usage_bench, stdout);
     else if (argc > 2 && !strcmp(argv[2], "arch")) fputs(usage_arch, stdout);
     else if (argc > 2 && !strcmp(argv[2], "analyze")) fputs(usage_analyze, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "estimate")) fputs(usage_estimate, stdout);
     else if (argc > 2 && !strcmp(argv[2], "calibrate")) fputs(usage_calibrate, stdout);
     else fputs(usage_main, stdout);
     return 0;
@@ -664,6 +748,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "bench")) rc = cmd_bench(argc - 2, argv + 2);
   else if (!strcmp(cmd, "arch")) rc = cmd_arch(argc - 2, argv + 2);
   else if (!strcmp(cmd, "analyze")) rc = cmd_analyze(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "estimate")) rc = cmd_estimate(argc - 2, argv + 2);
   else if (!strcmp(cmd, "calibrate")) rc = cmd_calibrate(argc - 2, argv + 2);
   else { fprintf(stderr, "carve: unknown command '%s'\n\n%s", cmd, usage_main); return 2; }
   fflush(stdout);

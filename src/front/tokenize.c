@@ -302,9 +302,10 @@ Token *tokenize_file(const char *path) {
     if (error_jmp) longjmp(*error_jmp, 1);
     exit(2);
   }
-  Token *t = tokenize_string(path, p);
+  /* free the read buffer before tokenizing: a lexical error unwinds with longjmp */
+  char *text = arena_strdup(p);
   free(p);
-  return t;
+  return tokenize_string(path, text);
 }
 
 /* ---- numbers, after preprocessing ---- */
