@@ -7,6 +7,7 @@
 #include "arch/arch.h"
 #include "analysis/analysis.h"
 #include "model/model.h"
+#include "model/metrics.h"
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -500,13 +501,17 @@ static const char *usage_analyze =
 
 static const char *usage_estimate =
   "usage: carve estimate FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [--grid ...] [--block ...] [--arg ...]\n"
-  "                      [--arch h100|h200|g80|gt200|c1060] [--regs N] [--format text|json]\n"
+  "                      [--arch h100|h200|g80|gt200|c1060] [--regs N] [--calibration FILE] [--format text|json]\n"
+  "       carve estimate --rank A.cu B.cu ... [-D ...] [--arch ...]\n"
   "\n"
   "Registers per thread, static shared memory, stack and spills as ptxas reports them (NVRTC loaded\n"
   "in-process, cached by source; 'unknown' without the CUDA toolkit, or give --regs), the exact\n"
   "occupancy for the launch on the machine (the rule of cuda_occupancy.h for sm_90, the per-block\n"
   "register allocation of cc 1.x) with the limiting resource, and the waves of blocks over the SMs.\n"
-  "The time model of Ryoo's and CuMAPz's metrics is not part of this command yet.\n";
+  "Then the dynamic instruction mix per thread and Ryoo's Instr/Regions/Efficiency/Utilization\n"
+  "(eqs. 5.1, 5.2) from the interpreter on sampled blocks, and a bottleneck time estimate (issue,\n"
+  "SFU, DRAM, L2, shared memory, latency, launch) against the ceilings of 'carve calibrate'.\n"
+  "  --rank A.cu B.cu ...   rank variants by estimated time\n";
 
 static const char *usage_arch =
   "usage: carve arch [NAME] [--format text|json]\n"
@@ -632,28 +637,26 @@ static int cmd_analyze(int argc, char **argv) {
   return o.fail_on && worst >= o.fail_on ? 1 : 0;
 }
 
-static int cmd_estimate(int argc, char **argv) {
-  Opts o;
-  int r = parse_opts("estimate", argc, argv, &o, usage_estimate);
-  if (r) return r < 0 ? 0 : r;
-  const Machine *m = machine_find(o.bench.arch ? o.bench.arch : "h100");
-  if (!m) return usage_error("estimate", fmt("unknown --arch '%s' (h100, h200, g80, gt200, c1060)", o.bench.arch));
-  Program *p = load(&o);
+/* estimate one file; prints unless quiet; returns exit status and the estimate */
+static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
+  Program *p = load(o);
   if (!p) return 2;
-  Obj *k = pick_kernel(p, &o, "estimate");
+  Obj *k = pick_kernel(p, o, "estimate");
   if (!k || !k->body) return 2;
-  if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
-  if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
-  o.ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o.nargs + 1));
-  for (int i = 0; i < o.nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
+  LaunchOverrides ov = o->ov;
+  if (o->grid) { if (!parse_dims(o->grid, ov.grid)) return 2; ov.has_grid = true; }
+  if (o->block) { if (!parse_dims(o->block, ov.block)) return 2; ov.has_block = true; }
+  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
+  ov.nargs = 0;
+  for (int i = 0; i < o->nargs; i++) {
+    ArgSpec *a = parse_arg_setting(p, o->arg_texts[i], ".");
     if (!a) return 2;
-    o.ov.args[o.ov.nargs++] = a;
+    ov.args[ov.nargs++] = a;
   }
   Launch L;
-  if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
+  if (launch_prepare(&L, p, k, &ov)) { launch_free(&L); return 2; }
   Resources res = {0};
-  if (o.regs > 0) { res.known = true; res.regs = o.regs; res.smem = kernel_static_shared(k); }
+  if (o->regs > 0) { res.known = true; res.regs = o->regs; res.smem = kernel_static_shared(k); }
   else if (m->cc_major >= 7) res = kernel_resources(p, k, fmt("sm_%d%d", m->cc_major, m->cc_minor));
   else snprintf(res.why, sizeof res.why, "NVRTC cannot compile for compute capability %d.%d: give --regs", m->cc_major, m->cc_minor);
   int threads = (int)(L.block[0] * L.block[1] * L.block[2]);
@@ -663,9 +666,23 @@ static int cmd_estimate(int argc, char **argv) {
   int64_t per_wave = (int64_t)oc.blocks_per_sm * m->sm_count;
   double waves = per_wave ? (double)blocks / (double)per_wave : 0;
   double tail = per_wave ? (double)(blocks % per_wave ? blocks % per_wave : per_wave) / (double)per_wave : 0;
-  if (!strcmp(o.format, "json")) {
+  /* dynamic counts and traffic, from the interpreter on sampled blocks */
+  Counts cn;
+  Analysis an;
+  const char *home = getenv("HOME");
+  const char *cal = o->bench.calibration ? o->bench.calibration
+                    : getenv("CARVE_CALIBRATION") ? getenv("CARVE_CALIBRATION") : fmt("%s/.cache/carve/calibration.json", home ? home : ".");
+  Ceilings ce = ceilings_for(m, cal);
+  int rc1 = count_instructions(&L, &cn, 2);
+  int rc2 = rc1 ? rc1 : analyze(&an, &L, m, NULL);
+  if (rc1 || rc2) { launch_free(&L); return rc1 ? rc1 : rc2; }
+  Estimate e = estimate_time(&L, m, &cn, &an, oc, ce);
+  if (out) *out = e;
+  if (quiet) { free(an.acc); free(an.br); launch_free(&L); return 0; }
+  static const char *cls[] = {"int", "fp32", "fp64", "sfu", "convert", "global ld", "global st", "atomic", "shared ld", "shared st", "local", "barrier", "branch"};
+  if (!strcmp(o->format, "json")) {
     printf("{\"file\": ");
-    json_str(stdout, o.file);
+    json_str(stdout, o->file);
     printf(", \"kernel\": ");
     json_str(stdout, k->name);
     printf(", \"arch\": \"%s\", \"resources\": ", m->name);
@@ -675,14 +692,22 @@ static int cmd_estimate(int argc, char **argv) {
     else { printf("{\"unknown\": "); json_str(stdout, res.why); printf("}"); }
     printf(", \"threads_per_block\": %d, \"shared_bytes_per_block\": %d, \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
            "\"occupancy\": %.4f, \"limit\": \"%s\", \"registers_counted\": %s, \"by_warps\": %d, \"by_blocks\": %d, \"by_registers\": %d, \"by_shared\": %d}, "
-           "\"blocks\": %lld, \"waves\": %.3f, \"last_wave_fill\": %.3f}\n",
+           "\"blocks\": %lld, \"waves\": %.3f, \"last_wave_fill\": %.3f",
            threads, smem, oc.blocks_per_sm, oc.warps_per_sm, oc.occupancy, occ_limit_name(oc.limit), res.known ? "true" : "false",
            oc.by_warps, oc.by_blocks, oc.by_regs > 100000 ? -1 : oc.by_regs, oc.by_smem > 100000 ? -1 : oc.by_smem, (long long)blocks, waves, tail);
+    printf(", \"per_thread\": {");
+    for (int i = 0; i < CL_N; i++) printf("%s\"%s\": %.3f", i ? ", " : "", cls[i], cn.threads_sampled > 0 ? cn.lanes[i] / cn.threads_sampled : 0.0);
+    printf("}, \"counts_truncated\": %s, \"ryoo\": {\"instr\": %.1f, \"regions\": %.1f, \"threads\": %.0f, \"efficiency\": %.4g, \"utilization\": %.4g}",
+           cn.truncated ? "true" : "false", e.instr_per_thread, e.regions_per_thread, e.threads, e.efficiency, e.utilization);
+    printf(", \"estimate\": {\"seconds\": %.6g, \"bottleneck\": \"%s\", \"ceilings\": \"%s\", \"limits\": {", e.total, bottleneck_name(e.bottleneck), ce.source);
+    static const char *bn[] = {"issue", "sfu", "dram", "l2", "shared", "latency", "launch"};
+    for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", bn[i], e.t[i]);
+    printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g}}\n", e.dram_bytes, e.l2_bytes, e.shared_bytes);
   } else {
-    printf("%s: %s on %s (%s)\n", o.file, k->name, m->name, m->long_name);
+    printf("%s: %s on %s (%s)\n", o->file, k->name, m->name, m->long_name);
     if (res.known)
       printf("  resources: %d registers per thread, %d bytes static shared, %d bytes stack, spills %d/%d bytes (store/load)%s\n", res.regs, res.smem,
-             res.stack, res.spill_stores, res.spill_loads, o.regs > 0 ? " (--regs given)" : " (ptxas via NVRTC)");
+             res.stack, res.spill_stores, res.spill_loads, o->regs > 0 ? " (--regs given)" : " (ptxas via NVRTC)");
     else printf("  resources: unknown (%s); occupancy below ignores registers\n", res.why);
     printf("  launch: %lld blocks of %d threads, %d bytes shared per block\n", (long long)blocks, threads, smem);
     printf("  occupancy: %d blocks, %d warps per SM = %.0f%% of %d, limited by %s\n", oc.blocks_per_sm, oc.warps_per_sm, 100 * oc.occupancy,
@@ -690,9 +715,76 @@ static int cmd_estimate(int argc, char **argv) {
     printf("    bounds: warps %d, blocks %d, registers %s, shared memory %s\n", oc.by_warps, oc.by_blocks,
            oc.by_regs > 100000 ? "-" : fmt("%d", oc.by_regs), oc.by_smem > 100000 ? "-" : fmt("%d", oc.by_smem));
     if (per_wave) printf("  waves: %.2f over %d SMs (%lld blocks per wave); the last wave is %.0f%% full\n", waves, m->sm_count, (long long)per_wave, 100 * tail);
+    printf("  per thread (%s%.0f sampled threads):", cn.truncated ? "lower bounds, " : "", cn.threads_sampled);
+    for (int i = 0; i < CL_N; i++) if (cn.lanes[i] > 0) printf(" %s %.1f", cls[i], cn.lanes[i] / cn.threads_sampled);
+    printf("\n  Ryoo: Instr %.0f, Regions %.0f, Efficiency %.3g, Utilization %.3g\n", e.instr_per_thread, e.regions_per_thread, e.efficiency, e.utilization);
+    printf("  estimate: %.4g ms, bound by %s (ceilings from the %s)\n", e.total * 1e3, bottleneck_name(e.bottleneck), ce.source);
+    static const char *bn[] = {"issue", "sfu", "dram", "l2", "shared", "latency", "launch"};
+    printf("    limits (ms):");
+    for (int i = 0; i < B_N; i++) printf(" %s %.4g", bn[i], e.t[i] * 1e3);
+    printf("\n    traffic: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB\n", e.dram_bytes / 1e6, e.l2_bytes / 1e6, e.shared_bytes / 1e6);
   }
+  free(an.acc);
+  free(an.br);
   launch_free(&L);
   return 0;
+}
+
+static int cmd_estimate(int argc, char **argv) {
+  bool rank = false;
+  const char **files = NULL;
+  int nfiles = 0;
+  char **rest = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
+  int nrest = 0;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--rank")) { rank = true; continue; }
+    rest[nrest++] = argv[i];
+  }
+  if (rank) {
+    /* the files are the arguments that are not flags or flag values */
+    char **flags = arena_alloc(sizeof(char *) * (size_t)(nrest + 2));
+    int nf = 0;
+    static const char *with_value[] = {"-D", "-I", "--kernel", "--format", "--grid", "--block", "--arg", "--arch", "--regs", "--calibration", "--shared"};
+    for (int i = 0; i < nrest; i++) {
+      bool takes = false;
+      for (size_t j = 0; j < sizeof with_value / sizeof *with_value; j++) if (!strcmp(rest[i], with_value[j])) takes = true;
+      if (takes && i + 1 < nrest) { flags[nf++] = rest[i]; flags[nf++] = rest[++i]; continue; }
+      if (rest[i][0] == '-') { flags[nf++] = rest[i]; continue; }
+      files = arena_alloc(sizeof(char *) * (size_t)(nfiles + 1)) ? files : files;
+      const char **nfl = arena_alloc(sizeof(char *) * (size_t)(nfiles + 1));
+      if (nfiles) memcpy(nfl, files, sizeof(char *) * (size_t)nfiles);
+      nfl[nfiles++] = rest[i];
+      files = nfl;
+    }
+    if (nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
+    Estimate *es = arena_alloc(sizeof(Estimate) * (size_t)nfiles);
+    int *order = arena_alloc(sizeof(int) * (size_t)nfiles);
+    for (int f = 0; f < nfiles; f++) {
+      char **av = arena_alloc(sizeof(char *) * (size_t)(nf + 2));
+      memcpy(av, flags, sizeof(char *) * (size_t)nf);
+      av[nf] = (char *)files[f];
+      Opts o;
+      int r = parse_opts("estimate", nf + 1, av, &o, usage_estimate);
+      if (r) return r < 0 ? 0 : r;
+      const Machine *m = machine_find(o.bench.arch ? o.bench.arch : "h100");
+      if (!m) return usage_error("estimate", "unknown --arch");
+      o.kernel = NULL;
+      if ((r = estimate_one(&o, m, true, &es[f]))) return r;
+      order[f] = f;
+    }
+    for (int i = 1; i < nfiles; i++)
+      for (int j = i; j > 0 && es[order[j]].total < es[order[j - 1]].total; j--) { int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t; }
+    printf("rank  estimate ms  bottleneck                       file\n");
+    for (int i = 0; i < nfiles; i++)
+      printf("%4d  %11.4f  %-32s %s\n", i + 1, es[order[i]].total * 1e3, bottleneck_name(es[order[i]].bottleneck), files[order[i]]);
+    return 0;
+  }
+  Opts o;
+  int r = parse_opts("estimate", nrest, rest, &o, usage_estimate);
+  if (r) return r < 0 ? 0 : r;
+  const Machine *m = machine_find(o.bench.arch ? o.bench.arch : "h100");
+  if (!m) return usage_error("estimate", fmt("unknown --arch '%s' (h100, h200, g80, gt200, c1060)", o.bench.arch));
+  return estimate_one(&o, m, false, NULL);
 }
 
 static int cmd_bench(int argc, char **argv) {

@@ -2,6 +2,7 @@
  * toolkit is installed) over block sizes x registers x shared memory, and against the cc 1.x
  * cases of Ryoo's thesis. */
 #include "../src/model/model.h"
+#include "../src/model/metrics.h"
 #include "test.h"
 
 #if __has_include(<cuda_occupancy.h>)
@@ -75,7 +76,17 @@ static void test_paper_machines(void) {
   CHECK(o.blocks_per_sm == 0 && o.limit == LIMIT_BLOCK_SIZE, "H100 2048-thread block cannot run");
 }
 
+/* Ryoo Fig. 5.6: tiled MM on the 8800 GTX: Instr 15150, Regions 769, 2^24 threads, W_TB 8, B_SM 2 */
+static void test_ryoo_worked_example(void) {
+  double eff = ryoo_efficiency(15150, 16777216.0), util = ryoo_utilization(15150, 769, 8, 2);
+  CHECK(eff > 3.93e-12 && eff < 3.94e-12, "Efficiency %.4g (Ryoo: 3.93e-12)", eff);
+  CHECK(util > 226 && util < 227.5, "Utilization %.1f (Ryoo: about 227)", util);
+  Occupancy o = occupancy(machine_find("g80"), 256, 13, 2088);
+  CHECK(o.blocks_per_sm == 2, "B_SM = %d (Ryoo: 2)", o.blocks_per_sm);
+}
+
 int main(void) {
+  test_ryoo_worked_example();
   test_against_header();
   test_paper_machines();
   return TEST_SUMMARY("model");

@@ -59,6 +59,7 @@ typedef struct Analysis {
   int64_t blocks_total;
   uint64_t blocks_run, lane_ops, warp_steps;
   bool sampled;
+  double threads_run;        /* threads whose warps ran (for scaling counts to the grid) */
   uint64_t warps_truncated;   /* warps stopped by the step budget (loops sampled) */
   char **unreached; int nunreached;  /* memory accesses in the source no sampled warp reached */
   double seconds;

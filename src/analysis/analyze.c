@@ -349,6 +349,12 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   RunStats st;
   int rc = interp_run(L, &ro, &st);
   a->warps_truncated = st.warps_truncated;
+  {
+    int64_t tpb = L->block[0] * L->block[1] * L->block[2];
+    double per_block = (double)warps * 32.0;
+    if (per_block > (double)tpb) per_block = (double)tpb;
+    a->threads_run = (double)st.blocks_run * per_block;
+  }
   if (rc == 0) {
     /* accesses the source has but no sampled warp reached */
     int nn = L->prog->nodes + 1;

@@ -1076,6 +1076,8 @@ static void eval_call(Warp *w, Node *n, Mask m, Val *out) {
 /* ---- the expression dispatcher ---- */
 static void eval(Warp *w, Node *n, Mask m, Val *out) {
   step(w, n, m);
+  const Hooks *hk = w->I->opt->hooks;
+  if (__builtin_expect(hk && hk->node != NULL, 0)) hk->node(hk->ctx, n, m);
   switch (n->kind) {
   case ND_NUM:
     if (n->ty->kind == TY_FLOAT) { float f = (float)n->fval; for (int l = 0; l < W; l++) out[l].f = f; }

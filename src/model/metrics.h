@@ -1,0 +1,42 @@
+/* metrics.c: dynamic counts, Ryoo's metrics, and the bottleneck time estimate */
+#ifndef CARVE_METRICS_H
+#define CARVE_METRICS_H
+#include "../interp/interp.h"
+#include "model.h"
+
+enum { CL_INT, CL_FP32, CL_FP64, CL_SFU, CL_CVT, CL_GLD, CL_GST, CL_ATOM, CL_SLD, CL_SST, CL_LOCAL, CL_BAR, CL_BRANCH, CL_N };
+
+typedef struct Counts {
+  double lanes[CL_N];      /* thread-instructions by class, over the sampled threads */
+  double warp_ins[CL_N];   /* warp-instructions by class */
+  double regions_lanes;    /* stalling points (load consumers, barriers), thread-weighted */
+  double threads_sampled;
+  bool truncated;          /* some warp hit the step cap: counts are lower bounds */
+} Counts;
+
+/* run a few sampled blocks (first warps) and count per-thread instructions by class */
+int count_instructions(Launch *L, Counts *c, int max_blocks);
+double ryoo_efficiency(double instr, double threads);                            /* eq. 5.1 */
+double ryoo_utilization(double instr, double regions, int w_tb, int b_sm);       /* eq. 5.2 */
+
+#include "../analysis/analysis.h"
+
+typedef struct Ceilings {     /* what one GPU sustains (calibration file, else the machine table) */
+  double dram_gbps, l2_gbps, shared_gbps, fp32_gflops, latency_ns, launch_us, clock_mhz, l2_latency_ns;
+  const char *source;
+} Ceilings;
+Ceilings ceilings_for(const Machine *m, const char *calibration_path);
+
+enum { B_ISSUE, B_SFU, B_DRAM, B_L2, B_SHARED, B_LATENCY, B_LAUNCH, B_N };
+typedef struct Estimate {
+  double t[B_N];            /* seconds each limit would take */
+  double total;             /* seconds: the largest limit plus launch overhead */
+  int bottleneck;
+  double instr_per_thread, regions_per_thread, threads;
+  double efficiency, utilization;
+  double waves;
+  double dram_bytes, l2_bytes, shared_bytes;
+} Estimate;
+const char *bottleneck_name(int b);
+Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a, Occupancy oc, Ceilings ce);
+#endif
