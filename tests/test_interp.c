@@ -414,7 +414,27 @@ static void test_early_exit_barrier(void) {
   done(r);
 }
 
+/* the initializers are a contract with the GPU harness and with users' data: pin the values the
+ * formula in docs/launch-spec.md gives (computed independently, in Python) */
+static void test_generators_pinned(void) {
+  CHECK(random_bits(1, 0) == 0xd28f049168bdd34cull, "random_bits(1, 0)");
+  CHECK(random_bits(7, 12345) == 0x2a46df98d1825351ull, "random_bits(7, 12345)");
+  Run *r = run("#pragma carve launch k grid(1) block(1)\n#pragma carve arg f = float[8] : random(3, -1, 1) out\n"
+               "#pragma carve arg i = int[4] : random(9, 10, 100) out\n#pragma carve arg v = float4[2] : iota(1, 2) out\n"
+               "__global__ void k(float *f, int *i, float4 *v) { }\n", "k");
+  OK(r, "generators");
+  float *f = out(r, "f");
+  int *i = out(r, "i");
+  float *v = out(r, "v");
+  uint32_t bits;
+  if (f) { memcpy(&bits, &f[5], 4); CHECK(bits == 0x3f5ca903u, "random(3, -1, 1) element 5 bits %08x", bits); }
+  if (i) CHECK(i[2] == 31, "random(9, 10, 100) element 2 = %d", i[2]);
+  if (v) CHECK(v[0] == 1 && v[1] == 3 && v[4] == 9 && v[7] == 15, "iota(1, 2) fills float4 components in order");
+  done(r);
+}
+
 int main(void) {
+  test_generators_pinned();
   test_integer_semantics();
   test_float_semantics();
   test_divergence();

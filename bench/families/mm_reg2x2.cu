@@ -2,7 +2,8 @@
  * (register blocking / thread merge in x and y), so a block covers a 32x32 tile of C.
  *
  * What changes from mm_tile16: per k-step of 16 the block stages a 32x16 tile of A and a 16x32
- * tile of B (2 + 2 coalesced loads per thread); each thread keeps 4 accumulators and, per k,
+ * tile of B (2 + 2 coalesced loads per thread; the B tile is loaded with a warp per 32-wide row
+ * so its shared stores are conflict-free); each thread keeps 4 accumulators and, per k,
  * reads 2 values of A and 2 of B from shared memory for 4 FMAs: 1 shared load per FMA instead of
  * 2, and each global element is fetched N/32 times instead of N/16. The thread's outputs are
  * rows ty, ty+16 and columns tx, tx+16, so every shared and global access stays conflict-free
@@ -31,12 +32,15 @@ __global__ void mm_reg2x2(const float *A, const float *B, float *C, int n)
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * 2 * TILE + ty;       /* rows row and row + TILE */
     int col = blockIdx.x * 2 * TILE + tx;       /* columns col and col + TILE */
+    int lin = ty * TILE + tx;                   /* B tile: 16 rows x 32, loaded as 2 x (8 x 32) */
+    int br = lin / (2 * TILE), bc = lin % (2 * TILE);
+    int bcol = blockIdx.x * 2 * TILE + bc;
     float c00 = 0.0f, c01 = 0.0f, c10 = 0.0f, c11 = 0.0f;
     for (int t = 0; t < n; t += TILE) {
         As[ty][tx] = A[row * n + t + tx];
         As[ty + TILE][tx] = A[(row + TILE) * n + t + tx];
-        Bs[ty][tx] = B[(t + ty) * n + col];
-        Bs[ty][tx + TILE] = B[(t + ty) * n + col + TILE];
+        Bs[br][bc] = B[(t + br) * n + bcol];           /* one warp = one 32-wide row of Bs */
+        Bs[br + TILE / 2][bc] = B[(t + br + TILE / 2) * n + bcol];
         __syncthreads();
         for (int k = 0; k < TILE; k++) {
             float a0 = As[ty][k], a1 = As[ty + TILE][k];

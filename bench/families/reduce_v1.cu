@@ -6,8 +6,8 @@
  * addressing: at stride s the threads with tid % (2s) == 0 add s[tid + s]. The active threads
  * stay interleaved, so every warp diverges at every level, and the `%` is a slow integer op.
  *
- * Expected effect: the slowest of the family (Harris: 8.05 ms on G80 for 4M ints, 2.08 GB/s ...
- * relative 1x); instruction/divergence-bound, several times the pure read time of 64 MB.
+ * Expected effect: the slowest of the family (Harris: 8.05 ms, 2.08 GB/s for 4M ints on a G80);
+ * instruction/divergence-bound, several times the pure read time of 64 MB.
  *
  * Family output: the variants differ in how many elements a block reduces, so `partial` has a
  * different length in each (v1-v3: N/256, v4-v5: N/512, v6: 1024); sum(partial) is the same

@@ -5,10 +5,12 @@
  * the edge threads of the block also load the halo row/column beyond them (4 x 16 extra loads,
  * the halo columns are single-lane loads, one sector each), one barrier, then the 5 operands
  * come from shared memory. Global loads per point fall from 5 to 1.25; a warp covers 2 rows of
- * 16 floats (two 64-B segments, 4 sectors per request, all bytes used).
+ * 16 floats (two 64-B segments, 4 sectors per request, all bytes used). The tile's row pitch
+ * of 18 words makes a warp's two rows overlap in 2 banks: 2-way bank conflicts on the shared
+ * accesses (stencil_shared32 has one row per warp and none).
  *
  * Expected effect: about the same as stencil_naive or slightly slower on an H100 (L1 already gave
- * the reuse; the halo loads are divergent and the barrier adds latency). TILE 16 requires N to be
+ * the reuse; the halo loads are divergent and the barrier adds latency). T = 16 requires N to be
  * a multiple of 16 (32 for the family). */
 #ifndef N
 #define N 4096

@@ -126,20 +126,6 @@ static void sort_u64(uint64_t *v, int n) {
   }
 }
 
-static uint64_t global_sectors(const uint64_t *addr, Mask m, int size) {
-  uint64_t s[32 * 2];
-  int n = 0;
-  for (int l = 0; l < 32; l++) {
-    if (!(m >> l & 1)) continue;
-    uint64_t first = addr[l] >> 5, last = (addr[l] + (uint64_t)size - 1) >> 5;
-    for (uint64_t x = first; x <= last && n < 64; x++) s[n++] = x;
-  }
-  sort_u64(s, n);
-  uint64_t d = 0;
-  for (int i = 0; i < n; i++) if (i == 0 || s[i] != s[i - 1]) d++;
-  return d;
-}
-
 /* cc 1.0/1.1 (G80): a half-warp is one transaction only when thread k reads word k of an aligned
  * segment; otherwise one transaction per thread */
 static uint64_t cc10_transactions(const uint64_t *addr, Mask m, int size, uint64_t *bytes) {
@@ -227,6 +213,13 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     for (int i = 0; i < c->a->nacc; i++) { if (c->seen[i].n) { c->a->acc[i].distinct += c->seen[i].n; c->a->acc[i].blocks++; } set_clear(&c->seen[i]); }
     c->cur_block = blk;
   }
+  /* the active lanes' addresses, sorted once: distinct elements, sectors and the reuse set */
+  uint64_t e[32];
+  int n = 0;
+  for (int l = 0; l < 32; l++) if (m >> l & 1) e[n++] = addr[l];
+  sort_u64(e, n);
+  int d = 0;
+  for (int i = 0; i < n; i++) if (!i || e[i] != e[i - 1]) e[d++] = e[i];
   uint64_t units, ideal = 0, moved = 0;
   const Machine *mc = c->a->m;
   if (space == SPACE_GLOBAL) {
@@ -239,29 +232,30 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     }
     if (mc && mc->mem_rule == MEMRULE_CC10) units = cc10_transactions(addr, m, size, &moved);
     else if (mc && mc->mem_rule == MEMRULE_CC12) units = cc12_transactions(addr, m, size, &moved);
-    else { units = global_sectors(addr, m, size); moved = units * 32; }
+    else {
+      /* sorted distinct addresses give a non-decreasing sequence of sectors */
+      uint64_t last = UINT64_MAX;
+      units = 0;
+      for (int i = 0; i < d; i++)
+        for (uint64_t x = e[i] >> 5; x <= (e[i] + (uint64_t)size - 1) >> 5; x++)
+          if (x != last) { units++; last = x; }
+      moved = units * 32;
+    }
     s->moved += moved;
   } else {
     units = shared_wavefronts(addr, m, size, &ideal, mc);
   }
   s->requests++;
   s->lanes += (uint64_t)__builtin_popcount(m);
+  s->used += (uint64_t)d * (uint64_t)size;
   {
-    /* the distinct bytes this request uses, and the sectors they need at best */
-    uint64_t e[32];
-    int n = 0;
-    for (int l = 0; l < 32; l++) if (m >> l & 1) e[n++] = addr[l];
-    sort_u64(e, n);
-    int d = 0;
-    for (int i = 0; i < n; i++) if (!i || e[i] != e[i - 1]) d++;
-    s->used += (uint64_t)d * (uint64_t)size;
     uint64_t is = ((uint64_t)d * (uint64_t)size + 31) / 32;
     s->ideal_sectors += is ? is : 1;
   }
   if (space == SPACE_GLOBAL) s->sectors += units; else { s->wavefronts += units; s->ideal += ideal; }
   if (units < s->min_units) s->min_units = units;
   if (units > s->max_units) s->max_units = units;
-  for (int l = 0; l < 32; l++) if (m >> l & 1) set_add(&c->seen[idx], addr[l]);
+  if (kind == ACC_LOAD) for (int i = 0; i < d; i++) set_add(&c->seen[idx], e[i]);
   if (!s->have_stride && s->requests == 1 && !s->index) {
     /* the stride this warp shows between neighbouring lanes, when it is regular */
     int prev = -1;
