@@ -1661,6 +1661,10 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn->launch_bounds[0] = attr->launch_bounds[0];
   fn->launch_bounds[1] = attr->launch_bounds[1];
   if (consume(rest, tok, ";")) { add_item(TOP_FUNC, fn, NULL, NULL, name); return; }
+  if (!tok_equal(tok, "{")) {
+    if (tok->kind == TK_EOF && tok->prev) error_after(tok->prev, fmt("expected '{' or ';' after the declaration of '%s'", fname));
+    error_tok(tok, "expected '{' or ';' after the declaration of '%s'", fname);
+  }
   fn->is_definition = true;
   cur_fn = fn;
   fn->locals = NULL;
