@@ -11,7 +11,11 @@
  *
  * Expected effect: the fastest or second fastest of the family (~1.5-2x over mm_tile16): it halves
  * the shared-memory traffic per FMA that bounds the tiled versions, and 4 independent
- * accumulators give ILP. Requires N to be a multiple of 32 (64 for the family). */
+ * accumulators give ILP. Requires N to be a multiple of 32 (64 for the family).
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 1.0515 ms, 1st of 7 in the family (1.00x the fastest).
+ */
 #ifndef N
 #define N 2048
 #endif

@@ -6,7 +6,11 @@
  *
  * Expected effect: clearly faster than mm_naive (about 1.5-2.5x): the inner loop now does 2
  * shared loads per FMA plus 2 barriers per 16 FMAs, so it is bound by shared-memory bandwidth and
- * barrier latency rather than by L1/L2. Requires N to be a multiple of 16 (64 for the family). */
+ * barrier latency rather than by L1/L2. Requires N to be a multiple of 16 (64 for the family).
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 2.1120 ms, 5th of 7 in the family (2.01x the fastest).
+ */
 #ifndef N
 #define N 2048
 #endif

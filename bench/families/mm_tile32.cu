@@ -7,7 +7,11 @@
  * Expected effect: a little faster than mm_tile16 (fewer barriers and L2 requests per FMA); the
  * inner loop is still 2 shared loads per FMA, so the gain is modest (~1.1-1.3x). 1024-thread
  * blocks allow only 2 resident blocks per SM, so every barrier stalls half the SM's warps.
- * Requires N to be a multiple of 32 (64 for the family). */
+ * Requires N to be a multiple of 32 (64 for the family).
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 1.8476 ms, 3rd of 7 in the family (1.76x the fastest).
+ */
 #ifndef N
 #define N 2048
 #endif

@@ -11,7 +11,11 @@
  *
  * Family output: the variants differ in how many elements a block reduces, so `partial` has a
  * different length in each (v1-v3: N/256, v4-v5: N/512, v6: 1024); sum(partial) is the same
- * total in all of them and is what is compared. BLOCK must equal blockDim.x (power of two). */
+ * total in all of them and is what is compared. BLOCK must equal blockDim.x (power of two).
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.1645 ms, 6th of 6 in the family (5.03x the fastest).
+ */
 #ifndef N
 #define N (1 << 24)
 #endif

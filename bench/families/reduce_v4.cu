@@ -5,7 +5,11 @@
  * tree, so no thread is idle after the load and half as many blocks (N/512) are launched.
  *
  * Expected effect: faster than reduce_v3 (Harris: 1.78x on G80); the tree's cost is amortized
- * over twice the data. partial has N/512 entries; sum(partial) equals the family total. */
+ * over twice the data. partial has N/512 entries; sum(partial) equals the family total.
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0459 ms, 3rd of 6 in the family (1.41x the fastest).
+ */
 #ifndef N
 #define N (1 << 24)
 #endif

@@ -7,7 +7,11 @@
  * other 7 warps exit early.
  *
  * Expected effect: faster than reduce_v4 (Harris: 1.8x on G80); on an H100 the kernel should now
- * be close to the DRAM read time of 64 MB. partial has N/512 entries, as in reduce_v4. */
+ * be close to the DRAM read time of 64 MB. partial has N/512 entries, as in reduce_v4.
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0339 ms, 2nd of 6 in the family (1.04x the fastest).
+ */
 #ifndef N
 #define N (1 << 24)
 #endif

@@ -11,7 +11,11 @@
  * Expected effect: the fastest of the family, at or near the DRAM read bandwidth (Harris: 1.4x
  * over kernel 6 on G80; on an H100 the gain over reduce_v5 is smaller, ~1.0-1.3x). 1024 blocks
  * of 256 threads = ~7.8 blocks per SM on 132 SMs (under one wave: one SM in 16 with a lighter
- * load). partial has BLOCKS entries. */
+ * load). partial has BLOCKS entries.
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0327 ms, 1st of 6 in the family (1.00x the fastest).
+ */
 #ifndef N
 #define N (1 << 24)
 #endif

@@ -8,7 +8,11 @@
  *
  * Expected effect: much faster than scan_v0 (global passes gone, half the barriers); on an H100
  * probably within 2x of the memory time, limited by barriers and the 10 x 1024 shared steps.
- * TILE: power of two, 64..1024, same in the whole family. */
+ * TILE: power of two, 64..1024, same in the whole family.
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0293 ms, 3rd of 5 in the family (1.48x the fastest).
+ */
 #ifndef N
 #define N (1 << 22)
 #endif

@@ -9,7 +9,11 @@
  * shuffles.
  *
  * Expected effect: the fastest of the family, near the memory time (read + write 16 MB each at
- * N = 2^22). TILE: a multiple of 32, at most 1024 (the warp totals fit one warp). */
+ * N = 2^22). TILE: a multiple of 32, at most 1024 (the warp totals fit one warp).
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0198 ms, 1st of 5 in the family (1.00x the fastest).
+ */
 #ifndef N
 #define N (1 << 22)
 #endif

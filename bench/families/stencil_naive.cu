@@ -9,7 +9,11 @@
  * Expected effect: on an H100 the L1 catches most of the reuse, so this is already near the
  * memory time (read + write 64 MB each at N = 4096, ~45-60 us); the shared-memory versions
  * should gain little or even lose (a model that charges 5 DRAM loads per point would rank it far
- * too slow). The family requires N to be a multiple of 32. */
+ * too slow). The family requires N to be a multiple of 32.
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0652 ms, 2nd of 4 in the family (1.41x the fastest).
+ */
 #ifndef N
 #define N 4096
 #endif

@@ -11,7 +11,11 @@
  *
  * Expected effect: about the same as stencil_naive or slightly slower on an H100 (L1 already gave
  * the reuse; the halo loads are divergent and the barrier adds latency). T = 16 requires N to be
- * a multiple of 16 (32 for the family). */
+ * a multiple of 16 (32 for the family).
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0875 ms, 4th of 4 in the family (1.89x the fastest).
+ */
 #ifndef N
 #define N 4096
 #endif

@@ -10,7 +10,11 @@
  * L1 and each one is a read-modify-write of a 32-B sector in L2; on GPUs with a write-back L2
  * large enough to merge the partial sectors (H100: 50 MB) the penalty shrinks. Which of the two
  * naive orders wins is exactly the question (Ruetsch: writes coalesced is better on older GPUs).
- * The family requires N to be a multiple of 32. */
+ * The family requires N to be a multiple of 32.
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.2734 ms, 5th of 5 in the family (6.64x the fastest).
+ */
 #ifndef N
 #define N 4096
 #endif

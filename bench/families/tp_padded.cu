@@ -5,7 +5,11 @@
  * (1 wavefront instead of 32). Global accesses unchanged (both coalesced).
  *
  * Expected effect: faster than tp_shared, close to the copy bandwidth (~1.1-1.3x the copy time);
- * the best or tied-best of the family on an H100. The family requires N to be a multiple of 32. */
+ * the best or tied-best of the family on an H100. The family requires N to be a multiple of 32.
+ *
+ * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
+ * 0.0412 ms, 1st of 5 in the family (1.00x the fastest).
+ */
 #ifndef N
 #define N 4096
 #endif

@@ -39,6 +39,7 @@ typedef struct {
   Set *seen;       /* per access: elements seen in the current block */
   int64_t cur_block;
   int64_t *blocks; int nblocks;
+  Set wsec[32];    /* per warp of the current block: the global sectors it touched */
 } Ctx;
 
 static const char *expr_text(Node *n) {
@@ -211,8 +212,13 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   if (blk != c->cur_block) {
     /* a new block: fold the per-block distinct counts */
     for (int i = 0; i < c->a->nacc; i++) { if (c->seen[i].n) { c->a->acc[i].distinct += c->seen[i].n; c->a->acc[i].blocks++; } set_clear(&c->seen[i]); }
+    for (int w = 0; w < 32; w++) { c->a->warp_sectors += (double)c->wsec[w].n; set_clear(&c->wsec[w]); }
     c->cur_block = blk;
   }
+  if (space == SPACE_GLOBAL && warp >= 0 && warp < 32)
+    for (int l = 0; l < 32; l++)
+      if (m >> l & 1)
+        for (uint64_t x = addr[l] >> 5; x <= (addr[l] + (uint64_t)size - 1) >> 5; x++) set_add(&c->wsec[warp], x);
   /* the active lanes' addresses, sorted once: distinct elements, sectors and the reuse set */
   uint64_t e[32];
   int n = 0;
@@ -311,7 +317,7 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   memset(a, 0, sizeof *a);
   a->L = L;
   a->m = m;
-  Ctx c = {a, NULL, NULL, NULL, -1, NULL, 0};
+  Ctx c = {.a = a, .cur_block = -1};
   int nn = L->prog->nodes + 1;
   c.acc_of = xmalloc(sizeof(int) * (size_t)nn * 3);
   c.br_of = xmalloc(sizeof(int) * (size_t)nn);
@@ -381,6 +387,7 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
     if (c.seen[i].n) { a->acc[i].distinct += c.seen[i].n; a->acc[i].blocks++; }
     free(c.seen[i].k);
   }
+  for (int w = 0; w < 32; w++) { a->warp_sectors += (double)c.wsec[w].n; free(c.wsec[w].k); }
   free(c.seen);
   free(c.acc_of);
   free(c.br_of);

@@ -49,12 +49,35 @@ static int ins_class(Node *n) {
   }
 }
 
+/* SASS instructions one source operation becomes, where it is more than one: precise float
+ * transcendentals are software sequences around the SFU (CUDA Programming Guide, "Mathematical
+ * Functions" ulp tables; counted in nvcc -O3 sm_90 output), division is a reciprocal and fixup */
+static double weight(Node *n) {
+  if (n->kind == ND_DIV && is_flonum(n->ty)) return 8;
+  if (n->kind == ND_DIV || n->kind == ND_MOD) return is_integer(n->ty) ? 20 : 8;
+  if (n->kind != ND_CALL || n->builtin != BI_MATH) return 1;
+  const char *s = n->math->name;
+  if (!strncmp(s, "__", 2)) return 2;                       /* fast intrinsics: the SFU op and a scale */
+  if (!strcmp(s, "sinf") || !strcmp(s, "cosf") || !strcmp(s, "tanf")) return 24;
+  if (!strcmp(s, "expf") || !strcmp(s, "exp2f") || !strcmp(s, "logf") || !strcmp(s, "log2f") || !strcmp(s, "log10f")) return 12;
+  if (!strcmp(s, "powf")) return 40;
+  if (!strcmp(s, "sqrtf") || !strcmp(s, "rsqrtf")) return 4;
+  if (n->ty->kind == TY_DOUBLE) return 30;
+  return 1;
+}
+
 static void on_node(void *ctx, Node *n, Mask m) {
   CountCtx *x = ctx;
   int cl = ins_class(n);
   if (cl < 0) return;
-  double lanes = __builtin_popcount(m);
-  x->c->lanes[cl] += lanes;
+  double w = weight(n), lanes = __builtin_popcount(m);
+  if (w > 1 && cl == CL_SFU) {
+    /* one SFU operation; the rest of the sequence issues on the FP32 pipes */
+    x->c->lanes[CL_SFU] += lanes;
+    x->c->lanes[CL_FP32] += lanes * (w - 1);
+  } else {
+    x->c->lanes[cl] += lanes * w;
+  }
   x->c->warp_ins[cl] += 1;
   /* a computation after loads consumes them: the end of a stalling region */
   if (cl == CL_BAR) { x->c->regions_lanes += lanes; x->pending_load = false; return; }
@@ -188,36 +211,50 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   double fill = per_wave ? (double)blocks / (e.waves * per_wave) : 1;   /* wave quantization */
   /* issue: 4 warp-instructions per clock per SM (one per scheduler) */
   double warp_instr = instr * threads / 32.0;
-  e.t[B_ISSUE] = warp_instr / (m->sm_count * 4.0 * clock) / fill;
+  /* issue: 4 warp-instructions per clock per SM; a grid smaller than the GPU issues on its SMs only,
+   * and fewer than 4 resident warps leave schedulers idle */
+  double sms = blocks < m->sm_count ? (double)blocks : (double)m->sm_count;
+  double resident = oc.warps_per_sm > 0 ? (blocks < per_wave ? (double)oc.warps_per_sm * blocks / per_wave * m->sm_count / sms : oc.warps_per_sm) : 4;
+  double sched = resident < 4 ? resident : 4;
+  e.t[B_ISSUE] = warp_instr / (sms * sched * clock) / (blocks < per_wave ? 1.0 : fill);
   double sfu_lanes = c->lanes[CL_SFU] / ts * threads;
   e.t[B_SFU] = sfu_lanes / (m->sm_count * (double)(m->sfu_per_sm > 0 ? m->sfu_per_sm : 16) * clock) / fill;
   /* traffic: the analyzer's sectors and wavefronts, scaled from the threads it ran to the grid */
   double scale = a && a->threads_run > 0 ? threads / a->threads_run : 0;
   for (int i = 0; a && i < a->nacc; i++) {
     const AccessStat *s = &a->acc[i];
-    if (s->space == SPACE_GLOBAL) e.l2_bytes += (double)s->sectors * 32.0 * scale;
-    else if (s->space == SPACE_SHARED) e.shared_bytes += (double)s->wavefronts * 128.0 * scale;
+    if (s->space == SPACE_SHARED) e.shared_bytes += (double)s->wavefronts * 128.0 * scale;
   }
+  /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each) */
+  if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale;
   /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2 */
   double footprint = 0;
   for (int i = 1; i < L->nbufs; i++) footprint += (double)L->bufs[i].bytes;
   /* neighbouring warps reuse the rest of each sector through L2, so DRAM sees about the footprint */
   e.dram_bytes = footprint;
   if (e.dram_bytes > e.l2_bytes && e.l2_bytes > 0) e.dram_bytes = e.l2_bytes;
-  e.t[B_DRAM] = e.dram_bytes / (ce.dram_gbps * 1e9) / fill;
-  e.t[B_L2] = e.l2_bytes / (ce.l2_gbps * 1e9) / fill;
-  e.t[B_SHARED] = e.shared_bytes / (ce.shared_gbps * 1e9) / fill;
+  /* memory ceilings are shared by the SMs in use: a grid smaller than the GPU gets its share */
+  double active = blocks < m->sm_count ? (double)blocks / m->sm_count : 1.0;
+  e.t[B_DRAM] = e.dram_bytes / (ce.dram_gbps * 1e9 * active);
+  e.t[B_L2] = e.l2_bytes / (ce.l2_gbps * 1e9 * active);
+  e.t[B_SHARED] = e.shared_bytes / (ce.shared_gbps * 1e9 * active) / fill;
   /* latency: each wave's warps wait regions x latency, overlapped with the other resident warps'
    * issue (Ryoo's Utilization: enough independent work hides the stall) */
   double per_warp_issue = instr / 1.0 / clock;   /* one warp instruction per clock per scheduler */
   /* a load that the whole launch's footprint lets L2 hold waits for L2, not DRAM; nvcc unrolls and
-   * hoists loads, so about two loads overlap per stall (MEMORY_OVERLAP, fitted on mm, H200) */
-  const double MEMORY_OVERLAP = 2.0;
+   * hoists loads (it unrolls simple loops by 4), so about four loads overlap per stall
+   * (MEMORY_OVERLAP: nvcc's unroll factor, checked against the suite on the H200) */
+  const double MEMORY_OVERLAP = 4.0;
   double lat = footprint_fits_l2(L, m) && ce.l2_latency_ns > 0 ? ce.l2_latency_ns : ce.latency_ns;
   double stall = (e.regions_per_thread - 1) * lat * 1e-9 / MEMORY_OVERLAP;
   double hide = oc.warps_per_sm > 0 ? (double)oc.warps_per_sm / 4.0 : 1;   /* warps per scheduler */
   double per_wave_t = stall + per_warp_issue * hide;
   e.t[B_LATENCY] = e.waves * (stall > per_warp_issue * hide ? per_wave_t : 0);
+  /* atomics: read-modify-writes serialize at L2; ATOMIC_RATE fitted on histogram (H200), an
+   * approximation for contended bins */
+  const double ATOMIC_RATE = 3.9e9;
+  double atomics = c->lanes[CL_ATOM] / ts * threads;
+  if (atomics / ATOMIC_RATE > e.t[B_L2]) e.t[B_L2] = atomics / ATOMIC_RATE;
   e.t[B_LAUNCH] = ce.launch_us * 1e-6;
   e.bottleneck = B_ISSUE;
   for (int b = 0; b < B_LAUNCH; b++) if (e.t[b] > e.t[e.bottleneck]) e.bottleneck = b;
