@@ -8,10 +8,11 @@
  *
  * Expected effect: faster than both naive versions (global traffic is minimal), but held back by
  * the 32-way conflicts; roughly 1.3-2x the copy time. The family requires N to be a multiple of
- * 32. (Same kernel as examples/tp_shared.cu, in this family's 4-elements-per-thread form.)
+ * 32. (The same kernel as examples/tp_shared.cu.)
  *
  * Measured on an H200 (carve bench --verify, median of 20, default size, 2026-11-22):
- * 0.0891 ms, 4th of 5 in the family (2.17x the fastest).
+ * 0.0891 ms, 4th of 5 in the family (2.17x the fastest): slower than tp_naive (0.0782 ms),
+ * against the expectation above; the 32-way conflicts cost more than tp_naive's strided reads.
  */
 #ifndef N
 #define N 4096

@@ -221,9 +221,13 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   e.t[B_SFU] = sfu_lanes / (m->sm_count * (double)(m->sfu_per_sm > 0 ? m->sfu_per_sm : 16) * clock) / fill;
   /* traffic: the analyzer's sectors and wavefronts, scaled from the threads it ran to the grid */
   double scale = a && a->threads_run > 0 ? threads / a->threads_run : 0;
+  double partial_writes = 0;
   for (int i = 0; a && i < a->nacc; i++) {
     const AccessStat *s = &a->acc[i];
     if (s->space == SPACE_SHARED) e.shared_bytes += (double)s->wavefronts * 128.0 * scale;
+    /* scattered stores leave sectors partly written: L2 must fetch each from DRAM to merge it */
+    if (s->space == SPACE_GLOBAL && s->kind == ACC_STORE && s->sectors > s->ideal_sectors)
+      partial_writes += (double)(s->sectors - s->ideal_sectors) * 32.0 * scale;
   }
   /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each) */
   if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale;
@@ -233,6 +237,7 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   /* neighbouring warps reuse the rest of each sector through L2, so DRAM sees about the footprint */
   e.dram_bytes = footprint;
   if (e.dram_bytes > e.l2_bytes && e.l2_bytes > 0) e.dram_bytes = e.l2_bytes;
+  e.dram_bytes += 2 * partial_writes;
   /* memory ceilings are shared by the SMs in use: a grid smaller than the GPU gets its share */
   double active = blocks < m->sm_count ? (double)blocks / m->sm_count : 1.0;
   e.t[B_DRAM] = e.dram_bytes / (ce.dram_gbps * 1e9 * active);
