@@ -12,6 +12,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *usage_main =
@@ -430,6 +431,12 @@ static int cmd_run(int argc, char **argv) {
     }
     L.bufs[out_buf[i]].out = true;
   }
+  if (o.dump_inputs) {
+    /* mkdir -p */
+    char *d = arena_strdup(o.dump_inputs);
+    for (char *c = d + 1; *c; c++) if (*c == '/') { *c = 0; mkdir(d, 0777); *c = '/'; }
+    mkdir(d, 0777);
+  }
   if (o.dump_inputs)
     for (int b = 1; b < L.nbufs; b++)
       if (write_atomically(fmt("%s/%s.bin", o.dump_inputs, L.bufs[b].name), L.bufs[b].data, L.bufs[b].bytes)) { launch_free(&L); free(out_buf); return 2; }
@@ -677,6 +684,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   int rc2 = rc1 ? rc1 : analyze(&an, &L, m, NULL);
   if (rc1 || rc2) { launch_free(&L); return rc1 ? rc1 : rc2; }
   Estimate e = estimate_time(&L, m, &cn, &an, oc, ce);
+  CuMAPz cz = cumapz_factors(&an, m, oc);
   if (out) *out = e;
   if (quiet) { free(an.acc); free(an.br); launch_free(&L); return 0; }
   static const char *cls[] = {"int", "fp32", "fp64", "sfu", "convert", "global ld", "global st", "atomic", "shared ld", "shared st", "local", "barrier", "branch"};
@@ -699,6 +707,8 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     for (int i = 0; i < CL_N; i++) printf("%s\"%s\": %.3f", i ? ", " : "", cls[i], cn.threads_sampled > 0 ? cn.lanes[i] / cn.threads_sampled : 0.0);
     printf("}, \"counts_truncated\": %s, \"ryoo\": {\"instr\": %.1f, \"regions\": %.1f, \"threads\": %.0f, \"efficiency\": %.4g, \"utilization\": %.4g}",
            cn.truncated ? "true" : "false", e.instr_per_thread, e.regions_per_thread, e.threads, e.efficiency, e.utilization);
+    printf(", \"cumapz\": {\"data_reuse\": %.4g, \"lat_hiding\": %.4g, \"bw_util\": %.4g, \"ch_skew\": %.4g, \"shm_eff\": %.4g, \"branch_eff\": %.4g, \"mpe\": %.4g}",
+           cz.data_reuse, cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf(", \"estimate\": {\"seconds\": %.6g, \"bottleneck\": \"%s\", \"ceilings\": \"%s\", \"limits\": {", e.total, bottleneck_name(e.bottleneck), ce.source);
     static const char *bn[] = {"issue", "sfu", "dram", "l2", "shared", "latency", "launch"};
     for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", bn[i], e.t[i]);
@@ -718,6 +728,8 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     printf("  per thread (%s%.0f sampled threads):", cn.truncated ? "lower bounds, " : "", cn.threads_sampled);
     for (int i = 0; i < CL_N; i++) if (cn.lanes[i] > 0) printf(" %s %.1f", cls[i], cn.lanes[i] / cn.threads_sampled);
     printf("\n  Ryoo: Instr %.0f, Regions %.0f, Efficiency %.3g, Utilization %.3g\n", e.instr_per_thread, e.regions_per_thread, e.efficiency, e.utilization);
+    printf("  CuMAPz: data_reuse %.3g, lat_hiding %.3g, bw_util %.3g, ch_skew %.3g, shm_eff %.3g, branch_eff %.3g, MPE %.3g\n", cz.data_reuse,
+           cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf("  estimate: %.4g ms, bound by %s (ceilings from the %s)\n", e.total * 1e3, bottleneck_name(e.bottleneck), ce.source);
     static const char *bn[] = {"issue", "sfu", "dram", "l2", "shared", "latency", "launch"};
     printf("    limits (ms):");

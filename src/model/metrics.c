@@ -267,3 +267,40 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   if (e.t[B_LAUNCH] > e.t[e.bottleneck]) e.bottleneck = B_LAUNCH;
   return e;
 }
+
+CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
+  CuMAPz f = {1, 1, 1, 1, 1, 1, 1};
+  double used = 0, moved = 0, shared_req = 0, shared_wf = 0, shared_bytes = 0, global_loads = 0;
+  int shm_loads = 0;
+  uint64_t part_max = 0, part_min_nz = UINT64_MAX;
+  for (int i = 0; i < a->nacc; i++) {
+    const AccessStat *s = &a->acc[i];
+    if (s->space == SPACE_GLOBAL) {
+      used += (double)s->used;
+      moved += (double)s->moved;
+      if (s->kind == ACC_LOAD) global_loads += (double)s->used;
+      for (int p = 0; p < 16; p++) {
+        if (s->part[p] > part_max) part_max = s->part[p];
+        if (s->part[p] && s->part[p] < part_min_nz) part_min_nz = s->part[p];
+      }
+    } else if (s->space == SPACE_SHARED) {
+      shared_req += (double)s->ideal;
+      shared_wf += (double)s->wavefronts;
+      shared_bytes += (double)s->used;
+      if (s->kind == ACC_LOAD) shm_loads++;
+    }
+  }
+  /* data_reuse: bytes served from shared memory per byte of global traffic (eq. 1); 1 without buffers */
+  if (shared_bytes > 0 && global_loads > 0) f.data_reuse = shared_bytes / global_loads;
+  /* lat_hiding (eq. 2): occupancy, capped at 50%, times the square root of the shared loads */
+  f.lat_hiding = (100 * oc.occupancy < 50 ? 100 * oc.occupancy : 50) / 50.0 * sqrt(shm_loads > 0 ? shm_loads : 1);
+  f.bw_util = moved > 0 ? used / moved : 1;                                    /* eq. 3 */
+  if (m && m->partition_map == PARTMAP_LINEAR && part_max)                      /* eqs. 4-5 */
+    f.ch_skew = part_min_nz == part_max && part_max > 0 ? (double)m->mem_partitions : (double)part_max / (double)part_min_nz;
+  f.shm_eff = shared_wf > 0 ? shared_req / shared_wf : 1;                        /* eq. 6, normalized */
+  double evals = 0, div = 0;
+  for (int i = 0; i < a->nbr; i++) { evals += (double)a->br[i].evals; div += (double)a->br[i].divergent; }
+  f.branch_eff = evals > 0 ? evals / (evals + div) : 1;                          /* eq. 7: warps / paths */
+  f.mpe = f.data_reuse * f.lat_hiding * (f.bw_util / f.ch_skew) * f.branch_eff * sqrt(f.shm_eff);   /* eq. 8 */
+  return f;
+}

@@ -38,5 +38,10 @@ typedef struct Estimate {
   double dram_bytes, l2_bytes, shared_bytes;
 } Estimate;
 const char *bottleneck_name(int b);
+
+/* CuMAPz's memory factors (Kim and Shrivastava, eqs. 1-8), in the normalized mode of
+ * shared/reference/seed-cumapz.md 3.9: larger is better; mpe is their product */
+typedef struct CuMAPz { double data_reuse, lat_hiding, bw_util, ch_skew, shm_eff, branch_eff, mpe; } CuMAPz;
+CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc);
 Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a, Occupancy oc, Ceilings ce);
 #endif
