@@ -15,5 +15,10 @@ else
 fi
 out=$(CARVE_NVRTC=/nonexistent/libnvrtc.so "$carve" estimate examples/mm.cu); check $? "estimate without NVRTC still exits 0"
 echo "$out" | grep -q "resources: unknown (NVRTC not found"; check $? "says plainly that NVRTC is missing: $out"
+out=$("$carve" estimate examples/tp.cu --arch gt200 -D H=2048 -D W=2048 --regs 10)
+echo "$out" | grep -q "ch_skew 8," ; check $? "CuMAPz: a 2048-wide transpose on GT200 camps on one of 8 channels: $(echo "$out" | grep CuMAPz)"
+out=$("$carve" estimate examples/tp.cu --arch gt200 -D H=2000 -D W=2000 --regs 10)
+echo "$out" | grep -q "ch_skew 1.14," ; check $? "CuMAPz: 2000 wide spreads over the channels: $(echo "$out" | grep CuMAPz)"
+echo "$out" | grep -q "bw_util 0.222"; check $? "CuMAPz bw_util of the uncoalesced column read"
 echo "estimate-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

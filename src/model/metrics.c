@@ -279,9 +279,18 @@ CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
       used += (double)s->used;
       moved += (double)s->moved;
       if (s->kind == ACC_LOAD) global_loads += (double)s->used;
+      /* eq. 5 per instruction: busiest channel over the least busy used one; one channel only
+       * counts as n_channels (the paper's special case); the worst instruction sets ch_skew */
+      uint64_t mx = 0, mn = UINT64_MAX;
+      int used_ch = 0;
       for (int p = 0; p < 16; p++) {
-        if (s->part[p] > part_max) part_max = s->part[p];
-        if (s->part[p] && s->part[p] < part_min_nz) part_min_nz = s->part[p];
+        if (s->part[p] > mx) mx = s->part[p];
+        if (s->part[p]) { used_ch++; if (s->part[p] < mn) mn = s->part[p]; }
+      }
+      if (mx && m && m->mem_partitions > 0) {
+        double sk = used_ch == 1 ? (double)m->mem_partitions : (double)mx / (double)mn;
+        if (sk > (double)part_max) part_max = (uint64_t)sk;
+        if (sk > f.ch_skew) f.ch_skew = sk;
       }
     } else if (s->space == SPACE_SHARED) {
       shared_req += (double)s->ideal;
@@ -295,8 +304,7 @@ CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
   /* lat_hiding (eq. 2): occupancy, capped at 50%, times the square root of the shared loads */
   f.lat_hiding = (100 * oc.occupancy < 50 ? 100 * oc.occupancy : 50) / 50.0 * sqrt(shm_loads > 0 ? shm_loads : 1);
   f.bw_util = moved > 0 ? used / moved : 1;                                    /* eq. 3 */
-  if (m && m->partition_map == PARTMAP_LINEAR && part_max)                      /* eqs. 4-5 */
-    f.ch_skew = part_min_nz == part_max && part_max > 0 ? (double)m->mem_partitions : (double)part_max / (double)part_min_nz;
+  (void)part_min_nz;                                                            /* eqs. 4-5: above */
   f.shm_eff = shared_wf > 0 ? shared_req / shared_wf : 1;                        /* eq. 6, normalized */
   double evals = 0, div = 0;
   for (int i = 0; i < a->nbr; i++) { evals += (double)a->br[i].evals; div += (double)a->br[i].divergent; }
