@@ -392,6 +392,23 @@ static void print_first(const Buffer *b, int n) {
   if (b->count > n) printf(" ...");
 }
 
+/* the file's launch for kernel k, with the flags' grid, block and arguments over it;
+ * 0, or 2 after a diagnostic (nothing to free then) */
+static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
+  LaunchOverrides ov = o->ov;
+  if (o->grid) { if (!parse_dims(o->grid, ov.grid)) return 2; ov.has_grid = true; }
+  if (o->block) { if (!parse_dims(o->block, ov.block)) return 2; ov.has_block = true; }
+  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
+  ov.nargs = 0;
+  for (int i = 0; i < o->nargs; i++) {
+    ArgSpec *a = parse_arg_setting(p, o->arg_texts[i], ".");
+    if (!a) return 2;
+    ov.args[ov.nargs++] = a;
+  }
+  if (launch_prepare(L, p, k, &ov)) { launch_free(L); return 2; }
+  return 0;
+}
+
 static int cmd_run(int argc, char **argv) {
   Opts o;
   int r = parse_opts("run", argc, argv, &o, usage_run);
@@ -404,18 +421,8 @@ static int cmd_run(int argc, char **argv) {
     /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
     if (!k->body) return 2;
   }
-  char *dir = dirname(arena_strdup(o.file));
-  if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
-  if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
-  o.ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o.nargs + o.nouts + 1));
-  for (int i = 0; i < o.nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
-    if (!a) return 2;
-    o.ov.args[o.ov.nargs++] = a;
-  }
-  (void)dir;
   Launch L;
-  if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
+  if (prepare_launch(&o, p, k, &L)) return 2;
   /* --out NAME=PATH marks NAME as an output */
   int *out_buf = xmalloc(sizeof(int) * (size_t)(o.nouts + 1));
   for (int i = 0; i < o.nouts; i++) {
@@ -620,16 +627,8 @@ static int cmd_analyze(int argc, char **argv) {
   if (!p) return 2;
   Obj *k = pick_kernel(p, &o, "analyze");
   if (!k || !k->body) return 2;
-  if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
-  if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
-  o.ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o.nargs + 1));
-  for (int i = 0; i < o.nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
-    if (!a) return 2;
-    o.ov.args[o.ov.nargs++] = a;
-  }
   Launch L;
-  if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
+  if (prepare_launch(&o, p, k, &L)) return 2;
   Analysis a;
   AnalyzeOptions ao = {.max_blocks = o.blocks};
   int rc = analyze(&a, &L, m, &ao);
@@ -650,18 +649,8 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   if (!p) return 2;
   Obj *k = pick_kernel(p, o, "estimate");
   if (!k || !k->body) return 2;
-  LaunchOverrides ov = o->ov;
-  if (o->grid) { if (!parse_dims(o->grid, ov.grid)) return 2; ov.has_grid = true; }
-  if (o->block) { if (!parse_dims(o->block, ov.block)) return 2; ov.has_block = true; }
-  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
-  ov.nargs = 0;
-  for (int i = 0; i < o->nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, o->arg_texts[i], ".");
-    if (!a) return 2;
-    ov.args[ov.nargs++] = a;
-  }
   Launch L;
-  if (launch_prepare(&L, p, k, &ov)) { launch_free(&L); return 2; }
+  if (prepare_launch(o, p, k, &L)) return 2;
   Resources res = {0};
   if (o->regs > 0) { res.known = true; res.regs = o->regs; res.smem = kernel_static_shared(k); }
   else if (m->cc_major >= 7) res = kernel_resources(p, k, fmt("sm_%d%d", m->cc_major, m->cc_minor));
@@ -807,16 +796,8 @@ static int cmd_bench(int argc, char **argv) {
   if (!p) return 2;
   Obj *k = pick_kernel(p, &o, "bench");
   if (!k || !k->body) return 2;
-  if (o.grid) { if (!parse_dims(o.grid, o.ov.grid)) return 2; o.ov.has_grid = true; }
-  if (o.block) { if (!parse_dims(o.block, o.ov.block)) return 2; o.ov.has_block = true; }
-  o.ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o.nargs + 1));
-  for (int i = 0; i < o.nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, o.arg_texts[i], ".");
-    if (!a) return 2;
-    o.ov.args[o.ov.nargs++] = a;
-  }
   Launch L;
-  if (launch_prepare(&L, p, k, &o.ov)) { launch_free(&L); return 2; }
+  if (prepare_launch(&o, p, k, &L)) return 2;
   o.bench.json = !strcmp(o.format, "json");
   /* a library doing the same job is timed beside the kernel whenever the spec names one */
   LaunchSpec *spec = find_spec(p, k->name);
