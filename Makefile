@@ -73,7 +73,7 @@ build-san/tests/test_%: build-san/tests/test_%.o build-san/libcarve.a
 run: carve
 	@sh examples/run-all.sh ./carve
 
-bench: carve build/bench/bench_front
+bench: carve build/bench/bench_front build/bench/bench_nvrtc
 	@sh bench/run.sh
 
 build/bench/bench_front: build/bench/bench_front.o build/libcarve.a
@@ -106,3 +106,6 @@ gpu-test: carve
 .PHONY: gpu-test
 build/tests/test_model.o: WARN += -I/usr/local/cuda/include
 build-san/tests/test_model.o: WARN += -I/usr/local/cuda/include
+build/bench/bench_nvrtc: build/bench/bench_nvrtc.o build/libcarve.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

@@ -11,3 +11,5 @@ echo "== analyzer: one kernel, whole command (parse, inputs, sampled run, report
 for k in tp mm tp_shared conv reduce_shared; do
   /usr/bin/time -f "  $k: %e s" ./carve analyze examples/$k.cu > /dev/null
 done
+echo "== resources through NVRTC (in-process)"
+build/bench/bench_nvrtc 10
