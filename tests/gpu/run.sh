@@ -38,6 +38,9 @@ mrifhd.cu        NX=4096 NK=512
 scan.cu          N=65536
 histogram.cu     N=1048576
 reduce_shared.cu N=1048576
+tp_shared.cu     N=1024
+stencil.cu       N=1000000
+warpsum.cu
 LIST
 # a kernel that writes out of bounds: the harness must report the fault, not a time
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
