@@ -3,6 +3,8 @@
 # shared tile without padding), JSON and SARIF that parse, --fail-on exit codes.
 carve=${1:-./carve}
 pass=0; fail=0
+have_py=1; command -v python3 >/dev/null 2>&1 || { have_py=0; echo "$(basename $0 .sh): JSON checks skipped (no python3)"; }
+py() { [ $have_py = 1 ] || return 0; python3 "$@"; }
 check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "analyze-cli: FAIL: $2"; fail=$((fail+1)); fi; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$carve" analyze examples/tp.cu -D H=512 -D W=512 > "$tmp/tp.txt"; check $? "tp exit 0"
@@ -12,7 +14,7 @@ grep -q "remedy: make threadIdx.x index the fastest-varying dimension" "$tmp/tp.
 grep -q "tp_shared.cu:29:30: warning: \[bank-conflict\] shared load of 'tile' (stride 32, 4 bytes per thread) has a 32-way bank conflict" "$tmp/ts.txt"; check $? "tp_shared: 32-way conflict at 29:30: $(grep bank "$tmp/ts.txt")"
 grep -q "declare 'tile' as \[32\]\[33\]" "$tmp/ts.txt"; check $? "tp_shared: padding remedy"
 "$carve" analyze examples/mm.cu -D N=256 --format json > "$tmp/mm.json"; check $? "mm json exit 0"
-python3 - "$tmp/mm.json" <<'PY'; check $? "mm json: fields and values"
+py - "$tmp/mm.json" <<'PY'; check $? "mm json: fields and values"
 import json, sys
 a = json.load(open(sys.argv[1]))
 acc = {(x["array"], x["kind"]): x for x in a["accesses"]}
@@ -23,7 +25,7 @@ assert acc[("A", "load")]["class"] == "warp-uniform" and acc[("C", "store")]["se
 assert acc[("B", "load")]["exact"] is True and a["sampled"] is True
 PY
 "$carve" analyze examples/tp_shared.cu -D N=256 --format sarif > "$tmp/ts.sarif"; check $? "sarif exit 0"
-python3 - "$tmp/ts.sarif" <<'PY'; check $? "sarif 2.1.0 with a located bank-conflict result"
+py - "$tmp/ts.sarif" <<'PY'; check $? "sarif 2.1.0 with a located bank-conflict result"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["version"] == "2.1.0" and s["runs"][0]["tool"]["driver"]["name"] == "carve"
