@@ -1,5 +1,6 @@
 #include "base.h"
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,6 +139,30 @@ void diag_at(DiagLevel lv, SrcLoc loc, const char *f, ...) {
   va_start(ap, f);
   vdiag_at(lv, loc, f, ap);
   va_end(ap);
+}
+
+bool make_dirs(const char *path) {
+  char *p = arena_strdup(path);
+  for (char *c = p + 1; *c; c++)
+    if (*c == '/') { *c = 0; mkdir(p, 0777); *c = '/'; }
+  return mkdir(p, 0777) == 0 || errno == EEXIST;
+}
+
+bool json_number(const char *js, const char *key, double *v) {
+  const char *p = js ? strstr(js, fmt("\"%s\":", key)) : NULL;
+  if (!p) return false;
+  p += strlen(key) + 3;
+  char *end;
+  *v = strtod(p, &end);
+  return end != p;
+}
+
+char *calibration_path(const char *given) {
+  if (given) return arena_strdup(given);
+  const char *env = getenv("CARVE_CALIBRATION");
+  if (env && *env) return arena_strdup(env);
+  const char *home = getenv("HOME");
+  return fmt("%s/.cache/carve/calibration.json", home ? home : ".");
 }
 
 char *read_file(const char *path, size_t *len) {

@@ -57,4 +57,10 @@ void diag_reset(void);
 
 /* read a whole file; NULL with errno set on failure */
 char *read_file(const char *path, size_t *len);
+/* mkdir -p; false with errno set when the directory cannot be made */
+bool make_dirs(const char *path);
+/* the number after "key": in a flat JSON text (the harness and calibration outputs) */
+bool json_number(const char *json, const char *key, double *v);
+/* the calibration file: `given`, else $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json */
+char *calibration_path(const char *given);
 #endif

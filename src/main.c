@@ -12,7 +12,6 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *usage_main =
@@ -438,11 +437,11 @@ static int cmd_run(int argc, char **argv) {
     }
     L.bufs[out_buf[i]].out = true;
   }
-  if (o.dump_inputs) {
-    /* mkdir -p */
-    char *d = arena_strdup(o.dump_inputs);
-    for (char *c = d + 1; *c; c++) if (*c == '/') { *c = 0; mkdir(d, 0777); *c = '/'; }
-    mkdir(d, 0777);
+  if (o.dump_inputs && !make_dirs(o.dump_inputs)) {
+    fprintf(stderr, "carve run: cannot create %s: %s\n", o.dump_inputs, strerror(errno));
+    launch_free(&L);
+    free(out_buf);
+    return 2;
   }
   if (o.dump_inputs)
     for (int b = 1; b < L.nbufs; b++)
@@ -595,8 +594,7 @@ static int cmd_arch(int argc, char **argv) {
   FD(fp32_peak_gflops); FD(launch_overhead_us);
 #undef FI
 #undef FD
-  const char *home = getenv("HOME");
-  const char *cal = getenv("CARVE_CALIBRATION") ? getenv("CARVE_CALIBRATION") : fmt("%s/.cache/carve/calibration.json", home ? home : ".");
+  const char *cal = calibration_path(NULL);
   size_t len;
   char *c = read_file(cal, &len);
   if (json) printf("}, \"calibration\": %s}\n", c && strchr(c, '{') ? c : "null");
@@ -665,9 +663,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   /* dynamic counts and traffic, from the interpreter on sampled blocks */
   Counts cn;
   Analysis an;
-  const char *home = getenv("HOME");
-  const char *cal = o->bench.calibration ? o->bench.calibration
-                    : getenv("CARVE_CALIBRATION") ? getenv("CARVE_CALIBRATION") : fmt("%s/.cache/carve/calibration.json", home ? home : ".");
+  const char *cal = calibration_path(o->bench.calibration);
   Ceilings ce = ceilings_for(m, cal);
   int rc1 = count_instructions(&L, &cn, 2);
   int rc2 = rc1 ? rc1 : analyze(&an, &L, m, NULL);

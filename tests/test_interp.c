@@ -206,7 +206,8 @@ static void test_atomics(void) {
   float *f = out(r, "f");
   for (int i = 0; h && i < 8; i++) CHECK(h[i] == 64, "histogram bin %d = %u", i, h[i]);
   if (m) {
-    CHECK(m[0] == 511 && m[1] == -1000 + 0 * 0 - 0 + (m[1] == -1000 ? 0 : 0) && m[1] == -1000, "atomicMax %d atomicMin %d", m[0], m[1]);
+    CHECK(m[0] == 511, "atomicMax over 512 threads: %d", m[0]);
+    CHECK(m[1] == -1000, "atomicMin(-t) never goes below the initial -1000: %d", m[1]);
     /* atomicInc wraps at 9: start (unsigned)-1000 >= 9 -> 0, then counts 0..9 */
     unsigned v = (unsigned)-1000;
     for (int i = 0; i < 512; i++) v = v >= 9u ? 0 : v + 1;
@@ -229,7 +230,7 @@ static void test_warp_intrinsics(void) {
     "  int x = __shfl_xor_sync(0xffffffff, t, 1);\n"
     "  int up = __shfl_up_sync(0xffffffff, t, 3);\n"
     "  int bc = __shfl_sync(0xffffffff, t * 10, 7, 8);\n"
-    "  o[t] = (lane == 0 ? v : 0) + x * 100000 + up * 1000000 * 0 + bc * 0;\n"
+    "  o[t] = (lane == 0 ? v : 0) + x * 100000;\n"
     "  unsigned all = __ballot_sync(0xffffffff, 1);\n"
     "  if (t == 1) { b[0] = all; }\n"
     "  unsigned bal = __ballot_sync(0xffffffff, lane % 3 == 0);\n"
@@ -398,7 +399,6 @@ static void test_detectors(void) {
   Run *r = run("#pragma carve launch k grid(1) block(64)\n#pragma carve arg o = int[64] : zeros out\n"
                "__global__ void k(int *o) {\n  __shared__ int s[64];\n  s[threadIdx.x] = threadIdx.x;\n  __syncthreads();\n"
                "  int v = s[63 - threadIdx.x];\n  __syncthreads();\n  s[threadIdx.x] = v;\n  o[threadIdx.x] = s[threadIdx.x ^ 1 ^ 0] * 0 + v;\n}\n", "k");
-  CHECK(r->rc == 1 || r->rc == 0, "two-phase exchange runs");
   CHECK(r->rc == 0, "no race reported for a barrier-separated exchange:\n%s", diag_text);
   done(r);
 }

@@ -39,7 +39,6 @@ static void scan(Node *n, bool in_for_inc) {
     }
     scan(n->lhs, in_for_inc); scan(n->rhs, in_for_inc); scan(n->cond, false); scan(n->then, false); scan(n->els, false);
     scan(n->init, false); scan(n->inc, true); scan(n->stmts, false); scan(n->args, in_for_inc); scan(n->decl_init, false);
-    if (n->kind == ND_CALL) for (Node *a = n->args; a; a = a->next) {}
   }
 }
 
@@ -231,10 +230,7 @@ static bool reads_memory_d(Node *e, int depth) {
     case ND_VAR:
       if (e->var->sc == SC_LOCAL) {
         VarInfo *vi = info(e->var);
-        if (vi->defs != 1 && !vi->loop) {
-          /* assigned several times: conservatively data-dependent unless every definition is known;
-           * treat as memory-reading only if its initializer reads memory */
-        }
+        /* a local reads memory if its (last) initializer does; later assignments are not tracked */
         if (vi->init && reads_memory_d(vi->init, depth + 1)) return true;
       }
       break;

@@ -586,12 +586,9 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
 
 /* array-dims = ("[" const-expr? "]")* */
 static Type *array_dims(Token **rest, Token *tok, Type *ty) {
-  Token *open = tok;
   if (tok_equal(tok, "]")) {
     ty = abstract_declarator(&tok, tok->next, ty);
-    (void)open;
     *rest = tok;
-    if (tok_equal(tok, "[")) {}
     return array_of(ty, -1);
   }
   Node *e = conditional(&tok, tok);
@@ -708,8 +705,6 @@ static Node *initializer(Token **rest, Token *tok, Type *ty) {
       /* scalar in braces */
       Node *e = assign(&tok, tok);
       add_type(e);
-      Node *a = new_binary(ND_ASSIGN, NULL, e, e->tok);
-      (void)a;
       consume(&tok, tok, ",");
       *rest = skip(tok, "}");
       return e;
@@ -782,10 +777,8 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       error_tok(name, "array '%.*s' needs an explicit size or an initializer", name->len, name->loc);
     if (sc == SC_EXTERN_SHARED && !(ty->kind == TY_ARRAY && ty->array_len < 0))
       error_tok(name, "extern __shared__ variable must be an array of unspecified size");
-    if (sc != SC_EXTERN_SHARED) {
-      if (ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")) {}
-      else check_local_type(ty, name);
-    }
+    if (sc != SC_EXTERN_SHARED && !(ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")))
+      check_local_type(ty, name);
     Obj *var = new_local(tok_text(name), ty, name, sc);
     var->is_const_decl = attr->is_const;
     var->is_volatile = (ty->qual & Q_VOLATILE) != 0;
@@ -1432,7 +1425,6 @@ static Node *math_call(Token *name, const MathFn *mf, Node *call) {
     const MathFn *f = find_math(fmt("%sf", mf->name), (int)strlen(mf->name) + 1);
     if (f) mf = f;
   }
-  if (!strcmp(mf->name, "isnan") || !strcmp(mf->name, "isinf") || !strcmp(mf->name, "isfinite") || !strcmp(mf->name, "signbit")) {}
   int want = 0;
   while (want < 3 && mf->args[want] != '_') want++;
   if (call->nargs != want)
@@ -1559,7 +1551,6 @@ static Node *primary(Token **rest, Token *tok) {
   }
   if (tok_equal(tok, "[")) error_tok(tok, "unsupported C++: lambdas");
   if (tok_equal(tok, "this")) error_tok(tok, "unsupported C++: 'this'");
-  if (is_typename(tok) && find_typedef(tok) == NULL && !tok_equal(tok->next, "(")) {}
   if (tok->kind == TK_KEYWORD && is_typename(tok) && tok_equal(tok->next, "(")) {
     /* C++ functional cast: float(x) */
     Token *start = tok;
@@ -1718,13 +1709,10 @@ static void check_const_init(Node *n) {
   if (is_integer(n->ty) && eval_const(n, &v)) {
     Node *next = n->next;
     Type *ty = n->ty;
-    Token *tok = n->tok;
-    memset(n, 0, sizeof *n);
+    memset(n, 0, sizeof *n);   /* printed as the folded value: the tokens said something else */
     n->kind = ND_NUM;
     n->ival = v;
     n->ty = ty;
-    n->tok = NULL;
-    (void)tok;
     n->next = next;
     return;
   }
@@ -1830,7 +1818,6 @@ static DeclClass classify(Token *tok, bool *has_device) {
   for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
     if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__constant__") || tok_equal(t, "__shared__")) {
       *has_device = true;
-      if (!tok_equal(t, "__device__") || !(tok_equal(tok, "__host__") || 0)) {}
       return DECL_DEVICE;
     }
     if (tok_equal(t, "typedef") || tok_equal(t, "struct") || tok_equal(t, "enum") || tok_equal(t, "union") || tok_equal(t, "class")) is_type = true;
@@ -1919,8 +1906,6 @@ Program *parse(Token *tok) {
   expr_depth = 0;
   define_builtin_typedefs();
   int extern_c_depth = 0;
-  LaunchSpec *spec_tail = NULL;
-  (void)spec_tail;
   while (tok->kind != TK_EOF) {
     if (tok->kind == TK_PRAGMA) {
       add_item(TOP_PRAGMA, NULL, NULL, NULL, tok);

@@ -566,13 +566,11 @@ static int64_t eval_const_expr(Token **rest, Token *tok) {
 
 /* ---- #pragma ---- */
 static Token *read_pragma(Token **rest, Token *hash, Token *tok) {
-  Token *start = tok;
   Token *line = copy_line(rest, tok);
   Token *p = copy_token(hash);
   p->kind = TK_PRAGMA;
   p->at_bol = true;
   /* the text of the line, for printing */
-  (void)start;
   p->str = join_tokens(line, NULL);
   if (line->kind == TK_IDENT && tok_equal(line, "carve")) {
     Token *exp = preprocess2(line->next);

@@ -192,7 +192,6 @@ bool same_type(const Type *a, const Type *b) {
   }
 }
 
-static void type_name_buf(Buf *b, const Type *t);
 const char *type_name(const Type *t) {
   Buf b = {0};
   print_type_decl(&b, (Type *)t, "");
@@ -202,9 +201,7 @@ const char *type_name(const Type *t) {
   size_t n = strlen(s);
   while (n && s[n - 1] == ' ') s[--n] = 0;
   return s;
-  (void)type_name_buf;
 }
-static void type_name_buf(Buf *b, const Type *t) { (void)b; (void)t; }
 
 /* ---------------- typing expressions ---------------- */
 static Node *new_cast(Node *e, Type *ty) {

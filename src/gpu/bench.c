@@ -77,29 +77,12 @@ char *bench_find_program(const char *name) { return find_program(name); }
 int bench_exec(char *const argv[], const char *out, const char *err, int timeout_s) { return run_cmd(argv, out, err, timeout_s); }
 
 /* ---- tiny JSON field readers (the harness prints flat objects) ---- */
-static bool json_num(const char *js, const char *key, double *v) {
-  const char *p = strstr(js, fmt("\"%s\":", key));
-  if (!p) return false;
-  p += strlen(key) + 3;
-  char *end;
-  *v = strtod(p, &end);
-  return end != p;
-}
 static char *json_strv(const char *js, const char *key) {
   const char *p = strstr(js, fmt("\"%s\": \"", key));
   if (!p) return NULL;
   p += strlen(key) + 5;
   const char *e = strchr(p, '"');
   return e ? arena_strndup(p, (size_t)(e - p)) : NULL;
-}
-
-/* ---- calibration ---- */
-static char *calibration_path(const char *given) {
-  if (given) return arena_strdup(given);
-  const char *env = getenv("CARVE_CALIBRATION");
-  if (env) return arena_strdup(env);
-  const char *home = getenv("HOME");
-  return fmt("%s/.cache/carve/calibration.json", home ? home : ".");
 }
 
 /* ---- verification ---- */
@@ -321,10 +304,7 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   harness_generate(&src, L, &o->h);
   bool cublas = o->h.baseline && harness_needs_cublas(L);
   if (o->emit_dir) {
-    /* mkdir -p */
-    char *d = arena_strdup(o->emit_dir);
-    for (char *c = d + 1; *c; c++) if (*c == '/') { *c = 0; mkdir(d, 0777); *c = '/'; }
-    if (mkdir(d, 0777) != 0 && errno != EEXIST) { fprintf(stderr, "carve bench: cannot create %s: %s\n", o->emit_dir, strerror(errno)); buf_free(&src); return 2; }
+    if (!make_dirs(o->emit_dir)) { fprintf(stderr, "carve bench: cannot create %s: %s\n", o->emit_dir, strerror(errno)); buf_free(&src); return 2; }
     char *hp = fmt("%s/harness.cu", o->emit_dir), *bp = fmt("%s/build.sh", o->emit_dir);
     FILE *f = fopen(hp, "w");
     if (!f || fwrite(src.s, 1, src.len, f) != src.len || fclose(f)) { fprintf(stderr, "carve bench: cannot write %s\n", hp); buf_free(&src); return 2; }
@@ -368,9 +348,9 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   if (rc == 124) { fprintf(stderr, "carve bench: %s: the kernel did not finish within %d s (hang?); killed\n", L->kernel->name, o->timeout_s > 0 ? o->timeout_s : 120); return 1; }
   if (rc != 0) { fprintf(stderr, "carve bench: %s: the harness failed (exit %d):\n%s", L->kernel->name, rc, err); return 1; }
   double med = 0, mn = 0, mx = 0;
-  json_num(res, "median_ms", &med);
-  json_num(res, "min_ms", &mn);
-  json_num(res, "max_ms", &mx);
+  json_number(res, "median_ms", &med);
+  json_number(res, "min_ms", &mn);
+  json_number(res, "max_ms", &mx);
   char *dev = json_strv(res, "device");
   LaunchSpec *s = find_spec(L->prog, L->kernel->name);
   double bytes = s && s->bytes > 0 ? s->bytes : min_bytes(L), flops = s ? s->flops : 0;
@@ -378,8 +358,8 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   /* ceilings from the calibration file */
   char *cal = slurp(calibration_path(o->calibration));
   double copy_gbps = 0, fp32 = 0;
-  json_num(cal, "copy_gbps", &copy_gbps);
-  json_num(cal, "fp32_gflops", &fp32);
+  json_number(cal, "copy_gbps", &copy_gbps);
+  json_number(cal, "fp32_gflops", &fp32);
   if (o->json) {
     printf("{\"file\": \"%s\", \"kernel\": \"%s\", \"device\": \"%s\", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], "
            "\"reps\": %s, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"bytes\": %.6g, \"bytes_source\": \"%s\", \"flops\": %.6g, "
@@ -409,9 +389,9 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
     const char *b = strstr(res, "\"baseline\":");
     if (b) {
       double bm = 0, bf = 0, bb = 0;
-      json_num(b, "median_ms", &bm);
-      json_num(b, "flops", &bf);
-      json_num(b, "bytes", &bb);
+      json_number(b, "median_ms", &bm);
+      json_number(b, "flops", &bf);
+      json_number(b, "bytes", &bb);
       char *bn = json_strv(b, "name");
       printf("  baseline %s: median %.4f ms (%.1f GFLOP/s, %.1f GB/s); the kernel takes %.2fx its time\n", bn ? bn : "?", bm,
              bm > 0 ? bf / (bm * 1e-3) / 1e9 : 0, bm > 0 ? bb / (bm * 1e-3) / 1e9 : 0, bm > 0 ? med / bm : 0);

@@ -11,12 +11,6 @@
 int bench_exec(char *const argv[], const char *out, const char *err, int timeout_s);
 char *bench_find_program(const char *name);
 
-static void mkdirs(const char *path) {
-  char *p = arena_strdup(path);
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') { *s = 0; mkdir(p, 0777); *s = '/'; }
-}
-
 int calibrate_run(const char *out_path, const char *arch) {
   char *nvcc = bench_find_program("nvcc");
   if (!nvcc) { fprintf(stderr, "carve calibrate: no CUDA toolkit: nvcc not found (PATH, /usr/local/cuda/bin or $CARVE_NVCC)\n"); return 3; }
@@ -49,11 +43,9 @@ int calibrate_run(const char *out_path, const char *arch) {
     free(res);
     return 2;
   }
-  const char *home = getenv("HOME");
-  char *path = out_path ? arena_strdup(out_path)
-                        : getenv("CARVE_CALIBRATION") ? arena_strdup(getenv("CARVE_CALIBRATION"))
-                                                      : fmt("%s/.cache/carve/calibration.json", home ? home : ".");
-  mkdirs(path);
+  char *path = calibration_path(out_path);
+  char *parent = arena_strdup(path), *slash = strrchr(parent, '/');
+  if (slash && slash != parent) { *slash = 0; make_dirs(parent); }
   char *tmp = fmt("%s.tmp", path);
   f = fopen(tmp, "w");
   if (!f || fputs(res, f) < 0 || fclose(f) || rename(tmp, path)) { fprintf(stderr, "carve calibrate: cannot write %s: %s\n", path, strerror(errno)); free(res); return 2; }

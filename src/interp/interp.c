@@ -674,8 +674,6 @@ static void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
       eval(w, n->rhs, m, rhs);
       Val c[W];
       for (int l = 0; l < W; l++) c[l] = convert(old[l], lt, ct);
-      Type *rt = (n->op == ND_SHL || n->op == ND_SHR) ? n->rhs->ty : ct;
-      (void)rt;
       binop(w, n, m, c, rhs, res, n->op, ct);
       for (int l = 0; l < W; l++) res[l] = convert(res[l], ct, lt);
     }

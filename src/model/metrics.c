@@ -14,7 +14,8 @@ double ryoo_utilization(double instr, double regions, int w_tb, int b_sm) {
   return instr / regions * ((w_tb - 1) / 2.0 + (b_sm - 1) * (double)w_tb);
 }
 
-typedef struct { Counts *c; bool pending_load; int64_t block; int warp; } CountCtx;
+/* what the hooks share: the counts, whether a global load awaits its consumer, the sampled blocks */
+typedef struct { Counts *c; bool pending_load; int64_t *blocks; int nblocks; } CountCtx;
 
 static int ins_class(Node *n) {
   switch (n->kind) {
@@ -106,36 +107,27 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
 
 static bool first_warp(void *ctx, int64_t b, int w, int nwarps) { (void)ctx; (void)b; return w == 0 || w == nwarps - 1; }
 
-typedef struct { int64_t *blocks; int n; } BlockSet;
 static bool want_block(void *ctx, int64_t b) {
-  BlockSet *s = ctx;
-  for (int i = 0; i < s->n; i++) if (s->blocks[i] == b) return true;
+  CountCtx *x = ctx;
+  for (int i = 0; i < x->nblocks; i++) if (x->blocks[i] == b) return true;
   return false;
 }
 
-typedef struct { CountCtx cc; BlockSet bs; } Both;
-static bool want_block2(void *ctx, int64_t b) { return want_block(&((Both *)ctx)->bs, b); }
-static void on_node2(void *ctx, Node *n, Mask m) { on_node(&((Both *)ctx)->cc, n, m); }
-static void on_access2(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
-  on_access(&((Both *)ctx)->cc, at, space, kind, size, addr, m, blk, warp);
-}
-static void on_branch2(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) { on_branch(&((Both *)ctx)->cc, at, active, taken, blk, warp); }
-
 int count_instructions(Launch *L, Counts *c, int max_blocks) {
   memset(c, 0, sizeof *c);
-  Both b = {{c, false, -1, -1}, {NULL, 0}};
+  CountCtx b = {c, false, NULL, 0};
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
   int want = max_blocks > 0 ? max_blocks : 2;
   if (total > want) {
-    b.bs.blocks = xmalloc(sizeof(int64_t) * (size_t)want);
-    for (int i = 0; i < want; i++) b.bs.blocks[b.bs.n++] = want > 1 ? (int64_t)((double)i * (double)(total - 1) / (double)(want - 1)) : total / 2;
+    b.blocks = xmalloc(sizeof(int64_t) * (size_t)want);
+    for (int i = 0; i < want; i++) b.blocks[b.nblocks++] = want > 1 ? (int64_t)((double)i * (double)(total - 1) / (double)(want - 1)) : total / 2;
   }
-  Hooks h = {.ctx = &b, .access = on_access2, .branch = on_branch2, .node = on_node2, .want_block = b.bs.n ? want_block2 : NULL,
+  Hooks h = {.ctx = &b, .access = on_access, .branch = on_branch, .node = on_node, .want_block = b.nblocks ? want_block : NULL,
              .want_warp = first_warp};
   RunOptions ro = {.hooks = &h, .warp_step_cap = 20000000};
   RunStats st;
   int rc = interp_run(L, &ro, &st);
-  free(b.bs.blocks);
+  free(b.blocks);
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
   int warps_per_block = (int)((threads_per_block + 31) / 32);
   int warps_run = L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
@@ -153,11 +145,6 @@ static bool footprint_fits_l2(Launch *L, const Machine *m) {
   return m->l2_bytes > 0 && f <= (double)m->l2_bytes;
 }
 
-static double json_field(const char *js, const char *key) {
-  const char *p = strstr(js, fmt("\"%s\":", key));
-  return p ? atof(p + strlen(key) + 3) : 0;
-}
-
 Ceilings ceilings_for(const Machine *m, const char *path) {
   Ceilings c = {m->dram_copy_gbps > 0 ? m->dram_copy_gbps : m->dram_peak_gbps * 0.85, m->l2_read_gbps, m->smem_read_gbps,
                 m->fp32_measured_gflops > 0 ? m->fp32_measured_gflops : m->fp32_peak_gflops, 0, m->launch_overhead_us, m->clock_mhz,
@@ -166,15 +153,15 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
   size_t n;
   char *js = path ? read_file(path, &n) : NULL;
   if (js && m->cc_major >= 7) {
-    double v;
-    if ((v = json_field(js, "copy_gbps")) > 0) c.dram_gbps = v;
-    if ((v = json_field(js, "l2_gbps")) > 0) c.l2_gbps = v;
-    if ((v = json_field(js, "shared_gbps")) > 0) c.shared_gbps = v;
-    if ((v = json_field(js, "fp32_gflops")) > 0) c.fp32_gflops = v;
-    if ((v = json_field(js, "global_latency_ns")) > 0) c.latency_ns = v;
-    if ((v = json_field(js, "l2_latency_ns")) > 0) c.l2_latency_ns = v;
-    if ((v = json_field(js, "launch_overhead_us")) > 0) c.launch_us = v;
-    if ((v = json_field(js, "clock_mhz")) > 0) c.clock_mhz = v;
+    double v = 0;
+    if (json_number(js, "copy_gbps", &v) && v > 0) c.dram_gbps = v;
+    if (json_number(js, "l2_gbps", &v) && v > 0) c.l2_gbps = v;
+    if (json_number(js, "shared_gbps", &v) && v > 0) c.shared_gbps = v;
+    if (json_number(js, "fp32_gflops", &v) && v > 0) c.fp32_gflops = v;
+    if (json_number(js, "global_latency_ns", &v) && v > 0) c.latency_ns = v;
+    if (json_number(js, "l2_latency_ns", &v) && v > 0) c.l2_latency_ns = v;
+    if (json_number(js, "launch_overhead_us", &v) && v > 0) c.launch_us = v;
+    if (json_number(js, "clock_mhz", &v) && v > 0) c.clock_mhz = v;
     c.source = "calibration file";
   }
   free(js);
@@ -272,7 +259,7 @@ CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
   CuMAPz f = {1, 1, 1, 1, 1, 1, 1};
   double used = 0, moved = 0, shared_req = 0, shared_wf = 0, shared_bytes = 0, global_loads = 0;
   int shm_loads = 0;
-  uint64_t part_max = 0, part_min_nz = UINT64_MAX;
+
   for (int i = 0; i < a->nacc; i++) {
     const AccessStat *s = &a->acc[i];
     if (s->space == SPACE_GLOBAL) {
@@ -289,7 +276,6 @@ CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
       }
       if (mx && m && m->mem_partitions > 0) {
         double sk = used_ch == 1 ? (double)m->mem_partitions : (double)mx / (double)mn;
-        if (sk > (double)part_max) part_max = (uint64_t)sk;
         if (sk > f.ch_skew) f.ch_skew = sk;
       }
     } else if (s->space == SPACE_SHARED) {
@@ -304,7 +290,6 @@ CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
   /* lat_hiding (eq. 2): occupancy, capped at 50%, times the square root of the shared loads */
   f.lat_hiding = (100 * oc.occupancy < 50 ? 100 * oc.occupancy : 50) / 50.0 * sqrt(shm_loads > 0 ? shm_loads : 1);
   f.bw_util = moved > 0 ? used / moved : 1;                                    /* eq. 3 */
-  (void)part_min_nz;                                                            /* eqs. 4-5: above */
   f.shm_eff = shared_wf > 0 ? shared_req / shared_wf : 1;                        /* eq. 6, normalized */
   double evals = 0, div = 0;
   for (int i = 0; i < a->nbr; i++) { evals += (double)a->br[i].evals; div += (double)a->br[i].divergent; }

@@ -121,8 +121,6 @@ static void collect(Analysis *a, Findings *fs) {
           fmt("make the condition uniform per warp (branch on threadIdx.x / 32, regroup the data), or shorten the arms (Cornelis ch. 4)"));
   }
   /* launch shape */
-  Node *k = NULL;
-  (void)k;
   Obj *kern = L->kernel;
   Node *at = kern->body;
   if (threads % 32)
