@@ -227,8 +227,22 @@ static const char *ncu_metrics[][2] = {
   {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved_occupancy_pct"},
   {"dram__bytes_read.sum", "dram_bytes_read"},
   {"dram__bytes_write.sum", "dram_bytes_write"},
+  /* for carve estimate's terms; optional: older ncu versions or other chips may lack them */
+  {"smsp__inst_executed.sum", "warp_instructions"},
+  {"smsp__issue_active.avg.pct_of_peak_sustained_active", "issue_active_pct"},
+  {"lts__t_sectors_srcunit_tex.sum", "l2_sectors_from_l1"},
+  {"sm__cycles_elapsed.avg", "sm_cycles"},
+  {"smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "stall_long_scoreboard_pct"},
+  {"smsp__warp_issue_stalled_barrier_per_warp_active.pct", "stall_barrier_pct"},
+  {"smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct", "stall_mio_throttle_pct"},
+  {"smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct", "stall_lg_throttle_pct"},
+  {"smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct", "stall_short_scoreboard_pct"},
+  {"smsp__warp_issue_stalled_wait_per_warp_active.pct", "stall_wait_pct"},
+  {"smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct", "stall_math_throttle_pct"},
 };
 #define N_METRICS (sizeof ncu_metrics / sizeof *ncu_metrics)
+#define N_REQUIRED_METRICS 15   /* the rest are asked for, and dropped if ncu does not know them: */
+#define N_COMMON_METRICS 19     /* first the stall reasons, then all */
 
 /* value of metric `name` in ncu's --csv output (units as ncu prints them) */
 static bool csv_metric(const char *csv, const char *name, double *v) {
@@ -259,14 +273,22 @@ static bool csv_metric(const char *csv, const char *name, double *v) {
 }
 
 static int run_ncu(const char *ncu, const char *exe, const char *dir, Launch *L, const BenchOptions *o) {
-  Buf m = {0};
-  for (size_t i = 0; i < N_METRICS; i++) buf_printf(&m, "%s%s", i ? "," : "", ncu_metrics[i][0]);
   char *out = fmt("%s/ncu.csv", dir), *err = fmt("%s/ncu.err", dir);
-  char *argv[] = {(char *)ncu, "--csv", "--clock-control", "none", "--metrics", m.s, "-k", fmt("regex:^%s$", L->kernel->name),
-                  "-c", "1", (char *)exe, "0", NULL};
-  int rc = run_cmd(argv, out, err, o->timeout_s > 0 ? o->timeout_s * 4 : 600);
-  buf_free(&m);
-  char *csv = slurp(out);
+  int rc = 0;
+  char *csv = "";
+  static const size_t tiers[] = {N_METRICS, N_COMMON_METRICS, N_REQUIRED_METRICS};
+  for (int t = 0; t < 3; t++) {
+    size_t n = tiers[t];
+    Buf m = {0};
+    for (size_t i = 0; i < n; i++) buf_printf(&m, "%s%s", i ? "," : "", ncu_metrics[i][0]);
+    char *argv[] = {(char *)ncu, "--csv", "--clock-control", "none", "--metrics", m.s, "-k", fmt("regex:^%s$", L->kernel->name),
+                    "-c", "1", (char *)exe, "0", NULL};
+    rc = run_cmd(argv, out, err, o->timeout_s > 0 ? o->timeout_s * 4 : 600);
+    buf_free(&m);
+    csv = slurp(out);
+    if (rc == 0 && strstr(csv, "\"Metric Name\"")) break;
+    if (n > N_REQUIRED_METRICS) fprintf(stderr, "carve bench: ncu refused some optional metrics; retrying with fewer\n");
+  }
   if (rc != 0 || !strstr(csv, "\"Metric Name\"")) {
     fprintf(stderr, "carve bench: ncu failed (exit %d): %s\n", rc, slurp(err));
     return 2;
