@@ -45,6 +45,9 @@
 //                      counts (N1, N2) are timed with events and barrier_ns =
 //                      (t2 - t1) / (N2 - N1), which cancels launch and fixed costs;
 //                      barrier_cycles = the clock64 delta of thread 0, differenced the same way.
+//  shared_latency_cycles  one thread chases a random cyclic permutation of 4096 ints in shared
+//                      memory (each load's address is the previous load's value); clock64
+//                      delta / steps.
 //
 // Notes: ld.global.cg compiles to LDG.E.STRONG.GPU on sm_90 (served by L2, not L1). The chase
 // step also pays its address arithmetic (one IMAD.WIDE), a few cycles of the figure.
@@ -204,6 +207,20 @@ __global__ void k_barrier(int iters, long long *out) {
   for (int i = 0; i < iters; ++i) __syncthreads();
   long long t1 = clock64();
   if (threadIdx.x == 0) out[0] = t1 - t0;
+}
+
+// Shared-memory pointer chase by one thread: load-to-use latency of LDS.
+__global__ void k_smem_chase(const int *perm, int steps, int *out_p, long long *out_cyc) {
+  __shared__ int s[4096];
+  for (int i = 0; i < 4096; ++i) s[i] = perm[i];
+  __syncthreads();
+  int p = 0;
+  for (int i = 0; i < 64; ++i) p = s[p];   // warm
+  long long t0 = clock64();
+  for (int i = 0; i < steps; ++i) p = s[p];
+  long long t1 = clock64();
+  out_p[0] = p;
+  out_cyc[0] = t1 - t0;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -494,6 +511,37 @@ int main(int argc, char **argv) {
   }
   Stat bar_ns = stat_of(bns), bar_cyc = stat_of(bcyc);
 
+  // ---- shared-memory latency ----
+  fprintf(stderr, "calibrate: shared latency\n");
+  const int sm_steps = 100000;
+  std::vector<int> hperm(4096);
+  {
+    std::vector<int> order(4096);
+    for (int i = 0; i < 4096; ++i) order[i] = i;
+    unsigned long long st = 12345;
+    for (int i = 4095; i > 0; --i) {   // Fisher-Yates with a fixed LCG: one cycle through all slots
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      int j = (int)((st >> 33) % (unsigned long long)(i + 1));
+      int t = order[i]; order[i] = order[j]; order[j] = t;
+    }
+    for (int i = 0; i < 4096; ++i) hperm[order[i]] = order[(i + 1) % 4096];
+  }
+  int *d_perm = nullptr, *d_sp = nullptr;
+  CK(cudaMalloc(&d_perm, 4096 * sizeof(int)));
+  CK(cudaMalloc(&d_sp, sizeof(int)));
+  CK(cudaMemcpy(d_perm, hperm.data(), 4096 * sizeof(int), cudaMemcpyHostToDevice));
+  std::vector<double> scyc;
+  for (int r = 0; r < WARM + REPS; ++r) {
+    k_smem_chase<<<1, 1>>>(d_perm, sm_steps, d_sp, d_cyc);
+    CKL();
+    long long c = 0;
+    CK(cudaMemcpy(&c, d_cyc, sizeof c, cudaMemcpyDeviceToHost));
+    if (r >= WARM) scyc.push_back((double)c / sm_steps);
+  }
+  Stat smem_cyc = stat_of(scyc);
+  CK(cudaFree(d_perm));
+  CK(cudaFree(d_sp));
+
   // keep one result of the data kernels observable
   float sink = 0.f;
   CK(cudaMemcpy(&sink, d_out, sizeof sink, cudaMemcpyDeviceToHost));
@@ -536,6 +584,7 @@ int main(int argc, char **argv) {
   printf("  \"launch_sync_us\": %.2f,\n", launch_sync.med);
   printf("  \"barrier_ns\": %.2f,\n", bar_ns.med);
   printf("  \"barrier_cycles\": %.2f,\n", bar_cyc.med);
+  printf("  \"shared_latency_cycles\": %.2f,\n", smem_cyc.med);
   printf("  \"detail\": {\n");
   printf("    \"reps\": %d, \"warmup\": %d, \"wall_s\": %.2f, \"sink\": %g,\n", REPS, WARM, wall_s, (double)sink);
   printf("    \"copy\": {\"bytes_each_way\": %zu, \"gbps_min\": %.1f, \"gbps_max\": %.1f},\n", big, copy.min, copy.max);

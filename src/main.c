@@ -695,9 +695,10 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     printf(", \"cumapz\": {\"data_reuse\": %.4g, \"lat_hiding\": %.4g, \"bw_util\": %.4g, \"ch_skew\": %.4g, \"shm_eff\": %.4g, \"branch_eff\": %.4g, \"mpe\": %.4g}",
            cz.data_reuse, cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf(", \"estimate\": {\"seconds\": %.6g, \"bottleneck\": \"%s\", \"ceilings\": \"%s\", \"limits\": {", e.total, bottleneck_name(e.bottleneck), ce.source);
-    static const char *bn[] = {"issue", "sfu", "dram", "l2", "shared", "latency", "launch"};
+    static const char *bn[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
     for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", bn[i], e.t[i]);
-    printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g}}\n", e.dram_bytes, e.l2_bytes, e.shared_bytes);
+    printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g, \"warp_instructions\": %.6g, \"l1_wavefronts\": %.6g}}\n",
+           e.dram_bytes, e.l2_bytes, e.shared_bytes, e.warp_instructions, e.l1_wavefronts);
   } else {
     printf("%s: %s on %s (%s)\n", o->file, k->name, m->name, m->long_name);
     if (res.known)
@@ -716,10 +717,11 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     printf("  CuMAPz: data_reuse %.3g, lat_hiding %.3g, bw_util %.3g, ch_skew %.3g, shm_eff %.3g, branch_eff %.3g, MPE %.3g\n", cz.data_reuse,
            cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf("  estimate: %.4g ms, bound by %s (ceilings from the %s)\n", e.total * 1e3, bottleneck_name(e.bottleneck), ce.source);
-    static const char *bn[] = {"issue", "sfu", "dram", "l2", "shared", "latency", "launch"};
+    static const char *bn[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
     printf("    limits (ms):");
     for (int i = 0; i < B_N; i++) printf(" %s %.4g", bn[i], e.t[i] * 1e3);
-    printf("\n    traffic: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB\n", e.dram_bytes / 1e6, e.l2_bytes / 1e6, e.shared_bytes / 1e6);
+    printf("\n    traffic: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB; %.3g warp instructions, %.3g L1 wavefronts\n", e.dram_bytes / 1e6,
+           e.l2_bytes / 1e6, e.shared_bytes / 1e6, e.warp_instructions, e.l1_wavefronts);
   }
   free(an.acc);
   free(an.br);

@@ -38,6 +38,7 @@ typedef struct AccessStat {
   uint64_t used;         /* distinct bytes the lanes use, summed over requests */
   uint64_t moved;        /* global: bytes the transactions move, summed */
   uint64_t ideal_sectors;/* global: sectors those bytes need at best, summed */
+  uint64_t lines;        /* global (sm_90): 128-byte lines per request, summed: L1 tag wavefronts */
   char *stride_text;     /* the stride between x-neighbours when it is symbolic ("w") */
   uint64_t min_units, max_units; /* per request, over all requests: sectors or wavefronts */
   uint64_t distinct;     /* per-block distinct elements, summed over blocks (reuse) */

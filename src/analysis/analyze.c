@@ -240,11 +240,13 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     else if (mc && mc->mem_rule == MEMRULE_CC12) units = cc12_transactions(addr, m, size, &moved);
     else {
       /* sorted distinct addresses give a non-decreasing sequence of sectors */
-      uint64_t last = UINT64_MAX;
+      uint64_t last = UINT64_MAX, last_line = UINT64_MAX;
       units = 0;
       for (int i = 0; i < d; i++)
-        for (uint64_t x = e[i] >> 5; x <= (e[i] + (uint64_t)size - 1) >> 5; x++)
+        for (uint64_t x = e[i] >> 5; x <= (e[i] + (uint64_t)size - 1) >> 5; x++) {
           if (x != last) { units++; last = x; }
+          if (x >> 2 != last_line) { s->lines++; last_line = x >> 2; }
+        }
       moved = units * 32;
     }
     s->moved += moved;

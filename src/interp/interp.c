@@ -1243,6 +1243,8 @@ static void exec_decl(Warp *w, Node *n, Mask m) {
 
 /* run a loop body with its own break/continue masks */
 static Mask loop(Warp *w, Node *n, Mask m) {
+  const Hooks *hk = w->I->opt->hooks;
+  if (hk && hk->node) hk->node(hk->ctx, n, m);   /* the loop is entered (loop nodes are statements) */
   Mask active = m, done = 0;
   Mask *sb = w->brk, *sc = w->cont;
   bool first = true;

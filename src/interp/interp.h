@@ -50,7 +50,8 @@ typedef struct Hooks {
   void (*branch)(void *ctx, Node *at, Mask active, Mask taken, int64_t block_linear, int warp);
   /* whether to run this block (sampling); NULL runs all */
   bool (*want_block)(void *ctx, int64_t block_linear);
-  /* every expression node evaluated for a warp (instruction counting); NULL costs nothing */
+  /* every expression node evaluated for a warp (instruction counting), and every loop statement
+   * (ND_FOR/WHILE/DO) when a warp enters it; NULL costs nothing */
   void (*node)(void *ctx, Node *n, Mask m);
   /* whether to run this warp of a block (sampling; honoured only for kernels without barriers) */
   bool (*want_warp)(void *ctx, int64_t block_linear, int warp, int nwarps);

@@ -14,8 +14,14 @@ double ryoo_utilization(double instr, double regions, int w_tb, int b_sm) {
   return instr / regions * ((w_tb - 1) / 2.0 + (b_sm - 1) * (double)w_tb);
 }
 
-/* what the hooks share: the counts, whether a global load awaits its consumer, the sampled blocks */
-typedef struct { Counts *c; bool pending_load; int64_t *blocks; int nblocks; } CountCtx;
+/* what the hooks share: the counts, whether a global load awaits its consumer, the sampled blocks,
+ * the cost model, lanes entering each loop, and the lanes of hoisted nodes (counted at the end,
+ * once per entry of the loop they leave) */
+typedef struct {
+  Counts *c; bool pending_load, pending_shared; int64_t *blocks; int nblocks;
+  const CostModel *cm; double *entries, *entries_warps;
+  double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps; Node **hnode; int *hclass; int nnodes;
+} CountCtx;
 
 static int ins_class(Node *n) {
   switch (n->kind) {
@@ -53,9 +59,19 @@ static int ins_class(Node *n) {
 /* SASS instructions one source operation becomes, where it is more than one: precise float
  * transcendentals are software sequences around the SFU (CUDA Programming Guide, "Mathematical
  * Functions" ulp tables; counted in nvcc -O3 sm_90 output), division is a reciprocal and fixup */
-static double weight(Node *n) {
+static double weight(const CostModel *cm, Node *n) {
   if (n->kind == ND_DIV && is_flonum(n->ty)) return 8;
-  if (n->kind == ND_DIV || n->kind == ND_MOD) return is_integer(n->ty) ? 20 : 8;
+  if ((n->kind == ND_DIV || n->kind == ND_MOD) && is_integer(n->ty)) {
+    /* by a constant: a shift or mask for powers of two, else a multiply-high and shifts */
+    if (cm && cost_copy_constant(cm, n->rhs)) {
+      Node *r = n->rhs;
+      while (r->kind == ND_CAST) r = r->lhs;
+      bool pow2 = r->kind == ND_NUM && r->ival > 0 && (r->ival & (r->ival - 1)) == 0;
+      return pow2 ? (n->ty->is_unsigned ? 1 : 3) : 5;
+    }
+    return 20;
+  }
+  if (n->kind == ND_DIV || n->kind == ND_MOD) return 8;
   if (n->kind != ND_CALL || n->builtin != BI_MATH) return 1;
   const char *s = n->math->name;
   if (!strncmp(s, "__", 2)) return 2;                       /* fast intrinsics: the SFU op and a scale */
@@ -67,22 +83,52 @@ static double weight(Node *n) {
   return 1;
 }
 
-static void on_node(void *ctx, Node *n, Mask m) {
-  CountCtx *x = ctx;
-  int cl = ins_class(n);
-  if (cl < 0) return;
-  double w = weight(n), lanes = __builtin_popcount(m);
+/* w instructions of class cl for `lanes` threads in `warps` warp-executions */
+static void add_class(Counts *c, int cl, double w, double lanes, double warps) {
   if (w > 1 && cl == CL_SFU) {
     /* one SFU operation; the rest of the sequence issues on the FP32 pipes */
-    x->c->lanes[CL_SFU] += lanes;
-    x->c->lanes[CL_FP32] += lanes * (w - 1);
+    c->lanes[CL_SFU] += lanes;
+    c->lanes[CL_FP32] += lanes * (w - 1);
+    c->warp_ins[CL_SFU] += warps;
+    c->warp_ins[CL_FP32] += warps * (w - 1);
   } else {
-    x->c->lanes[cl] += lanes * w;
+    c->lanes[cl] += lanes * w;
+    c->warp_ins[cl] += warps * w;
   }
-  x->c->warp_ins[cl] += 1;
-  /* a computation after loads consumes them: the end of a stalling region */
-  if (cl == CL_BAR) { x->c->regions_lanes += lanes; x->pending_load = false; return; }
-  if (x->pending_load && cl != CL_INT) { x->c->regions_lanes += lanes; x->pending_load = false; }
+}
+
+/* a computation after loads consumes them: the end of a stalling region (Ryoo's Regions); the
+ * loads of one unrolled step issue together and wait once */
+static void consume(CountCtx *x, Node *n, double lanes) {
+  double share = x->cm ? cost_stall_share(x->cm, n) : 1;
+  if (x->pending_load) { x->c->regions_lanes += lanes * share; x->pending_load = false; }
+  if (x->pending_shared) { x->c->shared_regions_lanes += lanes * share; x->pending_shared = false; }
+}
+
+static void on_node(void *ctx, Node *n, Mask m) {
+  CountCtx *x = ctx;
+  double lanes = __builtin_popcount(m);
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) {   /* a loop entered */
+    int li = x->cm ? cost_loop_index(x->cm, n) : -1;
+    if (li >= 0) { x->entries[li] += lanes; x->entries_warps[li] += 1; }
+    return;
+  }
+  int cl = ins_class(n);
+  if (cl < 0) return;
+  double w = weight(x->cm, n);
+  if (x->cm) {
+    if (cost_hoisted_from(x->cm, n) >= 0) {
+      x->hoisted_node[n->id] += lanes;
+      x->hoisted_node_warps[n->id] += 1;
+      x->hnode[n->id] = n;
+      return;
+    }
+    w *= cost_factor(x->cm, n);
+    if (w == 0) return;
+  }
+  add_class(x->c, cl, w, lanes, 1);
+  if (cl == CL_BAR) { x->pending_load = x->pending_shared = false; return; }
+  if (cl != CL_INT) consume(x, n, lanes);
 }
 
 static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
@@ -90,18 +136,29 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   double lanes = __builtin_popcount(m);
   int cl = space == SPACE_GLOBAL ? (kind == ACC_LOAD ? CL_GLD : kind == ACC_STORE ? CL_GST : CL_ATOM)
                                  : space == SPACE_SHARED ? (kind == ACC_LOAD ? CL_SLD : CL_SST) : CL_LOCAL;
+  if (x->cm && cost_hoisted_from(x->cm, at) >= 0) {   /* a load moved out of its loop */
+    x->hoisted_access[at->id] += lanes;
+    x->hoisted_access_warps[at->id] += 1;
+    x->hnode[at->id] = at;
+    x->hclass[at->id] = cl;
+    return;
+  }
   x->c->lanes[cl] += lanes;
   x->c->warp_ins[cl] += 1;
-  if (x->pending_load && kind != ACC_LOAD) { x->c->regions_lanes += lanes; x->pending_load = false; }
+  if (kind != ACC_LOAD) consume(x, at, lanes);
   if (space == SPACE_GLOBAL && kind == ACC_LOAD) x->pending_load = true;
+  if (space == SPACE_SHARED && kind == ACC_LOAD) x->pending_shared = true;
   (void)at; (void)size; (void)addr; (void)blk; (void)warp;
 }
 
 static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) {
   CountCtx *x = ctx;
   if (at->kind == ND_LOGAND || at->kind == ND_LOGOR || at->kind == ND_COND) return;   /* counted as nodes */
-  x->c->lanes[CL_BRANCH] += __builtin_popcount(active);
-  x->c->warp_ins[CL_BRANCH] += 1;
+  /* a loop's branch goes with its control: once per unrolled step, none when fully unrolled */
+  double f = x->cm && (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO) && at->cond ? cost_factor(x->cm, at->cond) : 1;
+  if (f == 0) return;
+  x->c->lanes[CL_BRANCH] += __builtin_popcount(active) * f;
+  x->c->warp_ins[CL_BRANCH] += f;
   (void)taken; (void)blk; (void)warp;
 }
 
@@ -115,7 +172,20 @@ static bool want_block(void *ctx, int64_t b) {
 
 int count_instructions(Launch *L, Counts *c, int max_blocks) {
   memset(c, 0, sizeof *c);
-  CountCtx b = {c, false, NULL, 0};
+  CountCtx b = {.c = c};
+  CostModel *cm = L->prog ? cost_model_new(L->prog, L->kernel) : NULL;
+  if (cm) {
+    b.cm = cm;
+    b.nnodes = L->prog->nodes > 0 ? L->prog->nodes : 1;
+    b.entries = xmalloc((size_t)(cost_loops(cm) + 1) * sizeof(double));
+    b.entries_warps = xmalloc((size_t)(cost_loops(cm) + 1) * sizeof(double));
+    b.hoisted_node_warps = xmalloc((size_t)b.nnodes * sizeof(double));
+    b.hoisted_access_warps = xmalloc((size_t)b.nnodes * sizeof(double));
+    b.hoisted_node = xmalloc((size_t)b.nnodes * sizeof(double));
+    b.hoisted_access = xmalloc((size_t)b.nnodes * sizeof(double));
+    b.hnode = xmalloc((size_t)b.nnodes * sizeof(Node *));
+    b.hclass = xmalloc((size_t)b.nnodes * sizeof(int));
+  }
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
   int want = max_blocks > 0 ? max_blocks : 2;
   if (total > want) {
@@ -128,10 +198,26 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   RunStats st;
   int rc = interp_run(L, &ro, &st);
   free(b.blocks);
+  /* hoisted nodes: once per entry of the loop they leave (no more often than they ran) */
+  for (int id = 0; cm && id < b.nnodes; id++) {
+    Node *n = b.hnode[id];
+    if (!n) continue;
+    int h = cost_hoisted_from(cm, n);
+    double entered = b.entries[h], entered_warps = b.entries_warps[h];
+    if (b.hoisted_node[id] > 0)
+      add_class(c, ins_class(n), weight(cm, n), fmin(b.hoisted_node[id], entered), fmin(b.hoisted_node_warps[id], entered_warps));
+    if (b.hoisted_access[id] > 0) {
+      c->lanes[b.hclass[id]] += fmin(b.hoisted_access[id], entered);
+      c->warp_ins[b.hclass[id]] += fmin(b.hoisted_access_warps[id], entered_warps);
+    }
+  }
+  cost_model_free(cm);
+  free(b.entries); free(b.entries_warps); free(b.hoisted_node_warps); free(b.hoisted_access_warps); free(b.hoisted_node); free(b.hoisted_access); free(b.hnode); free(b.hclass);
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
   int warps_per_block = (int)((threads_per_block + 31) / 32);
   int warps_run = L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
   c->threads_sampled = (double)st.blocks_run * warps_run * 32.0;
+  c->warps_sampled = (double)st.blocks_run * warps_run;
   if (c->threads_sampled > (double)st.blocks_run * (double)threads_per_block) c->threads_sampled = (double)st.blocks_run * (double)threads_per_block;
   c->truncated = st.warps_truncated > 0;
   /* barriers: the lanes of a thread that reached them are counted from the node hook via calls */
@@ -148,7 +234,7 @@ static bool footprint_fits_l2(Launch *L, const Machine *m) {
 Ceilings ceilings_for(const Machine *m, const char *path) {
   Ceilings c = {m->dram_copy_gbps > 0 ? m->dram_copy_gbps : m->dram_peak_gbps * 0.85, m->l2_read_gbps, m->smem_read_gbps,
                 m->fp32_measured_gflops > 0 ? m->fp32_measured_gflops : m->fp32_peak_gflops, 0, m->launch_overhead_us, m->clock_mhz,
-                0, "machine description"};
+                0, 0, 0, "machine description"};
   if (m->dram_latency_cycles > 0 && m->clock_mhz > 0) c.latency_ns = m->dram_latency_cycles / m->clock_mhz * 1e3;
   size_t n;
   char *js = path ? read_file(path, &n) : NULL;
@@ -161,6 +247,8 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
     if (json_number(js, "global_latency_ns", &v) && v > 0) c.latency_ns = v;
     if (json_number(js, "l2_latency_ns", &v) && v > 0) c.l2_latency_ns = v;
     if (json_number(js, "launch_overhead_us", &v) && v > 0) c.launch_us = v;
+    if (json_number(js, "barrier_cycles", &v) && v > 0) c.barrier_cycles = v;
+    if (json_number(js, "shared_latency_cycles", &v) && v > 0) c.shared_latency_cycles = v;
     if (json_number(js, "clock_mhz", &v) && v > 0) c.clock_mhz = v;
     c.source = "calibration file";
   }
@@ -169,49 +257,64 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
   if (c.shared_gbps <= 0) c.shared_gbps = m->sm_count * 128.0 * c.clock_mhz * 1e-3;
   if (c.latency_ns <= 0) c.latency_ns = 500;
   if (c.launch_us <= 0) c.launch_us = 4;
+  if (c.barrier_cycles <= 0) c.barrier_cycles = m->barrier_cycles > 0 ? m->barrier_cycles : 20;
+  /* until `carve calibrate` measures it: about 30 cycles from LDS to its use on sm_80/sm_90 */
+  if (c.shared_latency_cycles <= 0) c.shared_latency_cycles = 30;
   return c;
 }
 
 const char *bottleneck_name(int b) {
-  static const char *n[] = {"instruction issue", "special-function units", "DRAM bandwidth", "L2 bandwidth", "shared-memory bandwidth",
+  static const char *n[] = {"instruction issue", "special-function units", "DRAM bandwidth", "L2 bandwidth", "L1/shared-memory wavefronts",
                             "memory latency (too little parallelism to hide it)", "launch overhead"};
   return n[b];
 }
+
+/* Issue-bound kernels keep the schedulers busy 74-84% of cycles on the H200 (ncu
+ * smsp__issue_active over the suite's issue-bound kernels): the rest are fixed-latency
+ * dependencies ("wait") that independent warps do not cover. */
+static const double ISSUE_EFFICIENCY = 0.8;
 
 Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a, Occupancy oc, Ceilings ce) {
   Estimate e = {0};
   int64_t tpb = L->block[0] * L->block[1] * L->block[2];
   int64_t blocks = L->grid[0] * L->grid[1] * L->grid[2];
   double threads = (double)tpb * (double)blocks;
+  double warps = (double)((tpb + 31) / 32) * (double)blocks;
   e.threads = threads;
   double ts = c->threads_sampled > 0 ? c->threads_sampled : 1;
-  double instr = 0;
-  for (int k = 0; k < CL_N; k++) instr += c->lanes[k] / ts;
+  double ws = c->warps_sampled > 0 ? c->warps_sampled : 1;
+  double instr = 0, warp_instr = 0;
+  for (int k = 0; k < CL_N; k++) { instr += c->lanes[k] / ts; warp_instr += c->warp_ins[k] / ws; }
   e.instr_per_thread = instr;
-  e.regions_per_thread = 1 + c->regions_lanes / ts;
+  e.warp_instructions = warp_instr * warps;
+  double load_regions = c->regions_lanes / ts, shared_regions = c->shared_regions_lanes / ts, barriers = c->lanes[CL_BAR] / ts;
+  e.regions_per_thread = 1 + load_regions + barriers;   /* Ryoo: stalls on memory and barriers */
   e.efficiency = ryoo_efficiency(instr, threads);
   int w_tb = (int)(tpb / 32 > 0 ? tpb / 32 : 1);
   e.utilization = ryoo_utilization(instr, e.regions_per_thread, w_tb, oc.blocks_per_sm);
   double clock = ce.clock_mhz * 1e6;
   int per_wave = oc.blocks_per_sm * m->sm_count;
   e.waves = per_wave ? ceil((double)blocks / per_wave) : 0;
-  double fill = per_wave ? (double)blocks / (e.waves * per_wave) : 1;   /* wave quantization */
-  /* issue: 4 warp-instructions per clock per SM (one per scheduler) */
-  double warp_instr = instr * threads / 32.0;
-  /* issue: 4 warp-instructions per clock per SM; a grid smaller than the GPU issues on its SMs only,
-   * and fewer than 4 resident warps leave schedulers idle */
+  /* issue: 4 warp-instructions per clock per SM (one per scheduler); a grid smaller than the GPU
+   * issues on its SMs only, and fewer than 4 resident warps leave schedulers idle */
   double sms = blocks < m->sm_count ? (double)blocks : (double)m->sm_count;
   double resident = oc.warps_per_sm > 0 ? (blocks < per_wave ? (double)oc.warps_per_sm * blocks / per_wave * m->sm_count / sms : oc.warps_per_sm) : 4;
   double sched = resident < 4 ? resident : 4;
-  e.t[B_ISSUE] = warp_instr / (sms * sched * clock) / (blocks < per_wave ? 1.0 : fill);
+  /* per-SM pipes: the busiest SM runs ceil(blocks / SMs) blocks' work */
+  double busiest = blocks > 0 ? ceil((double)blocks / m->sm_count) / (double)blocks : 0;
+  e.t[B_ISSUE] = e.warp_instructions * busiest / (sched * ISSUE_EFFICIENCY * clock);
   double sfu_lanes = c->lanes[CL_SFU] / ts * threads;
-  e.t[B_SFU] = sfu_lanes / (m->sm_count * (double)(m->sfu_per_sm > 0 ? m->sfu_per_sm : 16) * clock) / fill;
+  e.t[B_SFU] = sfu_lanes * busiest / ((double)(m->sfu_per_sm > 0 ? m->sfu_per_sm : 16) * clock);
   /* traffic: the analyzer's sectors and wavefronts, scaled from the threads it ran to the grid */
   double scale = a && a->threads_run > 0 ? threads / a->threads_run : 0;
   double partial_writes = 0;
   for (int i = 0; a && i < a->nacc; i++) {
     const AccessStat *s = &a->acc[i];
-    if (s->space == SPACE_SHARED) e.shared_bytes += (double)s->wavefronts * 128.0 * scale;
+    if (s->space == SPACE_SHARED) {
+      e.shared_bytes += (double)s->wavefronts * 128.0 * scale;
+      e.l1_wavefronts += (double)s->wavefronts * scale;
+    }
+    if (s->space == SPACE_GLOBAL) e.l1_wavefronts += (double)(s->lines ? s->lines : s->requests) * scale;
     /* scattered stores leave sectors partly written: L2 must fetch each from DRAM to merge it */
     if (s->space == SPACE_GLOBAL && s->kind == ACC_STORE && s->sectors > s->ideal_sectors)
       partial_writes += (double)(s->sectors - s->ideal_sectors) * 32.0 * scale;
@@ -229,19 +332,17 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   double active = blocks < m->sm_count ? (double)blocks / m->sm_count : 1.0;
   e.t[B_DRAM] = e.dram_bytes / (ce.dram_gbps * 1e9 * active);
   e.t[B_L2] = e.l2_bytes / (ce.l2_gbps * 1e9 * active);
-  e.t[B_SHARED] = e.shared_bytes / (ce.shared_gbps * 1e9 * active) / fill;
-  /* latency: each wave's warps wait regions x latency, overlapped with the other resident warps'
-   * issue (Ryoo's Utilization: enough independent work hides the stall) */
-  double per_warp_issue = instr / 1.0 / clock;   /* one warp instruction per clock per scheduler */
-  /* a load that the whole launch's footprint lets L2 hold waits for L2, not DRAM; nvcc unrolls and
-   * hoists loads (it unrolls simple loops by 4), so about four loads overlap per stall
-   * (MEMORY_OVERLAP: nvcc's unroll factor, checked against the suite on the H200) */
-  const double MEMORY_OVERLAP = 4.0;
+  /* the L1/shared data pipe moves one 128-byte wavefront per clock per SM (the calibrated
+   * conflict-free shared bandwidth is 97% of that): shared wavefronts and global lines share it */
+  e.t[B_L1] = e.l1_wavefronts * busiest * m->sm_count * 128.0 / (ce.shared_gbps * 1e9);
+  /* latency: one warp's critical path is its stalls in sequence (global loads at the DRAM or L2
+   * latency, shared loads, barriers) plus its own issue at one instruction per clock; the busiest
+   * SM runs ceil(blocks / SMs) blocks, blocks_per_sm of them at a time, each round taking at
+   * least one chain. Loads of one unrolled step count as one stall (cost.c). */
   double lat = footprint_fits_l2(L, m) && ce.l2_latency_ns > 0 ? ce.l2_latency_ns : ce.latency_ns;
-  double stall = (e.regions_per_thread - 1) * lat * 1e-9 / MEMORY_OVERLAP;
-  double hide = oc.warps_per_sm > 0 ? (double)oc.warps_per_sm / 4.0 : 1;   /* warps per scheduler */
-  double per_wave_t = stall + per_warp_issue * hide;
-  e.t[B_LATENCY] = e.waves * (stall > per_warp_issue * hide ? per_wave_t : 0);
+  e.chain_s = load_regions * lat * 1e-9 + (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + warp_instr) / clock;
+  double rounds = oc.blocks_per_sm > 0 ? ceil((double)blocks / m->sm_count) / oc.blocks_per_sm : 1;
+  e.t[B_LATENCY] = (rounds > 1 ? rounds : 1) * e.chain_s;
   /* atomics: read-modify-writes serialize at L2; ATOMIC_RATE fitted on histogram (H200), an
    * approximation for contended bins */
   const double ATOMIC_RATE = 3.9e9;

@@ -9,10 +9,24 @@ enum { CL_INT, CL_FP32, CL_FP64, CL_SFU, CL_CVT, CL_GLD, CL_GST, CL_ATOM, CL_SLD
 typedef struct Counts {
   double lanes[CL_N];      /* thread-instructions by class, over the sampled threads */
   double warp_ins[CL_N];   /* warp-instructions by class */
-  double regions_lanes;    /* stalling points (load consumers, barriers), thread-weighted */
-  double threads_sampled;
+  double regions_lanes;    /* global-load consumers (stalls on memory), thread-weighted */
+  double shared_regions_lanes; /* shared-load consumers */
+  double threads_sampled, warps_sampled;
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
 } Counts;
+
+/* cost.c: what nvcc -O3 makes of each node (hoisting, unrolling, strength reduction, FMA) */
+typedef struct CostModel CostModel;
+CostModel *cost_model_new(Program *p, Obj *kernel);
+void cost_model_free(CostModel *cm);
+double cost_factor(const CostModel *cm, const Node *n);        /* instructions per evaluation, relative */
+int cost_hoisted_from(const CostModel *cm, const Node *n);     /* loop index it leaves, or -1 */
+int cost_loop_index(const CostModel *cm, const Node *loop_stmt);
+int cost_loops(const CostModel *cm);
+double cost_loop_unroll(const CostModel *cm, int loop);
+int64_t cost_loop_trip(const CostModel *cm, int loop);
+bool cost_copy_constant(const CostModel *cm, Node *e);          /* known at compile time in each body copy */
+double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/unroll of the node's loop */
 
 /* run a few sampled blocks (first warps) and count per-thread instructions by class */
 int count_instructions(Launch *L, Counts *c, int max_blocks);
@@ -23,19 +37,23 @@ double ryoo_utilization(double instr, double regions, int w_tb, int b_sm);      
 
 typedef struct Ceilings {     /* what one GPU sustains (calibration file, else the machine table) */
   double dram_gbps, l2_gbps, shared_gbps, fp32_gflops, latency_ns, launch_us, clock_mhz, l2_latency_ns;
+  double barrier_cycles, shared_latency_cycles;
   const char *source;
 } Ceilings;
 Ceilings ceilings_for(const Machine *m, const char *calibration_path);
 
-enum { B_ISSUE, B_SFU, B_DRAM, B_L2, B_SHARED, B_LATENCY, B_LAUNCH, B_N };
+enum { B_ISSUE, B_SFU, B_DRAM, B_L2, B_L1, B_LATENCY, B_LAUNCH, B_N };
 typedef struct Estimate {
   double t[B_N];            /* seconds each limit would take */
   double total;             /* seconds: the largest limit plus launch overhead */
   int bottleneck;
   double instr_per_thread, regions_per_thread, threads;
+  double chain_s;           /* one warp's critical path: its stalls in sequence plus its own issue */
   double efficiency, utilization;
   double waves;
   double dram_bytes, l2_bytes, shared_bytes;
+  double warp_instructions;  /* SASS warp instructions, the whole grid */
+  double l1_wavefronts;      /* L1/shared data-pipe wavefronts: shared wavefronts + global 128-byte lines */
 } Estimate;
 const char *bottleneck_name(int b);
 

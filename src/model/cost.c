@@ -1,0 +1,402 @@
+/* cost: what nvcc -O3 makes of each expression node of a kernel, as a factor on the node's
+ * dynamic count. The interpreter evaluates the source as written; the GPU runs code in which
+ *   - loop-invariant expressions (and loads, where the loop writes no memory) are hoisted: they
+ *     run once per entry of the outermost loop they are invariant in;
+ *   - counted loops are unrolled: fully when the trip count is a small constant (the loop
+ *     control disappears and the counter becomes an immediate), by 4 otherwise;
+ *   - addresses affine in the loop counter are strength-reduced: a pointer bump per unrolled
+ *     step when the stride is a constant (the copies use immediate offsets), one add per
+ *     access when the stride is only known at run time;
+ *   - the integer arithmetic inside such an address costs nothing of its own.
+ * Checked against Nsight Compute's smsp__inst_executed on the H200 (docs/validation.md). */
+#include "metrics.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Loop {
+  Node *node;
+  int parent;            /* enclosing loop, -1 none */
+  Obj **assigned; int nassigned, cap;  /* variables written inside (cond, inc, body, nested loops) */
+  int *writes;           /* how many times each is written */
+  bool writes_memory;    /* stores, atomics, calls of user functions inside */
+  Obj *iv;               /* counted loop: the counter, written only by the increment */
+  bool additive;         /* iv += constant (else *=, <<=, >>=, /=) */
+  int64_t trip;          /* compile-time trip count, -1 unknown */
+  double unroll;         /* body copies per loop-control step */
+} Loop;
+
+struct CostModel {
+  int nnodes, nloops, cap;
+  Loop *loops;
+  int *loop_of;          /* node id -> innermost enclosing loop (-1); a loop statement: its own index */
+  bool *in_index;        /* node id -> part of an address computation */
+  float *factor;         /* node id -> SASS instructions per evaluation, relative to the plain count */
+  int *hoist;            /* node id -> loop it is hoisted out of (counted once per entry), -1 */
+  bool *is_loop;         /* node id -> a loop statement */
+};
+
+static bool assigned_in(const Loop *l, Obj *v, int *times) {
+  for (int i = 0; i < l->nassigned; i++)
+    if (l->assigned[i] == v) { if (times) *times = l->writes[i]; return true; }
+  return false;
+}
+
+static void note_write(CostModel *cm, int loop, Obj *v) {
+  for (; loop >= 0; loop = cm->loops[loop].parent) {
+    Loop *l = &cm->loops[loop];
+    int i = 0;
+    while (i < l->nassigned && l->assigned[i] != v) i++;
+    if (i == l->nassigned) {
+      if (l->nassigned == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 8;
+        l->assigned = realloc(l->assigned, sizeof *l->assigned * (size_t)l->cap);
+        l->writes = realloc(l->writes, sizeof *l->writes * (size_t)l->cap);
+        if (!l->assigned || !l->writes) abort();
+      }
+      l->assigned[l->nassigned] = v;
+      l->writes[l->nassigned++] = 0;
+    }
+    l->writes[i]++;
+  }
+}
+
+static void note_memory_write(CostModel *cm, int loop) {
+  for (; loop >= 0; loop = cm->loops[loop].parent) cm->loops[loop].writes_memory = true;
+}
+
+static Node *strip_casts(Node *n) {
+  while (n && n->kind == ND_CAST) n = n->lhs;
+  return n;
+}
+
+static bool is_atomic(Node *n) { return n->kind == ND_CALL && n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR; }
+
+/* the assignment-like node's target variable, if it is a plain variable */
+static Obj *write_target(Node *n) {
+  Node *t = strip_casts(n->lhs);
+  return t && t->kind == ND_VAR ? t->var : NULL;
+}
+
+/* pass 1: every node's innermost loop, what each loop writes, which nodes compute addresses */
+static void walk(CostModel *cm, Node *n, int loop, bool in_index);
+
+static void walk_list(CostModel *cm, Node *n, int loop, bool in_index) {
+  for (; n; n = n->next) walk(cm, n, loop, in_index);
+}
+
+static void walk(CostModel *cm, Node *n, int loop, bool in_index) {
+  if (!n || n->id < 0 || n->id >= cm->nnodes) return;
+  cm->loop_of[n->id] = loop;
+  cm->in_index[n->id] = in_index;
+  switch (n->kind) {
+  case ND_FOR: case ND_WHILE: case ND_DO: {
+    if (cm->nloops == cm->cap) {
+      cm->cap = cm->cap ? 2 * cm->cap : 8;
+      cm->loops = realloc(cm->loops, sizeof *cm->loops * (size_t)cm->cap);
+      if (!cm->loops) abort();
+    }
+    int me = cm->nloops++;
+    cm->loops[me] = (Loop){.node = n, .parent = loop, .trip = -1, .unroll = 1};
+    cm->is_loop[n->id] = true;
+    walk_list(cm, n->init, loop, false);      /* runs once per entry: the enclosing loop's */
+    walk(cm, n->cond, me, false);
+    walk(cm, n->inc, me, false);
+    walk(cm, n->then, me, false);
+    return;
+  }
+  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: {
+    Obj *v = write_target(n);
+    if (v && !v->in_memory) note_write(cm, loop, v);
+    else note_memory_write(cm, loop);
+    if (v && v->in_memory) note_write(cm, loop, v);
+    break;
+  }
+  case ND_DECL:
+    if (n->var) note_write(cm, loop, n->var);
+    break;
+  case ND_CALL:
+    if (n->fn || is_atomic(n) || n->builtin == BI_PRINTF) note_memory_write(cm, loop);
+    break;
+  default: break;
+  }
+  if (n->kind == ND_INDEX) {
+    walk(cm, n->lhs, loop, in_index);
+    walk(cm, n->rhs, loop, true);
+  } else {
+    bool ptr = (n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && (n->ty->kind == TY_PTR);
+    walk(cm, n->lhs, loop, in_index || ptr);
+    walk(cm, n->rhs, loop, in_index || ptr);
+  }
+  walk(cm, n->cond, loop, in_index);
+  walk(cm, n->then, loop, false);
+  walk(cm, n->els, loop, false);
+  walk_list(cm, n->init, loop, false);
+  walk(cm, n->inc, loop, false);
+  if (n->kind == ND_BLOCK) walk_list(cm, n->stmts, loop, false);
+  if (n->kind == ND_CALL) walk_list(cm, n->args, loop, in_index);
+  walk(cm, n->decl_init, loop, in_index);
+  if (n->kind == ND_INIT_LIST) walk_list(cm, n->elems, loop, in_index);
+}
+
+/* ---- invariance and affinity ---- */
+static bool invariant(CostModel *cm, Node *e, int loop);
+
+static bool invariant_list(CostModel *cm, Node *n, int loop) {
+  for (; n; n = n->next) if (!invariant(cm, n, loop)) return false;
+  return true;
+}
+
+/* does e compute the same value in every iteration of `loop`? */
+static bool invariant(CostModel *cm, Node *e, int loop) {
+  if (!e) return true;
+  Loop *l = &cm->loops[loop];
+  switch (e->kind) {
+  case ND_NUM: case ND_SIZEOF: case ND_SPECIAL: case ND_STR: return true;
+  case ND_VAR:
+    if (e->var->is_volatile) return false;
+    if (e->ty && e->ty->kind == TY_ARRAY) return true;       /* an array's address */
+    return !assigned_in(l, e->var, NULL) && !(e->var->in_memory && l->writes_memory);
+  case ND_DEREF: case ND_INDEX: case ND_MEMBER:
+    /* a load moves out of the loop only when nothing in the loop may store to memory */
+    if (l->writes_memory && !(e->ty && e->ty->kind == TY_ARRAY)) return false;
+    return invariant(cm, e->lhs, loop) && invariant(cm, e->rhs, loop);
+  case ND_CALL:
+    if (e->fn || e->builtin == BI_NONE) return false;
+    if (e->builtin == BI_MATH || e->builtin == BI_MIN || e->builtin == BI_MAX || e->builtin == BI_ABS ||
+        (e->builtin >= BI_POPC && e->builtin <= BI_BREV) || e->builtin == BI_MAKE_VECTOR)
+      return invariant_list(cm, e->args, loop);
+    return false;
+  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: return false;
+  default:
+    if (e->kind >= ND_BLOCK) return false;
+    return invariant(cm, e->lhs, loop) && invariant(cm, e->rhs, loop) && invariant(cm, e->cond, loop) &&
+           invariant(cm, e->then, loop) && invariant(cm, e->els, loop);
+  }
+}
+
+static bool fully_unrolled(const Loop *l) { return l->trip >= 0 && l->unroll >= (double)l->trip; }
+
+/* does e have one value per body copy known at compile time (numbers, counters of fully
+ * unrolled loops enclosing the node, and arithmetic on them)? */
+static bool copy_constant(CostModel *cm, Node *e, int loop) {
+  if (!e) return false;
+  if (e->kind == ND_NUM || e->kind == ND_SIZEOF) return true;
+  if (e->kind == ND_VAR) {
+    for (int k = loop; k >= 0; k = cm->loops[k].parent)
+      if (cm->loops[k].iv == e->var && fully_unrolled(&cm->loops[k])) return true;
+    return false;
+  }
+  if (e->kind == ND_CAST || e->kind == ND_NEG) return copy_constant(cm, e->lhs, loop);
+  if (e->kind >= ND_ADD && e->kind <= ND_SHR) return copy_constant(cm, e->lhs, loop) && copy_constant(cm, e->rhs, loop);
+  return false;
+}
+
+enum { LIN_NO, LIN_INV, LIN_CONST, LIN_VAR };   /* not affine; invariant; affine with constant / run-time stride */
+
+static int lin_join(int a, int b) {
+  if (a == LIN_NO || b == LIN_NO) return LIN_NO;
+  return a > b ? a : b;
+}
+
+/* is e affine in the counter of `loop`, and is its stride a compile-time constant? */
+static int affinity(CostModel *cm, Node *e, int loop) {
+  if (!e) return LIN_NO;
+  if (invariant(cm, e, loop)) return LIN_INV;
+  Loop *l = &cm->loops[loop];
+  switch (e->kind) {
+  case ND_VAR:
+    if (l->iv && e->var == l->iv && (l->additive || fully_unrolled(l))) return LIN_CONST;
+    return LIN_NO;
+  case ND_CAST: case ND_NEG: case ND_POS: return affinity(cm, e->lhs, loop);
+  case ND_ADD: case ND_SUB: return lin_join(affinity(cm, e->lhs, loop), affinity(cm, e->rhs, loop));
+  case ND_MUL: case ND_SHL: {
+    int a = affinity(cm, e->lhs, loop), b = affinity(cm, e->rhs, loop);
+    if (e->kind == ND_SHL && b != LIN_INV) return LIN_NO;
+    if (a == LIN_INV && b != LIN_NO) return copy_constant(cm, e->lhs, loop) ? b : LIN_VAR;
+    if (b == LIN_INV && a != LIN_NO) return copy_constant(cm, e->rhs, loop) ? a : LIN_VAR;
+    return LIN_NO;
+  }
+  default: return LIN_NO;
+  }
+}
+
+/* ---- counted loops ---- */
+static bool const_value(Node *e, int64_t *v) {
+  e = strip_casts(e);
+  if (!e) return false;
+  if (e->kind == ND_NUM && !is_flonum(e->ty)) { *v = e->ival; return true; }
+  if (e->kind == ND_NEG) { int64_t x; if (const_value(e->lhs, &x)) { *v = -x; return true; } }
+  return false;
+}
+
+/* the counter's start value, from the for-statement's init */
+static bool init_value(Node *init, Obj *iv, int64_t *v) {
+  for (Node *d = init; d; d = d->next) {
+    if (d->kind == ND_DECL && d->var == iv) return d->decl_init && const_value(d->decl_init, v);
+    Node *x = d->kind == ND_EXPR_STMT ? d->lhs : d;
+    if (x && x->kind == ND_ASSIGN && write_target(x) == iv) return const_value(x->rhs, v);
+  }
+  return false;
+}
+
+static int64_t count_trips(int64_t v, int cmp, int64_t bound, NodeKind op, int64_t step) {
+  int64_t n = 0;
+  for (;;) {
+    bool go = cmp == ND_LT ? v < bound : cmp == ND_LE ? v <= bound : cmp == ND_GT ? v > bound : cmp == ND_GE ? v >= bound : v != bound;
+    if (!go) return n;
+    if (++n > 4096) return -1;
+    if (op == ND_ADD) v += step;
+    else if (op == ND_MUL) v *= step;
+    else if (op == ND_SHL) v <<= step;
+    else if (op == ND_SHR) v >>= step;
+    else if (op == ND_DIV) v /= step;
+    else return -1;
+  }
+}
+
+static void classify_loop(CostModel *cm, int li) {
+  Loop *l = &cm->loops[li];
+  Node *n = l->node;
+  if (n->kind != ND_FOR || !n->inc || !n->cond) return;
+  Node *inc = n->inc->kind == ND_EXPR_STMT ? n->inc->lhs : n->inc;
+  Obj *iv = write_target(inc);
+  if (!iv || iv->in_memory) return;
+  int times = 0;
+  if (!assigned_in(l, iv, &times) || times != 1) return;   /* written elsewhere in the body */
+  NodeKind op;
+  int64_t step;
+  switch (inc->kind) {
+  case ND_PREINC: case ND_POSTINC: op = ND_ADD; step = 1; break;
+  case ND_PREDEC: case ND_POSTDEC: op = ND_ADD; step = -1; break;
+  case ND_ASSIGN_OP:
+    if (!const_value(inc->rhs, &step)) return;
+    op = inc->op;
+    if (op == ND_SUB) { op = ND_ADD; step = -step; }
+    if (op != ND_ADD && op != ND_MUL && op != ND_SHL && op != ND_SHR && op != ND_DIV) return;
+    break;
+  default: return;
+  }
+  Node *c = n->cond;
+  if (c->kind < ND_NE || c->kind > ND_GE) return;
+  int cmp = c->kind;
+  Node *bound_expr;
+  if (strip_casts(c->lhs)->kind == ND_VAR && strip_casts(c->lhs)->var == iv) bound_expr = c->rhs;
+  else if (strip_casts(c->rhs)->kind == ND_VAR && strip_casts(c->rhs)->var == iv) {   /* bound < i: flip */
+    bound_expr = c->lhs;
+    cmp = cmp == ND_LT ? ND_GT : cmp == ND_LE ? ND_GE : cmp == ND_GT ? ND_LT : cmp == ND_GE ? ND_LE : cmp;
+  } else return;
+  if (!invariant(cm, bound_expr, li)) return;
+  l->iv = iv;
+  l->additive = op == ND_ADD;
+  int64_t start, bound;
+  if (init_value(n->init, iv, &start) && const_value(bound_expr, &bound)) l->trip = count_trips(start, cmp, bound, op, step);
+  int pragma = n->unroll;
+  if (pragma > 0) l->unroll = pragma;
+  else if (l->trip >= 0 && (pragma == -1 || l->trip <= 32)) l->unroll = l->trip > 0 ? (double)l->trip : 1;
+  else if (l->additive) l->unroll = 4;
+}
+
+/* ---- the factors ---- */
+static bool is_loop_control(CostModel *cm, Node *e, int loop) {
+  if (loop < 0) return false;
+  Node *n = cm->loops[loop].node;
+  Node *inc = n->inc && n->inc->kind == ND_EXPR_STMT ? n->inc->lhs : n->inc;
+  return e == n->cond || e == inc || e == n->inc;
+}
+
+static void assign_factor(CostModel *cm, Node *e) {
+  int id = e->id, loop = cm->loop_of[id];
+  cm->factor[id] = 1;
+  cm->hoist[id] = -1;
+  if (loop < 0 || cm->is_loop[id]) return;
+  if (e->kind >= ND_BLOCK) return;
+  /* hoisting: out of every loop the node is invariant in (values only: writes never move) */
+  int h = -1;
+  for (int k = loop; k >= 0 && invariant(cm, e, k); k = cm->loops[k].parent) h = k;
+  if (h >= 0) { cm->hoist[id] = h; return; }
+  Loop *l = &cm->loops[loop];
+  if (is_loop_control(cm, e, loop)) {
+    if (l->iv) cm->factor[id] = fully_unrolled(l) ? 0 : (float)(1.0 / l->unroll);
+    return;
+  }
+  if (e->kind == ND_INDEX) {
+    if (e->ty && e->ty->kind == TY_ARRAY) { cm->factor[id] = 0; return; }   /* a row: the outer index computes the address */
+    int a = affinity(cm, e->rhs, loop);
+    if (a == LIN_INV) cm->factor[id] = 0;
+    else if (a == LIN_CONST) cm->factor[id] = fully_unrolled(l) ? 0 : (float)(1.0 / l->unroll);
+    return;
+  }
+  /* integer arithmetic of a strength-reduced address */
+  if (cm->in_index[id] && e->ty && is_integer(e->ty) && affinity(cm, e, loop) != LIN_NO) cm->factor[id] = 0;
+}
+
+static void assign_all(CostModel *cm, Node *n);
+static void assign_list(CostModel *cm, Node *n) { for (; n; n = n->next) assign_all(cm, n); }
+static void assign_all(CostModel *cm, Node *n) {
+  if (!n || n->id < 0 || n->id >= cm->nnodes) return;
+  assign_factor(cm, n);
+  assign_all(cm, n->lhs);
+  assign_all(cm, n->rhs);
+  assign_all(cm, n->cond);
+  assign_all(cm, n->then);
+  assign_all(cm, n->els);
+  assign_list(cm, n->init);
+  assign_all(cm, n->inc);
+  if (n->kind == ND_BLOCK) assign_list(cm, n->stmts);
+  if (n->kind == ND_CALL) assign_list(cm, n->args);
+  assign_all(cm, n->decl_init);
+  if (n->kind == ND_INIT_LIST) assign_list(cm, n->elems);
+}
+
+CostModel *cost_model_new(Program *p, Obj *kernel) {
+  CostModel *cm = calloc(1, sizeof *cm);
+  if (!cm) abort();
+  cm->nnodes = p->nodes;
+  size_t n = (size_t)(cm->nnodes > 0 ? cm->nnodes : 1);
+  cm->loop_of = malloc(sizeof(int) * n);
+  cm->hoist = malloc(sizeof(int) * n);
+  cm->factor = malloc(sizeof(float) * n);
+  cm->in_index = calloc(n, sizeof(bool));
+  cm->is_loop = calloc(n, sizeof(bool));
+  if (!cm->loop_of || !cm->hoist || !cm->factor || !cm->in_index || !cm->is_loop) abort();
+  for (size_t i = 0; i < n; i++) { cm->loop_of[i] = -1; cm->hoist[i] = -1; cm->factor[i] = 1; }
+  /* device functions are inlined by nvcc; their bodies are costed as if outside any loop */
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (f->body && (f == kernel || f->is_device)) walk(cm, f->body, -1, false);
+  for (int i = 0; i < cm->nloops; i++) classify_loop(cm, i);
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (f->body && (f == kernel || f->is_device)) assign_all(cm, f->body);
+  return cm;
+}
+
+void cost_model_free(CostModel *cm) {
+  if (!cm) return;
+  for (int i = 0; i < cm->nloops; i++) { free(cm->loops[i].assigned); free(cm->loops[i].writes); }
+  free(cm->loops);
+  free(cm->loop_of);
+  free(cm->hoist);
+  free(cm->factor);
+  free(cm->in_index);
+  free(cm->is_loop);
+  free(cm);
+}
+
+double cost_factor(const CostModel *cm, const Node *n) { return n->id >= 0 && n->id < cm->nnodes ? cm->factor[n->id] : 1; }
+int cost_hoisted_from(const CostModel *cm, const Node *n) { return n->id >= 0 && n->id < cm->nnodes ? cm->hoist[n->id] : -1; }
+int cost_loop_index(const CostModel *cm, const Node *loop_stmt) {
+  for (int i = 0; i < cm->nloops; i++) if (cm->loops[i].node == loop_stmt) return i;
+  return -1;
+}
+int cost_loops(const CostModel *cm) { return cm->nloops; }
+double cost_loop_unroll(const CostModel *cm, int loop) { return cm->loops[loop].unroll; }
+int64_t cost_loop_trip(const CostModel *cm, int loop) { return cm->loops[loop].trip; }
+bool cost_copy_constant(const CostModel *cm, Node *e) {
+  return copy_constant((CostModel *)cm, e, e->id >= 0 && e->id < cm->nnodes ? cm->loop_of[e->id] : -1);
+}
+
+/* the share of a load-consumer stall the node's loop pays per iteration: unrolled copies issue
+ * their loads together and wait once */
+double cost_stall_share(const CostModel *cm, const Node *n) {
+  int loop = n->id >= 0 && n->id < cm->nnodes ? cm->loop_of[n->id] : -1;
+  return loop >= 0 && cm->loops[loop].unroll > 1 ? 1.0 / cm->loops[loop].unroll : 1.0;
+}
