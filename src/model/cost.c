@@ -25,8 +25,12 @@ typedef struct Loop {
   double unroll;         /* body copies per loop-control step */
 } Loop;
 
+typedef struct Write { Node *node; int loop; Obj *var; } Write;
+
 struct CostModel {
   int nnodes, nloops, cap;
+  Write *writes; int nwrites, wcap;   /* every write of a register variable (declarations too) */
+  Obj **known; int nknown;            /* variables whose value is a compile-time constant in each body copy */
   Loop *loops;
   int *loop_of;          /* node id -> innermost enclosing loop (-1); a loop statement: its own index */
   bool *in_index;        /* node id -> part of an address computation */
@@ -58,6 +62,15 @@ static void note_write(CostModel *cm, int loop, Obj *v) {
     }
     l->writes[i]++;
   }
+}
+
+static void record_write(CostModel *cm, Node *n, int loop, Obj *v) {
+  if (cm->nwrites == cm->wcap) {
+    cm->wcap = cm->wcap ? 2 * cm->wcap : 16;
+    cm->writes = realloc(cm->writes, sizeof *cm->writes * (size_t)cm->wcap);
+    if (!cm->writes) abort();
+  }
+  cm->writes[cm->nwrites++] = (Write){n, loop, v};
 }
 
 static void note_memory_write(CostModel *cm, int loop) {
@@ -106,13 +119,13 @@ static void walk(CostModel *cm, Node *n, int loop, bool in_index) {
   }
   case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: {
     Obj *v = write_target(n);
-    if (v && !v->in_memory) note_write(cm, loop, v);
+    if (v && !v->in_memory) { note_write(cm, loop, v); record_write(cm, n, loop, v); }
     else note_memory_write(cm, loop);
     if (v && v->in_memory) note_write(cm, loop, v);
     break;
   }
   case ND_DECL:
-    if (n->var) note_write(cm, loop, n->var);
+    if (n->var) { note_write(cm, loop, n->var); record_write(cm, n, loop, n->var); }
     break;
   case ND_CALL:
     if (n->fn || is_atomic(n) || n->builtin == BI_PRINTF) note_memory_write(cm, loop);
@@ -184,11 +197,49 @@ static bool copy_constant(CostModel *cm, Node *e, int loop) {
   if (e->kind == ND_VAR) {
     for (int k = loop; k >= 0; k = cm->loops[k].parent)
       if (cm->loops[k].iv == e->var && fully_unrolled(&cm->loops[k])) return true;
+    for (int i = 0; i < cm->nknown; i++) if (cm->known[i] == e->var) return true;
     return false;
   }
   if (e->kind == ND_CAST || e->kind == ND_NEG) return copy_constant(cm, e->lhs, loop);
   if (e->kind >= ND_ADD && e->kind <= ND_SHR) return copy_constant(cm, e->lhs, loop) && copy_constant(cm, e->rhs, loop);
   return false;
+}
+
+static bool in_unrolled_loop(CostModel *cm, int loop) {
+  for (int k = loop; k >= 0; k = cm->loops[k].parent) if (fully_unrolled(&cm->loops[k])) return true;
+  return false;
+}
+
+/* variables nvcc knows in every copy of fully unrolled code: a constant initializer, and every
+ * other write inside fully unrolled loops with a known right-hand side (scan's `pout = 1 - pout`,
+ * `offset *= 2`). Found as a fixpoint: start from all candidates, drop any with an unknown write. */
+static void find_known_variables(CostModel *cm) {
+  cm->known = malloc(sizeof(Obj *) * (size_t)(cm->nwrites + 1));
+  if (!cm->known) abort();
+  cm->nknown = 0;
+  for (int i = 0; i < cm->nwrites; i++) {
+    Write *w = &cm->writes[i];
+    if (w->node->kind != ND_DECL || !w->node->decl_init || w->var->is_volatile || !is_integer(w->var->ty)) continue;
+    bool dup = false;
+    for (int j = 0; j < cm->nknown; j++) dup |= cm->known[j] == w->var;
+    if (!dup) cm->known[cm->nknown++] = w->var;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int i = 0; i < cm->nwrites; i++) {
+      Write *w = &cm->writes[i];
+      int k = 0;
+      while (k < cm->nknown && cm->known[k] != w->var) k++;
+      if (k == cm->nknown) continue;
+      bool ok;
+      Node *n = w->node;
+      if (n->kind == ND_DECL) ok = copy_constant(cm, n->decl_init, w->loop);
+      else if (!in_unrolled_loop(cm, w->loop)) ok = false;
+      else if (n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) ok = copy_constant(cm, n->rhs, w->loop);
+      else ok = true;   /* ++ and -- of a known value */
+      if (!ok) { cm->known[k] = cm->known[--cm->nknown]; changed = true; }
+    }
+  }
 }
 
 enum { LIN_NO, LIN_INV, LIN_CONST, LIN_VAR };   /* not affine; invariant; affine with constant / run-time stride */
@@ -202,6 +253,7 @@ static int lin_join(int a, int b) {
 static int affinity(CostModel *cm, Node *e, int loop) {
   if (!e) return LIN_NO;
   if (invariant(cm, e, loop)) return LIN_INV;
+  if (copy_constant(cm, e, loop)) return LIN_CONST;
   Loop *l = &cm->loops[loop];
   switch (e->kind) {
   case ND_VAR:
@@ -326,6 +378,10 @@ static void assign_factor(CostModel *cm, Node *e) {
     else if (a == LIN_CONST) cm->factor[id] = fully_unrolled(l) ? 0 : (float)(1.0 / l->unroll);
     return;
   }
+  /* arithmetic on values known in each unrolled copy is folded by the compiler */
+  if (e->ty && is_integer(e->ty) && e->kind >= ND_ADD && e->kind <= ND_SHR && copy_constant(cm, e, loop)) { cm->factor[id] = 0; return; }
+  if ((e->kind == ND_ASSIGN || e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC)) && write_target(e) &&
+      copy_constant(cm, strip_casts(e->lhs), loop)) { cm->factor[id] = 0; return; }
   /* integer arithmetic of a strength-reduced address */
   if (cm->in_index[id] && e->ty && is_integer(e->ty) && affinity(cm, e, loop) != LIN_NO) cm->factor[id] = 0;
 }
@@ -364,6 +420,7 @@ CostModel *cost_model_new(Program *p, Obj *kernel) {
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->body && (f == kernel || f->is_device)) walk(cm, f->body, -1, false);
   for (int i = 0; i < cm->nloops; i++) classify_loop(cm, i);
+  find_known_variables(cm);
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->body && (f == kernel || f->is_device)) assign_all(cm, f->body);
   return cm;
@@ -373,6 +430,8 @@ void cost_model_free(CostModel *cm) {
   if (!cm) return;
   for (int i = 0; i < cm->nloops; i++) { free(cm->loops[i].assigned); free(cm->loops[i].writes); }
   free(cm->loops);
+  free(cm->writes);
+  free(cm->known);
   free(cm->loop_of);
   free(cm->hoist);
   free(cm->factor);

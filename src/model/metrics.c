@@ -18,7 +18,7 @@ double ryoo_utilization(double instr, double regions, int w_tb, int b_sm) {
  * the cost model, lanes entering each loop, and the lanes of hoisted nodes (counted at the end,
  * once per entry of the loop they leave) */
 typedef struct {
-  Counts *c; bool pending_load, pending_shared; int64_t *blocks; int nblocks;
+  Counts *c; bool pending_load, pending_shared, pending_store; int64_t *blocks; int nblocks;
   const CostModel *cm; double *entries, *entries_warps;
   double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps; Node **hnode; int *hclass; int nnodes;
 } CountCtx;
@@ -127,7 +127,14 @@ static void on_node(void *ctx, Node *n, Mask m) {
     if (w == 0) return;
   }
   add_class(x->c, cl, w, lanes, 1);
-  if (cl == CL_BAR) { x->pending_load = x->pending_shared = false; return; }
+  if (cl == CL_BAR) {
+    /* __syncthreads makes the block's memory operations visible: it waits for this warp's
+     * outstanding loads and global stores */
+    if (x->pending_store) x->pending_load = true;
+    consume(x, n, lanes);
+    x->pending_store = false;
+    return;
+  }
   if (cl != CL_INT) consume(x, n, lanes);
 }
 
@@ -148,6 +155,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   if (kind != ACC_LOAD) consume(x, at, lanes);
   if (space == SPACE_GLOBAL && kind == ACC_LOAD) x->pending_load = true;
   if (space == SPACE_SHARED && kind == ACC_LOAD) x->pending_shared = true;
+  if (space == SPACE_GLOBAL && kind != ACC_LOAD) x->pending_store = true;
   (void)at; (void)size; (void)addr; (void)blk; (void)warp;
 }
 
@@ -218,6 +226,7 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   int warps_run = L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
   c->threads_sampled = (double)st.blocks_run * warps_run * 32.0;
   c->warps_sampled = (double)st.blocks_run * warps_run;
+  c->steps_per_warp = c->warps_sampled > 0 ? (double)st.warp_steps / c->warps_sampled : 0;
   if (c->threads_sampled > (double)st.blocks_run * (double)threads_per_block) c->threads_sampled = (double)st.blocks_run * (double)threads_per_block;
   c->truncated = st.warps_truncated > 0;
   /* barriers: the lanes of a thread that reached them are counted from the node hook via calls */
@@ -307,6 +316,11 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   e.t[B_SFU] = sfu_lanes * busiest / ((double)(m->sfu_per_sm > 0 ? m->sfu_per_sm : 16) * clock);
   /* traffic: the analyzer's sectors and wavefronts, scaled from the threads it ran to the grid */
   double scale = a && a->threads_run > 0 ? threads / a->threads_run : 0;
+  /* the analyzer's budget stops long loops early: its traffic covers part of each warp's run */
+  if (a && a->warps_truncated > 0 && a->warp_steps > 0 && c->steps_per_warp > 0 && !c->truncated) {
+    double analyzed = (double)a->warp_steps / (a->threads_run / 32.0);
+    if (c->steps_per_warp > analyzed) scale *= c->steps_per_warp / analyzed;
+  }
   double partial_writes = 0;
   for (int i = 0; a && i < a->nacc; i++) {
     const AccessStat *s = &a->acc[i];

@@ -12,6 +12,7 @@ typedef struct Counts {
   double regions_lanes;    /* global-load consumers (stalls on memory), thread-weighted */
   double shared_regions_lanes; /* shared-load consumers */
   double threads_sampled, warps_sampled;
+  double steps_per_warp;   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
 } Counts;
 
