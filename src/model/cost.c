@@ -459,3 +459,53 @@ double cost_stall_share(const CostModel *cm, const Node *n) {
   int loop = n->id >= 0 && n->id < cm->nnodes ? cm->loop_of[n->id] : -1;
   return loop >= 0 && cm->loops[loop].unroll > 1 ? 1.0 / cm->loops[loop].unroll : 1.0;
 }
+
+/* the counter's coefficient in e (elements per iteration), when e is that counter times a
+ * constant plus terms that do not change within the copy */
+static bool iv_coefficient(CostModel *cm, Node *e, int loop, int64_t *coef) {
+  Loop *l = &cm->loops[loop];
+  e = strip_casts(e);
+  if (!e) return false;
+  if (e->kind == ND_VAR && e->var == l->iv) { *coef = 1; return true; }
+  if (invariant(cm, e, loop)) { *coef = 0; return true; }
+  int64_t a, b, k;
+  switch (e->kind) {
+  case ND_ADD: case ND_SUB:
+    if (!iv_coefficient(cm, e->lhs, loop, &a) || !iv_coefficient(cm, e->rhs, loop, &b)) return false;
+    *coef = e->kind == ND_ADD ? a + b : a - b;
+    return true;
+  case ND_MUL:
+    if (const_value(e->rhs, &k) && iv_coefficient(cm, e->lhs, loop, &a)) { *coef = a * k; return true; }
+    if (const_value(e->lhs, &k) && iv_coefficient(cm, e->rhs, loop, &a)) { *coef = a * k; return true; }
+    return false;
+  default: return false;
+  }
+}
+
+/* accesses ptxas merges into 64- or 128-bit ones: in a fully unrolled loop counting by one from a
+ * multiple of four, consecutive elements of a row of a declared array whose rows are 16-byte
+ * multiples (mm's As[ty][k]); the copies' addresses are then provably aligned. 1 otherwise. */
+int cost_vector_width(const CostModel *cmc, const Node *access) {
+  CostModel *cm = (CostModel *)cmc;
+  if (access->kind != ND_INDEX || access->id < 0 || access->id >= cm->nnodes) return 1;
+  int loop = cm->loop_of[access->id];
+  if (loop < 0) return 1;
+  Loop *l = &cm->loops[loop];
+  if (!fully_unrolled(l) || !l->additive || l->trip < 2) return 1;
+  Node *arr = access->lhs;
+  bool row = arr->ty && arr->ty->kind == TY_ARRAY && arr->kind == ND_INDEX;           /* a[i][k] */
+  bool whole = arr->kind == ND_VAR && arr->ty && arr->ty->kind == TY_ARRAY;           /* a[k] */
+  if (!row && !whole) return 1;
+  int size = access->ty ? access->ty->size : 0;
+  if (size != 4 && size != 8) return 1;
+  if (row && (arr->ty->size % 16) != 0) return 1;
+  int64_t coef, start;
+  if (!iv_coefficient(cm, access->rhs, loop, &coef) || coef != 1) return 1;
+  if (!init_value(l->node->init, l->iv, &start) || start % 4 != 0) return 1;
+  /* the index must be the counter plus a multiple of four elements: check it at the start */
+  Node *idx = strip_casts(access->rhs);
+  if (!(idx->kind == ND_VAR && idx->var == l->iv)) return 1;
+  int width = 16 / size;
+  if (l->trip % width != 0) width = l->trip % 2 == 0 && size == 4 ? 2 : 1;
+  return width;
+}

@@ -28,6 +28,7 @@ double cost_loop_unroll(const CostModel *cm, int loop);
 int64_t cost_loop_trip(const CostModel *cm, int loop);
 bool cost_copy_constant(const CostModel *cm, Node *e);          /* known at compile time in each body copy */
 double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/unroll of the node's loop */
+int cost_vector_width(const CostModel *cm, const Node *access); /* elements per merged access (1, 2, 4) */
 
 /* run a few sampled blocks (first warps) and count per-thread instructions by class */
 int count_instructions(Launch *L, Counts *c, int max_blocks);
