@@ -37,6 +37,8 @@ struct CostModel {
   float *factor;         /* node id -> SASS instructions per evaluation, relative to the plain count */
   int *hoist;            /* node id -> loop it is hoisted out of (counted once per entry), -1 */
   bool *is_loop;         /* node id -> a loop statement */
+  bool *fused;           /* node id -> an integer multiply that an add absorbs (IMAD, LEA) */
+  int prologue;          /* instructions every thread runs once: S2R, parameter loads, EXIT */
 };
 
 static bool assigned_in(const Loop *l, Obj *v, int *times) {
@@ -200,8 +202,9 @@ static bool copy_constant(CostModel *cm, Node *e, int loop) {
     for (int i = 0; i < cm->nknown; i++) if (cm->known[i] == e->var) return true;
     return false;
   }
-  if (e->kind == ND_CAST || e->kind == ND_NEG) return copy_constant(cm, e->lhs, loop);
-  if (e->kind >= ND_ADD && e->kind <= ND_SHR) return copy_constant(cm, e->lhs, loop) && copy_constant(cm, e->rhs, loop);
+  if (e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_NOT || e->kind == ND_BITNOT) return copy_constant(cm, e->lhs, loop);
+  if ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR)
+    return copy_constant(cm, e->lhs, loop) && copy_constant(cm, e->rhs, loop);
   return false;
 }
 
@@ -356,12 +359,44 @@ static bool is_loop_control(CostModel *cm, Node *e, int loop) {
   return e == n->cond || e == inc || e == n->inc;
 }
 
+/* operations (not variables or constants) in an expression tree */
+static int op_count(Node *n) {
+  if (!n) return 0;
+  int c = n->kind != ND_VAR && n->kind != ND_NUM && n->kind != ND_CAST ? 1 : 0;
+  c += op_count(n->lhs) + op_count(n->rhs) + op_count(n->cond) + op_count(n->then) + op_count(n->els);
+  for (Node *a = n->kind == ND_CALL ? n->args : NULL; a; a = a->next) c += op_count(a);
+  return c;
+}
+
+/* a statement ptxas turns into predicated instructions instead of a branch: one short
+ * assignment or store (possibly in braces); longer bodies keep their branch (or exit early) */
+static bool predicable(Node *s) {
+  if (!s) return true;
+  if (s->kind == ND_BLOCK) return !s->stmts || (!s->stmts->next && predicable(s->stmts));
+  if (s->kind != ND_EXPR_STMT || !s->lhs) return false;
+  Node *x = s->lhs;
+  bool assign = x->kind == ND_ASSIGN || x->kind == ND_ASSIGN_OP || (x->kind >= ND_PREINC && x->kind <= ND_POSTDEC);
+  return assign && op_count(x) <= 8;
+}
+
 static void assign_factor(CostModel *cm, Node *e) {
   int id = e->id, loop = cm->loop_of[id];
   cm->factor[id] = 1;
   cm->hoist[id] = -1;
-  if (loop < 0 || cm->is_loop[id]) return;
-  if (e->kind >= ND_BLOCK) return;
+  if (e->kind == ND_IF) {   /* the factor of an if is its branch's */
+    if (copy_constant(cm, e->cond, loop) || (predicable(e->then) && predicable(e->els))) cm->factor[id] = 0;
+    return;
+  }
+  if (cm->is_loop[id] || e->kind >= ND_BLOCK) return;
+  /* everywhere: a row of a multi-dimensional array is not an instruction (the outer index
+   * computes the address); a multiply feeding an add is one IMAD or LEA; adding a constant to
+   * an address is the load's immediate offset */
+  if (e->kind == ND_INDEX && e->ty && e->ty->kind == TY_ARRAY) { cm->factor[id] = 0; return; }
+  if (cm->fused[id]) { cm->factor[id] = 0; return; }
+  int64_t k;
+  if (cm->in_index[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
+      (const_value(e->rhs, &k) || (e->kind == ND_ADD && const_value(e->lhs, &k)))) { cm->factor[id] = 0; return; }
+  if (loop < 0) return;
   /* hoisting: out of every loop the node is invariant in (values only: writes never move) */
   int h = -1;
   for (int k = loop; k >= 0 && invariant(cm, e, k); k = cm->loops[k].parent) h = k;
@@ -372,14 +407,14 @@ static void assign_factor(CostModel *cm, Node *e) {
     return;
   }
   if (e->kind == ND_INDEX) {
-    if (e->ty && e->ty->kind == TY_ARRAY) { cm->factor[id] = 0; return; }   /* a row: the outer index computes the address */
     int a = affinity(cm, e->rhs, loop);
     if (a == LIN_INV) cm->factor[id] = 0;
     else if (a == LIN_CONST) cm->factor[id] = fully_unrolled(l) ? 0 : (float)(1.0 / l->unroll);
     return;
   }
-  /* arithmetic on values known in each unrolled copy is folded by the compiler */
-  if (e->ty && is_integer(e->ty) && e->kind >= ND_ADD && e->kind <= ND_SHR && copy_constant(cm, e, loop)) { cm->factor[id] = 0; return; }
+  /* arithmetic and tests on values known in each unrolled copy are folded by the compiler */
+  if (e->ty && is_integer(e->ty) && ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR || e->kind == ND_NOT) &&
+      copy_constant(cm, e, loop)) { cm->factor[id] = 0; return; }
   if ((e->kind == ND_ASSIGN || e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC)) && write_target(e) &&
       copy_constant(cm, strip_casts(e->lhs), loop)) { cm->factor[id] = 0; return; }
   /* integer arithmetic of a strength-reduced address */
@@ -388,8 +423,17 @@ static void assign_factor(CostModel *cm, Node *e) {
 
 static void assign_all(CostModel *cm, Node *n);
 static void assign_list(CostModel *cm, Node *n) { for (; n; n = n->next) assign_all(cm, n); }
+static bool is_int_mul(Node *n) {
+  return n && (n->kind == ND_MUL || n->kind == ND_SHL) && n->ty && is_integer(n->ty);
+}
+
 static void assign_all(CostModel *cm, Node *n) {
   if (!n || n->id < 0 || n->id >= cm->nnodes) return;
+  if ((n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && is_integer(n->ty)) {
+    Node *l = strip_casts(n->lhs), *r = strip_casts(n->rhs);
+    if (is_int_mul(l) && l->id >= 0 && l->id < cm->nnodes) cm->fused[l->id] = true;
+    else if (is_int_mul(r) && r->id >= 0 && r->id < cm->nnodes) cm->fused[r->id] = true;
+  }
   assign_factor(cm, n);
   assign_all(cm, n->lhs);
   assign_all(cm, n->rhs);
@@ -404,6 +448,28 @@ static void assign_all(CostModel *cm, Node *n) {
   if (n->kind == ND_INIT_LIST) assign_list(cm, n->elems);
 }
 
+/* what the prologue reads: one S2R per special register, one constant load per parameter */
+static void prologue_walk(Node *n, bool *sreg, Obj **params, int *np) {
+  for (; n; n = n->next) {
+    if (n->kind == ND_SPECIAL && n->sreg <= SR_NCTAID && n->dim >= 0 && n->dim < 3) sreg[n->sreg * 3 + n->dim] = true;
+    if (n->kind == ND_VAR && n->var->sc == SC_PARAM) {
+      bool seen = false;
+      for (int i = 0; i < *np; i++) seen |= params[i] == n->var;
+      if (!seen && *np < 64) params[(*np)++] = n->var;
+    }
+    prologue_walk(n->lhs, sreg, params, np);
+    prologue_walk(n->rhs, sreg, params, np);
+    prologue_walk(n->cond, sreg, params, np);
+    prologue_walk(n->then, sreg, params, np);
+    prologue_walk(n->els, sreg, params, np);
+    prologue_walk(n->init, sreg, params, np);
+    prologue_walk(n->inc, sreg, params, np);
+    prologue_walk(n->stmts, sreg, params, np);
+    prologue_walk(n->args, sreg, params, np);
+    prologue_walk(n->decl_init, sreg, params, np);
+  }
+}
+
 CostModel *cost_model_new(Program *p, Obj *kernel) {
   CostModel *cm = calloc(1, sizeof *cm);
   if (!cm) abort();
@@ -414,13 +480,22 @@ CostModel *cost_model_new(Program *p, Obj *kernel) {
   cm->factor = malloc(sizeof(float) * n);
   cm->in_index = calloc(n, sizeof(bool));
   cm->is_loop = calloc(n, sizeof(bool));
-  if (!cm->loop_of || !cm->hoist || !cm->factor || !cm->in_index || !cm->is_loop) abort();
+  cm->fused = calloc(n, sizeof(bool));
+  if (!cm->loop_of || !cm->hoist || !cm->factor || !cm->in_index || !cm->is_loop || !cm->fused) abort();
   for (size_t i = 0; i < n; i++) { cm->loop_of[i] = -1; cm->hoist[i] = -1; cm->factor[i] = 1; }
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop */
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->body && (f == kernel || f->is_device)) walk(cm, f->body, -1, false);
   for (int i = 0; i < cm->nloops; i++) classify_loop(cm, i);
   find_known_variables(cm);
+  if (kernel && kernel->body) {
+    bool sreg[12] = {0};
+    Obj *params[64];
+    int np = 0, ns = 0;
+    prologue_walk(kernel->body, sreg, params, &np);
+    for (int i = 0; i < 12; i++) ns += sreg[i];
+    cm->prologue = 1 + ns + np + 1 + 1;   /* stack pointer, S2R/LDC, parameters, memory descriptor, EXIT */
+  }
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->body && (f == kernel || f->is_device)) assign_all(cm, f->body);
   return cm;
@@ -437,6 +512,7 @@ void cost_model_free(CostModel *cm) {
   free(cm->factor);
   free(cm->in_index);
   free(cm->is_loop);
+  free(cm->fused);
   free(cm);
 }
 
@@ -509,3 +585,5 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
   if (l->trip % width != 0) width = l->trip % 2 == 0 && size == 4 ? 2 : 1;
   return width;
 }
+
+int cost_prologue(const CostModel *cm) { return cm->prologue; }

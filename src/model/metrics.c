@@ -160,12 +160,38 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   (void)at; (void)size; (void)addr; (void)blk; (void)warp;
 }
 
+/* the instructions one execution of a small statement issues (a predicated if body) */
+static double static_cost(const CostModel *cm, Node *n) {
+  double c = 0;
+  for (; n; n = n->next) {
+    int cl = ins_class(n);
+    if (cl >= 0) c += weight(cm, n) * cost_factor(cm, n);
+    if ((n->kind == ND_INDEX || n->kind == ND_DEREF) && n->ty && n->ty->kind != TY_ARRAY) c += 1;   /* the access */
+    if (n->kind == ND_ASSIGN_OP && (n->lhs->kind == ND_INDEX || n->lhs->kind == ND_DEREF)) c += 1;   /* its store too */
+    c += static_cost(cm, n->lhs) + static_cost(cm, n->rhs) + static_cost(cm, n->cond) + static_cost(cm, n->then) + static_cost(cm, n->els);
+    if (n->kind == ND_BLOCK) c += static_cost(cm, n->stmts);
+    if (n->kind == ND_CALL) c += static_cost(cm, n->args);
+    if (n->kind != ND_BLOCK && n->kind != ND_EXPR_STMT && n->kind != ND_CALL) break;   /* only statement lists continue */
+  }
+  return c;
+}
+
 static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) {
   CountCtx *x = ctx;
   if (at->kind == ND_LOGAND || at->kind == ND_LOGOR || at->kind == ND_COND) return;   /* counted as nodes */
-  /* a loop's branch goes with its control: once per unrolled step, none when fully unrolled */
-  double f = x->cm && (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO) && at->cond ? cost_factor(x->cm, at->cond) : 1;
-  if (f == 0) return;
+  /* a loop's branch goes with its control: once per unrolled step, none when fully unrolled;
+   * an if whose test is known per copy or whose body is predicated has none */
+  double f = !x->cm ? 1 : (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO) ? (at->cond ? cost_factor(x->cm, at->cond) : 1)
+                                                                                               : cost_factor(x->cm, at);
+  if (f == 0) {
+    /* a predicated if issues its body for the whole warp, taken or not; the interpreter ran it
+     * only where some lane took it */
+    if (x->cm && at->kind == ND_IF) {
+      if (!taken) x->c->warp_ins[CL_INT] += static_cost(x->cm, at->then);
+      if (at->els && taken == active) x->c->warp_ins[CL_INT] += static_cost(x->cm, at->els);
+    }
+    return;
+  }
   x->c->lanes[CL_BRANCH] += __builtin_popcount(active) * f;
   x->c->warp_ins[CL_BRANCH] += f;
   (void)taken; (void)blk; (void)warp;
@@ -220,6 +246,7 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
       c->warp_ins[b.hclass[id]] += fmin(b.hoisted_access_warps[id], entered_warps);
     }
   }
+  c->prologue = cm ? cost_prologue(cm) : 0;
   cost_model_free(cm);
   free(b.entries); free(b.entries_warps); free(b.hoisted_node_warps); free(b.hoisted_access_warps); free(b.hoisted_node); free(b.hoisted_access); free(b.hnode); free(b.hclass);
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
@@ -227,6 +254,8 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   int warps_run = L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
   c->threads_sampled = (double)st.blocks_run * warps_run * 32.0;
   c->warps_sampled = (double)st.blocks_run * warps_run;
+  c->lanes[CL_INT] += c->prologue * c->threads_sampled;
+  c->warp_ins[CL_INT] += c->prologue * c->warps_sampled;
   c->steps_per_warp = c->warps_sampled > 0 ? (double)st.warp_steps / c->warps_sampled : 0;
   if (c->threads_sampled > (double)st.blocks_run * (double)threads_per_block) c->threads_sampled = (double)st.blocks_run * (double)threads_per_block;
   c->truncated = st.warps_truncated > 0;

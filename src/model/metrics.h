@@ -12,7 +12,8 @@ typedef struct Counts {
   double regions_lanes;    /* global-load consumers (stalls on memory), thread-weighted */
   double shared_regions_lanes; /* shared-load consumers */
   double threads_sampled, warps_sampled;
-  double steps_per_warp;   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
+  double steps_per_warp;
+  int prologue;            /* instructions every thread runs once (S2R, parameter loads, EXIT), included above */   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
 } Counts;
 
@@ -29,6 +30,7 @@ int64_t cost_loop_trip(const CostModel *cm, int loop);
 bool cost_copy_constant(const CostModel *cm, Node *e);          /* known at compile time in each body copy */
 double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/unroll of the node's loop */
 int cost_vector_width(const CostModel *cm, const Node *access); /* elements per merged access (1, 2, 4) */
+int cost_prologue(const CostModel *cm);                         /* instructions each thread runs once */
 
 /* run a few sampled blocks (first warps) and count per-thread instructions by class */
 int count_instructions(Launch *L, Counts *c, int max_blocks);
