@@ -377,10 +377,15 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each) */
   if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale;
   /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2 */
-  double footprint = 0;
-  for (int i = 1; i < L->nbufs; i++) footprint += (double)L->bufs[i].bytes;
+  double footprint = 0, dram_min = 0;
+  for (int i = 1; i < L->nbufs; i++) {
+    footprint += (double)L->bufs[i].bytes;
+    /* an output that is also read (C += ...) crosses the DRAM bus twice */
+    bool rmw = L->bufs[i].out && L->bufs[i].spec && L->bufs[i].spec->init != INIT_ZEROS;
+    dram_min += (double)L->bufs[i].bytes * (rmw ? 2 : 1);
+  }
   /* neighbouring warps reuse the rest of each sector through L2, so DRAM sees about the footprint */
-  e.dram_bytes = footprint;
+  e.dram_bytes = dram_min;
   if (e.dram_bytes > e.l2_bytes && e.l2_bytes > 0) e.dram_bytes = e.l2_bytes;
   e.dram_bytes += 2 * partial_writes;
   /* memory ceilings are shared by the SMs in use: a grid smaller than the GPU gets its share */
