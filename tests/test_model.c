@@ -4,6 +4,7 @@
 #include "../src/model/model.h"
 #include "../src/model/metrics.h"
 #include "test.h"
+#include <stdlib.h>
 
 #if __has_include(<cuda_occupancy.h>)
 #include <cuda_occupancy.h>
@@ -85,7 +86,200 @@ static void test_ryoo_worked_example(void) {
   CHECK(o.blocks_per_sm == 2, "B_SM = %d (Ryoo: 2)", o.blocks_per_sm);
 }
 
+/* ---- the cost model: what nvcc makes of the source (src/model/cost.c) ---- */
+static char diag_text[8192];
+
+/* per-thread counts by class and warp instructions per warp of kernel `k` in src */
+static bool counts_of(const char *src, Counts *c, double *per_warp) {
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  diag_reset();
+  Program *p = load_program_text("t.cu", src, NULL);
+  bool ok = false;
+  if (p && !diag_errors) {
+    Obj *k = find_kernel(p, "k");
+    Launch L;
+    memset(&L, 0, sizeof L);
+    if (k && launch_prepare(&L, p, k, NULL) == 0) {
+      ok = count_instructions(&L, c, 2) == 0;
+      launch_free(&L);
+    }
+  }
+  fclose(f);
+  diag_out = stderr;
+  if (!ok) { fprintf(stderr, "counts_of: %s\n", diag_text); return false; }
+  double w = 0;
+  for (int i = 0; i < CL_N; i++) { c->lanes[i] /= c->threads_sampled; w += c->warp_ins[i]; }
+  *per_warp = w / c->warps_sampled;
+  return true;
+}
+
+#define SPEC(n) "#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = float[4096] : random(1)\n" \
+                "#pragma carve arg b = float[4096] : random(2)\n#pragma carve arg out = float[4096] : zeros out\n#pragma carve arg n = " #n "\n"
+
+static void test_cost_loops(void) {
+  Counts c1, c2;
+  double w1, w2;
+  /* a constant trip count unrolls fully: no loop control left; a run-time one keeps 1/16 of it */
+  bool ok = counts_of(SPEC(8) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  float s = 0; for (int i = 0; i < 8; i++) s += a[i * 32 + threadIdx.x];\n  out[threadIdx.x] = s; }\n", &c1, &w1) &&
+            counts_of(SPEC(8) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  float s = 0; for (int i = 0; i < n; i++) s += a[i * 32 + threadIdx.x];\n  out[threadIdx.x] = s; }\n", &c2, &w2);
+  CHECK(ok, "loop kernels count");
+  if (!ok) return;
+  CHECK(c1.lanes[CL_BRANCH] == 0, "fully unrolled loop: no branches (%g)", c1.lanes[CL_BRANCH]);
+  CHECK(c2.lanes[CL_BRANCH] > 0 && c2.lanes[CL_BRANCH] < 1, "run-time trip count: a branch per 16 iterations (%g per thread)", c2.lanes[CL_BRANCH]);
+  CHECK(c1.lanes[CL_GLD] == 8 && c2.lanes[CL_GLD] == 8, "one load per iteration either way (%g, %g)", c1.lanes[CL_GLD], c2.lanes[CL_GLD]);
+  CHECK(c1.lanes[CL_FP32] == 8, "eight adds (%g)", c1.lanes[CL_FP32]);
+  CHECK(w1 < w2, "the unrolled loop issues fewer instructions (%g < %g)", w1, w2);
+  /* the constant-stride address needs no arithmetic per copy */
+  CHECK(c1.lanes[CL_INT] < 10, "unrolled: address offsets are immediates (%g int per thread)", c1.lanes[CL_INT]);
+}
+
+static void test_cost_fma_and_strength_reduction(void) {
+  Counts c;
+  double w;
+  bool ok = counts_of(SPEC(64) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  float s = 0; for (int i = 0; i < n; i++) s += a[threadIdx.x * n + i] * b[i * n + threadIdx.x];\n"
+                      "  out[threadIdx.x] = s; }\n", &c, &w);
+  CHECK(ok, "mm-like loop counts");
+  if (!ok) return;
+  CHECK(c.lanes[CL_FP32] == 64, "a*b+s is one FMA per iteration (%g for 64)", c.lanes[CL_FP32]);
+  /* a[tid*n + i]: constant stride, one pointer bump per 16 copies; b[i*n + tid]: run-time stride,
+   * one add per copy; tid*n is hoisted */
+  double per_iter = c.lanes[CL_INT] / 64;
+  CHECK(per_iter > 1 && per_iter < 1.5, "integer work per iteration %.3f (b's address add, a's bump, loop control / 16)", per_iter);
+}
+
+static void test_cost_hoisting(void) {
+  Counts c1, c2;
+  double w1, w2;
+  bool ok = counts_of(SPEC(16) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  float s = 0; for (int i = 0; i < n; i++) s += a[threadIdx.x] * b[i];\n  out[threadIdx.x] = s; }\n", &c1, &w1) &&
+            counts_of(SPEC(16) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  for (int i = 0; i < n; i++) out[i * 32 + threadIdx.x] = a[threadIdx.x] * b[i]; }\n", &c2, &w2);
+  CHECK(ok, "hoisting kernels count");
+  if (!ok) return;
+  CHECK(c1.lanes[CL_GLD] == 17, "loop-invariant a[tid] loaded once: %g loads for 16 iterations (want 17)", c1.lanes[CL_GLD]);
+  CHECK(c2.lanes[CL_GLD] == 32, "a loop that stores keeps both loads inside: %g (want 32)", c2.lanes[CL_GLD]);
+}
+
+static void test_cost_known_values(void) {
+  Counts c1, c2;
+  double w1, w2;
+  /* scan's double buffer: pout = 1 - pout is known in every unrolled copy, so its arithmetic and
+   * the buffer offsets fold away: the same count as constant offsets written out */
+  bool ok = counts_of("#pragma carve launch k grid(1) block(64)\n#pragma carve arg out = int[64] : zeros out\n"
+                      "__global__ void k(int *out) {\n  __shared__ int t[128]; int tid = threadIdx.x; int pout = 0, pin = 1;\n"
+                      "  t[tid] = tid; __syncthreads();\n"
+                      "  for (int d = 1; d < 64; d *= 2) { pout = 1 - pout; pin = 1 - pout;\n"
+                      "    t[pout * 64 + tid] = t[pin * 64 + tid] + 1; __syncthreads(); }\n  out[tid] = t[tid]; }\n", &c1, &w1) &&
+            counts_of("#pragma carve launch k grid(1) block(64)\n#pragma carve arg out = int[64] : zeros out\n"
+                      "__global__ void k(int *out) {\n  __shared__ int t[128]; int tid = threadIdx.x;\n"
+                      "  t[tid] = tid; __syncthreads();\n"
+                      "  for (int d = 1; d < 64; d *= 2) {\n"
+                      "    t[64 + tid] = t[tid] + 1; __syncthreads(); }\n  out[tid] = t[tid]; }\n", &c2, &w2);
+  CHECK(ok, "known-value kernels count");
+  if (!ok) return;
+  CHECK(c1.lanes[CL_INT] == c2.lanes[CL_INT], "pout arithmetic folds: %g int per thread, constant offsets %g", c1.lanes[CL_INT], c2.lanes[CL_INT]);
+  CHECK(c1.lanes[CL_BAR] == 7, "seven barriers (%g)", c1.lanes[CL_BAR]);
+}
+
+static void test_cost_predication(void) {
+  Counts c1, c2;
+  double w1, w2;
+  /* a short if body is predicated: a warp issues it even when no lane takes it */
+  bool ok = counts_of(SPEC(0) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  if (threadIdx.x < n) out[threadIdx.x] = a[threadIdx.x]; }\n", &c1, &w1) &&
+            counts_of(SPEC(32) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  if (threadIdx.x < n) out[threadIdx.x] = a[threadIdx.x]; }\n", &c2, &w2);
+  CHECK(ok, "predication kernels count");
+  if (!ok) return;
+  CHECK(w1 == w2, "predicated body issued taken or not (%g, %g warp instructions)", w1, w2);
+  CHECK(c1.lanes[CL_BRANCH] == 0, "no branch for a predicated if (%g)", c1.lanes[CL_BRANCH]);
+  CHECK(c1.lanes[CL_GLD] == 0 && c2.lanes[CL_GLD] == 1, "thread counts only where it ran (%g, %g)", c1.lanes[CL_GLD], c2.lanes[CL_GLD]);
+}
+
+static void test_cost_vector_and_division(void) {
+  Counts c1, c2, c3, c4;
+  double w1, w2, w3, w4;
+  const char *mm = "#pragma carve launch k grid(1) block(16, 16)\n#pragma carve arg out = float[256] : zeros out\n"
+                   "__global__ void k(float *out) {\n  __shared__ float As[16][%s]; __shared__ float Bs[16][16];\n"
+                   "  As[threadIdx.y][threadIdx.x] = 1; Bs[threadIdx.y][threadIdx.x] = 2; __syncthreads();\n"
+                   "  float s = 0; for (int k = 0; k < 16; k++) s += As[threadIdx.y][k] * Bs[k][threadIdx.x];\n"
+                   "  out[threadIdx.y * 16 + threadIdx.x] = s; }\n";
+  char a[1024], b[1024];
+  snprintf(a, sizeof a, mm, "16");
+  snprintf(b, sizeof b, mm, "17");
+  bool ok = counts_of(a, &c1, &w1) && counts_of(b, &c2, &w2);
+  CHECK(ok, "tile kernels count");
+  if (ok) {
+    CHECK(c1.lanes[CL_SLD] == 20, "As row merged into 128-bit loads: %g shared loads (want 4 + 16)", c1.lanes[CL_SLD]);
+    CHECK(c2.lanes[CL_SLD] == 32, "68-byte rows cannot be merged: %g shared loads (want 32)", c2.lanes[CL_SLD]);
+  }
+  ok = counts_of(SPEC(7) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                 "  out[threadIdx.x] = (float)(threadIdx.x / 8); }\n", &c3, &w3) &&
+       counts_of(SPEC(7) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                 "  out[threadIdx.x] = (float)(threadIdx.x / n); }\n", &c4, &w4);
+  CHECK(ok, "division kernels count");
+  if (ok) CHECK(c3.lanes[CL_INT] + 10 < c4.lanes[CL_INT], "division by 8 is a shift, by n a sequence (%g vs %g int)", c3.lanes[CL_INT], c4.lanes[CL_INT]);
+}
+
+static void test_cost_prologue_and_stalls(void) {
+  Counts c;
+  double w;
+  bool ok = counts_of(SPEC(1) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                      "  __shared__ float s[32]; s[threadIdx.x] = a[threadIdx.x]; __syncthreads();\n"
+                      "  out[threadIdx.x] = s[31 - threadIdx.x]; }\n", &c, &w);
+  CHECK(ok, "stall kernel counts");
+  if (!ok) return;
+  /* LDC of the stack pointer, S2R tid, parameters a and out, memory descriptor, EXIT */
+  CHECK(c.prologue == 6, "prologue of 6 instructions (%d)", c.prologue);
+  CHECK(w >= 10 && w <= 16, "about a dozen warp instructions in all (%g)", w);
+  CHECK(c.regions_lanes / c.threads_sampled == 1, "the barrier waits for the global load: one memory stall (%g)", c.regions_lanes / c.threads_sampled);
+  CHECK(c.shared_regions_lanes / c.threads_sampled == 1, "the store waits for the shared load (%g)", c.shared_regions_lanes / c.threads_sampled);
+}
+
+static void test_estimate_overlap(void) {
+  /* the total lies between the largest limit (perfect overlap) and the sum (none) */
+  const Machine *m = machine_find("h200");
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  Program *p = load_program_text("t.cu", SPEC(64) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+                                 "  float s = 0; for (int i = 0; i < n; i++) s += a[i * 32 + threadIdx.x] * b[i];\n  out[threadIdx.x] = s; }\n", NULL);
+  fclose(f);
+  diag_out = stderr;
+  Obj *k = p ? find_kernel(p, "k") : NULL;
+  Launch L;
+  memset(&L, 0, sizeof L);
+  CHECK(k && launch_prepare(&L, p, k, NULL) == 0, "estimate kernel prepares");
+  if (!k || !L.prog) return;
+  Counts c;
+  Analysis a;
+  CHECK(count_instructions(&L, &c, 2) == 0 && analyze(&a, &L, m, NULL) == 0, "counts and analysis run");
+  Occupancy oc = occupancy(m, 32, 32, 0);
+  Ceilings ce = ceilings_for(m, NULL);
+  Estimate e = estimate_time(&L, m, &c, &a, oc, ce);
+  double mx = 0, sum = 0;
+  for (int b = 0; b < B_LAUNCH; b++) { sum += e.t[b]; if (e.t[b] > mx) mx = e.t[b]; }
+  double body = e.total - e.t[B_LAUNCH];
+  CHECK(body >= mx * 0.999 && body <= sum * 1.001, "total %g between max %g and sum %g", body, mx, sum);
+  CHECK(e.t[e.bottleneck] == mx, "the bottleneck is the largest limit");
+  CHECK(e.warp_instructions > 0 && e.l1_wavefronts > 0, "warp instructions %g and L1 wavefronts %g predicted", e.warp_instructions, e.l1_wavefronts);
+  free(a.acc);
+  free(a.br);
+  launch_free(&L);
+}
+
 int main(void) {
+  test_cost_loops();
+  test_cost_fma_and_strength_reduction();
+  test_cost_hoisting();
+  test_cost_known_values();
+  test_cost_predication();
+  test_cost_vector_and_division();
+  test_cost_prologue_and_stalls();
+  test_estimate_overlap();
   test_ryoo_worked_example();
   test_against_header();
   test_paper_machines();

@@ -160,19 +160,32 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   (void)at; (void)size; (void)addr; (void)blk; (void)warp;
 }
 
-/* the instructions one execution of a small statement issues (a predicated if body) */
-static double static_cost(const CostModel *cm, Node *n) {
+/* the instructions one execution of a small statement issues (a predicated if body), counted
+ * as the hooks count them: nodes by class, one per access */
+static double static_cost(const CostModel *cm, Node *n);
+
+static double static_list(const CostModel *cm, Node *n) {
   double c = 0;
-  for (; n; n = n->next) {
-    int cl = ins_class(n);
-    if (cl >= 0) c += weight(cm, n) * cost_factor(cm, n);
-    if ((n->kind == ND_INDEX || n->kind == ND_DEREF) && n->ty && n->ty->kind != TY_ARRAY) c += 1;   /* the access */
-    if (n->kind == ND_ASSIGN_OP && (n->lhs->kind == ND_INDEX || n->lhs->kind == ND_DEREF)) c += 1;   /* its store too */
-    c += static_cost(cm, n->lhs) + static_cost(cm, n->rhs) + static_cost(cm, n->cond) + static_cost(cm, n->then) + static_cost(cm, n->els);
-    if (n->kind == ND_BLOCK) c += static_cost(cm, n->stmts);
-    if (n->kind == ND_CALL) c += static_cost(cm, n->args);
-    if (n->kind != ND_BLOCK && n->kind != ND_EXPR_STMT && n->kind != ND_CALL) break;   /* only statement lists continue */
+  for (; n; n = n->next) c += static_cost(cm, n);
+  return c;
+}
+
+static double static_cost(const CostModel *cm, Node *n) {
+  if (!n) return 0;
+  if (n->kind == ND_BLOCK) return static_list(cm, n->stmts);
+  if (n->kind == ND_EXPR_STMT) return static_cost(cm, n->lhs);
+  double c = 0;
+  int cl = ins_class(n);
+  if (cl >= 0) c += weight(cm, n) * cost_factor(cm, n);
+  Node *lhs = n->lhs;
+  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) && lhs && (lhs->kind == ND_INDEX || lhs->kind == ND_DEREF)) {
+    /* a store target: its address operands, the store, and for op= the load */
+    c += 1 + (n->kind == ND_ASSIGN_OP) + static_cost(cm, lhs->lhs) + static_cost(cm, lhs->rhs);
+    return c + static_cost(cm, n->rhs);
   }
+  if ((n->kind == ND_INDEX || n->kind == ND_DEREF) && n->ty && n->ty->kind != TY_ARRAY) c += 1;   /* the load */
+  c += static_cost(cm, lhs) + static_cost(cm, n->rhs) + static_cost(cm, n->cond) + static_cost(cm, n->then) + static_cost(cm, n->els);
+  if (n->kind == ND_CALL) c += static_list(cm, n->args);
   return c;
 }
 
