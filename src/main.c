@@ -670,6 +670,12 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   if (rc1 || rc2) { launch_free(&L); return rc1 ? rc1 : rc2; }
   Estimate e = estimate_time(&L, m, &cn, &an, oc, ce);
   CuMAPz cz = cumapz_factors(&an, m, oc);
+  /* the roofline: the declared (or counted) work at the machine's ceilings */
+  LaunchSpec *spec = find_spec(p, k->name);
+  double flops = spec && spec->flops > 0 ? spec->flops : 2.0 * cn.lanes[CL_FP32] / (cn.threads_sampled > 0 ? cn.threads_sampled : 1) * e.threads;
+  double t_mem = e.dram_min_bytes / (ce.dram_gbps * 1e9), t_flop = flops / (ce.fp32_gflops * 1e9);
+  double roofline = t_mem > t_flop ? t_mem : t_flop;
+  const char *roofline_by = t_mem > t_flop ? "DRAM: every buffer once" : spec && spec->flops > 0 ? "FP32: the declared flops" : "FP32: counted operations";
   if (out) *out = e;
   if (quiet) { free(an.acc); free(an.br); launch_free(&L); return 0; }
   static const char *cls[] = {"int", "fp32", "fp64", "sfu", "convert", "global ld", "global st", "atomic", "shared ld", "shared st", "local", "barrier", "branch"};
@@ -690,15 +696,26 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
            oc.by_warps, oc.by_blocks, oc.by_regs > 100000 ? -1 : oc.by_regs, oc.by_smem > 100000 ? -1 : oc.by_smem, (long long)blocks, waves, tail);
     printf(", \"per_thread\": {");
     for (int i = 0; i < CL_N; i++) printf("%s\"%s\": %.3f", i ? ", " : "", cls[i], cn.threads_sampled > 0 ? cn.lanes[i] / cn.threads_sampled : 0.0);
-    printf("}, \"counts_truncated\": %s, \"ryoo\": {\"instr\": %.1f, \"regions\": %.1f, \"threads\": %.0f, \"efficiency\": %.4g, \"utilization\": %.4g}",
-           cn.truncated ? "true" : "false", e.instr_per_thread, e.regions_per_thread, e.threads, e.efficiency, e.utilization);
+    printf("}, \"counts_truncated\": %s, \"ryoo\": {\"instr\": %.1f, \"regions\": %.1f, \"long_regions\": %.1f, \"threads\": %.0f, "
+           "\"efficiency\": %.4g, \"utilization\": %.4g, \"utilization_simple\": %.4g}",
+           cn.truncated ? "true" : "false", e.instr_per_thread, e.regions_per_thread, e.long_regions_per_thread, e.threads, e.efficiency,
+           e.utilization, e.utilization_simple);
+    printf(", \"loops\": [");
+    for (int i = 0; i < cn.nloops; i++) {
+      SrcLoc at = tok_loc(cn.loops[i].loop->tok);
+      printf("%s{\"line\": %d, \"entries_per_thread\": %.4g, \"iterations_per_entry\": %.4g, \"unroll\": %.4g, \"static_trip\": %lld}",
+             i ? ", " : "", at.line, cn.loops[i].entries / cn.threads_sampled, cn.loops[i].iterations / cn.loops[i].entries, cn.loops[i].unroll,
+             (long long)cn.loops[i].static_trip);
+    }
+    printf("]");
     printf(", \"cumapz\": {\"data_reuse\": %.4g, \"lat_hiding\": %.4g, \"bw_util\": %.4g, \"ch_skew\": %.4g, \"shm_eff\": %.4g, \"branch_eff\": %.4g, \"mpe\": %.4g}",
            cz.data_reuse, cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf(", \"estimate\": {\"seconds\": %.6g, \"bottleneck\": \"%s\", \"ceilings\": \"%s\", \"limits\": {", e.total, bottleneck_name(e.bottleneck), ce.source);
     static const char *bn[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
     for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", bn[i], e.t[i]);
-    printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g, \"warp_instructions\": %.6g, \"l1_wavefronts\": %.6g}}\n",
-           e.dram_bytes, e.l2_bytes, e.shared_bytes, e.warp_instructions, e.l1_wavefronts);
+    printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g, \"warp_instructions\": %.6g, \"l1_wavefronts\": %.6g, "
+           "\"roofline_seconds\": %.6g}}\n",
+           e.dram_bytes, e.l2_bytes, e.shared_bytes, e.warp_instructions, e.l1_wavefronts, roofline);
   } else {
     printf("%s: %s on %s (%s)\n", o->file, k->name, m->name, m->long_name);
     if (res.known)
@@ -713,15 +730,26 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     if (per_wave) printf("  waves: %.2f over %d SMs (%lld blocks per wave); the last wave is %.0f%% full\n", waves, m->sm_count, (long long)per_wave, 100 * tail);
     printf("  per thread (%s%.0f sampled threads):", cn.truncated ? "lower bounds, " : "", cn.threads_sampled);
     for (int i = 0; i < CL_N; i++) if (cn.lanes[i] > 0) printf(" %s %.1f", cls[i], cn.lanes[i] / cn.threads_sampled);
-    printf("\n  Ryoo: Instr %.0f, Regions %.0f, Efficiency %.3g, Utilization %.3g\n", e.instr_per_thread, e.regions_per_thread, e.efficiency, e.utilization);
+    printf("\n  Ryoo: Instr %.0f, Regions %.0f, LongRegions %.0f, Efficiency %.3g, Utilization %.3g (eq. 5.2), %.3g (eq. 6.1)\n",
+           e.instr_per_thread, e.regions_per_thread, e.long_regions_per_thread, e.efficiency, e.utilization, e.utilization_simple);
+    for (int i = 0; i < cn.nloops; i++) {
+      SrcLoc at = tok_loc(cn.loops[i].loop->tok);
+      double it = cn.loops[i].iterations / cn.loops[i].entries;
+      printf("  loop at line %d: %.4g iterations per entry (measured)", at.line, it);
+      if (cn.loops[i].static_trip >= 0 && cn.loops[i].unroll >= (double)cn.loops[i].static_trip) printf(", constant trip count: fully unrolled\n");
+      else if (cn.loops[i].unroll > 1) printf(", modelled as unrolled by %.0f (nvcc's heuristic)\n", cn.loops[i].unroll);
+      else printf(", not unrolled\n");
+    }
     printf("  CuMAPz: data_reuse %.3g, lat_hiding %.3g, bw_util %.3g, ch_skew %.3g, shm_eff %.3g, branch_eff %.3g, MPE %.3g\n", cz.data_reuse,
            cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf("  estimate: %.4g ms, bound by %s (ceilings from the %s)\n", e.total * 1e3, bottleneck_name(e.bottleneck), ce.source);
     static const char *bn[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
     printf("    limits (ms):");
     for (int i = 0; i < B_N; i++) printf(" %s %.4g", bn[i], e.t[i] * 1e3);
-    printf("\n    traffic: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB; %.3g warp instructions, %.3g L1 wavefronts\n", e.dram_bytes / 1e6,
-           e.l2_bytes / 1e6, e.shared_bytes / 1e6, e.warp_instructions, e.l1_wavefronts);
+    printf("\n    predicted counters: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB, %.3g warp instructions, %.3g L1 wavefronts\n",
+           e.dram_bytes / 1e6, e.l2_bytes / 1e6, e.shared_bytes / 1e6, e.warp_instructions, e.l1_wavefronts);
+    if (roofline > 0)
+      printf("    roofline: %.4g ms (%s); the estimate is %.2gx above it\n", roofline * 1e3, roofline_by, e.total / roofline);
   }
   free(an.acc);
   free(an.br);

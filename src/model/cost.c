@@ -309,6 +309,34 @@ static int64_t count_trips(int64_t v, int cmp, int64_t bound, NodeKind op, int64
   }
 }
 
+/* operations (not variables or constants) in an expression tree */
+static int op_count(Node *n) {
+  if (!n) return 0;
+  int c = n->kind != ND_VAR && n->kind != ND_NUM && n->kind != ND_CAST ? 1 : 0;
+  c += op_count(n->lhs) + op_count(n->rhs) + op_count(n->cond) + op_count(n->then) + op_count(n->els);
+  for (Node *a = n->kind == ND_CALL ? n->args : NULL; a; a = a->next) c += op_count(a);
+  return c;
+}
+
+/* operations in a loop body, inner loops with a constant trip count times that count (they are
+ * unrolled before the outer loop is) */
+static int body_ops(CostModel *cm, Node *n) {
+  int c = 0;
+  for (; n; n = n->next) {
+    if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) {
+      int inner = body_ops(cm, n->then) + op_count(n->cond) + op_count(n->inc), trip = 1;
+      for (int i = 0; i < cm->nloops; i++)
+        if (cm->loops[i].node == n && cm->loops[i].trip > 0) trip = (int)(cm->loops[i].trip < 64 ? cm->loops[i].trip : 64);
+      c += inner * trip;
+    } else if (n->kind == ND_BLOCK) c += body_ops(cm, n->stmts);
+    else if (n->kind == ND_IF) c += op_count(n->cond) + body_ops(cm, n->then) + body_ops(cm, n->els);
+    else if (n->kind == ND_EXPR_STMT || n->kind == ND_RETURN) c += op_count(n->lhs);
+    else if (n->kind == ND_DECL) c += op_count(n->decl_init);
+    else c += 1;
+  }
+  return c;
+}
+
 static void classify_loop(CostModel *cm, int li) {
   Loop *l = &cm->loops[li];
   Node *n = l->node;
@@ -348,7 +376,14 @@ static void classify_loop(CostModel *cm, int li) {
   int pragma = n->unroll;
   if (pragma > 0) l->unroll = pragma;
   else if (l->trip >= 0 && (pragma == -1 || l->trip <= 32)) l->unroll = l->trip > 0 ? (double)l->trip : 1;
-  else if (l->additive) l->unroll = 16;   /* nvcc, sm_90: by 16, remainder loops of 8, 4, 1 (SASS) */
+  else if (l->additive) {
+    /* nvcc (sm_90) unrolls small counted loops by 16, with remainder loops of 8, 4, 1; bigger
+     * bodies less: mm_tile16's tile loop by 4, mm_tile32's not at all (their SASS). Modelled as
+     * a budget of about 1024 operations for the unrolled body, in powers of two. */
+    int size = body_ops(cm, n->then);
+    l->unroll = 16;
+    while (l->unroll > 1 && l->unroll * size > 1024) l->unroll /= 2;
+  }
 }
 
 /* ---- the factors ---- */
@@ -357,15 +392,6 @@ static bool is_loop_control(CostModel *cm, Node *e, int loop) {
   Node *n = cm->loops[loop].node;
   Node *inc = n->inc && n->inc->kind == ND_EXPR_STMT ? n->inc->lhs : n->inc;
   return e == n->cond || e == inc || e == n->inc;
-}
-
-/* operations (not variables or constants) in an expression tree */
-static int op_count(Node *n) {
-  if (!n) return 0;
-  int c = n->kind != ND_VAR && n->kind != ND_NUM && n->kind != ND_CAST ? 1 : 0;
-  c += op_count(n->lhs) + op_count(n->rhs) + op_count(n->cond) + op_count(n->then) + op_count(n->els);
-  for (Node *a = n->kind == ND_CALL ? n->args : NULL; a; a = a->next) c += op_count(a);
-  return c;
 }
 
 /* a statement ptxas turns into predicated instructions instead of a branch: one short
@@ -486,7 +512,7 @@ CostModel *cost_model_new(Program *p, Obj *kernel) {
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop */
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->body && (f == kernel || f->is_device)) walk(cm, f->body, -1, false);
-  for (int i = 0; i < cm->nloops; i++) classify_loop(cm, i);
+  for (int i = cm->nloops - 1; i >= 0; i--) classify_loop(cm, i);   /* inner loops first: outer bodies need their trips */
   find_known_variables(cm);
   if (kernel && kernel->body) {
     bool sreg[12] = {0};
@@ -593,3 +619,4 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
 }
 
 int cost_prologue(const CostModel *cm) { return cm->prologue; }
+Node *cost_loop_node(const CostModel *cm, int loop) { return cm->loops[loop].node; }

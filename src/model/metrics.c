@@ -14,12 +14,17 @@ double ryoo_utilization(double instr, double regions, int w_tb, int b_sm) {
   return instr / regions * ((w_tb - 1) / 2.0 + (b_sm - 1) * (double)w_tb);
 }
 
+double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int b_sm) {
+  if (long_regions <= 0) return 0;
+  return instr / long_regions * ((double)b_sm * w_tb - 1);
+}
+
 /* what the hooks share: the counts, whether a global load awaits its consumer, the sampled blocks,
  * the cost model, lanes entering each loop, and the lanes of hoisted nodes (counted at the end,
  * once per entry of the loop they leave) */
 typedef struct {
   Counts *c; bool pending_load, pending_shared, pending_store; int64_t *blocks; int nblocks;
-  const CostModel *cm; double *entries, *entries_warps;
+  const CostModel *cm; double *entries, *entries_warps, *iterations;
   double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps; Node **hnode; int *hclass; int nnodes;
 } CountCtx;
 
@@ -196,6 +201,10 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
    * an if whose test is known per copy or whose body is predicated has none */
   double f = !x->cm ? 1 : (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO) ? (at->cond ? cost_factor(x->cm, at->cond) : 1)
                                                                                                : cost_factor(x->cm, at);
+  if (x->cm && (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO)) {
+    int li = cost_loop_index(x->cm, at);
+    if (li >= 0) x->iterations[li] += __builtin_popcount(taken);
+  }
   if (f == 0) {
     /* a predicated if issues its body for the whole warp, taken or not; the interpreter ran it
      * only where some lane took it */
@@ -227,6 +236,7 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     b.nnodes = L->prog->nodes > 0 ? L->prog->nodes : 1;
     b.entries = xmalloc((size_t)(cost_loops(cm) + 1) * sizeof(double));
     b.entries_warps = xmalloc((size_t)(cost_loops(cm) + 1) * sizeof(double));
+    b.iterations = xmalloc((size_t)(cost_loops(cm) + 1) * sizeof(double));
     b.hoisted_node_warps = xmalloc((size_t)b.nnodes * sizeof(double));
     b.hoisted_access_warps = xmalloc((size_t)b.nnodes * sizeof(double));
     b.hoisted_node = xmalloc((size_t)b.nnodes * sizeof(double));
@@ -260,8 +270,14 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     }
   }
   c->prologue = cm ? cost_prologue(cm) : 0;
+  for (int i = 0; cm && i < cost_loops(cm) && c->nloops < 32; i++) {
+    if (b.entries[i] <= 0) continue;
+    /* a do-while tests after each body: one more iteration per entry than its taken tests */
+    double it = b.iterations[i] + (cost_loop_node(cm, i)->kind == ND_DO ? b.entries[i] : 0);
+    c->loops[c->nloops++] = (struct LoopCount){cost_loop_node(cm, i), b.entries[i], it, cost_loop_unroll(cm, i), cost_loop_trip(cm, i)};
+  }
   cost_model_free(cm);
-  free(b.entries); free(b.entries_warps); free(b.hoisted_node_warps); free(b.hoisted_access_warps); free(b.hoisted_node); free(b.hoisted_access); free(b.hnode); free(b.hclass);
+  free(b.entries); free(b.entries_warps); free(b.iterations); free(b.hoisted_node_warps); free(b.hoisted_access_warps); free(b.hoisted_node); free(b.hoisted_access); free(b.hnode); free(b.hclass);
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
   int warps_per_block = (int)((threads_per_block + 31) / 32);
   int warps_run = L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
@@ -341,9 +357,11 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   e.warp_instructions = warp_instr * warps;
   double load_regions = c->regions_lanes / ts, shared_regions = c->shared_regions_lanes / ts, barriers = c->lanes[CL_BAR] / ts;
   e.regions_per_thread = 1 + load_regions + barriers;   /* Ryoo: stalls on memory and barriers */
+  e.long_regions_per_thread = 1 + load_regions;
   e.efficiency = ryoo_efficiency(instr, threads);
   int w_tb = (int)(tpb / 32 > 0 ? tpb / 32 : 1);
   e.utilization = ryoo_utilization(instr, e.regions_per_thread, w_tb, oc.blocks_per_sm);
+  e.utilization_simple = ryoo_utilization_simple(instr, e.long_regions_per_thread, w_tb, oc.blocks_per_sm);
   double clock = ce.clock_mhz * 1e6;
   int per_wave = oc.blocks_per_sm * m->sm_count;
   e.waves = per_wave ? ceil((double)blocks / per_wave) : 0;
@@ -398,6 +416,7 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
     dram_min += (double)L->bufs[i].bytes * (rmw ? 2 : 1);
   }
   /* neighbouring warps reuse the rest of each sector through L2, so DRAM sees about the footprint */
+  e.dram_min_bytes = dram_min;
   e.dram_bytes = dram_min;
   if (e.dram_bytes > e.l2_bytes && e.l2_bytes > 0) e.dram_bytes = e.l2_bytes;
   e.dram_bytes += 2 * partial_writes;

@@ -13,7 +13,10 @@ typedef struct Counts {
   double shared_regions_lanes; /* shared-load consumers */
   double threads_sampled, warps_sampled;
   double steps_per_warp;
-  int prologue;            /* instructions every thread runs once (S2R, parameter loads, EXIT), included above */   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
+  int prologue;            /* instructions every thread runs once (S2R, parameter loads, EXIT), included above */
+  /* the loops the sampled threads ran (Ryoo annotated trip counts by hand; these are measured) */
+  struct LoopCount { Node *loop; double entries, iterations, unroll; int64_t static_trip; } loops[32];
+  int nloops;   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
 } Counts;
 
@@ -25,6 +28,7 @@ double cost_factor(const CostModel *cm, const Node *n);        /* instructions p
 int cost_hoisted_from(const CostModel *cm, const Node *n);     /* loop index it leaves, or -1 */
 int cost_loop_index(const CostModel *cm, const Node *loop_stmt);
 int cost_loops(const CostModel *cm);
+Node *cost_loop_node(const CostModel *cm, int loop);
 double cost_loop_unroll(const CostModel *cm, int loop);
 int64_t cost_loop_trip(const CostModel *cm, int loop);
 bool cost_copy_constant(const CostModel *cm, Node *e);          /* known at compile time in each body copy */
@@ -36,6 +40,7 @@ int cost_prologue(const CostModel *cm);                         /* instructions 
 int count_instructions(Launch *L, Counts *c, int max_blocks);
 double ryoo_efficiency(double instr, double threads);                            /* eq. 5.1 */
 double ryoo_utilization(double instr, double regions, int w_tb, int b_sm);       /* eq. 5.2 */
+double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int b_sm);  /* eq. 6.1 */
 
 #include "../analysis/analysis.h"
 
@@ -52,10 +57,13 @@ typedef struct Estimate {
   double total;             /* seconds: the largest limit plus launch overhead */
   int bottleneck;
   double instr_per_thread, regions_per_thread, threads;
+  double long_regions_per_thread;   /* Ryoo's LongRegions: 1 + global-load stalls (barriers excluded) */
+  double utilization_simple;        /* eq. 6.1 */
   double chain_s;           /* one warp's critical path: its stalls in sequence plus its own issue */
   double efficiency, utilization;
   double waves;
   double dram_bytes, l2_bytes, shared_bytes;
+  double dram_min_bytes;     /* every buffer once (read-modify-written ones twice): the roofline's bytes */
   double warp_instructions;  /* SASS warp instructions, the whole grid */
   double l1_wavefronts;      /* L1/shared data-pipe wavefronts: shared wavefronts + global 128-byte lines */
 } Estimate;
