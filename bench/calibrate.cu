@@ -609,8 +609,10 @@ int main(int argc, char **argv) {
          "\"sync_us_max\": %.2f},\n",
          nlaunch, launch_ms.min * 1e3 / nlaunch, launch_ms.max * 1e3 / nlaunch, launch_sync.min, launch_sync.max);
   printf("    \"barrier\": {\"block\": 1024, \"iters\": [%d, %d], \"ns_min\": %.2f, \"ns_max\": %.2f, \"cycles_min\": "
-         "%.2f, \"cycles_max\": %.2f}\n",
+         "%.2f, \"cycles_max\": %.2f},\n",
          b1, b2, bar_ns.min, bar_ns.max, bar_cyc.min, bar_cyc.max);
+  printf("    \"shared_latency\": {\"slots\": 4096, \"steps\": %d, \"cycles_min\": %.2f, \"cycles_max\": %.2f}\n", sm_steps, smem_cyc.min,
+         smem_cyc.max);
   printf("  }\n");
   printf("}\n");
 

@@ -326,8 +326,9 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
   if (c.latency_ns <= 0) c.latency_ns = 500;
   if (c.launch_us <= 0) c.launch_us = 4;
   if (c.barrier_cycles <= 0) c.barrier_cycles = m->barrier_cycles > 0 ? m->barrier_cycles : 20;
-  /* until `carve calibrate` measures it: about 30 cycles from LDS to its use on sm_80/sm_90 */
-  if (c.shared_latency_cycles <= 0) c.shared_latency_cycles = 30;
+  /* older calibration files lack it: `carve calibrate` measured 29.0 cycles (LDS to use, one-thread
+   * chase) on the H200, 2026-11-22 (docs/data/calibration-h200-2026-11-22-b.json) */
+  if (c.shared_latency_cycles <= 0) c.shared_latency_cycles = 29;
   return c;
 }
 
