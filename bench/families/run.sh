@@ -3,12 +3,14 @@
 # machine): `carve bench --verify` at the file's default size, one JSON line per variant in
 # $OUT/families.jsonl (or ./families.jsonl), then a table per family, fastest first.
 # Extra arguments go to every `carve bench` (e.g. --ncu, --reps 50, --no-baseline).
+# FAMILY_DIR=bench/holdout runs another folder laid out the same way.
 out=${OUT:-.}
+dir=${FAMILY_DIR:-bench/families}
 [ -x ./carve ] || make -s -j16 carve || exit 2
 : > "$out/families.jsonl"
 while read -r fam file kernel; do
   [ -z "$fam" ] && continue
-  r=$(timeout 300 ./carve bench "bench/families/$file" --verify --format json "$@" 2>>"$out/families.err")
+  r=$(timeout 300 ./carve bench "$dir/$file" --verify --format json "$@" 2>>"$out/families.err")
   rc=$?
   if [ -n "$r" ]; then
     echo "$r" | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); r['family']='$fam'; r['rc']=$rc; print(json.dumps(r))" >> "$out/families.jsonl" \
@@ -16,7 +18,7 @@ while read -r fam file kernel; do
   else
     echo "{\"family\": \"$fam\", \"kernel\": \"$kernel\", \"error\": $rc}" >> "$out/families.jsonl"
   fi
-done < bench/families/families.txt
+done < "$dir/families.txt"
 python3 - "$out/families.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]

@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Holdout check: the estimates recorded before measuring against the measured times.
+usage: bench/holdout/compare.py [PREDICTED.jsonl MEASURED.jsonl]"""
+import json, sys
+pf = sys.argv[1] if len(sys.argv) > 1 else "bench/holdout/predicted-h200.jsonl"
+mf = sys.argv[2] if len(sys.argv) > 2 else "bench/holdout/measured-h200.jsonl"
+pred = {json.loads(l)["kernel"]: json.loads(l) for l in open(pf) if l.strip()}
+meas = [json.loads(l) for l in open(mf) if l.strip()]
+def ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i]); rk = [0.0] * len(v); i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]: j += 1
+        for k in range(i, j + 1): rk[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return rk
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b); n = len(a); ma = sum(ra) / n; mb = sum(rb) / n
+    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+    return num / den if den else 0.0
+fam, errs = {}, []
+print("| family | kernel | measured ms | predicted ms (before measuring) | error | predicted bottleneck | verified |\n|---|---|---|---|---|---|---|")
+for r in meas:
+    if "median_ms" not in r or r["kernel"] not in pred: continue
+    p = pred[r["kernel"]]; m = r["median_ms"]; e = p["predicted_ms"]
+    v = r.get("verify", []); ok = "yes" if v and all(x["ok"] for x in v) else "no"
+    errs.append(abs(e - m) / m); fam.setdefault(p["family"], []).append((m, e))
+    print(f"| {p['family']} | {r['kernel']} | {m:.4f} | {e:.4f} | {100 * (e - m) / m:+.0f}% | {p['bottleneck']} | {ok} |")
+print("\n| family | variants | Spearman ρ |\n|---|---|---|")
+for f, v in fam.items(): print(f"| {f} | {len(v)} | {spearman([a for a, b in v], [b for a, b in v]):.2f} |")
+if errs: print(f"\nmean absolute percentage error over {len(errs)} holdout kernels: {100 * sum(errs) / len(errs):.0f}%")
