@@ -1,10 +1,19 @@
 #!/usr/bin/env python3
 """Holdout check: the estimates recorded before measuring against the measured times.
-usage: bench/holdout/compare.py [PREDICTED.jsonl MEASURED.jsonl]"""
-import json, sys
-pf = sys.argv[1] if len(sys.argv) > 1 else "bench/holdout/predicted-h200.jsonl"
-mf = sys.argv[2] if len(sys.argv) > 2 else "bench/holdout/measured-h200.jsonl"
+usage: bench/holdout/compare.py [--now] [PREDICTED.jsonl MEASURED.jsonl]
+--now: estimate again with the current ./carve (and the first H200 calibration) instead of
+using the recorded predictions: what later model changes did to the holdout."""
+import json, os, subprocess, sys
+now = "--now" in sys.argv
+args = [a for a in sys.argv[1:] if a != "--now"]
+pf = args[0] if len(args) > 0 else "bench/holdout/predicted-h200.jsonl"
+mf = args[1] if len(args) > 1 else "bench/holdout/measured-h200.jsonl"
 pred = {json.loads(l)["kernel"]: json.loads(l) for l in open(pf) if l.strip()}
+if now:
+    env = dict(os.environ, CARVE_CALIBRATION="docs/data/calibration-h200-2026-11-22.json")
+    for k, p in pred.items():
+        e = json.loads(subprocess.run(["./carve", "estimate", p["file"], "--arch", "h200", "--format", "json"], capture_output=True, text=True, env=env).stdout)
+        p["predicted_ms"] = e["estimate"]["seconds"] * 1e3; p["bottleneck"] = e["estimate"]["bottleneck"]
 meas = [json.loads(l) for l in open(mf) if l.strip()]
 def ranks(v):
     order = sorted(range(len(v)), key=lambda i: v[i]); rk = [0.0] * len(v); i = 0
@@ -20,7 +29,7 @@ def spearman(a, b):
     den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
     return num / den if den else 0.0
 fam, errs = {}, []
-print("| family | kernel | measured ms | predicted ms (before measuring) | error | predicted bottleneck | verified |\n|---|---|---|---|---|---|---|")
+print("| family | kernel | measured ms | " + ("estimate ms (current model)" if now else "predicted ms (before measuring)") + " | error | predicted bottleneck | verified |\n|---|---|---|---|---|---|---|")
 for r in meas:
     if "median_ms" not in r or r["kernel"] not in pred: continue
     p = pred[r["kernel"]]; m = r["median_ms"]; e = p["predicted_ms"]

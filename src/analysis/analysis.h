@@ -61,7 +61,7 @@ typedef struct Analysis {
   uint64_t blocks_run, lane_ops, warp_steps;
   bool sampled;
   double threads_run;        /* threads whose warps ran (for scaling counts to the grid) */
-  double warp_sectors;       /* global sectors each warp touches at least once, summed over warps (L1 misses) */
+  double warp_sectors;       /* global sectors each warp loads at least once, summed over warps (L1 misses) */
   uint64_t warps_truncated;   /* warps stopped by the step budget (loops sampled) */
   char **unreached; int nunreached;  /* memory accesses in the source no sampled warp reached */
   double seconds;

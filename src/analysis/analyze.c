@@ -215,7 +215,8 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     for (int w = 0; w < 32; w++) { c->a->warp_sectors += (double)c->wsec[w].n; set_clear(&c->wsec[w]); }
     c->cur_block = blk;
   }
-  if (space == SPACE_GLOBAL && warp >= 0 && warp < 32)
+  /* loads that L1 may serve again; stores write through to L2 and are counted per request */
+  if (space == SPACE_GLOBAL && kind != ACC_STORE && warp >= 0 && warp < 32)
     for (int l = 0; l < 32; l++)
       if (m >> l & 1)
         for (uint64_t x = addr[l] >> 5; x <= (addr[l] + (uint64_t)size - 1) >> 5; x++) set_add(&c->wsec[warp], x);

@@ -408,6 +408,9 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   cost_model_free(cm);
   /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each) */
   if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale;
+  /* L1 writes through: every stored sector reaches L2 */
+  for (int i = 0; a && i < a->nacc; i++)
+    if (a->acc[i].space == SPACE_GLOBAL && a->acc[i].kind == ACC_STORE) e.l2_bytes += (double)a->acc[i].sectors * 32.0 * scale;
   /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2 */
   double footprint = 0, dram_min = 0;
   for (int i = 1; i < L->nbufs; i++) {
