@@ -641,6 +641,8 @@ static int cmd_analyze(int argc, char **argv) {
   return o.fail_on && worst >= o.fail_on ? 1 : 0;
 }
 
+static const char *limit_key[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
+
 /* estimate one file; prints unless quiet; returns exit status and the estimate */
 static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   Program *p = load(o);
@@ -711,8 +713,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     printf(", \"cumapz\": {\"data_reuse\": %.4g, \"lat_hiding\": %.4g, \"bw_util\": %.4g, \"ch_skew\": %.4g, \"shm_eff\": %.4g, \"branch_eff\": %.4g, \"mpe\": %.4g}",
            cz.data_reuse, cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf(", \"estimate\": {\"seconds\": %.6g, \"bottleneck\": \"%s\", \"ceilings\": \"%s\", \"limits\": {", e.total, bottleneck_name(e.bottleneck), ce.source);
-    static const char *bn[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
-    for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", bn[i], e.t[i]);
+    for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", limit_key[i], e.t[i]);
     printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g, \"warp_instructions\": %.6g, \"l1_wavefronts\": %.6g, "
            "\"roofline_seconds\": %.6g}}\n",
            e.dram_bytes, e.l2_bytes, e.shared_bytes, e.warp_instructions, e.l1_wavefronts, roofline);
@@ -743,9 +744,8 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     printf("  CuMAPz: data_reuse %.3g, lat_hiding %.3g, bw_util %.3g, ch_skew %.3g, shm_eff %.3g, branch_eff %.3g, MPE %.3g\n", cz.data_reuse,
            cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf("  estimate: %.4g ms, bound by %s (ceilings from the %s)\n", e.total * 1e3, bottleneck_name(e.bottleneck), ce.source);
-    static const char *bn[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
     printf("    limits (ms):");
-    for (int i = 0; i < B_N; i++) printf(" %s %.4g", bn[i], e.t[i] * 1e3);
+    for (int i = 0; i < B_N; i++) printf(" %s %.4g", limit_key[i], e.t[i] * 1e3);
     printf("\n    predicted counters: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB, %.3g warp instructions, %.3g L1 wavefronts\n",
            e.dram_bytes / 1e6, e.l2_bytes / 1e6, e.shared_bytes / 1e6, e.warp_instructions, e.l1_wavefronts);
     if (roofline > 0)
@@ -757,14 +757,56 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   return 0;
 }
 
+/* the ranking of `carve estimate --rank`, and why each variant is slower than the best one:
+ * its own bottleneck against the same limit in the best variant */
+static void print_ranking(const char **files, const Estimate *es, const int *order, int n, bool json) {
+  const Estimate *best = &es[order[0]];
+  if (json) {
+    printf("[");
+    for (int i = 0; i < n; i++) {
+      const Estimate *e = &es[order[i]];
+      printf("%s{\"rank\": %d, \"file\": ", i ? ", " : "", i + 1);
+      json_str(stdout, files[order[i]]);
+      printf(", \"seconds\": %.6g, \"vs_best\": %.4g, \"bottleneck\": \"%s\", \"warps_per_sm\": %d, \"occupancy_limit\": \"%s\", "
+             "\"warp_instructions\": %.6g, \"dram_bytes\": %.6g, \"l1_wavefronts\": %.6g, \"limits\": {",
+             e->total, e->total / best->total, bottleneck_name(e->bottleneck), e->warps_per_sm, occ_limit_name((OccLimit)e->occ_limit),
+             e->warp_instructions, e->dram_bytes, e->l1_wavefronts);
+      for (int b = 0; b < B_N; b++) printf("%s\"%s\": %.6g", b ? ", " : "", limit_key[b], e->t[b]);
+      printf("}}");
+    }
+    printf("]\n");
+    return;
+  }
+  printf("rank  estimate ms  x best  bottleneck                        warps/SM (limit)        file\n");
+  for (int i = 0; i < n; i++) {
+    const Estimate *e = &es[order[i]];
+    printf("%4d  %11.4f  %6.2f  %-33s %3d (%-17s)  %s\n", i + 1, e->total * 1e3, e->total / best->total, bottleneck_name(e->bottleneck),
+           e->warps_per_sm, occ_limit_name((OccLimit)e->occ_limit), files[order[i]]);
+  }
+  printf("why:\n");
+  for (int i = 1; i < n; i++) {
+    const Estimate *e = &es[order[i]];
+    int b = e->bottleneck;
+    if (e->total < best->total * 1.05) {
+      printf("  %s: within 5%% of %s (the model cannot tell them apart)\n", files[order[i]], files[order[0]]);
+      continue;
+    }
+    printf("  %s: %.2fx the time of %s; bound by %s: %.4g ms against %.4g ms in the best", files[order[i]], e->total / best->total,
+           files[order[0]], bottleneck_name(b), e->t[b] * 1e3, best->t[b] * 1e3);
+    if (e->warps_per_sm != best->warps_per_sm) printf(" (%d against %d resident warps per SM)", e->warps_per_sm, best->warps_per_sm);
+    printf("\n");
+  }
+}
+
 static int cmd_estimate(int argc, char **argv) {
-  bool rank = false;
+  bool rank = false, json = false;
   const char **files = NULL;
   int nfiles = 0;
   char **rest = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
   int nrest = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--rank")) { rank = true; continue; }
+    if (i + 1 < argc && !strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "json")) json = true;
     rest[nrest++] = argv[i];
   }
   if (rank) {
@@ -777,7 +819,6 @@ static int cmd_estimate(int argc, char **argv) {
       for (size_t j = 0; j < sizeof with_value / sizeof *with_value; j++) if (!strcmp(rest[i], with_value[j])) takes = true;
       if (takes && i + 1 < nrest) { flags[nf++] = rest[i]; flags[nf++] = rest[++i]; continue; }
       if (rest[i][0] == '-') { flags[nf++] = rest[i]; continue; }
-      files = arena_alloc(sizeof(char *) * (size_t)(nfiles + 1)) ? files : files;
       const char **nfl = arena_alloc(sizeof(char *) * (size_t)(nfiles + 1));
       if (nfiles) memcpy(nfl, files, sizeof(char *) * (size_t)nfiles);
       nfl[nfiles++] = rest[i];
@@ -801,9 +842,7 @@ static int cmd_estimate(int argc, char **argv) {
     }
     for (int i = 1; i < nfiles; i++)
       for (int j = i; j > 0 && es[order[j]].total < es[order[j - 1]].total; j--) { int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t; }
-    printf("rank  estimate ms  bottleneck                       file\n");
-    for (int i = 0; i < nfiles; i++)
-      printf("%4d  %11.4f  %-32s %s\n", i + 1, es[order[i]].total * 1e3, bottleneck_name(es[order[i]].bottleneck), files[order[i]]);
+    print_ranking(files, es, order, nfiles, json);
     return 0;
   }
   Opts o;

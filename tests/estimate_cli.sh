@@ -22,5 +22,24 @@ echo "$out" | grep -q "ch_skew 8," ; check $? "CuMAPz: a 2048-wide transpose on 
 out=$("$carve" estimate examples/tp.cu --arch gt200 -D H=2000 -D W=2000 --regs 10)
 echo "$out" | grep -q "ch_skew 1.14," ; check $? "CuMAPz: 2000 wide spreads over the channels: $(echo "$out" | grep CuMAPz)"
 echo "$out" | grep -q "bw_util 0.222"; check $? "CuMAPz bw_util of the uncoalesced column read"
+# loops: measured trip counts and the unrolling nvcc would do
+out=$("$carve" estimate bench/families/mm_tile16.cu -D N=256 --regs 32); check $? "tile16 estimate"
+echo "$out" | grep -q "loop at line 35: 16 iterations per entry (measured), modelled as unrolled by 4"; check $? "tile loop: 256/16 trips, unrolled by 4: $out"
+echo "$out" | grep -q "loop at line 39: 16 iterations per entry (measured), constant trip count: fully unrolled"; check $? "inner loop fully unrolled"
+echo "$out" | grep -q "LongRegions"; check $? "Ryoo's LongRegions printed"
+echo "$out" | grep -q "roofline: .* ms (FP32: the declared flops); the estimate is"; check $? "roofline and headroom: $(echo "$out" | grep roofline)"
+out=$("$carve" estimate bench/families/mm_naive.cu -D N=256 --regs 32 --format json)
+py -c 'import json,sys; a=json.load(sys.stdin); l=a["loops"][0]; r=a["ryoo"]; e=a["estimate"]
+assert l["iterations_per_entry"]==256 and l["unroll"]==16 and l["static_trip"]==-1, l
+assert r["long_regions"] <= r["regions"] and r["utilization_simple"] > 0, r
+assert e["roofline_seconds"] > 0 and e["warp_instructions"] > 0 and e["seconds"] >= max(v for k, v in e["limits"].items() if k != "launch"), e' <<< "$out"; check $? "JSON loops, LongRegions, roofline, total at least the largest limit"
+# --rank: order, the reason, and JSON
+out=$("$carve" estimate --rank bench/families/mm_naive.cu bench/families/mm_tile16.cu -D N=256 --regs 32); check $? "rank runs"
+echo "$out" | sed -n 2p | grep -q "mm_tile16.cu"; check $? "the tiled kernel ranks first: $out"
+echo "$out" | grep -q "mm_naive.cu: .*x the time of bench/families/mm_tile16.cu; bound by"; check $? "why the naive kernel is slower: $out"
+out=$("$carve" estimate --rank bench/families/mm_naive.cu bench/families/mm_tile16.cu -D N=256 --regs 32 --format json); check $? "rank JSON runs"
+py -c 'import json,sys; a=json.load(sys.stdin); assert len(a)==2 and a[0]["file"].endswith("mm_tile16.cu") and a[1]["vs_best"]>1 and "l1" in a[1]["limits"], a' <<< "$out"; check $? "rank JSON: $out"
+out=$("$carve" estimate --rank bench/families/mm_naive.cu 2>&1); [ $? = 2 ]; check $? "--rank with one file is a usage error"
+echo "$out" | grep -q "needs two or more files"; check $? "says why: $out"
 echo "estimate-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

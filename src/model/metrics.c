@@ -345,6 +345,8 @@ static const double ISSUE_EFFICIENCY = 0.8;
 
 Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a, Occupancy oc, Ceilings ce) {
   Estimate e = {0};
+  e.warps_per_sm = oc.warps_per_sm;
+  e.occ_limit = oc.limit;
   int64_t tpb = L->block[0] * L->block[1] * L->block[2];
   int64_t blocks = L->grid[0] * L->grid[1] * L->grid[2];
   double threads = (double)tpb * (double)blocks;

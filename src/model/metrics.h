@@ -65,6 +65,7 @@ typedef struct Estimate {
   double dram_bytes, l2_bytes, shared_bytes;
   double dram_min_bytes;     /* every buffer once (read-modify-written ones twice): the roofline's bytes */
   double warp_instructions;  /* SASS warp instructions, the whole grid */
+  int warps_per_sm, occ_limit;  /* resident warps and the resource that bounds them (OccLimit) */
   double l1_wavefronts;      /* L1/shared data-pipe wavefronts: shared wavefronts + global 128-byte lines */
 } Estimate;
 const char *bottleneck_name(int b);
