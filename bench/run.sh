@@ -13,3 +13,21 @@ for k in tp mm tp_shared conv reduce_shared; do
 done
 echo "== resources through NVRTC (in-process)"
 build/bench/bench_nvrtc 10
+echo "== estimate: one kernel, whole command (resources from the NVRTC cache after the first run)"
+for k in tp mm tp_shared conv reduce_shared scan; do
+  ./carve estimate examples/$k.cu > /dev/null 2>&1
+  /usr/bin/time -f "  $k: %e s" ./carve estimate examples/$k.cu > /dev/null
+done
+echo "== estimate: the 27 family variants ranked (bench/families), whole command"
+/usr/bin/time -f "  27 variants: %e s" sh -c './carve estimate --rank bench/families/mm_*.cu > /dev/null; ./carve estimate --rank bench/families/tp_*.cu > /dev/null; ./carve estimate --rank bench/families/reduce_*.cu > /dev/null; ./carve estimate --rank bench/families/scan_*.cu > /dev/null; ./carve estimate --rank bench/families/stencil_*.cu > /dev/null'
+if command -v python3 >/dev/null 2>&1; then
+  cal=docs/data/calibration-h200-2026-11-22.json
+  echo "== estimate accuracy against the stored H200 measurements (docs/validation.md)"
+  python3 bench/families/rank.py bench/families/measured-h200.jsonl $cal | sed -n '/Spearman/,$p'
+  python3 bench/validate_estimate.py docs/data/suite-h200-2026-11-22.jsonl $cal | tail -1
+  python3 bench/holdout/compare.py | tail -1 | sed 's/^/holdout, recorded before measuring: /'
+  python3 bench/holdout/compare.py --now | tail -1 | sed 's/^/holdout, current model: /'
+  python3 bench/model_terms.py docs/data/counters-h200-2026-11-22.jsonl $cal | sed -n '/^| term/,$p'
+else
+  echo "== estimate accuracy: skipped (no python3)"
+fi

@@ -521,10 +521,13 @@ static const char *usage_estimate =
   "in-process, cached by source; 'unknown' without the CUDA toolkit, or give --regs), the exact\n"
   "occupancy for the launch on the machine (the rule of cuda_occupancy.h for sm_90, the per-block\n"
   "register allocation of cc 1.x) with the limiting resource, and the waves of blocks over the SMs.\n"
-  "Then the dynamic instruction mix per thread and Ryoo's Instr/Regions/Efficiency/Utilization\n"
-  "(eqs. 5.1, 5.2) from the interpreter on sampled blocks, and a bottleneck time estimate (issue,\n"
-  "SFU, DRAM, L2, shared memory, latency, launch) against the ceilings of 'carve calibrate'.\n"
-  "  --rank A.cu B.cu ...   rank variants by estimated time\n";
+  "Then the dynamic instruction mix per thread, counted on sampled blocks and rewritten as nvcc\n"
+  "compiles it (unrolling, hoisting, strength reduction, predication, 128-bit merging), the measured\n"
+  "loop trip counts, Ryoo's Instr/Regions/LongRegions/Efficiency/Utilization (eqs. 5.1, 5.2, 6.1),\n"
+  "CuMAPz's memory factors, and a time estimate from limits (issue, SFU, DRAM, L2, the L1/shared\n"
+  "data pipe, one warp's latency path, launch) against the ceilings of 'carve calibrate'; the largest\n"
+  "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md.\n"
+  "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n";
 
 static const char *usage_arch =
   "usage: carve arch [NAME] [--format text|json]\n"
