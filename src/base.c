@@ -1,5 +1,8 @@
 #include "base.h"
 #include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,3 +187,54 @@ char *read_file(const char *path, size_t *len) {
   if (len) *len = b.len;
   return b.s;
 }
+
+/* ---- processes ---- */
+char *find_program(const char *name) {
+  const char *env = strcmp(name, "nvcc") ? (strcmp(name, "ncu") ? NULL : getenv("CARVE_NCU")) : getenv("CARVE_NVCC");
+  if (env && *env) return access(env, X_OK) == 0 ? arena_strdup(env) : NULL;
+  const char *path = getenv("PATH");
+  char *p = arena_strdup(path ? path : "/usr/bin:/bin");
+  char *extra[] = {"/usr/local/cuda/bin", NULL};
+  for (char *dir = strtok(p, ":"); dir; dir = strtok(NULL, ":")) {
+    char *f = fmt("%s/%s", dir, name);
+    if (access(f, X_OK) == 0) return f;
+  }
+  for (int i = 0; extra[i]; i++) {
+    char *f = fmt("%s/%s", extra[i], name);
+    if (access(f, X_OK) == 0) return f;
+  }
+  return NULL;
+}
+
+/* run argv with stdout and stderr to files; returns the exit status, 124 on timeout, -1 if
+ * it could not start */
+int run_program(char *const argv[], const char *out, const char *err, int timeout_s) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    setpgid(0, 0);
+    if (out && !freopen(out, "w", stdout)) _exit(127);
+    if (err && !freopen(err, "w", stderr)) _exit(127);
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  time_t start = time(NULL);
+  int status;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return -1;
+    if (timeout_s > 0 && time(NULL) - start > timeout_s) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return 124;
+    }
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+

@@ -63,4 +63,8 @@ bool make_dirs(const char *path);
 bool json_number(const char *json, const char *key, double *v);
 /* the calibration file: `given`, else $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json */
 char *calibration_path(const char *given);
+/* processes: a tool by name ($CARVE_NVCC, $CARVE_NCU, PATH, /usr/local/cuda/bin), NULL if absent;
+ * run argv with stdout and stderr to files: the exit status, 124 on timeout, -1 if it could not start */
+char *find_program(const char *name);
+int run_program(char *const argv[], const char *out, const char *err, int timeout_s);
 #endif

@@ -654,7 +654,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   if (!k || !k->body) return 2;
   Launch L;
   if (prepare_launch(o, p, k, &L)) return 2;
-  Resources res = {0};
+  Resources res = {.instructions = -1};
   if (o->regs > 0) { res.known = true; res.regs = o->regs; res.smem = kernel_static_shared(k); }
   else if (m->cc_major >= 7) res = kernel_resources(p, k, fmt("sm_%d%d", m->cc_major, m->cc_minor));
   else snprintf(res.why, sizeof res.why, "NVRTC cannot compile for compute capability %d.%d: give --regs", m->cc_major, m->cc_minor);
@@ -691,8 +691,10 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     json_str(stdout, k->name);
     printf(", \"arch\": \"%s\", \"resources\": ", m->name);
     if (res.known)
-      printf("{\"registers\": %d, \"static_shared_bytes\": %d, \"stack_bytes\": %d, \"spill_store_bytes\": %d, \"spill_load_bytes\": %d}",
-             res.regs, res.smem, res.stack, res.spill_stores, res.spill_loads);
+      printf("{\"registers\": %d, \"static_shared_bytes\": %d, \"stack_bytes\": %d, \"spill_store_bytes\": %d, \"spill_load_bytes\": %d, "
+             "\"sass_instructions\": %d, \"compiler\": \"%s\"}",
+             res.regs, res.smem, res.stack, res.spill_stores, res.spill_loads, res.instructions,
+             o->regs > 0 ? "--regs" : res.via_nvcc ? "nvcc" : "nvrtc");
     else { printf("{\"unknown\": "); json_str(stdout, res.why); printf("}"); }
     printf(", \"threads_per_block\": %d, \"shared_bytes_per_block\": %d, \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
            "\"occupancy\": %.4f, \"limit\": \"%s\", \"registers_counted\": %s, \"by_warps\": %d, \"by_blocks\": %d, \"by_registers\": %d, \"by_shared\": %d}, "
@@ -723,8 +725,9 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   } else {
     printf("%s: %s on %s (%s)\n", o->file, k->name, m->name, m->long_name);
     if (res.known)
-      printf("  resources: %d registers per thread, %d bytes static shared, %d bytes stack, spills %d/%d bytes (store/load)%s\n", res.regs, res.smem,
-             res.stack, res.spill_stores, res.spill_loads, o->regs > 0 ? " (--regs given)" : " (ptxas via NVRTC)");
+      printf("  resources: %d registers per thread, %d bytes static shared, %d bytes stack, spills %d/%d bytes (store/load)%s%s\n", res.regs,
+             res.smem, res.stack, res.spill_stores, res.spill_loads, res.instructions >= 0 ? fmt(", %d SASS instructions", res.instructions) : "",
+             o->regs > 0 ? " (--regs given)" : res.via_nvcc ? " (ptxas via nvcc: NVRTC not found)" : " (ptxas via NVRTC)");
     else printf("  resources: unknown (%s); occupancy below ignores registers\n", res.why);
     printf("  launch: %lld blocks of %d threads, %d bytes shared per block\n", (long long)blocks, threads, smem);
     printf("  occupancy: %d blocks, %d warps per SM = %.0f%% of %d, limited by %s\n", oc.blocks_per_sm, oc.warps_per_sm, 100 * oc.occupancy,

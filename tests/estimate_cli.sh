@@ -15,8 +15,17 @@ if [ -e /usr/local/cuda/lib64/libnvrtc.so ] || ldconfig -p 2>/dev/null | grep -q
 else
   echo "estimate-cli: NVRTC checks skipped (no CUDA toolkit)"
 fi
-out=$(CARVE_NVRTC=/nonexistent/libnvrtc.so "$carve" estimate examples/mm.cu); check $? "estimate without NVRTC still exits 0"
-echo "$out" | grep -q "resources: unknown (NVRTC not found"; check $? "says plainly that NVRTC is missing: $out"
+out=$(CARVE_NVRTC=/nonexistent/libnvrtc.so CARVE_NVCC=/nonexistent/nvcc "$carve" estimate examples/mm.cu); check $? "estimate without a toolkit still exits 0"
+echo "$out" | grep -q "resources: unknown (no CUDA toolkit: NVRTC not found"; check $? "says plainly that the toolkit is missing: $out"
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  a=$("$carve" estimate bench/families/tp_naive.cu --format json)
+  b=$(CARVE_NVRTC=/nonexistent/libnvrtc.so "$carve" estimate bench/families/tp_naive.cu --format json); check $? "nvcc fallback runs"
+  py -c 'import json,sys; a=json.loads(sys.argv[1])["resources"]; b=json.loads(sys.argv[2])["resources"]
+assert b["compiler"]=="nvcc" and a["compiler"]=="nvrtc", (a, b)
+assert a["registers"]==b["registers"] and 20 <= a["sass_instructions"] <= 40, (a, b)' "$a" "$b"; check $? "NVRTC and the nvcc fallback agree; tp_naive is about 28 SASS instructions (cuobjdump: 28 and the branch to itself)"
+else
+  echo "estimate-cli: nvcc fallback checks skipped (no nvcc)"
+fi
 out=$("$carve" estimate examples/tp.cu --arch gt200 -D H=2048 -D W=2048 --regs 10)
 echo "$out" | grep -q "ch_skew 8," ; check $? "CuMAPz: a 2048-wide transpose on GT200 camps on one of 8 channels: $(echo "$out" | grep CuMAPz)"
 out=$("$carve" estimate examples/tp.cu --arch gt200 -D H=2000 -D W=2000 --regs 10)

@@ -11,59 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- processes ---- */
-char *bench_find_program(const char *name);
-int bench_exec(char *const argv[], const char *out, const char *err, int timeout_s);
-
-static char *find_program(const char *name) {
-  const char *env = strcmp(name, "nvcc") ? (strcmp(name, "ncu") ? NULL : getenv("CARVE_NCU")) : getenv("CARVE_NVCC");
-  if (env && *env) return access(env, X_OK) == 0 ? arena_strdup(env) : NULL;
-  const char *path = getenv("PATH");
-  char *p = arena_strdup(path ? path : "/usr/bin:/bin");
-  char *extra[] = {"/usr/local/cuda/bin", NULL};
-  for (char *dir = strtok(p, ":"); dir; dir = strtok(NULL, ":")) {
-    char *f = fmt("%s/%s", dir, name);
-    if (access(f, X_OK) == 0) return f;
-  }
-  for (int i = 0; extra[i]; i++) {
-    char *f = fmt("%s/%s", extra[i], name);
-    if (access(f, X_OK) == 0) return f;
-  }
-  return NULL;
-}
-
-/* run argv with stdout and stderr to files; returns the exit status, 124 on timeout, -1 if
- * it could not start */
-static int run_cmd(char *const argv[], const char *out, const char *err, int timeout_s) {
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    setpgid(0, 0);
-    if (out && !freopen(out, "w", stdout)) _exit(127);
-    if (err && !freopen(err, "w", stderr)) _exit(127);
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  time_t start = time(NULL);
-  int status;
-  for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) return -1;
-    if (timeout_s > 0 && time(NULL) - start > timeout_s) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return 124;
-    }
-    struct timespec ts = {0, 20 * 1000 * 1000};
-    nanosleep(&ts, NULL);
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 static char *slurp(const char *path) {
   size_t n;
   char *s = read_file(path, &n);
@@ -73,8 +20,6 @@ static char *slurp(const char *path) {
   return r;
 }
 
-char *bench_find_program(const char *name) { return find_program(name); }
-int bench_exec(char *const argv[], const char *out, const char *err, int timeout_s) { return run_cmd(argv, out, err, timeout_s); }
 
 /* ---- tiny JSON field readers (the harness prints flat objects) ---- */
 static char *json_strv(const char *js, const char *key) {
@@ -283,7 +228,7 @@ static int run_ncu(const char *ncu, const char *exe, const char *dir, Launch *L,
     for (size_t i = 0; i < n; i++) buf_printf(&m, "%s%s", i ? "," : "", ncu_metrics[i][0]);
     char *argv[] = {(char *)ncu, "--csv", "--clock-control", "none", "--metrics", m.s, "-k", fmt("regex:^%s$", L->kernel->name),
                     "-c", "1", (char *)exe, "0", NULL};
-    rc = run_cmd(argv, out, err, o->timeout_s > 0 ? o->timeout_s * 4 : 600);
+    rc = run_program(argv, out, err, o->timeout_s > 0 ? o->timeout_s * 4 : 600);
     buf_free(&m);
     csv = slurp(out);
     if (rc == 0 && strstr(csv, "\"Metric Name\"")) break;
@@ -356,14 +301,14 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   if (!f || fwrite(src.s, 1, src.len, f) != src.len || fclose(f)) { fprintf(stderr, "carve bench: cannot write %s\n", hp); buf_free(&src); return 2; }
   buf_free(&src);
   char *argv_nvcc[] = {nvcc, "-O3", fmt("-arch=%s", o->arch ? o->arch : "sm_90"), "-lineinfo", "-o", exe, hp, cublas ? "-lcublas" : NULL, NULL};
-  int rc = run_cmd(argv_nvcc, fmt("%s/nvcc.out", dir), fmt("%s/nvcc.err", dir), 300);
+  int rc = run_program(argv_nvcc, fmt("%s/nvcc.out", dir), fmt("%s/nvcc.err", dir), 300);
   if (rc != 0) {
     fprintf(stderr, "carve bench: nvcc failed (exit %d) on %s:\n%s", rc, hp, slurp(fmt("%s/nvcc.err", dir)));
     return 2;
   }
   char *reps = fmt("%d", o->h.reps > 0 ? o->h.reps : 20);
   char *argv_h[] = {exe, reps, outdir, o->h.flush_l2 ? "1" : "0", NULL};
-  rc = run_cmd(argv_h, fmt("%s/run.out", dir), fmt("%s/run.err", dir), o->timeout_s > 0 ? o->timeout_s : 120);
+  rc = run_program(argv_h, fmt("%s/run.out", dir), fmt("%s/run.err", dir), o->timeout_s > 0 ? o->timeout_s : 120);
   char *res = slurp(fmt("%s/run.out", dir));
   char *err = slurp(fmt("%s/run.err", dir));
   if (rc == 3) { fprintf(stderr, "carve bench: no CUDA GPU available (%s)\n", err[0] ? strtok(err, "\n") : "cudaGetDeviceCount found none"); return 3; }

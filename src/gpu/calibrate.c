@@ -8,11 +8,9 @@
 #include <unistd.h>
 #include "calibrate_src.h"
 
-int bench_exec(char *const argv[], const char *out, const char *err, int timeout_s);
-char *bench_find_program(const char *name);
 
 int calibrate_run(const char *out_path, const char *arch) {
-  char *nvcc = bench_find_program("nvcc");
+  char *nvcc = find_program("nvcc");
   if (!nvcc) { fprintf(stderr, "carve calibrate: no CUDA toolkit: nvcc not found (PATH, /usr/local/cuda/bin or $CARVE_NVCC)\n"); return 3; }
   char tmpl[] = "/tmp/carve-cal-XXXXXX";
   char *dir = mkdtemp(tmpl);
@@ -21,7 +19,7 @@ int calibrate_run(const char *out_path, const char *arch) {
   FILE *f = fopen(src, "w");
   if (!f || fputs(calibrate_cu, f) < 0 || fclose(f)) { fprintf(stderr, "carve calibrate: cannot write %s\n", src); return 2; }
   char *argv_nvcc[] = {nvcc, "-O3", fmt("-arch=%s", arch ? arch : "sm_90"), "-o", exe, src, NULL};
-  int rc = bench_exec(argv_nvcc, fmt("%s/nvcc.out", dir), fmt("%s/nvcc.err", dir), 300);
+  int rc = run_program(argv_nvcc, fmt("%s/nvcc.out", dir), fmt("%s/nvcc.err", dir), 300);
   if (rc) {
     size_t n;
     char *e = read_file(fmt("%s/nvcc.err", dir), &n);
@@ -32,7 +30,7 @@ int calibrate_run(const char *out_path, const char *arch) {
   fprintf(stderr, "carve calibrate: measuring (about 20 s)...\n");
   char *argv_run[] = {exe, NULL};
   char *json = fmt("%s/calibration.json", dir), *err = fmt("%s/run.err", dir);
-  rc = bench_exec(argv_run, json, err, 300);
+  rc = run_program(argv_run, json, err, 300);
   size_t n;
   char *res = read_file(json, &n);
   if (rc == 3 && (!res || !strchr(res, '{'))) { fprintf(stderr, "carve calibrate: no CUDA GPU available\n"); free(res); return 3; }

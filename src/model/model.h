@@ -29,10 +29,13 @@ typedef struct Resources {
   int cmem;               /* constant bytes (bank 0 beyond parameters) */
   int stack;              /* stack frame bytes */
   int spill_stores, spill_loads;
+  int instructions;       /* SASS instructions in the kernel's code (static), -1 unknown */
+  bool via_nvcc;          /* NVRTC was absent: an nvcc process compiled it */
   char why[256];          /* when !known: why ("no CUDA toolkit", compile error) */
 } Resources;
 
 /* compile the program's device code with NVRTC (in-process) for arch ("sm_90") and read the
- * ptxas report for `kernel`; falls back to an nvcc subprocess; results cached by source hash */
+ * ptxas report and the cubin for `kernel`; an nvcc process when NVRTC is absent; results
+ * cached by source hash */
 Resources kernel_resources(Program *p, Obj *kernel, const char *arch);
 #endif
