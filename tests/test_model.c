@@ -116,14 +116,15 @@ static bool counts_of(const char *src, Counts *c, double *per_warp) {
 
 #define SPEC(n) "#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = float[4096] : random(1)\n" \
                 "#pragma carve arg b = float[4096] : random(2)\n#pragma carve arg out = float[4096] : zeros out\n#pragma carve arg n = " #n "\n"
+#define KHEAD "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
 
 static void test_cost_loops(void) {
   Counts c1, c2;
   double w1, w2;
   /* a constant trip count unrolls fully: no loop control left; a run-time one keeps 1/16 of it */
-  bool ok = counts_of(SPEC(8) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+  bool ok = counts_of(SPEC(8) KHEAD
                       "  float s = 0; for (int i = 0; i < 8; i++) s += a[i * 32 + threadIdx.x];\n  out[threadIdx.x] = s; }\n", &c1, &w1) &&
-            counts_of(SPEC(8) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+            counts_of(SPEC(8) KHEAD
                       "  float s = 0; for (int i = 0; i < n; i++) s += a[i * 32 + threadIdx.x];\n  out[threadIdx.x] = s; }\n", &c2, &w2);
   CHECK(ok, "loop kernels count");
   if (!ok) return;
@@ -139,7 +140,7 @@ static void test_cost_loops(void) {
 static void test_cost_fma_and_strength_reduction(void) {
   Counts c;
   double w;
-  bool ok = counts_of(SPEC(64) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+  bool ok = counts_of(SPEC(64) KHEAD
                       "  float s = 0; for (int i = 0; i < n; i++) s += a[threadIdx.x * n + i] * b[i * n + threadIdx.x];\n"
                       "  out[threadIdx.x] = s; }\n", &c, &w);
   CHECK(ok, "mm-like loop counts");
@@ -154,9 +155,9 @@ static void test_cost_fma_and_strength_reduction(void) {
 static void test_cost_hoisting(void) {
   Counts c1, c2;
   double w1, w2;
-  bool ok = counts_of(SPEC(16) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+  bool ok = counts_of(SPEC(16) KHEAD
                       "  float s = 0; for (int i = 0; i < n; i++) s += a[threadIdx.x] * b[i];\n  out[threadIdx.x] = s; }\n", &c1, &w1) &&
-            counts_of(SPEC(16) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+            counts_of(SPEC(16) KHEAD
                       "  for (int i = 0; i < n; i++) out[i * 32 + threadIdx.x] = a[threadIdx.x] * b[i]; }\n", &c2, &w2);
   CHECK(ok, "hoisting kernels count");
   if (!ok) return;
@@ -189,9 +190,9 @@ static void test_cost_predication(void) {
   Counts c1, c2;
   double w1, w2;
   /* a short if body is predicated: a warp issues it even when no lane takes it */
-  bool ok = counts_of(SPEC(0) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+  bool ok = counts_of(SPEC(0) KHEAD
                       "  if (threadIdx.x < n) out[threadIdx.x] = a[threadIdx.x]; }\n", &c1, &w1) &&
-            counts_of(SPEC(32) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+            counts_of(SPEC(32) KHEAD
                       "  if (threadIdx.x < n) out[threadIdx.x] = a[threadIdx.x]; }\n", &c2, &w2);
   CHECK(ok, "predication kernels count");
   if (!ok) return;
@@ -217,9 +218,9 @@ static void test_cost_vector_and_division(void) {
     CHECK(c1.lanes[CL_SLD] == 20, "As row merged into 128-bit loads: %g shared loads (want 4 + 16)", c1.lanes[CL_SLD]);
     CHECK(c2.lanes[CL_SLD] == 32, "68-byte rows cannot be merged: %g shared loads (want 32)", c2.lanes[CL_SLD]);
   }
-  ok = counts_of(SPEC(7) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+  ok = counts_of(SPEC(7) KHEAD
                  "  out[threadIdx.x] = (float)(threadIdx.x / 8); }\n", &c3, &w3) &&
-       counts_of(SPEC(7) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+       counts_of(SPEC(7) KHEAD
                  "  out[threadIdx.x] = (float)(threadIdx.x / n); }\n", &c4, &w4);
   CHECK(ok, "division kernels count");
   if (ok) CHECK(c3.lanes[CL_INT] + 10 < c4.lanes[CL_INT], "division by 8 is a shift, by n a sequence (%g vs %g int)", c3.lanes[CL_INT], c4.lanes[CL_INT]);
@@ -228,7 +229,7 @@ static void test_cost_vector_and_division(void) {
 static void test_cost_prologue_and_stalls(void) {
   Counts c;
   double w;
-  bool ok = counts_of(SPEC(1) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+  bool ok = counts_of(SPEC(1) KHEAD
                       "  __shared__ float s[32]; s[threadIdx.x] = a[threadIdx.x]; __syncthreads();\n"
                       "  out[threadIdx.x] = s[31 - threadIdx.x]; }\n", &c, &w);
   CHECK(ok, "stall kernel counts");
@@ -245,7 +246,7 @@ static void test_estimate_overlap(void) {
   const Machine *m = machine_find("h200");
   FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
   diag_out = f;
-  Program *p = load_program_text("t.cu", SPEC(64) "__global__ void k(const float *a, const float *b, float *out, int n) {\n"
+  Program *p = load_program_text("t.cu", SPEC(64) KHEAD
                                  "  float s = 0; for (int i = 0; i < n; i++) s += a[i * 32 + threadIdx.x] * b[i];\n  out[threadIdx.x] = s; }\n", NULL);
   fclose(f);
   diag_out = stderr;

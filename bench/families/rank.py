@@ -3,6 +3,8 @@
 usage: bench/families/rank.py MEASURED.jsonl CALIBRATION.json [ARCH] -> markdown: per family,
 measured and estimated times, Spearman's rank correlation; overall MAPE."""
 import json, os, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from stats import spearman
 from collections import defaultdict
 rows = [json.loads(l) for l in open(sys.argv[1])]
 env = dict(os.environ, CARVE_CALIBRATION=sys.argv[2])
@@ -14,19 +16,6 @@ for r in rows:
     try: e = json.loads(out.stdout)
     except ValueError: continue
     fam[r["family"]].append((r["kernel"], r["median_ms"], e["estimate"]["seconds"] * 1e3, e["estimate"]["bottleneck"]))
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i]); rk = [0.0] * len(v); i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]: j += 1
-        for k in range(i, j + 1): rk[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return rk
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b); n = len(a); ma = sum(ra) / n; mb = sum(rb) / n
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-    return num / den if den else 0.0
 errs = []
 print("| family | variant | measured ms | estimate ms | error | bottleneck |\n|---|---|---|---|---|---|")
 summary = []

@@ -4,6 +4,8 @@ usage: bench/holdout/compare.py [--now] [PREDICTED.jsonl MEASURED.jsonl]
 --now: estimate again with the current ./carve (and the first H200 calibration) instead of
 using the recorded predictions: what later model changes did to the holdout."""
 import json, os, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from stats import spearman
 now = "--now" in sys.argv
 args = [a for a in sys.argv[1:] if a != "--now"]
 pf = args[0] if len(args) > 0 else "bench/holdout/predicted-h200.jsonl"
@@ -15,19 +17,6 @@ if now:
         e = json.loads(subprocess.run(["./carve", "estimate", p["file"], "--arch", "h200", "--format", "json"], capture_output=True, text=True, env=env).stdout)
         p["predicted_ms"] = e["estimate"]["seconds"] * 1e3; p["bottleneck"] = e["estimate"]["bottleneck"]
 meas = [json.loads(l) for l in open(mf) if l.strip()]
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i]); rk = [0.0] * len(v); i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]: j += 1
-        for k in range(i, j + 1): rk[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return rk
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b); n = len(a); ma = sum(ra) / n; mb = sum(rb) / n
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-    return num / den if den else 0.0
 fam, errs = {}, []
 print("| family | kernel | measured ms | " + ("estimate ms (current model)" if now else "predicted ms (before measuring)") + " | error | predicted bottleneck | verified |\n|---|---|---|---|---|---|---|")
 for r in meas:
