@@ -526,7 +526,8 @@ static const char *usage_estimate =
   "loop trip counts, Ryoo's Instr/Regions/LongRegions/Efficiency/Utilization (eqs. 5.1, 5.2, 6.1),\n"
   "CuMAPz's memory factors, and a time estimate from limits (issue, SFU, DRAM, L2, the L1/shared\n"
   "data pipe, one warp's latency path, launch) against the ceilings of 'carve calibrate'; the largest\n"
-  "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md.\n"
+  "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md; JSON\n"
+  "fields: docs/estimate-json.md.\n"
   "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n";
 
 static const char *usage_arch =
