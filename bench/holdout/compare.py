@@ -22,7 +22,7 @@ print("| family | kernel | measured ms | " + ("estimate ms (current model)" if n
 for r in meas:
     if "median_ms" not in r or r["kernel"] not in pred: continue
     p = pred[r["kernel"]]; m = r["median_ms"]; e = p["predicted_ms"]
-    v = r.get("verify", []); ok = "yes" if v and all(x["ok"] for x in v) else "no"
+    v = r.get("verify", []); ok = ("yes" if all(x["ok"] for x in v) else "no") if v else "not compared (atomics)"
     errs.append(abs(e - m) / m); fam.setdefault(p["family"], []).append((m, e))
     print(f"| {p['family']} | {r['kernel']} | {m:.4f} | {e:.4f} | {100 * (e - m) / m:+.0f}% | {p['bottleneck']} | {ok} |")
 print("\n| family | variants | Spearman ρ |\n|---|---|---|")
