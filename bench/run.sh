@@ -28,6 +28,7 @@ if command -v python3 >/dev/null 2>&1; then
   python3 bench/holdout/compare.py | tail -1 | sed 's/^/holdout, recorded before measuring: /'
   python3 bench/holdout/compare.py --now | tail -1 | sed 's/^/holdout, current model: /'
   python3 bench/holdout/compare.py bench/holdout2/predicted-h200.jsonl bench/holdout2/measured-h200.jsonl | tail -1 | sed 's/^/holdout round 2, recorded before measuring: /'
+  python3 bench/holdout/compare.py --now bench/holdout2/predicted-h200.jsonl bench/holdout2/measured-h200.jsonl | tail -1 | sed 's/^/holdout round 2, current model: /'
   python3 bench/model_terms.py docs/data/counters-h200-2026-11-22.jsonl $cal | sed -n '/^| term/,$p'
 else
   echo "== estimate accuracy: skipped (no python3)"

@@ -645,7 +645,7 @@ static int cmd_analyze(int argc, char **argv) {
   return o.fail_on && worst >= o.fail_on ? 1 : 0;
 }
 
-static const char *limit_key[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "launch"};
+static const char *limit_key[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "atomic", "launch"};
 
 /* estimate one file; prints unless quiet; returns exit status and the estimate */
 static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {

@@ -152,7 +152,45 @@ static void test_cumapz_banks(void) {
   expect_units("sm_90 s_in[tx][ty] 16x16: 8-way", cumapz_kernel("__shared__ float s_in[16][16];", "[tx][ty]", 16, 16), "h100", ACC_LOAD, 8);
 }
 
+/* global atomics: requests on the busiest 128-byte line, extrapolated to the grid */
+static double atomic_line_requests(const char *body) {
+  char src[1024];
+  snprintf(src, sizeof src, "#pragma carve launch k grid(64) block(256)\n#pragma carve arg bins = unsigned int[16384] : zeros out\n"
+                            "__global__ void k(unsigned int *bins) {\n  int g = blockIdx.x * blockDim.x + threadIdx.x;\n  %s\n}\n", body);
+  Analysis a;
+  Launch L;
+  memset(&L, 0, sizeof L);
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  diag_reset();
+  Program *p = load_program_text("t.cu", src, NULL);
+  double r = -1;
+  Obj *k = p && !diag_errors ? find_kernel(p, "k") : NULL;
+  if (k && launch_prepare(&L, p, k, NULL) == 0) {
+    if (analyze(&a, &L, machine_find("h200"), NULL) == 0) r = a.atomic_line_requests;
+    free(a.acc);
+    free(a.br);
+    launch_free(&L);
+  }
+  fclose(f);
+  diag_out = stderr;
+  return r;
+}
+
+static void test_atomic_lines(void) {
+  /* every warp of every block adds to 8 bins on one line: 64 blocks x 8 warps requests on it */
+  double hot = atomic_line_requests("atomicAdd(&bins[g % 8], 1u);");
+  CHECK(hot == 512, "one hot line: %g warp-requests (want 64 x 8)", hot);
+  /* each warp its own 32 bins: one request per line */
+  double own = atomic_line_requests("atomicAdd(&bins[g], 1u);");
+  CHECK(own == 1, "private lines: %g request on the busiest (want 1)", own);
+  /* each block its own bin: the 8 warps of a block on one line, other blocks elsewhere */
+  double per_block = atomic_line_requests("atomicAdd(&bins[blockIdx.x * 32], 1u);");
+  CHECK(per_block == 8, "a line per block: %g requests (want 8)", per_block);
+}
+
 int main(void) {
+  test_atomic_lines();
   test_cumapz_banks();
   test_sm90_global();
   test_sm90_shared();

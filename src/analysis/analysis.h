@@ -63,6 +63,7 @@ typedef struct Analysis {
   double threads_run;        /* threads whose warps ran (for scaling counts to the grid) */
   double warp_sectors;       /* global sectors each warp loads at least once, summed over warps (L1 misses) */
   uint64_t warps_truncated;   /* warps stopped by the step budget (loops sampled) */
+  double atomic_line_requests; /* global atomics: warp-requests on the busiest 128-byte line, over the grid */
   char **unreached; int nunreached;  /* memory accesses in the source no sampled warp reached */
   double seconds;
   int fault;

@@ -40,7 +40,34 @@ typedef struct {
   int64_t cur_block;
   int64_t *blocks; int nblocks;
   Set wsec[32];    /* per warp of the current block: the global sectors it touched */
+  /* global atomics: warp-requests per 128-byte line, and which sampled blocks sent them */
+  uint64_t *aline; uint32_t *acount; uint64_t *ablocks, *awarps; size_t acap, an;
+  int cur_ordinal;
 } Ctx;
+
+/* one more atomic warp-request on `line` from sampled block number `ordinal` */
+static void atomic_line_add(Ctx *c, uint64_t line, int ordinal, int warp) {
+  if (c->an * 2 >= c->acap) {
+    size_t ncap = c->acap ? 2 * c->acap : 256;
+    uint64_t *nl = xmalloc(ncap * sizeof *nl), *nb = xmalloc(ncap * sizeof *nb), *nw = xmalloc(ncap * sizeof *nw);
+    uint32_t *nc = xmalloc(ncap * sizeof *nc);
+    for (size_t i = 0; i < c->acap; i++) {
+      if (!c->aline[i]) continue;
+      size_t h = (c->aline[i] * 0x9E3779B97F4A7C15ull) >> 20 & (ncap - 1);
+      while (nl[h]) h = (h + 1) & (ncap - 1);
+      nl[h] = c->aline[i]; nc[h] = c->acount[i]; nb[h] = c->ablocks[i]; nw[h] = c->awarps[i];
+    }
+    free(c->aline); free(c->acount); free(c->ablocks); free(c->awarps);
+    c->aline = nl; c->acount = nc; c->ablocks = nb; c->awarps = nw; c->acap = ncap;
+  }
+  uint64_t key = line | 1ull << 63;
+  size_t h = (key * 0x9E3779B97F4A7C15ull) >> 20 & (c->acap - 1);
+  while (c->aline[h] && c->aline[h] != key) h = (h + 1) & (c->acap - 1);
+  if (!c->aline[h]) { c->aline[h] = key; c->an++; }
+  c->acount[h]++;
+  c->ablocks[h] |= 1ull << (ordinal & 63);
+  c->awarps[h] |= 1ull << (warp & 63);
+}
 
 static const char *expr_text(Node *n) {
   while (n->kind == ND_CAST && n->implicit) n = n->lhs;
@@ -214,6 +241,15 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     for (int i = 0; i < c->a->nacc; i++) { if (c->seen[i].n) { c->a->acc[i].distinct += c->seen[i].n; c->a->acc[i].blocks++; } set_clear(&c->seen[i]); }
     for (int w = 0; w < 32; w++) { c->a->warp_sectors += (double)c->wsec[w].n; set_clear(&c->wsec[w]); }
     c->cur_block = blk;
+    c->cur_ordinal++;
+  }
+  if (space == SPACE_GLOBAL && kind == ACC_ATOMIC) {
+    uint64_t last = UINT64_MAX;
+    uint64_t lines[32];
+    int nl = 0;
+    for (int l = 0; l < 32; l++) if (m >> l & 1) lines[nl++] = addr[l] >> 7;
+    sort_u64(lines, nl);
+    for (int i = 0; i < nl; i++) if (lines[i] != last) { atomic_line_add(c, lines[i], c->cur_ordinal, warp); last = lines[i]; }
   }
   /* loads that L1 may serve again; stores write through to L2 and are counted per request */
   if (space == SPACE_GLOBAL && kind != ACC_STORE && warp >= 0 && warp < 32)
@@ -391,6 +427,20 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
     free(c.seen[i].k);
   }
   for (int w = 0; w < 32; w++) { a->warp_sectors += (double)c.wsec[w].n; free(c.wsec[w].k); }
+  /* the busiest line's atomic requests over the grid: a line that two or more sampled blocks
+   * update is taken as updated by every warp alike (scaled from the warps run to the grid); one
+   * that a single block updates, as that block's own (scaled to all its warps when two sampled
+   * warps share it, else a single warp's) */
+  for (size_t i = 0; i < c.acap; i++) {
+    if (!c.aline[i]) continue;
+    bool shared = __builtin_popcountll(c.ablocks[i]) >= 2;
+    double tpb = (double)(L->block[0] * L->block[1] * L->block[2]), grid_threads = (double)a->blocks_total * tpb;
+    double block_share = st.blocks_run > 0 && a->threads_run > 0 ? tpb / (a->threads_run / (double)st.blocks_run) : 1.0;
+    bool block_wide = __builtin_popcountll(c.awarps[i]) >= 2;
+    double est = (double)c.acount[i] * (shared && a->threads_run > 0 ? grid_threads / a->threads_run : block_wide ? block_share : 1.0);
+    if (est > a->atomic_line_requests) a->atomic_line_requests = est;
+  }
+  free(c.aline); free(c.acount); free(c.ablocks); free(c.awarps);
   free(c.seen);
   free(c.acc_of);
   free(c.br_of);
