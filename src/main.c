@@ -638,8 +638,7 @@ static int cmd_analyze(int argc, char **argv) {
   ReportFormat f = !strcmp(o.format, "json") ? FMT_JSON : !strcmp(o.format, "sarif") ? FMT_SARIF : FMT_TEXT;
   fflush(stdout);
   int worst = report(&a, o.file, f, stdout);
-  free(a.acc);
-  free(a.br);
+  analysis_free(&a);
   launch_free(&L);
   if (rc == 1) return 1;
   return o.fail_on && worst >= o.fail_on ? 1 : 0;
@@ -683,7 +682,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   double roofline = t_mem > t_flop ? t_mem : t_flop;
   const char *roofline_by = t_mem > t_flop ? "DRAM: every buffer once" : spec && spec->flops > 0 ? "FP32: the declared flops" : "FP32: counted operations";
   if (out) *out = e;
-  if (quiet) { free(an.acc); free(an.br); launch_free(&L); return 0; }
+  if (quiet) { analysis_free(&an); launch_free(&L); return 0; }
   static const char *cls[] = {"int", "fp32", "fp64", "sfu", "convert", "global ld", "global st", "atomic", "shared ld", "shared st", "local", "barrier", "branch"};
   if (!strcmp(o->format, "json")) {
     printf("{\"file\": ");
@@ -758,8 +757,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     if (roofline > 0)
       printf("    roofline: %.4g ms (%s); the estimate is %.2gx above it\n", roofline * 1e3, roofline_by, e.total / roofline);
   }
-  free(an.acc);
-  free(an.br);
+  analysis_free(&an);
   launch_free(&L);
   return 0;
 }

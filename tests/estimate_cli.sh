@@ -50,5 +50,15 @@ out=$("$carve" estimate --rank bench/families/mm_naive.cu bench/families/mm_tile
 py -c 'import json,sys; a=json.load(sys.stdin); assert len(a)==2 and a[0]["file"].endswith("mm_tile16.cu") and a[1]["vs_best"]>1 and "l1" in a[1]["limits"], a' <<< "$out"; check $? "rank JSON: $out"
 out=$("$carve" estimate --rank bench/families/mm_naive.cu 2>&1); [ $? = 2 ]; check $? "--rank with one file is a usage error"
 echo "$out" | grep -q "needs two or more files"; check $? "says why: $out"
+# loops whose trip count cannot be computed statically must not crash the model
+tmp=$(mktemp -d)
+printf '#pragma carve launch k grid(1) block(32)\n#pragma carve arg out = int[32] : zeros out\n__global__ void k(int *out) {\n  int s = 0;\n  for (int q = 10; q > 1; q /= 0) s++;\n  out[threadIdx.x] = s;\n}\n' > "$tmp/div0.cu"
+"$carve" estimate "$tmp/div0.cu" --regs 16 > "$tmp/out" 2>&1; rc=$?
+[ $rc -ge 1 ] && [ $rc -le 3 ]; check $? "a loop stepping by /0: diagnosed, not a crash (exit $rc): $(head -2 "$tmp/out")"
+grep -q "division by zero" "$tmp/out"; check $? "the interpreter names the division by zero"
+printf '#pragma carve launch k grid(1) block(32)\n#pragma carve arg out = int[32] : zeros out\n__global__ void k(int *out) {\n  int s = 0;\n  for (unsigned u = 1; u != 0; u <<= 1) s++;\n  out[threadIdx.x] = s;\n}\n' > "$tmp/shift.cu"
+out=$("$carve" estimate "$tmp/shift.cu" --regs 16 2>&1); check $? "a counter shifted out of its type: estimated ($out)"
+echo "$out" | grep -q "loop at line 5: 32 iterations per entry"; check $? "32 shifts until the unsigned counter is 0"
+rm -rf "$tmp"
 echo "estimate-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -35,7 +35,7 @@ static void expect_units(const char *what, const char *src, const char *arch, Ac
     double got = s->space == SPACE_GLOBAL ? (double)s->sectors / (double)s->requests : (double)s->wavefronts / (double)s->requests;
     CHECK(got == want, "%s on %s: %.3f per request, want %.3f", what, arch, got, want);
   }
-  if (L.prog) { free(a.acc); free(a.br); launch_free(&L); }
+  if (L.prog) { analysis_free(&a); launch_free(&L); }
 }
 
 static const char *global_kernel(const char *type, const char *index, int count) {
@@ -98,7 +98,7 @@ static void test_paper_machines(void) {
   AccessStat *s = one(global_kernel("float", "t + 1", 128), "gt200", 4, ACC_LOAD, &a, &L);
   CHECK(s && s->moved == s->requests * 224, "gt200 misaligned moves 224 bytes per warp (%llu per %llu)", s ? (unsigned long long)s->moved : 0ull,
         s ? (unsigned long long)s->requests : 0ull);
-  if (L.prog) { free(a.acc); free(a.br); launch_free(&L); }
+  if (L.prog) { analysis_free(&a); launch_free(&L); }
 }
 
 static void test_affine_and_divergence(void) {
@@ -122,7 +122,7 @@ static void test_affine_and_divergence(void) {
   CHECK(a.nbr == 1 && a.br[0].divergent == a.br[0].evals && a.br[0].evals > 0, "the parity branch diverges in every warp");
   CHECK(a.nbr == 1 && a.br[0].taken * 2 == a.br[0].active, "half the lanes take it");
   CHECK(a.nbr == 1 && a.br[0].thread_dependent, "the parity branch is thread-dependent");
-  if (L.prog) { free(a.acc); free(a.br); launch_free(&L); }
+  if (L.prog) { analysis_free(&a); launch_free(&L); }
   memset(&L, 0, sizeof L);
   one("#pragma carve launch k grid(2) block(64)\n#pragma carve arg a = float[128] : iota out\n#pragma carve arg n = 5\n"
       "__global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; int u = blockIdx.x * 2;\n"
@@ -130,7 +130,7 @@ static void test_affine_and_divergence(void) {
   int uniform = 0;
   for (int i = 0; i < a.nbr; i++) uniform += !a.br[i].thread_dependent && !a.br[i].divergent;
   CHECK(a.nbr == 2 && uniform == 2, "a loop on a parameter and a branch on blockIdx are uniform (%d of %d)", uniform, a.nbr);
-  if (L.prog) { free(a.acc); free(a.br); launch_free(&L); }
+  if (L.prog) { analysis_free(&a); launch_free(&L); }
 }
 
 /* CuMAPz (Kim and Shrivastava), section 5.5: float s_in[16][16] with a 16x16 block on a cc 1.x
@@ -168,8 +168,7 @@ static double atomic_line_requests(const char *body) {
   Obj *k = p && !diag_errors ? find_kernel(p, "k") : NULL;
   if (k && launch_prepare(&L, p, k, NULL) == 0) {
     if (analyze(&a, &L, machine_find("h200"), NULL) == 0) r = a.atomic_line_requests;
-    free(a.acc);
-    free(a.br);
+    analysis_free(&a);
     launch_free(&L);
   }
   fclose(f);

@@ -241,6 +241,36 @@ static void test_cost_prologue_and_stalls(void) {
   CHECK(c.shared_regions_lanes / c.threads_sampled == 1, "the store waits for the shared load (%g)", c.shared_regions_lanes / c.threads_sampled);
 }
 
+/* the review's findings, each kept as a test */
+static void test_cost_soundness(void) {
+  Counts c1, c2;
+  double w1, w2;
+  /* a run-time loop inside an unrolled one: its variables are not compile-time values */
+  bool ok = counts_of(SPEC(16) KHEAD "  int x = 0;\n  for (int k = 0; k < 4; k++) for (int i = 0; i < n; i++) x += (i * i) ^ (i >> 1);\n"
+                      "  out[threadIdx.x] = x; }\n", &c1, &w1);
+  CHECK(ok && c1.lanes[CL_INT] > 4 * 16 * 3, "inner run-time loop keeps its arithmetic (%g int per thread)", c1.lanes[CL_INT]);
+  /* a write under a run-time condition is not a known value */
+  ok = counts_of(SPEC(16) KHEAD "  int cnt = 0;\n  for (int k = 0; k < 8; k++) { if (a[k * 32 + threadIdx.x] > 0.5f) cnt++; out[k * 32 + threadIdx.x] = cnt * 3; }\n}\n",
+                 &c1, &w1);
+  CHECK(ok && c1.lanes[CL_INT] >= 8, "conditionally counted value is computed (%g int per thread)", c1.lanes[CL_INT]);
+  /* an if decided at compile time costs nothing, taken or not, and adds no phantom body */
+  ok = counts_of(SPEC(16) KHEAD "  if (0) out[threadIdx.x] = a[threadIdx.x] * b[threadIdx.x] + a[threadIdx.x + 1];\n  out[threadIdx.x + 32] = 1; }\n", &c1, &w1) &&
+       counts_of(SPEC(16) KHEAD "  out[threadIdx.x + 32] = 1; }\n", &c2, &w2);
+  CHECK(ok && w1 == w2, "dead if: %g warp instructions, without it %g", w1, w2);
+  /* integer accumulate of a product is one IMAD */
+  ok = counts_of(SPEC(16) KHEAD "  int acc = 0, y = n;\n  for (int i = 0; i < 8; i++) acc += i * y;\n  out[threadIdx.x] = acc; }\n", &c1, &w1) &&
+       counts_of(SPEC(16) KHEAD "  int acc = 0, y = n;\n  for (int i = 0; i < 8; i++) acc += y;\n  out[threadIdx.x] = acc; }\n", &c2, &w2);
+  CHECK(ok && c1.lanes[CL_INT] == c2.lanes[CL_INT], "acc += i*y costs as acc += y (%g, %g)", c1.lanes[CL_INT], c2.lanes[CL_INT]);
+  /* a constant added under a modulo is not the load's immediate offset */
+  ok = counts_of(SPEC(16) KHEAD "  out[threadIdx.x] = a[(threadIdx.x + 1) % n]; }\n", &c1, &w1) &&
+       counts_of(SPEC(16) KHEAD "  out[threadIdx.x] = a[threadIdx.x % n]; }\n", &c2, &w2);
+  CHECK(ok && c1.lanes[CL_INT] > c2.lanes[CL_INT], "(t + 1) %% n pays for the add (%g > %g)", c1.lanes[CL_INT], c2.lanes[CL_INT]);
+  /* a partial last warp: counts are per thread that ran, not per 32 lanes */
+  ok = counts_of("#pragma carve launch k grid(2) block(80)\n#pragma carve arg out = float[160] : zeros out\n"
+                 "__global__ void k(float *out) {\n  out[blockIdx.x * 80 + threadIdx.x] = threadIdx.x * 0.5f + 1.0f; }\n", &c1, &w1);
+  CHECK(ok && c1.lanes[CL_GST] == 1, "one store per thread with an 80-thread block (%g)", c1.lanes[CL_GST]);
+}
+
 static void test_estimate_overlap(void) {
   /* the total lies between the largest limit (perfect overlap) and the sum (none) */
   const Machine *m = machine_find("h200");
@@ -267,8 +297,7 @@ static void test_estimate_overlap(void) {
   CHECK(body >= mx * 0.999 && body <= sum * 1.001, "total %g between max %g and sum %g", body, mx, sum);
   CHECK(e.t[e.bottleneck] == mx, "the bottleneck is the largest limit");
   CHECK(e.warp_instructions > 0 && e.l1_wavefronts > 0, "warp instructions %g and L1 wavefronts %g predicted", e.warp_instructions, e.l1_wavefronts);
-  free(a.acc);
-  free(a.br);
+  analysis_free(&a);
   launch_free(&L);
 }
 
@@ -280,6 +309,7 @@ int main(void) {
   test_cost_predication();
   test_cost_vector_and_division();
   test_cost_prologue_and_stalls();
+  test_cost_soundness();
   test_estimate_overlap();
   test_ryoo_worked_example();
   test_against_header();

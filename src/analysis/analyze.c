@@ -389,9 +389,10 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   int rc = interp_run(L, &ro, &st);
   a->warps_truncated = st.warps_truncated;
   {
-    int64_t tpb = L->block[0] * L->block[1] * L->block[2];
-    double per_block = (double)warps * 32.0;
-    if (per_block > (double)tpb) per_block = (double)tpb;
+    /* the lanes that ran: all of a block, or its first, middle and last warp (the last may be partial) */
+    int64_t tpb = L->block[0] * L->block[1] * L->block[2], nw = (tpb + 31) / 32;
+    double per_block = (double)tpb;
+    if (warps < nw) per_block = 32.0 * (double)(warps - 1) + (double)(tpb - 32 * (nw - 1));
     a->threads_run = (double)st.blocks_run * per_block;
   }
   if (rc == 0) {
@@ -451,4 +452,12 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   a->seconds = st.seconds;
   a->fault = rc;
   return rc;
+}
+
+void analysis_free(Analysis *a) {
+  free(a->acc);
+  free(a->br);
+  free(a->unreached);
+  a->acc = NULL; a->br = NULL; a->unreached = NULL;
+  a->nacc = a->nbr = a->nunreached = 0;
 }

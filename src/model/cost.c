@@ -3,7 +3,8 @@
  *   - loop-invariant expressions (and loads, where the loop writes no memory) are hoisted: they
  *     run once per entry of the outermost loop they are invariant in;
  *   - counted loops are unrolled: fully when the trip count is a small constant (the loop
- *     control disappears and the counter becomes an immediate), by 4 otherwise;
+ *     control disappears and the counter becomes an immediate), by up to 16 otherwise (fewer
+ *     for big bodies), with additive counters only;
  *   - addresses affine in the loop counter are strength-reduced: a pointer bump per unrolled
  *     step when the stride is a constant (the copies use immediate offsets), one add per
  *     access when the stride is only known at run time;
@@ -23,9 +24,10 @@ typedef struct Loop {
   bool additive;         /* iv += constant (else *=, <<=, >>=, /=) */
   int64_t trip;          /* compile-time trip count, -1 unknown */
   double unroll;         /* body copies per loop-control step */
+  bool has_exit;         /* break, continue or return inside: the trip count is not static */
 } Loop;
 
-typedef struct Write { Node *node; int loop; Obj *var; } Write;
+typedef struct Write { Node *node; int loop; Obj *var; bool conditional; } Write;
 
 struct CostModel {
   int nnodes, nloops, cap;
@@ -34,6 +36,8 @@ struct CostModel {
   Loop *loops;
   int *loop_of;          /* node id -> innermost enclosing loop (-1); a loop statement: its own index */
   bool *in_index;        /* node id -> part of an address computation */
+  bool *offset_chain;    /* node id -> a sum of the address itself (adds, subtracts, casts only) */
+  bool *predicated;      /* node id -> an if that ptxas turns into predicated instructions */
   float *factor;         /* node id -> SASS instructions per evaluation, relative to the plain count */
   int *hoist;            /* node id -> loop it is hoisted out of (counted once per entry), -1 */
   bool *is_loop;         /* node id -> a loop statement */
@@ -66,13 +70,13 @@ static void note_write(CostModel *cm, int loop, Obj *v) {
   }
 }
 
-static void record_write(CostModel *cm, Node *n, int loop, Obj *v) {
+static void record_write(CostModel *cm, Node *n, int loop, Obj *v, bool conditional) {
   if (cm->nwrites == cm->wcap) {
     cm->wcap = cm->wcap ? 2 * cm->wcap : 16;
     cm->writes = realloc(cm->writes, sizeof *cm->writes * (size_t)cm->wcap);
     if (!cm->writes) abort();
   }
-  cm->writes[cm->nwrites++] = (Write){n, loop, v};
+  cm->writes[cm->nwrites++] = (Write){n, loop, v, conditional};
 }
 
 static void note_memory_write(CostModel *cm, int loop) {
@@ -93,16 +97,24 @@ static Obj *write_target(Node *n) {
 }
 
 /* pass 1: every node's innermost loop, what each loop writes, which nodes compute addresses */
-static void walk(CostModel *cm, Node *n, int loop, bool in_index);
+enum { W_INDEX = 1, W_CHAIN = 2, W_COND = 4 };   /* address arithmetic; the address's own sum; under a run-time condition */
 
-static void walk_list(CostModel *cm, Node *n, int loop, bool in_index) {
-  for (; n; n = n->next) walk(cm, n, loop, in_index);
+static void walk(CostModel *cm, Node *n, int loop, unsigned f);
+
+static void walk_list(CostModel *cm, Node *n, int loop, unsigned f) {
+  for (; n; n = n->next) walk(cm, n, loop, f);
 }
 
-static void walk(CostModel *cm, Node *n, int loop, bool in_index) {
+static void mark_exit(CostModel *cm, int loop, bool all) {
+  for (; loop >= 0; loop = all ? cm->loops[loop].parent : -1) cm->loops[loop].has_exit = true;
+}
+
+static void walk(CostModel *cm, Node *n, int loop, unsigned f) {
   if (!n || n->id < 0 || n->id >= cm->nnodes) return;
   cm->loop_of[n->id] = loop;
-  cm->in_index[n->id] = in_index;
+  cm->in_index[n->id] = f & W_INDEX;
+  cm->offset_chain[n->id] = f & W_CHAIN;
+  unsigned cond = f & W_COND;
   switch (n->kind) {
   case ND_FOR: case ND_WHILE: case ND_DO: {
     if (cm->nloops == cm->cap) {
@@ -113,44 +125,56 @@ static void walk(CostModel *cm, Node *n, int loop, bool in_index) {
     int me = cm->nloops++;
     cm->loops[me] = (Loop){.node = n, .parent = loop, .trip = -1, .unroll = 1};
     cm->is_loop[n->id] = true;
-    walk_list(cm, n->init, loop, false);      /* runs once per entry: the enclosing loop's */
-    walk(cm, n->cond, me, false);
-    walk(cm, n->inc, me, false);
-    walk(cm, n->then, me, false);
+    walk_list(cm, n->init, loop, cond);      /* runs once per entry: the enclosing loop's */
+    walk(cm, n->cond, me, cond);
+    walk(cm, n->inc, me, cond);
+    walk(cm, n->then, me, cond);
     return;
   }
+  case ND_BREAK: case ND_CONTINUE: mark_exit(cm, loop, false); return;
+  case ND_RETURN: mark_exit(cm, loop, true); break;
   case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: {
     Obj *v = write_target(n);
-    if (v && !v->in_memory) { note_write(cm, loop, v); record_write(cm, n, loop, v); }
+    if (v && !v->in_memory) { note_write(cm, loop, v); record_write(cm, n, loop, v, cond); }
     else note_memory_write(cm, loop);
     if (v && v->in_memory) note_write(cm, loop, v);
     break;
   }
   case ND_DECL:
-    if (n->var) { note_write(cm, loop, n->var); record_write(cm, n, loop, n->var); }
+    if (n->var) { note_write(cm, loop, n->var); record_write(cm, n, loop, n->var, cond); }
     break;
   case ND_CALL:
     if (n->fn || is_atomic(n) || n->builtin == BI_PRINTF) note_memory_write(cm, loop);
     break;
   default: break;
   }
+  /* what the children are: address sums pass through adds and casts; multiplies keep them
+   * address arithmetic but not the address's own sum; anything else ends both */
+  unsigned kid = cond;
+  bool ptr = (n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && n->ty->kind == TY_PTR;
   if (n->kind == ND_INDEX) {
-    walk(cm, n->lhs, loop, in_index);
-    walk(cm, n->rhs, loop, true);
+    walk(cm, n->lhs, loop, cond);
+    walk(cm, n->rhs, loop, cond | W_INDEX | W_CHAIN);
+  } else if (ptr) {
+    walk(cm, n->lhs, loop, cond | W_INDEX | W_CHAIN);
+    walk(cm, n->rhs, loop, cond | W_INDEX | W_CHAIN);
   } else {
-    bool ptr = (n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && (n->ty->kind == TY_PTR);
-    walk(cm, n->lhs, loop, in_index || ptr);
-    walk(cm, n->rhs, loop, in_index || ptr);
+    if (n->kind == ND_ADD || n->kind == ND_SUB || n->kind == ND_CAST) kid = f;
+    else if (n->kind == ND_MUL || n->kind == ND_SHL || n->kind == ND_NEG) kid = cond | (f & W_INDEX);
+    bool lazy = n->kind == ND_LOGAND || n->kind == ND_LOGOR;   /* the right side runs conditionally */
+    walk(cm, n->lhs, loop, kid);
+    walk(cm, n->rhs, loop, lazy ? kid | W_COND : kid);
   }
-  walk(cm, n->cond, loop, in_index);
-  walk(cm, n->then, loop, false);
-  walk(cm, n->els, loop, false);
-  walk_list(cm, n->init, loop, false);
-  walk(cm, n->inc, loop, false);
-  if (n->kind == ND_BLOCK) walk_list(cm, n->stmts, loop, false);
-  if (n->kind == ND_CALL) walk_list(cm, n->args, loop, in_index);
-  walk(cm, n->decl_init, loop, in_index);
-  if (n->kind == ND_INIT_LIST) walk_list(cm, n->elems, loop, in_index);
+  bool branches = n->kind == ND_IF || n->kind == ND_COND || n->kind == ND_SWITCH;
+  walk(cm, n->cond, loop, cond);
+  walk(cm, n->then, loop, branches ? cond | W_COND : cond);
+  walk(cm, n->els, loop, branches ? cond | W_COND : cond);
+  walk_list(cm, n->init, loop, cond);
+  walk(cm, n->inc, loop, cond);
+  if (n->kind == ND_BLOCK) walk_list(cm, n->stmts, loop, cond);
+  if (n->kind == ND_CALL) walk_list(cm, n->args, loop, cond);
+  walk(cm, n->decl_init, loop, cond);
+  if (n->kind == ND_INIT_LIST) walk_list(cm, n->elems, loop, cond);
 }
 
 /* ---- invariance and affinity ---- */
@@ -208,24 +232,32 @@ static bool copy_constant(CostModel *cm, Node *e, int loop) {
   return false;
 }
 
-static bool in_unrolled_loop(CostModel *cm, int loop) {
-  for (int k = loop; k >= 0; k = cm->loops[k].parent) if (fully_unrolled(&cm->loops[k])) return true;
-  return false;
+
+/* are all loops from `inner` up to (not including) `outer` fully unrolled? */
+static bool unrolled_between(CostModel *cm, int inner, int outer) {
+  for (int k = inner; k != outer; k = cm->loops[k].parent) {
+    if (k < 0) return false;   /* outer is not an enclosing loop */
+    if (!fully_unrolled(&cm->loops[k])) return false;
+  }
+  return true;
 }
 
-/* variables nvcc knows in every copy of fully unrolled code: a constant initializer, and every
- * other write inside fully unrolled loops with a known right-hand side (scan's `pout = 1 - pout`,
- * `offset *= 2`). Found as a fixpoint: start from all candidates, drop any with an unknown write. */
+/* variables nvcc knows at compile time everywhere (scan's `pout = 1 - pout`, `offset *= 2`): a
+ * register variable with a known initializer, every other write of which has a known right-hand
+ * side, is not under a run-time condition, and lies in straight-line code or in loops fully
+ * unrolled between it and the declaration. Found as a fixpoint: start from all candidates and
+ * drop any with a write that fails. */
 static void find_known_variables(CostModel *cm) {
   cm->known = malloc(sizeof(Obj *) * (size_t)(cm->nwrites + 1));
-  if (!cm->known) abort();
+  int *decl_loop = malloc(sizeof(int) * (size_t)(cm->nwrites + 1));
+  if (!cm->known || !decl_loop) abort();
   cm->nknown = 0;
   for (int i = 0; i < cm->nwrites; i++) {
     Write *w = &cm->writes[i];
-    if (w->node->kind != ND_DECL || !w->node->decl_init || w->var->is_volatile || !is_integer(w->var->ty)) continue;
+    if (w->node->kind != ND_DECL || !w->node->decl_init || w->var->is_volatile || w->var->in_memory || !is_integer(w->var->ty)) continue;
     bool dup = false;
     for (int j = 0; j < cm->nknown; j++) dup |= cm->known[j] == w->var;
-    if (!dup) cm->known[cm->nknown++] = w->var;
+    if (!dup) { decl_loop[cm->nknown] = w->loop; cm->known[cm->nknown++] = w->var; }
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -237,12 +269,17 @@ static void find_known_variables(CostModel *cm) {
       bool ok;
       Node *n = w->node;
       if (n->kind == ND_DECL) ok = copy_constant(cm, n->decl_init, w->loop);
-      else if (!in_unrolled_loop(cm, w->loop)) ok = false;
+      else if (w->conditional || !unrolled_between(cm, w->loop, decl_loop[k])) ok = false;
       else if (n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) ok = copy_constant(cm, n->rhs, w->loop);
       else ok = true;   /* ++ and -- of a known value */
-      if (!ok) { cm->known[k] = cm->known[--cm->nknown]; changed = true; }
+      if (!ok) {
+        cm->known[k] = cm->known[--cm->nknown];
+        decl_loop[k] = decl_loop[cm->nknown];
+        changed = true;
+      }
     }
   }
+  free(decl_loop);
 }
 
 enum { LIN_NO, LIN_INV, LIN_CONST, LIN_VAR };   /* not affine; invariant; affine with constant / run-time stride */
@@ -294,7 +331,12 @@ static bool init_value(Node *init, Obj *iv, int64_t *v) {
   return false;
 }
 
-static int64_t count_trips(int64_t v, int cmp, int64_t bound, NodeKind op, int64_t step) {
+/* the trip count of a counter from v while (v cmp bound), stepping by op/step in a type of
+ * `size` bytes; -1 when it does not end within 4096 steps or leaves the type's range */
+static int64_t count_trips(int64_t v, int cmp, int64_t bound, NodeKind op, int64_t step, int size) {
+  if ((op == ND_DIV || op == ND_MUL) && step == 0) return -1;
+  if ((op == ND_SHL || op == ND_SHR) && (step < 0 || step >= 8 * size)) return -1;
+  int64_t lim = size >= 8 ? INT64_MAX / 4 : (int64_t)1 << (8 * size - 1);
   int64_t n = 0;
   for (;;) {
     bool go = cmp == ND_LT ? v < bound : cmp == ND_LE ? v <= bound : cmp == ND_GT ? v > bound : cmp == ND_GE ? v >= bound : v != bound;
@@ -302,10 +344,11 @@ static int64_t count_trips(int64_t v, int cmp, int64_t bound, NodeKind op, int64
     if (++n > 4096) return -1;
     if (op == ND_ADD) v += step;
     else if (op == ND_MUL) v *= step;
-    else if (op == ND_SHL) v <<= step;
+    else if (op == ND_SHL) v = (int64_t)((uint64_t)v << step);
     else if (op == ND_SHR) v >>= step;
     else if (op == ND_DIV) v /= step;
     else return -1;
+    if (v >= lim || v < -lim) return -1;   /* would wrap: leave it to the run */
   }
 }
 
@@ -372,7 +415,8 @@ static void classify_loop(CostModel *cm, int li) {
   l->iv = iv;
   l->additive = op == ND_ADD;
   int64_t start, bound;
-  if (init_value(n->init, iv, &start) && const_value(bound_expr, &bound)) l->trip = count_trips(start, cmp, bound, op, step);
+  if (!l->has_exit && init_value(n->init, iv, &start) && const_value(bound_expr, &bound))
+    l->trip = count_trips(start, cmp, bound, op, step, iv->ty ? iv->ty->size : 4);
   int pragma = n->unroll;
   if (pragma > 0) l->unroll = pragma;
   else if (l->trip >= 0 && (pragma == -1 || l->trip <= 32)) l->unroll = l->trip > 0 ? (double)l->trip : 1;
@@ -410,7 +454,8 @@ static void assign_factor(CostModel *cm, Node *e) {
   cm->factor[id] = 1;
   cm->hoist[id] = -1;
   if (e->kind == ND_IF) {   /* the factor of an if is its branch's */
-    if (copy_constant(cm, e->cond, loop) || (predicable(e->then) && predicable(e->els))) cm->factor[id] = 0;
+    if (copy_constant(cm, e->cond, loop)) cm->factor[id] = 0;   /* decided at compile time */
+    else if (predicable(e->then) && predicable(e->els)) { cm->factor[id] = 0; cm->predicated[id] = true; }
     return;
   }
   if (cm->is_loop[id] || e->kind >= ND_BLOCK) return;
@@ -420,7 +465,7 @@ static void assign_factor(CostModel *cm, Node *e) {
   if (e->kind == ND_INDEX && e->ty && e->ty->kind == TY_ARRAY) { cm->factor[id] = 0; return; }
   if (cm->fused[id]) { cm->factor[id] = 0; return; }
   int64_t k;
-  if (cm->in_index[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
+  if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
       (const_value(e->rhs, &k) || (e->kind == ND_ADD && const_value(e->lhs, &k)))) { cm->factor[id] = 0; return; }
   if (loop < 0) return;
   /* hoisting: out of every loop the node is invariant in (values only: writes never move) */
@@ -455,12 +500,16 @@ static bool is_int_mul(Node *n) {
 
 static void assign_all(CostModel *cm, Node *n) {
   if (!n || n->id < 0 || n->id >= cm->nnodes) return;
-  if ((n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && is_integer(n->ty)) {
-    Node *l = strip_casts(n->lhs), *r = strip_casts(n->rhs);
+  assign_factor(cm, n);
+  /* an add that is an instruction absorbs a multiply operand (IMAD/LEA); one that is free
+   * (an immediate offset, strength-reduced) leaves the multiply its own instruction */
+  bool int_add = (n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && is_integer(n->ty);
+  bool int_acc = n->kind == ND_ASSIGN_OP && (n->op == ND_ADD || n->op == ND_SUB) && n->ty && is_integer(n->ty);
+  if ((int_add && cm->factor[n->id] > 0) || int_acc) {
+    Node *l = int_acc ? NULL : strip_casts(n->lhs), *r = strip_casts(n->rhs);
     if (is_int_mul(l) && l->id >= 0 && l->id < cm->nnodes) cm->fused[l->id] = true;
     else if (is_int_mul(r) && r->id >= 0 && r->id < cm->nnodes) cm->fused[r->id] = true;
   }
-  assign_factor(cm, n);
   assign_all(cm, n->lhs);
   assign_all(cm, n->rhs);
   assign_all(cm, n->cond);
@@ -486,8 +535,10 @@ static void prologue_walk(Node *n, bool *sreg, Obj **params, int *np) {
     prologue_walk(n->lhs, sreg, params, np);
     prologue_walk(n->rhs, sreg, params, np);
     prologue_walk(n->cond, sreg, params, np);
-    prologue_walk(n->then, sreg, params, np);
-    prologue_walk(n->els, sreg, params, np);
+    int64_t k;
+    bool decided = n->kind == ND_IF && const_value(n->cond, &k);   /* dead code loads nothing */
+    if (!decided || k) prologue_walk(n->then, sreg, params, np);
+    if (!decided || !k) prologue_walk(n->els, sreg, params, np);
     prologue_walk(n->init, sreg, params, np);
     prologue_walk(n->inc, sreg, params, np);
     prologue_walk(n->stmts, sreg, params, np);
@@ -507,11 +558,13 @@ CostModel *cost_model_new(Program *p, Obj *kernel) {
   cm->in_index = calloc(n, sizeof(bool));
   cm->is_loop = calloc(n, sizeof(bool));
   cm->fused = calloc(n, sizeof(bool));
-  if (!cm->loop_of || !cm->hoist || !cm->factor || !cm->in_index || !cm->is_loop || !cm->fused) abort();
+  cm->offset_chain = calloc(n, sizeof(bool));
+  cm->predicated = calloc(n, sizeof(bool));
+  if (!cm->loop_of || !cm->hoist || !cm->factor || !cm->in_index || !cm->is_loop || !cm->fused || !cm->offset_chain || !cm->predicated) abort();
   for (size_t i = 0; i < n; i++) { cm->loop_of[i] = -1; cm->hoist[i] = -1; cm->factor[i] = 1; }
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop */
   for (Obj *f = p->funcs; f; f = f->next)
-    if (f->body && (f == kernel || f->is_device)) walk(cm, f->body, -1, false);
+    if (f->body && (f == kernel || f->is_device)) walk(cm, f->body, -1, 0);
   for (int i = cm->nloops - 1; i >= 0; i--) classify_loop(cm, i);   /* inner loops first: outer bodies need their trips */
   find_known_variables(cm);
   if (kernel && kernel->body) {
@@ -539,6 +592,8 @@ void cost_model_free(CostModel *cm) {
   free(cm->in_index);
   free(cm->is_loop);
   free(cm->fused);
+  free(cm->offset_chain);
+  free(cm->predicated);
   free(cm);
 }
 
@@ -592,7 +647,8 @@ static bool iv_coefficient(CostModel *cm, Node *e, int loop, int64_t *coef) {
 
 /* accesses ptxas merges into 64- or 128-bit ones: in a fully unrolled loop counting by one from a
  * multiple of four, consecutive elements of a row of a declared array whose rows are 16-byte
- * multiples (mm's As[ty][k]); the copies' addresses are then provably aligned. 1 otherwise. */
+ * multiples, indexed by the counter itself (mm's As[ty][k]); the copies' addresses are then
+ * provably aligned. 1 otherwise. */
 int cost_vector_width(const CostModel *cmc, const Node *access) {
   CostModel *cm = (CostModel *)cmc;
   if (access->kind != ND_INDEX || access->id < 0 || access->id >= cm->nnodes) return 1;
@@ -610,7 +666,6 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
   int64_t coef, start;
   if (!iv_coefficient(cm, access->rhs, loop, &coef) || coef != 1) return 1;
   if (!init_value(l->node->init, l->iv, &start) || start % 4 != 0) return 1;
-  /* the index must be the counter plus a multiple of four elements: check it at the start */
   Node *idx = strip_casts(access->rhs);
   if (!(idx->kind == ND_VAR && idx->var == l->iv)) return 1;
   int width = 16 / size;
@@ -620,3 +675,4 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
 
 int cost_prologue(const CostModel *cm) { return cm->prologue; }
 Node *cost_loop_node(const CostModel *cm, int loop) { return cm->loops[loop].node; }
+bool cost_if_predicated(const CostModel *cm, const Node *n) { return n->id >= 0 && n->id < cm->nnodes && cm->predicated[n->id]; }

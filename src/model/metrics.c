@@ -208,7 +208,7 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
   if (f == 0) {
     /* a predicated if issues its body for the whole warp, taken or not; the interpreter ran it
      * only where some lane took it */
-    if (x->cm && at->kind == ND_IF) {
+    if (x->cm && at->kind == ND_IF && cost_if_predicated(x->cm, at)) {
       if (!taken) x->c->warp_ins[CL_INT] += static_cost(x->cm, at->then);
       if (at->els && taken == active) x->c->warp_ins[CL_INT] += static_cost(x->cm, at->els);
     }
@@ -281,7 +281,9 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
   int warps_per_block = (int)((threads_per_block + 31) / 32);
   int warps_run = L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
-  c->threads_sampled = (double)st.blocks_run * warps_run * 32.0;
+  /* the lanes that ran: all of a block, or its first warp and its last (which may be partial) */
+  double lanes_per_block = warps_run == warps_per_block ? (double)threads_per_block : 32.0 + (double)(threads_per_block - 32 * (warps_per_block - 1));
+  c->threads_sampled = (double)st.blocks_run * lanes_per_block;
   c->warps_sampled = (double)st.blocks_run * warps_run;
   c->lanes[CL_INT] += c->prologue * c->threads_sampled;
   c->warp_ins[CL_INT] += c->prologue * c->warps_sampled;
@@ -382,10 +384,12 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   /* traffic: the analyzer's sectors and wavefronts, scaled from the threads it ran to the grid */
   double scale = a && a->threads_run > 0 ? threads / a->threads_run : 0;
   /* the analyzer's budget stops long loops early: its traffic covers part of each warp's run */
+  double truncation = 1;
   if (a && a->warps_truncated > 0 && a->warp_steps > 0 && c->steps_per_warp > 0 && !c->truncated) {
     double analyzed = (double)a->warp_steps / (a->threads_run / 32.0);
-    if (c->steps_per_warp > analyzed) scale *= c->steps_per_warp / analyzed;
+    if (c->steps_per_warp > analyzed) truncation = c->steps_per_warp / analyzed;
   }
+  scale *= truncation;
   double partial_writes = 0;
   CostModel *cm = L->prog ? cost_model_new(L->prog, L->kernel) : NULL;
   for (int i = 0; a && i < a->nacc; i++) {
@@ -446,7 +450,7 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
    * after another. ATOMIC_LINE_NS, the time per request, is fitted on examples/histogram (H200:
    * 524,288 requests on each of its 8 lines in 4.32 ms); holdout round 2 checks it. */
   const double ATOMIC_LINE_NS = 8.2;
-  if (a) e.t[B_ATOMIC] = a->atomic_line_requests * ATOMIC_LINE_NS * 1e-9;
+  if (a) e.t[B_ATOMIC] = a->atomic_line_requests * truncation * ATOMIC_LINE_NS * 1e-9;
   e.t[B_LAUNCH] = ce.launch_us * 1e-6;
   e.bottleneck = B_ISSUE;
   for (int b = 0; b < B_LAUNCH; b++) if (e.t[b] > e.t[e.bottleneck]) e.bottleneck = b;

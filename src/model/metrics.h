@@ -11,12 +11,12 @@ typedef struct Counts {
   double warp_ins[CL_N];   /* warp-instructions by class */
   double regions_lanes;    /* global-load consumers (stalls on memory), thread-weighted */
   double shared_regions_lanes; /* shared-load consumers */
-  double threads_sampled, warps_sampled;
-  double steps_per_warp;
+  double threads_sampled, warps_sampled;   /* lanes and warps the counts cover */
+  double steps_per_warp;   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
   int prologue;            /* instructions every thread runs once (S2R, parameter loads, EXIT), included above */
   /* the loops the sampled threads ran (Ryoo annotated trip counts by hand; these are measured) */
   struct LoopCount { Node *loop; double entries, iterations, unroll; int64_t static_trip; } loops[32];
-  int nloops;   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
+  int nloops;
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
 } Counts;
 
@@ -32,7 +32,8 @@ Node *cost_loop_node(const CostModel *cm, int loop);
 double cost_loop_unroll(const CostModel *cm, int loop);
 int64_t cost_loop_trip(const CostModel *cm, int loop);
 bool cost_copy_constant(const CostModel *cm, Node *e);          /* known at compile time in each body copy */
-double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/unroll of the node's loop */
+double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/(loads overlapped per wait) in the node's loop */
+bool cost_if_predicated(const CostModel *cm, const Node *n);    /* an if issued for the whole warp, taken or not */
 int cost_vector_width(const CostModel *cm, const Node *access); /* elements per merged access (1, 2, 4) */
 int cost_prologue(const CostModel *cm);                         /* instructions each thread runs once */
 

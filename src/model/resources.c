@@ -154,7 +154,9 @@ static char *nvcc_log(const char *src, const char *arch, char *why, size_t whyle
   char *cu = fmt("%s/k.cu", dir), *bin = fmt("%s/k.cubin", dir), *err = fmt("%s/ptxas.log", dir);
   FILE *f = fopen(cu, "w");
   char *log = NULL;
-  if (f && fputs(src, f) >= 0 && !fclose(f)) {
+  bool written = f && fputs(src, f) >= 0;
+  if (f && fclose(f)) written = false;
+  if (written) {
     char *argv[] = {nvcc, fmt("-arch=%s", arch), "-cubin", "-Xptxas", "-v", "-o", bin, cu, NULL};
     int rc = run_program(argv, NULL, err, 120);
     size_t n;
@@ -166,7 +168,7 @@ static char *nvcc_log(const char *src, const char *arch, char *why, size_t whyle
     } else {
       *cubin = (unsigned char *)read_file(bin, cubin_n);
     }
-  } else if (f) fclose(f);
+  }
   remove(cu);
   remove(bin);
   remove(err);
