@@ -682,7 +682,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   double roofline = t_mem > t_flop ? t_mem : t_flop;
   const char *roofline_by = t_mem > t_flop ? "DRAM: every buffer once" : spec && spec->flops > 0 ? "FP32: the declared flops" : "FP32: counted operations";
   if (out) *out = e;
-  if (quiet) { analysis_free(&an); launch_free(&L); return 0; }
+  if (quiet) { analysis_free(&an); counts_free(&cn); launch_free(&L); return 0; }
   static const char *cls[] = {"int", "fp32", "fp64", "sfu", "convert", "global ld", "global st", "atomic", "shared ld", "shared st", "local", "barrier", "branch"};
   if (!strcmp(o->format, "json")) {
     printf("{\"file\": ");
@@ -720,8 +720,15 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     printf(", \"estimate\": {\"seconds\": %.6g, \"bottleneck\": \"%s\", \"ceilings\": \"%s\", \"limits\": {", e.total, bottleneck_name(e.bottleneck), ce.source);
     for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", limit_key[i], e.t[i]);
     printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g, \"warp_instructions\": %.6g, \"l1_wavefronts\": %.6g, "
-           "\"roofline_seconds\": %.6g}}\n",
+           "\"roofline_seconds\": %.6g, \"hotspots\": [",
            e.dram_bytes, e.l2_bytes, e.shared_bytes, e.warp_instructions, e.l1_wavefronts, roofline);
+    for (int i = 0; i < e.nhot; i++) {
+      printf("%s{\"line\": %d, \"col\": %d, \"share\": %.4f, \"of\": \"%s\"", i ? ", " : "", e.hot[i].line, e.hot[i].col, e.hot[i].share,
+             e.hot[i].measure);
+      if (e.hot[i].what) { printf(", \"access\": "); json_str(stdout, e.hot[i].what); }
+      printf("}");
+    }
+    printf("]}}\n");
   } else {
     printf("%s: %s on %s (%s)\n", o->file, k->name, m->name, m->long_name);
     if (res.known)
@@ -750,6 +757,10 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
     printf("  CuMAPz: data_reuse %.3g, lat_hiding %.3g, bw_util %.3g, ch_skew %.3g, shm_eff %.3g, branch_eff %.3g, MPE %.3g\n", cz.data_reuse,
            cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
     printf("  estimate: %.4g ms, bound by %s (ceilings from the %s)\n", e.total * 1e3, bottleneck_name(e.bottleneck), ce.source);
+    for (int i = 0; i < e.nhot; i++) {
+      if (e.hot[i].what) printf("    where: %s:%d:%d: %s, %.0f%% of the %s\n", o->file, e.hot[i].line, e.hot[i].col, e.hot[i].what, 100 * e.hot[i].share, e.hot[i].measure);
+      else printf("    where: %s:%d: %.0f%% of the %s\n", o->file, e.hot[i].line, 100 * e.hot[i].share, e.hot[i].measure);
+    }
     printf("    limits (ms):");
     for (int i = 0; i < B_N; i++) printf(" %s %.4g", limit_key[i], e.t[i] * 1e3);
     printf("\n    predicted counters: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB, %.3g warp instructions, %.3g L1 wavefronts\n",
@@ -758,6 +769,7 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
       printf("    roofline: %.4g ms (%s); the estimate is %.2gx above it\n", roofline * 1e3, roofline_by, e.total / roofline);
   }
   analysis_free(&an);
+  counts_free(&cn);
   launch_free(&L);
   return 0;
 }
@@ -799,6 +811,11 @@ static void print_ranking(const char **files, const Estimate *es, const int *ord
     printf("  %s: %.2fx the time of %s; bound by %s: %.4g ms against %.4g ms in the best", files[order[i]], e->total / best->total,
            files[order[0]], bottleneck_name(b), e->t[b] * 1e3, best->t[b] * 1e3);
     if (e->warps_per_sm != best->warps_per_sm) printf(" (%d against %d resident warps per SM)", e->warps_per_sm, best->warps_per_sm);
+    if (e->nhot > 0) {
+      const struct Hotspot *h = &e->hot[0];
+      if (h->what) printf("; mostly line %d:%d, %s (%.0f%%)", h->line, h->col, h->what, 100 * h->share);
+      else printf("; mostly line %d (%.0f%%)", h->line, 100 * h->share);
+    }
     printf("\n");
   }
 }

@@ -42,6 +42,13 @@ py -c 'import json,sys; a=json.load(sys.stdin); l=a["loops"][0]; r=a["ryoo"]; e=
 assert l["iterations_per_entry"]==256 and l["unroll"]==16 and l["static_trip"]==-1, l
 assert r["long_regions"] <= r["regions"] and r["utilization_simple"] > 0, r
 assert e["roofline_seconds"] > 0 and e["warp_instructions"] > 0 and e["seconds"] >= max(v for k, v in e["limits"].items() if k != "launch"), e' <<< "$out"; check $? "JSON loops, LongRegions, roofline, total at least the largest limit"
+# where the bottleneck's work comes from
+cal=docs/data/calibration-h200-2026-11-22.json
+echo "$(CARVE_CALIBRATION=$cal "$carve" estimate bench/families/mm_tile16.cu --arch h200 --regs 32)" | grep -q "where: bench/families/mm_tile16.cu:40:32: shared load of 'Bs', .*% of the L1/shared wavefronts"
+check $? "tile16's hot spot is the Bs load of line 40"
+out=$(CARVE_CALIBRATION=$cal "$carve" estimate examples/cp.cu --arch h200 --regs 32 --format json)
+py -c 'import json,sys; h=json.load(sys.stdin)["estimate"]["hotspots"]; assert h and h[0]["line"]==46 and h[0]["of"]=="warp instructions" and sum(x["share"] for x in h) <= 1.0001, h' <<< "$out"
+check $? "cp: line 46 (the inner loop body) issues most instructions"
 # --rank: order, the reason, and JSON
 out=$("$carve" estimate --rank bench/families/mm_naive.cu bench/families/mm_tile16.cu -D N=256 --regs 32); check $? "rank runs"
 echo "$out" | sed -n 2p | grep -q "mm_tile16.cu"; check $? "the tiled kernel ranks first: $out"

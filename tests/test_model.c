@@ -111,6 +111,7 @@ static bool counts_of(const char *src, Counts *c, double *per_warp) {
   double w = 0;
   for (int i = 0; i < CL_N; i++) { c->lanes[i] /= c->threads_sampled; w += c->warp_ins[i]; }
   *per_warp = w / c->warps_sampled;
+  counts_free(c);
   return true;
 }
 
@@ -297,7 +298,10 @@ static void test_estimate_overlap(void) {
   CHECK(body >= mx * 0.999 && body <= sum * 1.001, "total %g between max %g and sum %g", body, mx, sum);
   CHECK(e.t[e.bottleneck] == mx, "the bottleneck is the largest limit");
   CHECK(e.warp_instructions > 0 && e.l1_wavefronts > 0, "warp instructions %g and L1 wavefronts %g predicted", e.warp_instructions, e.l1_wavefronts);
+  CHECK(e.nhot >= 1 && e.hot[0].share > 0.3 && e.hot[0].line == 7, "the hot spot is the loop's line 7 (line %d, %.0f%%)", e.nhot ? e.hot[0].line : -1,
+        e.nhot ? 100 * e.hot[0].share : 0.0);
   analysis_free(&a);
+  counts_free(&c);
   launch_free(&L);
 }
 

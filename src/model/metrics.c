@@ -26,6 +26,7 @@ typedef struct {
   Counts *c; bool pending_load, pending_shared, pending_store; int64_t *blocks; int nblocks;
   const CostModel *cm; double *entries, *entries_warps, *iterations;
   double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps; Node **hnode; int *hclass; int nnodes;
+  int *line_of;   /* node id -> source line in the kernel's file; 0 not looked up, -1 elsewhere */
 } CountCtx;
 
 static int ins_class(Node *n) {
@@ -102,11 +103,42 @@ static void add_class(Counts *c, int cl, double w, double lanes, double warps) {
   }
 }
 
+/* the line of the kernel's file that node n is on, or -1 */
+static int line_of(CountCtx *x, Node *n) {
+  if (!x->line_of || n->id < 0 || n->id >= x->nnodes) return -1;
+  if (!x->line_of[n->id]) {
+    SrcLoc l = tok_loc(n->tok);
+    x->line_of[n->id] = l.file == x->c->file && l.line > 0 ? l.line : -1;
+  }
+  return x->line_of[n->id];
+}
+
+static void charge_line(CountCtx *x, Node *n, double warp_ins, double stall_lanes) {
+  int line = line_of(x, n);
+  if (line < 0) return;
+  if (line >= x->c->nlines) {
+    int nl = line + 64;
+    x->c->line_ins = xrealloc(x->c->line_ins, sizeof(double) * (size_t)nl);
+    x->c->line_stalls = xrealloc(x->c->line_stalls, sizeof(double) * (size_t)nl);
+    for (int i = x->c->nlines; i < nl; i++) x->c->line_ins[i] = x->c->line_stalls[i] = 0;
+    x->c->nlines = nl;
+  }
+  x->c->line_ins[line] += warp_ins;
+  x->c->line_stalls[line] += stall_lanes;
+}
+
+void counts_free(Counts *c) {
+  free(c->line_ins);
+  free(c->line_stalls);
+  c->line_ins = c->line_stalls = NULL;
+  c->nlines = 0;
+}
+
 /* a computation after loads consumes them: the end of a stalling region (Ryoo's Regions); the
  * loads of one unrolled step issue together and wait once */
 static void consume(CountCtx *x, Node *n, double lanes) {
   double share = x->cm ? cost_stall_share(x->cm, n) : 1;
-  if (x->pending_load) { x->c->regions_lanes += lanes * share; x->pending_load = false; }
+  if (x->pending_load) { x->c->regions_lanes += lanes * share; x->pending_load = false; charge_line(x, n, 0, lanes * share); }
   if (x->pending_shared) { x->c->shared_regions_lanes += lanes * share; x->pending_shared = false; }
 }
 
@@ -132,6 +164,7 @@ static void on_node(void *ctx, Node *n, Mask m) {
     if (w == 0) return;
   }
   add_class(x->c, cl, w, lanes, 1);
+  charge_line(x, n, w, 0);
   if (cl == CL_BAR) {
     /* __syncthreads makes the block's memory operations visible: it waits for this warp's
      * outstanding loads and global stores */
@@ -158,6 +191,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   double v = x->cm ? cost_vector_width(x->cm, at) : 1;   /* merged into wider accesses */
   x->c->lanes[cl] += lanes / v;
   x->c->warp_ins[cl] += 1 / v;
+  charge_line(x, at, 1 / v, 0);
   if (kind != ACC_LOAD) consume(x, at, lanes);
   if (space == SPACE_GLOBAL && kind == ACC_LOAD) x->pending_load = true;
   if (space == SPACE_SHARED && kind == ACC_LOAD) x->pending_shared = true;
@@ -209,13 +243,15 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
     /* a predicated if issues its body for the whole warp, taken or not; the interpreter ran it
      * only where some lane took it */
     if (x->cm && at->kind == ND_IF && cost_if_predicated(x->cm, at)) {
-      if (!taken) x->c->warp_ins[CL_INT] += static_cost(x->cm, at->then);
-      if (at->els && taken == active) x->c->warp_ins[CL_INT] += static_cost(x->cm, at->els);
+      double body = (!taken ? static_cost(x->cm, at->then) : 0) + (at->els && taken == active ? static_cost(x->cm, at->els) : 0);
+      x->c->warp_ins[CL_INT] += body;
+      charge_line(x, at, body, 0);
     }
     return;
   }
   x->c->lanes[CL_BRANCH] += __builtin_popcount(active) * f;
   x->c->warp_ins[CL_BRANCH] += f;
+  charge_line(x, at, f, 0);
   (void)taken; (void)blk; (void)warp;
 }
 
@@ -243,7 +279,9 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     b.hoisted_access = xmalloc((size_t)b.nnodes * sizeof(double));
     b.hnode = xmalloc((size_t)b.nnodes * sizeof(Node *));
     b.hclass = xmalloc((size_t)b.nnodes * sizeof(int));
+    b.line_of = xmalloc((size_t)b.nnodes * sizeof(int));
   }
+  c->file = L->kernel && L->kernel->tok ? tok_loc(L->kernel->tok).file : NULL;
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
   int want = max_blocks > 0 ? max_blocks : 2;
   if (total > want) {
@@ -262,11 +300,14 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     if (!n) continue;
     int h = cost_hoisted_from(cm, n);
     double entered = b.entries[h], entered_warps = b.entries_warps[h];
-    if (b.hoisted_node[id] > 0)
+    if (b.hoisted_node[id] > 0) {
       add_class(c, ins_class(n), weight(cm, n), fmin(b.hoisted_node[id], entered), fmin(b.hoisted_node_warps[id], entered_warps));
+      charge_line(&b, n, weight(cm, n) * fmin(b.hoisted_node_warps[id], entered_warps), 0);
+    }
     if (b.hoisted_access[id] > 0) {
       c->lanes[b.hclass[id]] += fmin(b.hoisted_access[id], entered);
       c->warp_ins[b.hclass[id]] += fmin(b.hoisted_access_warps[id], entered_warps);
+      charge_line(&b, n, fmin(b.hoisted_access_warps[id], entered_warps), 0);
     }
   }
   c->prologue = cm ? cost_prologue(cm) : 0;
@@ -277,6 +318,7 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     c->loops[c->nloops++] = (struct LoopCount){cost_loop_node(cm, i), b.entries[i], it, cost_loop_unroll(cm, i), cost_loop_trip(cm, i)};
   }
   cost_model_free(cm);
+  free(b.line_of);
   free(b.entries); free(b.entries_warps); free(b.iterations); free(b.hoisted_node_warps); free(b.hoisted_access_warps); free(b.hoisted_node); free(b.hoisted_access); free(b.hnode); free(b.hclass);
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
   int warps_per_block = (int)((threads_per_block + 31) / 32);
@@ -341,6 +383,37 @@ const char *bottleneck_name(int b) {
   return n[b];
 }
 
+/* the three largest entries of v[0..n) as shares of their sum: source lines when a is NULL (v is
+ * indexed by line), else the analyzer's accesses */
+static void hotspots(Estimate *e, const double *v, int n, const Analysis *a, const char *measure) {
+  double total = 0;
+  for (int i = 0; i < n; i++) total += v[i];
+  e->nhot = 0;
+  if (!v || total <= 0) return;
+  bool used[4096] = {0};
+  for (int k = 0; k < 3; k++) {
+    int best = -1;
+    for (int i = 0; i < n && i < 4096; i++) if (!used[i] && v[i] > 0 && (best < 0 || v[i] > v[best])) best = i;
+    if (best < 0 || v[best] < 0.05 * total) break;
+    used[best] = true;
+    struct Hotspot *h = &e->hot[e->nhot++];
+    h->share = v[best] / total;
+    h->measure = measure;
+    if (a) {
+      const AccessStat *s = &a->acc[best];
+      SrcLoc l = tok_loc(s->node->tok);
+      h->line = l.line;
+      h->col = l.col;
+      h->what = fmt("%s %s of '%s'", s->space == SPACE_GLOBAL ? "global" : "shared", s->kind == ACC_LOAD ? "load" : s->kind == ACC_STORE ? "store" : "atomic",
+                    s->array);
+    } else {
+      h->line = best;
+      h->col = 0;
+      h->what = NULL;
+    }
+  }
+}
+
 /* Issue-bound kernels keep the schedulers busy 74-84% of cycles on the H200 (ncu
  * smsp__issue_active over the suite's issue-bound kernels): the rest are fixed-latency
  * dependencies ("wait") that independent warps do not cover. */
@@ -392,8 +465,14 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   scale *= truncation;
   double partial_writes = 0;
   CostModel *cm = L->prog ? cost_model_new(L->prog, L->kernel) : NULL;
+  int nacc = a ? a->nacc : 0;
+  double *acc_l1 = xmalloc(sizeof(double) * (size_t)(nacc + 1)), *acc_traffic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
+  double *acc_atomic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
   for (int i = 0; a && i < a->nacc; i++) {
     const AccessStat *s = &a->acc[i];
+    double l1_before = e.l1_wavefronts;
+    acc_traffic[i] = s->space == SPACE_GLOBAL ? (double)s->sectors : 0;
+    acc_atomic[i] = s->space == SPACE_GLOBAL && s->kind == ACC_ATOMIC ? (double)s->requests : 0;
     if (s->space == SPACE_SHARED) {
       double wf = (double)s->wavefronts;
       int v = cm && s->node ? cost_vector_width(cm, s->node) : 1;
@@ -408,6 +487,7 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
       e.l1_wavefronts += wf * scale;
     }
     if (s->space == SPACE_GLOBAL) e.l1_wavefronts += (double)(s->lines ? s->lines : s->requests) * scale;
+    acc_l1[i] = e.l1_wavefronts - l1_before;
     /* scattered stores leave sectors partly written: L2 must fetch each from DRAM to merge it */
     if (s->space == SPACE_GLOBAL && s->kind == ACC_STORE && s->sectors > s->ideal_sectors)
       partial_writes += (double)(s->sectors - s->ideal_sectors) * 32.0 * scale;
@@ -462,6 +542,19 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   double sum = 0, top = e.t[e.bottleneck];
   for (int b = 0; b < B_LAUNCH; b++) if (top > 0) sum += pow(e.t[b] / top, OVERLAP_NORM);
   e.total = (top > 0 ? top * pow(sum, 1.0 / OVERLAP_NORM) : 0) + e.t[B_LAUNCH];
+  /* where the bottleneck's work comes from: source lines for instructions and stalls, memory
+   * accesses for traffic */
+  switch (e.bottleneck) {
+  case B_ISSUE: case B_SFU: hotspots(&e, c->line_ins, c->nlines, NULL, "warp instructions"); break;
+  case B_LATENCY: hotspots(&e, c->line_stalls, c->nlines, NULL, "memory stalls"); break;
+  case B_L1: hotspots(&e, acc_l1, nacc, a, "L1/shared wavefronts"); break;
+  case B_L2: case B_DRAM: hotspots(&e, acc_traffic, nacc, a, "global sectors"); break;
+  case B_ATOMIC: hotspots(&e, acc_atomic, nacc, a, "atomic requests"); break;
+  default: break;
+  }
+  free(acc_l1);
+  free(acc_traffic);
+  free(acc_atomic);
   if (e.t[B_LAUNCH] > e.t[e.bottleneck]) e.bottleneck = B_LAUNCH;
   return e;
 }

@@ -18,7 +18,13 @@ typedef struct Counts {
   struct LoopCount { Node *loop; double entries, iterations, unroll; int64_t static_trip; } loops[32];
   int nloops;
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
+  /* per source line of the kernel's file: warp instructions and memory stalls (lanes), for
+   * saying where the time goes; counts_free releases them */
+  SrcFile *file;
+  double *line_ins, *line_stalls;
+  int nlines;
 } Counts;
+void counts_free(Counts *c);
 
 /* cost.c: what nvcc -O3 makes of each node (hoisting, unrolling, strength reduction, FMA) */
 typedef struct CostModel CostModel;
@@ -68,6 +74,9 @@ typedef struct Estimate {
   double warp_instructions;  /* SASS warp instructions, the whole grid */
   int warps_per_sm, occ_limit;  /* resident warps and the resource that bounds them (OccLimit) */
   double l1_wavefronts;      /* L1/shared data-pipe wavefronts: shared wavefronts + global 128-byte lines */
+  /* where the bottleneck's work comes from: the largest contributors and their shares */
+  struct Hotspot { int line, col; double share; const char *what, *measure; } hot[3];   /* what: the access, or NULL for a line */
+  int nhot;
 } Estimate;
 const char *bottleneck_name(int b);
 
