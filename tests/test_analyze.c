@@ -186,6 +186,9 @@ static void test_atomic_lines(void) {
   /* each block its own bin: the 8 warps of a block on one line, other blocks elsewhere */
   double per_block = atomic_line_requests("atomicAdd(&bins[blockIdx.x * 32], 1u);");
   CHECK(per_block == 8, "a line per block: %g requests (want 8)", per_block);
+  /* one bin per block: 32 neighbouring blocks share each line, though the sample never holds two */
+  double neighbours = atomic_line_requests("atomicAdd(&bins[blockIdx.x], 1u);");
+  CHECK(neighbours == 256, "a bin per block: %g requests on a line (want 32 blocks x 8 warps)", neighbours);
 }
 
 int main(void) {

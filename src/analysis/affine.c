@@ -198,6 +198,36 @@ bool affine_x_stride(Node *index, Obj *fn, int64_t *stride) {
   return true;
 }
 
+bool affine_block_stride(Node *index, Obj *fn, const int64_t block[3], int64_t *stride) {
+  prepare(fn);
+  Poly p = poly(index, 0);
+  if (!p.ok) return false;
+  static const char *dims[3] = {"blockDim.x", "blockDim.y", "blockDim.z"};
+  *stride = 0;
+  for (int i = 0; i < p.n; i++) {
+    int64_t c = p.t[i].c;
+    bool has_bx = false;
+    for (int k = 0; k < p.t[i].n; k++) {
+      const char *sy = p.t[i].s[k];
+      if (!strcmp(sy, "blockIdx.x")) { if (has_bx) return false; has_bx = true; continue; }
+      int d = -1;
+      for (int j = 0; j < 3; j++) if (!strcmp(sy, dims[j])) d = j;
+      if (d < 0) { c = 0; break; }      /* another symbol: not part of the block stride */
+      c *= block[d];
+    }
+    if (has_bx) {
+      for (int k = 0; k < p.t[i].n; k++) {
+        const char *sy = p.t[i].s[k];
+        bool known = !strcmp(sy, "blockIdx.x");
+        for (int j = 0; j < 3; j++) known |= !strcmp(sy, dims[j]);
+        if (!known) return false;       /* blockIdx.x times a run-time value */
+      }
+      *stride += c;
+    }
+  }
+  return true;
+}
+
 char *affine_x_stride_text(Node *index, Obj *fn) {
   prepare(fn);
   Poly p = poly(index, 0), d = {.ok = true};

@@ -13,6 +13,9 @@
 char *affine_text(Node *index, Obj *fn);
 /* the element stride between lanes whose threadIdx.x differ by one, when it is a constant */
 bool affine_x_stride(Node *index, Obj *fn, int64_t *stride);
+/* the element stride between consecutive blockIdx.x, blockDim.* taken from the launch, when it is a
+ * constant (0: the index does not depend on blockIdx.x) */
+bool affine_block_stride(Node *index, Obj *fn, const int64_t block[3], int64_t *stride);
 /* the same stride as text when it is a polynomial ("w", "2*n"); NULL otherwise */
 char *affine_x_stride_text(Node *index, Obj *fn);
 /* does the expression read memory (an indirect index)? */

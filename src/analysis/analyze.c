@@ -41,24 +41,25 @@ typedef struct {
   int64_t *blocks; int nblocks;
   Set wsec[32];    /* per warp of the current block: the global sectors it touched */
   /* global atomics: warp-requests per 128-byte line, and which sampled blocks sent them */
-  uint64_t *aline; uint32_t *acount; uint64_t *ablocks, *awarps; size_t acap, an;
+  uint64_t *aline; uint32_t *acount; uint64_t *ablocks, *awarps; int *aacc; size_t acap, an;
   int cur_ordinal;
 } Ctx;
 
 /* one more atomic warp-request on `line` from sampled block number `ordinal` */
-static void atomic_line_add(Ctx *c, uint64_t line, int ordinal, int warp) {
+static void atomic_line_add(Ctx *c, uint64_t line, int ordinal, int warp, int acc) {
   if (c->an * 2 >= c->acap) {
     size_t ncap = c->acap ? 2 * c->acap : 256;
     uint64_t *nl = xmalloc(ncap * sizeof *nl), *nb = xmalloc(ncap * sizeof *nb), *nw = xmalloc(ncap * sizeof *nw);
     uint32_t *nc = xmalloc(ncap * sizeof *nc);
+    int *na = xmalloc(ncap * sizeof *na);
     for (size_t i = 0; i < c->acap; i++) {
       if (!c->aline[i]) continue;
       size_t h = (c->aline[i] * 0x9E3779B97F4A7C15ull) >> 20 & (ncap - 1);
       while (nl[h]) h = (h + 1) & (ncap - 1);
-      nl[h] = c->aline[i]; nc[h] = c->acount[i]; nb[h] = c->ablocks[i]; nw[h] = c->awarps[i];
+      nl[h] = c->aline[i]; nc[h] = c->acount[i]; nb[h] = c->ablocks[i]; nw[h] = c->awarps[i]; na[h] = c->aacc[i];
     }
-    free(c->aline); free(c->acount); free(c->ablocks); free(c->awarps);
-    c->aline = nl; c->acount = nc; c->ablocks = nb; c->awarps = nw; c->acap = ncap;
+    free(c->aline); free(c->acount); free(c->ablocks); free(c->awarps); free(c->aacc);
+    c->aline = nl; c->acount = nc; c->ablocks = nb; c->awarps = nw; c->aacc = na; c->acap = ncap;
   }
   uint64_t key = line | 1ull << 63;
   size_t h = (key * 0x9E3779B97F4A7C15ull) >> 20 & (c->acap - 1);
@@ -67,6 +68,7 @@ static void atomic_line_add(Ctx *c, uint64_t line, int ordinal, int warp) {
   c->acount[h]++;
   c->ablocks[h] |= 1ull << (ordinal & 63);
   c->awarps[h] |= 1ull << (warp & 63);
+  c->aacc[h] = acc;
 }
 
 static const char *expr_text(Node *n) {
@@ -249,7 +251,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     int nl = 0;
     for (int l = 0; l < 32; l++) if (m >> l & 1) lines[nl++] = addr[l] >> 7;
     sort_u64(lines, nl);
-    for (int i = 0; i < nl; i++) if (lines[i] != last) { atomic_line_add(c, lines[i], c->cur_ordinal, warp); last = lines[i]; }
+    for (int i = 0; i < nl; i++) if (lines[i] != last) { atomic_line_add(c, lines[i], c->cur_ordinal, warp, idx); last = lines[i]; }
   }
   /* loads that L1 may serve again; stores write through to L2 and are counted per request */
   if (space == SPACE_GLOBAL && kind != ACC_STORE && warp >= 0 && warp < 32)
@@ -439,9 +441,24 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
     double block_share = st.blocks_run > 0 && a->threads_run > 0 ? tpb / (a->threads_run / (double)st.blocks_run) : 1.0;
     bool block_wide = __builtin_popcountll(c.awarps[i]) >= 2;
     double est = (double)c.acount[i] * (shared && a->threads_run > 0 ? grid_threads / a->threads_run : block_wide ? block_share : 1.0);
+    if (!shared) {
+      /* neighbouring blocks the sample never holds together may share the line: the index's
+       * stride between consecutive blockIdx.x says how many */
+      const AccessStat *s = &a->acc[c.aacc[i]];
+      Node *at = s->node->kind == ND_CALL && s->node->args ? s->node->args : s->node;   /* atomicAdd(&a[i], v) */
+      while (at->kind == ND_CAST || at->kind == ND_ADDR) at = at->lhs;
+      Node *ix = at->kind == ND_INDEX ? at->rhs : NULL;
+      int64_t stride;
+      if (ix && affine_block_stride(ix, L->kernel, L->block, &stride) && stride != 0) {
+        double bytes = (double)(stride < 0 ? -stride : stride) * (double)s->size;
+        double per_line = bytes < 128 ? 128.0 / bytes : 1.0;
+        if (per_line > (double)L->grid[0]) per_line = (double)L->grid[0];
+        est *= per_line;
+      }
+    }
     if (est > a->atomic_line_requests) a->atomic_line_requests = est;
   }
-  free(c.aline); free(c.acount); free(c.ablocks); free(c.awarps);
+  free(c.aline); free(c.acount); free(c.ablocks); free(c.awarps); free(c.aacc);
   free(c.seen);
   free(c.acc_of);
   free(c.br_of);
