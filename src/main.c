@@ -667,12 +667,12 @@ static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
   double tail = per_wave ? (double)(blocks % per_wave ? blocks % per_wave : per_wave) / (double)per_wave : 0;
   /* dynamic counts and traffic, from the interpreter on sampled blocks */
   Counts cn;
-  Analysis an;
+  Analysis an = {0};
   const char *cal = calibration_path(o->bench.calibration);
   Ceilings ce = ceilings_for(m, cal);
   int rc1 = count_instructions(&L, &cn, 2);
   int rc2 = rc1 ? rc1 : analyze(&an, &L, m, NULL);
-  if (rc1 || rc2) { launch_free(&L); return rc1 ? rc1 : rc2; }
+  if (rc1 || rc2) { counts_free(&cn); analysis_free(&an); launch_free(&L); return rc1 ? rc1 : rc2; }
   Estimate e = estimate_time(&L, m, &cn, &an, oc, ce);
   CuMAPz cz = cumapz_factors(&an, m, oc);
   /* the roofline: the declared (or counted) work at the machine's ceilings */
