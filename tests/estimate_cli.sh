@@ -67,5 +67,10 @@ printf '#pragma carve launch k grid(1) block(32)\n#pragma carve arg out = int[32
 out=$("$carve" estimate "$tmp/shift.cu" --regs 16 2>&1); check $? "a counter shifted out of its type: estimated ($out)"
 echo "$out" | grep -q "loop at line 5: 32 iterations per entry"; check $? "32 shifts until the unsigned counter is 0"
 rm -rf "$tmp"
+# a kernel that faults: diagnosed with exit 1, nothing leaked (LeakSanitizer under make test-san)
+for f in int_div_zero oob_global_read null_pointer; do
+  "$carve" estimate tests/diag/$f.cu --regs 32 > /dev/null 2>&1; rc=$?
+  [ $rc = 1 ]; check $? "estimate of the faulting tests/diag/$f.cu exits 1 (got $rc)"
+done
 echo "estimate-cli: $pass passed, $fail failed"
 [ $fail = 0 ]
