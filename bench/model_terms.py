@@ -4,10 +4,11 @@ usage: bench/model_terms.py COUNTERS.jsonl [CALIBRATION.json] [ARCH]
 COUNTERS.jsonl: `carve bench --ncu --format json` lines (bench/model-counters.sh).
 Prints a markdown table per kernel (predicted/measured ratios) and the geometric-mean ratio and
 the median absolute error of each term."""
-import json, math, os, subprocess, sys
+import json, math, os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import estimate
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-env = dict(os.environ)
-if len(sys.argv) > 2: env["CARVE_CALIBRATION"] = sys.argv[2]
+cal = sys.argv[2] if len(sys.argv) > 2 else None
 arch = sys.argv[3] if len(sys.argv) > 3 else "h200"
 terms = {"warp instructions": [], "shared wavefronts": [], "L2 sectors": [], "DRAM bytes": [], "time": []}
 print("| kernel | warp instr carve/ncu | shared wf carve/ncu | L2 sectors carve/ncu | DRAM bytes carve/ncu | time carve/measured | carve bound | top ncu stall | issue active % |")
@@ -20,9 +21,9 @@ def ratio(p, m, key):
 for r in rows:
     if "ncu" not in r: continue
     n = r["ncu"]
-    out = subprocess.run(["./carve", "estimate", r["file"], "--kernel", r["kernel"], "--arch", arch, "--format", "json"], capture_output=True, text=True, env=env)
-    try: e = json.loads(out.stdout)["estimate"]
-    except (ValueError, KeyError): print(f"| {r['kernel']} | estimate failed |"); continue
+    full = estimate(r["file"], r["kernel"], cal, arch)
+    try: e = full["estimate"]
+    except (TypeError, KeyError): print(f"| {r['kernel']} | estimate failed |"); continue
     stalls = sorted(((v, k[6:-4]) for k, v in n.items() if k.startswith("stall_")), reverse=True)
     top = f"{stalls[0][1]} {stalls[0][0]:.0f}%" if stalls else "-"
     shared = n.get("shared_load_wavefronts", 0) + n.get("shared_store_wavefronts", 0)

@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """carve estimate against measured medians (bench/gpu-suite.sh output).
 usage: bench/validate_estimate.py SUITE.jsonl CALIBRATION.json [ARCH] -> markdown + MAPE"""
-import json, os, subprocess, sys
+import json, os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import estimate
 suite = [json.loads(l) for l in open(sys.argv[1])]
-env = dict(os.environ, CARVE_CALIBRATION=sys.argv[2])
 arch = sys.argv[3] if len(sys.argv) > 3 else "h200"
 print("| kernel | measured ms | estimate ms | error | bottleneck |")
 print("|---|---|---|---|---|")
 errs = []
 for r in suite:
-    out = subprocess.run(["./carve", "estimate", r["file"], "--kernel", r["kernel"], "--arch", arch, "--format", "json"], capture_output=True, text=True, env=env)
-    try: e = json.loads(out.stdout)
-    except ValueError:
-        print(f"| {r['kernel']} | {r['median_ms']:.4f} | failed | | {out.stderr.strip()[:60]} |"); continue
+    e = estimate(r["file"], r["kernel"], sys.argv[2], arch)
+    if e is None:
+        print(f"| {r['kernel']} | {r['median_ms']:.4f} | failed | | |"); continue
     est = e["estimate"]["seconds"] * 1e3
     err = (est - r["median_ms"]) / r["median_ms"]
     errs.append(abs(err))

@@ -2,19 +2,17 @@
 """Does carve estimate rank the variants of a family as the GPU does?
 usage: bench/families/rank.py MEASURED.jsonl CALIBRATION.json [ARCH] -> markdown: per family,
 measured and estimated times, Spearman's rank correlation; overall MAPE."""
-import json, os, subprocess, sys
+import json, os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from stats import spearman
+from common import estimate, spearman
 from collections import defaultdict
 rows = [json.loads(l) for l in open(sys.argv[1])]
-env = dict(os.environ, CARVE_CALIBRATION=sys.argv[2])
 arch = sys.argv[3] if len(sys.argv) > 3 else "h200"
 fam = defaultdict(list)
 for r in rows:
     if r.get("rc", 0) != 0 or "median_ms" not in r: continue
-    out = subprocess.run(["./carve", "estimate", r["file"], "--kernel", r["kernel"], "--arch", arch, "--format", "json"], capture_output=True, text=True, env=env)
-    try: e = json.loads(out.stdout)
-    except ValueError: continue
+    e = estimate(r["file"], r["kernel"], sys.argv[2], arch)
+    if e is None: continue
     fam[r["family"]].append((r["kernel"], r["median_ms"], e["estimate"]["seconds"] * 1e3, e["estimate"]["bottleneck"]))
 errs = []
 print("| family | variant | measured ms | estimate ms | error | bottleneck |\n|---|---|---|---|---|---|")

@@ -3,18 +3,17 @@
 usage: bench/holdout/compare.py [--now] [PREDICTED.jsonl MEASURED.jsonl]
 --now: estimate again with the current ./carve (and the first H200 calibration) instead of
 using the recorded predictions: what later model changes did to the holdout."""
-import json, os, subprocess, sys
+import json, os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from stats import spearman
+from common import estimate, spearman
 now = "--now" in sys.argv
 args = [a for a in sys.argv[1:] if a != "--now"]
 pf = args[0] if len(args) > 0 else "bench/holdout/predicted-h200.jsonl"
 mf = args[1] if len(args) > 1 else "bench/holdout/measured-h200.jsonl"
 pred = {json.loads(l)["kernel"]: json.loads(l) for l in open(pf) if l.strip()}
 if now:
-    env = dict(os.environ, CARVE_CALIBRATION="docs/data/calibration-h200-2026-11-22.json")
     for k, p in pred.items():
-        e = json.loads(subprocess.run(["./carve", "estimate", p["file"], "--arch", "h200", "--format", "json"], capture_output=True, text=True, env=env).stdout)
+        e = estimate(p["file"], None, "docs/data/calibration-h200-2026-11-22.json")
         p["predicted_ms"] = e["estimate"]["seconds"] * 1e3; p["bottleneck"] = e["estimate"]["bottleneck"]
 meas = [json.loads(l) for l in open(mf) if l.strip()]
 fam, errs = {}, []

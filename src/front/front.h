@@ -310,7 +310,10 @@ struct Program {
 };
 
 Program *parse(Token *tok);
-Obj *find_kernel(Program *p, const char *name);  /* NULL: the only kernel if name NULL */
+Obj *find_kernel(Program *p, const char *name);
+/* the value of an integer constant expression already typed (numbers, sizeof, const-declared
+ * variables, arithmetic on them); false when it is not one (or divides by zero) */
+bool node_int_constant(Node *n, int64_t *v);  /* NULL: the only kernel if name NULL */
 /* static __shared__ bytes a kernel uses: its own and those of the device functions it calls */
 int kernel_static_shared(Obj *kernel);
 Node *new_node(NodeKind kind, Token *tok);

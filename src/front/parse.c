@@ -52,6 +52,7 @@ static Node *stmt(Token **rest, Token *tok);
 static bool is_typename(Token *tok);
 static int64_t const_expr(Token **rest, Token *tok);
 static bool eval_const(Node *n, int64_t *v);
+static bool strict_const = true;   /* a division by zero is an error (parsing), or just "not constant" */
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
@@ -281,7 +282,10 @@ static bool eval_const(Node *n, int64_t *v) {
   case ND_SUB: *v = (int64_t)((uint64_t)a - (uint64_t)b); break;
   case ND_MUL: *v = (int64_t)((uint64_t)a * (uint64_t)b); break;
   case ND_DIV: case ND_MOD:
-    if (b == 0) error_tok(n->tok, "division by zero in constant expression");
+    if (b == 0) {
+      if (!strict_const) return false;
+      error_tok(n->tok, "division by zero in constant expression");
+    }
     if (u) *v = n->kind == ND_DIV ? (int64_t)((uint64_t)a / (uint64_t)b) : (int64_t)((uint64_t)a % (uint64_t)b);
     else if (a == INT64_MIN && b == -1) *v = n->kind == ND_DIV ? a : 0;
     else *v = n->kind == ND_DIV ? a / b : a % b;
@@ -304,6 +308,14 @@ static bool eval_const(Node *n, int64_t *v) {
   if (n->ty && is_integer(n->ty) && n->ty->size == 4)
     *v = n->ty->is_unsigned ? (int64_t)(uint32_t)*v : (int64_t)(int32_t)*v;
   return true;
+}
+
+bool node_int_constant(Node *n, int64_t *v) {
+  if (!n || (n->ty && is_flonum(n->ty))) return false;
+  strict_const = false;
+  bool ok = eval_const(n, v);
+  strict_const = true;
+  return ok;
 }
 
 static int64_t const_expr(Token **rest, Token *tok) {

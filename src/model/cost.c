@@ -313,20 +313,13 @@ static int affinity(CostModel *cm, Node *e, int loop) {
 }
 
 /* ---- counted loops ---- */
-static bool const_value(Node *e, int64_t *v) {
-  e = strip_casts(e);
-  if (!e) return false;
-  if (e->kind == ND_NUM && !is_flonum(e->ty)) { *v = e->ival; return true; }
-  if (e->kind == ND_NEG) { int64_t x; if (const_value(e->lhs, &x)) { *v = -x; return true; } }
-  return false;
-}
 
 /* the counter's start value, from the for-statement's init */
 static bool init_value(Node *init, Obj *iv, int64_t *v) {
   for (Node *d = init; d; d = d->next) {
-    if (d->kind == ND_DECL && d->var == iv) return d->decl_init && const_value(d->decl_init, v);
+    if (d->kind == ND_DECL && d->var == iv) return d->decl_init && node_int_constant(d->decl_init, v);
     Node *x = d->kind == ND_EXPR_STMT ? d->lhs : d;
-    if (x && x->kind == ND_ASSIGN && write_target(x) == iv) return const_value(x->rhs, v);
+    if (x && x->kind == ND_ASSIGN && write_target(x) == iv) return node_int_constant(x->rhs, v);
   }
   return false;
 }
@@ -395,7 +388,7 @@ static void classify_loop(CostModel *cm, int li) {
   case ND_PREINC: case ND_POSTINC: op = ND_ADD; step = 1; break;
   case ND_PREDEC: case ND_POSTDEC: op = ND_ADD; step = -1; break;
   case ND_ASSIGN_OP:
-    if (!const_value(inc->rhs, &step)) return;
+    if (!node_int_constant(inc->rhs, &step)) return;
     op = inc->op;
     if (op == ND_SUB) { op = ND_ADD; step = -step; }
     if (op != ND_ADD && op != ND_MUL && op != ND_SHL && op != ND_SHR && op != ND_DIV) return;
@@ -415,7 +408,7 @@ static void classify_loop(CostModel *cm, int li) {
   l->iv = iv;
   l->additive = op == ND_ADD;
   int64_t start, bound;
-  if (!l->has_exit && init_value(n->init, iv, &start) && const_value(bound_expr, &bound))
+  if (!l->has_exit && init_value(n->init, iv, &start) && node_int_constant(bound_expr, &bound))
     l->trip = count_trips(start, cmp, bound, op, step, iv->ty ? iv->ty->size : 4);
   int pragma = n->unroll;
   if (pragma > 0) l->unroll = pragma;
@@ -466,7 +459,7 @@ static void assign_factor(CostModel *cm, Node *e) {
   if (cm->fused[id]) { cm->factor[id] = 0; return; }
   int64_t k;
   if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
-      (const_value(e->rhs, &k) || (e->kind == ND_ADD && const_value(e->lhs, &k)))) { cm->factor[id] = 0; return; }
+      (node_int_constant(e->rhs, &k) || (e->kind == ND_ADD && node_int_constant(e->lhs, &k)))) { cm->factor[id] = 0; return; }
   if (loop < 0) return;
   /* hoisting: out of every loop the node is invariant in (values only: writes never move) */
   int h = -1;
@@ -536,7 +529,7 @@ static void prologue_walk(Node *n, bool *sreg, Obj **params, int *np) {
     prologue_walk(n->rhs, sreg, params, np);
     prologue_walk(n->cond, sreg, params, np);
     int64_t k;
-    bool decided = n->kind == ND_IF && const_value(n->cond, &k);   /* dead code loads nothing */
+    bool decided = n->kind == ND_IF && node_int_constant(n->cond, &k);   /* dead code loads nothing */
     if (!decided || k) prologue_walk(n->then, sreg, params, np);
     if (!decided || !k) prologue_walk(n->els, sreg, params, np);
     prologue_walk(n->init, sreg, params, np);
@@ -638,8 +631,8 @@ static bool iv_coefficient(CostModel *cm, Node *e, int loop, int64_t *coef) {
     *coef = e->kind == ND_ADD ? a + b : a - b;
     return true;
   case ND_MUL:
-    if (const_value(e->rhs, &k) && iv_coefficient(cm, e->lhs, loop, &a)) { *coef = a * k; return true; }
-    if (const_value(e->lhs, &k) && iv_coefficient(cm, e->rhs, loop, &a)) { *coef = a * k; return true; }
+    if (node_int_constant(e->rhs, &k) && iv_coefficient(cm, e->lhs, loop, &a)) { *coef = a * k; return true; }
+    if (node_int_constant(e->lhs, &k) && iv_coefficient(cm, e->rhs, loop, &a)) { *coef = a * k; return true; }
     return false;
   default: return false;
   }

@@ -70,9 +70,8 @@ static double weight(const CostModel *cm, Node *n) {
   if ((n->kind == ND_DIV || n->kind == ND_MOD) && is_integer(n->ty)) {
     /* by a constant: a shift or mask for powers of two, else a multiply-high and shifts */
     if (cm && cost_copy_constant(cm, n->rhs)) {
-      Node *r = n->rhs;
-      while (r->kind == ND_CAST) r = r->lhs;
-      bool pow2 = r->kind == ND_NUM && r->ival > 0 && (r->ival & (r->ival - 1)) == 0;
+      int64_t d;
+      bool pow2 = node_int_constant(n->rhs, &d) && d > 0 && (d & (d - 1)) == 0;
       return pow2 ? (n->ty->is_unsigned ? 1 : 3) : 5;
     }
     return 20;
@@ -390,12 +389,16 @@ static void hotspots(Estimate *e, const double *v, int n, const Analysis *a, con
   for (int i = 0; i < n; i++) total += v[i];
   e->nhot = 0;
   if (!v || total <= 0) return;
-  bool used[4096] = {0};
+  int taken[3];
   for (int k = 0; k < 3; k++) {
     int best = -1;
-    for (int i = 0; i < n && i < 4096; i++) if (!used[i] && v[i] > 0 && (best < 0 || v[i] > v[best])) best = i;
+    for (int i = 0; i < n; i++) {
+      bool seen = false;
+      for (int j = 0; j < k; j++) seen |= taken[j] == i;
+      if (!seen && v[i] > 0 && (best < 0 || v[i] > v[best])) best = i;
+    }
     if (best < 0 || v[best] < 0.05 * total) break;
-    used[best] = true;
+    taken[k] = best;
     struct Hotspot *h = &e->hot[e->nhot++];
     h->share = v[best] / total;
     h->measure = measure;

@@ -14,34 +14,14 @@ log=${GPU_TEST_LOG:-/dev/null}
 check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "gpu: FAIL: $2"; fail=$((fail+1)); fi; }
 while read -r file defs; do
   case "$file" in ''|\#*) continue;; esac
+  defs=${defs#*|}
   dflags=""; for d in $defs; do dflags="$dflags -D $d"; done
   out=$("$carve" bench examples/$file $dflags --verify --verify-blocks 100000 --reps 5 2>&1); rc=$?
   echo "$out" >> "$log"
   check $rc "$file: carve bench --verify exit $rc: $(echo "$out" | tail -3)"
   echo "$out" | grep -q "verify .*: ok"; check $? "$file: outputs verified"
   ! echo "$out" | grep -q "FAILED"; check $? "$file: no failed comparison"
-done <<'LIST'
-mm.cu            N=256
-mv.cu            H=1024 W=1024
-tmv.cu           H=1024 W=1024
-vv.cu            H=512 W=512
-rd.cu            N=1000000 SEG=4096
-strsm.cu         N=128 M=256
-conv.cu          N=256 K=5
-tp.cu            H=512 W=512
-demosaic.cu      H=256 W=256
-imregionmax.cu   H=256 W=256
-cp.cu            GX=128 GY=128 NATOMS=256
-sad.cu           W=64 H=64 SR=8
-mriq.cu          NX=4096 NK=512
-mrifhd.cu        NX=4096 NK=512
-scan.cu          N=65536
-histogram.cu     N=1048576
-reduce_shared.cu N=1048576
-tp_shared.cu     N=1024
-stencil.cu       N=1000000
-warpsum.cu
-LIST
+done < examples/sizes.txt
 # a kernel that writes out of bounds: the harness must report the fault, not a time
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/oob.cu" <<'CU'
