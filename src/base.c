@@ -10,25 +10,88 @@
 
 /* ---- arena ---- */
 typedef struct Chunk { struct Chunk *next; size_t used, cap; max_align_t data[]; } Chunk;
-static Chunk *arena;
+struct Arena { Chunk *chunks; size_t bytes; };
+static Arena process_arena;
+static Arena *cur_arena = &process_arena;
+
+static _Noreturn void out_of_memory(void) {
+  fprintf(stderr, "carve: out of memory\n");
+  carve_throw();
+}
+
+Arena *arena_new(void) {
+  Arena *a = calloc(1, sizeof(Arena));
+  if (!a) out_of_memory();
+  return a;
+}
+
+static void free_chunks(Arena *a) {
+  while (a->chunks) { Chunk *n = a->chunks->next; free(a->chunks); a->chunks = n; }
+  a->bytes = 0;
+}
+
+void arena_delete(Arena *a) {
+  if (!a) return;
+  if (cur_arena == a) cur_arena = &process_arena;
+  free_chunks(a);
+  free(a);
+}
+
+Arena *arena_enter(Arena *a) {
+  Arena *prev = cur_arena;
+  cur_arena = a ? a : &process_arena;
+  return prev == &process_arena ? NULL : prev;
+}
+
+size_t arena_bytes(const Arena *a) { return (a ? a : &process_arena)->bytes; }
 
 void *arena_alloc(size_t n) {
+  Arena *a = cur_arena;
   n = (n + 15) & ~(size_t)15;
-  if (!arena || arena->used + n > arena->cap) {
-    size_t cap = n > (4 << 20) ? n : (4 << 20);
+  if (!a->chunks || a->chunks->used + n > a->chunks->cap) {
+    /* small first chunks: a variant of a small kernel needs a few kilobytes, not megabytes */
+    size_t cap = a->bytes < (64 << 10) ? (16 << 10) : a->bytes < (4 << 20) ? (256 << 10) : (4 << 20);
+    if (n > cap) cap = n;
     /* calloc'ed chunks are bump-allocated once and never reused: already zero */
     Chunk *c = calloc(1, sizeof(Chunk) + cap);
-    if (!c) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
-    c->next = arena; c->used = 0; c->cap = cap;
-    arena = c;
+    if (!c) out_of_memory();
+    c->next = a->chunks; c->used = 0; c->cap = cap;
+    a->chunks = c;
+    a->bytes += cap;
   }
-  void *p = (char *)arena->data + arena->used;
-  arena->used += n;
+  void *p = (char *)a->chunks->data + a->chunks->used;
+  a->chunks->used += n;
   return p;
 }
 
-void arena_free_all(void) {
-  while (arena) { Chunk *n = arena->next; free(arena); arena = n; }
+void arena_free_all(void) { free_chunks(&process_arena); }
+
+/* ---- protected calls ---- */
+typedef struct PCall { struct PCall *prev; jmp_buf jb; } PCall;
+static PCall *pcall_top;
+
+bool carve_pcall(ProtectedFn *f, void *ud) {
+  PCall pc;
+  pc.prev = pcall_top;
+  Arena *volatile arena = cur_arena;
+  volatile bool quiet = diag_quiet;
+  pcall_top = &pc;
+  bool ok = !setjmp(pc.jb);
+  if (ok) f(ud);
+  pcall_top = pc.prev;
+  if (!ok) { cur_arena = arena; diag_quiet = quiet; }
+  return ok;
+}
+
+bool carve_protected(void) { return pcall_top != NULL; }
+
+void carve_throw(void) {
+  if (!pcall_top) {
+    /* a bug: every entry point runs its work inside a protected call */
+    fprintf(stderr, "carve: internal error: an error was raised outside any protected call\n");
+    abort();
+  }
+  longjmp(pcall_top->jb, 1);
 }
 
 char *arena_strndup(const char *s, size_t n) {
@@ -58,12 +121,12 @@ char *fmt(const char *f, ...) {
 
 void *xmalloc(size_t n) {
   void *p = calloc(1, n ? n : 1);
-  if (!p) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+  if (!p) out_of_memory();
   return p;
 }
 void *xrealloc(void *p, size_t n) {
   p = realloc(p, n ? n : 1);
-  if (!p) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+  if (!p) out_of_memory();
   return p;
 }
 

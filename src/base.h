@@ -10,16 +10,33 @@
 
 #define CARVE_VERSION "0.1.0"
 
-/* All front-end objects live until the process ends or the arena is reset: compilers
- * allocate far more than they free, and one arena makes error recovery leak-free. */
-void *arena_alloc(size_t n);           /* zeroed */
+/* Arenas. Front-end objects (tokens, types, nodes, objects) are bump-allocated from the
+ * *current* arena and freed all at once with it: compilers allocate far more than they free,
+ * and an arena makes error recovery leak-free. Each Program owns one (program_free deletes it);
+ * outside any program the process arena is current. arena_enter switches and returns the
+ * previous one, so a caller restores it; a protected call restores it on error. */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_delete(Arena *a);           /* NULL: nothing */
+Arena *arena_enter(Arena *a);          /* NULL: the process arena; returns the previous current */
+size_t arena_bytes(const Arena *a);    /* bytes reserved by a (NULL: the process arena) */
+void *arena_alloc(size_t n);           /* zeroed, from the current arena */
 char *arena_strndup(const char *s, size_t n);
 char *arena_strdup(const char *s);
 char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 char *vfmt(const char *f, va_list ap);
-void arena_free_all(void);
+void arena_free_all(void);             /* the process arena */
 
-void *xmalloc(size_t n);               /* zeroed; aborts on OOM */
+/* Protected calls (Lua's luaD_rawrunprotected): carve_pcall runs f(ud); an error raised inside
+ * by carve_throw (error_tok, out of memory, a named limit) unwinds to the innermost protected
+ * call, which returns false after restoring the current arena and diag_quiet. Calls nest: a
+ * variant that fails costs that variant, never the process. Library code never exits. */
+typedef void ProtectedFn(void *ud);
+bool carve_pcall(ProtectedFn *f, void *ud);
+_Noreturn void carve_throw(void);
+bool carve_protected(void);            /* inside a protected call */
+
+void *xmalloc(size_t n);               /* zeroed; out of memory raises an error (carve_throw) */
 void *xrealloc(void *p, size_t n);
 
 /* Growable string buffer. */

@@ -395,8 +395,8 @@ static void print_first(const Buffer *b, int n) {
  * 0, or 2 after a diagnostic (nothing to free then) */
 static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
   LaunchOverrides ov = o->ov;
-  if (o->grid) { if (!parse_dims(o->grid, ov.grid)) return 2; ov.has_grid = true; }
-  if (o->block) { if (!parse_dims(o->block, ov.block)) return 2; ov.has_block = true; }
+  if (o->grid) { if (!parse_dims(p, o->grid, ov.grid)) return 2; ov.has_grid = true; }
+  if (o->block) { if (!parse_dims(p, o->block, ov.block)) return 2; ov.has_block = true; }
   ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
   ov.nargs = 0;
   for (int i = 0; i < o->nargs; i++) {

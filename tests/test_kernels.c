@@ -45,7 +45,7 @@ double ref_f64(RefCtx *c, const char *name) {
 }
 long long ref_define(RefCtx *c, const char *name) {
   int64_t v;
-  if (!pp_macro_value(name, &v)) { fprintf(stderr, "%s: no macro '%s'\n", c->file, name); exit(3); }
+  if (!program_macro_value(c->L->prog, name, &v)) { fprintf(stderr, "%s: no macro '%s'\n", c->file, name); exit(3); }
   return v;
 }
 void ref_grid(RefCtx *c, int grid[3], int block[3]) {

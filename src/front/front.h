@@ -1,7 +1,12 @@
 /* front: the CUDA C kernel language, from bytes to the typed AST that every later stage uses.
  *   tokenize.c   bytes -> tokens            preprocess.c  macros, #include, #if, #pragma
+ *   consteval.c  constant expressions on tokens (#if, launch specs)
  *   parse.c      tokens -> typed AST        type.c        types and the usual conversions
- *   print.c      AST -> CUDA source         spec.c        `#pragma carve` launch specifications */
+ *   walk.c       the one child traversal; deep clone with fresh objects
+ *   layout.c     program_finish: ids, slots, frames, shared offsets, barrier use, over the final AST
+ *   print.c      AST -> CUDA source         spec.c        `#pragma carve` launch specifications
+ *   load.c       the whole front end as a protected call; programs owned, cloned and freed
+ * Dependencies run one way: tokenize < preprocess < consteval < parse < layout < spec < load. */
 #ifndef CARVE_FRONT_H
 #define CARVE_FRONT_H
 #include "../base.h"
@@ -43,11 +48,9 @@ SrcLoc tok_loc(const Token *t);                    /* the user-visible location 
 void error_tok(const Token *t, const char *f, ...) __attribute__((format(printf, 2, 3), noreturn));
 void warn_tok(const Token *t, const char *f, ...) __attribute__((format(printf, 2, 3)));
 void note_tok(const Token *t, const char *f, ...) __attribute__((format(printf, 2, 3)));
-extern jmp_buf *error_jmp;  /* error_tok longjmps here (set by the parser for recovery) */
+/* error_tok raises an error (carve_throw): it unwinds to the innermost carve_pcall */
 void convert_pp_tokens(Token *tok);
 char *tok_text(const Token *t);
-SrcFile **input_files(int *n);
-void reset_input_files(void);   /* forget every file read (long-running callers) */
 
 /* ---------------- preprocessor ---------------- */
 typedef struct {
@@ -56,14 +59,22 @@ typedef struct {
   bool no_includes;                         /* refuse #include "..." (fuzzing) */
 } PPOptions;
 Token *preprocess(Token *tok, const PPOptions *opt);
-/* integer value of an object-like macro after preprocessing, for tests and specs */
+/* integer value of an object-like macro of the macros installed now (program_macro_value
+ * installs a program's) */
 bool pp_macro_value(const char *name, int64_t *val);
+
+/* the preprocessor's macro table outlives a load inside its Program (launch settings given as
+ * flags expand macros as the source did): save it, install it again, or clear it */
+void *pp_state_save(void);
+void pp_state_restore(const void *saved);   /* NULL: no macros */
 
 /* constant expressions (#if, launch specs): integers and floats */
 typedef struct { bool is_float; int64_t i; double d; } CValue;
+typedef struct Type *TypeNameFn(Token **rest, Token *tok);
 /* evaluate the expression starting at tok; *rest gets the first token after it.
- * Identifiers evaluate to 0 in #if (as C says) or are an error when !pp_mode. */
-CValue const_eval(Token **rest, Token *tok, bool pp_mode);
+ * Identifiers evaluate to 0 in #if (as C says) or are an error when !pp_mode; sizeof(TYPE)
+ * needs type_name (NULL: sizeof is not allowed). */
+CValue const_eval(Token **rest, Token *tok, bool pp_mode, TypeNameFn *type_name);
 
 /* ---------------- types ---------------- */
 typedef enum {
@@ -290,12 +301,17 @@ typedef struct LaunchSpec {
 /* parse every `#pragma carve` of the program into p->specs; diagnostics on error */
 void build_specs(Program *p, const char *file_dir);
 LaunchSpec *find_spec(Program *p, const char *kernel);
-/* one argument setting "NAME = EXPR" or "NAME = TYPE[COUNT] : INIT [out]", from a flag */
+/* one argument setting "NAME = EXPR" or "NAME = TYPE[COUNT] : INIT [out]", from a flag; the
+ * program's macros and type names apply. NULL after a diagnostic. */
 ArgSpec *parse_arg_setting(Program *p, const char *text, const char *file_dir);
-bool parse_dims(const char *text, int64_t d[3]);   /* "X[,Y[,Z]]" with constant expressions */
+/* "X[,Y[,Z]]" with constant expressions (the program's macros apply; p may be NULL) */
+bool parse_dims(Program *p, const char *text, int64_t d[3]);
 Type *spec_typename(Token **rest, Token *tok);      /* parse.c: a type name at file scope */
 Type *spec_base_type(Token **rest, Token *tok);     /* parse.c: a type name without array dimensions */
 Token *pp_expand(const char *origin, const char *text); /* preprocess.c: tokens of text, macro-expanded */
+/* the parser's file scope (typedefs, struct tags) outlives a load inside its Program */
+void *parse_state_save(void);
+void parse_state_restore(const void *saved); /* NULL: an empty file scope */
 
 struct Program {
   TopItem *items;
@@ -306,7 +322,15 @@ struct Program {
   LaunchSpec *specs;
   int errors;          /* front-end errors (diagnostics were printed) */
   int skipped_kernels; /* kernels not loaded because of unsupported constructs */
-  int nodes;           /* node ids issued */
+  int nodes;           /* node ids 0..nodes-1, issued by program_finish in walk order */
+  int generation;      /* bumped by every program_finish: facts of older generations are stale */
+  /* ownership (load.c): everything a program holds lives in its arena; a clone shares the
+   * tokens and types of its origin, which must outlive it (program_free checks) */
+  Arena *arena;
+  Program *origin;
+  int nclones;         /* live clones of this program */
+  const void *pp_state, *parse_state;   /* macros and file scope, for settings given later */
+  const char *path;    /* the file it was read from */
 };
 
 Program *parse(Token *tok);
@@ -325,7 +349,46 @@ void print_function(Buf *out, Obj *fn);
 void print_expr(Buf *out, Node *n);
 void print_type_decl(Buf *out, Type *ty, const char *name);
 
-/* the whole front end: read, preprocess, parse. Diagnostics go to diag_out. */
+/* ---------------- walk.c: the one traversal ---------------- */
+/* The fields of a node that own nodes, each the head of a list linked by `next` (lhs, rhs,
+ * cond, then, els, init, inc, body, stmts, args, decl_init, elems). `cases`/`case_next` are
+ * references into the body, not children. Returns how many slots were written. */
+enum { NODE_MAX_KIDS = 12 };
+int node_kids(Node *n, Node **kids[NODE_MAX_KIDS]);
+/* Visit every node of the list at n and everything below it, pre-order, with an explicit
+ * stack (no recursion: nesting depth is bounded by memory, not the C stack). pre returns
+ * false to skip a node's children. post (may be NULL) runs after a node's children. */
+typedef bool WalkFn(Node *n, void *ctx);
+void walk(Node *n, WalkFn *pre, WalkFn *post, void *ctx);
+/* every node of every function body and global initializer of p */
+void walk_program(Program *p, WalkFn *pre, WalkFn *post, void *ctx);
+/* A deep copy of the list at n in the current arena; variables declared inside are copied
+ * (fresh Objs, remapped by every use), case lists rebuilt; ids are -1 until program_finish. */
+Node *clone_nodes(Node *n);
+
+/* ---------------- layout.c ---------------- */
+/* Derive everything that depends on the final AST: node ids, each function's locals, register
+ * slots, what lives in memory (arrays, structs, address taken), frames, the static shared area,
+ * barrier use through calls, extern shared use. Called at the end of parsing and after every
+ * rewrite; bumps p->generation. */
+void program_finish(Program *p);
+
+/* ---------------- load.c: programs as values ---------------- */
+/* The whole front end as a protected call: read, preprocess, parse, finish, launch specs.
+ * NULL when the file cannot be read or an error unwound the load; diagnostics go to diag_out.
+ * p->errors counts errors of declarations that were dropped while the rest loaded. */
 Program *load_program(const char *path, const PPOptions *opt);
 Program *load_program_text(const char *name, const char *text, const PPOptions *opt);
+/* a deep copy of p, in an arena of its own, finished: functions, bodies, locals, globals and
+ * top-level items; shares p's tokens, types and launch specs. NULL if it could not be made. */
+Program *program_clone(Program *p);
+/* the integer value of an object-like macro of p's source (after -D) */
+bool program_macro_value(Program *p, const char *name, int64_t *val);
+/* free p and its arena; p must have no live clones */
+void program_free(Program *p);
+/* make p's arena, macros and file scope current for work on p (rewrites, settings given as
+ * flags); returns what to pass to program_leave */
+typedef struct { Arena *arena; } ProgramScope;
+ProgramScope program_enter(Program *p);
+void program_leave(ProgramScope s);
 #endif

@@ -32,7 +32,6 @@ static Program *prog;
 static int loop_depth, switch_depth, block_depth;
 static bool fn_body_pending;
 static Node *cur_switch;
-static int slot_counter;
 static int expr_depth;
 static char **host_funcs;     /* names of skipped host functions, for better messages */
 static int n_host_funcs;
@@ -58,7 +57,7 @@ Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
   n->kind = kind;
   n->tok = tok;
-  n->id = prog ? prog->nodes++ : 0;
+  n->id = -1;   /* program_finish numbers the nodes of the final tree */
   return n;
 }
 static Node *new_binary(NodeKind k, Node *l, Node *r, Token *tok) { Node *n = new_node(k, tok); n->lhs = l; n->rhs = r; return n; }
@@ -71,8 +70,7 @@ static _Noreturn void error_after(Token *p, const char *msg) {
   SrcLoc l = tok_loc(p);
   if (!p->origin) { l.col += p->len; l.loc += p->len; }
   diag_at(DIAG_ERROR, l, "%s", msg);
-  if (error_jmp) longjmp(*error_jmp, 1);
-  exit(2);
+  carve_throw();
 }
 
 static Token *skip(Token *tok, const char *s) {
@@ -183,9 +181,7 @@ static Obj *new_local(char *name, Type *ty, Token *tok, StorageClass sc) {
   if (prev && prev->var) error_tok(tok, "redefinition of '%s'", name);
   Obj *o = new_obj(name, ty, tok, sc);
   if (sc == SC_LOCAL || sc == SC_PARAM) {
-    o->slot = slot_counter++;
-    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) o->in_memory = true;
-    /* chain into the function's list of locals */
+    /* chain into the function's list of locals (layout.c rebuilds it, with slots and offsets) */
     Obj **pp = &cur_fn->locals;
     while (*pp) pp = &(*pp)->next_local;
     *pp = o;
@@ -205,8 +201,7 @@ static void report_failed_type(Token *use) {
     if (tok_equal(use, failed_types[i].name)) {
       diag_at(DIAG_ERROR, failed_types[i].loc, "%s", failed_types[i].msg);
       note_tok(use, "'%s' is used here; its definition above could not be read", failed_types[i].name);
-      if (error_jmp) longjmp(*error_jmp, 1);
-      exit(2);
+      carve_throw();
     }
 }
 
@@ -808,15 +803,6 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       }
       var->init = d->decl_init;
     }
-    if (sc == SC_SHARED) {
-      /* one program-wide static shared area: a device function's __shared__ variables get
-       * their own offsets too, so any kernel that calls it finds them in its block's area */
-      int a = var->ty->align < 16 ? 16 : var->ty->align;
-      var->offset = (prog->shared_size + a - 1) / a * a;
-      prog->shared_size = var->offset + var->ty->size;
-      cur_fn->shared_size += var->ty->size;
-    }
-    if (sc == SC_EXTERN_SHARED) cur_fn->has_extern_shared = true;
     first = false;
     cur = cur->next = d;
   }
@@ -1327,12 +1313,10 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
   switch (bd->bi) {
   case BI_SYNCTHREADS: case BI_THREADFENCE: case BI_THREADFENCE_BLOCK:
     call->ty = ty_void;
-    if (bd->bi == BI_SYNCTHREADS) if (cur_fn) cur_fn->uses_barrier = true;
     return call;
   case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR:
     coerce_arg(&call->args, ty_int);
     call->ty = ty_int;
-    if (cur_fn) cur_fn->uses_barrier = true;
     return call;
   case BI_SYNCWARP:
     if (call->nargs > 1) error_tok(name, "'__syncwarp' takes at most 1 argument");
@@ -1485,7 +1469,6 @@ static Node *funcall(Token **rest, Token *tok) {
     int i = 0;
     for (Type *p = ft->params; p; p = p->next, i++) coerce_arg(nthp(&call->args, i), p);
     call->ty = ft->return_ty;
-    if (fn->uses_barrier && cur_fn) cur_fn->uses_barrier = true;
     return call;
   }
   if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
@@ -1671,7 +1654,6 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn->is_definition = true;
   cur_fn = fn;
   fn->locals = NULL;
-  slot_counter = 0;
   loop_depth = switch_depth = 0;
   cur_switch = NULL;
   enter_scope();
@@ -1692,17 +1674,6 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn_body_pending = true;
   fn->body = compound_stmt(rest, tok->next);
   leave_scope();
-  /* registers and thread-local frame */
-  fn->nslots = slot_counter;
-  int off = 0;
-  for (Obj *l = fn->locals; l; l = l->next_local) {
-    if (!l->in_memory) continue;
-    int a = l->ty->align < 8 ? 8 : l->ty->align;
-    off = (off + a - 1) / a * a;
-    l->offset = off;
-    off += l->ty->size;
-  }
-  fn->frame_size = (off + 15) / 16 * 16;
   add_item(TOP_FUNC, fn, NULL, NULL, name);
   cur_fn = NULL;
 }
@@ -1895,15 +1866,11 @@ static void toplevel(Token **rest, Token *tok, bool host_const) {
   global_variable(rest, tok, base, &attr, host_const);
 }
 
-static bool calls_barrier(Node *n) {
-  for (; n; n = n->next) {
-    if (n->kind == ND_CALL && n->fn && n->fn->uses_barrier) return true;
-    if (calls_barrier(n->lhs) || calls_barrier(n->rhs) || calls_barrier(n->cond) || calls_barrier(n->then) ||
-        calls_barrier(n->els) || calls_barrier(n->init) || calls_barrier(n->inc) || calls_barrier(n->stmts) ||
-        calls_barrier(n->args) || calls_barrier(n->decl_init))
-      return true;
-  }
-  return false;
+/* one top-level declaration, as a protected call: an error drops this declaration only */
+typedef struct { Token *tok; bool host_const; } TopCall;
+static void toplevel_call(void *ud) {
+  TopCall *c = ud;
+  toplevel(&c->tok, c->tok, c->host_const);
 }
 
 Program *parse(Token *tok) {
@@ -1956,14 +1923,13 @@ Program *parse(Token *tok) {
       continue;
     }
     /* parse; on error, recover at the next declaration */
-    jmp_buf jb, *volatile saved = error_jmp;
-    error_jmp = &jb;
-    volatile bool quiet_saved = diag_quiet;
-    volatile int errs = diag_errors;
+    bool quiet_saved = diag_quiet;
+    int errs = diag_errors;
     if (dc == DECL_TYPE || dc == DECL_CONST) diag_quiet = true;
-    Scope *volatile scope_saved = scope;
-    if (!setjmp(jb)) {
-      toplevel(&tok, tok, dc == DECL_CONST);
+    Scope *scope_saved = scope;
+    TopCall call = {tok, dc == DECL_CONST};
+    if (carve_pcall(toplevel_call, &call)) {
+      tok = call.tok;
     } else {
       scope = scope_saved;
       cur_fn = NULL;
@@ -1981,42 +1947,56 @@ Program *parse(Token *tok) {
       if (tok == start) tok = tok->next;
     }
     diag_quiet = quiet_saved;
-    error_jmp = saved;
   }
-  /* barrier use through calls: iterate to a fixed point */
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Obj *f = prog->funcs; f; f = f->next)
-      if (!f->uses_barrier && f->body && calls_barrier(f->body)) { f->uses_barrier = true; changed = true; }
-  }
-  return prog;
+  Program *p = prog;
+  program_finish(p);
+  p->parse_state = parse_state_save();
+  /* no parser state outlives the parse: the file scope lives on in the Program */
+  memset(global_table, 0, sizeof global_table);
+  scope = NULL;
+  prog = NULL;
+  cur_fn = NULL;
+  cur_switch = NULL;
+  last_item = NULL;
+  funcs_tail = NULL;
+  free(failed_types); failed_types = NULL; n_failed_types = 0;
+  free(host_funcs); host_funcs = NULL; n_host_funcs = 0;
+  return p;
 }
 
-static void collect_calls(Node *n, Obj ***seen, int *nseen) {
-  for (; n; n = n->next) {
-    if (n->kind == ND_CALL && n->fn) {
-      bool dup = false;
-      for (int i = 0; i < *nseen; i++) if ((*seen)[i] == n->fn) dup = true;
-      if (!dup) {
-        *seen = xrealloc(*seen, sizeof(Obj *) * (size_t)(*nseen + 1));
-        (*seen)[(*nseen)++] = n->fn;
-        collect_calls(n->fn->body, seen, nseen);
-      }
-    }
-    collect_calls(n->lhs, seen, nseen); collect_calls(n->rhs, seen, nseen); collect_calls(n->cond, seen, nseen);
-    collect_calls(n->then, seen, nseen); collect_calls(n->els, seen, nseen); collect_calls(n->init, seen, nseen);
-    collect_calls(n->inc, seen, nseen); collect_calls(n->stmts, seen, nseen); collect_calls(n->args, seen, nseen);
-    collect_calls(n->decl_init, seen, nseen);
-  }
+typedef struct ParseState { VarScope *table[GLOBAL_BUCKETS]; Scope *scope; } ParseState;
+
+void *parse_state_save(void) {
+  ParseState *s = arena_alloc(sizeof(ParseState));
+  memcpy(s->table, global_table, sizeof global_table);
+  s->scope = scope;
+  return s;
+}
+
+void parse_state_restore(const void *saved) {
+  const ParseState *s = saved;
+  if (s) { memcpy(global_table, s->table, sizeof global_table); scope = s->scope; }
+  else { memset(global_table, 0, sizeof global_table); scope = NULL; }
+}
+
+/* the functions a kernel reaches through calls */
+typedef struct { Obj **seen; int n; } Callees;
+static bool collect_calls(Node *n, void *ctx) {
+  Callees *c = ctx;
+  if (n->kind != ND_CALL || !n->fn) return true;
+  for (int i = 0; i < c->n; i++) if (c->seen[i] == n->fn) return true;
+  c->seen = xrealloc(c->seen, sizeof(Obj *) * (size_t)(c->n + 1));
+  c->seen[c->n++] = n->fn;
+  if (n->fn->body) walk(n->fn->body, collect_calls, NULL, c);
+  return true;
 }
 
 int kernel_static_shared(Obj *k) {
-  Obj **seen = NULL;
-  int n = 0;
-  collect_calls(k->body, &seen, &n);
+  Callees c = {0};
+  if (k->body) walk(k->body, collect_calls, NULL, &c);
   int total = k->shared_size;
-  for (int i = 0; i < n; i++) if (seen[i] != k) total += seen[i]->shared_size;
-  free(seen);
+  for (int i = 0; i < c.n; i++) if (c.seen[i] != k) total += c.seen[i]->shared_size;
+  free(c.seen);
   return total;
 }
 

@@ -317,18 +317,19 @@ static Token *stringize(Token *hash, Token *arg) {
   return t;
 }
 
+static void paste_tokenize(void *ud) {
+  struct { const char *name, *text; Token *t; } *c = ud;
+  c->t = tokenize_string(c->name, c->text);
+}
+
 static Token *paste(Token *lhs, Token *rhs) {
   char *buf = fmt("%.*s%.*s\n", lhs->len, lhs->loc, rhs->len, rhs->loc);
-  jmp_buf *saved = error_jmp, jb;
-  error_jmp = &jb;
-  Token *t = NULL;
+  struct { const char *name, *text; Token *t; } c = {lhs->file->name, buf, NULL};
   bool bad_quiet = diag_quiet;
-  if (!setjmp(jb)) {
-    diag_quiet = true;
-    t = tokenize_string(lhs->file->name, buf);
-  }
+  diag_quiet = true;
+  carve_pcall(paste_tokenize, &c);
   diag_quiet = bad_quiet;
-  error_jmp = saved;
+  Token *t = c.t;
   if (!t || t->next->kind != TK_EOF)
     error_tok(lhs, "pasting '%.*s' and '%.*s' does not give a valid token", lhs->len, lhs->loc, rhs->len, rhs->loc);
   Token *r = copy_token(t);
@@ -559,7 +560,7 @@ static int64_t eval_const_expr(Token **rest, Token *tok) {
   }
   convert_pp_tokens(expr);
   Token *rest2;
-  CValue v = const_eval(&rest2, expr, true);
+  CValue v = const_eval(&rest2, expr, true, NULL);
   if (rest2->kind != TK_EOF) error_tok(rest2, "extra token in #if expression");
   return v.is_float ? (int64_t)v.d : v.i;
 }
@@ -629,6 +630,17 @@ static const char *prelude =
   "#define INFINITY __int_as_float(0x7f800000)\n#define NAN __int_as_float(0x7fffffff)\n"
   "#define HUGE_VALF __int_as_float(0x7f800000)\n#define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)\n"
   "#define CUDART_INF_F __int_as_float(0x7f800000)\n#define CUDART_PI_F 3.141592654f\n";
+
+void *pp_state_save(void) {
+  Macro **s = arena_alloc(sizeof macros);
+  memcpy(s, macros, sizeof macros);
+  return s;
+}
+
+void pp_state_restore(const void *saved) {
+  if (saved) memcpy(macros, saved, sizeof macros);
+  else memset(macros, 0, sizeof macros);
+}
 
 static void define_macro_text(const char *name, const char *text) {
   Token *t = tokenize_string("<command line>", fmt("%s\n", text));
@@ -780,26 +792,27 @@ Token *preprocess(Token *tok, const PPOptions *opt) {
   return tok;
 }
 
+struct MacroQuery { const char *name; int64_t *val; bool ok; };
+/* simpler and safer: expand a fresh use of the name */
+static void macro_query(void *ud) {
+  struct MacroQuery *c = ud;
+  Token *t = tokenize_string("<query>", fmt("%s\n", c->name));
+  t = preprocess2(t);
+  convert_pp_tokens(t);
+  Token *rest;
+  CValue v = const_eval(&rest, t, false, NULL);
+  if (rest->kind == TK_EOF) { *c->val = v.is_float ? (int64_t)v.d : v.i; c->ok = true; }
+}
+
 bool pp_macro_value(const char *name, int64_t *val) {
   Macro *m = find_macro_n(name, (int)strlen(name));
   if (!m || !m->is_objlike || !m->body) return false;
-  jmp_buf *saved = error_jmp, jb;
-  error_jmp = &jb;
-  bool ok = false;
+  struct MacroQuery c = {name, val, false};
   bool q = diag_quiet;
   diag_quiet = true;
-  /* simpler and safer: expand a fresh use of the name */
-  if (!setjmp(jb)) {
-    Token *t = tokenize_string("<query>", fmt("%s\n", name));
-    t = preprocess2(t);
-    convert_pp_tokens(t);
-    Token *rest;
-    CValue v = const_eval(&rest, t, false);
-    if (rest->kind == TK_EOF) { *val = v.is_float ? (int64_t)v.d : v.i; ok = true; }
-  }
+  carve_pcall(macro_query, &c);
   diag_quiet = q;
-  error_jmp = saved;
-  return ok;
+  return c.ok;
 }
 
 Token *pp_expand(const char *origin, const char *text) {

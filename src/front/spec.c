@@ -1,167 +1,13 @@
-/* spec: constant expressions (for #if and launch specs) and the `#pragma carve` launch
- * specifications that let `carve run FILE.cu` work with no flags (docs/launch-spec.md). */
+/* spec: the `#pragma carve` launch specifications that let `carve run FILE.cu` work with no
+ * flags (docs/launch-spec.md), and the same settings given as flags. */
 #include "front.h"
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <string.h>
 
-/* ---------------- constant expressions on tokens ---------------- */
-typedef struct { Token *tok; bool pp; } CE;
-
-static CValue ce_cond(CE *c);
-static CValue ival(int64_t v) { return (CValue){false, v, 0}; }
-static double as_d(CValue v) { return v.is_float ? v.d : (double)v.i; }
-static bool truthy(CValue v) { return v.is_float ? v.d != 0 : v.i != 0; }
-static bool ce_eq(CE *c, const char *s) { return tok_equal(c->tok, s); }
-static Token *ce_next(CE *c) { Token *t = c->tok; c->tok = c->tok->next; return t; }
-
-static CValue ce_primary(CE *c) {
-  Token *t = c->tok;
-  if (ce_eq(c, "(")) {
-    ce_next(c);
-    CValue v = ce_cond(c);
-    if (!ce_eq(c, ")")) error_tok(c->tok, "expected ')' in constant expression");
-    ce_next(c);
-    return v;
-  }
-  if (t->kind == TK_NUM) {
-    ce_next(c);
-    if (is_flonum(t->ty)) return (CValue){true, 0, t->fval};
-    return ival(t->ival);
-  }
-  if (ce_eq(c, "sizeof") && !c->pp) {
-    ce_next(c);
-    if (!ce_eq(c, "(")) error_tok(c->tok, "expected '(' after sizeof");
-    Token *rest;
-    Type *ty = spec_typename(&rest, c->tok->next);
-    if (!tok_equal(rest, ")")) error_tok(rest, "expected ')'");
-    c->tok = rest->next;
-    return ival(ty->size);
-  }
-  if (t->kind == TK_IDENT || t->kind == TK_KEYWORD) {
-    if (c->pp) { ce_next(c); return ival(0); }
-    error_tok(t, "'%.*s' is not a constant here (define it as a macro, or pass -D %.*s=VALUE)", t->len, t->loc, t->len, t->loc);
-  }
-  if (t->kind == TK_EOF) error_tok(t, "expected a constant expression");
-  error_tok(t, "unexpected '%.*s' in constant expression", t->len, t->loc);
-}
-
-static CValue ce_unary(CE *c) {
-  if (ce_eq(c, "+")) { ce_next(c); return ce_unary(c); }
-  if (ce_eq(c, "-")) { ce_next(c); CValue v = ce_unary(c); if (v.is_float) v.d = -v.d; else v.i = (int64_t)(0 - (uint64_t)v.i); return v; }
-  if (ce_eq(c, "!")) { ce_next(c); return ival(!truthy(ce_unary(c))); }
-  if (ce_eq(c, "~")) {
-    Token *t = ce_next(c);
-    CValue v = ce_unary(c);
-    if (v.is_float) error_tok(t, "'~' needs an integer");
-    return ival(~v.i);
-  }
-  if (ce_eq(c, "(") && !c->pp) {
-    /* a cast: (int)x, (float)x */
-    Token *t = c->tok->next;
-    if (t->kind == TK_KEYWORD && (tok_equal(t, "int") || tok_equal(t, "float") || tok_equal(t, "double") ||
-        tok_equal(t, "long") || tok_equal(t, "unsigned"))) {
-      Token *rest;
-      Type *ty = spec_typename(&rest, t);
-      if (tok_equal(rest, ")")) {
-        c->tok = rest->next;
-        CValue v = ce_unary(c);
-        if (is_flonum(ty)) return (CValue){true, 0, ty->kind == TY_FLOAT ? (float)as_d(v) : as_d(v)};
-        return ival(v.is_float ? (int64_t)v.d : v.i);
-      }
-    }
-  }
-  return ce_primary(c);
-}
-
-typedef struct { const char *op; int prec; } Op;
-static const Op ops[] = {
-  {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4}, {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7}, {"<=", 7},
-  {">", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
-
-static int op_prec(CE *c, const char **name) {
-  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-    if (ce_eq(c, ops[i].op)) { *name = ops[i].op; return ops[i].prec; }
-  return 0;
-}
-
-static CValue apply(Token *t, const char *op, CValue a, CValue b) {
-  bool fl = a.is_float || b.is_float;
-  if (!strcmp(op, "||")) return ival(truthy(a) || truthy(b));
-  if (!strcmp(op, "&&")) return ival(truthy(a) && truthy(b));
-  if (fl) {
-    double x = as_d(a), y = as_d(b);
-    if (!strcmp(op, "+")) return (CValue){true, 0, x + y};
-    if (!strcmp(op, "-")) return (CValue){true, 0, x - y};
-    if (!strcmp(op, "*")) return (CValue){true, 0, x * y};
-    if (!strcmp(op, "/")) return (CValue){true, 0, x / y};
-    if (!strcmp(op, "==")) return ival(x == y);
-    if (!strcmp(op, "!=")) return ival(x != y);
-    if (!strcmp(op, "<")) return ival(x < y);
-    if (!strcmp(op, "<=")) return ival(x <= y);
-    if (!strcmp(op, ">")) return ival(x > y);
-    if (!strcmp(op, ">=")) return ival(x >= y);
-    error_tok(t, "'%s' needs integer operands", op);
-  }
-  int64_t x = a.i, y = b.i;
-  uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-  if (!strcmp(op, "+")) return ival((int64_t)(ux + uy));
-  if (!strcmp(op, "-")) return ival((int64_t)(ux - uy));
-  if (!strcmp(op, "*")) return ival((int64_t)(ux * uy));
-  if (!strcmp(op, "/") || !strcmp(op, "%")) {
-    if (y == 0) error_tok(t, "division by zero in constant expression");
-    if (x == INT64_MIN && y == -1) return ival(op[0] == '/' ? x : 0);
-    return ival(op[0] == '/' ? x / y : x % y);
-  }
-  if (!strcmp(op, "<<")) return ival(y < 0 || y > 63 ? 0 : (int64_t)(ux << y));
-  if (!strcmp(op, ">>")) return ival(y < 0 || y > 63 ? (x < 0 ? -1 : 0) : x >> y);
-  if (!strcmp(op, "&")) return ival(x & y);
-  if (!strcmp(op, "|")) return ival(x | y);
-  if (!strcmp(op, "^")) return ival(x ^ y);
-  if (!strcmp(op, "==")) return ival(x == y);
-  if (!strcmp(op, "!=")) return ival(x != y);
-  if (!strcmp(op, "<")) return ival(x < y);
-  if (!strcmp(op, "<=")) return ival(x <= y);
-  if (!strcmp(op, ">")) return ival(x > y);
-  return ival(x >= y);
-}
-
-static CValue ce_binary(CE *c, int min) {
-  CValue lhs = ce_unary(c);
-  for (;;) {
-    const char *op;
-    int p = op_prec(c, &op);
-    if (!p || p < min) return lhs;
-    Token *t = ce_next(c);
-    /* short-circuit: the unevaluated side may divide by zero in #if */
-    CValue rhs = ce_binary(c, p + 1);
-    if ((!strcmp(op, "&&") && !truthy(lhs)) || (!strcmp(op, "||") && truthy(lhs))) { lhs = ival(!strcmp(op, "||")); continue; }
-    lhs = apply(t, op, lhs, rhs);
-  }
-}
-
-static CValue ce_cond(CE *c) {
-  CValue v = ce_binary(c, 1);
-  if (!ce_eq(c, "?")) return v;
-  ce_next(c);
-  CValue a = ce_cond(c);
-  if (!ce_eq(c, ":")) error_tok(c->tok, "expected ':' in conditional expression");
-  ce_next(c);
-  CValue b = ce_cond(c);
-  return truthy(v) ? a : b;
-}
-
-CValue const_eval(Token **rest, Token *tok, bool pp_mode) {
-  CE c = {tok, pp_mode};
-  CValue v = ce_cond(&c);
-  *rest = c.tok;
-  return v;
-}
-
 /* ---------------- launch specifications ---------------- */
 static int64_t int_expr(Token **rest, Token *tok, const char *what) {
-  CValue v = const_eval(rest, tok, false);
+  CValue v = const_eval(rest, tok, false, spec_typename);
   if (v.is_float) error_tok(tok, "%s must be an integer", what);
   return v.i;
 }
@@ -208,8 +54,8 @@ static LaunchSpec *parse_launch(Token *tok) {
 }
 
 static double num_arg(Token **rest, Token *tok) {
-  CValue v = const_eval(rest, tok, false);
-  return as_d(v);
+  CValue v = const_eval(rest, tok, false, spec_typename);
+  return v.is_float ? v.d : (double)v.i;
 }
 
 /* init = "zeros" | "fill" "(" expr ")" | "iota" ("(" expr ("," expr)? ")")?
@@ -301,7 +147,7 @@ static ArgSpec *parse_arg(Token *tok, const char *dir) {
     tok = parse_init(tok->next, a, dir);
     if (tok_equal(tok, "out")) { a->out = true; tok = tok->next; }
   } else {
-    a->scalar = const_eval(&tok, tok, false);
+    a->scalar = const_eval(&tok, tok, false, spec_typename);
   }
   if (tok->kind != TK_EOF) error_tok(tok, "unexpected '%.*s' after the argument setting", tok->len, tok->loc);
   return a;
@@ -372,13 +218,11 @@ static void spec_line(Program *p, Token *t, LaunchSpec **cur, const char *dir) {
   }
 }
 
+typedef struct { Program *p; Token *t; LaunchSpec **cur; const char *dir; } SpecCall;
+static void spec_line_call(void *ud) { SpecCall *c = ud; spec_line(c->p, c->t, c->cur, c->dir); }
 static bool try_spec_line(Program *p, Token *t, LaunchSpec **cur, const char *dir) {
-  jmp_buf jb, *saved = error_jmp;
-  error_jmp = &jb;
-  bool ok = !setjmp(jb);
-  if (ok) spec_line(p, t, cur, dir);
-  error_jmp = saved;
-  return ok;
+  SpecCall c = {p, t, cur, dir};
+  return carve_pcall(spec_line_call, &c);
 }
 
 void build_specs(Program *p, const char *dir) {
@@ -413,54 +257,36 @@ LaunchSpec *find_spec(Program *p, const char *kernel) {
   return NULL;
 }
 
+typedef struct { const char *text, *dir; ArgSpec *a; int64_t *d; } FlagCall;
+static void arg_call(void *ud) { FlagCall *c = ud; c->a = parse_arg(pp_expand("<command line>", c->text), c->dir); }
+
 ArgSpec *parse_arg_setting(Program *p, const char *text, const char *dir) {
-  (void)p;
-  jmp_buf jb, *saved = error_jmp;
-  error_jmp = &jb;
-  ArgSpec *volatile a = NULL;
+  ProgramScope ps = program_enter(p);
+  FlagCall c = {text, dir, NULL, NULL};
   bool q = diag_quiet;
   diag_quiet = true;   /* a flag has no source line: say which flag instead */
-  if (!setjmp(jb)) a = parse_arg(pp_expand("<command line>", text), dir);
+  carve_pcall(arg_call, &c);
   diag_quiet = q;
-  error_jmp = saved;
-  if (!a) diag_at(DIAG_ERROR, (SrcLoc){0}, "--arg %s: %s", text, diag_last_msg);
-  return a;
+  program_leave(ps);
+  if (!c.a) {
+    char msg[sizeof diag_last_msg];
+    snprintf(msg, sizeof msg, "%s", diag_last_msg);
+    diag_at(DIAG_ERROR, (SrcLoc){0}, "--arg %s: %s", text, msg);
+  }
+  return c.a;
 }
 
-bool parse_dims(const char *text, int64_t d[3]) {
-  jmp_buf jb, *saved = error_jmp;
-  error_jmp = &jb;
-  bool ok = false;
-  if (!setjmp(jb)) {
-    Token *t = pp_expand("<command line>", fmt("(%s)", text));
-    t = dims(t, d, "dimension");
-    if (t->kind != TK_EOF) error_tok(t, "unexpected '%.*s'", t->len, t->loc);
-    ok = true;
-  }
-  error_jmp = saved;
+static void dims_call(void *ud) {
+  FlagCall *c = ud;
+  Token *t = pp_expand("<command line>", fmt("(%s)", c->text));
+  t = dims(t, c->d, "dimension");
+  if (t->kind != TK_EOF) error_tok(t, "unexpected '%.*s'", t->len, t->loc);
+}
+
+bool parse_dims(Program *p, const char *text, int64_t d[3]) {
+  ProgramScope ps = program_enter(p);
+  FlagCall c = {text, NULL, NULL, d};
+  bool ok = carve_pcall(dims_call, &c);
+  program_leave(ps);
   return ok;
 }
-
-/* ---------------- the whole front end ---------------- */
-static Program *load(const char *path, const char *text, const PPOptions *opt) {
-  jmp_buf jb, *saved = error_jmp;
-  error_jmp = &jb;
-  Program *volatile p = NULL;
-  if (!setjmp(jb)) {
-    Token *tok = text ? tokenize_string(path, text) : tokenize_file(path);
-    if (!tok) {
-      diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(errno));
-      error_jmp = saved;
-      return NULL;
-    }
-    tok = preprocess(tok, opt);
-    p = parse(tok);
-    char *d = arena_strdup(path);
-    build_specs(p, dirname(d));
-  }
-  error_jmp = saved;
-  return p;
-}
-
-Program *load_program(const char *path, const PPOptions *opt) { return load(path, NULL, opt); }
-Program *load_program_text(const char *name, const char *text, const PPOptions *opt) { return load(name, text, opt); }

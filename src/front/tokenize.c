@@ -6,12 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static SrcFile **files;
-static int nfiles;
-jmp_buf *error_jmp;
-
-SrcFile **input_files(int *n) { *n = nfiles; return files; }
-void reset_input_files(void) { free(files); files = NULL; nfiles = 0; }
+static int nfiles;   /* ids for files, for as long as the process runs */
 
 SrcLoc tok_loc(const Token *t) {
   while (t->origin) t = t->origin;
@@ -33,8 +28,7 @@ void error_tok(const Token *t, const char *f, ...) {
   vdiag_at(DIAG_ERROR, tok_loc(t), f, ap);
   va_end(ap);
   macro_notes(t);
-  if (error_jmp) longjmp(*error_jmp, 1);
-  exit(2);
+  carve_throw();
 }
 
 void warn_tok(const Token *t, const char *f, ...) {
@@ -81,8 +75,7 @@ static Token *new_token(Scanner *s, TokenKind kind, char *start, char *end) {
 static _Noreturn void scan_error(Scanner *s, char *at, const char *msg) {
   SrcLoc l = {s->file, s->line, (int)(at - s->line_start) + 1, at};
   diag_at(DIAG_ERROR, l, "%s", msg);
-  if (error_jmp) longjmp(*error_jmp, 1);
-  exit(2);
+  carve_throw();
 }
 
 static int punct_len(const char *p) {
@@ -265,8 +258,7 @@ static SrcFile *new_file(const char *name, char *contents) {
   if (j == 0 || c[j - 1] != '\n') c[j++] = '\n';
   c[j] = 0;
   f->contents = c;
-  files = xrealloc(files, sizeof(SrcFile *) * (size_t)(nfiles + 1));
-  files[nfiles++] = f;
+  nfiles++;
   return f;
 }
 
@@ -299,8 +291,7 @@ Token *tokenize_file(const char *path) {
     free(p);
     SrcFile *f = new_file(path, "");
     diag_at(DIAG_ERROR, (SrcLoc){f, 1, 1, NULL}, "file contains NUL bytes; not a source file");
-    if (error_jmp) longjmp(*error_jmp, 1);
-    exit(2);
+    carve_throw();
   }
   /* free the read buffer before tokenizing: a lexical error unwinds with longjmp */
   char *text = arena_strdup(p);

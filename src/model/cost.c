@@ -99,17 +99,17 @@ static Obj *write_target(Node *n) {
 /* pass 1: every node's innermost loop, what each loop writes, which nodes compute addresses */
 enum { W_INDEX = 1, W_CHAIN = 2, W_COND = 4 };   /* address arithmetic; the address's own sum; under a run-time condition */
 
-static void walk(CostModel *cm, Node *n, int loop, unsigned f);
+static void cost_walk(CostModel *cm, Node *n, int loop, unsigned f);
 
 static void walk_list(CostModel *cm, Node *n, int loop, unsigned f) {
-  for (; n; n = n->next) walk(cm, n, loop, f);
+  for (; n; n = n->next) cost_walk(cm, n, loop, f);
 }
 
 static void mark_exit(CostModel *cm, int loop, bool all) {
   for (; loop >= 0; loop = all ? cm->loops[loop].parent : -1) cm->loops[loop].has_exit = true;
 }
 
-static void walk(CostModel *cm, Node *n, int loop, unsigned f) {
+static void cost_walk(CostModel *cm, Node *n, int loop, unsigned f) {
   if (!n || n->id < 0 || n->id >= cm->nnodes) return;
   cm->loop_of[n->id] = loop;
   cm->in_index[n->id] = f & W_INDEX;
@@ -126,9 +126,9 @@ static void walk(CostModel *cm, Node *n, int loop, unsigned f) {
     cm->loops[me] = (Loop){.node = n, .parent = loop, .trip = -1, .unroll = 1};
     cm->is_loop[n->id] = true;
     walk_list(cm, n->init, loop, cond);      /* runs once per entry: the enclosing loop's */
-    walk(cm, n->cond, me, cond);
-    walk(cm, n->inc, me, cond);
-    walk(cm, n->then, me, cond);
+    cost_walk(cm, n->cond, me, cond);
+    cost_walk(cm, n->inc, me, cond);
+    cost_walk(cm, n->then, me, cond);
     return;
   }
   case ND_BREAK: case ND_CONTINUE: mark_exit(cm, loop, false); return;
@@ -153,27 +153,27 @@ static void walk(CostModel *cm, Node *n, int loop, unsigned f) {
   unsigned kid = cond;
   bool ptr = (n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && n->ty->kind == TY_PTR;
   if (n->kind == ND_INDEX) {
-    walk(cm, n->lhs, loop, cond);
-    walk(cm, n->rhs, loop, cond | W_INDEX | W_CHAIN);
+    cost_walk(cm, n->lhs, loop, cond);
+    cost_walk(cm, n->rhs, loop, cond | W_INDEX | W_CHAIN);
   } else if (ptr) {
-    walk(cm, n->lhs, loop, cond | W_INDEX | W_CHAIN);
-    walk(cm, n->rhs, loop, cond | W_INDEX | W_CHAIN);
+    cost_walk(cm, n->lhs, loop, cond | W_INDEX | W_CHAIN);
+    cost_walk(cm, n->rhs, loop, cond | W_INDEX | W_CHAIN);
   } else {
     if (n->kind == ND_ADD || n->kind == ND_SUB || n->kind == ND_CAST) kid = f;
     else if (n->kind == ND_MUL || n->kind == ND_SHL || n->kind == ND_NEG) kid = cond | (f & W_INDEX);
     bool lazy = n->kind == ND_LOGAND || n->kind == ND_LOGOR;   /* the right side runs conditionally */
-    walk(cm, n->lhs, loop, kid);
-    walk(cm, n->rhs, loop, lazy ? kid | W_COND : kid);
+    cost_walk(cm, n->lhs, loop, kid);
+    cost_walk(cm, n->rhs, loop, lazy ? kid | W_COND : kid);
   }
   bool branches = n->kind == ND_IF || n->kind == ND_COND || n->kind == ND_SWITCH;
-  walk(cm, n->cond, loop, cond);
-  walk(cm, n->then, loop, branches ? cond | W_COND : cond);
-  walk(cm, n->els, loop, branches ? cond | W_COND : cond);
+  cost_walk(cm, n->cond, loop, cond);
+  cost_walk(cm, n->then, loop, branches ? cond | W_COND : cond);
+  cost_walk(cm, n->els, loop, branches ? cond | W_COND : cond);
   walk_list(cm, n->init, loop, cond);
-  walk(cm, n->inc, loop, cond);
+  cost_walk(cm, n->inc, loop, cond);
   if (n->kind == ND_BLOCK) walk_list(cm, n->stmts, loop, cond);
   if (n->kind == ND_CALL) walk_list(cm, n->args, loop, cond);
-  walk(cm, n->decl_init, loop, cond);
+  cost_walk(cm, n->decl_init, loop, cond);
   if (n->kind == ND_INIT_LIST) walk_list(cm, n->elems, loop, cond);
 }
 
@@ -557,7 +557,7 @@ CostModel *cost_model_new(Program *p, Obj *kernel) {
   for (size_t i = 0; i < n; i++) { cm->loop_of[i] = -1; cm->hoist[i] = -1; cm->factor[i] = 1; }
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop */
   for (Obj *f = p->funcs; f; f = f->next)
-    if (f->body && (f == kernel || f->is_device)) walk(cm, f->body, -1, 0);
+    if (f->body && (f == kernel || f->is_device)) cost_walk(cm, f->body, -1, 0);
   for (int i = cm->nloops - 1; i >= 0; i--) classify_loop(cm, i);   /* inner loops first: outer bodies need their trips */
   find_known_variables(cm);
   if (kernel && kernel->body) {

@@ -34,9 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     buf_free(&b1);
     buf_free(&b2);
+    program_free(q);
   }
+  program_free(p);
   free(text);
   arena_free_all();
-  reset_input_files();
   return 0;
 }

@@ -1,0 +1,111 @@
+/* layout: everything derived from the final AST, computed by the consumer as chibicc's
+ * assign_lvar_offsets is, so a rewritten program is laid out exactly like a parsed one:
+ *   node ids (walk order), each function's locals (parameters, then declarations in order),
+ *   register slots, what lives in thread-local memory (arrays, structs, address taken), frame
+ *   offsets, the program-wide static __shared__ area (source order), barrier use through calls,
+ *   extern __shared__ use. */
+#include "front.h"
+#include <string.h>
+
+typedef struct {
+  Program *p;
+  Obj *fn;
+  Obj **locals_tail;
+  int slots;
+} Layout;
+
+static bool is_barrier(Builtin b) {
+  return b == BI_SYNCTHREADS || b == BI_SYNCTHREADS_COUNT || b == BI_SYNCTHREADS_AND || b == BI_SYNCTHREADS_OR;
+}
+
+static void add_local(Layout *L, Obj *v) {
+  v->slot = L->slots++;
+  v->in_memory = v->ty->kind == TY_ARRAY || v->ty->kind == TY_STRUCT;
+  v->next_local = NULL;
+  *L->locals_tail = v;
+  L->locals_tail = &v->next_local;
+}
+
+static bool number(Node *n, void *ctx) {
+  Program *p = ctx;
+  n->id = p->nodes++;
+  return true;
+}
+
+static bool collect(Node *n, void *ctx) {
+  Layout *L = ctx;
+  Obj *fn = L->fn;
+  if (n->kind == ND_DECL && n->var) {
+    Obj *v = n->var;
+    if (v->sc == SC_LOCAL) add_local(L, v);
+    else if (v->sc == SC_SHARED) {
+      /* one program-wide static shared area: a device function's __shared__ variables get
+       * their own offsets too, so any kernel that calls it finds them in its block's area */
+      int a = v->ty->align < 16 ? 16 : v->ty->align;
+      v->offset = (L->p->shared_size + a - 1) / a * a;
+      L->p->shared_size = v->offset + v->ty->size;
+      fn->shared_size += v->ty->size;
+    } else if (v->sc == SC_EXTERN_SHARED) fn->has_extern_shared = true;
+  }
+  if (n->kind == ND_CALL && is_barrier(n->builtin)) fn->uses_barrier = true;
+  return true;
+}
+
+static bool mark_address_taken(Node *n, void *ctx) {
+  (void)ctx;
+  if (n->kind == ND_ADDR && n->lhs->kind == ND_VAR && (n->lhs->var->sc == SC_LOCAL || n->lhs->var->sc == SC_PARAM))
+    n->lhs->var->in_memory = true;
+  return true;
+}
+
+static bool calls_barrier_fn(Node *n, void *ctx) {
+  bool *found = ctx;
+  if (n->kind == ND_CALL && n->fn && n->fn->uses_barrier) *found = true;
+  return !*found;
+}
+
+static void layout_function(Program *p, Obj *fn) {
+  Layout L = {p, fn, &fn->locals, 0};
+  fn->locals = NULL;
+  fn->shared_size = 0;
+  fn->uses_barrier = false;
+  fn->has_extern_shared = false;
+  for (Obj *q = fn->params; q; q = q->next) add_local(&L, q);
+  walk(fn->body, collect, NULL, &L);
+  walk(fn->body, mark_address_taken, NULL, NULL);
+  fn->nslots = L.slots;
+  int off = 0;
+  for (Obj *l = fn->locals; l; l = l->next_local) {
+    if (!l->in_memory) continue;
+    int a = l->ty->align < 8 ? 8 : l->ty->align;
+    off = (off + a - 1) / a * a;
+    l->offset = off;
+    off += l->ty->size;
+  }
+  fn->frame_size = (off + 15) / 16 * 16;
+}
+
+void program_finish(Program *p) {
+  p->nodes = 0;
+  walk_program(p, number, NULL, p);
+  p->shared_size = 0;
+  /* frame_size -1: not laid out yet (a definition can appear as several items: prototypes) */
+  for (Obj *f = p->funcs; f; f = f->next) f->frame_size = f->body ? -1 : 0;
+  /* source order for the shared area: the items list holds each definition where it was written */
+  for (TopItem *it = p->items; it; it = it->next)
+    if (it->kind == TOP_FUNC && it->obj && it->obj->frame_size < 0) layout_function(p, it->obj);
+  /* definitions not listed as items (made by a rewrite) come last */
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (f->frame_size < 0) layout_function(p, f);
+  /* barrier use through calls: iterate to a fixed point */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Obj *f = p->funcs; f; f = f->next) {
+      if (f->uses_barrier || !f->body) continue;
+      bool found = false;
+      walk(f->body, calls_barrier_fn, NULL, &found);
+      if (found) { f->uses_barrier = true; changed = true; }
+    }
+  }
+  p->generation++;
+}
