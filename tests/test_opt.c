@@ -53,6 +53,79 @@ static void test_scalar_mrifhd(void) {
   done(&r);
 }
 
+static void test_stage_tp(void) {
+  const char *defs[] = {"H=256", "W=256"};
+  Opt r = run_opt("examples/tp.cu", "tp", defs, 2, NULL);
+  CHECK(r.rc == 0 && applied(&r.plan, "stage"), "tp: the transposed load is staged and verified");
+  const PlanStep *s = step(&r.plan, "stage");
+  CHECK(s && s->verify.nsizes == 3 && s->verify.size[1].ok && !s->verify.size[1].skipped, "tp: verified at the ragged size too");
+  CHECK(s && strstr(s->did, "tile[16][17]"), "tp: a 16x17 padded tile (%s)", s ? s->did : "");
+  const PlanStep *sc = step(&r.plan, "scalar");
+  CHECK(sc && !sc->applied && sc->legality == NOT_APPLICABLE, "tp: no loop, scalar replacement does not apply");
+  const PlanStep *cp = step(&r.plan, "camping");
+  CHECK(cp && !cp->applied && strstr(cp->why, "hashes"), "tp on the H100: no partition camping to remove");
+  /* the printed result loads, runs and equals the original */
+  Buf b = {0};
+  opt_emit_source(&b, &r.plan, "examples/tp.cu", "tp");
+  Program *q = load_program_text("out.cu", b.s, NULL);
+  CHECK(q && q->errors == 0, "the optimized tp parses again");
+  Obj *k = q ? find_kernel(q, "tp") : NULL;
+  CHECK(k && k->shared_size == 16 * 17 * 4, "and its layout has the tile (%d bytes)", k ? k->shared_size : -1);
+  program_free(q);
+  buf_free(&b);
+  done(&r);
+}
+
+static void test_camping_paper_machine(void) {
+  const char *defs[] = {"H=128", "W=128"};
+  PPOptions pp = {.defines = defs, .n_defines = 2};
+  Program *p = load_program("examples/tp.cu", &pp);
+  OptInput in = {.path = "examples/tp.cu", .pp = pp, .kernel = "tp", .m = machine_find("gt200")};
+  OptOptions o = {.only = "camping", .mutation_pass = -1};
+  Plan plan;
+  CHECK(optimize(p, &in, &o, &plan) == 0, "tp for the GT200");
+  CHECK(applied(&plan, "camping"), "diagonal reordering applies on a linearly partitioned GPU and is verified");
+  const PlanStep *s = step(&plan, "camping");
+  CHECK(s && s->verify.size[2].skipped, "the full size is not compared block for block after remapping");
+  plan_free(&plan);
+  program_free(p);
+}
+
+/* every deliberately broken variant of every pass must be rejected by verification */
+static void test_mutations(void) {
+  static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; } cases[] = {
+    {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100"},
+    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100"},
+    {"camping", "examples/tp.cu", "tp", {"H=128", "W=128"}, "gt200"},
+  };
+  int npasses, total = 0, rejected = 0;
+  const Pass *const *all = opt_passes(&npasses);
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    int idx = -1;
+    for (int i = 0; i < npasses; i++) if (!strcmp(all[i]->name, cases[c].pass)) idx = i;
+    CHECK(idx >= 0, "pass %s exists", cases[c].pass);
+    if (idx < 0) continue;
+    for (int m = 1; m <= all[idx]->nmutations; m++) {
+      const char *defs[2] = {cases[c].defs[0], cases[c].defs[1]};
+      PPOptions pp = {.defines = defs, .n_defines = 2};
+      Program *p = load_program(cases[c].file, &pp);
+      OptInput in = {.path = cases[c].file, .pp = pp, .kernel = cases[c].kernel, .m = machine_find(cases[c].machine)};
+      OptOptions o = {.only = cases[c].pass, .mutation_pass = idx, .mutation = m};
+      Plan plan;
+      int rc = optimize(p, &in, &o, &plan);
+      const PlanStep *s = step(&plan, cases[c].pass);
+      bool rej = rc == 0 && s && s->applied && s->rejected;
+      total++;
+      rejected += rej;
+      CHECK(rej, "mutation '%s' of %s is rejected by verification", all[idx]->mutation_names[m - 1], cases[c].pass);
+      plan_free(&plan);
+      program_free(p);
+    }
+  }
+  CHECK(total >= 7 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
+  printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -66,5 +139,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   test_scalar_mrifhd();
+  test_stage_tp();
+  test_camping_paper_machine();
+  test_mutations();
   return TEST_SUMMARY("opt");
 }

@@ -175,4 +175,9 @@ typedef struct Subst {
   Obj *vfrom[4]; Node *vto[4];
 } Subst;
 Node *remat(Obj *fn, Node *e, const Subst *s, char *why, size_t whylen);
+/* the value of a re-materialized integer expression for one thread of launch L (parameters
+ * from L's arguments); false if it is not computable (floats, memory, division by zero) */
+bool remat_eval(Node *e, const Launch *L, const int64_t tid[3], const int64_t bid[3], int64_t *v);
+/* how much e changes when threadIdx/blockIdx (r, dim) grows by one, the same at sampled points */
+bool remat_stride(Node *e, const Launch *L, SpecialReg r, int dim, int64_t *stride);
 #endif

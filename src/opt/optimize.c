@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const Pass pass_scalar;
-static const Pass *const passes[] = {&pass_scalar};
+extern const Pass pass_scalar, pass_stage, pass_unroll, pass_camping;
+static const Pass *const passes[] = {&pass_scalar, &pass_stage, &pass_unroll, &pass_camping};
 
 const Pass *const *opt_passes(int *n) {
   *n = (int)(sizeof passes / sizeof *passes);

@@ -106,3 +106,108 @@ Node *remat(Obj *fn, Node *e, const Subst *s, char *why, size_t whylen) {
   Remat R = {fn, s, why, whylen, 0};
   return rm(&R, e);
 }
+
+/* ---- numeric evaluation of a re-materialized integer expression ---- */
+static int64_t wrap(Type *t, int64_t v) {
+  if (!t || t->size >= 8) return v;
+  if (t->kind == TY_BOOL) return v != 0;
+  int bits = t->size * 8;
+  uint64_t m = (1ull << bits) - 1;
+  uint64_t u = (uint64_t)v & m;
+  if (!t->is_unsigned && (u >> (bits - 1))) u |= ~m;
+  return (int64_t)u;
+}
+
+static bool ev(Node *n, const Launch *L, const int64_t tid[3], const int64_t bid[3], int64_t *v) {
+  int64_t a = 0, b = 0;
+  switch (n->kind) {
+  case ND_NUM: if (is_flonum(n->ty)) return false; *v = n->ival; return true;
+  case ND_SPECIAL:
+    switch (n->sreg) {
+    case SR_TID: *v = tid[n->dim]; return true;
+    case SR_CTAID: *v = bid[n->dim]; return true;
+    case SR_NTID: *v = L->block[n->dim]; return true;
+    case SR_NCTAID: *v = L->grid[n->dim]; return true;
+    case SR_WARPSIZE: *v = 32; return true;
+    }
+    return false;
+  case ND_VAR: {
+    if (n->var->sc != SC_PARAM || !is_integer(n->var->ty)) return false;
+    int i = 0;
+    for (Obj *q = L->kernel->params; q; q = q->next, i++)
+      if (!strcmp(q->name, n->var->name)) { *v = L->args[i].i; return true; }
+    return false;
+  }
+  case ND_CAST:
+    if (!is_integer(n->ty) || !ev(n->lhs, L, tid, bid, &a)) return false;
+    *v = wrap(n->ty, a);
+    return true;
+  case ND_NEG: if (!ev(n->lhs, L, tid, bid, &a)) return false; *v = wrap(n->ty, -a); return true;
+  case ND_NOT: if (!ev(n->lhs, L, tid, bid, &a)) return false; *v = !a; return true;
+  case ND_COND:
+    if (!ev(n->cond, L, tid, bid, &a)) return false;
+    return ev(a ? n->then : n->els, L, tid, bid, v);
+  case ND_LOGAND:
+    if (!ev(n->lhs, L, tid, bid, &a)) return false;
+    if (!a) { *v = 0; return true; }
+    if (!ev(n->rhs, L, tid, bid, &b)) return false;
+    *v = b != 0;
+    return true;
+  case ND_LOGOR:
+    if (!ev(n->lhs, L, tid, bid, &a)) return false;
+    if (a) { *v = 1; return true; }
+    if (!ev(n->rhs, L, tid, bid, &b)) return false;
+    *v = b != 0;
+    return true;
+  default: break;
+  }
+  if (!n->lhs || !n->rhs || !ev(n->lhs, L, tid, bid, &a) || !ev(n->rhs, L, tid, bid, &b)) return false;
+  bool u = n->lhs->ty && n->lhs->ty->is_unsigned;
+  switch (n->kind) {
+  case ND_ADD: *v = wrap(n->ty, (int64_t)((uint64_t)a + (uint64_t)b)); return true;
+  case ND_SUB: *v = wrap(n->ty, (int64_t)((uint64_t)a - (uint64_t)b)); return true;
+  case ND_MUL: *v = wrap(n->ty, (int64_t)((uint64_t)a * (uint64_t)b)); return true;
+  case ND_DIV: if (!b || (a == INT64_MIN && b == -1)) return false; *v = wrap(n->ty, u ? (int64_t)((uint64_t)a / (uint64_t)b) : a / b); return true;
+  case ND_MOD: if (!b || (a == INT64_MIN && b == -1)) return false; *v = wrap(n->ty, u ? (int64_t)((uint64_t)a % (uint64_t)b) : a % b); return true;
+  case ND_SHL: if (b < 0 || b > 63) return false; *v = wrap(n->ty, (int64_t)((uint64_t)a << b)); return true;
+  case ND_SHR: if (b < 0 || b > 63) return false; *v = wrap(n->ty, u ? (int64_t)((uint64_t)a >> b) : a >> b); return true;
+  case ND_BITAND: *v = a & b; return true;
+  case ND_BITOR: *v = a | b; return true;
+  case ND_BITXOR: *v = a ^ b; return true;
+  case ND_EQ: *v = a == b; return true;
+  case ND_NE: *v = a != b; return true;
+  case ND_LT: *v = u ? (uint64_t)a < (uint64_t)b : a < b; return true;
+  case ND_LE: *v = u ? (uint64_t)a <= (uint64_t)b : a <= b; return true;
+  case ND_GT: *v = u ? (uint64_t)a > (uint64_t)b : a > b; return true;
+  case ND_GE: *v = u ? (uint64_t)a >= (uint64_t)b : a >= b; return true;
+  default: return false;
+  }
+}
+
+bool remat_eval(Node *e, const Launch *L, const int64_t tid[3], const int64_t bid[3], int64_t *v) {
+  return ev(e, L, tid, bid, v);
+}
+
+/* the change of e when one coordinate grows by one, the same at every sampled point */
+bool remat_stride(Node *e, const Launch *L, SpecialReg r, int dim, int64_t *stride) {
+  int64_t pts[4][6] = {{0, 0, 0, 0, 0, 0}, {1, 2, 0, 1, 1, 0}, {3, 1, 0, 2, 0, 0}, {0, 3, 0, 0, 2, 0}};
+  bool have = false;
+  for (int p = 0; p < 4; p++) {
+    int64_t tid[3], bid[3], t2[3], b2[3];
+    for (int d = 0; d < 3; d++) {
+      tid[d] = L->block[d] > 1 ? pts[p][d] % (L->block[d] - 1) : 0;
+      bid[d] = L->grid[d] > 1 ? pts[p][3 + d] % (L->grid[d] - 1) : 0;
+    }
+    memcpy(t2, tid, sizeof t2);
+    memcpy(b2, bid, sizeof b2);
+    if (r == SR_TID) { if (L->block[dim] < 2) return false; t2[dim]++; }
+    else if (r == SR_CTAID) { if (L->grid[dim] < 2) return false; b2[dim]++; }
+    else return false;
+    int64_t a, b;
+    if (!ev(e, L, tid, bid, &a) || !ev(e, L, t2, b2, &b)) return false;
+    if (have && b - a != *stride) return false;
+    *stride = b - a;
+    have = true;
+  }
+  return have;
+}

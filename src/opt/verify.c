@@ -1,6 +1,7 @@
 /* verify: no rewrite is trusted unverified. The interpreter runs the original and the variant
  * on the same random inputs (the launch spec's generators) and every buffer is compared element
- * by element, inputs too (a variant must not write where the original does not):
+ * by element, inputs too (a variant must not write where the original does not); outputs start
+ * with random contents, so a variant that ignores an output's old value is caught:
  *   reduced  the size macros of the launch spec (those in grid and buffer sizes, not block
  *            shapes) set to at most 64, the same passes with the same parameters applied to that
  *            program, every block run;
@@ -139,6 +140,24 @@ static int prepare(const OptInput *in, Program *p, Launch *L) {
   return launch_prepare(L, p, k, &ov);
 }
 
+/* outputs start random, not as the spec's zeros: a variant that forgets to read an output's
+ * old value (an accumulator not loaded) must not pass because the old value was zero */
+static void randomize_outputs(Launch *L) {
+  for (int i = 1; i < L->nbufs; i++) {
+    Buffer *b = &L->bufs[i];
+    if (!b->out || !b->elem_ty) continue;
+    Type *t = b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
+    size_t es = (size_t)t->size, n = es ? b->bytes / es : 0;
+    for (size_t e = 0; e < n; e++) {
+      uint64_t r = random_bits(0x5eed0000u + (uint64_t)i, e);
+      unsigned char *d = b->data + e * es;
+      if (t->kind == TY_FLOAT) { float f = (float)((double)(r >> 11) / 9007199254740992.0 * 2 - 1); memcpy(d, &f, 4); }
+      else if (t->kind == TY_DOUBLE) { double x = (double)(r >> 11) / 9007199254740992.0 * 2 - 1; memcpy(d, &x, 8); }
+      else { int64_t v = (int64_t)(r % 97); memcpy(d, &v, es < 8 ? es : 8); }
+    }
+  }
+}
+
 /* run; the first diagnostic (if any) into msg */
 static int run_quiet(Launch *L, const RunOptions *ro, char *msg, size_t len) {
   char *buf = NULL;
@@ -182,6 +201,8 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, cons
   vs->ran = true;
   if (ra) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "the original's launch cannot be prepared at this size"); return; }
   if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&a); return; }
+  randomize_outputs(&a);
+  randomize_outputs(&b);
   Hooks h = {.ctx = (void *)sample, .want_block = sample ? want_block : NULL};
   RunOptions ro = {.hooks = sample ? &h : NULL};
   char msg[400];
