@@ -73,8 +73,12 @@ build-san/tests/test_%: build-san/tests/test_%.o build-san/libcarve.a
 run: carve
 	@sh examples/run-all.sh ./carve
 
-bench: carve build/bench/bench_front build/bench/bench_nvrtc
+bench: carve build/bench/bench_front build/bench/bench_nvrtc build/bench/bench_variants
 	@sh bench/run.sh
+
+build/bench/bench_variants: build/bench/bench_variants.o build/libcarve.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/bench/bench_front: build/bench/bench_front.o build/libcarve.a
 	@mkdir -p $(dir $@)

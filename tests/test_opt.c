@@ -2,8 +2,10 @@
  * verification by execution, and the mutation test (deliberately broken passes must be
  * rejected). `test_opt FILE KERNEL [NAME=V ...]` prints the plan and the result (debugging). */
 #include "../src/opt/opt.h"
+#include "../src/analysis/analysis.h"
 #include "test.h"
 #include <stdlib.h>
+#include <sys/resource.h>
 
 static const Machine *h100(void) { return machine_find("h100"); }
 
@@ -126,6 +128,168 @@ static void test_mutations(void) {
   printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
 }
 
+/* ---- programs as values ---- */
+static Program *load_quiet(const char *name, const char *text) {
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  Program *p = load_program_text(name, text, NULL);
+  diag_out = saved;
+  fclose(null);
+  return p;
+}
+
+/* run kernel k of p with its spec; the checksum of every buffer, or 0 on a fault */
+static uint64_t run_sum(Program *p, const char *kernel, int *nslots, int *frame, int *shared) {
+  Obj *k = find_kernel(p, kernel);
+  if (!k) return 0;
+  *nslots = k->nslots; *frame = k->frame_size; *shared = p->shared_size;
+  Launch L;
+  if (launch_prepare(&L, p, k, NULL)) return 0;
+  RunOptions ro = {0};
+  RunStats st;
+  uint64_t sum = 0;
+  if (!interp_run(&L, &ro, &st))
+    for (int i = 0; i < L.nbufs; i++) sum = sum * 31 + buffer_checksum(&L.bufs[i]);
+  launch_free(&L);
+  return sum;
+}
+
+static const char *edit_src =
+  "#pragma carve launch k grid(4) block(64)\n"
+  "#pragma carve arg a = float[256] : random(1)\n"
+  "#pragma carve arg out = float[256] : zeros out\n"
+  "__global__ void k(const float *a, float *out) {\n"
+  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+  "  float s = a[i];\n"
+  "  out[i] = s * 2.0f;\n"
+  "}\n";
+
+/* an edit made in memory: a __shared__ array, a local array (thread memory), a new register
+ * local, statements using them; then program_finish */
+static void edit_in_memory(Program *v) {
+  Obj *k = find_kernel(v, "k");
+  ProgramScope sc = program_enter(v);
+  Node *body = k->body;
+  Token *at = body->tok;
+  Obj *sh = rw_new_var(v, k, "stage", array_of(ty_float, 64), SC_SHARED, at);
+  Obj *arr = rw_new_var(v, k, "scratch", array_of(ty_float, 4), SC_LOCAL, at);
+  Obj *t = rw_new_var(v, k, "t", ty_int, SC_LOCAL, at);
+  Node *tx = rw_special(at, SR_TID, 0);
+  Node *st1 = rw_expr_stmt(rw_assign(rw_index(rw_var(at, sh), tx), rw_num(at, 3)));
+  Node *st2 = rw_expr_stmt(rw_assign(rw_index(rw_var(at, arr), rw_num(at, 2)), rw_index(rw_var(at, sh), rw_special(at, SR_TID, 0))));
+  Node *d1 = rw_decl(sh, NULL), *d2 = rw_decl(arr, NULL), *d3 = rw_decl(t, rw_num(at, 5));
+  /* out[i] = s * 2.0f  becomes  out[i] = s * 2.0f + scratch[2] * t */
+  Node *last = body->stmts;
+  while (last->next) last = last->next;
+  Node *assign = last->lhs;
+  assign->rhs = rw_bin(ND_ADD, assign->rhs, rw_bin(ND_MUL, rw_index(rw_var(at, arr), rw_num(at, 2)), rw_var(at, t)));
+  d1->next = d2; d2->next = d3; d3->next = st1; st1->next = st2;
+  rw_insert_before(&body->stmts, d1);
+  program_leave(sc);
+  program_finish(v);
+}
+
+static void test_clone_edit_equals_reparse(void) {
+  Program *p = load_quiet("edit.cu", edit_src);
+  CHECK(p && !p->errors, "the kernel loads");
+  if (!p) return;
+  int gen = p->generation;
+  Program *v = program_clone(p);
+  CHECK(v && v->origin == p && p->nclones == 1, "a clone knows its origin");
+  edit_in_memory(v);
+  CHECK(v->generation > gen, "finishing a rewrite starts a new generation");
+  Buf b = {0};
+  print_program(&b, v);
+  Program *q = load_quiet("edit2.cu", b.s);
+  CHECK(q && !q->errors, "the edited program prints and parses:\n%s", b.s);
+  int s1, f1, h1, s2, f2, h2, s0, f0, h0;
+  uint64_t c0 = run_sum(p, "k", &s0, &f0, &h0);
+  uint64_t c1 = run_sum(v, "k", &s1, &f1, &h1);
+  uint64_t c2 = q ? run_sum(q, "k", &s2, &f2, &h2) : 1;
+  CHECK(c1 && c1 == c2, "the edited clone runs exactly like its print parsed again");
+  CHECK(c0 && c0 != c1, "and unlike the original");
+  CHECK(q && s1 == s2 && f1 == f2 && h1 == h2, "same layout: slots %d/%d, frame %d/%d, shared %d/%d", s1, s2, f1, f2, h1, h2);
+  CHECK(h1 == 64 * 4 && f1 >= 16 && s1 == s0 + 2, "the layout counts the new shared array, local array and local (shared %d, frame %d, slots %d of %d)", h1, f1, s1, s0);
+  int s3, f3, h3;
+  CHECK(run_sum(p, "k", &s3, &f3, &h3) == c0 && h3 == 0, "the original is untouched by its clone's edit");
+  buf_free(&b);
+  program_free(q);
+  program_free(v);
+  CHECK(p->nclones == 0, "freeing the clone releases its origin");
+  program_free(p);
+}
+
+/* many variants in one process: clone, edit, finish, analyze, free, with broken variants mixed
+ * in (an edit that does not type-check, one that faults when run); memory stays flat */
+static long peak_rss_kb(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+typedef struct { Program *v; int broken; } BadEdit;
+static void bad_edit(void *ud) {
+  BadEdit *b = ud;
+  Obj *k = find_kernel(b->v, "k");
+  Token *at = k->body->tok;
+  if (b->broken == 1) rw_assign(rw_num(at, 1), rw_num(at, 2));   /* not assignable: add_type raises */
+}
+
+static void test_many_variants(void) {
+  Program *p = load_quiet("many.cu", edit_src);
+  CHECK(p != NULL, "loads");
+  if (!p) return;
+  const Machine *m = machine_find("h100");
+  int n = getenv("CARVE_VARIANTS") ? atoi(getenv("CARVE_VARIANTS")) : 10000;
+  int ok = 0, refused = 0, faulted = 0;
+  long rss_at_1000 = 0;
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  for (int i = 0; i < n; i++) {
+    Program *v = program_clone(p);
+    if (!v) continue;
+    int kind = i % 10 == 3 ? 1 : i % 10 == 7 ? 2 : 0;
+    ProgramScope sc = program_enter(v);
+    BadEdit be = {v, kind};
+    bool edited = carve_pcall(bad_edit, &be);
+    program_leave(sc);
+    if (!edited) { refused++; program_free(v); continue; }
+    Obj *k = find_kernel(v, "k");
+    if (kind == 2) {   /* out[i + 1000]: out of bounds when run */
+      Node *last = k->body->stmts;
+      while (last->next) last = last->next;
+      Node *idx = last->lhs->lhs;
+      ProgramScope s2 = program_enter(v);
+      idx->rhs = rw_bin(ND_ADD, idx->rhs, rw_num(idx->tok, 1000));
+      program_leave(s2);
+    }
+    program_finish(v);
+    /* work on a variant inside its scope: what the analysis allocates lands in its arena */
+    ProgramScope ws = program_enter(v);
+    Launch L;
+    if (!launch_prepare(&L, v, k, NULL)) {
+      Analysis a;
+      AnalyzeOptions ao = {.max_blocks = 2, .budget = 20000};
+      int rc = analyze(&a, &L, m, &ao);
+      if (rc == 0) ok++; else if (rc == 1) faulted++;
+      analysis_free(&a);
+      launch_free(&L);
+    }
+    program_leave(ws);
+    program_free(v);
+    if (i == 999) rss_at_1000 = peak_rss_kb();
+  }
+  diag_out = saved;
+  fclose(null);
+  long rss_end = peak_rss_kb();
+  CHECK(ok + refused + faulted == n, "%d variants: %d analyzed, %d refused, %d faulted", n, ok, refused, faulted);
+  CHECK(refused == n / 10 && faulted == n / 10 + (n % 10 > 7), "every broken variant cost only itself (%d refused, %d faulted)", refused, faulted);
+  CHECK(n < 2000 || rss_end - rss_at_1000 < 512, "memory is flat: peak RSS %ld kB after 1000 variants, %ld kB after %d", rss_at_1000, rss_end, n);
+  printf("variants: %d in one process, peak RSS %ld kB after 1000, %ld kB after all\n", n, rss_at_1000, rss_end);
+  CHECK(p->nclones == 0, "no clone left alive");
+  program_free(p);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -138,6 +302,8 @@ int main(int argc, char **argv) {
     done(&r);
     return 0;
   }
+  test_clone_edit_equals_reparse();
+  test_many_variants();
   test_scalar_mrifhd();
   test_stage_tp();
   test_camping_paper_machine();
