@@ -78,6 +78,25 @@ static void test_stage_tp(void) {
   done(&r);
 }
 
+static void test_stage_mv(void) {
+  const char *defs[] = {"H=256", "W=256"};
+  Opt r = run_opt("examples/mv.cu", "mv", defs, 2, NULL);
+  CHECK(r.rc == 0 && applied(&r.plan, "stage"), "mv: the row walk is staged and verified");
+  const PlanStep *s = step(&r.plan, "stage");
+  CHECK(s && strstr(s->did, "tile[128][33]"), "mv: a 128x33 tile, 32 iterations per strip (%s)", s ? s->did : "");
+  CHECK(s && s->verify.size[1].ok && !s->verify.size[1].skipped, "mv: a ragged width (61) verified");
+  OptOptions o = {.only = "stage", .sets = (const char *[]){"stage.tile=16"}, .nsets = 1, .mutation_pass = -1};
+  Opt t = run_opt("examples/mv.cu", "mv", defs, 2, &o);
+  s = step(&t.plan, "stage");
+  CHECK(s && s->param[1] == 16 && applied(&t.plan, "stage") && strstr(s->did, "[128][17]"), "--set stage.tile=16 gives a 128x17 tile");
+  done(&t);
+  OptOptions bad = {.only = "stage", .sets = (const char *[]){"stage.tile=7"}, .nsets = 1, .mutation_pass = -1};
+  Opt u = run_opt("examples/mv.cu", "mv", defs, 2, &bad);
+  CHECK(u.rc == 2 && strstr(u.plan.error, "takes one of 16, 32, 64"), "a value outside the parameter's list is refused: %s", u.plan.error);
+  done(&u);
+  done(&r);
+}
+
 static void test_camping_paper_machine(void) {
   const char *defs[] = {"H=128", "W=128"};
   PPOptions pp = {.defines = defs, .n_defines = 2};
@@ -95,10 +114,11 @@ static void test_camping_paper_machine(void) {
 
 /* every deliberately broken variant of every pass must be rejected by verification */
 static void test_mutations(void) {
-  static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; } cases[] = {
-    {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100"},
-    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100"},
-    {"camping", "examples/tp.cu", "tp", {"H=128", "W=128"}, "gt200"},
+  static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; } cases[] = {
+    {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2},
+    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4},
+    {"stage", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3},
+    {"camping", "examples/tp.cu", "tp", {"H=128", "W=128"}, "gt200", 1},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);
@@ -107,7 +127,8 @@ static void test_mutations(void) {
     for (int i = 0; i < npasses; i++) if (!strcmp(all[i]->name, cases[c].pass)) idx = i;
     CHECK(idx >= 0, "pass %s exists", cases[c].pass);
     if (idx < 0) continue;
-    for (int m = 1; m <= all[idx]->nmutations; m++) {
+    CHECK(cases[c].nmut <= all[idx]->nmutations, "%s has %d mutations", cases[c].pass, cases[c].nmut);
+    for (int m = 1; m <= cases[c].nmut; m++) {
       const char *defs[2] = {cases[c].defs[0], cases[c].defs[1]};
       PPOptions pp = {.defines = defs, .n_defines = 2};
       Program *p = load_program(cases[c].file, &pp);
@@ -119,12 +140,12 @@ static void test_mutations(void) {
       bool rej = rc == 0 && s && s->applied && s->rejected;
       total++;
       rejected += rej;
-      CHECK(rej, "mutation '%s' of %s is rejected by verification", all[idx]->mutation_names[m - 1], cases[c].pass);
+      CHECK(rej, "mutation '%s' of %s on %s is rejected by verification", all[idx]->mutation_names[m - 1], cases[c].pass, cases[c].kernel);
       plan_free(&plan);
       program_free(p);
     }
   }
-  CHECK(total >= 7 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
+  CHECK(total >= 10 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
   printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
 }
 
@@ -306,6 +327,7 @@ int main(int argc, char **argv) {
   test_many_variants();
   test_scalar_mrifhd();
   test_stage_tp();
+  test_stage_mv();
   test_camping_paper_machine();
   test_mutations();
   return TEST_SUMMARY("opt");

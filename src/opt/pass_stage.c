@@ -175,14 +175,257 @@ static Legality find_site(PassCtx *c, Site *site) {
   return best;
 }
 
+/* ---- shape 2: a row walk. for (i = S; COND(i); i++) ... P[E(threadIdx.x, i)] ... where threads
+ * are far apart and iterations adjacent (thread t walks row t). The loop is strip-mined by T; each
+ * strip, the block loads its Bx x T tile (consecutive threads, consecutive columns), then every
+ * thread walks its row of the tile. The loop moves out of the if that guards it so every thread
+ * reaches the barriers; declarations before it move out too (their initializers must be pure),
+ * statements after it stay guarded. The loop must run the same iterations in every thread. */
+typedef struct {
+  Node **slot;      /* top-level statement slot */
+  Node *top;        /* the loop itself, or `if (G) { decls; loop; rest }` */
+  Node *guard;      /* G or NULL */
+  Node *loop;
+  Node *acc;
+  Obj *param;
+  Obj *iv;
+  int Bx;
+} Rows;
+
+static bool pure_init(Obj *fn, Node *d) {
+  if (d->kind != ND_DECL || d->var->sc != SC_LOCAL) return false;
+  if (!d->decl_init) return true;
+  char why[128];
+  return d->decl_init->kind != ND_INIT_LIST && remat(fn, d->decl_init, &(Subst){0}, why, sizeof why) != NULL;
+}
+
+static bool name_unique(Obj *fn, Obj *v) {
+  for (Obj *l = fn->locals; l; l = l->next_local) if (l != v && !strcmp(l->name, v->name)) return false;
+  return true;
+}
+
+static bool has_jump(Node *n) {
+  RetFind r = {false};
+  Node *next = n->next;
+  n->next = NULL;
+  walk(n, ret_pre, NULL, &r);
+  n->next = next;
+  return r.found;
+}
+
+typedef struct { bool found; } BrkFind;
+static bool brk_pre(Node *n, void *ctx) {
+  BrkFind *b = ctx;
+  if (n->kind == ND_BREAK || n->kind == ND_CONTINUE) b->found = true;
+  return !b->found && n->kind != ND_SWITCH;
+}
+
+/* the uncoalesced row-walk load in the loop body, unconditional there */
+static Node *row_access(PassCtx *c, Rows *r, int64_t *stride) {
+  Cands cs = {.n = 0, .fn = c->k};
+  Node *body = r->loop->then;
+  Node *next = body->next;
+  body->next = NULL;
+  walk(body, cand_pre, NULL, &cs);
+  body->next = next;
+  for (int i = 0; i < cs.n; i++) {
+    Node *acc = cs.c[i].acc;
+    if (is_store_target(body, acc) || !read_only(c->k, cs.c[i].param)) continue;
+    char why[256];
+    Node *g;
+    if (!guard_of(body, acc, &g, why, sizeof why) || g) continue;
+    Subst s0 = {.nv = 1, .vfrom = {r->iv}}, s1 = {.nv = 1, .vfrom = {r->iv}};
+    s0.vto[0] = rw_num(acc->tok, 3);
+    s1.vto[0] = rw_num(acc->tok, 4);
+    Node *e0 = remat(c->k, acc->rhs, &s0, why, sizeof why);
+    Node *e1 = e0 ? remat(c->k, acc->rhs, &s1, why, sizeof why) : NULL;
+    if (!e1) continue;
+    int64_t sx, a, b, tid[3] = {0, 0, 0}, bid[3] = {0, 0, 0};
+    if (!remat_stride(e0, c->L, SR_TID, 0, &sx) || !remat_eval(e0, c->L, tid, bid, &a) || !remat_eval(e1, c->L, tid, bid, &b)) continue;
+    if (b - a != 1 || (sx >= -1 && sx <= 1)) continue;
+    r->param = cs.c[i].param;
+    *stride = sx;
+    return acc;
+  }
+  return NULL;
+}
+
+static Legality check_rows_loop(PassCtx *c, Rows *r) {
+  Obj *k = c->k;
+  Node *loop = r->loop;
+  int line = tok_loc(loop->tok).line;
+  char why[256];
+  int64_t st;
+  Subst si = {.nv = 1, .vfrom = {r->iv}, .vto = {rw_num(loop->tok, 0)}};
+  Node *cond0 = remat(k, loop->cond, &si, why, sizeof why);
+  Node *start = remat(k, loop->init->decl_init, &(Subst){0}, why, sizeof why);
+  if (!cond0 || !start || !remat_stride(cond0, c->L, SR_TID, 0, &st) || st || !remat_stride(start, c->L, SR_TID, 0, &st) || st) {
+    snprintf(c->why, sizeof c->why, "the loop at line %d does not run the same iterations in every thread", line);
+    return ILLEGAL;
+  }
+  BrkFind bf = {false};
+  Node *nx = loop->then->next;
+  loop->then->next = NULL;
+  walk(loop->then, brk_pre, NULL, &bf);
+  loop->then->next = nx;
+  if (rw_has_barrier(loop) || rw_writes_var(loop->then, r->iv) || has_jump(loop->then) || bf.found) {
+    snprintf(c->why, sizeof c->why, "the loop at line %d synchronizes, jumps or changes its counter", line);
+    return ILLEGAL;
+  }
+  if (r->guard && !remat(k, r->guard, &(Subst){0}, why, sizeof why)) {
+    snprintf(c->why, sizeof c->why, "the condition guarding the loop at line %d cannot be computed for another thread: %s", line, why);
+    return ILLEGAL;
+  }
+  if (r->guard)
+    for (Node *t = r->top->then->stmts; t != loop; t = t->next)
+      if (!pure_init(k, t) || !name_unique(k, t->var)) {
+        snprintf(c->why, sizeof c->why, "line %d before the loop is not a declaration that can move out of its if", tok_loc(t->tok).line);
+        return ILLEGAL;
+      }
+  return LEGAL;
+}
+
+static Legality find_rows(PassCtx *c, Rows *r) {
+  const Launch *L = c->L;
+  Obj *k = c->k;
+  memset(r, 0, sizeof *r);
+  if (L->block[1] != 1 || L->block[2] != 1 || L->block[0] < 2) return NOT_APPLICABLE;
+  r->Bx = (int)L->block[0];
+  int T = c->param[1];
+  if ((int64_t)r->Bx * (T + c->param[0]) * 8 > 48 * 1024) {
+    snprintf(c->why, sizeof c->why, "a %dx%d tile exceeds the 48 KiB of static shared memory", r->Bx, T + c->param[0]);
+    return NOT_APPLICABLE;
+  }
+  for (Node **slot = &k->body->stmts; *slot; slot = &(*slot)->next) {
+    Node *s = *slot;
+    Node *loop = NULL, *guard = NULL;
+    if (s->kind == ND_FOR) loop = s;
+    else if (s->kind == ND_IF && !s->els && s->then->kind == ND_BLOCK) {
+      for (Node *t = s->then->stmts; t; t = t->next) if (t->kind == ND_FOR) { loop = t; break; }
+      guard = s->cond;
+    }
+    Node *init = loop ? loop->init : NULL;
+    if (loop && init && init->kind == ND_DECL && !init->next && init->decl_init && loop->cond && loop->inc &&
+        (loop->inc->kind == ND_POSTINC || loop->inc->kind == ND_PREINC) && strip(loop->inc->lhs)->kind == ND_VAR &&
+        strip(loop->inc->lhs)->var == init->var) {
+      r->slot = slot; r->top = s; r->loop = loop; r->guard = guard; r->iv = init->var;
+      int64_t sx;
+      Node *acc = row_access(c, r, &sx);
+      if (acc) {
+        Legality lg = check_rows_loop(c, r);
+        if (lg != LEGAL) return lg;
+        r->acc = acc;
+        c->site = acc;
+        snprintf(c->why, sizeof c->why, "'%s' at line %d: thread x neighbours %lld elements apart, iterations adjacent (a row walk)",
+                 r->param->name, tok_loc(acc->tok).line, (long long)sx);
+        return LEGAL;
+      }
+    }
+    if (has_jump(s)) break;   /* a return or barrier: later loops are not reached by every thread */
+  }
+  return NOT_APPLICABLE;
+}
+
+static Node *add_assign(Node *lhs, Node *rhs) {
+  Node *n = new_node(ND_ASSIGN_OP, lhs->tok);
+  n->op = ND_ADD;
+  n->lhs = lhs;
+  n->rhs = rhs;
+  add_type(n);
+  return n;
+}
+
+static bool apply_rows(PassCtx *c, Rows *r) {
+  Obj *k = c->k;
+  Token *at = r->acc->tok;
+  int T = c->param[1], pad = c->param[0], Bx = r->Bx;
+  Type *et = unqual(r->acc->ty);
+  Node *loop = r->loop;
+  char why[256];
+  Node *start = clone_nodes(loop->init->decl_init);
+  Obj *tile = rw_new_var(c->p, k, "tile", array_of(array_of(et, T + pad), Bx), SC_SHARED, at);
+  Obj *i0 = rw_new_var(c->p, k, fmt("%s0", r->iv->name), r->iv->ty, SC_LOCAL, at);
+  Obj *q = rw_new_var(c->p, k, "q", ty_int, SC_LOCAL, at);
+  Obj *e = rw_new_var(c->p, k, "e", ty_int, SC_LOCAL, at);
+  Obj *row = rw_new_var(c->p, k, "row", ty_int, SC_LOCAL, at);
+  Obj *col = rw_new_var(c->p, k, "col", ty_int, SC_LOCAL, at);
+  /* the element thread `row` reads at iteration i0 + col, if that thread and iteration exist */
+  Node *iter = rw_bin(ND_ADD, rw_var(at, i0), rw_var(at, col));
+  Subst at_row = {.n = 1, .reg = {SR_TID}, .dim = {0}, .to = {rw_var(at, row)}, .nv = 1, .vfrom = {r->iv}, .vto = {iter}};
+  Node *src = remat(k, r->acc->rhs, &at_row, why, sizeof why);
+  Subst ci = {.nv = 1, .vfrom = {r->iv}, .vto = {iter}};
+  Node *in_range = remat(k, loop->cond, &ci, why, sizeof why);
+  Node *g = r->guard ? remat(k, r->guard, &at_row, why, sizeof why) : NULL;
+  Subst c0 = {.nv = 1, .vfrom = {r->iv}, .vto = {rw_var(at, i0)}};
+  Node *strip_cond = remat(k, loop->cond, &c0, why, sizeof why);
+  if (!src || !in_range || (r->guard && !g) || !strip_cond) { snprintf(c->why, sizeof c->why, "%s", why); return false; }
+  Node *ok = c->mutation == 2 ? g : (g ? rw_bin(ND_LOGAND, g, in_range) : in_range);
+  Node *store = rw_expr_stmt(rw_assign(rw_index(rw_index(rw_var(at, tile), rw_var(at, row)), rw_var(at, col)),
+                                       rw_index(rw_var(at, r->param), src)));
+  Node *ld = ok ? rw_if(ok, store, NULL) : store;
+  Node *de = rw_decl(e, rw_bin(ND_ADD, rw_bin(ND_MUL, rw_var(at, q), rw_num(at, Bx)), rw_special(at, SR_TID, 0)));
+  Node *dr = rw_decl(row, rw_bin(ND_DIV, rw_var(at, e), rw_num(at, T)));
+  Node *dc = rw_decl(col, rw_bin(ND_MOD, rw_var(at, e), rw_num(at, T)));
+  de->next = dr; dr->next = dc; dc->next = ld;
+  Node *load_loop = rw_for(rw_decl(q, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, q), rw_num(at, T)),
+                           rw_unary(ND_POSTINC, rw_var(at, q)), rw_block(at, de));
+  /* the original loop walks one strip: from i0, at most T iterations */
+  loop->init->decl_init = rw_assign(rw_var(at, r->iv), rw_var(at, i0))->rhs;
+  loop->init->var->init = loop->init->decl_init;
+  Node *limit = rw_bin(ND_LT, rw_var(at, r->iv), rw_bin(ND_ADD, rw_var(at, i0), rw_num(at, T)));
+  loop->cond = rw_bin(ND_LOGAND, limit, loop->cond);
+  Node **as = rw_slot_of(&loop->then, r->acc);
+  if (!as) { snprintf(c->why, sizeof c->why, "internal: access not found"); return false; }
+  Node *colx = rw_bin(ND_SUB, rw_var(at, r->iv), rw_var(at, i0));
+  if (c->mutation == 3) colx = rw_bin(ND_ADD, colx, rw_num(at, 1));   /* mutation 3: tile edge off by one */
+  Node *rd = rw_index(rw_index(rw_var(at, tile), rw_special(at, SR_TID, 0)), colx);
+  rd->next = (*as)->next;
+  *as = rd;
+  /* assemble: [decls moved out] tile; for (i0...) { load; sync; [if (G)] loop; sync; } [if (G) { rest }] */
+  Node *after = r->top->next;
+  Node head = {0}, *cur = &head;
+  Node *rest = NULL;
+  if (r->guard) {
+    Node *t = r->top->then->stmts;
+    while (t != loop) { Node *n = t->next; t->next = NULL; cur = cur->next = t; t = n; }
+    rest = loop->next;
+    loop->next = NULL;
+  }
+  cur = cur->next = rw_decl(tile, NULL);
+  Node *walk_part = r->guard ? rw_if(clone_nodes(r->guard), loop, NULL) : loop;
+  walk_part->next = rw_sync(at);
+  Node *sync1 = rw_sync(at);
+  sync1->next = walk_part;
+  load_loop->next = c->mutation == 1 ? walk_part : sync1;
+  Node *strip_loop = rw_for(rw_decl(i0, start), strip_cond, add_assign(rw_var(at, i0), rw_num(at, T)), rw_block(at, load_loop));
+  cur = cur->next = strip_loop;
+  if (rest) cur = cur->next = rw_if(clone_nodes(r->guard), rw_block(at, rest), NULL);
+  cur->next = after;
+  *r->slot = head.next;
+  snprintf(c->did, sizeof c->did, "'%s' at line %d: the row walk strip-mined by %d through __shared__ %s %s[%d][%d]", r->param->name,
+           tok_loc(at).line, T, type_name(et), tile->name, Bx, T + pad);
+  return true;
+}
+
 static Legality legal(PassCtx *c) {
   Site s;
-  return find_site(c, &s);
+  Legality a = find_site(c, &s);
+  if (a == LEGAL) return a;
+  char why_a[512];
+  snprintf(why_a, sizeof why_a, "%s", c->why);
+  Rows r;
+  Legality b = find_rows(c, &r);
+  if (b == LEGAL) return b;
+  if (a == ILLEGAL || b == NOT_APPLICABLE) { if (a == ILLEGAL || b == NOT_APPLICABLE) snprintf(c->why, sizeof c->why, "%s", why_a); }
+  return a == ILLEGAL ? ILLEGAL : b;
 }
 
 static bool apply(PassCtx *c) {
   Site s;
-  if (find_site(c, &s) != LEGAL) return false;
+  if (find_site(c, &s) != LEGAL) {
+    Rows r;
+    return find_rows(c, &r) == LEGAL && apply_rows(c, &r);
+  }
   Obj *k = c->k;
   Token *at = s.acc->tok;
   int B = s.B, pad = c->param[0];
@@ -222,12 +465,13 @@ const Pass pass_stage = {
   .summary = "stage transposed global loads through a padded shared tile so warps read consecutive addresses",
   .source = "Yang et al., PLDI 2010, Sec. 3.3 (coalescing through shared memory); Ruetsch and Micikevicius, "
             "Optimizing Matrix Transpose in CUDA (NVIDIA, 2009)",
-  .params = {{"pad", "columns of padding against bank conflicts (0 or 1)", {0, 1}, 1}},
-  .nparams = 1,
+  .params = {{"pad", "columns of padding against bank conflicts (0 or 1)", {0, 1}, 1},
+             {"tile", "row walks: iterations staged per strip", {16, 32, 64}, 32}},
+  .nparams = 2,
   .motivation = "uncoalesced",
   .legal = legal,
   .apply = apply,
   .nmutations = 4,
   .mutation_names = {"barrier after the tile load missing", "bounds guard of the tile load dropped",
-                     "tile stored one column off", "tile read at the wrong element"},
+                     "tile edge off by one (stored one column off; row walk: read one column off)", "tile read at the wrong element"},
 };
