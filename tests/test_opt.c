@@ -315,7 +315,7 @@ int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
     if (r.rc) { fprintf(stderr, "error: %s\n", r.plan.error); return 2; }
-    opt_emit_plan(stdout, &r.plan, false);
+    opt_emit_plan(stderr, &r.plan, false);
     Buf b = {0};
     opt_emit_source(&b, &r.plan, argv[1], argv[2]);
     fputs(b.s, stdout);
