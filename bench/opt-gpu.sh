@@ -21,6 +21,7 @@ run() {  # label file kernel [defines...]
 }
 run tp examples/tp.cu tp
 run mv examples/mv.cu mv
+run mm_acc examples/mm_acc.cu mm_acc
 run mrifhd examples/mrifhd.cu mrifhd
 run mriq examples/mriq.cu mriq
 # transpose against cublasSgeam: the same kernels with the baseline swapped
