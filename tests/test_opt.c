@@ -61,7 +61,10 @@ static void test_stage_tp(void) {
   CHECK(r.rc == 0 && applied(&r.plan, "stage"), "tp: the transposed load is staged and verified");
   const PlanStep *s = step(&r.plan, "stage");
   CHECK(s && s->verify.nsizes == 3 && s->verify.size[1].ok && !s->verify.size[1].skipped, "tp: verified at the ragged size too");
-  CHECK(s && strstr(s->did, "tile[16][17]"), "tp: a 16x17 padded tile (%s)", s ? s->did : "");
+  CHECK(s && strstr(s->did, "tile[32][33]") && strstr(s->did, "block 32x8"), "tp: a 32x33 padded tile on 32x8 threads (%s)", s ? s->did : "");
+  CHECK(r.plan.block[0] == 32 && r.plan.block[1] == 8 && r.plan.grid[0] == 8 && r.plan.grid[1] == 8, "tp: the launch is reshaped to 8x8 blocks of 32x8");
+  CHECK(s && s->verify.size[2].ok && !s->verify.size[2].skipped && strstr(s->verify.size[2].defines, "the original: 32 of 256"),
+        "tp: full size verified on sampled blocks mapped onto the original's (%s)", s ? s->verify.size[2].defines : "");
   const PlanStep *sc = step(&r.plan, "scalar");
   CHECK(sc && !sc->applied && sc->legality == NOT_APPLICABLE, "tp: no loop, scalar replacement does not apply");
   const PlanStep *cp = step(&r.plan, "camping");
@@ -72,7 +75,9 @@ static void test_stage_tp(void) {
   Program *q = load_program_text("out.cu", b.s, NULL);
   CHECK(q && q->errors == 0, "the optimized tp parses again");
   Obj *k = q ? find_kernel(q, "tp") : NULL;
-  CHECK(k && k->shared_size == 16 * 17 * 4, "and its layout has the tile (%d bytes)", k ? k->shared_size : -1);
+  CHECK(k && k->shared_size == 32 * 33 * 4, "and its layout has the tile (%d bytes)", k ? k->shared_size : -1);
+  LaunchSpec *ls = q ? find_spec(q, "tp") : NULL;
+  CHECK(ls && ls->block[0] == 32 && ls->block[1] == 8 && ls->grid[0] == 8, "and its launch pragma is the reshaped one");
   program_free(q);
   buf_free(&b);
   done(&r);
@@ -114,11 +119,12 @@ static void test_camping_paper_machine(void) {
 
 /* every deliberately broken variant of every pass must be rejected by verification */
 static void test_mutations(void) {
-  static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; } cases[] = {
-    {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2},
-    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4},
-    {"stage", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3},
-    {"camping", "examples/tp.cu", "tp", {"H=128", "W=128"}, "gt200", 1},
+  static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; const char *sets[2]; } cases[] = {
+    {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2, {0}},
+    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4, {0}},
+    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4, {"stage.tile=16", "stage.rows=0"}},
+    {"stage", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3, {0}},
+    {"camping", "examples/tp.cu", "tp", {"H=128", "W=128"}, "gt200", 1, {0}},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);
@@ -133,7 +139,8 @@ static void test_mutations(void) {
       PPOptions pp = {.defines = defs, .n_defines = 2};
       Program *p = load_program(cases[c].file, &pp);
       OptInput in = {.path = cases[c].file, .pp = pp, .kernel = cases[c].kernel, .m = machine_find(cases[c].machine)};
-      OptOptions o = {.only = cases[c].pass, .mutation_pass = idx, .mutation = m};
+      OptOptions o = {.only = cases[c].pass, .mutation_pass = idx, .mutation = m, .sets = (const char **)cases[c].sets,
+                      .nsets = cases[c].sets[0] ? 2 : 0};
       Plan plan;
       int rc = optimize(p, &in, &o, &plan);
       const PlanStep *s = step(&plan, cases[c].pass);
@@ -145,7 +152,7 @@ static void test_mutations(void) {
       program_free(p);
     }
   }
-  CHECK(total >= 10 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
+  CHECK(total >= 14 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
   printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
 }
 

@@ -17,7 +17,7 @@ enum { OPT_MAX_PARAMS = 4, OPT_MAX_VALUES = 8 };
 typedef struct OptParamDef {
   const char *name;          /* "tile", "factor" */
   const char *doc;
-  int values[OPT_MAX_VALUES];/* allowed values, 0-terminated */
+  int values[OPT_MAX_VALUES];/* allowed values; the list ends at the first 0 after the first entry */
   int dflt;                  /* the default when no model chooses */
 } OptParamDef;
 
@@ -112,6 +112,7 @@ typedef struct Plan {
   int nchain;
   char error[512];
   int64_t grid[3], block[3]; /* the launch of the result */
+  bool permuted;             /* a kept step permutes blocks (full-size samples cannot be matched) */
 } Plan;
 
 /* optimize kernel `in->kernel` of p (loaded from in->path): 0 ok (plan filled, maybe no pass
@@ -134,6 +135,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json);
 /* ---- rewrite helpers (rewrite.c) ---- */
 Token *rw_tok(Token *anchor, TokenKind kind, const char *text);
 Node *rw_num(Token *at, int64_t v);
+Node *rw_unum(Token *at, int64_t v);                  /* unsigned int, as blockDim reads */
 Node *rw_var(Token *at, Obj *v);
 Node *rw_special(Token *at, SpecialReg r, int dim);
 Node *rw_bin(NodeKind k, Node *l, Node *r);          /* typed */

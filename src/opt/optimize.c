@@ -50,8 +50,9 @@ static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PA
     long v = strtol(eq + 1, &end, 10);
     bool allowed = *end == 0 && end != eq + 1;
     bool listed = false;
-    for (int i = 0; i < OPT_MAX_VALUES && ps->params[which].values[i]; i++) if (ps->params[which].values[i] == v) listed = true;
-    if (ps->params[which].values[0] == 0 && ps->params[which].values[1] == 1 && (v == 0 || v == 1)) listed = true;
+    /* the list ends at the first 0 after its first entry (0 may be a value: "off") */
+    for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || ps->params[which].values[i]); i++)
+      if (ps->params[which].values[i] == v) listed = true;
     if (!allowed || !listed) {
       Buf b = {0};
       for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || ps->params[which].values[i]); i++)
@@ -86,6 +87,36 @@ static bool check_sets(const OptOptions *o, char *err, size_t len) {
   return true;
 }
 
+/* a pass that reshapes the launch: the variant gets its own launch spec and `#pragma carve
+ * launch` line, so the printed program and every later run use the new grid and block */
+static void set_launch(Program *v, const char *kernel, const int64_t grid[3], const int64_t block[3]) {
+  LaunchSpec head = {0}, *cur = &head;
+  for (LaunchSpec *s = v->specs; s; s = s->next) {
+    LaunchSpec *c = arena_alloc(sizeof(LaunchSpec));
+    *c = *s;
+    c->next = NULL;
+    if (!strcmp(s->kernel, kernel)) {
+      memcpy(c->grid, grid, sizeof c->grid);
+      memcpy(c->block, block, sizeof c->block);
+      c->has_grid = c->has_block = true;
+    }
+    cur = cur->next = c;
+  }
+  v->specs = head.next;
+  for (TopItem *it = v->items; it; it = it->next) {
+    Token *pt = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
+    if (!pt || !tok_equal(pt, "launch") || !tok_equal(pt->next, kernel)) continue;
+    LaunchSpec *s = find_spec(v, kernel);
+    char *text = fmt("launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)%s\n", kernel, (long long)grid[0], (long long)grid[1],
+                     (long long)grid[2], (long long)block[0], (long long)block[1], (long long)block[2],
+                     s && s->dyn_shared ? fmt(" shared(%lld)", (long long)s->dyn_shared) : "");
+    Token *t = arena_alloc(sizeof(Token));
+    *t = *it->tok;
+    t->pragma_toks = tokenize_string("<carve optimize>", text);
+    it->tok = t;
+  }
+}
+
 /* run one pass on program v (a clone, changed in place) */
 static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine *m, const int *param, int mutation, PassCtx *c) {
   memset(c, 0, sizeof *c);
@@ -99,6 +130,7 @@ static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine 
   if (ps->legal(c) != LEGAL) return false;
   ProgramScope s = program_enter(v);
   bool ok = ps->apply(c);
+  if (ok && c->changes_launch) set_launch(v, L->kernel->name, c->new_grid, c->new_block);
   program_leave(s);
   if (ok) program_finish(v);
   return ok;
@@ -194,8 +226,13 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
     if (!ok) { program_free(v); continue; }
     st->applied = true;
+    if (c.changes_launch) {
+      memcpy(plan->grid, c.new_grid, sizeof plan->grid);
+      memcpy(plan->block, c.new_block, sizeof plan->block);
+    }
+    if (ps->remaps_blocks) plan->permuted = true;
     if (!o->no_verify) {
-      verify_variant(in, p, v, plan->steps, plan->nsteps, ps->remaps_blocks, &st->verify);
+      verify_variant(in, p, v, plan->steps, plan->nsteps, ps->remaps_blocks || plan->permuted, &st->verify);
       st->verified = st->verify.ok;
       if (!st->verified) { st->rejected = true; program_free(v); continue; }
     }

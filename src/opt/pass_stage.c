@@ -407,6 +407,126 @@ static bool apply_rows(PassCtx *c, Rows *r) {
   return true;
 }
 
+/* ---- shape 1 on a reshaped block: a T x T tile read by a block of T x R threads, each thread
+ * moving T/R rows (Ruetsch and Micikevicius's 32 x 8 transpose). The block is reshaped: blockDim
+ * reads as T x T in the kernel (each physical block runs one T x T virtual block), the grid
+ * shrinks to cover the same threads, and the statement holding the access runs once per row j
+ * of the thread, with threadIdx.y + j for threadIdx.y. Needs a kernel of pure declarations
+ * followed by that one statement. */
+static void subst_specials(Node **slot, const Subst *s) {
+  for (; *slot; slot = &(*slot)->next) {
+    Node *n = *slot;
+    if (n->kind == ND_SPECIAL) {
+      for (int i = 0; i < s->n; i++)
+        if (s->reg[i] == n->sreg && s->dim[i] == n->dim) {
+          Node *r = clone_nodes(s->to[i]);
+          if (!same_type(r->ty, n->ty)) {
+            Node *c = new_node(ND_CAST, r->tok);
+            c->lhs = r; c->ty = n->ty; c->cast_ty = n->ty;
+            r = c;
+          }
+          r->next = n->next;
+          *slot = r;
+          break;
+        }
+      continue;
+    }
+    Node **kids[NODE_MAX_KIDS];
+    int nk = node_kids(n, kids);
+    for (int k = 0; k < nk; k++) subst_specials(kids[k], s);
+  }
+}
+
+static bool coarse_shape(PassCtx *c, Site *s, char *why, size_t len) {
+  for (Node *t = c->k->body->stmts; t; t = t->next) {
+    if (t == s->stmt) {
+      if (t->next) { snprintf(why, len, "statements follow line %d", tok_loc(t->tok).line); return false; }
+      return true;
+    }
+    if (!pure_init(c->k, t)) { snprintf(why, len, "line %d is not a declaration with a pure initializer", tok_loc(t->tok).line); return false; }
+  }
+  return false;
+}
+
+static Node *step_loop(Obj *j, int T, int R, Node *body, Token *at) {
+  Node *inc = new_node(ND_ASSIGN_OP, at);
+  inc->op = ND_ADD;
+  inc->lhs = rw_var(at, j);
+  inc->rhs = rw_num(at, R);
+  add_type(inc);
+  return rw_for(rw_decl(j, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, j), rw_num(at, T)), inc, body);
+}
+
+static bool apply_coarse(PassCtx *c, Site *s) {
+  Obj *k = c->k;
+  Token *at = s->acc->tok;
+  int T = c->param[1], R = c->param[2] ? c->param[2] : T, pad = c->param[0], B = s->B;
+  char why[256];
+  if (T > 32 || T % R || !coarse_shape(c, s, why, sizeof why)) {
+    snprintf(c->why, sizeof c->why, "a %dx%d tile on %dx%d threads: %s", T, T, T, R, T > 32 || T % R ? "not a valid shape" : why);
+    return false;
+  }
+  Type *et = unqual(s->acc->ty);
+  Obj *tile = rw_new_var(c->p, k, "tile", array_of(array_of(et, T + pad), T), SC_SHARED, at);
+  Obj *j = rw_new_var(c->p, k, "j", ty_int, SC_LOCAL, at);
+  Obj *j2 = rw_new_var(c->p, k, "j", ty_int, SC_LOCAL, at);
+  j2->name = j->name;   /* the loops are siblings: one name reads better, scopes keep them apart */
+  Node *ty_j = rw_bin(ND_ADD, rw_special(at, SR_TID, 1), rw_var(at, j));
+  Node *ty_j2 = rw_bin(ND_ADD, rw_special(at, SR_TID, 1), rw_var(at, j2));
+  /* the load: this thread fetches for the virtual thread x' = threadIdx.y + j, y' = threadIdx.x */
+  Subst sw = {.n = 4, .reg = {SR_TID, SR_TID, SR_NTID, SR_NTID}, .dim = {0, 1, 0, 1},
+              .to = {ty_j, rw_special(at, SR_TID, 0), rw_unum(at, T), rw_unum(at, T)}};
+  Node *idx = remat(k, s->acc->rhs, &sw, why, sizeof why);
+  Node *guard = s->guard ? remat(k, s->guard, &sw, why, sizeof why) : NULL;
+  if (!idx || (s->guard && !guard)) { snprintf(c->why, sizeof c->why, "%s", why); return false; }
+  Node *col = c->mutation == 3 ? rw_bin(ND_ADD, rw_special(at, SR_TID, 0), rw_num(at, 1)) : rw_special(at, SR_TID, 0);
+  Node *load = rw_expr_stmt(rw_assign(rw_index(rw_index(rw_var(at, tile), clone_nodes(ty_j)), col), rw_index(rw_var(at, s->param), idx)));
+  Node *loop1 = step_loop(j, T, R, (guard && c->mutation != 2) ? rw_if(guard, load, NULL) : load, at);
+  /* the statement, once per row: the access reads tile[threadIdx.x][threadIdx.y + j] */
+  Node **as = rw_slot_of(&s->stmt, s->acc);
+  if (!as) { snprintf(c->why, sizeof c->why, "internal: access not found"); return false; }
+  Node *rd = c->mutation == 4 ? rw_index(rw_index(rw_var(at, tile), clone_nodes(ty_j2)), rw_special(at, SR_TID, 0))
+                              : rw_index(rw_index(rw_var(at, tile), rw_special(at, SR_TID, 0)), clone_nodes(ty_j2));
+  rd->next = (*as)->next;
+  *as = rd;
+  /* the declarations move into the row loop, seeing the row's threadIdx.y and the virtual
+   * blockDim (the substitution leaves the tile read alone: it names threadIdx.y + j already) */
+  Subst row = {.n = 3, .reg = {SR_TID, SR_NTID, SR_NTID}, .dim = {1, 0, 1}, .to = {ty_j2, rw_unum(at, T), rw_unum(at, T)}};
+  Node *stmt = s->stmt;
+  Node *decls = k->body->stmts == stmt ? NULL : k->body->stmts;
+  Node *tail = decls;
+  while (tail && tail->next != stmt) tail = tail->next;
+  if (tail) tail->next = NULL;
+  for (Node *t = decls; t; t = t->next) subst_specials(&t->decl_init, &row);
+  Node *next = stmt->next;   /* NULL: stmt is last (coarse_shape) */
+  stmt->next = NULL;
+  Node *rd_next = rd->next;
+  /* protect the tile read from the substitution: swap it out while substituting */
+  Node *hole = rw_num(at, 0);
+  hole->next = rd_next;
+  *as = hole;
+  subst_specials(&stmt, &row);
+  Node **hs = rw_slot_of(&stmt, hole);
+  if (hs) { rd->next = hole->next; *hs = rd; }
+  stmt->next = next;
+  if (tail) tail->next = stmt; else decls = stmt;
+  for (Node *t = decls; t && t != stmt; t = t->next) if (t->var) t->var->init = t->decl_init;
+  Node *loop2 = step_loop(j2, T, R, rw_block(at, decls), at);
+  Node *decl = rw_decl(tile, NULL);
+  decl->next = loop1;
+  if (c->mutation == 1) loop1->next = loop2;   /* mutation 1: the barrier is missing */
+  else { loop1->next = rw_sync(at); loop1->next->next = loop2; }
+  k->body->stmts = decl;
+  c->changes_launch = true;
+  c->new_block[0] = T; c->new_block[1] = R; c->new_block[2] = 1;
+  c->new_grid[0] = (c->L->grid[0] * B + T - 1) / T;
+  c->new_grid[1] = (c->L->grid[1] * B + T - 1) / T;
+  c->new_grid[2] = c->L->grid[2];
+  snprintf(c->did, sizeof c->did, "'%s' at line %d staged through __shared__ %s %s[%d][%d]; block %dx%d (was %dx%d), %d rows per thread",
+           s->param->name, tok_loc(at).line, type_name(et), tile->name, T, T + pad, T, R, B, B, T / R);
+  return true;
+}
+
 static Legality legal(PassCtx *c) {
   Site s;
   Legality a = find_site(c, &s);
@@ -426,6 +546,7 @@ static bool apply(PassCtx *c) {
     Rows r;
     return find_rows(c, &r) == LEGAL && apply_rows(c, &r);
   }
+  if (c->param[1] != s.B || (c->param[2] && c->param[2] != s.B)) return apply_coarse(c, &s);
   Obj *k = c->k;
   Token *at = s.acc->tok;
   int B = s.B, pad = c->param[0];
@@ -466,8 +587,10 @@ const Pass pass_stage = {
   .source = "Yang et al., PLDI 2010, Sec. 3.3 (coalescing through shared memory); Ruetsch and Micikevicius, "
             "Optimizing Matrix Transpose in CUDA (NVIDIA, 2009)",
   .params = {{"pad", "columns of padding against bank conflicts (0 or 1)", {0, 1}, 1},
-             {"tile", "row walks: iterations staged per strip", {16, 32, 64}, 32}},
-  .nparams = 2,
+             {"tile", "tile width: transposes use a tile x tile block (reshaped if it differs); row walks stage this many "
+                      "iterations per strip", {16, 32, 64}, 32},
+             {"rows", "transposes: thread rows per block (tile/rows rows per thread; 0 keeps the block square)", {0, 4, 8, 16, 32}, 8}},
+  .nparams = 3,
   .motivation = "uncoalesced",
   .legal = legal,
   .apply = apply,

@@ -26,6 +26,13 @@ Node *rw_num(Token *at, int64_t v) {
   return n;
 }
 
+Node *rw_unum(Token *at, int64_t v) {
+  Node *n = new_node(ND_NUM, rw_tok(at, TK_NUM, fmt("%lldu", (long long)v)));
+  n->ival = v;
+  n->ty = ty_uint;
+  return n;
+}
+
 Node *rw_var(Token *at, Obj *v) {
   Node *n = new_node(ND_VAR, rw_tok(at, TK_IDENT, v->name));
   n->var = v;

@@ -6,7 +6,9 @@
  *            shapes) set to at most 64, the same passes with the same parameters applied to that
  *            program, every block run;
  *   ragged   the same at 61, a size no tile divides;
- *   full     the user's sizes, sampled blocks (first, last, spread), unless a pass remaps blocks.
+ *   full     the user's sizes, sampled blocks (first, last, spread) of the variant and the blocks of
+ *            the original that cover the same threads (the same blocks, unless a pass reshaped
+ *            the launch); skipped when a pass permutes blocks (diagonal reordering).
  * A fault, race or divergent barrier in the variant, or any difference beyond the spec's
  * tolerance, rejects it; the result names the size and the first differing element. A size at
  * which the original itself faults is skipped and says so. */
@@ -185,7 +187,36 @@ static int run_quiet(Launch *L, const RunOptions *ro, char *msg, size_t len) {
   return rc;
 }
 
-static void check_size(const OptInput *in, Program *orig, Program *variant, const Sample *sample, VerifySize *vs) {
+/* the blocks the original runs for a sample of the variant's: the same threads, when the variant
+ * reshaped the launch (each of its blocks covers grid*block/grid' threads of a dimension) */
+static bool map_sample(const Launch *a, const Launch *b, const Sample *vb, Sample *oa) {
+  int64_t V[3];
+  for (int d = 0; d < 3; d++) {
+    int64_t span = a->grid[d] * a->block[d];
+    if (span % b->grid[d]) return false;
+    V[d] = span / b->grid[d];
+  }
+  oa->n = 0;
+  oa->blocks = xmalloc(sizeof(int64_t) * 4096);
+  for (int i = 0; i < vb->n; i++) {
+    int64_t l = vb->blocks[i], v[3] = {l % b->grid[0], l / b->grid[0] % b->grid[1], l / (b->grid[0] * b->grid[1])};
+    int64_t lo[3], hi[3];
+    for (int d = 0; d < 3; d++) {
+      lo[d] = v[d] * V[d] / a->block[d];
+      hi[d] = ((v[d] + 1) * V[d] - 1) / a->block[d];
+      if (hi[d] >= a->grid[d]) hi[d] = a->grid[d] - 1;
+    }
+    for (int64_t z = lo[2]; z <= hi[2]; z++)
+      for (int64_t y = lo[1]; y <= hi[1]; y++)
+        for (int64_t x = lo[0]; x <= hi[0]; x++) {
+          if (oa->n == 4096) return false;
+          oa->blocks[oa->n++] = x + a->grid[0] * (y + a->grid[1] * z);
+        }
+  }
+  return true;
+}
+
+static void check_size(const OptInput *in, Program *orig, Program *variant, bool sampled, VerifySize *vs) {
   Launch a, b;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
@@ -203,13 +234,35 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, cons
   if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&a); return; }
   randomize_outputs(&a);
   randomize_outputs(&b);
-  Hooks h = {.ctx = (void *)sample, .want_block = sample ? want_block : NULL};
-  RunOptions ro = {.hooks = sample ? &h : NULL};
+  /* sampled: first, last and spread blocks of the variant, and the original's blocks that
+   * cover the same threads */
+  Sample sb = {NULL, 0}, sa = {NULL, 0};
+  int64_t total = b.grid[0] * b.grid[1] * b.grid[2];
+  if (sampled && total > FULL_BLOCKS) {
+    sb.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS);
+    for (int i = 0; i < FULL_BLOCKS; i++) {
+      int64_t bl = (int64_t)((double)i * (double)(total - 1) / (FULL_BLOCKS - 1));
+      if (!sb.n || sb.blocks[sb.n - 1] != bl) sb.blocks[sb.n++] = bl;
+    }
+    bool same = !memcmp(a.grid, b.grid, sizeof a.grid) && !memcmp(a.block, b.block, sizeof a.block);
+    if (same) { sa.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS); memcpy(sa.blocks, sb.blocks, sizeof(int64_t) * (size_t)sb.n); sa.n = sb.n; }
+    else if (!map_sample(&a, &b, &sb, &sa)) {
+      vs->skipped = true;
+      snprintf(vs->detail, sizeof vs->detail, "the reshaped grid does not tile the original's threads evenly: no block sample maps onto it");
+      free(sb.blocks); free(sa.blocks);
+      launch_free(&a); launch_free(&b);
+      return;
+    }
+    snprintf(vs->defines, sizeof vs->defines, "as given, %d of %lld blocks (the original: %d of %lld)", sb.n, (long long)total, sa.n,
+             (long long)(a.grid[0] * a.grid[1] * a.grid[2]));
+  }
+  Hooks ha = {.ctx = &sa, .want_block = want_block}, hb = {.ctx = &sb, .want_block = want_block};
+  RunOptions roa = {.hooks = sb.n ? &ha : NULL}, rob = {.hooks = sb.n ? &hb : NULL};
   char msg[400];
-  if (run_quiet(&a, &ro, msg, sizeof msg)) {
+  if (run_quiet(&a, &roa, msg, sizeof msg)) {
     vs->skipped = true;
     snprintf(vs->detail, sizeof vs->detail, "the original faults at this size: %s", msg);
-  } else if (run_quiet(&b, &ro, msg, sizeof msg)) {
+  } else if (run_quiet(&b, &rob, msg, sizeof msg)) {
     vs->ok = false;
     snprintf(vs->detail, sizeof vs->detail, "the variant faults: %s", msg);
   } else {
@@ -217,6 +270,8 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, cons
     double rel = s ? s->rel_tol : 0, abs_tol = s ? s->abs_tol : 0;
     vs->ok = !compare_launches(&a, &b, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
   }
+  free(sa.blocks);
+  free(sb.blocks);
   launch_free(&a);
   launch_free(&b);
 }
@@ -262,7 +317,7 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
       snprintf(at, sizeof at, "%s", vs->defines);
       snprintf(vs->detail, sizeof vs->detail, "the passes do not apply at %s: %.200s", at, why);
     } else {
-      check_size(in, po, pv, NULL, vs);
+      check_size(in, po, pv, false, vs);
       program_free(pv);
     }
     program_free(po);
@@ -274,23 +329,8 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
     vf->skipped = true;
     snprintf(vf->detail, sizeof vf->detail, "blocks are remapped: sampled blocks of the two kernels compute different outputs");
   } else {
-    Launch L;
-    memset(&L, 0, sizeof L);
-    FILE *saved = diag_out, *null = fopen("/dev/null", "w");
-    diag_out = null;
-    int rc = prepare(in, orig, &L);
-    diag_out = saved;
-    if (null) fclose(null);
-    int64_t total = rc ? 0 : L.grid[0] * L.grid[1] * L.grid[2];
-    if (!rc) launch_free(&L);
-    Sample smp = {xmalloc(sizeof(int64_t) * FULL_BLOCKS), 0};
-    for (int i = 0; i < FULL_BLOCKS && total > 0; i++) {
-      int64_t b = total == 1 ? 0 : (int64_t)((double)i * (double)(total - 1) / (FULL_BLOCKS - 1));
-      if (!smp.n || smp.blocks[smp.n - 1] != b) smp.blocks[smp.n++] = b;
-    }
-    check_size(in, orig, variant, total > FULL_BLOCKS ? &smp : NULL, vf);
-    if (total > FULL_BLOCKS) snprintf(vf->defines, sizeof vf->defines, "as given, %d of %lld blocks", smp.n, (long long)total);
-    free(smp.blocks);
+    snprintf(vf->defines, sizeof vf->defines, "as given, all blocks");
+    check_size(in, orig, variant, true, vf);
   }
   /* verified: every size that ran agreed, and at least one size ran */
   bool any = false;
