@@ -5,7 +5,7 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter
 LDLIBS = -lm -ldl
 PREFIX ?= /usr/local
 
-SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c)
+SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c)
 OBJ_LIB = $(SRC_LIB:%.c=build/%.o)
 SAN_OBJ_LIB = $(SRC_LIB:%.c=build-san/%.o)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -46,7 +46,7 @@ clean:
 .PHONY: all clean
 
 # ---- tests ----
-TEST_PROGS = test_kernels test_interp test_front test_analyze test_model
+TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_opt
 TEST_BINS = $(TEST_PROGS:%=build/tests/%)
 SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
 
@@ -73,8 +73,12 @@ build-san/tests/test_%: build-san/tests/test_%.o build-san/libcarve.a
 run: carve
 	@sh examples/run-all.sh ./carve
 
-bench: carve build/bench/bench_front build/bench/bench_nvrtc
+bench: carve build/bench/bench_front build/bench/bench_nvrtc build/bench/bench_variants
 	@sh bench/run.sh
+
+build/bench/bench_variants: build/bench/bench_variants.o build/libcarve.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/bench/bench_front: build/bench/bench_front.o build/libcarve.a
 	@mkdir -p $(dir $@)
