@@ -38,5 +38,25 @@ PY
 "$carve" analyze examples/tp.cu --arch nosuch >/dev/null 2>&1; [ $? = 2 ]; check $? "unknown --arch exits 2"
 "$carve" analyze examples/tp.cu --arch gt200 -D H=2048 -D W=2048 > "$tmp/pc.txt"
 grep -q "\[partition-camping\] the first wave of blocks sends 100% of this load's requests to one of gt200's 8 memory partitions" "$tmp/pc.txt"; check $? "gt200 transpose camps on one partition"
+# the occupancy finding is the model's occupancy() (registers left out): the same blocks, share
+# and limit as `carve estimate` without registers, and a block larger than the machine allows
+cat > "$tmp/sm.cu" <<'EOF'
+#pragma carve launch big grid(64) block(64)
+#pragma carve arg out = float[64*1024] : zeros out
+__global__ void big(float *out) {
+  extern __shared__ float s[];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+EOF
+for launch in "h100 64 40000" "h100 32 60000" "g80 32 256" "g80 256 9000"; do
+  set -- $launch
+  a=$("$carve" analyze "$tmp/sm.cu" --arch $1 --block $2 --shared $3 | sed -n 's/.*at most \([0-9]*%\) occupancy on [a-z0-9]* (\([0-9]*\) blocks of [0-9]* threads per SM, limited by \([A-Za-z ]*\);.*/\2 \1 \3/p')
+  e=$(CARVE_NVRTC=/nonexistent CARVE_NVCC=/nonexistent "$carve" estimate "$tmp/sm.cu" --arch $1 --block $2 --shared $3 | sed -n 's/.*occupancy: \([0-9]*\) blocks, [0-9]* warps per SM = \([0-9]*%\) of [0-9]*, limited by \(.*\)/\1 \2 \3/p')
+  [ -n "$a" ] && [ "$a" = "$e" ]; check $? "occupancy finding on $1, $2 threads, $3 bytes shared: analyze '$a', estimate '$e'"
+done
+"$carve" analyze "$tmp/sm.cu" --arch g80 --block 520 --shared 4096 | grep -q "at most 0% occupancy on g80 (0 blocks of 520 threads per SM, limited by block size"
+check $? "a block of 520 threads cannot run on g80 (512 at most)"
 echo "analyze-cli: $pass passed, $fail failed"
 [ $fail = 0 ]
