@@ -11,6 +11,7 @@
 #include "model/metrics.h"
 #include "model/estimate.h"
 #include "report/report.h"
+#include "opt/opt.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ static const char usage_main[] =
   "          limiting resource, waves over the SMs\n"
   "  bench   run a launch on the GPU: generated harness, proper timing, verification\n"
   "          against the interpreter (--verify), Nsight Compute counters (--ncu)\n"
+  "  optimize  rewrite a kernel into faster CUDA (scalar replacement, staging through shared\n"
+  "          memory, unrolling, diagonal block order), each step verified by execution\n"
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
@@ -48,6 +51,27 @@ static const char usage_main[] =
   "exit status: 0 success, 1 a kernel fault was found, 2 usage or input error (or a failed write),\n"
   "3 no GPU or no CUDA toolkit (bench, calibrate)\n"
   "See docs/launch-spec.md for '#pragma carve' launch specifications and 'man ./docs/carve.1'.\n";
+
+static const char usage_optimize[] =
+  "usage: carve optimize FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
+  "                      [--arg ...] [--arch h100|h200|g80|gt200|c1060] [-o OUT.cu] [--passes A,B | --skip A]\n"
+  "                      [--set PASS.PARAM=VALUE] [--explain] [--format text|json] [--no-verify]\n"
+  "                      [--no-estimate] [--regs N] [--calibration FILE]\n"
+  "\n"
+  "Rewrite the kernel source to source, in Yang et al.'s order: scalar (global elements in\n"
+  "registers), stage (transposed loads and row walks through a padded shared tile), unroll,\n"
+  "camping (diagonal block order where partitions are linear). Each pass says whether it is\n"
+  "legal, and why not; the estimate before and after decides whether it pays (--no-estimate keeps\n"
+  "every legal step); every kept step is run against the original in the interpreter on random\n"
+  "inputs at a reduced size (64), a ragged size (61) and sampled blocks of the given size, and\n"
+  "rejected on any difference, fault, race or divergent barrier (--no-verify skips this and the\n"
+  "output says so). The output is readable CUDA with '#pragma carve' lines (a reshaped launch\n"
+  "included), so run, analyze, estimate and bench take it as it is; a header comment lists the\n"
+  "passes, their parameters and assumptions. The plan goes to standard error (--explain: every\n"
+  "size verified and every estimate), or as JSON to standard output with --format json.\n"
+  "  --set stage.tile=16   a pass parameter (values: docs/optimize.md); --passes scalar,unroll runs\n"
+  "                        only those, --skip camping all but those\n"
+  "Exit 0 with the output written (also when no pass applied), 2 on an error.\n";
 
 static const char usage_check[] =
   "usage: carve check FILE.cu [-D NAME[=VALUE]] [-I DIR] [--format text|json]\n"
@@ -157,7 +181,8 @@ static const char usage_calibrate[] =
 typedef enum {
   O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_NO_RACE,
   O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
-  O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT
+  O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
+  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE
 } OptId;
 
 typedef struct {
@@ -179,6 +204,9 @@ static const OptDef options[] = {
   {"--arch", O_ARCH, "a value"}, {"--blocks", O_BLOCKS, "a positive number"}, {"--regs", O_REGS, "a register count (1-255)"},
   {"--fail-on", O_FAIL_ON, "warning or error"}, {"--calibration", O_CALIBRATION, "a file"}, {"--rank", O_RANK, NULL},
   {"--out", O_CAL_OUT, "a file"},
+  {"--passes", O_PASSES, "a comma-separated list of passes"}, {"--skip", O_SKIP, "a comma-separated list of passes"},
+  {"--set", O_SET, "PASS.PARAM=VALUE"}, {"--explain", O_EXPLAIN, NULL}, {"--no-verify", O_NO_VERIFY, NULL},
+  {"--no-estimate", O_NO_ESTIMATE, NULL},
 };
 
 typedef struct Command Command;
@@ -198,6 +226,9 @@ typedef struct Opts {
   const char *dump_inputs;
   int blocks, fail_on, regs;
   BenchOptions bench;                /* also --arch and --calibration of analyze and estimate */
+  const char *passes, *skip;         /* optimize */
+  const char **sets; int nsets;
+  bool explain, no_verify, no_estimate;
 } Opts;
 
 struct Command {
@@ -305,6 +336,12 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_CALIBRATION: o->bench.calibration = v; return 0;
   case O_CAL_OUT: o->cal_out = v; return 0;
   case O_RANK: o->rank = true; return 0;
+  case O_PASSES: o->passes = v; return 0;
+  case O_SKIP: o->skip = v; return 0;
+  case O_SET: push(&o->sets, &o->nsets, v); return 0;
+  case O_EXPLAIN: o->explain = true; return 0;
+  case O_NO_VERIFY: o->no_verify = true; return 0;
+  case O_NO_ESTIMATE: o->no_estimate = true; return 0;
   case O_FAIL_ON:
     if (strcmp(v, "warning") && strcmp(v, "error")) return usage_error(cmd, "--fail-on takes warning or error");
     o->fail_on = !strcmp(v, "warning") ? 2 : 3;
@@ -823,6 +860,54 @@ static int cmd_arch(Opts *o, Program *unused) {
   return 0;
 }
 
+static int cmd_optimize(Opts *o, Program *p) {
+  if (diag_errors) return 2;
+  if (o->passes && o->skip) return usage_error("optimize", "--passes and --skip: give one");
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  Obj *k = pick_kernel(p, o->kernel, o->file, "optimize");
+  if (!k || !k->body) return 2;
+  const char *cal;
+  char *text;
+  if (calibration_file("optimize", o->bench.calibration, &cal, &text)) return 2;
+  free(text);
+  Ceilings ce = ceilings_for(m, cal);
+  OptInput in = {.path = o->file, .pp = o->pp, .kernel = k->name, .grid = o->grid, .block = o->block,
+                 .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
+  OptOptions oo = {.estimate = !o->no_estimate, .regs = o->regs, .ceilings = &ce, .only = o->passes, .skip = o->skip,
+                   .sets = o->sets, .nsets = o->nsets, .no_verify = o->no_verify, .mutation_pass = -1};
+  Plan plan;
+  if (optimize(p, &in, &oo, &plan)) {
+    fprintf(stderr, "carve optimize: %s\n", plan.error);
+    plan_free(&plan);
+    return 2;
+  }
+  Buf src = {0};
+  opt_emit_source(&src, &plan, o->file, k->name);
+  bool json = !strcmp(o->format, "json");
+  int rc = 0;
+  if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
+  if (json) {
+    printf("{\"file\": ");
+    json_string(stdout, o->file);
+    printf(", \"kernel\": ");
+    json_string(stdout, k->name);
+    printf(", \"arch\": \"%s\", \"output\": ", m->name);
+    if (o->out_path) json_string(stdout, o->out_path); else printf("null");
+    printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan.grid[0], (long long)plan.grid[1],
+           (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2]);
+    opt_emit_plan(stdout, &plan, true, true);
+    if (!o->out_path) { printf(", \"source\": "); json_string(stdout, src.s ? src.s : ""); }
+    printf("}\n");
+  } else {
+    opt_emit_plan(stderr, &plan, false, o->explain);
+    if (!o->out_path) fputs(src.s ? src.s : "", stdout);
+  }
+  buf_free(&src);
+  plan_free(&plan);
+  return rc;
+}
+
 static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal_out, o->bench.arch); }
 
 /* ---- the commands ---- */
@@ -838,6 +923,8 @@ static const Command commands[] = {
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
+  {"optimize", usage_optimize, LAUNCH | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
+   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", false, cmd_calibrate},
 };

@@ -35,7 +35,7 @@ static const PlanStep *step(const Plan *p, const char *name) {
 
 static bool applied(const Plan *p, const char *name) {
   const PlanStep *s = step(p, name);
-  return s && s->applied && !s->rejected && s->verified;
+  return s && s->applied && !s->rejected && !s->unprofitable && s->verified;
 }
 
 static void test_scalar_mrifhd(void) {
@@ -322,7 +322,7 @@ int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
     if (r.rc) { fprintf(stderr, "error: %s\n", r.plan.error); return 2; }
-    opt_emit_plan(stderr, &r.plan, false);
+    opt_emit_plan(stderr, &r.plan, false, true);
     Buf b = {0};
     opt_emit_source(&b, &r.plan, argv[1], argv[2]);
     fputs(b.s, stdout);

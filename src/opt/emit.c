@@ -10,6 +10,17 @@ static void params_text(Buf *b, const PlanStep *s) {
   if (s->pass->nparams) buf_puts(b, ")");
 }
 
+static void estimate_text(Buf *b, const PlanStep *s, const char *indent) {
+  if (s->est_before_ms < 0 && s->est_after_ms < 0) return;
+  buf_printf(b, "%sestimate: ", indent);
+  if (s->est_before_ms >= 0) buf_printf(b, "%.4f ms (%s)", s->est_before_ms, s->est_bottleneck[0]);
+  else buf_puts(b, "unknown");
+  buf_puts(b, " -> ");
+  if (s->est_after_ms >= 0) buf_printf(b, "%.4f ms (%s)", s->est_after_ms, s->est_bottleneck[1]);
+  else buf_puts(b, "unknown");
+  buf_puts(b, "\n");
+}
+
 static void verify_text(Buf *b, const VerifyResult *v, const char *indent) {
   for (int i = 0; i < v->nsizes; i++) {
     const VerifySize *z = &v->size[i];
@@ -26,7 +37,7 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
   int n = 0;
   for (int i = 0; i < plan->nsteps; i++) {
     const PlanStep *s = &plan->steps[i];
-    if (!s->applied || s->rejected) continue;
+    if (!s->applied || s->rejected || s->unprofitable) continue;
     buf_printf(b, " *   %s", s->pass->name);
     params_text(b, s);
     buf_printf(b, ": %s%s\n", s->did, s->verified ? " [verified]" : " [NOT verified: --no-verify]");
@@ -38,19 +49,41 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
   print_program(b, plan->result);
 }
 
-void opt_emit_plan(FILE *out, const Plan *plan, bool json) {
+void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
   Buf b = {0};
-  if (!json) {
+  if (!json && !explain) {
+    /* one line a pass */
+    for (int i = 0; i < plan->nsteps; i++) {
+      const PlanStep *s = &plan->steps[i];
+      buf_printf(&b, "carve optimize: %-8s ", s->pass->name);
+      if (s->applied && !s->rejected && !s->unprofitable) {
+        buf_printf(&b, "applied%s", s->verified ? ", verified" : ", NOT verified (--no-verify)");
+        if (s->est_before_ms > 0 && s->est_after_ms > 0) buf_printf(&b, ", estimate %.4f -> %.4f ms", s->est_before_ms, s->est_after_ms);
+        buf_printf(&b, ": %s\n", s->did);
+      } else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says slower (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
+      else if (s->rejected) {
+        const VerifySize *z = NULL;
+        for (int k = 0; k < s->verify.nsizes; k++) if (s->verify.size[k].ran && !s->verify.size[k].skipped && !s->verify.size[k].ok) z = &s->verify.size[k];
+        buf_printf(&b, "REJECTED by verification%s%s%s%s\n", z ? " at " : "", z ? z->defines : "", z ? ": " : "", z ? z->detail : "");
+      } else buf_printf(&b, "%s: %s\n", s->legality == ILLEGAL ? "not legal" : "not applicable", s->why);
+    }
+  } else if (!json) {
     for (int i = 0; i < plan->nsteps; i++) {
       const PlanStep *s = &plan->steps[i];
       buf_printf(&b, "%-8s ", s->pass->name);
-      if (s->applied && !s->rejected) {
+      if (s->applied && !s->rejected && !s->unprofitable) {
         buf_puts(&b, "applied");
         params_text(&b, s);
         buf_printf(&b, ": %s\n", s->did);
         if (s->assumed[0]) buf_printf(&b, "         assumes %s\n", s->assumed);
         if (s->verified) verify_text(&b, &s->verify, "         verified ");
         else buf_puts(&b, "         not verified (--no-verify)\n");
+        estimate_text(&b, s, "         ");
+      } else if (s->unprofitable) {
+        buf_printf(&b, "not kept: the estimate says it is slower (%.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
+        params_text(&b, s);
+        buf_printf(&b, ": %s\n", s->did);
+        if (s->verified) verify_text(&b, &s->verify, "         verified ");
       } else if (s->rejected) {
         buf_puts(&b, "REJECTED by verification");
         params_text(&b, s);
@@ -64,7 +97,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json) {
     buf_puts(&b, "{\"steps\": [");
     for (int i = 0; i < plan->nsteps; i++) {
       const PlanStep *s = &plan->steps[i];
-      const char *status = s->rejected ? "rejected" : s->applied ? "applied" : s->legality == ILLEGAL ? "illegal" : "not_applicable";
+      const char *status = s->rejected ? "rejected" : s->unprofitable ? "not_profitable" : s->applied ? "applied" : s->legality == ILLEGAL ? "illegal" : "not_applicable";
       buf_printf(&b, "%s{\"pass\": \"%s\", \"status\": \"%s\", \"params\": {", i ? ", " : "", s->pass->name, status);
       for (int j = 0; j < s->pass->nparams; j++) buf_printf(&b, "%s\"%s\": %d", j ? ", " : "", s->pass->params[j].name, s->param[j]);
       buf_puts(&b, "}, \"why\": \"");
@@ -72,7 +105,8 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json) {
         if (*c == '"' || *c == '\\') buf_putc(&b, '\\');
         if ((unsigned char)*c >= 0x20) buf_putc(&b, *c);
       }
-      buf_printf(&b, "\", \"verified\": %s, \"sizes\": [", s->verified ? "true" : "false");
+      buf_printf(&b, "\", \"verified\": %s, \"estimate_before_ms\": %.6g, \"estimate_after_ms\": %.6g, \"sizes\": [", s->verified ? "true" : "false",
+                 s->est_before_ms, s->est_after_ms);
       for (int k = 0; k < s->verify.nsizes; k++) {
         const VerifySize *z = &s->verify.size[k];
         buf_printf(&b, "%s{\"size\": \"%s\", \"defines\": \"%s\", \"result\": \"%s\", \"compared\": %lld}", k ? ", " : "", z->label, z->defines,
@@ -80,7 +114,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json) {
       }
       buf_puts(&b, "]}");
     }
-    buf_puts(&b, "]}\n");
+    buf_puts(&b, "]}");
   }
   if (b.s) fputs(b.s, out);
   buf_free(&b);

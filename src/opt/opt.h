@@ -89,17 +89,21 @@ typedef struct PlanStep {
   Legality legality;
   int mutation;              /* the mutation test: the broken variant applied (0: none) */
   bool applied, verified, rejected;
+  bool unprofitable;         /* verified, but the estimate says it is slower: not kept */
   char why[512], did[512], assumed[256];
   VerifyResult verify;
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
+  char est_bottleneck[2][32];           /* the limit that names each estimate */
 } PlanStep;
 
 typedef struct OptOptions {
+  bool estimate;             /* keep a step only if the model says it does not slow the kernel */
+  int regs;                  /* > 0: registers per thread for the estimate (no NVRTC) */
+  const struct Ceilings *ceilings;   /* NULL: the machine description's */
   const char *only;          /* comma list of passes to run (NULL: all) */
   const char *skip;          /* comma list of passes to skip */
   const char **sets; int nsets;   /* "PASS.PARAM=V" */
   bool no_verify;
-  bool estimate;             /* estimate before and after each step (needs no GPU) */
   int mutation_pass;         /* mutation test: -1 none, else pass index whose apply is broken */
   int mutation;
 } OptOptions;
@@ -130,7 +134,8 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
 
 /* ---- emitters (emit.c): print the plan's results, compute nothing ---- */
 void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel);
-void opt_emit_plan(FILE *out, const Plan *plan, bool json);
+/* text: one line a pass, or (explain) every size verified and every estimate; json: an object */
+void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain);
 
 /* ---- rewrite helpers (rewrite.c) ---- */
 Token *rw_tok(Token *anchor, TokenKind kind, const char *text);

@@ -4,6 +4,7 @@
  * lays the result out again (program_finish) and verifies it against the original; a step that
  * fails verification is rejected and the next pass starts from the last verified program. */
 #include "opt.h"
+#include "../model/estimate.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,7 +164,7 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
   Program *v = program_clone(p);
   if (!v) { snprintf(why, whylen, "the program could not be copied"); return NULL; }
   for (int i = 0; i < nsteps; i++) {
-    if (!steps[i].applied || steps[i].rejected) continue;
+    if (!steps[i].applied || steps[i].rejected || steps[i].unprofitable) continue;
     PassCtx c;
     if (!run_pass_protected(steps[i].pass, v, L, m, steps[i].param, steps[i].mutation, &c)) {
       snprintf(why, whylen, "%s: %.400s", steps[i].pass->name, c.why);
@@ -172,6 +173,35 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
     }
   }
   return v;
+}
+
+/* the model's time for kernel `name` of program v (-1 when it cannot say), inside v's scope;
+ * flags' grid and block apply only while the launch is the original's */
+static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped, char bottleneck[32]) {
+  ProgramScope s = program_enter(v);
+  LaunchOverrides ov = {0};
+  ov.dyn_shared = -1;
+  if (!reshaped && in->grid && parse_dims(v, in->grid, ov.grid)) ov.has_grid = true;
+  if (!reshaped && in->block && parse_dims(v, in->block, ov.block)) ov.has_block = true;
+  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
+  for (int i = 0; i < in->nargs; i++) {
+    ArgSpec *a = parse_arg_setting(v, in->arg_texts[i], ".");
+    if (a) ov.args[ov.nargs++] = a;
+  }
+  EstimateOptions eo = {.regs = o->regs, .ceilings = o->ceilings};
+  EstimateResult r;
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int errs = diag_errors;
+  int rc = estimate_kernel(v, find_kernel(v, in->kernel), &ov, in->m, &eo, &r);
+  diag_out = saved;
+  diag_errors = errs;
+  if (null) fclose(null);
+  double ms = rc == 0 && r.res.known ? r.e.total * 1e3 : -1;
+  snprintf(bottleneck, 32, "%s", ms >= 0 ? bottleneck_name(r.e.bottleneck) : "");
+  estimate_free(&r);
+  program_leave(s);
+  return ms;
 }
 
 int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
@@ -198,6 +228,8 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   int npasses;
   const Pass *const *all = opt_passes(&npasses);
   Program *cur = p;
+  char cur_bn[32] = "";
+  double cur_ms = o->estimate ? estimate_ms(p, in, o, false, cur_bn) : -1;
   for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
     const Pass *ps = all[i];
     if (o->only && !in_list(o->only, ps->name)) continue;
@@ -226,16 +258,31 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
     if (!ok) { program_free(v); continue; }
     st->applied = true;
-    if (c.changes_launch) {
-      memcpy(plan->grid, c.new_grid, sizeof plan->grid);
-      memcpy(plan->block, c.new_block, sizeof plan->block);
+    bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) || memcmp(plan->block, L.block, sizeof L.block);
+    /* profitability is the model's: a step the estimate calls slower is not kept (nor verified) */
+    st->est_before_ms = cur_ms;
+    snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
+    if (o->estimate) {
+      char bn[32];
+      st->est_after_ms = estimate_ms(v, in, o, reshaped, bn);
+      snprintf(st->est_bottleneck[1], sizeof st->est_bottleneck[1], "%s", bn);
+      if (cur_ms > 0 && st->est_after_ms > cur_ms * 1.02) {
+        st->unprofitable = true;
+        program_free(v);
+        continue;
+      }
     }
-    if (ps->remaps_blocks) plan->permuted = true;
     if (!o->no_verify) {
       verify_variant(in, p, v, plan->steps, plan->nsteps, ps->remaps_blocks || plan->permuted, &st->verify);
       st->verified = st->verify.ok;
       if (!st->verified) { st->rejected = true; program_free(v); continue; }
     }
+    if (st->est_after_ms > 0) { cur_ms = st->est_after_ms; snprintf(cur_bn, sizeof cur_bn, "%s", st->est_bottleneck[1]); }
+    if (c.changes_launch) {
+      memcpy(plan->grid, c.new_grid, sizeof plan->grid);
+      memcpy(plan->block, c.new_block, sizeof plan->block);
+    }
+    if (ps->remaps_blocks) plan->permuted = true;
     plan->chain[plan->nchain++] = v;
     cur = v;
   }
