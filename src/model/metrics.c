@@ -501,10 +501,10 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   /* L1 writes through: every stored sector reaches L2 */
   for (int i = 0; a && i < a->nacc; i++)
     if (a->acc[i].space == SPACE_GLOBAL && a->acc[i].kind == ACC_STORE) e.l2_bytes += (double)a->acc[i].sectors * 32.0 * scale;
-  /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2 */
-  double footprint = 0, dram_min = 0;
+  /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2
+   * (footprint_fits_l2 sums the footprint where the latency needs it) */
+  double dram_min = 0;
   for (int i = 1; i < L->nbufs; i++) {
-    footprint += (double)L->bufs[i].bytes;
     /* an output that is also read (C += ...) crosses the DRAM bus twice */
     bool rmw = L->bufs[i].out && L->bufs[i].spec && L->bufs[i].spec->init != INIT_ZEROS;
     dram_min += (double)L->bufs[i].bytes * (rmw ? 2 : 1);
