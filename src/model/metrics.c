@@ -329,6 +329,10 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   c->steps_per_warp = c->warps_sampled > 0 ? (double)st.warp_steps / c->warps_sampled : 0;
   if (c->threads_sampled > (double)st.blocks_run * (double)threads_per_block) c->threads_sampled = (double)st.blocks_run * (double)threads_per_block;
   c->truncated = st.warps_truncated > 0;
+  c->blocks_run = st.blocks_run;
+  c->warps_per_block = warps_per_block;
+  c->warps_run_per_block = warps_run;
+  c->faults = st.faults;
   /* barriers: the lanes of a thread that reached them are counted from the node hook via calls */
   return rc;
 }

@@ -19,6 +19,11 @@ typedef struct Counts {
   struct LoopCount { Node *loop; double entries, iterations, unroll; int64_t static_trip; } loops[32];
   int nloops;
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
+  /* what ran (faults are checked there only): blocks, and in each the first and last warp, or
+   * all of them when the kernel has barriers */
+  uint64_t blocks_run;
+  int warps_per_block, warps_run_per_block;
+  int faults;              /* faults found and diagnosed */
   /* per source line of the kernel's file: warp instructions and memory stalls (lanes), for
    * saying where the time goes; counts_free releases them */
   SrcFile *file;
