@@ -20,9 +20,19 @@ static AccessStat *one(const char *src, const char *arch, int line, AccessKind k
       for (int i = 0; i < a->nacc; i++)
         if (tok_loc(a->acc[i].node->tok).line == line && a->acc[i].kind == kind) r = &a->acc[i];
   }
+  if (p && !L->prog) program_free(p);
   fclose(f);
   diag_out = stderr;
   return r;
+}
+
+/* the analysis, the launch and its program */
+static void finish(Analysis *a, Launch *L) {
+  Program *p = L->prog;
+  if (!p) return;
+  analysis_free(a);
+  launch_free(L);
+  program_free(p);
 }
 
 static void expect_units(const char *what, const char *src, const char *arch, AccessKind kind, double want) {
@@ -35,7 +45,7 @@ static void expect_units(const char *what, const char *src, const char *arch, Ac
     double got = s->space == SPACE_GLOBAL ? (double)s->sectors / (double)s->requests : (double)s->wavefronts / (double)s->requests;
     CHECK(got == want, "%s on %s: %.3f per request, want %.3f", what, arch, got, want);
   }
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 static const char *global_kernel(const char *type, const char *index, int count) {
@@ -98,7 +108,7 @@ static void test_paper_machines(void) {
   AccessStat *s = one(global_kernel("float", "t + 1", 128), "gt200", 4, ACC_LOAD, &a, &L);
   CHECK(s && s->moved == s->requests * 224, "gt200 misaligned moves 224 bytes per warp (%llu per %llu)", s ? (unsigned long long)s->moved : 0ull,
         s ? (unsigned long long)s->requests : 0ull);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 static void test_affine_and_divergence(void) {
@@ -122,7 +132,7 @@ static void test_affine_and_divergence(void) {
   CHECK(a.nbr == 1 && a.br[0].divergent == a.br[0].evals && a.br[0].evals > 0, "the parity branch diverges in every warp");
   CHECK(a.nbr == 1 && a.br[0].taken * 2 == a.br[0].active, "half the lanes take it");
   CHECK(a.nbr == 1 && a.br[0].thread_dependent, "the parity branch is thread-dependent");
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
   memset(&L, 0, sizeof L);
   one("#pragma carve launch k grid(2) block(64)\n#pragma carve arg a = float[128] : iota out\n#pragma carve arg n = 5\n"
       "__global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; int u = blockIdx.x * 2;\n"
@@ -130,7 +140,7 @@ static void test_affine_and_divergence(void) {
   int uniform = 0;
   for (int i = 0; i < a.nbr; i++) uniform += !a.br[i].thread_dependent && !a.br[i].divergent;
   CHECK(a.nbr == 2 && uniform == 2, "a loop on a parameter and a branch on blockIdx are uniform (%d of %d)", uniform, a.nbr);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 /* CuMAPz (Kim and Shrivastava), section 5.5: float s_in[16][16] with a 16x16 block on a cc 1.x
@@ -171,6 +181,7 @@ static double atomic_line_requests(const char *body) {
     analysis_free(&a);
     launch_free(&L);
   }
+  program_free(p);
   fclose(f);
   diag_out = stderr;
   return r;
@@ -328,7 +339,7 @@ static void test_facts_generations(void) {
   Program *c = program_clone(p);
   Obj *kc = c ? find_kernel(c, "k") : NULL;
   CHECK(kc != NULL, "the clone has the kernel");
-  if (!kc) { facts_free(f); program_free(p); return; }
+  if (!kc) { facts_free(f); program_free(c); program_free(p); return; }
   Facts *fc = facts_new(c, kc);
   FindDecl d = {"i", NULL};
   walk(kc->body, find_decl, NULL, &d);
@@ -411,13 +422,13 @@ static void test_unreached_all(void) {
   buf_free(&b);
   CHECK(a.nunreached == 5000, "every unreached store listed: %d of 5000", a.nunreached);
   CHECK(a.nunreached == 5000 && strstr(a.unreached[4999], "o[4999]"), "in source order, the last one last");
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
   /* an atomic that ran reached its element: neither is listed */
   memset(&L, 0, sizeof L);
   one("#pragma carve launch k grid(1) block(64)\n#pragma carve arg d = int[64] : iota\n#pragma carve arg bins = unsigned int[64] : zeros out\n"
       "__global__ void k(const int *d, unsigned int *bins) {\n  atomicAdd(&bins[d[threadIdx.x]], 1u);\n}\n", "h100", 5, ACC_ATOMIC, &a, &L);
   CHECK(a.nacc == 2 && a.nunreached == 0, "a reached atomic: nothing unreached (%d)", a.nunreached);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 /* what the analysis promises: the warps and steps it ran, and the faults it found there */
@@ -430,6 +441,7 @@ static int analyze_quiet(const char *src, Analysis *a, Launch *L) {
   int rc = -1;
   Obj *k = p && !diag_errors ? find_kernel(p, "k") : NULL;
   if (k && launch_prepare(L, p, k, NULL) == 0) rc = analyze(a, L, machine_find("h100"), NULL);
+  if (p && !L->prog) program_free(p);
   fclose(f);
   diag_out = stderr;
   return rc;
@@ -445,24 +457,24 @@ static void test_coverage(void) {
   CHECK(rc == 0 && a.faults == 0 && !a.complete, "128 threads: no fault seen, and the analysis says it is incomplete (rc %d)", rc);
   CHECK(a.warps_per_block == 4 && a.warps_run_per_block == 3 && a.blocks_run == 1 && a.step_cap > 0, "it ran 3 of 4 warps (%d of %d)",
         a.warps_run_per_block, a.warps_per_block);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
   /* 96 threads: three warps, all run: the fault is found and recorded */
   rc = analyze_quiet(fmt(oob, 96), &a, &L);
   CHECK(rc == 1 && a.fault == 1 && a.faults >= 1 && !a.complete && strstr(diag_text, "out-of-bounds"), "96 threads: the fault is found (rc %d): %s", rc,
         diag_text);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
   /* a clean kernel run whole: complete */
   rc = analyze_quiet("#pragma carve launch k grid(2) block(64)\n#pragma carve arg out = float[128] : zeros out\n"
                      "__global__ void k(float *out) {\n  out[blockIdx.x * 64 + threadIdx.x] = 1.0f;\n}\n", &a, &L);
   CHECK(rc == 0 && a.complete && a.faults == 0 && a.warps_run_per_block == 2, "every warp of every block ran: complete");
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
   /* a loop longer than a warp's share of the budget: the cap was hit, not complete */
   rc = analyze_quiet("#pragma carve launch k grid(1) block(32)\n#pragma carve arg out = float[32] : zeros out\n#pragma carve arg n = 1000000\n"
                      "__global__ void k(float *out, int n) {\n  float s = 0;\n  for (int i = 0; i < n; i++) s += i;\n  out[threadIdx.x] = s;\n}\n",
                      &a, &L);
   CHECK(rc == 0 && a.warps_truncated == 1 && !a.complete, "the step cap stopped the warp: incomplete (%llu truncated)",
         (unsigned long long)a.warps_truncated);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 int main(void) {

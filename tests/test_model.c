@@ -105,6 +105,7 @@ static bool counts_of(const char *src, Counts *c, double *per_warp) {
       launch_free(&L);
     }
   }
+  program_free(p);   /* the counts below are numbers: nothing points into it */
   fclose(f);
   diag_out = stderr;
   if (!ok) { fprintf(stderr, "counts_of: %s\n", diag_text); return false; }
@@ -285,7 +286,7 @@ static void test_estimate_overlap(void) {
   Launch L;
   memset(&L, 0, sizeof L);
   CHECK(k && launch_prepare(&L, p, k, NULL) == 0, "estimate kernel prepares");
-  if (!k || !L.prog) return;
+  if (!k || !L.prog) { program_free(p); return; }
   Counts c;
   Analysis a;
   CHECK(count_instructions(&L, &c, 2) == 0 && analyze(&a, &L, m, NULL) == 0, "counts and analysis run");
@@ -303,6 +304,7 @@ static void test_estimate_overlap(void) {
   analysis_free(&a);
   counts_free(&c);
   launch_free(&L);
+  program_free(p);
 }
 
 
@@ -317,7 +319,7 @@ static void test_cost_deep(void) {
   diag_out = stderr;
   Obj *k = p ? find_kernel(p, "k") : NULL;
   CHECK(k != NULL, "deep kernel loads: %s", diag_text);
-  if (!k) return;
+  if (!k) { program_free(p); return; }
   ProgramScope sc = program_enter(p);
   Node *inner = k->body->stmts->next;   /* the loop */
   Node *after = inner->next;
@@ -356,7 +358,7 @@ static void test_counts_coverage(void) {
   fclose(f);
   diag_out = stderr;
   CHECK(ok, "coverage kernel counts: %s", diag_text);
-  if (!ok) return;
+  if (!ok) { launch_free(&L); program_free(p); return; }
   CHECK(c.blocks_run == 2 && c.warps_per_block == 4 && c.warps_run_per_block == 2 && c.faults == 0, "2 blocks, 2 of 4 warps each (%llu, %d of %d)",
         (unsigned long long)c.blocks_run, c.warps_run_per_block, c.warps_per_block);
   counts_free(&c);
