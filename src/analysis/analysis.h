@@ -1,7 +1,9 @@
 /* analysis: what every global/shared access, branch and launch costs, measured on interpreter
  * traces of sampled blocks and described symbolically where the index is affine.
- *   affine.c   index expressions as polynomials over threadIdx, blockIdx, loop variables, params
- *   analyze.c  trace collection (sectors, wavefronts, divergence, reuse), findings, reports */
+ *   facts.c    a kernel's facts for one program generation: made once, owned by the caller
+ *   loops.c    the one walk: loop tree, induction variables, trip counts, writes, accesses, barriers
+ *   affine.c   expressions as polynomials over threadIdx, blockIdx, loop variables, params
+ *   analyze.c  trace collection (sectors, wavefronts, divergence, reuse), what ran, findings */
 #ifndef CARVE_ANALYSIS_H
 #define CARVE_ANALYSIS_H
 #include "../interp/interp.h"
@@ -17,6 +19,8 @@
  * after a rewrite, program_finish bumps the generation and the facts are stale: facts_current
  * turns false and every query raises an internal error (carve_throw) until facts_renew.
  * Node ids index its tables: they are valid for the generation the facts were made in only.
+ * What the queries return (loops, accesses, Affine values and their symbols' names) points into
+ * the facts and the program: valid while both live; free the facts before the program.
  *
  * For an optimizer pass, per loop i of facts_nloops(f):
  *   const Loop *l = facts_loop(f, i);         l->iv, l->trip (-1 unknown), l->step, l->bound
@@ -110,7 +114,9 @@ int facts_loop_index(const Facts *f, const Node *loop_stmt);   /* -1: not a loop
 int facts_loop_of(const Facts *f, const Node *n);
 bool facts_loop_within(const Facts *f, int inner, int outer);  /* inner is outer or nested in it */
 int facts_loop_writes(const Facts *f, int loop, const Obj *v); /* times v is written in the loop */
-bool facts_loop_invariant(const Facts *f, int loop, Node *e);   /* the same value in every iteration */
+/* e has the same value in every iteration: it reads no variable the loop writes, no memory when
+ * the loop stores, and calls nothing but pure builtins (-1, no loop: true) */
+bool facts_loop_invariant(const Facts *f, int loop, Node *e);
 int facts_nwrites(const Facts *f);
 const VarWrite *facts_write(const Facts *f, int i);
 
