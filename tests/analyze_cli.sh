@@ -58,5 +58,22 @@ for launch in "h100 64 40000" "h100 32 60000" "g80 32 256" "g80 256 9000"; do
 done
 "$carve" analyze "$tmp/sm.cu" --arch g80 --block 520 --shared 4096 | grep -q "at most 0% occupancy on g80 (0 blocks of 520 threads per SM, limited by block size"
 check $? "a block of 520 threads cannot run on g80 (512 at most)"
+# issue 11: analyze promises only what it checked (thread 40 of 128 writes out of bounds)
+cat > "$tmp/t40.cu" <<'CU'
+#pragma carve launch k grid(1) block(BLK)
+#pragma carve arg a = int[128] : zeros out
+__global__ void k(int *a) { int t = threadIdx.x; a[t == 40 ? 1000 : t] = 1; }
+CU
+"$carve" run "$tmp/t40.cu" -D BLK=128 >/dev/null 2>&1; check $([ $? = 1 ] && echo 0 || echo 1) "run finds the fault of thread 40"
+out=$("$carve" analyze "$tmp/t40.cu" -D BLK=128 2>&1); rc=$?
+[ $rc = 0 ] && echo "$out" | grep -q "3 of 4 warps in each" && echo "$out" | grep -q "faults: none in the threads run; not a check of the launch"
+check $? "analyze says which warps ran and that no fault there is not a check of the launch: $out"
+out=$("$carve" analyze "$tmp/t40.cu" -D BLK=96 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "out-of-bounds global write"; check $? "with every warp run the fault is found, exit 1: $out"
+if command -v python3 >/dev/null 2>&1; then
+  "$carve" analyze "$tmp/t40.cu" -D BLK=128 --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["warps_per_block"]==4 and d["warps_run_per_block"]==3 and d["complete"] is False and d["faults"]==0, d'
+  check $? "the JSON says what ran"
+fi
 echo "analyze-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

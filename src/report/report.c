@@ -176,9 +176,11 @@ static void json(Analysis *a, Findings *fs, const char *file, FILE *o) {
   fprintf(o, ", \"arch\": ");
   json_string(o, a->m ? a->m->name : "?");
   fprintf(o, ", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"blocks_total\": %lld, \"blocks_run\": %llu, \"sampled\": %s, "
+             "\"warps_per_block\": %d, \"warps_run_per_block\": %d, \"warps_truncated\": %llu, \"step_cap\": %llu, \"complete\": %s, \"faults\": %d, "
              "\"threads_per_instruction\": %.3f,\n \"accesses\": [",
           (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2],
-          (long long)a->blocks_total, (unsigned long long)a->blocks_run, a->sampled ? "true" : "false",
+          (long long)a->blocks_total, (unsigned long long)a->blocks_run, a->sampled ? "true" : "false", a->warps_per_block, a->warps_run_per_block,
+          (unsigned long long)a->warps_truncated, (unsigned long long)a->step_cap, a->complete ? "true" : "false", a->faults,
           a->warp_steps ? (double)a->lane_ops / (double)a->warp_steps : 0.0);
   int k = 0;
   for (int i = 0; i < a->nacc; i++) {
@@ -258,9 +260,18 @@ static void sarif(Analysis *a, Findings *fs, const char *file, FILE *o) {
 
 static void text(Analysis *a, Findings *fs, const char *file, FILE *o) {
   Launch *L = a->L;
-  fprintf(o, "%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> on %s: %s%llu of %lld blocks interpreted\n", file, L->kernel->name,
-          (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1],
-          (long long)L->block[2], a->m ? a->m->name : "?", a->sampled ? "sampled: " : "", (unsigned long long)a->blocks_run, (long long)a->blocks_total);
+  /* say exactly what ran: a fault is only ever searched for in these threads */
+  fprintf(o, "%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> on %s: interpreted %llu of %lld blocks%s, %d of %d warps in each%s", file,
+          L->kernel->name, (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1],
+          (long long)L->block[2], a->m ? a->m->name : "?", (unsigned long long)a->blocks_run, (long long)a->blocks_total,
+          a->sampled ? " (sampled)" : "", a->warps_run_per_block, a->warps_per_block,
+          a->warps_run_per_block < a->warps_per_block ? " (the first, a middle, the last)" : "");
+  if (a->warps_truncated)
+    fprintf(o, ", %llu warps stopped at the cap of %llu warp-steps", (unsigned long long)a->warps_truncated, (unsigned long long)a->step_cap);
+  fprintf(o, "\n");
+  if (a->faults) fprintf(o, "  faults: %d (above)\n", a->faults);
+  else if (a->complete) fprintf(o, "  faults: none (every thread ran to its end)\n");
+  else fprintf(o, "  faults: none in the threads run; not a check of the launch ('carve run' runs every thread)\n");
   fprintf(o, "  %-20s %-7s %-6s %-26s %5s %10s %8s %s\n", "location", "space", "kind", "array", "bytes", "per req", "ideal", "index");
   for (int i = 0; i < a->nacc; i++) {
     AccessStat *s = &a->acc[i];
