@@ -75,5 +75,15 @@ if command -v python3 >/dev/null 2>&1; then
 assert d["warps_per_block"]==4 and d["warps_run_per_block"]==3 and d["complete"] is False and d["faults"]==0, d'
   check $? "the JSON says what ran"
 fi
+# device printf of the sampled run does not reach standard output (JSON stays JSON)
+cat > "$tmp/pf.cu" <<'CU'
+#pragma carve launch k grid(1) block(32)
+#pragma carve arg a = int[32] : zeros out
+__global__ void k(int *a) { printf("hello %d\n", threadIdx.x); a[threadIdx.x] = 1; }
+CU
+if command -v python3 >/dev/null 2>&1; then
+  "$carve" analyze "$tmp/pf.cu" --format json | python3 -c 'import json,sys; json.load(sys.stdin)'; check $? "analyze --format json of a kernel that prints is JSON"
+  "$carve" estimate "$tmp/pf.cu" --regs 16 --format json | python3 -c 'import json,sys; json.load(sys.stdin)'; check $? "estimate --format json of a kernel that prints is JSON"
+fi
 echo "analyze-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -215,8 +215,4 @@ typedef struct AnalyzeOptions {
 /* 0 ok, 1 the kernel faulted (diagnosed), 2 error */
 int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o);
 void analysis_free(Analysis *a);   /* what analyze allocated (the strings live in the arena) */
-
-typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } ReportFormat;
-/* print the report; returns the highest finding level (0 none, 1 note, 2 warning, 3 error) */
-int report(Analysis *a, const char *file, ReportFormat f, FILE *out);
 #endif

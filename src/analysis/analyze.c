@@ -386,9 +386,12 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   int64_t warps = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
   if (!L->kernel->uses_barrier && warps > 3) warps = 3;
   uint64_t cap = budget / (uint64_t)(nblocks * warps > 0 ? nblocks * warps : 1);
-  RunOptions ro = {.hooks = &h, .warp_step_cap = cap < 20000 ? 20000 : cap};
+  /* device printf of sampled warps is not the command's output (it would break JSON) */
+  FILE *null = fopen("/dev/null", "w");
+  RunOptions ro = {.hooks = &h, .warp_step_cap = cap < 20000 ? 20000 : cap, .printf_out = null};
   RunStats st;
   int rc = interp_run(L, &ro, &st);
+  if (null) fclose(null);
   a->warps_truncated = st.warps_truncated;
   {
     /* the lanes that ran: all of a block, or its first, middle and last warp (the last may be partial) */

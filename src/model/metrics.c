@@ -286,9 +286,12 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   }
   Hooks h = {.ctx = &b, .access = on_access, .branch = on_branch, .node = on_node, .want_block = b.nblocks ? want_block : NULL,
              .want_warp = first_warp};
-  RunOptions ro = {.hooks = &h, .warp_step_cap = 20000000};
+  /* device printf of sampled warps is not the command's output (it would break JSON) */
+  FILE *null = fopen("/dev/null", "w");
+  RunOptions ro = {.hooks = &h, .warp_step_cap = 20000000, .printf_out = null};
   RunStats st;
   int rc = interp_run(L, &ro, &st);
+  if (null) fclose(null);
   free(b.blocks);
   /* hoisted nodes: once per entry of the loop they leave (no more often than they ran) */
   for (int id = 0; cm && id < b.nnodes; id++) {

@@ -7,8 +7,7 @@
 #include "../analysis/analysis.h"
 #include "../model/estimate.h"
 
-/* ReportFormat (FMT_TEXT, FMT_JSON, FMT_SARIF) is still defined in analysis.h: one enum cannot be
- * defined in two headers included together; it moves here when analysis.h drops it */
+typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } ReportFormat;
 /* print the report; returns the highest finding level (0 none, 1 note, 2 warning, 3 error) */
 int report(Analysis *a, const char *file, ReportFormat f, FILE *out);
 
