@@ -312,7 +312,14 @@ static void test_many_variants(void) {
   long rss_end = peak_rss_kb();
   CHECK(ok + refused + faulted == n, "%d variants: %d analyzed, %d refused, %d faulted", n, ok, refused, faulted);
   CHECK(refused == n / 10 && faulted == n / 10 + (n % 10 > 7), "every broken variant cost only itself (%d refused, %d faulted)", refused, faulted);
-  CHECK(n < 2000 || rss_end - rss_at_1000 < 512, "memory is flat: peak RSS %ld kB after 1000 variants, %ld kB after %d", rss_at_1000, rss_end, n);
+  /* under ASan the allocator's quarantine holds freed memory for a while: LeakSanitizer is the
+   * check there; in a plain build the peak must not move */
+#ifdef __SANITIZE_ADDRESS__
+  long slack = 16384;
+#else
+  long slack = 512;
+#endif
+  CHECK(n < 2000 || rss_end - rss_at_1000 < slack, "memory is flat: peak RSS %ld kB after 1000 variants, %ld kB after %d", rss_at_1000, rss_end, n);
   printf("variants: %d in one process, peak RSS %ld kB after 1000, %ld kB after all\n", n, rss_at_1000, rss_end);
   CHECK(p->nclones == 0, "no clone left alive");
   program_free(p);
