@@ -93,7 +93,7 @@ typedef struct PlanStep {
   char why[512], did[512], assumed[256];
   VerifyResult verify;
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
-  char est_bottleneck[2][32];           /* the limit that names each estimate */
+  char est_bottleneck[2][64];           /* the limit that names each estimate */
 } PlanStep;
 
 typedef struct OptOptions {

@@ -177,7 +177,7 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
 
 /* the model's time for kernel `name` of program v (-1 when it cannot say), inside v's scope;
  * flags' grid and block apply only while the launch is the original's */
-static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped, char bottleneck[32]) {
+static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped, char bottleneck[64]) {
   ProgramScope s = program_enter(v);
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
@@ -198,7 +198,7 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
   diag_errors = errs;
   if (null) fclose(null);
   double ms = rc == 0 && r.res.known ? r.e.total * 1e3 : -1;
-  snprintf(bottleneck, 32, "%s", ms >= 0 ? bottleneck_name(r.e.bottleneck) : "");
+  snprintf(bottleneck, 64, "%s", ms >= 0 ? bottleneck_name(r.e.bottleneck) : "");
   estimate_free(&r);
   program_leave(s);
   return ms;
@@ -228,7 +228,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   int npasses;
   const Pass *const *all = opt_passes(&npasses);
   Program *cur = p;
-  char cur_bn[32] = "";
+  char cur_bn[64] = "";
   double cur_ms = o->estimate ? estimate_ms(p, in, o, false, cur_bn) : -1;
   for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
     const Pass *ps = all[i];
@@ -263,7 +263,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     st->est_before_ms = cur_ms;
     snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
     if (o->estimate) {
-      char bn[32];
+      char bn[64];
       st->est_after_ms = estimate_ms(v, in, o, reshaped, bn);
       snprintf(st->est_bottleneck[1], sizeof st->est_bottleneck[1], "%s", bn);
       if (cur_ms > 0 && st->est_after_ms > cur_ms * 1.02) {
