@@ -146,9 +146,6 @@ bool affine_block_stride(const Affine *a, const int64_t block[3], int64_t *strid
  * product with another symbol (the stride is known only at run time) */
 bool affine_var_coefficient(const Affine *a, const Obj *v, int64_t *coef);
 
-/* walk() from one node: its subtree only, not the rest of the list it heads (an argument's
- * siblings, a statement's successors). The lead may move this to walk.c. */
-void walk_one(Node *n, WalkFn *pre, WalkFn *post, void *ctx);
 
 /* ---- analyze.c ---- */
 typedef struct AccessStat {

@@ -8,30 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- walk_one: a subtree, without the siblings of its root ---- */
-typedef struct { WalkFn *pre, *post; void *ctx; Node *root; bool done; } One;
-
-static bool one_pre(Node *n, void *c) {
-  One *o = c;
-  if (o->done) return false;
-  bool go = !o->pre || o->pre(n, o->ctx);
-  if (!go && n == o->root) o->done = true;
-  return go;
-}
-
-static bool one_post(Node *n, void *c) {
-  One *o = c;
-  if (o->post) o->post(n, o->ctx);
-  if (n == o->root) o->done = true;
-  return true;
-}
-
-void walk_one(Node *n, WalkFn *pre, WalkFn *post, void *ctx) {
-  if (!n) return;
-  One o = {pre, post, ctx, n, false};
-  walk(n, one_pre, one_post, &o);
-}
-
 /* ---- the build ---- */
 enum { F_COND = 1, F_INC = 2, F_ADDRESSED = 4, F_STORE = 8, F_RMW = 16, F_MEMBER_BASE = 32 };
 

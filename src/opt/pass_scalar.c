@@ -72,10 +72,7 @@ static bool decl_pre(Node *n, void *ctx) {
 
 static bool declared_in(Node *loop, Obj *v) {
   DeclFind d = {v, false};
-  Node *next = loop->next;
-  loop->next = NULL;
-  walk(loop, decl_pre, NULL, &d);
-  loop->next = next;
+  walk_one(loop, decl_pre, NULL, &d);
   return d.found;
 }
 
@@ -88,12 +85,9 @@ static bool vars_outside(Node *n, void *ctx) {
 
 static bool invariant(Node *e, Node *loop) {
   InvCtx c = {loop, true};
-  Node *next = e->next;
-  e->next = NULL;
-  walk(e, inv_pre, NULL, &c);
+  walk_one(e, inv_pre, NULL, &c);
   DeclOut d = {loop, c.ok};
-  if (c.ok) walk(e, vars_outside, NULL, &d);
-  e->next = next;
+  if (c.ok) walk_one(e, vars_outside, NULL, &d);
   return c.ok && d.ok;
 }
 

@@ -97,6 +97,13 @@ static bool ret_pre(Node *n, void *ctx) {
   return !r->found;
 }
 
+/* a return, or a barrier, anywhere in n: threads after it may not all arrive */
+static bool has_jump(Node *n) {
+  RetFind r = {false};
+  walk_one(n, ret_pre, NULL, &r);
+  return r.found;
+}
+
 typedef struct {
   Node **slot;        /* the top-level statement slot holding the access */
   Node *stmt;
@@ -122,10 +129,7 @@ static Legality find_site(PassCtx *c, Site *site) {
   for (; *slot; slot = &(*slot)->next) {
     Node *s = *slot;
     Cands cs = {.n = 0, .fn = k};
-    Node *next = s->next;
-    s->next = NULL;
-    walk(s, cand_pre, NULL, &cs);
-    s->next = next;
+    walk_one(s, cand_pre, NULL, &cs);
     for (int i = 0; i < cs.n; i++) {
       Node *acc = cs.c[i].acc;
       if (is_store_target(s, acc)) continue;
@@ -165,12 +169,7 @@ static Legality find_site(PassCtx *c, Site *site) {
                site->param->name, line, (long long)sx);
       return LEGAL;
     }
-    RetFind r = {false};
-    next = s->next;
-    s->next = NULL;
-    walk(s, ret_pre, NULL, &r);
-    s->next = next;
-    if (r.found) returned = true;
+    if (has_jump(s)) returned = true;
   }
   return best;
 }
@@ -204,14 +203,6 @@ static bool name_unique(Obj *fn, Obj *v) {
   return true;
 }
 
-static bool has_jump(Node *n) {
-  RetFind r = {false};
-  Node *next = n->next;
-  n->next = NULL;
-  walk(n, ret_pre, NULL, &r);
-  n->next = next;
-  return r.found;
-}
 
 typedef struct { bool found; } BrkFind;
 static bool brk_pre(Node *n, void *ctx) {
@@ -224,10 +215,7 @@ static bool brk_pre(Node *n, void *ctx) {
 static Node *row_access(PassCtx *c, Rows *r, int64_t *stride) {
   Cands cs = {.n = 0, .fn = c->k};
   Node *body = r->loop->then;
-  Node *next = body->next;
-  body->next = NULL;
-  walk(body, cand_pre, NULL, &cs);
-  body->next = next;
+  walk_one(body, cand_pre, NULL, &cs);
   for (int i = 0; i < cs.n; i++) {
     Node *acc = cs.c[i].acc;
     if (is_store_target(body, acc) || !read_only(c->k, cs.c[i].param)) continue;
@@ -264,10 +252,7 @@ static Legality check_rows_loop(PassCtx *c, Rows *r) {
     return ILLEGAL;
   }
   BrkFind bf = {false};
-  Node *nx = loop->then->next;
-  loop->then->next = NULL;
-  walk(loop->then, brk_pre, NULL, &bf);
-  loop->then->next = nx;
+  walk_one(loop->then, brk_pre, NULL, &bf);
   if (rw_has_barrier(loop) || rw_writes_var(loop->then, r->iv) || has_jump(loop->then) || bf.found) {
     snprintf(c->why, sizeof c->why, "the loop at line %d synchronizes, jumps or changes its counter", line);
     return ILLEGAL;

@@ -202,10 +202,7 @@ static bool contains_pre(Node *n, void *ctx) {
 bool rw_contains(Node *root, Node *n) {
   Contains c = {n, false};
   /* root alone, not its siblings */
-  Node *next = root->next;
-  root->next = NULL;
-  walk(root, contains_pre, NULL, &c);
-  root->next = next;
+  walk_one(root, contains_pre, NULL, &c);
   return c.found;
 }
 
@@ -239,10 +236,7 @@ static bool find_pre(Node *n, void *ctx) {
 }
 static bool find(Node *n, int what, Obj *v) {
   Finder f = {what, v, false};
-  Node *next = n->next;
-  n->next = NULL;
-  walk(n, find_pre, NULL, &f);
-  n->next = next;
+  walk_one(n, find_pre, NULL, &f);
   return f.found;
 }
 bool rw_has_call(Node *n) { return find(n, 0, NULL); }
