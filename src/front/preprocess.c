@@ -735,8 +735,10 @@ static void init_macros(void) {
   cond_incl = NULL;
   counter = 0;
   n_once = 0;
+  /* a load that failed half-way left the budget where it stopped */
   expansion_depth = 0;
   pp_site = NULL;
+  pp_made = 0;
   add_macro("__FILE__", true, NULL)->handler = file_macro;
   add_macro("__LINE__", true, NULL)->handler = line_macro;
   add_macro("__COUNTER__", true, NULL)->handler = counter_macro;
@@ -857,7 +859,7 @@ Token *preprocess(Token *tok, const PPOptions *opt) {
   opts = opt ? opt : &none;
   init_macros();
   /* the budget starts with the main file, as read */
-  pp_made = 0;
+  pp_made = 0;   /* the prelude is free */
   for (Token *t = tok; t->kind != TK_EOF; t = t->next) made(t, 1);
   pp_bytes = (long long)strlen(tok->file->contents);
   check_limit(tok, pp_bytes, &limit_source_bytes);
