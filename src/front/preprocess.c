@@ -408,10 +408,14 @@ static Token *paste(Token *lhs, Token *rhs) {
   Token *t = c.t;
   if (!t || t->next->kind != TK_EOF)
     error_tok(lhs, "pasting '%.*s' and '%.*s' does not give a valid token", lhs->len, lhs->loc, rhs->len, rhs->loc);
+  /* the result keeps its own place (in the pasted text), so a caret never reads outside a
+   * file's text; diagnostics follow origin to lhs as it was, whose macro the note names */
+  Token *at = copy_token(lhs);   /* lhs itself is overwritten with the result */
   Token *r = copy_token(t);
-  r->file = lhs->file; r->line = lhs->line; r->col = lhs->col; r->loc = arena_strndup(r->loc, (size_t)r->len);
-  r->origin = lhs->origin;
-  r->macro = lhs->macro;
+  r->at_bol = lhs->at_bol;
+  r->has_space = lhs->has_space;
+  r->origin = at;
+  r->macro = NULL;
   return r;
 }
 
@@ -671,10 +675,18 @@ static Token *file_macro(Token *tmpl) {
   t->origin = tmpl;
   return t;
 }
+/* a number written here, not in the file: diagnostics go to the use (origin), and it names no
+ * macro itself (a note would print its spelling as if it were in the file) */
+static Token *number_at(Token *tmpl) {
+  Token *t = copy_token(tmpl);
+  t->origin = tmpl;
+  t->macro = NULL;
+  return t;
+}
 static Token *line_macro(Token *tmpl) {
   Token *o = tmpl;
   while (o->origin) o = o->origin;
-  Token *t = copy_token(tmpl);
+  Token *t = number_at(tmpl);
   t->kind = TK_NUM;
   t->ival = o->line;
   t->ty = ty_int;
@@ -684,7 +696,7 @@ static Token *line_macro(Token *tmpl) {
 }
 static int counter;
 static Token *counter_macro(Token *tmpl) {
-  Token *t = copy_token(tmpl);
+  Token *t = number_at(tmpl);
   t->kind = TK_NUM;
   t->ival = counter++;
   t->ty = ty_int;

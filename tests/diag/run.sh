@@ -13,6 +13,7 @@
 #       EXIT 0 is for a warning on an input that otherwise loads.
 #   // flags: FLAGS        (optional) extra flags, put between CMD and FILE
 #   // stdout: TEXT        (optional) stdout must contain TEXT (e.g. a kernel still listed)
+#   // stderr: TEXT        (optional) stderr must contain TEXT (e.g. the source line quoted)
 #   // setup: COMMAND      (optional) a shell command run first in a scratch directory, whose
 #                          path is $TMP (to make inputs too large or too deep to keep in git)
 #   // file: PATH          (optional) run carve on PATH instead of this file, and expect the
@@ -42,6 +43,7 @@ for f in tests/diag/*.cu; do
   expect=$(sed -n '1,6{s|^// expect: ||p}' "$f" | head -n 1)
   flags=$(sed -n '1,6{s|^// flags: ||p}' "$f" | head -n 1)
   want_out=$(sed -n '1,6{s|^// stdout: ||p}' "$f" | head -n 1)
+  want_err=$(sed -n '1,6{s|^// stderr: ||p}' "$f" | head -n 1)
   setup=$(sed -n '1,6{s|^// setup: ||p}' "$f" | head -n 1)
   input=$(sed -n '1,6{s|^// file: ||p}' "$f" | head -n 1)
   scratch="$tmp/scratch"
@@ -90,6 +92,9 @@ for f in tests/diag/*.cu; do
   fi
   if [ -n "$want_out" ] && ! grep -qF -- "$want_out" "$tmp/out"; then
     problems+=("stdout lacks '$want_out'")
+  fi
+  if [ -n "$want_err" ] && ! grep -qF -- "$want_err" "$tmp/err"; then
+    problems+=("stderr lacks '$want_err'")
   fi
   if [ ${#problems[@]} -eq 0 ]; then pass=$((pass + 1))
   else
