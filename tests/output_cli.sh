@@ -123,5 +123,9 @@ CARVE_CALIBRATION=/dev/zero timeout 20 "$carve" arch h100 >/dev/null 2>&1; [ $? 
 CARVE_CALIBRATION=$tmp/random "$carve" bench "$f" --emit "$tmp/emit" >/dev/null 2>&1; [ $? = 2 ]; check $? "bench with a random calibration file: exit 2"
 CARVE_CALIBRATION=$cal "$carve" arch h200 --format json | python3 -c 'import json,sys; assert json.load(sys.stdin)["calibration"]["copy_gbps"] > 0' 2>/dev/null \
   || ! command -v python3 >/dev/null; check $? "arch --format json embeds the calibration"
+# issue 11 item 7: an --arg error is said once, not formatted into the buffer it reads
+err=$("$carve" run examples/vv.cu --arg 'a=float[10]:nope' 2>&1 >/dev/null); rc=$?
+[ $rc = 2 ] && [ "$err" = "carve: error: --arg a=float[10]:nope: unknown initializer 'nope' (expected zeros, fill, iota, random or file)" ]
+check $? "an --arg error reads cleanly: $err"
 echo "output-cli: $pass passed, $fail failed"
 [ $fail = 0 ]
