@@ -74,6 +74,10 @@ if command -v python3 >/dev/null 2>&1; then
   "$carve" analyze "$tmp/t40.cu" -D BLK=128 --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)
 assert d["warps_per_block"]==4 and d["warps_run_per_block"]==3 and d["complete"] is False and d["faults"]==0, d'
   check $? "the JSON says what ran"
+  "$carve" analyze "$tmp/t40.cu" -D BLK=128 --format sarif | python3 -c 'import json,sys; d=json.load(sys.stdin)
+n=d["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+assert "3 of 4 warps" in n and "not a check of the launch" in n, n'
+  check $? "SARIF says what ran in a notification"
 fi
 # device printf of the sampled run does not reach standard output (JSON stays JSON)
 cat > "$tmp/pf.cu" <<'CU'
