@@ -30,7 +30,6 @@ typedef struct {
   bool bad; char why[256];
   Obj *iv; Node *iv_init;   /* for (int iv = init; ...) */
   Obj *poison[MAX_GROUPS]; int npoison;   /* parameters used with two indices */
-  bool poison_written;
 } LoopScan;
 
 static Node *strip(Node *n) { while (n && n->kind == ND_CAST && n->implicit) n = n->lhs; return n; }
@@ -104,10 +103,9 @@ static void add_access(LoopScan *s, Node *acc, bool written, bool cond) {
     Group *g = &s->g[i];
     if (g->param != p) continue;
     if (!rw_same_expr(g->index, acc->rhs) || g->nacc == MAX_ACC) {
-      /* two indices of one parameter may name the same element: neither is kept; a store to
-       * it also forbids hoisting loads of other parameters? no: they are distinct buffers */
+      /* two indices of one parameter may name the same element: neither is kept (other
+       * parameters are other buffers, so their groups stand) */
       if (s->npoison < MAX_GROUPS) s->poison[s->npoison++] = p;
-      if (written || g->written) s->poison_written = true;
       *g = s->g[--s->ng];
       return;
     }
