@@ -105,7 +105,8 @@ static void add_access(LoopScan *s, Node *acc, bool written, bool cond) {
     if (!rw_same_expr(g->index, acc->rhs) || g->nacc == MAX_ACC) {
       /* two indices of one parameter may name the same element: neither is kept (other
        * parameters are other buffers, so their groups stand) */
-      if (s->npoison < MAX_GROUPS) s->poison[s->npoison++] = p;
+      if (s->npoison == MAX_GROUPS) { set_bad(s, acc, "too many parameters used with several indices"); return; }
+      s->poison[s->npoison++] = p;
       *g = s->g[--s->ng];
       return;
     }
