@@ -6,6 +6,7 @@
 #include "test.h"
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 static const Machine *h100(void) { return machine_find("h100"); }
 
@@ -53,6 +54,57 @@ static void test_scalar_mrifhd(void) {
   CHECK(b.s && strstr(b.s, "rFHD_acc"), "the accumulator is a register");
   buf_free(&b);
   done(&r);
+}
+
+/* a kernel written to a temporary file (verification reloads the source at other sizes) */
+static char *write_tmp(const char *text) {
+  char *path = arena_strdup("/tmp/carve-opt-XXXXXX.cu");
+  int fd = mkstemps(path, 3);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static void test_scalar_legality(void) {
+  static const struct { const char *src, *why; } cases[] = {
+    /* two indices of one buffer in the loop: C[row] may be C[k] */
+    {"#pragma carve launch k grid(N/64) block(64)\n#pragma carve arg C = float[N] : random(1) out\n#pragma carve arg n = N\n"
+     "__global__ void k(float *C, int n) { int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "  for (int k = 0; k < n; k++) C[row] += C[k]; }\n", "no loop accesses a global element"},
+    /* a barrier in the loop: another thread may write the element between iterations */
+    {"#pragma carve launch k grid(N/64) block(64)\n#pragma carve arg C = float[N] : random(1) out\n#pragma carve arg n = N\n"
+     "__global__ void k(float *C, int n) { int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "  for (int k = 0; k < n; k++) { C[row] += 1.0f; __syncthreads(); } }\n", "synchronizes"},
+    /* the element is written only under a condition: loading it early could read out of bounds */
+    {"#pragma carve launch k grid(N/64) block(64)\n#pragma carve arg C = float[N] : random(1) out\n#pragma carve arg n = N\n"
+     "__global__ void k(float *C, int n) { int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "  for (int k = 0; k < n; k++) if (k == row) C[row] += 1.0f; }\n", "no loop accesses a global element"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *path = write_tmp(cases[i].src);
+    const char *defs[] = {"N=256"};
+    OptOptions o = {.only = "scalar", .mutation_pass = -1};
+    Opt r = run_opt(path, "k", defs, 1, &o);
+    const PlanStep *st = step(&r.plan, "scalar");
+    CHECK(r.rc == 0 && st && !st->applied && strstr(st->why, cases[i].why), "scalar refuses case %zu: %s", i, st ? st->why : r.plan.error);
+    done(&r);
+    unlink(path);
+  }
+  /* and applies where the loop may run no iteration, guarding the load by the first test */
+  char *path = write_tmp("#pragma carve launch k grid(N/64) block(64)\n#pragma carve arg C = float[N] : random(1) out\n"
+                         "#pragma carve arg A = float[N] : random(2)\n#pragma carve arg n = M\n"
+                         "__global__ void k(float *C, const float *A, int n) { int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "  for (int k = 0; k < n; k++) C[row] += A[k]; }\n");
+  const char *defs[] = {"N=256", "M=0"};
+  Opt r = run_opt(path, "k", defs, 2, NULL);
+  Buf b = {0};
+  opt_emit_source(&b, &r.plan, path, "k");
+  CHECK(applied(&r.plan, "scalar") && b.s && strstr(b.s, "if (0 < n)"), "a loop that may not run: the load is guarded by its first test:\n%s", b.s ? b.s : "");
+  buf_free(&b);
+  done(&r);
+  unlink(path);
 }
 
 static void test_stage_tp(void) {
@@ -340,6 +392,7 @@ int main(int argc, char **argv) {
   test_clone_edit_equals_reparse();
   test_many_variants();
   test_scalar_mrifhd();
+  test_scalar_legality();
   test_stage_tp();
   test_stage_mv();
   test_camping_paper_machine();
