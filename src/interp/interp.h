@@ -37,6 +37,8 @@ typedef struct Launch {
   Val *args;             /* one per kernel parameter */
   unsigned char *constant; /* __constant__ area */
   SrcLoc where;          /* the launch spec line, or the kernel, for launch errors */
+  const struct Machine *machine; /* whose limits apply (threads and shared memory per block);
+                                    NULL: the H100 */
 } Launch;
 
 /* what the analyzer and the model observe while a launch runs */
