@@ -286,8 +286,44 @@ static void load(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, Val *
   }
 }
 
+/* Lanes of one warp that store different bytes to one shared-memory address in one
+ * instruction: "which thread performs the final write is undefined" (CUDA C++ Programming
+ * Guide, SIMT Architecture). Accesses are aligned, so lanes overlap only at equal addresses.
+ * bytes(l) gives what lane l stores. */
+typedef const void *StoredBytes(Warp *w, Node *at, int lane, const void *ctx);
+static void same_address_check(Warp *w, Node *at, int size, const uint64_t *addr, Mask m, StoredBytes *bytes, const void *ctx) {
+  if (w->I->opt->no_race_check) return;
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1) || ADDR_SPACE(addr[l]) != SPACE_SHARED) continue;
+    for (int k = 0; k < l; k++) {
+      if (!(m >> k & 1) || addr[k] != addr[l]) continue;
+      if (!memcmp(bytes(w, at, k, ctx), bytes(w, at, l, ctx), (size_t)size)) continue;
+      Interp *I = w->I;
+      fault_at(w, at, -1, "shared-memory race: threads (%u,%u,%u) and (%u,%u,%u) of block (%lld,%lld,%lld), in one warp, store different "
+               "values to byte %llu in one instruction (which value remains is undefined)", w->tid[0][k], w->tid[1][k], w->tid[2][k],
+               w->tid[0][l], w->tid[1][l], w->tid[2][l], (long long)I->block_id[0], (long long)I->block_id[1], (long long)I->block_id[2],
+               (unsigned long long)(addr[l] & OFF_MASK));
+    }
+  }
+}
+
+typedef struct { Type *t; const Val *v; unsigned char buf[2][8]; int which; } ScalarBytes;
+static const void *scalar_bytes(Warp *w, Node *at, int lane, const void *ctx) {
+  ScalarBytes *sb = (ScalarBytes *)ctx;
+  unsigned char *b = sb->buf[sb->which ^= 1];
+  write_scalar(b, sb->t, sb->v[lane]);
+  return b;
+}
+typedef struct { const uint64_t *src; int size; } CopiedBytes;
+static const void *copied_bytes(Warp *w, Node *at, int lane, const void *ctx) {
+  const CopiedBytes *cb = ctx;
+  return resolve(w, at, lane, cb->src[lane], cb->size, false);
+}
+
 static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, const Val *v) {
   hook_access(w, at, ACC_STORE, t->size, addr, m);
+  ScalarBytes sb = {t, v, {{0}}, 0};
+  same_address_check(w, at, t->size, addr, m, scalar_bytes, &sb);
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;
     unsigned char *p = resolve(w, at, l, addr[l], t->size, true);
@@ -300,6 +336,8 @@ static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, cons
 static void copy_bytes(Warp *w, Node *at, int size, const uint64_t *dst, const uint64_t *src, Mask m) {
   hook_access(w, at, ACC_LOAD, size, src, m);
   hook_access(w, at, ACC_STORE, size, dst, m);
+  CopiedBytes cb = {src, size};
+  same_address_check(w, at, size, dst, m, copied_bytes, &cb);
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;
     unsigned char *s = resolve(w, at, l, src[l], size, false);
