@@ -19,6 +19,7 @@
 #ifdef CARVE_ASAN
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #endif
 
 #define W 32
@@ -120,9 +121,21 @@ struct Interp {
   Warp *running;
   bool coroutines;
   int nstacks;         /* warps[0..nstacks-1].stack are mapped */
+  size_t abandoned;    /* ASan: how far below a stack's top frames were left by a longjmp */
 };
 
 /* ---------------- faults ---------------- */
+/* leave the warp's code for its warp_entry (a fault, or the sampling cap). Under ASan the frames
+ * jumped over keep their poisoned redzones (ASan does not clean a stack this large on longjmp):
+ * remember how deep, so the next warp to start on the stack unpoisons that much. */
+static _Noreturn void unwind_warp(Warp *w) {
+#ifdef CARVE_ASAN
+  size_t depth = (size_t)((uintptr_t)w->stack + WARP_STACK - (uintptr_t)__builtin_frame_address(0));
+  if (depth > w->I->abandoned) w->I->abandoned = depth;
+#endif
+  longjmp(w->fault_jmp, 1);
+}
+
 static void thread_desc(Warp *w, int lane, char *buf, size_t n) {
   Interp *I = w->I;
   snprintf(buf, n, "block (%lld,%lld,%lld) thread (%u,%u,%u)", (long long)I->block_id[0], (long long)I->block_id[1],
@@ -143,7 +156,7 @@ static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) {
     if (lane >= 0) thread_desc(w, lane, where, sizeof where);
     diag_at(DIAG_ERROR, n ? tok_loc(n->tok) : (SrcLoc){0}, "%s%s%s", msg, lane >= 0 ? " in " : "", where);
   }
-  longjmp(w->fault_jmp, 1);
+  unwind_warp(w);
 }
 
 /* ---------------- memory ---------------- */
@@ -435,7 +448,7 @@ static inline void step(Warp *w, Node *n, Mask m) {
   if (__builtin_expect(w->I->opt->warp_step_cap && ++w->steps > w->I->opt->warp_step_cap, 0)) {
     /* sampling: this warp has shown enough; it stops as if it had exited */
     st->warps_truncated++;
-    longjmp(w->fault_jmp, 1);
+    unwind_warp(w);
   }
   st->lane_ops += (uint64_t)__builtin_popcount(m);
   if (__builtin_expect(st->warp_steps > w->I->max_steps, 0))
@@ -1477,7 +1490,7 @@ static void barrier(Warp *w, Node *n, Mask m, int pred_count) {
   w->barrier_mask = m;
   w->barrier_pred_count = pred_count;
   yield_to_scheduler(w);
-  if (w->I->fault) longjmp(w->fault_jmp, 1);
+  if (w->I->fault) unwind_warp(w);
 }
 
 static void run_kernel_body(Warp *w) {
@@ -1530,8 +1543,21 @@ static void resume(Interp *I, Warp *w) {
 #endif
 }
 
+/* ASan: frames left poisoned on a stack, warp_entry's own (it ends by setcontext) and those a
+ * longjmp skipped, are cleaned before the stack is used again */
+static void unpoison_stack(Interp *I, void *stack) {
+#ifdef CARVE_ASAN
+  size_t dirty = I->abandoned + ((size_t)64 << 10);
+  if (dirty > WARP_STACK) dirty = WARP_STACK;
+  __asan_unpoison_memory_region((unsigned char *)stack + WARP_STACK - dirty, dirty);
+#else
+  (void)I; (void)stack;
+#endif
+}
+
 static void start_warp_context(Interp *I, Warp *w) {
   w->stack_floor = (uintptr_t)w->stack + STACK_MARGIN;
+  unpoison_stack(I, w->stack);
   getcontext(&w->ctx);
   w->ctx.uc_stack.ss_sp = w->stack;
   w->ctx.uc_stack.ss_size = WARP_STACK;
@@ -1633,41 +1659,26 @@ static void *map_stack(void) {
   mprotect(s, PAGE_BYTES, PROT_NONE);
   return s + PAGE_BYTES;
 }
-static void unmap_stack(void *s) { if (s) munmap((unsigned char *)s - PAGE_BYTES, WARP_STACK + PAGE_BYTES); }
+static void unmap_stack(Interp *I, void *s) {
+  if (!s) return;
+  unpoison_stack(I, s);   /* the next mapping there starts clean */
+  munmap((unsigned char *)s - PAGE_BYTES, WARP_STACK + PAGE_BYTES);
+}
 
-/* The configuration against CUDA's and the machine's limits; 0, or 2 after a diagnostic.
- * Products of dimensions are checked for overflow before they are compared. */
+/* The configuration against the machine's limits (CUDA's, common to every machine, are
+ * launch_check_dims's); 0, or 2 after a diagnostic. */
 static int check_config(Interp *I, const Machine *M) {
   Launch *L = I->L;
   SrcLoc at = L->where.file ? L->where : tok_loc(L->kernel->tok);
-  long long b[3], g[3];   /* for printing */
-  for (int d = 0; d < 3; d++) { b[d] = L->block[d]; g[d] = L->grid[d]; }
-  for (int d = 0; d < 3; d++)
-    if (b[d] < 1 || g[d] < 1) {
-      diag_at(DIAG_ERROR, at, "grid (%lld,%lld,%lld) and block (%lld,%lld,%lld): every dimension must be at least 1", g[0], g[1], g[2], b[0], b[1], b[2]);
-      return 2;
-    }
-  int64_t nthreads;
-  if (__builtin_mul_overflow(L->block[0], L->block[1], &nthreads) || __builtin_mul_overflow(nthreads, L->block[2], &nthreads)) {
-    diag_at(DIAG_ERROR, at, "block (%lld,%lld,%lld) has more threads than CUDA allows (1 to %d on the %s)", b[0], b[1], b[2],
-            M->max_threads_per_block, M->long_name);
-    return 2;
-  }
+  if (launch_check_dims(L)) return 2;
+  int64_t nthreads = L->block[0] * L->block[1] * L->block[2];
   if (nthreads > M->max_threads_per_block) {
     diag_at(DIAG_ERROR, at, "block of %lld threads: CUDA allows 1 to %d on the %s", (long long)nthreads, M->max_threads_per_block, M->long_name);
     return 2;
   }
-  /* maxThreadsDim.z is 64 on every machine of the table (cc 1.x and sm_90); x and y are limited
-   * by the threads per block there */
-  if (b[2] > 64) { diag_at(DIAG_ERROR, at, "block z dimension %lld exceeds 64", b[2]); return 2; }
-  /* sm_90's maxGridSize (cc 1.x allows less; the table does not record it) */
-  if (g[1] > 65535 || g[2] > 65535 || g[0] > 2147483647) {
-    diag_at(DIAG_ERROR, at, "grid (%lld,%lld,%lld) exceeds CUDA's limits", g[0], g[1], g[2]);
-    return 2;
-  }
   I->nthreads = (int)nthreads;
   I->nwarps = (I->nthreads + W - 1) / W;
-  double total_warps = (double)g[0] * (double)g[1] * (double)g[2] * I->nwarps;
+  double total_warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * I->nwarps;
   if (total_warps > (double)I->max_steps) {
     diag_at(DIAG_ERROR, at, "the launch has %.3g warps, more than the step limit (%llu) lets the interpreter run; use a smaller problem or raise --max-steps",
             total_warps, (unsigned long long)I->max_steps);
@@ -1712,7 +1723,7 @@ static int alloc_interp(Interp *I) {
 
 static void free_interp(Interp *I) {
   if (I->warps) {
-    for (int i = 0; i < I->nstacks; i++) unmap_stack(I->warps[i].stack);
+    for (int i = 0; i < I->nstacks; i++) unmap_stack(I, I->warps[i].stack);
     for (int i = 0; i < I->nwarps; i++)
       for (int d = 0; d < MAX_CALL_DEPTH; d++) free(I->warps[i].frames[d].regs);
   }

@@ -89,6 +89,9 @@ typedef struct LaunchOverrides {
 } LaunchOverrides;
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);
+/* CUDA's limits on grid and block dimensions, overflow-safe; 0, or 2 after a diagnostic.
+ * launch_prepare and interp_run check them, so a prepared launch's products do not overflow. */
+int launch_check_dims(const Launch *L);
 /* fill a buffer per its spec (exactly the generator docs/launch-spec.md defines) */
 int buffer_init(Buffer *b, const ArgSpec *a);
 uint64_t random_bits(uint64_t seed, uint64_t i);

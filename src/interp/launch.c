@@ -197,6 +197,34 @@ static void init_globals(Launch *L) {
   }
 }
 
+/* CUDA's limits on a launch's shape, the same on every machine carve describes from cc 2.0 on
+ * (maxThreadsDim 1024 x 1024 x 64, 1024 threads per block, maxGridSize 2^31-1 x 65535 x 65535;
+ * cc 1.x allows less, which interp_run checks against the launch's Machine). Products of
+ * dimensions are checked for overflow before they are compared; once this passes, the thread
+ * count fits an int and the block count an int64_t. */
+int launch_check_dims(const Launch *L) {
+  SrcLoc at = L->where.file ? L->where : tok_loc(L->kernel->tok);
+  long long b[3], g[3];   /* for printing */
+  for (int d = 0; d < 3; d++) { b[d] = L->block[d]; g[d] = L->grid[d]; }
+  for (int d = 0; d < 3; d++)
+    if (b[d] < 1 || g[d] < 1) {
+      diag_at(DIAG_ERROR, at, "grid (%lld,%lld,%lld) and block (%lld,%lld,%lld): every dimension must be at least 1", g[0], g[1], g[2], b[0], b[1], b[2]);
+      return 2;
+    }
+  int64_t n;
+  if (__builtin_mul_overflow(L->block[0], L->block[1], &n) || __builtin_mul_overflow(n, L->block[2], &n)) {
+    diag_at(DIAG_ERROR, at, "block (%lld,%lld,%lld) has more threads than CUDA allows (1 to 1024)", b[0], b[1], b[2]);
+    return 2;
+  }
+  if (n > 1024) { diag_at(DIAG_ERROR, at, "block of %lld threads: CUDA allows 1 to 1024", (long long)n); return 2; }
+  if (b[2] > 64) { diag_at(DIAG_ERROR, at, "block z dimension %lld exceeds 64", b[2]); return 2; }
+  if (g[1] > 65535 || g[2] > 65535 || g[0] > 2147483647) {
+    diag_at(DIAG_ERROR, at, "grid (%lld,%lld,%lld) exceeds CUDA's limits", g[0], g[1], g[2]);
+    return 2;
+  }
+  return 0;
+}
+
 int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
   memset(L, 0, sizeof *L);
   L->prog = p;
@@ -217,6 +245,7 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
     diag_at(DIAG_ERROR, at, "no block size for kernel '%s': add block(...) to its launch spec or pass --block", k->name);
     return 2;
   }
+  if (launch_check_dims(L)) return 2;
   int np = 0;
   for (Obj *q = k->params; q; q = q->next) np++;
   L->args = xmalloc(sizeof(Val) * (size_t)(np ? np : 1));
