@@ -5,7 +5,7 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter
 LDLIBS = -lm -ldl
 PREFIX ?= /usr/local
 
-SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c)
+SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c)
 OBJ_LIB = $(SRC_LIB:%.c=build/%.o)
 SAN_OBJ_LIB = $(SRC_LIB:%.c=build-san/%.o)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -46,7 +46,7 @@ clean:
 .PHONY: all clean
 
 # ---- tests ----
-TEST_PROGS = test_kernels test_interp test_front test_analyze test_model
+TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt
 TEST_BINS = $(TEST_PROGS:%=build/tests/%)
 SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
 
@@ -73,31 +73,52 @@ build-san/tests/test_%: build-san/tests/test_%.o build-san/libcarve.a
 run: carve
 	@sh examples/run-all.sh ./carve
 
-bench: carve build/bench/bench_front build/bench/bench_nvrtc
+bench: carve build/bench/bench_front build/bench/bench_nvrtc build/bench/bench_variants
 	@sh bench/run.sh
+
+build/bench/bench_variants: build/bench/bench_variants.o build/libcarve.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/bench/bench_front: build/bench/bench_front.o build/libcarve.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# Fuzzing (docs/fuzzing.md). The front-end fuzzer needs clang's libFuzzer and only the front
+# end; it is built with lower limits (FUZZ_LIMITS) so that reaching one fits libFuzzer's time and
+# memory budget per input. The command-line fuzzer is plain C and drives a carve binary, by
+# default the ASan+UBSan one.
 FUZZ_CC ?= clang
-build/fuzz/fuzz_front: tests/fuzz/fuzz_front.c $(SRC_LIB) build/gen/calibrate_src.h
+FUZZ_LIMITS ?= -DLIMIT_TOKENS='(1LL<<20)'
+FUZZ_SRC = src/base.c $(wildcard src/front/*.c)
+build/fuzz/fuzz_front: tests/fuzz/fuzz_front.c tests/fuzz/hostile.h $(FUZZ_SRC) $(wildcard src/*.h src/front/*.h src/front/*.def)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_front.c $(SRC_LIB) $(LDLIBS)
+	$(FUZZ_CC) $(WARN) $(FUZZ_LIMITS) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_front.c $(FUZZ_SRC) $(LDLIBS)
+
+build/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c tests/fuzz/hostile.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O2 -g -o $@ tests/fuzz/fuzz_cli.c
 
 FUZZ_SECONDS ?= 600
+FUZZ_MAX_LEN ?= 65536
+FUZZ_FLAGS ?=
 fuzz: build/fuzz/fuzz_front
 	@mkdir -p fuzz-out/corpus
-	@cp -n examples/*.cu tests/fuzz/seeds/* fuzz-out/corpus/ 2>/dev/null || true
-	build/fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
-	  -dict=tests/fuzz/cuda.dict -artifact_prefix=fuzz-out/ fuzz-out/corpus
+	@cp -n examples/*.cu tests/fuzz/seeds/* tests/fuzz/regress/* fuzz-out/corpus/ 2>/dev/null || true
+	build/fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -timeout=10 -rss_limit_mb=2048 \
+	  -dict=tests/fuzz/cuda.dict -artifact_prefix=fuzz-out/ $(FUZZ_FLAGS) fuzz-out/corpus
+
+FUZZ_CARVE ?= build-san/carve
+fuzz-cli: build/fuzz/fuzz_cli $(FUZZ_CARVE)
+	build/fuzz/fuzz_cli -carve $(FUZZ_CARVE) -seconds $(FUZZ_SECONDS) -out fuzz-out/cli $(FUZZ_CLI_FLAGS) \
+	  examples/*.cu tests/diag/*.cu tests/fuzz/seeds/*
 
 install: carve
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 carve $(DESTDIR)$(PREFIX)/bin/carve
 	install -m 644 docs/carve.1 $(DESTDIR)$(PREFIX)/share/man/man1/carve.1
 
-.PHONY: run bench fuzz install
+.PHONY: run bench fuzz fuzz-cli install
 
 # GPU tests: run on a machine with a GPU and the CUDA toolkit (skipped elsewhere)
 gpu-test: carve

@@ -7,6 +7,9 @@ echo "== interpreter: reduce_shared with barriers (N=4194304)"
 ./carve run examples/reduce_shared.cu -D N=4194304 | sed -n '2p'
 echo "== front end: a generated file of 2000 kernels"
 build/bench/bench_front 2000
+echo "== variants per second (programs as values: clone, edit, layout, analyze, free), one core"
+build/bench/bench_variants examples/mm.cu mm 2 N=64
+build/bench/bench_variants examples/demosaic.cu demosaic 2 H=64 W=64
 echo "== analyzer: one kernel, whole command (parse, inputs, sampled run, report)"
 for k in tp mm tp_shared conv reduce_shared; do
   /usr/bin/time -f "  $k: %e s" ./carve analyze examples/$k.cu > /dev/null

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -301,3 +302,231 @@ int run_program(char *const argv[], const char *out, const char *err, int timeou
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+
+/* ---- files carve writes ---- */
+struct OutFile {
+  struct OutFile *next;
+  char *path;     /* as given, for messages */
+  char *target;   /* what the rename replaces (links resolved); NULL: written in place */
+  char *tmp;      /* the temporary, until renamed */
+  FILE *fp;
+};
+static OutFile *out_files;
+
+static bool out_fail(const char *path, const char *why) {
+  diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot write '%s': %s", path, why);
+  return false;
+}
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  return memcpy(xmalloc(n), s, n);
+}
+
+static void out_free(OutFile *f) {
+  if (f->fp) fclose(f->fp);
+  if (f->tmp) unlink(f->tmp);
+  free(f->path); free(f->target); free(f->tmp);
+  free(f);
+}
+
+/* the path a rename must replace: path itself, or the file its links name; NULL with why */
+static char *out_target(const char *path, struct stat *st, bool *exists, const char **why) {
+  struct stat lst;
+  *exists = false;
+  if (lstat(path, &lst) != 0) {
+    if (errno != ENOENT) { *why = strerror(errno); return NULL; }
+    return dup_str(path);
+  }
+  if (!S_ISLNK(lst.st_mode)) { *st = lst; *exists = true; return dup_str(path); }
+  /* never create a file through a link: a link to nothing is refused */
+  char *real = realpath(path, NULL);
+  if (!real || stat(real, st) != 0) { free(real); *why = "a symbolic link to a missing file"; return NULL; }
+  *exists = true;
+  return real;
+}
+
+/* a fresh temporary beside target, with the mode the file will have */
+static FILE *out_temp(const char *target, const struct stat *st, bool exists, char **tmp) {
+  const char *slash = strrchr(target, '/');
+  int dirlen = slash ? (int)(slash - target) + 1 : 0;
+  char *t = xmalloc((size_t)dirlen + 16);
+  snprintf(t, (size_t)dirlen + 16, "%.*s.carve-XXXXXX", dirlen, target);
+  int fd = mkstemp(t);
+  mode_t mask = umask(0);
+  umask(mask);
+  FILE *fp = NULL;
+  if (fd >= 0 && fchmod(fd, exists ? st->st_mode & 07777 : 0666 & ~mask) == 0) fp = fdopen(fd, "wb");
+  if (!fp) {
+    int e = errno;
+    if (fd >= 0) { close(fd); unlink(t); }
+    free(t);
+    errno = e;
+    return NULL;
+  }
+  *tmp = t;
+  return fp;
+}
+
+OutFile *out_begin(const char *path) {
+  struct stat st;
+  bool exists;
+  const char *why = NULL;
+  char *target = out_target(path, &st, &exists, &why);
+  if (!target) { out_fail(path, why); return NULL; }
+  OutFile *f = xmalloc(sizeof *f);
+  f->path = dup_str(path);
+  if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    int fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    free(target);
+    f->fp = fd < 0 ? NULL : fdopen(fd, "wb");
+    if (!f->fp && fd >= 0) close(fd);
+  } else if (exists && !S_ISREG(st.st_mode)) {
+    free(target);
+    out_fail(path, S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file, character device or FIFO");
+    out_free(f);
+    return NULL;
+  } else {
+    f->target = target;
+    f->fp = out_temp(target, &st, exists, &f->tmp);
+  }
+  if (!f->fp) { out_fail(path, strerror(errno)); out_free(f); return NULL; }
+  f->next = out_files;
+  out_files = f;
+  return f;
+}
+
+bool out_write(OutFile *f, const void *data, size_t n) {
+  if (n && fwrite(data, 1, n, f->fp) != n) return out_fail(f->path, strerror(errno));
+  return true;
+}
+
+void out_abort_all(void) {
+  while (out_files) { OutFile *n = out_files->next; out_free(out_files); out_files = n; }
+}
+
+bool out_commit_all(void) {
+  /* every write is checked (a full disk, /dev/full) before any rename: all or nothing */
+  for (OutFile *f = out_files; f; f = f->next) {
+    errno = 0;
+    bool bad = fflush(f->fp) != 0 || ferror(f->fp);
+    int err = errno;
+    bad |= fclose(f->fp) != 0;
+    if (!err) err = errno;
+    f->fp = NULL;
+    if (bad) { out_fail(f->path, err ? strerror(err) : "write error"); out_abort_all(); return false; }
+  }
+  bool ok = true;
+  for (OutFile *f = out_files; f; f = f->next)
+    if (f->tmp) {
+      if (rename(f->tmp, f->target) != 0) ok = out_fail(f->path, strerror(errno));
+      else { free(f->tmp); f->tmp = NULL; }
+    }
+  out_abort_all();
+  return ok;
+}
+
+bool out_check_stdout(void) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return true;
+  diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot write to standard output%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+  return false;
+}
+
+char *read_file_max(const char *path, size_t max, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  char *s = xmalloc(max + 2);
+  size_t n = fread(s, 1, max + 1, fp);
+  int err = ferror(fp);
+  fclose(fp);
+  if (err || n > max) { free(s); errno = err ? EIO : EFBIG; return NULL; }
+  s[n] = 0;
+  if (len) *len = n;
+  return s;
+}
+
+/* ---- JSON well-formedness (RFC 8259) ---- */
+typedef struct { const char *p, *end; int depth; const char *err; } JScan;
+
+static bool jerr(JScan *j, const char *what) { if (!j->err) j->err = what; return false; }
+static void jspace(JScan *j) { while (j->p < j->end && *j->p && strchr(" \t\r\n", *j->p)) j->p++; }
+static bool jdigits(JScan *j) {
+  const char *s = j->p;
+  while (j->p < j->end && *j->p >= '0' && *j->p <= '9') j->p++;
+  return j->p > s || jerr(j, "a digit expected");
+}
+static bool jnumber(JScan *j) {
+  if (*j->p == '-') j->p++;
+  if (j->p < j->end && *j->p == '0') j->p++;
+  else if (!jdigits(j)) return false;
+  if (j->p < j->end && *j->p == '.') { j->p++; if (!jdigits(j)) return false; }
+  if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+    j->p++;
+    if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
+    if (!jdigits(j)) return false;
+  }
+  return true;
+}
+static bool jstring(JScan *j) {
+  if (j->p >= j->end || *j->p != '"') return jerr(j, "a string expected");
+  for (j->p++; j->p < j->end; j->p++) {
+    unsigned char c = (unsigned char)*j->p;
+    if (c == '"') { j->p++; return true; }
+    if (c < 0x20) return jerr(j, "a control character in a string");
+    if (c != '\\') continue;
+    if (++j->p >= j->end) break;
+    if (*j->p == 'u') {
+      for (int i = 0; i < 4; i++)
+        if (++j->p >= j->end || !strchr("0123456789abcdefABCDEF", *j->p) || !*j->p) return jerr(j, "a bad \\u escape");
+    } else if (!*j->p || !strchr("\"\\/bfnrt", *j->p)) return jerr(j, "a bad escape in a string");
+  }
+  return jerr(j, "an unterminated string");
+}
+static bool jvalue(JScan *j);
+static bool jlist(JScan *j, char close, bool object) {
+  if (++j->depth > 64) return jerr(j, "nesting deeper than 64");
+  j->p++;
+  jspace(j);
+  if (j->p < j->end && *j->p == close) { j->p++; j->depth--; return true; }
+  for (;;) {
+    if (object) {
+      if (!jstring(j)) return false;
+      jspace(j);
+      if (j->p >= j->end || *j->p != ':') return jerr(j, "':' expected");
+      j->p++;
+    }
+    if (!jvalue(j)) return false;
+    jspace(j);
+    if (j->p < j->end && *j->p == ',') { j->p++; jspace(j); continue; }
+    if (j->p < j->end && *j->p == close) { j->p++; j->depth--; return true; }
+    return jerr(j, object ? "',' or '}' expected" : "',' or ']' expected");
+  }
+}
+static bool jvalue(JScan *j) {
+  jspace(j);
+  if (j->p >= j->end) return jerr(j, "a value expected");
+  static const char *words[] = {"true", "false", "null"};
+  for (int i = 0; i < 3; i++) {
+    size_t n = strlen(words[i]);
+    if ((size_t)(j->end - j->p) >= n && !memcmp(j->p, words[i], n)) { j->p += n; return true; }
+  }
+  char c = *j->p;
+  if (c == '{' || c == '[') return jlist(j, c == '{' ? '}' : ']', c == '{');
+  if (c == '"') return jstring(j);
+  if (c == '-' || (c >= '0' && c <= '9')) return jnumber(j);
+  return jerr(j, "a value expected");
+}
+
+bool json_valid(const char *text, size_t len, char *why, size_t whylen) {
+  JScan j = {text, text + len, 0, NULL};
+  if (jvalue(&j)) {
+    jspace(&j);
+    if (j.p == j.end) return true;
+    jerr(&j, "text after the value");
+  }
+  int line = 1, col = 1;
+  for (const char *c = text; c < j.p && c < j.end; c++) { if (*c == '\n') { line++; col = 1; } else col++; }
+  snprintf(why, whylen, "not JSON: %s at line %d, column %d", j.err, line, col);
+  return false;
+}

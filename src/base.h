@@ -84,4 +84,25 @@ char *calibration_path(const char *given);
  * run argv with stdout and stderr to files: the exit status, 124 on timeout, -1 if it could not start */
 char *find_program(const char *name);
 int run_program(char *const argv[], const char *out, const char *err, int timeout_s);
+/* Files carve writes. Every file a command writes goes through here: out_begin opens PATH,
+ * out_write adds bytes, out_commit_all makes all the files begun since the last commit appear
+ * together, out_abort_all discards them. A regular file (or a new one) is written to a fresh
+ * temporary in its directory (mkstemp: created exclusively, never through a planted link) and
+ * renamed over PATH at commit, so PATH holds the old or the new contents, never half; a
+ * symbolic link is followed to the file it names and stays a link. A character device or a FIFO
+ * (/dev/null, a named pipe) is written in place. Anything else (a directory, a socket, a link
+ * to nothing) is refused. Errors are diagnosed ("carve: error: cannot write 'PATH': why");
+ * after one, the caller calls out_abort_all and nothing regular was changed. */
+typedef struct OutFile OutFile;
+OutFile *out_begin(const char *path);          /* NULL after a diagnostic */
+bool out_write(OutFile *f, const void *data, size_t n);
+bool out_commit_all(void);   /* flush and close everything, then rename; false after a diagnostic */
+void out_abort_all(void);    /* close and remove the temporaries; nothing was committed */
+/* standard output at exit: flushed and checked; false after a diagnostic */
+bool out_check_stdout(void);
+
+/* read a whole file of at most max bytes; NULL with errno set on failure (EFBIG: longer) */
+char *read_file_max(const char *path, size_t max, size_t *len);
+/* is text[0..len) one JSON value (RFC 8259)? false with what is wrong and where in why */
+bool json_valid(const char *text, size_t len, char *why, size_t whylen);
 #endif

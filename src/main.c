@@ -1,6 +1,7 @@
-/* carve: the command line. Each subcommand parses its flags, loads the program through the
- * front end and hands it to one stage. Exit status: 0 ok, 1 a kernel fault was found,
- * 2 usage or input error. */
+/* carve: the command line. A table of subcommands (at the end): each names its usage text, the
+ * options it accepts and its function; one parser reads every command's flags and rejects the
+ * options a command does not take. Exit status: 0 ok, 1 a kernel fault was found (or a check
+ * failed), 2 usage or input error (or a failed write), 3 no GPU or no CUDA toolkit. */
 #include "front/front.h"
 #include "interp/interp.h"
 #include "gpu/gpu.h"
@@ -8,13 +9,17 @@
 #include "analysis/analysis.h"
 #include "model/model.h"
 #include "model/metrics.h"
+#include "model/estimate.h"
+#include "report/report.h"
+#include "opt/opt.h"
 #include <errno.h>
-#include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static const char *usage_main =
+static const char usage_main[] =
   "usage: carve COMMAND [OPTIONS] FILE.cu\n"
   "\n"
   "carve reads CUDA C kernels, runs them on the CPU with CUDA's semantics, and says why they are slow.\n"
@@ -34,34 +39,59 @@ static const char *usage_main =
   "          limiting resource, waves over the SMs\n"
   "  bench   run a launch on the GPU: generated harness, proper timing, verification\n"
   "          against the interpreter (--verify), Nsight Compute counters (--ncu)\n"
+  "  optimize  rewrite a kernel into faster CUDA (scalar replacement, staging through shared\n"
+  "          memory, unrolling, diagonal block order), each step verified by execution\n"
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
   "  -I DIR            add a directory to the #include \"...\" search path\n"
-  "  --help            help for a command (carve COMMAND --help)\n"
+  "  --help            help for a command (carve COMMAND --help); each command takes only its own options\n"
   "  --version         print the version\n"
   "\n"
-  "exit status: 0 success, 1 a kernel fault was found, 2 usage or input error\n"
+  "exit status: 0 success, 1 a kernel fault was found, 2 usage or input error (or a failed write),\n"
+  "3 no GPU or no CUDA toolkit (bench, calibrate)\n"
   "See docs/launch-spec.md for '#pragma carve' launch specifications and 'man ./docs/carve.1'.\n";
 
-static const char *usage_check =
+static const char usage_optimize[] =
+  "usage: carve optimize FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
+  "                      [--arg ...] [--arch h100|h200|g80|gt200|c1060] [-o OUT.cu] [--passes A,B | --skip A]\n"
+  "                      [--set PASS.PARAM=VALUE] [--explain] [--format text|json] [--no-verify]\n"
+  "                      [--no-estimate] [--regs N] [--calibration FILE]\n"
+  "\n"
+  "Rewrite the kernel source to source, in Yang et al.'s order: scalar (global elements in\n"
+  "registers), stage (transposed loads and row walks through a padded shared tile), unroll,\n"
+  "camping (diagonal block order where partitions are linear). Each pass says whether it is\n"
+  "legal, and why not; the estimate before and after decides whether it pays (--no-estimate keeps\n"
+  "every legal step); every kept step is run against the original in the interpreter on random\n"
+  "inputs at a reduced size (64), a ragged size (61) and sampled blocks of the given size, and\n"
+  "rejected on any difference, fault, race or divergent barrier (--no-verify skips this and the\n"
+  "output says so). The output is readable CUDA with '#pragma carve' lines (a reshaped launch\n"
+  "included), so run, analyze, estimate and bench take it as it is; a header comment lists the\n"
+  "passes, their parameters and assumptions. The plan goes to standard error (--explain: every\n"
+  "size verified and every estimate), or as JSON to standard output with --format json.\n"
+  "  --set stage.tile=16   a pass parameter (values: docs/optimize.md); --passes scalar,unroll runs\n"
+  "                        only those, --skip camping all but those\n"
+  "Exit 0 with the output written (also when no pass applied), 2 on an error.\n";
+
+static const char usage_check[] =
   "usage: carve check FILE.cu [-D NAME[=VALUE]] [-I DIR] [--format text|json]\n"
   "\n"
   "Parse FILE.cu (host code beside the kernels is skipped) and list each kernel with its\n"
   "signature, resources declared, and launch specification. Exit 0 when the file loads with no\n"
   "error, 2 with diagnostics otherwise.\n";
 
-static const char *usage_print =
+static const char usage_print[] =
   "usage: carve print FILE.cu [-D NAME[=VALUE]] [-I DIR] [--kernel NAME] [-o OUT.cu]\n"
   "\n"
   "Print the device code of FILE.cu (types, constants, device functions, kernels, launch specs)\n"
-  "as CUDA source, macros expanded. Printing the printed file gives the same text.\n";
+  "as CUDA source, macros expanded. Printing the printed file gives the same text. -o writes OUT.cu\n"
+  "whole or not at all (a temporary renamed over it; a device or FIFO is written in place).\n";
 
-static const char *usage_bench =
+static const char usage_bench[] =
   "usage: carve bench FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                   [--arg ...] [--reps N] [--flush-l2] [--verify] [--verify-blocks N] [--ncu]\n"
-  "                   [--baseline] [--arch sm_XX] [--timeout SECONDS] [--calibration FILE]\n"
-  "                   [--format text|json] [--emit DIR]\n"
+  "                   [--shared BYTES] [--arg ...] [--reps N] [--flush-l2] [--verify] [--verify-blocks N]\n"
+  "                   [--ncu] [--baseline | --no-baseline] [--arch sm_XX] [--timeout SECONDS]\n"
+  "                   [--calibration FILE] [--format text|json] [--emit DIR]\n"
   "\n"
   "Generate a standalone CUDA harness for the launch (inputs made by exactly the generators\n"
   "'carve run' uses), build it with nvcc and time it: 2 warm-up launches, then the median, min and\n"
@@ -76,7 +106,7 @@ static const char *usage_bench =
   "  --emit DIR    write DIR/harness.cu and DIR/build.sh; do not build or run\n"
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
-static const char *usage_run =
+static const char usage_run[] =
   "usage: carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
@@ -88,32 +118,131 @@ static const char *usage_run =
   "barrier interval and __syncthreads reached by part of a block, each with its source location,\n"
   "block and thread (exit 1). On success prints a summary: time, lane-operations executed and a\n"
   "checksum (FNV-1a 64 of the bytes) of each output buffer; --out writes a buffer as raw\n"
-  "little-endian bytes (written only when the launch succeeds).\n"
+  "little-endian bytes, only when the launch succeeds, and all the --out files or none.\n"
   "\n"
   "  --arg n=1024                    scalar parameter\n"
   "  --arg 'A=float[4096]:random(7)' buffer: zeros | fill(V) | iota[(S[,STEP])] | random(SEED[,LO,HI]) | file(\"PATH\")\n"
   "  --max-steps N                   stop a runaway kernel after N warp-steps (default 2e9)\n"
   "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n";
 
+static const char usage_analyze[] =
+  "usage: carve analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
+  "                     [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060] [--blocks N]\n"
+  "                     [--format text|json|sarif] [--fail-on warning|error]\n"
+  "\n"
+  "Run N sampled blocks (default 16: first, last and evenly spread; all when the grid is smaller)\n"
+  "in the interpreter and report, for every global and shared memory instruction: its index as an\n"
+  "affine form when it is one, its class (warp-uniform, unit stride, stride s, indirect), 32-byte\n"
+  "sectors per warp request (sm_90 rule) or shared wavefronts per request (bank conflicts), bytes\n"
+  "moved against bytes used, and reuse within a block; for every branch, how often warps diverge;\n"
+  "and launch limits (block size, occupancy bound, idle SMs). Each finding names the line, the cost\n"
+  "and the remedy. 'exact' means an affine index with the same cost in every sampled request;\n"
+  "otherwise the figure is 'sampled'.\n"
+  "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
+
+static const char usage_estimate[] =
+  "usage: carve estimate FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
+  "                      [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060] [--regs N]\n"
+  "                      [--calibration FILE] [--format text|json]\n"
+  "       carve estimate --rank A.cu B.cu ... [-D ...] [--arch ...] [--regs N] [--format text|json]\n"
+  "\n"
+  "Registers per thread, static shared memory, stack and spills as ptxas reports them (NVRTC loaded\n"
+  "in-process, cached by source; 'unknown' without the CUDA toolkit, or give --regs), the exact\n"
+  "occupancy for the launch on the machine (the rule of cuda_occupancy.h for sm_90, the per-block\n"
+  "register allocation of cc 1.x) with the limiting resource, and the waves of blocks over the SMs.\n"
+  "Then the dynamic instruction mix per thread, counted on sampled blocks and rewritten as nvcc\n"
+  "compiles it (unrolling, hoisting, strength reduction, predication, 128-bit merging), the measured\n"
+  "loop trip counts, Ryoo's Instr/Regions/LongRegions/Efficiency/Utilization (eqs. 5.1, 5.2, 6.1),\n"
+  "CuMAPz's memory factors, and a time estimate from limits (issue, SFU, DRAM, L2, the L1/shared\n"
+  "data pipe, one warp's latency path, launch) against the ceilings of 'carve calibrate'; the largest\n"
+  "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md; JSON\n"
+  "fields: docs/estimate-json.md.\n"
+  "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n"
+  "                         (each file's kernel is the one its launch specification names)\n"
+  "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
+  "                         when it exists); a named file that is missing or not a calibration is an error\n";
+
+static const char usage_arch[] =
+  "usage: carve arch [NAME] [--format text|json]\n"
+  "\n"
+  "List the machine descriptions, or show one (h100, h200, g80, gt200, c1060) field by field with\n"
+  "the source of each number, followed by the calibration measured on this GPU if present\n"
+  "($CARVE_CALIBRATION or ~/.cache/carve/calibration.json).\n";
+
+static const char usage_calibrate[] =
+  "usage: carve calibrate [--out FILE] [--arch sm_XX]\n"
+  "\n"
+  "Build and run carve's GPU microbenchmarks (device-to-device copy, streaming read, FP32 FMA rate,\n"
+  "shared-memory and L2 bandwidth, global and L2 latency by pointer chase, launch overhead,\n"
+  "__syncthreads cost) and write the result as JSON to FILE (default $CARVE_CALIBRATION or\n"
+  "~/.cache/carve/calibration.json). Exit 3 without a GPU or CUDA toolkit.\n";
+
+/* ---- options ---- */
+typedef enum {
+  O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_NO_RACE,
+  O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
+  O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
+  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE
+} OptId;
+
 typedef struct {
-  const char *file;
-  const char *kernel;
-  const char *format;
-  const char *out_path;
+  const char *name;
+  OptId id;
+  const char *value;   /* what its value is, for "needs ..."; NULL: a switch */
+} OptDef;
+
+/* one name can mean different things to different commands (--out, --arch): the command's
+ * accepted set picks the entry */
+static const OptDef options[] = {
+  {"-D", O_DEFINE, "NAME[=VALUE]"}, {"-I", O_INCLUDE, "a directory"}, {"--kernel", O_KERNEL, "a name"},
+  {"--format", O_FORMAT, "a format"}, {"-o", O_OUTPUT, "a path"}, {"--grid", O_GRID, "X[,Y[,Z]]"},
+  {"--block", O_BLOCK, "X[,Y[,Z]]"}, {"--shared", O_SHARED, "a byte count"}, {"--arg", O_ARG, "NAME=VALUE"},
+  {"--out", O_OUT, "NAME=PATH"}, {"--max-steps", O_MAX_STEPS, "a number"}, {"--no-race-check", O_NO_RACE, NULL},
+  {"--dump-inputs", O_DUMP_INPUTS, "a directory"}, {"--verify", O_VERIFY, NULL}, {"--verify-blocks", O_VERIFY_BLOCKS, "a positive number"},
+  {"--ncu", O_NCU, NULL}, {"--flush-l2", O_FLUSH_L2, NULL}, {"--baseline", O_BASELINE, NULL}, {"--no-baseline", O_NO_BASELINE, NULL},
+  {"--emit", O_EMIT, "a directory"}, {"--reps", O_REPS, "a positive number"}, {"--timeout", O_TIMEOUT, "a positive number"},
+  {"--arch", O_ARCH, "a value"}, {"--blocks", O_BLOCKS, "a positive number"}, {"--regs", O_REGS, "a register count (1-255)"},
+  {"--fail-on", O_FAIL_ON, "warning or error"}, {"--calibration", O_CALIBRATION, "a file"}, {"--rank", O_RANK, NULL},
+  {"--out", O_CAL_OUT, "a file"},
+  {"--passes", O_PASSES, "a comma-separated list of passes"}, {"--skip", O_SKIP, "a comma-separated list of passes"},
+  {"--set", O_SET, "PASS.PARAM=VALUE"}, {"--explain", O_EXPLAIN, NULL}, {"--no-verify", O_NO_VERIFY, NULL},
+  {"--no-estimate", O_NO_ESTIMATE, NULL},
+};
+
+typedef struct Command Command;
+
+typedef struct Opts {
+  const Command *cmd;
+  const char **files; int nfiles;    /* the positional arguments */
+  const char *file;                  /* files[0] */
+  const char *kernel, *format, *out_path, *cal_out;
   PPOptions pp;
   LaunchOverrides ov;
   const char **outs; int nouts;
   const char **arg_texts; int nargs;
   const char *grid, *block;
   uint64_t max_steps;
-  bool no_race;
+  bool no_race, rank;
   const char *dump_inputs;
   int blocks, fail_on, regs;
-  BenchOptions bench;
+  BenchOptions bench;                /* also --arch and --calibration of analyze and estimate */
+  const char *passes, *skip;         /* optimize */
+  const char **sets; int nsets;
+  bool explain, no_verify, no_estimate;
 } Opts;
 
+struct Command {
+  const char *name, *usage;
+  uint64_t options;          /* bit (1 << OptId) for each option it accepts */
+  const char *formats;       /* --format values, "text|json" */
+  int min_args, max_args;    /* positional arguments (-1: any number) */
+  const char *arg_name;      /* what they are */
+  bool load;                 /* the argument is a FILE.cu to load before run */
+  int (*run)(Opts *o, Program *p);
+};
+
 static int usage_error(const char *cmd, const char *msg) {
-  fprintf(stderr, "carve %s: %s\n(try 'carve %s --help')\n", cmd, msg, cmd);
+  fprintf(stderr, "carve %s: %s (see 'carve %s --help')\n", cmd, msg, cmd);
   return 2;
 }
 
@@ -125,118 +254,146 @@ static void push(const char ***arr, int *n, const char *s) {
   *arr = a;
 }
 
-/* common flag parsing; returns 0, or the exit status to stop with */
-static int parse_opts(const char *cmd, int argc, char **argv, Opts *o, const char *usage) {
-  memset(o, 0, sizeof *o);
-  o->format = "text";
-  o->ov.dyn_shared = -1;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    const char *val = NULL;
-#define TAKE(flag)                                                                    \
-  (!strcmp(a, flag) ? (i + 1 < argc ? (val = argv[++i], 1) : -1)                       \
-                    : (!strncmp(a, flag "=", strlen(flag) + 1) ? (val = a + strlen(flag) + 1, 1) : 0))
-    int r;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage, stdout); return -1; }
-    if (!strncmp(a, "-D", 2) && a[2]) { push(&o->pp.defines, &o->pp.n_defines, a + 2); continue; }
-    if (!strncmp(a, "-I", 2) && a[2]) { push(&o->pp.include_dirs, &o->pp.n_include_dirs, a + 2); continue; }
-    if ((r = TAKE("-D"))) { if (r < 0) return usage_error(cmd, "-D needs NAME[=VALUE]"); push(&o->pp.defines, &o->pp.n_defines, val); continue; }
-    if ((r = TAKE("-I"))) { if (r < 0) return usage_error(cmd, "-I needs a directory"); push(&o->pp.include_dirs, &o->pp.n_include_dirs, val); continue; }
-    if ((r = TAKE("--kernel"))) { if (r < 0) return usage_error(cmd, "--kernel needs a name"); o->kernel = val; continue; }
-    if ((r = TAKE("--format"))) {
-      if (r < 0 || (strcmp(val, "text") && strcmp(val, "json") && (strcmp(val, "sarif") || strcmp(cmd, "analyze"))))
-        return usage_error(cmd, !strcmp(cmd, "analyze") ? "--format takes text, json or sarif" : "--format takes text or json");
-      o->format = val;
-      continue;
-    }
-    if ((r = TAKE("-o"))) { if (r < 0) return usage_error(cmd, "-o needs a path"); o->out_path = val; continue; }
-    if ((r = TAKE("--grid"))) { if (r < 0) return usage_error(cmd, "--grid needs X[,Y[,Z]]"); o->grid = val; continue; }
-    if ((r = TAKE("--block"))) { if (r < 0) return usage_error(cmd, "--block needs X[,Y[,Z]]"); o->block = val; continue; }
-    if ((r = TAKE("--shared"))) {
-      if (r < 0) return usage_error(cmd, "--shared needs a byte count");
-      char *end;
-      long long v = strtoll(val, &end, 0);
-      if (*end || v < 0) return usage_error(cmd, "--shared needs a non-negative byte count");
-      o->ov.dyn_shared = v;
-      continue;
-    }
-    if ((r = TAKE("--arg"))) { if (r < 0) return usage_error(cmd, "--arg needs NAME=VALUE"); push(&o->arg_texts, &o->nargs, val); continue; }
-    if ((r = TAKE("--out"))) {
-      if (r < 0 || !strchr(val, '=')) return usage_error(cmd, "--out needs NAME=PATH");
-      push(&o->outs, &o->nouts, val);
-      continue;
-    }
-    if ((r = TAKE("--max-steps"))) {
-      if (r < 0) return usage_error(cmd, "--max-steps needs a number");
-      char *end;
-      double v = strtod(val, &end);
-      if (*end || v < 1) return usage_error(cmd, "--max-steps needs a positive number");
-      o->max_steps = (uint64_t)v;
-      continue;
-    }
-    if (!strcmp(a, "--no-race-check")) { o->no_race = true; continue; }
-    if (!strcmp(a, "--verify")) { o->bench.verify = true; continue; }
-    if ((r = TAKE("--dump-inputs"))) { if (r < 0) return usage_error(cmd, "--dump-inputs needs a directory"); o->dump_inputs = val; continue; }
-    if (!strcmp(a, "--ncu")) { o->bench.ncu = true; continue; }
-    if (!strcmp(a, "--flush-l2")) { o->bench.h.flush_l2 = true; continue; }
-    if (!strcmp(a, "--baseline")) { o->bench.h.baseline = true; continue; }
-    if (!strcmp(a, "--no-baseline")) { o->bench.no_baseline = true; continue; }
-    if ((r = TAKE("--emit"))) { if (r < 0) return usage_error(cmd, "--emit needs a directory"); o->bench.emit_dir = val; continue; }
-    if ((r = TAKE("--arch"))) { if (r < 0) return usage_error(cmd, "--arch needs a value"); o->bench.arch = val; continue; }
-    if ((r = TAKE("--blocks"))) {
-      char *end;
-      long v = r > 0 ? strtol(val, &end, 10) : 0;
-      if (r < 0 || *end || v < 1 || v > 1000000) return usage_error(cmd, "--blocks needs a positive number");
-      o->blocks = (int)v;
-      continue;
-    }
-    if ((r = TAKE("--regs"))) {
-      char *end;
-      long v = r > 0 ? strtol(val, &end, 10) : 0;
-      if (r < 0 || *end || v < 1 || v > 255) return usage_error(cmd, "--regs needs a register count (1-255)");
-      o->regs = (int)v;
-      continue;
-    }
-    if ((r = TAKE("--fail-on"))) {
-      if (r < 0 || (strcmp(val, "warning") && strcmp(val, "error"))) return usage_error(cmd, "--fail-on takes warning or error");
-      o->fail_on = !strcmp(val, "warning") ? 2 : 3;
-      continue;
-    }
-    if ((r = TAKE("--calibration"))) { if (r < 0) return usage_error(cmd, "--calibration needs a file"); o->bench.calibration = val; continue; }
-    if ((r = TAKE("--reps")) || (r = TAKE("--verify-blocks")) || (r = TAKE("--timeout"))) {
-      if (r < 0) return usage_error(cmd, fmt("%s needs a positive number", a));
-      char *end;
-      long v = strtol(val, &end, 10);
-      if (*end || v < 1 || v > 1000000) return usage_error(cmd, fmt("%s needs a positive number", a));
-      if (!strncmp(a, "--reps", 6)) o->bench.h.reps = (int)v;
-      else if (!strncmp(a, "--verify-blocks", 15)) o->bench.verify_blocks = (int)v;
-      else o->bench.timeout_s = (int)v;
-      continue;
-    }
-#undef TAKE
-    if (a[0] == '-' && a[1]) return usage_error(cmd, fmt("unknown option '%s'", a));
-    if (o->file) return usage_error(cmd, fmt("more than one input file ('%s' and '%s')", o->file, a));
-    o->file = a;
+/* the option a names among those c accepts; *val: a value given in the same word */
+static const OptDef *find_option(const Command *c, const char *a, const char **val) {
+  *val = NULL;
+  for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+    const OptDef *d = &options[i];
+    size_t n = strlen(d->name);
+    if (!(c->options >> d->id & 1) || strncmp(a, d->name, n)) continue;
+    if (!a[n]) return d;
+    if (a[n] == '=') { *val = a + n + 1; return d; }
+    if (d->id == O_DEFINE || d->id == O_INCLUDE) { *val = a + n; return d; }   /* -DN=1, -Idir */
   }
-  if (!o->file) return usage_error(cmd, "no input file");
+  return NULL;
+}
+
+/* "text|json|sarif" as "text, json or sarif" */
+static char *one_of(const char *list) {
+  char *s = arena_strdup(list), *words[8], *out = "";
+  int n = 0;
+  for (char *w = strtok(s, "|"); w && n < 8; w = strtok(NULL, "|")) words[n++] = w;
+  for (int i = 0; i < n; i++) out = fmt("%s%s%s", out, i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
+  return out;
+}
+
+static bool listed(const char *list, const char *v) {
+  size_t n = strlen(v);
+  for (const char *p = list; (p = strstr(p, v)); p++)
+    if ((p == list || p[-1] == '|') && (!p[n] || p[n] == '|')) return true;
+  return false;
+}
+
+/* a whole positive number up to max, or -1 */
+static long positive(const char *v, long max) {
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  return *v && !*end && !errno && n >= 1 && n <= max ? n : -1;
+}
+
+/* 0, or the exit status after a usage message */
+static int set_option(Opts *o, const OptDef *d, const char *v) {
+  const char *cmd = o->cmd->name;
+  char *end;
+  switch (d->id) {
+  case O_DEFINE: push(&o->pp.defines, &o->pp.n_defines, v); return 0;
+  case O_INCLUDE: push(&o->pp.include_dirs, &o->pp.n_include_dirs, v); return 0;
+  case O_KERNEL: o->kernel = v; return 0;
+  case O_FORMAT:
+    if (!listed(o->cmd->formats, v)) return usage_error(cmd, fmt("--format takes %s", one_of(o->cmd->formats)));
+    o->format = v;
+    return 0;
+  case O_OUTPUT: o->out_path = v; return 0;
+  case O_GRID: o->grid = v; return 0;
+  case O_BLOCK: o->block = v; return 0;
+  case O_SHARED: {
+    long long n = strtoll(v, &end, 0);
+    if (!*v || *end || n < 0) return usage_error(cmd, "--shared needs a non-negative byte count");
+    o->ov.dyn_shared = n;
+    return 0;
+  }
+  case O_ARG: push(&o->arg_texts, &o->nargs, v); return 0;
+  case O_OUT:
+    if (!strchr(v, '=')) return usage_error(cmd, "--out needs NAME=PATH");
+    push(&o->outs, &o->nouts, v);
+    return 0;
+  case O_MAX_STEPS: {
+    double n = strtod(v, &end);
+    if (!*v || *end || !(n >= 1)) return usage_error(cmd, "--max-steps needs a positive number");
+    o->max_steps = n < 1.8e19 ? (uint64_t)n : UINT64_MAX;
+    return 0;
+  }
+  case O_NO_RACE: o->no_race = true; return 0;
+  case O_DUMP_INPUTS: o->dump_inputs = v; return 0;
+  case O_VERIFY: o->bench.verify = true; return 0;
+  case O_NCU: o->bench.ncu = true; return 0;
+  case O_FLUSH_L2: o->bench.h.flush_l2 = true; return 0;
+  case O_BASELINE: o->bench.h.baseline = true; return 0;
+  case O_NO_BASELINE: o->bench.no_baseline = true; return 0;
+  case O_EMIT: o->bench.emit_dir = v; return 0;
+  case O_ARCH: o->bench.arch = v; return 0;
+  case O_CALIBRATION: o->bench.calibration = v; return 0;
+  case O_CAL_OUT: o->cal_out = v; return 0;
+  case O_RANK: o->rank = true; return 0;
+  case O_PASSES: o->passes = v; return 0;
+  case O_SKIP: o->skip = v; return 0;
+  case O_SET: push(&o->sets, &o->nsets, v); return 0;
+  case O_EXPLAIN: o->explain = true; return 0;
+  case O_NO_VERIFY: o->no_verify = true; return 0;
+  case O_NO_ESTIMATE: o->no_estimate = true; return 0;
+  case O_FAIL_ON:
+    if (strcmp(v, "warning") && strcmp(v, "error")) return usage_error(cmd, "--fail-on takes warning or error");
+    o->fail_on = !strcmp(v, "warning") ? 2 : 3;
+    return 0;
+  case O_REGS:
+    if ((o->regs = (int)positive(v, 255)) < 0) return usage_error(cmd, "--regs needs a register count (1-255)");
+    return 0;
+  case O_BLOCKS: case O_REPS: case O_VERIFY_BLOCKS: case O_TIMEOUT: {
+    long n = positive(v, 1000000);
+    if (n < 0) return usage_error(cmd, fmt("%s needs a positive number", d->name));
+    *(d->id == O_BLOCKS ? &o->blocks : d->id == O_REPS ? &o->bench.h.reps : d->id == O_VERIFY_BLOCKS ? &o->bench.verify_blocks : &o->bench.timeout_s) = (int)n;
+    return 0;
+  }
+  }
   return 0;
 }
 
-static Program *load(Opts *o) {
-  Program *p = load_program(o->file, &o->pp);
-  return p;
+static int check_arguments(const Opts *o) {
+  const Command *c = o->cmd;
+  if (o->nfiles < c->min_args) return usage_error(c->name, fmt("no %s", c->arg_name));
+  if (c->max_args >= 0 && o->nfiles > c->max_args)
+    return usage_error(c->name, c->max_args ? fmt("more than one %s ('%s' and '%s')", c->arg_name, o->files[0], o->files[1])
+                                            : fmt("unexpected argument '%s'", o->files[0]));
+  return 0;
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-    else fputc(*s, f);
+/* every command's flags; returns 0, -1 after --help, or the exit status to stop with */
+static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
+  memset(o, 0, sizeof *o);
+  o->cmd = c;
+  o->format = "text";
+  o->ov.dyn_shared = -1;
+  o->files = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *val;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(c->usage, stdout); return -1; }
+    if (a[0] != '-' || !a[1]) { o->files[o->nfiles++] = a; continue; }
+    const OptDef *d = find_option(c, a, &val);
+    if (!d) return usage_error(c->name, fmt("unknown option '%s'", a));
+    if (!d->value && val) return usage_error(c->name, fmt("%s takes no value", d->name));
+    if (d->value && !val) {
+      if (i + 1 >= argc) return usage_error(c->name, fmt("%s needs %s", d->name, d->value));
+      val = argv[++i];
+    }
+    int r = set_option(o, d, val);
+    if (r) return r;
   }
-  fputc('"', f);
+  o->file = o->files[0];
+  return check_arguments(o);
 }
 
+/* ---- check, print ---- */
 static char *signature(Obj *k) {
   Buf b = {0};
   print_function(&b, &(Obj){.name = k->name, .ty = k->ty, .is_kernel = k->is_kernel, .is_device = k->is_device,
@@ -248,115 +405,99 @@ static char *signature(Obj *k) {
   return s;
 }
 
-static int cmd_check(int argc, char **argv) {
-  Opts o;
-  int r = parse_opts("check", argc, argv, &o, usage_check);
-  if (r) return r < 0 ? 0 : r;
-  Program *p = load(&o);
-  if (!p) return 2;
-  bool json = !strcmp(o.format, "json");
+static void check_kernel_json(Obj *f, LaunchSpec *s, bool first) {
+  printf("%s\n  {\"name\": ", first ? "" : ",");
+  json_string(stdout, f->name);
+  printf(", \"line\": %d, \"signature\": ", tok_loc(f->tok).line);
+  json_string(stdout, signature(f));
+  printf(", \"static_shared_bytes\": %d, \"uses_barrier\": %s", f->shared_size, f->uses_barrier ? "true" : "false");
+  if (!s) { printf(", \"launch\": null}"); return; }
+  printf(", \"launch\": {\"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"dynamic_shared_bytes\": %lld, \"args\": [",
+         (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2], (long long)s->block[0], (long long)s->block[1],
+         (long long)s->block[2], (long long)s->dyn_shared);
+  for (ArgSpec *a = s->args; a; a = a->next) {
+    printf("%s{\"name\": ", a == s->args ? "" : ", ");
+    json_string(stdout, a->name);
+    if (a->is_buffer) {
+      printf(", \"type\": ");
+      json_string(stdout, type_name(a->elem_ty));
+      printf(", \"count\": %lld, \"output\": %s}", (long long)a->count, a->out ? "true" : "false");
+    } else if (a->scalar.is_float) printf(", \"value\": %.17g}", a->scalar.d);
+    else printf(", \"value\": %lld}", (long long)a->scalar.i);
+  }
+  printf("]}}");
+}
+
+static char *init_text(const ArgSpec *a) {
+  switch (a->init) {
+  case INIT_ZEROS: return "zeros";
+  case INIT_FILL: return fmt("fill(%g)", a->a);
+  case INIT_IOTA: return fmt("iota(%g, %g)", a->a, a->b);
+  case INIT_RANDOM: return a->has_range ? fmt("random(%llu, %g, %g)", (unsigned long long)a->seed, a->a, a->b) : fmt("random(%llu)", (unsigned long long)a->seed);
+  default: return fmt("file(\"%s\")", a->path);
+  }
+}
+
+static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s) {
+  printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
+  if (f->shared_size || f->uses_barrier) printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
+  if (!s) { printf("    no launch specification (#pragma carve launch %s ...)\n", f->name); return; }
+  printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
+         (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
+  if (s->dyn_shared) printf(" shared(%lld)", (long long)s->dyn_shared);
+  printf("\n");
+  for (ArgSpec *a = s->args; a; a = a->next) {
+    if (a->is_buffer) printf("    arg %s = %s[%lld] : %s%s\n", a->name, type_name(a->elem_ty), (long long)a->count, init_text(a), a->out ? " out" : "");
+    else if (a->scalar.is_float) printf("    arg %s = %g\n", a->name, a->scalar.d);
+    else printf("    arg %s = %lld\n", a->name, (long long)a->scalar.i);
+  }
+}
+
+static int cmd_check(Opts *o, Program *p) {
+  bool json = !strcmp(o->format, "json");
   int nk = 0;
-  if (json) printf("{\"file\": "), json_str(stdout, o.file), printf(", \"kernels\": [");
+  if (json) printf("{\"file\": "), json_string(stdout, o->file), printf(", \"kernels\": [");
   for (Obj *f = p->funcs; f; f = f->next) {
     if (!f->is_kernel || !f->is_definition) continue;
-    LaunchSpec *s = find_spec(p, f->name);
-    SrcLoc l = tok_loc(f->tok);
-    if (json) {
-      printf("%s\n  {\"name\": ", nk ? "," : "");
-      json_str(stdout, f->name);
-      printf(", \"line\": %d, \"signature\": ", l.line);
-      json_str(stdout, signature(f));
-      printf(", \"static_shared_bytes\": %d, \"uses_barrier\": %s", f->shared_size, f->uses_barrier ? "true" : "false");
-      if (s) {
-        printf(", \"launch\": {\"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"dynamic_shared_bytes\": %lld, \"args\": [",
-               (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2], (long long)s->block[0], (long long)s->block[1],
-               (long long)s->block[2], (long long)s->dyn_shared);
-        for (ArgSpec *a = s->args; a; a = a->next) {
-          printf("%s{\"name\": ", a == s->args ? "" : ", ");
-          json_str(stdout, a->name);
-          if (a->is_buffer) {
-            printf(", \"type\": ");
-            json_str(stdout, type_name(a->elem_ty));
-            printf(", \"count\": %lld, \"output\": %s}", (long long)a->count, a->out ? "true" : "false");
-          } else if (a->scalar.is_float) printf(", \"value\": %.17g}", a->scalar.d);
-          else printf(", \"value\": %lld}", (long long)a->scalar.i);
-        }
-        printf("]}");
-      } else printf(", \"launch\": null");
-      printf("}");
-    } else {
-      printf("%s:%d: %s\n", o.file, l.line, signature(f));
-      if (f->shared_size || f->uses_barrier)
-        printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
-      if (s) {
-        printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
-               (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
-        if (s->dyn_shared) printf(" shared(%lld)", (long long)s->dyn_shared);
-        printf("\n");
-        for (ArgSpec *a = s->args; a; a = a->next) {
-          if (a->is_buffer) {
-            char *init = a->init == INIT_ZEROS ? "zeros"
-                         : a->init == INIT_FILL ? fmt("fill(%g)", a->a)
-                         : a->init == INIT_IOTA ? fmt("iota(%g, %g)", a->a, a->b)
-                         : a->init == INIT_RANDOM ? (a->has_range ? fmt("random(%llu, %g, %g)", (unsigned long long)a->seed, a->a, a->b)
-                                                                  : fmt("random(%llu)", (unsigned long long)a->seed))
-                         : fmt("file(\"%s\")", a->path);
-            printf("    arg %s = %s[%lld] : %s%s\n", a->name, type_name(a->elem_ty), (long long)a->count, init, a->out ? " out" : "");
-          } else if (a->scalar.is_float) printf("    arg %s = %g\n", a->name, a->scalar.d);
-          else printf("    arg %s = %lld\n", a->name, (long long)a->scalar.i);
-        }
-      } else {
-        printf("    no launch specification (#pragma carve launch %s ...)\n", f->name);
-      }
-    }
+    if (json) check_kernel_json(f, find_spec(p, f->name), nk == 0);
+    else check_kernel_text(o->file, f, find_spec(p, f->name));
     nk++;
   }
   if (json) printf("\n], \"errors\": %d}\n", diag_errors);
-  else if (!nk) printf("%s: no kernels\n", o.file);
+  else if (!nk) printf("%s: no kernels\n", o->file);
   return diag_errors ? 2 : 0;
 }
 
-/* write to a temporary name, then rename: never a half-written file */
-static int write_atomically(const char *path, const void *data, size_t n) {
-  char *tmp = fmt("%s.carve-tmp", path);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) { fprintf(stderr, "carve: cannot write '%s': %s\n", path, strerror(errno)); return 2; }
-  size_t w = fwrite(data, 1, n, f);
-  if (fclose(f) != 0 || w != n || rename(tmp, path) != 0) {
-    fprintf(stderr, "carve: cannot write '%s': %s\n", path, strerror(errno));
-    unlink(tmp);
-    return 2;
-  }
-  return 0;
+/* one file, whole: begun, written and committed (out_begin diagnoses) */
+static bool write_file(const char *path, const void *data, size_t n) {
+  OutFile *f = out_begin(path);
+  if (!f || !out_write(f, data, n)) { out_abort_all(); return false; }
+  return out_commit_all();
 }
 
-static int cmd_print(int argc, char **argv) {
-  Opts o;
-  int r = parse_opts("print", argc, argv, &o, usage_print);
-  if (r) return r < 0 ? 0 : r;
-  Program *p = load(&o);
-  if (!p) return 2;
+static int cmd_print(Opts *o, Program *p) {
   if (diag_errors) return 2;
   Buf b = {0};
-  if (o.kernel) {
-    Obj *k = find_kernel(p, o.kernel);
-    if (!k) { fprintf(stderr, "carve print: no kernel named '%s' in %s\n", o.kernel, o.file); return 2; }
+  if (o->kernel) {
+    Obj *k = find_kernel(p, o->kernel);
+    if (!k) { fprintf(stderr, "carve print: no kernel named '%s' in %s\n", o->kernel, o->file); return 2; }
     print_function(&b, k);
   } else {
     print_program(&b, p);
   }
   int rc = 0;
-  if (o.out_path) rc = write_atomically(o.out_path, b.s ? b.s : "", b.len);
+  if (o->out_path) rc = write_file(o->out_path, b.s ? b.s : "", b.len) ? 0 : 2;
   else fputs(b.s ? b.s : "", stdout);
   buf_free(&b);
   return rc;
 }
 
-static Obj *pick_kernel(Program *p, Opts *o, const char *cmd) {
-  if (o->kernel) {
-    Obj *k = find_kernel(p, o->kernel);
+/* ---- launches: run ---- */
+static Obj *pick_kernel(Program *p, const char *name, const char *file, const char *cmd) {
+  if (name) {
+    Obj *k = find_kernel(p, name);
     if (!k) {
-      fprintf(stderr, "carve %s: no kernel named '%s' in %s (kernels:", cmd, o->kernel, o->file);
+      fprintf(stderr, "carve %s: no kernel named '%s' in %s (kernels:", cmd, name, file);
       for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) fprintf(stderr, " %s", f->name);
       fprintf(stderr, ")\n");
     }
@@ -369,8 +510,8 @@ static Obj *pick_kernel(Program *p, Opts *o, const char *cmd) {
     if ((k = find_kernel(p, s->kernel))) return k;
   int n = 0;
   for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) n++;
-  if (!n) fprintf(stderr, "carve %s: %s has no kernel\n", cmd, o->file);
-  else fprintf(stderr, "carve %s: %s has %d kernels and no launch specification; choose one with --kernel\n", cmd, o->file, n);
+  if (!n) fprintf(stderr, "carve %s: %s has no kernel\n", cmd, file);
+  else fprintf(stderr, "carve %s: %s has %d kernels and no launch specification; choose one with --kernel\n", cmd, file, n);
   return NULL;
 }
 
@@ -391,165 +532,273 @@ static void print_first(const Buffer *b, int n) {
   if (b->count > n) printf(" ...");
 }
 
-/* the file's launch for kernel k, with the flags' grid, block and arguments over it;
- * 0, or 2 after a diagnostic (nothing to free then) */
-static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
-  LaunchOverrides ov = o->ov;
-  if (o->grid) { if (!parse_dims(p, o->grid, ov.grid)) return 2; ov.has_grid = true; }
-  if (o->block) { if (!parse_dims(p, o->block, ov.block)) return 2; ov.has_block = true; }
-  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
-  ov.nargs = 0;
+/* the flags' grid, block and arguments, read with p's macros; false after a diagnostic */
+static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
+  *ov = o->ov;
+  if (o->grid) { if (!parse_dims(p, o->grid, ov->grid)) return false; ov->has_grid = true; }
+  if (o->block) { if (!parse_dims(p, o->block, ov->block)) return false; ov->has_block = true; }
+  ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
+  ov->nargs = 0;
   for (int i = 0; i < o->nargs; i++) {
     ArgSpec *a = parse_arg_setting(p, o->arg_texts[i], ".");
-    if (!a) return 2;
-    ov.args[ov.nargs++] = a;
+    if (!a) return false;
+    ov->args[ov->nargs++] = a;
   }
+  return true;
+}
+
+/* the file's launch for kernel k, with the flags over it; 0, or 2 after a diagnostic (nothing
+ * to free then) */
+static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
+  LaunchOverrides ov;
+  if (!launch_overrides(o, p, &ov)) return 2;
   if (launch_prepare(L, p, k, &ov)) { launch_free(L); return 2; }
   return 0;
 }
 
-static int cmd_run(int argc, char **argv) {
-  Opts o;
-  int r = parse_opts("run", argc, argv, &o, usage_run);
-  if (r) return r < 0 ? 0 : r;
-  Program *p = load(&o);
-  if (!p) return 2;
-  Obj *k = pick_kernel(p, &o, "run");
-  if (!k) return 2;
-  if (p->errors && diag_errors) {
-    /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
-    if (!k->body) return 2;
+/* --out NAME=PATH: the buffer it names, marked as an output; -1 after a message */
+static int out_buffer(const char *setting, Launch *L) {
+  const char *eq = strchr(setting, '=');
+  char *name = arena_strndup(setting, (size_t)(eq - setting));
+  for (int b = 1; b < L->nbufs; b++)
+    if (!strcmp(L->bufs[b].name, name)) { L->bufs[b].out = true; return b; }
+  fprintf(stderr, "carve run: --out %s: '%s' is not a buffer argument of '%s'\n", setting, name, L->kernel->name);
+  return -1;
+}
+
+/* --dump-inputs DIR: each buffer's initial bytes, all written or none */
+static bool dump_inputs(const char *dir, Launch *L) {
+  if (!make_dirs(dir)) { fprintf(stderr, "carve run: cannot create %s: %s\n", dir, strerror(errno)); return false; }
+  for (int b = 1; b < L->nbufs; b++) {
+    OutFile *f = out_begin(fmt("%s/%s.bin", dir, L->bufs[b].name));
+    if (!f || !out_write(f, L->bufs[b].data, L->bufs[b].bytes)) { out_abort_all(); return false; }
   }
-  Launch L;
-  if (prepare_launch(&o, p, k, &L)) return 2;
-  /* --out NAME=PATH marks NAME as an output */
-  int *out_buf = xmalloc(sizeof(int) * (size_t)(o.nouts + 1));
-  for (int i = 0; i < o.nouts; i++) {
-    const char *eq = strchr(o.outs[i], '=');
-    char *name = arena_strndup(o.outs[i], (size_t)(eq - o.outs[i]));
-    out_buf[i] = -1;
-    for (int b = 1; b < L.nbufs; b++) if (!strcmp(L.bufs[b].name, name)) out_buf[i] = b;
-    if (out_buf[i] < 0) {
-      fprintf(stderr, "carve run: --out %s: '%s' is not a buffer argument of '%s'\n", o.outs[i], name, k->name);
-      launch_free(&L);
-      free(out_buf);
-      return 2;
+  return out_commit_all();
+}
+
+static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st) {
+  printf("{\"file\": ");
+  json_string(stdout, o->file);
+  printf(", \"kernel\": ");
+  json_string(stdout, L->kernel->name);
+  printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n", (long long)L->grid[0],
+         (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "fault" : "ok",
+         st->faults);
+  printf(" \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
+         (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
+  int no = 0;
+  for (int b = 1; b < L->nbufs; b++) {
+    if (!L->bufs[b].out) continue;
+    printf("%s{\"name\": ", no++ ? ", " : "");
+    json_string(stdout, L->bufs[b].name);
+    printf(", \"type\": ");
+    json_string(stdout, type_name(L->bufs[b].elem_ty));
+    printf(", \"count\": %lld, \"checksum\": \"%016llx\"}", (long long)L->bufs[b].count, (unsigned long long)buffer_checksum(&L->bufs[b]));
+  }
+  printf("]}\n");
+}
+
+static void run_summary_text(const Opts *o, Launch *L, int rc, const RunStats *st) {
+  printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> %s\n", o->file, L->kernel->name, (long long)L->grid[0], (long long)L->grid[1],
+         (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "FAULT" : "ok");
+  printf("  %.3f s, %llu lane-ops (%.1f M lane-ops/s), %llu blocks\n", st->seconds, (unsigned long long)st->lane_ops,
+         st->seconds > 0 ? (double)st->lane_ops / st->seconds / 1e6 : 0.0, (unsigned long long)st->blocks_run);
+  if (rc) return;
+  for (int b = 1; b < L->nbufs; b++)
+    if (L->bufs[b].out) {
+      printf("  output %s: %s[%lld] checksum %016llx  first:", L->bufs[b].name, type_name(L->bufs[b].elem_ty), (long long)L->bufs[b].count,
+             (unsigned long long)buffer_checksum(&L->bufs[b]));
+      print_first(&L->bufs[b], 4);
+      printf("\n");
     }
-    L.bufs[out_buf[i]].out = true;
-  }
-  if (o.dump_inputs && !make_dirs(o.dump_inputs)) {
-    fprintf(stderr, "carve run: cannot create %s: %s\n", o.dump_inputs, strerror(errno));
-    launch_free(&L);
-    free(out_buf);
-    return 2;
-  }
-  if (o.dump_inputs)
-    for (int b = 1; b < L.nbufs; b++)
-      if (write_atomically(fmt("%s/%s.bin", o.dump_inputs, L.bufs[b].name), L.bufs[b].data, L.bufs[b].bytes)) { launch_free(&L); free(out_buf); return 2; }
-  RunOptions ro = {.max_steps = o.max_steps, .no_race_check = o.no_race};
+}
+
+/* the --out files are begun before the launch (a bad path costs no run) and committed together
+ * after it succeeds */
+static int run_launch(Opts *o, Launch *L) {
+  int *out_buf = arena_alloc(sizeof(int) * (size_t)(o->nouts + 1));
+  OutFile **out = arena_alloc(sizeof(OutFile *) * (size_t)(o->nouts + 1));
+  for (int i = 0; i < o->nouts; i++)
+    if ((out_buf[i] = out_buffer(o->outs[i], L)) < 0) return 2;
+  if (o->dump_inputs && !dump_inputs(o->dump_inputs, L)) return 2;
+  for (int i = 0; i < o->nouts; i++)
+    if (!(out[i] = out_begin(strchr(o->outs[i], '=') + 1))) { out_abort_all(); return 2; }
+  RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race};
   RunStats st;
   fflush(stdout);
-  int rc = interp_run(&L, &ro, &st);
-  bool json = !strcmp(o.format, "json");
-  if (rc == 2) { launch_free(&L); free(out_buf); return 2; }
-  if (json) {
-    printf("{\"file\": ");
-    json_str(stdout, o.file);
-    printf(", \"kernel\": ");
-    json_str(stdout, k->name);
-    printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n",
-           (long long)L.grid[0], (long long)L.grid[1], (long long)L.grid[2], (long long)L.block[0], (long long)L.block[1],
-           (long long)L.block[2], rc ? "fault" : "ok", st.faults);
-    printf(" \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st.seconds,
-           (unsigned long long)st.lane_ops, (unsigned long long)st.warp_steps, (unsigned long long)st.blocks_run);
-    int no = 0;
-    for (int b = 1; b < L.nbufs; b++) {
-      if (!L.bufs[b].out) continue;
-      printf("%s{\"name\": ", no++ ? ", " : "");
-      json_str(stdout, L.bufs[b].name);
-      printf(", \"type\": ");
-      json_str(stdout, type_name(L.bufs[b].elem_ty));
-      printf(", \"count\": %lld, \"checksum\": \"%016llx\"}", (long long)L.bufs[b].count, (unsigned long long)buffer_checksum(&L.bufs[b]));
-    }
-    printf("]}\n");
-  } else {
-    printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> %s\n", o.file, k->name, (long long)L.grid[0], (long long)L.grid[1],
-           (long long)L.grid[2], (long long)L.block[0], (long long)L.block[1], (long long)L.block[2], rc ? "FAULT" : "ok");
-    printf("  %.3f s, %llu lane-ops (%.1f M lane-ops/s), %llu blocks\n", st.seconds, (unsigned long long)st.lane_ops,
-           st.seconds > 0 ? (double)st.lane_ops / st.seconds / 1e6 : 0.0, (unsigned long long)st.blocks_run);
-    if (!rc)
-      for (int b = 1; b < L.nbufs; b++)
-        if (L.bufs[b].out) {
-          printf("  output %s: %s[%lld] checksum %016llx  first:", L.bufs[b].name, type_name(L.bufs[b].elem_ty), (long long)L.bufs[b].count,
-                 (unsigned long long)buffer_checksum(&L.bufs[b]));
-          print_first(&L.bufs[b], 4);
-          printf("\n");
-        }
-  }
-  if (!rc)
-    for (int i = 0; i < o.nouts; i++) {
-      const char *path = strchr(o.outs[i], '=') + 1;
-      Buffer *b = &L.bufs[out_buf[i]];
-      if (write_atomically(path, b->data, b->bytes)) { rc = 2; break; }
-    }
+  int rc = interp_run(L, &ro, &st);
+  if (rc == 2) { out_abort_all(); return 2; }
+  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st);
+  else run_summary_text(o, L, rc, &st);
+  if (rc) { out_abort_all(); return rc; }
+  for (int i = 0; i < o->nouts; i++)
+    if (!out_write(out[i], L->bufs[out_buf[i]].data, L->bufs[out_buf[i]].bytes)) { out_abort_all(); return 2; }
+  return out_commit_all() ? 0 : 2;
+}
+
+static int cmd_run(Opts *o, Program *p) {
+  Obj *k = pick_kernel(p, o->kernel, o->file, "run");
+  if (!k) return 2;
+  /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
+  if (p->errors && diag_errors && !k->body) return 2;
+  Launch L;
+  if (prepare_launch(o, p, k, &L)) return 2;
+  int rc = run_launch(o, &L);
   launch_free(&L);
-  free(out_buf);
   return rc;
 }
 
-static const char *usage_analyze =
-  "usage: carve analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                     [--arg ...] [--arch h100|h200|g80|gt200|c1060] [--blocks N]\n"
-  "                     [--format text|json|sarif] [--fail-on warning|error]\n"
-  "\n"
-  "Run N sampled blocks (default 16: first, last and evenly spread; all when the grid is smaller)\n"
-  "in the interpreter and report, for every global and shared memory instruction: its index as an\n"
-  "affine form when it is one, its class (warp-uniform, unit stride, stride s, indirect), 32-byte\n"
-  "sectors per warp request (sm_90 rule) or shared wavefronts per request (bank conflicts), bytes\n"
-  "moved against bytes used, and reuse within a block; for every branch, how often warps diverge;\n"
-  "and launch limits (block size, occupancy bound, idle SMs). Each finding names the line, the cost\n"
-  "and the remedy. 'exact' means an affine index with the same cost in every sampled request;\n"
-  "otherwise the figure is 'sampled'.\n"
-  "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
+/* ---- the calibration file ---- */
+enum { CALIBRATION_MAX = 1 << 20 };
+/* the measurements carve reads from it (model/metrics.c ceilings_for, gpu/bench.c) */
+static const char *calibration_keys[] = {"copy_gbps", "l2_gbps", "shared_gbps", "fp32_gflops", "global_latency_ns", "l2_latency_ns",
+                                         "launch_overhead_us", "barrier_cycles", "shared_latency_cycles", "clock_mhz"};
 
-static const char *usage_estimate =
-  "usage: carve estimate FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [--grid ...] [--block ...] [--arg ...]\n"
-  "                      [--arch h100|h200|g80|gt200|c1060] [--regs N] [--calibration FILE] [--format text|json]\n"
-  "       carve estimate --rank A.cu B.cu ... [-D ...] [--arch ...]\n"
-  "\n"
-  "Registers per thread, static shared memory, stack and spills as ptxas reports them (NVRTC loaded\n"
-  "in-process, cached by source; 'unknown' without the CUDA toolkit, or give --regs), the exact\n"
-  "occupancy for the launch on the machine (the rule of cuda_occupancy.h for sm_90, the per-block\n"
-  "register allocation of cc 1.x) with the limiting resource, and the waves of blocks over the SMs.\n"
-  "Then the dynamic instruction mix per thread, counted on sampled blocks and rewritten as nvcc\n"
-  "compiles it (unrolling, hoisting, strength reduction, predication, 128-bit merging), the measured\n"
-  "loop trip counts, Ryoo's Instr/Regions/LongRegions/Efficiency/Utilization (eqs. 5.1, 5.2, 6.1),\n"
-  "CuMAPz's memory factors, and a time estimate from limits (issue, SFU, DRAM, L2, the L1/shared\n"
-  "data pipe, one warp's latency path, launch) against the ceilings of 'carve calibrate'; the largest\n"
-  "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md; JSON\n"
-  "fields: docs/estimate-json.md.\n"
-  "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n";
+/* what is wrong with a calibration text, or NULL */
+static const char *calibration_problem(const char *s, size_t n) {
+  char why[200];
+  if (!json_valid(s, n, why, sizeof why)) return fmt("%s", why);
+  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
+  if (*s != '{') return "not a JSON object";
+  int found = 0;
+  for (size_t i = 0; i < sizeof calibration_keys / sizeof *calibration_keys; i++) {
+    double v;
+    if (!strstr(s, fmt("\"%s\"", calibration_keys[i]))) continue;
+    if (!json_number(s, calibration_keys[i], &v) || !(v > 0) || v > 1e300) return fmt("\"%s\" is not a positive number", calibration_keys[i]);
+    found++;
+  }
+  return found ? NULL : "none of the measurements carve reads (\"copy_gbps\", \"fp32_gflops\", ...): not a file of 'carve calibrate'";
+}
 
-static const char *usage_arch =
-  "usage: carve arch [NAME] [--format text|json]\n"
-  "\n"
-  "List the machine descriptions, or show one (h100, h200, g80, gt200, c1060) field by field with\n"
-  "the source of each number, followed by the calibration measured on this GPU if present\n"
-  "($CARVE_CALIBRATION or ~/.cache/carve/calibration.json).\n";
+/* The calibration file a command reads: the default one may be absent, a named one (--calibration,
+ * $CARVE_CALIBRATION) may not; one that exists must be a calibration (a JSON object of positive
+ * measurements, at most 1 MiB). 0 with *path (NULL: none) and *text (NULL, or to free), or 2
+ * after a message. */
+static int calibration_file(const char *cmd, const char *given, const char **path, char **text) {
+  const char *env = getenv("CARVE_CALIBRATION");
+  bool named = given || (env && *env);
+  char *cal = calibration_path(given);
+  struct stat st;
+  const char *why = NULL;
+  *path = NULL;
+  *text = NULL;
+  if (stat(cal, &st) != 0) {
+    if (errno == ENOENT && !named) return 0;
+    why = strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) why = S_ISDIR(st.st_mode) ? "a directory" : "not a regular file";
+  size_t n = 0;
+  char *s = why ? NULL : read_file_max(cal, CALIBRATION_MAX, &n);
+  if (!why && !s) why = errno == EFBIG ? "larger than 1 MiB: not a calibration" : strerror(errno);
+  if (!why) why = calibration_problem(s, n);
+  if (why) {
+    fprintf(stderr, "carve %s: calibration file '%s': %s\n", cmd, cal, why);
+    free(s);
+    return 2;
+  }
+  *path = cal;
+  *text = s;
+  return 0;
+}
 
-static const char *usage_calibrate =
-  "usage: carve calibrate [--out FILE] [--arch sm_XX]\n"
-  "\n"
-  "Build and run carve's GPU microbenchmarks (device-to-device copy, streaming read, FP32 FMA rate,\n"
-  "shared-memory and L2 bandwidth, global and L2 latency by pointer chase, launch overhead,\n"
-  "__syncthreads cost) and write the result as JSON to FILE (default $CARVE_CALIBRATION or\n"
-  "~/.cache/carve/calibration.json). Exit 3 without a GPU or CUDA toolkit.\n";
+/* ---- analyze, estimate, bench ---- */
+static const Machine *machine_flag(Opts *o) {
+  const Machine *m = machine_find(o->bench.arch ? o->bench.arch : "h100");
+  if (!m) usage_error(o->cmd->name, fmt("unknown --arch '%s' (h100, h200, g80, gt200, c1060)", o->bench.arch));
+  return m;
+}
 
+static int analyze_launch(Opts *o, Launch *L, const Machine *m) {
+  Analysis a;
+  AnalyzeOptions ao = {.max_blocks = o->blocks};
+  int rc = analyze(&a, L, m, &ao);
+  if (rc == 2) return 2;
+  ReportFormat f = !strcmp(o->format, "json") ? FMT_JSON : !strcmp(o->format, "sarif") ? FMT_SARIF : FMT_TEXT;
+  fflush(stdout);
+  int worst = report(&a, o->file, f, stdout);
+  analysis_free(&a);
+  if (rc == 1) return 1;
+  return o->fail_on && worst >= o->fail_on ? 1 : 0;
+}
+
+static int cmd_analyze(Opts *o, Program *p) {
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  Obj *k = pick_kernel(p, o->kernel, o->file, "analyze");
+  if (!k || !k->body) return 2;
+  Launch L;
+  if (prepare_launch(o, p, k, &L)) return 2;
+  int rc = analyze_launch(o, &L, m);
+  launch_free(&L);
+  return rc;
+}
+
+/* load, estimate and free one file's program; the result outlives it */
+static int estimate_file(Opts *o, const char *file, const Machine *m, const EstimateOptions *eo, EstimateResult *r) {
+  memset(r, 0, sizeof *r);
+  Program *p = load_program(file, &o->pp);
+  if (!p) return 2;
+  Obj *k = pick_kernel(p, o->kernel, file, "estimate");
+  LaunchOverrides ov;
+  int rc = !k || !k->body || !launch_overrides(o, p, &ov) ? 2 : estimate_kernel(p, k, &ov, m, eo, r);
+  program_free(p);
+  return rc;
+}
+
+static int cmd_estimate(Opts *o, Program *unused) {
+  if (o->rank && o->nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
+  if (!o->rank && o->nfiles > 1) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
+  if (o->rank && o->kernel) return usage_error("estimate", "--kernel and --rank: each file's kernel is the one its launch specification names");
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  const char *cal;
+  char *text;
+  if (calibration_file("estimate", o->bench.calibration, &cal, &text)) return 2;
+  free(text);
+  Ceilings ce = ceilings_for(m, cal);
+  EstimateOptions eo = {.regs = o->regs, .ceilings = &ce};
+  EstimateResult *rs = xmalloc(sizeof(EstimateResult) * (size_t)o->nfiles);
+  int rc = 0, n = 0;
+  while (n < o->nfiles && !rc) rc = estimate_file(o, o->files[n], m, &eo, &rs[n]), n++;
+  bool json = !strcmp(o->format, "json");
+  if (!rc && o->rank) {
+    Ranking rk = estimate_rank(rs, n);
+    if (json) ranking_print_json(&rk, stdout);
+    else ranking_print_text(&rk, stdout);
+    ranking_free(&rk);
+  } else if (!rc) {
+    if (json) estimate_print_json(&rs[0], stdout);
+    else estimate_print_text(&rs[0], stdout);
+  }
+  for (int i = 0; i < n; i++) estimate_free(&rs[i]);
+  free(rs);
+  return rc;
+}
+
+static int cmd_bench(Opts *o, Program *p) {
+  Obj *k = pick_kernel(p, o->kernel, o->file, "bench");
+  if (!k || !k->body) return 2;
+  const char *cal;
+  char *text;
+  if (calibration_file("bench", o->bench.calibration, &cal, &text)) return 2;
+  free(text);
+  Launch L;
+  if (prepare_launch(o, p, k, &L)) return 2;
+  o->bench.json = !strcmp(o->format, "json");
+  /* a library doing the same job is timed beside the kernel whenever the spec names one */
+  LaunchSpec *spec = find_spec(p, k->name);
+  if (spec && spec->baseline && !o->bench.no_baseline) o->bench.h.baseline = true;
+  fflush(stdout);
+  int rc = bench_run(&L, o->file, &o->bench);
+  launch_free(&L);
+  return rc;
+}
+
+/* ---- arch, calibrate ---- */
 static void arch_field(const Machine *m, const char *field, const char *value, bool json, bool *first) {
   const char *src = machine_source(m, field);
   if (json) {
     printf("%s\n    \"%s\": {\"value\": %s, \"source\": ", *first ? "" : ",", field, value);
-    json_str(stdout, src ? src : "");
+    json_string(stdout, src ? src : "");
     printf("}");
     *first = false;
   } else {
@@ -557,37 +806,23 @@ static void arch_field(const Machine *m, const char *field, const char *value, b
   }
 }
 
-static int cmd_arch(int argc, char **argv) {
-  const char *name = NULL;
-  bool json = false;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_arch, stdout); return 0; }
-    if (!strcmp(argv[i], "--format") && i + 1 < argc) { json = !strcmp(argv[++i], "json"); continue; }
-    if (!strcmp(argv[i], "--format=json")) { json = true; continue; }
-    if (argv[i][0] == '-') return usage_error("arch", fmt("unknown option '%s'", argv[i]));
-    name = argv[i];
-  }
+static void arch_list(bool json) {
   int n;
   const Machine *all = machine_list(&n);
-  if (!name) {
-    if (json) printf("[");
-    for (int i = 0; i < n; i++) {
-      if (json) { printf("%s{\"name\": ", i ? ", " : ""); json_str(stdout, all[i].name); printf(", \"long_name\": "); json_str(stdout, all[i].long_name); printf(", \"cc\": \"%d.%d\"}", all[i].cc_major, all[i].cc_minor); }
-      else printf("%-6s sm_%d%d  %3d SMs  %s\n", all[i].name, all[i].cc_major, all[i].cc_minor, all[i].sm_count, all[i].long_name);
-    }
-    if (json) printf("]\n");
-    return 0;
+  if (json) printf("[");
+  for (int i = 0; i < n; i++) {
+    if (!json) { printf("%-6s sm_%d%d  %3d SMs  %s\n", all[i].name, all[i].cc_major, all[i].cc_minor, all[i].sm_count, all[i].long_name); continue; }
+    printf("%s{\"name\": ", i ? ", " : "");
+    json_string(stdout, all[i].name);
+    printf(", \"long_name\": ");
+    json_string(stdout, all[i].long_name);
+    printf(", \"cc\": \"%d.%d\"}", all[i].cc_major, all[i].cc_minor);
   }
-  const Machine *m = machine_find(name);
-  if (!m) {
-    fprintf(stderr, "carve arch: no machine named '%s' (", name);
-    for (int i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? ", " : "", all[i].name);
-    fprintf(stderr, ")\n");
-    return 2;
-  }
+  if (json) printf("]\n");
+}
+
+static void arch_fields(const Machine *m, bool json) {
   bool first = true;
-  if (json) { printf("{\"name\": "); json_str(stdout, m->name); printf(", \"fields\": {"); }
-  else printf("%s: %s (compute capability %d.%d)\n", m->name, m->long_name, m->cc_major, m->cc_minor);
 #define FI(f) arch_field(m, #f, fmt("%lld", (long long)m->f), json, &first)
 #define FD(f) arch_field(m, #f, fmt("%g", (double)m->f), json, &first)
   FI(sm_count); FI(warp_size); FI(max_threads_per_block); FI(max_threads_per_sm); FI(max_blocks_per_sm); FI(max_warps_per_sm);
@@ -598,300 +833,117 @@ static int cmd_arch(int argc, char **argv) {
   FD(fp32_peak_gflops); FD(launch_overhead_us);
 #undef FI
 #undef FD
-  const char *cal = calibration_path(NULL);
-  size_t len;
-  char *c = read_file(cal, &len);
-  if (json) printf("}, \"calibration\": %s}\n", c && strchr(c, '{') ? c : "null");
+}
+
+static int cmd_arch(Opts *o, Program *unused) {
+  bool json = !strcmp(o->format, "json");
+  if (!o->nfiles) { arch_list(json); return 0; }
+  const Machine *m = machine_find(o->file);
+  if (!m) {
+    int n;
+    const Machine *all = machine_list(&n);
+    fprintf(stderr, "carve arch: no machine named '%s' (", o->file);
+    for (int i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? ", " : "", all[i].name);
+    fprintf(stderr, ")\n");
+    return 2;
+  }
+  const char *cal;
+  char *c;
+  if (calibration_file("arch", NULL, &cal, &c)) return 2;
+  if (json) { printf("{\"name\": "); json_string(stdout, m->name); printf(", \"fields\": {"); }
+  else printf("%s: %s (compute capability %d.%d)\n", m->name, m->long_name, m->cc_major, m->cc_minor);
+  arch_fields(m, json);
+  if (json) printf("}, \"calibration\": %s}\n", c ? c : "null");
   else if (c) printf("calibration (%s):\n%s\n", cal, c);
-  else printf("no calibration file (%s): run 'carve calibrate' on the GPU\n", cal);
+  else printf("no calibration file (%s): run 'carve calibrate' on the GPU\n", calibration_path(NULL));
   free(c);
   return 0;
 }
 
-static int cmd_calibrate(int argc, char **argv) {
-  const char *out = NULL, *arch = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_calibrate, stdout); return 0; }
-    if (!strcmp(argv[i], "--out") && i + 1 < argc) { out = argv[++i]; continue; }
-    if (!strcmp(argv[i], "--arch") && i + 1 < argc) { arch = argv[++i]; continue; }
-    return usage_error("calibrate", fmt("unknown argument '%s'", argv[i]));
-  }
-  return calibrate_run(out, arch);
-}
-
-static int cmd_analyze(int argc, char **argv) {
-  Opts o;
-  int r = parse_opts("analyze", argc, argv, &o, usage_analyze);
-  if (r) return r < 0 ? 0 : r;
-  const Machine *m = machine_find(o.bench.arch ? o.bench.arch : "h100");
-  if (!m) return usage_error("analyze", fmt("unknown --arch '%s' (h100, h200, g80, gt200, c1060)", o.bench.arch));
-  Program *p = load(&o);
-  if (!p) return 2;
-  Obj *k = pick_kernel(p, &o, "analyze");
+static int cmd_optimize(Opts *o, Program *p) {
+  if (diag_errors) return 2;
+  if (o->passes && o->skip) return usage_error("optimize", "--passes and --skip: give one");
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  Obj *k = pick_kernel(p, o->kernel, o->file, "optimize");
   if (!k || !k->body) return 2;
-  Launch L;
-  if (prepare_launch(&o, p, k, &L)) return 2;
-  Analysis a;
-  AnalyzeOptions ao = {.max_blocks = o.blocks};
-  int rc = analyze(&a, &L, m, &ao);
-  if (rc == 2) { launch_free(&L); return 2; }
-  ReportFormat f = !strcmp(o.format, "json") ? FMT_JSON : !strcmp(o.format, "sarif") ? FMT_SARIF : FMT_TEXT;
-  fflush(stdout);
-  int worst = report(&a, o.file, f, stdout);
-  analysis_free(&a);
-  launch_free(&L);
-  if (rc == 1) return 1;
-  return o.fail_on && worst >= o.fail_on ? 1 : 0;
-}
-
-static const char *limit_key[] = {"issue", "sfu", "dram", "l2", "l1", "latency", "atomic", "launch"};
-
-/* estimate one file; prints unless quiet; returns exit status and the estimate */
-static int estimate_one(Opts *o, const Machine *m, bool quiet, Estimate *out) {
-  Program *p = load(o);
-  if (!p) return 2;
-  Obj *k = pick_kernel(p, o, "estimate");
-  if (!k || !k->body) return 2;
-  Launch L;
-  if (prepare_launch(o, p, k, &L)) return 2;
-  Resources res = {.instructions = -1};
-  if (o->regs > 0) { res.known = true; res.regs = o->regs; res.smem = kernel_static_shared(k); }
-  else if (m->cc_major >= 7) res = kernel_resources(p, k, fmt("sm_%d%d", m->cc_major, m->cc_minor));
-  else snprintf(res.why, sizeof res.why, "NVRTC cannot compile for compute capability %d.%d: give --regs", m->cc_major, m->cc_minor);
-  int threads = (int)(L.block[0] * L.block[1] * L.block[2]);
-  int smem = (res.known ? res.smem : kernel_static_shared(k)) + (int)L.dyn_shared;
-  Occupancy oc = occupancy(m, threads, res.known ? res.regs : 0, smem);
-  int64_t blocks = L.grid[0] * L.grid[1] * L.grid[2];
-  int64_t per_wave = (int64_t)oc.blocks_per_sm * m->sm_count;
-  double waves = per_wave ? (double)blocks / (double)per_wave : 0;
-  double tail = per_wave ? (double)(blocks % per_wave ? blocks % per_wave : per_wave) / (double)per_wave : 0;
-  /* dynamic counts and traffic, from the interpreter on sampled blocks */
-  Counts cn;
-  Analysis an = {0};
-  const char *cal = calibration_path(o->bench.calibration);
+  const char *cal;
+  char *text;
+  if (calibration_file("optimize", o->bench.calibration, &cal, &text)) return 2;
+  free(text);
   Ceilings ce = ceilings_for(m, cal);
-  int rc1 = count_instructions(&L, &cn, 2);
-  int rc2 = rc1 ? rc1 : analyze(&an, &L, m, NULL);
-  if (rc1 || rc2) { counts_free(&cn); analysis_free(&an); launch_free(&L); return rc1 ? rc1 : rc2; }
-  Estimate e = estimate_time(&L, m, &cn, &an, oc, ce);
-  CuMAPz cz = cumapz_factors(&an, m, oc);
-  /* the roofline: the declared (or counted) work at the machine's ceilings */
-  LaunchSpec *spec = find_spec(p, k->name);
-  double flops = spec && spec->flops > 0 ? spec->flops : 2.0 * cn.lanes[CL_FP32] / (cn.threads_sampled > 0 ? cn.threads_sampled : 1) * e.threads;
-  double t_mem = e.dram_min_bytes / (ce.dram_gbps * 1e9), t_flop = flops / (ce.fp32_gflops * 1e9);
-  double roofline = t_mem > t_flop ? t_mem : t_flop;
-  const char *roofline_by = t_mem > t_flop ? "DRAM: every buffer once" : spec && spec->flops > 0 ? "FP32: the declared flops" : "FP32: counted operations";
-  if (out) *out = e;
-  if (quiet) { analysis_free(&an); counts_free(&cn); launch_free(&L); return 0; }
-  static const char *cls[] = {"int", "fp32", "fp64", "sfu", "convert", "global ld", "global st", "atomic", "shared ld", "shared st", "local", "barrier", "branch"};
-  if (!strcmp(o->format, "json")) {
-    printf("{\"file\": ");
-    json_str(stdout, o->file);
-    printf(", \"kernel\": ");
-    json_str(stdout, k->name);
-    printf(", \"arch\": \"%s\", \"resources\": ", m->name);
-    if (res.known)
-      printf("{\"registers\": %d, \"static_shared_bytes\": %d, \"stack_bytes\": %d, \"spill_store_bytes\": %d, \"spill_load_bytes\": %d, "
-             "\"sass_instructions\": %d, \"compiler\": \"%s\"}",
-             res.regs, res.smem, res.stack, res.spill_stores, res.spill_loads, res.instructions,
-             o->regs > 0 ? "--regs" : res.via_nvcc ? "nvcc" : "nvrtc");
-    else { printf("{\"unknown\": "); json_str(stdout, res.why); printf("}"); }
-    printf(", \"threads_per_block\": %d, \"shared_bytes_per_block\": %d, \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
-           "\"occupancy\": %.4f, \"limit\": \"%s\", \"registers_counted\": %s, \"by_warps\": %d, \"by_blocks\": %d, \"by_registers\": %d, \"by_shared\": %d}, "
-           "\"blocks\": %lld, \"waves\": %.3f, \"last_wave_fill\": %.3f",
-           threads, smem, oc.blocks_per_sm, oc.warps_per_sm, oc.occupancy, occ_limit_name(oc.limit), res.known ? "true" : "false",
-           oc.by_warps, oc.by_blocks, oc.by_regs > 100000 ? -1 : oc.by_regs, oc.by_smem > 100000 ? -1 : oc.by_smem, (long long)blocks, waves, tail);
-    printf(", \"per_thread\": {");
-    for (int i = 0; i < CL_N; i++) printf("%s\"%s\": %.3f", i ? ", " : "", cls[i], cn.threads_sampled > 0 ? cn.lanes[i] / cn.threads_sampled : 0.0);
-    printf("}, \"counts_truncated\": %s, \"ryoo\": {\"instr\": %.1f, \"regions\": %.1f, \"long_regions\": %.1f, \"threads\": %.0f, "
-           "\"efficiency\": %.4g, \"utilization\": %.4g, \"utilization_simple\": %.4g}",
-           cn.truncated ? "true" : "false", e.instr_per_thread, e.regions_per_thread, e.long_regions_per_thread, e.threads, e.efficiency,
-           e.utilization, e.utilization_simple);
-    printf(", \"loops\": [");
-    for (int i = 0; i < cn.nloops; i++) {
-      SrcLoc at = tok_loc(cn.loops[i].loop->tok);
-      printf("%s{\"line\": %d, \"entries_per_thread\": %.4g, \"iterations_per_entry\": %.4g, \"unroll\": %.4g, \"static_trip\": %lld}",
-             i ? ", " : "", at.line, cn.loops[i].entries / cn.threads_sampled, cn.loops[i].iterations / cn.loops[i].entries, cn.loops[i].unroll,
-             (long long)cn.loops[i].static_trip);
-    }
-    printf("]");
-    printf(", \"cumapz\": {\"data_reuse\": %.4g, \"lat_hiding\": %.4g, \"bw_util\": %.4g, \"ch_skew\": %.4g, \"shm_eff\": %.4g, \"branch_eff\": %.4g, \"mpe\": %.4g}",
-           cz.data_reuse, cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
-    printf(", \"estimate\": {\"seconds\": %.6g, \"bottleneck\": \"%s\", \"ceilings\": \"%s\", \"limits\": {", e.total, bottleneck_name(e.bottleneck), ce.source);
-    for (int i = 0; i < B_N; i++) printf("%s\"%s\": %.6g", i ? ", " : "", limit_key[i], e.t[i]);
-    printf("}, \"dram_bytes\": %.6g, \"l2_bytes\": %.6g, \"shared_bytes\": %.6g, \"warp_instructions\": %.6g, \"l1_wavefronts\": %.6g, "
-           "\"roofline_seconds\": %.6g, \"hotspots\": [",
-           e.dram_bytes, e.l2_bytes, e.shared_bytes, e.warp_instructions, e.l1_wavefronts, roofline);
-    for (int i = 0; i < e.nhot; i++) {
-      printf("%s{\"line\": %d, \"col\": %d, \"share\": %.4f, \"of\": \"%s\"", i ? ", " : "", e.hot[i].line, e.hot[i].col, e.hot[i].share,
-             e.hot[i].measure);
-      if (e.hot[i].what) { printf(", \"access\": "); json_str(stdout, e.hot[i].what); }
-      printf("}");
-    }
-    printf("]}}\n");
-  } else {
-    printf("%s: %s on %s (%s)\n", o->file, k->name, m->name, m->long_name);
-    if (res.known)
-      printf("  resources: %d registers per thread, %d bytes static shared, %d bytes stack, spills %d/%d bytes (store/load)%s%s\n", res.regs,
-             res.smem, res.stack, res.spill_stores, res.spill_loads, res.instructions >= 0 ? fmt(", %d SASS instructions", res.instructions) : "",
-             o->regs > 0 ? " (--regs given)" : res.via_nvcc ? " (ptxas via nvcc: NVRTC not found)" : " (ptxas via NVRTC)");
-    else printf("  resources: unknown (%s); occupancy below ignores registers\n", res.why);
-    printf("  launch: %lld blocks of %d threads, %d bytes shared per block\n", (long long)blocks, threads, smem);
-    printf("  occupancy: %d blocks, %d warps per SM = %.0f%% of %d, limited by %s\n", oc.blocks_per_sm, oc.warps_per_sm, 100 * oc.occupancy,
-           m->max_warps_per_sm, occ_limit_name(oc.limit));
-    printf("    bounds: warps %d, blocks %d, registers %s, shared memory %s\n", oc.by_warps, oc.by_blocks,
-           oc.by_regs > 100000 ? "-" : fmt("%d", oc.by_regs), oc.by_smem > 100000 ? "-" : fmt("%d", oc.by_smem));
-    if (per_wave) printf("  waves: %.2f over %d SMs (%lld blocks per wave); the last wave is %.0f%% full\n", waves, m->sm_count, (long long)per_wave, 100 * tail);
-    printf("  per thread (%s%.0f sampled threads):", cn.truncated ? "lower bounds, " : "", cn.threads_sampled);
-    for (int i = 0; i < CL_N; i++) if (cn.lanes[i] > 0) printf(" %s %.1f", cls[i], cn.lanes[i] / cn.threads_sampled);
-    printf("\n  Ryoo: Instr %.0f, Regions %.0f, LongRegions %.0f, Efficiency %.3g, Utilization %.3g (eq. 5.2), %.3g (eq. 6.1)\n",
-           e.instr_per_thread, e.regions_per_thread, e.long_regions_per_thread, e.efficiency, e.utilization, e.utilization_simple);
-    for (int i = 0; i < cn.nloops; i++) {
-      SrcLoc at = tok_loc(cn.loops[i].loop->tok);
-      double it = cn.loops[i].iterations / cn.loops[i].entries;
-      printf("  loop at line %d: %.4g iterations per entry (measured)", at.line, it);
-      if (cn.loops[i].static_trip >= 0 && cn.loops[i].unroll >= (double)cn.loops[i].static_trip) printf(", constant trip count: fully unrolled\n");
-      else if (cn.loops[i].unroll > 1) printf(", modelled as unrolled by %.0f (nvcc's heuristic)\n", cn.loops[i].unroll);
-      else printf(", not unrolled\n");
-    }
-    printf("  CuMAPz: data_reuse %.3g, lat_hiding %.3g, bw_util %.3g, ch_skew %.3g, shm_eff %.3g, branch_eff %.3g, MPE %.3g\n", cz.data_reuse,
-           cz.lat_hiding, cz.bw_util, cz.ch_skew, cz.shm_eff, cz.branch_eff, cz.mpe);
-    printf("  estimate: %.4g ms, bound by %s (ceilings from the %s)\n", e.total * 1e3, bottleneck_name(e.bottleneck), ce.source);
-    for (int i = 0; i < e.nhot; i++) {
-      if (e.hot[i].what) printf("    where: %s:%d:%d: %s, %.0f%% of the %s\n", o->file, e.hot[i].line, e.hot[i].col, e.hot[i].what, 100 * e.hot[i].share, e.hot[i].measure);
-      else printf("    where: %s:%d: %.0f%% of the %s\n", o->file, e.hot[i].line, 100 * e.hot[i].share, e.hot[i].measure);
-    }
-    printf("    limits (ms):");
-    for (int i = 0; i < B_N; i++) printf(" %s %.4g", limit_key[i], e.t[i] * 1e3);
-    printf("\n    predicted counters: DRAM %.3g MB, L2 %.3g MB, shared %.3g MB, %.3g warp instructions, %.3g L1 wavefronts\n",
-           e.dram_bytes / 1e6, e.l2_bytes / 1e6, e.shared_bytes / 1e6, e.warp_instructions, e.l1_wavefronts);
-    if (roofline > 0)
-      printf("    roofline: %.4g ms (%s); the estimate is %.2gx above it\n", roofline * 1e3, roofline_by, e.total / roofline);
+  OptInput in = {.path = o->file, .pp = o->pp, .kernel = k->name, .grid = o->grid, .block = o->block,
+                 .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
+  OptOptions oo = {.estimate = !o->no_estimate, .regs = o->regs, .ceilings = &ce, .only = o->passes, .skip = o->skip,
+                   .sets = o->sets, .nsets = o->nsets, .no_verify = o->no_verify, .mutation_pass = -1};
+  Plan plan;
+  if (optimize(p, &in, &oo, &plan)) {
+    fprintf(stderr, "carve optimize: %s\n", plan.error);
+    plan_free(&plan);
+    return 2;
   }
-  analysis_free(&an);
-  counts_free(&cn);
-  launch_free(&L);
-  return 0;
-}
-
-/* the ranking of `carve estimate --rank`, and why each variant is slower than the best one:
- * its own bottleneck against the same limit in the best variant */
-static void print_ranking(const char **files, const Estimate *es, const int *order, int n, bool json) {
-  const Estimate *best = &es[order[0]];
+  Buf src = {0};
+  opt_emit_source(&src, &plan, o->file, k->name);
+  bool json = !strcmp(o->format, "json");
+  int rc = 0;
+  if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
   if (json) {
-    printf("[");
-    for (int i = 0; i < n; i++) {
-      const Estimate *e = &es[order[i]];
-      printf("%s{\"rank\": %d, \"file\": ", i ? ", " : "", i + 1);
-      json_str(stdout, files[order[i]]);
-      printf(", \"seconds\": %.6g, \"vs_best\": %.4g, \"bottleneck\": \"%s\", \"warps_per_sm\": %d, \"occupancy_limit\": \"%s\", "
-             "\"warp_instructions\": %.6g, \"dram_bytes\": %.6g, \"l1_wavefronts\": %.6g, \"limits\": {",
-             e->total, e->total / best->total, bottleneck_name(e->bottleneck), e->warps_per_sm, occ_limit_name((OccLimit)e->occ_limit),
-             e->warp_instructions, e->dram_bytes, e->l1_wavefronts);
-      for (int b = 0; b < B_N; b++) printf("%s\"%s\": %.6g", b ? ", " : "", limit_key[b], e->t[b]);
-      printf("}}");
-    }
-    printf("]\n");
-    return;
+    printf("{\"file\": ");
+    json_string(stdout, o->file);
+    printf(", \"kernel\": ");
+    json_string(stdout, k->name);
+    printf(", \"arch\": \"%s\", \"output\": ", m->name);
+    if (o->out_path) json_string(stdout, o->out_path); else printf("null");
+    printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan.grid[0], (long long)plan.grid[1],
+           (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2]);
+    opt_emit_plan(stdout, &plan, true, true);
+    if (!o->out_path) { printf(", \"source\": "); json_string(stdout, src.s ? src.s : ""); }
+    printf("}\n");
+  } else {
+    opt_emit_plan(stderr, &plan, false, o->explain);
+    if (!o->out_path) fputs(src.s ? src.s : "", stdout);
   }
-  printf("rank  estimate ms  x best  bottleneck                        warps/SM (limit)        file\n");
-  for (int i = 0; i < n; i++) {
-    const Estimate *e = &es[order[i]];
-    printf("%4d  %11.4f  %6.2f  %-33s %3d (%-17s)  %s\n", i + 1, e->total * 1e3, e->total / best->total, bottleneck_name(e->bottleneck),
-           e->warps_per_sm, occ_limit_name((OccLimit)e->occ_limit), files[order[i]]);
-  }
-  printf("why:\n");
-  for (int i = 1; i < n; i++) {
-    const Estimate *e = &es[order[i]];
-    int b = e->bottleneck;
-    if (e->total < best->total * 1.05) {
-      printf("  %s: within 5%% of %s (the model cannot tell them apart)\n", files[order[i]], files[order[0]]);
-      continue;
-    }
-    printf("  %s: %.2fx the time of %s; bound by %s: %.4g ms against %.4g ms in the best", files[order[i]], e->total / best->total,
-           files[order[0]], bottleneck_name(b), e->t[b] * 1e3, best->t[b] * 1e3);
-    if (e->warps_per_sm != best->warps_per_sm) printf(" (%d against %d resident warps per SM)", e->warps_per_sm, best->warps_per_sm);
-    if (e->nhot > 0) {
-      const struct Hotspot *h = &e->hot[0];
-      if (h->what) printf("; mostly line %d:%d, %s (%.0f%%)", h->line, h->col, h->what, 100 * h->share);
-      else printf("; mostly line %d (%.0f%%)", h->line, 100 * h->share);
-    }
-    printf("\n");
-  }
+  buf_free(&src);
+  plan_free(&plan);
+  return rc;
 }
 
-static int cmd_estimate(int argc, char **argv) {
-  bool rank = false, json = false;
-  const char **files = NULL;
-  int nfiles = 0;
-  char **rest = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
-  int nrest = 0;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--rank")) { rank = true; continue; }
-    if (i + 1 < argc && !strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "json")) json = true;
-    rest[nrest++] = argv[i];
-  }
-  if (rank) {
-    /* the files are the arguments that are not flags or flag values */
-    char **flags = arena_alloc(sizeof(char *) * (size_t)(nrest + 2));
-    int nf = 0;
-    static const char *with_value[] = {"-D", "-I", "--kernel", "--format", "--grid", "--block", "--arg", "--arch", "--regs", "--calibration", "--shared"};
-    for (int i = 0; i < nrest; i++) {
-      bool takes = false;
-      for (size_t j = 0; j < sizeof with_value / sizeof *with_value; j++) if (!strcmp(rest[i], with_value[j])) takes = true;
-      if (takes && i + 1 < nrest) { flags[nf++] = rest[i]; flags[nf++] = rest[++i]; continue; }
-      if (rest[i][0] == '-') { flags[nf++] = rest[i]; continue; }
-      const char **nfl = arena_alloc(sizeof(char *) * (size_t)(nfiles + 1));
-      if (nfiles) memcpy(nfl, files, sizeof(char *) * (size_t)nfiles);
-      nfl[nfiles++] = rest[i];
-      files = nfl;
-    }
-    if (nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
-    Estimate *es = arena_alloc(sizeof(Estimate) * (size_t)nfiles);
-    int *order = arena_alloc(sizeof(int) * (size_t)nfiles);
-    for (int f = 0; f < nfiles; f++) {
-      char **av = arena_alloc(sizeof(char *) * (size_t)(nf + 2));
-      memcpy(av, flags, sizeof(char *) * (size_t)nf);
-      av[nf] = (char *)files[f];
-      Opts o;
-      int r = parse_opts("estimate", nf + 1, av, &o, usage_estimate);
-      if (r) return r < 0 ? 0 : r;
-      const Machine *m = machine_find(o.bench.arch ? o.bench.arch : "h100");
-      if (!m) return usage_error("estimate", "unknown --arch");
-      o.kernel = NULL;
-      if ((r = estimate_one(&o, m, true, &es[f]))) return r;
-      order[f] = f;
-    }
-    for (int i = 1; i < nfiles; i++)
-      for (int j = i; j > 0 && es[order[j]].total < es[order[j - 1]].total; j--) { int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t; }
-    print_ranking(files, es, order, nfiles, json);
-    return 0;
-  }
-  Opts o;
-  int r = parse_opts("estimate", nrest, rest, &o, usage_estimate);
-  if (r) return r < 0 ? 0 : r;
-  const Machine *m = machine_find(o.bench.arch ? o.bench.arch : "h100");
-  if (!m) return usage_error("estimate", fmt("unknown --arch '%s' (h100, h200, g80, gt200, c1060)", o.bench.arch));
-  return estimate_one(&o, m, false, NULL);
+static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal_out, o->bench.arch); }
+
+/* ---- the commands ---- */
+#define OPT(x) (1ull << (x))
+#define LOADING (OPT(O_DEFINE) | OPT(O_INCLUDE))
+#define LAUNCH (LOADING | OPT(O_KERNEL) | OPT(O_GRID) | OPT(O_BLOCK) | OPT(O_SHARED) | OPT(O_ARG))
+static const Command commands[] = {
+  {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_check},
+  {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", true, cmd_print},
+  {"run", usage_run, LAUNCH | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_run},
+  {"analyze", usage_analyze, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
+   cmd_estimate},
+  {"bench", usage_bench, LAUNCH | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
+   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
+  {"optimize", usage_optimize, LAUNCH | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
+   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
+  {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
+  {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", false, cmd_calibrate},
+};
+
+static const Command *find_command(const char *name) {
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (!strcmp(commands[i].name, name)) return &commands[i];
+  return NULL;
 }
 
-static int cmd_bench(int argc, char **argv) {
+static int run_command(const Command *c, int argc, char **argv) {
   Opts o;
-  int r = parse_opts("bench", argc, argv, &o, usage_bench);
+  int r = parse_opts(c, argc, argv, &o);
   if (r) return r < 0 ? 0 : r;
-  Program *p = load(&o);
+  if (!c->load) return c->run(&o, NULL);
+  Program *p = load_program(o.file, &o.pp);
   if (!p) return 2;
-  Obj *k = pick_kernel(p, &o, "bench");
-  if (!k || !k->body) return 2;
-  Launch L;
-  if (prepare_launch(&o, p, k, &L)) return 2;
-  o.bench.json = !strcmp(o.format, "json");
-  /* a library doing the same job is timed beside the kernel whenever the spec names one */
-  LaunchSpec *spec = find_spec(p, k->name);
-  if (spec && spec->baseline && !o.bench.no_baseline) o.bench.h.baseline = true;
-  fflush(stdout);
-  int rc = bench_run(&L, o.file, &o.bench);
-  launch_free(&L);
+  int rc = c->run(&o, p);
+  program_free(p);
   return rc;
 }
 
@@ -899,31 +951,22 @@ int main(int argc, char **argv) {
   diag_out = stderr;
   diag_color = isatty(2) && !getenv("NO_COLOR");
   if (argc < 2) { fputs(usage_main, stderr); return 2; }
-  const char *cmd = argv[1];
-  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-    if (argc > 2 && !strcmp(argv[2], "check")) fputs(usage_check, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "print")) fputs(usage_print, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "run")) fputs(usage_run, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "bench")) fputs(usage_bench, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "arch")) fputs(usage_arch, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "analyze")) fputs(usage_analyze, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "estimate")) fputs(usage_estimate, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "calibrate")) fputs(usage_calibrate, stdout);
-    else fputs(usage_main, stdout);
-    return 0;
+  const char *name = argv[1];
+  const Command *c = find_command(name);
+  int rc = 0;
+  if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+    const Command *h = argc > 2 ? find_command(argv[2]) : NULL;
+    fputs(h ? h->usage : usage_main, stdout);
+  } else if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+    printf("carve %s\n", CARVE_VERSION);
+  } else if (c) {
+    rc = run_command(c, argc - 2, argv + 2);
+  } else {
+    fprintf(stderr, "carve: unknown command '%s'\n\n%s", name, usage_main);
+    return 2;
   }
-  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) { printf("carve %s\n", CARVE_VERSION); return 0; }
-  int rc;
-  if (!strcmp(cmd, "check")) rc = cmd_check(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "print")) rc = cmd_print(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "run")) rc = cmd_run(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "bench")) rc = cmd_bench(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "arch")) rc = cmd_arch(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "analyze")) rc = cmd_analyze(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "estimate")) rc = cmd_estimate(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "calibrate")) rc = cmd_calibrate(argc - 2, argv + 2);
-  else { fprintf(stderr, "carve: unknown command '%s'\n\n%s", cmd, usage_main); return 2; }
-  fflush(stdout);
+  out_abort_all();              /* files begun and never committed: an error path left them */
+  if (!out_check_stdout()) rc = 2;
   arena_free_all();
   return rc;
 }

@@ -38,5 +38,56 @@ PY
 "$carve" analyze examples/tp.cu --arch nosuch >/dev/null 2>&1; [ $? = 2 ]; check $? "unknown --arch exits 2"
 "$carve" analyze examples/tp.cu --arch gt200 -D H=2048 -D W=2048 > "$tmp/pc.txt"
 grep -q "\[partition-camping\] the first wave of blocks sends 100% of this load's requests to one of gt200's 8 memory partitions" "$tmp/pc.txt"; check $? "gt200 transpose camps on one partition"
+# the occupancy finding is the model's occupancy() (registers left out): the same blocks, share
+# and limit as `carve estimate` without registers, and a block larger than the machine allows
+cat > "$tmp/sm.cu" <<'EOF'
+#pragma carve launch big grid(64) block(64)
+#pragma carve arg out = float[64*1024] : zeros out
+__global__ void big(float *out) {
+  extern __shared__ float s[];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+EOF
+for launch in "h100 64 40000" "h100 32 60000" "g80 32 256" "g80 256 9000"; do
+  set -- $launch
+  a=$("$carve" analyze "$tmp/sm.cu" --arch $1 --block $2 --shared $3 | sed -n 's/.*at most \([0-9]*%\) occupancy on [a-z0-9]* (\([0-9]*\) blocks of [0-9]* threads per SM, limited by \([A-Za-z ]*\);.*/\2 \1 \3/p')
+  e=$(CARVE_NVRTC=/nonexistent CARVE_NVCC=/nonexistent "$carve" estimate "$tmp/sm.cu" --arch $1 --block $2 --shared $3 | sed -n 's/.*occupancy: \([0-9]*\) blocks, [0-9]* warps per SM = \([0-9]*%\) of [0-9]*, limited by \(.*\)/\1 \2 \3/p')
+  [ -n "$a" ] && [ "$a" = "$e" ]; check $? "occupancy finding on $1, $2 threads, $3 bytes shared: analyze '$a', estimate '$e'"
+done
+"$carve" analyze "$tmp/sm.cu" --arch g80 --block 520 --shared 4096 | grep -q "at most 0% occupancy on g80 (0 blocks of 520 threads per SM, limited by block size"
+check $? "a block of 520 threads cannot run on g80 (512 at most)"
+# issue 11: analyze promises only what it checked (thread 40 of 128 writes out of bounds)
+cat > "$tmp/t40.cu" <<'CU'
+#pragma carve launch k grid(1) block(BLK)
+#pragma carve arg a = int[128] : zeros out
+__global__ void k(int *a) { int t = threadIdx.x; a[t == 40 ? 1000 : t] = 1; }
+CU
+"$carve" run "$tmp/t40.cu" -D BLK=128 >/dev/null 2>&1; check $([ $? = 1 ] && echo 0 || echo 1) "run finds the fault of thread 40"
+out=$("$carve" analyze "$tmp/t40.cu" -D BLK=128 2>&1); rc=$?
+[ $rc = 0 ] && echo "$out" | grep -q "3 of 4 warps in each" && echo "$out" | grep -q "faults: none in the threads run; not a check of the launch"
+check $? "analyze says which warps ran and that no fault there is not a check of the launch: $out"
+out=$("$carve" analyze "$tmp/t40.cu" -D BLK=96 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "out-of-bounds global write"; check $? "with every warp run the fault is found, exit 1: $out"
+if command -v python3 >/dev/null 2>&1; then
+  "$carve" analyze "$tmp/t40.cu" -D BLK=128 --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["warps_per_block"]==4 and d["warps_run_per_block"]==3 and d["complete"] is False and d["faults"]==0, d'
+  check $? "the JSON says what ran"
+  "$carve" analyze "$tmp/t40.cu" -D BLK=128 --format sarif | python3 -c 'import json,sys; d=json.load(sys.stdin)
+n=d["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+assert "3 of 4 warps" in n and "not a check of the launch" in n, n'
+  check $? "SARIF says what ran in a notification"
+fi
+# device printf of the sampled run does not reach standard output (JSON stays JSON)
+cat > "$tmp/pf.cu" <<'CU'
+#pragma carve launch k grid(1) block(32)
+#pragma carve arg a = int[32] : zeros out
+__global__ void k(int *a) { printf("hello %d\n", threadIdx.x); a[threadIdx.x] = 1; }
+CU
+if command -v python3 >/dev/null 2>&1; then
+  "$carve" analyze "$tmp/pf.cu" --format json | python3 -c 'import json,sys; json.load(sys.stdin)'; check $? "analyze --format json of a kernel that prints is JSON"
+  "$carve" estimate "$tmp/pf.cu" --regs 16 --format json | python3 -c 'import json,sys; json.load(sys.stdin)'; check $? "estimate --format json of a kernel that prints is JSON"
+fi
 echo "analyze-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -20,9 +20,19 @@ static AccessStat *one(const char *src, const char *arch, int line, AccessKind k
       for (int i = 0; i < a->nacc; i++)
         if (tok_loc(a->acc[i].node->tok).line == line && a->acc[i].kind == kind) r = &a->acc[i];
   }
+  if (p && !L->prog) program_free(p);
   fclose(f);
   diag_out = stderr;
   return r;
+}
+
+/* the analysis, the launch and its program */
+static void finish(Analysis *a, Launch *L) {
+  Program *p = L->prog;
+  if (!p) return;
+  analysis_free(a);
+  launch_free(L);
+  program_free(p);
 }
 
 static void expect_units(const char *what, const char *src, const char *arch, AccessKind kind, double want) {
@@ -35,7 +45,7 @@ static void expect_units(const char *what, const char *src, const char *arch, Ac
     double got = s->space == SPACE_GLOBAL ? (double)s->sectors / (double)s->requests : (double)s->wavefronts / (double)s->requests;
     CHECK(got == want, "%s on %s: %.3f per request, want %.3f", what, arch, got, want);
   }
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 static const char *global_kernel(const char *type, const char *index, int count) {
@@ -98,7 +108,7 @@ static void test_paper_machines(void) {
   AccessStat *s = one(global_kernel("float", "t + 1", 128), "gt200", 4, ACC_LOAD, &a, &L);
   CHECK(s && s->moved == s->requests * 224, "gt200 misaligned moves 224 bytes per warp (%llu per %llu)", s ? (unsigned long long)s->moved : 0ull,
         s ? (unsigned long long)s->requests : 0ull);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 static void test_affine_and_divergence(void) {
@@ -122,7 +132,7 @@ static void test_affine_and_divergence(void) {
   CHECK(a.nbr == 1 && a.br[0].divergent == a.br[0].evals && a.br[0].evals > 0, "the parity branch diverges in every warp");
   CHECK(a.nbr == 1 && a.br[0].taken * 2 == a.br[0].active, "half the lanes take it");
   CHECK(a.nbr == 1 && a.br[0].thread_dependent, "the parity branch is thread-dependent");
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
   memset(&L, 0, sizeof L);
   one("#pragma carve launch k grid(2) block(64)\n#pragma carve arg a = float[128] : iota out\n#pragma carve arg n = 5\n"
       "__global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; int u = blockIdx.x * 2;\n"
@@ -130,7 +140,7 @@ static void test_affine_and_divergence(void) {
   int uniform = 0;
   for (int i = 0; i < a.nbr; i++) uniform += !a.br[i].thread_dependent && !a.br[i].divergent;
   CHECK(a.nbr == 2 && uniform == 2, "a loop on a parameter and a branch on blockIdx are uniform (%d of %d)", uniform, a.nbr);
-  if (L.prog) { analysis_free(&a); launch_free(&L); }
+  finish(&a, &L);
 }
 
 /* CuMAPz (Kim and Shrivastava), section 5.5: float s_in[16][16] with a 16x16 block on a cc 1.x
@@ -171,6 +181,7 @@ static double atomic_line_requests(const char *body) {
     analysis_free(&a);
     launch_free(&L);
   }
+  program_free(p);
   fclose(f);
   diag_out = stderr;
   return r;
@@ -191,7 +202,287 @@ static void test_atomic_lines(void) {
   CHECK(neighbours == 256, "a bin per block: %g requests on a line (want 32 blocks x 8 warps)", neighbours);
 }
 
+
+/* ---- facts: the loop tree, accesses and forms of one program generation ---- */
+
+/* load a program quietly (diagnostics into diag_text) */
+static Program *load_quiet(const char *src) {
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  diag_reset();
+  Program *p = load_program_text("t.cu", src, NULL);
+  fclose(f);
+  diag_out = stderr;
+  return p && !diag_errors ? p : NULL;
+}
+
+static Program *load_example(const char *file) {
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  diag_reset();
+  Program *p = load_program(fmt("examples/%s", file), NULL);
+  fclose(f);
+  diag_out = stderr;
+  return p;
+}
+
+/* the access on `line` whose array is `name` (first found) */
+static const Access *access_on(const Facts *f, int line, const char *name) {
+  for (int i = 0; i < facts_naccesses(f); i++) {
+    const Access *a = facts_access(f, i);
+    if (tok_loc(a->node->tok).line == line && a->base && !strcmp(a->base->name, name)) return a;
+  }
+  return NULL;
+}
+
+static const char *form_text(const Access *a) {
+  const char *t = a ? affine_text(&a->index) : NULL;
+  return t ? t : "(none)";
+}
+
+static void test_facts_examples(void) {
+  /* mm: one counted loop to a run-time bound; A walks it with stride 1, B with stride n */
+  Program *p = load_example("mm.cu");
+  CHECK(p != NULL, "mm.cu loads: %s", diag_text);
+  if (p) {
+    Obj *k = find_kernel(p, "mm");
+    Facts *f = facts_new(p, k);
+    CHECK(facts_nloops(f) == 1, "mm: one loop (%d)", facts_nloops(f));
+    const Loop *l = facts_loop(f, 0);
+    CHECK(l && l->iv && !strcmp(l->iv->name, "i") && l->step_op == ND_ADD && l->step == 1 && l->cmp == ND_LT && l->trip == -1 &&
+              l->start_known && l->start == 0 && !l->has_exit && !l->writes_memory,
+          "mm: i from 0 by 1 while i < n, trip unknown at compile time");
+    const Access *A = access_on(f, 29, "A"), *B = access_on(f, 29, "B"), *C = access_on(f, 30, "C");
+    CHECK(A && B && C && A->loop == 0 && B->loop == 0 && C->loop == -1, "mm: A and B in the loop, C after it");
+    CHECK(A && A->space == SPACE_GLOBAL && A->load && !A->store && C && C->store && !C->load, "mm: loads of A, a store to C, global");
+    CHECK(A && !strcmp(form_text(A), "blockDim.y*blockIdx.y*n + n*threadIdx.y + i"), "mm: A's index %s", form_text(A));
+    int64_t ca = 0, cb = 0;
+    CHECK(A && affine_var_coefficient(&A->index, l->iv, &ca) && ca == 1, "mm: A's stride in i is 1 (%lld)", (long long)ca);
+    CHECK(B && !affine_var_coefficient(&B->index, l->iv, &cb), "mm: B's stride in i is n, known only at run time");
+    Obj *sum = NULL, *idx = NULL;
+    for (Obj *v = k->locals; v; v = v->next_local) { if (!strcmp(v->name, "sum")) sum = v; if (!strcmp(v->name, "idx")) idx = v; }
+    CHECK(sum && idx && facts_loop_writes(f, 0, sum) == 1 && facts_loop_writes(f, 0, l->iv) == 1 && facts_loop_writes(f, 0, idx) == 0,
+          "mm: the loop writes sum and i once, not idx");
+    CHECK(l && facts_loop_invariant(f, 0, l->bound) && !facts_loop_invariant(f, 0, A->node), "mm: n is invariant, A[..i] is not");
+    facts_free(f);
+    program_free(p);
+  }
+  /* tp_shared: two loops of TILE/8 = 4 trips around a barrier; the tile is shared */
+  p = load_example("tp_shared.cu");
+  if (p) {
+    Facts *f = facts_new(p, find_kernel(p, "tp_shared"));
+    CHECK(facts_nloops(f) == 2 && facts_loop(f, 0)->trip == 4 && facts_loop(f, 1)->trip == 4 && facts_loop(f, 0)->step == 8,
+          "tp_shared: two loops of 4 trips, step 8");
+    CHECK(facts_nbarriers(f) == 1 && facts_barrier(f, 0)->loop == -1 && facts_loop(f, 0)->barriers == 0, "tp_shared: one barrier, between the loops");
+    int shared = 0;
+    for (int i = 0; i < facts_naccesses(f); i++) shared += facts_access(f, i)->space == SPACE_SHARED;
+    CHECK(shared == 2, "tp_shared: two shared accesses (%d)", shared);
+    facts_free(f);
+    program_free(p);
+  }
+  /* stencil: k from -R to R is 7 trips; w is constant memory, s shared with stride 1 in k */
+  p = load_example("stencil.cu");
+  if (p) {
+    Facts *f = facts_new(p, find_kernel(p, "stencil1d"));
+    const Loop *l = facts_nloops(f) == 1 ? facts_loop(f, 0) : NULL;
+    CHECK(l && l->trip == 7 && l->start == -3 && l->cmp == ND_LE, "stencil: 7 trips from -3 (%lld)", l ? (long long)l->trip : -2ll);
+    const Access *w = access_on(f, 22, "w"), *s = access_on(f, 22, "s");
+    int64_t c = 0;
+    CHECK(w && w->space == SPACE_CONST && s && s->space == SPACE_SHARED && s->loop == 0, "stencil: w constant, s shared, in the loop");
+    CHECK(s && l && affine_var_coefficient(&s->index, l->iv, &c) && c == 1, "stencil: s[l + k] has stride 1 in k (%s)", form_text(s));
+    facts_free(f);
+    program_free(p);
+  }
+  /* conv: nested loops to run-time bounds; reduce_shared: stride *= 2 up to blockDim.x */
+  p = load_example("conv.cu");
+  if (p) {
+    Facts *f = facts_new(p, find_kernel(p, "conv"));
+    CHECK(facts_nloops(f) == 2 && facts_loop(f, 1)->parent == 0 && facts_loop(f, 1)->depth == 1 && facts_loop_within(f, 1, 0) &&
+              !facts_loop_within(f, 0, 1),
+          "conv: the i loop nests in the j loop");
+    facts_free(f);
+    program_free(p);
+  }
+  p = load_example("reduce_shared.cu");
+  if (p) {
+    Facts *f = facts_new(p, find_kernel(p, "reduce_shared"));
+    const Loop *l = facts_nloops(f) == 1 ? facts_loop(f, 0) : NULL;
+    CHECK(l && l->iv && l->step_op == ND_MUL && l->step == 2 && l->trip == -1 && l->barriers == 1, "reduce_shared: stride *= 2, a barrier inside");
+    facts_free(f);
+    program_free(p);
+  }
+}
+
+typedef struct { Facts *f; int n; } FactsQuery;
+static void query_accesses(void *ud) { FactsQuery *q = ud; q->n = facts_naccesses(q->f); }
+
+/* the first declaration of `name` in fn */
+typedef struct { const char *name; Node *found; } FindDecl;
+static bool find_decl(Node *n, void *ctx) {
+  FindDecl *x = ctx;
+  if (!x->found && n->kind == ND_DECL && !strcmp(n->var->name, x->name)) x->found = n;
+  return !x->found;
+}
+
+/* facts belong to one generation: a rewrite and program_finish make them stale (the old cache,
+ * keyed by the kernel's Obj, kept answering for the tree before the rewrite) */
+static void test_facts_generations(void) {
+  Program *p = load_quiet("#pragma carve launch k grid(2) block(64)\n#pragma carve arg a = float[128] : zeros out\n"
+                          "__global__ void k(float *a) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  a[i] = 1.0f;\n}\n");
+  CHECK(p != NULL, "generation kernel loads: %s", diag_text);
+  if (!p) return;
+  Obj *k = find_kernel(p, "k");
+  Facts *f = facts_new(p, k);
+  CHECK(facts_naccesses(f) == 1 && !strcmp(form_text(facts_access(f, 0)), "blockDim.x*blockIdx.x + threadIdx.x"), "before: %s",
+        form_text(facts_access(f, 0)));
+  /* a clone alive beside it, rewritten: i = 2 * threadIdx.x */
+  Program *c = program_clone(p);
+  Obj *kc = c ? find_kernel(c, "k") : NULL;
+  CHECK(kc != NULL, "the clone has the kernel");
+  if (!kc) { facts_free(f); program_free(c); program_free(p); return; }
+  Facts *fc = facts_new(c, kc);
+  FindDecl d = {"i", NULL};
+  walk(kc->body, find_decl, NULL, &d);
+  ProgramScope sc = program_enter(c);
+  Node *two = new_node(ND_NUM, d.found->tok), *tid = new_node(ND_SPECIAL, d.found->tok), *mul = new_node(ND_MUL, d.found->tok);
+  two->ival = 2; two->ty = ty_int;
+  tid->sreg = SR_TID; tid->dim = 0; tid->ty = ty_uint;
+  mul->lhs = two; mul->rhs = tid; mul->ty = ty_uint;
+  d.found->decl_init = mul;
+  program_leave(sc);
+  program_finish(c);
+  CHECK(!facts_current(fc) && facts_current(f), "the clone's facts are stale, the original's current");
+  FILE *df = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = df;
+  FactsQuery q = {fc, -1};
+  bool answered = carve_pcall(query_accesses, &q);
+  fclose(df);
+  diag_out = stderr;
+  CHECK(!answered && strstr(diag_text, "renew"), "a query on stale facts is an internal error: %s", diag_text);
+  fc = facts_renew(fc);
+  CHECK(facts_current(fc) && !strcmp(form_text(facts_access(fc, 0)), "2*threadIdx.x"), "the clone renewed: %s", form_text(facts_access(fc, 0)));
+  CHECK(!strcmp(form_text(facts_access(f, 0)), "blockDim.x*blockIdx.x + threadIdx.x"), "the original unchanged: %s", form_text(facts_access(f, 0)));
+  /* the original rewritten in place: the same kernel Obj, a new definition of i */
+  FindDecl e = {"i", NULL};
+  walk(k->body, find_decl, NULL, &e);
+  sc = program_enter(p);
+  Node *seven = new_node(ND_NUM, e.found->tok), *add = new_node(ND_ADD, e.found->tok);
+  seven->ival = 7; seven->ty = ty_int;
+  add->lhs = e.found->decl_init; add->rhs = seven; add->ty = ty_int;
+  e.found->decl_init = add;
+  program_leave(sc);
+  program_finish(p);
+  CHECK(!facts_current(f), "in-place rewrite: stale");
+  f = facts_renew(f);
+  CHECK(!strcmp(form_text(facts_access(f, 0)), "blockDim.x*blockIdx.x + threadIdx.x + 7"), "renewed after the in-place rewrite: %s",
+        form_text(facts_access(f, 0)));
+  facts_free(fc);
+  facts_free(f);
+  program_free(c);
+  program_free(p);
+}
+
+/* deep nesting: 200000 blocks around a loop (a rewrite can make it; the parser limits source
+ * nesting). The walks are iterative: no recursion to overflow, no node dropped. */
+static void test_facts_deep(void) {
+  Program *p = load_quiet("#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = float[8] : zeros out\n"
+                          "__global__ void k(float *o) {\n  for (int i = 0; i < 8; i++) o[i] = 1.0f;\n}\n");
+  CHECK(p != NULL, "deep kernel loads: %s", diag_text);
+  if (!p) return;
+  Obj *k = find_kernel(p, "k");
+  ProgramScope sc = program_enter(p);
+  Node *inner = k->body->stmts;
+  for (int i = 0; i < 200000; i++) {
+    Node *b = new_node(ND_BLOCK, inner->tok);
+    b->stmts = inner;
+    inner = b;
+  }
+  k->body->stmts = inner;
+  program_leave(sc);
+  program_finish(p);
+  Facts *f = facts_new(p, k);
+  const Loop *l = facts_nloops(f) == 1 ? facts_loop(f, 0) : NULL;
+  CHECK(l && l->trip == 8 && l->depth == 0, "the loop under 200000 blocks: 8 trips");
+  CHECK(facts_naccesses(f) == 1 && facts_access(f, 0)->loop == 0 && !strcmp(form_text(facts_access(f, 0)), "i"), "its store o[i] in it");
+  facts_free(f);
+  program_free(p);
+}
+
+/* a body of 5000 statements: the old unreached walk kept 4096 pending nodes and dropped the rest */
+static void test_unreached_all(void) {
+  Buf b = {0};
+  buf_puts(&b, "#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = float[5000] : zeros out\n#pragma carve arg n = 0\n"
+               "__global__ void k(float *o, int n) {\n");
+  for (int i = 0; i < 5000; i++) buf_printf(&b, "  if (n > 0) o[%d] = 1.0f;\n", i);
+  buf_puts(&b, "}\n");
+  Analysis a;
+  Launch L;
+  memset(&L, 0, sizeof L);
+  one(b.s, "h100", 1, ACC_STORE, &a, &L);
+  buf_free(&b);
+  CHECK(a.nunreached == 5000, "every unreached store listed: %d of 5000", a.nunreached);
+  CHECK(a.nunreached == 5000 && strstr(a.unreached[4999], "o[4999]"), "in source order, the last one last");
+  finish(&a, &L);
+  /* an atomic that ran reached its element: neither is listed */
+  memset(&L, 0, sizeof L);
+  one("#pragma carve launch k grid(1) block(64)\n#pragma carve arg d = int[64] : iota\n#pragma carve arg bins = unsigned int[64] : zeros out\n"
+      "__global__ void k(const int *d, unsigned int *bins) {\n  atomicAdd(&bins[d[threadIdx.x]], 1u);\n}\n", "h100", 5, ACC_ATOMIC, &a, &L);
+  CHECK(a.nacc == 2 && a.nunreached == 0, "a reached atomic: nothing unreached (%d)", a.nunreached);
+  finish(&a, &L);
+}
+
+/* what the analysis promises: the warps and steps it ran, and the faults it found there */
+static int analyze_quiet(const char *src, Analysis *a, Launch *L) {
+  memset(L, 0, sizeof *L);
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  diag_reset();
+  Program *p = load_program_text("t.cu", src, NULL);
+  int rc = -1;
+  Obj *k = p && !diag_errors ? find_kernel(p, "k") : NULL;
+  if (k && launch_prepare(L, p, k, NULL) == 0) rc = analyze(a, L, machine_find("h100"), NULL);
+  if (p && !L->prog) program_free(p);
+  fclose(f);
+  diag_out = stderr;
+  return rc;
+}
+
+static void test_coverage(void) {
+  /* only thread 40 of 128 writes out of bounds: warp 1 is not among the first, middle and last */
+  const char *oob = "#pragma carve launch k grid(1) block(%d)\n#pragma carve arg out = float[128] : zeros out\n"
+                    "__global__ void k(float *out) {\n  int t = threadIdx.x;\n  int i = t == 40 ? 1000 : t;\n  out[i] = 1.0f;\n}\n";
+  Analysis a;
+  Launch L;
+  int rc = analyze_quiet(fmt(oob, 128), &a, &L);
+  CHECK(rc == 0 && a.faults == 0 && !a.complete, "128 threads: no fault seen, and the analysis says it is incomplete (rc %d)", rc);
+  CHECK(a.warps_per_block == 4 && a.warps_run_per_block == 3 && a.blocks_run == 1 && a.step_cap > 0, "it ran 3 of 4 warps (%d of %d)",
+        a.warps_run_per_block, a.warps_per_block);
+  finish(&a, &L);
+  /* 96 threads: three warps, all run: the fault is found and recorded */
+  rc = analyze_quiet(fmt(oob, 96), &a, &L);
+  CHECK(rc == 1 && a.fault == 1 && a.faults >= 1 && !a.complete && strstr(diag_text, "out-of-bounds"), "96 threads: the fault is found (rc %d): %s", rc,
+        diag_text);
+  finish(&a, &L);
+  /* a clean kernel run whole: complete */
+  rc = analyze_quiet("#pragma carve launch k grid(2) block(64)\n#pragma carve arg out = float[128] : zeros out\n"
+                     "__global__ void k(float *out) {\n  out[blockIdx.x * 64 + threadIdx.x] = 1.0f;\n}\n", &a, &L);
+  CHECK(rc == 0 && a.complete && a.faults == 0 && a.warps_run_per_block == 2, "every warp of every block ran: complete");
+  finish(&a, &L);
+  /* a loop longer than a warp's share of the budget: the cap was hit, not complete */
+  rc = analyze_quiet("#pragma carve launch k grid(1) block(32)\n#pragma carve arg out = float[32] : zeros out\n#pragma carve arg n = 1000000\n"
+                     "__global__ void k(float *out, int n) {\n  float s = 0;\n  for (int i = 0; i < n; i++) s += i;\n  out[threadIdx.x] = s;\n}\n",
+                     &a, &L);
+  CHECK(rc == 0 && a.warps_truncated == 1 && !a.complete, "the step cap stopped the warp: incomplete (%llu truncated)",
+        (unsigned long long)a.warps_truncated);
+  finish(&a, &L);
+}
+
 int main(void) {
+  test_facts_examples();
+  test_facts_generations();
+  test_facts_deep();
+  test_unreached_all();
+  test_coverage();
   test_atomic_lines();
   test_cumapz_banks();
   test_sm90_global();

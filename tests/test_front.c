@@ -6,12 +6,20 @@
 
 static char diag_text[65536];
 
+/* every program a test loads, freed at the end (each owns an arena) */
+static Program *loaded[512];
+static int nloaded;
+static Program *keep(Program *p) {
+  if (p && nloaded < 512) loaded[nloaded++] = p;
+  return p;
+}
+
 static Program *load_text(const char *src, const PPOptions *opt) {
   FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
   memset(diag_text, 0, sizeof diag_text);
   diag_out = f;
   diag_reset();
-  Program *p = load_program_text("t.cu", src, opt);
+  Program *p = keep(load_program_text("t.cu", src, opt));
   fclose(f);
   diag_out = stderr;
   return p;
@@ -46,7 +54,7 @@ static void test_examples_round_trip(void) {
     if (len < 4 || strcmp(e->d_name + len - 3, ".cu")) continue;
     char *path = fmt("examples/%s", e->d_name);
     diag_reset();
-    Program *p = load_program(path, NULL);
+    Program *p = keep(load_program(path, NULL));
     CHECK(p && diag_errors == 0, "%s loads", path);
     if (p) round_trip(path, p);
     n++;
@@ -196,6 +204,22 @@ static void test_constants_and_structs_print(void) {
   round_trip("structs and constants", p);
 }
 
+/* launch-spec sizes that overflow 64 bits are errors, never a wrapped negative count */
+static void test_spec_overflow(void) {
+  const char *defs[] = {"N=3037000500"};
+  PPOptions pp = {.defines = defs, .n_defines = 1};
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  memset(diag_text, 0, sizeof diag_text);
+  diag_out = f;
+  diag_reset();
+  Program *p = keep(load_program("examples/mm.cu", &pp));
+  fclose(f);
+  diag_out = stderr;
+  CHECK(p && p->errors > 0 && strstr(diag_text, "integer overflow in constant expression ('*')") && strstr(diag_text, "mm.cu:15:"),
+        "N*N overflowing is a located error:\n%s", diag_text);
+  CHECK(!strstr(diag_text, "-9223372036709301616"), "no wrapped size is printed");
+}
+
 int main(void) {
   test_examples_round_trip();
   test_fuzz_regressions();
@@ -206,5 +230,7 @@ int main(void) {
   test_types();
   test_printer_precedence();
   test_constants_and_structs_print();
+  test_spec_overflow();
+  while (nloaded) program_free(loaded[--nloaded]);
   return TEST_SUMMARY("front");
 }

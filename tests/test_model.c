@@ -105,6 +105,7 @@ static bool counts_of(const char *src, Counts *c, double *per_warp) {
       launch_free(&L);
     }
   }
+  program_free(p);   /* the counts below are numbers: nothing points into it */
   fclose(f);
   diag_out = stderr;
   if (!ok) { fprintf(stderr, "counts_of: %s\n", diag_text); return false; }
@@ -285,7 +286,7 @@ static void test_estimate_overlap(void) {
   Launch L;
   memset(&L, 0, sizeof L);
   CHECK(k && launch_prepare(&L, p, k, NULL) == 0, "estimate kernel prepares");
-  if (!k || !L.prog) return;
+  if (!k || !L.prog) { program_free(p); return; }
   Counts c;
   Analysis a;
   CHECK(count_instructions(&L, &c, 2) == 0 && analyze(&a, &L, m, NULL) == 0, "counts and analysis run");
@@ -303,9 +304,71 @@ static void test_estimate_overlap(void) {
   analysis_free(&a);
   counts_free(&c);
   launch_free(&L);
+  program_free(p);
+}
+
+
+/* the model on the analysis's loop tree: a counted loop under 200000 blocks (a rewrite can nest
+ * that deep) is found, fully unrolled, and nothing recurses */
+static void test_cost_deep(void) {
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  Program *p = load_program_text("t.cu", SPEC(8) KHEAD "  float s = 0;\n  for (int i = 0; i < 8; i++) s += a[i * 32 + threadIdx.x];\n"
+                                 "  out[threadIdx.x] = s; }\n", NULL);
+  fclose(f);
+  diag_out = stderr;
+  Obj *k = p ? find_kernel(p, "k") : NULL;
+  CHECK(k != NULL, "deep kernel loads: %s", diag_text);
+  if (!k) { program_free(p); return; }
+  ProgramScope sc = program_enter(p);
+  Node *inner = k->body->stmts->next;   /* the loop */
+  Node *after = inner->next;
+  inner->next = NULL;
+  for (int i = 0; i < 200000; i++) {
+    Node *b = new_node(ND_BLOCK, inner->tok);
+    b->stmts = inner;
+    inner = b;
+  }
+  inner->next = after;
+  k->body->stmts->next = inner;
+  program_leave(sc);
+  program_finish(p);
+  Facts *facts = facts_new(p, k);
+  CostModel *cm = cost_model_new(facts);
+  CHECK(cost_loops(cm) == 1 && cost_loop_trip(cm, 0) == 8 && cost_loop_unroll(cm, 0) == 8, "the loop: 8 trips, unrolled 8 times");
+  Node *loop = cost_loop_node(cm, 0);
+  CHECK(loop && cost_factor(cm, loop->cond) == 0, "its control is gone (fully unrolled)");
+  CHECK(cost_prologue(cm) == 6, "prologue: stack pointer, S2R tid, parameters a and out, descriptor, EXIT (%d)", cost_prologue(cm));
+  cost_model_free(cm);
+  facts_free(facts);
+  program_free(p);
+}
+
+/* what the counts cover: first and last warp of each sampled block, faults found there */
+static void test_counts_coverage(void) {
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  Program *p = load_program_text("t.cu", "#pragma carve launch k grid(4) block(128)\n#pragma carve arg out = float[512] : zeros out\n"
+                                 "__global__ void k(float *out) {\n  out[blockIdx.x * 128 + threadIdx.x] = 1.0f;\n}\n", NULL);
+  Obj *k = p ? find_kernel(p, "k") : NULL;
+  Launch L;
+  memset(&L, 0, sizeof L);
+  Counts c;
+  bool ok = k && launch_prepare(&L, p, k, NULL) == 0 && count_instructions(&L, &c, 2) == 0;
+  fclose(f);
+  diag_out = stderr;
+  CHECK(ok, "coverage kernel counts: %s", diag_text);
+  if (!ok) { launch_free(&L); program_free(p); return; }
+  CHECK(c.blocks_run == 2 && c.warps_per_block == 4 && c.warps_run_per_block == 2 && c.faults == 0, "2 blocks, 2 of 4 warps each (%llu, %d of %d)",
+        (unsigned long long)c.blocks_run, c.warps_run_per_block, c.warps_per_block);
+  counts_free(&c);
+  launch_free(&L);
+  program_free(p);
 }
 
 int main(void) {
+  test_cost_deep();
+  test_counts_coverage();
   test_cost_loops();
   test_cost_fma_and_strength_reduction();
   test_cost_hoisting();

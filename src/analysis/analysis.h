@@ -1,27 +1,151 @@
 /* analysis: what every global/shared access, branch and launch costs, measured on interpreter
  * traces of sampled blocks and described symbolically where the index is affine.
- *   affine.c   index expressions as polynomials over threadIdx, blockIdx, loop variables, params
- *   analyze.c  trace collection (sectors, wavefronts, divergence, reuse), findings, reports */
+ *   facts.c    a kernel's facts for one program generation: made once, owned by the caller
+ *   loops.c    the one walk: loop tree, induction variables, trip counts, writes, accesses, barriers
+ *   affine.c   expressions as polynomials over threadIdx, blockIdx, loop variables, params
+ *   analyze.c  trace collection (sectors, wavefronts, divergence, reuse), what ran, findings */
 #ifndef CARVE_ANALYSIS_H
 #define CARVE_ANALYSIS_H
 #include "../interp/interp.h"
 #include "../arch/arch.h"
 
-/* ---- affine.c ---- */
-/* the index of an access as text ("32*threadIdx.y + threadIdx.x + 512*blockIdx.y + ..."), or
- * NULL when it is not a polynomial of those symbols (it depends on loaded data or calls) */
-char *affine_text(Node *index, Obj *fn);
+/* ---- facts.c, loops.c, affine.c: what is true of one kernel of one program generation ----
+ * A Facts holds, for a kernel and the device functions it calls, everything the analyzer, the
+ * model and the optimizer ask of the AST: the loop tree (induction variables, trip counts, what
+ * each loop writes), the memory accesses with the affine forms of their indices, the barriers,
+ * and the kernel's variables (single definitions, loop variables, taken addresses). It is
+ * computed once, by one walk, and owned by the caller: nothing is cached behind its back, so an
+ * original and its clone each have their own. It describes the program as of p->generation;
+ * after a rewrite, program_finish bumps the generation and the facts are stale: facts_current
+ * turns false and every query raises an internal error (carve_throw) until facts_renew.
+ * Node ids index its tables: they are valid for the generation the facts were made in only.
+ * What the queries return (loops, accesses, Affine values and their symbols' names) points into
+ * the facts and the program: valid while both live; free the facts before the program.
+ *
+ * For an optimizer pass, per loop i of facts_nloops(f):
+ *   const Loop *l = facts_loop(f, i);         l->iv, l->trip (-1 unknown), l->step, l->bound
+ *   facts_loop_writes(f, i, v)                 how often variable v is written inside (0: never)
+ *   facts_loop_invariant(f, i, e)              e has one value in every iteration
+ *   for each a = facts_access(f, k) with facts_loop_within(f, a->loop, i): a->index is the
+ *   element index as a polynomial over threadIdx/blockIdx/blockDim/gridDim, kernel parameters
+ *   and loop variables; affine_var_coefficient(&a->index, l->iv, &c) is its stride in the loop. */
+typedef struct Facts Facts;
+
+typedef enum {
+  SYM_TID, SYM_CTAID, SYM_NTID, SYM_NCTAID, SYM_WARPSIZE,  /* threadIdx.d, blockIdx.d, blockDim.d, gridDim.d, warpSize */
+  SYM_PARAM,     /* an integer kernel parameter never written */
+  SYM_LOOP,      /* a variable stepped by a for-increment: its value in the current iteration */
+  SYM_PROGRESS   /* such a variable less its start, where the start depends on threadIdx ("(j-j0)") */
+} SymKind;
+typedef struct Sym { SymKind kind; int dim; Obj *var; const char *name; } Sym;  /* name: as printed */
+enum { AFFINE_TERMS = 24, AFFINE_DEGREE = 3 };
+typedef struct Term { int64_t coef; int deg; Sym sym[AFFINE_DEGREE]; } Term;     /* coef * sym[0] * ... */
+/* a polynomial with integer coefficients (products of up to three symbols: blockDim.x*blockIdx.x);
+ * !ok: not one (it reads memory, divides, calls, or a variable has several definitions) */
+typedef struct Affine { bool ok; int n; Term t[AFFINE_TERMS]; } Affine;
+
+typedef struct Loop {
+  Node *node;            /* the ND_FOR, ND_WHILE or ND_DO statement */
+  Obj *fn;               /* the function holding it (the kernel, or a device function it calls) */
+  int parent;            /* the enclosing loop, -1 none (a device function's loops start at -1) */
+  int depth;             /* 0: outermost */
+  bool has_exit;         /* break, continue or return inside: the trip count is not static */
+  bool writes_memory;    /* a store, atomic, printf or call of a user function inside */
+  int barriers;          /* __syncthreads (any form), and calls of functions that reach one, inside */
+  /* variables written inside (condition, increment, body, nested loops) and how many times */
+  Obj **assigned; int *writes; int nassigned, assigned_cap;
+  /* a counted loop: for (iv = start; iv CMP bound; iv OP= step) with iv written only by the
+   * increment and bound invariant; iv NULL otherwise */
+  Obj *iv;
+  NodeKind step_op;      /* ND_ADD (step < 0 for -= and --), ND_MUL, ND_SHL, ND_SHR, ND_DIV */
+  int64_t step;
+  NodeKind cmp;          /* iv CMP bound, iv on the left: ND_NE, ND_LT, ND_LE, ND_GT, ND_GE */
+  Node *bound;
+  bool start_known; int64_t start;   /* the start, when the init gives a constant */
+  int64_t trip;          /* iterations per entry, known at compile time; -1 unknown */
+} Loop;
+
+/* a write of a named variable: a declaration, an assignment, ++/-- (the target's casts stripped) */
+typedef struct VarWrite {
+  Node *node; Obj *var;
+  int loop;              /* innermost loop around it, -1 */
+  bool conditional;      /* under an if, ?: or switch arm, or the right of && and || */
+} VarWrite;
+
+/* a memory access: an element a[i] (rows of a multi-dimensional array are part of it), *p, an
+ * atomic or __ldg; not the operand of & (its address only) */
+typedef struct Access {
+  Node *node;            /* the node the interpreter reports it at: ND_INDEX, ND_DEREF, ND_CALL */
+  Obj *fn;
+  int loop;              /* innermost loop around it, -1 */
+  bool load, store;      /* a[i] += x is both; an atomic is both */
+  bool atomic;
+  int space;             /* from the declaration: SPACE_GLOBAL (kernel pointer parameters,
+                          * __device__), SPACE_SHARED, SPACE_LOCAL (arrays of a thread),
+                          * SPACE_CONST; SPACE_NONE when only the run knows (other pointers) */
+  Obj *base;             /* the array or pointer variable, NULL when the base is computed */
+  Affine index;          /* the element index (a[i][j] of T[..][n]: i*n + j; a[i].x: i, in
+                          * structs); !ok for *p */
+  bool indirect;         /* the index reads memory */
+} Access;
+
+typedef struct Barrier { Node *node; Obj *fn; int loop; } Barrier;
+
+/* the facts of `kernel` in p as p is now; the caller frees them (before p) */
+Facts *facts_new(Program *p, Obj *kernel);
+void facts_free(Facts *f);
+/* p not rewritten since: p->generation is the one the facts were made for */
+bool facts_current(const Facts *f);
+/* f when current; else f freed and the facts of the same kernel made anew */
+Facts *facts_renew(Facts *f);
+Program *facts_program(const Facts *f);
+Obj *facts_kernel(const Facts *f);
+int facts_generation(const Facts *f);
+/* the kernel and the device functions it calls (directly or not), in p->funcs order */
+int facts_nfunctions(const Facts *f);
+Obj *facts_function(const Facts *f, int i);
+
+/* loops: numbered in pre-order (an outer loop before the loops in it), functions in p->funcs order */
+int facts_nloops(const Facts *f);
+const Loop *facts_loop(const Facts *f, int i);
+int facts_loop_index(const Facts *f, const Node *loop_stmt);   /* -1: not a loop of these facts */
+/* the innermost loop around n, -1 none; a loop statement itself and its init belong to the loop
+ * around it (the init runs once per entry) */
+int facts_loop_of(const Facts *f, const Node *n);
+bool facts_loop_within(const Facts *f, int inner, int outer);  /* inner is outer or nested in it */
+int facts_loop_writes(const Facts *f, int loop, const Obj *v); /* times v is written in the loop */
+/* e has the same value in every iteration: it reads no variable the loop writes, no memory when
+ * the loop stores, and calls nothing but pure builtins (-1, no loop: true) */
+bool facts_loop_invariant(const Facts *f, int loop, Node *e);
+int facts_nwrites(const Facts *f);
+const VarWrite *facts_write(const Facts *f, int i);
+
+int facts_naccesses(const Facts *f);
+const Access *facts_access(const Facts *f, int i);
+const Access *facts_access_at(const Facts *f, const Node *n);  /* NULL: n is not an access */
+int facts_nbarriers(const Facts *f);
+const Barrier *facts_barrier(const Facts *f, int i);
+
+/* expressions of the kernel (device functions' own variables have no forms) */
+Affine facts_affine(const Facts *f, Node *e);
+/* ND_INDEX: its element index, flattened; *indirect (may be NULL): some dimension's index reads memory */
+Affine facts_index_form(const Facts *f, Node *index, bool *indirect);
+bool facts_reads_memory(const Facts *f, Node *e);       /* an indirect index */
+bool facts_thread_dependent(const Facts *f, Node *e);   /* may differ between threads of a block */
+
+/* affine forms: text in the current arena ("32*threadIdx.y + threadIdx.x"), NULL when !ok */
+char *affine_text(const Affine *a);
 /* the element stride between lanes whose threadIdx.x differ by one, when it is a constant */
-bool affine_x_stride(Node *index, Obj *fn, int64_t *stride);
-/* the element stride between consecutive blockIdx.x, blockDim.* taken from the launch, when it is a
- * constant (0: the index does not depend on blockIdx.x) */
-bool affine_block_stride(Node *index, Obj *fn, const int64_t block[3], int64_t *stride);
-/* the same stride as text when it is a polynomial ("w", "2*n"); NULL otherwise */
-char *affine_x_stride_text(Node *index, Obj *fn);
-/* does the expression read memory (an indirect index)? */
-bool reads_memory(Node *e, Obj *fn);
-/* may the expression differ between the threads of a block? */
-bool thread_dependent(Node *e, Obj *fn);
+bool affine_x_stride(const Affine *a, int64_t *stride);
+/* that stride as text when it is a polynomial ("w", "2*n"); NULL otherwise */
+char *affine_x_stride_text(const Affine *a);
+/* the stride between consecutive blockIdx.x, blockDim.* from the launch, when it is a constant
+ * (0: the index does not depend on blockIdx.x) */
+bool affine_block_stride(const Affine *a, const int64_t block[3], int64_t *stride);
+/* the coefficient of loop variable v (its value or its progress); false when v appears in a
+ * product with another symbol (the stride is known only at run time) */
+bool affine_var_coefficient(const Affine *a, const Obj *v, int64_t *coef);
+
 
 /* ---- analyze.c ---- */
 typedef struct AccessStat {
@@ -69,7 +193,15 @@ typedef struct Analysis {
   double atomic_line_requests; /* global atomics: warp-requests on the busiest 128-byte line, over the grid */
   char **unreached; int nunreached;  /* memory accesses in the source no sampled warp reached */
   double seconds;
-  int fault;
+  int fault;                 /* analyze's result: 0 ran, 1 a fault was found, 2 could not run */
+  /* exactly what ran: faults and races are checked in these threads only, up to the step cap */
+  int warps_per_block;       /* warps in a block of the launch */
+  int warps_run_per_block;   /* warps run in each sampled block: all when the kernel has barriers,
+                              * else the first, a middle and the last (at most 3) */
+  uint64_t step_cap;         /* warp-steps each warp may take before it is stopped quietly */
+  bool complete;             /* every warp of every block ran to its end: no fault means none for these inputs */
+  int faults;                /* faults found and diagnosed (the run stops at the first) */
+  Facts *facts;              /* the kernel's facts (analysis_free frees them) */
 } Analysis;
 
 typedef struct AnalyzeOptions {
@@ -80,8 +212,4 @@ typedef struct AnalyzeOptions {
 /* 0 ok, 1 the kernel faulted (diagnosed), 2 error */
 int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o);
 void analysis_free(Analysis *a);   /* what analyze allocated (the strings live in the arena) */
-
-typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } ReportFormat;
-/* print the report; returns the highest finding level (0 none, 1 note, 2 warning, 3 error) */
-int report(Analysis *a, const char *file, ReportFormat f, FILE *out);
 #endif

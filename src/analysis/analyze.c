@@ -80,26 +80,6 @@ static const char *expr_text(Node *n) {
   return s;
 }
 
-/* the flattened index of a[i][j] as an expression over the AST (for the affine form) */
-static Node *flat_index(Node *n) {
-  if (n->kind != ND_INDEX) return NULL;
-  Node *l = n->lhs;
-  while (l->kind == ND_CAST && l->implicit) l = l->lhs;
-  if (l->kind == ND_INDEX && l->ty->kind == TY_ARRAY && l->ty->array_len > 0) {
-    Node *inner = flat_index(l);
-    if (!inner) return NULL;
-    Node *len = new_node(ND_NUM, n->tok);
-    len->ival = l->ty->array_len;
-    len->ty = ty_int;
-    Node *mul = new_node(ND_MUL, n->tok);
-    mul->lhs = inner; mul->rhs = len; mul->ty = ty_long;
-    Node *add = new_node(ND_ADD, n->tok);
-    add->lhs = mul; add->rhs = n->rhs; add->ty = ty_long;
-    return add;
-  }
-  return n->rhs;
-}
-
 static Node *array_base(Node *n) {
   while (n->kind == ND_INDEX) { Node *l = n->lhs; while (l->kind == ND_CAST && l->implicit) l = l->lhs; n = l; }
   return n;
@@ -122,26 +102,24 @@ static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int si
   s->kind = kind;
   s->size = size;
   s->min_units = UINT64_MAX;
-  Obj *fn = a->L->kernel;
-  if (at->kind == ND_INDEX) {
-    s->array = expr_text(array_base(at));
-    Node *idx = flat_index(at);
-    if (idx) {
-      s->index = affine_text(idx, fn);
-      s->indirect = reads_memory(idx, fn);
-      s->have_stride = affine_x_stride(idx, fn, &s->stride);
-      if (!s->have_stride && s->index) s->stride_text = affine_x_stride_text(idx, fn);
-    }
-  } else if (at->kind == ND_DEREF) {
-    s->array = expr_text(at->lhs);
-    s->indirect = reads_memory(at->lhs, fn);
-  } else if (at->kind == ND_DECL) {
-    s->array = at->decl_init ? expr_text(at->decl_init) : at->var->name;
-  } else if (at->kind == ND_CALL && at->args) {
-    s->array = expr_text(at->args);
-    s->indirect = reads_memory(at->args, fn);
-  } else {
-    s->array = expr_text(at);
+  const Facts *f = a->facts;
+  if (at->kind == ND_INDEX) s->array = expr_text(array_base(at));
+  else if (at->kind == ND_DEREF) s->array = expr_text(at->lhs);
+  else if (at->kind == ND_DECL) s->array = at->decl_init ? expr_text(at->decl_init) : at->var->name;
+  else if (at->kind == ND_CALL && at->args) s->array = expr_text(at->args);
+  else s->array = expr_text(at);
+  /* the index's affine form: the facts have every access the source makes (a member's index
+   * counts whole structs, not the lanes' words: its stride is left to the addresses) */
+  const Access *ac = facts_access_at(f, at);
+  Affine form = {.ok = false};
+  if (ac) { s->indirect = ac->indirect; if (at->kind != ND_MEMBER) form = ac->index; }
+  else if (at->kind == ND_INDEX) form = facts_index_form(f, at, &s->indirect);
+  else if (at->kind == ND_DEREF) s->indirect = facts_reads_memory(f, at->lhs);
+  else if (at->kind == ND_CALL && at->args) s->indirect = facts_reads_memory(f, at->args);
+  if (form.ok) {
+    s->index = affine_text(&form);
+    s->have_stride = affine_x_stride(&form, &s->stride);
+    if (!s->have_stride) s->stride_text = affine_x_stride_text(&form);
   }
   return s;
 }
@@ -333,7 +311,7 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
     memset(&a->br[i], 0, sizeof(BranchStat));
     a->br[i].node = at;
     Node *cond = at->kind == ND_LOGAND || at->kind == ND_LOGOR ? at->lhs : at->cond;
-    a->br[i].thread_dependent = cond ? thread_dependent(cond, a->L->kernel) : true;
+    a->br[i].thread_dependent = facts_thread_dependent(a->facts, cond);
   }
   BranchStat *b = &a->br[i];
   b->evals++;
@@ -354,10 +332,32 @@ static bool want(void *ctx, int64_t b) {
   return false;
 }
 
+/* the accesses of the kernel (and the device functions it calls) that no sampled warp reached,
+ * in global or shared memory (what the analyzer measures); an atomic counts as its call */
+static void list_unreached(Analysis *a) {
+  const Facts *f = a->facts;
+  int nn = a->L->prog->nodes;
+  bool *seen = xmalloc((size_t)nn + 1);
+  for (int i = 0; i < a->nacc; i++) if (a->acc[i].node->id >= 0 && a->acc[i].node->id < nn) seen[a->acc[i].node->id] = true;
+  for (int i = 0; i < facts_naccesses(f); i++) {
+    const Access *ac = facts_access(f, i);
+    Node *n = ac->node;
+    if (seen[n->id] || ac->space == SPACE_LOCAL || ac->space == SPACE_CONST) continue;
+    /* a struct element is copied where it is used; a pointer's target is known only at run time */
+    if (n->kind != ND_CALL && n->ty->kind == TY_STRUCT) continue;
+    if ((n->kind == ND_DEREF || n->kind == ND_MEMBER) && ac->space == SPACE_NONE) continue;
+    a->unreached = xrealloc(a->unreached, sizeof(char *) * (size_t)(a->nunreached + 1));
+    SrcLoc l = tok_loc(n->tok);
+    a->unreached[a->nunreached++] = fmt("%d:%d %s", l.line, l.col, expr_text(n));
+  }
+  free(seen);
+}
+
 int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   memset(a, 0, sizeof *a);
   a->L = L;
   a->m = m;
+  a->facts = facts_new(L->prog, L->kernel);
   Ctx c = {.a = a, .cur_block = -1};
   int nn = L->prog->nodes + 1;
   c.acc_of = xmalloc(sizeof(int) * (size_t)nn * 3);
@@ -386,9 +386,12 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   int64_t warps = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
   if (!L->kernel->uses_barrier && warps > 3) warps = 3;
   uint64_t cap = budget / (uint64_t)(nblocks * warps > 0 ? nblocks * warps : 1);
-  RunOptions ro = {.hooks = &h, .warp_step_cap = cap < 20000 ? 20000 : cap};
+  /* device printf of sampled warps is not the command's output (it would break JSON) */
+  FILE *null = fopen("/dev/null", "w");
+  RunOptions ro = {.hooks = &h, .warp_step_cap = cap < 20000 ? 20000 : cap, .printf_out = null};
   RunStats st;
   int rc = interp_run(L, &ro, &st);
+  if (null) fclose(null);
   a->warps_truncated = st.warps_truncated;
   {
     /* the lanes that ran: all of a block, or its first, middle and last warp (the last may be partial) */
@@ -397,34 +400,7 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
     if (warps < nw) per_block = 32.0 * (double)(warps - 1) + (double)(tpb - 32 * (nw - 1));
     a->threads_run = (double)st.blocks_run * per_block;
   }
-  if (rc == 0) {
-    /* accesses the source has but no sampled warp reached */
-    int nn = L->prog->nodes + 1;
-    bool *seen = xmalloc((size_t)nn);
-    for (int i = 0; i < a->nacc; i++) seen[a->acc[i].node->id] = true;
-    Node *stack[4096];
-    int sp = 0;
-    stack[sp++] = L->kernel->body;
-    while (sp > 0) {
-      Node *n = stack[--sp];
-      for (; n; n = n->next) {
-        if (n->kind == ND_INDEX && n->ty->kind != TY_ARRAY && n->ty->kind != TY_STRUCT && !seen[n->id]) {
-          Node *b = array_base(n);
-          bool reg_array = b->kind == ND_VAR && (b->var->sc == SC_LOCAL || b->var->sc == SC_PARAM) && b->ty->kind == TY_ARRAY;
-          if (!reg_array) {
-            a->unreached = xrealloc(a->unreached, sizeof(char *) * (size_t)(a->nunreached + 1));
-            SrcLoc l = tok_loc(n->tok);
-            a->unreached[a->nunreached++] = fmt("%d:%d %s", l.line, l.col, expr_text(n));
-            seen[n->id] = true;
-          }
-        }
-        Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->stmts, n->args, n->decl_init};
-        for (size_t k = 0; k < sizeof kids / sizeof *kids; k++) if (kids[k] && sp < 4096) stack[sp++] = kids[k];
-        if (n->kind != ND_BLOCK && n->kind != ND_CALL && n->kind < ND_BLOCK) break;
-      }
-    }
-    free(seen);
-  }
+  if (rc == 0) list_unreached(a);
   for (int i = 0; i < a->nacc; i++) {
     if (c.seen[i].n) { a->acc[i].distinct += c.seen[i].n; a->acc[i].blocks++; }
     free(c.seen[i].k);
@@ -449,7 +425,8 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
       while (at->kind == ND_CAST || at->kind == ND_ADDR) at = at->lhs;
       Node *ix = at->kind == ND_INDEX ? at->rhs : NULL;
       int64_t stride;
-      if (ix && affine_block_stride(ix, L->kernel, L->block, &stride) && stride != 0) {
+      Affine fx = ix ? facts_affine(a->facts, ix) : (Affine){.ok = false};
+      if (affine_block_stride(&fx, L->block, &stride) && stride != 0) {
         double bytes = (double)(stride < 0 ? -stride : stride) * (double)s->size;
         double per_line = bytes < 128 ? 128.0 / bytes : 1.0;
         if (per_line > (double)L->grid[0]) per_line = (double)L->grid[0];
@@ -468,6 +445,14 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   a->warp_steps = st.warp_steps;
   a->seconds = st.seconds;
   a->fault = rc;
+  /* what was checked: these warps of these blocks, each up to the cap */
+  int64_t nw = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
+  a->warps_per_block = (int)nw;
+  a->warps_run_per_block = (int)warps;
+  a->step_cap = ro.warp_step_cap;
+  a->faults = st.faults;
+  a->complete = rc == 0 && st.blocks_run == (uint64_t)a->blocks_total && warps == nw && st.warps_truncated == 0;
+  if (rc == 2) analysis_free(a);   /* nothing to report: the caller returns at once */
   return rc;
 }
 
@@ -475,6 +460,7 @@ void analysis_free(Analysis *a) {
   free(a->acc);
   free(a->br);
   free(a->unreached);
-  a->acc = NULL; a->br = NULL; a->unreached = NULL;
+  facts_free(a->facts);
+  a->acc = NULL; a->br = NULL; a->unreached = NULL; a->facts = NULL;
   a->nacc = a->nbr = a->nunreached = 0;
 }

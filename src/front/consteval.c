@@ -59,10 +59,10 @@ static CValue ce_unary(CE *c) {
   if (ce_eq(c, "(") && !c->pp) {
     /* a cast: (int)x, (float)x */
     Token *t = c->tok->next;
-    if (t->kind == TK_KEYWORD && (tok_equal(t, "int") || tok_equal(t, "float") || tok_equal(t, "double") ||
+    if (c->type_name && t->kind == TK_KEYWORD && (tok_equal(t, "int") || tok_equal(t, "float") || tok_equal(t, "double") ||
         tok_equal(t, "long") || tok_equal(t, "unsigned"))) {
       Token *rest;
-      Type *ty = spec_typename(&rest, t);
+      Type *ty = c->type_name(&rest, t);
       if (tok_equal(rest, ")")) {
         c->tok = rest->next;
         CValue v = ce_unary(c);
@@ -85,7 +85,14 @@ static int op_prec(CE *c, const char **name) {
   return 0;
 }
 
-static CValue apply(Token *t, const char *op, CValue a, CValue b) {
+/* launch specifications size buffers with these values: an overflow is an error there, never a
+ * silently wrapped (negative) size; #if lines wrap as the preprocessors do */
+static CValue checked(CE *c, Token *t, const char *op, bool overflow, int64_t r) {
+  if (overflow && !c->pp) error_tok(t, "integer overflow in constant expression ('%s')", op);
+  return ival(r);
+}
+
+static CValue apply(CE *c, Token *t, const char *op, CValue a, CValue b) {
   bool fl = a.is_float || b.is_float;
   if (!strcmp(op, "||")) return ival(truthy(a) || truthy(b));
   if (!strcmp(op, "&&")) return ival(truthy(a) && truthy(b));
@@ -105,9 +112,10 @@ static CValue apply(Token *t, const char *op, CValue a, CValue b) {
   }
   int64_t x = a.i, y = b.i;
   uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-  if (!strcmp(op, "+")) return ival((int64_t)(ux + uy));
-  if (!strcmp(op, "-")) return ival((int64_t)(ux - uy));
-  if (!strcmp(op, "*")) return ival((int64_t)(ux * uy));
+  int64_t r;
+  if (!strcmp(op, "+")) return checked(c, t, op, __builtin_add_overflow(x, y, &r), (int64_t)(ux + uy));
+  if (!strcmp(op, "-")) return checked(c, t, op, __builtin_sub_overflow(x, y, &r), (int64_t)(ux - uy));
+  if (!strcmp(op, "*")) return checked(c, t, op, __builtin_mul_overflow(x, y, &r), (int64_t)(ux * uy));
   if (!strcmp(op, "/") || !strcmp(op, "%")) {
     if (y == 0) error_tok(t, "division by zero in constant expression");
     if (x == INT64_MIN && y == -1) return ival(op[0] == '/' ? x : 0);
@@ -136,7 +144,7 @@ static CValue ce_binary(CE *c, int min) {
     /* short-circuit: the unevaluated side may divide by zero in #if */
     CValue rhs = ce_binary(c, p + 1);
     if ((!strcmp(op, "&&") && !truthy(lhs)) || (!strcmp(op, "||") && truthy(lhs))) { lhs = ival(!strcmp(op, "||")); continue; }
-    lhs = apply(t, op, lhs, rhs);
+    lhs = apply(c, t, op, lhs, rhs);
   }
 }
 

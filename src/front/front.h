@@ -360,6 +360,8 @@ int node_kids(Node *n, Node **kids[NODE_MAX_KIDS]);
  * false to skip a node's children. post (may be NULL) runs after a node's children. */
 typedef bool WalkFn(Node *n, void *ctx);
 void walk(Node *n, WalkFn *pre, WalkFn *post, void *ctx);
+/* the same from one node: its subtree only, not the rest of the list it heads */
+void walk_one(Node *n, WalkFn *pre, WalkFn *post, void *ctx);
 /* every node of every function body and global initializer of p */
 void walk_program(Program *p, WalkFn *pre, WalkFn *post, void *ctx);
 /* A deep copy of the list at n in the current arena; variables declared inside are copied

@@ -1,7 +1,8 @@
 /* preprocess: macros (object-like, function-like, #, ##, variadic), #include, conditionals,
  * #pragma. Macro expansion follows Prosser's hideset algorithm, as chibicc does. Every token a
  * macro produces remembers its use site (Token.origin) so diagnostics point at the user's line. */
-#include "front.h"
+#include "limits.h"
+#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,9 @@ typedef struct Macro {
   bool deleted;
 } Macro;
 
-struct Hideset { Hideset *next; char *name; };
+/* A hideset is an immutable list of macro names, shared between tokens; `n` counts its names.
+ * Names are interned (one pointer per spelling, see add_macro): membership is a pointer test. */
+struct Hideset { Hideset *next; const char *name; int n; };
 
 typedef struct CondIncl { struct CondIncl *next; enum { IN_THEN, IN_ELIF, IN_ELSE } ctx; Token *tok; bool included; } CondIncl;
 
@@ -47,10 +50,13 @@ static Macro *find_macro(Token *t) { return t->kind == TK_IDENT ? find_macro_n(t
 
 static Macro *add_macro(char *name, bool objlike, Token *body) {
   Macro *m = arena_alloc(sizeof(Macro));
+  unsigned h = hash(name, (int)strlen(name));
+  /* one spelling, one name pointer, across #undef and redefinitions: hidesets hold these */
+  for (Macro *o = macros[h]; o; o = o->next)
+    if (!strcmp(o->name, name)) { name = o->name; break; }
   m->name = name;
   m->is_objlike = objlike;
   m->body = body;
-  unsigned h = hash(name, (int)strlen(name));
   m->next = macros[h];
   macros[h] = m;
   return m;
@@ -61,28 +67,80 @@ static void undef_macro(const char *name) {
   if (m) m->deleted = true;
 }
 
-/* ---- hidesets ---- */
-static Hideset *new_hideset(char *name) { Hideset *h = arena_alloc(sizeof(Hideset)); h->name = name; return h; }
-static Hideset *hideset_union(Hideset *a, Hideset *b) {
-  Hideset head = {0}, *cur = &head;
-  for (; a; a = a->next) cur = cur->next = new_hideset(a->name);
-  cur->next = b;
-  return head.next;
+/* ---- the budget (limits.h) ---- */
+static long long pp_made;    /* tokens and hideset entries made for this translation unit */
+static long long pp_bytes;   /* its source text */
+static Token *pp_site;       /* the macro use being expanded: where a limit error points */
+static int expansion_depth;
+
+static void made(const Token *at, long long n) {
+  pp_made += n;
+  check_limit(pp_site ? pp_site : at, pp_made, &limit_tokens);
 }
-static bool hideset_contains(Hideset *h, const char *s, int len) {
+
+/* ---- hidesets ---- */
+static Hideset *hideset_cons(const char *name, Hideset *next) {
+  Hideset *h = arena_alloc(sizeof(Hideset));
+  h->name = name;
+  h->next = next;
+  h->n = next ? next->n + 1 : 1;
+  check_limit(pp_site, h->n, &limit_macro_nesting);
+  made(NULL, 1);
+  return h;
+}
+static bool hideset_contains(const Hideset *h, const char *name) {
   for (; h; h = h->next)
-    if ((int)strlen(h->name) == len && !memcmp(h->name, s, (size_t)len)) return true;
+    if (h->name == name) return true;
   return false;
 }
+static Hideset *hideset_add(Hideset *h, const char *name) { return hideset_contains(h, name) ? h : hideset_cons(name, h); }
+
+/* Union and intersection in linear time (a quadratic test of every pair is a time bomb for
+ * hidesets near the nesting limit): the names of one set go into an open-addressing table,
+ * emptied by starting a new generation. */
+#define NAMESET_SLOTS 4096
+_Static_assert(2 * LIMIT_MACRO_NESTING <= NAMESET_SLOTS, "the name table holds a hideset at most half full");
+static const char *nameset_key[NAMESET_SLOTS];
+static unsigned nameset_gen[NAMESET_SLOTS], nameset_cur;
+
+static unsigned nameset_slot(const char *name) {
+  unsigned i = (unsigned)(((uintptr_t)name >> 3) * 2654435761u) & (NAMESET_SLOTS - 1);
+  while (nameset_gen[i] == nameset_cur && nameset_key[i] != name) i = (i + 1) & (NAMESET_SLOTS - 1);
+  return i;
+}
+static void nameset_fill(const Hideset *h) {
+  if (++nameset_cur == 0) { memset(nameset_gen, 0, sizeof nameset_gen); nameset_cur = 1; }
+  for (; h; h = h->next) {
+    unsigned i = nameset_slot(h->name);
+    nameset_key[i] = h->name;
+    nameset_gen[i] = nameset_cur;
+  }
+}
+static bool nameset_has(const char *name) { return nameset_gen[nameset_slot(name)] == nameset_cur; }
+
+/* the longer list is shared; only the other's missing names are new entries */
+static Hideset *hideset_union(Hideset *a, Hideset *b) {
+  if (!a || a == b) return b;
+  if (!b) return a;
+  if (a->n < b->n) { Hideset *t = a; a = b; b = t; }
+  nameset_fill(a);
+  for (; b; b = b->next)
+    if (!nameset_has(b->name)) a = hideset_cons(b->name, a);
+  return a;
+}
 static Hideset *hideset_intersection(Hideset *a, Hideset *b) {
-  Hideset head = {0}, *cur = &head;
+  if (!a || !b || a == b) return a && b ? a : NULL;
+  nameset_fill(b);
+  Hideset *r = NULL;
   for (; a; a = a->next)
-    if (hideset_contains(b, a->name, (int)strlen(a->name))) cur = cur->next = new_hideset(a->name);
-  return head.next;
+    if (nameset_has(a->name)) r = hideset_cons(a->name, r);
+  return r;
 }
 
 /* ---- token list helpers ---- */
+/* every token the preprocessor makes is one of the budget's (LIMIT_TOKENS) */
 static Token *copy_token(Token *t) {
+  made(t, 1);
   Token *u = arena_alloc(sizeof(Token));
   *u = *t;
   u->next = NULL;
@@ -94,21 +152,27 @@ static Token *new_eof(Token *t) {
   u->len = 0;
   return u;
 }
-static Token *add_hideset(Token *tok, Hideset *hs) {
+static Token *copy_list(Token *t) {
   Token head = {0}, *cur = &head;
-  for (; tok; tok = tok->next) {
-    Token *t = copy_token(tok);
-    t->hideset = hideset_union(t->hideset, hs);
-    cur = cur->next = t;
-  }
+  for (; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+  cur->next = new_eof(t);
   return head.next;
 }
-static Token *append(Token *a, Token *b) {
-  if (a->kind == TK_EOF) return b;
-  Token head = {0}, *cur = &head;
-  for (; a->kind != TK_EOF; a = a->next) cur = cur->next = copy_token(a);
-  cur->next = b;
-  return head.next;
+/* in place: the tokens of a fresh expansion take hs too (neighbours share their results) */
+static void add_hideset(Token *tok, Hideset *hs) {
+  Hideset *from = NULL, *to = hs;
+  for (; tok->kind != TK_EOF; tok = tok->next) {
+    if (tok->hideset != from) { from = tok->hideset; to = hideset_union(from, hs); }
+    tok->hideset = to;
+  }
+}
+/* link a fresh expansion (ending in EOF) to what follows the macro use */
+static Token *splice(Token *body, Token *after) {
+  if (body->kind == TK_EOF) return after;
+  Token *t = body;
+  while (t->next->kind != TK_EOF) t = t->next;
+  t->next = after;
+  return body;
 }
 /* a directive starts with '#' first on a line, never from a macro expansion (C11 6.10.3.4p3) */
 static bool is_hash(Token *t) { return t->at_bol && !t->origin && tok_equal(t, "#"); }
@@ -133,13 +197,21 @@ static Token *copy_line(Token **rest, Token *tok) {
 }
 
 /* ---- conditional skipping ---- */
+/* past the #endif that closes an #if already read; a loop, not recursion: thousands of nested
+ * #if in a skipped block must not exhaust the C stack */
 static Token *skip_cond_incl2(Token *tok) {
+  long depth = 1;
   while (tok->kind != TK_EOF) {
     if (is_hash(tok) && (tok_equal(tok->next, "if") || tok_equal(tok->next, "ifdef") || tok_equal(tok->next, "ifndef"))) {
-      tok = skip_cond_incl2(tok->next->next);
+      depth++;
+      tok = tok->next->next;
       continue;
     }
-    if (is_hash(tok) && tok_equal(tok->next, "endif")) return tok->next->next;
+    if (is_hash(tok) && tok_equal(tok->next, "endif")) {
+      tok = tok->next->next;
+      if (--depth == 0) return tok;
+      continue;
+    }
     tok = tok->next;
   }
   return tok;
@@ -229,7 +301,8 @@ static void read_macro_definition(Token **rest, Token *tok) {
 }
 
 /* ---- macro arguments ---- */
-typedef struct MacroArg { struct MacroArg *next; char *name; bool is_va; Token *tok; } MacroArg;
+/* tok: the argument as written; expanded: macro-expanded, once, however often it is used */
+typedef struct MacroArg { struct MacroArg *next; char *name; bool is_va; Token *tok, *expanded; } MacroArg;
 
 static MacroArg *read_macro_arg_one(Token **rest, Token *tok, bool read_rest, Token *call) {
   Token head = {0}, *cur = &head;
@@ -303,6 +376,8 @@ static char *join_tokens(Token *tok, Token *end) {
 }
 
 static Token *stringize(Token *hash, Token *arg) {
+  /* the string costs what its argument's tokens do */
+  for (Token *t = arg; t->kind != TK_EOF; t = t->next) made(hash, 1);
   char *s = join_tokens(arg, NULL);
   Buf b = {0};
   buf_putc(&b, '"');
@@ -311,8 +386,9 @@ static Token *stringize(Token *hash, Token *arg) {
     buf_putc(&b, *p);
   }
   buf_puts(&b, "\"\n");
-  Token *t = tokenize_string(hash->file->name, b.s);
+  char *text = arena_strdup(b.s);
   buf_free(&b);
+  Token *t = tokenize_string(hash->file->name, text);
   t->origin = hash;
   return t;
 }
@@ -332,21 +408,36 @@ static Token *paste(Token *lhs, Token *rhs) {
   Token *t = c.t;
   if (!t || t->next->kind != TK_EOF)
     error_tok(lhs, "pasting '%.*s' and '%.*s' does not give a valid token", lhs->len, lhs->loc, rhs->len, rhs->loc);
+  /* the result keeps its own place (in the pasted text), so a caret never reads outside a
+   * file's text; diagnostics follow origin to lhs as it was, whose macro the note names */
+  Token *at = copy_token(lhs);   /* lhs itself is overwritten with the result */
   Token *r = copy_token(t);
-  r->file = lhs->file; r->line = lhs->line; r->col = lhs->col; r->loc = arena_strndup(r->loc, (size_t)r->len);
-  r->origin = lhs->origin;
-  r->macro = lhs->macro;
+  r->at_bol = lhs->at_bol;
+  r->has_space = lhs->has_space;
+  r->origin = at;
+  r->macro = NULL;
   return r;
 }
 
 static Token *expand_arg(MacroArg *arg);
 
-static Token *subst(Token *tok, MacroArg *args) {
+/* a token of the macro's body, as the expansion at `site` makes it */
+static Token *body_tok(Token *t, Token *site, Macro *m) {
+  Token *c = copy_token(t);
+  c->origin = site;
+  c->macro = m->name;
+  return c;
+}
+
+/* the tokens m's body becomes at site: parameters replaced by their arguments, # and ##
+ * applied; every token is new, and the list ends in its own EOF */
+static Token *subst(Macro *m, MacroArg *args, Token *site) {
   Token head = {0}, *cur = &head;
+  Token *tok = m->body;
   while (tok->kind != TK_EOF) {
     if (tok_equal(tok, "#")) {
       MacroArg *arg = find_arg(args, tok->next);
-      cur = cur->next = stringize(tok, arg->tok);
+      cur = cur->next = stringize(body_tok(tok, site, m), arg->tok);
       tok = tok->next->next;
       continue;
     }
@@ -355,13 +446,13 @@ static Token *subst(Token *tok, MacroArg *args) {
       MacroArg *arg = find_arg(args, tok->next->next);
       if (arg && arg->is_va) {
         if (arg->tok->kind == TK_EOF) tok = tok->next->next->next;
-        else { cur = cur->next = copy_token(tok); tok = tok->next->next; }
+        else { cur = cur->next = body_tok(tok, site, m); tok = tok->next->next; }
         continue;
       }
     }
     if (tok_equal(tok, "##")) {
-      if (cur == &head) error_tok(tok, "'##' cannot appear at either end of a macro expansion");
-      if (tok->next->kind == TK_EOF) error_tok(tok, "'##' cannot appear at either end of a macro expansion");
+      if (cur == &head || tok->next->kind == TK_EOF)
+        error_tok(body_tok(tok, site, m), "'##' cannot appear at either end of a macro expansion");
       MacroArg *arg = find_arg(args, tok->next);
       if (arg) {
         if (arg->tok->kind != TK_EOF) {
@@ -383,7 +474,7 @@ static Token *subst(Token *tok, MacroArg *args) {
         if (arg2) {
           for (Token *t = arg2->tok; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
         } else {
-          cur = cur->next = copy_token(rhs);
+          cur = cur->next = body_tok(rhs, site, m);
         }
         tok = rhs->next;
         continue;
@@ -393,83 +484,71 @@ static Token *subst(Token *tok, MacroArg *args) {
       continue;
     }
     if (arg) {
-      Token *t = expand_arg(arg);
-      for (; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+      for (Token *t = expand_arg(arg); t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
       tok = tok->next;
       continue;
     }
-    cur = cur->next = copy_token(tok);
+    cur = cur->next = body_tok(tok, site, m);
     tok = tok->next;
   }
-  cur->next = tok;
+  cur->next = new_eof(tok);
   return head.next;
 }
 
 static Token *preprocess2(Token *tok);
 static bool expand_macro(Token **rest, Token *tok);
 
+/* C11 6.10.3.1: an argument is fully macro-expanded before substitution, as if it were the
+ * rest of the file; the same for every use, so it is expanded once (its own copy, relinked in
+ * place as it expands) */
 static Token *expand_arg(MacroArg *arg) {
-  /* fully macro-expand an argument before substitution */
+  if (arg->expanded) return arg->expanded;
   Token head = {0}, *cur = &head;
-  Token *tok = arg->tok;
+  Token *tok = copy_list(arg->tok);
   while (tok->kind != TK_EOF) {
     if (expand_macro(&tok, tok)) continue;
-    cur = cur->next = copy_token(tok);
+    cur = cur->next = tok;
     tok = tok->next;
   }
   cur->next = tok;
-  return head.next;
+  return arg->expanded = head.next;
 }
 
-static int expansion_depth;
-
+/* Every token of an expansion is made once (copy_token, counted) and spliced in front of what
+ * follows: nothing is copied again, so memory grows with the tokens kept, not with the nesting. */
 static bool expand_macro(Token **rest, Token *tok) {
-  if (hideset_contains(tok->hideset, tok->loc, tok->len)) return false;
   Macro *m = find_macro(tok);
-  if (!m) return false;
+  if (!m || hideset_contains(tok->hideset, m->name)) return false;
   if (m->handler) { *rest = m->handler(tok); (*rest)->next = tok->next; return true; }
-  if (++expansion_depth > 10000) error_tok(tok, "macro expansion too deep");
+  if (!m->is_objlike && !tok_equal(tok->next, "(")) return false;
+  Token *outer = pp_site;
+  pp_site = tok;
+  check_limit(tok, ++expansion_depth, &limit_macro_nesting);
+  Token *body, *after;
+  Hideset *hs;
   if (m->is_objlike) {
-    Hideset *hs = hideset_union(tok->hideset, new_hideset(m->name));
-    Token *body = add_hideset(m->body, hs);
-    for (Token *t = body; t->kind != TK_EOF; t = t->next) { t->origin = tok; t->macro = m->name; }
-    *rest = append(body, tok->next);
-    if (*rest != tok->next) {
-      (*rest)->at_bol = tok->at_bol;
-      (*rest)->has_space = tok->has_space;
-    }
-    expansion_depth--;
-    return true;
-  }
-  if (!tok_equal(tok->next, "(")) { expansion_depth--; return false; }
-  Token *macro_token = tok;
-  MacroArg *args = read_macro_args(&tok, tok, m->params, m->va_args_name, macro_token);
-  Token *rparen = tok;
-  Hideset *hs = hideset_intersection(macro_token->hideset, rparen->hideset);
-  hs = hideset_union(hs, new_hideset(m->name));
-  /* body tokens get the macro's origin; argument tokens keep their own (they are user text) */
-  Token *body = m->body;
-  Token *mb = NULL;
-  {
+    hs = hideset_add(tok->hideset, m->name);
     Token head = {0}, *cur = &head;
-    for (Token *t = body; t->kind != TK_EOF; t = t->next) {
-      Token *c = copy_token(t);
-      c->origin = macro_token;
-      c->macro = m->name;
-      cur = cur->next = c;
-    }
-    cur->next = new_eof(body);
-    mb = head.next;
+    for (Token *t = m->body; t->kind != TK_EOF; t = t->next) cur = cur->next = body_tok(t, tok, m);
+    cur->next = new_eof(tok);
+    body = head.next;
+    after = tok->next;
+  } else {
+    Token *rparen;
+    MacroArg *args = read_macro_args(&rparen, tok, m->params, m->va_args_name, tok);
+    hs = hideset_add(hideset_intersection(tok->hideset, rparen->hideset), m->name);
+    /* body tokens get the macro's origin; argument tokens keep their own (they are user text) */
+    body = subst(m, args, tok);
+    after = rparen->next;
   }
-  Token *expanded = subst(mb, args);
-  expanded = add_hideset(expanded, hs);
-  Token *after = tok->next;
-  *rest = append(expanded, after);
+  add_hideset(body, hs);
+  *rest = splice(body, after);
   if (*rest != after) {
-    (*rest)->at_bol = macro_token->at_bol;
-    (*rest)->has_space = macro_token->has_space;
+    (*rest)->at_bol = tok->at_bol;
+    (*rest)->has_space = tok->has_space;
   }
   expansion_depth--;
+  pp_site = outer;
   return true;
 }
 
@@ -505,11 +584,19 @@ static Token *include_file(Token *tok, const char *path, Token *filename_tok) {
   if (is_once(path)) return tok;
   /* tokens are spliced in, not recursed into: the depth travels with each file */
   int depth = filename_tok->file->include_depth + 1;
-  if (depth > 200) error_tok(filename_tok, "#include nested too deeply");
-  Token *t = tokenize_file(path);
-  if (!t) error_tok(filename_tok, "cannot open include file '%s'", path);
+  check_limit(filename_tok, depth, &limit_include_depth);
+  Token *t = tokenize_file_bounded(path, filename_tok, LIMIT_SOURCE_BYTES - pp_bytes);
+  if (!t) error_tok(filename_tok, "cannot open include file '%s': %s", path, strerror(errno));
   t->file->include_depth = depth;
-  return append(t, tok);
+  pp_bytes += (long long)strlen(t->file->contents);
+  /* the file's tokens are the budget's too; they are spliced in, not copied */
+  Token *last = t;
+  long long n = 1;
+  for (; last->next->kind != TK_EOF; last = last->next) n++;
+  made(filename_tok, n);
+  if (t->kind == TK_EOF) return tok;
+  last->next = tok;
+  return t;
 }
 
 /* ---- #if ---- */
@@ -588,10 +675,18 @@ static Token *file_macro(Token *tmpl) {
   t->origin = tmpl;
   return t;
 }
+/* a number written here, not in the file: diagnostics go to the use (origin), and it names no
+ * macro itself (a note would print its spelling as if it were in the file) */
+static Token *number_at(Token *tmpl) {
+  Token *t = copy_token(tmpl);
+  t->origin = tmpl;
+  t->macro = NULL;
+  return t;
+}
 static Token *line_macro(Token *tmpl) {
   Token *o = tmpl;
   while (o->origin) o = o->origin;
-  Token *t = copy_token(tmpl);
+  Token *t = number_at(tmpl);
   t->kind = TK_NUM;
   t->ival = o->line;
   t->ty = ty_int;
@@ -601,7 +696,7 @@ static Token *line_macro(Token *tmpl) {
 }
 static int counter;
 static Token *counter_macro(Token *tmpl) {
-  Token *t = copy_token(tmpl);
+  Token *t = number_at(tmpl);
   t->kind = TK_NUM;
   t->ival = counter++;
   t->ty = ty_int;
@@ -652,7 +747,10 @@ static void init_macros(void) {
   cond_incl = NULL;
   counter = 0;
   n_once = 0;
+  /* a load that failed half-way left the budget where it stopped */
   expansion_depth = 0;
+  pp_site = NULL;
+  pp_made = 0;
   add_macro("__FILE__", true, NULL)->handler = file_macro;
   add_macro("__LINE__", true, NULL)->handler = line_macro;
   add_macro("__COUNTER__", true, NULL)->handler = counter_macro;
@@ -772,6 +870,11 @@ Token *preprocess(Token *tok, const PPOptions *opt) {
   static const PPOptions none;
   opts = opt ? opt : &none;
   init_macros();
+  /* the budget starts with the main file, as read */
+  pp_made = 0;   /* the prelude is free */
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) made(t, 1);
+  pp_bytes = (long long)strlen(tok->file->contents);
+  check_limit(tok, pp_bytes, &limit_source_bytes);
   tok = preprocess2(tok);
   if (cond_incl) error_tok(cond_incl->tok->next, "unterminated conditional directive");
   convert_pp_tokens(tok);
@@ -804,18 +907,34 @@ static void macro_query(void *ud) {
   if (rest->kind == TK_EOF) { *c->val = v.is_float ? (int64_t)v.d : v.i; c->ok = true; }
 }
 
+/* an expansion outside the file's own (a query during the parse, a flag after it) has a budget
+ * of its own and leaves the file's as it was */
+typedef struct { long long made; Token *site; int depth; } PPBudget;
+static PPBudget budget_enter(void) {
+  PPBudget b = {pp_made, pp_site, expansion_depth};
+  pp_made = 0;
+  pp_site = NULL;
+  expansion_depth = 0;
+  return b;
+}
+static void budget_leave(PPBudget b) { pp_made = b.made; pp_site = b.site; expansion_depth = b.depth; }
+
 bool pp_macro_value(const char *name, int64_t *val) {
   Macro *m = find_macro_n(name, (int)strlen(name));
   if (!m || !m->is_objlike || !m->body) return false;
   struct MacroQuery c = {name, val, false};
   bool q = diag_quiet;
   diag_quiet = true;
+  PPBudget b = budget_enter();
   carve_pcall(macro_query, &c);
+  budget_leave(b);
   diag_quiet = q;
   return c.ok;
 }
 
 Token *pp_expand(const char *origin, const char *text) {
+  /* raised errors unwind past this: the budget is reset, not restored */
+  budget_enter();
   Token *t = tokenize_string(origin, fmt("%s\n", text));
   t = preprocess2(t);
   convert_pp_tokens(t);

@@ -1,10 +1,15 @@
 /* tokenize: bytes -> tokens with file:line:col. Numbers stay pp-numbers until the preprocessor
  * is done (convert_pp_tokens), as the C standard says. */
-#include "front.h"
+#include "limits.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int nfiles;   /* ids for files, for as long as the process runs */
 
@@ -46,6 +51,28 @@ void note_tok(const Token *t, const char *f, ...) {
   va_end(ap);
 }
 
+void check_limit(const Token *t, long long n, const Limit *l) {
+  if (n <= l->value) return;
+  if (!t) {
+    diag_at(DIAG_ERROR, (SrcLoc){0}, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value, l->unit, l->name);
+    carve_throw();
+  }
+  error_tok(t, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value, l->unit, l->name);
+}
+
+static SrcFile *new_file(const char *name, char *contents);
+
+void limit_error_in_file(const char *path, const Limit *l) {
+  SrcFile *f = new_file(path, "");
+  diag_at(DIAG_ERROR, (SrcLoc){f, 1, 1, NULL}, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value, l->unit, l->name);
+  carve_throw();
+}
+
+const Limit limit_source_bytes = {"LIMIT_SOURCE_BYTES", LIMIT_SOURCE_BYTES, "bytes", "the source text of the translation unit"};
+const Limit limit_tokens = {"LIMIT_TOKENS", LIMIT_TOKENS, "tokens", "the number of tokens made for the translation unit"};
+const Limit limit_macro_nesting = {"LIMIT_MACRO_NESTING", LIMIT_MACRO_NESTING, "levels", "macro expansion nesting"};
+const Limit limit_include_depth = {"LIMIT_INCLUDE_DEPTH", LIMIT_INCLUDE_DEPTH, "levels", "#include nesting"};
+
 bool tok_equal(const Token *t, const char *s) {
   /* the first byte settles almost every comparison without a strlen */
   if (t->len == 0) return s[0] == 0;
@@ -56,7 +83,7 @@ bool tok_equal(const Token *t, const char *s) {
 char *tok_text(const Token *t) { return arena_strndup(t->loc, (size_t)t->len); }
 
 /* ---- the scanner ---- */
-typedef struct { SrcFile *file; char *p; int line; char *line_start; bool at_bol, has_space; } Scanner;
+typedef struct { SrcFile *file; char *p; int line; char *line_start; bool at_bol, has_space; long long ntok; } Scanner;
 
 static Token *new_token(Scanner *s, TokenKind kind, char *start, char *end) {
   Token *t = arena_alloc(sizeof(Token));
@@ -69,6 +96,8 @@ static Token *new_token(Scanner *s, TokenKind kind, char *start, char *end) {
   t->at_bol = s->at_bol;
   t->has_space = s->has_space;
   s->at_bol = s->has_space = false;
+  /* one file alone may not make more tokens than a whole translation unit */
+  check_limit(t, ++s->ntok, &limit_tokens);
   return t;
 }
 
@@ -175,7 +204,7 @@ static bool is_keyword(Token *t) {
 }
 
 Token *tokenize(SrcFile *f) {
-  Scanner s = {f, f->contents, 1, f->contents, true, false};
+  Scanner s = {f, f->contents, 1, f->contents, true, false, 0};
   Token head = {0}, *cur = &head;
   char *p = f->contents;
   while (*p) {
@@ -282,22 +311,76 @@ Token *tokenize_string(const char *name, const char *text) {
   return tokenize(f);
 }
 
-Token *tokenize_file(const char *path) {
-  size_t len;
-  char *p = read_file(path, &len);
-  if (!p) return NULL;
-  if (strlen(p) != len) {
-    /* NUL bytes inside a source file */
-    free(p);
-    SrcFile *f = new_file(path, "");
-    diag_at(DIAG_ERROR, (SrcLoc){f, 1, 1, NULL}, "file contains NUL bytes; not a source file");
-    carve_throw();
+/* A bounded read: base.c's read_file reads until EOF, which /dev/zero never reaches. */
+typedef struct { const char *path; const Token *site; char *buf; int fd; } Reader;
+
+static void reader_close(Reader *r) {
+  free(r->buf);
+  r->buf = NULL;
+  if (r->fd >= 0) close(r->fd);
+  r->fd = -1;
+}
+
+/* an error about the file's text: at the #include (site), else at the file's start */
+static _Noreturn void read_error(Reader *r, const char *msg) {
+  reader_close(r);
+  if (r->site) error_tok(r->site, "'%s' %s", r->path, msg);
+  SrcFile *f = new_file(r->path, "");
+  diag_at(DIAG_ERROR, (SrcLoc){f, 1, 1, NULL}, "file %s", msg);
+  carve_throw();
+}
+
+static _Noreturn void too_large(Reader *r) {
+  reader_close(r);
+  if (r->site) check_limit(r->site, LIMIT_SOURCE_BYTES + 1, &limit_source_bytes);
+  limit_error_in_file(r->path, &limit_source_bytes);
+}
+
+/* the file's bytes, at most max; NULL with errno set when it cannot be opened or read */
+static char *read_bounded(Reader *r, long long max, size_t *len) {
+  r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+  if (r->fd < 0) return NULL;
+  struct stat st;
+  int err = 0;
+  if (fstat(r->fd, &st) < 0) err = errno;
+  else if (S_ISDIR(st.st_mode)) err = EISDIR;
+  if (err) { reader_close(r); errno = err; return NULL; }
+  if (S_ISREG(st.st_mode) && st.st_size > max) too_large(r);
+  /* a pipe or a device has no size: read in chunks, never past max */
+  size_t n = 0, cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
+  r->buf = xmalloc(cap + 1);
+  for (;;) {
+    if (n == cap) {
+      cap = cap * 2 > (size_t)max + 1 ? (size_t)max + 1 : cap * 2;
+      r->buf = xrealloc(r->buf, cap + 1);
+    }
+    ssize_t k = read(r->fd, r->buf + n, cap - n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) { err = errno; reader_close(r); errno = err; return NULL; }
+    if (k == 0) break;
+    if (memchr(r->buf + n, 0, (size_t)k)) read_error(r, "contains NUL bytes; not a source file");
+    n += (size_t)k;
+    if ((long long)n > max) too_large(r);
   }
-  /* free the read buffer before tokenizing: a lexical error unwinds with longjmp */
-  char *text = arena_strdup(p);
-  free(p);
+  close(r->fd);
+  r->fd = -1;
+  r->buf[n] = 0;
+  *len = n;
+  return r->buf;
+}
+
+Token *tokenize_file_bounded(const char *path, const Token *site, long long max_bytes) {
+  Reader r = {path, site, NULL, -1};
+  size_t len;
+  char *p = read_bounded(&r, max_bytes, &len);
+  if (!p) return NULL;
+  /* the read buffer is freed before tokenizing: a lexical error unwinds with longjmp */
+  char *text = arena_strndup(p, len);
+  reader_close(&r);
   return tokenize_string(path, text);
 }
+
+Token *tokenize_file(const char *path) { return tokenize_file_bounded(path, NULL, LIMIT_SOURCE_BYTES); }
 
 /* ---- numbers, after preprocessing ---- */
 static bool convert_int(Token *t) {
@@ -325,13 +408,17 @@ static bool convert_int(Token *t) {
     else if (*p == 'l' || *p == 'L') { if (nl) return false; nl = (p[1] == p[0]) ? 2 : 1; p += nl; l = true; }
     else return false;
   }
-  if (overflow) warn_tok(t, "integer constant is too large for its type");
+  /* C11 6.4.4.1p6: a constant no type can represent has none; it is not wrapped to -1 */
+  if (overflow) error_tok(t, "integer literal is too large to be represented in any integer type");
   Type *ty;
   if (base == 10) {
     if (l) ty = u ? ty_ulong : ty_long;
     else if (u) ty = (v >> 32) ? ty_ulong : ty_uint;
     else ty = (v >> 31) ? ty_long : ty_int;
-    if (!u && (v >> 63)) ty = ty_ulong;
+    if (!u && (v >> 63)) {
+      warn_tok(t, "integer literal is too large to be represented in a signed integer type, interpreting as unsigned");
+      ty = ty_ulong;
+    }
   } else {
     if (l) ty = (v >> 63) ? ty_ulong : (u ? ty_ulong : ty_long);
     else if (u) ty = (v >> 32) ? ty_ulong : ty_uint;
@@ -347,19 +434,36 @@ static bool convert_int(Token *t) {
   return true;
 }
 
+/* a floating constant out of its type's range becomes inf or 0: say so, as clang does */
+static void check_float_range(Token *t, double v, bool range_error, bool is_float) {
+  double max = is_float ? FLT_MAX : DBL_MAX;
+  const char *ty = is_float ? "float" : "double";
+  if (isinf(v) || fabs(v) > max)
+    warn_tok(t, "magnitude of floating-point constant too large for type '%s'; maximum is %.17g", ty, max);
+  else if (range_error && v == 0)
+    warn_tok(t, "magnitude of floating-point constant too small for type '%s'", ty);
+  else if (is_float && v != 0 && (float)v == 0)
+    warn_tok(t, "magnitude of floating-point constant too small for type 'float'");
+}
+
 static void convert_number(Token *t) {
   if (convert_int(t)) return;
   char *end;
   char *s = arena_strndup(t->loc, (size_t)t->len);
+  errno = 0;
   double v = strtod(s, &end);
+  bool range_error = errno == ERANGE;
   Type *ty = ty_double;
-  if (*end == 'f' || *end == 'F') { ty = ty_float; end++; v = (float)v; }
+  bool is_float = false;
+  if (*end == 'f' || *end == 'F') { ty = ty_float; end++; is_float = true; }
   else if (*end == 'l' || *end == 'L') end++;
   if (*end) {
     bool looks_float = strpbrk(s, ".eEpP") && !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && !strpbrk(s, ".pP"));
     if (end == s) error_tok(t, "invalid numeric constant '%s'", s);
     error_tok(t, "invalid suffix '%s' on %s constant", end, looks_float ? "floating" : "integer");
   }
+  check_float_range(t, v, range_error, is_float);
+  if (is_float) v = fabs(v) > FLT_MAX ? (v > 0 ? INFINITY : -INFINITY) : (float)v;
   t->kind = TK_NUM;
   t->fval = v;
   t->ty = ty;

@@ -26,7 +26,7 @@ int node_kids(Node *n, Node **kids[NODE_MAX_KIDS]) {
 /* for loops: the increment runs after the body, but reads as written (init; cond; inc) */
 typedef struct { Node *n; bool post; } Frame;
 
-void walk(Node *list, WalkFn *pre, WalkFn *post, void *ctx) {
+static void walk_from(Node *list, bool siblings, WalkFn *pre, WalkFn *post, void *ctx) {
   Frame small[64];
   Frame *st = small;
   size_t sp = 0, cap = 64;
@@ -43,7 +43,7 @@ void walk(Node *list, WalkFn *pre, WalkFn *post, void *ctx) {
     st[sp++] = (Frame){(node), (is_post)};                                                      \
   } while (0)
   size_t base = sp;
-  for (Node *m = list; m; m = m->next) PUSH(m, false);
+  for (Node *m = list; m; m = siblings ? m->next : NULL) PUSH(m, false);
   for (size_t i = base, j = sp - 1; i < j; i++, j--) { Frame t = st[i]; st[i] = st[j]; st[j] = t; }
   while (sp) {
     Frame f = st[--sp];
@@ -61,6 +61,9 @@ void walk(Node *list, WalkFn *pre, WalkFn *post, void *ctx) {
 #undef PUSH
   if (st != small) free(st);
 }
+
+void walk(Node *list, WalkFn *pre, WalkFn *post, void *ctx) { walk_from(list, true, pre, post, ctx); }
+void walk_one(Node *n, WalkFn *pre, WalkFn *post, void *ctx) { if (n) walk_from(n, false, pre, post, ctx); }
 
 void walk_program(Program *p, WalkFn *pre, WalkFn *post, void *ctx) {
   for (Obj *f = p->funcs; f; f = f->next)

@@ -273,14 +273,16 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   if (o->emit_dir) {
     if (!make_dirs(o->emit_dir)) { fprintf(stderr, "carve bench: cannot create %s: %s\n", o->emit_dir, strerror(errno)); buf_free(&src); return 2; }
     char *hp = fmt("%s/harness.cu", o->emit_dir), *bp = fmt("%s/build.sh", o->emit_dir);
-    FILE *f = fopen(hp, "w");
-    if (!f || fwrite(src.s, 1, src.len, f) != src.len || fclose(f)) { fprintf(stderr, "carve bench: cannot write %s\n", hp); buf_free(&src); return 2; }
-    f = fopen(bp, "w");
-    if (!f) { fprintf(stderr, "carve bench: cannot write %s\n", bp); buf_free(&src); return 2; }
-    fprintf(f, "#!/bin/sh\n# build and run the harness for %s (%s)\ncd \"$(dirname \"$0\")\"\n%s\n# ./harness [REPS [OUTDIR [FLUSH_L2]]]\n", L->kernel->name,
-            file, harness_build_line("harness.cu", "harness", o->arch, cublas));
-    fclose(f);
-    chmod(bp, 0755);
+    /* both files or neither, each written whole (base's output files) */
+    char *script = fmt("#!/bin/sh\n# build and run the harness for %s (%s)\ncd \"$(dirname \"$0\")\"\n%s\n# ./harness [REPS [OUTDIR [FLUSH_L2]]]\n",
+                       L->kernel->name, file, harness_build_line("harness.cu", "harness", o->arch, cublas));
+    OutFile *hf = out_begin(hp), *bf = hf ? out_begin(bp) : NULL;
+    if (!hf || !bf || !out_write(hf, src.s, src.len) || !out_write(bf, script, strlen(script)) || !out_commit_all()) {
+      out_abort_all();
+      buf_free(&src);
+      return 2;
+    }
+    if (chmod(bp, 0755)) { fprintf(stderr, "carve bench: cannot make %s executable: %s\n", bp, strerror(errno)); buf_free(&src); return 2; }
     printf("wrote %s and %s\n", hp, bp);
     buf_free(&src);
     return 0;

@@ -44,9 +44,9 @@ int calibrate_run(const char *out_path, const char *arch) {
   char *path = calibration_path(out_path);
   char *parent = arena_strdup(path), *slash = strrchr(parent, '/');
   if (slash && slash != parent) { *slash = 0; make_dirs(parent); }
-  char *tmp = fmt("%s.tmp", path);
-  f = fopen(tmp, "w");
-  if (!f || fputs(res, f) < 0 || fclose(f) || rename(tmp, path)) { fprintf(stderr, "carve calibrate: cannot write %s: %s\n", path, strerror(errno)); free(res); return 2; }
+  /* written whole or not at all, never through a planted link (base's output files) */
+  OutFile *of = out_begin(path);
+  if (!of || !out_write(of, res, strlen(res)) || !out_commit_all()) { out_abort_all(); free(res); return 2; }
   fputs(res, stdout);
   fprintf(stderr, "carve calibrate: wrote %s\n", path);
   free(res);

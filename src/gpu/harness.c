@@ -96,6 +96,7 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
     if (!strcmp(n, "sgemm")) { nx = a0 * a2; ny = a2 * a1; nz = a0 * a1; }
     else if (!strcmp(n, "sgemv") || !strcmp(n, "sgemv_t")) { nx = a0 * a1; ny = a0 > a1 ? a0 : a1; nz = ny; }
     else if (!strcmp(n, "sger")) { nx = a0; ny = a1; nz = a0 * a1; }
+    else if (!strcmp(n, "sgeam")) { nx = a0 * a1; ny = a0 * a1; nz = a0 * a1; }
     else { nx = a0; ny = 1; nz = 1; }
     buf_printf(b, "    CK(cudaMalloc(&x_, %lldull * 4)); CK(cudaMalloc(&y_, %lldull * 4)); CK(cudaMalloc(&z_, %lldull * 4));\n"
                   "    { std::vector<float> hx(%lldull), hy(%lldull); for (size_t i = 0; i < hx.size(); i++) hx[i] = (float)((i * 2654435761ull) %% 1000) / 1000.0f;\n"
@@ -116,6 +117,11 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
       buf_printf(b, "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
                     "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
                  a1, a0, a1, a0, a1, a0, a1, a0, a1);
+    else if (!strcmp(n, "sgeam"))
+      buf_printf(b, "    // row-major transpose C[N][M] = A[M][N]^T: column-major C' (M x N) = op_T(A' (N x M))\n"
+                    "    auto run = [&]() { cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, &zero, y_, %lld, z_, %lld); };\n"
+                    "    double work_flops = 0, work_bytes = 8.0 * %lld * %lld;\n",
+                 a0, a1, a1, a0, a0, a0, a1);
     else if (!strcmp(n, "sger"))
       buf_printf(b, "    auto run = [&]() { cublasSger(h, %lld, %lld, &one, y_, 1, x_, 1, z_, %lld); };\n"
                     "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (2.0 * %lld * %lld + %lld + %lld);\n",

@@ -199,32 +199,28 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
 }
 
 /* the instructions one execution of a small statement issues (a predicated if body), counted
- * as the hooks count them: nodes by class, one per access */
-static double static_cost(const CostModel *cm, Node *n);
+ * as the hooks count them: nodes by class, one per access. A store's target costs its address
+ * operands and the store (and the load of op=), not a load of its own. */
+typedef struct { const CostModel *cm; double c; const Node *target; } StaticCost;
 
-static double static_list(const CostModel *cm, Node *n) {
-  double c = 0;
-  for (; n; n = n->next) c += static_cost(cm, n);
-  return c;
+static bool static_pre(Node *n, void *ctx) {
+  StaticCost *x = ctx;
+  if (n->kind == ND_BLOCK || n->kind == ND_EXPR_STMT) return true;
+  if (n == x->target) return true;   /* a store's address: its operands only */
+  int cl = ins_class(n);
+  if (cl >= 0) x->c += weight(x->cm, n) * cost_factor(x->cm, n);
+  Node *lhs = n->lhs;
+  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) && lhs && (lhs->kind == ND_INDEX || lhs->kind == ND_DEREF)) {
+    x->c += 1 + (n->kind == ND_ASSIGN_OP);
+    x->target = lhs;   /* small bodies hold one store (predicable) */
+  } else if ((n->kind == ND_INDEX || n->kind == ND_DEREF) && n->ty && n->ty->kind != TY_ARRAY) x->c += 1;   /* the load */
+  return true;
 }
 
 static double static_cost(const CostModel *cm, Node *n) {
-  if (!n) return 0;
-  if (n->kind == ND_BLOCK) return static_list(cm, n->stmts);
-  if (n->kind == ND_EXPR_STMT) return static_cost(cm, n->lhs);
-  double c = 0;
-  int cl = ins_class(n);
-  if (cl >= 0) c += weight(cm, n) * cost_factor(cm, n);
-  Node *lhs = n->lhs;
-  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) && lhs && (lhs->kind == ND_INDEX || lhs->kind == ND_DEREF)) {
-    /* a store target: its address operands, the store, and for op= the load */
-    c += 1 + (n->kind == ND_ASSIGN_OP) + static_cost(cm, lhs->lhs) + static_cost(cm, lhs->rhs);
-    return c + static_cost(cm, n->rhs);
-  }
-  if ((n->kind == ND_INDEX || n->kind == ND_DEREF) && n->ty && n->ty->kind != TY_ARRAY) c += 1;   /* the load */
-  c += static_cost(cm, lhs) + static_cost(cm, n->rhs) + static_cost(cm, n->cond) + static_cost(cm, n->then) + static_cost(cm, n->els);
-  if (n->kind == ND_CALL) c += static_list(cm, n->args);
-  return c;
+  StaticCost x = {cm, 0, NULL};
+  walk_one(n, static_pre, NULL, &x);
+  return x.c;
 }
 
 static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) {
@@ -265,7 +261,8 @@ static bool want_block(void *ctx, int64_t b) {
 int count_instructions(Launch *L, Counts *c, int max_blocks) {
   memset(c, 0, sizeof *c);
   CountCtx b = {.c = c};
-  CostModel *cm = L->prog ? cost_model_new(L->prog, L->kernel) : NULL;
+  Facts *facts = L->prog ? facts_new(L->prog, L->kernel) : NULL;
+  CostModel *cm = facts ? cost_model_new(facts) : NULL;
   if (cm) {
     b.cm = cm;
     b.nnodes = L->prog->nodes > 0 ? L->prog->nodes : 1;
@@ -289,9 +286,12 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   }
   Hooks h = {.ctx = &b, .access = on_access, .branch = on_branch, .node = on_node, .want_block = b.nblocks ? want_block : NULL,
              .want_warp = first_warp};
-  RunOptions ro = {.hooks = &h, .warp_step_cap = 20000000};
+  /* device printf of sampled warps is not the command's output (it would break JSON) */
+  FILE *null = fopen("/dev/null", "w");
+  RunOptions ro = {.hooks = &h, .warp_step_cap = 20000000, .printf_out = null};
   RunStats st;
   int rc = interp_run(L, &ro, &st);
+  if (null) fclose(null);
   free(b.blocks);
   /* hoisted nodes: once per entry of the loop they leave (no more often than they ran) */
   for (int id = 0; cm && id < b.nnodes; id++) {
@@ -317,6 +317,7 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     c->loops[c->nloops++] = (struct LoopCount){cost_loop_node(cm, i), b.entries[i], it, cost_loop_unroll(cm, i), cost_loop_trip(cm, i)};
   }
   cost_model_free(cm);
+  facts_free(facts);
   free(b.line_of);
   free(b.entries); free(b.entries_warps); free(b.iterations); free(b.hoisted_node_warps); free(b.hoisted_access_warps); free(b.hoisted_node); free(b.hoisted_access); free(b.hnode); free(b.hclass);
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
@@ -331,6 +332,10 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   c->steps_per_warp = c->warps_sampled > 0 ? (double)st.warp_steps / c->warps_sampled : 0;
   if (c->threads_sampled > (double)st.blocks_run * (double)threads_per_block) c->threads_sampled = (double)st.blocks_run * (double)threads_per_block;
   c->truncated = st.warps_truncated > 0;
+  c->blocks_run = st.blocks_run;
+  c->warps_per_block = warps_per_block;
+  c->warps_run_per_block = warps_run;
+  c->faults = st.faults;
   /* barriers: the lanes of a thread that reached them are counted from the node hook via calls */
   return rc;
 }
@@ -467,7 +472,10 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   }
   scale *= truncation;
   double partial_writes = 0;
-  CostModel *cm = L->prog ? cost_model_new(L->prog, L->kernel) : NULL;
+  /* the analysis's facts when they describe this kernel as it is now */
+  bool reuse = a && a->facts && facts_current(a->facts) && facts_program(a->facts) == L->prog && facts_kernel(a->facts) == L->kernel;
+  Facts *facts = reuse ? a->facts : L->prog ? facts_new(L->prog, L->kernel) : NULL;
+  CostModel *cm = facts ? cost_model_new(facts) : NULL;
   int nacc = a ? a->nacc : 0;
   double *acc_l1 = xmalloc(sizeof(double) * (size_t)(nacc + 1)), *acc_traffic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
   double *acc_atomic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
@@ -496,15 +504,16 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
       partial_writes += (double)(s->sectors - s->ideal_sectors) * 32.0 * scale;
   }
   cost_model_free(cm);
+  if (!reuse) facts_free(facts);
   /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each) */
   if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale;
   /* L1 writes through: every stored sector reaches L2 */
   for (int i = 0; a && i < a->nacc; i++)
     if (a->acc[i].space == SPACE_GLOBAL && a->acc[i].kind == ACC_STORE) e.l2_bytes += (double)a->acc[i].sectors * 32.0 * scale;
-  /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2 */
-  double footprint = 0, dram_min = 0;
+  /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2
+   * (footprint_fits_l2 sums the footprint where the latency needs it) */
+  double dram_min = 0;
   for (int i = 1; i < L->nbufs; i++) {
-    footprint += (double)L->bufs[i].bytes;
     /* an output that is also read (C += ...) crosses the DRAM bus twice */
     bool rmw = L->bufs[i].out && L->bufs[i].spec && L->bufs[i].spec->init != INIT_ZEROS;
     dram_min += (double)L->bufs[i].bytes * (rmw ? 2 : 1);

@@ -2,6 +2,7 @@
 #ifndef CARVE_METRICS_H
 #define CARVE_METRICS_H
 #include "../interp/interp.h"
+#include "../analysis/analysis.h"
 #include "model.h"
 
 enum { CL_INT, CL_FP32, CL_FP64, CL_SFU, CL_CVT, CL_GLD, CL_GST, CL_ATOM, CL_SLD, CL_SST, CL_LOCAL, CL_BAR, CL_BRANCH, CL_N };
@@ -18,6 +19,11 @@ typedef struct Counts {
   struct LoopCount { Node *loop; double entries, iterations, unroll; int64_t static_trip; } loops[32];
   int nloops;
   bool truncated;          /* some warp hit the step cap: counts are lower bounds */
+  /* what ran (faults are checked there only): blocks, and in each the first and last warp, or
+   * all of them when the kernel has barriers */
+  uint64_t blocks_run;
+  int warps_per_block, warps_run_per_block;
+  int faults;              /* faults found and diagnosed */
   /* per source line of the kernel's file: warp instructions and memory stalls (lanes), for
    * saying where the time goes; counts_free releases them */
   SrcFile *file;
@@ -26,9 +32,10 @@ typedef struct Counts {
 } Counts;
 void counts_free(Counts *c);
 
-/* cost.c: what nvcc -O3 makes of each node (hoisting, unrolling, strength reduction, FMA) */
+/* cost.c: what nvcc -O3 makes of each node (hoisting, unrolling, strength reduction, FMA), from
+ * the kernel's facts (its loop tree); the facts must outlive the model and stay current */
 typedef struct CostModel CostModel;
-CostModel *cost_model_new(Program *p, Obj *kernel);
+CostModel *cost_model_new(const Facts *f);
 void cost_model_free(CostModel *cm);
 double cost_factor(const CostModel *cm, const Node *n);        /* instructions per evaluation, relative */
 int cost_hoisted_from(const CostModel *cm, const Node *n);     /* loop index it leaves, or -1 */
@@ -48,8 +55,6 @@ int count_instructions(Launch *L, Counts *c, int max_blocks);
 double ryoo_efficiency(double instr, double threads);                            /* eq. 5.1 */
 double ryoo_utilization(double instr, double regions, int w_tb, int b_sm);       /* eq. 5.2 */
 double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int b_sm);  /* eq. 6.1 */
-
-#include "../analysis/analysis.h"
 
 typedef struct Ceilings {     /* what one GPU sustains (calibration file, else the machine table) */
   double dram_gbps, l2_gbps, shared_gbps, fp32_gflops, latency_ns, launch_us, clock_mhz, l2_latency_ns;

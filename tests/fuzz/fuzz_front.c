@@ -1,11 +1,32 @@
 /* libFuzzer harness for the front end: any bytes go through the tokenizer, preprocessor,
  * parser, type checker and launch specs; what parses is printed, and the printed text must
- * parse again and print identically (the printer's stability promise). */
+ * parse again and print identically (the printer's stability promise).
+ *
+ * A custom mutator (LLVMFuzzerCustomMutator) mixes libFuzzer's byte mutations with
+ * structure-aware ones from hostile.h: deep nesting and macro bombs, inserted into an input
+ * or as a whole program, so the named limits (docs/limits.md) and the parser's depth guards
+ * are reached. Built with lower limits (Makefile, FUZZ_LIMITS) to fit libFuzzer's time and
+ * memory budget per input; the full values are tested by tests/diag. */
 #include "../../src/front/front.h"
+#include "hostile.h"
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed) {
+  uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+  switch (hostile_below(&s, 8)) {
+  case 0: {
+    size_t n = hostile_program((char *)data, max_size, &s);
+    return n ? n : LLVMFuzzerMutate(data, size, max_size);
+  }
+  case 1: return hostile_insert((char *)data, size, max_size, &s);
+  default: return LLVMFuzzerMutate(data, size, max_size);
+  }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static FILE *devnull;

@@ -340,6 +340,7 @@ static void ref_warpsum(RefCtx *c) {
 
 const RefCase ref_cases[] = {
     { "mm.cu",            "mm",            "N=50",                   ref_mm,            1e-5 },
+    { "mm_acc.cu",        "mm_acc",        "N=50",                   ref_mm,            1e-5 },
     { "mv.cu",            "mv",            "H=300 W=200",            ref_mv,            1e-5 },
     { "tmv.cu",           "tmv",           "H=200 W=300",            ref_tmv,           1e-5 },
     { "vv.cu",            "vv",            "H=40 W=50",              ref_vv,            1e-5 },

@@ -1,0 +1,190 @@
+/* opt: source-to-source optimization of one kernel, every rewrite verified by execution.
+ *   rewrite.c   helpers to build and splice AST (synthetic tokens keep the original's location)
+ *   remat.c     expressions re-materialized at another thread or iteration (substitution)
+ *   pass_*.c    one pass each: legality on the clone, apply in place, parameters as data
+ *   verify.c    the interpreter as oracle: original and variant on the same random inputs
+ *   optimize.c  the pass table, the driver (Yang's order) and the plan it returns
+ * Passes decide legality; whether a pass pays is the model's call (the estimate before and
+ * after), and which parameters to use is the search's. A pass works on a clone made by the
+ * driver; the driver calls program_finish after it and verifies before keeping it. */
+#ifndef CARVE_OPT_H
+#define CARVE_OPT_H
+#include "../interp/interp.h"
+#include "../arch/arch.h"
+
+/* ---- parameters as data: what a search enumerates ---- */
+enum { OPT_MAX_PARAMS = 4, OPT_MAX_VALUES = 8 };
+typedef struct OptParamDef {
+  const char *name;          /* "tile", "factor" */
+  const char *doc;
+  int values[OPT_MAX_VALUES];/* allowed values; the list ends at the first 0 after the first entry */
+  int dflt;                  /* the default when no model chooses */
+} OptParamDef;
+
+typedef enum { LEGAL, ILLEGAL, NOT_APPLICABLE } Legality;
+
+/* what a pass is given: the variant (a clone it may change), its kernel, the launch it will run
+ * with, the machine, and its parameter values */
+typedef struct PassCtx {
+  Program *p;
+  Obj *k;
+  const Launch *L;           /* the original's launch (sizes, block shape, buffers) */
+  const Machine *m;
+  int param[OPT_MAX_PARAMS];
+  char why[512];             /* ILLEGAL/NOT_APPLICABLE: why; LEGAL: what it will do */
+  char did[512];             /* after apply: what it did, for the plan and the header comment */
+  char assumed[256];         /* an assumption the output states (e.g. __restrict__ parameters) */
+  bool changes_launch;       /* the grid or block changed: new_grid/new_block hold it */
+  int64_t new_grid[3], new_block[3];
+  int mutation;              /* > 0: deliberately broken variant (the mutation test) */
+  Node *site;                /* the access or loop the pass acts on (set by legality) */
+} PassCtx;
+
+typedef struct Pass {
+  const char *name;          /* "scalar", "unroll", ... (--passes, --skip, --set NAME.PARAM=V) */
+  const char *summary;
+  const char *source;        /* where the transformation comes from (a paper, a section) */
+  OptParamDef params[OPT_MAX_PARAMS];
+  int nparams;
+  const char *motivation;    /* the analyzer's finding (rule id) that motivates it, or NULL */
+  bool remaps_blocks;        /* block b of the variant computes another block's outputs */
+  Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
+  bool (*apply)(PassCtx *c);       /* rewrites c->p in place (after legal said LEGAL) */
+  int nmutations;            /* broken variants apply() can produce (c->mutation 1..n) */
+  const char *mutation_names[6];
+} Pass;
+
+const Pass *const *opt_passes(int *n);      /* Yang's order */
+const Pass *opt_find_pass(const char *name);
+
+/* ---- verification (verify.c) ---- */
+typedef struct VerifySize {
+  const char *label;         /* "reduced", "ragged", "full (sampled blocks)" */
+  char defines[256];         /* the size macros set for this run ("N=64") */
+  bool ran, ok, skipped;
+  char detail[512];          /* first difference, fault, or why skipped */
+  int64_t compared;          /* output elements compared */
+} VerifySize;
+
+typedef struct VerifyResult {
+  bool ok;
+  VerifySize size[3];
+  int nsizes;
+} VerifyResult;
+
+/* The sizes a verification uses: the file, its -D defines and include dirs, the launch flags. */
+typedef struct OptInput {
+  const char *path;                 /* the source file (reloaded at other sizes) */
+  PPOptions pp;
+  const char *kernel;
+  const char *grid, *block;         /* --grid/--block text, or NULL */
+  const char **arg_texts; int nargs;/* --arg settings */
+  const Machine *m;
+} OptInput;
+
+/* ---- the driver (optimize.c) ---- */
+typedef struct PlanStep {
+  const Pass *pass;
+  int param[OPT_MAX_PARAMS];
+  Legality legality;
+  int mutation;              /* the mutation test: the broken variant applied (0: none) */
+  bool applied, verified, rejected;
+  bool unprofitable;         /* verified, but the estimate says it is slower: not kept */
+  char why[512], did[512], assumed[256];
+  VerifyResult verify;
+  double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
+  char est_bottleneck[2][64];           /* the limit that names each estimate */
+} PlanStep;
+
+typedef struct OptOptions {
+  bool estimate;             /* keep a step only if the model says it does not slow the kernel */
+  int regs;                  /* > 0: registers per thread for the estimate (no NVRTC) */
+  const struct Ceilings *ceilings;   /* NULL: the machine description's */
+  const char *only;          /* comma list of passes to run (NULL: all) */
+  const char *skip;          /* comma list of passes to skip */
+  const char **sets; int nsets;   /* "PASS.PARAM=V" */
+  bool no_verify;
+  int mutation_pass;         /* mutation test: -1 none, else pass index whose apply is broken */
+  int mutation;
+} OptOptions;
+
+typedef struct Plan {
+  PlanStep steps[16];
+  int nsteps;
+  Program *result;           /* the final variant (a clone chain of the original); NULL on error */
+  Program *chain[16];        /* every kept intermediate, freed by plan_free */
+  int nchain;
+  char error[512];
+  int64_t grid[3], block[3]; /* the launch of the result */
+  bool permuted;             /* a kept step permutes blocks (full-size samples cannot be matched) */
+} Plan;
+
+/* optimize kernel `in->kernel` of p (loaded from in->path): 0 ok (plan filled, maybe no pass
+ * applied), 2 error (plan->error). Nothing is printed. */
+int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan);
+void plan_free(Plan *plan);
+
+/* verify: run original and variant on the same inputs at the reduced, ragged and full sizes */
+bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps,
+                    bool remaps_blocks, VerifyResult *r);
+/* apply a list of steps (passes with parameters) to a fresh clone of p; NULL if a pass is not
+ * legal there or failed (why) */
+Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps, int nsteps,
+                         char *why, size_t whylen);
+
+/* ---- emitters (emit.c): print the plan's results, compute nothing ---- */
+void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel);
+/* text: one line a pass, or (explain) every size verified and every estimate; json: an object */
+void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain);
+
+/* ---- rewrite helpers (rewrite.c) ---- */
+Token *rw_tok(Token *anchor, TokenKind kind, const char *text);
+Node *rw_num(Token *at, int64_t v);
+Node *rw_unum(Token *at, int64_t v);                  /* unsigned int, as blockDim reads */
+Node *rw_var(Token *at, Obj *v);
+Node *rw_special(Token *at, SpecialReg r, int dim);
+Node *rw_bin(NodeKind k, Node *l, Node *r);          /* typed */
+Node *rw_unary(NodeKind k, Node *e);                  /* typed */
+Node *rw_index(Node *base, Node *index);              /* typed base[index] */
+Node *rw_assign(Node *l, Node *r);                    /* typed */
+Node *rw_expr_stmt(Node *e);
+Node *rw_block(Token *at, Node *stmts);
+Node *rw_if(Node *cond, Node *then, Node *els);
+Node *rw_for(Node *init, Node *cond, Node *inc, Node *body);
+Node *rw_sync(Token *at);                             /* __syncthreads(); */
+Node *rw_break(Token *at);
+/* a new local of fn (name unique in fn and the program), its declaration with init (may be NULL) */
+Obj *rw_new_var(Program *p, Obj *fn, const char *hint, Type *ty, StorageClass sc, Token *at);
+Node *rw_decl(Obj *v, Node *init);
+/* the slot that holds n (a kid field of its parent or the `next` of its predecessor), searched
+ * from the list at *root; NULL if n is not there */
+Node **rw_slot_of(Node **root, Node *n);
+/* the statement list slot and the parent statement of n (the innermost statement containing n) */
+Node *rw_parent(Node *root, Node *n);
+bool rw_contains(Node *root, Node *n);
+/* insert stmt (a list) before the statement at *slot */
+void rw_insert_before(Node **slot, Node *stmts);
+/* does the subtree read or write memory, call a user function, or synchronize? */
+bool rw_has_call(Node *n);
+bool rw_has_barrier(Node *n);
+bool rw_writes_var(Node *n, Obj *v);                  /* assigns v anywhere in n */
+bool rw_same_expr(Node *a, Node *b);                  /* structurally equal (ignoring casts' implicit flag) */
+
+/* ---- re-materialization (remat.c) ---- */
+/* e evaluated with substitutions: each ND_SPECIAL (reg, dim) in `from` replaced by a copy of the
+ * matching `to`, each variable in vfrom by a copy of vto; locals with a single pure definition
+ * are forward-substituted. NULL (why) if e depends on something else (a memory read, a variable
+ * assigned more than once, a call). */
+typedef struct Subst {
+  int n;
+  SpecialReg reg[4]; int dim[4]; Node *to[4];
+  int nv;
+  Obj *vfrom[4]; Node *vto[4];
+} Subst;
+Node *remat(Obj *fn, Node *e, const Subst *s, char *why, size_t whylen);
+/* the value of a re-materialized integer expression for one thread of launch L (parameters
+ * from L's arguments); false if it is not computable (floats, memory, division by zero) */
+bool remat_eval(Node *e, const Launch *L, const int64_t tid[3], const int64_t bid[3], int64_t *v);
+/* how much e changes when threadIdx/blockIdx (r, dim) grows by one, the same at sampled points */
+bool remat_stride(Node *e, const Launch *L, SpecialReg r, int dim, int64_t *stride);
+#endif

@@ -1,0 +1,298 @@
+/* optimize: the pass table and the driver. Passes run in Yang et al.'s order (memory passes
+ * first: registers, vectors, coalescing through shared memory, unrolling, then partition
+ * camping). Each step clones the current program, asks the pass whether it is legal, applies it,
+ * lays the result out again (program_finish) and verifies it against the original; a step that
+ * fails verification is rejected and the next pass starts from the last verified program. */
+#include "opt.h"
+#include "../model/estimate.h"
+#include <stdlib.h>
+#include <string.h>
+
+extern const Pass pass_scalar, pass_stage, pass_unroll, pass_camping;
+static const Pass *const passes[] = {&pass_scalar, &pass_stage, &pass_unroll, &pass_camping};
+
+const Pass *const *opt_passes(int *n) {
+  *n = (int)(sizeof passes / sizeof *passes);
+  return passes;
+}
+
+const Pass *opt_find_pass(const char *name) {
+  for (size_t i = 0; i < sizeof passes / sizeof *passes; i++)
+    if (!strcmp(passes[i]->name, name)) return passes[i];
+  return NULL;
+}
+
+static bool in_list(const char *list, const char *name) {
+  if (!list) return false;
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == n && !strncmp(p, name, n)) return true;
+    if (!e) break;
+    p = e + 1;
+  }
+  return false;
+}
+
+/* --set PASS.PARAM=V for one pass; false with the reason when a setting is malformed */
+static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PARAMS], char *err, size_t len) {
+  for (int i = 0; i < ps->nparams; i++) param[i] = ps->params[i].dflt;
+  for (int s = 0; s < o->nsets; s++) {
+    const char *t = o->sets[s];
+    const char *dot = strchr(t, '.'), *eq = strchr(t, '=');
+    if (!dot || !eq || eq < dot) { snprintf(err, len, "--set %s: expected PASS.PARAM=VALUE", t); return false; }
+    if (strncmp(t, ps->name, (size_t)(dot - t)) || strlen(ps->name) != (size_t)(dot - t)) continue;
+    int which = -1;
+    for (int i = 0; i < ps->nparams; i++)
+      if (strlen(ps->params[i].name) == (size_t)(eq - dot - 1) && !strncmp(dot + 1, ps->params[i].name, (size_t)(eq - dot - 1))) which = i;
+    if (which < 0) { snprintf(err, len, "--set %s: pass '%s' has no parameter '%.*s'", t, ps->name, (int)(eq - dot - 1), dot + 1); return false; }
+    char *end;
+    long v = strtol(eq + 1, &end, 10);
+    bool allowed = *end == 0 && end != eq + 1;
+    bool listed = false;
+    /* the list ends at the first 0 after its first entry (0 may be a value: "off") */
+    for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || ps->params[which].values[i]); i++)
+      if (ps->params[which].values[i] == v) listed = true;
+    if (!allowed || !listed) {
+      Buf b = {0};
+      for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || ps->params[which].values[i]); i++)
+        buf_printf(&b, "%s%d", i ? ", " : "", ps->params[which].values[i]);
+      snprintf(err, len, "--set %s: %s.%s takes one of %s", t, ps->name, ps->params[which].name, b.s ? b.s : "");
+      buf_free(&b);
+      return false;
+    }
+    param[which] = (int)v;
+  }
+  return true;
+}
+
+static bool check_sets(const OptOptions *o, char *err, size_t len) {
+  for (int s = 0; s < o->nsets; s++) {
+    const char *t = o->sets[s], *dot = strchr(t, '.');
+    if (!dot || !strchr(t, '=')) { snprintf(err, len, "--set %s: expected PASS.PARAM=VALUE", t); return false; }
+    char *name = arena_strndup(t, (size_t)(dot - t));
+    if (!opt_find_pass(name)) { snprintf(err, len, "--set %s: no pass named '%s'", t, name); return false; }
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    const char *list = pass ? o->skip : o->only;
+    if (!list) continue;
+    for (const char *p = list; *p;) {
+      const char *e = strchr(p, ',');
+      char *name = arena_strndup(p, e ? (size_t)(e - p) : strlen(p));
+      if (!opt_find_pass(name)) { snprintf(err, len, "%s: no pass named '%s'", pass ? "--skip" : "--passes", name); return false; }
+      if (!e) break;
+      p = e + 1;
+    }
+  }
+  return true;
+}
+
+/* a pass that reshapes the launch: the variant gets its own launch spec and `#pragma carve
+ * launch` line, so the printed program and every later run use the new grid and block */
+static void set_launch(Program *v, const char *kernel, const int64_t grid[3], const int64_t block[3]) {
+  LaunchSpec head = {0}, *cur = &head;
+  for (LaunchSpec *s = v->specs; s; s = s->next) {
+    LaunchSpec *c = arena_alloc(sizeof(LaunchSpec));
+    *c = *s;
+    c->next = NULL;
+    if (!strcmp(s->kernel, kernel)) {
+      memcpy(c->grid, grid, sizeof c->grid);
+      memcpy(c->block, block, sizeof c->block);
+      c->has_grid = c->has_block = true;
+    }
+    cur = cur->next = c;
+  }
+  v->specs = head.next;
+  for (TopItem *it = v->items; it; it = it->next) {
+    Token *pt = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
+    if (!pt || !tok_equal(pt, "launch") || !tok_equal(pt->next, kernel)) continue;
+    LaunchSpec *s = find_spec(v, kernel);
+    char *text = fmt("launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)%s\n", kernel, (long long)grid[0], (long long)grid[1],
+                     (long long)grid[2], (long long)block[0], (long long)block[1], (long long)block[2],
+                     s && s->dyn_shared ? fmt(" shared(%lld)", (long long)s->dyn_shared) : "");
+    Token *t = arena_alloc(sizeof(Token));
+    *t = *it->tok;
+    t->pragma_toks = tokenize_string("<carve optimize>", text);
+    it->tok = t;
+  }
+}
+
+/* run one pass on program v (a clone, changed in place) */
+static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine *m, const int *param, int mutation, PassCtx *c) {
+  memset(c, 0, sizeof *c);
+  c->p = v;
+  c->k = find_kernel(v, L->kernel->name);
+  c->L = L;
+  c->m = m;
+  c->mutation = mutation;
+  memcpy(c->param, param, sizeof c->param);
+  if (!c->k) { snprintf(c->why, sizeof c->why, "kernel not found"); return false; }
+  if (ps->legal(c) != LEGAL) return false;
+  ProgramScope s = program_enter(v);
+  bool ok = ps->apply(c);
+  if (ok && c->changes_launch) set_launch(v, L->kernel->name, c->new_grid, c->new_block);
+  program_leave(s);
+  if (ok) program_finish(v);
+  return ok;
+}
+
+typedef struct { const Pass *ps; Program *v; const Launch *L; const Machine *m; const int *param; int mutation; PassCtx *c; bool ok; } PassCall;
+static void pass_call(void *ud) {
+  PassCall *pc = ud;
+  pc->ok = run_pass(pc->ps, pc->v, pc->L, pc->m, pc->param, pc->mutation, pc->c);
+}
+
+/* a pass raising an error (add_type on a malformed rewrite) costs that pass only */
+static bool run_pass_protected(const Pass *ps, Program *v, const Launch *L, const Machine *m, const int *param, int mutation, PassCtx *c) {
+  PassCall pc = {ps, v, L, m, param, mutation, c, false};
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int errs = diag_errors;
+  if (!carve_pcall(pass_call, &pc)) {
+    pc.ok = false;
+    snprintf(c->why, sizeof c->why, "the rewrite did not type-check: %.400s", diag_last_msg);
+  }
+  diag_out = saved;
+  diag_errors = errs;
+  if (null) fclose(null);
+  return pc.ok;
+}
+
+Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps, int nsteps,
+                         char *why, size_t whylen) {
+  Program *v = program_clone(p);
+  if (!v) { snprintf(why, whylen, "the program could not be copied"); return NULL; }
+  for (int i = 0; i < nsteps; i++) {
+    if (!steps[i].applied || steps[i].rejected || steps[i].unprofitable) continue;
+    PassCtx c;
+    if (!run_pass_protected(steps[i].pass, v, L, m, steps[i].param, steps[i].mutation, &c)) {
+      snprintf(why, whylen, "%s: %.400s", steps[i].pass->name, c.why);
+      program_free(v);
+      return NULL;
+    }
+  }
+  return v;
+}
+
+/* the model's time for kernel `name` of program v (-1 when it cannot say), inside v's scope;
+ * flags' grid and block apply only while the launch is the original's */
+static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped, char bottleneck[64]) {
+  ProgramScope s = program_enter(v);
+  LaunchOverrides ov = {0};
+  ov.dyn_shared = -1;
+  if (!reshaped && in->grid && parse_dims(v, in->grid, ov.grid)) ov.has_grid = true;
+  if (!reshaped && in->block && parse_dims(v, in->block, ov.block)) ov.has_block = true;
+  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
+  for (int i = 0; i < in->nargs; i++) {
+    ArgSpec *a = parse_arg_setting(v, in->arg_texts[i], ".");
+    if (a) ov.args[ov.nargs++] = a;
+  }
+  EstimateOptions eo = {.regs = o->regs, .ceilings = o->ceilings};
+  EstimateResult r;
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int errs = diag_errors;
+  int rc = estimate_kernel(v, find_kernel(v, in->kernel), &ov, in->m, &eo, &r);
+  diag_out = saved;
+  diag_errors = errs;
+  if (null) fclose(null);
+  double ms = rc == 0 && r.res.known ? r.e.total * 1e3 : -1;
+  snprintf(bottleneck, 64, "%s", ms >= 0 ? bottleneck_name(r.e.bottleneck) : "");
+  estimate_free(&r);
+  program_leave(s);
+  return ms;
+}
+
+int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  if (!check_sets(o, plan->error, sizeof plan->error)) return 2;
+  Obj *k = find_kernel(p, in->kernel);
+  if (!k) { snprintf(plan->error, sizeof plan->error, "no kernel named '%s'", in->kernel ? in->kernel : "(none)"); return 2; }
+  Launch L;
+  memset(&L, 0, sizeof L);
+  {
+    LaunchOverrides ov = {0};
+    ov.dyn_shared = -1;
+    if (in->grid && parse_dims(p, in->grid, ov.grid)) ov.has_grid = true;
+    if (in->block && parse_dims(p, in->block, ov.block)) ov.has_block = true;
+    ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
+    for (int i = 0; i < in->nargs; i++) {
+      ArgSpec *a = parse_arg_setting(p, in->arg_texts[i], ".");
+      if (a) ov.args[ov.nargs++] = a;
+    }
+    if (launch_prepare(&L, p, k, &ov)) { snprintf(plan->error, sizeof plan->error, "the launch cannot be prepared"); return 2; }
+  }
+  memcpy(plan->grid, L.grid, sizeof plan->grid);
+  memcpy(plan->block, L.block, sizeof plan->block);
+  int npasses;
+  const Pass *const *all = opt_passes(&npasses);
+  Program *cur = p;
+  char cur_bn[64] = "";
+  double cur_ms = o->estimate ? estimate_ms(p, in, o, false, cur_bn) : -1;
+  for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
+    const Pass *ps = all[i];
+    if (o->only && !in_list(o->only, ps->name)) continue;
+    if (in_list(o->skip, ps->name)) continue;
+    PlanStep *st = &plan->steps[plan->nsteps++];
+    st->pass = ps;
+    st->est_before_ms = st->est_after_ms = -1;
+    if (!set_params(ps, o, st->param, plan->error, sizeof plan->error)) { launch_free(&L); return 2; }
+    Program *v = program_clone(cur);
+    if (!v) { snprintf(st->why, sizeof st->why, "the program could not be copied"); continue; }
+    PassCtx c;
+    st->mutation = o->mutation_pass == i ? o->mutation : 0;
+    bool ok = run_pass_protected(ps, v, &L, in->m, st->param, st->mutation, &c);
+    Legality lg = c.why[0] && !ok && !c.did[0] ? ILLEGAL : LEGAL;
+    {
+      /* ask legality again on a fresh copy to report NOT_APPLICABLE apart from ILLEGAL */
+      PassCtx q;
+      memset(&q, 0, sizeof q);
+      q.p = cur; q.k = find_kernel(cur, in->kernel); q.L = &L; q.m = in->m;
+      memcpy(q.param, st->param, sizeof q.param);
+      lg = q.k ? ps->legal(&q) : ILLEGAL;
+    }
+    st->legality = lg;
+    snprintf(st->why, sizeof st->why, "%s", c.why);
+    snprintf(st->did, sizeof st->did, "%s", c.did);
+    snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
+    if (!ok) { program_free(v); continue; }
+    st->applied = true;
+    bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) || memcmp(plan->block, L.block, sizeof L.block);
+    /* profitability is the model's: a step the estimate calls slower is not kept (nor verified) */
+    st->est_before_ms = cur_ms;
+    snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
+    if (o->estimate) {
+      char bn[64];
+      st->est_after_ms = estimate_ms(v, in, o, reshaped, bn);
+      snprintf(st->est_bottleneck[1], sizeof st->est_bottleneck[1], "%s", bn);
+      if (cur_ms > 0 && st->est_after_ms > cur_ms * 1.02) {
+        st->unprofitable = true;
+        program_free(v);
+        continue;
+      }
+    }
+    if (!o->no_verify) {
+      verify_variant(in, p, v, plan->steps, plan->nsteps, ps->remaps_blocks || plan->permuted, &st->verify);
+      st->verified = st->verify.ok;
+      if (!st->verified) { st->rejected = true; program_free(v); continue; }
+    }
+    if (st->est_after_ms > 0) { cur_ms = st->est_after_ms; snprintf(cur_bn, sizeof cur_bn, "%s", st->est_bottleneck[1]); }
+    if (c.changes_launch) {
+      memcpy(plan->grid, c.new_grid, sizeof plan->grid);
+      memcpy(plan->block, c.new_block, sizeof plan->block);
+    }
+    if (ps->remaps_blocks) plan->permuted = true;
+    plan->chain[plan->nchain++] = v;
+    cur = v;
+  }
+  launch_free(&L);
+  plan->result = cur;
+  return 0;
+}
+
+void plan_free(Plan *plan) {
+  for (int i = plan->nchain - 1; i >= 0; i--) program_free(plan->chain[i]);
+  plan->nchain = 0;
+  plan->result = NULL;
+}

@@ -1,0 +1,269 @@
+/* rewrite: building and splicing AST for the passes. New nodes carry synthetic tokens whose
+ * origin is a token of the code they replace, so a fault in rewritten code is reported at the
+ * user's line, and the printer spells them as written here. Every expression built here is
+ * typed by add_type, which inserts the implicit conversions C requires, as the parser does. */
+#include "opt.h"
+#include <stdlib.h>
+#include <string.h>
+
+Token *rw_tok(Token *anchor, TokenKind kind, const char *text) {
+  Token *t = arena_alloc(sizeof(Token));
+  t->kind = kind;
+  t->loc = arena_strdup(text);
+  t->len = (int)strlen(text);
+  t->file = anchor ? anchor->file : NULL;
+  t->line = anchor ? anchor->line : 0;
+  t->col = anchor ? anchor->col : 0;
+  t->origin = anchor;
+  t->next = t->prev = NULL;
+  return t;
+}
+
+Node *rw_num(Token *at, int64_t v) {
+  Node *n = new_node(ND_NUM, rw_tok(at, TK_NUM, fmt("%lld", (long long)v)));
+  n->ival = v;
+  n->ty = ty_int;
+  return n;
+}
+
+Node *rw_unum(Token *at, int64_t v) {
+  Node *n = new_node(ND_NUM, rw_tok(at, TK_NUM, fmt("%lldu", (long long)v)));
+  n->ival = v;
+  n->ty = ty_uint;
+  return n;
+}
+
+Node *rw_var(Token *at, Obj *v) {
+  Node *n = new_node(ND_VAR, rw_tok(at, TK_IDENT, v->name));
+  n->var = v;
+  n->ty = v->ty;
+  return n;
+}
+
+Node *rw_special(Token *at, SpecialReg r, int dim) {
+  Node *n = new_node(ND_SPECIAL, at);
+  n->sreg = r;
+  n->dim = dim;
+  n->ty = ty_uint;
+  return n;
+}
+
+Node *rw_bin(NodeKind k, Node *l, Node *r) {
+  Node *n = new_node(k, l->tok);
+  n->lhs = l;
+  n->rhs = r;
+  add_type(n);
+  return n;
+}
+
+Node *rw_unary(NodeKind k, Node *e) {
+  Node *n = new_node(k, e->tok);
+  n->lhs = e;
+  add_type(n);
+  return n;
+}
+
+Node *rw_index(Node *base, Node *index) { return rw_bin(ND_INDEX, base, index); }
+Node *rw_assign(Node *l, Node *r) { return rw_bin(ND_ASSIGN, l, r); }
+
+Node *rw_expr_stmt(Node *e) {
+  Node *n = new_node(ND_EXPR_STMT, e->tok);
+  n->lhs = e;
+  return n;
+}
+
+Node *rw_block(Token *at, Node *stmts) {
+  Node *n = new_node(ND_BLOCK, at);
+  n->stmts = stmts;
+  return n;
+}
+
+Node *rw_if(Node *cond, Node *then, Node *els) {
+  Node *n = new_node(ND_IF, cond->tok);
+  n->cond = cond;
+  n->then = then;
+  n->els = els;
+  return n;
+}
+
+Node *rw_for(Node *init, Node *cond, Node *inc, Node *body) {
+  Node *n = new_node(ND_FOR, cond ? cond->tok : body->tok);
+  n->init = init;
+  n->cond = cond;
+  n->inc = inc;
+  n->then = body;
+  return n;
+}
+
+Node *rw_sync(Token *at) {
+  Node *c = new_node(ND_CALL, rw_tok(at, TK_IDENT, "__syncthreads"));
+  c->builtin = BI_SYNCTHREADS;
+  c->ty = ty_void;
+  return rw_expr_stmt(c);
+}
+
+Node *rw_break(Token *at) { return new_node(ND_BREAK, rw_tok(at, TK_KEYWORD, "break")); }
+
+static bool name_taken(Program *p, Obj *fn, const char *name) {
+  for (Obj *l = fn->locals; l; l = l->next_local) if (!strcmp(l->name, name)) return true;
+  for (Obj *g = p->globals; g; g = g->next) if (!strcmp(g->name, name)) return true;
+  for (Obj *f = p->funcs; f; f = f->next) if (!strcmp(f->name, name)) return true;
+  return false;
+}
+
+/* shared variables are not in fn->locals: look at the declarations too */
+typedef struct { const char *name; bool found; } NameSearch;
+static bool find_decl_name(Node *n, void *ctx) {
+  NameSearch *s = ctx;
+  if (n->kind == ND_DECL && n->var && !strcmp(n->var->name, s->name)) s->found = true;
+  return !s->found;
+}
+
+Obj *rw_new_var(Program *p, Obj *fn, const char *hint, Type *ty, StorageClass sc, Token *at) {
+  char *name = arena_strdup(hint);
+  for (int i = 1;; i++) {
+    NameSearch s = {name, false};
+    if (fn->body) walk(fn->body, find_decl_name, NULL, &s);
+    if (!s.found && !name_taken(p, fn, name)) break;
+    name = fmt("%s%d", hint, i);
+  }
+  Obj *v = arena_alloc(sizeof(Obj));
+  v->name = name;
+  v->ty = ty;
+  v->tok = rw_tok(at, TK_IDENT, name);
+  v->sc = sc;
+  v->slot = -1;
+  /* chained into the locals now so a second new variable gets another name; layout rebuilds */
+  if (sc == SC_LOCAL) {
+    Obj **pp = &fn->locals;
+    while (*pp) pp = &(*pp)->next_local;
+    *pp = v;
+  }
+  return v;
+}
+
+Node *rw_decl(Obj *v, Node *init) {
+  Node *d = new_node(ND_DECL, v->tok);
+  d->var = v;
+  d->ty = v->ty;
+  if (init) {
+    /* convert as an initializer does: through an assignment to the variable */
+    Node *a = rw_assign(rw_var(v->tok, v), init);
+    d->decl_init = a->rhs;
+    v->init = d->decl_init;
+  }
+  return d;
+}
+
+/* ---- finding and splicing ---- */
+typedef struct { Node *target; Node **slot; Node *parent; Node *cur_stmt; } SlotSearch;
+
+static Node **search_slot(Node **head, Node *target, Node **parent) {
+  /* explicit stack of list heads */
+  size_t cap = 64, sp = 0;
+  Node ***st = xmalloc(sizeof(Node **) * cap);
+  Node **pst = xmalloc(sizeof(Node *) * cap);
+  st[sp] = head; pst[sp] = NULL; sp++;
+  Node **found = NULL;
+  while (sp && !found) {
+    sp--;
+    Node **slot = st[sp];
+    Node *par = pst[sp];
+    for (; *slot; slot = &(*slot)->next) {
+      if (*slot == target) { found = slot; if (parent) *parent = par; break; }
+      Node **kids[NODE_MAX_KIDS];
+      int nk = node_kids(*slot, kids);
+      for (int k = 0; k < nk; k++) {
+        if (sp + 1 >= cap) { cap *= 2; st = xrealloc(st, sizeof(Node **) * cap); pst = xrealloc(pst, sizeof(Node *) * cap); }
+        st[sp] = kids[k]; pst[sp] = *slot; sp++;
+      }
+    }
+  }
+  free(st);
+  free(pst);
+  return found;
+}
+
+Node **rw_slot_of(Node **root, Node *n) { return search_slot(root, n, NULL); }
+
+Node *rw_parent(Node *root, Node *n) {
+  Node *par = NULL;
+  Node *r = root;
+  search_slot(&r, n, &par);
+  return par;
+}
+
+typedef struct { Node *target; bool found; } Contains;
+static bool contains_pre(Node *n, void *ctx) {
+  Contains *c = ctx;
+  if (n == c->target) c->found = true;
+  return !c->found;
+}
+bool rw_contains(Node *root, Node *n) {
+  Contains c = {n, false};
+  /* root alone, not its siblings */
+  walk_one(root, contains_pre, NULL, &c);
+  return c.found;
+}
+
+void rw_insert_before(Node **slot, Node *stmts) {
+  Node *last = stmts;
+  while (last->next) last = last->next;
+  last->next = *slot;
+  *slot = stmts;
+}
+
+typedef struct { int what; Obj *v; bool found; } Finder;
+static bool find_pre(Node *n, void *ctx) {
+  Finder *f = ctx;
+  switch (f->what) {
+  case 0: if (n->kind == ND_CALL && n->fn) f->found = true; break;
+  case 1:
+    if (n->kind == ND_CALL && (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCTHREADS_COUNT ||
+                               n->builtin == BI_SYNCTHREADS_AND || n->builtin == BI_SYNCTHREADS_OR ||
+                               (n->fn && n->fn->uses_barrier)))
+      f->found = true;
+    break;
+  case 2:
+    if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_PREDEC ||
+         n->kind == ND_POSTINC || n->kind == ND_POSTDEC) && n->lhs->kind == ND_VAR && n->lhs->var == f->v)
+      f->found = true;
+    if (n->kind == ND_ADDR && n->lhs->kind == ND_VAR && n->lhs->var == f->v) f->found = true;
+    if (n->kind == ND_DECL && n->var == f->v && n->decl_init) f->found = true;
+    break;
+  }
+  return !f->found;
+}
+static bool find(Node *n, int what, Obj *v) {
+  Finder f = {what, v, false};
+  walk_one(n, find_pre, NULL, &f);
+  return f.found;
+}
+bool rw_has_call(Node *n) { return find(n, 0, NULL); }
+bool rw_has_barrier(Node *n) { return find(n, 1, NULL); }
+bool rw_writes_var(Node *n, Obj *v) { return find(n, 2, v); }
+
+static Node *skip_implicit(Node *n) {
+  while (n && n->kind == ND_CAST && n->implicit) n = n->lhs;
+  return n;
+}
+
+bool rw_same_expr(Node *a, Node *b) {
+  a = skip_implicit(a);
+  b = skip_implicit(b);
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case ND_NUM: return a->ival == b->ival && a->fval == b->fval;
+  case ND_VAR: return a->var == b->var;
+  case ND_SPECIAL: return a->sreg == b->sreg && a->dim == b->dim;
+  case ND_MEMBER: return a->member == b->member && rw_same_expr(a->lhs, b->lhs);
+  case ND_CAST: return same_type(a->ty, b->ty) && rw_same_expr(a->lhs, b->lhs);
+  case ND_CALL: return false;   /* calls may differ each time */
+  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC:
+    return false;               /* side effects: never "the same value" */
+  default:
+    return a->op == b->op && rw_same_expr(a->lhs, b->lhs) && rw_same_expr(a->rhs, b->rhs) &&
+           rw_same_expr(a->cond, b->cond) && rw_same_expr(a->then, b->then) && rw_same_expr(a->els, b->els);
+  }
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# carve optimize: the command as a user runs it. Outputs load, run and equal the original; the
+# plan says what was done and why; bad settings are refused; nvcc compiles the outputs.
+carve=${1:-./carve}
+pass=0; fail=0
+have_py=1; command -v python3 >/dev/null 2>&1 || { have_py=0; echo "optimize-cli: JSON checks skipped (no python3)"; }
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "optimize-cli: FAIL: $2"; fail=$((fail+1)); fi; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+# tp: staged and reshaped; the output runs in carve with no flags and equals the original
+"$carve" optimize examples/tp.cu -D H=128 -D W=96 --no-estimate -o "$t/tp.cu" 2> "$t/plan"; check $? "tp optimizes (a size too small for the estimate to call it faster: --no-estimate)"
+grep -q "stage    applied, verified" "$t/plan"; check $? "the plan says stage was applied and verified: $(cat "$t/plan")"
+grep -q "camping  not applicable: h100 hashes" "$t/plan"; check $? "and why camping was not: $(cat "$t/plan")"
+head -5 "$t/tp.cu" | grep -q "stage(pad=1,tile=32,rows=8)"; check $? "the output's header names the pass and its parameters"
+grep -q "#pragma carve launch tp grid(4, 3, 1) block(32, 8, 1)" "$t/tp.cu"; check $? "the reshaped launch is in the output: $(grep launch "$t/tp.cu")"
+a=$("$carve" run examples/tp.cu -D H=128 -D W=96 --out C="$t/a.bin" | grep -c ok)
+b=$("$carve" run "$t/tp.cu" --out C="$t/b.bin" | grep -c ok)
+[ "$a" = 1 ] && [ "$b" = 1 ] && cmp -s "$t/a.bin" "$t/b.bin"; check $? "carve run of the output writes the original's bytes"
+"$carve" analyze "$t/tp.cu" > "$t/an" ; check $? "carve analyze takes the output"
+grep -q "shared" "$t/an"; check $? "and sees its shared tile"
+# mm_acc: scalar replacement, JSON plan, the estimate before and after
+out=$("$carve" optimize examples/mm_acc.cu -D N=64 --format json -o "$t/mm.cu"); check $? "mm_acc optimizes (json)"
+if [ $have_py = 1 ]; then
+  echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s={x["pass"]: x for x in d["plan"]["steps"]}
+assert s["scalar"]["status"]=="applied" and s["scalar"]["verified"], s["scalar"]
+assert [z["size"] for z in s["scalar"]["sizes"]]==["reduced","ragged","full"] and all(z["result"]=="equal" for z in s["scalar"]["sizes"]), s["scalar"]
+assert d["output"].endswith("mm.cu") and "source" not in d' ; check $? "the JSON plan: applied, verified at three sizes: $out"
+fi
+grep -q "__restrict__" "$t/mm.cu" && grep -q "assumes the 3 pointer parameters do not alias" "$t/mm.cu"; check $? "the no-alias assumption is stated and declared"
+# mv: legal and verified-able, but the model says slower: not kept, and the source is unchanged
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 -o "$t/mv.cu" 2> "$t/plan"; check $? "mv optimizes"
+grep -q "stage    not kept, the estimate says slower" "$t/plan"; check $? "mv's staging is not kept: the estimate says slower: $(cat "$t/plan")"
+grep -q "no pass applied" "$t/mv.cu"; check $? "and the output says no pass applied"
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 --no-estimate -o "$t/mv2.cu" 2> "$t/plan"; check $? "--no-estimate"
+grep -q "stage    applied, verified" "$t/plan"; check $? "--no-estimate keeps every legal verified step: $(cat "$t/plan")"
+# --no-verify says so
+"$carve" optimize examples/tp.cu -D H=64 -D W=64 --no-verify --no-estimate --passes stage -o "$t/nv.cu" 2> "$t/plan"; check $? "--no-verify"
+grep -q "NOT verified (--no-verify)" "$t/plan" && grep -q "NOT verified" "$t/nv.cu"; check $? "an unverified output says so in the plan and the source"
+# settings: --set, --passes, --skip, and their errors
+"$carve" optimize examples/tp.cu -D H=64 -D W=64 --set stage.tile=16 --set stage.rows=0 --passes stage --no-estimate -o "$t/sq.cu" 2>/dev/null; check $? "--set stage.tile=16 stage.rows=0"
+grep -q "tile\[16\]\[17\]" "$t/sq.cu" && grep -q "block(16, 16" "$t/sq.cu"; check $? "a square 16x17 tile and the original block"
+"$carve" optimize examples/tp.cu --set stage.tile=7 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "stage.tile takes one of 16, 32, 64" "$t/err"; check $? "a value off the list: exit 2: $(cat "$t/err")"
+"$carve" optimize examples/tp.cu --set nope.x=1 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "no pass named 'nope'" "$t/err"; check $? "an unknown pass in --set: $(cat "$t/err")"
+"$carve" optimize examples/tp.cu --passes stage,bogus 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "no pass named 'bogus'" "$t/err"; check $? "an unknown pass in --passes: $(cat "$t/err")"
+"$carve" optimize examples/tp.cu --passes stage --skip unroll 2> "$t/err" >/dev/null; [ $? = 2 ]; check $? "--passes with --skip is refused"
+"$carve" optimize examples/tp.cu --ncu 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "unknown option '--ncu'" "$t/err"; check $? "bench's options are not optimize's: $(cat "$t/err")"
+"$carve" optimize examples/tp.cu -D H=64 -D W=64 --skip stage,unroll,camping,scalar -o "$t/none.cu" 2>/dev/null; check $? "every pass skipped"
+grep -q "no pass applied" "$t/none.cu"; check $? "prints the kernel unchanged"
+"$carve" optimize /nonexistent.cu 2>/dev/null; [ $? = 2 ]; check $? "a missing file: exit 2"
+# paper machine: diagonal reordering on the GT200
+"$carve" optimize examples/tp.cu --arch gt200 -D H=128 -D W=128 --passes camping --regs 10 -o "$t/gt.cu" 2> "$t/plan"; check $? "tp for the GT200"
+grep -q "camping  applied, verified" "$t/plan" && grep -q "bid_x" "$t/gt.cu"; check $? "diagonal block order on a linearly partitioned GPU: $(cat "$t/plan")"
+# nvcc compiles every output
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  for f in tp mm mv2 sq gt; do
+    "$nv" -arch=sm_90 -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
+  done
+else
+  echo "optimize-cli: nvcc checks skipped (no nvcc)"
+fi
+echo "optimize-cli: $pass passed, $fail failed"
+[ $fail = 0 ]
