@@ -495,9 +495,9 @@ static void expect_all(Run *r, const char *what, int threads, int want) {
 static void test_depth_limits(void) {
   /* the deepest sum the parser accepts (its tree: the assignment, 9998 additions, a leaf) runs,
    * in warps one after another and in warps that wait at barriers (their own stacks) */
-  char *src = repeat(KHEAD(64) "  a[threadIdx.x] = ", "1", " + ", PARSE_MAX_EXPR_DEPTH - 1, ";\n}\n");
+  char *src = repeat(KHEAD(64) "  a[threadIdx.x] = ", "1", " + ", LIMIT_EXPR_DEPTH - 1, ";\n}\n");
   Run *r = run(src, "k");
-  expect_all(r, "9999-term sum", 64, PARSE_MAX_EXPR_DEPTH - 1);
+  expect_all(r, "9999-term sum", 64, LIMIT_EXPR_DEPTH - 1);
   /* the printer recurses through the same tree: its output loads again and prints the same */
   Buf once = {0}, twice = {0};
   if (r->p) print_program(&once, r->p);
@@ -508,29 +508,29 @@ static void test_depth_limits(void) {
   CHECK(once.s && twice.s && !strcmp(once.s, twice.s), "print of print is print at the depth limit");
   buf_free(&once); buf_free(&twice);
   free(src);
-  src = repeat(KHEAD(128) "  __syncthreads();\n  a[threadIdx.x] = ", "1", " + ", PARSE_MAX_EXPR_DEPTH - 1, ";\n  __syncthreads();\n}\n");
+  src = repeat(KHEAD(128) "  __syncthreads();\n  a[threadIdx.x] = ", "1", " + ", LIMIT_EXPR_DEPTH - 1, ";\n  __syncthreads();\n}\n");
   r = run(src, "k");
-  expect_all(r, "9999-term sum between barriers, 4 warps", 128, PARSE_MAX_EXPR_DEPTH - 1);
+  expect_all(r, "9999-term sum between barriers, 4 warps", 128, LIMIT_EXPR_DEPTH - 1);
   done(r);
   free(src);
   /* the deepest statements around the deepest expression: both limits at once */
-  char *inner = repeat("", "1", " + ", PARSE_MAX_EXPR_DEPTH - 1, ";\n}\n");
-  char *head = repeat(KHEAD(32), "if (threadIdx.x < 64) ", "", PARSE_MAX_STMT_NESTING - 1, "a[threadIdx.x] = ");
+  char *inner = repeat("", "1", " + ", LIMIT_EXPR_DEPTH - 1, ";\n}\n");
+  char *head = repeat(KHEAD(32), "if (threadIdx.x < 64) ", "", LIMIT_STMT_NESTING - 1, "a[threadIdx.x] = ");
   src = malloc(strlen(head) + strlen(inner) + 1);
   sprintf(src, "%s%s", head, inner);
   r = run(src, "k");
-  expect_all(r, "1023 nested ifs around a 9999-term sum", 32, PARSE_MAX_EXPR_DEPTH - 1);
+  expect_all(r, "1023 nested ifs around a 9999-term sum", 32, LIMIT_EXPR_DEPTH - 1);
   done(r);
   free(src); free(head); free(inner);
   /* float a*b + c chains (contracted to FMAs) and member/index chains take more stack per level */
   src = repeat("#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"
-               "__global__ void k(int *a) {\n  float b = 1.0f; a[threadIdx.x] = (int)(", "b * b", " + ", PARSE_MAX_EXPR_DEPTH - 3, ");\n}\n");
+               "__global__ void k(int *a) {\n  float b = 1.0f; a[threadIdx.x] = (int)(", "b * b", " + ", LIMIT_EXPR_DEPTH - 3, ");\n}\n");
   r = run(src, "k");
-  expect_all(r, "FMA chain at the depth limit", 32, PARSE_MAX_EXPR_DEPTH - 3);
+  expect_all(r, "FMA chain at the depth limit", 32, LIMIT_EXPR_DEPTH - 3);
   done(r);
   free(src);
   src = repeat("struct S { struct S *p; int v; };\n" KHEAD(32) "  struct S s; s.p = &s; s.v = 7; a[threadIdx.x] = s.p",
-               "[0].p", "", PARSE_MAX_EXPR_DEPTH / 2 - 4, "->v;\n}\n");
+               "[0].p", "", LIMIT_EXPR_DEPTH / 2 - 4, "->v;\n}\n");
   r = run(src, "k");
   expect_all(r, "member and index chain at the depth limit", 32, 7);
   done(r);
@@ -538,34 +538,34 @@ static void test_depth_limits(void) {
 
   /* the reproducers of issue #11: each one a located error now */
   expect_refused("100000-term sum", repeat(KHEAD(32) "  a[threadIdx.x] = ", "1", " + ", 100000, ";\n}\n"),
-                 "error: expression nested too deeply (limit 10000)", 4);
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
   expect_refused("100000-element comma list", repeat(KHEAD(32) "  a[threadIdx.x] = (", "1", ", ", 100000, ");\n}\n"),
-                 "error: expression nested too deeply (limit 10000)", 4);
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
   char *b1 = repeat("", "{", "", 12500, "a[0] = 1;"), *b2 = repeat("", "}", "", 12500, "\n}\n");
   src = malloc(strlen(b1) + strlen(b2) + 200);
   sprintf(src, KHEAD(32) "%s%s", b1, b2);
-  expect_refused("12500 nested braces, closed", src, "error: statements nested too deeply (limit 1024)", 4);
+  expect_refused("12500 nested braces, closed", src, "error: statements nested too deeply (limit 1024, LIMIT_STMT_NESTING, docs/limits.md)", 4);
   free(b1); free(b2);
   expect_refused("33750 '!'", repeat(KHEAD(32) "  a[threadIdx.x] = ", "!", "", 33750, "0;\n}\n"),
-                 "error: expression nested too deeply (limit 256)", 4);
+                 "error: expression nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
   expect_refused("35000 nested ifs", repeat(KHEAD(32), "if (1) ", "", 35000, "a[0] = 1;\n}\n"),
-                 "error: statements nested too deeply (limit 1024)", 4);
+                 "error: statements nested too deeply (limit 1024, LIMIT_STMT_NESTING, docs/limits.md)", 4);
   expect_refused("35000 nested fors", repeat(KHEAD(32), "for (;;) ", "", 35000, "a[0] = 1;\n}\n"),
-                 "error: statements nested too deeply (limit 1024)", 4);
+                 "error: statements nested too deeply (limit 1024, LIMIT_STMT_NESTING, docs/limits.md)", 4);
   expect_refused("nested casts", repeat(KHEAD(32) "  a[threadIdx.x] = ", "(int)", "", 5000, "1;\n}\n"),
-                 "error: expression nested too deeply (limit 256)", 4);
+                 "error: expression nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
   expect_refused("nested ?: in the else arm", repeat(KHEAD(32) "  a[threadIdx.x] = ", "a[0] ? 1 :", " ", 5000, " 0;\n}\n"),
-                 "error: expression nested too deeply (limit 256)", 4);
+                 "error: expression nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
   expect_refused("nested initializer braces", repeat(KHEAD(32) "  int x[1] = ", "{", "", 5000, "1}};\n}\n"), "error: ", 4);
   expect_refused("array declarator", repeat(KHEAD(32) "  int x", "[1]", "", 5000, ";\n}\n"),
-                 "error: array declarator nested too deeply (limit 256)", 4);
+                 "error: array declarator nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
   expect_refused("parenthesized declarator", repeat(KHEAD(32) "  int ", "(", "", 5000, "x;\n}\n"),
-                 "error: declarator nested too deeply (limit 256)", 4);
+                 "error: declarator nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
   /* a tree typed in parts before it is complete: add_type bounds its own recursion */
   expect_refused("cast of a 100000-term sum", repeat(KHEAD(32) "  a[threadIdx.x] = (int)(", "1", " + ", 100000, ");\n}\n"),
-                 "error: expression nested too deeply (limit 10000)", 4);
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
   expect_refused("array size of 100000 terms", repeat(KHEAD(32) "  int x[", "1", " + ", 100000, "];\n}\n"),
-                 "error: expression nested too deeply (limit 10000)", 4);
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
 
   /* recursion through deep code can outgrow any stack: the guard stops it with a location */
   src = repeat("#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"

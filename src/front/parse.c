@@ -71,7 +71,7 @@ static Node *new_var(Obj *v, Token *tok) { Node *n = new_node(ND_VAR, tok); n->v
 
 /* ---- nesting limits (limits_parse.h): a located error, never a stack overflow ---- */
 static void nest_enter(Token *tok, const char *what) {
-  if (++nest_depth > PARSE_MAX_EXPR_NESTING) error_tok(tok, "%s nested too deeply (limit %d)", what, PARSE_MAX_EXPR_NESTING);
+  if (++nest_depth > LIMIT_EXPR_NESTING) error_tok(tok, "%s nested too deeply " LIMIT_NOTE(LIMIT_EXPR_NESTING), what, LIMIT_EXPR_NESTING);
 }
 static void nest_leave(void) { nest_depth--; }
 
@@ -79,7 +79,7 @@ typedef struct { int depth; Node *over; } DepthWalk;
 static bool depth_pre(Node *n, void *ctx) {
   DepthWalk *d = ctx;
   if (d->over) return false;
-  if (d->depth == PARSE_MAX_EXPR_DEPTH) { d->over = n; return false; }
+  if (d->depth == LIMIT_EXPR_DEPTH) { d->over = n; return false; }
   d->depth++;
   return true;
 }
@@ -90,7 +90,7 @@ static bool depth_post(Node *n, void *ctx) { (void)n; ((DepthWalk *)ctx)->depth-
 static void check_expr_depth(Node *n) {
   DepthWalk d = {0, NULL};
   walk(n, depth_pre, depth_post, &d);
-  if (d.over) error_tok(d.over->tok, "expression nested too deeply (limit %d)", PARSE_MAX_EXPR_DEPTH);
+  if (d.over) error_tok(d.over->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
 }
 
 /* expr, assign and conditional open and close through these; the outermost checks the depth */
@@ -273,9 +273,9 @@ static bool is_host_func(Token *tok) {
 /* the recursion is bounded like add_type's: trees the parser has not measured yet reach here */
 static bool eval_const_at(Node *n, int64_t *v, int depth) {
   int64_t a = 0, b = 0;
-  if (depth > PARSE_MAX_EXPR_DEPTH) {
+  if (depth > LIMIT_EXPR_DEPTH) {
     if (!strict_const) return false;
-    error_tok(n->tok, "expression nested too deeply (limit %d)", PARSE_MAX_EXPR_DEPTH);
+    error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
   }
   switch (n->kind) {
   case ND_NUM:
@@ -911,7 +911,7 @@ static int parse_unroll(Token *p) {
  *      | pragma stmt | "{" compound-stmt | ";" | expr ";" */
 static Node *stmt_at(Token **rest, Token *tok);
 static Node *stmt(Token **rest, Token *tok) {
-  if (++stmt_depth > PARSE_MAX_STMT_NESTING) error_tok(tok, "statements nested too deeply (limit %d)", PARSE_MAX_STMT_NESTING);
+  if (++stmt_depth > LIMIT_STMT_NESTING) error_tok(tok, "statements nested too deeply " LIMIT_NOTE(LIMIT_STMT_NESTING), LIMIT_STMT_NESTING);
   Node *n = stmt_at(rest, tok);
   stmt_depth--;
   return n;

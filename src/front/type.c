@@ -288,7 +288,7 @@ static void type_node(Node *n);
  * measured the whole (limits_parse.h), and a tree deeper than the limit is refused here. */
 static void add_type_at(Node *n, int depth) {
   if (!n || n->ty) return;
-  if (depth > PARSE_MAX_EXPR_DEPTH) error_tok(n->tok, "expression nested too deeply (limit %d)", PARSE_MAX_EXPR_DEPTH);
+  if (depth > LIMIT_EXPR_DEPTH) error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
   add_type_at(n->lhs, depth + 1);
   add_type_at(n->rhs, depth + 1);
   add_type_at(n->cond, depth + 1);

@@ -36,7 +36,7 @@ void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
  * chains (tests/test_interp.c's test_depth_limits; -O2 / ASan -O1): a + b chains 608 / 4325
  * bytes per level, float a*b + c chains (FMA) 1232 / 5136, p[0].p member/index chains
  * 944 / 6936, && chains 896 / 4757, nested statements 368-720 / 2205-2765, nested calls as
- * arguments (parser recursion, at most PARSE_MAX_EXPR_NESTING) 1952 / 8750. A warp that goes
+ * arguments (parser recursion, at most LIMIT_EXPR_NESTING) 1952 / 8750. A warp that goes
  * deeper anyway (recursion through deep code) stops with a located fault when it reaches
  * STACK_MARGIN, which is left for reporting it. */
 #ifdef CARVE_ASAN
@@ -51,8 +51,8 @@ void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #define STACK_MARGIN ((size_t)256 << 10)
 #endif
 #define PAGE_BYTES ((size_t)4096)
-#define WARP_STACK ((STACK_MARGIN + (size_t)PARSE_MAX_EXPR_DEPTH * EXPR_LEVEL_BYTES + (size_t)PARSE_MAX_STMT_NESTING * STMT_LEVEL_BYTES + \
-                     (size_t)PARSE_MAX_EXPR_NESTING * NEST_LEVEL_BYTES + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1))
+#define WARP_STACK ((STACK_MARGIN + (size_t)LIMIT_EXPR_DEPTH * EXPR_LEVEL_BYTES + (size_t)LIMIT_STMT_NESTING * STMT_LEVEL_BYTES + \
+                     (size_t)LIMIT_EXPR_NESTING * NEST_LEVEL_BYTES + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1))
 
 typedef enum { WS_READY, WS_BARRIER, WS_DONE } WarpState;
 
