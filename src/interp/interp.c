@@ -69,6 +69,7 @@ typedef struct Interp Interp;
 
 typedef struct Warp {
   Interp *I;
+  uintptr_t stack_floor;  /* eval and exec stop with a fault below this address (see WARP_STACK) */
   int index;           /* warp index in the block */
   Mask valid;          /* lanes that are threads of the block */
   Mask exited;         /* lanes that returned from the kernel */
@@ -89,7 +90,6 @@ typedef struct Warp {
   uint64_t steps;      /* steps this warp has taken in this block */
   ucontext_t ctx;
   void *stack;         /* WARP_STACK bytes above a guard page */
-  uintptr_t stack_floor;  /* eval and exec stop with a fault below this address */
   jmp_buf fault_jmp;
   void *fake_stack;
 } Warp;
@@ -305,9 +305,10 @@ static void load(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, Val *
  * bytes(l) gives what lane l stores. */
 typedef const void *StoredBytes(Warp *w, Node *at, int lane, const void *ctx);
 static void same_address_check(Warp *w, Node *at, int size, const uint64_t *addr, Mask m, StoredBytes *bytes, const void *ctx) {
+  /* m: the lanes that store to shared memory */
   if (w->I->opt->no_race_check) return;
   for (int l = 0; l < W; l++) {
-    if (!(m >> l & 1) || ADDR_SPACE(addr[l]) != SPACE_SHARED) continue;
+    if (!(m >> l & 1)) continue;
     for (int k = 0; k < l; k++) {
       if (!(m >> k & 1) || addr[k] != addr[l]) continue;
       if (!memcmp(bytes(w, at, k, ctx), bytes(w, at, l, ctx), (size_t)size)) continue;
@@ -335,13 +336,23 @@ static const void *copied_bytes(Warp *w, Node *at, int lane, const void *ctx) {
 
 static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, const Val *v) {
   hook_access(w, at, ACC_STORE, t->size, addr, m);
-  ScalarBytes sb = {t, v, {{0}}, 0};
-  same_address_check(w, at, t->size, addr, m, scalar_bytes, &sb);
+  Mask shared = 0;
+  bool rising = true;   /* lane addresses rising: no two lanes share one (the usual case) */
+  uint64_t prev = 0;
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;
     unsigned char *p = resolve(w, at, l, addr[l], t->size, true);
-    if (ADDR_SPACE(addr[l]) == SPACE_SHARED) race_check(w, at, l, addr[l], t->size, true);
+    if (ADDR_SPACE(addr[l]) == SPACE_SHARED) {
+      race_check(w, at, l, addr[l], t->size, true);
+      shared |= 1u << l;
+      rising &= addr[l] > prev;
+      prev = addr[l];
+    }
     write_scalar(p, t, v[l]);
+  }
+  if (shared && !rising) {
+    ScalarBytes sb = {t, v, {{0}}, 0};
+    same_address_check(w, at, t->size, addr, shared, scalar_bytes, &sb);
   }
 }
 
@@ -349,8 +360,10 @@ static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, cons
 static void copy_bytes(Warp *w, Node *at, int size, const uint64_t *dst, const uint64_t *src, Mask m) {
   hook_access(w, at, ACC_LOAD, size, src, m);
   hook_access(w, at, ACC_STORE, size, dst, m);
+  Mask shared = 0;
+  for (int l = 0; l < W; l++) if ((m >> l & 1) && ADDR_SPACE(dst[l]) == SPACE_SHARED) shared |= 1u << l;
   CopiedBytes cb = {src, size};
-  same_address_check(w, at, size, dst, m, copied_bytes, &cb);
+  if (shared) same_address_check(w, at, size, dst, shared, copied_bytes, &cb);
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;
     unsigned char *s = resolve(w, at, l, src[l], size, false);
@@ -440,7 +453,7 @@ static _Noreturn __attribute__((noinline, cold)) void stack_exhausted(Warp *w, N
            "(recursion through deeply nested expressions?)", (size_t)WARP_STACK >> 20, w->depth);
 }
 #define STACK_GUARD(w, n) \
-  do { if (__builtin_expect((uintptr_t)__builtin_frame_address(0) < (w)->stack_floor, 0)) stack_exhausted(w, n); } while (0)
+  do { char probe_; if (__builtin_expect((uintptr_t)&probe_ < (w)->stack_floor, 0)) stack_exhausted(w, n); } while (0)
 
 static inline void step(Warp *w, Node *n, Mask m) {
   RunStats *st = w->I->st;
