@@ -3,9 +3,12 @@
  * Warps of 32 lanes run in lockstep under an active mask; every AST node is evaluated for a
  * whole warp at once (one dispatch, 32 lanes of work). Structured control flow gives
  * divergence and reconvergence; __syncthreads suspends the warp (each warp of a block that uses
- * barriers runs on its own coroutine stack). Faults (out-of-bounds, misaligned, division by
- * zero, shared-memory races between warps, divergent barriers) are reported with the source
- * location, block and thread, and stop the launch. */
+ * barriers runs on its own coroutine stack; warps of other kernels share one). The stacks are
+ * the interpreter's own, sized from the parser's nesting limits (limits_parse.h); code nested
+ * deeper than a stack holds (recursion through deep expressions) is a located fault. Faults
+ * (out-of-bounds, misaligned, division by zero, shared-memory races between warps and between
+ * lanes of one warp storing different values to one address, divergent barriers, nesting too
+ * deep) are reported with the source location, block and thread, and stop the launch. */
 #ifndef CARVE_INTERP_H
 #define CARVE_INTERP_H
 #include "../front/front.h"
