@@ -2,6 +2,8 @@
  * against values computed here with C's own (host) arithmetic, bit for bit where CUDA and
  * C agree, and against the GPU's documented behaviour where they do not. */
 #include "../src/front/front.h"
+#include "../src/arch/arch.h"
+#include "../src/front/limits_parse.h"
 #include "../src/interp/interp.h"
 #include "test.h"
 #include <math.h>
@@ -11,9 +13,14 @@ static char diag_text[65536];
 
 typedef struct { Program *p; Launch L; int rc; RunStats st; } Run;
 
-/* load and run a kernel source; diagnostics are captured in diag_text */
-static Run *run(const char *src, const char *kernel) {
+/* what a run may change from the file's launch: flags (grid, block, shared, --arg), the machine */
+typedef struct { LaunchOverrides ov; const char **args; int nargs; const Machine *machine; bool no_race_check; } Variant;
+
+/* load and run a kernel source under a variant (NULL: as the file says); diagnostics are
+ * captured in diag_text */
+static Run *run_variant(const char *src, const char *kernel, const Variant *v) {
   static Run r;
+  if (r.p) program_free(r.p);
   memset(&r, 0, sizeof r);
   FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
   memset(diag_text, 0, sizeof diag_text);
@@ -23,8 +30,19 @@ static Run *run(const char *src, const char *kernel) {
   r.rc = 2;
   if (r.p && !diag_errors) {
     Obj *k = find_kernel(r.p, kernel);
-    if (k && launch_prepare(&r.L, r.p, k, NULL) == 0) {
-      RunOptions o = {.max_steps = 50000000};
+    LaunchOverrides ov = {.dyn_shared = -1};
+    ArgSpec *args[8];
+    if (v) {
+      ov = v->ov;
+      for (int i = 0; i < v->nargs && i < 8; i++) args[i] = parse_arg_setting(r.p, v->args[i], ".");
+      ov.args = args;
+      ov.nargs = v->nargs;
+    }
+    bool args_ok = true;
+    for (int i = 0; i < ov.nargs; i++) args_ok &= args[i] != NULL;
+    if (k && args_ok && launch_prepare(&r.L, r.p, k, &ov) == 0) {
+      RunOptions o = {.max_steps = 50000000, .no_race_check = v && v->no_race_check};
+      r.L.machine = v ? v->machine : NULL;
       r.rc = interp_run(&r.L, &o, &r.st);
     }
   }
@@ -33,13 +51,19 @@ static Run *run(const char *src, const char *kernel) {
   return &r;
 }
 
+static Run *run(const char *src, const char *kernel) { return run_variant(src, kernel, NULL); }
+
 static void *out(Run *r, const char *name) {
   for (int i = 1; i < r->L.nbufs; i++)
     if (!strcmp(r->L.bufs[i].name, name)) return r->L.bufs[i].data;
   return NULL;
 }
 
-static void done(Run *r) { launch_free(&r->L); }
+static void done(Run *r) {
+  launch_free(&r->L);
+  if (r->p) program_free(r->p);
+  r->p = NULL;
+}
 
 #define OK(r, what) CHECK((r)->rc == 0, "%s: rc %d, diagnostics:\n%s", what, (r)->rc, diag_text)
 
@@ -433,6 +457,240 @@ static void test_generators_pinned(void) {
   done(r);
 }
 
+
+/* ---- hostile input: nesting limits (limits_parse.h) and the interpreter's stacks ---- */
+
+/* source text built from repeated pieces: head, `piece` n times (separated by sep), tail */
+static char *repeat(const char *head, const char *piece, const char *sep, int n, const char *tail) {
+  size_t len = strlen(head) + (size_t)n * (strlen(piece) + strlen(sep)) + strlen(tail) + 1;
+  char *b = malloc(len), *q = b;
+  q += sprintf(q, "%s", head);
+  for (int i = 0; i < n; i++) q += sprintf(q, "%s%s", i ? sep : "", piece);
+  sprintf(q, "%s", tail);
+  return b;
+}
+
+#define KHEAD(threads) "#pragma carve launch k grid(1) block(" #threads ")\n#pragma carve arg a = int[" #threads "] : zeros out\n" \
+                       "__global__ void k(int *a) {\n"
+
+/* a source the front end must refuse with a located error (exit 2), not a crash */
+static void expect_refused(const char *what, char *src, const char *needle, int line) {
+  Run *r = run(src, "k");
+  CHECK(r->rc == 2, "%s: refused with exit 2 (rc %d)", what, r->rc);
+  CHECK(strstr(diag_text, needle) != NULL, "%s: message contains '%s'; got:\n%.600s", what, needle, diag_text);
+  char loc[32];
+  snprintf(loc, sizeof loc, "t.cu:%d:", line);
+  CHECK(strstr(diag_text, loc) != NULL, "%s: located at %s; got:\n%.600s", what, loc, diag_text);
+  done(r);
+  free(src);
+}
+
+static void expect_all(Run *r, const char *what, int threads, int want) {
+  OK(r, what);
+  int *a = out(r, "a");
+  for (int t = 0; a && t < threads; t++)
+    if (a[t] != want) { CHECK(a[t] == want, "%s: a[%d] = %d, want %d", what, t, a[t], want); break; }
+}
+
+static void test_depth_limits(void) {
+  /* the deepest sum the parser accepts (its tree: the assignment, 9998 additions, a leaf) runs,
+   * in warps one after another and in warps that wait at barriers (their own stacks) */
+  char *src = repeat(KHEAD(64) "  a[threadIdx.x] = ", "1", " + ", LIMIT_EXPR_DEPTH - 1, ";\n}\n");
+  Run *r = run(src, "k");
+  expect_all(r, "9999-term sum", 64, LIMIT_EXPR_DEPTH - 1);
+  /* the printer recurses through the same tree: its output loads again and prints the same */
+  Buf once = {0}, twice = {0};
+  if (r->p) print_program(&once, r->p);
+  done(r);
+  Program *again = once.s ? load_program_text("p.cu", once.s, NULL) : NULL;
+  CHECK(again != NULL, "the printed 9999-term sum loads again");
+  if (again) { print_program(&twice, again); program_free(again); }
+  CHECK(once.s && twice.s && !strcmp(once.s, twice.s), "print of print is print at the depth limit");
+  buf_free(&once); buf_free(&twice);
+  free(src);
+  src = repeat(KHEAD(128) "  __syncthreads();\n  a[threadIdx.x] = ", "1", " + ", LIMIT_EXPR_DEPTH - 1, ";\n  __syncthreads();\n}\n");
+  r = run(src, "k");
+  expect_all(r, "9999-term sum between barriers, 4 warps", 128, LIMIT_EXPR_DEPTH - 1);
+  done(r);
+  free(src);
+  /* the deepest statements around the deepest expression: both limits at once */
+  char *inner = repeat("", "1", " + ", LIMIT_EXPR_DEPTH - 1, ";\n}\n");
+  char *head = repeat(KHEAD(32), "if (threadIdx.x < 64) ", "", LIMIT_STMT_NESTING - 1, "a[threadIdx.x] = ");
+  src = malloc(strlen(head) + strlen(inner) + 1);
+  sprintf(src, "%s%s", head, inner);
+  r = run(src, "k");
+  expect_all(r, "1023 nested ifs around a 9999-term sum", 32, LIMIT_EXPR_DEPTH - 1);
+  done(r);
+  free(src); free(head); free(inner);
+  /* float a*b + c chains (contracted to FMAs) and member/index chains take more stack per level */
+  src = repeat("#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"
+               "__global__ void k(int *a) {\n  float b = 1.0f; a[threadIdx.x] = (int)(", "b * b", " + ", LIMIT_EXPR_DEPTH - 3, ");\n}\n");
+  r = run(src, "k");
+  expect_all(r, "FMA chain at the depth limit", 32, LIMIT_EXPR_DEPTH - 3);
+  done(r);
+  free(src);
+  src = repeat("struct S { struct S *p; int v; };\n" KHEAD(32) "  struct S s; s.p = &s; s.v = 7; a[threadIdx.x] = s.p",
+               "[0].p", "", LIMIT_EXPR_DEPTH / 2 - 4, "->v;\n}\n");
+  r = run(src, "k");
+  expect_all(r, "member and index chain at the depth limit", 32, 7);
+  done(r);
+  free(src);
+
+  /* the reproducers of issue #11: each one a located error now */
+  expect_refused("100000-term sum", repeat(KHEAD(32) "  a[threadIdx.x] = ", "1", " + ", 100000, ";\n}\n"),
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
+  expect_refused("100000-element comma list", repeat(KHEAD(32) "  a[threadIdx.x] = (", "1", ", ", 100000, ");\n}\n"),
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
+  char *b1 = repeat("", "{", "", 12500, "a[0] = 1;"), *b2 = repeat("", "}", "", 12500, "\n}\n");
+  src = malloc(strlen(b1) + strlen(b2) + 200);
+  sprintf(src, KHEAD(32) "%s%s", b1, b2);
+  expect_refused("12500 nested braces, closed", src, "error: statements nested too deeply (limit 1024, LIMIT_STMT_NESTING, docs/limits.md)", 4);
+  free(b1); free(b2);
+  expect_refused("33750 '!'", repeat(KHEAD(32) "  a[threadIdx.x] = ", "!", "", 33750, "0;\n}\n"),
+                 "error: expression nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
+  expect_refused("35000 nested ifs", repeat(KHEAD(32), "if (1) ", "", 35000, "a[0] = 1;\n}\n"),
+                 "error: statements nested too deeply (limit 1024, LIMIT_STMT_NESTING, docs/limits.md)", 4);
+  expect_refused("35000 nested fors", repeat(KHEAD(32), "for (;;) ", "", 35000, "a[0] = 1;\n}\n"),
+                 "error: statements nested too deeply (limit 1024, LIMIT_STMT_NESTING, docs/limits.md)", 4);
+  expect_refused("nested casts", repeat(KHEAD(32) "  a[threadIdx.x] = ", "(int)", "", 5000, "1;\n}\n"),
+                 "error: expression nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
+  expect_refused("nested ?: in the else arm", repeat(KHEAD(32) "  a[threadIdx.x] = ", "a[0] ? 1 :", " ", 5000, " 0;\n}\n"),
+                 "error: expression nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
+  expect_refused("nested initializer braces", repeat(KHEAD(32) "  int x[1] = ", "{", "", 5000, "1}};\n}\n"), "error: ", 4);
+  expect_refused("array declarator", repeat(KHEAD(32) "  int x", "[1]", "", 5000, ";\n}\n"),
+                 "error: array declarator nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
+  expect_refused("parenthesized declarator", repeat(KHEAD(32) "  int ", "(", "", 5000, "x;\n}\n"),
+                 "error: declarator nested too deeply (limit 256, LIMIT_EXPR_NESTING, docs/limits.md)", 4);
+  /* a tree typed in parts before it is complete: add_type bounds its own recursion */
+  expect_refused("cast of a 100000-term sum", repeat(KHEAD(32) "  a[threadIdx.x] = (int)(", "1", " + ", 100000, ");\n}\n"),
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
+  expect_refused("array size of 100000 terms", repeat(KHEAD(32) "  int x[", "1", " + ", 100000, "];\n}\n"),
+                 "error: expression nested too deeply (limit 10000, LIMIT_EXPR_DEPTH, docs/limits.md)", 4);
+
+  /* recursion through deep code can outgrow any stack: the guard stops it with a location */
+  src = repeat("#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"
+               "__device__ int f(int n) {\n  return n == 0 ? 0 : f(n - 1)", " + 1", "", 5000, ";\n}\n"
+               "__global__ void k(int *a) {\n  a[threadIdx.x] = f(60);\n}\n");
+  expect_fault("recursion through a deep expression", src, "code nested too deeply to interpret", 4);
+  free(src);
+}
+
+/* ---- launch configurations: overflow-safe products, the machine's limits ---- */
+static const char *shared_kernel =
+  "#pragma carve launch k grid(1) block(32) shared(1024)\n#pragma carve arg a = int[32] : zeros out\n"
+  "__global__ void k(int *a) {\n  extern __shared__ int s[];\n  if (threadIdx.x >= 32) return;\n  s[threadIdx.x] = 1;\n  a[threadIdx.x] = s[threadIdx.x];\n}\n";
+
+static void expect_config(const char *what, const Variant *v, int rc, const char *needle) {
+  Run *r = run_variant(shared_kernel, "k", v);
+  CHECK(r->rc == rc, "%s: exit %d (got %d)\n%s", what, rc, r->rc, diag_text);
+  if (needle) CHECK(strstr(diag_text, needle) != NULL, "%s: message contains '%s'; got:\n%s", what, needle, diag_text);
+  done(r);
+}
+
+static void test_launch_config(void) {
+  Variant v = {.ov = {.has_block = true, .block = {INT64_MAX, 2, 2}, .dyn_shared = -1}};
+  expect_config("block product overflows", &v, 2, "block (9223372036854775807,2,2) has more threads than CUDA allows (1 to 1024");
+  v.ov.block[0] = -2; v.ov.block[1] = -2; v.ov.block[2] = 1;
+  expect_config("negative block dimensions", &v, 2, "every dimension must be at least 1");
+  v = (Variant){.ov = {.has_grid = true, .grid = {0, 1, 1}, .dyn_shared = -1}};
+  expect_config("empty grid", &v, 2, "every dimension must be at least 1");
+  v = (Variant){.ov = {.has_block = true, .block = {2048, 1, 1}, .dyn_shared = -1}};
+  expect_config("2048 threads", &v, 2, "block of 2048 threads: CUDA allows 1 to 1024");
+  /* shared memory per block: the H100's 227 KiB with opt-in (sharedMemPerBlockOptin 232448) */
+  v = (Variant){.ov = {.dyn_shared = 232448}};
+  expect_config("227 KiB of shared memory on the H100", &v, 0, NULL);
+  v.ov.dyn_shared = 228 * 1024;
+  expect_config("228 KiB on the H100", &v, 2, "at most 232448");
+  v.ov.dyn_shared = INT64_MAX - 8;
+  expect_config("shared size that wraps", &v, 2, "at most 232448");
+  /* other machines' limits, from the machine table */
+  const Machine *g80 = machine_find("g80");
+  CHECK(g80 != NULL, "the G80 is in the machine table");
+  v = (Variant){.ov = {.dyn_shared = 16384}, .machine = g80};
+  expect_config("16 KiB on the G80", &v, 0, NULL);
+  v.ov.dyn_shared = 16385;
+  expect_config("16 KiB + 1 on the G80", &v, 2, "a block on the NVIDIA GeForce 8800 GTX (G80) can have at most 16384");
+  v = (Variant){.ov = {.has_block = true, .block = {1024, 1, 1}, .dyn_shared = -1}, .machine = g80};
+  expect_config("1024 threads on the G80", &v, 2, "block of 1024 threads: CUDA allows 1 to 512");
+  v.machine = machine_find("h200");
+  expect_config("1024 threads on the H200", &v, 0, NULL);
+}
+
+/* ---- --arg values: no silent coercion ---- */
+static const char *arg_kernel =
+  "#pragma carve launch k grid(1) block(1)\n#pragma carve arg a = long long[4] : zeros out\n"
+  "#pragma carve arg i = 1\n#pragma carve arg u = 1\n#pragma carve arg f = 1\n#pragma carve arg b = 1\n"
+  "__global__ void k(long long *a, int i, unsigned u, float f, bool b) {\n  a[0] = i; a[1] = u; a[2] = (long long)(f * 4); a[3] = b + 1;\n}\n";
+
+static void expect_arg(const char *setting, const char *needle, long long want, int slot) {
+  Variant v = {.ov = {.dyn_shared = -1}, .args = &setting, .nargs = 1};
+  Run *r = run_variant(arg_kernel, "k", &v);
+  if (needle) {
+    CHECK(r->rc == 2, "--arg %s: refused (rc %d)", setting, r->rc);
+    CHECK(strstr(diag_text, needle) != NULL, "--arg %s: message contains '%s'; got:\n%s", setting, needle, diag_text);
+  } else {
+    OK(r, setting);
+    long long *a = out(r, "a");
+    if (a) CHECK(a[slot] == want, "--arg %s: a[%d] = %lld, want %lld", setting, slot, a[slot], want);
+  }
+  done(r);
+}
+
+static void test_arg_binding(void) {
+  expect_arg("i=1e400", "value inf for parameter 'i' of type 'int' is not finite", 0, 0);
+  expect_arg("i=2.7", "value 2.7 for parameter 'i' of type 'int' is not an integer", 0, 0);
+  expect_arg("i=2147483648", "value 2147483648 does not fit parameter 'i' of type 'int'", 0, 0);
+  expect_arg("i=2147483648.0", "value 2147483648 for parameter 'i' of type 'int' is out of its range", 0, 0);
+  expect_arg("i=-2147483649.0", "is out of its range", 0, 0);
+  expect_arg("u=-1.0", "value -1 for parameter 'u' of type 'unsigned int' is out of its range", 0, 0);
+  expect_arg("f=1e39", "value 1e+39 for parameter 'f' of type 'float' is out of its range", 0, 0);
+  expect_arg("i=3.0", NULL, 3, 0);
+  expect_arg("i=-2147483648.0", NULL, -2147483647LL - 1, 0);
+  expect_arg("u=4294967295.0", NULL, 4294967295LL, 1);
+  expect_arg("f=2.5", NULL, 10, 2);
+  expect_arg("b=7", NULL, 2, 3);   /* converted as C converts to bool */
+}
+
+/* ---- the generators are defined for every input (fill.inc is also the harness's code) ---- */
+static void test_generators_defined(void) {
+  Run *r = run("#pragma carve launch k grid(1) block(1)\n"
+               "#pragma carve arg a = long long[4] : iota(9223372036854775807, 9223372036854775807) out\n"
+               "#pragma carve arg r = int[4] : random(1, 0.2, 0.7) out\n"
+               "__global__ void k(long long *a, int *r) { }\n", "k");
+  OK(r, "iota at the edge of long long");
+  long long *a = out(r, "a");
+  int *q = out(r, "r");
+  /* START and STEP saturate to INT64_MAX; START + k*STEP wraps modulo 2^64 as the element does */
+  if (a) CHECK(a[0] == INT64_MAX && a[1] == -2 && a[2] == INT64_MAX - 2 && a[3] == -4, "iota(INT64_MAX, INT64_MAX): %lld %lld %lld %lld",
+               a[0], a[1], a[2], a[3]);
+  /* an integer range that truncates to nothing gives LO, not a division by zero */
+  if (q) CHECK(q[0] == 0 && q[3] == 0, "random(1, 0.2, 0.7) on ints: %d %d", q[0], q[3]);
+  done(r);
+}
+
+/* ---- lanes of one warp storing different values to one shared address (issue #14) ---- */
+static void test_intra_warp_race(void) {
+  expect_fault("one warp, one address, different values",
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"
+    "__global__ void k(int *a) {\n  __shared__ int s[32];\n  if (threadIdx.x == 3 || threadIdx.x == 5) s[0] = threadIdx.x;\n  a[threadIdx.x] = 0;\n}\n",
+    "shared-memory race: threads (3,0,0) and (5,0,0) of block (0,0,0), in one warp, store different values to byte 0", 5);
+  expect_fault("struct copies to one shared address",
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"
+    "__global__ void k(int *a) {\n  __shared__ int2 s[4];\n  int2 v = make_int2(threadIdx.x, 1);\n  s[threadIdx.x / 16] = v;\n  a[threadIdx.x] = 0;\n}\n",
+    "threads (0,0,0) and (1,0,0) of block (0,0,0), in one warp, store different values to byte 0", 6);
+  /* the same value from every lane is fine, and --no-race turns the check off */
+  const char *same = "#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"
+                     "__global__ void k(int *a) {\n  __shared__ int s[32];\n  s[0] = 42;\n  a[threadIdx.x] = s[0];\n}\n";
+  Run *r = run(same, "k");
+  expect_all(r, "every lane stores the same value", 32, 42);
+  done(r);
+  Variant v = {.ov = {.dyn_shared = -1}, .no_race_check = true};
+  r = run_variant("#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n"
+                  "__global__ void k(int *a) {\n  __shared__ int s[32];\n  s[0] = threadIdx.x;\n  a[threadIdx.x] = 0;\n}\n", "k", &v);
+  CHECK(r->rc == 0, "--no-race: no intra-warp race reported:\n%s", diag_text);
+  done(r);
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -447,5 +705,10 @@ int main(void) {
   test_preprocessor();
   test_detectors();
   test_early_exit_barrier();
+  test_depth_limits();
+  test_launch_config();
+  test_arg_binding();
+  test_generators_defined();
+  test_intra_warp_race();
   return TEST_SUMMARY("interp");
 }

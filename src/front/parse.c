@@ -4,6 +4,7 @@
  * templates on the host) is recognized by its declaration and skipped. An error inside a
  * declaration drops that declaration only: the other kernels of the file still load. */
 #include "front.h"
+#include "limits_parse.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,9 @@ static Program *prog;
 static int loop_depth, switch_depth, block_depth;
 static bool fn_body_pending;
 static Node *cur_switch;
-static int expr_depth;
+static int nest_depth;        /* parser recursion inside one expression, declarator or initializer */
+static int stmt_depth;        /* statements inside statements */
+static int expr_level;        /* expr/assign/conditional calls open: 0 at a full expression */
 static char **host_funcs;     /* names of skipped host functions, for better messages */
 static int n_host_funcs;
 
@@ -41,6 +44,7 @@ static Type *declarator(Token **rest, Token *tok, Type *ty);
 static Type *abstract_declarator(Token **rest, Token *tok, Type *ty);
 static Node *expr(Token **rest, Token *tok);
 static Node *assign(Token **rest, Token *tok);
+static Node *assign_rhs(Token **rest, Token *tok);
 static Node *conditional(Token **rest, Token *tok);
 static Node *cast(Token **rest, Token *tok);
 static Node *unary(Token **rest, Token *tok);
@@ -64,6 +68,37 @@ static Node *new_binary(NodeKind k, Node *l, Node *r, Token *tok) { Node *n = ne
 static Node *new_unary(NodeKind k, Node *e, Token *tok) { Node *n = new_node(k, tok); n->lhs = e; return n; }
 static Node *new_num(int64_t v, Token *tok) { Node *n = new_node(ND_NUM, tok); n->ival = v; n->ty = ty_int; return n; }
 static Node *new_var(Obj *v, Token *tok) { Node *n = new_node(ND_VAR, tok); n->var = v; n->ty = v->ty; return n; }
+
+/* ---- nesting limits (limits_parse.h): a located error, never a stack overflow ---- */
+static void nest_enter(Token *tok, const char *what) {
+  if (++nest_depth > LIMIT_EXPR_NESTING) error_tok(tok, "%s nested too deeply " LIMIT_NOTE(LIMIT_EXPR_NESTING), what, LIMIT_EXPR_NESTING);
+}
+static void nest_leave(void) { nest_depth--; }
+
+typedef struct { int depth; Node *over; } DepthWalk;
+static bool depth_pre(Node *n, void *ctx) {
+  DepthWalk *d = ctx;
+  if (d->over) return false;
+  if (d->depth == LIMIT_EXPR_DEPTH) { d->over = n; return false; }
+  d->depth++;
+  return true;
+}
+static bool depth_post(Node *n, void *ctx) { (void)n; ((DepthWalk *)ctx)->depth--; return true; }
+
+/* A full expression's tree, checked once when it is complete: left-associative chains grow it
+ * without recursion here, but every later stage recurses through it. */
+static void check_expr_depth(Node *n) {
+  DepthWalk d = {0, NULL};
+  walk(n, depth_pre, depth_post, &d);
+  if (d.over) error_tok(d.over->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
+}
+
+/* expr, assign and conditional open and close through these; the outermost checks the depth */
+static void expr_open(void) { expr_level++; }
+static Node *expr_close(Node *n) {
+  if (--expr_level == 0) check_expr_depth(n);
+  return n;
+}
 
 /* an error just after token p (where a missing ';' or ')' belongs) */
 static _Noreturn void error_after(Token *p, const char *msg) {
@@ -235,8 +270,13 @@ static bool is_host_func(Token *tok) {
 }
 
 /* ---------------- constant expressions over the AST ---------------- */
-static bool eval_const(Node *n, int64_t *v) {
+/* the recursion is bounded like add_type's: trees the parser has not measured yet reach here */
+static bool eval_const_at(Node *n, int64_t *v, int depth) {
   int64_t a = 0, b = 0;
+  if (depth > LIMIT_EXPR_DEPTH) {
+    if (!strict_const) return false;
+    error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
+  }
   switch (n->kind) {
   case ND_NUM:
     if (is_flonum(n->ty)) { *v = (int64_t)n->fval; return true; }
@@ -245,10 +285,10 @@ static bool eval_const(Node *n, int64_t *v) {
   case ND_SIZEOF: *v = n->ival; return true;
   case ND_VAR:
     if (n->var->is_const_decl && n->var->init && is_integer(n->var->ty) && n->var->init->kind != ND_INIT_LIST)
-      return eval_const(n->var->init, v);
+      return eval_const_at(n->var->init, v, depth + 1);
     return false;
   case ND_CAST:
-    if (!eval_const(n->lhs, &a)) return false;
+    if (!eval_const_at(n->lhs, &a, depth + 1)) return false;
     if (is_integer(n->ty)) {
       switch (n->ty->size) {
       case 1: a = n->ty->is_unsigned ? (int64_t)(uint8_t)a : (int64_t)(int8_t)a; break;
@@ -259,18 +299,18 @@ static bool eval_const(Node *n, int64_t *v) {
     }
     *v = a;
     return true;
-  case ND_NEG: if (!eval_const(n->lhs, &a)) return false; *v = (int64_t)(0 - (uint64_t)a); return true;
-  case ND_POS: return eval_const(n->lhs, v);
-  case ND_NOT: if (!eval_const(n->lhs, &a)) return false; *v = !a; return true;
-  case ND_BITNOT: if (!eval_const(n->lhs, &a)) return false; *v = ~a; return true;
+  case ND_NEG: if (!eval_const_at(n->lhs, &a, depth + 1)) return false; *v = (int64_t)(0 - (uint64_t)a); return true;
+  case ND_POS: return eval_const_at(n->lhs, v, depth + 1);
+  case ND_NOT: if (!eval_const_at(n->lhs, &a, depth + 1)) return false; *v = !a; return true;
+  case ND_BITNOT: if (!eval_const_at(n->lhs, &a, depth + 1)) return false; *v = ~a; return true;
   case ND_COND:
-    if (!eval_const(n->cond, &a)) return false;
-    return eval_const(a ? n->then : n->els, v);
-  case ND_COMMA: return eval_const(n->rhs, v);
+    if (!eval_const_at(n->cond, &a, depth + 1)) return false;
+    return eval_const_at(a ? n->then : n->els, v, depth + 1);
+  case ND_COMMA: return eval_const_at(n->rhs, v, depth + 1);
   default: break;
   }
   if (!n->lhs || !n->rhs) return false;
-  if (!eval_const(n->lhs, &a) || !eval_const(n->rhs, &b)) return false;
+  if (!eval_const_at(n->lhs, &a, depth + 1) || !eval_const_at(n->rhs, &b, depth + 1)) return false;
   bool u = n->lhs->ty && n->lhs->ty->is_unsigned;
   switch (n->kind) {
   case ND_ADD: *v = (int64_t)((uint64_t)a + (uint64_t)b); break;
@@ -304,6 +344,8 @@ static bool eval_const(Node *n, int64_t *v) {
     *v = n->ty->is_unsigned ? (int64_t)(uint32_t)*v : (int64_t)(int32_t)*v;
   return true;
 }
+
+static bool eval_const(Node *n, int64_t *v) { return eval_const_at(n, v, 0); }
 
 bool node_int_constant(Node *n, int64_t *v) {
   if (!n || (n->ty && is_flonum(n->ty))) return false;
@@ -369,10 +411,12 @@ static Type *struct_decl(Token **rest, Token *tok, bool is_union) {
     return ty;
   }
   if (tok_equal(tok, ":")) error_tok(tok, "unsupported C++: inheritance");
+  nest_enter(tok, "struct definition");
   tok = skip(tok, "{");
   Type *ty = struct_type();
   if (tag) ty->tag = tok_text(tag);
   struct_members(rest, tok, ty);
+  nest_leave();
   int offset = 0;
   for (Member *m = ty->members; m; m = m->next) {
     if (m->ty->size < 0) error_tok(m->name, "member has incomplete type");
@@ -606,7 +650,11 @@ static Type *array_dims(Token **rest, Token *tok, Type *ty) {
   if (len <= 0) error_tok(e->tok, "array size must be positive (is %lld)", (long long)len);
   if (len > (1 << 28)) error_tok(e->tok, "array size %lld is too large", (long long)len);
   tok = skip(tok, "]");
-  ty = tok_equal(tok, "[") ? array_dims(&tok, tok->next, ty) : ty;
+  if (tok_equal(tok, "[")) {
+    nest_enter(tok, "array declarator");
+    ty = array_dims(&tok, tok->next, ty);
+    nest_leave();
+  }
   *rest = tok;
   if ((int64_t)ty->size * len > (1LL << 31)) error_tok(e->tok, "array is too large");
   return array_of(ty, (int)len);
@@ -644,10 +692,13 @@ static Type *declarator(Token **rest, Token *tok, Type *ty) {
   if (tok_equal(tok, "(") && !is_typename(tok->next) && !tok_equal(tok->next, ")")) {
     Token *start = tok;
     Type dummy = {0};
+    nest_enter(tok, "declarator");
     declarator(&tok, start->next, &dummy);
     tok = skip(tok, ")");
     ty = type_suffix(rest, tok, ty);
-    return declarator(&tok, start->next, ty);
+    ty = declarator(&tok, start->next, ty);
+    nest_leave();
+    return ty;
   }
   Token *name = NULL;
   if (tok->kind == TK_IDENT) { name = tok; tok = tok->next; }
@@ -669,10 +720,13 @@ static Type *abstract_declarator(Token **rest, Token *tok, Type *ty) {
   if (tok_equal(tok, "(") && !is_typename(tok->next) && !tok_equal(tok->next, ")")) {
     Token *start = tok;
     Type dummy = {0};
+    nest_enter(tok, "declarator");
     abstract_declarator(&tok, start->next, &dummy);
     tok = skip(tok, ")");
     ty = type_suffix(rest, tok, ty);
-    return abstract_declarator(&tok, start->next, ty);
+    ty = abstract_declarator(&tok, start->next, ty);
+    nest_leave();
+    return ty;
   }
   return type_suffix(rest, tok, ty);
 }
@@ -700,7 +754,15 @@ static bool is_typename(Token *tok) {
 /* ---------------- initializers ---------------- */
 
 /* initializer = "{" (initializer ("," initializer)* ","?)? "}" | assign */
+static Node *initializer_at(Token **rest, Token *tok, Type *ty);
 static Node *initializer(Token **rest, Token *tok, Type *ty) {
+  nest_enter(tok, "initializer");
+  Node *n = initializer_at(rest, tok, ty);
+  nest_leave();
+  return n;
+}
+
+static Node *initializer_at(Token **rest, Token *tok, Type *ty) {
   if (tok_equal(tok, "{")) {
     Node *list = new_node(ND_INIT_LIST, tok);
     list->ty = ty;
@@ -847,7 +909,15 @@ static int parse_unroll(Token *p) {
  *      | "case" const-expr ":" stmt | "default" ":" stmt | "for" "(" for-init expr? ";" expr? ")" stmt
  *      | "while" "(" expr ")" stmt | "do" stmt "while" "(" expr ")" ";" | "break" ";" | "continue" ";"
  *      | pragma stmt | "{" compound-stmt | ";" | expr ";" */
+static Node *stmt_at(Token **rest, Token *tok);
 static Node *stmt(Token **rest, Token *tok) {
+  if (++stmt_depth > LIMIT_STMT_NESTING) error_tok(tok, "statements nested too deeply " LIMIT_NOTE(LIMIT_STMT_NESTING), LIMIT_STMT_NESTING);
+  Node *n = stmt_at(rest, tok);
+  stmt_depth--;
+  return n;
+}
+
+static Node *stmt_at(Token **rest, Token *tok) {
   if (tok->kind == TK_PRAGMA) {
     int unroll = parse_unroll(tok);
     if (unroll && is_loop_start(tok->next)) {
@@ -1045,34 +1115,41 @@ static Node *compound_stmt(Token **rest, Token *tok) {
 
 /* expr = assign ("," expr)? */
 static Node *expr(Token **rest, Token *tok) {
+  expr_open();
   Node *n = assign(&tok, tok);
-  if (tok_equal(tok, ",")) return new_binary(ND_COMMA, n, expr(rest, tok->next), tok);
+  /* a, b, c is a, (b, c): built by a loop, not one call per comma */
+  for (Node **hole = &n; tok_equal(tok, ",");) {
+    *hole = new_binary(ND_COMMA, *hole, NULL, tok);
+    hole = &(*hole)->rhs;
+    *hole = assign(&tok, tok->next);
+  }
   *rest = tok;
-  return n;
+  return expr_close(n);
 }
 
 /* assign = conditional (assign-op assign)?
  * assign-op = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" */
 static Node *assign(Token **rest, Token *tok) {
-  if (++expr_depth > 200) error_tok(tok, "expression nested too deeply");
+  nest_enter(tok, "expression");
+  expr_open();
+  Node *n = assign_rhs(rest, tok);
+  nest_leave();
+  return expr_close(n);
+}
+
+static Node *assign_rhs(Token **rest, Token *tok) {
   Node *n = conditional(&tok, tok);
   static const struct { const char *op; NodeKind k; } ops[] = {
     {"+=", ND_ADD}, {"-=", ND_SUB}, {"*=", ND_MUL}, {"/=", ND_DIV}, {"%=", ND_MOD}, {"&=", ND_BITAND},
     {"|=", ND_BITOR}, {"^=", ND_BITXOR}, {"<<=", ND_SHL}, {">>=", ND_SHR}};
-  if (tok_equal(tok, "=")) {
-    n = new_binary(ND_ASSIGN, n, assign(rest, tok->next), tok);
-    expr_depth--;
-    return n;
-  }
+  if (tok_equal(tok, "=")) return new_binary(ND_ASSIGN, n, assign(rest, tok->next), tok);
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
     if (tok_equal(tok, ops[i].op)) {
       Node *a = new_binary(ND_ASSIGN_OP, n, assign(rest, tok->next), tok);
       a->op = ops[i].k;
-      expr_depth--;
       return a;
     }
   *rest = tok;
-  expr_depth--;
   return n;
 }
 
@@ -1080,14 +1157,17 @@ static Node *logor(Token **rest, Token *tok);
 
 /* conditional = logor ("?" expr ":" conditional)? */
 static Node *conditional(Token **rest, Token *tok) {
+  expr_open();
   Node *c = logor(&tok, tok);
-  if (!tok_equal(tok, "?")) { *rest = tok; return c; }
+  if (!tok_equal(tok, "?")) { *rest = tok; return expr_close(c); }
   Node *n = new_node(ND_COND, tok);
   n->cond = c;
   n->then = expr(&tok, tok->next);
   tok = skip(tok, ":");
+  nest_enter(tok, "expression");
   n->els = conditional(rest, tok);
-  return n;
+  nest_leave();
+  return expr_close(n);
 }
 
 /* binary levels, lowest first */
@@ -1118,7 +1198,16 @@ static Node *binary_level(Token **rest, Token *tok, int level) {
 static Node *logor(Token **rest, Token *tok) { return binary_level(rest, tok, 0); }
 
 /* cast = "(" type-name ")" cast | unary */
+static Node *cast_at(Token **rest, Token *tok);
 static Node *cast(Token **rest, Token *tok) {
+  if (!tok_equal(tok, "(") || !is_typename(tok->next)) return unary(rest, tok);
+  nest_enter(tok, "expression");
+  Node *n = cast_at(rest, tok);
+  nest_leave();
+  return n;
+}
+
+static Node *cast_at(Token **rest, Token *tok) {
   if (tok_equal(tok, "(") && is_typename(tok->next)) {
     Token *start = tok;
     Type *ty = typename_(&tok, tok->next);
@@ -1135,7 +1224,20 @@ static Node *cast(Token **rest, Token *tok) {
 
 /* unary = ("+" | "-" | "*" | "&" | "!" | "~") cast | ("++" | "--") unary
  *       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix */
+static Node *unary_at(Token **rest, Token *tok);
 static Node *unary(Token **rest, Token *tok) {
+  /* prefix operators recurse; a postfix expression does not (its parentheses count in assign) */
+  static const char *prefix[] = {"+", "-", "&", "*", "!", "~", "++", "--", "sizeof", "&&", "new", "delete"};
+  bool is_prefix = false;
+  for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) is_prefix |= tok_equal(tok, prefix[i]);
+  if (!is_prefix) return postfix(rest, tok);
+  nest_enter(tok, "expression");
+  Node *n = unary_at(rest, tok);
+  nest_leave();
+  return n;
+}
+
+static Node *unary_at(Token **rest, Token *tok) {
   if (tok_equal(tok, "+")) return new_unary(ND_POS, cast(rest, tok->next), tok);
   if (tok_equal(tok, "-")) return new_unary(ND_NEG, cast(rest, tok->next), tok);
   if (tok_equal(tok, "&")) return new_unary(ND_ADDR, cast(rest, tok->next), tok);
@@ -1882,7 +1984,7 @@ Program *parse(Token *tok) {
   funcs_tail = &prog->funcs;
   last_item = NULL;
   n_host_funcs = 0;
-  expr_depth = 0;
+  nest_depth = stmt_depth = expr_level = 0;
   define_builtin_typedefs();
   int extern_c_depth = 0;
   while (tok->kind != TK_EOF) {
@@ -1934,7 +2036,7 @@ Program *parse(Token *tok) {
       scope = scope_saved;
       cur_fn = NULL;
       block_depth = 0;
-      expr_depth = 0;
+      nest_depth = stmt_depth = expr_level = 0;
       if (dc == DECL_DEVICE) {
         prog->errors++;
         for (Token *t = start; t->kind != TK_EOF && !tok_equal(t, "{") && !tok_equal(t, ";"); t = t->next)

@@ -1,6 +1,7 @@
 /* type: C's types as CUDA uses them (LP64: long is 64-bit, as nvcc on Linux), and add_type,
  * which types an expression tree and inserts the implicit conversions C requires. */
 #include "front.h"
+#include "limits_parse.h"
 #include <string.h>
 
 static Type mk(TypeKind k, int size, bool u) { return (Type){.kind = k, .size = size, .align = size, .is_unsigned = u}; }
@@ -281,14 +282,26 @@ static void check_assignable(Node *lhs, Token *tok) {
   if (lhs->kind == ND_SPECIAL) error_tok(tok, "cannot assign to a builtin variable");
 }
 
-void add_type(Node *n) {
+static void type_node(Node *n);
+
+/* The recursion is bounded: the parser calls this on parts of an expression before it has
+ * measured the whole (limits_parse.h), and a tree deeper than the limit is refused here. */
+static void add_type_at(Node *n, int depth) {
   if (!n || n->ty) return;
-  add_type(n->lhs);
-  add_type(n->rhs);
-  add_type(n->cond);
-  add_type(n->then);
-  add_type(n->els);
-  for (Node *a = n->args; a; a = a->next) add_type(a);
+  if (depth > LIMIT_EXPR_DEPTH) error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
+  add_type_at(n->lhs, depth + 1);
+  add_type_at(n->rhs, depth + 1);
+  add_type_at(n->cond, depth + 1);
+  add_type_at(n->then, depth + 1);
+  add_type_at(n->els, depth + 1);
+  for (Node *a = n->args; a; a = a->next) add_type_at(a, depth + 1);
+  type_node(n);
+}
+
+void add_type(Node *n) { add_type_at(n, 0); }
+
+/* n's type from its operands' */
+static void type_node(Node *n) {
   switch (n->kind) {
   case ND_NUM: n->ty = ty_int; return;
   case ND_ADD: case ND_SUB:

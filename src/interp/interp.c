@@ -1,5 +1,7 @@
 /* interp: the SIMT reference interpreter (see interp.h for the model). */
 #include "interp.h"
+#include "../arch/arch.h"
+#include "../front/limits_parse.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +19,40 @@
 #ifdef CARVE_ASAN
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #endif
 
 #define W 32
 #define FULL 0xffffffffu
 #define OFF_MASK ((1ull << 40) - 1)
 #define MAX_CALL_DEPTH 64
-#define WARP_STACK (2u << 20)
+/* helpers with large frames stay out of eval, whose frame every level of a tree pays for */
+#define NOINLINE __attribute__((noinline))
+
+/* Every warp runs on a C stack of the interpreter's own (mmap'ed without reserving memory, so
+ * only the pages the code reaches are touched; a guard page below), never on the caller's:
+ * eval and exec recurse once per level of the tree, so the stack is sized from the parser's
+ * limits (limits_parse.h) times the bytes a level takes. Those were measured on the deepest
+ * chains (tests/test_interp.c's test_depth_limits; -O2 / ASan -O1): a + b chains 608 / 4325
+ * bytes per level, float a*b + c chains (FMA) 1232 / 5136, p[0].p member/index chains
+ * 944 / 6936, && chains 896 / 4757, nested statements 368-720 / 2205-2765, nested calls as
+ * arguments (parser recursion, at most LIMIT_EXPR_NESTING) 1952 / 8750. A warp that goes
+ * deeper anyway (recursion through deep code) stops with a located fault when it reaches
+ * STACK_MARGIN, which is left for reporting it. */
+#ifdef CARVE_ASAN
+#define EXPR_LEVEL_BYTES 7168
+#define STMT_LEVEL_BYTES 3072
+#define NEST_LEVEL_BYTES 9216
+#define STACK_MARGIN ((size_t)1 << 20)
+#else
+#define EXPR_LEVEL_BYTES 1280
+#define STMT_LEVEL_BYTES 768
+#define NEST_LEVEL_BYTES 2048
+#define STACK_MARGIN ((size_t)256 << 10)
+#endif
+#define PAGE_BYTES ((size_t)4096)
+#define WARP_STACK ((STACK_MARGIN + (size_t)LIMIT_EXPR_DEPTH * EXPR_LEVEL_BYTES + (size_t)LIMIT_STMT_NESTING * STMT_LEVEL_BYTES + \
+                     (size_t)LIMIT_EXPR_NESTING * NEST_LEVEL_BYTES + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1))
 
 typedef enum { WS_READY, WS_BARRIER, WS_DONE } WarpState;
 
@@ -40,6 +69,7 @@ typedef struct Interp Interp;
 
 typedef struct Warp {
   Interp *I;
+  uintptr_t stack_floor;  /* eval and exec stop with a fault below this address (see WARP_STACK) */
   int index;           /* warp index in the block */
   Mask valid;          /* lanes that are threads of the block */
   Mask exited;         /* lanes that returned from the kernel */
@@ -59,7 +89,7 @@ typedef struct Warp {
   int access;          /* what the address being computed is for: 0 read, 1 write, 2 address-of */
   uint64_t steps;      /* steps this warp has taken in this block */
   ucontext_t ctx;
-  void *stack;
+  void *stack;         /* WARP_STACK bytes above a guard page */
   jmp_buf fault_jmp;
   void *fake_stack;
 } Warp;
@@ -90,9 +120,22 @@ struct Interp {
   size_t sched_stack_size;
   Warp *running;
   bool coroutines;
+  int nstacks;         /* warps[0..nstacks-1].stack are mapped */
+  size_t abandoned;    /* ASan: how far below a stack's top frames were left by a longjmp */
 };
 
 /* ---------------- faults ---------------- */
+/* leave the warp's code for its warp_entry (a fault, or the sampling cap). Under ASan the frames
+ * jumped over keep their poisoned redzones (ASan does not clean a stack this large on longjmp):
+ * remember how deep, so the next warp to start on the stack unpoisons that much. */
+static _Noreturn void unwind_warp(Warp *w) {
+#ifdef CARVE_ASAN
+  size_t depth = (size_t)((uintptr_t)w->stack + WARP_STACK - (uintptr_t)__builtin_frame_address(0));
+  if (depth > w->I->abandoned) w->I->abandoned = depth;
+#endif
+  longjmp(w->fault_jmp, 1);
+}
+
 static void thread_desc(Warp *w, int lane, char *buf, size_t n) {
   Interp *I = w->I;
   snprintf(buf, n, "block (%lld,%lld,%lld) thread (%u,%u,%u)", (long long)I->block_id[0], (long long)I->block_id[1],
@@ -113,7 +156,7 @@ static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) {
     if (lane >= 0) thread_desc(w, lane, where, sizeof where);
     diag_at(DIAG_ERROR, n ? tok_loc(n->tok) : (SrcLoc){0}, "%s%s%s", msg, lane >= 0 ? " in " : "", where);
   }
-  longjmp(w->fault_jmp, 1);
+  unwind_warp(w);
 }
 
 /* ---------------- memory ---------------- */
@@ -256,13 +299,60 @@ static void load(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, Val *
   }
 }
 
+/* Lanes of one warp that store different bytes to one shared-memory address in one
+ * instruction: "which thread performs the final write is undefined" (CUDA C++ Programming
+ * Guide, SIMT Architecture). Accesses are aligned, so lanes overlap only at equal addresses.
+ * bytes(l) gives what lane l stores. */
+typedef const void *StoredBytes(Warp *w, Node *at, int lane, const void *ctx);
+static void same_address_check(Warp *w, Node *at, int size, const uint64_t *addr, Mask m, StoredBytes *bytes, const void *ctx) {
+  /* m: the lanes that store to shared memory */
+  if (w->I->opt->no_race_check) return;
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) continue;
+    for (int k = 0; k < l; k++) {
+      if (!(m >> k & 1) || addr[k] != addr[l]) continue;
+      if (!memcmp(bytes(w, at, k, ctx), bytes(w, at, l, ctx), (size_t)size)) continue;
+      Interp *I = w->I;
+      fault_at(w, at, -1, "shared-memory race: threads (%u,%u,%u) and (%u,%u,%u) of block (%lld,%lld,%lld), in one warp, store different "
+               "values to byte %llu in one instruction (which value remains is undefined)", w->tid[0][k], w->tid[1][k], w->tid[2][k],
+               w->tid[0][l], w->tid[1][l], w->tid[2][l], (long long)I->block_id[0], (long long)I->block_id[1], (long long)I->block_id[2],
+               (unsigned long long)(addr[l] & OFF_MASK));
+    }
+  }
+}
+
+typedef struct { Type *t; const Val *v; unsigned char buf[2][8]; int which; } ScalarBytes;
+static const void *scalar_bytes(Warp *w, Node *at, int lane, const void *ctx) {
+  ScalarBytes *sb = (ScalarBytes *)ctx;
+  unsigned char *b = sb->buf[sb->which ^= 1];
+  write_scalar(b, sb->t, sb->v[lane]);
+  return b;
+}
+typedef struct { const uint64_t *src; int size; } CopiedBytes;
+static const void *copied_bytes(Warp *w, Node *at, int lane, const void *ctx) {
+  const CopiedBytes *cb = ctx;
+  return resolve(w, at, lane, cb->src[lane], cb->size, false);
+}
+
 static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, const Val *v) {
   hook_access(w, at, ACC_STORE, t->size, addr, m);
+  Mask shared = 0;
+  bool rising = true;   /* lane addresses rising: no two lanes share one (the usual case) */
+  uint64_t prev = 0;
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;
     unsigned char *p = resolve(w, at, l, addr[l], t->size, true);
-    if (ADDR_SPACE(addr[l]) == SPACE_SHARED) race_check(w, at, l, addr[l], t->size, true);
+    if (ADDR_SPACE(addr[l]) == SPACE_SHARED) {
+      race_check(w, at, l, addr[l], t->size, true);
+      shared |= 1u << l;
+      rising &= addr[l] > prev;
+      prev = addr[l];
+    }
     write_scalar(p, t, v[l]);
+  }
+  if (shared && !rising) {
+    ScalarBytes sb = {t, v, {{0}}, 0};
+    same_address_check(w, at, t->size, addr, shared, scalar_bytes, &sb);
   }
 }
 
@@ -270,6 +360,10 @@ static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, cons
 static void copy_bytes(Warp *w, Node *at, int size, const uint64_t *dst, const uint64_t *src, Mask m) {
   hook_access(w, at, ACC_LOAD, size, src, m);
   hook_access(w, at, ACC_STORE, size, dst, m);
+  Mask shared = 0;
+  for (int l = 0; l < W; l++) if ((m >> l & 1) && ADDR_SPACE(dst[l]) == SPACE_SHARED) shared |= 1u << l;
+  CopiedBytes cb = {src, size};
+  if (shared) same_address_check(w, at, size, dst, shared, copied_bytes, &cb);
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;
     unsigned char *s = resolve(w, at, l, src[l], size, false);
@@ -353,13 +447,21 @@ static void eval(Warp *w, Node *n, Mask m, Val *out);
 static Mask exec(Warp *w, Node *n, Mask m);
 static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
 
+/* the second line of defence behind the parser's nesting limits (see WARP_STACK) */
+static _Noreturn __attribute__((noinline, cold)) void stack_exhausted(Warp *w, Node *n) {
+  fault_at(w, n, -1, "code nested too deeply to interpret: the warp's stack (%zu MiB) is used up at call depth %d "
+           "(recursion through deeply nested expressions?)", (size_t)WARP_STACK >> 20, w->depth);
+}
+#define STACK_GUARD(w, n) \
+  do { char probe_; if (__builtin_expect((uintptr_t)&probe_ < (w)->stack_floor, 0)) stack_exhausted(w, n); } while (0)
+
 static inline void step(Warp *w, Node *n, Mask m) {
   RunStats *st = w->I->st;
   st->warp_steps++;
   if (__builtin_expect(w->I->opt->warp_step_cap && ++w->steps > w->I->opt->warp_step_cap, 0)) {
     /* sampling: this warp has shown enough; it stops as if it had exited */
     st->warps_truncated++;
-    longjmp(w->fault_jmp, 1);
+    unwind_warp(w);
   }
   st->lane_ops += (uint64_t)__builtin_popcount(m);
   if (__builtin_expect(st->warp_steps > w->I->max_steps, 0))
@@ -478,8 +580,8 @@ static void binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out
 }
 
 /* x*y + z fused as nvcc does by default (-fmad=true); sub: x*y - z or z - x*y */
-static void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, bool sub, Mask m, Val *out, Type *t) {
-  Val x[W], y[W], z[W];
+static NOINLINE void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, bool sub, Mask m, Val *out, Type *t) {
+  Val x[W], y[W], *z = out;   /* the addend goes straight into out: a smaller frame per level */
   step(w, mul, m);
   eval(w, mul->lhs, m, x);
   eval(w, mul->rhs, m, y);
@@ -631,7 +733,7 @@ static void write_lvalue(Warp *w, Node *n, Mask m, const Val *v, const uint64_t 
   store(w, n, n->ty, addr, m, v);
 }
 
-static void eval_assign(Warp *w, Node *n, Mask m, Val *out) {
+static NOINLINE void eval_assign(Warp *w, Node *n, Mask m, Val *out) {
   Val v[W];
   uint64_t a[W];
   eval(w, n->rhs, m, v);
@@ -642,7 +744,7 @@ static void eval_assign(Warp *w, Node *n, Mask m, Val *out) {
 }
 
 /* lhs op= rhs, ++, --: read, compute in the operation type, convert back, write */
-static void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
+static NOINLINE void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
   Node *lv = n->lhs;
   Type *lt = lv->ty;
   uint64_t a[W];
@@ -789,7 +891,7 @@ static Val atomic_op(Builtin b, Type *t, Val old, Val v, Val cmp) {
   }
 }
 
-static void eval_atomic(Warp *w, Node *n, Mask m, Val *out) {
+static NOINLINE void eval_atomic(Warp *w, Node *n, Mask m, Val *out) {
   Val p[W], a1[W], a2[W];
   eval(w, n->args, m, p);
   eval(w, n->args->next, m, a1);
@@ -809,7 +911,7 @@ static void eval_atomic(Warp *w, Node *n, Mask m, Val *out) {
   }
 }
 
-static void eval_shfl(Warp *w, Node *n, Mask m, Val *out) {
+static NOINLINE void eval_shfl(Warp *w, Node *n, Mask m, Val *out) {
   Val mask[W], v[W], s[W], wd[W];
   eval(w, n->args, m, mask);
   eval(w, n->args->next, m, v);
@@ -835,7 +937,7 @@ static void eval_shfl(Warp *w, Node *n, Mask m, Val *out) {
 
 static int popc64(uint64_t x) { return __builtin_popcountll(x); }
 
-static void eval_printf(Warp *w, Node *n, Mask m) {
+static NOINLINE void eval_printf(Warp *w, Node *n, Mask m) {
   enum { MAXA = 16 };
   Val vals[MAXA][W];
   Type *tys[MAXA];
@@ -886,7 +988,7 @@ static void eval_printf(Warp *w, Node *n, Mask m) {
 
 static void barrier(Warp *w, Node *n, Mask m, int pred_count);
 
-static void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
+static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   Val a[W];
   switch (n->builtin) {
   case BI_SYNCTHREADS: barrier(w, n, m, 0); return;
@@ -1034,7 +1136,7 @@ static void pop_frame(Warp *w, Frame *f) {
   w->depth--;
 }
 
-static void eval_call(Warp *w, Node *n, Mask m, Val *out) {
+static NOINLINE void eval_call(Warp *w, Node *n, Mask m, Val *out) {
   Obj *fn = n->fn;
   if (!fn->body) fault_at(w, n, -1, "call to '%s', which is declared but never defined", fn->name);
   uint64_t saved_sp = w->sp;
@@ -1073,6 +1175,7 @@ static void eval_call(Warp *w, Node *n, Mask m, Val *out) {
 
 /* ---- the expression dispatcher ---- */
 static void eval(Warp *w, Node *n, Mask m, Val *out) {
+  STACK_GUARD(w, n);
   step(w, n, m);
   const Hooks *hk = w->I->opt->hooks;
   if (__builtin_expect(hk && hk->node != NULL, 0)) hk->node(hk->ctx, n, m);
@@ -1312,6 +1415,7 @@ static Mask exec_switch(Warp *w, Node *n, Mask m) {
  * (lanes that break, continue or return leave through the warp's masks). */
 static Mask exec(Warp *w, Node *n, Mask m) {
   if (!m) return 0;
+  STACK_GUARD(w, n);
   switch (n->kind) {
   case ND_BLOCK: {
     uint64_t save = w->sp;
@@ -1399,7 +1503,7 @@ static void barrier(Warp *w, Node *n, Mask m, int pred_count) {
   w->barrier_mask = m;
   w->barrier_pred_count = pred_count;
   yield_to_scheduler(w);
-  if (w->I->fault) longjmp(w->fault_jmp, 1);
+  if (w->I->fault) unwind_warp(w);
 }
 
 static void run_kernel_body(Warp *w) {
@@ -1452,7 +1556,21 @@ static void resume(Interp *I, Warp *w) {
 #endif
 }
 
+/* ASan: frames left poisoned on a stack, warp_entry's own (it ends by setcontext) and those a
+ * longjmp skipped, are cleaned before the stack is used again */
+static void unpoison_stack(Interp *I, void *stack) {
+#ifdef CARVE_ASAN
+  size_t dirty = I->abandoned + ((size_t)64 << 10);
+  if (dirty > WARP_STACK) dirty = WARP_STACK;
+  __asan_unpoison_memory_region((unsigned char *)stack + WARP_STACK - dirty, dirty);
+#else
+  (void)I; (void)stack;
+#endif
+}
+
 static void start_warp_context(Interp *I, Warp *w) {
+  w->stack_floor = (uintptr_t)w->stack + STACK_MARGIN;
+  unpoison_stack(I, w->stack);
   getcontext(&w->ctx);
   w->ctx.uc_stack.ss_sp = w->stack;
   w->ctx.uc_stack.ss_size = WARP_STACK;
@@ -1500,15 +1618,16 @@ static void run_block_coroutines(Interp *I) {
   }
 }
 
-static void run_warp_plain(Warp *w) {
-  if (!setjmp(w->fault_jmp)) run_kernel_body(w);
-  w->state = WS_DONE;
-}
-
+/* warps of a kernel without barriers run one after the other, each to its end, on one stack */
 static void run_block_plain(Interp *I) {
   const Hooks *h = I->opt->hooks;
   for (int i = 0; i < I->nwarps && !I->fault; i++)
-    if (!h || !h->want_warp || h->want_warp(h->ctx, I->block_linear, i, I->nwarps)) run_warp_plain(&I->warps[i]);
+    if (!h || !h->want_warp || h->want_warp(h->ctx, I->block_linear, i, I->nwarps)) {
+      Warp *w = &I->warps[i];
+      w->stack = I->warps[0].stack;
+      start_warp_context(I, w);
+      resume(I, w);
+    }
 }
 
 static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
@@ -1546,6 +1665,102 @@ static size_t kernel_local_size(Program *p) {
   return s < 16384 ? 16384 : s;
 }
 
+/* a warp stack with a guard page below it; NULL if it cannot be mapped */
+static void *map_stack(void) {
+  unsigned char *s = mmap(NULL, WARP_STACK + PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (s == MAP_FAILED) return NULL;
+  mprotect(s, PAGE_BYTES, PROT_NONE);
+  return s + PAGE_BYTES;
+}
+static void unmap_stack(Interp *I, void *s) {
+  if (!s) return;
+  unpoison_stack(I, s);   /* the next mapping there starts clean */
+  munmap((unsigned char *)s - PAGE_BYTES, WARP_STACK + PAGE_BYTES);
+}
+
+/* The configuration against the machine's limits (CUDA's, common to every machine, are
+ * launch_check_dims's); 0, or 2 after a diagnostic. */
+static int check_config(Interp *I, const Machine *M) {
+  Launch *L = I->L;
+  SrcLoc at = L->where.file ? L->where : tok_loc(L->kernel->tok);
+  if (launch_check_dims(L)) return 2;
+  int64_t nthreads = L->block[0] * L->block[1] * L->block[2];
+  if (nthreads > M->max_threads_per_block) {
+    diag_at(DIAG_ERROR, at, "block of %lld threads: CUDA allows 1 to %d on the %s", (long long)nthreads, M->max_threads_per_block, M->long_name);
+    return 2;
+  }
+  I->nthreads = (int)nthreads;
+  I->nwarps = (I->nthreads + W - 1) / W;
+  double total_warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * I->nwarps;
+  if (total_warps > (double)I->max_steps) {
+    diag_at(DIAG_ERROR, at, "the launch has %.3g warps, more than the step limit (%llu) lets the interpreter run; use a smaller problem or raise --max-steps",
+            total_warps, (unsigned long long)I->max_steps);
+    return 2;
+  }
+  I->dyn_base = ((size_t)L->prog->shared_size + 15) & ~(size_t)15;
+  if (L->kernel->has_extern_shared && L->dyn_shared == 0)
+    diag_at(DIAG_WARNING, tok_loc(L->kernel->tok), "kernel '%s' declares extern __shared__ memory but the launch gives 0 bytes (use shared(BYTES))", L->kernel->name);
+  int64_t limit = M->smem_per_block_optin;
+  if (L->dyn_shared < 0 || L->dyn_shared > limit || (int64_t)I->dyn_base + L->dyn_shared > limit) {
+    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block needs %lld bytes of shared memory; a block on the %s can have at most %lld",
+            (long long)I->dyn_base + (long long)L->dyn_shared, M->long_name, (long long)limit);
+    return 2;
+  }
+  I->shared_size = I->dyn_base + (size_t)L->dyn_shared;
+  return 0;
+}
+
+static int alloc_interp(Interp *I) {
+  Launch *L = I->L;
+  size_t sh = I->shared_size + 1;
+  I->shared = xmalloc(sh);
+  I->w_epoch = xmalloc(sh * 4);
+  I->r_epoch = xmalloc(sh * 4);
+  I->w_warp = xmalloc(sh * 2);
+  I->r_warp = xmalloc(sh * 2);
+  I->w_node = xmalloc(sh * sizeof(Node *));
+  I->r_node = xmalloc(sh * sizeof(Node *));
+  I->local_size = kernel_local_size(L->prog);
+  I->local = xmalloc(I->local_size * (size_t)I->nthreads);
+  I->warps = xmalloc(sizeof(Warp) * (size_t)I->nwarps);
+  I->coroutines = L->kernel->uses_barrier && I->nwarps > 1;
+  /* warps that wait at barriers each keep a stack; others run one at a time on one */
+  I->nstacks = I->coroutines ? I->nwarps : 1;
+  for (int i = 0; i < I->nstacks; i++)
+    if (!(I->warps[i].stack = map_stack())) {
+      diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "cannot map a warp stack of %zu MiB", (size_t)WARP_STACK >> 20);
+      return 2;
+    }
+  return 0;
+}
+
+static void free_interp(Interp *I) {
+  if (I->warps) {
+    for (int i = 0; i < I->nstacks; i++) unmap_stack(I, I->warps[i].stack);
+    for (int i = 0; i < I->nwarps; i++)
+      for (int d = 0; d < MAX_CALL_DEPTH; d++) free(I->warps[i].frames[d].regs);
+  }
+  free(I->warps);
+  free(I->local);
+  free(I->shared);
+  free(I->w_epoch); free(I->r_epoch); free(I->w_warp); free(I->r_warp); free(I->w_node); free(I->r_node);
+}
+
+static void run_blocks(Interp *I) {
+  Launch *L = I->L;
+  const Hooks *h = I->opt->hooks;
+  for (int64_t bz = 0; bz < L->grid[2] && !I->fault; bz++)
+    for (int64_t by = 0; by < L->grid[1] && !I->fault; by++)
+      for (int64_t bx = 0; bx < L->grid[0] && !I->fault; bx++) {
+        int64_t lin = bx + L->grid[0] * (by + L->grid[1] * bz);
+        if (h && h->want_block && !h->want_block(h->ctx, lin)) continue;
+        setup_block(I, bx, by, bz);
+        if (I->coroutines) run_block_coroutines(I);
+        else run_block_plain(I);
+        I->st->blocks_run++;
+      }
+}
+
 int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   static const RunOptions defaults;
   if (!opt) opt = &defaults;
@@ -1555,78 +1770,15 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   I.opt = opt;
   I.st = st;
   I.max_steps = opt->max_steps ? opt->max_steps : 2000000000ull;
-  int64_t nthreads = L->block[0] * L->block[1] * L->block[2];
-  if (nthreads <= 0 || nthreads > 1024) {
-    diag_at(DIAG_ERROR, L->where.file ? L->where : tok_loc(L->kernel->tok), "block of %lld threads: CUDA allows 1 to 1024", (long long)nthreads);
-    return 2;
-  }
-  if (L->block[2] > 64) { diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block z dimension %lld exceeds 64", (long long)L->block[2]); return 2; }
-  if (L->grid[1] > 65535 || L->grid[2] > 65535 || L->grid[0] > 2147483647) {
-    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "grid (%lld,%lld,%lld) exceeds CUDA's limits", (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2]);
-    return 2;
-  }
-  I.nthreads = (int)nthreads;
-  I.nwarps = (I.nthreads + W - 1) / W;
-  double total_warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * I.nwarps;
-  if (total_warps > (double)I.max_steps) {
-    diag_at(DIAG_ERROR, L->where.file ? L->where : tok_loc(L->kernel->tok),
-            "the launch has %.3g warps, more than the step limit (%llu) lets the interpreter run; use a smaller problem or raise --max-steps",
-            total_warps, (unsigned long long)I.max_steps);
-    return 2;
-  }
-  I.dyn_base = ((size_t)L->prog->shared_size + 15) & ~(size_t)15;
-  I.shared_size = I.dyn_base + (size_t)L->dyn_shared;
-  if (L->kernel->has_extern_shared && L->dyn_shared == 0)
-    diag_at(DIAG_WARNING, tok_loc(L->kernel->tok), "kernel '%s' declares extern __shared__ memory but the launch gives 0 bytes (use shared(BYTES))", L->kernel->name);
-  if (I.shared_size > 228 * 1024) {
-    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block needs %zu bytes of shared memory; an sm_90 block can have at most 227 KiB", I.shared_size);
-    return 2;
-  }
-  I.shared = xmalloc(I.shared_size + 1);
-  size_t sh = I.shared_size + 1;
-  I.w_epoch = xmalloc(sh * 4);
-  I.r_epoch = xmalloc(sh * 4);
-  I.w_warp = xmalloc(sh * 2);
-  I.r_warp = xmalloc(sh * 2);
-  I.w_node = xmalloc(sh * sizeof(Node *));
-  I.r_node = xmalloc(sh * sizeof(Node *));
-  I.local_size = kernel_local_size(L->prog);
-  I.local = xmalloc(I.local_size * (size_t)I.nthreads);
-  I.warps = xmalloc(sizeof(Warp) * (size_t)I.nwarps);
-  bool coroutines = L->kernel->uses_barrier && I.nwarps > 1;
-  I.coroutines = coroutines;
-  if (coroutines)
-    for (int i = 0; i < I.nwarps; i++) {
-      void *s = mmap(NULL, WARP_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (s == MAP_FAILED) { fprintf(stderr, "carve: cannot map a warp stack\n"); exit(2); }
-      I.warps[i].stack = s;
-    }
+  const Machine *M = L->machine ? L->machine : machine_find("h100");
+  if (check_config(&I, M)) return 2;
+  if (alloc_interp(&I)) { free_interp(&I); return 2; }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  const Hooks *h = opt->hooks;
-  for (int64_t bz = 0; bz < L->grid[2] && !I.fault; bz++)
-    for (int64_t by = 0; by < L->grid[1] && !I.fault; by++)
-      for (int64_t bx = 0; bx < L->grid[0] && !I.fault; bx++) {
-        int64_t lin = bx + L->grid[0] * (by + L->grid[1] * bz);
-        if (h && h->want_block && !h->want_block(h->ctx, lin)) continue;
-        setup_block(&I, bx, by, bz);
-        if (coroutines) {
-          for (int i = 0; i < I.nwarps; i++) I.warps[i].ctx.uc_stack.ss_sp = I.warps[i].stack;
-          run_block_coroutines(&I);
-        } else {
-          run_block_plain(&I);
-        }
-        st->blocks_run++;
-      }
+  run_blocks(&I);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   st->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  if (coroutines) for (int i = 0; i < I.nwarps; i++) munmap(I.warps[i].stack, WARP_STACK);
-  for (int i = 0; i < I.nwarps; i++)
-    for (int d = 0; d < MAX_CALL_DEPTH; d++) free(I.warps[i].frames[d].regs);
-  free(I.warps);
-  free(I.local);
-  free(I.shared);
-  free(I.w_epoch); free(I.r_epoch); free(I.w_warp); free(I.r_warp); free(I.w_node); free(I.r_node);
+  free_interp(&I);
   if (I.reports > 10) diag_at(DIAG_NOTE, (SrcLoc){0}, "%d more faults not shown", I.reports - 10);
   return I.fault ? 1 : 0;
 }

@@ -3,9 +3,12 @@
  * Warps of 32 lanes run in lockstep under an active mask; every AST node is evaluated for a
  * whole warp at once (one dispatch, 32 lanes of work). Structured control flow gives
  * divergence and reconvergence; __syncthreads suspends the warp (each warp of a block that uses
- * barriers runs on its own coroutine stack). Faults (out-of-bounds, misaligned, division by
- * zero, shared-memory races between warps, divergent barriers) are reported with the source
- * location, block and thread, and stop the launch. */
+ * barriers runs on its own coroutine stack; warps of other kernels share one). The stacks are
+ * the interpreter's own, sized from the parser's nesting limits (limits_parse.h); code nested
+ * deeper than a stack holds (recursion through deep expressions) is a located fault. Faults
+ * (out-of-bounds, misaligned, division by zero, shared-memory races between warps and between
+ * lanes of one warp storing different values to one address, divergent barriers, nesting too
+ * deep) are reported with the source location, block and thread, and stop the launch. */
 #ifndef CARVE_INTERP_H
 #define CARVE_INTERP_H
 #include "../front/front.h"
@@ -37,6 +40,8 @@ typedef struct Launch {
   Val *args;             /* one per kernel parameter */
   unsigned char *constant; /* __constant__ area */
   SrcLoc where;          /* the launch spec line, or the kernel, for launch errors */
+  const struct Machine *machine; /* whose limits apply (threads and shared memory per block);
+                                    NULL: the H100 */
 } Launch;
 
 /* what the analyzer and the model observe while a launch runs */
@@ -87,6 +92,9 @@ typedef struct LaunchOverrides {
 } LaunchOverrides;
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);
+/* CUDA's limits on grid and block dimensions, overflow-safe; 0, or 2 after a diagnostic.
+ * launch_prepare and interp_run check them, so a prepared launch's products do not overflow. */
+int launch_check_dims(const Launch *L);
 /* fill a buffer per its spec (exactly the generator docs/launch-spec.md defines) */
 int buffer_init(Buffer *b, const ArgSpec *a);
 uint64_t random_bits(uint64_t seed, uint64_t i);

@@ -2,6 +2,7 @@
  * values, exactly as docs/launch-spec.md defines the initializers. */
 #include "interp.h"
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,12 +89,64 @@ static const ArgSpec *find_arg(const LaunchSpec *s, const LaunchOverrides *ov, c
 }
 
 static bool scalar_fits(Type *t, CValue v) {
-  if (is_flonum(t) || v.is_float) return true;
   if (t->kind == TY_BOOL) return true;
   int bits = t->size * 8;
   if (bits == 64) return true;
   if (t->is_unsigned) return v.i >= 0 && v.i <= (int64_t)((1ull << bits) - 1);
   return v.i >= -(1ll << (bits - 1)) && v.i <= (1ll << (bits - 1)) - 1;
+}
+
+/* a float value for an integer parameter: exactly an integer, in the type's range */
+static bool float_fits_integer(Type *t, double d) {
+  if (t->kind == TY_BOOL) return true;
+  double lo, hi;   /* hi is exclusive: 2^(bits-1) or 2^bits, exact in double */
+  if (t->is_unsigned) { lo = 0; hi = ldexp(1.0, t->size * 8); }
+  else { lo = -ldexp(1.0, t->size * 8 - 1); hi = ldexp(1.0, t->size * 8 - 1); }
+  return d >= lo && d < hi;
+}
+
+/* d as written by a person: the shortest %g that reads back as d */
+static const char *show_double(double d) {
+  char *s = fmt("%.15g", d);
+  return strtod(s, NULL) == d || d != d ? s : fmt("%.17g", d);
+}
+
+/* The value a scalar parameter receives. The launch refuses what C would silently change:
+ * a non-finite or fractional value for an integer parameter, a value outside its type's range
+ * (2.7 is not 2, 1e400 is not 0). 0, or 2 after a diagnostic naming the parameter and type. */
+static int bind_scalar(const ArgSpec *a, Obj *q, Val *out) {
+  Type *t = q->ty;
+  CValue v = a->scalar;
+  SrcLoc at = tok_loc(a->tok);
+  if (is_integer(t) && v.is_float) {
+    const char *why = !isfinite(v.d) ? "is not finite" : v.d != trunc(v.d) ? "is not an integer" :
+                      !float_fits_integer(t, v.d) ? "is out of its range" : NULL;
+    if (why) {
+      diag_at(DIAG_ERROR, at, "value %s for parameter '%s' of type '%s' %s", show_double(v.d), q->name, type_name(t), why);
+      return 2;
+    }
+    if (t->kind == TY_BOOL) out->i = v.d != 0;
+    else if (t->is_unsigned) out->u = (uint64_t)v.d;
+    else out->i = (int64_t)v.d;
+    return 0;
+  }
+  if (is_integer(t)) {
+    if (!scalar_fits(t, v)) {
+      diag_at(DIAG_ERROR, at, "value %lld does not fit parameter '%s' of type '%s'", (long long)v.i, q->name, type_name(t));
+      return 2;
+    }
+    out->i = t->kind == TY_BOOL ? v.i != 0 : v.i;
+    return 0;
+  }
+  double d = v.is_float ? v.d : (double)v.i;
+  if (t->kind == TY_FLOAT && isfinite(d) && fabs(d) > FLT_MAX) {
+    diag_at(DIAG_ERROR, at, "value %s for parameter '%s' of type 'float' is out of its range", show_double(d), q->name);
+    return 2;
+  }
+  *out = (Val){0};
+  if (t->kind == TY_FLOAT) out->f = (float)d;
+  else out->d = d;
+  return 0;
 }
 
 /* the __constant__ and __device__ variables' initial contents */
@@ -137,11 +190,39 @@ static void init_globals(Launch *L) {
       int64_t iv = 0;
       bool neg = false;
       while (e->kind == ND_NEG) { neg = !neg; e = e->lhs; while (e->kind == ND_CAST) e = e->lhs; }
-      if (e->kind == ND_NUM) { d = is_flonum(e->ty) ? e->fval : (double)e->ival; iv = is_flonum(e->ty) ? (int64_t)e->fval : e->ival; }
-      if (neg) { d = -d; iv = -iv; }
+      if (e->kind == ND_NUM) { d = is_flonum(e->ty) ? e->fval : (double)e->ival; iv = is_flonum(e->ty) ? carve_d2ll(e->fval) : e->ival; }
+      if (neg) { d = -d; iv = (int64_t)(0 - (uint64_t)iv); }
       if (is_scalar(t)) put(base + off, t, d, iv, !is_flonum(t) && !(e->kind == ND_NUM && is_flonum(e->ty)));
     }
   }
+}
+
+/* CUDA's limits on a launch's shape, the same on every machine carve describes from cc 2.0 on
+ * (maxThreadsDim 1024 x 1024 x 64, 1024 threads per block, maxGridSize 2^31-1 x 65535 x 65535;
+ * cc 1.x allows less, which interp_run checks against the launch's Machine). Products of
+ * dimensions are checked for overflow before they are compared; once this passes, the thread
+ * count fits an int and the block count an int64_t. */
+int launch_check_dims(const Launch *L) {
+  SrcLoc at = L->where.file ? L->where : tok_loc(L->kernel->tok);
+  long long b[3], g[3];   /* for printing */
+  for (int d = 0; d < 3; d++) { b[d] = L->block[d]; g[d] = L->grid[d]; }
+  for (int d = 0; d < 3; d++)
+    if (b[d] < 1 || g[d] < 1) {
+      diag_at(DIAG_ERROR, at, "grid (%lld,%lld,%lld) and block (%lld,%lld,%lld): every dimension must be at least 1", g[0], g[1], g[2], b[0], b[1], b[2]);
+      return 2;
+    }
+  int64_t n;
+  if (__builtin_mul_overflow(L->block[0], L->block[1], &n) || __builtin_mul_overflow(n, L->block[2], &n)) {
+    diag_at(DIAG_ERROR, at, "block (%lld,%lld,%lld) has more threads than CUDA allows (1 to 1024)", b[0], b[1], b[2]);
+    return 2;
+  }
+  if (n > 1024) { diag_at(DIAG_ERROR, at, "block of %lld threads: CUDA allows 1 to 1024", (long long)n); return 2; }
+  if (b[2] > 64) { diag_at(DIAG_ERROR, at, "block z dimension %lld exceeds 64", b[2]); return 2; }
+  if (g[1] > 65535 || g[2] > 65535 || g[0] > 2147483647) {
+    diag_at(DIAG_ERROR, at, "grid (%lld,%lld,%lld) exceeds CUDA's limits", g[0], g[1], g[2]);
+    return 2;
+  }
+  return 0;
 }
 
 int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
@@ -164,6 +245,7 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
     diag_at(DIAG_ERROR, at, "no block size for kernel '%s': add block(...) to its launch spec or pass --block", k->name);
     return 2;
   }
+  if (launch_check_dims(L)) return 2;
   int np = 0;
   for (Obj *q = k->params; q; q = q->next) np++;
   L->args = xmalloc(sizeof(Val) * (size_t)(np ? np : 1));
@@ -215,19 +297,7 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
       diag_at(DIAG_ERROR, tok_loc(q->tok), "parameter '%s' has type '%s'; carve passes numbers and pointers only", q->name, type_name(t));
       return 2;
     }
-    if (!scalar_fits(t, a->scalar)) {
-      diag_at(DIAG_ERROR, tok_loc(a->tok), "value %lld does not fit parameter '%s' of type '%s'", (long long)a->scalar.i, q->name, type_name(t));
-      return 2;
-    }
-    Val v;
-    if (a->scalar.is_float) { v.d = a->scalar.d; L->args[i] = (Val){0}; L->args[i] = t->kind == TY_FLOAT ? (Val){.f = (float)v.d} : t->kind == TY_DOUBLE ? v : (Val){.i = (int64_t)v.d}; }
-    else if (t->kind == TY_FLOAT) L->args[i] = (Val){.f = (float)a->scalar.i};
-    else if (t->kind == TY_DOUBLE) L->args[i] = (Val){.d = (double)a->scalar.i};
-    else L->args[i].i = a->scalar.i;
-    if (is_integer(t) && t->size < 8) {
-      int64_t x = L->args[i].i;
-      L->args[i].i = t->is_unsigned ? (int64_t)(uint32_t)x : (int64_t)(int32_t)x;
-    }
+    if (bind_scalar(a, q, &L->args[i])) return 2;
   }
   /* flags may name parameters that do not exist */
   if (ov)
