@@ -727,6 +727,7 @@ static int cmd_analyze(Opts *o, Program *p) {
   if (!k || !k->body) return 2;
   Launch L;
   if (prepare_launch(o, p, k, &L)) return 2;
+  L.machine = m;   /* --arch's limits (threads, shared memory per block) apply to the run */
   int rc = analyze_launch(o, &L, m);
   launch_free(&L);
   return rc;

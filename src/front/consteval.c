@@ -3,10 +3,11 @@
  * callback, so this file depends on tokens alone and the preprocessor does not reach the
  * parser). The AST's own constant folding is node_int_constant in parse.c. */
 #include "front.h"
+#include "limits_parse.h"
 #include <math.h>
 #include <string.h>
 
-typedef struct { Token *tok; bool pp; TypeNameFn *type_name; } CE;
+typedef struct { Token *tok; bool pp; TypeNameFn *type_name; int depth; } CE;
 
 static CValue ce_cond(CE *c);
 static CValue ival(int64_t v) { return (CValue){false, v, 0}; }
@@ -46,7 +47,17 @@ static CValue ce_primary(CE *c) {
   error_tok(t, "unexpected '%.*s' in constant expression", t->len, t->loc);
 }
 
+static CValue ce_unary_(CE *c);
+/* prefix operators and parentheses recurse: bounded as the parser bounds them */
 static CValue ce_unary(CE *c) {
+  if (++c->depth > LIMIT_EXPR_NESTING)
+    error_tok(c->tok, "constant expression nested too deeply (limit %d, LIMIT_EXPR_NESTING, docs/limits.md)", LIMIT_EXPR_NESTING);
+  CValue v = ce_unary_(c);
+  c->depth--;
+  return v;
+}
+
+static CValue ce_unary_(CE *c) {
   if (ce_eq(c, "+")) { ce_next(c); return ce_unary(c); }
   if (ce_eq(c, "-")) { ce_next(c); CValue v = ce_unary(c); if (v.is_float) v.d = -v.d; else v.i = (int64_t)(0 - (uint64_t)v.i); return v; }
   if (ce_eq(c, "!")) { ce_next(c); return ival(!truthy(ce_unary(c))); }
@@ -160,7 +171,7 @@ static CValue ce_cond(CE *c) {
 }
 
 CValue const_eval(Token **rest, Token *tok, bool pp_mode, TypeNameFn *type_name) {
-  CE c = {tok, pp_mode, type_name};
+  CE c = {tok, pp_mode, type_name, 0};
   CValue v = ce_cond(&c);
   *rest = c.tok;
   return v;

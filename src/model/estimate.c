@@ -82,6 +82,7 @@ static void estimate_in_arena(Work *w) {
   r->kernel = arena_strdup(w->k->name);
   r->m = w->m;
   if (launch_prepare(&w->L, w->p, w->k, w->ov)) { r->status = 2; return; }
+  w->L.machine = w->m;   /* the machine's limits apply to the counting run */
   resources(w);
   occupancy_and_waves(w);
   Ceilings ce = w->o->ceilings ? *w->o->ceilings : ceilings_for(w->m, NULL);

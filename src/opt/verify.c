@@ -139,7 +139,9 @@ static int prepare(const OptInput *in, Program *p, Launch *L) {
     if (!a) return 2;
     ov.args[ov.nargs++] = a;
   }
-  return launch_prepare(L, p, k, &ov);
+  int rc = launch_prepare(L, p, k, &ov);
+  if (!rc) L->machine = in->m;   /* the target's limits: a tile too big for it faults */
+  return rc;
 }
 
 /* outputs start random, not as the spec's zeros: a variant that forgets to read an output's
