@@ -1634,7 +1634,7 @@ static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
   Launch *L = I->L;
   I->block_id[0] = bx; I->block_id[1] = by; I->block_id[2] = bz;
   I->block_linear = bx + L->grid[0] * (by + L->grid[1] * bz);
-  memset(I->shared, 0, I->shared_size);
+  memset(I->shared, I->opt->poison_shared ? 0xff : 0, I->shared_size);
   I->epoch++;
   for (int wi = 0; wi < I->nwarps; wi++) {
     Warp *w = &I->warps[wi];

@@ -69,6 +69,8 @@ typedef struct RunOptions {
   const Hooks *hooks;
   FILE *printf_out;      /* device printf goes here (default stdout) */
   uint64_t warp_step_cap;/* sampling: stop each warp quietly after this many steps (0: never) */
+  bool poison_shared;    /* each block's shared memory starts as 0xff bytes (NaN, -1), not zeros:
+                          * a read of an element nobody wrote changes the result (verification) */
 } RunOptions;
 
 typedef struct RunStats {

@@ -357,7 +357,8 @@ static bool apply_rows(PassCtx *c, Rows *r) {
   /* the original loop walks one strip: from i0, at most T iterations */
   loop->init->decl_init = rw_assign(rw_var(at, r->iv), rw_var(at, i0))->rhs;
   loop->init->var->init = loop->init->decl_init;
-  Node *limit = rw_bin(ND_LT, rw_var(at, r->iv), rw_bin(ND_ADD, rw_var(at, i0), rw_num(at, T)));
+  /* mutation 4: one iteration too many per strip, reading a tile column nobody wrote */
+  Node *limit = rw_bin(ND_LT, rw_var(at, r->iv), rw_bin(ND_ADD, rw_var(at, i0), rw_num(at, c->mutation == 4 ? T + 1 : T)));
   loop->cond = rw_bin(ND_LOGAND, limit, loop->cond);
   Node **as = rw_slot_of(&loop->then, r->acc);
   if (!as) { snprintf(c->why, sizeof c->why, "internal: access not found"); return false; }
@@ -581,5 +582,5 @@ const Pass pass_stage = {
   .apply = apply,
   .nmutations = 4,
   .mutation_names = {"barrier after the tile load missing", "bounds guard of the tile load dropped",
-                     "tile edge off by one (stored one column off; row walk: read one column off)", "tile read at the wrong element"},
+                     "tile edge off by one (stored one column off; row walk: read one column off)", "tile read at the wrong element (row walk: one iteration too many per strip, reading an unwritten column)"},
 };

@@ -259,7 +259,7 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, bool
              (long long)(a.grid[0] * a.grid[1] * a.grid[2]));
   }
   Hooks ha = {.ctx = &sa, .want_block = want_block}, hb = {.ctx = &sb, .want_block = want_block};
-  RunOptions roa = {.hooks = sb.n ? &ha : NULL}, rob = {.hooks = sb.n ? &hb : NULL};
+  RunOptions roa = {.hooks = sb.n ? &ha : NULL, .poison_shared = true}, rob = {.hooks = sb.n ? &hb : NULL, .poison_shared = true};
   char msg[400];
   if (run_quiet(&a, &roa, msg, sizeof msg)) {
     vs->skipped = true;
