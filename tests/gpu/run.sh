@@ -31,5 +31,15 @@ __global__ void k(float *a) { a[(blockIdx.x * blockDim.x + threadIdx.x) * 4096] 
 CU
 "$carve" bench "$tmp/oob.cu" >"$tmp/o" 2>&1; rc=$?
 [ $rc = 1 ]; check $? "out-of-bounds kernel on the GPU exits 1 (got $rc: $(tail -2 "$tmp/o"))"
+# carve optimize's outputs run on the GPU and compute what the interpreter computes
+for spec in "tp.cu H=512 W=384" "mm_acc.cu N=256" "mrifhd.cu NX=4096 NK=512" "mv.cu H=1024 W=1024"; do
+  set -- $spec; file=$1; shift
+  dflags=""; for d in "$@"; do dflags="$dflags -D $d"; done
+  "$carve" optimize examples/$file $dflags --no-estimate -o "$tmp/opt_$file" 2>>"$log"; check $? "$file: carve optimize"
+  out=$("$carve" bench "$tmp/opt_$file" --verify --verify-blocks 100000 --reps 5 2>&1); rc=$?
+  echo "$out" >> "$log"
+  check $rc "$file optimized: carve bench --verify exit $rc: $(echo "$out" | tail -3)"
+  echo "$out" | grep -q "verify .*: ok" && ! echo "$out" | grep -q "FAILED"; check $? "$file optimized: outputs verified on the GPU"
+done
 echo "gpu: $pass passed, $fail failed"
 [ $fail = 0 ]
