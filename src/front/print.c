@@ -523,15 +523,16 @@ static void function(Printer *p, Obj *fn) {
   out(p, "\n");
 }
 
+static bool printf_pre(Node *n, void *ctx) {
+  bool *found = ctx;
+  if (n->kind == ND_CALL && n->builtin == BI_PRINTF) *found = true;
+  return !*found;
+}
+
 static bool uses_printf(Node *n) {
-  for (; n; n = n->next) {
-    if (n->kind == ND_CALL && n->builtin == BI_PRINTF) return true;
-    if (uses_printf(n->lhs) || uses_printf(n->rhs) || uses_printf(n->cond) || uses_printf(n->then) ||
-        uses_printf(n->els) || uses_printf(n->init) || uses_printf(n->inc) || uses_printf(n->stmts) ||
-        uses_printf(n->args) || uses_printf(n->decl_init))
-      return true;
-  }
-  return false;
+  bool found = false;
+  walk(n, printf_pre, NULL, &found);
+  return found;
 }
 
 void print_function(Buf *b, Obj *fn) {
