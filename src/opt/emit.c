@@ -65,7 +65,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         const VerifySize *z = NULL;
         for (int k = 0; k < s->verify.nsizes; k++) if (s->verify.size[k].ran && !s->verify.size[k].skipped && !s->verify.size[k].ok) z = &s->verify.size[k];
         buf_printf(&b, "REJECTED by verification%s%s%s%s\n", z ? " at " : "", z ? z->defines : "", z ? ": " : "", z ? z->detail : "");
-      } else buf_printf(&b, "%s: %s\n", s->legality == ILLEGAL ? "not legal" : "not applicable", s->why);
+      } else buf_printf(&b, "%s: %s\n", s->legality == ILLEGAL ? "not legal" : s->legality == LEGAL ? "FAILED to apply" : "not applicable", s->why);
     }
   } else if (!json) {
     for (int i = 0; i < plan->nsteps; i++) {
@@ -90,14 +90,14 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         buf_printf(&b, ": %s\n", s->did);
         verify_text(&b, &s->verify, "         ");
       } else {
-        buf_printf(&b, "%s: %s\n", s->legality == ILLEGAL ? "not legal" : "not applicable", s->why);
+        buf_printf(&b, "%s: %s\n", s->legality == ILLEGAL ? "not legal" : s->legality == LEGAL ? "FAILED to apply" : "not applicable", s->why);
       }
     }
   } else {
     buf_puts(&b, "{\"steps\": [");
     for (int i = 0; i < plan->nsteps; i++) {
       const PlanStep *s = &plan->steps[i];
-      const char *status = s->rejected ? "rejected" : s->unprofitable ? "not_profitable" : s->applied ? "applied" : s->legality == ILLEGAL ? "illegal" : "not_applicable";
+      const char *status = s->rejected ? "rejected" : s->unprofitable ? "not_profitable" : s->applied ? "applied" : s->legality == ILLEGAL ? "illegal" : s->legality == LEGAL ? "failed" : "not_applicable";
       buf_printf(&b, "%s{\"pass\": \"%s\", \"status\": \"%s\", \"params\": {", i ? ", " : "", s->pass->name, status);
       for (int j = 0; j < s->pass->nparams; j++) buf_printf(&b, "%s\"%s\": %d", j ? ", " : "", s->pass->params[j].name, s->param[j]);
       buf_puts(&b, "}, \"why\": \"");

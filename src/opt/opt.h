@@ -38,6 +38,7 @@ typedef struct PassCtx {
   int64_t new_grid[3], new_block[3];
   int mutation;              /* > 0: deliberately broken variant (the mutation test) */
   Node *site;                /* the access or loop the pass acts on (set by legality) */
+  Legality legality;         /* what legal() said (set by the driver) */
 } PassCtx;
 
 typedef struct Pass {

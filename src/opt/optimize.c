@@ -128,7 +128,8 @@ static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine 
   c->mutation = mutation;
   memcpy(c->param, param, sizeof c->param);
   if (!c->k) { snprintf(c->why, sizeof c->why, "kernel not found"); return false; }
-  if (ps->legal(c) != LEGAL) return false;
+  c->legality = ps->legal(c);
+  if (c->legality != LEGAL) return false;
   ProgramScope s = program_enter(v);
   bool ok = ps->apply(c);
   if (ok && c->changes_launch) set_launch(v, L->kernel->name, c->new_grid, c->new_block);
@@ -243,16 +244,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     PassCtx c;
     st->mutation = o->mutation_pass == i ? o->mutation : 0;
     bool ok = run_pass_protected(ps, v, &L, in->m, st->param, st->mutation, &c);
-    Legality lg = c.why[0] && !ok && !c.did[0] ? ILLEGAL : LEGAL;
-    {
-      /* ask legality again on a fresh copy to report NOT_APPLICABLE apart from ILLEGAL */
-      PassCtx q;
-      memset(&q, 0, sizeof q);
-      q.p = cur; q.k = find_kernel(cur, in->kernel); q.L = &L; q.m = in->m;
-      memcpy(q.param, st->param, sizeof q.param);
-      lg = q.k ? ps->legal(&q) : ILLEGAL;
-    }
-    st->legality = lg;
+    st->legality = c.legality;   /* LEGAL with !ok: apply failed (why says so) */
     snprintf(st->why, sizeof st->why, "%s", c.why);
     snprintf(st->did, sizeof st->did, "%s", c.did);
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
