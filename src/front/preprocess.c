@@ -630,11 +630,11 @@ static Token *include_file(Token *tok, const char *path, Token *filename_tok) {
   t->file->include_depth = depth;
   pp_bytes += (long long)strlen(t->file->contents);
   /* the file's tokens are the budget's too; they are spliced in, not copied */
+  if (t->kind == TK_EOF) return tok;   /* an empty file */
   Token *last = t;
   long long n = 1;
   for (; last->next->kind != TK_EOF; last = last->next) n++;
   made(filename_tok, n);
-  if (t->kind == TK_EOF) return tok;
   last->next = tok;
   return t;
 }
