@@ -119,6 +119,24 @@ static void test_argument_expanded_once(void) {
   free(out);
 }
 
+/* parameters are found by spelling in a table: the first of equal names, the variadic one, and
+ * a long list */
+static void test_parameters(void) {
+  char *out = pp_text("#define F(a, b, ...) b a __VA_ARGS__ #b\nF(1, 2, 3, 4)\n", NULL, NULL);
+  CHECK(out && !strcmp(out, "2 1 3 , 4 \"2\""), "named and variadic parameters: '%s'", out ? out : diag_text);
+  free(out);
+  Buf b = {0};
+  buf_puts(&b, "#define G(p0");
+  for (int i = 1; i < 3000; i++) buf_printf(&b, ", p%d", i);
+  buf_puts(&b, ") p2999 p0 p1500\nG(x");
+  for (int i = 1; i < 3000; i++) buf_printf(&b, ", %d", i);
+  buf_puts(&b, ")\n");
+  out = pp_text(b.s, NULL, NULL);
+  CHECK(out && !strcmp(out, "2999 x 1500"), "3000 parameters: '%s'", out ? out : diag_text);
+  free(out);
+  buf_free(&b);
+}
+
 /* The bomb of issue #11: ten copies per level. Memory follows the tokens kept: a token is
  * 144 bytes in the arena (sizeof(Token) rounded to 16); the expansion may use at most twice
  * that per token it keeps (it took 3.7 KB). */
@@ -247,6 +265,7 @@ static void test_literals(void) {
 int main(void) {
   test_standard_examples();
   test_argument_expanded_once();
+  test_parameters();
   test_bomb_memory();
   test_token_limit();
   test_state_after_limit();

@@ -11,6 +11,11 @@
 typedef struct MacroParam { struct MacroParam *next; char *name; } MacroParam;
 typedef Token *MacroHandler(Token *);
 
+/* a function-like macro's parameters by spelling: open addressing, built with the definition,
+ * so substitution looks a name up in constant time (a search per body token was a time bomb:
+ * 20000 parameters took a second per use) */
+typedef struct { const char *name; int len, index; } ParamSlot;
+
 typedef struct Macro {
   struct Macro *next;
   char *name;
@@ -20,6 +25,9 @@ typedef struct Macro {
   Token *body;
   MacroHandler *handler;
   bool deleted;
+  ParamSlot *slots;   /* mask + 1 of them; the variadic parameter is the last index */
+  unsigned mask;
+  int nparams;
 } Macro;
 
 /* A hideset is an immutable list of macro names, shared between tokens; `n` counts its names.
@@ -240,6 +248,40 @@ static CondIncl *push_cond_incl(Token *tok, bool included) {
 }
 
 /* ---- macro definitions ---- */
+static unsigned spelling_hash(const char *s, int len) {
+  unsigned h = 2166136261u;
+  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+static int param_index(const Macro *m, const Token *t) {
+  if (t->kind != TK_IDENT || !m->slots) return -1;
+  for (unsigned h = spelling_hash(t->loc, t->len) & m->mask; m->slots[h].name; h = (h + 1) & m->mask)
+    if (m->slots[h].len == t->len && !memcmp(m->slots[h].name, t->loc, (size_t)t->len)) return m->slots[h].index;
+  return -1;
+}
+
+static void add_param(Macro *m, const char *name, int index) {
+  int len = (int)strlen(name);
+  unsigned h = spelling_hash(name, len) & m->mask;
+  for (; m->slots[h].name; h = (h + 1) & m->mask)
+    if (m->slots[h].len == len && !memcmp(m->slots[h].name, name, (size_t)len)) return;   /* the first one names it */
+  m->slots[h] = (ParamSlot){name, len, index};
+}
+
+static void index_params(Macro *m) {
+  int n = m->va_args_name ? 1 : 0;
+  for (MacroParam *p = m->params; p; p = p->next) n++;
+  unsigned cap = 8;
+  while (cap < 2u * (unsigned)n) cap *= 2;
+  m->slots = arena_alloc(cap * sizeof(ParamSlot));
+  m->mask = cap - 1;
+  m->nparams = n;
+  int i = 0;
+  for (MacroParam *p = m->params; p; p = p->next) add_param(m, p->name, i++);
+  if (m->va_args_name) add_param(m, m->va_args_name, i);
+}
+
 static MacroParam *read_macro_params(Token **rest, Token *tok, char **va_args_name) {
   MacroParam head = {0}, *cur = &head;
   while (!tok_equal(tok, ")")) {
@@ -281,15 +323,9 @@ static void read_macro_definition(Token **rest, Token *tok) {
     Macro *m = add_macro(name, false, copy_line(rest, tok));
     m->params = params;
     m->va_args_name = va;
+    index_params(m);
     for (Token *t = m->body; t->kind != TK_EOF; t = t->next)
-      if (tok_equal(t, "#")) {
-        bool ok = false;
-        if (t->next->kind == TK_IDENT) {
-          for (MacroParam *p = params; p; p = p->next) if (tok_equal(t->next, p->name)) ok = true;
-          if (va && tok_equal(t->next, va)) ok = true;
-        }
-        if (!ok) error_tok(t, "'#' is not followed by a macro parameter");
-      }
+      if (tok_equal(t, "#") && param_index(m, t->next) < 0) error_tok(t, "'#' is not followed by a macro parameter");
   } else {
     add_macro(name, true, copy_line(rest, tok));
   }
@@ -358,10 +394,10 @@ static MacroArg *read_macro_args(Token **rest, Token *tok, MacroParam *params, c
   return head.next;
 }
 
-static MacroArg *find_arg(MacroArg *args, Token *tok) {
-  for (MacroArg *ap = args; ap; ap = ap->next)
-    if (tok->len == (int)strlen(ap->name) && !strncmp(tok->loc, ap->name, (size_t)tok->len)) return ap;
-  return NULL;
+/* the argument a body token names, if it names a parameter (args: by parameter index) */
+static MacroArg *find_arg(const Macro *m, MacroArg **args, const Token *tok) {
+  int i = param_index(m, tok);
+  return i >= 0 ? args[i] : NULL;
 }
 
 static char *join_tokens(Token *tok, Token *end) {
@@ -390,6 +426,8 @@ static Token *stringize(Token *hash, Token *arg) {
   buf_free(&b);
   Token *t = tokenize_string(hash->file->name, text);
   t->origin = hash;
+  t->at_bol = hash->at_bol;   /* where the '#' stood, not the start of its own little file */
+  t->has_space = hash->has_space;
   return t;
 }
 
@@ -431,19 +469,19 @@ static Token *body_tok(Token *t, Token *site, Macro *m) {
 
 /* the tokens m's body becomes at site: parameters replaced by their arguments, # and ##
  * applied; every token is new, and the list ends in its own EOF */
-static Token *subst(Macro *m, MacroArg *args, Token *site) {
+static Token *subst(Macro *m, MacroArg **args, Token *site) {
   Token head = {0}, *cur = &head;
   Token *tok = m->body;
   while (tok->kind != TK_EOF) {
     if (tok_equal(tok, "#")) {
-      MacroArg *arg = find_arg(args, tok->next);
+      MacroArg *arg = find_arg(m, args, tok->next);
       cur = cur->next = stringize(body_tok(tok, site, m), arg->tok);
       tok = tok->next->next;
       continue;
     }
     /* GNU ", ## __VA_ARGS__" drops the comma for an empty variadic argument */
     if (tok_equal(tok, ",") && tok_equal(tok->next, "##")) {
-      MacroArg *arg = find_arg(args, tok->next->next);
+      MacroArg *arg = find_arg(m, args, tok->next->next);
       if (arg && arg->is_va) {
         if (arg->tok->kind == TK_EOF) tok = tok->next->next->next;
         else { cur = cur->next = body_tok(tok, site, m); tok = tok->next->next; }
@@ -453,7 +491,7 @@ static Token *subst(Macro *m, MacroArg *args, Token *site) {
     if (tok_equal(tok, "##")) {
       if (cur == &head || tok->next->kind == TK_EOF)
         error_tok(body_tok(tok, site, m), "'##' cannot appear at either end of a macro expansion");
-      MacroArg *arg = find_arg(args, tok->next);
+      MacroArg *arg = find_arg(m, args, tok->next);
       if (arg) {
         if (arg->tok->kind != TK_EOF) {
           *cur = *paste(cur, arg->tok);
@@ -466,11 +504,11 @@ static Token *subst(Macro *m, MacroArg *args, Token *site) {
       tok = tok->next->next;
       continue;
     }
-    MacroArg *arg = find_arg(args, tok);
+    MacroArg *arg = find_arg(m, args, tok);
     if (arg && tok_equal(tok->next, "##")) {
       Token *rhs = tok->next->next;
       if (arg->tok->kind == TK_EOF) {
-        MacroArg *arg2 = find_arg(args, rhs);
+        MacroArg *arg2 = find_arg(m, args, rhs);
         if (arg2) {
           for (Token *t = arg2->tok; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
         } else {
@@ -535,7 +573,9 @@ static bool expand_macro(Token **rest, Token *tok) {
     after = tok->next;
   } else {
     Token *rparen;
-    MacroArg *args = read_macro_args(&rparen, tok, m->params, m->va_args_name, tok);
+    MacroArg *list = read_macro_args(&rparen, tok, m->params, m->va_args_name, tok);
+    MacroArg **args = arena_alloc(sizeof(MacroArg *) * (size_t)(m->nparams + 1));
+    for (int i = 0; list; list = list->next) args[i++] = list;
     hs = hideset_add(hideset_intersection(tok->hideset, rparen->hideset), m->name);
     /* body tokens get the macro's origin; argument tokens keep their own (they are user text) */
     body = subst(m, args, tok);
@@ -590,11 +630,11 @@ static Token *include_file(Token *tok, const char *path, Token *filename_tok) {
   t->file->include_depth = depth;
   pp_bytes += (long long)strlen(t->file->contents);
   /* the file's tokens are the budget's too; they are spliced in, not copied */
+  if (t->kind == TK_EOF) return tok;   /* an empty file */
   Token *last = t;
   long long n = 1;
   for (; last->next->kind != TK_EOF; last = last->next) n++;
   made(filename_tok, n);
-  if (t->kind == TK_EOF) return tok;
   last->next = tok;
   return t;
 }

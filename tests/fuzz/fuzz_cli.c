@@ -342,7 +342,16 @@ static bool signature(const char *err, char *sig, size_t n) {
       if (m && m < eol) k += (size_t)snprintf(sig + k, n - k, " %.*s", (int)(m - f - 4), f + 4);
     }
     if (leak) return true;
-    snprintf(sig, n, "%.*s", (int)strcspn(p, "\n"), p);
+    /* a fault inside the sanitizer's own interceptor (strncmp on a stack overflow) is named
+     * by carve's first frame */
+    int w = snprintf(sig, n, "%.*s", (int)strcspn(p, "\n"), p);
+    const char *own = strstr(err, " src/");
+    if (strstr(sig, "libsanitizer") && own && w > 0 && (size_t)w < n) {
+      const char *s = own;
+      while (s > err && s[-1] != '\n') s--;
+      const char *fn = strstr(s, " in ");
+      if (fn && fn < own) snprintf(sig + w, n - (size_t)w, " from%.*s", (int)(own - fn), fn);
+    }
     return true;
   }
   if ((p = strstr(err, "internal error"))) { snprintf(sig, n, "%.*s", (int)strcspn(p, "\n"), p); return true; }

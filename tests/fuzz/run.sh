@@ -6,7 +6,9 @@
 #     examples must work end to end (it finds what it finds: the run's findings are not judged
 #     here, `make fuzz-cli` is where they are kept)
 #   - fuzz_front: built, and every regression input (tests/fuzz/regress) and seed replayed
-#     through the harness (-runs=0): no crash, no sanitizer report, no round-trip failure
+#     through the harness (-runs=0): no crash, no sanitizer report, no round-trip failure; and
+#     through its preprocessor-only mode (FUZZ_PP_ONLY=1), whose oracle checks every token's
+#     place lies in its file's text
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 pass=0 fail=0 skip=0
@@ -29,6 +31,8 @@ else
   if [ $rc = 0 ]; then
     out=$(build/fuzz/fuzz_front -runs=0 tests/fuzz/regress tests/fuzz/seeds examples 2>&1)
     check $? "fuzz_front replays its regression inputs: $(echo "$out" | grep -m3 -E 'ERROR|SUMMARY|printed|stable')"
+    out=$(FUZZ_PP_ONLY=1 build/fuzz/fuzz_front -runs=0 tests/fuzz/regress tests/fuzz/seeds examples tests/diag 2>&1)
+    check $? "fuzz_front (FUZZ_PP_ONLY) replays them: $(echo "$out" | grep -m3 -E 'ERROR|SUMMARY|outside')"
   fi
 fi
 echo "fuzz: $pass passed, $fail failed, $skip skipped"

@@ -1,0 +1,2 @@
+#define P(a,b) a##b
+int x = P(1,2)
