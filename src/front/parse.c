@@ -691,12 +691,19 @@ static Type *declarator(Token **rest, Token *tok, Type *ty) {
   ty = pointers(&tok, tok, ty);
   if (tok_equal(tok, "(") && !is_typename(tok->next) && !tok_equal(tok->next, ")")) {
     Token *start = tok;
-    Type dummy = {0};
     nest_enter(tok, "declarator");
-    declarator(&tok, start->next, &dummy);
-    tok = skip(tok, ")");
-    ty = type_suffix(rest, tok, ty);
+    /* the suffix after the parenthesized part applies first: find its end by balancing the
+     * parentheses (parsing the inner declarator twice, as chibicc does, costs 2^depth) */
+    int depth = 0;
+    for (; tok->kind != TK_EOF; tok = tok->next) {
+      if (tok_equal(tok, "(") && nest_depth + ++depth > LIMIT_EXPR_NESTING)
+        error_tok(tok, "declarator nested too deeply " LIMIT_NOTE(LIMIT_EXPR_NESTING), LIMIT_EXPR_NESTING);
+      else if (tok_equal(tok, ")") && --depth == 0) break;
+    }
+    if (tok->kind == TK_EOF) error_tok(start, "unbalanced '(' in a declarator");
+    ty = type_suffix(rest, tok->next, ty);
     ty = declarator(&tok, start->next, ty);
+    skip(tok, ")");
     nest_leave();
     return ty;
   }
