@@ -36,6 +36,7 @@ typedef struct Launch {
   Obj *kernel;
   int64_t grid[3], block[3], dyn_shared;
   Buffer *bufs;          /* bufs[0] is the __device__ globals area */
+  size_t buffer_bytes;   /* the parameters' buffers together (LIMIT_LAUNCH_BYTES) */
   int nbufs;
   Val *args;             /* one per kernel parameter */
   unsigned char *constant; /* __constant__ area */

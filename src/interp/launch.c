@@ -1,6 +1,11 @@
 /* launch: turn a kernel's launch spec (and flags overriding it) into buffers and argument
  * values, exactly as docs/launch-spec.md defines the initializers. */
 #include "interp.h"
+
+/* every buffer of one launch together, in bytes: half of a 16 GiB machine */
+#ifndef LIMIT_LAUNCH_BYTES
+#define LIMIT_LAUNCH_BYTES (8ull << 30)
+#endif
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -282,6 +287,15 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
       if (bt->kind != TY_VOID && !same_type(bt, unqual(a->elem_ty)))
         diag_at(DIAG_WARNING, tok_loc(a->tok), "buffer '%s' holds '%s' but the parameter points to '%s' (same size; bytes reinterpreted)",
                 q->name, type_name(a->elem_ty), type_name(bt));
+      /* the launch's buffers live in this process: their total is a named limit, checked before
+       * any is allocated past it (a size given by a flag must not exhaust the machine) */
+      size_t need = (size_t)a->count * (size_t)a->elem_ty->size;
+      if (need > LIMIT_LAUNCH_BYTES - L->buffer_bytes) {
+        diag_at(DIAG_ERROR, tok_loc(a->tok), "buffer '%s' takes the launch's buffers past the limit of %llu bytes (LIMIT_LAUNCH_BYTES, "
+                "docs/limits.md): run a smaller size (-D) in the interpreter", q->name, (unsigned long long)LIMIT_LAUNCH_BYTES);
+        return 2;
+      }
+      L->buffer_bytes += need;
       Buffer *b = &L->bufs[L->nbufs];
       if (buffer_init(b, a)) return 2;
       L->args[i].u = GLOBAL_ADDR(L->nbufs, 0);
