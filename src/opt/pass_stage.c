@@ -277,10 +277,6 @@ static Legality find_rows(PassCtx *c, Rows *r) {
   if (L->block[1] != 1 || L->block[2] != 1 || L->block[0] < 2) return NOT_APPLICABLE;
   r->Bx = (int)L->block[0];
   int T = c->param[1];
-  if ((int64_t)r->Bx * (T + c->param[0]) * 8 > 48 * 1024) {
-    snprintf(c->why, sizeof c->why, "a %dx%d tile exceeds the 48 KiB of static shared memory", r->Bx, T + c->param[0]);
-    return NOT_APPLICABLE;
-  }
   for (Node **slot = &k->body->stmts; *slot; slot = &(*slot)->next) {
     Node *s = *slot;
     Node *loop = NULL, *guard = NULL;
@@ -297,6 +293,12 @@ static Legality find_rows(PassCtx *c, Rows *r) {
       int64_t sx;
       Node *acc = row_access(c, r, &sx);
       if (acc) {
+        /* static __shared__ arrays are limited to 48 KiB (CUDA C++ Programming Guide) */
+        if ((int64_t)r->Bx * (T + c->param[0]) * acc->ty->size > 48 * 1024) {
+          snprintf(c->why, sizeof c->why, "a %dx%d tile of %s exceeds the 48 KiB of static shared memory", r->Bx, T + c->param[0],
+                   type_name(acc->ty));
+          return NOT_APPLICABLE;
+        }
         Legality lg = check_rows_loop(c, r);
         if (lg != LEGAL) return lg;
         r->acc = acc;
@@ -513,17 +515,24 @@ static bool apply_coarse(PassCtx *c, Site *s) {
   return true;
 }
 
+/* a transposed load first, then a row walk; the reason given is the more telling one: an
+ * illegal site over "not applicable", and both shapes named when neither is there */
 static Legality legal(PassCtx *c) {
   Site s;
   Legality a = find_site(c, &s);
   if (a == LEGAL) return a;
   char why_a[512];
   snprintf(why_a, sizeof why_a, "%s", c->why);
+  c->why[0] = 0;
   Rows r;
   Legality b = find_rows(c, &r);
   if (b == LEGAL) return b;
-  if (a == ILLEGAL || b == NOT_APPLICABLE) { if (a == ILLEGAL || b == NOT_APPLICABLE) snprintf(c->why, sizeof c->why, "%s", why_a); }
-  return a == ILLEGAL ? ILLEGAL : b;
+  if (a == ILLEGAL) { snprintf(c->why, sizeof c->why, "%s", why_a); return ILLEGAL; }
+  if (b == ILLEGAL) return ILLEGAL;
+  char why_b[512];
+  snprintf(why_b, sizeof why_b, "%s", c->why[0] ? c->why : "no loop walks rows of a matrix in its threads");
+  snprintf(c->why, sizeof c->why, "%.250s; %.250s", why_a, why_b);
+  return NOT_APPLICABLE;
 }
 
 static bool apply(PassCtx *c) {
