@@ -297,7 +297,7 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
       }
       L->buffer_bytes += need;
       Buffer *b = &L->bufs[L->nbufs];
-      if (buffer_init(b, a)) return 2;
+      if (buffer_init(b, a)) { free(b->data); b->data = NULL; return 2; }   /* not yet counted in nbufs */
       L->args[i].u = GLOBAL_ADDR(L->nbufs, 0);
       L->nbufs++;
       continue;
