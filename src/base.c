@@ -168,13 +168,19 @@ SrcLoc diag_last_loc;
 
 void diag_reset(void) { diag_errors = diag_warnings = 0; }
 
+/* the source line under a diagnostic, cut to a window around the caret: a generated line can
+ * be megabytes long, and a diagnostic per token of it must not print it whole each time */
+enum { SOURCE_WINDOW = 100 };
 static void print_source_line(FILE *o, SrcLoc loc) {
   const char *start = loc.loc, *base = loc.file->contents;
   if (!start) return;
-  while (start > base && start[-1] != '\n') start--;
+  while (start > base && start[-1] != '\n' && loc.loc - start < SOURCE_WINDOW) start--;
+  bool cut_left = start > base && start[-1] != '\n';
   const char *end = loc.loc;
-  while (*end && *end != '\n') end++;
-  fprintf(o, "%5d | %.*s\n      | ", loc.line, (int)(end - start), start);
+  while (*end && *end != '\n' && end - loc.loc < SOURCE_WINDOW) end++;
+  bool cut_right = *end && *end != '\n';
+  fprintf(o, "%5d | %s%.*s%s\n      | %s", loc.line, cut_left ? "..." : "", (int)(end - start), start, cut_right ? "..." : "",
+          cut_left ? "   " : "");
   for (const char *p = start; p < loc.loc; p++) fputc(*p == '\t' ? '\t' : ' ', o);
   fprintf(o, "%s^%s\n", diag_color ? "\033[1;32m" : "", diag_color ? "\033[0m" : "");
 }

@@ -27,6 +27,11 @@
 #define LIMIT_EXPR_DEPTH 10000
 #endif
 
+/* errors in one file before the parser stops reading it (clang stops at 20 by default) */
+#ifndef LIMIT_ERRORS
+#define LIMIT_ERRORS 100
+#endif
+
 /* the message's tail: "(limit N, NAME, docs/limits.md)" */
 #define LIMIT_NOTE(name) "(limit %d, " #name ", docs/limits.md)"
 #endif

@@ -1995,6 +1995,13 @@ Program *parse(Token *tok) {
   define_builtin_typedefs();
   int extern_c_depth = 0;
   while (tok->kind != TK_EOF) {
+    /* as clang's -ferror-limit: past this many errors the rest of the file is not read (one
+     * stray token repeated 10^4 times must not give 10^4 diagnostics) */
+    if (prog->errors >= LIMIT_ERRORS) {
+      diag_at(DIAG_ERROR, tok_loc(tok), "too many errors (%d): the rest of the file is not read (LIMIT_ERRORS, docs/limits.md)", LIMIT_ERRORS);
+      prog->errors++;
+      break;
+    }
     if (tok->kind == TK_PRAGMA) {
       add_item(TOP_PRAGMA, NULL, NULL, NULL, tok);
       tok = tok->next;
