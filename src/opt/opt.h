@@ -169,7 +169,8 @@ void rw_insert_before(Node **slot, Node *stmts);
 bool rw_has_call(Node *n);
 bool rw_has_barrier(Node *n);
 bool rw_writes_var(Node *n, Obj *v);                  /* assigns v anywhere in n */
-bool rw_same_expr(Node *a, Node *b);                  /* structurally equal (ignoring casts' implicit flag) */
+bool rw_same_expr(Node *a, Node *b);
+Node *rw_strip(Node *n);                              /* under the implicit conversions */                  /* structurally equal (ignoring casts' implicit flag) */
 
 /* ---- re-materialization (remat.c) ---- */
 /* e evaluated with substitutions: each ND_SPECIAL (reg, dim) in `from` replaced by a copy of the

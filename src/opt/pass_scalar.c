@@ -32,10 +32,9 @@ typedef struct {
   Obj *poison[MAX_GROUPS]; int npoison;   /* parameters used with two indices */
 } LoopScan;
 
-static Node *strip(Node *n) { while (n && n->kind == ND_CAST && n->implicit) n = n->lhs; return n; }
 
 static Obj *param_base(Node *idx) {
-  Node *b = strip(idx->lhs);
+  Node *b = rw_strip(idx->lhs);
   if (b->kind == ND_VAR && b->var->sc == SC_PARAM && b->var->ty->kind == TY_PTR) return b->var;
   return NULL;
 }
@@ -148,7 +147,7 @@ static void scan_node(LoopScan *s, Node *n, bool cond, bool written) {
     break;
   case ND_INDEX:
     if (n->ty->kind != TY_ARRAY && n->ty->kind != TY_STRUCT) {
-      Node *b = strip(n->lhs);
+      Node *b = rw_strip(n->lhs);
       if (b->ty->kind == TY_PTR || (b->kind == ND_VAR && b->var->sc == SC_PARAM)) {
         add_access(s, n, written, cond);
         scan_node(s, n->rhs, cond, false);

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Node *strip(Node *n) { while (n && n->kind == ND_CAST && n->implicit) n = n->lhs; return n; }
 
 typedef struct { Node *acc; Obj *param; } Cand;
 typedef struct { Cand c[16]; int n; Obj *fn; } Cands;
@@ -27,8 +26,8 @@ static bool store_pre(Node *n, void *ctx) {
   bool w = n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_PREDEC ||
            n->kind == ND_POSTINC || n->kind == ND_POSTDEC;
   if (w) {
-    Node *l = strip(n->lhs);
-    if (l->kind == ND_INDEX && strip(l->lhs)->kind == ND_VAR && strip(l->lhs)->var == s->param) s->stored = true;
+    Node *l = rw_strip(n->lhs);
+    if (l->kind == ND_INDEX && rw_strip(l->lhs)->kind == ND_VAR && rw_strip(l->lhs)->var == s->param) s->stored = true;
     if (l->kind == ND_DEREF) s->stored = true;   /* through some pointer: assume it may be this one */
   }
   if (n->kind == ND_CALL && (n->fn || (n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR))) s->stored = true;
@@ -46,13 +45,13 @@ static bool is_store_target(Node *root, Node *acc) {
   if (!par) return false;
   bool w = par->kind == ND_ASSIGN || par->kind == ND_ASSIGN_OP || par->kind == ND_PREINC || par->kind == ND_PREDEC ||
            par->kind == ND_POSTINC || par->kind == ND_POSTDEC;
-  return w && strip(par->lhs) == acc;
+  return w && rw_strip(par->lhs) == acc;
 }
 
 static bool cand_pre(Node *n, void *ctx) {
   Cands *c = ctx;
   if (n->kind != ND_INDEX || n->ty->kind == TY_ARRAY || n->ty->kind == TY_STRUCT || c->n == 16) return true;
-  Node *b = strip(n->lhs);
+  Node *b = rw_strip(n->lhs);
   if (b->kind != ND_VAR || b->var->sc != SC_PARAM || b->var->ty->kind != TY_PTR) return true;
   if (n->ty->size != 4 && n->ty->size != 8) return true;
   c->c[c->n++] = (Cand){n, b->var};
@@ -287,8 +286,8 @@ static Legality find_rows(PassCtx *c, Rows *r) {
     }
     Node *init = loop ? loop->init : NULL;
     if (loop && init && init->kind == ND_DECL && !init->next && init->decl_init && loop->cond && loop->inc &&
-        (loop->inc->kind == ND_POSTINC || loop->inc->kind == ND_PREINC) && strip(loop->inc->lhs)->kind == ND_VAR &&
-        strip(loop->inc->lhs)->var == init->var) {
+        (loop->inc->kind == ND_POSTINC || loop->inc->kind == ND_PREINC) && rw_strip(loop->inc->lhs)->kind == ND_VAR &&
+        rw_strip(loop->inc->lhs)->var == init->var) {
       r->slot = slot; r->top = s; r->loop = loop; r->guard = guard; r->iv = init->var;
       int64_t sx;
       Node *acc = row_access(c, r, &sx);

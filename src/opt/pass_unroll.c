@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Node *strip(Node *n) { while (n && n->kind == ND_CAST && n->implicit) n = n->lhs; return n; }
 
 /* for (T i = A; i < B or i <= B; i++ or i += C) with A, B, C constants: the trip count */
 static bool const_trip(Node *loop, int64_t *trip) {
@@ -16,11 +15,11 @@ static bool const_trip(Node *loop, int64_t *trip) {
   int64_t a, b, step;
   if (!loop->init->decl_init || !node_int_constant(loop->init->decl_init, &a)) return false;
   Node *c = loop->cond;
-  if ((c->kind != ND_LT && c->kind != ND_LE) || strip(c->lhs)->kind != ND_VAR || strip(c->lhs)->var != iv) return false;
+  if ((c->kind != ND_LT && c->kind != ND_LE) || rw_strip(c->lhs)->kind != ND_VAR || rw_strip(c->lhs)->var != iv) return false;
   if (!node_int_constant(c->rhs, &b)) return false;
   Node *inc = loop->inc;
-  if ((inc->kind == ND_POSTINC || inc->kind == ND_PREINC) && strip(inc->lhs)->kind == ND_VAR && strip(inc->lhs)->var == iv) step = 1;
-  else if (inc->kind == ND_ASSIGN_OP && inc->op == ND_ADD && strip(inc->lhs)->kind == ND_VAR && strip(inc->lhs)->var == iv &&
+  if ((inc->kind == ND_POSTINC || inc->kind == ND_PREINC) && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == iv) step = 1;
+  else if (inc->kind == ND_ASSIGN_OP && inc->op == ND_ADD && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == iv &&
            node_int_constant(inc->rhs, &step) && step > 0) {
   } else return false;
   if (rw_writes_var(loop->then, iv)) return false;

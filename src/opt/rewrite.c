@@ -243,14 +243,14 @@ bool rw_has_call(Node *n) { return find(n, 0, NULL); }
 bool rw_has_barrier(Node *n) { return find(n, 1, NULL); }
 bool rw_writes_var(Node *n, Obj *v) { return find(n, 2, v); }
 
-static Node *skip_implicit(Node *n) {
+Node *rw_strip(Node *n) {
   while (n && n->kind == ND_CAST && n->implicit) n = n->lhs;
   return n;
 }
 
 bool rw_same_expr(Node *a, Node *b) {
-  a = skip_implicit(a);
-  b = skip_implicit(b);
+  a = rw_strip(a);
+  b = rw_strip(b);
   if (!a || !b) return a == b;
   if (a->kind != b->kind) return false;
   switch (a->kind) {
