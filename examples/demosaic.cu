@@ -26,6 +26,7 @@
 #pragma carve arg h = H
 #pragma carve arg w = W
 #pragma carve tol rel(1e-6)
+#pragma carve baseline copy(8*H*W)
 __global__ void demosaic(const float *raw, float *R, float *G, float *B, int h, int w)
 {
     int idx = blockIdx.x * blockDim.x + threadIdx.x;   /* image column */

@@ -20,6 +20,7 @@
 #pragma carve arg C = int[H*W] : zeros out
 #pragma carve arg h = H
 #pragma carve arg w = W
+#pragma carve baseline copy(4*H*W)
 __global__ void imregionmax(const float *A, int *C, int h, int w)
 {
     int idx = blockIdx.x * blockDim.x + threadIdx.x;   /* image column */

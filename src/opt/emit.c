@@ -49,6 +49,17 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
   print_program(b, plan->result);
 }
 
+/* the values the model tried for a pass's first parameter, fastest first in the reader's eye */
+static void candidates_text(Buf *b, const PlanStep *s) {
+  if (!s->ncand) return;
+  buf_printf(b, "         %s chosen by the estimate from", s->pass->params[0].name);
+  for (int k = 0; k < s->ncand; k++) {
+    if (s->cand_ms[k] > 0) buf_printf(b, "%s %d: %.4f ms", k ? "," : "", s->cand_value[k], s->cand_ms[k]);
+    else buf_printf(b, "%s %d: not applicable", k ? "," : "", s->cand_value[k]);
+  }
+  buf_puts(b, "\n");
+}
+
 void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
   Buf b = {0};
   if (!json && !explain) {
@@ -79,6 +90,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         if (s->verified) verify_text(&b, &s->verify, "         verified ");
         else buf_puts(&b, "         not verified (--no-verify)\n");
         estimate_text(&b, s, "         ");
+        candidates_text(&b, s);
       } else if (s->unprofitable) {
         buf_printf(&b, "not kept: the estimate says it is slower (%.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
         params_text(&b, s);
@@ -105,8 +117,15 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         if (*c == '"' || *c == '\\') buf_putc(&b, '\\');
         if ((unsigned char)*c >= 0x20) buf_putc(&b, *c);
       }
-      buf_printf(&b, "\", \"verified\": %s, \"estimate_before_ms\": %.6g, \"estimate_after_ms\": %.6g, \"sizes\": [", s->verified ? "true" : "false",
+      buf_printf(&b, "\", \"verified\": %s, \"estimate_before_ms\": %.6g, \"estimate_after_ms\": %.6g, ", s->verified ? "true" : "false",
                  s->est_before_ms, s->est_after_ms);
+      if (s->ncand) {
+        buf_printf(&b, "\"chosen_by_model\": {\"param\": \"%s\", \"tried\": [", s->pass->params[0].name);
+        for (int k = 0; k < s->ncand; k++)
+          buf_printf(&b, "%s{\"value\": %d, \"estimate_ms\": %.6g}", k ? ", " : "", s->cand_value[k], s->cand_ms[k]);
+        buf_puts(&b, "]}, ");
+      }
+      buf_puts(&b, "\"sizes\": [");
       for (int k = 0; k < s->verify.nsizes; k++) {
         const VerifySize *z = &s->verify.size[k];
         buf_printf(&b, "%s{\"size\": \"%s\", \"defines\": \"%s\", \"result\": \"%s\", \"compared\": %lld}", k ? ", " : "", z->label, z->defines,

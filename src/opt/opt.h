@@ -36,6 +36,7 @@ typedef struct PassCtx {
   char assumed[256];         /* an assumption the output states (e.g. __restrict__ parameters) */
   bool changes_launch;       /* the grid or block changed: new_grid/new_block hold it */
   int64_t new_grid[3], new_block[3];
+  int64_t cover[3];          /* changes_launch: threads of the original each new block covers, per dimension */
   int mutation;              /* > 0: deliberately broken variant (the mutation test) */
   Node *site;                /* the access or loop the pass acts on (set by legality) */
   Legality legality;         /* what legal() said (set by the driver) */
@@ -49,6 +50,7 @@ typedef struct Pass {
   int nparams;
   const char *motivation;    /* the analyzer's finding (rule id) that motivates it, or NULL */
   bool remaps_blocks;        /* block b of the variant computes another block's outputs */
+  bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
   bool (*apply)(PassCtx *c);       /* rewrites c->p in place (after legal said LEGAL) */
   int nmutations;            /* broken variants apply() can produce (c->mutation 1..n) */
@@ -95,6 +97,10 @@ typedef struct PlanStep {
   VerifyResult verify;
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
   char est_bottleneck[2][64];           /* the limit that names each estimate */
+  int64_t cover[3];                     /* the pass reshaped the launch: original threads per new block */
+  int ncand;                            /* model_chooses: the values tried and their estimates */
+  int cand_value[OPT_MAX_VALUES];
+  double cand_ms[OPT_MAX_VALUES];       /* -1: not legal or not estimated at that value */
 } PlanStep;
 
 typedef struct OptOptions {
@@ -169,8 +175,10 @@ void rw_insert_before(Node **slot, Node *stmts);
 bool rw_has_call(Node *n);
 bool rw_has_barrier(Node *n);
 bool rw_writes_var(Node *n, Obj *v);                  /* assigns v anywhere in n */
-bool rw_same_expr(Node *a, Node *b);
-Node *rw_strip(Node *n);                              /* under the implicit conversions */                  /* structurally equal (ignoring casts' implicit flag) */
+bool rw_same_expr(Node *a, Node *b);                   /* structurally equal (ignoring casts' implicit flag) */
+Node *rw_strip(Node *n);                              /* under the implicit conversions */
+/* the kernel's pointer parameters declared __restrict__; c->assumed says so */
+void rw_restrict_params(PassCtx *c);
 
 /* ---- re-materialization (remat.c) ---- */
 /* e evaluated with substitutions: each ND_SPECIAL (reg, dim) in `from` replaced by a copy of the

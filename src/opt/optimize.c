@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const Pass pass_scalar, pass_stage, pass_unroll, pass_camping;
-static const Pass *const passes[] = {&pass_scalar, &pass_stage, &pass_unroll, &pass_camping};
+extern const Pass pass_scalar, pass_stage, pass_vector, pass_unroll, pass_camping;
+/* vector merges threads: after stage, whose shared tiles it cannot merge */
+static const Pass *const passes[] = {&pass_scalar, &pass_stage, &pass_vector, &pass_unroll, &pass_camping};
 
 const Pass *const *opt_passes(int *n) {
   *n = (int)(sizeof passes / sizeof *passes);
@@ -36,8 +37,8 @@ static bool in_list(const char *list, const char *name) {
 }
 
 /* --set PASS.PARAM=V for one pass; false with the reason when a setting is malformed */
-static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PARAMS], char *err, size_t len) {
-  for (int i = 0; i < ps->nparams; i++) param[i] = ps->params[i].dflt;
+static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PARAMS], bool given[OPT_MAX_PARAMS], char *err, size_t len) {
+  for (int i = 0; i < ps->nparams; i++) { param[i] = ps->params[i].dflt; given[i] = false; }
   for (int s = 0; s < o->nsets; s++) {
     const char *t = o->sets[s];
     const char *dot = strchr(t, '.'), *eq = strchr(t, '=');
@@ -63,6 +64,7 @@ static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PA
       return false;
     }
     param[which] = (int)v;
+    given[which] = true;
   }
   return true;
 }
@@ -205,6 +207,29 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
   return ms;
 }
 
+/* the model picks the first parameter: each allowed value applied to a clone and estimated;
+ * the fastest (the smaller value on a tie) becomes the step's parameter */
+static void choose_value(const Pass *ps, Program *cur, const Launch *L, const OptInput *in, const OptOptions *o, PlanStep *st) {
+  const OptParamDef *d = &ps->params[0];
+  double best = -1;
+  for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || d->values[i]); i++) {
+    int param[OPT_MAX_PARAMS];
+    memcpy(param, st->param, sizeof param);
+    param[0] = d->values[i];
+    st->cand_value[st->ncand] = d->values[i];
+    double ms = -1;
+    Program *v = program_clone(cur);
+    PassCtx c;
+    if (v && run_pass_protected(ps, v, L, in->m, param, 0, &c)) {
+      char bn[64];
+      ms = estimate_ms(v, in, o, true, bn);
+    }
+    program_free(v);
+    st->cand_ms[st->ncand++] = ms;
+    if (ms > 0 && (best < 0 || ms < best)) { best = ms; st->param[0] = d->values[i]; }
+  }
+}
+
 int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   memset(plan, 0, sizeof *plan);
   if (!check_sets(o, plan->error, sizeof plan->error)) return 2;
@@ -238,7 +263,9 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     PlanStep *st = &plan->steps[plan->nsteps++];
     st->pass = ps;
     st->est_before_ms = st->est_after_ms = -1;
-    if (!set_params(ps, o, st->param, plan->error, sizeof plan->error)) { launch_free(&L); return 2; }
+    bool given[OPT_MAX_PARAMS];
+    if (!set_params(ps, o, st->param, given, plan->error, sizeof plan->error)) { launch_free(&L); return 2; }
+    if (ps->model_chooses && o->estimate && !given[0]) choose_value(ps, cur, &L, in, o, st);
     Program *v = program_clone(cur);
     if (!v) { snprintf(st->why, sizeof st->why, "the program could not be copied"); continue; }
     PassCtx c;
@@ -248,6 +275,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     snprintf(st->why, sizeof st->why, "%s", c.why);
     snprintf(st->did, sizeof st->did, "%s", c.did);
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
+    if (c.changes_launch) memcpy(st->cover, c.cover, sizeof st->cover);
     if (!ok) { program_free(v); continue; }
     st->applied = true;
     bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) || memcmp(plan->block, L.block, sizeof L.block);

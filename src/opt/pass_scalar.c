@@ -326,23 +326,6 @@ static bool transform_loop(PassCtx *c, LoopScan *s, Node **slot) {
   return true;
 }
 
-static void restrict_params(PassCtx *c) {
-  Type *ft = copy_type(c->k->ty);
-  Type head = {0}, *cur = &head;
-  int np = 0;
-  for (Type *q = ft->params; q; q = q->next) {
-    Type *t = copy_type(q);
-    if (t->kind == TY_PTR) { t->qual |= Q_RESTRICT; np++; }
-    t->name = q->name;
-    cur = cur->next = t;
-  }
-  ft->params = head.next;
-  c->k->ty = ft;
-  Type *q = ft->params;
-  for (Obj *o = c->k->params; o && q; o = o->next, q = q->next) o->ty = q;
-  snprintf(c->assumed, sizeof c->assumed, "the %d pointer parameters do not alias (each is bound to its own buffer): declared __restrict__", np);
-}
-
 static bool apply(PassCtx *c) {
   Loops l = {0};
   walk(c->k->body, collect_loops, NULL, &l);
@@ -358,7 +341,7 @@ static bool apply(PassCtx *c) {
   }
   free(l.loops);
   if (!done) { snprintf(c->why, sizeof c->why, "no loop left to transform"); return false; }
-  if (c->mutation != 3) restrict_params(c);
+  if (c->mutation != 3) rw_restrict_params(c);
   snprintf(c->did, sizeof c->did, "%d loop%s: %d global element%s kept in registers", done, done == 1 ? "" : "s", regs, regs == 1 ? "" : "s");
   return true;
 }

@@ -509,6 +509,8 @@ static bool apply_coarse(PassCtx *c, Site *s) {
   c->new_grid[0] = (c->L->grid[0] * B + T - 1) / T;
   c->new_grid[1] = (c->L->grid[1] * B + T - 1) / T;
   c->new_grid[2] = c->L->grid[2];
+  c->cover[0] = c->cover[1] = T;
+  c->cover[2] = c->L->block[2];
   snprintf(c->did, sizeof c->did, "'%s' at line %d staged through __shared__ %s %s[%d][%d]; block %dx%d (was %dx%d), %d rows per thread",
            s->param->name, tok_loc(at).line, type_name(et), tile->name, T, T + pad, T, R, B, B, T / R);
   return true;

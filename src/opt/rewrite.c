@@ -267,3 +267,21 @@ bool rw_same_expr(Node *a, Node *b) {
            rw_same_expr(a->cond, b->cond) && rw_same_expr(a->then, b->then) && rw_same_expr(a->els, b->els);
   }
 }
+
+/* every pointer parameter of the kernel declared __restrict__, and the assumption stated */
+void rw_restrict_params(PassCtx *c) {
+  Type *ft = copy_type(c->k->ty);
+  Type head = {0}, *cur = &head;
+  int np = 0;
+  for (Type *q = ft->params; q; q = q->next) {
+    Type *t = copy_type(q);
+    if (t->kind == TY_PTR) { t->qual |= Q_RESTRICT; np++; }
+    t->name = q->name;
+    cur = cur->next = t;
+  }
+  ft->params = head.next;
+  c->k->ty = ft;
+  Type *q = ft->params;
+  for (Obj *o = c->k->params; o && q; o = o->next, q = q->next) o->ty = q;
+  snprintf(c->assumed, sizeof c->assumed, "the %d pointer parameters do not alias (each is bound to its own buffer): declared __restrict__", np);
+}

@@ -190,13 +190,15 @@ static int run_quiet(Launch *L, const RunOptions *ro, char *msg, size_t len) {
 }
 
 /* the blocks the original runs for a sample of the variant's: the same threads, when the variant
- * reshaped the launch (each of its blocks covers grid*block/grid' threads of a dimension) */
-static bool map_sample(const Launch *a, const Launch *b, const Sample *vb, Sample *oa) {
+ * reshaped the launch (each of its blocks covers `cover` threads of a dimension, as the pass that
+ * reshaped it said; without that, grid*block/grid' where that divides evenly) */
+static bool map_sample(const Launch *a, const Launch *b, const int64_t *cover, const Sample *vb, Sample *oa) {
   int64_t V[3];
   for (int d = 0; d < 3; d++) {
     int64_t span = a->grid[d] * a->block[d];
-    if (span % b->grid[d]) return false;
-    V[d] = span / b->grid[d];
+    if (cover && cover[d] > 0) V[d] = cover[d];
+    else if (span % b->grid[d]) return false;
+    else V[d] = span / b->grid[d];
   }
   oa->n = 0;
   oa->blocks = xmalloc(sizeof(int64_t) * 4096);
@@ -218,7 +220,7 @@ static bool map_sample(const Launch *a, const Launch *b, const Sample *vb, Sampl
   return true;
 }
 
-static void check_size(const OptInput *in, Program *orig, Program *variant, bool sampled, VerifySize *vs) {
+static void check_size(const OptInput *in, Program *orig, Program *variant, bool sampled, const int64_t *cover, VerifySize *vs) {
   Launch a, b;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
@@ -248,7 +250,7 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, bool
     }
     bool same = !memcmp(a.grid, b.grid, sizeof a.grid) && !memcmp(a.block, b.block, sizeof a.block);
     if (same) { sa.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS); memcpy(sa.blocks, sb.blocks, sizeof(int64_t) * (size_t)sb.n); sa.n = sb.n; }
-    else if (!map_sample(&a, &b, &sb, &sa)) {
+    else if (!map_sample(&a, &b, cover, &sb, &sa)) {
       vs->skipped = true;
       snprintf(vs->detail, sizeof vs->detail, "the reshaped grid does not tile the original's threads evenly: no block sample maps onto it");
       free(sb.blocks); free(sa.blocks);
@@ -319,7 +321,7 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
       snprintf(at, sizeof at, "%s", vs->defines);
       snprintf(vs->detail, sizeof vs->detail, "the passes do not apply at %s: %.200s", at, why);
     } else {
-      check_size(in, po, pv, false, vs);
+      check_size(in, po, pv, false, NULL, vs);
       program_free(pv);
     }
     program_free(po);
@@ -332,7 +334,10 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
     snprintf(vf->detail, sizeof vf->detail, "blocks are remapped: sampled blocks of the two kernels compute different outputs");
   } else {
     snprintf(vf->defines, sizeof vf->defines, "as given, all blocks");
-    check_size(in, orig, variant, true, vf);
+    const int64_t *cover = NULL;   /* the last kept reshape's coverage (passes see the original's launch) */
+    for (int i = 0; i < nsteps; i++)
+      if (steps[i].applied && !steps[i].rejected && !steps[i].unprofitable && steps[i].cover[0] > 0) cover = steps[i].cover;
+    check_size(in, orig, variant, true, cover, vf);
   }
   /* verified: every size that ran agreed, and at least one size ran */
   bool any = false;

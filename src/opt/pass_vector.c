@@ -1,0 +1,326 @@
+/* pass vector: x-coarsening with vector stores (Yang et al., PLDI 2010, Sec. 3.1 on vectorized
+ * accesses and Sec. 3.5.2 on thread merge along x). Each thread does the work of F neighbouring
+ * threads along x: the body runs in an unrolled loop over cv = 0..F-1 with threadIdx.x read as
+ * threadIdx.x*F + cv and blockDim.x as blockDim.x*F, and the grid shrinks by F along x. A store
+ * P[i] whose index grows by one with threadIdx.x is kept in registers and written once after the
+ * loop as float2/float4 (int, unsigned, double2) when all F virtual threads stored and the address
+ * is aligned, which the code checks at run time; otherwise each stored element is written alone,
+ * so ragged edges and unaligned rows stay correct.
+ *
+ * Legal when the virtual threads cannot see each other: no barrier, shared memory, warp
+ * operation, fence, volatile or user-function call (whose body would still read threadIdx), no
+ * gridDim.x, and no return inside a loop (a return becomes `continue`, ending that virtual
+ * thread only). A store is deferred only when its buffer is touched by no other statement, so
+ * writing it later is not observable; the pointer parameters are then assumed not to alias, and
+ * the output says so with __restrict__. Loads stay scalar: each thread reads F neighbours in the
+ * same sectors, and nvcc reuses the loads its unrolled copies share. */
+#include "opt.h"
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_STORES = 8 };
+
+typedef struct {
+  int depth;                 /* loops and switches around the node being visited */
+  bool barrier, shared, warp, fence, call, volatile_, griddim, loop_return, tid_x;
+} Scan;
+
+static bool scan_pre(Node *n, void *ctx) {
+  Scan *s = ctx;
+  switch (n->kind) {
+  case ND_FOR: case ND_WHILE: case ND_DO: case ND_SWITCH: s->depth++; break;
+  case ND_RETURN: if (s->depth) s->loop_return = true; break;
+  case ND_SPECIAL:
+    if (n->sreg == SR_NCTAID && n->dim == 0) s->griddim = true;
+    if (n->sreg == SR_TID && n->dim == 0) s->tid_x = true;
+    break;
+  case ND_VAR:
+    if (n->var->sc == SC_SHARED || n->var->sc == SC_EXTERN_SHARED) s->shared = true;
+    if (n->var->is_volatile) s->volatile_ = true;
+    break;
+  case ND_CALL:
+    if (n->fn) s->call = true;
+    switch (n->builtin) {
+    case BI_SYNCTHREADS: case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR: s->barrier = true; break;
+    case BI_SYNCWARP: case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: case BI_BALLOT: case BI_ANY:
+    case BI_ALL: case BI_ACTIVEMASK: s->warp = true; break;
+    case BI_THREADFENCE: case BI_THREADFENCE_BLOCK: s->fence = true; break;
+    default: break;
+    }
+    break;
+  default: break;
+  }
+  return true;
+}
+static bool scan_post(Node *n, void *ctx) {
+  Scan *s = ctx;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->depth--;
+  return true;
+}
+
+/* a store the pass defers: `P[i] = e;` or `P[i] op= e;` with P a pointer parameter */
+typedef struct {
+  Node *stmt;                /* the ND_EXPR_STMT */
+  Obj *param;
+  Type *elem, *vec;          /* element and vector type (float4, int2, double2, ...) */
+  int vw;                    /* elements per vector store */
+} Store;
+
+typedef struct {
+  int depth;
+  Obj *k;
+  const Launch *L;
+  int factor;
+  Store st[MAX_STORES];
+  int n;
+  Obj *touched[64]; int ntouched[64]; int nt;   /* how many nodes name each pointer parameter */
+} Stores;
+
+static Type *vector_of(Type *elem, int factor, int *vw) {
+  const char *base = elem->kind == TY_FLOAT ? "float" : elem->kind == TY_DOUBLE ? "double" :
+                     elem->kind == TY_INT && !elem->is_unsigned ? "int" : elem->kind == TY_INT ? "uint" : NULL;
+  if (!base) return NULL;
+  int w = 16 / elem->size;
+  if (w > factor) w = factor;
+  if (w < 2 || factor % w) return NULL;
+  *vw = w;
+  return vector_type(fmt("%s%d", base, w));
+}
+
+static bool count_pre(Node *n, void *ctx) {
+  Stores *s = ctx;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->depth++;
+  if (n->kind == ND_VAR && n->var->sc == SC_PARAM && n->var->ty->kind == TY_PTR) {
+    int i = 0;
+    while (i < s->nt && s->touched[i] != n->var) i++;
+    if (i == s->nt && s->nt < 64) { s->touched[s->nt] = n->var; s->ntouched[s->nt++] = 0; }
+    if (i < 64) s->ntouched[i]++;
+  }
+  if (n->kind != ND_EXPR_STMT || s->depth || s->n >= MAX_STORES) return true;
+  Node *a = n->lhs;
+  if (a->kind != ND_ASSIGN && !(a->kind == ND_ASSIGN_OP && a->op != ND_SHL && a->op != ND_SHR)) return true;
+  Node *lhs = a->lhs;
+  if (lhs->kind != ND_INDEX) return true;
+  Node *base = rw_strip(lhs->lhs);
+  if (base->kind != ND_VAR || base->var->sc != SC_PARAM || base->var->ty->kind != TY_PTR) return true;
+  Store st = {.stmt = n, .param = base->var, .elem = lhs->ty};
+  st.vec = vector_of(lhs->ty, s->factor, &st.vw);
+  if (!st.vec) return true;
+  char why[256];
+  Node *idx = remat(s->k, lhs->rhs, &(Subst){0}, why, sizeof why);
+  int64_t stride;
+  if (!idx || !remat_stride(idx, s->L, SR_TID, 0, &stride) || stride != 1) return true;
+  s->st[s->n++] = st;
+  return true;
+}
+static bool count_post(Node *n, void *ctx) {
+  Stores *s = ctx;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->depth--;
+  return true;
+}
+
+/* the stores whose buffer no other statement names (a compound assignment names it twice) */
+static void find_stores(PassCtx *c, Stores *s) {
+  memset(s, 0, sizeof *s);
+  s->k = c->k;
+  s->L = c->L;
+  s->factor = c->param[0];
+  walk(c->k->body, count_pre, count_post, s);
+  int kept = 0;
+  for (int i = 0; i < s->n; i++) {
+    int uses = 0, same = 0;
+    for (int t = 0; t < s->nt; t++) if (s->touched[t] == s->st[i].param) uses = s->ntouched[t];
+    for (int j = 0; j < s->n; j++) same += s->st[j].param == s->st[i].param;
+    if (uses == 1 && same == 1) s->st[kept++] = s->st[i];   /* `P[i] op= e` names P once too */
+  }
+  s->n = kept;
+}
+
+static Legality legal(PassCtx *c) {
+  Scan s = {0};
+  walk(c->k->body, scan_pre, scan_post, &s);
+  const char *no = s.barrier ? "it synchronizes the block (__syncthreads)" : s.shared ? "it uses shared memory" :
+                   s.warp ? "it uses warp-level operations (shuffles, votes, __syncwarp)" : s.fence ? "it uses memory fences" :
+                   s.call ? "it calls a device function (which would still read threadIdx)" :
+                   s.volatile_ ? "it uses volatile variables" : s.griddim ? "it reads gridDim.x, which the pass changes" :
+                   s.loop_return ? "it returns from inside a loop" : NULL;
+  if (no) { snprintf(c->why, sizeof c->why, "threads cannot be merged along x: %s", no); return ILLEGAL; }
+  if (!s.tid_x) { snprintf(c->why, sizeof c->why, "the kernel does not read threadIdx.x"); return NOT_APPLICABLE; }
+  if (c->L->grid[0] < c->param[0]) {
+    snprintf(c->why, sizeof c->why, "the grid has %lld block%s along x, fewer than the factor %d", (long long)c->L->grid[0],
+             c->L->grid[0] == 1 ? "" : "s", c->param[0]);
+    return NOT_APPLICABLE;
+  }
+  Stores st;
+  find_stores(c, &st);
+  snprintf(c->why, sizeof c->why, "%d threads merged along x; %d store%s with unit stride in x written as vectors", c->param[0], st.n,
+           st.n == 1 ? "" : "s");
+  c->site = st.n ? st.st[0].stmt : c->k->body;
+  return LEGAL;
+}
+
+/* ---- apply ---- */
+typedef struct { Node **slots[4096]; int n; bool overflow; } Slots;
+
+/* the slots holding threadIdx.x and blockDim.x, and the returns (outside loops by legality) */
+static void collect_slots(Node **list, Slots *s) {
+  for (Node **slot = list; *slot; slot = &(*slot)->next) {
+    Node *n = *slot;
+    if ((n->kind == ND_SPECIAL && n->dim == 0 && (n->sreg == SR_TID || n->sreg == SR_NTID)) || n->kind == ND_RETURN) {
+      if (s->n < 4096) s->slots[s->n++] = slot; else s->overflow = true;
+      continue;
+    }
+    Node **kids[NODE_MAX_KIDS];
+    int nk = node_kids(n, kids);
+    for (int k = 0; k < nk; k++) collect_slots(kids[k], s);
+  }
+}
+
+static Node *assign_op(NodeKind op, Node *l, Node *r) {
+  Node *n = new_node(ND_ASSIGN_OP, l->tok);
+  n->op = op;
+  n->lhs = l;
+  n->rhs = r;
+  add_type(n);
+  return n;
+}
+
+static Node *cast_to(Node *e, Type *ty) {
+  Node *n = new_node(ND_CAST, e->tok);
+  n->lhs = e;
+  n->ty = ty;
+  n->cast_ty = ty;
+  return n;
+}
+
+static Node *make_vector(Token *at, Type *vt, Obj *arr, int from, int n) {
+  Node *call = new_node(ND_CALL, rw_tok(at, TK_IDENT, fmt("make_%s", type_name(vt))));
+  Node head = {0}, *cur = &head;
+  for (int i = 0; i < n; i++) cur = cur->next = rw_index(rw_var(at, arr), rw_num(at, from + i));
+  call->args = head.next;
+  call->nargs = n;
+  call->builtin = BI_MAKE_VECTOR;
+  call->ty = vt;
+  return call;
+}
+
+typedef struct { Obj *val, *base, *mask; } Deferred;
+
+/* `P[i] = e;` -> `{ val[cv] = e; base = i - cv; mask |= 1u << cv; }` (op=: val[cv] = P[i] op e) */
+static Node *defer_store(PassCtx *c, Store *st, Deferred *d, Obj *cv) {
+  Node *a = st->stmt->lhs, *lhs = a->lhs;
+  Token *at = st->stmt->tok;
+  int F = c->param[0];
+  d->val = rw_new_var(c->p, c->k, fmt("%s_out", st->param->name), array_of(st->elem, F), SC_LOCAL, at);
+  d->base = rw_new_var(c->p, c->k, fmt("%s_at", st->param->name), lhs->rhs->ty, SC_LOCAL, at);
+  d->mask = rw_new_var(c->p, c->k, fmt("%s_mask", st->param->name), ty_uint, SC_LOCAL, at);
+  Node *value = a->kind == ND_ASSIGN ? a->rhs : rw_bin(a->op, clone_nodes(lhs), a->rhs);
+  Node *s1 = rw_expr_stmt(rw_assign(rw_index(rw_var(at, d->val), rw_var(at, cv)), value));
+  Node *s2 = rw_expr_stmt(rw_assign(rw_var(at, d->base), rw_bin(ND_SUB, clone_nodes(lhs->rhs), rw_var(at, cv))));
+  Node *s3 = rw_expr_stmt(assign_op(ND_BITOR, rw_var(at, d->mask), rw_bin(ND_SHL, rw_unum(at, 1), rw_var(at, cv))));
+  s1->next = s2;
+  s2->next = s3;
+  return rw_block(at, s1);
+}
+
+/* after the loop: one vector store when every virtual thread stored and the address is aligned,
+ * else each stored element alone */
+static Node *flush_store(PassCtx *c, Store *st, Deferred *d) {
+  Token *at = st->stmt->tok;
+  int F = c->param[0];
+  unsigned full = F == 32 ? 0xffffffffu : (1u << F) - 1;
+  Node *addr = rw_unary(ND_ADDR, rw_index(rw_var(at, st->param), rw_var(at, d->base)));
+  unsigned align = (unsigned)(st->vw * st->elem->size) - 1;
+  if (c->mutation == 1) align = (unsigned)st->elem->size - 1;   /* broken: element alignment only */
+  Node *aligned = rw_bin(ND_EQ, rw_bin(ND_BITAND, cast_to(addr, ty_ulong), rw_unum(at, align)), rw_unum(at, 0));
+  Node *cond = rw_bin(ND_LOGAND, rw_bin(ND_EQ, rw_var(at, d->mask), rw_unum(at, full)), aligned);
+  Node head = {0}, *cur = &head;
+  for (int v = 0; v < F; v += st->vw) {
+    Node *elem = rw_index(rw_var(at, st->param), v ? rw_bin(ND_ADD, rw_var(at, d->base), rw_num(at, v)) : rw_var(at, d->base));
+    Node *vp = cast_to(rw_unary(ND_ADDR, elem), pointer_to(st->vec));
+    cur = cur->next = rw_expr_stmt(rw_assign(rw_unary(ND_DEREF, vp), make_vector(at, st->vec, d->val, v, st->vw)));
+  }
+  Node *vec = rw_block(at, head.next);
+  Obj *cw = rw_new_var(c->p, c->k, "cw", ty_int, SC_LOCAL, at);
+  int last = c->mutation == 3 ? F - 1 : F;                       /* broken: the last element dropped */
+  Node *one = rw_expr_stmt(rw_assign(rw_index(rw_var(at, st->param), rw_bin(ND_ADD, rw_var(at, d->base), rw_var(at, cw))),
+                                     rw_index(rw_var(at, d->val), rw_var(at, cw))));
+  Node *bit = rw_bin(ND_BITAND, rw_bin(ND_SHR, rw_var(at, d->mask), rw_var(at, cw)), rw_unum(at, 1));
+  Node *each = rw_for(rw_decl(cw, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, cw), rw_num(at, last)),
+                      rw_unary(ND_POSTINC, rw_var(at, cw)), rw_if(bit, one, NULL));
+  Token *p = rw_tok(at, TK_PRAGMA, "#pragma");
+  p->str = arena_strdup("unroll");
+  each->pragma = p;
+  each->unroll = -1;
+  return rw_if(cond, vec, each);
+}
+
+static bool apply(PassCtx *c) {
+  int F = c->param[0];
+  Stores st;
+  find_stores(c, &st);
+  Node *body = c->k->body;
+  Token *at = body->tok;
+  Obj *cv = rw_new_var(c->p, c->k, "cv", ty_int, SC_LOCAL, at);
+  Deferred d[MAX_STORES];
+  Node pre = {0}, *pcur = &pre, post = {0}, *qcur = &post;
+  Buf names = {0};
+  for (int i = 0; i < st.n; i++) {
+    Node **slot = rw_slot_of(&body->stmts, st.st[i].stmt);
+    if (!slot) continue;
+    Node *next = st.st[i].stmt->next;
+    Node *blk = defer_store(c, &st.st[i], &d[i], cv);
+    blk->next = next;
+    *slot = blk;
+    pcur = pcur->next = rw_decl(d[i].val, NULL);
+    pcur = pcur->next = rw_decl(d[i].base, rw_num(at, 0));
+    pcur = pcur->next = rw_decl(d[i].mask, rw_unum(at, 0));
+    qcur = qcur->next = flush_store(c, &st.st[i], &d[i]);
+    buf_printf(&names, "%s%s as %s", i ? ", " : "", st.st[i].param->name, type_name(st.st[i].vec));
+  }
+  /* threadIdx.x -> threadIdx.x*F + cv, blockDim.x -> blockDim.x*F, return -> continue */
+  Slots s = {.n = 0};
+  collect_slots(&body->stmts, &s);
+  if (s.overflow) { buf_free(&names); snprintf(c->why, sizeof c->why, "too many uses of threadIdx.x"); return false; }
+  for (int i = 0; i < s.n; i++) {
+    Node *n = *s.slots[i], *next = n->next, *r;
+    if (n->kind == ND_RETURN) r = new_node(ND_CONTINUE, rw_tok(n->tok, TK_KEYWORD, "continue"));
+    else if (n->sreg == SR_TID) r = rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(n->tok, SR_TID, 0), rw_unum(n->tok, (int64_t)F)), rw_var(n->tok, cv));
+    else r = rw_bin(ND_MUL, rw_special(n->tok, SR_NTID, 0), rw_unum(n->tok, (int64_t)F));
+    r->next = next;
+    *s.slots[i] = r;
+  }
+  int upto = c->mutation == 2 ? F - 1 : F;                      /* broken: one virtual thread skipped */
+  Node *loop = rw_for(rw_decl(cv, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, cv), rw_num(at, upto)),
+                      rw_unary(ND_POSTINC, rw_var(at, cv)), rw_block(at, body->stmts));
+  Token *p = rw_tok(at, TK_PRAGMA, "#pragma");
+  p->str = arena_strdup("unroll");
+  loop->pragma = p;
+  loop->unroll = -1;
+  pcur->next = loop;
+  loop->next = post.next;
+  body->stmts = pre.next;
+  c->changes_launch = true;
+  for (int i = 0; i < 3; i++) { c->new_grid[i] = c->L->grid[i]; c->new_block[i] = c->L->block[i]; }
+  c->new_grid[0] = (c->L->grid[0] + F - 1) / F;
+  for (int i = 0; i < 3; i++) c->cover[i] = c->L->block[i] * (i == 0 ? F : 1);
+  if (st.n) rw_restrict_params(c);
+  snprintf(c->did, sizeof c->did, "%d threads merged along x (grid.x %lld -> %lld); %s", F, (long long)c->L->grid[0],
+           (long long)c->new_grid[0], st.n ? fmt("vector stores: %s (alignment checked at run time, scalar at edges)", names.s) : "no store written as a vector");
+  buf_free(&names);
+  return true;
+}
+
+const Pass pass_vector = {
+  .name = "vector",
+  .summary = "merge threads along x; stores with unit stride written as float2/float4 (int, double2)",
+  .source = "Yang et al., PLDI 2010, Sec. 3.1 (vectorization) and 3.5.2 (thread merge along x)",
+  .params = {{"factor", "threads merged along x (the width of the vector stores)", {2, 4, 8}, 2}},
+  .nparams = 1,
+  .model_chooses = true,
+  .motivation = "reuse",
+  .legal = legal,
+  .apply = apply,
+  .nmutations = 3,
+  .mutation_names = {"alignment not checked before a vector store", "one merged thread skipped", "the last element of a ragged edge dropped"},
+};
