@@ -26,6 +26,8 @@ run mrifhd examples/mrifhd.cu mrifhd
 run mriq examples/mriq.cu mriq
 run imregionmax examples/imregionmax.cu imregionmax
 run sad examples/sad.cu sad
+run demosaic examples/demosaic.cu demosaic
+run vv examples/vv.cu vv
 # the row walk staged anyway (the model says no; measured to check it): --no-estimate
 ./carve optimize examples/mv.cu --no-estimate -o "$out/cu/mv_forced.cu" 2>/dev/null
 for v in forced; do

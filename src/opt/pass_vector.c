@@ -255,6 +255,70 @@ static Node *flush_store(PassCtx *c, Store *st, Deferred *d) {
   return rw_if(cond, vec, each);
 }
 
+/* no side effects in a declaration's initializer: it may run twice (the guard loop and the body) */
+static bool effect_pre(Node *n, void *ctx) {
+  bool *bad = ctx;
+  switch (n->kind) {
+  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: *bad = true; break;
+  case ND_CALL: if (n->fn || (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX && n->builtin != BI_ABS)) *bad = true; break;
+  default: break;
+  }
+  return !*bad;
+}
+
+/* the shape a fast path needs: declarations without side effects, then either `if (G) S` last
+ * (form 1) or `if (G) continue;` followed by the rest (form 2, from an early return) */
+static int guard_form(Node *stmts, int *at) {
+  int i = 0;
+  for (Node *s = stmts; s; s = s->next, i++) {
+    if (s->kind == ND_DECL) {
+      bool bad = false;
+      if (s->decl_init) walk(s->decl_init, effect_pre, NULL, &bad);
+      if (bad) return 0;
+      continue;
+    }
+    if (s->kind != ND_IF || s->els) return 0;
+    *at = i;
+    Node *t = s->then;
+    while (t->kind == ND_BLOCK && t->stmts && !t->stmts->next) t = t->stmts;
+    if (t->kind == ND_CONTINUE) return s->next ? 2 : 0;
+    return s->next ? 0 : 1;
+  }
+  return 0;
+}
+
+static Node **nth_slot(Node **list, int k) {
+  while (k-- && *list) list = &(*list)->next;
+  return list;
+}
+
+/* a copy of the merged loop whose body keeps the declarations and, in place of the guard and
+ * what follows, `all &= G;` (form 1) or `all &= !G;` (form 2) */
+static Node *guard_loop(Node *loop, int form, int at, Obj *all) {
+  Node *next = loop->next;
+  loop->next = NULL;
+  Node *g = clone_nodes(loop);
+  loop->next = next;
+  Node **slot = nth_slot(&g->then->stmts, at);
+  Node *cond = (*slot)->cond;
+  if (form == 2) cond = rw_unary(ND_NOT, cond);
+  *slot = rw_expr_stmt(assign_op(ND_BITAND, rw_var(cond->tok, all), cond));
+  return g;
+}
+
+/* a copy of the merged loop with the guard dropped: every merged thread known to pass it */
+static Node *fast_loop(Node *loop, int form, int at) {
+  Node *next = loop->next;
+  loop->next = NULL;
+  Node *f = clone_nodes(loop);
+  loop->next = next;
+  Node **slot = nth_slot(&f->then->stmts, at);
+  Node *rest = (*slot)->next;
+  if (form == 1) { Node *t = (*slot)->then; t->next = rest; *slot = t; }
+  else *slot = rest;
+  return f;
+}
+
 static bool apply(PassCtx *c) {
   int F = c->param[0];
   Stores st;
@@ -297,16 +361,31 @@ static bool apply(PassCtx *c) {
   p->str = arena_strdup("unroll");
   loop->pragma = p;
   loop->unroll = -1;
-  pcur->next = loop;
-  loop->next = post.next;
+  /* a fast path where every merged thread passes the guard: its loads are unconditional, so
+   * nvcc shares those the merged threads have in common (a guarded load cannot be shared) */
+  int gi = 0, form = c->param[1] ? guard_form(loop->then->stmts, &gi) : 0;
+  if (form) {
+    Obj *all = rw_new_var(c->p, c->k, "all", ty_int, SC_LOCAL, loop->tok);
+    Node *d = rw_decl(all, rw_num(loop->tok, 1));
+    Node *g = guard_loop(loop, form, gi, all);
+    Node *f = fast_loop(loop, form, gi);
+    Node *split = rw_if(rw_var(loop->tok, all), rw_block(loop->tok, f), rw_block(loop->tok, loop));
+    d->next = g;
+    g->next = split;
+    pcur->next = d;
+    split->next = post.next;
+  } else {
+    pcur->next = loop;
+    loop->next = post.next;
+  }
   body->stmts = pre.next;
   c->changes_launch = true;
   for (int i = 0; i < 3; i++) { c->new_grid[i] = c->L->grid[i]; c->new_block[i] = c->L->block[i]; }
   c->new_grid[0] = (c->L->grid[0] + F - 1) / F;
   for (int i = 0; i < 3; i++) c->cover[i] = c->L->block[i] * (i == 0 ? F : 1);
   if (st.n) rw_restrict_params(c);
-  snprintf(c->did, sizeof c->did, "%d threads merged along x (grid.x %lld -> %lld); %s", F, (long long)c->L->grid[0],
-           (long long)c->new_grid[0], st.n ? fmt("vector stores: %s (alignment checked at run time, scalar at edges)", names.s) : "no store written as a vector");
+  snprintf(c->did, sizeof c->did, "%d threads merged along x (grid.x %lld -> %lld)%s; %s", F, (long long)c->L->grid[0],
+           (long long)c->new_grid[0], form ? ", a fast path where all pass the guard (loads shared)" : "", st.n ? fmt("vector stores: %s (alignment checked at run time, scalar at edges)", names.s) : "no store written as a vector");
   buf_free(&names);
   return true;
 }
@@ -315,8 +394,9 @@ const Pass pass_vector = {
   .name = "vector",
   .summary = "merge threads along x; stores with unit stride written as float2/float4 (int, double2)",
   .source = "Yang et al., PLDI 2010, Sec. 3.1 (vectorization) and 3.5.2 (thread merge along x)",
-  .params = {{"factor", "threads merged along x (the width of the vector stores)", {2, 4, 8}, 2}},
-  .nparams = 1,
+  .params = {{"factor", "threads merged along x (the width of the vector stores)", {2, 4, 8}, 2},
+             {"split", "a fast path without the guard when every merged thread passes it (1) or not (0)", {1, 0}, 1}},
+  .nparams = 2,
   .model_chooses = true,
   .motivation = "reuse",
   .legal = legal,
