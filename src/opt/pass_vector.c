@@ -395,7 +395,7 @@ const Pass pass_vector = {
   .summary = "merge threads along x; stores with unit stride written as float2/float4 (int, double2)",
   .source = "Yang et al., PLDI 2010, Sec. 3.1 (vectorization) and 3.5.2 (thread merge along x)",
   .params = {{"factor", "threads merged along x (the width of the vector stores)", {2, 4, 8}, 2},
-             {"split", "a fast path without the guard when every merged thread passes it (1) or not (0)", {1, 0}, 1}},
+             {"split", "a fast path without the guard when every merged thread passes it (1) or not (0)", {0, 1}, 1}},
   .nparams = 2,
   .model_chooses = true,
   .motivation = "reuse",
