@@ -49,10 +49,17 @@ grep -q "no pass applied" "$t/none.cu"; check $? "prints the kernel unchanged"
 # paper machine: diagonal reordering on the GT200
 "$carve" optimize examples/tp.cu --arch gt200 -D H=128 -D W=128 --passes camping --regs 10 -o "$t/gt.cu" 2> "$t/plan"; check $? "tp for the GT200"
 grep -q "camping  applied, verified" "$t/plan" && grep -q "bid_x" "$t/gt.cu"; check $? "diagonal block order on a linearly partitioned GPU: $(cat "$t/plan")"
+# the vector pass: int4 stores of imregionmax, three float2 planes of demosaic, float4 of vv
+"$carve" optimize examples/imregionmax.cu -D H=64 -D W=64 --passes vector --set vector.factor=4 --no-estimate -o "$t/vimr.cu" 2> "$t/plan"; check $? "vector on imregionmax"
+grep -q "vector   applied" "$t/plan" && grep -q "\*(int4 \*)&C\[C_at\]" "$t/vimr.cu" && grep -q "if (all)" "$t/vimr.cu"; check $? "int4 stores and a guard-free fast path: $(cat "$t/plan")"
+"$carve" optimize examples/demosaic.cu -D H=64 -D W=64 --passes vector --no-estimate -o "$t/vdem.cu" 2>/dev/null; check $? "vector on demosaic"
+grep -q "make_float2" "$t/vdem.cu"; check $? "demosaic's planes stored as float2"
+"$carve" optimize examples/vv.cu -D H=64 -D W=64 --explain -o "$t/vvv.cu" 2> "$t/plan"; check $? "vv with the model choosing"
+grep -q "factor chosen by the estimate from 2: " "$t/plan"; check $? "the plan lists each factor's estimate: $(grep -A1 factor "$t/plan")"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  for f in tp mm mv2 sq gt; do
+  for f in tp mm mv2 sq gt vimr vdem vvv; do
     "$nv" -arch=sm_90 -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
   done
 else
