@@ -26,11 +26,14 @@ assert [z["size"] for z in s["scalar"]["sizes"]]==["reduced","ragged","full"] an
 assert d["output"].endswith("mm.cu") and "source" not in d' ; check $? "the JSON plan: applied, verified at three sizes: $out"
 fi
 grep -q "__restrict__" "$t/mm.cu" && grep -q "assumes the 3 pointer parameters do not alias" "$t/mm.cu"; check $? "the no-alias assumption is stated and declared"
-# mv: legal and verified-able, but the model says slower: not kept, and the source is unchanged
-"$carve" optimize examples/mv.cu -D H=512 -D W=512 -o "$t/mv.cu" 2> "$t/plan"; check $? "mv optimizes"
+# mv without split: staging is legal and verifiable, but the model says slower: not kept, and the source is unchanged
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 --skip split -o "$t/mv.cu" 2> "$t/plan"; check $? "mv optimizes"
 grep -q "stage    not kept, the estimate says slower" "$t/plan"; check $? "mv's staging is not kept: the estimate says slower: $(cat "$t/plan")"
 grep -q "no pass applied" "$t/mv.cu"; check $? "and the output says no pass applied"
-"$carve" optimize examples/mv.cu -D H=512 -D W=512 --no-estimate -o "$t/mv2.cu" 2> "$t/plan"; check $? "--no-estimate"
+# with split: a warp per row, chosen by the model
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 -o "$t/mvs.cu" 2> "$t/plan"; check $? "mv with split"
+grep -q "split    applied, verified" "$t/plan" && grep -q "__shfl_down_sync" "$t/mvs.cu"; check $? "the row sum is split across lanes: $(cat "$t/plan")"
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 --skip split --no-estimate -o "$t/mv2.cu" 2> "$t/plan"; check $? "--no-estimate"
 grep -q "stage    applied, verified" "$t/plan"; check $? "--no-estimate keeps every legal verified step: $(cat "$t/plan")"
 # --no-verify says so
 "$carve" optimize examples/tp.cu -D H=64 -D W=64 --no-verify --no-estimate --passes stage -o "$t/nv.cu" 2> "$t/plan"; check $? "--no-verify"
@@ -43,7 +46,7 @@ grep -q "tile\[16\]\[17\]" "$t/sq.cu" && grep -q "block(16, 16" "$t/sq.cu"; chec
 "$carve" optimize examples/tp.cu --passes stage,bogus 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "no pass named 'bogus'" "$t/err"; check $? "an unknown pass in --passes: $(cat "$t/err")"
 "$carve" optimize examples/tp.cu --passes stage --skip unroll 2> "$t/err" >/dev/null; [ $? = 2 ]; check $? "--passes with --skip is refused"
 "$carve" optimize examples/tp.cu --ncu 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "unknown option '--ncu'" "$t/err"; check $? "bench's options are not optimize's: $(cat "$t/err")"
-"$carve" optimize examples/tp.cu -D H=64 -D W=64 --skip stage,vector,unroll,camping,scalar -o "$t/none.cu" 2>/dev/null; check $? "every pass skipped"
+"$carve" optimize examples/tp.cu -D H=64 -D W=64 --skip stage,split,vector,unroll,camping,scalar -o "$t/none.cu" 2>/dev/null; check $? "every pass skipped"
 grep -q "no pass applied" "$t/none.cu"; check $? "prints the kernel unchanged"
 "$carve" optimize /nonexistent.cu 2>/dev/null; [ $? = 2 ]; check $? "a missing file: exit 2"
 # paper machine: diagonal reordering on the GT200
@@ -59,7 +62,7 @@ grep -q "factor chosen by the estimate from 2: " "$t/plan"; check $? "the plan l
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  for f in tp mm mv2 sq gt vimr vdem vvv; do
+  for f in tp mm mv2 mvs sq gt vimr vdem vvv; do
     "$nv" -arch=sm_90 -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
   done
 else

@@ -931,6 +931,10 @@ static NOINLINE void eval_shfl(Warp *w, Node *n, Mask m, Val *out) {
     case BI_SHFL_DOWN: src = (l - seg) + (int64_t)s[l].u < width ? l + (int)s[l].u : l; break;
     default: { int x = l ^ (int)(s[l].i & 31); src = (x & ~(width - 1)) == seg ? x : l; break; }
     }
+    /* the value of a lane that is not active or not in the mask is undefined (CUDA C++
+     * Programming Guide, Warp Shuffle Functions): the interpreter reports it */
+    if (src != l && (!(m >> src & 1) || !((uint32_t)mask[l].u >> src & 1)))
+      fault_at(w, n, l, "shuffle reads lane %d, which is %s: its value is undefined", src, !(m >> src & 1) ? "not active" : "not in the mask");
     out[l] = v[src];
   }
 }

@@ -179,6 +179,10 @@ bool rw_same_expr(Node *a, Node *b);                   /* structurally equal (ig
 Node *rw_strip(Node *n);                              /* under the implicit conversions */
 /* the kernel's pointer parameters declared __restrict__; c->assumed says so */
 void rw_restrict_params(PassCtx *c);
+/* the kernel's threads cannot observe each other or the grid's x extent (no barrier, shared
+ * memory, warp operation, fence, volatile, device-function call, gridDim.x, or return inside a
+ * loop): passes may regroup them along x. why names the first obstacle. */
+bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len);
 
 /* ---- re-materialization (remat.c) ---- */
 /* e evaluated with substitutions: each ND_SPECIAL (reg, dim) in `from` replaced by a copy of the

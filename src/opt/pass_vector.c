@@ -20,44 +20,6 @@
 
 enum { MAX_STORES = 8 };
 
-typedef struct {
-  int depth;                 /* loops and switches around the node being visited */
-  bool barrier, shared, warp, fence, call, volatile_, griddim, loop_return, tid_x;
-} Scan;
-
-static bool scan_pre(Node *n, void *ctx) {
-  Scan *s = ctx;
-  switch (n->kind) {
-  case ND_FOR: case ND_WHILE: case ND_DO: case ND_SWITCH: s->depth++; break;
-  case ND_RETURN: if (s->depth) s->loop_return = true; break;
-  case ND_SPECIAL:
-    if (n->sreg == SR_NCTAID && n->dim == 0) s->griddim = true;
-    if (n->sreg == SR_TID && n->dim == 0) s->tid_x = true;
-    break;
-  case ND_VAR:
-    if (n->var->sc == SC_SHARED || n->var->sc == SC_EXTERN_SHARED) s->shared = true;
-    if (n->var->is_volatile) s->volatile_ = true;
-    break;
-  case ND_CALL:
-    if (n->fn) s->call = true;
-    switch (n->builtin) {
-    case BI_SYNCTHREADS: case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR: s->barrier = true; break;
-    case BI_SYNCWARP: case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: case BI_BALLOT: case BI_ANY:
-    case BI_ALL: case BI_ACTIVEMASK: s->warp = true; break;
-    case BI_THREADFENCE: case BI_THREADFENCE_BLOCK: s->fence = true; break;
-    default: break;
-    }
-    break;
-  default: break;
-  }
-  return true;
-}
-static bool scan_post(Node *n, void *ctx) {
-  Scan *s = ctx;
-  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->depth--;
-  return true;
-}
-
 /* a store the pass defers: `P[i] = e;` or `P[i] op= e;` with P a pointer parameter */
 typedef struct {
   Node *stmt;                /* the ND_EXPR_STMT */
@@ -137,15 +99,13 @@ static void find_stores(PassCtx *c, Stores *s) {
 }
 
 static Legality legal(PassCtx *c) {
-  Scan s = {0};
-  walk(c->k->body, scan_pre, scan_post, &s);
-  const char *no = s.barrier ? "it synchronizes the block (__syncthreads)" : s.shared ? "it uses shared memory" :
-                   s.warp ? "it uses warp-level operations (shuffles, votes, __syncwarp)" : s.fence ? "it uses memory fences" :
-                   s.call ? "it calls a device function (which would still read threadIdx)" :
-                   s.volatile_ ? "it uses volatile variables" : s.griddim ? "it reads gridDim.x, which the pass changes" :
-                   s.loop_return ? "it returns from inside a loop" : NULL;
-  if (no) { snprintf(c->why, sizeof c->why, "threads cannot be merged along x: %s", no); return ILLEGAL; }
-  if (!s.tid_x) { snprintf(c->why, sizeof c->why, "the kernel does not read threadIdx.x"); return NOT_APPLICABLE; }
+  char no[256];
+  bool reads_tid_x;
+  if (!rw_threads_separable(c->k->body, &reads_tid_x, no, sizeof no)) {
+    snprintf(c->why, sizeof c->why, "threads cannot be merged along x: %s", no);
+    return ILLEGAL;
+  }
+  if (!reads_tid_x) { snprintf(c->why, sizeof c->why, "the kernel does not read threadIdx.x"); return NOT_APPLICABLE; }
   if (c->L->grid[0] < c->param[0]) {
     snprintf(c->why, sizeof c->why, "the grid has %lld block%s along x, fewer than the factor %d", (long long)c->L->grid[0],
              c->L->grid[0] == 1 ? "" : "s", c->param[0]);

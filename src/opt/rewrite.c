@@ -285,3 +285,55 @@ void rw_restrict_params(PassCtx *c) {
   for (Obj *o = c->k->params; o && q; o = o->next, q = q->next) o->ty = q;
   snprintf(c->assumed, sizeof c->assumed, "the %d pointer parameters do not alias (each is bound to its own buffer): declared __restrict__", np);
 }
+
+/* ---- threads that cannot see each other ---- */
+typedef struct {
+  int depth;                 /* loops and switches around the node being visited */
+  bool barrier, shared, warp, fence, call, volatile_, griddim, loop_return, tid_x;
+} Scan;
+
+static bool sep_pre(Node *n, void *ctx) {
+  Scan *s = ctx;
+  switch (n->kind) {
+  case ND_FOR: case ND_WHILE: case ND_DO: case ND_SWITCH: s->depth++; break;
+  case ND_RETURN: if (s->depth) s->loop_return = true; break;
+  case ND_SPECIAL:
+    if (n->sreg == SR_NCTAID && n->dim == 0) s->griddim = true;
+    if (n->sreg == SR_TID && n->dim == 0) s->tid_x = true;
+    break;
+  case ND_VAR:
+    if (n->var->sc == SC_SHARED || n->var->sc == SC_EXTERN_SHARED) s->shared = true;
+    if (n->var->is_volatile) s->volatile_ = true;
+    break;
+  case ND_CALL:
+    if (n->fn) s->call = true;
+    switch (n->builtin) {
+    case BI_SYNCTHREADS: case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR: s->barrier = true; break;
+    case BI_SYNCWARP: case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: case BI_BALLOT: case BI_ANY:
+    case BI_ALL: case BI_ACTIVEMASK: s->warp = true; break;
+    case BI_THREADFENCE: case BI_THREADFENCE_BLOCK: s->fence = true; break;
+    default: break;
+    }
+    break;
+  default: break;
+  }
+  return true;
+}
+static bool sep_post(Node *n, void *ctx) {
+  Scan *s = ctx;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->depth--;
+  return true;
+}
+
+bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len) {
+  Scan s = {0};
+  walk(body, sep_pre, sep_post, &s);
+  const char *no = s.barrier ? "it synchronizes the block (__syncthreads)" : s.shared ? "it uses shared memory" :
+                   s.warp ? "it uses warp-level operations (shuffles, votes, __syncwarp)" : s.fence ? "it uses memory fences" :
+                   s.call ? "it calls a device function (which would still read threadIdx)" :
+                   s.volatile_ ? "it uses volatile variables" : s.griddim ? "it reads gridDim.x, which the pass changes" :
+                   s.loop_return ? "it returns from inside a loop" : NULL;
+  if (reads_tid_x) *reads_tid_x = s.tid_x;
+  if (no) snprintf(why, len, "%s", no);
+  return !no;
+}

@@ -191,33 +191,61 @@ static int run_quiet(Launch *L, const RunOptions *ro, char *msg, size_t len) {
 
 /* the blocks the original runs for a sample of the variant's: the same threads, when the variant
  * reshaped the launch (each of its blocks covers `cover` threads of a dimension, as the pass that
- * reshaped it said; without that, grid*block/grid' where that divides evenly) */
-static bool map_sample(const Launch *a, const Launch *b, const int64_t *cover, const Sample *vb, Sample *oa) {
-  int64_t V[3];
+ * reshaped it said; without that, grid*block/grid' where that divides evenly). Both directions:
+ * the variant's sample grows to every variant block covering the original blocks it maps to, so
+ * the two runs write the same elements also when a variant block covers part of an original one
+ * (split: 4 rows of the original's 128). */
+static bool cover_of(const Launch *a, const Launch *b, const int64_t *cover, int64_t V[3]) {
   for (int d = 0; d < 3; d++) {
     int64_t span = a->grid[d] * a->block[d];
     if (cover && cover[d] > 0) V[d] = cover[d];
     else if (span % b->grid[d]) return false;
     else V[d] = span / b->grid[d];
   }
-  oa->n = 0;
-  oa->blocks = xmalloc(sizeof(int64_t) * 4096);
-  for (int i = 0; i < vb->n; i++) {
-    int64_t l = vb->blocks[i], v[3] = {l % b->grid[0], l / b->grid[0] % b->grid[1], l / (b->grid[0] * b->grid[1])};
+  return true;
+}
+
+static bool add_block(Sample *s, int64_t b) {
+  for (int i = 0; i < s->n; i++) if (s->blocks[i] == b) return true;
+  if (s->n == 4096) return false;
+  s->blocks[s->n++] = b;
+  return true;
+}
+
+/* blocks of launch `to` whose threads overlap those of blocks `from` of launch `fr`, where a block of
+ * `fr` spans cf[d] threads and one of `to` ct[d] */
+static bool remap(const Launch *fr, const Launch *to, const int64_t cf[3], const int64_t ct[3], const Sample *from, Sample *out) {
+  for (int i = 0; i < from->n; i++) {
+    int64_t l = from->blocks[i], v[3] = {l % fr->grid[0], l / fr->grid[0] % fr->grid[1], l / (fr->grid[0] * fr->grid[1])};
     int64_t lo[3], hi[3];
     for (int d = 0; d < 3; d++) {
-      lo[d] = v[d] * V[d] / a->block[d];
-      hi[d] = ((v[d] + 1) * V[d] - 1) / a->block[d];
-      if (hi[d] >= a->grid[d]) hi[d] = a->grid[d] - 1;
+      lo[d] = v[d] * cf[d] / ct[d];
+      hi[d] = ((v[d] + 1) * cf[d] - 1) / ct[d];
+      if (hi[d] >= to->grid[d]) hi[d] = to->grid[d] - 1;
     }
     for (int64_t z = lo[2]; z <= hi[2]; z++)
       for (int64_t y = lo[1]; y <= hi[1]; y++)
-        for (int64_t x = lo[0]; x <= hi[0]; x++) {
-          if (oa->n == 4096) return false;
-          oa->blocks[oa->n++] = x + a->grid[0] * (y + a->grid[1] * z);
-        }
+        for (int64_t x = lo[0]; x <= hi[0]; x++)
+          if (!add_block(out, x + to->grid[0] * (y + to->grid[1] * z))) return false;
   }
   return true;
+}
+
+static bool map_sample(const Launch *a, const Launch *b, const int64_t *cover, Sample *vb, Sample *oa) {
+  int64_t V[3], A[3] = {a->block[0], a->block[1], a->block[2]};
+  if (!cover_of(a, b, cover, V)) return false;
+  oa->n = 0;
+  oa->blocks = xmalloc(sizeof(int64_t) * 4096);
+  if (!remap(b, a, V, A, vb, oa)) return false;
+  Sample grown = {xmalloc(sizeof(int64_t) * 4096), 0};
+  bool ok = remap(a, b, A, V, oa, &grown);
+  if (ok) {
+    free(vb->blocks);
+    *vb = grown;
+    oa->n = 0;
+    ok = remap(b, a, V, A, vb, oa);
+  } else free(grown.blocks);
+  return ok;
 }
 
 static void check_size(const OptInput *in, Program *orig, Program *variant, bool sampled, const int64_t *cover, VerifySize *vs) {
