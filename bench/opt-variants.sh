@@ -20,12 +20,16 @@ one() {  # kernel-file label [optimize flags...]
   e=$(./carve estimate "$src" --format json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["estimate"]["seconds"] * 1e3)' 2>/dev/null)
   echo "{\"file\": \"$f\", \"label\": \"$label\", \"estimate_ms\": ${e:--1}, \"bench\": ${b:-null}}" >> "$out/variants.jsonl"
 }
-for k in imregionmax demosaic vv; do
+kernels=${KERNELS:-"imregionmax demosaic vv mv tmv rd"}
+for k in $kernels; do
   f=examples/$k.cu
   one $f naive
-  for F in 2 4 8; do one $f vector$F --passes vector --set vector.factor=$F; done
-  one $f vector4_nosplit --passes vector --set vector.factor=4 --set vector.split=0
-  one $f default_pipeline --passes scalar,stage,vector,unroll,camping
+  case $k in
+  mv|tmv|rd) for L in 32 16 8 4; do one $f split$L --passes split --set split.lanes=$L; done ;;
+  *) for F in 2 4 8; do one $f vector$F --passes vector --set vector.factor=$F; done
+     one $f vector4_nosplit --passes vector --set vector.factor=4 --set vector.split=0 ;;
+  esac
+  one $f default_pipeline --passes scalar,split,stage,vector,unroll,camping
 done
 python3 - "$out/variants.jsonl" <<'PY'
 import json, sys
