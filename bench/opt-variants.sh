@@ -14,7 +14,8 @@ one() {  # kernel-file label [optimize flags...]
   src=$f
   if [ $# -gt 0 ]; then
     src=$out/var/$(basename $f .cu)_$label.cu
-    ./carve optimize "$f" --no-estimate "$@" -o "$src" 2>> "$out/var/plans.txt" || { echo "{\"file\": \"$f\", \"label\": \"$label\", \"error\": \"optimize\"}" >> "$out/variants.jsonl"; return; }
+    ne=--no-estimate; [ "$label" = default_pipeline ] && ne=""   # the model chooses there
+    ./carve optimize "$f" $ne "$@" -o "$src" 2>> "$out/var/plans.txt" || { echo "{\"file\": \"$f\", \"label\": \"$label\", \"error\": \"optimize\"}" >> "$out/variants.jsonl"; return; }
   fi
   b=$(timeout 300 ./carve bench "$src" --verify --baseline --reps 50 --format json 2>>"$out/var/bench.err")
   e=$(./carve estimate "$src" --format json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["estimate"]["seconds"] * 1e3)' 2>/dev/null)
