@@ -71,7 +71,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         buf_printf(&b, "applied%s", s->verified ? ", verified" : ", NOT verified (--no-verify)");
         if (s->est_before_ms > 0 && s->est_after_ms > 0) buf_printf(&b, ", estimate %.4f -> %.4f ms", s->est_before_ms, s->est_after_ms);
         buf_printf(&b, ": %s\n", s->did);
-      } else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says slower (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
+      } else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says not faster (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
       else if (s->rejected) {
         const VerifySize *z = NULL;
         for (int k = 0; k < s->verify.nsizes; k++) if (s->verify.size[k].ran && !s->verify.size[k].skipped && !s->verify.size[k].ok) z = &s->verify.size[k];
@@ -92,7 +92,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         estimate_text(&b, s, "         ");
         candidates_text(&b, s);
       } else if (s->unprofitable) {
-        buf_printf(&b, "not kept: the estimate says it is slower (%.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
+        buf_printf(&b, "not kept: the estimate says it is not faster (%.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
         params_text(&b, s);
         buf_printf(&b, ": %s\n", s->did);
         if (s->verified) verify_text(&b, &s->verify, "         verified ");
