@@ -229,6 +229,7 @@ typedef struct Opts {
   const char *passes, *skip;         /* optimize */
   const char **sets; int nsets;
   bool explain, no_verify, no_estimate;
+  DiagCapture *diags;                /* --format json/sarif: the diagnostics as data (report.h) */
 } Opts;
 
 struct Command {
@@ -463,7 +464,13 @@ static int cmd_check(Opts *o, Program *p) {
     else check_kernel_text(o->file, f, find_spec(p, f->name));
     nk++;
   }
-  if (json) printf("\n], \"errors\": %d}\n", diag_errors);
+  if (json) {
+    /* every diagnostic of the load, with its notes */
+    diag_capture_end(o->diags, stderr);
+    printf("\n], \"errors\": %d, \"warnings\": %d, \"diagnostics\": ", diag_errors, diag_warnings);
+    diag_json(stdout, o->diags, 0, false);
+    printf("}\n");
+  }
   else if (!nk) printf("%s: no kernels\n", o->file);
   return diag_errors ? 2 : 0;
 }
@@ -516,18 +523,28 @@ static Obj *pick_kernel(Program *p, const char *name, const char *file, const ch
 }
 
 /* the first few elements of a buffer, for a glance at the result */
+static void print_scalar(Type *t, const unsigned char *p) {
+  if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); printf("%g", f); return; }
+  if (t->kind == TY_DOUBLE) { double d; memcpy(&d, p, 8); printf("%g", d); return; }
+  int64_t x = 0;
+  memcpy(&x, p, (size_t)t->size);
+  if (!t->is_unsigned && t->size < 8 && (x >> (8 * t->size - 1)) & 1) x = (int64_t)((uint64_t)x | ~((1ull << (8 * t->size)) - 1));
+  printf(t->is_unsigned ? "%llu" : "%lld", (long long)x);
+}
+
+/* the first few elements of a buffer, for a glance at the result; a vector or struct element
+ * as its members, "(1, 2, 3, 4)" */
 static void print_first(const Buffer *b, int n) {
   Type *t = b->elem_ty;
-  if (t->kind == TY_STRUCT) { printf(" (vector elements)"); return; }
   for (int i = 0; i < n && i < b->count; i++) {
-    Val v;
     const unsigned char *p = b->data + (size_t)i * (size_t)t->size;
-    if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); printf(" %g", f); continue; }
-    if (t->kind == TY_DOUBLE) { memcpy(&v.d, p, 8); printf(" %g", v.d); continue; }
-    int64_t x = 0;
-    memcpy(&x, p, (size_t)t->size);
-    if (!t->is_unsigned && t->size < 8 && (x >> (8 * t->size - 1)) & 1) x = (int64_t)((uint64_t)x | ~((1ull << (8 * t->size)) - 1));
-    printf(t->is_unsigned ? " %llu" : " %lld", (long long)x);
+    printf(" ");
+    if (t->kind != TY_STRUCT) { print_scalar(t, p); continue; }
+    printf("(");
+    for (Member *m = t->members; m; m = m->next) {
+      if (is_numeric(m->ty)) print_scalar(m->ty, p + m->offset); else printf("?");
+      printf("%s", m->next ? ", " : ")");
+    }
   }
   if (b->count > n) printf(" ...");
 }
@@ -549,9 +566,23 @@ static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
 
 /* the file's launch for kernel k, with the flags over it; 0, or 2 after a diagnostic (nothing
  * to free then) */
+/* a --block larger than the machine allows is the flag's error, not the spec line's */
+static bool block_flag_fits(const Opts *o, const LaunchOverrides *ov) {
+  if (!ov->has_block) return true;
+  const Machine *m = o->bench.arch ? machine_find(o->bench.arch) : NULL;
+  if (!m) m = machine_find("h100");
+  int64_t n = 1;
+  bool over = false;
+  for (int i = 0; i < 3; i++) over |= __builtin_mul_overflow(n, ov->block[i], &n);
+  if (!over && n <= m->max_threads_per_block) return true;
+  diag_at(DIAG_ERROR, (SrcLoc){0}, "--block %s: block of %s threads: CUDA allows 1 to %d on the %s", o->block,
+          over ? "too many" : fmt("%lld", (long long)n), m->max_threads_per_block, m->long_name);
+  return false;
+}
+
 static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
   LaunchOverrides ov;
-  if (!launch_overrides(o, p, &ov)) return 2;
+  if (!launch_overrides(o, p, &ov) || !block_flag_fits(o, &ov)) return 2;
   if (launch_prepare(L, p, k, &ov)) { launch_free(L); return 2; }
   return 0;
 }
@@ -576,7 +607,7 @@ static bool dump_inputs(const char *dir, Launch *L) {
   return out_commit_all();
 }
 
-static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st) {
+static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st, size_t faults_from) {
   printf("{\"file\": ");
   json_string(stdout, o->file);
   printf(", \"kernel\": ");
@@ -584,7 +615,9 @@ static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *s
   printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n", (long long)L->grid[0],
          (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "fault" : "ok",
          st->faults);
-  printf(" \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
+  printf(" \"fault_details\": ");
+  diag_json(stdout, o->diags, faults_from, true);
+  printf(",\n \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
          (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
   int no = 0;
   for (int b = 1; b < L->nbufs; b++) {
@@ -626,9 +659,11 @@ static int run_launch(Opts *o, Launch *L) {
   RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race};
   RunStats st;
   fflush(stdout);
+  size_t from = o->diags ? diag_capture_mark(o->diags) : 0;
   int rc = interp_run(L, &ro, &st);
   if (rc == 2) { out_abort_all(); return 2; }
-  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st);
+  if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults, read back for the JSON */
+  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st, from);
   else run_summary_text(o, L, rc, &st);
   if (rc) { out_abort_all(); return rc; }
   for (int i = 0; i < o->nouts; i++)
@@ -714,7 +749,10 @@ static int analyze_launch(Opts *o, Launch *L, const Machine *m) {
   if (rc == 2) return 2;
   ReportFormat f = !strcmp(o->format, "json") ? FMT_JSON : !strcmp(o->format, "sarif") ? FMT_SARIF : FMT_TEXT;
   fflush(stdout);
-  int worst = report(&a, o->file, f, stdout);
+  ReportCost cost;
+  report_cost_compute(&a, &cost);   /* what each finding costs, when the estimate can say */
+  int worst = report_costed(&a, &cost, o->file, f, stdout);
+  report_cost_free(&cost);
   analysis_free(&a);
   if (rc == 1) return 1;
   return o->fail_on && worst >= o->fail_on ? 1 : 0;
@@ -941,10 +979,18 @@ static int run_command(const Command *c, int argc, char **argv) {
   int r = parse_opts(c, argc, argv, &o);
   if (r) return r < 0 ? 0 : r;
   if (!c->load) return c->run(&o, NULL);
+  /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
+  DiagCapture cap;
+  if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);
   Program *p = load_program(o.file, &o.pp);
-  if (!p) return 2;
-  int rc = c->run(&o, p);
-  program_free(p);
+  int rc = p ? c->run(&o, p) : 2;
+  if (p) program_free(p);
+  if (o.diags) {
+    diag_capture_end(&cap, stderr);
+    if (rc == 2 && !strcmp(o.format, "sarif")) sarif_input_error(stdout, o.file, &cap);
+    if (!p && c->run == cmd_check) { printf("{\"file\": "); json_string(stdout, o.file); printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors); diag_json(stdout, &cap, 0, false); printf("}\n"); }
+    diag_capture_free(&cap);
+  }
   return rc;
 }
 
