@@ -41,6 +41,9 @@ static const char usage_main[] =
   "          against the interpreter (--verify), Nsight Compute counters (--ncu)\n"
   "  optimize  rewrite a kernel into faster CUDA (scalar replacement, staging through shared\n"
   "          memory, unrolling, diagonal block order), each step verified by execution\n"
+  "  report  one self-contained HTML page: where the kernel loses its time (limits, roofline,\n"
+  "          findings ranked by cost, the source with a heat bar per line) and what carve did\n"
+  "          about it (the optimizer's plan as a diff), predicted against measured\n"
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
@@ -161,6 +164,22 @@ static const char usage_estimate[] =
   "                         (each file's kernel is the one its launch specification names)\n"
   "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
   "                         when it exists); a named file that is missing or not a calibration is an error\n";
+
+static const char usage_report[] =
+  "usage: carve report FILE.cu [BENCH.json] [-o REPORT.html] [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
+  "                    [--grid ...] [--block ...] [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060]\n"
+  "                    [--blocks N] [--no-estimate]\n"
+  "\n"
+  "Write one self-contained HTML file (inline CSS and SVG: no script, nothing fetched) that shows\n"
+  "where the launch loses its time: the estimate's limits with the bottleneck, a roofline with the\n"
+  "kernel's point and the machine's ceilings, the analyzer's findings ranked by their estimated cost,\n"
+  "the source with what was measured on each line and a heat bar of its estimated time; and what\n"
+  "carve did about it: the optimizer's plan (each pass, its verification and the estimate before and\n"
+  "after) with the kernel before and after as a diff (--no-estimate: skip the optimizer). BENCH.json,\n"
+  "the output of 'carve bench FILE.cu --ncu --format json' on the GPU, adds the measured time and\n"
+  "each predicted counter against its measurement. -o names the file (default: FILE.html in the\n"
+  "current directory; '-' for standard output), written whole or not at all.\n"
+  "Exit: 0 written (also when the kernel has findings), 1 the kernel faulted, 2 error.\n";
 
 static const char usage_arch[] =
   "usage: carve arch [NAME] [--format text|json]\n"
@@ -949,6 +968,66 @@ static int cmd_optimize(Opts *o, Program *p) {
 
 static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal_out, o->bench.arch); }
 
+/* the optimizer's plan for the report: the kernel printed before and after the kept steps */
+static void report_plan(Opts *o, Program *p, Obj *k, const Machine *m, Plan *plan, HtmlInput *in) {
+  OptInput oi = {.path = o->file, .pp = o->pp, .kernel = k->name, .grid = o->grid, .block = o->block,
+                 .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
+  Ceilings ce = ceilings_for(m, NULL);
+  OptOptions oo = {.estimate = true, .ceilings = &ce, .mutation_pass = -1};
+  if (optimize(p, &oi, &oo, plan)) { in->plan_note = fmt("The optimizer could not run: %s", plan->error); return; }
+  Buf before = {0}, after = {0};
+  print_function(&before, k);
+  Obj *rk = plan->result ? find_kernel(plan->result, k->name) : NULL;
+  if (rk) print_function(&after, rk);
+  in->plan = plan;
+  in->before = arena_strdup(before.s ? before.s : "");
+  in->after = rk ? arena_strdup(after.s ? after.s : "") : NULL;
+  buf_free(&before);
+  buf_free(&after);
+}
+
+static int cmd_report(Opts *o, Program *p) {
+  if (diag_errors) return 2;
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  Obj *k = pick_kernel(p, o->kernel, o->file, "report");
+  if (!k || !k->body) return 2;
+  char *bench = NULL;
+  size_t n;
+  if (o->nfiles > 1 && !(bench = read_file_max(o->files[1], 1 << 24, &n))) {
+    fprintf(stderr, "carve report: cannot read %s: %s\n", o->files[1], strerror(errno));
+    return 2;
+  }
+  const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
+  const char *dot = strrchr(base, '.');
+  const char *path = o->out_path ? o->out_path : fmt("%.*s.html", (int)(dot ? dot - base : (long)strlen(base)), base);
+  Launch L;
+  if (prepare_launch(o, p, k, &L)) { free(bench); return 2; }
+  L.machine = m;
+  Analysis a;
+  AnalyzeOptions ao = {.max_blocks = o->blocks};
+  int rc = analyze(&a, &L, m, &ao);
+  if (rc) { if (rc == 1) analysis_free(&a); launch_free(&L); free(bench); return rc; }
+  ReportCost cost;
+  report_cost_compute(&a, &cost);
+  HtmlInput in = {.file = o->file, .a = &a, .rc = &cost, .bench_json = bench, .bench_path = o->nfiles > 1 ? o->files[1] : NULL,
+                  .plan_note = "Not run (--no-estimate)."};
+  Plan plan;
+  memset(&plan, 0, sizeof plan);
+  if (!o->no_estimate) report_plan(o, p, k, m, &plan, &in);
+  Buf html = {0};
+  report_html(&html, &in);
+  rc = !strcmp(path, "-") ? (fwrite(html.s, 1, html.len, stdout), 0) : write_file(path, html.s, html.len) ? 0 : 2;
+  if (!rc && strcmp(path, "-")) printf("carve report: wrote %s\n", path);
+  buf_free(&html);
+  if (!o->no_estimate) plan_free(&plan);
+  report_cost_free(&cost);
+  analysis_free(&a);
+  launch_free(&L);
+  free(bench);
+  return rc;
+}
+
 /* ---- the commands ---- */
 #define OPT(x) (1ull << (x))
 #define LOADING (OPT(O_DEFINE) | OPT(O_INCLUDE))
@@ -964,6 +1043,7 @@ static const Command commands[] = {
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
   {"optimize", usage_optimize, LAUNCH | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
+  {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 2, "input file", true, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", false, cmd_calibrate},
 };

@@ -108,5 +108,35 @@ echo "$out" | grep -q "#pragma"; [ $? = 1 ]; check $? "and does not point at the
 "$carve" arch h200 | grep -qiE "anchors|KINDS|calib H|/work|\.md\b|nvidia-h[0-9]|seed-|Firecracker"; [ $? = 1 ]; check $? "carve arch h200 cites no internal notes or machine names"
 for m in g80 gt200 c1060; do "$carve" arch $m | grep -qiE "anchors|KINDS|/work|\.md\b|seed-"; [ $? = 1 ]; check $? "carve arch $m cites no internal notes"; done
 
+# carve report: one self-contained file, written whole or not at all
+abs=$(realpath "$carve"); ( cd "$tmp" && "$abs" report "$OLDPWD/examples/tp_shared.cu" -D N=256 >/dev/null ); rc=$?
+[ $rc = 0 ] && [ -s "$tmp/tp_shared.html" ]; check $? "report writes FILE.html in the current directory by default (exit $rc)"
+"$carve" report examples/tp_shared.cu -D N=256 -o - --no-estimate > "$tmp/stdout.html"; rc=$?
+[ $rc = 0 ] && head -c 15 "$tmp/stdout.html" | grep -q "<!DOCTYPE html>"; check $? "-o - writes the page to standard output"
+grep -q "Not run (--no-estimate)" "$tmp/stdout.html"; check $? "--no-estimate skips the optimizer and says so"
+py - "$tmp/tp_shared.html" <<'PY'; check $? "the report: well-formed, no script, findings ranked by cost, the bank conflict's line hot, the plan's diff"
+import re, sys, xml.etree.ElementTree as ET
+s = open(sys.argv[1], encoding="utf-8").read()
+root = ET.fromstring(s[len("<!DOCTYPE html>"):])
+assert "<script" not in s and "http://" not in s.replace("http://www.w3.org/2000/svg", "")
+rows = [tr for tr in root.iter("tr") if tr.get("id")]
+assert len(rows) == 30, len(rows)                                   # every source line
+hot = [tr.get("id") for tr in rows if tr.get("class") == "hot"]
+assert "L29" in hot, hot                                            # the conflicting read's line
+text = "".join(root.itertext())
+assert "[bank-conflict] shared load of 'tile'" in text and "32.00 wavefronts/request" in text
+i, j = text.index("Findings, ranked"), text.index("Source, line by line")
+assert "saves about" in text[i:j]
+assert "unroll" in text and "#pragma unroll" in text                # the kept step, in the diff
+adds = [sp for sp in root.iter("span") if sp.get("class") == "add"]
+assert adds and all((sp.text or "").startswith("+ ") for sp in adds)
+PY
+"$carve" report examples/tp_shared.cu -D N=256 "$tmp/missing-bench.json" -o "$tmp/x.html" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/x.html" ] && grep -q "cannot read" "$tmp/err"; check $? "a missing bench file: exit 2, nothing written"
+"$carve" report "$tmp/oob.cu" -o "$tmp/f.html" 2>/dev/null; rc=$?
+[ $rc = 1 ] && [ ! -e "$tmp/f.html" ]; check $? "a faulting kernel: exit 1, no report (exit $rc)"
+"$carve" report "$tmp/bad.cu" -o "$tmp/b.html" 2>/dev/null; rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/b.html" ]; check $? "an input error: exit 2, no report"
+
 echo "report-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

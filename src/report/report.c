@@ -37,7 +37,14 @@ static void cost_work(void *ud) {
     w->rc->nlines = cn.nlines;
     w->rc->file = cn.file;
     w->rc->line_ins = xmalloc(sizeof(double) * (size_t)(cn.nlines + 1));
-    for (int i = 0; i < cn.nlines; i++) { w->rc->line_ins[i] = cn.line_ins[i]; w->rc->line_ins_total += cn.line_ins[i]; }
+    w->rc->line_stalls = xmalloc(sizeof(double) * (size_t)(cn.nlines + 1));
+    for (int i = 0; i < cn.nlines; i++) {
+      w->rc->line_ins[i] = cn.line_ins[i];
+      w->rc->line_stalls[i] = cn.line_stalls[i];
+      w->rc->line_ins_total += cn.line_ins[i];
+    }
+    w->rc->fp32_per_thread = cn.threads_sampled > 0 ? cn.lanes[CL_FP32] / cn.threads_sampled : 0;
+    w->rc->threads = w->rc->e.threads;
     w->rc->ok = w->rc->e.total > 0;
   }
   counts_free(&cn);
@@ -54,6 +61,7 @@ int report_cost_compute(Analysis *a, ReportCost *rc) {
 
 void report_cost_free(ReportCost *rc) {
   free(rc->line_ins);
+  free(rc->line_stalls);
   memset(rc, 0, sizeof *rc);
 }
 

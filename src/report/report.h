@@ -19,6 +19,9 @@ typedef struct ReportCost {
   Estimate e;
   double *line_ins; int nlines;     /* warp instructions per line (counts_free'd copy) */
   double line_ins_total;
+  double *line_stalls;              /* memory stalls (lanes) per line */
+  double fp32_per_thread;           /* FP32 lane-instructions per thread (the roofline's flops) */
+  double threads;                   /* in the grid */
   SrcFile *file;                    /* the file line_ins counts lines of */
 } ReportCost;
 /* 0 ok; otherwise rc->ok is false and findings keep their fixed levels. Prints nothing. */
@@ -79,6 +82,42 @@ const char *fault_kind(const char *msg);
 void diag_json(FILE *o, const DiagCapture *c, size_t from, bool faults);
 /* a SARIF 2.1.0 log for a run that could not start: the errors as toolExecutionNotifications */
 void sarif_input_error(FILE *o, const char *file, const DiagCapture *c);
+
+/* svg.c: plots drawn into inline SVG; a Plot maps data coordinates (linear or log) into its
+ * pixel area. Styles are CSS classes (html.c). */
+typedef struct Plot {
+  Buf *b;
+  double x, y, w, h;         /* the plot area in the SVG, pixels */
+  double x0, x1, y0, y1;     /* the data range */
+  bool logx, logy;
+} Plot;
+void html_escape(Buf *b, const char *s);
+void svg_begin(Buf *b, int w, int h, const char *title);
+void svg_end(Buf *b);
+void svg_text(Buf *b, double x, double y, const char *anchor, const char *cls, const char *text);
+void svg_rect(Buf *b, double x, double y, double w, double h, const char *cls, const char *tip);
+double plot_px(const Plot *p, double x);
+double plot_py(const Plot *p, double y);
+void plot_axes(Plot *p, const char *xlabel, const char *ylabel);
+void plot_line(Plot *p, const double *xs, const double *ys, int n, const char *cls, const char *tip);
+void plot_point(Plot *p, double x, double y, const char *cls, const char *label);
+
+/* html.c: `carve report`, one self-contained HTML page (inline CSS and SVG, no script) */
+struct Plan;
+typedef struct HtmlInput {
+  const char *file;            /* as given */
+  Analysis *a;                 /* the analysis: its launch, program and machine */
+  const ReportCost *rc;        /* the estimate (rc->ok false: no costs) */
+  const struct Plan *plan;     /* the optimizer's plan, NULL: none (plan_note says why) */
+  const char *plan_note;
+  const char *before, *after;  /* the kernel printed before and after the plan */
+  const char *bench_json;      /* `carve bench --format json` output, NULL: none */
+  const char *bench_path;
+} HtmlInput;
+void report_html(Buf *out, const HtmlInput *in);
+/* the estimated time per source line of the kernel's file: each limit's time spread over the
+ * lines by their share of its work, weighted by the limit's part in the combined estimate */
+void report_line_times(const Analysis *a, const ReportCost *rc, double *t, int nlines);
 
 /* seconds as "12.3 us", "1.2 ms" (arena) */
 char *seconds_text(double s);
