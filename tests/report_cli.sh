@@ -138,5 +138,29 @@ PY
 "$carve" report "$tmp/bad.cu" -o "$tmp/b.html" 2>/dev/null; rc=$?
 [ $rc = 2 ] && [ ! -e "$tmp/b.html" ]; check $? "an input error: exit 2, no report"
 
+# a bench file (the shape of `carve bench --ncu --format json`): measured time and the counters
+cat > "$tmp/bench.json" <<'JS'
+{"file": "examples/tp_shared.cu", "kernel": "tp_shared", "device": "NVIDIA H200", "median_ms": 0.0052, "ncu": {"duration_ns": 5100},
+ "compare": [{"counter": "global load sectors per request", "ncu": "l1tex", "predicted": 4, "measured": 4, "error": 0.0, "tolerance": 0.05, "flagged": false},
+  {"counter": "shared load wavefronts per instruction", "ncu": "l1tex", "predicted": 32, "measured": 8, "error": 3.0, "tolerance": 0.05, "flagged": true},
+  {"counter": "achieved occupancy (%)", "ncu": "sm", "predicted": null, "measured": 80, "error": null, "tolerance": 0.2, "flagged": false}],
+ "predicted_accesses": []}
+JS
+"$carve" report examples/tp_shared.cu -D N=256 "$tmp/bench.json" -o "$tmp/m.html" >/dev/null; rc=$?
+[ $rc = 0 ]; check $? "report with a bench file: exit $rc"
+py - "$tmp/m.html" <<'PY'; check $? "the bench file's time and counters: a predicted-measured plot with the flagged one in red, a table"
+import sys, xml.etree.ElementTree as ET
+s = open(sys.argv[1], encoding="utf-8").read()
+root = ET.fromstring(s[len("<!DOCTYPE html>"):])
+ns = "{http://www.w3.org/2000/svg}"
+text = "".join(root.itertext())
+assert "measured (median)" in text and "5.2 us" in text, "the measured time"
+flags = [p for p in root.iter(ns + "path") if p.get("class") == "flag"]
+oks = [p for p in root.iter(ns + "path") if p.get("class") == "ok"]
+assert len(flags) == 1 and len(oks) == 1, (len(flags), len(oks))      # the null prediction is not drawn
+assert any(p.get("class") == "measured" for p in root.iter(ns + "path")) or "No FP32 work" in s
+assert "beyond tolerance" in text and "+300%" in text
+PY
+
 echo "report-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

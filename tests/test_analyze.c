@@ -582,7 +582,68 @@ static void test_findings_cost(void) {
   diag_out = stderr;
 }
 
+/* bench --ncu's comparison on a recorded measurement: examples/mm.cu at N=2048 on the H200
+ * (docs/data/suite-h200-2026-11-22.jsonl, written back as ncu's CSV in tests/ncu/) */
+static void test_counters(void) {
+  size_t n;
+  char *csv = read_file("tests/ncu/mm-h200-2026-11-22.csv", &n);
+  CHECK(csv != NULL, "the fixture");
+  if (!csv) return;
+  double meas[CT_N];
+  bool have[CT_N];
+  counters_measured(csv, meas, have);
+  CHECK(have[CT_LD_SPR] && fabs(meas[CT_LD_SPR] - 1.07374e9 / 5.36871e8) < 1e-9, "measured load sectors per request %g", meas[CT_LD_SPR]);
+  CHECK(have[CT_ST_SPR] && meas[CT_ST_SPR] == 4, "measured store sectors per request %g", meas[CT_ST_SPR]);
+  CHECK(!have[CT_SH_LD_WPI], "no shared instructions: no ratio");
+  CHECK(have[CT_DRAM] && fabs(meas[CT_DRAM] - (33660400.0 + 12383700.0)) < 1, "DRAM read + write %g", meas[CT_DRAM]);
+  CHECK(have[CT_L2] && meas[CT_L2] == 32 * 132501000.0, "L2 bytes: 32 per sector %g", meas[CT_L2]);
+  CHECK(have[CT_TIME] && meas[CT_TIME] == 3180000, "the time in ns %g", meas[CT_TIME]);
+  CHECK(have[CT_WARP_INS] && meas[CT_WARP_INS] == 1230900000.0, "warp instructions %g", meas[CT_WARP_INS]);
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  PPOptions pp = {.defines = (const char *[]){"N=2048"}, .n_defines = 1};
+  Program *p = load_program("examples/mm.cu", &pp);
+  Launch L;
+  memset(&L, 0, sizeof L);
+  const Machine *m = machine_find("h200");
+  Ceilings ce = ceilings_for(m, "docs/data/calibration-h200-2026-11-22.json");
+  CounterPrediction pr;
+  int rc = p && find_kernel(p, "mm") && launch_prepare(&L, p, find_kernel(p, "mm"), NULL) == 0 ? counters_predict(&L, m, &ce, 0, &pr) : 2;
+  CHECK(rc == 0, "predicted: %s", diag_text);
+  if (rc == 0) {
+    CounterCheck k[CT_N];
+    int flagged = counters_compare(&pr, meas, have, k);
+    int count = 0;
+    for (int c = 0; c < CT_N; c++) {
+      count += k[c].flagged;
+      if (k[c].have_predicted && k[c].have_measured)
+        CHECK(k[c].flagged == (fabs(k[c].predicted / k[c].measured - 1) > k[c].tolerance), "%s: flag iff beyond %g", k[c].name, k[c].tolerance);
+    }
+    CHECK(flagged == count, "the flagged count");
+    CHECK(!k[CT_LD_SPR].flagged && k[CT_LD_SPR].predicted == 2, "mm's loads: 2 sectors per request predicted and measured (%g)", k[CT_LD_SPR].predicted);
+    CHECK(!k[CT_ST_SPR].flagged && k[CT_ST_SPR].predicted == 4, "mm's stores: 4 (%g)", k[CT_ST_SPR].predicted);
+    CHECK(!k[CT_TIME].flagged, "the time within 30%% (%.0f ns predicted, %.0f measured)", k[CT_TIME].predicted, k[CT_TIME].measured);
+    CHECK(!k[CT_SH_LD_WPI].have_predicted && !k[CT_SH_LD_WPI].have_measured, "no shared loads on either side");
+    CHECK(pr.naccess == 3, "each global access predicted (%d)", pr.naccess);
+    /* a measurement four times off is flagged */
+    meas[CT_LD_SPR] *= 4;
+    counters_compare(&pr, meas, have, k);
+    CHECK(k[CT_LD_SPR].flagged && fabs(k[CT_LD_SPR].error + 0.75) < 1e-5, "4x off: flagged at -75%% (%g)", k[CT_LD_SPR].error);
+    char out[8192];
+    FILE *o = fmemopen(out, sizeof out - 1, "w");
+    counters_print(k, &pr, false, o);
+    fclose(o);
+    CHECK(strstr(out, "global load sectors per request") && strstr(out, "FLAGGED"), "the text table names and flags it: %s", out);
+  }
+  if (L.prog) launch_free(&L);
+  if (p) program_free(p);
+  free(csv);
+  fclose(f);
+  diag_out = stderr;
+}
+
 int main(void) {
+  test_counters();
   test_findings_cost();
   test_facts_examples();
   test_facts_generations();

@@ -119,6 +119,30 @@ void report_html(Buf *out, const HtmlInput *in);
  * lines by their share of its work, weighted by the limit's part in the combined estimate */
 void report_line_times(const Analysis *a, const ReportCost *rc, double *t, int nlines);
 
+/* counters.c: every counter carve predicts beside Nsight Compute's measurement (bench --ncu) */
+enum { CT_LD_SPR, CT_ST_SPR, CT_SH_LD_WPI, CT_SH_ST_WPI, CT_TPI, CT_WARP_INS, CT_DRAM, CT_L2, CT_OCC, CT_TIME, CT_N };
+typedef struct CounterPrediction {
+  double v[CT_N]; bool have[CT_N];
+  struct AccessPrediction { const char *array, *kind; int line, col; double sectors_per_request; } access[32];
+  int naccess;
+} CounterPrediction;
+typedef struct CounterCheck {
+  const char *name, *ncu, *why;
+  double predicted, measured, error, tolerance;   /* error: predicted / measured - 1 */
+  bool have_predicted, have_measured, flagged;    /* flagged: |error| > tolerance */
+} CounterCheck;
+const char *counter_name(int c);
+/* value of metric `name` in ncu's --csv output, units normalised (ns, bytes) */
+bool ncu_csv_metric(const char *csv, const char *name, double *v);
+void counters_measured(const char *csv, double v[CT_N], bool have[CT_N]);
+/* the analyzer's and the model's figures for launch L (which it runs: give it fresh inputs);
+ * regs 0: occupancy without registers. 0 ok, 2 nothing could be predicted. Prints nothing. */
+int counters_predict(Launch *L, const Machine *m, const Ceilings *ce, int regs, CounterPrediction *p);
+/* returns how many are flagged */
+int counters_compare(const CounterPrediction *p, const double meas[CT_N], const bool have[CT_N], CounterCheck out[CT_N]);
+/* text: a table; json: `, "compare": [...], "predicted_accesses": [...]` inside bench's object */
+void counters_print(const CounterCheck *k, const CounterPrediction *p, bool json, FILE *o);
+
 /* seconds as "12.3 us", "1.2 ms" (arena) */
 char *seconds_text(double s);
 /* s as a JSON string literal (NULL as "") */
