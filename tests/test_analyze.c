@@ -535,6 +535,19 @@ static void test_findings_cost(void) {
           report_overlap_total(c.rc.e.t), c.rc.e.total);
   }
   costed_free(&c);
+  /* examples/warpsum.cu: a shuffle reduction and `if ((threadIdx.x & 31) == 0) sums[i / 32] = v;`,
+   * the whole kernel (a small one: the store is a large part of it) */
+  costed(&c, load_program("examples/warpsum.cu", NULL));
+  if (c.ok) {
+    CHECK(c.a.nbr >= 1, "warpsum's branches ran");
+    CHECK(!finding_on(&c, "divergence", 13), "a lane-0 store of a warp's sum is no divergence finding");
+    Findings all = findings_collect(&c.a, NULL);
+    const Finding *d = NULL;
+    for (int i = 0; i < all.n; i++) if (!strcmp(all.f[i].category, "divergence")) d = &all.f[i];
+    CHECK(d && d->level == 1 && strstr(d->remedy, "one lane per warp"), "uncosted, it is a note with the idiom's remedy: %s", d ? d->remedy : "none");
+    findings_free(&all);
+  }
+  costed_free(&c);
   /* divergence that costs: each half of a warp runs its own long loop */
   costed(&c, load_program_text("t.cu",
       "#pragma carve launch k grid(1024) block(256)\n#pragma carve arg x = float[262144] : random(1) out\n"

@@ -132,10 +132,15 @@ static void stmt_lines(Node *n, int *lo, int *hi) {
   if (*hi < *lo) *hi = *lo;
 }
 
+static bool leader_branch(const BranchStat *b) { return (double)b->taken <= 1.0 * (double)b->evals; }
+
 /* a divergent branch's cost: the warp instructions of its arms issued by warps that diverged
  * there (an upper bound on what serializing the arms costs), at the issue limit */
 static void branch_cost(const ReportCost *rc, const BranchStat *b, double dt[B_N]) {
   if (!rc || !rc->ok || rc->line_ins_total <= 0) return;
+  /* at most one lane per warp takes it (a leader storing the warp's result, a leader's atomic):
+   * no regrouping of the data needs fewer warps to run the arm, so divergence costs nothing */
+  if (leader_branch(b)) return;
   Node *n = b->node;
   Node *arms[2] = {n->kind == ND_IF ? n->then : n->body, n->kind == ND_IF ? n->els : NULL};
   double ins = 0;
@@ -279,11 +284,11 @@ static void collect(Analysis *a, const ReportCost *rc, Findings *fs) {
     if (b->node->kind == ND_COND || b->node->kind == ND_LOGAND || b->node->kind == ND_LOGOR) continue;
     Cost c = {.rc = rc};
     branch_cost(rc, b, c.dt);
-    add_costed(fs, 2, "divergence", b->node,
+    add_costed(fs, leader_branch(b) ? 1 : 2, "divergence", b->node,
         fmt("branch diverges in %.0f%% of warp executions (%llu of %llu); %.1f of 32 lanes active on average, %.0f%% take it",
             100 * frac, (unsigned long long)b->divergent, (unsigned long long)b->evals, mean, 100.0 * (double)b->taken / (double)b->active),
-        (double)b->taken <= 1.5 * (double)b->evals
-            ? fmt("one lane per warp takes it (a leader writing a warp's result, a leader's atomic): the usual idiom, costing only its arm; "
+        leader_branch(b)
+            ? fmt("at most one lane per warp takes it (a leader writing a warp's result, a leader's atomic): the usual idiom, costing only its arm; "
                   "keep the arm short, or let a warp shuffle carry the value")
             : fmt("make the condition uniform per warp (branch on threadIdx.x / 32, regroup the data), or shorten the arms (Cornelis ch. 4)"), &c);
   }
