@@ -41,6 +41,9 @@ static const char usage_main[] =
   "          against the interpreter (--verify), Nsight Compute counters (--ncu)\n"
   "  optimize  rewrite a kernel into faster CUDA (scalar replacement, staging through shared\n"
   "          memory, unrolling, diagonal block order), each step verified by execution\n"
+  "  report  one self-contained HTML page: where the kernel loses its time (limits, roofline,\n"
+  "          findings ranked by cost, the source with a heat bar per line) and what carve did\n"
+  "          about it (the optimizer's plan as a diff), predicted against measured\n"
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
@@ -100,7 +103,9 @@ static const char usage_bench[] =
   "                within the spec's tol, default relative L2 1e-5; NaN never passes); large grids\n"
   "                are checked on --verify-blocks sampled blocks (default 64), and say so\n"
   "  --ncu         Nsight Compute counters: sectors and requests, shared wavefronts and bank\n"
-  "                conflicts, threads per instruction, achieved occupancy, DRAM bytes, duration\n"
+  "                conflicts, threads per instruction, achieved occupancy, DRAM bytes, duration;\n"
+  "                each counter carve predicts beside its measurement with the error, flagged\n"
+  "                beyond its stated tolerance (docs/analyze-json.md)\n"
   "  --baseline    time the spec's '#pragma carve baseline' library call (cuBLAS FP32, no TF32);\n"
   "                on by default when the spec names one (--no-baseline to skip)\n"
   "  --emit DIR    write DIR/harness.cu and DIR/build.sh; do not build or run\n"
@@ -161,6 +166,22 @@ static const char usage_estimate[] =
   "                         (each file's kernel is the one its launch specification names)\n"
   "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
   "                         when it exists); a named file that is missing or not a calibration is an error\n";
+
+static const char usage_report[] =
+  "usage: carve report FILE.cu [BENCH.json] [-o REPORT.html] [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
+  "                    [--grid ...] [--block ...] [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060]\n"
+  "                    [--blocks N] [--no-estimate]\n"
+  "\n"
+  "Write one self-contained HTML file (inline CSS and SVG: no script, nothing fetched) that shows\n"
+  "where the launch loses its time: the estimate's limits with the bottleneck, a roofline with the\n"
+  "kernel's point and the machine's ceilings, the analyzer's findings ranked by their estimated cost,\n"
+  "the source with what was measured on each line and a heat bar of its estimated time; and what\n"
+  "carve did about it: the optimizer's plan (each pass, its verification and the estimate before and\n"
+  "after) with the kernel before and after as a diff (--no-estimate: skip the optimizer). BENCH.json,\n"
+  "the output of 'carve bench FILE.cu --ncu --format json' on the GPU, adds the measured time and\n"
+  "each predicted counter against its measurement. -o names the file (default: FILE.html in the\n"
+  "current directory; '-' for standard output), written whole or not at all.\n"
+  "Exit: 0 written (also when the kernel has findings), 1 the kernel faulted, 2 error.\n";
 
 static const char usage_arch[] =
   "usage: carve arch [NAME] [--format text|json]\n"
@@ -229,6 +250,7 @@ typedef struct Opts {
   const char *passes, *skip;         /* optimize */
   const char **sets; int nsets;
   bool explain, no_verify, no_estimate;
+  DiagCapture *diags;                /* --format json/sarif: the diagnostics as data (report.h) */
 } Opts;
 
 struct Command {
@@ -463,7 +485,13 @@ static int cmd_check(Opts *o, Program *p) {
     else check_kernel_text(o->file, f, find_spec(p, f->name));
     nk++;
   }
-  if (json) printf("\n], \"errors\": %d}\n", diag_errors);
+  if (json) {
+    /* every diagnostic of the load, with its notes */
+    diag_capture_end(o->diags, stderr);
+    printf("\n], \"errors\": %d, \"warnings\": %d, \"diagnostics\": ", diag_errors, diag_warnings);
+    diag_json(stdout, o->diags, 0, false);
+    printf("}\n");
+  }
   else if (!nk) printf("%s: no kernels\n", o->file);
   return diag_errors ? 2 : 0;
 }
@@ -516,18 +544,28 @@ static Obj *pick_kernel(Program *p, const char *name, const char *file, const ch
 }
 
 /* the first few elements of a buffer, for a glance at the result */
+static void print_scalar(Type *t, const unsigned char *p) {
+  if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); printf("%g", f); return; }
+  if (t->kind == TY_DOUBLE) { double d; memcpy(&d, p, 8); printf("%g", d); return; }
+  int64_t x = 0;
+  memcpy(&x, p, (size_t)t->size);
+  if (!t->is_unsigned && t->size < 8 && (x >> (8 * t->size - 1)) & 1) x = (int64_t)((uint64_t)x | ~((1ull << (8 * t->size)) - 1));
+  printf(t->is_unsigned ? "%llu" : "%lld", (long long)x);
+}
+
+/* the first few elements of a buffer, for a glance at the result; a vector or struct element
+ * as its members, "(1, 2, 3, 4)" */
 static void print_first(const Buffer *b, int n) {
   Type *t = b->elem_ty;
-  if (t->kind == TY_STRUCT) { printf(" (vector elements)"); return; }
   for (int i = 0; i < n && i < b->count; i++) {
-    Val v;
     const unsigned char *p = b->data + (size_t)i * (size_t)t->size;
-    if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); printf(" %g", f); continue; }
-    if (t->kind == TY_DOUBLE) { memcpy(&v.d, p, 8); printf(" %g", v.d); continue; }
-    int64_t x = 0;
-    memcpy(&x, p, (size_t)t->size);
-    if (!t->is_unsigned && t->size < 8 && (x >> (8 * t->size - 1)) & 1) x = (int64_t)((uint64_t)x | ~((1ull << (8 * t->size)) - 1));
-    printf(t->is_unsigned ? " %llu" : " %lld", (long long)x);
+    printf(" ");
+    if (t->kind != TY_STRUCT) { print_scalar(t, p); continue; }
+    printf("(");
+    for (Member *m = t->members; m; m = m->next) {
+      if (is_numeric(m->ty)) print_scalar(m->ty, p + m->offset); else printf("?");
+      printf("%s", m->next ? ", " : ")");
+    }
   }
   if (b->count > n) printf(" ...");
 }
@@ -549,9 +587,23 @@ static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
 
 /* the file's launch for kernel k, with the flags over it; 0, or 2 after a diagnostic (nothing
  * to free then) */
+/* a --block larger than the machine allows is the flag's error, not the spec line's */
+static bool block_flag_fits(const Opts *o, const LaunchOverrides *ov) {
+  if (!ov->has_block) return true;
+  const Machine *m = o->bench.arch ? machine_find(o->bench.arch) : NULL;
+  if (!m) m = machine_find("h100");
+  int64_t n = 1;
+  bool over = false;
+  for (int i = 0; i < 3; i++) over |= __builtin_mul_overflow(n, ov->block[i], &n);
+  if (!over && n <= m->max_threads_per_block) return true;
+  diag_at(DIAG_ERROR, (SrcLoc){0}, "--block %s: block of %s threads: CUDA allows 1 to %d on the %s", o->block,
+          over ? "too many" : fmt("%lld", (long long)n), m->max_threads_per_block, m->long_name);
+  return false;
+}
+
 static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
   LaunchOverrides ov;
-  if (!launch_overrides(o, p, &ov)) return 2;
+  if (!launch_overrides(o, p, &ov) || !block_flag_fits(o, &ov)) return 2;
   if (launch_prepare(L, p, k, &ov)) { launch_free(L); return 2; }
   return 0;
 }
@@ -576,7 +628,7 @@ static bool dump_inputs(const char *dir, Launch *L) {
   return out_commit_all();
 }
 
-static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st) {
+static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st, size_t faults_from) {
   printf("{\"file\": ");
   json_string(stdout, o->file);
   printf(", \"kernel\": ");
@@ -584,7 +636,9 @@ static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *s
   printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n", (long long)L->grid[0],
          (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "fault" : "ok",
          st->faults);
-  printf(" \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
+  printf(" \"fault_details\": ");
+  diag_json(stdout, o->diags, faults_from, true);
+  printf(",\n \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
          (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
   int no = 0;
   for (int b = 1; b < L->nbufs; b++) {
@@ -626,9 +680,11 @@ static int run_launch(Opts *o, Launch *L) {
   RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race};
   RunStats st;
   fflush(stdout);
+  size_t from = o->diags ? diag_capture_mark(o->diags) : 0;
   int rc = interp_run(L, &ro, &st);
   if (rc == 2) { out_abort_all(); return 2; }
-  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st);
+  if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults, read back for the JSON */
+  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st, from);
   else run_summary_text(o, L, rc, &st);
   if (rc) { out_abort_all(); return rc; }
   for (int i = 0; i < o->nouts; i++)
@@ -714,7 +770,10 @@ static int analyze_launch(Opts *o, Launch *L, const Machine *m) {
   if (rc == 2) return 2;
   ReportFormat f = !strcmp(o->format, "json") ? FMT_JSON : !strcmp(o->format, "sarif") ? FMT_SARIF : FMT_TEXT;
   fflush(stdout);
-  int worst = report(&a, o->file, f, stdout);
+  ReportCost cost;
+  report_cost_compute(&a, &cost);   /* what each finding costs, when the estimate can say */
+  int worst = report_costed(&a, &cost, o->file, f, stdout);
+  report_cost_free(&cost);
   analysis_free(&a);
   if (rc == 1) return 1;
   return o->fail_on && worst >= o->fail_on ? 1 : 0;
@@ -911,6 +970,66 @@ static int cmd_optimize(Opts *o, Program *p) {
 
 static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal_out, o->bench.arch); }
 
+/* the optimizer's plan for the report: the kernel printed before and after the kept steps */
+static void report_plan(Opts *o, Program *p, Obj *k, const Machine *m, Plan *plan, HtmlInput *in) {
+  OptInput oi = {.path = o->file, .pp = o->pp, .kernel = k->name, .grid = o->grid, .block = o->block,
+                 .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
+  Ceilings ce = ceilings_for(m, NULL);
+  OptOptions oo = {.estimate = true, .ceilings = &ce, .mutation_pass = -1};
+  if (optimize(p, &oi, &oo, plan)) { in->plan_note = fmt("The optimizer could not run: %s", plan->error); return; }
+  Buf before = {0}, after = {0};
+  print_function(&before, k);
+  Obj *rk = plan->result ? find_kernel(plan->result, k->name) : NULL;
+  if (rk) print_function(&after, rk);
+  in->plan = plan;
+  in->before = arena_strdup(before.s ? before.s : "");
+  in->after = rk ? arena_strdup(after.s ? after.s : "") : NULL;
+  buf_free(&before);
+  buf_free(&after);
+}
+
+static int cmd_report(Opts *o, Program *p) {
+  if (diag_errors) return 2;
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  Obj *k = pick_kernel(p, o->kernel, o->file, "report");
+  if (!k || !k->body) return 2;
+  char *bench = NULL;
+  size_t n;
+  if (o->nfiles > 1 && !(bench = read_file_max(o->files[1], 1 << 24, &n))) {
+    fprintf(stderr, "carve report: cannot read %s: %s\n", o->files[1], strerror(errno));
+    return 2;
+  }
+  const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
+  const char *dot = strrchr(base, '.');
+  const char *path = o->out_path ? o->out_path : fmt("%.*s.html", (int)(dot ? dot - base : (long)strlen(base)), base);
+  Launch L;
+  if (prepare_launch(o, p, k, &L)) { free(bench); return 2; }
+  L.machine = m;
+  Analysis a;
+  AnalyzeOptions ao = {.max_blocks = o->blocks};
+  int rc = analyze(&a, &L, m, &ao);
+  if (rc) { if (rc == 1) analysis_free(&a); launch_free(&L); free(bench); return rc; }
+  ReportCost cost;
+  report_cost_compute(&a, &cost);
+  HtmlInput in = {.file = o->file, .a = &a, .rc = &cost, .bench_json = bench, .bench_path = o->nfiles > 1 ? o->files[1] : NULL,
+                  .plan_note = "Not run (--no-estimate)."};
+  Plan plan;
+  memset(&plan, 0, sizeof plan);
+  if (!o->no_estimate) report_plan(o, p, k, m, &plan, &in);
+  Buf html = {0};
+  report_html(&html, &in);
+  rc = !strcmp(path, "-") ? (fwrite(html.s, 1, html.len, stdout), 0) : write_file(path, html.s, html.len) ? 0 : 2;
+  if (!rc && strcmp(path, "-")) printf("carve report: wrote %s\n", path);
+  buf_free(&html);
+  if (!o->no_estimate) plan_free(&plan);
+  report_cost_free(&cost);
+  analysis_free(&a);
+  launch_free(&L);
+  free(bench);
+  return rc;
+}
+
 /* ---- the commands ---- */
 #define OPT(x) (1ull << (x))
 #define LOADING (OPT(O_DEFINE) | OPT(O_INCLUDE))
@@ -926,6 +1045,7 @@ static const Command commands[] = {
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
   {"optimize", usage_optimize, LAUNCH | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
+  {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 2, "input file", true, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", false, cmd_calibrate},
 };
@@ -941,10 +1061,18 @@ static int run_command(const Command *c, int argc, char **argv) {
   int r = parse_opts(c, argc, argv, &o);
   if (r) return r < 0 ? 0 : r;
   if (!c->load) return c->run(&o, NULL);
+  /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
+  DiagCapture cap;
+  if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);
   Program *p = load_program(o.file, &o.pp);
-  if (!p) return 2;
-  int rc = c->run(&o, p);
-  program_free(p);
+  int rc = p ? c->run(&o, p) : 2;
+  if (p) program_free(p);
+  if (o.diags) {
+    diag_capture_end(&cap, stderr);
+    if (rc == 2 && !strcmp(o.format, "sarif")) sarif_input_error(stdout, o.file, &cap);
+    if (!p && c->run == cmd_check) { printf("{\"file\": "); json_string(stdout, o.file); printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors); diag_json(stdout, &cap, 0, false); printf("}\n"); }
+    diag_capture_free(&cap);
+  }
   return rc;
 }
 

@@ -2,7 +2,9 @@
  * (shared/reference/anchors-analysis.md, section 1.3), the half-warp rules of the paper
  * machines (CUDA C Programming Guide 2.x, G.3.2; Yang et al. 3.2), divergence, affine forms. */
 #include "../src/analysis/analysis.h"
+#include "../src/report/report.h"
 #include "test.h"
+#include <math.h>
 #include <stdlib.h>
 
 static char diag_text[16384];
@@ -477,7 +479,185 @@ static void test_coverage(void) {
   finish(&a, &L);
 }
 
+/* ---- findings ranked by what they cost (issue 16) ---- */
+typedef struct { Analysis a; Launch L; ReportCost rc; Findings fs; bool ok; } Costed;
+
+static void costed(Costed *c, Program *p) {
+  memset(c, 0, sizeof *c);
+  Obj *k = p ? find_kernel(p, NULL) : NULL;
+  if (!k) { CHECK(0, "no kernel: %s", diag_text); if (p) program_free(p); return; }
+  if (launch_prepare(&c->L, p, k, NULL) || analyze(&c->a, &c->L, machine_find("h100"), NULL)) {
+    CHECK(0, "launch/analysis failed: %s", diag_text);
+    launch_free(&c->L);
+    program_free(p);
+    return;
+  }
+  c->ok = report_cost_compute(&c->a, &c->rc) == 0;
+  CHECK(c->ok, "the estimate gives the findings' costs");
+  c->fs = findings_collect(&c->a, &c->rc);
+}
+
+static void costed_free(Costed *c) {
+  if (!c->L.prog) return;
+  Program *p = c->L.prog;
+  findings_free(&c->fs);
+  report_cost_free(&c->rc);
+  analysis_free(&c->a);
+  launch_free(&c->L);
+  program_free(p);
+}
+
+static const Finding *finding_on(const Costed *c, const char *category, int line) {
+  for (int i = 0; i < c->fs.n; i++)
+    if (!strcmp(c->fs.f[i].category, category) && tok_loc(c->fs.f[i].at->tok).line == line) return &c->fs.f[i];
+  return NULL;
+}
+
+static void test_findings_cost(void) {
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  /* a warp reduction: a shuffle tree, one lane per warp stores, one thread's atomic, a ?: */
+  Costed c;
+  costed(&c, load_program_text("t.cu",
+      "#pragma carve launch k grid(512) block(256)\n#pragma carve arg x = float[131072] : random(1)\n#pragma carve arg out = float[1] : zeros out\n"
+      "__global__ void k(const float *x, float *out) {\n"                                          /* 4 */
+      "  __shared__ float s[8]; int i = blockIdx.x * 256 + threadIdx.x;\n"                          /* 5 */
+      "  float v = (threadIdx.x & 1) ? x[i] : -x[i];\n"                                             /* 6 */
+      "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"                /* 7 */
+      "  if ((threadIdx.x & 31) == 0) s[threadIdx.x / 32] = v;\n"                                   /* 8 */
+      "  __syncthreads();\n"                                                                        /* 9 */
+      "  if (threadIdx.x == 0) { float t = 0; for (int w = 0; w < 8; w++) t += s[w]; atomicAdd(out, t); }\n"   /* 10 */
+      "}\n", NULL));
+  if (c.ok) {
+    CHECK(c.a.nbr >= 3, "the branches ran (%d)", c.a.nbr);
+    for (int line = 6; line <= 10; line++) CHECK(!finding_on(&c, "divergence", line), "no divergence finding for the idiom on line %d", line);
+    CHECK(fabs(report_overlap_total(c.rc.e.t) - c.rc.e.total) <= 1e-9 * c.rc.e.total, "the limits combine as estimate_time does: %g vs %g",
+          report_overlap_total(c.rc.e.t), c.rc.e.total);
+  }
+  costed_free(&c);
+  /* examples/warpsum.cu: a shuffle reduction and `if ((threadIdx.x & 31) == 0) sums[i / 32] = v;`,
+   * the whole kernel (a small one: the store is a large part of it) */
+  costed(&c, load_program("examples/warpsum.cu", NULL));
+  if (c.ok) {
+    CHECK(c.a.nbr >= 1, "warpsum's branches ran");
+    CHECK(!finding_on(&c, "divergence", 13), "a lane-0 store of a warp's sum is no divergence finding");
+    Findings all = findings_collect(&c.a, NULL);
+    const Finding *d = NULL;
+    for (int i = 0; i < all.n; i++) if (!strcmp(all.f[i].category, "divergence")) d = &all.f[i];
+    CHECK(d && d->level == 1 && strstr(d->remedy, "one lane per warp"), "uncosted, it is a note with the idiom's remedy: %s", d ? d->remedy : "none");
+    findings_free(&all);
+  }
+  costed_free(&c);
+  /* divergence that costs: each half of a warp runs its own long loop */
+  costed(&c, load_program_text("t.cu",
+      "#pragma carve launch k grid(1024) block(256)\n#pragma carve arg x = float[262144] : random(1) out\n"
+      "__global__ void k(float *x) { int i = blockIdx.x * 256 + threadIdx.x; float v = x[i];\n"        /* 3 */
+      "  if (threadIdx.x & 1) {\n"                                                                    /* 4 */
+      "    for (int j = 0; j < 64; j++) v = v * 1.0001f + sinf(v);\n"                                 /* 5 */
+      "  } else {\n"
+      "    for (int j = 0; j < 64; j++) v = v * 0.9999f - cosf(v);\n"
+      "  }\n  x[i] = v; }\n", NULL));
+  if (c.ok) {
+    const Finding *d = finding_on(&c, "divergence", 4);
+    CHECK(d && d->share >= 0.10 && d->level == 2, "the costly divergent branch is a warning with its share (%g)", d ? d->share : -1);
+    CHECK(d && d->saving_s > 0 && d->limit, "and a saving in seconds at a named limit");
+    CHECK(c.fs.n > 0 && c.fs.f[0].category == d->category && c.fs.f[0].at == d->at, "and it ranks first (%s)", c.fs.n ? c.fs.f[0].category : "-");
+  }
+  costed_free(&c);
+  /* the ranking: saving never increases down the list */
+  PPOptions pp = {.defines = (const char *[]){"N=64"}, .n_defines = 1};
+  costed(&c, load_program("examples/mm.cu", &pp));
+  if (c.ok) {
+    for (int i = 1; i < c.fs.n; i++)
+      if (c.fs.f[i].share >= 0) CHECK(c.fs.f[i - 1].share >= 0 && c.fs.f[i - 1].saving_s >= c.fs.f[i].saving_s, "ranked by saving at %d", i);
+    /* mm -D N=64: B[i*n+idx] is read by the 16 rows of a 16x16 block; 3 sampled warps see 6 */
+    bool found = false;
+    for (int i = 0; i < c.a.nacc; i++) {
+      AccessStat *s = &c.a.acc[i];
+      if (s->kind != ACC_LOAD || strcmp(s->array, "B")) continue;
+      bool whole;
+      double r = access_reuse(s, &whole);
+      found = true;
+      CHECK(whole && fabs(r - 16.0) < 1e-9, "B's reuse within a block is 16 over a whole block (%g, %s)", r, whole ? "whole" : "sampled");
+      CHECK(fabs((double)s->lanes / (double)s->distinct - 6.0) < 1e-9, "the 3 sampled warps alone see 6 (%g)", (double)s->lanes / (double)s->distinct);
+    }
+    CHECK(found, "mm's load of B");
+    /* uncosted (at N=64 it saves under 0.5% and is left out): the message says 16 and why */
+    Findings all = findings_collect(&c.a, NULL);
+    const Finding *r = NULL;
+    for (int i = 0; i < all.n; i++) if (!strcmp(all.f[i].category, "reuse")) r = &all.f[i];
+    CHECK(r && strstr(r->msg, "read 16.0 times") && strstr(r->msg, "every warp of block 0"), "the reuse finding says 16, over a whole block: %s", r ? r->msg : "none");
+    CHECK(!finding_on(&c, "reuse", 29), "with its cost (under 0.5%%) it is left out");
+    findings_free(&all);
+  }
+  costed_free(&c);
+  fclose(f);
+  diag_out = stderr;
+}
+
+/* bench --ncu's comparison on a recorded measurement: examples/mm.cu at N=2048 on the H200
+ * (docs/data/suite-h200-2026-11-22.jsonl, written back as ncu's CSV in tests/ncu/) */
+static void test_counters(void) {
+  size_t n;
+  char *csv = read_file("tests/ncu/mm-h200-2026-11-22.csv", &n);
+  CHECK(csv != NULL, "the fixture");
+  if (!csv) return;
+  double meas[CT_N];
+  bool have[CT_N];
+  counters_measured(csv, meas, have);
+  CHECK(have[CT_LD_SPR] && fabs(meas[CT_LD_SPR] - 1.07374e9 / 5.36871e8) < 1e-9, "measured load sectors per request %g", meas[CT_LD_SPR]);
+  CHECK(have[CT_ST_SPR] && meas[CT_ST_SPR] == 4, "measured store sectors per request %g", meas[CT_ST_SPR]);
+  CHECK(!have[CT_SH_LD_WPI], "no shared instructions: no ratio");
+  CHECK(have[CT_DRAM] && fabs(meas[CT_DRAM] - (33660400.0 + 12383700.0)) < 1, "DRAM read + write %g", meas[CT_DRAM]);
+  CHECK(have[CT_L2] && meas[CT_L2] == 32 * 132501000.0, "L2 bytes: 32 per sector %g", meas[CT_L2]);
+  CHECK(have[CT_TIME] && meas[CT_TIME] == 3180000, "the time in ns %g", meas[CT_TIME]);
+  CHECK(have[CT_WARP_INS] && meas[CT_WARP_INS] == 1230900000.0, "warp instructions %g", meas[CT_WARP_INS]);
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  PPOptions pp = {.defines = (const char *[]){"N=2048"}, .n_defines = 1};
+  Program *p = load_program("examples/mm.cu", &pp);
+  Launch L;
+  memset(&L, 0, sizeof L);
+  const Machine *m = machine_find("h200");
+  Ceilings ce = ceilings_for(m, "docs/data/calibration-h200-2026-11-22.json");
+  CounterPrediction pr;
+  int rc = p && find_kernel(p, "mm") && launch_prepare(&L, p, find_kernel(p, "mm"), NULL) == 0 ? counters_predict(&L, m, &ce, 0, &pr) : 2;
+  CHECK(rc == 0, "predicted: %s", diag_text);
+  if (rc == 0) {
+    CounterCheck k[CT_N];
+    int flagged = counters_compare(&pr, meas, have, k);
+    int count = 0;
+    for (int c = 0; c < CT_N; c++) {
+      count += k[c].flagged;
+      if (k[c].have_predicted && k[c].have_measured)
+        CHECK(k[c].flagged == (fabs(k[c].predicted / k[c].measured - 1) > k[c].tolerance), "%s: flag iff beyond %g", k[c].name, k[c].tolerance);
+    }
+    CHECK(flagged == count, "the flagged count");
+    CHECK(!k[CT_LD_SPR].flagged && k[CT_LD_SPR].predicted == 2, "mm's loads: 2 sectors per request predicted and measured (%g)", k[CT_LD_SPR].predicted);
+    CHECK(!k[CT_ST_SPR].flagged && k[CT_ST_SPR].predicted == 4, "mm's stores: 4 (%g)", k[CT_ST_SPR].predicted);
+    CHECK(!k[CT_TIME].flagged, "the time within 30%% (%.0f ns predicted, %.0f measured)", k[CT_TIME].predicted, k[CT_TIME].measured);
+    CHECK(!k[CT_SH_LD_WPI].have_predicted && !k[CT_SH_LD_WPI].have_measured, "no shared loads on either side");
+    CHECK(pr.naccess == 3, "each global access predicted (%d)", pr.naccess);
+    /* a measurement four times off is flagged */
+    meas[CT_LD_SPR] *= 4;
+    counters_compare(&pr, meas, have, k);
+    CHECK(k[CT_LD_SPR].flagged && fabs(k[CT_LD_SPR].error + 0.75) < 1e-5, "4x off: flagged at -75%% (%g)", k[CT_LD_SPR].error);
+    char out[8192];
+    FILE *o = fmemopen(out, sizeof out - 1, "w");
+    counters_print(k, &pr, false, o);
+    fclose(o);
+    CHECK(strstr(out, "global load sectors per request") && strstr(out, "FLAGGED"), "the text table names and flags it: %s", out);
+  }
+  if (L.prog) launch_free(&L);
+  if (p) program_free(p);
+  free(csv);
+  fclose(f);
+  diag_out = stderr;
+}
+
 int main(void) {
+  test_counters();
+  test_findings_cost();
   test_facts_examples();
   test_facts_generations();
   test_facts_deep();

@@ -171,6 +171,10 @@ typedef struct AccessStat {
   uint64_t distinct;     /* per-block distinct elements, summed over blocks (reuse) */
   uint64_t part[16];     /* paper machines: requests per memory partition, first wave of blocks */
   uint64_t blocks;
+  /* reuse over one whole block (block 0, every warp; the run above samples warps when the kernel
+   * has no barriers, which undercounts reuse across warps): lanes / distinct elements, 0 when
+   * this load did not run there */
+  double whole_block_reuse;
 } AccessStat;
 
 typedef struct BranchStat {

@@ -332,6 +332,49 @@ static bool want(void *ctx, int64_t b) {
   return false;
 }
 
+/* ---- reuse over a whole block: block 0 with every warp, loads only, quietly ---- */
+typedef struct { Analysis *a; const int *acc_of; Set *seen; uint64_t *lanes; } ReuseCtx;
+
+static void on_reuse_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+  ReuseCtx *r = ctx;
+  if (kind != ACC_LOAD || (space != SPACE_GLOBAL && space != SPACE_SHARED)) return;
+  int slot = at->id * 3 + (int)kind, i = r->acc_of[slot];
+  if (i < 0) return;   /* not an access the sampled run measured */
+  for (int l = 0; l < 32; l++)
+    if (m >> l & 1) { set_add(&r->seen[i], addr[l]); r->lanes[i]++; }
+}
+
+static bool want_block0(void *ctx, int64_t b) { (void)ctx; return b == 0; }
+
+/* Reads per element within a block, from a block run whole: the sampled warps of a kernel
+ * without barriers see only their own share of the reuse (mm's B: 6 reads by 3 of 8 warps where
+ * a whole block makes 16). Diagnostics are counted and printed by the sampled run only. */
+static void whole_block_reuse(Analysis *a, Launch *L, const int *acc_of, uint64_t cap) {
+  ReuseCtx r = {.a = a, .acc_of = acc_of};
+  r.seen = xmalloc(sizeof(Set) * (size_t)(a->nacc + 1));
+  r.lanes = xmalloc(sizeof(uint64_t) * (size_t)(a->nacc + 1));
+  memset(r.seen, 0, sizeof(Set) * (size_t)(a->nacc + 1));
+  memset(r.lanes, 0, sizeof(uint64_t) * (size_t)(a->nacc + 1));
+  Hooks h = {.ctx = &r, .access = on_reuse_access, .want_block = want_block0};
+  FILE *null = fopen("/dev/null", "w");
+  RunOptions ro = {.hooks = &h, .warp_step_cap = cap, .printf_out = null, .no_race_check = true};
+  RunStats st;
+  int errors = diag_errors, warnings = diag_warnings;
+  bool quiet = diag_quiet;
+  diag_quiet = true;
+  int rc = interp_run(L, &ro, &st);
+  diag_quiet = quiet;
+  diag_errors = errors;
+  diag_warnings = warnings;
+  if (null) fclose(null);
+  for (int i = 0; i < a->nacc; i++) {
+    if (rc == 0 && r.seen[i].n) a->acc[i].whole_block_reuse = (double)r.lanes[i] / (double)r.seen[i].n;
+    free(r.seen[i].k);
+  }
+  free(r.seen);
+  free(r.lanes);
+}
+
 /* the accesses of the kernel (and the device functions it calls) that no sampled warp reached,
  * in global or shared memory (what the analyzer measures); an atomic counts as its call */
 static void list_unreached(Analysis *a) {
@@ -401,9 +444,14 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
     a->threads_run = (double)st.blocks_run * per_block;
   }
   if (rc == 0) list_unreached(a);
+  int64_t all_warps = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
+  if (rc == 0 && warps < all_warps) whole_block_reuse(a, L, c.acc_of, ro.warp_step_cap);
+  else for (int i = 0; rc == 0 && i < a->nacc; i++) a->acc[i].whole_block_reuse = -1;   /* below: the sampled blocks are whole */
   for (int i = 0; i < a->nacc; i++) {
     if (c.seen[i].n) { a->acc[i].distinct += c.seen[i].n; a->acc[i].blocks++; }
     free(c.seen[i].k);
+    /* every warp of the sampled blocks ran: their reuse is whole-block reuse */
+    if (a->acc[i].whole_block_reuse < 0) a->acc[i].whole_block_reuse = a->acc[i].distinct ? (double)a->acc[i].lanes / (double)a->acc[i].distinct : 0;
   }
   for (int w = 0; w < 32; w++) { a->warp_sectors += (double)c.wsec[w].n; free(c.wsec[w].k); }
   /* the busiest line's atomic requests over the grid: a line that two or more sampled blocks

@@ -1,6 +1,8 @@
 /* bench: build the harness with nvcc, run it on the GPU, verify its outputs against the
  * interpreter, and read Nsight Compute's counters. */
 #include "gpu.h"
+#include "../report/report.h"
+#include "../model/model.h"
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -189,35 +191,44 @@ static const char *ncu_metrics[][2] = {
 #define N_REQUIRED_METRICS 15   /* the rest are asked for, and dropped if ncu does not know them: */
 #define N_COMMON_METRICS 19     /* first the stall reasons, then all */
 
-/* value of metric `name` in ncu's --csv output (units as ncu prints them) */
-static bool csv_metric(const char *csv, const char *name, double *v) {
-  const char *p = strstr(csv, fmt("\"%s\"", name));
-  if (!p) return false;
-  /* the line's last field is the value: "1,234.5" */
-  const char *eol = strchr(p, '\n');
-  if (!eol) eol = p + strlen(p);
-  const char *q = eol;
-  while (q > p && *q != '"') q--;       /* closing quote of the value */
-  const char *open = q - 1;
-  while (open > p && *open != '"') open--;
-  char buf[64];
-  size_t n = 0;
-  for (const char *c = open + 1; c < q && n < sizeof buf - 1; c++) if (*c != ',') buf[n++] = *c;
-  buf[n] = 0;
-  char *end;
-  *v = strtod(buf, &end);
-  if (end == buf) return false;
-  /* normalise units that ncu may scale */
-  const char *unit_line = p;
-  if (strstr(unit_line, "\"usecond\"") && strstr(unit_line, "\"usecond\"") < eol) *v *= 1e3;
-  else if (strstr(unit_line, "\"msecond\"") && strstr(unit_line, "\"msecond\"") < eol) *v *= 1e6;
-  else if (strstr(unit_line, "\"Kbyte\"") && strstr(unit_line, "\"Kbyte\"") < eol) *v *= 1e3;
-  else if (strstr(unit_line, "\"Mbyte\"") && strstr(unit_line, "\"Mbyte\"") < eol) *v *= 1e6;
-  else if (strstr(unit_line, "\"Gbyte\"") && strstr(unit_line, "\"Gbyte\"") < eol) *v *= 1e9;
+#define csv_metric ncu_csv_metric   /* report/counters.c: one reader of ncu's CSV */
+
+/* every counter carve predicts beside its measurement: the launch's inputs as they were before
+ * any run (fresh), the machine whose name the device reports, the calibrated ceilings */
+/* the buffers as the spec makes them (verification ran the launch on them since) */
+static bool fresh_inputs(Launch *L) {
+  for (int i = 1; i < L->nbufs; i++) {
+    Buffer *b = &L->bufs[i];
+    if (!b->spec) continue;
+    bool out = b->out;
+    free(b->data);
+    b->data = NULL;
+    if (buffer_init(b, b->spec)) return false;
+    b->out = out;
+  }
   return true;
 }
 
-static int run_ncu(const char *ncu, const char *exe, const char *dir, Launch *L, const BenchOptions *o) {
+static void compare_counters(const char *csv, Launch *L, const BenchOptions *o, const char *device) {
+  const Machine *m = machine_find(device && strstr(device, "H200") ? "h200" : "h100");
+  const char *cal = calibration_path(o->calibration);
+  Ceilings ce = ceilings_for(m, access(cal, R_OK) == 0 ? cal : NULL);
+  Resources r = kernel_resources(L->prog, L->kernel, fmt("sm_%d%d", m->cc_major, m->cc_minor));
+  CounterPrediction p;
+  if (!fresh_inputs(L) || counters_predict(L, m, &ce, r.known ? r.regs : 0, &p)) {
+    fprintf(stderr, "carve bench: the model could not predict this launch's counters\n");
+    return;
+  }
+  double meas[CT_N];
+  bool have[CT_N];
+  counters_measured(csv, meas, have);
+  CounterCheck k[CT_N];
+  int flagged = counters_compare(&p, meas, have, k);
+  counters_print(k, &p, o->json, stdout);
+  if (flagged && !o->json) printf("  %d counter%s beyond tolerance (%s)\n", flagged, flagged == 1 ? "" : "s", m->name);
+}
+
+static int run_ncu(const char *ncu, const char *exe, const char *dir, Launch *L, const BenchOptions *o, const char *device) {
   char *out = fmt("%s/ncu.csv", dir), *err = fmt("%s/ncu.err", dir);
   int rc = 0;
   char *csv = "";
@@ -257,6 +268,7 @@ static int run_ncu(const char *ncu, const char *exe, const char *dir, Launch *L,
     if (have[5] && have[9] && v[9] > 0) printf("    shared load wavefronts per instruction: %.2f\n", v[5] / v[9]);
     if (have[6] && have[10] && v[10] > 0) printf("    shared store wavefronts per instruction: %.2f\n", v[6] / v[10]);
   }
+  compare_counters(csv, L, o, device);
   return 0;
 }
 
@@ -375,7 +387,7 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   if (o->ncu) {
     char *ncu = find_program("ncu");
     if (!ncu) fprintf(stderr, "carve bench: ncu (Nsight Compute) not found; counters skipped\n");
-    else if (run_ncu(ncu, exe, dir, L, o)) result = result ? result : 2;
+    else if (run_ncu(ncu, exe, dir, L, o, dev)) result = result ? result : 2;
   }
   if (o->json) printf("}\n");
   return result;

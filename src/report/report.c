@@ -7,12 +7,153 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct { int level; const char *category; Node *at; char *msg; char *remedy; } Finding;
-typedef struct { Finding *f; int n; } Findings;
+/* ---- what findings cost ---- */
+double report_overlap_total(const double t[B_N]) {
+  /* estimate_time (metrics.c): the limits' OVERLAP_NORM-norm (3) plus the launch overhead */
+  double top = 0, sum = 0;
+  for (int b = 0; b < B_LAUNCH; b++) if (t[b] > top) top = t[b];
+  for (int b = 0; b < B_LAUNCH; b++) if (top > 0) sum += pow(t[b] / top, 3.0);
+  return (top > 0 ? top * pow(sum, 1.0 / 3.0) : 0) + t[B_LAUNCH];
+}
 
-static void add(Findings *fs, int level, const char *cat, Node *at, char *msg, char *remedy) {
+typedef struct { Analysis *a; ReportCost *rc; } CostWork;
+static void cost_work(void *ud) {
+  CostWork *w = ud;
+  Analysis *a = w->a;
+  Launch *L = a->L;
+  Counts cn;
+  /* the counting run repeats blocks the analysis ran: its diagnostics were printed there */
+  int errors = diag_errors, warnings = diag_warnings;
+  bool quiet = diag_quiet;
+  diag_quiet = true;
+  int rc = count_instructions(L, &cn, 2);
+  diag_quiet = quiet;
+  diag_errors = errors;
+  diag_warnings = warnings;
+  if (rc == 0) {
+    int threads = (int)(L->block[0] * L->block[1] * L->block[2]);
+    Occupancy oc = occupancy(a->m, threads, 0, (int)(kernel_static_shared(L->kernel) + L->dyn_shared));
+    w->rc->e = estimate_time(L, a->m, &cn, a, oc, ceilings_for(a->m, NULL));
+    w->rc->nlines = cn.nlines;
+    w->rc->file = cn.file;
+    w->rc->line_ins = xmalloc(sizeof(double) * (size_t)(cn.nlines + 1));
+    w->rc->line_stalls = xmalloc(sizeof(double) * (size_t)(cn.nlines + 1));
+    for (int i = 0; i < cn.nlines; i++) {
+      w->rc->line_ins[i] = cn.line_ins[i];
+      w->rc->line_stalls[i] = cn.line_stalls[i];
+      w->rc->line_ins_total += cn.line_ins[i];
+    }
+    w->rc->fp32_per_thread = cn.threads_sampled > 0 ? cn.lanes[CL_FP32] / cn.threads_sampled : 0;
+    w->rc->threads = w->rc->e.threads;
+    w->rc->ok = w->rc->e.total > 0;
+  }
+  counts_free(&cn);
+}
+
+int report_cost_compute(Analysis *a, ReportCost *rc) {
+  memset(rc, 0, sizeof *rc);
+  if (!a->m || !a->L || a->fault) return 2;
+  CostWork w = {a, rc};
+  /* an error inside (a limit, memory) costs the figures, not the report */
+  if (!carve_pcall(cost_work, &w)) { report_cost_free(rc); return 2; }
+  return rc->ok ? 0 : 2;
+}
+
+void report_cost_free(ReportCost *rc) {
+  free(rc->line_ins);
+  free(rc->line_stalls);
+  memset(rc, 0, sizeof *rc);
+}
+
+/* the saving of taking dt off the limits, and the limit that gives most of it */
+static double saving(const ReportCost *rc, const double dt[B_N], const char **limit) {
+  double t[B_N];
+  int most = -1;
+  for (int b = 0; b < B_N; b++) {
+    t[b] = rc->e.t[b] - dt[b];
+    if (t[b] < 0) t[b] = 0;
+    if (dt[b] > 0 && (most < 0 || dt[b] > dt[most])) most = b;
+  }
+  if (limit) *limit = most >= 0 ? bottleneck_name(most) : NULL;
+  double s = report_overlap_total(rc->e.t) - report_overlap_total(t);
+  return s > 0 ? s : 0;
+}
+
+/* the analyzer's units behind the estimate's memory limits, summed over the accesses */
+static void traffic_totals(const Analysis *a, double *sectors, double *l1) {
+  *sectors = *l1 = 0;
+  for (int i = 0; i < a->nacc; i++) {
+    const AccessStat *s = &a->acc[i];
+    if (s->space == SPACE_GLOBAL) { *sectors += (double)s->sectors; *l1 += (double)(s->lines ? s->lines : s->requests); }
+    else *l1 += (double)s->wavefronts;
+  }
+}
+
+/* excess global sectors and L1 lines of an access, as limit times */
+static void excess_global(const ReportCost *rc, const Analysis *a, double sectors, double lines, double dt[B_N]) {
+  double tot_sec, tot_l1;
+  traffic_totals(a, &tot_sec, &tot_l1);
+  const Estimate *e = &rc->e;
+  if (tot_sec > 0) {
+    dt[B_L2] += e->t[B_L2] * sectors / tot_sec;
+    /* DRAM beyond the footprint (a footprint larger than L2, partial writes) scales with traffic */
+    double over = e->dram_bytes > 0 ? 1.0 - e->dram_min_bytes / e->dram_bytes : 0;
+    if (over > 0) dt[B_DRAM] += e->t[B_DRAM] * over * sectors / tot_sec;
+  }
+  if (tot_l1 > 0) dt[B_L1] += e->t[B_L1] * lines / tot_l1;
+}
+
+typedef struct { const ReportCost *rc; double dt[B_N]; } Cost;
+
+static void add_costed(Findings *fs, int level, const char *cat, Node *at, char *msg, char *remedy, const Cost *c) {
   fs->f = xrealloc(fs->f, sizeof(Finding) * (size_t)(fs->n + 1));
-  fs->f[fs->n++] = (Finding){level, cat, at, msg, remedy};
+  Finding f = {level, cat, at, msg, remedy, -1, -1, NULL};
+  if (c && c->rc && c->rc->ok) {
+    f.saving_s = saving(c->rc, c->dt, &f.limit);
+    /* of the kernel's own time: the launch overhead is paid whatever the kernel does */
+    double own = c->rc->e.total - c->rc->e.t[B_LAUNCH];
+    f.share = own > 0 ? f.saving_s / own : 0;
+  }
+  fs->f[fs->n++] = f;
+}
+
+static void add(Findings *fs, int level, const char *cat, Node *at, char *msg, char *remedy) { add_costed(fs, level, cat, at, msg, remedy, NULL); }
+
+double access_reuse(const AccessStat *s, bool *whole) {
+  *whole = s->whole_block_reuse > 0;
+  if (*whole) return s->whole_block_reuse;
+  return s->distinct ? (double)s->lanes / (double)s->distinct : 0;
+}
+
+/* the source lines a statement spans */
+static void stmt_lines(Node *n, int *lo, int *hi) {
+  *lo = n ? tok_loc(n->tok).line : 0;
+  *hi = n && n->end_tok ? tok_loc(n->end_tok).line : *lo;
+  if (*hi < *lo) *hi = *lo;
+}
+
+static bool leader_branch(const BranchStat *b) { return (double)b->taken <= 1.0 * (double)b->evals; }
+
+/* a divergent branch's cost: the warp instructions of its arms issued by warps that diverged
+ * there (an upper bound on what serializing the arms costs), at the issue limit */
+static void branch_cost(const ReportCost *rc, const BranchStat *b, double dt[B_N]) {
+  if (!rc || !rc->ok || rc->line_ins_total <= 0) return;
+  /* at most one lane per warp takes it (a leader storing the warp's result, a leader's atomic):
+   * no regrouping of the data needs fewer warps to run the arm, so divergence costs nothing */
+  if (leader_branch(b)) return;
+  Node *n = b->node;
+  Node *arms[2] = {n->kind == ND_IF ? n->then : n->body, n->kind == ND_IF ? n->els : NULL};
+  double ins = 0;
+  SrcFile *file = rc->file;
+  for (int k = 0; k < 2; k++) {
+    if (!arms[k] || tok_loc(arms[k]->tok).file != file) continue;
+    int lo, hi;
+    stmt_lines(arms[k], &lo, &hi);
+    for (int l = lo; l <= hi && l < rc->nlines; l++) ins += rc->line_ins[l];
+  }
+  double frac = b->evals ? (double)b->divergent / (double)b->evals : 0;
+  dt[B_ISSUE] += rc->e.t[B_ISSUE] * ins * frac / rc->line_ins_total;
+  dt[B_SFU] += rc->e.t[B_SFU] * ins * frac / rc->line_ins_total;
 }
 
 static const char *kind_name(AccessKind k) { return k == ACC_LOAD ? "load" : k == ACC_STORE ? "store" : "atomic"; }
@@ -33,7 +174,7 @@ static bool exact(const AccessStat *s) {
   return s->index && !s->indirect && s->min_units == s->max_units;
 }
 
-static void collect(Analysis *a, Findings *fs) {
+static void collect(Analysis *a, const ReportCost *rc, Findings *fs) {
   const Machine *m = a->m;
   Launch *L = a->L;
   int64_t threads = L->block[0] * L->block[1] * L->block[2];
@@ -44,12 +185,14 @@ static void collect(Analysis *a, Findings *fs) {
       bool sm90 = !m || m->mem_rule == MEMRULE_SECTOR32;
       double spr = (double)s->sectors / (double)s->requests, ideal = sm90 ? ideal_sectors(s) : 2.0;
       double moved = (double)s->moved, used = (double)s->used;
+      Cost cx = {.rc = rc};
+      if (!sm90 && spr > 2.0 && rc) excess_global(rc, a, (double)s->sectors - 2.0 * (double)s->requests, 0, cx.dt);
       if (!sm90 && spr > 2.0)
-        add(fs, 2, "coalescing", s->node,
+        add_costed(fs, 2, "coalescing", s->node,
             fmt("global %s of '%s' (%s, %d bytes per thread) is not coalesced under %s's half-warp rule: %.2f transactions per warp "
                 "request (2 when coalesced), moving %.1fx the bytes it uses", kind_name(s->kind), s->array, access_class(s), s->size, m->name, spr,
                 moved / (used > 0 ? used : 1)),
-            fmt("let thread k of each half-warp read word k of an aligned segment (Yang et al. 3.2-3.3)"));
+            fmt("let thread k of each half-warp read word k of an aligned segment (Yang et al. 3.2-3.3)"), &cx);
       if (sm90 && spr > ideal * 1.25 && spr >= 2) {
         double ratio = moved / used;
         char *remedy = s->have_stride && s->stride == 0 && a->L->block[0] < 32
@@ -61,28 +204,43 @@ static void collect(Analysis *a, Findings *fs) {
                                  "with coalesced reads (Yang et al. 3.3)")
                            : s->indirect ? fmt("sort or bin the indices so neighbouring threads touch neighbouring elements")
                                          : fmt("align the start of each warp's segment to 32 bytes, or stage through shared memory");
-        add(fs, 2, "coalescing", s->node,
+        Cost c = {.rc = rc};
+        double ideal_lines = fmax((double)s->requests, (double)s->ideal_sectors / 4.0);
+        if (rc) excess_global(rc, a, (double)s->sectors - (double)s->ideal_sectors, fmax(0, (double)s->lines - ideal_lines), c.dt);
+        add_costed(fs, 2, "coalescing", s->node,
             fmt("global %s of '%s' (%s, %d bytes per thread) takes %.2f sectors per request where %.2f would do: it moves %.1fx the bytes it uses",
                 kind_name(s->kind), s->array, access_class(s), s->size, spr, ideal, ratio),
-            remedy);
+            remedy, &c);
       }
       if (s->kind == ACC_LOAD && s->blocks && s->distinct) {
-        double reuse = (double)s->lanes / (double)s->distinct;
+        bool whole;
+        double reuse = access_reuse(s, &whole);
+        /* the repeated reads' share of the L2 traffic is what a copy in shared memory saves */
+        Cost c = {.rc = rc};
+        if (rc && reuse > 1) excess_global(rc, a, (double)s->sectors * (1 - 1 / reuse), 0, c.dt);
         if (reuse >= 4 && !(s->have_stride && s->stride == 0 && reuse < 32))
-          add(fs, 1, "reuse", s->node,
-              fmt("each element of '%s' this load touches is read %.1f times within a block", s->array, reuse),
-              fmt("load it once per block into shared memory (or registers) and reuse it there (Yang et al. 3.4-3.5)"));
+          add_costed(fs, 1, "reuse", s->node,
+              fmt("each element of '%s' this load touches is read %.1f times within a block (%s)", s->array, reuse,
+                  whole ? "every warp of block 0 run" : fmt("by the %d of %d warps sampled per block; more in a whole block", a->warps_run_per_block, a->warps_per_block)),
+              fmt("load it once per block into shared memory (or registers) and reuse it there (Yang et al. 3.4-3.5)"), &c);
       }
       if (m && m->partition_map == PARTMAP_LINEAR && m->mem_partitions > 0) {
         uint64_t tot = 0, mx = 0;
         for (int p = 0; p < m->mem_partitions && p < 16; p++) { tot += s->part[p]; if (s->part[p] > mx) mx = s->part[p]; }
         double skew = tot ? (double)mx / ((double)tot / m->mem_partitions) : 0;
+        Cost c = {.rc = rc};
+        /* one partition serves the skewed share: the even spread saves 1 - 1/skew of its DRAM time */
+        if (rc && tot && skew >= 2.0) {
+          double tot_sec, tot_l1;
+          traffic_totals(a, &tot_sec, &tot_l1);
+          if (tot_sec > 0) c.dt[B_DRAM] = rc->e.t[B_DRAM] * (1 - 1 / skew) * (double)s->sectors / tot_sec;
+        }
         if (tot && skew >= 2.0)
-          add(fs, 2, "partition-camping", s->node,
+          add_costed(fs, 2, "partition-camping", s->node,
               fmt("the first wave of blocks sends %.0f%% of this %s's requests to one of %s's %d memory partitions (channel skew %.1f; 1.0 is even)",
                   100.0 * (double)mx / (double)tot, kind_name(s->kind), m->name, m->mem_partitions, skew),
               fmt("reorder blocks diagonally (blockIdx.x' = (blockIdx.x + blockIdx.y) %% gridDim.x) or offset each row by a partition width "
-                  "(Yang et al. 3.7; Ruetsch and Micikevicius 2009)"));
+                  "(Yang et al. 3.7; Ruetsch and Micikevicius 2009)"), &c);
       }
       if (m && m->partition_map != 0 && s->have_stride && llabs((long long)s->stride) * s->size >= 2048 && m->mem_partitions == 0)
         add(fs, 1, "partition-camping", s->node,
@@ -104,10 +262,16 @@ static void collect(Analysis *a, Findings *fs) {
           remedy = fmt("pad each row by one element (a row of %lld becomes %lld) so a column walks all the banks, or swizzle the index",
                        (long long)llabs((long long)s->stride), (long long)llabs((long long)s->stride) + 1);
         else remedy = fmt("pad the array by one %d-byte word per row or XOR-swizzle the column index with the row", s->size < 4 ? 4 : s->size);
-        add(fs, 2, "bank-conflict", s->node,
+        Cost c = {.rc = rc};
+        if (rc) {
+          double tot_sec, tot_l1;
+          traffic_totals(a, &tot_sec, &tot_l1);
+          if (tot_l1 > 0) c.dt[B_L1] = rc->e.t[B_L1] * (double)(s->wavefronts - s->ideal) / tot_l1;
+        }
+        add_costed(fs, 2, "bank-conflict", s->node,
             fmt("shared %s of '%s' (%s, %d bytes per thread) has a %d-way bank conflict: %.2f wavefronts per request where %.0f would do",
                 kind_name(s->kind), s->array, access_class(s), s->size, degree, wpr, ideal),
-            remedy);
+            remedy, &c);
       }
     }
   }
@@ -115,31 +279,50 @@ static void collect(Analysis *a, Findings *fs) {
     BranchStat *b = &a->br[i];
     if (!b->evals) continue;
     double frac = (double)b->divergent / (double)b->evals, mean = (double)b->active / (double)b->evals;
-    if (b->divergent && frac >= 0.05)
-      add(fs, 2, "divergence", b->node,
-          fmt("branch diverges in %.0f%% of warp executions (%llu of %llu); %.1f of 32 lanes active on average, %.0f%% take it",
-              100 * frac, (unsigned long long)b->divergent, (unsigned long long)b->evals, mean, 100.0 * (double)b->taken / (double)b->active),
-          fmt("make the condition uniform per warp (branch on threadIdx.x / 32, regroup the data), or shorten the arms (Cornelis ch. 4)"));
+    if (!b->divergent || frac < 0.05) continue;
+    /* ?:, && and || become selects and predicated instructions: no serialized arms */
+    if (b->node->kind == ND_COND || b->node->kind == ND_LOGAND || b->node->kind == ND_LOGOR) continue;
+    Cost c = {.rc = rc};
+    branch_cost(rc, b, c.dt);
+    add_costed(fs, leader_branch(b) ? 1 : 2, "divergence", b->node,
+        fmt("branch diverges in %.0f%% of warp executions (%llu of %llu); %.1f of 32 lanes active on average, %.0f%% take it",
+            100 * frac, (unsigned long long)b->divergent, (unsigned long long)b->evals, mean, 100.0 * (double)b->taken / (double)b->active),
+        leader_branch(b)
+            ? fmt("at most one lane per warp takes it (a leader writing a warp's result, a leader's atomic): the usual idiom, costing only its arm; "
+                  "keep the arm short, or let a warp shuffle carry the value")
+            : fmt("make the condition uniform per warp (branch on threadIdx.x / 32, regroup the data), or shorten the arms (Cornelis ch. 4)"), &c);
   }
   /* launch shape */
   Obj *kern = L->kernel;
   Node *at = kern->body;
+  const Estimate *e = rc && rc->ok ? &rc->e : NULL;
+  Cost pad = {.rc = rc};
+  int64_t wpb = (threads + 31) / 32;
+  /* a partial warp issues as a whole one: its idle lanes' share of the issue */
+  if (e) pad.dt[B_ISSUE] = e->t[B_ISSUE] * (double)(32 - threads % 32) / 32.0 / (double)wpb;
   if (threads % 32)
-    add(fs, 2, "launch", at, fmt("block of %lld threads is not a multiple of 32: its last warp runs %lld of 32 lanes", (long long)threads, (long long)(threads % 32)),
-        fmt("use a multiple of 32 threads per block and guard the extra threads"));
+    add_costed(fs, 2, "launch", at, fmt("block of %lld threads is not a multiple of 32: its last warp runs %lld of 32 lanes", (long long)threads, (long long)(threads % 32)),
+        fmt("use a multiple of 32 threads per block and guard the extra threads"), &pad);
   if (m) {
     /* the model's rule (cuda_occupancy.h for sm_90), registers left out: the analyzer has none */
     int smem = (int)(kernel_static_shared(L->kernel) + L->dyn_shared);
     Occupancy oc = occupancy(m, (int)threads, 0, smem);
+    Cost occ = {.rc = rc};
+    /* the latency limit falls with the warps that hide it, up to half occupancy */
+    if (e) occ.dt[B_LATENCY] = e->t[B_LATENCY] * (1 - oc.occupancy / 0.5);
     if (oc.occupancy < 0.5)
-      add(fs, 2, "occupancy", at,
+      add_costed(fs, 2, "occupancy", at,
           fmt("at most %.0f%% occupancy on %s (%d blocks of %lld threads per SM, limited by %s; registers not counted)", 100 * oc.occupancy,
               m->name, oc.blocks_per_sm, (long long)threads, occ_limit_name(oc.limit)),
-          fmt(oc.limit == LIMIT_SHARED ? "use less shared memory per block, or fewer bytes per thread" : "use larger blocks (128-512 threads)"));
+          fmt(oc.limit == LIMIT_SHARED ? "use less shared memory per block, or fewer bytes per thread" : "use larger blocks (128-512 threads)"), &occ);
+    Cost idle = {.rc = rc};
+    /* the throughput limits are shared by the SMs in use (estimate_time) */
+    for (int b = 0; e && b < B_N; b++)
+      if (b != B_LAUNCH && b != B_ATOMIC && b != B_LATENCY) idle.dt[b] = e->t[b] * (1 - (double)a->blocks_total / m->sm_count);
     if (a->blocks_total < m->sm_count)
-      add(fs, 2, "launch", at,
+      add_costed(fs, 2, "launch", at,
           fmt("grid of %lld blocks leaves %lld of the %d SMs of %s idle", (long long)a->blocks_total, (long long)(m->sm_count - a->blocks_total), m->sm_count, m->name),
-          fmt("give each SM at least one block (several, to hide latency): split the work finer"));
+          fmt("give each SM at least one block (several, to hide latency): split the work finer"), &idle);
   }
 }
 
@@ -151,11 +334,21 @@ static void text_finding(Finding *f, FILE *out) {
   diag_out = out;
   int w = diag_warnings, e = diag_errors;
   diag_at(lv[f->level], tok_loc(f->at->tok), "[%s] %s", f->category, f->msg);
+  if (f->share >= 0)
+    fprintf(out, "      = cost: about %.1f%% of the estimated kernel time (%s; %s)\n", 100 * f->share, seconds_text(f->saving_s),
+            f->limit ? f->limit : "no limit it loads");
   if (f->remedy) fprintf(out, "      = remedy: %s\n", f->remedy);
   diag_warnings = w;
   diag_errors = e;
   diag_out = saved;
   diag_color = color;
+}
+
+char *seconds_text(double s) {
+  if (s >= 1) return fmt("%.3g s", s);
+  if (s >= 1e-3) return fmt("%.3g ms", s * 1e3);
+  if (s >= 1e-6) return fmt("%.3g us", s * 1e6);
+  return fmt("%.3g ns", s * 1e9);
 }
 
 void json_string(FILE *o, const char *s) {
@@ -167,7 +360,7 @@ void json_string(FILE *o, const char *s) {
   }
   fputc('"', o);
 }
-static void json(Analysis *a, Findings *fs, const char *file, FILE *o) {
+static void json(Analysis *a, const ReportCost *rc, Findings *fs, const char *file, FILE *o) {
   Launch *L = a->L;
   fprintf(o, "{\"file\": ");
   json_string(o, file);
@@ -205,7 +398,9 @@ static void json(Analysis *a, Findings *fs, const char *file, FILE *o) {
     else
       fprintf(o, "\"wavefronts_per_request\": %.4f, \"ideal_wavefronts_per_request\": %.4f", (double)s->wavefronts / (double)s->requests,
               (double)s->ideal / (double)s->requests);
-    fprintf(o, ", \"reads_per_element_in_block\": %.3f, \"exact\": %s}", s->distinct ? (double)s->lanes / (double)s->distinct : 0.0,
+    bool whole;
+    double reuse = access_reuse(s, &whole);
+    fprintf(o, ", \"reads_per_element_in_block\": %.3f, \"reuse_over\": \"%s\", \"exact\": %s}", reuse, whole ? "whole block" : "sampled warps",
             exact(s) ? "true" : "false");
   }
   fprintf(o, "],\n \"warps_truncated\": %llu, \"unreached\": [", (unsigned long long)a->warps_truncated);
@@ -231,28 +426,91 @@ static void json(Analysis *a, Findings *fs, const char *file, FILE *o) {
     json_string(o, f->msg);
     fprintf(o, ", \"remedy\": ");
     json_string(o, f->remedy);
+    if (f->share >= 0) {
+      fprintf(o, ", \"saving_seconds\": %.4g, \"share\": %.4f, \"limit\": ", f->saving_s, f->share);
+      json_string(o, f->limit);
+    } else fprintf(o, ", \"saving_seconds\": null, \"share\": null, \"limit\": null");
     fprintf(o, "}");
   }
-  fprintf(o, "]}\n");
+  fprintf(o, "]");
+  if (rc && rc->ok) fprintf(o, ",\n \"estimate\": {\"seconds\": %.4g, \"bottleneck\": \"%s\"}", rc->e.total, bottleneck_name(rc->e.bottleneck));
+  fprintf(o, "}\n");
+}
+
+/* the rules: what each category means and its remedies (docs/analyze-json.md#rules). No public
+ * home page is known for carve, so helpUri is a path relative to the source tree's root (SARIF
+ * allows a URI reference) and the driver carries no informationUri. */
+static const struct Rule { const char *id, *name, *short_text, *full, *help; } rules[] = {
+  {"coalescing", "UncoalescedAccess", "A global access moves more 32-byte sectors than the bytes it uses need",
+   "A warp's global load or store is served in 32-byte sectors (sm_90; half-warp transactions on compute capability 1.x). When "
+   "neighbouring threads do not touch neighbouring addresses, each request moves sectors whose bytes no thread uses.",
+   "Make threadIdx.x index the fastest-varying dimension, load a tile through shared memory with coalesced reads (Yang et al. 3.3), "
+   "align each warp's segment, or sort indirect indices so neighbouring threads touch neighbouring elements."},
+  {"bank-conflict", "SharedBankConflict", "A shared-memory access needs more wavefronts than a conflict-free one",
+   "Shared memory has 32 banks of 4 bytes (16 on compute capability 1.x); lanes of a warp that touch different words of one bank are "
+   "served one after another, one wavefront each.",
+   "Pad each row of a shared array by one element ([32][33]), or XOR-swizzle the column index with the row."},
+  {"divergence", "DivergentBranch", "The lanes of a warp take different ways at a branch",
+   "A warp runs both arms of a branch its lanes disagree on, one after the other, with the other lanes idle. One lane per warp "
+   "writing a result or making an atomic is an idiom costing only its arm: carve reports it only when its arm costs 0.5% or more "
+   "of the estimated time.",
+   "Make the condition uniform per warp (branch on threadIdx.x / 32, regroup the data) or shorten the arms (Cornelis ch. 4)."},
+  {"reuse", "RepeatedGlobalReads", "Threads of a block read the same global elements many times",
+   "Each element a load touches is read several times by the threads of one block, through L1 and L2; the figure is measured over "
+   "a whole block (block 0, every warp).",
+   "Load the elements once per block into shared memory or registers and reuse them there (Yang et al. 3.4-3.5)."},
+  {"partition-camping", "PartitionCamping", "The blocks running together send their requests to few memory partitions",
+   "On machines whose memory partitions are interleaved linearly (GT200), blocks of one wave that walk columns at a large power-of-two "
+   "stride all hit one partition.",
+   "Reorder blocks diagonally, or offset each row by one partition width (Yang et al. 3.7; Ruetsch and Micikevicius 2009)."},
+  {"occupancy", "LowOccupancy", "Fewer than half the warps an SM can hold are resident",
+   "Resident warps hide memory latency; the limit is the one of cuda_occupancy.h for sm_90 (registers not counted by analyze).",
+   "Use less shared memory per block, or larger blocks (128-512 threads)."},
+  {"launch", "LaunchShape", "The launch leaves lanes or SMs idle",
+   "A block that is not a multiple of 32 threads runs a partial last warp; a grid with fewer blocks than SMs leaves SMs idle.",
+   "Use a multiple of 32 threads per block, and at least one block per SM (several, to hide latency)."},
+};
+enum { NRULES = sizeof rules / sizeof *rules };
+
+static void sarif_driver(FILE *o) {
+  fprintf(o, "{\"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\", \"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": "
+             "{\"name\": \"carve\", \"version\": \"%s\", \"rules\": [",
+          CARVE_VERSION);
+  for (int i = 0; i < NRULES; i++) {
+    const struct Rule *r = &rules[i];
+    fprintf(o, "%s\n  {\"id\": \"%s\", \"name\": \"%s\", \"shortDescription\": {\"text\": ", i ? "," : "", r->id, r->name);
+    json_string(o, r->short_text);
+    fprintf(o, "}, \"fullDescription\": {\"text\": ");
+    json_string(o, r->full);
+    fprintf(o, "}, \"help\": {\"text\": ");
+    json_string(o, fmt("Remedy: %s See docs/analyze-json.md (rule %s) and carve(1).", r->help, r->id));
+    fprintf(o, "}, \"helpUri\": \"docs/analyze-json.md#rule-%s\"}", r->id);
+  }
+  fprintf(o, "]}}");
+}
+
+static int rule_index(const char *id) {
+  for (int i = 0; i < NRULES; i++) if (!strcmp(rules[i].id, id)) return i;
+  return 0;
 }
 
 static void sarif(Analysis *a, Findings *fs, const char *file, FILE *o) {
-  static const char *cats[] = {"coalescing", "bank-conflict", "divergence", "reuse", "partition-camping", "occupancy", "launch"};
-  fprintf(o, "{\"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\", \"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": "
-             "{\"name\": \"carve\", \"version\": \"%s\", \"informationUri\": \"https://example.invalid/carve\", \"rules\": [",
-          CARVE_VERSION);
-  for (size_t i = 0; i < sizeof cats / sizeof *cats; i++)
-    fprintf(o, "%s{\"id\": \"%s\", \"shortDescription\": {\"text\": \"%s\"}}", i ? ", " : "", cats[i], cats[i]);
-  fprintf(o, "]}}, \"results\": [");
+  sarif_driver(o);
+  fprintf(o, ", \"results\": [");
   static const char *lv[] = {"note", "note", "warning", "error"};
   for (int i = 0; i < fs->n; i++) {
     Finding *f = &fs->f[i];
     SrcLoc l = tok_loc(f->at->tok);
-    fprintf(o, "%s\n {\"ruleId\": \"%s\", \"level\": \"%s\", \"message\": {\"text\": ", i ? "," : "", f->category, lv[f->level]);
+    fprintf(o, "%s\n {\"ruleId\": \"%s\", \"ruleIndex\": %d, \"level\": \"%s\", \"message\": {\"text\": ", i ? "," : "", f->category,
+            rule_index(f->category), lv[f->level]);
     json_string(o, fmt("%s (remedy: %s)", f->msg, f->remedy ? f->remedy : "-"));
     fprintf(o, "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
     json_string(o, l.file ? l.file->name : file);
-    fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]}", l.line, l.col);
+    fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]", l.line, l.col);
+    /* SARIF's rank is a priority from 0 to 100: the share of the estimated time */
+    if (f->share >= 0)
+      fprintf(o, ", \"rank\": %.1f, \"properties\": {\"saving_seconds\": %.4g, \"share\": %.4f}", 100 * f->share, f->saving_s, f->share);
+    fprintf(o, "}");
   }
   /* what ran: a code-scanning tool must not read "no results" as "no faults" */
   fprintf(o, "], \"invocations\": [{\"executionSuccessful\": true, \"toolExecutionNotifications\": [{\"level\": \"note\", \"message\": {\"text\": ");
@@ -261,6 +519,32 @@ static void sarif(Analysis *a, Findings *fs, const char *file, FILE *o) {
                      a->faults ? "a fault was found" : a->complete ? "every thread ran to its end: no fault for these inputs"
                                                                      : "no fault in the threads run; not a check of the launch ('carve run' runs every thread)"));
   fprintf(o, "}}]}]}]}\n");
+}
+
+void sarif_input_error(FILE *o, const char *file, const DiagCapture *c) {
+  sarif_driver(o);
+  fprintf(o, ", \"results\": [], \"invocations\": [{\"executionSuccessful\": false, \"exitCode\": 2, \"toolExecutionNotifications\": [");
+  static const char *lv[] = {"note", "warning", "error"};
+  int k = 0;
+  for (int i = 0; c && i < c->n; i++) {
+    const Diag *d = &c->d[i];
+    fprintf(o, "%s\n  {\"level\": \"%s\", \"message\": {\"text\": ", k++ ? "," : "", lv[d->level]);
+    json_string(o, d->msg);
+    fprintf(o, "}");
+    if (d->file && d->line > 0) {
+      fprintf(o, ", \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+      json_string(o, d->file);
+      fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]", d->line, d->col > 0 ? d->col : 1);
+    }
+    fprintf(o, "}");
+  }
+  if (!k) {
+    /* nothing located was said (an option, a missing file): still a failed run, never an empty log */
+    fprintf(o, "\n  {\"level\": \"error\", \"message\": {\"text\": ");
+    json_string(o, fmt("carve analyze could not analyze '%s' (see standard error)", file ? file : "?"));
+    fprintf(o, "}}");
+  }
+  fprintf(o, "]}]}]}\n");
 }
 
 static void text(Analysis *a, Findings *fs, const char *file, FILE *o) {
@@ -277,15 +561,19 @@ static void text(Analysis *a, Findings *fs, const char *file, FILE *o) {
   if (a->faults) fprintf(o, "  faults: %d (above)\n", a->faults);
   else if (a->complete) fprintf(o, "  faults: none (every thread ran to its end)\n");
   else fprintf(o, "  faults: none in the threads run; not a check of the launch ('carve run' runs every thread)\n");
-  fprintf(o, "  %-20s %-7s %-6s %-26s %5s %10s %8s %s\n", "location", "space", "kind", "array", "bytes", "per req", "ideal", "index");
+  bool sm90 = !a->m || a->m->mem_rule == MEMRULE_SECTOR32;
+  if (a->nacc)
+    fprintf(o, "  per request: %s per warp request (global), shared-memory wavefronts per warp request (shared); ideal: the fewest the bytes used need\n",
+            sm90 ? "32-byte sectors" : "memory transactions (the half-warp rule)");
+  fprintf(o, "  %-20s %-7s %-6s %-26s %5s %-19s %7s %s\n", "location", "space", "kind", "array", "bytes", "per request", "ideal", "index");
   for (int i = 0; i < a->nacc; i++) {
     AccessStat *s = &a->acc[i];
     if (!s->requests) continue;
     SrcLoc l = tok_loc(s->node->tok);
     double per = s->space == SPACE_GLOBAL ? (double)s->sectors / (double)s->requests : (double)s->wavefronts / (double)s->requests;
     double ideal = s->space == SPACE_GLOBAL ? ideal_sectors(s) : (double)s->ideal / (double)s->requests;
-    fprintf(o, "  %-20s %-7s %-6s %-26.26s %5d %7.2f %s %8.2f %s [%s%s]\n", fmt("%d:%d", l.line, l.col), s->space == SPACE_GLOBAL ? "global" : "shared",
-            kind_name(s->kind), s->array, s->size, per, s->space == SPACE_GLOBAL ? (!a->m || a->m->mem_rule == MEMRULE_SECTOR32 ? "sec" : "tr ") : "wf ", ideal, s->index ? s->index : "(not affine)",
+    fprintf(o, "  %-20s %-7s %-6s %-26.26s %5d %7.2f %-11s %7.2f %s [%s%s]\n", fmt("%d:%d", l.line, l.col), s->space == SPACE_GLOBAL ? "global" : "shared",
+            kind_name(s->kind), s->array, s->size, per, s->space == SPACE_GLOBAL ? (sm90 ? "sectors" : "transactions") : "wavefronts", ideal, s->index ? s->index : "(not affine)",
             access_class(s), exact(s) ? ", exact" : ", sampled");
   }
   if (a->warp_steps)
@@ -298,10 +586,52 @@ static void text(Analysis *a, Findings *fs, const char *file, FILE *o) {
   if (!fs->n) fprintf(o, "  no findings\n");
 }
 
-int report(Analysis *a, const char *file, ReportFormat f, FILE *out) {
+/* largest saving first; findings without a cost after, errors before warnings before notes */
+static int by_cost(const void *x, const void *y) {
+  const Finding *a = x, *b = y;
+  if ((a->share >= 0) != (b->share >= 0)) return a->share >= 0 ? -1 : 1;
+  if (a->share >= 0 && a->saving_s != b->saving_s) return a->saving_s > b->saving_s ? -1 : 1;
+  if (a->level != b->level) return b->level - a->level;
+  return 0;
+}
+
+/* with a cost the level is the share: 10% or more a warning, else a note; a divergent branch or
+ * a reuse under 0.5% is an idiom (a leader's write or atomic, a table every thread reads through
+ * L1), not a finding */
+enum { WARN_SHARE_PCT = 10 };
+static const double IDIOM_SHARE = 0.005;
+
+Findings findings_collect(Analysis *a, const ReportCost *rc) {
   Findings fs = {0};
-  collect(a, &fs);
-  if (f == FMT_JSON) json(a, &fs, file, out);
+  collect(a, rc && rc->ok ? rc : NULL, &fs);
+  int k = 0;
+  for (int i = 0; i < fs.n; i++) {
+    Finding *f = &fs.f[i];
+    if (f->share >= 0) {
+      /* a leader's write or atomic, elements every lane reads from L1: cheap, not findings */
+      if ((!strcmp(f->category, "divergence") || !strcmp(f->category, "reuse")) && f->share < IDIOM_SHARE) continue;
+      if (f->level < 3) f->level = f->share * 100 >= WARN_SHARE_PCT ? 2 : 1;
+    }
+    fs.f[k++] = *f;
+  }
+  fs.n = k;
+  /* stable: equal keys keep the order found */
+  for (int i = 1; i < fs.n; i++)
+    for (int j = i; j > 0 && by_cost(&fs.f[j - 1], &fs.f[j]) > 0; j--) { Finding t = fs.f[j]; fs.f[j] = fs.f[j - 1]; fs.f[j - 1] = t; }
+  return fs;
+}
+
+void findings_free(Findings *fs) {
+  free(fs->f);
+  fs->f = NULL;
+  fs->n = 0;
+}
+
+int report(Analysis *a, const char *file, ReportFormat f, FILE *out) { return report_costed(a, NULL, file, f, out); }
+
+int report_costed(Analysis *a, const ReportCost *rc, const char *file, ReportFormat f, FILE *out) {
+  Findings fs = findings_collect(a, rc);
+  if (f == FMT_JSON) json(a, rc, &fs, file, out);
   else if (f == FMT_SARIF) sarif(a, &fs, file, out);
   else text(a, &fs, file, out);
   int worst = 0;

@@ -1,0 +1,166 @@
+#!/bin/bash
+# What a person looks at (issue 16): machine-readable outputs that say what the text says
+# (run's faults, check's diagnostics, SARIF on an input error, full rule metadata), the units of
+# analyze's table, vector outputs, a --block flag's error at the flag, and `carve report`.
+carve=${1:-./carve}
+pass=0; fail=0
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "report-cli: FAIL: $2"; fail=$((fail+1)); fi; }
+have_py=1; command -v python3 >/dev/null 2>&1 || { have_py=0; echo "report-cli: JSON checks skipped (no python3)"; }
+py() { [ $have_py = 1 ] || return 0; python3 "$@"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/race.cu" <<'CU'
+#pragma carve launch k grid(2) block(64)
+#pragma carve arg out = int[128] : zeros out
+__global__ void k(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
+}
+CU
+cat > "$tmp/oob.cu" <<'CU'
+#pragma carve launch k grid(2) block(64)
+#pragma carve arg out = int[100] : zeros out
+__global__ void k(int *out) { out[blockIdx.x * 64 + threadIdx.x] = 1; }
+CU
+printf '#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\n__global__ void k(int *a) { a[0] = b; }\n' > "$tmp/bad.cu"
+
+"$carve" run "$tmp/race.cu" --format json > "$tmp/race.json" 2> "$tmp/race.err"; rc=$?
+[ $rc = 1 ] && grep -q "shared-memory race" "$tmp/race.err"; check $? "a race: exit 1, the diagnostic still on stderr"
+py - "$tmp/race.json" <<'PY'; check $? "run --format json: the race's kind, location, block, thread and other access"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "fault" and d["faults"] == 1, d
+f = d["fault_details"][0]
+assert f["kind"] == "race" and f["line"] == 5 and f["column"] == 3, f
+assert f["block"] == [0, 0, 0] and f["thread"] == [32, 0, 0], f
+assert f["other_access"]["line"] == 6 and f["other_access"]["column"] == 40, f
+PY
+"$carve" run "$tmp/oob.cu" --format json 2>/dev/null > "$tmp/oob.json"
+py - "$tmp/oob.json" <<'PY'; check $? "run --format json: an out-of-bounds write with its block and thread"
+import json, sys
+f = json.load(open(sys.argv[1]))["fault_details"][0]
+assert f["kind"] == "out-of-bounds" and f["line"] == 3 and f["block"] == [1, 0, 0] and f["thread"] == [36, 0, 0], f
+assert "element 100 of 'out'" in f["message"], f
+PY
+"$carve" run examples/vv.cu -D W=64 -D H=64 --format json 2>/dev/null | py -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="ok" and d["fault_details"]==[], d'
+check $? "run --format json without a fault: an empty fault list"
+
+"$carve" check "$tmp/bad.cu" --format json > "$tmp/check.json" 2>/dev/null; rc=$?
+[ $rc = 2 ]; check $? "check of a bad file exits 2"
+py - "$tmp/check.json" <<'PY'; check $? "check --format json carries each diagnostic's message and location"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["diagnostics"] if x["level"] == "error"]
+assert d["errors"] == 1 and len(e) == 1 and e[0]["line"] == 3 and e[0]["column"] == 36, d
+assert "undeclared identifier 'b'" in e[0]["message"], e
+PY
+"$carve" check "$tmp/none.cu" --format json > "$tmp/none.json" 2>/dev/null
+py -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["errors"]>=1 and d["diagnostics"], d' "$tmp/none.json"; check $? "check --format json of a missing file: still a JSON object with the error"
+
+"$carve" analyze "$tmp/bad.cu" --format sarif > "$tmp/bad.sarif" 2>/dev/null; rc=$?
+[ $rc = 2 ] && [ -s "$tmp/bad.sarif" ]; check $? "analyze --format sarif on an input error: exit 2 and a log on stdout"
+py - "$tmp/bad.sarif" <<'PY'; check $? "the input error as a toolExecutionNotification, run marked unsuccessful"
+import json, sys
+s = json.load(open(sys.argv[1]))
+inv = s["runs"][0]["invocations"][0]
+assert s["version"] == "2.1.0" and inv["executionSuccessful"] is False and s["runs"][0]["results"] == []
+n = [x for x in inv["toolExecutionNotifications"] if x["level"] == "error"][0]
+assert "undeclared identifier" in n["message"]["text"]
+assert n["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
+PY
+"$carve" analyze examples/vv.cu --grid 0 --format sarif 2>/dev/null | py -c 'import json,sys; s=json.load(sys.stdin); assert s["runs"][0]["invocations"][0]["executionSuccessful"] is False'
+check $? "a bad --grid under --format sarif: a failed-run log too"
+"$carve" analyze examples/tp_shared.cu -D N=256 --format sarif > "$tmp/ts.sarif"
+py - "$tmp/ts.sarif" <<'PY'; check $? "SARIF rules: full description, help with the remedy, helpUri into the docs; no placeholder informationUri"
+import json, sys
+s = json.load(open(sys.argv[1]))
+d = s["runs"][0]["tool"]["driver"]
+assert "example.invalid" not in json.dumps(d)
+ids = [r["id"] for r in d["rules"]]
+assert set(ids) >= {"coalescing", "bank-conflict", "divergence", "reuse", "partition-camping", "occupancy", "launch"}, ids
+for r in d["rules"]:
+    assert r["shortDescription"]["text"] != r["id"] and len(r["fullDescription"]["text"]) > 40, r
+    assert "Remedy:" in r["help"]["text"] and r["helpUri"] == "docs/analyze-json.md#rule-" + r["id"], r
+doc = open("docs/analyze-json.md").read()
+assert all("### rule-" + i in doc for i in ids), "every rule has its entry in docs/analyze-json.md"
+res = [x for x in s["runs"][0]["results"] if x["ruleId"] == "bank-conflict"][0]
+assert ids[res["ruleIndex"]] == "bank-conflict" and 0 < res["rank"] <= 100 and res["properties"]["saving_seconds"] > 0, res
+PY
+
+out=$("$carve" analyze examples/tp.cu -D H=512 -D W=512)
+echo "$out" | grep -q "per request: 32-byte sectors per warp request (global), shared-memory wavefronts per warp request (shared)"; check $? "analyze prints the per-request legend"
+echo "$out" | grep -qE "16\.00 sectors +4\.00"; check $? "global units spelled out: $(echo "$out" | grep ' global ' | head -1)"
+echo "$out" | grep -qE "\b(sec|wf|tr)\b"; [ $? = 1 ]; check $? "no 'sec', 'wf' or 'tr' units left"
+"$carve" analyze examples/tp_shared.cu -D N=256 | grep -qE "[0-9] wavefronts +[0-9.]+ "; check $? "shared units spelled out"
+"$carve" analyze examples/tp.cu -D H=512 -D W=512 --arch gt200 | grep -qE "[0-9] transactions +[0-9.]+ "; check $? "cc 1.x units spelled out"
+echo "$out" | grep -q "= cost: about [0-9.]*% of the estimated kernel time"; check $? "findings carry their cost"
+
+cat > "$tmp/v4.cu" <<'CU'
+#pragma carve launch k grid(1) block(32)
+#pragma carve arg out = float4[32] : zeros out
+__global__ void k(float4 *out) { out[threadIdx.x] = make_float4(threadIdx.x, 1.5f, 2, 3); }
+CU
+"$carve" run "$tmp/v4.cu" | grep -q "first: (0, 1.5, 2, 3) (1, 1.5, 2, 3) (2, 1.5, 2, 3) (3, 1.5, 2, 3) ..."; check $? "a float4 output's first elements are printed"
+out=$("$carve" run examples/vv.cu --block 2048 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "^carve: error: --block 2048: block of 2048 threads: CUDA allows 1 to 1024"; check $? "--block 2048 is the flag's error: $out"
+echo "$out" | grep -q "#pragma"; [ $? = 1 ]; check $? "and does not point at the pragma line"
+"$carve" arch h100 | grep -qiE "anchors|KINDS|calib H|/work|\.md\b|nvidia-h[0-9]|seed-|Firecracker"; [ $? = 1 ]; check $? "carve arch h100 cites no internal notes or machine names"
+"$carve" arch h200 | grep -qiE "anchors|KINDS|calib H|/work|\.md\b|nvidia-h[0-9]|seed-|Firecracker"; [ $? = 1 ]; check $? "carve arch h200 cites no internal notes or machine names"
+for m in g80 gt200 c1060; do "$carve" arch $m | grep -qiE "anchors|KINDS|/work|\.md\b|seed-"; [ $? = 1 ]; check $? "carve arch $m cites no internal notes"; done
+
+# carve report: one self-contained file, written whole or not at all
+abs=$(realpath "$carve"); ( cd "$tmp" && "$abs" report "$OLDPWD/examples/tp_shared.cu" -D N=256 >/dev/null ); rc=$?
+[ $rc = 0 ] && [ -s "$tmp/tp_shared.html" ]; check $? "report writes FILE.html in the current directory by default (exit $rc)"
+"$carve" report examples/tp_shared.cu -D N=256 -o - --no-estimate > "$tmp/stdout.html"; rc=$?
+[ $rc = 0 ] && head -c 15 "$tmp/stdout.html" | grep -q "<!DOCTYPE html>"; check $? "-o - writes the page to standard output"
+grep -q "Not run (--no-estimate)" "$tmp/stdout.html"; check $? "--no-estimate skips the optimizer and says so"
+py - "$tmp/tp_shared.html" <<'PY'; check $? "the report: well-formed, no script, findings ranked by cost, the bank conflict's line hot, the plan's diff"
+import re, sys, xml.etree.ElementTree as ET
+s = open(sys.argv[1], encoding="utf-8").read()
+root = ET.fromstring(s[len("<!DOCTYPE html>"):])
+assert "<script" not in s and "http://" not in s.replace("http://www.w3.org/2000/svg", "")
+rows = [tr for tr in root.iter("tr") if tr.get("id")]
+assert len(rows) == 30, len(rows)                                   # every source line
+hot = [tr.get("id") for tr in rows if tr.get("class") == "hot"]
+assert "L29" in hot, hot                                            # the conflicting read's line
+text = "".join(root.itertext())
+assert "[bank-conflict] shared load of 'tile'" in text and "32.00 wavefronts/request" in text
+i, j = text.index("Findings, ranked"), text.index("Source, line by line")
+assert "saves about" in text[i:j]
+assert "unroll" in text and "#pragma unroll" in text                # the kept step, in the diff
+adds = [sp for sp in root.iter("span") if sp.get("class") == "add"]
+assert adds and all((sp.text or "").startswith("+ ") for sp in adds)
+PY
+"$carve" report examples/tp_shared.cu -D N=256 "$tmp/missing-bench.json" -o "$tmp/x.html" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/x.html" ] && grep -q "cannot read" "$tmp/err"; check $? "a missing bench file: exit 2, nothing written"
+"$carve" report "$tmp/oob.cu" -o "$tmp/f.html" 2>/dev/null; rc=$?
+[ $rc = 1 ] && [ ! -e "$tmp/f.html" ]; check $? "a faulting kernel: exit 1, no report (exit $rc)"
+"$carve" report "$tmp/bad.cu" -o "$tmp/b.html" 2>/dev/null; rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/b.html" ]; check $? "an input error: exit 2, no report"
+
+# a bench file (the shape of `carve bench --ncu --format json`): measured time and the counters
+cat > "$tmp/bench.json" <<'JS'
+{"file": "examples/tp_shared.cu", "kernel": "tp_shared", "device": "NVIDIA H200", "median_ms": 0.0052, "ncu": {"duration_ns": 5100},
+ "compare": [{"counter": "global load sectors per request", "ncu": "l1tex", "predicted": 4, "measured": 4, "error": 0.0, "tolerance": 0.05, "flagged": false},
+  {"counter": "shared load wavefronts per instruction", "ncu": "l1tex", "predicted": 32, "measured": 8, "error": 3.0, "tolerance": 0.05, "flagged": true},
+  {"counter": "achieved occupancy (%)", "ncu": "sm", "predicted": null, "measured": 80, "error": null, "tolerance": 0.2, "flagged": false}],
+ "predicted_accesses": []}
+JS
+"$carve" report examples/tp_shared.cu -D N=256 "$tmp/bench.json" -o "$tmp/m.html" >/dev/null; rc=$?
+[ $rc = 0 ]; check $? "report with a bench file: exit $rc"
+py - "$tmp/m.html" <<'PY'; check $? "the bench file's time and counters: a predicted-measured plot with the flagged one in red, a table"
+import sys, xml.etree.ElementTree as ET
+s = open(sys.argv[1], encoding="utf-8").read()
+root = ET.fromstring(s[len("<!DOCTYPE html>"):])
+ns = "{http://www.w3.org/2000/svg}"
+text = "".join(root.itertext())
+assert "measured (median)" in text and "5.2 us" in text, "the measured time"
+flags = [p for p in root.iter(ns + "path") if p.get("class") == "flag"]
+oks = [p for p in root.iter(ns + "path") if p.get("class") == "ok"]
+assert len(flags) == 1 and len(oks) == 1, (len(flags), len(oks))      # the null prediction is not drawn
+assert any(p.get("class") == "measured" for p in root.iter(ns + "path")) or "No FP32 work" in s
+assert "beyond tolerance" in text and "+300%" in text
+PY
+
+echo "report-cli: $pass passed, $fail failed"
+[ $fail = 0 ]
