@@ -28,6 +28,8 @@ struct CostModel {
   int *hoist;            /* node id -> loop it is hoisted out of (counted once per entry), -1 */
   bool *fused;           /* node id -> an integer multiply that an add absorbs (IMAD, LEA) */
   signed char *copy_const;   /* node id -> cost_copy_constant once known (-1 not yet): the counting hooks ask per evaluation */
+  int *share;            /* node id -> the fully unrolled loop whose copies may share this load's value, -1 */
+  bool *share_root;      /* per loop: the outermost loop of such a nest (its entry starts a new set of copies) */
   int prologue;          /* instructions every thread runs once: S2R, parameter loads, EXIT */
 };
 
@@ -415,6 +417,71 @@ static int prologue_of(CostModel *cm, Obj *kernel) {
   return 1 + ns + x.np + 1 + 1;   /* stack pointer, S2R/LDC, parameters, memory descriptor, EXIT */
 }
 
+/* ---- loads the unrolled copies share ----
+ * In a fully unrolled loop nest, nvcc's value numbering loads an address once when every copy's
+ * load of it runs unconditionally (no test between the nest's body and the load that is not
+ * known per copy) and the nest stores nothing to global memory: the vector pass's fast path
+ * (imregionmax x4: 18 loads in the PTX for 36 in the source). The counting hooks then charge a
+ * load whose addresses an earlier copy loaded nothing. */
+typedef struct { CostModel *cm; int region; bool stores; } ShareScan;
+
+static bool store_pre(Node *n, void *ctx) {
+  ShareScan *x = ctx;
+  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_POSTINC || n->kind == ND_PREDEC ||
+       n->kind == ND_POSTDEC) && n->lhs) {
+    Node *t = strip_casts(n->lhs);
+    if (t->kind == ND_DEREF || (t->kind == ND_INDEX && t->lhs->ty && t->lhs->ty->kind == TY_PTR)) x->stores = true;
+  }
+  if (n->kind == ND_CALL && (n->fn || (n->builtin >= BI_SYNCTHREADS && n->builtin <= BI_ATOMIC_XOR))) x->stores = true;
+  return !x->stores;
+}
+
+static void mark_shared(CostModel *cm, Node *n, int region, bool cond);
+static void mark_list(CostModel *cm, Node *list, int region, bool cond) {
+  for (Node *m = list; m; m = m->next) mark_shared(cm, m, region, cond);
+}
+static void mark_shared(CostModel *cm, Node *n, int region, bool cond) {
+  if (!valid(cm, n)) return;
+  switch (n->kind) {
+  case ND_IF: case ND_COND: {
+    mark_shared(cm, n->cond, region, cond);
+    bool c = cond || !cost_copy_constant(cm, n->cond);
+    mark_list(cm, n->then, region, c);
+    mark_list(cm, n->els, region, c);
+    return;
+  }
+  case ND_LOGAND: case ND_LOGOR:
+    mark_shared(cm, n->lhs, region, cond);
+    mark_shared(cm, n->rhs, region, cond || !cost_copy_constant(cm, n->lhs));
+    return;
+  case ND_FOR: case ND_WHILE: case ND_DO: case ND_SWITCH:
+    if (n->kind == ND_FOR && facts_loop_index(cm->f, n) >= 0 && fully_unrolled(cm, facts_loop_index(cm->f, n))) break;
+    return;   /* a loop that stays a loop (or a switch): its iterations are not copies */
+  case ND_INDEX: case ND_DEREF:
+    if (!cond && n->ty && n->ty->kind != TY_ARRAY) {
+      Node *base = n->kind == ND_INDEX ? strip_casts(n->lhs) : strip_casts(n->lhs);
+      if (base && base->ty && base->ty->kind == TY_PTR) cm->share[n->id] = region;
+    }
+    break;
+  default: break;
+  }
+  Node **kids[NODE_MAX_KIDS];
+  int nk = node_kids(n, kids);
+  for (int k = 0; k < nk; k++) mark_list(cm, *kids[k], region, cond);
+}
+
+/* the outermost fully unrolled loops (their parent loop, if any, is not fully unrolled) */
+static bool share_pre(Node *n, void *ctx) {
+  CostModel *cm = ctx;
+  if (n->kind != ND_FOR) return true;
+  int li = facts_loop_index(cm->f, n);
+  if (li < 0 || !fully_unrolled(cm, li)) return true;
+  ShareScan x = {cm, li, false};
+  walk(n->then, store_pre, NULL, &x);
+  if (!x.stores) { mark_list(cm, n->then, li, false); cm->share_root[li] = true; }
+  return false;   /* nested unrolled loops are part of this nest */
+}
+
 CostModel *cost_model_new(const Facts *f) {
   CostModel *cm = xmalloc(sizeof *cm);
   cm->f = f;
@@ -429,7 +496,10 @@ CostModel *cost_model_new(const Facts *f) {
   cm->offset_chain = xmalloc(n);
   cm->predicated = xmalloc(n);
   cm->copy_const = xmalloc(n);
-  for (size_t i = 0; i < n; i++) { cm->hoist[i] = -1; cm->factor[i] = 1; cm->copy_const[i] = -1; }
+  cm->share = xmalloc(sizeof(int) * n);
+  cm->share_root = xmalloc((size_t)cm->nloops + 1);
+  memset(cm->share_root, 0, (size_t)cm->nloops + 1);
+  for (size_t i = 0; i < n; i++) { cm->hoist[i] = -1; cm->factor[i] = 1; cm->copy_const[i] = -1; cm->share[i] = -1; }
   Obj *kernel = facts_kernel(f);
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop (the
    * facts number their loops so) */
@@ -439,6 +509,7 @@ CostModel *cost_model_new(const Facts *f) {
   find_known_variables(cm);
   if (kernel && kernel->body) cm->prologue = prologue_of(cm, kernel);
   for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, assign_pre, NULL, cm);
+  if (kernel && kernel->body) walk(kernel->body, share_pre, NULL, cm);
   return cm;
 }
 
@@ -453,6 +524,8 @@ void cost_model_free(CostModel *cm) {
   free(cm->offset_chain);
   free(cm->predicated);
   free(cm->copy_const);
+  free(cm->share);
+  free(cm->share_root);
   free(cm);
 }
 
@@ -553,6 +626,11 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
   return width;
 }
 
+int cost_share_region(const CostModel *cm, const Node *access) { return valid(cm, access) ? cm->share[access->id] : -1; }
+bool cost_share_root(const CostModel *cm, const Node *loop_stmt) {
+  int li = facts_loop_index(cm->f, loop_stmt);
+  return li >= 0 && cm->share_root[li];
+}
 int cost_prologue(const CostModel *cm) { return cm->prologue; }
 Node *cost_loop_node(const CostModel *cm, int loop) { return loop_at(cm, loop)->node; }
 bool cost_if_predicated(const CostModel *cm, const Node *n) { return valid(cm, n) && cm->predicated[n->id]; }

@@ -27,7 +27,25 @@ typedef struct {
   const CostModel *cm; double *entries, *entries_warps, *iterations;
   double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps; Node **hnode; int *hclass; int nnodes;
   int *line_of;   /* node id -> source line in the kernel's file; 0 not looked up, -1 elsewhere */
+  /* loads the unrolled copies share: the address sets this warp loaded since the nest began */
+  uint64_t *seen; int nseen, capseen; int64_t seen_blk; int seen_warp;
+  double *share_all, *share_free;
 } CountCtx;
+
+static uint64_t access_hash(int size, const uint64_t *addr, Mask m) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)size ^ ((uint64_t)m << 8);
+  for (int l = 0; l < 32; l++)
+    if (m >> l & 1) { h ^= addr[l] + (uint64_t)l; h *= 1099511628211ull; }
+  return h;
+}
+
+/* true when this warp already loaded exactly these addresses in the current copies of the nest */
+static bool seen_before(CountCtx *x, uint64_t h) {
+  for (int i = 0; i < x->nseen; i++) if (x->seen[i] == h) return true;
+  if (x->nseen == x->capseen) { x->capseen = x->capseen ? 2 * x->capseen : 64; x->seen = xrealloc(x->seen, sizeof(uint64_t) * (size_t)x->capseen); }
+  x->seen[x->nseen++] = h;
+  return false;
+}
 
 static int ins_class(Node *n) {
   switch (n->kind) {
@@ -129,6 +147,9 @@ static void charge_line(CountCtx *x, Node *n, double warp_ins, double stall_lane
 void counts_free(Counts *c) {
   free(c->line_ins);
   free(c->line_stalls);
+  free(c->load_fresh);
+  c->load_fresh = NULL;
+  c->nload_fresh = 0;
   c->line_ins = c->line_stalls = NULL;
   c->nlines = 0;
 }
@@ -145,6 +166,7 @@ static void on_node(void *ctx, Node *n, Mask m) {
   CountCtx *x = ctx;
   double lanes = __builtin_popcount(m);
   if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) {   /* a loop entered */
+    if (x->cm && cost_share_root(x->cm, n)) x->nseen = 0;
     int li = x->cm ? cost_loop_index(x->cm, n) : -1;
     if (li >= 0) { x->entries[li] += lanes; x->entries_warps[li] += 1; }
     return;
@@ -187,6 +209,14 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     x->hclass[at->id] = cl;
     return;
   }
+  if (x->cm && space == SPACE_GLOBAL) {
+    if (blk != x->seen_blk || warp != x->seen_warp) { x->nseen = 0; x->seen_blk = blk; x->seen_warp = warp; }
+    if (kind != ACC_LOAD) x->nseen = 0;
+    else if (cost_share_region(x->cm, at) >= 0 && at->id >= 0 && at->id < x->nnodes) {
+      x->share_all[at->id] += 1;
+      if (seen_before(x, access_hash(size, addr, m))) { x->share_free[at->id] += 1; return; }   /* the value is in a register */
+    }
+  }
   double v = x->cm ? cost_vector_width(x->cm, at) : 1;   /* merged into wider accesses */
   x->c->lanes[cl] += lanes / v;
   x->c->warp_ins[cl] += 1 / v;
@@ -195,7 +225,6 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   if (space == SPACE_GLOBAL && kind == ACC_LOAD) x->pending_load = true;
   if (space == SPACE_SHARED && kind == ACC_LOAD) x->pending_shared = true;
   if (space == SPACE_GLOBAL && kind != ACC_LOAD) x->pending_store = true;
-  (void)at; (void)size; (void)addr; (void)blk; (void)warp;
 }
 
 /* the instructions one execution of a small statement issues (a predicated if body), counted
@@ -276,6 +305,10 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     b.hnode = xmalloc((size_t)b.nnodes * sizeof(Node *));
     b.hclass = xmalloc((size_t)b.nnodes * sizeof(int));
     b.line_of = xmalloc((size_t)b.nnodes * sizeof(int));
+    b.share_all = xmalloc((size_t)b.nnodes * sizeof(double));
+    b.share_free = xmalloc((size_t)b.nnodes * sizeof(double));
+    for (int i = 0; i < b.nnodes; i++) b.share_all[i] = b.share_free[i] = 0;
+    b.seen_blk = -1;
   }
   c->file = L->kernel && L->kernel->tok ? tok_loc(L->kernel->tok).file : NULL;
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
@@ -316,6 +349,17 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     double it = b.iterations[i] + (cost_loop_node(cm, i)->kind == ND_DO ? b.entries[i] : 0);
     c->loops[c->nloops++] = (struct LoopCount){cost_loop_node(cm, i), b.entries[i], it, cost_loop_unroll(cm, i), cost_loop_trip(cm, i)};
   }
+  /* loads the unrolled copies shared: the share of each node's executions that loaded */
+  for (int id = 0; cm && id < b.nnodes; id++) {
+    if (b.share_free[id] <= 0) continue;
+    if (!c->load_fresh) {
+      c->load_fresh = xmalloc(sizeof(double) * (size_t)b.nnodes);
+      for (int k = 0; k < b.nnodes; k++) c->load_fresh[k] = 1;
+      c->nload_fresh = b.nnodes;
+    }
+    c->load_fresh[id] = 1 - b.share_free[id] / b.share_all[id];
+  }
+  free(b.share_all); free(b.share_free); free(b.seen);
   cost_model_free(cm);
   facts_free(facts);
   free(b.line_of);
@@ -421,6 +465,33 @@ static void hotspots(Estimate *e, const double *v, int n, const Analysis *a, con
     }
   }
 }
+/* the sectors of store i that other stores to the same array fill in as the same requests run
+ * (the vector pass's two float4 halves of 32 bytes per thread: each alone writes half of every
+ * sector it touches, together they write all of them, and L2 merges them without reading DRAM):
+ * the larger of its ideal sectors and the siblings' ideal sectors together, at most its own */
+static Obj *store_base(Node *n) {
+  while (n) {
+    if (n->kind == ND_VAR) return n->ty && n->ty->kind == TY_PTR ? n->var : NULL;
+    if (n->kind == ND_DEREF || n->kind == ND_CAST || n->kind == ND_ADDR || n->kind == ND_INDEX) n = n->lhs;
+    else if (n->kind == ND_ADD || n->kind == ND_SUB) n = n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_PTR ? n->lhs : n->rhs;
+    else return NULL;
+  }
+  return NULL;
+}
+
+static double completed_by_siblings(const Analysis *a, int i) {
+  const AccessStat *s = &a->acc[i];
+  Obj *base = s->node ? store_base(s->node) : NULL;
+  uint64_t ideal = 0;
+  for (int j = 0; base && j < a->nacc; j++) {
+    const AccessStat *t = &a->acc[j];
+    if (t->space == SPACE_GLOBAL && t->kind == ACC_STORE && t->requests == s->requests && t->node && store_base(t->node) == base)
+      ideal += t->ideal_sectors;
+  }
+  if (ideal < s->ideal_sectors) ideal = s->ideal_sectors;
+  return (double)(ideal < s->sectors ? ideal : s->sectors);
+}
+
 
 /* Issue-bound kernels keep the schedulers busy 74-84% of cycles on the H200 (ncu
  * smsp__issue_active over the suite's issue-bound kernels): the rest are fixed-latency
@@ -497,11 +568,13 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
       e.shared_bytes += wf * 128.0 * scale;
       e.l1_wavefronts += wf * scale;
     }
-    if (s->space == SPACE_GLOBAL) e.l1_wavefronts += (double)(s->lines ? s->lines : s->requests) * scale;
+    /* a load the unrolled copies share runs only where its addresses are new (cost_share_region) */
+    double fresh = s->node && c->load_fresh && s->node->id >= 0 && s->node->id < c->nload_fresh ? c->load_fresh[s->node->id] : 1;
+    if (s->space == SPACE_GLOBAL) e.l1_wavefronts += (double)(s->lines ? s->lines : s->requests) * fresh * scale;
     acc_l1[i] = e.l1_wavefronts - l1_before;
     /* scattered stores leave sectors partly written: L2 must fetch each from DRAM to merge it */
     if (s->space == SPACE_GLOBAL && s->kind == ACC_STORE && s->sectors > s->ideal_sectors)
-      partial_writes += (double)(s->sectors - s->ideal_sectors) * 32.0 * scale;
+      partial_writes += (double)(s->sectors - completed_by_siblings(a, i)) * 32.0 * scale;
   }
   cost_model_free(cm);
   if (!reuse) facts_free(facts);

@@ -29,6 +29,10 @@ typedef struct Counts {
   SrcFile *file;
   double *line_ins, *line_stalls;
   int nlines;
+  /* node id -> the share of a load's executions that load (the rest reuse a value an earlier
+   * unrolled copy loaded: cost_share_region); NULL when none is shared */
+  double *load_fresh;
+  int nload_fresh;
 } Counts;
 void counts_free(Counts *c);
 
@@ -49,6 +53,10 @@ double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/(loads over
 bool cost_if_predicated(const CostModel *cm, const Node *n);    /* an if issued for the whole warp, taken or not */
 int cost_vector_width(const CostModel *cm, const Node *access); /* elements per merged access (1, 2, 4) */
 int cost_prologue(const CostModel *cm);                         /* instructions each thread runs once */
+/* a load the copies of a fully unrolled loop may share (the loop's index), or -1: the counting
+ * hooks charge it only for addresses no earlier copy loaded */
+int cost_share_region(const CostModel *cm, const Node *access);
+bool cost_share_root(const CostModel *cm, const Node *loop_stmt);   /* entering it starts new copies */
 
 /* run a few sampled blocks (first warps) and count per-thread instructions by class */
 int count_instructions(Launch *L, Counts *c, int max_blocks);
