@@ -4,6 +4,7 @@
  * saved as a temporary file: every pass then runs, and verifies, on an ordinary carve input. */
 #include "search.h"
 #include <ctype.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -351,17 +352,15 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   return 0;
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f) { return remove(path); }
+
 void space_free(Space *s) {
   for (int i = 0; i < s->nshapes; i++) {
     LaunchShape *sh = &s->shapes[i];
     if (sh->p && sh->p != s->orig) program_free(sh->p);
-    if (sh->p != s->orig && sh->path[0] && strncmp(sh->path, s->tmpdir, strlen(s->tmpdir)) == 0) {
-      remove(sh->path);
-      char *d = strrchr(sh->path, '/');
-      if (d) { *d = 0; rmdir(sh->path); }
-    }
   }
-  if (s->tmpdir[0]) rmdir(s->tmpdir);
+  /* the relaunched sources and the harness builds: all ours ($CARVE_KEEP_TMP keeps them) */
+  if (s->tmpdir[0] && !getenv("CARVE_KEEP_TMP")) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
   if (s->orig) program_free(s->orig);
   free(s->v);
   memset(s, 0, sizeof *s);

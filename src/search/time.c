@@ -133,8 +133,24 @@ static bool compare_outputs(Space *s, Reference *r, const char *dir, char *why, 
   return true;
 }
 
-/* the blocks of a launch whose threads meet a box [lo, hi) per dimension */
-typedef struct { const Launch *L; int64_t (*box)[2][3]; int nbox; } Cover;
+/* the threads of sampled boxes [lo, hi) (global thread coordinates), and what they write */
+typedef struct {
+  const Launch *L;
+  int64_t (*box)[2][3]; int nbox;
+  unsigned char **written;
+  bool *atomic;
+} Cover;
+
+static bool in_boxes(const Cover *c, const int64_t g[3]) {
+  for (int k = 0; k < c->nbox; k++) {
+    bool in = true;
+    for (int d = 0; d < 3 && in; d++) in = g[d] >= c->box[k][0][d] && g[d] < c->box[k][1][d];
+    if (in) return true;
+  }
+  return false;
+}
+
+/* blocks with a thread in a box */
 static bool cover_want(void *ctx, int64_t b) {
   const Cover *c = ctx;
   const Launch *L = c->L;
@@ -147,48 +163,52 @@ static bool cover_want(void *ctx, int64_t b) {
   return false;
 }
 
-/* the shape against the original at the user's size: sampled blocks of the shape, the
- * original's blocks over the same threads, and every element the shape's blocks wrote equal */
-static bool shape_check(Space *s, LaunchShape *sh, char *why, size_t len) {
-  Reference a, b;
-  memset(&a, 0, sizeof a);
-  memset(&b, 0, sizeof b);
-  bool ok = false;
-  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
-  diag_out = null;
-  int errs = diag_errors;
-  enum { SAMPLES = 8 };
-  int64_t box[SAMPLES][2][3];
-  int nb = 0;
-  if (prepare(s, s->orig, &a.L) || prepare(s, sh->p, &b.L)) { snprintf(why, len, "the launch cannot be prepared"); goto out; }
-  int64_t total = b.L.grid[0] * b.L.grid[1] * b.L.grid[2];
-  b.blocks = xmalloc(sizeof(int64_t) * SAMPLES);
-  for (int i = 0; i < SAMPLES && i < total; i++) {
-    int64_t l = total <= SAMPLES ? i : (int64_t)((double)i * (double)(total - 1) / (SAMPLES - 1));
-    b.blocks[b.nblocks++] = l;
-    int64_t id[3] = {l % b.L.grid[0], l / b.L.grid[0] % b.L.grid[1], l / (b.L.grid[0] * b.L.grid[1])};
-    for (int d = 0; d < 3; d++) { box[nb][0][d] = id[d] * b.L.block[d]; box[nb][1][d] = (id[d] + 1) * b.L.block[d]; }
-    nb++;
+/* a global store by a thread inside a box marks its bytes */
+static void cover_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+  Cover *c = ctx;
+  const Launch *L = c->L;
+  if (space != SPACE_GLOBAL || kind == ACC_LOAD) return;
+  int64_t id[3] = {blk % L->grid[0], blk / L->grid[0] % L->grid[1], blk / (L->grid[0] * L->grid[1])};
+  for (int l = 0; l < 32; l++) {
+    if (!(m >> l & 1)) continue;
+    int64_t t = (int64_t)warp * 32 + l;
+    int64_t g[3] = {id[0] * L->block[0] + t % L->block[0], id[1] * L->block[1] + t / L->block[0] % L->block[1],
+                    id[2] * L->block[2] + t / (L->block[0] * L->block[1])};
+    if (!in_boxes(c, g)) continue;
+    uint64_t b = (addr[l] >> 40) & 0xfffff, off = addr[l] & ((1ull << 40) - 1);
+    if (b == 0 || b >= (uint64_t)L->nbufs || off + (uint64_t)size > L->bufs[b].bytes) continue;
+    if (kind == ACC_ATOMIC) c->atomic[b] = true;
+    memset(c->written[b] + off, 1, (size_t)size);
   }
-  b.written = xmalloc(sizeof(void *) * (size_t)b.L.nbufs);
-  b.atomic = xmalloc(sizeof(bool) * (size_t)b.L.nbufs);
-  for (int i = 0; i < b.L.nbufs; i++) b.written[i] = xmalloc(b.L.bufs[i].bytes + 1);
-  Cover c = {&a.L, box, nb};
-  Hooks ha = {.ctx = &c, .want_block = cover_want}, hb = {.ctx = &b, .access = ref_access, .want_block = ref_want};
-  RunOptions roa = {.hooks = &ha}, rob = {.hooks = &hb};
-  RunStats st;
-  if (interp_run(&a.L, &roa, &st)) { snprintf(why, len, "the original faults"); goto out; }
-  if (interp_run(&b.L, &rob, &st)) { snprintf(why, len, "the kernel faults with this block"); goto out; }
+}
+
+static void cover_alloc(Cover *c, const Launch *L) {
+  c->L = L;
+  c->written = xmalloc(sizeof(void *) * (size_t)L->nbufs);
+  c->atomic = xmalloc(sizeof(bool) * (size_t)L->nbufs);
+  for (int i = 0; i < L->nbufs; i++) c->written[i] = xmalloc(L->bufs[i].bytes + 1);
+}
+
+static void cover_free(Cover *c) {
+  for (int i = 0; c->written && i < c->L->nbufs; i++) free(c->written[i]);
+  free(c->written);
+  free(c->atomic);
+}
+
+/* two launches' outputs: the same elements written by the boxes' threads, with equal values */
+static bool cover_compare(Space *s, const Cover *ca, const Cover *cb, char *why, size_t len) {
   LaunchSpec *spec = find_spec(s->orig, s->kernel);
   double rel = spec ? spec->rel_tol : 0, abs_tol = spec ? spec->abs_tol : 0;
   int64_t compared = 0;
-  for (int i = 1; i < b.L.nbufs; i++) {
-    Buffer *x = &a.L.bufs[i], *y = &b.L.bufs[i];
-    if (!y->out || b.atomic[i]) continue;
+  for (int i = 1; i < cb->L->nbufs; i++) {
+    Buffer *x = &ca->L->bufs[i], *y = &cb->L->bufs[i];
+    if (!y->out || ca->atomic[i] || cb->atomic[i]) continue;
     Type *t = y->elem_ty->kind == TY_STRUCT ? y->elem_ty->members->ty : y->elem_ty;
     size_t cs = (size_t)t->size, ne = cs ? y->bytes / cs : 0;
     for (size_t e = 0; e < ne; e++) {
-      if (!b.written[i][e * cs]) continue;
+      bool wa = ca->written[i][e * cs], wb = cb->written[i][e * cs];
+      if (wa != wb) { snprintf(why, len, "%s[%zu] is written by the same threads %s the original's launch only", y->name, e, wa ? "in" : "outside"); return false; }
+      if (!wb) continue;
       compared++;
       const unsigned char *p = x->data + e * cs, *q = y->data + e * cs;
       bool same;
@@ -197,17 +217,54 @@ static bool shape_check(Space *s, LaunchShape *sh, char *why, size_t len) {
       else if (t->kind == TY_DOUBLE) { memcpy(&u, p, 8); memcpy(&v, q, 8); }
       if (is_flonum(t)) same = (isnan(u) && isnan(v)) || u == v || fabs(u - v) <= abs_tol + rel * fmax(fabs(u), fabs(v));
       else same = !memcmp(p, q, cs);
-      if (!same) { snprintf(why, len, "%s[%zu]: original %.9g, with this block %.9g", y->name, e, u, v); goto out; }
+      if (!same) { snprintf(why, len, "%s[%zu]: original %.9g, with this block %.9g", y->name, e, u, v); return false; }
     }
   }
-  if (!compared) { snprintf(why, len, "the sampled blocks wrote no output"); goto out; }
-  ok = true;
+  if (!compared) { snprintf(why, len, "the sampled threads wrote no output"); return false; }
+  return true;
+}
+
+/* the shape against the original at the user's size: the threads of sampled blocks of the
+ * shape, run in both launches (the original's blocks that hold them), write the same elements
+ * with the same values */
+static bool shape_check(Space *s, LaunchShape *sh, char *why, size_t len) {
+  Launch a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  Cover ca = {0}, cb = {0};
+  bool ok = false;
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int errs = diag_errors;
+  enum { SAMPLES = 8 };
+  int64_t box[SAMPLES][2][3];
+  int nb = 0;
+  if (prepare(s, s->orig, &a) || prepare(s, sh->p, &b)) { snprintf(why, len, "the launch cannot be prepared"); goto out; }
+  int64_t total = b.grid[0] * b.grid[1] * b.grid[2];
+  for (int i = 0; i < SAMPLES && i < total; i++) {
+    int64_t l = total <= SAMPLES ? i : (int64_t)((double)i * (double)(total - 1) / (SAMPLES - 1));
+    int64_t id[3] = {l % b.grid[0], l / b.grid[0] % b.grid[1], l / (b.grid[0] * b.grid[1])};
+    for (int d = 0; d < 3; d++) { box[nb][0][d] = id[d] * b.block[d]; box[nb][1][d] = (id[d] + 1) * b.block[d]; }
+    nb++;
+  }
+  cover_alloc(&ca, &a);
+  cover_alloc(&cb, &b);
+  ca.box = cb.box = box;
+  ca.nbox = cb.nbox = nb;
+  Hooks ha = {.ctx = &ca, .access = cover_access, .want_block = cover_want}, hb = {.ctx = &cb, .access = cover_access, .want_block = cover_want};
+  RunOptions roa = {.hooks = &ha}, rob = {.hooks = &hb};
+  RunStats st;
+  if (interp_run(&a, &roa, &st)) { snprintf(why, len, "the original faults"); goto out; }
+  if (interp_run(&b, &rob, &st)) { snprintf(why, len, "the kernel faults with this block"); goto out; }
+  ok = cover_compare(s, &ca, &cb, why, len);
 out:
   diag_out = saved;
   diag_errors = errs;
   if (null) fclose(null);
-  reference_free(&a);
-  reference_free(&b);
+  cover_free(&ca);
+  cover_free(&cb);
+  launch_free(&a);
+  launch_free(&b);
   return ok;
 }
 
