@@ -10,7 +10,7 @@
 
 static const char usage_space[] =
   "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
-  "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache]\n"
+  "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
   "\n"
   "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
   "pass is an axis, on or off, and its parameters axes while it is on), and the launch shape\n"
@@ -19,14 +19,16 @@ static const char usage_space[] =
   "from NVRTC), its size before and after them, and the static metrics of every variant: Ryoo's\n"
   "Efficiency (eq. 5.1) and Utilization (eqs. 5.2, 6.1), registers, blocks per SM, the estimate.\n"
   "Static metrics are computed by a worker process per core and cached by source hash\n"
-  "($CARVE_CACHE_DIR, default ~/.cache/carve/tune; --no-cache). See docs/tune.md.\n"
+  "($CARVE_CACHE_DIR, default ~/.cache/carve/tune; --no-cache). Without NVRTC or nvcc every\n"
+  "variant violates the compile constraint unless --regs N says what registers to assume.\n"
+  "See docs/tune.md.\n"
   "Exit 0, 2 on an error.\n";
 
 static const char usage_tune[] =
   "usage: carve tune FILE.cu [--strategy carving|model|exhaustive|random] [--budget N] [--time SECONDS]\n"
   "                  [--results FILE.jsonl] [--gpus 0,1,...] [--t4 OUT.json] [-o BEST.cu] [--no-bench]\n"
   "                  [--strict] [--simple-util] [--threshold X] [--seed N] [--reps N] [--timeout SECONDS]\n"
-  "                  [--workers N] [--no-cache] [--progress] [--format text|json]\n"
+  "                  [--workers N] [--no-cache] [--regs N] [--progress] [--format text|json]\n"
   "                  [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE] [--arch h100|h200]\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
@@ -63,7 +65,7 @@ typedef struct TuneArgs {
   StaticOptions so;
   TimeOptions to;
   bool no_bench, no_cache, progress;
-  int tasks, task;
+  int tasks, task, regs;
   double time_s;
 } TuneArgs;
 
@@ -102,6 +104,7 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
     if (strcmp(val, "text") && strcmp(val, "json") && (t || strcmp(val, "csv"))) { usage_error(cmd, fmt("--format is text, json%s", t ? "" : " or csv")); return 2; }
     a->format = val;
   } else if (!strcmp(opt, "--workers")) { NEEDS_INT(1, 64); a->so.workers = (int)x; }
+  else if (!strcmp(opt, "--regs")) { NEEDS_INT(1, 255); a->regs = (int)x; }
   else if (!strcmp(opt, "--strategy") && t) {
     if (!strcmp(val, "carving")) a->co.strategy = STRAT_CARVING;
     else if (!strcmp(val, "model")) a->co.strategy = STRAT_MODEL;
@@ -456,7 +459,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
     printf("wrote %s: sbatch %s, then carve tune --merge %s.*.jsonl -o %s.jsonl\n", a->emit_slurm, a->emit_slurm, prefix, prefix);
     return 0;
   }
-  SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs};
+  SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs};
   Space s;
   char err[512];
   int rc = space_build(&in, &s, err, sizeof err);

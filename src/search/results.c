@@ -347,8 +347,11 @@ bool emit_slurm(const char *out, int ntasks, int argc, char **argv, const char *
                  "#SBATCH --job-name=carve-tune\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n#SBATCH --output=%s.%%a.log\n",
              out, results_prefix, results_prefix, ntasks - 1, results_prefix);
   buf_puts(&b, "exec ");
-  const char *self = getenv("CARVE_SELF");
-  sh_quote(&b, self ? self : "carve");
+  /* this carve, by its absolute path: the tasks run the same binary */
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[n > 0 ? n : 0] = 0;
+  sh_quote(&b, n > 0 ? self : "carve");
   buf_puts(&b, " tune");
   for (int i = 0; i < argc; i++) { buf_putc(&b, ' '); sh_quote(&b, argv[i]); }
   buf_printf(&b, " --tasks %d --task \"$SLURM_ARRAY_TASK_ID\" --results ", ntasks);

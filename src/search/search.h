@@ -68,6 +68,7 @@ typedef struct SearchInput {
   const char *kernel;           /* NULL: the only kernel */
   const Machine *m;
   const char **arg_texts; int nargs;
+  int regs;                     /* > 0: registers per thread assumed, no compiler (--regs) */
 } SearchInput;
 
 typedef struct Space {

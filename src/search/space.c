@@ -306,9 +306,10 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   inc[in->pp.n_include_dirs] = dir;
   s->in.pp.include_dirs = inc;
   s->in.pp.n_include_dirs = in->pp.n_include_dirs + 1;
+  int errs = diag_errors;
   s->orig = load_program(in->path, &in->pp);
   if (!s->orig) { snprintf(err, errlen, "%s does not load", in->path); return 2; }
-  if (s->orig->errors || diag_errors) { snprintf(err, errlen, "%s has errors", in->path); return 2; }
+  if (s->orig->errors || diag_errors > errs) { snprintf(err, errlen, "%s has errors", in->path); return 2; }
   Obj *k = NULL;
   if (in->kernel) k = find_kernel(s->orig, in->kernel);
   else for (LaunchSpec *sp = s->orig->specs; sp && !k; sp = sp->next) k = find_kernel(s->orig, sp->kernel);

@@ -83,7 +83,7 @@ static void estimate_variant(Space *s, Variant *v, Program *r) {
     ArgSpec *a = parse_arg_setting(r, s->in.arg_texts[i], ".");
     if (a) ov.args[ov.nargs++] = a;
   }
-  EstimateOptions eo = {0};
+  EstimateOptions eo = {.regs = s->in.regs};
   EstimateResult er;
   int rc = estimate_kernel(r, find_kernel(r, s->kernel), &ov, s->in.m, &eo, &er);
   const char *c = rc == 1 ? "runs: the variant faults in the interpreter" : rc ? "runs: the variant's launch fails in the interpreter"
@@ -125,7 +125,7 @@ void variant_metrics(Space *s, Variant *v) {
   } else {
     Buf src = {0};
     print_program(&src, b.plan.result);
-    v->hash = search_hash(src.s ? src.s : "") ^ search_hash(fmt("%s/%s", s->in.m->name, s->kernel));
+    v->hash = search_hash(src.s ? src.s : "") ^ search_hash(fmt("%s/%s/%d", s->in.m->name, s->kernel, s->in.regs));
     buf_free(&src);
     if (!from_cache(cache_now, s, v)) estimate_variant(s, v, b.plan.result);
     built_free(&b);

@@ -484,6 +484,12 @@ int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions
   for (int i = 0; i < n; i++) if (!results_time(r, s->v[idx[i]].hash)) todo[nt++] = &s->v[idx[i]];
   if (o->progress && nt < n) fprintf(stderr, "  %d of %d variants already timed (results file)\n", n - nt, n);
   if (!nt) { free(todo); return 0; }
+  /* no NVIDIA driver, no GPU: said before minutes of nvcc */
+  if (access("/dev/nvidiactl", F_OK) && access("/proc/driver/nvidia/version", F_OK) && !getenv("CARVE_ASSUME_GPU")) {
+    fprintf(stderr, "carve tune: no CUDA GPU available (no NVIDIA driver: /dev/nvidiactl absent); use --no-bench\n");
+    free(todo);
+    return 3;
+  }
   char *nvcc = find_program("nvcc");
   if (!nvcc) { fprintf(stderr, "carve tune: no CUDA toolkit: nvcc not found (PATH, /usr/local/cuda/bin or $CARVE_NVCC); use --no-bench\n"); free(todo); return 3; }
   /* the GPUs: one worker process each, CUDA_VISIBLE_DEVICES naming its device */
