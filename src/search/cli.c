@@ -191,6 +191,21 @@ static double max_metric(const Space *s, int which) {
   return m > 0 ? m : 1;
 }
 
+/* s as a JSON string (paths may hold quotes) */
+static const char *jstr(const char *s) {
+  Buf b = {0};
+  buf_putc(&b, '"');
+  for (; s && *s; s++) {
+    if (*s == '"' || *s == '\\') buf_putc(&b, '\\');
+    if ((unsigned char)*s < 0x20) buf_printf(&b, "\\u%04x", *s);
+    else buf_putc(&b, *s);
+  }
+  buf_putc(&b, '"');
+  char *r = arena_strdup(b.s);
+  buf_free(&b);
+  return r;
+}
+
 static const char *status_name(VariantStatus st) {
   return st == VS_OK ? "ok" : st == VS_CONSTRAINT ? "constraint" : st == VS_DUPLICATE ? "duplicate" : "pending";
 }
@@ -219,15 +234,15 @@ static void print_space(const Space *s, const char *format) {
     return;
   }
   if (!strcmp(format, "json")) {
-    printf("{\"file\": \"%s\", \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, \"axes\": [",
-           s->in.path, s->kernel, s->in.m->name, s->nv, con, dup, ok);
+    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, \"axes\": [",
+           jstr(s->in.path), s->kernel, s->in.m->name, s->nv, con, dup, ok);
     for (int d = 0; d < s->ndims; d++) {
       printf("%s{\"name\": \"%s\", \"values\": [", d ? ", " : "", s->dims[d].name);
       for (int k = 0; k < s->dims[d].nvalues; k++) printf("%s%d", k ? ", " : "", s->dims[d].values[k]);
       printf("]}");
     }
     printf("], \"not_applicable\": [");
-    for (int i = 0; i < s->nskipped; i++) { printf("%s", i ? ", " : ""); Buf b = {0}; buf_printf(&b, "%s", s->skipped[i]); printf("\""); for (char *c = b.s; *c; c++) { if (*c == '"' || *c == '\\') putchar('\\'); putchar(*c); } printf("\""); buf_free(&b); }
+    for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", jstr(s->skipped[i]));
     printf("], \"variants\": [\n");
     for (int i = 0; i < s->nv; i++) printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
     printf("]}\n");
@@ -318,9 +333,9 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   int valid = space_count(s, VS_OK);
   double reduction = valid ? 1.0 - (double)sel->n / valid : 0;
   if (json) {
-    printf("{\"file\": \"%s\", \"kernel\": \"%s\", \"strategy\": \"%s\", \"space\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, "
+    printf("{\"file\": %s, \"kernel\": \"%s\", \"strategy\": \"%s\", \"space\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, "
            "\"after_threshold\": %d, \"selected\": %d, \"reduction\": %.4f, \"timed\": %d, \"timed_ok\": %d, \"selected_eval_s\": %.3f",
-           s->in.path, s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
+           jstr(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
            sel->after_threshold, sel->n, reduction, u->timed, u->timed_ok, u->sel_eval_s);
     printf(", \"ranked\": [");
     for (int k = 0; k < sel->n; k++) {
@@ -331,8 +346,8 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
     printf("]");
     if (u->best >= 0) printf(", \"best\": {\"key\": \"%s\", \"median_ms\": %.6f}", s->v[u->best].key, u->best_ms);
     if (u->ground_truth && u->gt_best >= 0)
-      printf(", \"ground_truth\": {\"best_key\": \"%s\", \"best_ms\": %.6f, \"all_eval_s\": %.3f, \"time_reduction\": %.4f, \"best_vs_exhaustive\": %.4f, "
-             "\"random_same_n_ms\": %.6f, \"random_same_n_vs_best\": %.4f, \"random_n_90\": %d, \"random_n_95\": %d}",
+      printf(", \"ground_truth\": {\"best_key\": \"%s\", \"best_ms\": %.9g, \"all_eval_s\": %.3f, \"time_reduction\": %.4f, \"best_vs_exhaustive\": %.4f, "
+             "\"random_same_n_ms\": %.9g, \"random_same_n_vs_best\": %.4f, \"random_n_90\": %d, \"random_n_95\": %d}",
              s->v[u->gt_best].key, u->gt_best_ms, u->all_eval_s, u->all_eval_s > 0 ? 1 - u->sel_eval_s / u->all_eval_s : 0,
              u->best >= 0 ? u->gt_best_ms / u->best_ms : 0, u->rand_same_ms, u->rand_same_ms > 0 ? u->gt_best_ms / u->rand_same_ms : 0, u->n90, u->n95);
     printf("}\n");
