@@ -56,7 +56,7 @@ char *variant_record(const Space *s, const Variant *v) {
   Buf b = {0};
   int i = (int)(v - s->v);
   const VariantMetrics *m = &v->m;
-  buf_printf(&b, "{\"type\": \"static\", \"i\": %d, \"key\": ", i);
+  buf_printf(&b, "{\"type\": \"static\", \"i\": %d, \"space\": \"%016llx\", \"key\": ", i, (unsigned long long)s->fingerprint);
   json_esc(&b, v->key);
   buf_printf(&b, ", \"kernel\": ");
   json_esc(&b, s->kernel);
@@ -217,9 +217,9 @@ const TimeRecord *results_time(const Results *r, uint64_t hash) {
   return NULL;
 }
 
-const char *results_static(const Results *r, const char *key) {
+const char *results_static(const Results *r, uint64_t space, const char *key) {
   Buf b = {0};
-  buf_puts(&b, "\"key\": ");
+  buf_printf(&b, "\"space\": \"%016llx\", \"key\": ", (unsigned long long)space);
   json_esc(&b, key);
   buf_putc(&b, ',');
   const char *found = NULL;

@@ -86,6 +86,8 @@ typedef struct Space {
   Variant *v;
   int nv;                       /* every point enumerated (size before constraints) */
   char tmpdir[256];
+  uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
+                                   records of another problem are never reused */
 } Space;
 
 /* ---- space.c ---- */
@@ -168,8 +170,8 @@ void results_close(Results *r);
 /* one record, written whole with one write() and fsync'd (O_APPEND: workers may share it) */
 bool results_append(Results *r, const char *line);
 const TimeRecord *results_time(const Results *r, uint64_t hash);
-/* the static record of a variant key, or NULL */
-const char *results_static(const Results *r, const char *key);
+/* the static record of a variant key in the space with this fingerprint, or NULL */
+const char *results_static(const Results *r, uint64_t space, const char *key);
 char *variant_record(const Space *s, const Variant *v);        /* the static record (JSON line) */
 bool variant_from_record(Variant *v, const char *line);        /* fill metrics/status back */
 char *time_record(const TimeRecord *t);

@@ -317,6 +317,12 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   s->kernel = k->name;
   if (!find_spec(s->orig, s->kernel)) { snprintf(err, errlen, "kernel '%s' has no '#pragma carve launch'", s->kernel); return 2; }
   if (!orig_launch(s, err, errlen)) return 2;
+  Buf fp = {0};
+  print_program(&fp, s->orig);
+  buf_printf(&fp, "\n%s/%s/%d", in->m->name, s->kernel, in->regs);
+  for (int i = 0; i < in->nargs; i++) buf_printf(&fp, "\n%s", in->arg_texts[i]);
+  s->fingerprint = search_hash(fp.s);
+  buf_free(&fp);
   snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(s->tmpdir)) { snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
   if (!launch_axes(s, err, errlen)) return 2;

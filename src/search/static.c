@@ -262,7 +262,7 @@ int space_metrics(Space *s, const StaticOptions *o) {
   for (int i = 0; i < s->nv; i++) {
     Variant *v = &s->v[i];
     if (v->status == VS_DUPLICATE) { v->status = VS_OK; }
-    const char *rec = o->results ? results_static(o->results, v->key) : NULL;
+    const char *rec = o->results ? results_static(o->results, s->fingerprint, v->key) : NULL;
     if (rec && v->status == VS_PENDING && variant_from_record(v, rec)) continue;
     if (v->status == VS_CONSTRAINT && o->results && !rec) results_append(o->results, variant_record(s, v));
     if (v->status != VS_PENDING) continue;

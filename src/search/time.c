@@ -291,6 +291,9 @@ typedef struct {
   const char *nvcc, *dir;
   char gpu[96];
   int no_gpu;
+  double best_ms;           /* the fastest verified so far (progress) */
+  int done, total;
+  double t0;
 } Worker;
 
 static void record(Worker *w, const Variant *v, const char *status, const char *why, double compile_s, double verify_s, double run_s,
@@ -317,8 +320,13 @@ static void record(Worker *w, const Variant *v, const char *status, const char *
     }
   }
   results_append(w->r, time_record(&t));
-  if (w->o->progress)
-    fprintf(stderr, "  timed %-48s %s %s\n", v->key, status, !strcmp(status, "ok") ? fmt("%.4f ms", t.median_ms) : why ? why : "");
+  w->done++;
+  if (!strcmp(status, "ok") && (w->best_ms <= 0 || t.median_ms < w->best_ms)) w->best_ms = t.median_ms;
+  if (w->o->progress) {
+    double el = now_s() - w->t0, left = w->done ? el / w->done * (w->total - w->done) : 0;
+    fprintf(stderr, "  [%d/%d timed, best so far %.4f ms, %.0f s left] %-40s %s %s\n", w->done, w->total, w->best_ms, left, v->key, status,
+            !strcmp(status, "ok") ? fmt("%.4f ms", t.median_ms) : why ? why : "");
+  }
 }
 
 /* run the harness from variant `first`; returns the index it stopped at (n when done), and
@@ -424,6 +432,13 @@ static int time_batch(Worker *w, Variant **vs, int n, const double *verify_s) {
     rc = run_program(argv, NULL, fmt("%s/nvcc.err", w->dir), 600);
   }
   double compile_s = (now_s() - t0) / n;
+  if (rc && n > 1) {
+    /* one variant nvcc refuses must not cost its batch: halve until it stands alone */
+    for (int i = 0; i < n; i++) { launch_free(&L[i]); built_free(&b[i]); }
+    free(L); free(Lp); free(b);
+    int h = n / 2, r1 = time_batch(w, vs, h, verify_s), r2 = time_batch(w, vs + h, n - h, verify_s + h);
+    return r1 < 0 || r2 < 0 ? -1 : r1 && r2;
+  }
   if (rc) {
     size_t len;
     char *err = read_file(fmt("%s/nvcc.err", w->dir), &len);
@@ -451,8 +466,8 @@ static int gpu_worker(Space *s, Variant **vs, int n, Results *r, const TimeOptio
   snprintf(tmpl, sizeof tmpl, "%s/time-XXXXXX", s->tmpdir);
   char *dir = mkdtemp(tmpl);
   if (!dir) { reference_free(&ref); return 2; }
-  Worker w = {s, r, o, &ref, nvcc, dir, "", 0};
-  double t0 = now_s();
+  Worker w = {s, r, o, &ref, nvcc, dir, "", 0, 0, 0, n, now_s()};
+  double t0 = w.t0;
   int batch = o->batch > 0 ? o->batch : 16;
   Variant **ready = xmalloc(sizeof(Variant *) * (size_t)(n + 1));
   double *vsec = xmalloc(sizeof(double) * (size_t)(n + 1));
