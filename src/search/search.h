@@ -17,7 +17,9 @@
 #include "../opt/opt.h"
 #include "../model/estimate.h"
 
-enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64 };
+/* SEARCH_MAX_POINTS: a Variant is about 1 KB; 200,000 of them are 200 MB and, at the static rate
+ * measured here (docs/tune.md), hours of metrics: larger spaces are refused with their size */
+enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64, SEARCH_MAX_POINTS = 200000 };
 
 /* one axis of the space: a launch dimension, a pass switched on or off, or one parameter of a
  * pass (meaningful only while its pass is on) */

@@ -165,11 +165,11 @@ static bool next_combo(const Pass *ps, int *idx) {
 
 /* applicable: some parameter values apply on the original's shape, or the defaults on another */
 static bool pass_applicable(Space *s, const Pass *ps, char *why, size_t len) {
-  int idx[OPT_MAX_PARAMS] = {0}, vals[OPT_MAX_PARAMS], tmp[OPT_MAX_VALUES];
-  do {
+  int idx[OPT_MAX_PARAMS] = {0}, vals[OPT_MAX_PARAMS], tmp[OPT_MAX_VALUES], tries = 0;
+  do {   /* at most 64 combinations: a legality test is a clone and a look */
     for (int i = 0; i < ps->nparams; i++) { param_values(&ps->params[i], tmp); vals[i] = tmp[idx[i]]; }
     if (pass_applies(s, s->orig_shape, ps, vals, why, len)) return true;
-  } while (next_combo(ps, idx));
+  } while (++tries < 64 && next_combo(ps, idx));
   char first[512];
   snprintf(first, sizeof first, "%s", why);
   for (int i = 0; i < ps->nparams; i++) vals[i] = ps->params[i].dflt;
@@ -340,6 +340,18 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
       int vals[OPT_MAX_VALUES], n = param_values(&ps[i]->params[j], vals);
       add_dim(s, fmt("%s.%s", ps[i]->name, ps[i]->params[j].name), vals, n, i, j, -1);
     }
+  }
+  /* the size before enumerating: a space too large to hold is an error, not an exhaustion */
+  double points = s->nshapes;
+  for (int d = 0; d < s->ndims; d++) {
+    if (s->dims[d].launch >= 0 || s->dims[d].param >= 0) continue;
+    double on = 1;
+    for (int j = d + 1; j < s->ndims && s->dims[j].param >= 0 && s->dims[j].pass == s->dims[d].pass; j++) on *= s->dims[j].nvalues;
+    points *= 1 + on;
+  }
+  if (points > SEARCH_MAX_POINTS) {
+    snprintf(err, errlen, "the space has %.0f points, more than %d (SEARCH_MAX_POINTS)", points, SEARCH_MAX_POINTS);
+    return 2;
   }
   int cap = 0;
   for (int sh = 0; sh < s->nshapes; sh++) {
