@@ -12,6 +12,7 @@
 #include "model/estimate.h"
 #include "report/report.h"
 #include "opt/opt.h"
+#include "search/search.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -44,6 +45,10 @@ static const char usage_main[] =
   "  report  one self-contained HTML page: where the kernel loses its time (limits, roofline,\n"
   "          findings ranked by cost, the source with a heat bar per line) and what carve did\n"
   "          about it (the optimizer's plan as a diff), predicted against measured\n"
+  "  space   the optimization space of a kernel (passes, parameters, launch shape), its\n"
+  "          constraints and every variant's static metrics (Efficiency, Utilization, estimate)\n"
+  "  tune    search that space: optimization carving, the model's top k, exhaustive or random;\n"
+  "          survivors verified and timed on the GPU; resumable results, T4 export, Slurm arrays\n"
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
@@ -1085,11 +1090,13 @@ int main(int argc, char **argv) {
   int rc = 0;
   if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
     const Command *h = argc > 2 ? find_command(argv[2]) : NULL;
-    fputs(h ? h->usage : usage_main, stdout);
+    fputs(h ? h->usage : argc > 2 && search_usage(argv[2]) ? search_usage(argv[2]) : usage_main, stdout);
   } else if (!strcmp(name, "--version") || !strcmp(name, "version")) {
     printf("carve %s\n", CARVE_VERSION);
   } else if (c) {
     rc = run_command(c, argc - 2, argv + 2);
+  } else if (search_is_command(name)) {   /* space, tune: src/search parses its own options */
+    rc = search_main(name, argc - 2, argv + 2);
   } else {
     fprintf(stderr, "carve: unknown command '%s'\n\n%s", name, usage_main);
     return 2;

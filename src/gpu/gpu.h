@@ -13,6 +13,10 @@ typedef struct HarnessOptions {
 
 /* CUDA C++ source of a standalone harness for the launch L */
 void harness_generate(Buf *out, Launch *L, const HarnessOptions *o);
+/* one harness for many variants of the launch L0 (same buffers; each Lv[i] its own program,
+ * kernel and shape): ./harness REPS OUTDIR FLUSH_L2 FIRST LAST prints "start I" and a JSON line
+ * per variant; a failed launch prints its error and exits 5 (carve tune resumes after it) */
+void harness_generate_multi(Buf *out, Launch *L0, Launch *const *Lv, int n, const HarnessOptions *o);
 /* the nvcc command line that builds it */
 char *harness_build_line(const char *src, const char *exe, const char *arch, bool cublas);
 bool harness_needs_cublas(Launch *L);

@@ -63,8 +63,8 @@ static void c_string(Buf *b, const char *s) {
   buf_putc(b, '"');
 }
 
-static void launch_line(Buf *b, Launch *L) {
-  buf_printf(b, "%s<<<grid, block, %lld>>>(", L->kernel->name, (long long)L->dyn_shared);
+static void launch_line_in(Buf *b, Launch *L, const char *ns) {
+  buf_printf(b, "%s%s<<<grid, block, %lld>>>(", ns, L->kernel->name, (long long)L->dyn_shared);
   int i = 0, buf = 1;
   for (Obj *q = L->kernel->params; q; q = q->next, i++) {
     if (i) buf_puts(b, ", ");
@@ -79,6 +79,8 @@ static void launch_line(Buf *b, Launch *L) {
   }
   buf_puts(b, ")");
 }
+
+static void launch_line(Buf *b, Launch *L) { launch_line_in(b, L, ""); }
 
 static void baseline_code(Buf *b, LaunchSpec *s) {
   const char *n = s->baseline;
@@ -224,4 +226,89 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
 
 char *harness_build_line(const char *src, const char *exe, const char *arch, bool cublas) {
   return fmt("nvcc -O3 -arch=%s -lineinfo -o %s %s%s", arch ? arch : "sm_90", exe, src, cublas ? " -lcublas" : "");
+}
+
+/* ---- many variants in one process (carve tune) ----
+ * Each variant's device code goes in a namespace of its own (cv_I), so one nvcc build holds them
+ * all. The inputs are made once; before each variant every buffer is restored from the host
+ * copy (an in-place kernel does not see its predecessor's output), the first launch's outputs
+ * are written to OUTDIR/vI/, then warm-up and timed launches. A line "start I" precedes each
+ * variant and one JSON line follows it, flushed: a variant that faults (a sticky CUDA error)
+ * ends the process, and the driver starts it again after that variant. */
+static void multi_variant(Buf *b, Launch *L0, Launch *L, int i) {
+  buf_printf(b, "    if (i == %d) {\n      dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n", i, (long long)L->grid[0], (long long)L->grid[1],
+             (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
+  char *ns = fmt("cv_%d::", i);
+  if (L->dyn_shared > 48 * 1024)
+    buf_printf(b, "      CK(cudaFuncSetAttribute(%s%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", ns, L->kernel->name, (long long)L->dyn_shared);
+  buf_puts(b, "      auto run = [&]() { ");
+  launch_line_in(b, L, ns);
+  buf_puts(b, "; };\n      run(); LCK(cudaGetLastError()); LCK(cudaDeviceSynchronize());\n      if (outdir) {\n");
+  for (int k = 1; k < L0->nbufs; k++) {
+    if (!L0->bufs[k].out) continue;
+    buf_printf(b, "        CK(cudaMemcpy(h_out, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); snprintf(dir, sizeof dir, \"%%s/v%%d\", outdir, i); write_file(dir, ", k, k);
+    c_string(b, L0->bufs[k].name);
+    buf_printf(b, ", h_out, bytes_%d);\n", k);
+  }
+  buf_puts(b, "      }\n      for (int w = 0; w < 2; w++) run();\n      LCK(cudaGetLastError()); LCK(cudaDeviceSynchronize());\n"
+              "      for (int r = 0; r < reps; r++) {\n        if (flush) CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
+              "        CK(cudaEventRecord(e0)); run(); CK(cudaEventRecord(e1)); LCK(cudaEventSynchronize(e1)); LCK(cudaGetLastError());\n"
+              "        float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n      }\n    }\n");
+}
+
+void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const HarnessOptions *o) {
+  int reps = o && o->reps > 0 ? o->reps : 20;
+  buf_puts(b, prologue);
+  buf_puts(b, "\n// ---- the variants' device code, one namespace each ----\n");
+  bool keep = print_carve_pragmas;
+  print_carve_pragmas = false;
+  for (int i = 0; i < n; i++) {
+    buf_printf(b, "namespace cv_%d {\n", i);
+    print_program(b, Lv[i]->prog);
+    buf_printf(b, "}  // namespace cv_%d\n", i);
+  }
+  print_carve_pragmas = keep;
+  buf_puts(b, "\n// ---- carve's input generators (src/interp/fill.inc) ----\n");
+  buf_puts(b, fill_source);
+  buf_puts(b, "\n\n");
+  buf_puts(b, helpers);
+  buf_puts(b, "// a launch's error: this variant failed (exit 5); the driver resumes after it\n"
+              "#define LCK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf(\"{\\\"variant\\\": %d, \\\"error\\\": \\\"%s\\\"}\\n\", i, cudaGetErrorString(e_)); fflush(stdout); exit(5); } } while (0)\n");
+  buf_printf(b, "\nint main(int argc, char **argv) {\n  // usage: ./harness REPS OUTDIR FLUSH_L2 FIRST LAST\n"
+                "  int reps = argc > 1 ? atoi(argv[1]) : %d; const char *outdir = argc > 2 && argv[2][0] ? argv[2] : 0;\n"
+                "  int flush = argc > 3 ? atoi(argv[3]) : 0, first = argc > 4 ? atoi(argv[4]) : 0, last = argc > 5 ? atoi(argv[5]) : %d;\n"
+                "  char dir[4096];\n", reps, n);
+  size_t maxb = 1;
+  for (int i = 1; i < L0->nbufs; i++) {
+    Buffer *bf = &L0->bufs[i];
+    const ArgSpec *a = bf->spec;
+    if (bf->bytes > maxb) maxb = bf->bytes;
+    buf_printf(b, "  const size_t bytes_%d = %zuull;  // %s\n  unsigned char *h_%d = (unsigned char *)calloc(1, bytes_%d + 1);\n", i, bf->bytes, bf->name, i, i);
+    if (a && a->init == INIT_FILE) {
+      buf_printf(b, "  read_file(");
+      c_string(b, a->path);
+      buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
+    } else if (a) {
+      int kind, csize, ncomp, off[4];
+      layout(bf->elem_ty, &kind, &csize, &ncomp, off);
+      buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
+                 off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
+                 a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
+    }
+  }
+  buf_printf(b, "  unsigned char *h_out = (unsigned char *)calloc(1, %zuull + 1);\n", maxb);
+  buf_puts(b, "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
+              "  cudaDeviceProp prop; CK(cudaGetDeviceProperties(&prop, 0));\n"
+              "  printf(\"{\\\"device\\\": \\\"%s\\\"}\\n\", prop.name); fflush(stdout);\n");
+  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "  unsigned char *d_%d; CK(cudaMalloc(&d_%d, bytes_%d));\n", i, i, i);
+  buf_puts(b, "  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));\n"
+              "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CK(cudaMalloc(&flushbuf, flush_bytes));\n"
+              "  for (int i = first; i < last; i++) {\n    printf(\"start %d\\n\", i); fflush(stdout);\n");
+  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "    CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i);
+  buf_puts(b, "    std::vector<float> times;\n");
+  for (int i = 0; i < n; i++) multi_variant(b, L0, Lv[i], i);
+  buf_puts(b, "    Stats st = stats(times);\n"
+              "    printf(\"{\\\"variant\\\": %d, \\\"reps\\\": %d, \\\"median_ms\\\": %.6f, \\\"min_ms\\\": %.6f, \\\"max_ms\\\": %.6f, \\\"times\\\": [\", i, reps, st.median, st.min, st.max);\n"
+              "    for (size_t t = 0; t < times.size() && t < 64; t++) printf(\"%s%.6f\", t ? \", \" : \"\", times[t]);\n"
+              "    printf(\"]}\\n\"); fflush(stdout);\n  }\n  return 0;\n}\n");
 }

@@ -1,0 +1,521 @@
+/* cli: `carve space` and `carve tune`. Options are parsed here (main.c only dispatches), each
+ * command accepting its own; any other is an error naming the command. */
+#include "search.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage_space[] =
+  "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
+  "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
+  "                   [--passes A,B | --skip A,B]\n"
+  "\n"
+  "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
+  "pass is an axis, on or off, and its parameters axes while it is on), and the launch shape\n"
+  "(block.x, and block.y for 2-D blocks), its constraints (threads per block, warp multiples,\n"
+  "divisibility of the launched threads, legality of each pass, registers and shared memory\n"
+  "from NVRTC), its size before and after them, and the static metrics of every variant: Ryoo's\n"
+  "Efficiency (eq. 5.1) and Utilization (eqs. 5.2, 6.1), registers, blocks per SM, the estimate.\n"
+  "Static metrics are computed by a worker process per core and cached by source hash\n"
+  "($CARVE_CACHE_DIR, default ~/.cache/carve/tune; --no-cache). Without NVRTC or nvcc every\n"
+  "variant violates the compile constraint unless --regs N says what registers to assume.\n"
+  "--passes A,B keeps only those optimizer passes in the space, --skip A,B leaves those out.\n"
+  "See docs/tune.md.\n"
+  "Exit 0, 2 on an error.\n";
+
+static const char usage_tune[] =
+  "usage: carve tune FILE.cu [--strategy carving|model|exhaustive|random] [--budget N] [--time SECONDS]\n"
+  "                  [--results FILE.jsonl] [--gpus 0,1,...] [--t4 OUT.json] [-o BEST.cu] [--no-bench]\n"
+  "                  [--strict] [--simple-util] [--threshold X] [--seed N] [--reps N] [--timeout SECONDS]\n"
+  "                  [--workers N] [--no-cache] [--regs N] [--progress] [--format text|json]\n"
+  "                  [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE] [--arch h100|h200]\n"
+  "                  [--passes A,B | --skip A,B]   (the optimizer passes the space may use)\n"
+  "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
+  "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
+  "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
+  "\n"
+  "Search the space of 'carve space' for the fastest verified variant. Strategies:\n"
+  "  carving     (default) Ryoo's optimization carving: a threshold on memory time (memory-bound\n"
+  "              variants slower in memory than --threshold x the best, default 1.25), then the\n"
+  "              Pareto front of Efficiency x Utilization (ties kept; --strict: weak dominance;\n"
+  "              --simple-util: eq. 6.1); the survivors are timed\n"
+  "  model       the estimate ranks every variant; the top --budget (default 5) are timed\n"
+  "  exhaustive  every distinct valid variant is timed: the ground truth\n"
+  "  random      --budget (default 10) variants drawn without replacement (--seed)\n"
+  "Every variant is verified against the interpreter before its time counts (its launch shape and\n"
+  "passes, then its GPU outputs). Many variants are timed per harness process; one that faults\n"
+  "or runs past --timeout (default 60 s) costs only itself. --gpus: a worker per GPU\n"
+  "(CUDA_VISIBLE_DEVICES). Results are appended to --results as JSON lines; a tune killed at any\n"
+  "moment resumes from the file, nothing computed or timed twice. When the file holds the\n"
+  "exhaustive ground truth, the summary compares the strategy with it and with random sampling\n"
+  "(Ryoo's Appendix A: the expected best of n draws, the n for 90%% and 95%% of the best).\n"
+  "--no-bench: no GPU; the survivors are verified and printed ranked by the estimate.\n"
+  "Exit 0; 1 no variant verified; 2 an error; 3 no GPU or CUDA toolkit (use --no-bench).\n";
+
+bool search_is_command(const char *name) { return !strcmp(name, "space") || !strcmp(name, "tune"); }
+const char *search_usage(const char *name) { return !strcmp(name, "space") ? usage_space : !strcmp(name, "tune") ? usage_tune : NULL; }
+
+typedef struct TuneArgs {
+  bool tune;
+  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip;
+  PPOptions pp;
+  const char **args; int nargs;
+  const char **merge; int nmerge;
+  CarveOptions co;
+  StaticOptions so;
+  TimeOptions to;
+  bool no_bench, no_cache, progress;
+  int tasks, task, regs;
+  double time_s;
+} TuneArgs;
+
+static int usage_error(const char *cmd, const char *msg) {
+  fprintf(stderr, "carve %s: %s (see 'carve %s --help')\n", cmd, msg, cmd);
+  return 2;
+}
+
+static void push(const char ***arr, int *n, const char *s) {
+  const char **a = arena_alloc(sizeof(char *) * (size_t)(*n + 1));
+  if (*n) memcpy(a, *arr, sizeof(char *) * (size_t)*n);
+  a[(*n)++] = s;
+  *arr = a;
+}
+
+static bool number(const char *v, double lo, double hi, double *out) {
+  char *end;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (!*v || *end || errno || !(x >= lo && x <= hi)) return false;
+  *out = x;
+  return true;
+}
+
+/* one option; 0 ok, 1 not an option of this command, 2 a bad value (diagnosed) */
+static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val) {
+  double x;
+  bool t = a->tune;
+#define NEEDS_INT(lo, hi) do { if (!number(val, lo, hi, &x) || x != floor(x)) { usage_error(cmd, fmt("%s needs a whole number from %g to %g", opt, (double)(lo), (double)(hi))); return 2; } } while (0)
+  if (!strcmp(opt, "--kernel")) a->kernel = val;
+  else if (!strcmp(opt, "--passes")) a->only = val;
+  else if (!strcmp(opt, "--skip")) a->skip = val;
+  else if (!strcmp(opt, "-D")) push(&a->pp.defines, &a->pp.n_defines, val);
+  else if (!strcmp(opt, "-I")) push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
+  else if (!strcmp(opt, "--arg")) push(&a->args, &a->nargs, val);
+  else if (!strcmp(opt, "--arch")) a->arch = val;
+  else if (!strcmp(opt, "--format")) {
+    if (strcmp(val, "text") && strcmp(val, "json") && (t || strcmp(val, "csv"))) { usage_error(cmd, fmt("--format is text, json%s", t ? "" : " or csv")); return 2; }
+    a->format = val;
+  } else if (!strcmp(opt, "--workers")) { NEEDS_INT(1, 64); a->so.workers = (int)x; }
+  else if (!strcmp(opt, "--regs")) { NEEDS_INT(1, 255); a->regs = (int)x; }
+  else if (!strcmp(opt, "--strategy") && t) {
+    if (!strcmp(val, "carving")) a->co.strategy = STRAT_CARVING;
+    else if (!strcmp(val, "model")) a->co.strategy = STRAT_MODEL;
+    else if (!strcmp(val, "exhaustive")) a->co.strategy = STRAT_EXHAUSTIVE;
+    else if (!strcmp(val, "random")) a->co.strategy = STRAT_RANDOM;
+    else { usage_error(cmd, "--strategy is carving, model, exhaustive or random"); return 2; }
+  } else if (!strcmp(opt, "--budget") && t) { NEEDS_INT(1, 1e6); a->co.budget = (int)x; }
+  else if (!strcmp(opt, "--time") && t) { if (!number(val, 1e-3, 1e9, &a->time_s)) { usage_error(cmd, "--time needs seconds (> 0)"); return 2; } }
+  else if (!strcmp(opt, "--results") && t) a->results = val;
+  else if (!strcmp(opt, "--gpus") && t) a->gpus = val;
+  else if (!strcmp(opt, "--t4") && t) a->t4 = val;
+  else if (!strcmp(opt, "-o") && t) a->out = val;
+  else if (!strcmp(opt, "--threshold") && t) { if (!number(val, 0, 1e9, &a->co.threshold)) { usage_error(cmd, "--threshold needs a number (0: none)"); return 2; } }
+  else if (!strcmp(opt, "--seed") && t) { NEEDS_INT(0, 4e18); a->co.seed = (uint64_t)x; }
+  else if (!strcmp(opt, "--reps") && t) { NEEDS_INT(1, 100000); a->to.reps = (int)x; }
+  else if (!strcmp(opt, "--timeout") && t) { NEEDS_INT(1, 86400); a->to.timeout_s = (int)x; }
+  else if (!strcmp(opt, "--emit-slurm") && t) a->emit_slurm = val;
+  else if (!strcmp(opt, "--tasks") && t) { NEEDS_INT(1, 100000); a->tasks = (int)x; }
+  else if (!strcmp(opt, "--task") && t) { NEEDS_INT(0, 100000); a->task = (int)x; }
+  else return 1;
+  return 0;
+#undef NEEDS_INT
+}
+
+static bool is_switch(TuneArgs *a, const char *opt) {
+  bool t = a->tune;
+  if (!strcmp(opt, "--no-cache")) a->no_cache = true;
+  else if (!strcmp(opt, "--progress")) a->progress = true;
+  else if (t && !strcmp(opt, "--no-bench")) a->no_bench = true;
+  else if (t && !strcmp(opt, "--strict")) a->co.strict = true;
+  else if (t && !strcmp(opt, "--simple-util")) a->co.simple_util = true;
+  else if (t && !strcmp(opt, "--merge")) a->nmerge = -1;   /* the positional arguments are its files */
+  else return false;
+  return true;
+}
+
+static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
+  const char **pos = NULL;
+  int npos = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *s = argv[i];
+    if (s[0] != '-' || !s[1]) { push(&pos, &npos, s); continue; }
+    if (is_switch(a, s)) continue;
+    const char *eq = strchr(s, '='), *opt = s, *val = NULL;
+    if (!strncmp(s, "-D", 2) && s[2]) { opt = "-D"; val = s + 2; }
+    else if (!strncmp(s, "-I", 2) && s[2]) { opt = "-I"; val = s + 2; }
+    else if (eq && s[1] == '-') { opt = arena_strndup(s, (size_t)(eq - s)); val = eq + 1; }
+    if (!val) {
+      if (i + 1 >= argc) {
+        TuneArgs probe = *a;
+        if (option(&probe, cmd, opt, "1") == 1) return usage_error(cmd, fmt("unknown option '%s'", s));
+        return usage_error(cmd, fmt("%s needs a value", opt));
+      }
+      val = argv[++i];
+    }
+    int r = option(a, cmd, opt, val);
+    if (r == 1) return usage_error(cmd, fmt("unknown option '%s'", opt));
+    if (r) return r;
+  }
+  if (a->nmerge < 0) {
+    a->merge = pos;
+    a->nmerge = npos;
+    if (!npos) return usage_error(cmd, "--merge needs results files");
+    if (!a->out) return usage_error(cmd, "--merge needs -o OUT.jsonl");
+    return 0;
+  }
+  if (npos != 1) return usage_error(cmd, npos ? "one input file" : "no input file");
+  a->file = pos[0];
+  if (a->tasks && (a->task >= a->tasks)) return usage_error(cmd, "--task must be below --tasks");
+  if (a->emit_slurm && a->tasks < 1) return usage_error(cmd, "--emit-slurm needs --tasks N");
+  if (a->tasks > 1 && !a->emit_slurm && !a->results) return usage_error(cmd, "--tasks needs --results FILE");
+  return 0;
+}
+
+/* ---- output ---- */
+static double max_metric(const Space *s, int which) {
+  double m = 0;
+  for (int i = 0; i < s->nv; i++) {
+    const VariantMetrics *x = &s->v[i].m;
+    if (s->v[i].status != VS_OK) continue;
+    double v = which == 0 ? x->efficiency : which == 1 ? x->utilization : x->utilization_simple;
+    if (v > m) m = v;
+  }
+  return m > 0 ? m : 1;
+}
+
+/* s as a JSON string (paths may hold quotes) */
+static const char *jstr(const char *s) {
+  Buf b = {0};
+  buf_putc(&b, '"');
+  for (; s && *s; s++) {
+    if (*s == '"' || *s == '\\') buf_putc(&b, '\\');
+    if ((unsigned char)*s < 0x20) buf_printf(&b, "\\u%04x", *s);
+    else buf_putc(&b, *s);
+  }
+  buf_putc(&b, '"');
+  char *r = arena_strdup(b.s);
+  buf_free(&b);
+  return r;
+}
+
+static const char *status_name(VariantStatus st) {
+  return st == VS_OK ? "ok" : st == VS_CONSTRAINT ? "constraint" : st == VS_DUPLICATE ? "duplicate" : "pending";
+}
+
+static void csv_field(const char *s) {
+  putchar('"');
+  for (; *s; s++) { if (*s == '"') putchar('"'); putchar(*s); }
+  putchar('"');
+}
+
+static void print_space(const Space *s, const char *format) {
+  int ok = space_count(s, VS_OK), con = space_count(s, VS_CONSTRAINT), dup = space_count(s, VS_DUPLICATE);
+  double me = max_metric(s, 0), mu = max_metric(s, 1);
+  if (!strcmp(format, "csv")) {
+    printf("key,status,why,regs,smem,threads,blocks_per_sm,instr,regions,efficiency,utilization,utilization_simple,est_ms,bottleneck\n");
+    for (int i = 0; i < s->nv; i++) {
+      const Variant *v = &s->v[i];
+      csv_field(v->key);
+      printf(",%s,", status_name(v->status));
+      csv_field(v->why);
+      if (v->m.known)
+        printf(",%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", v->m.regs, v->m.smem, v->m.threads, v->m.blocks_per_sm, v->m.instr, v->m.regions,
+               v->m.efficiency, v->m.utilization, v->m.utilization_simple, v->m.est_ms, v->m.bottleneck);
+      else printf(",,,,,,,,,,,\n");
+    }
+    return;
+  }
+  if (!strcmp(format, "json")) {
+    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, \"axes\": [",
+           jstr(s->in.path), s->kernel, s->in.m->name, s->nv, con, dup, ok);
+    for (int d = 0; d < s->ndims; d++) {
+      printf("%s{\"name\": \"%s\", \"values\": [", d ? ", " : "", s->dims[d].name);
+      for (int k = 0; k < s->dims[d].nvalues; k++) printf("%s%d", k ? ", " : "", s->dims[d].values[k]);
+      printf("]}");
+    }
+    printf("], \"not_applicable\": [");
+    for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", jstr(s->skipped[i]));
+    printf("], \"variants\": [\n");
+    for (int i = 0; i < s->nv; i++) printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
+    printf("]}\n");
+    return;
+  }
+  printf("%s: kernel %s on %s\n", s->in.path, s->kernel, s->in.m->name);
+  printf("axes:\n");
+  for (int d = 0; d < s->ndims; d++) {
+    printf("  %-22s", s->dims[d].name);
+    for (int k = 0; k < s->dims[d].nvalues; k++)
+      printf("%s%s", k ? ", " : "", s->dims[d].param < 0 && s->dims[d].launch < 0 ? (s->dims[d].values[k] ? "on" : "off") : fmt("%d", s->dims[d].values[k]));
+    printf("%s\n", s->dims[d].param >= 0 ? "   (while the pass is on)" : "");
+  }
+  for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
+  printf("size: %d points; %d violate a constraint, %d duplicate another's source; %d distinct valid variants\n", s->nv, con, dup, ok);
+  printf("%-44s %-10s %5s %6s %5s %10s %9s %9s %10s  %s\n", "variant", "status", "regs", "smem", "B/SM", "instr/thr", "eff(rel)", "util(rel)", "est ms",
+         "bottleneck / why");
+  for (int i = 0; i < s->nv; i++) {
+    const Variant *v = &s->v[i];
+    printf("%-44s %-10s ", v->key, status_name(v->status));
+    if (v->m.known)
+      printf("%5d %6d %5d %10.1f %9.3f %9.3f %10.4f  %s\n", v->m.regs, v->m.smem, v->m.blocks_per_sm, v->m.instr, v->m.efficiency / me,
+             v->m.utilization / mu, v->m.est_ms, v->status == VS_DUPLICATE ? v->why : v->m.bottleneck);
+    else printf("%5s %6s %5s %10s %9s %9s %10s  %s\n", "", "", "", "", "", "", "", v->why);
+  }
+}
+
+/* ---- tune ---- */
+static const char *strategy_name(Strategy s) {
+  return s == STRAT_MODEL ? "model" : s == STRAT_EXHAUSTIVE ? "exhaustive" : s == STRAT_RANDOM ? "random" : "carving";
+}
+
+typedef struct Summary {
+  int best;              /* variant index of the fastest verified timed survivor, -1 */
+  double best_ms;
+  double sel_eval_s, all_eval_s;
+  int timed_ok, timed;
+  bool ground_truth;     /* every valid variant has an ok time */
+  int gt_best; double gt_best_ms;
+  double rand_same_ms; int n90, n95;
+} Summary;
+
+static double eval_s(const TimeRecord *t) { return t->compile_s + t->verify_s + t->run_s; }
+
+static void summarize(const Space *s, const Selection *sel, const Results *r, Summary *u) {
+  memset(u, 0, sizeof *u);
+  u->best = u->gt_best = -1;
+  for (int k = 0; k < sel->n; k++) {
+    const TimeRecord *t = results_time(r, s->v[sel->idx[k]].hash);
+    if (!t) continue;
+    u->timed++;
+    u->sel_eval_s += eval_s(t);
+    if (strcmp(t->status, "ok")) continue;
+    u->timed_ok++;
+    if (u->best < 0 || t->median_ms < u->best_ms) { u->best = sel->idx[k]; u->best_ms = t->median_ms; }
+  }
+  int nv = 0, nt = 0;
+  double *times = xmalloc(sizeof(double) * (size_t)(s->nv + 1));
+  for (int i = 0; i < s->nv; i++) {
+    if (s->v[i].status != VS_OK) continue;
+    nv++;
+    const TimeRecord *t = results_time(r, s->v[i].hash);
+    if (!t) continue;
+    u->all_eval_s += eval_s(t);
+    nt++;
+  }
+  /* the ground truth: every distinct valid variant timed (failures count as timed) */
+  u->ground_truth = nv > 0 && nt == nv;
+  if (u->ground_truth) {
+    int m = 0;
+    for (int i = 0; i < s->nv; i++) {
+      if (s->v[i].status != VS_OK) continue;
+      const TimeRecord *t = results_time(r, s->v[i].hash);
+      if (strcmp(t->status, "ok")) continue;
+      times[m++] = t->median_ms;
+      if (u->gt_best < 0 || t->median_ms < u->gt_best_ms) { u->gt_best = i; u->gt_best_ms = t->median_ms; }
+    }
+    if (m) {
+      u->rand_same_ms = expected_min_sample(times, m, sel->n);
+      u->n90 = sample_size_for(times, m, 0.90);
+      u->n95 = sample_size_for(times, m, 0.95);
+    }
+  }
+  free(times);
+}
+
+static void print_summary(const Space *s, const TuneArgs *a, const Results *r, const Selection *sel, const Summary *u, const int *verified, bool json) {
+  int valid = space_count(s, VS_OK);
+  double reduction = valid ? 1.0 - (double)sel->n / valid : 0;
+  if (json) {
+    printf("{\"file\": %s, \"kernel\": \"%s\", \"strategy\": \"%s\", \"space\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, "
+           "\"after_threshold\": %d, \"selected\": %d, \"reduction\": %.4f, \"timed\": %d, \"timed_ok\": %d, \"selected_eval_s\": %.3f",
+           jstr(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
+           sel->after_threshold, sel->n, reduction, u->timed, u->timed_ok, u->sel_eval_s);
+    printf(", \"ranked\": [");
+    for (int k = 0; k < sel->n; k++) {
+      const Variant *v = &s->v[sel->idx[k]];
+      printf("%s{\"key\": \"%s\", \"est_ms\": %.6g, \"verified\": %s}", k ? ", " : "", v->key, v->m.est_ms,
+             verified[k] > 0 ? "true" : verified[k] < 0 ? "false" : "null");
+    }
+    printf("]");
+    if (u->best >= 0) printf(", \"best\": {\"key\": \"%s\", \"median_ms\": %.6f}", s->v[u->best].key, u->best_ms);
+    if (u->ground_truth && u->gt_best >= 0)
+      printf(", \"ground_truth\": {\"best_key\": \"%s\", \"best_ms\": %.9g, \"all_eval_s\": %.3f, \"time_reduction\": %.4f, \"best_vs_exhaustive\": %.4f, "
+             "\"random_same_n_ms\": %.9g, \"random_same_n_vs_best\": %.4f, \"random_n_90\": %d, \"random_n_95\": %d}",
+             s->v[u->gt_best].key, u->gt_best_ms, u->all_eval_s, u->all_eval_s > 0 ? 1 - u->sel_eval_s / u->all_eval_s : 0,
+             u->best >= 0 ? u->gt_best_ms / u->best_ms : 0, u->rand_same_ms, u->rand_same_ms > 0 ? u->gt_best_ms / u->rand_same_ms : 0, u->n90, u->n95);
+    printf("}\n");
+    return;
+  }
+  printf("%s: kernel %s, strategy %s%s\n", s->in.path, s->kernel, strategy_name(a->co.strategy),
+         a->co.strategy == STRAT_CARVING ? (a->co.strict ? " (strict Pareto front)" : " (tie-keeping Pareto front)") : "");
+  printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants\n", s->nv, space_count(s, VS_CONSTRAINT),
+         space_count(s, VS_DUPLICATE), valid);
+  if (a->co.strategy == STRAT_CARVING) printf("  threshold carving left %d; trade-off carving (Pareto front) left %d\n", sel->after_threshold, sel->n);
+  printf("  selected %d of %d (%.1f%% of the valid space never timed)\n", sel->n, valid, 100 * reduction);
+  printf("  %-4s %-44s %10s %10s %9s %9s  %s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", "verified");
+  double me = max_metric(s, 0), mu = max_metric(s, 1);
+  for (int k = 0; k < sel->n; k++) {
+    const Variant *v = &s->v[sel->idx[k]];
+    const TimeRecord *t = results_time(r, v->hash);
+    printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
+           v->m.efficiency / me, v->m.utilization / mu, verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", t ? ": " : "", t ? t->why : "") : "-");
+  }
+  if (u->timed) printf("  timed %d, %d verified on the GPU; evaluation %.1f s\n", u->timed, u->timed_ok, u->sel_eval_s);
+  if (u->best >= 0) printf("  best: %s, %.4f ms\n", s->v[u->best].key, u->best_ms);
+  if (u->ground_truth && u->gt_best >= 0) {
+    printf("  against the exhaustive ground truth (%d variants, %.1f s of evaluation):\n", valid, u->all_eval_s);
+    printf("    best survivor %.1f%% of the best (%s, %.4f ms); evaluation time saved %.1f%%\n", u->best >= 0 ? 100 * u->gt_best_ms / u->best_ms : 0,
+           s->v[u->gt_best].key, u->gt_best_ms, u->all_eval_s > 0 ? 100 * (1 - u->sel_eval_s / u->all_eval_s) : 0);
+    printf("    random sampling of %d: expected best %.4f ms (%.1f%% of the best); %d samples for 90%%, %d for 95%%\n", sel->n, u->rand_same_ms,
+           u->rand_same_ms > 0 ? 100 * u->gt_best_ms / u->rand_same_ms : 0, u->n90, u->n95);
+  }
+}
+
+static bool write_best(Space *s, const Variant *v, const char *out) {
+  Built b;
+  char why[256];
+  if (!variant_build(s, v, false, &b, why, sizeof why)) { fprintf(stderr, "carve tune: %s: %s\n", v->key, why); return false; }
+  Buf src = {0};
+  variant_source(s, &b, &src);
+  Buf hdr = {0};
+  buf_printf(&hdr, "// carve tune: %s\n", v->key);
+  OutFile *o = out_begin(out);
+  bool ok = o && out_write(o, hdr.s, hdr.len) && out_write(o, src.s ? src.s : "", src.len) && out_commit_all();
+  if (!ok) out_abort_all();
+  buf_free(&src);
+  buf_free(&hdr);
+  built_free(&b);
+  return ok;
+}
+
+static const char *verify_key(uint64_t h) { return fmt("\"type\": \"verify\", \"hash\": \"%016llx\"", (unsigned long long)h); }
+
+/* --no-bench: the survivors verified (interpreter), results recorded so a resume skips them */
+static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified, bool progress) {
+  for (int k = 0; k < sel->n; k++) {
+    Variant *v = &s->v[sel->idx[k]];
+    const char *known = NULL;
+    for (int i = 0; r && i < r->nlines && !known; i++) if (strstr(r->lines[i], verify_key(v->hash))) known = r->lines[i];
+    if (known) { verified[k] = strstr(known, "\"ok\": true") ? 1 : -1; continue; }
+    char why[256] = "";
+    bool ok = variant_verify(s, v, why, sizeof why);
+    verified[k] = ok ? 1 : -1;
+    if (progress) fprintf(stderr, "  verified %-44s %s %s\n", v->key, ok ? "ok" : "REJECTED", why);
+    Buf b = {0};
+    buf_printf(&b, "{%s, \"key\": \"%s\", \"ok\": %s}", verify_key(v->hash), v->key, ok ? "true" : "false");
+    results_append(r, b.s);
+    buf_free(&b);
+  }
+}
+
+static int run_tune(TuneArgs *a, Space *s, Results *res) {
+  if (a->tasks > 1) {
+    fprintf(stderr, "carve tune: task %d of %d: static metrics of its share computed; join with --merge\n", a->task, a->tasks);
+    return 0;
+  }
+  if (!a->co.threshold && a->co.strategy == STRAT_CARVING) a->co.threshold = 1.25;
+  Selection sel = search_select(s, &a->co);
+  int *verified = xmalloc(sizeof(int) * (size_t)(sel.n + 1));
+  int rc = 0;
+  if (a->no_bench) verify_survivors(s, &sel, res, verified, a->progress);
+  else {
+    a->to.gpus = a->gpus;
+    a->to.time_budget_s = a->time_s;
+    a->to.progress = a->progress;
+    rc = time_variants(s, sel.idx, sel.n, res, &a->to);
+    /* workers (one per GPU) appended to the file: read it again */
+    if (a->results) {
+      char why[256];
+      results_close(res);
+      if (!results_open(res, a->results, why, sizeof why)) { fprintf(stderr, "carve tune: %s\n", why); rc = 2; }
+    }
+    for (int k = 0; k < sel.n; k++) {
+      const TimeRecord *t = results_time(res, s->v[sel.idx[k]].hash);
+      verified[k] = !t ? 0 : !strcmp(t->status, "ok") ? 1 : -1;
+    }
+  }
+  Summary u;
+  summarize(s, &sel, res, &u);
+  if (rc != 3 && rc != 2) print_summary(s, a, res, &sel, &u, verified, !strcmp(a->format, "json"));
+  int best = u.best;
+  if (a->no_bench) for (int k = 0; k < sel.n && best < 0; k++) if (verified[k] > 0) best = sel.idx[k];
+  if (!rc && best < 0) { fprintf(stderr, "carve tune: no variant verified\n"); rc = 1; }
+  if (!rc && a->out && !write_best(s, &s->v[best], a->out)) rc = 2;
+  if (!rc && a->t4 && !results_t4(s, res, a->t4)) rc = 2;
+  free(verified);
+  selection_free(&sel);
+  return rc;
+}
+
+static int search_run(TuneArgs *a, int argc, char **argv) {
+  const Machine *m = machine_find(a->arch ? a->arch : "h100");
+  const char *cmd = a->tune ? "tune" : "space";
+  if (!m) return usage_error(cmd, fmt("unknown --arch '%s' (h100, h200)", a->arch));
+  if (a->emit_slurm) {
+    /* the same command line without --emit-slurm and --tasks: each task adds its own */
+    char **keep = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
+    int nk = 0;
+    for (int i = 0; i < argc; i++) {
+      if (!strcmp(argv[i], "--emit-slurm") || !strcmp(argv[i], "--tasks") || !strcmp(argv[i], "--results")) { i++; continue; }
+      if (!strncmp(argv[i], "--emit-slurm=", 13) || !strncmp(argv[i], "--tasks=", 8) || !strncmp(argv[i], "--results=", 10)) continue;
+      keep[nk++] = argv[i];
+    }
+    const char *prefix = a->results ? a->results : "carve-tune";
+    size_t pl = strlen(prefix);
+    if (pl > 6 && !strcmp(prefix + pl - 6, ".jsonl")) prefix = arena_strndup(prefix, pl - 6);
+    if (!emit_slurm(a->emit_slurm, a->tasks, nk, keep, prefix)) return 2;
+    printf("wrote %s: sbatch %s, then carve tune --merge %s.*.jsonl -o %s.jsonl\n", a->emit_slurm, a->emit_slurm, prefix, prefix);
+    return 0;
+  }
+  SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
+                   .only = a->only, .skip = a->skip};
+  Space s;
+  char err[512];
+  int rc = space_build(&in, &s, err, sizeof err);
+  if (rc) { fprintf(stderr, "carve %s: %s: %s\n", cmd, a->file, err); space_free(&s); return rc; }
+  Results res;
+  if (!results_open(&res, a->results, err, sizeof err)) { fprintf(stderr, "carve %s: %s\n", cmd, err); space_free(&s); return 2; }
+  a->so.results = &res;
+  a->so.cache_dir = a->no_cache ? "" : NULL;
+  a->so.progress = a->progress;
+  a->so.task = a->task;
+  a->so.ntasks = a->tasks;
+  int computed = space_metrics(&s, &a->so);
+  if (a->progress) fprintf(stderr, "  static metrics: %d variants computed here (the rest from the results file, or constrained before building)\n", computed);
+  if (!a->tune) print_space(&s, a->format);
+  else rc = run_tune(a, &s, &res);
+  results_close(&res);
+  space_free(&s);
+  return rc;
+}
+
+int search_main(const char *name, int argc, char **argv) {
+  TuneArgs a;
+  memset(&a, 0, sizeof a);
+  a.tune = !strcmp(name, "tune");
+  a.format = "text";
+  a.progress = isatty(2);
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(search_usage(name), stdout); return 0; }
+  int rc = parse_args(&a, name, argc, argv);
+  if (rc) return rc;
+  if (a.merge) {
+    char why[512];
+    rc = results_merge(a.merge, a.nmerge, a.out, why, sizeof why);
+    if (rc) fprintf(stderr, "carve tune: %s\n", why);
+    return rc;
+  }
+  return search_run(&a, argc, argv);
+}

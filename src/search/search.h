@@ -1,0 +1,207 @@
+/* search: optimization carving over the optimizer's space (Ryoo, PhD 2008, Ch. 5-6, App. A).
+ *   space.c    the space as data: the optimizer's passes and parameters (opt_passes), and the
+ *              launch shape (block x/y from allowed values); enumeration; each point built by
+ *              optimize() on a relaunched copy of the source; constraints
+ *   static.c   static metrics of every variant (NVRTC resources, Ryoo's Efficiency and
+ *              Utilization, the estimate), a worker per core (fork), cached by source hash
+ *   carve.c    threshold and trade-off carving (Pareto front, tie-keeping or strict), the model's
+ *              top k, random sampling, Appendix A's expected best without replacement
+ *   results.c  append-only JSON lines (resume after kill -9), merge, Kernel Tuner's T4 export,
+ *              the Slurm array file
+ *   time.c     verification against the interpreter and timing many variants per harness process
+ *              on one or more GPUs (a worker per GPU, CUDA_VISIBLE_DEVICES)
+ *   cli.c      `carve space` and `carve tune`
+ * Nothing here edits the optimizer: a new pass or parameter in opt_passes() joins the space. */
+#ifndef CARVE_SEARCH_H
+#define CARVE_SEARCH_H
+#include "../opt/opt.h"
+#include "../model/estimate.h"
+
+/* SEARCH_MAX_POINTS: a Variant is about 1 KB; 200,000 of them are 200 MB and, at the static rate
+ * measured here (docs/tune.md), hours of metrics: larger spaces are refused with their size */
+enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64, SEARCH_MAX_POINTS = 200000 };
+
+/* one axis of the space: a launch dimension, a pass switched on or off, or one parameter of a
+ * pass (meaningful only while its pass is on) */
+typedef struct SearchDim {
+  char name[48];              /* "block.x", "unroll", "unroll.factor" */
+  int values[SEARCH_MAX_VALUES];
+  int nvalues;
+  int pass;                   /* index in opt_passes(); -1 for a launch dimension */
+  int param;                  /* -1: the pass's switch (values 0 off, 1 on) */
+  int launch;                 /* 0 block.x, 1 block.y; -1 for pass axes */
+} SearchDim;
+
+typedef enum { VS_PENDING, VS_OK, VS_CONSTRAINT, VS_DUPLICATE } VariantStatus;
+
+typedef struct VariantMetrics {
+  bool known;
+  int regs, smem, threads, blocks_per_sm, spills;
+  double instr, regions, long_regions;  /* per thread */
+  double efficiency, utilization, utilization_simple;   /* eqs. 5.1, 5.2, 6.1 */
+  double est_ms, mem_ms;                /* the estimate; its slowest memory limit */
+  bool mem_bound;                       /* the estimate's bottleneck is DRAM, L2 or L1 */
+  char bottleneck[48];
+} VariantMetrics;
+
+typedef struct Variant {
+  int choice[SEARCH_MAX_DIMS];  /* index into dims[d].values, -1 where the axis does not apply */
+  char key[256];                /* the configuration as text: "block=32x8 unroll=on unroll.factor=4" */
+  int shape;                    /* index of its launch shape */
+  uint64_t hash;                /* of the variant's printed source (with its launch) */
+  VariantStatus status;
+  char why[256];                /* VS_CONSTRAINT: which constraint, and why */
+  int dup_of;                   /* VS_DUPLICATE: the first variant with the same source */
+  VariantMetrics m;
+  double metric_s;              /* seconds spent computing its static metrics */
+} Variant;
+
+typedef struct LaunchShape {
+  int64_t block[3];
+  char path[512];               /* the relaunched source (a temporary file) */
+  Program *p;                   /* loaded from path, or NULL */
+  int verified;                 /* 0 unknown, 1 equal to the original, -1 not (why) */
+  char why[256];
+} LaunchShape;
+
+typedef struct SearchInput {
+  const char *path;             /* the user's file */
+  PPOptions pp;
+  const char *kernel;           /* NULL: the only kernel */
+  const Machine *m;
+  const char **arg_texts; int nargs;
+  int regs;                     /* > 0: registers per thread assumed, no compiler (--regs) */
+  const char *only, *skip;      /* --passes / --skip: comma lists of optimizer passes (NULL: all) */
+} SearchInput;
+
+typedef struct Space {
+  SearchInput in;
+  const char *kernel;           /* resolved */
+  Program *orig;
+  SearchDim dims[SEARCH_MAX_DIMS];
+  int ndims;
+  char skipped[8][320];         /* passes not applicable anywhere, and why */
+  int nskipped;
+  LaunchShape shapes[SEARCH_MAX_SHAPES];
+  int nshapes, orig_shape;
+  int64_t orig_grid[3], orig_block[3];
+  char *grid_expr[3];           /* the launch pragma's grid expressions */
+  Variant *v;
+  int nv;                       /* every point enumerated (size before constraints) */
+  char tmpdir[256];
+  uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
+                                   records of another problem are never reused */
+} Space;
+
+/* ---- space.c ---- */
+/* enumerate the space of in's kernel: 0, or 2 with err (no kernel, no launch spec...) */
+int space_build(const SearchInput *in, Space *s, char *err, size_t errlen);
+void space_free(Space *s);
+/* the variant's program (a plan's result, through optimize()); NULL with why */
+typedef struct Built {
+  Plan plan;
+  Program *base;                /* the shape's program the plan started from */
+  OptInput oi;
+} Built;
+bool variant_build(Space *s, const Variant *v, bool verify, Built *b, char *why, size_t whylen);
+void built_free(Built *b);
+/* the variant's CUDA source as carve optimize writes it */
+void variant_source(Space *s, Built *b, Buf *out);
+uint64_t search_hash(const char *text);
+int space_count(const Space *s, VariantStatus st);
+
+/* ---- static.c ---- */
+typedef struct StaticOptions {
+  int workers;                  /* processes (0: one per online core) */
+  const char *cache_dir;        /* NULL: $CARVE_CACHE_DIR, else ~/.cache/carve/tune; "" none */
+  bool progress;                /* a status line on standard error */
+  int task, ntasks;             /* a Slurm array: this task computes variants i % ntasks == task */
+  struct Results *results;      /* records appended as they are computed; known ones reused */
+} StaticOptions;
+/* compute every pending variant's metrics and constraints, then mark duplicates; the number
+ * computed here (not reused from results or the cache) */
+int space_metrics(Space *s, const StaticOptions *o);
+/* one variant, in this process (what a worker runs) */
+void variant_metrics(Space *s, Variant *v);
+
+/* ---- carve.c ---- */
+typedef enum { STRAT_CARVING, STRAT_MODEL, STRAT_EXHAUSTIVE, STRAT_RANDOM } Strategy;
+typedef struct CarveOptions {
+  Strategy strategy;
+  bool strict;                  /* weak-dominance Pareto front (Ryoo 6.4.2); default tie-keeping (6.2) */
+  bool simple_util;             /* eq. 6.1 in place of eq. 5.2 */
+  double threshold;             /* threshold carving: drop memory-bound variants whose memory time
+                                   exceeds this times the space's best (0: no threshold stage) */
+  int budget;                   /* model: k; random: n; 0 default */
+  uint64_t seed;                /* random */
+} CarveOptions;
+typedef struct Selection {
+  int *idx; int n;              /* selected variants, ranked (best estimate first) */
+  int after_threshold;          /* variants left by the threshold stage */
+  int candidates;               /* distinct valid variants the strategy chose from */
+} Selection;
+Selection search_select(const Space *s, const CarveOptions *o);
+void selection_free(Selection *sel);
+/* tie-keeping: drop i when some j is better in both; strict: when some j is no worse in both
+ * and better in one. keep[] gets the front of the n points (x, y larger is better) */
+void pareto_front(const double *x, const double *y, int n, bool strict, bool *keep);
+/* Appendix A: the expected minimum of n values drawn without replacement from t[0..S-1]
+ * (any order) */
+double expected_min_sample(const double *t, int S, int n);
+/* the smallest n whose expected best reaches `fraction` of the best (best/E[min] >= fraction) */
+int sample_size_for(const double *t, int S, double fraction);
+
+/* ---- results.c ---- */
+typedef struct TimeRecord {
+  uint64_t hash;
+  char key[256];
+  char status[16];              /* "ok", "wrong", "timeout", "runtime", "compile", "verify" */
+  double median_ms, min_ms, max_ms, compile_s, verify_s, run_s;
+  double times[64]; int ntimes;
+  char gpu[96];
+  char why[256];
+} TimeRecord;
+typedef struct Results {
+  int fd;                       /* append descriptor, -1 none */
+  const char *path;
+  char **lines; int nlines;     /* static records read back (JSON lines) */
+  TimeRecord *t; int nt;
+} Results;
+/* open (create) path, read what it holds; false with why */
+bool results_open(Results *r, const char *path, char *why, size_t whylen);
+void results_close(Results *r);
+/* one record, written whole with one write() and fsync'd (O_APPEND: workers may share it) */
+bool results_append(Results *r, const char *line);
+const TimeRecord *results_time(const Results *r, uint64_t hash);
+/* the static record of a variant key in the space with this fingerprint, or NULL */
+const char *results_static(const Results *r, uint64_t space, const char *key);
+char *variant_record(const Space *s, const Variant *v);        /* the static record (JSON line) */
+bool variant_from_record(Variant *v, const char *line);        /* fill metrics/status back */
+char *time_record(const TimeRecord *t);
+bool time_from_record(TimeRecord *t, const char *line);
+/* the JSON lines of the inputs, each once (a line kept by its text), to out */
+int results_merge(const char **inputs, int n, const char *out, char *why, size_t whylen);
+/* Kernel Tuner's T4 results (schema 1.0.0) of every timed and every constrained variant */
+bool results_t4(const Space *s, const Results *r, const char *out);
+/* an sbatch file: an array of ntasks tasks, each `carve tune ... --task $SLURM_ARRAY_TASK_ID` */
+bool emit_slurm(const char *out, int ntasks, int argc, char **argv, const char *results_prefix);
+
+/* ---- time.c ---- */
+typedef struct TimeOptions {
+  const char *gpus;             /* "0,1" (NULL: device 0, or $CUDA_VISIBLE_DEVICES as it is) */
+  int reps, timeout_s;
+  double time_budget_s;         /* stop starting new batches after this (0: none) */
+  const char *arch;             /* nvcc -arch */
+  bool progress;
+  int batch;                    /* variants per harness process */
+} TimeOptions;
+/* verify (interpreter) then time the selected variants not yet in r; 0 ok, 3 no GPU/toolkit */
+int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions *o);
+/* verify one variant against the original (launch shape and passes); false with why */
+bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen);
+
+/* ---- cli.c ---- */
+bool search_is_command(const char *name);
+const char *search_usage(const char *name);
+int search_main(const char *name, int argc, char **argv);
+#endif

@@ -1,0 +1,457 @@
+/* space: the optimizer's passes and parameters (opt_passes(): data, not code) and the launch
+ * shape, enumerated. A launch shape is applied to the source text (the `#pragma carve launch`
+ * line rewritten with the grid as an expression of the original's, so reduced sizes follow) and
+ * saved as a temporary file: every pass then runs, and verifies, on an ordinary carve input. */
+#include "search.h"
+#include <ctype.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* the launch axes: threads per block in x, and in y for a kernel launched with 2-D blocks */
+static const int block_x_values[] = {8, 16, 32, 64, 128, 256, 512, 1024};
+static const int block_y_values[] = {1, 2, 4, 8, 16, 32};
+
+uint64_t search_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+int space_count(const Space *s, VariantStatus st) {
+  int n = 0;
+  for (int i = 0; i < s->nv; i++) n += s->v[i].status == st;
+  return n;
+}
+
+/* the launch pragma's line of the kernel in the user's file: its item, or NULL */
+static TopItem *launch_item(Program *p, const char *kernel) {
+  for (TopItem *it = p->items; it; it = it->next) {
+    Token *pt = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
+    if (pt && tok_equal(pt, "launch") && tok_equal(pt->next, kernel)) return it;
+  }
+  return NULL;
+}
+
+/* the text inside `word(` ... `)` of line, split at top-level commas (at most 3) */
+static int group_args(const char *line, const char *word, char *out[3], const char **start, const char **end) {
+  const char *p = line;
+  size_t n = strlen(word);
+  while ((p = strstr(p, word))) {
+    bool edge = (p == line || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
+    const char *q = p + n;
+    while (*q == ' ' || *q == '\t') q++;
+    if (edge && *q == '(') break;
+    p += n;
+  }
+  if (!p) return 0;
+  *start = p;
+  const char *q = strchr(p, '(') + 1, *a = q;
+  int depth = 0, k = 0;
+  for (; *q; q++) {
+    if (*q == '(') depth++;
+    else if (*q == ')' && depth-- == 0) break;
+    else if (*q == ',' && depth == 0 && k < 2) { out[k++] = arena_strndup(a, (size_t)(q - a)); a = q + 1; }
+  }
+  if (!*q) return 0;
+  out[k++] = arena_strndup(a, (size_t)(q - a));
+  *end = q + 1;
+  return k;
+}
+
+/* the source with the kernel's launch line set to block (bx, by); NULL if it cannot be done */
+static char *relaunch_text(Space *s, const char *text, int line, int64_t bx, int64_t by) {
+  const char *l = text;
+  for (int i = 1; i < line && l; i++) { l = strchr(l, '\n'); if (l) l++; }
+  if (!l) return NULL;
+  const char *eol = strchr(l, '\n');
+  if (!eol) eol = l + strlen(l);
+  char *ln = arena_strndup(l, (size_t)(eol - l));
+  char *g[3] = {0}, *b[3] = {0};
+  const char *gs, *ge, *bs, *be;
+  int ng = group_args(ln, "grid", g, &gs, &ge), nb = group_args(ln, "block", b, &bs, &be);
+  if (!ng || !nb || bs < ge) return NULL;   /* grid(...) before block(...) */
+  int64_t nbk[3] = {bx, by, s->orig_block[2]};
+  Buf gb = {0}, bb = {0};
+  for (int d = 0; d < 3; d++) {
+    const char *G = d < ng ? g[d] : "1";
+    /* the same threads as the original along d: ceil(G * B / b) */
+    if (nbk[d] == s->orig_block[d]) buf_printf(&gb, "%s(%s)", d ? ", " : "", G);
+    else buf_printf(&gb, "%s((%s) * %lld + %lld) / %lld", d ? ", " : "", G, (long long)s->orig_block[d], (long long)nbk[d] - 1, (long long)nbk[d]);
+    buf_printf(&bb, "%s%lld", d ? ", " : "", (long long)nbk[d]);
+  }
+  char *newline = fmt("%.*sgrid(%s)%.*sblock(%s)%s", (int)(gs - ln), ln, gb.s, (int)(bs - ge), ge, bb.s, be);
+  buf_free(&gb);
+  buf_free(&bb);
+  return fmt("%.*s%s%s", (int)(l - text), text, newline, eol);
+}
+
+static const char *base_name(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+/* every shape's file and program; the original's shape is the user's file itself */
+static bool load_shape(Space *s, LaunchShape *sh, const char *text, int line, char *err, size_t errlen) {
+  if (sh->block[0] == s->orig_block[0] && sh->block[1] == s->orig_block[1]) {
+    snprintf(sh->path, sizeof sh->path, "%s", s->in.path);
+    sh->p = s->orig;
+    sh->verified = 1;
+    return true;
+  }
+  char *src = text ? relaunch_text(s, text, line, sh->block[0], sh->block[1]) : NULL;
+  if (!src) { snprintf(sh->why, sizeof sh->why, "the launch line cannot be rewritten"); sh->verified = -1; return true; }
+  char *dir = fmt("%s/b%lldx%lld", s->tmpdir, (long long)sh->block[0], (long long)sh->block[1]);
+  mkdir(dir, 0700);
+  snprintf(sh->path, sizeof sh->path, "%s/%s", dir, base_name(s->in.path));
+  FILE *f = fopen(sh->path, "w");
+  if (!f || fputs(src, f) < 0 || fclose(f)) { snprintf(err, errlen, "cannot write %s", sh->path); return false; }
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int errs = diag_errors;
+  sh->p = load_program(sh->path, &s->in.pp);
+  diag_out = saved;
+  diag_errors = errs;
+  if (null) fclose(null);
+  if (!sh->p || sh->p->errors) { snprintf(sh->why, sizeof sh->why, "the relaunched source does not load"); sh->verified = -1; }
+  return true;
+}
+
+static void add_dim(Space *s, const char *name, const int *vals, int n, int pass, int param, int launch) {
+  SearchDim *d = &s->dims[s->ndims++];
+  snprintf(d->name, sizeof d->name, "%s", name);
+  for (int i = 0; i < n && i < SEARCH_MAX_VALUES; i++) d->values[d->nvalues++] = vals[i];
+  d->pass = pass;
+  d->param = param;
+  d->launch = launch;
+}
+
+static int param_values(const OptParamDef *pd, int *out) {
+  int n = 0;
+  for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || pd->values[i]); i++) out[n++] = pd->values[i];
+  return n;
+}
+
+/* build with only `pass` on at parameter values vals: did it apply? */
+static bool pass_applies(Space *s, int shape, const Pass *ps, const int *vals, char *why, size_t len) {
+  char sets[OPT_MAX_PARAMS][96];
+  const char *setp[OPT_MAX_PARAMS];
+  for (int i = 0; i < ps->nparams; i++) { snprintf(sets[i], sizeof sets[i], "%s.%s=%d", ps->name, ps->params[i].name, vals[i]); setp[i] = sets[i]; }
+  LaunchShape *sh = &s->shapes[shape];
+  if (!sh->p) { snprintf(why, len, "%s", sh->why); return false; }
+  OptInput oi = {.path = sh->path, .pp = s->in.pp, .kernel = s->kernel, .arg_texts = s->in.arg_texts, .nargs = s->in.nargs, .m = s->in.m};
+  OptOptions oo = {.only = ps->name, .sets = setp, .nsets = ps->nparams, .no_verify = true, .mutation_pass = -1};
+  Plan plan;
+  bool ok = false;
+  if (!optimize(sh->p, &oi, &oo, &plan) && plan.nsteps == 1) {
+    ok = plan.steps[0].applied;
+    snprintf(why, len, "%s", plan.steps[0].why);
+  } else snprintf(why, len, "%s", plan.error);
+  plan_free(&plan);
+  return ok;
+}
+
+/* odometer over a pass's parameter values: false after the last combination */
+static bool next_combo(const Pass *ps, int *idx) {
+  for (int i = ps->nparams - 1; i >= 0; i--) {
+    int vals[OPT_MAX_VALUES];
+    if (++idx[i] < param_values(&ps->params[i], vals)) return true;
+    idx[i] = 0;
+  }
+  return false;
+}
+
+/* applicable: some parameter values apply on the original's shape, or the defaults on another */
+static bool pass_applicable(Space *s, const Pass *ps, char *why, size_t len) {
+  int idx[OPT_MAX_PARAMS] = {0}, vals[OPT_MAX_PARAMS], tmp[OPT_MAX_VALUES], tries = 0;
+  do {   /* at most 64 combinations: a legality test is a clone and a look */
+    for (int i = 0; i < ps->nparams; i++) { param_values(&ps->params[i], tmp); vals[i] = tmp[idx[i]]; }
+    if (pass_applies(s, s->orig_shape, ps, vals, why, len)) return true;
+  } while (++tries < 64 && next_combo(ps, idx));
+  char first[512];
+  snprintf(first, sizeof first, "%s", why);
+  for (int i = 0; i < ps->nparams; i++) vals[i] = ps->params[i].dflt;
+  for (int sh = 0; sh < s->nshapes; sh++)
+    if (sh != s->orig_shape && s->shapes[sh].p && pass_applies(s, sh, ps, vals, why, len)) return true;
+  snprintf(why, len, "%s", first);
+  return false;
+}
+
+static void variant_key(const Space *s, Variant *v) {
+  Buf b = {0};
+  const LaunchShape *sh = &s->shapes[v->shape];
+  buf_printf(&b, "block=%lldx%lld", (long long)sh->block[0], (long long)sh->block[1]);
+  for (int d = 0; d < s->ndims; d++) {
+    const SearchDim *D = &s->dims[d];
+    if (D->launch >= 0 || v->choice[d] < 0) continue;
+    if (D->param < 0) buf_printf(&b, " %s=%s", D->name, D->values[v->choice[d]] ? "on" : "off");
+    else buf_printf(&b, " %s=%d", D->name, D->values[v->choice[d]]);
+  }
+  snprintf(v->key, sizeof v->key, "%s", b.s);
+  buf_free(&b);
+}
+
+/* every combination of the pass axes (a pass's parameters only while it is on) for one shape */
+static void enumerate(Space *s, int shape, int d, Variant *cur, int *cap) {
+  while (d < s->ndims && s->dims[d].launch >= 0) d++;
+  if (d >= s->ndims) {
+    if (s->nv == *cap) { *cap = *cap ? *cap * 2 : 256; s->v = xrealloc(s->v, sizeof(Variant) * (size_t)*cap); }
+    Variant *v = &s->v[s->nv++];
+    *v = *cur;
+    v->shape = shape;
+    v->dup_of = -1;
+    variant_key(s, v);
+    return;
+  }
+  const SearchDim *D = &s->dims[d];
+  if (D->param >= 0) {   /* a parameter: its pass's switch decides */
+    int sw = d - 1 - D->param;
+    if (cur->choice[sw] <= 0) { cur->choice[d] = -1; enumerate(s, shape, d + 1, cur, cap); return; }
+  }
+  for (int i = 0; i < D->nvalues; i++) {
+    cur->choice[d] = i;
+    enumerate(s, shape, d + 1, cur, cap);
+  }
+  cur->choice[d] = -1;
+}
+
+static bool orig_launch(Space *s, char *err, size_t errlen) {
+  Obj *k = find_kernel(s->orig, s->kernel);
+  Launch L;
+  memset(&L, 0, sizeof L);
+  LaunchOverrides ov = {0};
+  ov.dyn_shared = -1;
+  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(s->in.nargs + 1));
+  for (int i = 0; i < s->in.nargs; i++) {
+    ArgSpec *a = parse_arg_setting(s->orig, s->in.arg_texts[i], ".");
+    if (!a) { snprintf(err, errlen, "--arg %s: not a setting", s->in.arg_texts[i]); return false; }
+    ov.args[ov.nargs++] = a;
+  }
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int rc = launch_prepare(&L, s->orig, k, &ov);
+  diag_out = saved;
+  if (null) fclose(null);
+  if (rc) { snprintf(err, errlen, "the launch of '%s' cannot be prepared (see carve run)", s->kernel); return false; }
+  memcpy(s->orig_grid, L.grid, sizeof L.grid);
+  memcpy(s->orig_block, L.block, sizeof L.block);
+  launch_free(&L);
+  return true;
+}
+
+/* launch constraints decided before anything is built */
+static bool shape_constraint(const Space *s, const LaunchShape *sh, char *why, size_t len) {
+  int64_t threads = sh->block[0] * sh->block[1] * sh->block[2];
+  if (threads > s->in.m->max_threads_per_block) { snprintf(why, len, "threads per block: %lld > %d", (long long)threads, s->in.m->max_threads_per_block); return true; }
+  if (threads % 32) { snprintf(why, len, "threads per block: %lld is not a multiple of the warp (32)", (long long)threads); return true; }
+  for (int d = 0; d < 2; d++) {
+    int64_t span = s->orig_grid[d] * s->orig_block[d];
+    if (span % sh->block[d]) {
+      snprintf(why, len, "divisibility: block.%c = %lld does not divide the %lld threads in %c", "xy"[d], (long long)sh->block[d], (long long)span, "xy"[d]);
+      return true;
+    }
+  }
+  if (sh->verified < 0) { snprintf(why, len, "launch: %.240s", sh->why); return true; }
+  return false;
+}
+
+static bool launch_axes(Space *s, char *err, size_t errlen) {
+  int xs[SEARCH_MAX_VALUES], ys[SEARCH_MAX_VALUES], nx = 0, ny = 0;
+  for (size_t i = 0; i < sizeof block_x_values / sizeof *block_x_values; i++) xs[nx++] = block_x_values[i];
+  bool two_d = s->orig_block[1] > 1;
+  if (two_d) for (size_t i = 0; i < sizeof block_y_values / sizeof *block_y_values; i++) ys[ny++] = block_y_values[i];
+  else ys[ny++] = 1;
+  /* the original's shape is always a point */
+  bool hx = false, hy = false;
+  for (int i = 0; i < nx; i++) hx |= xs[i] == s->orig_block[0];
+  for (int i = 0; i < ny; i++) hy |= ys[i] == s->orig_block[1];
+  if (!hx && nx < SEARCH_MAX_VALUES) xs[nx++] = (int)s->orig_block[0];
+  if (!hy && ny < SEARCH_MAX_VALUES) ys[ny++] = (int)s->orig_block[1];
+  add_dim(s, "block.x", xs, nx, -1, -1, 0);
+  add_dim(s, "block.y", ys, ny, -1, -1, 1);
+  size_t n;
+  char *text = read_file(s->in.path, &n);
+  TopItem *it = launch_item(s->orig, s->kernel);
+  int line = it ? tok_loc(it->tok).line : 0;
+  bool own = it && tok_loc(it->tok).file && !strcmp(tok_loc(it->tok).file->name, s->in.path);
+  char *arena_text = text ? arena_strdup(text) : NULL;
+  free(text);
+  for (int i = 0; i < nx; i++)
+    for (int j = 0; j < ny; j++) {
+      if (s->nshapes == SEARCH_MAX_SHAPES) break;
+      LaunchShape *sh = &s->shapes[s->nshapes++];
+      sh->block[0] = xs[i];
+      sh->block[1] = ys[j];
+      sh->block[2] = s->orig_block[2];
+      bool is_orig = xs[i] == s->orig_block[0] && ys[j] == s->orig_block[1];
+      if (is_orig) s->orig_shape = s->nshapes - 1;
+      char why[256];
+      if (shape_constraint(s, sh, why, sizeof why)) continue;   /* never built */
+      if (!is_orig && !own) { sh->verified = -1; snprintf(sh->why, sizeof sh->why, "the launch pragma is not in %s", s->in.path); continue; }
+      if (!load_shape(s, sh, arena_text, line, err, errlen)) return false;
+    }
+  return true;
+}
+
+/* is name in the comma list? (NULL: no) */
+static bool name_listed(const char *list, const char *name) {
+  if (!list) return false;
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == n && !strncmp(p, name, n)) return true;
+    if (!e) break;
+    p = e + 1;
+  }
+  return false;
+}
+
+/* every name in the list is a pass; false with the first that is not */
+static bool passes_known(const char *list, char *err, size_t errlen, const char *flag) {
+  for (const char *p = list; p && *p;) {
+    const char *e = strchr(p, ',');
+    char *name = arena_strndup(p, e ? (size_t)(e - p) : strlen(p));
+    if (!opt_find_pass(name)) { snprintf(err, errlen, "%s: no pass named '%s'", flag, name); return false; }
+    if (!e) break;
+    p = e + 1;
+  }
+  return true;
+}
+
+int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  s->in = *in;
+  /* relaunched copies live in a temporary directory: their #include "..." finds the user's */
+  char *slash = strrchr(in->path, '/');
+  const char *dir = slash ? arena_strndup(in->path, (size_t)(slash - in->path)) : ".";
+  const char **inc = arena_alloc(sizeof(char *) * (size_t)(in->pp.n_include_dirs + 1));
+  for (int i = 0; i < in->pp.n_include_dirs; i++) inc[i] = in->pp.include_dirs[i];
+  inc[in->pp.n_include_dirs] = dir;
+  s->in.pp.include_dirs = inc;
+  s->in.pp.n_include_dirs = in->pp.n_include_dirs + 1;
+  int errs = diag_errors;
+  s->orig = load_program(in->path, &in->pp);
+  if (!s->orig) { snprintf(err, errlen, "%s does not load", in->path); return 2; }
+  if (s->orig->errors || diag_errors > errs) { snprintf(err, errlen, "%s has errors", in->path); return 2; }
+  Obj *k = NULL;
+  if (in->kernel) k = find_kernel(s->orig, in->kernel);
+  else for (LaunchSpec *sp = s->orig->specs; sp && !k; sp = sp->next) k = find_kernel(s->orig, sp->kernel);
+  if (!k || !k->body) { snprintf(err, errlen, in->kernel ? "no kernel named '%s'" : "no kernel with a launch specification%s", in->kernel ? in->kernel : ""); return 2; }
+  s->kernel = k->name;
+  if (!find_spec(s->orig, s->kernel)) { snprintf(err, errlen, "kernel '%s' has no '#pragma carve launch'", s->kernel); return 2; }
+  if (!orig_launch(s, err, errlen)) return 2;
+  Buf fp = {0};
+  print_program(&fp, s->orig);
+  buf_printf(&fp, "\n%s/%s/%d", in->m->name, s->kernel, in->regs);
+  if (in->only || in->skip) buf_printf(&fp, "\npasses %s skip %s", in->only ? in->only : "*", in->skip ? in->skip : "-");
+  for (int i = 0; i < in->nargs; i++) buf_printf(&fp, "\n%s", in->arg_texts[i]);
+  s->fingerprint = search_hash(fp.s);
+  buf_free(&fp);
+  snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(s->tmpdir)) { snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
+  if (!passes_known(in->only, err, errlen, "--passes") || !passes_known(in->skip, err, errlen, "--skip")) return 2;
+  if (!launch_axes(s, err, errlen)) return 2;
+  int np;
+  const Pass *const *ps = opt_passes(&np);
+  for (int i = 0; i < np && s->ndims + 1 + ps[i]->nparams <= SEARCH_MAX_DIMS; i++) {
+    char why[512];
+    if ((in->only && !name_listed(in->only, ps[i]->name)) || name_listed(in->skip, ps[i]->name)) {
+      if (s->nskipped < 8) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: left out (%s)", ps[i]->name, in->only ? "--passes" : "--skip");
+      continue;
+    }
+    if (!pass_applicable(s, ps[i], why, sizeof why)) {
+      if (s->nskipped < 8) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: %.300s", ps[i]->name, why);
+      continue;
+    }
+    static const int onoff[] = {0, 1};
+    add_dim(s, ps[i]->name, onoff, 2, i, -1, -1);
+    for (int j = 0; j < ps[i]->nparams; j++) {
+      int vals[OPT_MAX_VALUES], n = param_values(&ps[i]->params[j], vals);
+      add_dim(s, fmt("%s.%s", ps[i]->name, ps[i]->params[j].name), vals, n, i, j, -1);
+    }
+  }
+  /* the size before enumerating: a space too large to hold is an error, not an exhaustion */
+  double points = s->nshapes;
+  for (int d = 0; d < s->ndims; d++) {
+    if (s->dims[d].launch >= 0 || s->dims[d].param >= 0) continue;
+    double on = 1;
+    for (int j = d + 1; j < s->ndims && s->dims[j].param >= 0 && s->dims[j].pass == s->dims[d].pass; j++) on *= s->dims[j].nvalues;
+    points *= 1 + on;
+  }
+  if (points > SEARCH_MAX_POINTS) {
+    snprintf(err, errlen, "the space has %.0f points, more than %d (SEARCH_MAX_POINTS)", points, SEARCH_MAX_POINTS);
+    return 2;
+  }
+  int cap = 0;
+  for (int sh = 0; sh < s->nshapes; sh++) {
+    Variant cur;
+    memset(&cur, 0, sizeof cur);
+    for (int d = 0; d < SEARCH_MAX_DIMS; d++) cur.choice[d] = -1;
+    for (int d = 0; d < s->ndims; d++)
+      if (s->dims[d].launch >= 0)
+        for (int i = 0; i < s->dims[d].nvalues; i++)
+          if (s->dims[d].values[i] == s->shapes[sh].block[s->dims[d].launch]) cur.choice[d] = i;
+    int first = s->nv;
+    enumerate(s, sh, 0, &cur, &cap);
+    char why[256];
+    if (shape_constraint(s, &s->shapes[sh], why, sizeof why))
+      for (int i = first; i < s->nv; i++) { s->v[i].status = VS_CONSTRAINT; snprintf(s->v[i].why, sizeof s->v[i].why, "%s", why); }
+  }
+  return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f) { return remove(path); }
+
+void space_free(Space *s) {
+  for (int i = 0; i < s->nshapes; i++) {
+    LaunchShape *sh = &s->shapes[i];
+    if (sh->p && sh->p != s->orig) program_free(sh->p);
+  }
+  /* the relaunched sources and the harness builds: all ours ($CARVE_KEEP_TMP keeps them) */
+  if (s->tmpdir[0] && !getenv("CARVE_KEEP_TMP")) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (s->orig) program_free(s->orig);
+  free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
+bool variant_build(Space *s, const Variant *v, bool verify, Built *b, char *why, size_t whylen) {
+  memset(b, 0, sizeof *b);
+  LaunchShape *sh = &s->shapes[v->shape];
+  if (!sh->p) { snprintf(why, whylen, "launch: %.240s", sh->why); return false; }
+  Buf only = {0};
+  const char **sets = arena_alloc(sizeof(char *) * SEARCH_MAX_DIMS);
+  int nsets = 0;
+  int np;
+  const Pass *const *ps = opt_passes(&np);
+  for (int d = 0; d < s->ndims; d++) {
+    const SearchDim *D = &s->dims[d];
+    if (D->launch >= 0 || v->choice[d] < 0) continue;
+    if (D->param < 0 && D->values[v->choice[d]]) buf_printf(&only, "%s%s", only.len ? "," : "", ps[D->pass]->name);
+    if (D->param >= 0) sets[nsets++] = fmt("%s.%s=%d", ps[D->pass]->name, ps[D->pass]->params[D->param].name, D->values[v->choice[d]]);
+  }
+  b->base = sh->p;
+  b->oi = (OptInput){.path = sh->path, .pp = s->in.pp, .kernel = s->kernel, .arg_texts = s->in.arg_texts, .nargs = s->in.nargs, .m = s->in.m};
+  OptOptions oo = {.only = only.s ? arena_strdup(only.s) : "", .sets = sets, .nsets = nsets, .no_verify = !verify, .mutation_pass = -1};
+  buf_free(&only);
+  if (optimize(sh->p, &b->oi, &oo, &b->plan)) { snprintf(why, whylen, "optimize: %s", b->plan.error); plan_free(&b->plan); return false; }
+  for (int i = 0; i < b->plan.nsteps; i++) {
+    const PlanStep *st = &b->plan.steps[i];
+    if (!st->applied) { snprintf(why, whylen, "legality: %s: %.200s", st->pass->name, st->why); plan_free(&b->plan); return false; }
+    if (st->rejected) {
+      const VerifyResult *r = &st->verify;
+      const char *d = "";
+      for (int k = 0; k < r->nsizes; k++) if (r->size[k].ran && !r->size[k].skipped && !r->size[k].ok) d = fmt("%s: %s", r->size[k].label, r->size[k].detail);
+      snprintf(why, whylen, "verification: %s rejected (%.200s)", st->pass->name, d);
+      plan_free(&b->plan);
+      return false;
+    }
+  }
+  return true;
+}
+
+void built_free(Built *b) { plan_free(&b->plan); }
+
+void variant_source(Space *s, Built *b, Buf *out) { opt_emit_source(out, &b->plan, s->in.path, s->kernel); }

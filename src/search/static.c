@@ -1,0 +1,300 @@
+/* static: every variant's constraints and metrics without running it. A variant is built with
+ * optimize() (no verification: that is for the ones to be timed), compiled by NVRTC for its
+ * resources and counted by the interpreter on sampled blocks (estimate_kernel). Workers are
+ * processes, one per core by default (fork: each inherits the loaded programs and loads NVRTC
+ * itself); the parent alone writes the results file and the cache, one record per variant.
+ * A worker that dies costs the variant it was on (recorded as a constraint), not the search. */
+#include "search.h"
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *cache_now;   /* the cache directory of this search ("" or NULL: none) */
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *cache_path(const char *dir, const Space *s, uint64_t hash) {
+  if (!dir || !*dir) return NULL;
+  return fmt("%s/%016llx.json", dir, (unsigned long long)hash);
+}
+
+static const char *default_cache_dir(const StaticOptions *o) {
+  if (o->cache_dir) return o->cache_dir;
+  const char *env = getenv("CARVE_CACHE_DIR");
+  if (env) return env;
+  const char *home = getenv("HOME");
+  return home ? fmt("%s/.cache/carve/tune", home) : "";
+}
+
+/* the constraint a finished estimate violates, or NULL */
+static const char *resource_constraint(const Space *s, const EstimateResult *r) {
+  const Machine *m = s->in.m;
+  if (!r->res.known) return fmt("compile: %s", r->res.why);
+  if (r->smem > m->smem_per_block_optin) return fmt("shared memory: %d bytes per block > %d", r->smem, m->smem_per_block_optin);
+  if (r->oc.blocks_per_sm > 0) return NULL;
+  switch (r->oc.limit) {
+  case LIMIT_REGISTERS: return fmt("registers: %d per thread x %d threads do not fit in %d per SM", r->res.regs, r->threads, m->regs_per_sm);
+  case LIMIT_SHARED: return fmt("shared memory: %d bytes per block do not fit in an SM", r->smem);
+  default: return fmt("resources: no block fits on an SM (%s)", occ_limit_name(r->oc.limit));
+  }
+}
+
+static void fill_metrics(Variant *v, const EstimateResult *r) {
+  VariantMetrics *m = &v->m;
+  m->known = true;
+  m->regs = r->res.regs;
+  m->smem = r->smem;
+  m->threads = r->threads;
+  m->blocks_per_sm = r->oc.blocks_per_sm;
+  m->spills = r->res.spill_stores + r->res.spill_loads;
+  m->instr = r->e.instr_per_thread;
+  m->regions = r->e.regions_per_thread;
+  m->long_regions = r->e.long_regions_per_thread;
+  m->efficiency = r->e.efficiency;
+  m->utilization = r->e.utilization;
+  m->utilization_simple = r->e.utilization_simple;
+  m->est_ms = r->e.total * 1e3;
+  double mem = r->e.t[B_DRAM];
+  if (r->e.t[B_L2] > mem) mem = r->e.t[B_L2];
+  if (r->e.t[B_L1] > mem) mem = r->e.t[B_L1];
+  m->mem_ms = mem * 1e3;
+  m->mem_bound = r->e.bottleneck == B_DRAM || r->e.bottleneck == B_L2 || r->e.bottleneck == B_L1;
+  snprintf(m->bottleneck, sizeof m->bottleneck, "%s", bottleneck_name(r->e.bottleneck));
+}
+
+typedef struct { Space *s; Variant *v; Program *r; } EstWork;
+
+static void estimate_variant(Space *s, Variant *v, Program *r) {
+  ProgramScope sc = program_enter(r);
+  LaunchOverrides ov = {0};
+  ov.dyn_shared = -1;
+  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(s->in.nargs + 1));
+  for (int i = 0; i < s->in.nargs; i++) {
+    ArgSpec *a = parse_arg_setting(r, s->in.arg_texts[i], ".");
+    if (a) ov.args[ov.nargs++] = a;
+  }
+  EstimateOptions eo = {.regs = s->in.regs};
+  EstimateResult er;
+  int rc = estimate_kernel(r, find_kernel(r, s->kernel), &ov, s->in.m, &eo, &er);
+  const char *c = rc == 1 ? "runs: the variant faults in the interpreter" : rc ? "runs: the variant's launch fails in the interpreter"
+                                                                              : resource_constraint(s, &er);
+  if (c) { v->status = VS_CONSTRAINT; snprintf(v->why, sizeof v->why, "%s", c); }
+  else { v->status = VS_OK; fill_metrics(v, &er); }
+  estimate_free(&er);
+  program_leave(sc);
+}
+
+/* the cached metrics of the variant's source, when it has been built (hash known) */
+static bool from_cache(const char *dir, const Space *s, Variant *v) {
+  char *p = cache_path(dir, s, v->hash);
+  size_t n;
+  char *line = p ? read_file(p, &n) : NULL;
+  if (!line) return false;
+  Variant c = *v;
+  bool ok = variant_from_record(&c, line) && c.hash == v->hash;
+  free(line);
+  if (!ok) return false;
+  char key[256];
+  snprintf(key, sizeof key, "%s", v->key);
+  *v = c;
+  snprintf(v->key, sizeof v->key, "%s", key);
+  return true;
+}
+
+void variant_metrics(Space *s, Variant *v) {
+  if (v->status != VS_PENDING) return;
+  double t0 = now_s();
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int errs = diag_errors;
+  Built b;
+  char why[256];
+  if (!variant_build(s, v, false, &b, why, sizeof why)) {
+    v->status = VS_CONSTRAINT;
+    snprintf(v->why, sizeof v->why, "%s", why);
+  } else {
+    Buf src = {0};
+    print_program(&src, b.plan.result);
+    v->hash = search_hash(src.s ? src.s : "") ^ search_hash(fmt("%s/%s/%d", s->in.m->name, s->kernel, s->in.regs));
+    buf_free(&src);
+    if (!from_cache(cache_now, s, v)) estimate_variant(s, v, b.plan.result);
+    built_free(&b);
+  }
+  diag_out = saved;
+  diag_errors = errs;
+  if (null) fclose(null);
+  v->metric_s = now_s() - t0;
+}
+
+static void to_cache(const char *dir, const Space *s, const Variant *v, const char *line) {
+  if (!dir || !*dir || !v->hash || v->status == VS_PENDING) return;
+  if (!make_dirs(dir)) return;
+  char *p = cache_path(dir, s, v->hash), *tmp = fmt("%s.%d.tmp", p, (int)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) return;
+  bool ok = fputs(line, f) >= 0;
+  if (fclose(f) || !ok || rename(tmp, p)) remove(tmp);
+}
+
+typedef struct { pid_t pid; int fd; Buf in; int current; bool done; } Worker;
+
+static void progress_line(const StaticOptions *o, int done, int total, double t0) {
+  if (!o->progress) return;
+  double el = now_s() - t0, rate = el > 0 ? done / el : 0;
+  fprintf(stderr, "\r  static metrics: %d/%d variants, %.1f/s, %.0f s left   ", done, total, rate, rate > 0 ? (total - done) / rate : 0);
+  if (done == total) fputc('\n', stderr);
+}
+
+/* a finished record from a worker: into the variant, the results file and the cache */
+static void take_record(Space *s, const StaticOptions *o, const char *dir, const char *line) {
+  double i;
+  if (!json_number(line, "i", &i) || i < 0 || i >= s->nv) return;
+  Variant *v = &s->v[(int)i];
+  if (!variant_from_record(v, line)) return;
+  if (o->results) results_append(o->results, line);
+  to_cache(dir, s, v, line);
+}
+
+/* the child: its share of the pending list, one record per line ("start I" before each) */
+static void worker_main(Space *s, const int *pend, int np, int w, int nw, int fd, const char *dir) {
+  for (int j = w; j < np; j += nw) {
+    Variant *v = &s->v[pend[j]];
+    char *st = fmt("start %d\n", pend[j]);
+    if (write(fd, st, strlen(st)) < 0) _exit(1);
+    variant_metrics(s, v);
+    char *line = variant_record(s, v);
+    char *out = fmt("%s\n", line);
+    size_t n = strlen(out), off = 0;
+    while (off < n) {
+      ssize_t k = write(fd, out + off, n - off);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) _exit(1);
+      off += (size_t)k;
+    }
+  }
+  (void)dir;
+  _exit(0);
+}
+
+static void worker_lines(Space *s, const StaticOptions *o, const char *dir, Worker *w, int *done, int total, double t0) {
+  char *nl;
+  while (w->in.s && (nl = strchr(w->in.s, '\n'))) {
+    *nl = 0;
+    if (!strncmp(w->in.s, "start ", 6)) w->current = atoi(w->in.s + 6);
+    else { take_record(s, o, dir, w->in.s); w->current = -1; (*done)++; progress_line(o, *done, total, t0); }
+    size_t rest = w->in.len - (size_t)(nl + 1 - w->in.s);
+    memmove(w->in.s, nl + 1, rest + 1);
+    w->in.len = rest;
+  }
+}
+
+/* one round of workers over pend; a worker that dies marks the variant it was on */
+static void round_of_workers(Space *s, const StaticOptions *o, const char *dir, const int *pend, int np, int nw, int *done, int total, double t0) {
+  Worker *ws = xmalloc(sizeof(Worker) * (size_t)nw);
+  fflush(stdout);
+  fflush(stderr);
+  for (int w = 0; w < nw; w++) {
+    int p[2];
+    ws[w].current = -1;
+    if (pipe(p)) { ws[w].done = true; ws[w].fd = -1; continue; }
+    pid_t pid = fork();
+    if (pid == 0) { close(p[0]); worker_main(s, pend, np, w, nw, p[1], dir); }
+    close(p[1]);
+    ws[w].pid = pid;
+    ws[w].fd = p[0];
+    if (pid < 0) { close(p[0]); ws[w].done = true; ws[w].fd = -1; }
+  }
+  for (;;) {
+    struct pollfd pf[64];
+    int map[64], n = 0;
+    for (int w = 0; w < nw && n < 64; w++) if (!ws[w].done) { pf[n].fd = ws[w].fd; pf[n].events = POLLIN; map[n++] = w; }
+    if (!n) break;
+    if (poll(pf, (nfds_t)n, -1) < 0 && errno != EINTR) break;
+    for (int k = 0; k < n; k++) {
+      if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Worker *w = &ws[map[k]];
+      char buf[8192];
+      ssize_t r = read(w->fd, buf, sizeof buf - 1);
+      if (r > 0) { buf[r] = 0; buf_puts(&w->in, buf); worker_lines(s, o, dir, w, done, total, t0); continue; }
+      if (r < 0 && errno == EINTR) continue;
+      close(w->fd);
+      w->done = true;
+      int status = 0;
+      waitpid(w->pid, &status, 0);
+      if (w->current >= 0 && s->v[w->current].status == VS_PENDING) {
+        Variant *v = &s->v[w->current];
+        v->status = VS_CONSTRAINT;
+        snprintf(v->why, sizeof v->why, "static analysis: the worker died (%s %d)", WIFSIGNALED(status) ? "signal" : "exit",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        char *line = variant_record(s, v);
+        if (o->results) results_append(o->results, line);
+        (*done)++;
+      }
+    }
+  }
+  for (int w = 0; w < nw; w++) buf_free(&ws[w].in);
+  free(ws);
+}
+
+static void mark_duplicates(Space *s) {
+  for (int i = 0; i < s->nv; i++) {
+    Variant *v = &s->v[i];
+    if (v->status != VS_OK) continue;
+    for (int j = 0; j < i; j++)
+      if (s->v[j].status == VS_OK && s->v[j].hash == v->hash) { v->status = VS_DUPLICATE; v->dup_of = j; snprintf(v->why, sizeof v->why, "the same source as %.200s", s->v[j].key); break; }
+  }
+}
+
+int space_metrics(Space *s, const StaticOptions *o) {
+  const char *dir = default_cache_dir(o);
+  cache_now = dir;
+  int *pend = xmalloc(sizeof(int) * (size_t)(s->nv + 1)), np = 0, done = 0;
+  for (int i = 0; i < s->nv; i++) {
+    Variant *v = &s->v[i];
+    if (v->status == VS_DUPLICATE) { v->status = VS_OK; }
+    const char *rec = o->results ? results_static(o->results, s->fingerprint, v->key) : NULL;
+    if (rec && v->status == VS_PENDING && variant_from_record(v, rec)) continue;
+    if (v->status == VS_CONSTRAINT && o->results && !rec) results_append(o->results, variant_record(s, v));
+    if (v->status != VS_PENDING) continue;
+    if (o->ntasks > 1 && i % o->ntasks != o->task) continue;
+    pend[np++] = i;
+  }
+  double t0 = now_s();
+  int nw = o->workers > 0 ? o->workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (nw < 1) nw = 1;
+  if (nw > 64) nw = 64;
+  int computed = 0;
+  while (np > 0) {
+    int w = nw < np ? nw : np;
+    if (w == 1 && nw == 1) {
+      for (int j = 0; j < np; j++) {
+        Variant *v = &s->v[pend[j]];
+        variant_metrics(s, v);
+        char *line = variant_record(s, v);
+        if (o->results) results_append(o->results, line);
+        to_cache(dir, s, v, line);
+        progress_line(o, ++done, np, t0);
+      }
+    } else round_of_workers(s, o, dir, pend, np, w, &done, np, t0);
+    computed += np;
+    int left = 0;
+    for (int j = 0; j < np; j++) if (s->v[pend[j]].status == VS_PENDING) pend[left++] = pend[j];
+    computed -= left;
+    if (left == np)   /* no worker could start: these cannot be computed here */
+      for (int j = 0; j < np; j++) { s->v[pend[j]].status = VS_CONSTRAINT; snprintf(s->v[pend[j]].why, sizeof s->v[pend[j]].why, "static analysis: no worker process"); left = 0; }
+    np = left;
+  }
+  free(pend);
+  mark_duplicates(s);
+  return computed;
+}

@@ -1,0 +1,259 @@
+/* search: the space of a kernel, its constraints, carving (threshold, Pareto front tie-keeping
+ * and strict), the model's top k, random draws, Appendix A's expected best against exhaustive
+ * enumeration, the results records (round trips, a torn last line), merging and T4. */
+#include "../src/search/search.h"
+#include "test.h"
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- Appendix A ---- */
+/* the expected minimum of n of t[0..S-1] drawn without replacement, by enumerating subsets */
+static double brute_min(const double *t, int S, int n) {
+  double sum = 0;
+  long count = 0;
+  for (unsigned mask = 0; mask < (1u << S); mask++) {
+    if (__builtin_popcount(mask) != n) continue;
+    double m = INFINITY;
+    for (int i = 0; i < S; i++) if (mask >> i & 1 && t[i] < m) m = t[i];
+    sum += m;
+    count++;
+  }
+  return sum / (double)count;
+}
+
+static void test_sampling(void) {
+  const double t[10] = {3.1, 1.2, 9.0, 2.2, 1.2, 7.5, 4.0, 5.5, 2.9, 8.1};
+  for (int n = 1; n <= 10; n++) {
+    double e = expected_min_sample(t, 10, n), b = brute_min(t, 10, n);
+    CHECK(fabs(e - b) < 1e-9 * b, "E[min] of %d draws: %.12g, enumeration %.12g", n, e, b);
+  }
+  /* n = 1 is the mean; n = S is the minimum */
+  double mean = 0;
+  for (int i = 0; i < 10; i++) mean += t[i] / 10;
+  CHECK(fabs(expected_min_sample(t, 10, 1) - mean) < 1e-12, "one draw: the mean");
+  CHECK(expected_min_sample(t, 10, 10) == 1.2, "all drawn: the best");
+  /* sample sizes: the smallest n reaching the fraction, from the enumerated curve */
+  for (int f = 0; f < 3; f++) {
+    double frac = f == 0 ? 0.5 : f == 1 ? 0.9 : 0.95;
+    int n = sample_size_for(t, 10, frac), want = 10;
+    for (int k = 10; k >= 1; k--) if (1.2 / brute_min(t, 10, k) >= frac) want = k;
+    CHECK(n == want, "%.0f%% of the best: %d draws (enumeration %d)", 100 * frac, n, want);
+  }
+  /* a large space does not overflow (log-gamma): 900 values, as MRI-FHD's 896 */
+  double *big = malloc(sizeof(double) * 900);
+  for (int i = 0; i < 900; i++) big[i] = 1.0 + (double)((i * 7919) % 900) / 100.0;
+  double e = expected_min_sample(big, 900, 58);
+  CHECK(e >= 1.0 && e < 1.2 && isfinite(e), "900 values, 58 draws: %.6g", e);
+  int n90 = sample_size_for(big, 900, 0.9), n95 = sample_size_for(big, 900, 0.95);
+  CHECK(n90 > 1 && n95 >= n90, "sample sizes grow with the fraction: %d, %d", n90, n95);
+  free(big);
+}
+
+/* ---- Pareto front ---- */
+static void test_pareto(void) {
+  /* (x, y): a dominates d and e strictly; b and c tie a in one metric */
+  const double x[6] = {5, 5, 3, 4, 1, 2}, y[6] = {5, 3, 5, 4, 1, 6};
+  bool keep[6];
+  pareto_front(x, y, 6, false, keep);
+  /* tie-keeping: pruned only when another point is better in both */
+  CHECK(keep[0] && keep[1] && keep[2], "tie-keeping keeps the points equal to the best in one metric");
+  CHECK(!keep[3] && !keep[4], "points worse in both are pruned");
+  CHECK(keep[5], "the best in one metric stays");
+  pareto_front(x, y, 6, true, keep);
+  CHECK(keep[0] && !keep[1] && !keep[2] && keep[5], "strict: ties worse in the other metric are pruned (%d %d %d %d)", keep[0], keep[1], keep[2], keep[5]);
+  /* identical points: neither dominates the other, in both modes */
+  const double ix[2] = {1, 1}, iy[2] = {2, 2};
+  pareto_front(ix, iy, 2, true, keep);
+  CHECK(keep[0] && keep[1], "identical points both stay");
+}
+
+/* ---- selection on a space made by hand ---- */
+static void fake_variant(Space *s, int i, double eff, double util, double est, double mem, bool mem_bound) {
+  Variant *v = &s->v[i];
+  memset(v, 0, sizeof *v);
+  snprintf(v->key, sizeof v->key, "block=%dx1", 32 * (i + 1));
+  v->status = VS_OK;
+  v->hash = 1000 + (uint64_t)i;
+  v->m.known = true;
+  v->m.efficiency = eff;
+  v->m.utilization = util;
+  v->m.est_ms = est;
+  v->m.mem_ms = mem;
+  v->m.mem_bound = mem_bound;
+}
+
+static void test_select(void) {
+  Space s;
+  memset(&s, 0, sizeof s);
+  s.nv = 6;
+  s.v = calloc(6, sizeof(Variant));
+  fake_variant(&s, 0, 1.0, 1.0, 2.0, 1.0, false);   /* on the front */
+  fake_variant(&s, 1, 0.5, 0.5, 1.0, 1.0, false);   /* dominated, but the model's best */
+  fake_variant(&s, 2, 2.0, 0.2, 3.0, 1.0, false);   /* on the front */
+  fake_variant(&s, 3, 3.0, 3.0, 4.0, 9.0, true);    /* dominates all, but memory-bound and 9x slower in memory */
+  fake_variant(&s, 4, 1.0, 1.0, 5.0, 1.0, false);   /* a tie with 0 */
+  fake_variant(&s, 5, 9.0, 9.0, 0.5, 1.0, false);
+  s.v[5].status = VS_DUPLICATE;                      /* not a candidate */
+  CarveOptions co = {.strategy = STRAT_CARVING, .threshold = 1.25};
+  Selection sel = search_select(&s, &co);
+  CHECK(sel.candidates == 5, "duplicates are not candidates: %d", sel.candidates);
+  CHECK(sel.after_threshold == 4, "the threshold drops the memory-bound variant: %d", sel.after_threshold);
+  CHECK(sel.n == 3 && sel.idx[0] == 0 && sel.idx[1] == 2 && sel.idx[2] == 4, "the front (0, 2, 4), ranked by the estimate: %d [%d %d %d]", sel.n,
+        sel.idx[0], sel.idx[1], sel.idx[2]);
+  selection_free(&sel);
+  co.threshold = 0;
+  sel = search_select(&s, &co);
+  CHECK(sel.n == 1 && sel.idx[0] == 3, "without the threshold the dominating variant is all that is left: %d", sel.n);
+  selection_free(&sel);
+  co = (CarveOptions){.strategy = STRAT_MODEL, .budget = 2};
+  sel = search_select(&s, &co);
+  CHECK(sel.n == 2 && sel.idx[0] == 1 && sel.idx[1] == 0, "model: the top 2 by estimate");
+  selection_free(&sel);
+  co = (CarveOptions){.strategy = STRAT_EXHAUSTIVE};
+  sel = search_select(&s, &co);
+  CHECK(sel.n == 5, "exhaustive: every distinct valid variant");
+  selection_free(&sel);
+  co = (CarveOptions){.strategy = STRAT_RANDOM, .budget = 3, .seed = 7};
+  Selection a = search_select(&s, &co), b = search_select(&s, &co);
+  bool same = a.n == 3 && b.n == 3, distinct = true;
+  for (int i = 0; i < a.n; i++) {
+    bool found = false;
+    for (int j = 0; j < b.n; j++) found |= a.idx[i] == b.idx[j];
+    same &= found;
+    for (int j = 0; j < i; j++) distinct &= a.idx[i] != a.idx[j];
+    distinct &= a.idx[i] != 5;
+  }
+  CHECK(same && distinct, "random: the same draws for the same seed, without replacement, no duplicates");
+  selection_free(&a);
+  selection_free(&b);
+  free(s.v);
+}
+
+/* ---- a real space ---- */
+static void test_space(void) {
+  SearchInput in = {.path = "examples/mm.cu", .m = machine_find("h100"), .skip = "split,vector"};   /* the space this test was written for */
+  const char *defs[] = {"N=128"};
+  in.pp.defines = defs;
+  in.pp.n_defines = 1;
+  Space s;
+  char err[256];
+  CHECK(space_build(&in, &s, err, sizeof err) == 0, "mm's space builds: %s", err);
+  bool bx = false, by = false, camping = false;
+  for (int d = 0; d < s.ndims; d++) {
+    bx |= !strcmp(s.dims[d].name, "block.x");
+    by |= !strcmp(s.dims[d].name, "block.y");
+    camping |= !strcmp(s.dims[d].name, "camping");
+  }
+  CHECK(bx && by && camping, "axes: block.x, block.y (2-D blocks) and the one applicable pass");
+  CHECK(s.nskipped == 5, "scalar, stage and unroll do not apply to mm, split and vector are left out: %d", s.nskipped);
+  /* the key names the configuration; launch constraints are decided before building */
+  int k8 = -1, k32 = -1;
+  for (int i = 0; i < s.nv; i++) {
+    if (!strcmp(s.v[i].key, "block=8x1 camping=off")) k8 = i;
+    if (!strcmp(s.v[i].key, "block=32x8 camping=off")) k32 = i;
+  }
+  CHECK(k8 >= 0 && s.v[k8].status == VS_CONSTRAINT && strstr(s.v[k8].why, "multiple of the warp"), "8 threads: a warp-multiple constraint");
+  CHECK(k32 >= 0 && s.v[k32].status == VS_PENDING, "32x8 is built");
+  StaticOptions so = {.workers = 1, .cache_dir = ""};
+  int computed = space_metrics(&s, &so);
+  if (s.v[k32].status == VS_CONSTRAINT && strstr(s.v[k32].why, "no CUDA toolkit")) {
+    printf("test_search: no NVRTC or nvcc here: registers assumed (--regs 32)\n");
+    space_free(&s);
+    in.regs = 32;
+    space_build(&in, &s, err, sizeof err);
+    computed = space_metrics(&s, &so);
+  }
+  CHECK(computed > 0 && s.v[k32].status == VS_OK, "32x8 computed (%d computed)", computed);
+  CHECK(s.v[k32].m.known && s.v[k32].m.threads == 256 && s.v[k32].m.efficiency > 0 && s.v[k32].m.utilization > 0,
+        "its metrics: 256 threads, Efficiency and Utilization");
+  /* the same device code under another launch: a different variant (the launch is in the source) */
+  int k16 = -1;
+  for (int i = 0; i < s.nv; i++) if (!strcmp(s.v[i].key, "block=16x16 camping=off")) k16 = i;
+  CHECK(k16 >= 0 && s.v[k16].hash != s.v[k32].hash, "launch shapes are distinct variants");
+  char why[256];
+  CHECK(variant_verify(&s, &s.v[k32], why, sizeof why), "32x8 verifies against the original: %s", why);
+  /* records: the static record gives back the same metrics */
+  Variant back = s.v[k32];
+  memset(&back.m, 0, sizeof back.m);
+  back.status = VS_PENDING;
+  CHECK(variant_from_record(&back, variant_record(&s, &s.v[k32])), "the record reads back");
+  CHECK(back.status == VS_OK && back.hash == s.v[k32].hash && back.m.regs == s.v[k32].m.regs &&
+        fabs(back.m.efficiency - s.v[k32].m.efficiency) <= 1e-8 * s.v[k32].m.efficiency, "with its metrics");
+  space_free(&s);
+  /* a kernel correct only at its own block: every other shape is rejected */
+  in.path = "tests/tune/fixed16.cu";
+  in.pp.n_defines = 0;
+  CHECK(space_build(&in, &s, err, sizeof err) == 0, "fixed16's space builds: %s", err);
+  space_metrics(&s, &so);
+  int ok = 0, rejected = 0, other = 0;
+  for (int i = 0; i < s.nv; i++) {
+    if (s.v[i].status != VS_OK) continue;
+    bool v = variant_verify(&s, &s.v[i], why, sizeof why);
+    bool own = !strncmp(s.v[i].key, "block=16x16 ", 12);
+    if (v && own) ok++;
+    else if (!v && !own) rejected++;
+    else other++;
+  }
+  CHECK(ok >= 1 && rejected > 5 && other == 0, "fixed16: its own shape verifies (%d), the others are rejected (%d), no other outcome (%d)", ok,
+        rejected, other);
+  space_free(&s);
+  /* errors: no file, no kernel */
+  in.path = "tests/tune/does-not-exist.cu";
+  FILE *saved = diag_out;
+  diag_out = fopen("/dev/null", "w");
+  CHECK(space_build(&in, &s, err, sizeof err) == 2, "a missing file is an error");
+  space_free(&s);
+  in.path = "examples/mm.cu";
+  in.kernel = "nope";
+  CHECK(space_build(&in, &s, err, sizeof err) == 2 && strstr(err, "nope"), "an unknown kernel is an error: %s", err);
+  space_free(&s);
+  fclose(diag_out);
+  diag_out = saved;
+}
+
+/* ---- results files ---- */
+static void test_results(void) {
+  char dir[] = "/tmp/carve-test-search-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "a temporary directory");
+  char *path = fmt("%s/r.jsonl", dir);
+  TimeRecord t = {.hash = 0xabcdef0123456789ull, .median_ms = 1.25, .min_ms = 1.2, .max_ms = 1.5, .ntimes = 3, .times = {1.2, 1.25, 1.5}};
+  snprintf(t.key, sizeof t.key, "block=32x8 \"quoted\"");
+  snprintf(t.status, sizeof t.status, "ok");
+  char *line = time_record(&t);
+  TimeRecord u;
+  CHECK(time_from_record(&u, line) && u.hash == t.hash && u.ntimes == 3 && u.times[2] == 1.5 && !strcmp(u.key, t.key) && u.median_ms == 1.25,
+        "a time record reads back: %s", line);
+  /* a file killed mid-write: the torn last line is ignored and closed before the next record */
+  FILE *f = fopen(path, "w");
+  fprintf(f, "%s\n{\"type\": \"time\", \"key\": \"torn", line);
+  fclose(f);
+  Results r;
+  char why[256];
+  CHECK(results_open(&r, path, why, sizeof why), "opens: %s", why);
+  CHECK(r.nt == 1 && results_time(&r, t.hash), "the whole record is read, the torn one not (%d)", r.nt);
+  t.hash = 42;
+  CHECK(results_append(&r, time_record(&t)), "appends");
+  results_close(&r);
+  CHECK(results_open(&r, path, why, sizeof why) && r.nt == 2 && results_time(&r, 42), "the appended record starts its own line (%d)", r.nt);
+  results_close(&r);
+  /* merge: each line once */
+  const char *ins[2] = {path, path};
+  char *out = fmt("%s/m.jsonl", dir);
+  CHECK(results_merge(ins, 2, out, why, sizeof why) == 0, "merges: %s", why);
+  CHECK(results_open(&r, out, why, sizeof why) && r.nt == 2, "a line in both inputs is kept once (%d)", r.nt);
+  results_close(&r);
+  remove(path);
+  remove(out);
+  rmdir(dir);
+}
+
+int main(void) {
+  diag_out = stderr;
+  test_sampling();
+  test_pareto();
+  test_select();
+  test_space();
+  test_results();
+  return TEST_SUMMARY("test_search");
+}

@@ -1,0 +1,157 @@
+#!/bin/bash
+# carve space and carve tune as a user runs them, without a GPU: the space in three formats, the
+# ranked verified survivors (--no-bench), the best written and equal to the original, a tune
+# killed with kill -9 and resumed (nothing computed twice, the same answer), Slurm-style tasks
+# merged into the single-process answer, the T4 export, and bad input refused.
+carve=${1:-./carve}
+pass=0; fail=0
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "tune-cli: FAIL: $2"; fail=$((fail+1)); fi; }
+have_py=1; command -v python3 >/dev/null 2>&1 || { have_py=0; echo "tune-cli: JSON checks skipped (no python3)"; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+export CARVE_CACHE_DIR="$t/cache"
+regs=""
+if "$carve" estimate examples/vv.cu 2>&1 | grep -q "no CUDA toolkit"; then regs="--regs 32"; echo "tune-cli: no NVRTC or nvcc: registers assumed (--regs 32)"; fi
+MM="examples/mm.cu -D N=128 $regs --skip split,vector"   # the space these checks were written for
+
+# ---- the space ----
+"$carve" space $MM > "$t/space.txt"; check $? "carve space runs"
+grep -q "^  block.x  *8, 16, 32" "$t/space.txt" && grep -q "^  camping  *off, on" "$t/space.txt"; check $? "the axes are listed: $(head -8 "$t/space.txt")"
+grep -q "not applicable: unroll" "$t/space.txt"; check $? "and the passes that do not apply, with why"
+grep -qE "^size: 144 points; [0-9]+ violate a constraint, 0 duplicate another's source; 27 distinct valid variants" "$t/space.txt"; check $? "the size before and after constraints: $(grep size: "$t/space.txt")"
+grep -q "block=8x1 camping=off .*not a multiple of the warp" "$t/space.txt"; check $? "each constraint says why"
+"$carve" space $MM --format csv > "$t/space.csv"; check $? "csv"
+[ "$(wc -l < "$t/space.csv")" = 145 ] && head -1 "$t/space.csv" | grep -q '^key,status,why,regs'; check $? "csv: a header and 144 rows"
+if [ $have_py = 1 ]; then
+  "$carve" space $MM --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["size"]==len(d["variants"])==144 and d["constrained"]+d["duplicates"]+d["valid"]==144, d["size"]
+ok=[v for v in d["variants"] if v["status"]=="ok"]
+assert ok and all(v["efficiency"]>0 and v["utilization"]>0 and v["regs"]>0 and v["est_ms"]>0 for v in ok)'; check $? "json: every valid variant has its metrics"
+fi
+
+# ---- tune --no-bench: the ranked, verified survivors and the best written ----
+"$carve" tune $MM --no-bench -o "$t/best.cu" > "$t/tune.txt"; check $? "tune --no-bench (carving) exits 0: $(tail -3 "$t/tune.txt")"
+grep -q "strategy carving (tie-keeping Pareto front)" "$t/tune.txt" && grep -q "threshold carving left" "$t/tune.txt"; check $? "carving's stages are reported"
+n=$(grep -cE '^  [0-9]+ +block=.* yes$' "$t/tune.txt"); [ "$n" -ge 1 ]; check $? "verified survivors are ranked: $(cat "$t/tune.txt")"
+head -1 "$t/best.cu" | grep -q "^// carve tune: block="; check $? "the best's configuration heads its source"
+"$carve" run examples/mm.cu -D N=128 --out C="$t/a.bin" > /dev/null && "$carve" run "$t/best.cu" --out C="$t/b.bin" > /dev/null
+cmp -s "$t/a.bin" "$t/b.bin"; check $? "the best runs and writes the original's bytes"
+for s in model exhaustive random; do
+  "$carve" tune $MM --no-bench --strategy $s --budget 3 --results "$t/shared.jsonl" > "$t/$s.txt"; check $? "--strategy $s"
+done
+[ "$(grep -cE '^  [0-9]+ +block=' "$t/model.txt")" = 3 ] && [ "$(grep -cE '^  [0-9]+ +block=' "$t/random.txt")" = 3 ]; check $? "model and random take --budget"
+grep -q "selected 27 of 27" "$t/exhaustive.txt"; check $? "exhaustive selects every distinct valid variant: $(grep selected "$t/exhaustive.txt")"
+tie=$(grep -cE '^  [0-9]+ +block=' "$t/tune.txt"); strict=$("$carve" tune $MM --no-bench --strict --results "$t/shared.jsonl" | grep -cE '^  [0-9]+ +block=')
+[ "$strict" -le "$tie" ] && [ "$strict" -ge 1 ]; check $? "the strict front is no larger than the tie-keeping one ($strict, $tie)"
+"$carve" tune tests/tune/fixed16.cu --no-bench --strategy exhaustive $regs --skip split,vector > "$t/fixed.txt"; check $? "fixed16"
+grep -qE 'block=16x16 camping=off .* yes$' "$t/fixed.txt" && grep -qE 'block=32x8 camping=off .* REJECTED' "$t/fixed.txt"; check $? "a kernel correct only at its own block: the other shapes are rejected by verification"
+if [ $have_py = 1 ]; then
+  "$carve" tune $MM --no-bench --format json --results "$t/shared.jsonl" | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["strategy"]=="carving" and d["selected"]==len(d["ranked"])>0 and d["valid"]==27 and 0<d["reduction"]<1, d
+assert all(r["verified"] for r in d["ranked"])'; check $? "tune --format json"
+  "$carve" tune $MM --no-bench --t4 "$t/t4.json" --results "$t/shared.jsonl" > /dev/null; check $? "--t4"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema_version"]=="1.0.0"
+r=d["results"]; assert r and all(x["invalidity"] in ("timeout","compile","runtime","correctness","constraints","correct") for x in r)
+assert all("block_size_x" in x["configuration"] and "times" in x and "correctness" in x for x in r)' "$t/t4.json"; check $? "T4: schema 1.0.0 fields and Kernel Tuner's block_size_x"
+fi
+
+# ---- the summary against a ground truth: timings recorded for every variant (synthetic, from the
+# estimate) make the table of Ryoo's 6.2 and 6.3; Appendix A's numbers checked in Python ----
+if [ $have_py = 1 ]; then
+  cp "$t/shared.jsonl" "$t/gt.jsonl"
+  python3 - "$t/gt.jsonl" <<'PY'
+import json, sys
+p = sys.argv[1]
+recs = [json.loads(l) for l in open(p) if l.strip()]
+seen = {}
+for r in recs:
+    if r.get("type") == "static" and r["status"] == "ok" and r["hash"] not in seen:
+        seen[r["hash"]] = r
+with open(p, "a") as f:
+    for i, (h, r) in enumerate(sorted(seen.items())):
+        t = round(r["est_ms"] * (1 + 0.37 * ((i * 7) % 11) / 10), 6)
+        f.write(json.dumps({"type": "time", "key": r["key"], "hash": h, "status": "ok", "median_ms": t, "min_ms": t, "max_ms": t,
+                            "compile_s": 1.0, "verify_s": 0.5, "run_s": 0.1 * (i + 1), "gpu": "synthetic", "why": "", "times": [t]}) + "\n")
+PY
+  "$carve" tune $MM --no-bench --results "$t/gt.jsonl" --format json > "$t/gt.json"; check $? "tune with a ground truth in the results"
+  python3 - "$t/gt.jsonl" "$t/gt.json" <<'PY'; check $? "the summary's ground truth: best, evaluation time, random sampling (Appendix A)"
+import json, sys
+from math import comb
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+d = json.loads(open(sys.argv[2]).read())
+times = {r["hash"]: r for r in recs if r.get("type") == "time"}
+T = sorted(r["median_ms"] for r in times.values())
+S, n = len(T), d["selected"]
+emin = lambda n: sum(comb(S - i, n - 1) / comb(S, n) * T[i - 1] for i in range(1, S - n + 2))
+g = d["ground_truth"]
+assert d["valid"] == S, (d["valid"], S)
+assert abs(g["best_ms"] - T[0]) < 1e-9, g
+assert abs(g["random_same_n_ms"] - emin(n)) < 1e-6 * T[0], (g["random_same_n_ms"], emin(n))
+for frac, key in ((0.9, "random_n_90"), (0.95, "random_n_95")):
+    want = next(k for k in range(1, S + 1) if T[0] / emin(k) >= frac - 1e-12)
+    assert g[key] == want, (key, g[key], want)
+sel = [r["key"] for r in d["ranked"]]
+best_sel = min(r["median_ms"] for r in times.values() if r["key"] in sel)
+assert abs(g["best_vs_exhaustive"] - T[0] / best_sel) < 1e-3, (g["best_vs_exhaustive"], T[0] / best_sel)
+allv = sum(r["compile_s"] + r["verify_s"] + r["run_s"] for r in times.values())
+assert abs(g["all_eval_s"] - allv) < 1e-2 and d["selected_eval_s"] < allv, (g["all_eval_s"], allv)
+PY
+fi
+
+# ---- kill -9 and resume ----
+R="$t/kill.jsonl"
+KM="examples/mm.cu -D N=512 $regs --no-bench --no-cache --workers 2 --skip split,vector"
+"$carve" tune $KM --results "$R" > /dev/null 2>&1 &
+pid=$!
+for i in $(seq 1 400); do
+  [ -f "$R" ] && [ "$(grep -c '"status": "ok"' "$R")" -ge 6 ] && break
+  sleep 0.05
+done
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+before=$(grep -c '"status": "ok"' "$R"); records=$(grep -c '"type": "static"' "$R")
+[ "$before" -ge 1 ] && [ "$before" -lt 30 ]; check $? "killed part-way ($before of 30 computed)"
+"$carve" tune $KM --results "$R" --progress > "$t/resumed.txt" 2> "$t/resumed.err"; check $? "the resumed tune exits 0"
+computed=$(grep -a -o 'static metrics: [0-9]* variants computed here' "$t/resumed.err" | grep -o '[0-9]*')
+[ "$computed" = $((144 - records)) ]; check $? "the resume computed only what had no record ($computed, expected $((144 - records)))"
+dups=$(grep '"type": "static"' "$R" | sed 's/.*"key": "\([^"]*\)".*/\1/' | sort | uniq -d | wc -l)
+[ "$dups" = 0 ]; check $? "no variant has two static records ($dups)"
+"$carve" tune $KM --results "$t/fresh.jsonl" > "$t/fresh.txt"
+diff "$t/fresh.txt" "$t/resumed.txt" > /dev/null; check $? "the resumed answer equals an uninterrupted one: $(diff "$t/fresh.txt" "$t/resumed.txt" | head -5)"
+"$carve" tune $KM --results "$R" --progress > /dev/null 2> "$t/again.err"
+grep -aq "static metrics: 0 variants computed here" "$t/again.err" && ! grep -aq "  verified " "$t/again.err"; check $? "a third run computes and verifies nothing: $(grep -a 'computed here' "$t/again.err")"
+
+# records of another problem size are never reused (the space's fingerprint)
+"$carve" tune examples/mm.cu -D N=64 $regs --no-bench --results "$R" --progress > /dev/null 2> "$t/other.err"
+n64=$(grep -a -o 'static metrics: [0-9]* variants computed here' "$t/other.err" | grep -o '[0-9]*')
+[ "${n64:-0}" -gt 0 ]; check $? "another -D size in the same results file is computed afresh ($n64)"
+
+# ---- tasks (a Slurm array's shares) merged equal the single process ----
+for k in 0 1 2 3; do "$carve" tune $MM --no-bench --no-cache --tasks 4 --task $k --results "$t/task.$k.jsonl" 2>/dev/null || echo "task $k failed"; done
+"$carve" tune --merge "$t"/task.*.jsonl -o "$t/merged.jsonl"; check $? "--merge"
+[ "$(grep -c '"type": "static"' "$t/merged.jsonl")" = 144 ]; check $? "the merged file holds each variant once ($(grep -c '"type": "static"' "$t/merged.jsonl"))"
+"$carve" tune $MM --no-bench --results "$t/merged.jsonl" --progress > "$t/merged.txt" 2> "$t/merged.err"
+grep -aq "static metrics: 0 variants computed here" "$t/merged.err"; check $? "the merged results need no computing"
+"$carve" tune $MM --no-bench --no-cache > "$t/single.txt"
+diff "$t/single.txt" "$t/merged.txt" > /dev/null; check $? "merged tasks give the single-process answer: $(diff "$t/single.txt" "$t/merged.txt" | head -4)"
+"$carve" tune $MM --no-bench --emit-slurm "$t/job.sh" --tasks 4 --results "$t/job.jsonl" > /dev/null; check $? "--emit-slurm"
+grep -q "^#SBATCH --array=0-3" "$t/job.sh" && grep -q -- "--task \"\$SLURM_ARRAY_TASK_ID\"" "$t/job.sh" && ! grep '^exec' "$t/job.sh" | grep -q -- "--emit-slurm"; check $? "the sbatch file: an array of 4 tasks, each its share: $(tail -1 "$t/job.sh")"
+
+# ---- without a GPU, tune (not --no-bench) says so: exit 3 ----
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+  "$carve" tune examples/vv.cu -D N=4096 $regs --strategy model --budget 1 > /dev/null 2> "$t/nogpu.err"; rc=$?
+  [ $rc = 3 ] && grep -Eq "no CUDA (GPU|toolkit)" "$t/nogpu.err"; check $? "no GPU: exit 3 and why (exit $rc: $(cat "$t/nogpu.err"))"
+fi
+
+# ---- bad input ----
+"$carve" tune $MM --strategy best 2> "$t/e1"; [ $? = 2 ] && grep -q "carve tune: --strategy is carving, model, exhaustive or random" "$t/e1"; check $? "a bad strategy: $(cat "$t/e1")"
+"$carve" tune $MM --bogus 2> "$t/e2"; [ $? = 2 ] && grep -q "unknown option '--bogus'" "$t/e2"; check $? "an unknown option: $(cat "$t/e2")"
+"$carve" space $MM --no-bench 2> "$t/e3"; [ $? = 2 ] && grep -q "carve space: unknown option '--no-bench'" "$t/e3"; check $? "space takes only its own options"
+"$carve" tune tests/tune/missing.cu --no-bench 2> "$t/e4"; [ $? = 2 ]; check $? "a missing file: exit 2"
+"$carve" tune $MM --budget 0 2> "$t/e5"; [ $? = 2 ] && grep -q -- "--budget needs a whole number" "$t/e5"; check $? "--budget 0"
+"$carve" tune --merge "$t/task.0.jsonl" 2> "$t/e6"; [ $? = 2 ] && grep -q -- "--merge needs -o" "$t/e6"; check $? "--merge without -o"
+"$carve" tune $MM --no-bench --tasks 2 --task 2 --results "$t/x.jsonl" 2> "$t/e7"; [ $? = 2 ]; check $? "--task outside --tasks"
+"$carve" tune examples/mm.cu --kernel nope --no-bench 2> "$t/e8"; [ $? = 2 ] && grep -q "no kernel named 'nope'" "$t/e8"; check $? "an unknown kernel: $(cat "$t/e8")"
+"$carve" help tune | grep -q "optimization carving"; check $? "carve help tune"
+"$carve" space examples/mm.cu --skip bogus 2> "$t/e9"; [ $? = 2 ] && grep -q -- "--skip: no pass named 'bogus'" "$t/e9"; check $? "--skip names an unknown pass: $(cat "$t/e9")"
+"$carve" space examples/mm.cu -D N=128 $regs --passes camping | grep -q "split: left out (--passes)"; check $? "--passes keeps only the named passes in the space"
+echo "tune-cli: $pass passed, $fail failed"
+[ $fail = 0 ]
