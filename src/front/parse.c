@@ -1519,6 +1519,20 @@ static Node *make_vector_call(Token *name, Type *vt, Node *call) {
   return call;
 }
 
+/* nvcc --use_fast_math (main.c defines __CARVE_FAST_MATH__): the single-precision functions
+ * with an intrinsic are the intrinsic (CUDA C++ Programming Guide, "Intrinsic Functions") */
+static const MathFn *fast_math(const MathFn *mf) {
+  static const char *fns[] = {"expf", "exp10f", "logf", "log2f", "log10f", "sinf", "cosf", "tanf", "powf"};
+  int64_t on;
+  if (!pp_macro_value("__CARVE_FAST_MATH__", &on)) return mf;
+  for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+    if (!strcmp(mf->name, fns[i])) {
+      const MathFn *f = find_math(fmt("__%s", fns[i]), (int)strlen(fns[i]) + 2);
+      return f ? f : mf;
+    }
+  return mf;
+}
+
 static Node *math_call(Token *name, const MathFn *mf, Node *call) {
   /* C++ overloads: sqrt(float) is the float function */
   bool any_double = false, any_float = false;
@@ -1530,6 +1544,7 @@ static Node *math_call(Token *name, const MathFn *mf, Node *call) {
     const MathFn *f = find_math(fmt("%sf", mf->name), (int)strlen(mf->name) + 1);
     if (f) mf = f;
   }
+  mf = fast_math(mf);
   int want = 0;
   while (want < 3 && mf->args[want] != '_') want++;
   if (call->nargs != want)
