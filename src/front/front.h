@@ -102,6 +102,10 @@ struct Type {
   Type *params;         /* linked by .next */
   bool is_variadic;
   Type *next;
+  /* C++ (docs/cxx.md) */
+  bool is_ref;          /* T&: a pointer underneath (uses dereference it implicitly); on a
+                         * non-pointer, const T& passed by value; printed as '&' either way */
+  bool is_half;         /* __half: 16 bits of an IEEE binary16, arithmetic through float */
 };
 
 struct Member {
@@ -158,8 +162,18 @@ typedef enum {
   BI_ATOMIC_DEC, BI_ATOMIC_CAS, BI_ATOMIC_AND, BI_ATOMIC_OR, BI_ATOMIC_XOR,
   BI_SHFL, BI_SHFL_UP, BI_SHFL_DOWN, BI_SHFL_XOR, BI_BALLOT, BI_ANY, BI_ALL, BI_ACTIVEMASK,
   BI_POPC, BI_POPCLL, BI_CLZ, BI_CLZLL, BI_FFS, BI_FFSLL, BI_BREV, BI_LDG,
-  BI_MIN, BI_MAX, BI_ABS, BI_MAKE_VECTOR, BI_PRINTF, BI_CLOCK, BI_MATH
+  BI_MIN, BI_MAX, BI_ABS, BI_MAKE_VECTOR, BI_PRINTF, BI_CLOCK, BI_MATH,
+  /* C++ (docs/cxx.md): __half intrinsics and operators (which one: Node.ival, a HOP_*),
+   * assert, cooperative groups (which call: Node.ival, a CG_*) */
+  BI_HALF, BI_ASSERT, BI_CG
 } Builtin;
+
+typedef enum {
+  HOP_F2H, HOP_H2F, HOP_ADD, HOP_SUB, HOP_MUL, HOP_DIV, HOP_FMA, HOP_NEG, HOP_ABS, HOP_MIN, HOP_MAX,
+  HOP_ADD2, HOP_SUB2, HOP_MUL2, HOP_FMA2, HOP_NEG2, HOP_F2H2, HOP_FLOATS2H2, HOP_HALVES2H2, HOP_LOW, HOP_HIGH,
+  HOP_LOWF, HOP_HIGHF, HOP_H22F2, HOP_EQ, HOP_LT, HOP_GT, HOP_LE, HOP_GE, HOP_NE, HOP_SQRT, HOP_EXP, HOP_LOG,
+  HOP_RCP, HOP_I2H, HOP_H2I, HOP_COUNT
+} HalfOp;
 
 /* math functions (mathfns.def): one entry per name (sqrtf, sqrt, __fsqrt_rn, ...) */
 enum {
@@ -216,6 +230,9 @@ struct Node {
   /* ND_INIT_LIST */
   Node *elems;
   int id;              /* unique per program, for analysis tables */
+  /* C++: `implicit` also marks an ND_ADDR/ND_DEREF that a reference makes (not printed) and a
+   * builtin call the type checker inserted (__half conversions, half operators: printed as
+   * its argument, or as the operator at tok) */
 };
 
 typedef enum {
@@ -247,10 +264,17 @@ struct Obj {
   Obj *next_local;
   bool uses_barrier;   /* calls __syncthreads directly or through a device function */
   bool has_extern_shared;
+  /* C++ */
+  bool is_constexpr;
+  Token *tmpl_head;    /* a template instance: the primary's `template` token (printed as an
+                        * explicit specialization `template<> ... name<ARGS>(...)`) */
 };
 
 /* a top-level item in source order, for printing */
-typedef enum { TOP_FUNC, TOP_VAR, TOP_TYPEDEF, TOP_STRUCT, TOP_ENUM, TOP_PRAGMA } TopKind;
+typedef enum { TOP_FUNC, TOP_VAR, TOP_TYPEDEF, TOP_STRUCT, TOP_ENUM, TOP_PRAGMA,
+               /* C++: tokens printed as written, [tok, end) and a ';' (a template's declaration,
+                * `using namespace`, namespace aliases) */
+               TOP_RAW } TopKind;
 typedef struct TopItem {
   struct TopItem *next;
   TopKind kind;
@@ -259,6 +283,8 @@ typedef struct TopItem {
   const char *name;    /* TOP_TYPEDEF name */
   Token *tok;          /* TOP_PRAGMA, and the enum's source tokens for printing */
   Token *end;
+  /* C++ */
+  const char *ns;      /* the namespace it was declared in ("a::b"), NULL at file scope */
 } TopItem;
 
 typedef struct Program Program;

@@ -21,7 +21,7 @@ typedef struct TagScope { struct TagScope *next; char *name; Type *ty; } TagScop
 typedef struct Scope { struct Scope *next; VarScope *vars; TagScope *tags; } Scope;
 
 typedef struct {
-  bool is_typedef, is_static, is_extern, is_inline, is_const;
+  bool is_typedef, is_static, is_extern, is_inline, is_const, is_constexpr;
   bool global, device, host, shared, constant, forceinline, noinline;
   int launch_bounds[2];
   Token *cuda_tok, *extern_c;
@@ -55,7 +55,8 @@ static Node *stmt(Token **rest, Token *tok);
 static bool is_typename(Token *tok);
 static int64_t const_expr(Token **rest, Token *tok);
 static bool eval_const(Node *n, int64_t *v);
-static bool strict_const = true;   /* a division by zero is an error (parsing), or just "not constant" */
+static bool strict_const = true;
+static bool has_auto(const Type *t);   /* a division by zero is an error (parsing), or just "not constant" */
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
@@ -142,13 +143,70 @@ static unsigned name_hash(const char *s, int len) {
   return h % GLOBAL_BUCKETS;
 }
 
+static VarScope *find_global_n(const char *name, int len) {
+  for (VarScope *v = global_table[name_hash(name, len)]; v; v = v->next)
+    if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
+  return NULL;
+}
+
+/* ---- C++ namespaces (docs/cxx.md): a name declared in namespace a::b is kept at file scope
+ * as "a::b::name"; the tokens "a :: b :: name" are one identifier (merge_qualified). Lookup
+ * tries the enclosing namespaces innermost first, the name itself, then `using namespace`. */
+static char *cur_ns;                 /* "a::b", NULL at file scope */
+static char **using_ns; static int n_using;
+typedef struct { char *alias, *target; } NsAlias;
+static NsAlias *ns_aliases; static int n_ns_aliases;
+
+static VarScope *find_in_namespace(const char *ns, const char *name, int len) {
+  char *q = fmt("%s::%.*s", ns, len, name);
+  return find_global_n(q, (int)strlen(q));
+}
+
+/* "cg::x" with `namespace cg = cooperative_groups;`: "cooperative_groups::x" */
+static const char *resolve_alias(const char *name, int *len) {
+  for (int i = 0; i < n_ns_aliases; i++) {
+    int n = (int)strlen(ns_aliases[i].alias);
+    if (*len > n + 2 && !strncmp(name, ns_aliases[i].alias, (size_t)n) && !strncmp(name + n, "::", 2)) {
+      char *r = fmt("%s%.*s", ns_aliases[i].target, *len - n, name + n);
+      *len = (int)strlen(r);
+      return r;
+    }
+  }
+  return name;
+}
+
+static VarScope *find_qualified(const char *name, int len) {
+  if (len > 2 && !strncmp(name, "::", 2)) return find_global_n(name + 2, len - 2);
+  name = resolve_alias(name, &len);
+  for (char *ns = cur_ns ? arena_strdup(cur_ns) : NULL; ns;) {
+    VarScope *v = find_in_namespace(ns, name, len);
+    if (v) return v;
+    char *cut = NULL;
+    for (char *c = ns; (c = strstr(c, "::")); c += 2) cut = c;
+    if (!cut) break;
+    *cut = 0;
+  }
+  VarScope *v = find_global_n(name, len);
+  for (int i = n_using - 1; !v && i >= 0; i--) v = find_in_namespace(using_ns[i], name, len);
+  return v;
+}
+
+/* the name a file-scope declaration gets inside the current namespace */
+static char *ns_qualify(char *name) {
+  if (!strncmp(name, "::", 2)) return name + 2;
+  if (strstr(name, "::")) {
+    VarScope *v = find_qualified(name, (int)strlen(name));
+    if (v && v->var) return v->var->name;
+  }
+  return cur_ns ? fmt("%s::%s", cur_ns, name) : name;
+}
+
 static VarScope *find_var_n(const char *name, int len) {
   for (Scope *s = scope; s && s->next; s = s->next)
     for (VarScope *v = s->vars; v; v = v->next)
       if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
-  for (VarScope *v = global_table[name_hash(name, len)]; v; v = v->next)
-    if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
-  return NULL;
+  if (cur_ns || n_using || memchr(name, ':', (size_t)len)) return find_qualified(name, len);
+  return find_global_n(name, len);
 }
 static VarScope *find_var(Token *tok) { return find_var_n(tok->loc, tok->len); }
 static Type *find_tag(Token *tok) {
@@ -174,12 +232,15 @@ static VarScope *push_scope(char *name) {
   scope->vars = v;
   return v;
 }
+static char *ns_qualify(char *name);
 static void push_tag(Token *tok, Type *ty) {
   TagScope *t = arena_alloc(sizeof(TagScope));
   t->name = tok_text(tok);
   t->ty = ty;
   t->next = scope->tags;
   scope->tags = t;
+  /* C++: a struct's tag is a type name ("Point p;") */
+  if (ty->kind == TY_STRUCT) push_scope(scope->next ? t->name : ns_qualify(t->name))->type_def = ty;
 }
 static VarScope *find_in_current(Token *tok) {
   if (!scope->next) {
@@ -270,6 +331,30 @@ static bool is_host_func(Token *tok) {
 }
 
 /* ---------------- constant expressions over the AST ---------------- */
+/* a constexpr function's parameters while its return expression is evaluated */
+typedef struct { Obj *param; int64_t val; } ConstBind;
+static ConstBind const_binds[64];
+static int n_const_binds;
+
+static bool eval_const_at(Node *n, int64_t *v, int depth);
+
+/* constexpr int f(int x) { return E; } called with constant arguments: E with x bound */
+static bool eval_const_call(Node *n, int64_t *v, int depth) {
+  Obj *fn = n->fn;
+  Node *body = fn->body ? fn->body->stmts : NULL;
+  if (!fn->is_constexpr || !body || body->kind != ND_RETURN || !body->lhs || !is_integer(fn->ty->return_ty)) return false;
+  int64_t vals[16];
+  int k = 0, mark = n_const_binds;
+  for (Node *a = n->args; a; a = a->next, k++)
+    if (k == 16 || !eval_const_at(a, &vals[k], depth + 1)) return false;
+  if (n_const_binds + k > 64) return false;
+  k = 0;
+  for (Obj *p = fn->params; p; p = p->next, k++) const_binds[n_const_binds++] = (ConstBind){p, vals[k]};
+  bool ok = eval_const_at(body->lhs, v, depth + 1);
+  n_const_binds = mark;
+  return ok;
+}
+
 /* the recursion is bounded like add_type's: trees the parser has not measured yet reach here */
 static bool eval_const_at(Node *n, int64_t *v, int depth) {
   int64_t a = 0, b = 0;
@@ -278,12 +363,15 @@ static bool eval_const_at(Node *n, int64_t *v, int depth) {
     error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
   }
   switch (n->kind) {
+  case ND_CALL: return n->fn && eval_const_call(n, v, depth);
   case ND_NUM:
     if (is_flonum(n->ty)) { *v = (int64_t)n->fval; return true; }
     *v = n->ival;
     return true;
   case ND_SIZEOF: *v = n->ival; return true;
   case ND_VAR:
+    for (int i = n_const_binds - 1; i >= 0; i--)
+      if (const_binds[i].param == n->var) { *v = const_binds[i].val; return true; }
     if (n->var->is_const_decl && n->var->init && is_integer(n->var->ty) && n->var->init->kind != ND_INIT_LIST)
       return eval_const_at(n->var->init, v, depth + 1);
     return false;
@@ -372,8 +460,10 @@ static void struct_members(Token **rest, Token *tok, Type *ty) {
   while (!tok_equal(tok, "}")) {
     if (tok->kind == TK_EOF) error_tok(tok, "expected '}' at end of input");
     if (tok->kind == TK_PRAGMA) { tok = tok->next; continue; }
-    if (tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected"))
-      error_tok(tok, "unsupported C++: access specifiers (carve reads C structs only)");
+    if ((tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected")) && tok_equal(tok->next, ":")) {
+      tok = tok->next->next;   /* access does not change what device code computes */
+      continue;
+    }
     VarAttr attr = {0};
     Type *base = declspec(&tok, tok, &attr);
     bool first = true;
@@ -382,6 +472,7 @@ static void struct_members(Token **rest, Token *tok, Type *ty) {
       first = false;
       Type *mty = declarator(&tok, tok, base);
       if (mty->kind == TY_FUNC) error_tok(mty->name, "unsupported C++: member functions");
+      if (mty->is_ref || has_auto(mty)) error_tok(mty->name, "unsupported C++: %s members", mty->is_ref ? "reference" : "'auto'");
       if (tok_equal(tok, ":")) error_tok(tok, "unsupported: bit-fields");
       if (mty->kind == TY_ARRAY && mty->array_len < 0) error_tok(mty->name, "flexible array members are not supported");
       Member *m = arena_alloc(sizeof(Member));
@@ -464,7 +555,7 @@ static Type *enum_specifier(Token **rest, Token *tok) {
     Token *nt = tok;
     tok = tok->next;
     if (tok_equal(tok, "=")) val = const_expr(&tok, tok->next);
-    VarScope *vs = push_scope(name);
+    VarScope *vs = push_scope(scope->next ? name : ns_qualify(name));
     vs->enum_ty = ty;
     vs->enum_val = val;
     Member *m = arena_alloc(sizeof(Member));
@@ -501,6 +592,14 @@ static bool is_cuda_qualifier(Token *tok) {
          tok_equal(tok, "__noinline__") || tok_equal(tok, "__launch_bounds__");
 }
 
+/* `auto`: a placeholder that declaration() replaces by the initializer's type */
+static Type auto_type = {.kind = TY_VOID, .size = 1, .align = 1, .typedef_name = "auto"};
+static bool is_auto(const Type *t) { return t == &auto_type || t->origin == &auto_type; }
+static bool has_auto(const Type *t) {
+  while (t->kind == TY_PTR) t = t->base;
+  return is_auto(t);
+}
+
 /* declspec = (type-keyword | qualifier | storage | cuda-qualifier | typedef-name
  *             | struct-decl | enum-specifier | "__launch_bounds__" "(" expr ("," expr)? ")")+ */
 static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
@@ -510,7 +609,6 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
   int counter = 0;
   int qual = 0;
   Token *start = tok;
-  if (tok_equal(tok, "class")) { report_failed_type(tok->next); error_tok(tok, "unsupported C++: classes"); }
   while (is_typename(tok)) {
     if (tok_equal(tok, "typedef") || tok_equal(tok, "static") || tok_equal(tok, "extern") ||
         tok_equal(tok, "inline") || tok_equal(tok, "register") || tok_equal(tok, "__inline__")) {
@@ -552,17 +650,28 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
       tok = skip(tok, ")");
       continue;
     }
-    if (tok_equal(tok, "const") || tok_equal(tok, "constexpr")) { qual |= Q_CONST; if (attr) attr->is_const = true; tok = tok->next; continue; }
+    if (tok_equal(tok, "const") || tok_equal(tok, "constexpr")) {
+      qual |= Q_CONST;
+      if (attr) { attr->is_const = true; attr->is_constexpr |= tok_equal(tok, "constexpr"); }
+      tok = tok->next;
+      continue;
+    }
     if (tok_equal(tok, "volatile")) { qual |= Q_VOLATILE; tok = tok->next; continue; }
     if (tok_equal(tok, "restrict") || tok_equal(tok, "__restrict__") || tok_equal(tok, "__restrict")) { qual |= Q_RESTRICT; tok = tok->next; continue; }
-    if (tok_equal(tok, "auto") && !counter) error_tok(tok, "unsupported C++: 'auto' type deduction");
-    if (tok_equal(tok, "class") || tok_equal(tok, "typename") || tok_equal(tok, "template"))
+    if (tok_equal(tok, "auto")) {
+      if (counter) error_tok(tok, "invalid combination of type specifiers");
+      ty = &auto_type;   /* deduced from the initializer (declaration) */
+      counter += OTHER;
+      tok = tok->next;
+      continue;
+    }
+    if (tok_equal(tok, "typename") || tok_equal(tok, "template"))
       error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
     Type *td = find_typedef(tok);
-    if (tok_equal(tok, "struct") || tok_equal(tok, "union") || tok_equal(tok, "enum") || td) {
+    if (tok_equal(tok, "struct") || tok_equal(tok, "class") || tok_equal(tok, "union") || tok_equal(tok, "enum") || td) {
       if (counter) break;
       if (tok_equal(tok, "union")) { report_failed_type(tok->next); error_tok(tok, "unsupported: unions"); }
-      if (tok_equal(tok, "struct")) ty = struct_decl(&tok, tok->next, false);
+      if (tok_equal(tok, "struct") || tok_equal(tok, "class")) ty = struct_decl(&tok, tok->next, false);
       else if (tok_equal(tok, "enum")) ty = enum_specifier(&tok, tok->next);
       else { ty = td; tok = tok->next; }
       counter += OTHER;
@@ -627,6 +736,12 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
     else if (pt->kind == TY_FUNC) error_tok(name ? name : tok, "unsupported: function pointers");
     if (pt->kind == TY_VOID) error_tok(name ? name : tok, "parameter has type 'void'");
     if (tok_equal(tok, "=")) error_tok(tok, "unsupported C++: default arguments");
+    if (has_auto(pt)) error_tok(name ? name : tok, "unsupported C++: 'auto' parameters");
+    if (pt->is_ref && (pt->base->qual & Q_CONST) && pt->base->kind != TY_ARRAY) {
+      /* const T&: passed by value (the callee cannot write it; docs/cxx.md) */
+      pt = copy_type(pt->base);
+      pt->is_ref = true;
+    }
     cur = cur->next = copy_type(pt);
     cur->name = name;
   }
@@ -670,9 +785,13 @@ static Type *type_suffix(Token **rest, Token *tok, Type *ty) {
 
 /* pointers = ("*" ("const" | "volatile" | "restrict" | "__restrict__")*)* */
 static Type *pointers(Token **rest, Token *tok, Type *ty) {
-  while (tok_equal(tok, "*") || tok_equal(tok, "&")) {
-    if (tok_equal(tok, "&")) error_tok(tok, "unsupported C++: references");
+  while (tok_equal(tok, "*") || tok_equal(tok, "&") || tok_equal(tok, "&&")) {
+    if (tok_equal(tok, "&&")) error_tok(tok, "unsupported C++: rvalue references");
+    if (tok_equal(tok, "&") && tok_equal(tok->next, "&")) error_tok(tok, "unsupported C++: rvalue references");
+    bool ref = tok_equal(tok, "&");
+    if (ref && ty->is_ref) error_tok(tok, "a reference to a reference");
     ty = pointer_to(ty);
+    ty->is_ref = ref;
     tok = tok->next;
     for (;;) {
       if (tok_equal(tok, "const")) ty->qual |= Q_CONST;
@@ -750,7 +869,7 @@ static bool is_typename(Token *tok) {
     "static", "extern", "signed", "unsigned", "const", "volatile", "restrict", "__restrict__",
     "__restrict", "float", "double", "inline", "__inline__", "register", "constexpr", "__align__",
     "_Alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
-    "__forceinline__", "__noinline__", "__launch_bounds__", "auto",
+    "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class",
   };
   if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
@@ -826,6 +945,64 @@ static void check_local_type(Type *ty, Token *tok) {
   if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable has incomplete type '%s'", type_name(ty));
 }
 
+/* the initializer converted to ty as an assignment converts */
+static Node *coerce_init(Node *e, Type *ty) {
+  Node *fake = new_node(ND_VAR, e->tok);
+  Obj tmp = {0};
+  tmp.ty = unqual(ty);
+  fake->var = &tmp;
+  fake->ty = unqual(ty);
+  Node *a = new_binary(ND_ASSIGN, fake, e, e->tok);
+  add_type(a);
+  return a->rhs;
+}
+
+static bool lvalue_node(Node *n) {
+  return n->kind == ND_VAR || n->kind == ND_DEREF || n->kind == ND_INDEX || (n->kind == ND_MEMBER && (n->arrow || lvalue_node(n->lhs)));
+}
+
+/* `auto` takes the initializer's type (arrays decay, top-level const drops unless written) */
+static Type *deduce(Type *declared, Type *init, Token *at) {
+  if (is_auto(declared)) {
+    Type *t = init->kind == TY_ARRAY ? pointer_to(init->base) : unqual(init);
+    if (t->kind == TY_VOID) error_tok(at, "cannot deduce 'auto' from a void expression");
+    return qualified(t, declared->qual);
+  }
+  if (declared->kind == TY_PTR) {
+    Type *b = declared->is_ref ? init : init->kind == TY_PTR || init->kind == TY_ARRAY ? init->base : NULL;
+    if (!b) error_tok(at, "cannot deduce '%s' from '%s'", declared->is_ref ? "auto &" : "auto *", type_name(init));
+    if (declared->is_ref && b->kind == TY_ARRAY) error_tok(at, "unsupported C++: a reference to an array");
+    Type *t = pointer_to(deduce(declared->base, b, at));
+    t->is_ref = declared->is_ref;
+    t->qual = declared->qual;
+    return t;
+  }
+  return declared;
+}
+
+/* a local with `auto` or a reference: its type from the initializer; a reference binds the
+ * address of an lvalue (const T& of an rvalue holds the value) */
+static Type *bind_local(Type *ty, Node **init, Token *name) {
+  Token *nm = ty->name;
+  if (has_auto(ty)) ty = deduce(ty, (*init)->ty, (*init)->tok);
+  if (ty->is_ref && ty->kind == TY_PTR) {
+    if (!lvalue_node(*init)) {
+      if (!(ty->base->qual & Q_CONST)) error_tok((*init)->tok, "a non-const reference needs an lvalue to bind to");
+      ty = copy_type(ty->base);
+      ty->is_ref = true;
+    } else {
+      Node *a = new_unary(ND_ADDR, *init, (*init)->tok);
+      a->implicit = true;
+      add_type(a);
+      *init = a;
+    }
+  }
+  *init = coerce_init(*init, ty);
+  ty = copy_type(ty);
+  ty->name = nm ? nm : name;
+  return ty;
+}
+
 /* declaration = declspec (declarator ("=" initializer)? ("," declarator ("=" initializer)?)*)? ";" */
 static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
   Node head = {0}, *cur = &head;
@@ -853,8 +1030,16 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       error_tok(name, "array '%.*s' needs an explicit size or an initializer", name->len, name->loc);
     if (sc == SC_EXTERN_SHARED && !(ty->kind == TY_ARRAY && ty->array_len < 0))
       error_tok(name, "extern __shared__ variable must be an array of unspecified size");
-    if (sc != SC_EXTERN_SHARED && !(ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")))
+    if (sc != SC_LOCAL && (has_auto(ty) || ty->is_ref)) error_tok(name, "a __shared__ variable cannot be %s", ty->is_ref ? "a reference" : "'auto'");
+    if (sc != SC_EXTERN_SHARED && !has_auto(ty) && !(ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")))
       check_local_type(ty, name);
+    Node *init = NULL;
+    if ((has_auto(ty) || ty->is_ref) && sc == SC_LOCAL) {
+      if (!tok_equal(tok, "=")) error_tok(name, has_auto(ty) ? "declaration with 'auto' needs an initializer" : "a reference needs an initializer");
+      init = assign(&tok, tok->next);
+      add_type(init);
+      ty = bind_local(ty, &init, name);
+    }
     Obj *var = new_local(tok_text(name), ty, name, sc);
     var->is_const_decl = attr->is_const;
     var->is_volatile = (ty->qual & Q_VOLATILE) != 0;
@@ -862,7 +1047,9 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
     d->var = var;
     d->ty = ty;
     d->ival = first ? 0 : 1;   /* 1: continues the declaration before it ("int a, b") */
-    if (tok_equal(tok, "=")) {
+    if (init) {
+      d->decl_init = var->init = init;
+    } else if (tok_equal(tok, "=")) {
       if (sc != SC_LOCAL) error_tok(tok, "initializer is not allowed on a __shared__ variable");
       d->decl_init = initializer(&tok, tok->next, ty);
       if (ty->kind == TY_ARRAY && ty->array_len < 0) {
@@ -1575,6 +1762,25 @@ static Node *sincos_call(Token *name, Node *call, bool is_float) {
   return call;
 }
 
+/* std::sqrt, ::sqrtf, std::min: the library's functions by their plain names (a copy of the
+ * token, located at it) */
+static Token *std_name(Token *name) {
+  static const char *prefixes[] = {"::", "std::", "cuda::std::"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+    int n = (int)strlen(prefixes[i]);
+    if (name->len > n && !strncmp(name->loc, prefixes[i], (size_t)n) && !memchr(name->loc + n, ':', (size_t)(name->len - n))) {
+      Token *t = arena_alloc(sizeof(Token));
+      *t = *name;
+      t->origin = name;
+      t->macro = NULL;
+      t->loc += n;
+      t->len -= n;
+      return t;
+    }
+  }
+  return name;
+}
+
 /* funcall = ident "(" (assign ("," assign)*)? ")" */
 static Node *funcall(Token **rest, Token *tok) {
   Token *name = tok;
@@ -1591,11 +1797,25 @@ static Node *funcall(Token **rest, Token *tok) {
     if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
       error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
     int i = 0;
-    for (Type *p = ft->params; p; p = p->next, i++) coerce_arg(nthp(&call->args, i), p);
+    for (Type *p = ft->params; p; p = p->next, i++) {
+      Node **a = nthp(&call->args, i);
+      if (p->is_ref && p->kind == TY_PTR) {   /* T&: the argument's address */
+        if (!lvalue_node(*a)) error_tok((*a)->tok, "argument %d of '%s' is a reference: it needs an lvalue", i + 1, fn->name);
+        Node *next = (*a)->next;
+        Node *addr = new_unary(ND_ADDR, *a, (*a)->tok);
+        addr->implicit = true;
+        add_type(addr);
+        addr->next = next;
+        *a = addr;
+      }
+      coerce_arg(a, p);
+    }
     call->ty = ft->return_ty;
     return call;
   }
   if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
+  Token *qualified_name = name;
+  name = call->tok = std_name(name);   /* printed as the plain name: nvcc needs no <cmath> */
   for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
     if (tok_equal(name, builtin_defs[i].name)) return builtin_call(name, &builtin_defs[i], call);
   if (name->len > 5 && !strncmp(name->loc, "make_", 5)) {
@@ -1606,6 +1826,7 @@ static Node *funcall(Token **rest, Token *tok) {
   if (tok_equal(name, "sincos")) return sincos_call(name, call, false);
   const MathFn *mf = find_math(name->loc, name->len);
   if (mf) return math_call(name, mf, call);
+  name = qualified_name;
   if (is_host_func(name))
     error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
   error_tok(name, "use of undeclared function '%.*s'", name->len, name->loc);
@@ -1711,7 +1932,12 @@ static Node *primary(Token **rest, Token *tok) {
     if (vs && vs->var) {
       if (vs->var->sc == SC_FUNC) error_tok(tok, "function '%s' used as a value (function pointers are not supported)", vs->var->name);
       *rest = tok->next;
-      return new_var(vs->var, tok);
+      Node *v = new_var(vs->var, tok);
+      if (vs->var->ty->is_ref && vs->var->ty->kind == TY_PTR) {   /* a reference: what it refers to */
+        v = new_unary(ND_DEREF, v, tok);
+        v->implicit = true;
+      }
+      return v;
     }
     if (vs && vs->enum_ty) {
       Node *n = new_num(vs->enum_val, tok);
@@ -1726,12 +1952,107 @@ static Node *primary(Token **rest, Token *tok) {
   error_tok(tok, "expected an expression before '%.*s'", tok->len, tok->loc);
 }
 
-/* ---------------- top level ---------------- */
+/* ---------------- C++ names ---------------- */
+/* "a :: b :: c" (and "::c") become one identifier token spelled "a::b::c", located at its
+ * first token (a copy kept as its origin): every lookup then sees a qualified name whole */
+static void merge_qualified(Token *tok) {
+  Token *prev = NULL;
+  for (Token *t = tok; t && t->kind != TK_EOF; prev = t, t = t->next) {
+    if (t->kind == TK_PRAGMA && t->pragma_toks) merge_qualified(t->pragma_toks);
+    bool lead = tok_equal(t, "::") && t->next->kind == TK_IDENT && !(prev && (prev->kind == TK_IDENT || tok_equal(prev, ">")));
+    bool ident = t->kind == TK_IDENT && tok_equal(t->next, "::") && t->next->next->kind == TK_IDENT;
+    if (!lead && !ident) continue;
+    Buf b = {0};
+    Token *last = t;
+    if (lead) { buf_puts(&b, "::"); last = t->next; }
+    buf_printf(&b, "%.*s", last->len, last->loc);
+    while (tok_equal(last->next, "::") && last->next->next->kind == TK_IDENT) {
+      last = last->next->next;
+      buf_printf(&b, "::%.*s", last->len, last->loc);
+    }
+    Token *orig = arena_alloc(sizeof(Token));
+    *orig = *t;
+    t->origin = orig;
+    t->macro = NULL;
+    t->kind = TK_IDENT;
+    t->loc = arena_strdup(b.s);
+    t->len = (int)b.len;
+    t->next = last->next;
+    if (t->next) t->next->prev = t;
+    buf_free(&b);
+  }
+}
+
+static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok);
 static TopItem *last_item;
+
+/* namespace N { | namespace { | namespace A = B; | using namespace N; | using N::x;
+ * returns the token after it; *opened tells the caller a namespace body begins */
+static Token *namespace_directive(Token *tok, bool *opened) {
+  Token *start = tok;
+  *opened = false;
+  if (tok_equal(tok, "namespace")) {
+    tok = tok->next;
+    if (tok->kind == TK_IDENT && tok_equal(tok->next, "=")) {
+      if (tok->next->next->kind != TK_IDENT) error_tok(tok->next->next, "expected a namespace name");
+      ns_aliases = xrealloc(ns_aliases, sizeof(NsAlias) * (size_t)(n_ns_aliases + 1));
+      Token *target = tok->next->next;
+      int len = target->len;
+      const char *t = resolve_alias(target->loc, &len);
+      ns_aliases[n_ns_aliases++] = (NsAlias){tok_text(tok), arena_strndup(t, (size_t)len)};
+      tok = skip(target->next, ";");
+      add_item(TOP_RAW, NULL, NULL, NULL, start);
+      last_item->end = tok;
+      return tok;
+    }
+    char *name = NULL;
+    if (tok->kind == TK_IDENT) { name = tok_text(tok); tok = tok->next; }
+    if (!tok_equal(tok, "{")) error_tok(tok, "expected '{' after the namespace name");
+    if (name) cur_ns = cur_ns ? fmt("%s::%s", cur_ns, name) : name;
+    *opened = true;
+    return tok->next;
+  }
+  tok = tok->next;   /* using */
+  if (tok->kind == TK_IDENT && tok_equal(tok->next, "=")) {
+    /* using NAME = TYPE; is a typedef */
+    Token *name = tok;
+    Type *ty = typename_(&tok, tok->next->next);
+    Type *t = copy_type(ty);
+    t->typedef_name = ns_qualify(tok_text(name));
+    push_scope((char *)t->typedef_name)->type_def = t;
+    add_item(TOP_TYPEDEF, NULL, ty, t->typedef_name, start);
+    return skip(tok, ";");
+  }
+  if (tok_equal(tok, "namespace")) {
+    Token *n = tok->next;
+    if (n->kind != TK_IDENT) error_tok(n, "expected a namespace name");
+    int len = n->len;
+    const char *t = resolve_alias(n->loc, &len);
+    using_ns = xrealloc(using_ns, sizeof(char *) * (size_t)(n_using + 1));
+    using_ns[n_using++] = arena_strndup(t, (size_t)len);
+    tok = skip(n->next, ";");
+  } else {
+    /* using N::x; : x names what N::x names */
+    if (tok->kind != TK_IDENT || !memchr(tok->loc, ':', (size_t)tok->len)) error_tok(tok, "unsupported C++: this 'using' declaration");
+    VarScope *v = find_var(tok);
+    const char *last = tok->loc + tok->len;
+    while (last > tok->loc && last[-1] != ':') last--;
+    if (!v) error_tok(tok, "no declaration of '%.*s' to use", tok->len, tok->loc);
+    VarScope *u = push_global(arena_strndup(last, (size_t)(tok->loc + tok->len - last)));
+    u->var = v->var; u->type_def = v->type_def; u->enum_ty = v->enum_ty; u->enum_val = v->enum_val;
+    tok = skip(tok->next, ";");
+  }
+  add_item(TOP_RAW, NULL, NULL, NULL, start);
+  last_item->end = tok;
+  return tok;
+}
+
+/* ---------------- top level ---------------- */
 static Obj **funcs_tail;
 static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok) {
   TopItem *it = arena_alloc(sizeof(TopItem));
   it->kind = k; it->obj = o; it->ty = ty; it->name = name; it->tok = tok;
+  it->ns = cur_ns;
   if (last_item) last_item->next = it; else prog->items = it;
   last_item = it;
 }
@@ -1746,7 +2067,9 @@ static Obj *find_func(const char *name) {
 static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   Token *name = ty->name;
   if (!name) error_tok(tok, "function name omitted");
-  char *fname = tok_text(name);
+  char *fname = ns_qualify(tok_text(name));
+  if (ty->return_ty->is_ref || has_auto(ty->return_ty))
+    error_tok(name, "unsupported C++: %s return type", ty->return_ty->is_ref ? "a reference" : "an 'auto'");
   if (attr->global && ty->return_ty->kind != TY_VOID) error_tok(name, "__global__ function '%s' must have a void return type", fname);
   if (attr->shared || attr->constant) error_tok(attr->cuda_tok, "'%.*s' cannot be applied to a function", attr->cuda_tok->len, attr->cuda_tok->loc);
   if (attr->global && attr->device) error_tok(attr->cuda_tok, "a function cannot be both __global__ and __device__");
@@ -1767,6 +2090,8 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn->is_device = attr->device || (!attr->global && !attr->host);
   fn->is_host = attr->host;
   fn->is_inline = attr->is_inline;
+  fn->is_constexpr = attr->is_constexpr;
+  if (fn->is_constexpr) ty->return_ty = unqual(ty->return_ty);   /* constexpr's const is the function's */
   fn->is_forceinline = attr->forceinline;
   fn->launch_bounds[0] = attr->launch_bounds[0];
   fn->launch_bounds[1] = attr->launch_bounds[1];
@@ -1835,9 +2160,10 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     Type *ty = declarator(&tok, tok, base);
     if (!ty->name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(ty->name, "unexpected function declarator");
+    if (ty->is_ref || has_auto(ty)) error_tok(ty->name, "unsupported C++: %s at file scope", ty->is_ref ? "references" : "'auto' variables");
     StorageClass sc = attr->constant ? SC_CONSTANT : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED) : host_const ? SC_CONSTANT : SC_DEVICE_GLOBAL;
     if (sc == SC_SHARED || sc == SC_EXTERN_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
-    Obj *v = new_obj(tok_text(ty->name), ty, ty->name, sc);
+    Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
     v->is_const_decl = attr->is_const || host_const;
     v->host_const = host_const && !attr->constant;
     v->is_extern = attr->is_extern;
@@ -1964,8 +2290,8 @@ static void toplevel(Token **rest, Token *tok, bool host_const) {
       Type *ty = declarator(&tok, tok, base);
       if (!ty->name) error_tok(tok, "typedef name omitted");
       Type *t = copy_type(ty);
-      t->typedef_name = tok_text(ty->name);
-      push_scope(tok_text(ty->name))->type_def = t;
+      t->typedef_name = ns_qualify(tok_text(ty->name));
+      push_scope((char *)t->typedef_name)->type_def = t;
       add_item(TOP_TYPEDEF, NULL, ty, t->typedef_name, start);
     }
     *rest = tok;
@@ -1990,12 +2316,43 @@ static void toplevel(Token **rest, Token *tok, bool host_const) {
   global_variable(rest, tok, base, &attr, host_const);
 }
 
+typedef struct { Token *tok; bool opened; char *saved; } NsCall;
+static void namespace_call(void *ud) {
+  NsCall *c = ud;
+  c->tok = namespace_directive(c->tok, &c->opened);
+}
+
 /* one top-level declaration, as a protected call: an error drops this declaration only */
 typedef struct { Token *tok; bool host_const; } TopCall;
 static void toplevel_call(void *ud) {
   TopCall *c = ud;
   toplevel(&c->tok, c->tok, c->host_const);
 }
+
+/* C++: a constexpr function without __device__ is callable from device code (nvcc's
+ * --expt-relaxed-constexpr, and constant expressions): it is parsed as __host__ __device__ */
+static bool is_constexpr_function(Token *tok) {
+  bool ce = false;
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    if (tok_equal(t, "constexpr")) ce = true;
+    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__host__") || tok_equal(t, "template")) return false;
+    if (tok_equal(t, "(")) return ce;
+    if (tok_equal(t, ";") || tok_equal(t, "=") || tok_equal(t, "{")) return false;
+  }
+  return false;
+}
+
+static void constexpr_call(void *ud) {
+  TopCall *c = ud;
+  VarAttr attr = {0};
+  Token *tok = c->tok;
+  Type *base = declspec(&tok, tok, &attr);
+  Type *ty = declarator(&tok, tok, base);
+  if (ty->kind != TY_FUNC) error_tok(c->tok, "expected a constexpr function");
+  attr.device = attr.host = true;
+  function(&c->tok, tok, ty, &attr);
+}
+
 
 Program *parse(Token *tok) {
   prog = arena_alloc(sizeof(Program));
@@ -2008,7 +2365,13 @@ Program *parse(Token *tok) {
   n_host_funcs = 0;
   nest_depth = stmt_depth = expr_level = 0;
   define_builtin_typedefs();
+  merge_qualified(tok);
   int extern_c_depth = 0;
+  /* what each open '{' at file scope was: 'e' extern "C", 'n' a namespace (with the
+   * namespace it was opened in) */
+  char open_kind[64];
+  char *open_ns[64];
+  int nopen = 0;
   while (tok->kind != TK_EOF) {
     /* as clang's -ferror-limit: past this many errors the rest of the file is not read (one
      * stray token repeated 10^4 times must not give 10^4 diagnostics) */
@@ -2025,14 +2388,34 @@ Program *parse(Token *tok) {
     if (tok_equal(tok, ";")) { tok = tok->next; continue; }
     if (tok_equal(tok, "extern") && tok->next->kind == TK_STR && tok_equal(tok->next->next, "{")) {
       extern_c_depth++;
+      if (nopen < 64) open_kind[nopen++] = 'e';
       tok = tok->next->next->next;
       continue;
     }
-    if (tok_equal(tok, "}") && extern_c_depth) { extern_c_depth--; tok = tok->next; continue; }
+    if ((tok_equal(tok, "namespace") || tok_equal(tok, "using")) && nopen < 64) {
+      NsCall nc = {tok, false, cur_ns};
+      if (!carve_pcall(namespace_call, &nc)) {
+        prog->errors++;
+        cur_ns = nc.saved;
+        tok = skip_declaration(tok);
+        continue;
+      }
+      if (nc.opened) { open_kind[nopen] = 'n'; open_ns[nopen++] = nc.saved; }
+      tok = nc.tok;
+      continue;
+    }
+    if (tok_equal(tok, "}") && nopen && open_kind[nopen - 1] == 'n') { cur_ns = open_ns[--nopen]; tok = tok->next; continue; }
+    if (tok_equal(tok, "}") && extern_c_depth) { extern_c_depth--; if (nopen) nopen--; tok = tok->next; continue; }
     if (tok_equal(tok, "}")) {
       diag_at(DIAG_ERROR, tok_loc(tok), "extraneous closing brace ('}')");
       prog->errors++;
       tok = tok->next;
+      continue;
+    }
+    if (is_constexpr_function(tok)) {
+      TopCall cc = {tok, false};
+      if (carve_pcall(constexpr_call, &cc)) tok = cc.tok;
+      else { prog->errors++; tok = skip_declaration(tok); }
       continue;
     }
     bool has_device;
@@ -2091,6 +2474,9 @@ Program *parse(Token *tok) {
   last_item = NULL;
   funcs_tail = NULL;
   free(failed_types); failed_types = NULL; n_failed_types = 0;
+  cur_ns = NULL;
+  free(using_ns); using_ns = NULL; n_using = 0;
+  free(ns_aliases); ns_aliases = NULL; n_ns_aliases = 0;
   free(host_funcs); host_funcs = NULL; n_host_funcs = 0;
   return p;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { Buf *b; int indent; Type **done; int ndone; } Printer;
+typedef struct { Buf *b; int indent; Type **done; int ndone; const char *ns; } Printer;
 
 static void out(Printer *p, const char *s) { buf_puts(p->b, s); }
 static void outf(Printer *p, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -76,7 +76,7 @@ static void params_str(Printer *p, Type *fn, Buf *o) {
   for (Type *q = fn->params; q; q = q->next) {
     if (q != fn->params) buf_puts(o, ", ");
     Buf pb = {0};
-    Printer pp = {&pb, 0, p->done, p->ndone};
+    Printer pp = {&pb, 0, p->done, p->ndone, NULL};
     print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
     buf_puts(o, pb.s);
     buf_free(&pb);
@@ -90,7 +90,7 @@ static void declarator_str(Printer *p, Type *t, Buf *inner) {
   for (;;) {
     if (t->kind == TY_PTR && !t->typedef_name) {
       Buf nb = {0};
-      buf_putc(&nb, '*');
+      buf_putc(&nb, t->is_ref ? '&' : '*');
       if (t->qual & Q_CONST) buf_puts(&nb, "const ");
       if (t->qual & Q_VOLATILE) buf_puts(&nb, "volatile ");
       if (t->qual & Q_RESTRICT) buf_puts(&nb, "__restrict__ ");
@@ -133,6 +133,7 @@ static Type *base_of(Type *t) {
 static void decl(Printer *p, Type *t, const char *name, bool define) {
   base_name(p, base_of(t), define);
   Buf inner = {0};
+  if (t->is_ref && t->kind != TY_PTR) buf_putc(&inner, '&');   /* const T& passed by value */
   buf_puts(&inner, name ? name : "");
   declarator_str(p, t, &inner);
   if (inner.s && inner.s[0]) {
@@ -145,7 +146,7 @@ static void decl(Printer *p, Type *t, const char *name, bool define) {
 }
 
 void print_type_decl(Buf *b, Type *ty, const char *name) {
-  Printer p = {b, 0, NULL, 0};
+  Printer p = {b, 0, NULL, 0, NULL};
   decl(&p, ty, name, false);
   free(p.done);
 }
@@ -168,6 +169,7 @@ static void struct_body(Printer *p, Type *t) {
 /* ---- expressions ---- */
 enum { P_COMMA = 1, P_ASSIGN, P_COND, P_LOGOR, P_LOGAND, P_BITOR, P_BITXOR, P_BITAND, P_EQ, P_REL, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POSTFIX, P_PRIMARY };
 
+static const char *half_operator(Node *n);
 static int prec(Node *n) {
   switch (n->kind) {
   case ND_COMMA: return P_COMMA;
@@ -186,7 +188,14 @@ static int prec(Node *n) {
   case ND_CAST: return n->implicit ? prec(n->lhs) : P_UNARY;
   case ND_NOT: case ND_BITNOT: case ND_NEG: case ND_POS: case ND_ADDR: case ND_DEREF: case ND_PREINC:
   case ND_PREDEC: case ND_SIZEOF: return P_UNARY;
-  case ND_INDEX: case ND_MEMBER: case ND_CALL: case ND_POSTINC: case ND_POSTDEC: return P_POSTFIX;
+  case ND_CALL:
+    if (n->implicit) {
+      const char *op = half_operator(n);
+      if (!op) return prec(n->args);
+      return *op == '*' || *op == '/' ? P_MUL : P_ADD;
+    }
+    return P_POSTFIX;
+  case ND_INDEX: case ND_MEMBER: case ND_POSTINC: case ND_POSTDEC: return P_POSTFIX;
   case ND_NUM:
     if (!n->tok || (n->tok->kind != TK_NUM && n->tok->kind != TK_IDENT)) {
       if (is_flonum(n->ty) ? n->fval < 0 || signbit(n->fval) : n->ival < 0) return P_UNARY;
@@ -247,8 +256,23 @@ static void init_list(Printer *p, Node *n) {
   out(p, "}");
 }
 
+/* a half operator the type checker made a builtin call: its operator */
+static const char *half_operator(Node *n) {
+  if (n->kind != ND_CALL || !n->implicit || n->builtin != BI_HALF) return NULL;
+  switch (n->ival) {
+  case HOP_ADD: case HOP_ADD2: return "+";
+  case HOP_SUB: case HOP_SUB2: return "-";
+  case HOP_MUL: case HOP_MUL2: return "*";
+  case HOP_DIV: return "/";
+  default: return NULL;
+  }
+}
+
 static void expr(Printer *p, Node *n, int min) {
   if (n->kind == ND_CAST && n->implicit) { expr(p, n->lhs, min); return; }
+  /* what references and __half conversions add underneath is not written in C++ */
+  if ((n->kind == ND_ADDR || n->kind == ND_DEREF) && n->implicit) { expr(p, n->lhs, min); return; }
+  if (n->kind == ND_CALL && n->implicit && !half_operator(n)) { expr(p, n->args, min); return; }
   int pr = prec(n);
   bool paren = pr < min;
   if (paren) out(p, "(");
@@ -263,6 +287,12 @@ static void expr(Printer *p, Node *n, int min) {
     break;
   }
   case ND_CALL:
+    if (n->implicit) {   /* a __half operator */
+      expr(p, n->args, pr);
+      outf(p, " %s ", half_operator(n));
+      expr(p, n->args->next, pr + 1);
+      break;
+    }
     if (n->fn) out(p, n->fn->name);
     else tokout(p, n->tok);
     args(p, n->args);
@@ -347,7 +377,7 @@ static void expr(Printer *p, Node *n, int min) {
 }
 
 void print_expr(Buf *b, Node *n) {
-  Printer p = {b, 0, NULL, 0};
+  Printer p = {b, 0, NULL, 0, NULL};
   expr(&p, n, P_COMMA);
   free(p.done);
 }
@@ -483,7 +513,16 @@ static void stmt(Printer *p, Node *n) {
   }
 }
 
+/* a name declared in the namespace being printed, as its definition there spells it */
+static const char *local_name(Printer *p, const char *name) {
+  size_t n = p->ns ? strlen(p->ns) : 0;
+  if (n && !strncmp(name, p->ns, n) && !strncmp(name + n, "::", 2)) return name + n + 2;
+  return name;
+}
+
 static void function(Printer *p, Obj *fn) {
+  if (fn->tmpl_head) out(p, "template <> ");
+  if (fn->is_constexpr) out(p, "constexpr ");
   if (fn->is_kernel) out(p, "__global__ ");
   else {
     if (fn->is_host) out(p, "__host__ ");
@@ -499,14 +538,14 @@ static void function(Printer *p, Obj *fn) {
   Type *ft = fn->ty;
   base_name(p, base_of(ft->return_ty), false);
   Buf inner = {0};
-  buf_puts(&inner, fn->name);
+  buf_puts(&inner, local_name(p, fn->name));
   Buf ps = {0};
   /* parameters print with their names */
   buf_putc(&ps, '(');
   if (!ft->params) buf_puts(&ps, "void");
   for (Type *q = ft->params; q; q = q->next) {
     if (q != ft->params) buf_puts(&ps, ", ");
-    Printer pp = {&ps, 0, p->done, p->ndone};
+    Printer pp = {&ps, 0, p->done, p->ndone, p->ns};
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
     p->done = pp.done;
     p->ndone = pp.ndone;
@@ -536,7 +575,7 @@ static bool uses_printf(Node *n) {
 }
 
 void print_function(Buf *b, Obj *fn) {
-  Printer p = {b, 0, NULL, 0};
+  Printer p = {b, 0, NULL, 0, NULL};
   function(&p, fn);
   free(p.done);
 }
@@ -544,13 +583,26 @@ void print_function(Buf *b, Obj *fn) {
 bool print_carve_pragmas = true;
 
 void print_program(Buf *b, Program *prog) {
-  Printer p = {b, 0, NULL, 0};
+  Printer p = {b, 0, NULL, 0, NULL};
   bool printf_used = false;
   for (Obj *f = prog->funcs; f; f = f->next) if (f->body && uses_printf(f->body)) printf_used = true;
   if (printf_used) out(&p, "#include <stdio.h>\n\n");
   TopKind last = TOP_PRAGMA;
   bool first = true;
   for (TopItem *it = prog->items; it; it = it->next) {
+    if (!(it->ns == p.ns || (it->ns && p.ns && !strcmp(it->ns, p.ns)))) {
+      for (const char *c = p.ns; c; c = strstr(c + 2, "::")) out(&p, "}\n");
+      if (it->ns) {
+        out(&p, "\n");
+        for (const char *c = it->ns;; c += 2) {
+          const char *e = strstr(c, "::");
+          outf(&p, "namespace %.*s {\n", e ? (int)(e - c) : (int)strlen(c), c);
+          if (!e) break;
+          c = e;
+        }
+      }
+      p.ns = it->ns;
+    }
     if (!first && (it->kind == TOP_FUNC || last == TOP_FUNC || it->kind != last)) out(&p, "\n");
     first = false;
     last = it->kind;
@@ -560,7 +612,14 @@ void print_program(Buf *b, Program *prog) {
       pragma_line(&p, it->tok);
       out(&p, "\n");
       break;
-    case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, it->name, true); out(&p, ";\n"); break;
+    case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, local_name(&p, it->name), true); out(&p, ";\n"); break;
+    case TOP_RAW:
+      for (Token *t = it->tok; t && t != it->end && t->kind != TK_EOF; t = t->next) {
+        if (t != it->tok && (t->has_space || t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM)) out(&p, " ");
+        tokout(&p, t);
+      }
+      out(&p, it->end && it->end->prev && tok_equal(it->end->prev, ";") ? "\n" : ";\n");
+      break;
     case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;
     case TOP_FUNC: function(&p, it->obj); break;
     case TOP_VAR: {
@@ -569,12 +628,13 @@ void print_program(Buf *b, Program *prog) {
       if (v->is_extern) out(&p, "extern ");
       if (v->sc == SC_CONSTANT && !v->host_const) out(&p, "__constant__ ");
       else if (v->sc == SC_DEVICE_GLOBAL) out(&p, "__device__ ");
-      decl(&p, v->ty, v->name, true);
+      decl(&p, v->ty, local_name(&p, v->name), true);
       if (v->init) { out(&p, " = "); init_list(&p, v->init); }
       out(&p, ";\n");
       break;
     }
     }
   }
+  for (const char *c = p.ns; c; c = strstr(c + 2, "::")) out(&p, "}\n");
   free(p.done);
 }
