@@ -16,6 +16,8 @@ typedef struct VarScope {
   Type *type_def;
   Type *enum_ty;
   int64_t enum_val;
+  struct Template *tmpl;   /* C++: a function template's name */
+  bool tparam;             /* a template's value parameter (enum_ty, enum_val) inside an instance */
 } VarScope;
 typedef struct TagScope { struct TagScope *next; char *name; Type *ty; } TagScope;
 typedef struct Scope { struct Scope *next; VarScope *vars; TagScope *tags; } Scope;
@@ -56,7 +58,14 @@ static bool is_typename(Token *tok);
 static int64_t const_expr(Token **rest, Token *tok);
 static bool eval_const(Node *n, int64_t *v);
 static bool strict_const = true;
-static bool has_auto(const Type *t);   /* a division by zero is an error (parsing), or just "not constant" */
+static bool has_auto(const Type *t);
+struct Template;
+static Node *template_call(Token **rest, Token *tok, struct Template *t);
+static Node *binary_level(Token **rest, Token *tok, int level);
+static Obj *find_func(const char *name);
+static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr);
+static Token *skip_declaration(Token *tok);   /* a division by zero is an error (parsing), or just "not constant" */
+static Token *tnum_token(Token *at, int64_t v);
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
@@ -1781,14 +1790,8 @@ static Token *std_name(Token *name) {
   return name;
 }
 
-/* funcall = ident "(" (assign ("," assign)*)? ")" */
-static Node *funcall(Token **rest, Token *tok) {
-  Token *name = tok;
-  Node *call = new_node(ND_CALL, tok);
-  call->args = func_args(rest, tok->next->next, call);
-  VarScope *vs = find_var(name);
-  if (vs && vs->var && vs->var->sc == SC_FUNC) {
-    Obj *fn = vs->var;
+/* a call of a user function: arguments converted to its parameters */
+static Node *user_call(Token *name, Node *call, Obj *fn) {
     if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
     call->fn = fn;
     Type *ft = fn->ty;
@@ -1812,7 +1815,16 @@ static Node *funcall(Token **rest, Token *tok) {
     }
     call->ty = ft->return_ty;
     return call;
-  }
+}
+
+/* funcall = ident "(" (assign ("," assign)*)? ")" */
+static Node *user_call(Token *name, Node *call, Obj *fn);
+static Node *funcall(Token **rest, Token *tok) {
+  Token *name = tok;
+  Node *call = new_node(ND_CALL, tok);
+  call->args = func_args(rest, tok->next->next, call);
+  VarScope *vs = find_var(name);
+  if (vs && vs->var && vs->var->sc == SC_FUNC) return user_call(name, call, vs->var);
   if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
   Token *qualified_name = name;
   name = call->tok = std_name(name);   /* printed as the plain name: nvcc needs no <cmath> */
@@ -1925,10 +1937,9 @@ static Node *primary(Token **rest, Token *tok) {
       *rest = skip(tok, ")");
       return n;
     }
-    if (tok_equal(tok->next, "(")) return funcall(rest, tok);
-    if (tok_equal(tok->next, "<") && tok->next->next->kind != TK_NUM && is_typename(tok->next->next))
-      error_tok(tok->next, "unsupported C++: templates");
     VarScope *vs = find_var(tok);
+    if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
+    if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
       if (vs->var->sc == SC_FUNC) error_tok(tok, "function '%s' used as a value (function pointers are not supported)", vs->var->name);
       *rest = tok->next;
@@ -1938,6 +1949,12 @@ static Node *primary(Token **rest, Token *tok) {
         v->implicit = true;
       }
       return v;
+    }
+    if (vs && vs->enum_ty && vs->tparam) {   /* a template's value parameter: its value */
+      Node *n = new_num(vs->enum_val, tnum_token(tok, vs->enum_val));
+      n->ty = vs->enum_ty->kind == TY_ENUM ? ty_int : unqual(vs->enum_ty);
+      *rest = tok->next;
+      return n;
     }
     if (vs && vs->enum_ty) {
       Node *n = new_num(vs->enum_val, tok);
@@ -2329,6 +2346,369 @@ static void toplevel_call(void *ud) {
   toplevel(&c->tok, c->tok, c->host_const);
 }
 
+/* ---------------- C++ templates (docs/cxx.md) ----------------
+ * A function template is kept as its tokens. Each use with new arguments (a call in device
+ * code, with arguments written or deduced; `#pragma carve launch k<256, float>`; an explicit
+ * instantiation `template __global__ void k<256, float>(...);`) parses those tokens again in a
+ * scope where each type parameter names the argument type and each value parameter is its
+ * value: the instance is an ordinary function named "k<256, float>", printed back as an
+ * explicit specialization after the template's declaration. */
+enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 32 };
+typedef struct { char *name; bool is_type; Type *vty; Token *deflt; } TParam;
+typedef struct Template {
+  char *name, *local;     /* "ns::k" and "k" */
+  char *ns;
+  Token *head, *decl, *fname;
+  TParam params[MAX_TPARAMS];
+  int nparams;
+  bool is_kernel;
+  int ninstances;
+  struct Template *next_kernel;   /* the file's template kernels, for the warning on those never made */
+} Template;
+static Template *template_kernels;
+typedef struct { Type *ty; int64_t val; bool set; } TArg;
+static int instance_depth;
+
+/* '>' closing a template argument list; a '>>' is split in two */
+static Token *skip_angle(Token *tok) {
+  if (tok_equal(tok, ">>")) {
+    Token *second = arena_alloc(sizeof(Token));
+    *second = *tok;
+    second->loc++; second->len = 1; second->col++; second->origin = NULL; second->has_space = false;
+    second->prev = tok;
+    tok->len = 1;
+    tok->next = second;
+    if (second->next) second->next->prev = second;
+  }
+  return skip(tok, ">");
+}
+
+/* template-args = "<" (type-name | shift-expr) ("," ...)* ">" */
+static Token *template_args(Token *tok, Template *t, TArg *args) {
+  tok = skip(tok, "<");
+  for (int i = 0; !tok_equal(tok, ">") && !tok_equal(tok, ">>"); i++) {
+    if (i) tok = skip(tok, ",");
+    if (i >= t->nparams) error_tok(tok, "too many template arguments for '%s'", t->name);
+    if (t->params[i].is_type) {
+      args[i].ty = typename_(&tok, tok);
+    } else {
+      Node *e = binary_level(&tok, tok, 7);   /* no '<' or '>' at the top: C++'s rule */
+      add_type(e);
+      if (!eval_const(e, &args[i].val)) error_tok(e->tok, "template argument for '%s' is not an integer constant", t->params[i].name);
+    }
+    args[i].set = true;
+  }
+  return skip_angle(tok);
+}
+
+/* the parameter declarations of the template's function, split at top-level commas */
+static int template_fn_params(Template *t, Token **starts, int max) {
+  Token *tok = t->fname->next;
+  while (!tok_equal(tok, "(") && tok->kind != TK_EOF) tok = tok->next;
+  int n = 0, depth = 0;
+  for (tok = tok->next; tok->kind != TK_EOF && n < max; tok = tok->next) {
+    if (depth == 0 && !tok_equal(tok, ")") && (n == 0 || tok_equal(tok->prev, ","))) starts[n++] = tok;
+    if (tok_equal(tok, "(") || tok_equal(tok, "<") || tok_equal(tok, "[")) depth++;
+    else if (tok_equal(tok, "]") || tok_equal(tok, ">")) depth--;
+    else if (tok_equal(tok, ")") && depth-- == 0) break;
+  }
+  return n;
+}
+
+/* T from a call's arguments: a parameter written "T x", "const T *x", "T &x" takes the
+ * argument's type with as many pointer levels removed as it has '*' after T */
+static void deduce_args(Template *t, Node *call_args, TArg *args) {
+  Token *starts[32];
+  int np = template_fn_params(t, starts, 32);
+  Node *a = call_args;
+  for (int i = 0; i < np && a; i++, a = a->next) {
+    for (Token *p = starts[i]; p->kind != TK_EOF && !tok_equal(p, ",") && !tok_equal(p, ")"); p = p->next) {
+      int k = 0;
+      while (k < t->nparams && !(t->params[k].is_type && tok_equal(p, t->params[k].name))) k++;
+      if (k == t->nparams || args[k].set) continue;
+      Type *ty = a->ty;
+      for (Token *q = p->next; tok_equal(q, "*") || tok_equal(q, "const") || tok_equal(q, "__restrict__"); q = q->next)
+        if (tok_equal(q, "*")) { if (!is_pointer_like(ty)) goto next_param; ty = ty->base; }
+      if (ty->kind == TY_ARRAY) ty = pointer_to(ty->base);
+      args[k].ty = unqual(ty);
+      args[k].set = true;
+      break;
+    }
+  next_param:;
+  }
+}
+
+static Token *tnum_token(Token *at, int64_t v) {
+  Token *t = arena_alloc(sizeof(Token));
+  *t = *at;
+  t->kind = TK_NUM;
+  t->loc = fmt("%lld", (long long)v);
+  t->len = (int)strlen(t->loc);
+  t->origin = at;
+  t->macro = NULL;
+  return t;
+}
+
+static char *instance_name(Template *t, TArg *args, bool local) {
+  Buf b = {0};
+  buf_printf(&b, "%s<", local ? t->local : t->name);
+  for (int i = 0; i < t->nparams; i++) {
+    if (i) buf_puts(&b, ", ");
+    if (t->params[i].is_type) buf_puts(&b, type_name(args[i].ty));
+    else if (t->params[i].vty->kind == TY_BOOL) buf_puts(&b, args[i].val ? "true" : "false");
+    else buf_printf(&b, "%lld", (long long)args[i].val);
+  }
+  buf_putc(&b, '>');
+  char *s = arena_strdup(b.s);
+  buf_free(&b);
+  return s;
+}
+
+typedef struct {
+  Scope *scope; Obj *cur_fn; int loop_depth, switch_depth, block_depth, nest_depth, stmt_depth, expr_level;
+  bool fn_body_pending; Node *cur_switch; char *cur_ns; int nbinds;
+} ParserState;
+static ParserState save_parser(void) {
+  return (ParserState){scope, cur_fn, loop_depth, switch_depth, block_depth, nest_depth, stmt_depth, expr_level,
+                       fn_body_pending, cur_switch, cur_ns, n_const_binds};
+}
+static void restore_parser(ParserState s) {
+  scope = s.scope; cur_fn = s.cur_fn; loop_depth = s.loop_depth; switch_depth = s.switch_depth;
+  block_depth = s.block_depth; nest_depth = s.nest_depth; stmt_depth = s.stmt_depth; expr_level = s.expr_level;
+  fn_body_pending = s.fn_body_pending; cur_switch = s.cur_switch; cur_ns = s.cur_ns; n_const_binds = s.nbinds;
+}
+
+typedef struct { Template *t; TArg *args; char *local; Obj *fn; } InstCall;
+static void instance_body(void *ud) {
+  InstCall *c = ud;
+  Template *t = c->t;
+  Scope *file = scope;
+  while (file->next) file = file->next;
+  scope = arena_alloc(sizeof(Scope));
+  scope->next = file;
+  cur_fn = NULL; cur_switch = NULL; fn_body_pending = false;
+  loop_depth = switch_depth = block_depth = nest_depth = stmt_depth = expr_level = 0;
+  cur_ns = t->ns;
+  for (int i = 0; i < t->nparams; i++) {
+    VarScope *v = arena_alloc(sizeof(VarScope));
+    v->name = t->params[i].name;
+    v->next = scope->vars;
+    scope->vars = v;
+    if (t->params[i].is_type) v->type_def = c->args[i].ty;
+    else { v->enum_ty = t->params[i].vty; v->enum_val = c->args[i].val; v->tparam = true; }
+  }
+  VarAttr attr = {0};
+  Token *tok = t->decl;
+  Type *base = declspec(&tok, tok, &attr);
+  Type *ty = declarator(&tok, tok, base);
+  if (ty->kind != TY_FUNC || !ty->name) error_tok(t->fname, "unsupported C++: this template (carve instantiates function templates)");
+  Token *nm = arena_alloc(sizeof(Token));
+  *nm = *ty->name;
+  nm->loc = c->local;
+  nm->len = (int)strlen(c->local);
+  nm->origin = ty->name;
+  nm->macro = NULL;
+  ty->name = nm;
+  Token *end;
+  function(&end, tok, ty, &attr);
+  c->fn = find_func(ns_qualify(c->local));
+  if (c->fn) { c->fn->tmpl_head = t->head; t->ninstances++; }
+}
+
+/* the instance of t for args (defaults filled in), parsed once */
+static Obj *instantiate(Template *t, TArg *args, Token *at) {
+  for (int i = 0; i < t->nparams; i++) {
+    if (args[i].set) continue;
+    if (!t->params[i].deflt)
+      error_tok(at, "cannot deduce the template argument '%s' of '%s': write %s<...>", t->params[i].name, t->name, t->local);
+    Token *d = t->params[i].deflt;
+    if (t->params[i].is_type) args[i].ty = typename_(&d, d);
+    else args[i].val = const_expr(&d, d);
+    args[i].set = true;
+  }
+  for (int i = 0; i < t->nparams; i++)
+    if (t->params[i].is_type && (args[i].ty->kind == TY_VOID || has_auto(args[i].ty)) )
+      error_tok(at, "template argument '%s' of '%s' cannot be '%s'", t->params[i].name, t->name, type_name(args[i].ty));
+  InstCall c = {t, args, instance_name(t, args, true), NULL};
+  char *full = instance_name(t, args, false);
+  VarScope *have = find_global_n(full, (int)strlen(full));
+  if (have && have->var) return have->var;
+  if (instance_depth >= MAX_INSTANCE_DEPTH)
+    error_tok(at, "template instances nested too deeply (%d) instantiating '%s'", MAX_INSTANCE_DEPTH, full);
+  ParserState saved = save_parser();
+  instance_depth++;
+  bool ok = carve_pcall(instance_body, &c);
+  instance_depth--;
+  restore_parser(saved);
+  if (!ok || !c.fn) {
+    note_tok(at, "in the instance '%s' of the template, required here", full);
+    carve_throw();
+  }
+  return c.fn;
+}
+
+/* name<ARGS>(...) or name(...) where name is a function template */
+static Node *template_call(Token **rest, Token *tok, Template *t) {
+  Token *name = tok;
+  TArg args[MAX_TPARAMS] = {{0}};
+  tok = tok->next;
+  if (tok_equal(tok, "<")) tok = template_args(tok, t, args);
+  if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after the template '%s' (function templates are called)", t->name);
+  Node *call = new_node(ND_CALL, name);
+  call->args = func_args(rest, tok->next, call);
+  deduce_args(t, call->args, args);
+  Obj *fn = instantiate(t, args, name);
+  return user_call(name, call, fn);
+}
+
+/* template-decl = "template" "<" tparam ("," tparam)* ">" function-definition
+ * tparam = ("typename" | "class") ident ("=" type-name)? | declspec ident ("=" const-expr)? */
+static Token *template_decl(Token *tok) {
+  Template *t = arena_alloc(sizeof(Template));
+  t->head = tok;
+  tok = skip(tok->next, "<");
+  while (!tok_equal(tok, ">")) {
+    if (t->nparams) tok = skip(tok, ",");
+    if (t->nparams == MAX_TPARAMS) error_tok(tok, "more than %d template parameters", MAX_TPARAMS);
+    TParam *p = &t->params[t->nparams++];
+    if (tok_equal(tok, "typename") || tok_equal(tok, "class")) {
+      p->is_type = true;
+      tok = tok->next;
+    } else if (tok_equal(tok, "template")) {
+      error_tok(tok, "unsupported C++: template template parameters");
+    } else {
+      p->vty = typename_(&tok, tok);
+      if (!is_integer(p->vty)) error_tok(tok, "unsupported C++: a template parameter of type '%s' (integer and type parameters are)", type_name(p->vty));
+    }
+    if (tok_equal(tok, "...")) error_tok(tok, "unsupported C++: variadic templates");
+    p->name = get_ident(tok);
+    tok = tok->next;
+    if (tok_equal(tok, "=")) {
+      p->deflt = tok = tok->next;
+      for (int depth = 0; tok->kind != TK_EOF; tok = tok->next) {
+        if (depth == 0 && (tok_equal(tok, ",") || tok_equal(tok, ">"))) break;
+        if (tok_equal(tok, "(") || tok_equal(tok, "<")) depth++;
+        if (tok_equal(tok, ")") || tok_equal(tok, ">")) depth--;
+      }
+    }
+  }
+  t->decl = tok = tok->next;
+  if (tok_equal(tok, "struct") || tok_equal(tok, "class") || tok_equal(tok, "union"))
+    error_tok(tok, "unsupported C++: class templates (carve instantiates function templates)");
+  Token *prev = NULL;
+  for (; tok->kind != TK_EOF && !tok_equal(tok, "(") && !tok_equal(tok, ";") && !tok_equal(tok, "{"); prev = tok, tok = tok->next)
+    if (tok_equal(tok, "__global__")) t->is_kernel = true;
+  if (!tok_equal(tok, "(") || !prev || prev->kind != TK_IDENT) error_tok(t->decl, "unsupported C++: this template (carve instantiates function templates)");
+  t->fname = prev;
+  t->ns = cur_ns;
+  t->local = tok_text(prev);
+  t->name = ns_qualify(t->local);
+  Token *end = skip_declaration(t->decl);
+  Token *body = t->decl;
+  while (body != end && !tok_equal(body, "{") && !tok_equal(body, ";")) body = body->next;
+  add_item(TOP_RAW, NULL, NULL, NULL, t->head);
+  last_item->end = body;
+  VarScope *prior = find_global_n(t->name, (int)strlen(t->name));
+  if (prior && prior->tmpl) {   /* a declaration before the definition: the definition wins */
+    if (tok_equal(body, "{")) *prior->tmpl = *t;
+  } else {
+    push_global(t->name)->tmpl = t;
+    if (t->is_kernel) { t->next_kernel = template_kernels; template_kernels = t; }
+  }
+  return end;
+}
+
+/* template __global__ void k<256, float>(float *);  (an explicit instantiation) */
+static Token *explicit_instantiation(Token *tok) {
+  Token *at = tok;
+  for (tok = tok->next; tok->kind != TK_EOF && !tok_equal(tok, ";"); tok = tok->next) {
+    VarScope *v = tok->kind == TK_IDENT && tok_equal(tok->next, "<") ? find_var(tok) : NULL;
+    if (v && v->tmpl) {
+      TArg args[MAX_TPARAMS] = {{0}};
+      template_args(tok->next, v->tmpl, args);
+      instantiate(v->tmpl, args, tok);
+      return skip_declaration(at);
+    }
+  }
+  error_tok(at, "expected an explicit instantiation of a function template");
+}
+
+/* template <> __global__ void k<256, float>(float *a) { ... }  (an explicit specialization,
+ * which is how carve prints instances): the function is that instance */
+static Token *explicit_specialization(Token *head) {
+  Token *tok = head->next->next->next;
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, "(") && !tok_equal(t, ";"); t = t->next) {
+    VarScope *v = t->kind == TK_IDENT && tok_equal(t->next, "<") ? find_var(t) : NULL;
+    if (!v || !v->tmpl) continue;
+    TArg args[MAX_TPARAMS] = {{0}};
+    Token *after = template_args(t->next, v->tmpl, args);
+    for (int i = 0; i < v->tmpl->nparams; i++)
+      if (!args[i].set) error_tok(t, "an explicit specialization of '%s' names every template argument", v->tmpl->name);
+    Token *orig = arena_alloc(sizeof(Token));
+    *orig = *t;
+    t->origin = orig;
+    t->macro = NULL;
+    t->loc = instance_name(v->tmpl, args, true);
+    t->len = (int)strlen(t->loc);
+    t->next = after;
+    VarAttr attr = {0};
+    Type *base = declspec(&tok, tok, &attr);
+    Type *ty = declarator(&tok, tok, base);
+    if (ty->kind != TY_FUNC) error_tok(t, "expected a function");
+    Token *end;
+    function(&end, tok, ty, &attr);
+    Obj *fn = find_func(ns_qualify(tok_text(t)));
+    if (fn) { fn->tmpl_head = head; v->tmpl->ninstances++; }
+    return end;
+  }
+  error_tok(head, "expected an explicit specialization of a function template");
+}
+
+typedef struct { Token *tok; } TmplCall;
+static void template_toplevel(void *ud) {
+  TmplCall *c = ud;
+  Token *t = c->tok;
+  c->tok = !tok_equal(t->next, "<") ? explicit_instantiation(t)
+         : tok_equal(t->next->next, ">") ? explicit_specialization(t) : template_decl(t);
+}
+
+/* `#pragma carve launch k<256, float> ...`: the instance is made, and the pragma's name
+ * becomes its one token "k<256, float>" for the launch specification to find */
+static void launch_pragma_instance(void *ud) {
+  Token *name = ud;
+  VarScope *v = find_var(name);
+  if (!v || !v->tmpl) return;
+  TArg args[MAX_TPARAMS] = {{0}};
+  Token *after = template_args(name->next, v->tmpl, args);
+  Obj *fn = instantiate(v->tmpl, args, name);
+  Token *orig = arena_alloc(sizeof(Token));
+  *orig = *name;
+  name->origin = orig;
+  name->macro = NULL;
+  name->loc = fn->name;
+  name->len = (int)strlen(fn->name);
+  name->next = after;
+}
+
+static void instantiate_launches(void) {
+  for (TopItem *it = prog->items; it; it = it->next) {
+    Token *t = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
+    if (!t || !tok_equal(t, "launch") || t->next->kind != TK_IDENT || !tok_equal(t->next->next, "<")) continue;
+    if (!carve_pcall(launch_pragma_instance, t->next)) prog->errors++;
+  }
+  for (Template *t = template_kernels; t; t = t->next_kernel)
+    if (!t->ninstances)
+      warn_tok(t->fname, "template kernel '%s' has no instance: name its arguments where it is launched ('#pragma carve launch %s<...>')", t->name, t->name);
+}
+
+Obj *template_instance_at(Token **rest, Token *name) {
+  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_var(name) : NULL;
+  if (!v || !v->tmpl) return NULL;
+  TArg args[MAX_TPARAMS] = {{0}};
+  *rest = template_args(name->next, v->tmpl, args);
+  return instantiate(v->tmpl, args, name);
+}
+
 /* C++: a constexpr function without __device__ is callable from device code (nvcc's
  * --expt-relaxed-constexpr, and constant expressions): it is parsed as __host__ __device__ */
 static bool is_constexpr_function(Token *tok) {
@@ -2421,6 +2801,12 @@ Program *parse(Token *tok) {
     bool has_device;
     volatile DeclClass dc = classify(tok, &has_device);
     Token *volatile start = tok;
+    if (tok_equal(tok, "template")) {
+      TmplCall tc = {tok};
+      if (carve_pcall(template_toplevel, &tc)) tok = tc.tok;
+      else { prog->errors++; tok = skip_declaration(tok); prog->skipped_kernels += has_device; }
+      continue;
+    }
     if (dc == DECL_TEMPLATE || dc == DECL_NAMESPACE) {
       if (has_device) {
         diag_at(DIAG_ERROR, tok_loc(tok), "unsupported C++: %s (the device code inside is skipped; the file's other kernels still load)",
@@ -2462,6 +2848,7 @@ Program *parse(Token *tok) {
     }
     diag_quiet = quiet_saved;
   }
+  instantiate_launches();
   Program *p = prog;
   program_finish(p);
   p->parse_state = parse_state_save();
@@ -2475,6 +2862,8 @@ Program *parse(Token *tok) {
   funcs_tail = NULL;
   free(failed_types); failed_types = NULL; n_failed_types = 0;
   cur_ns = NULL;
+  instance_depth = 0;
+  template_kernels = NULL;
   free(using_ns); using_ns = NULL; n_using = 0;
   free(ns_aliases); ns_aliases = NULL; n_ns_aliases = 0;
   free(host_funcs); host_funcs = NULL; n_host_funcs = 0;
@@ -2523,14 +2912,33 @@ Type *spec_base_type(Token **rest, Token *tok) {
   return pointers(rest, tok, ty);
 }
 
+/* a kernel's name as the user may write it: spaces do not matter ("k<256,float>"), and a
+ * namespace may be left out where that names one kernel ("scale" for "kern::scale") */
+static bool same_name(const char *a, const char *b) {
+  for (;; a++, b++) {
+    while (*a == ' ') a++;
+    while (*b == ' ') b++;
+    if (*a != *b) return false;
+    if (!*a) return true;
+  }
+}
+static bool names_kernel(const char *full, const char *name) {
+  if (same_name(full, name)) return true;
+  for (const char *c = strstr(full, "::"); c; c = strstr(c + 2, "::"))
+    if (same_name(c + 2, name)) return true;
+  return false;
+}
+
 Obj *find_kernel(Program *p, const char *name) {
-  Obj *found = NULL;
-  int n = 0;
+  Obj *found = NULL, *by_suffix = NULL;
+  int n = 0, nsuffix = 0;
   for (Obj *f = p->funcs; f; f = f->next) {
     if (!f->is_kernel || !f->is_definition) continue;
     if (name && !strcmp(f->name, name)) return f;
+    if (name && names_kernel(f->name, name)) { by_suffix = f; nsuffix++; }
     found = f;
     n++;
   }
-  return (!name && n == 1) ? found : NULL;
+  if (name) return nsuffix == 1 ? by_suffix : NULL;
+  return n == 1 ? found : NULL;
 }

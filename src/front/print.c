@@ -615,7 +615,9 @@ void print_program(Buf *b, Program *prog) {
     case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, local_name(&p, it->name), true); out(&p, ";\n"); break;
     case TOP_RAW:
       for (Token *t = it->tok; t && t != it->end && t->kind != TK_EOF; t = t->next) {
-        if (t != it->tok && (t->has_space || t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM)) out(&p, " ");
+        bool word = t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM;
+        bool prev_word = t != it->tok && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD || t->prev->kind == TK_NUM);
+        if (t != it->tok && (t->has_space || t->at_bol || (word && prev_word))) out(&p, " ");
         tokout(&p, t);
       }
       out(&p, it->end && it->end->prev && tok_equal(it->end->prev, ";") ? "\n" : ";\n");
