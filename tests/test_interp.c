@@ -691,6 +691,84 @@ static void test_intra_warp_race(void) {
   done(r);
 }
 
+
+/* ---- C++ (docs/cxx.md): each result checked against C arithmetic here ---- */
+static void test_cxx_templates(void) {
+  Run *r = run(
+    "#pragma carve launch sum<64, float> grid(4) block(64)\n"
+    "#pragma carve arg in = float[256] : iota(0, 0.5)\n#pragma carve arg a = float[4] : zeros out\n"
+    "template <typename T> __device__ T twice(T v) { return v + v; }\n"
+    "template <int BS, typename T = float>\n"
+    "__global__ void sum(const T *in, T *a) {\n"
+    "  __shared__ T s[BS];\n"
+    "  s[threadIdx.x] = in[blockIdx.x * BS + threadIdx.x];\n"
+    "  __syncthreads();\n"
+    "  for (int k = BS / 2; k > 0; k >>= 1) { if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k]; __syncthreads(); }\n"
+    "  if (threadIdx.x == 0) a[blockIdx.x] = twice(s[0]) + twice<int>(BS);\n"
+    "}\n", "sum<64, float>");
+  OK(r, "template reduction");
+  float *a = out(r, "a");
+  for (int b = 0; a && b < 4; b++) {
+    float want = 0;
+    for (int i = 0; i < 64; i++) want += (float)(b * 64 + i) * 0.5f;
+    CHECK(a[b] == 2 * want + 128, "sum<64, float> block %d: %g, want %g", b, a[b], 2 * want + 128);
+  }
+  CHECK(r->p && find_kernel(r->p, "sum<64,float>") && !find_kernel(r->p, "sum"), "the instance is the kernel, found with or without spaces");
+  done(r);
+  /* a value parameter sizes arrays and unrolls loops; deduction through T* and const T& */
+  r = run(
+    "#pragma carve launch k<3> grid(1) block(4)\n#pragma carve arg a = int[4] : iota out\n"
+    "template <typename T> __device__ void bump(T *p, const T &by) { *p += by; }\n"
+    "template <unsigned N> __global__ void k(int *a) {\n"
+    "  int t[N];\n  for (unsigned i = 0; i < N; i++) t[i] = i;\n"
+    "  bump(&a[threadIdx.x], t[N - 1] * 10);\n}\n", "k<3>");
+  OK(r, "value parameter and deduction");
+  int *v = out(r, "a");
+  for (int i = 0; v && i < 4; i++) CHECK(v[i] == i + 20, "k<3>: a[%d] = %d, want %d", i, v[i], i + 20);
+  done(r);
+}
+
+static void test_cxx_names_values(void) {
+  Run *r = run(
+    "#pragma carve launch geo::k grid(1) block(8)\n#pragma carve arg a = float[8] : iota out\n"
+    "namespace geo {\nstruct P { float x, y; };\n"
+    "namespace detail { __device__ void swap(float &a, float &b) { float t = a; a = b; b = t; } }\n"
+    "constexpr int sq(int v) { return v * v; }\n"
+    "__global__ void k(float *a) {\n"
+    "  P p = {a[threadIdx.x], 2.0f};\n  detail::swap(p.x, p.y);\n"
+    "  auto &slot = a[threadIdx.x];\n  const auto s = sq(3);\n  float arr[sq(2)];\n"
+    "  arr[3] = p.y;\n  slot = p.x * s + arr[3];\n}\n}\n", "k");
+  OK(r, "namespaces, references, auto, constexpr");
+  float *a = out(r, "a");
+  for (int i = 0; a && i < 8; i++) CHECK(a[i] == 18.0f + i, "a[%d] = %g, want %g", i, a[i], 18.0f + i);
+  done(r);
+  r = run(
+    "#pragma carve launch k grid(2, 3) block(4, 2)\n#pragma carve arg a = int[48] : zeros out\n"
+    "__device__ unsigned at(uint3 b, dim3 g) { return b.y * g.x + b.x; }\n"
+    "__global__ void k(int *a) {\n  dim3 t(4, 2);\n  uint3 i = threadIdx;\n  dim3 d = dim3(5);\n"
+    "  a[at(blockIdx, gridDim) * t.x * t.y + i.y * blockDim.x + i.x] = at(blockIdx, gridDim) * 100 + d.x + d.y + d.z;\n}\n", "k");
+  OK(r, "dim3 and uint3 values");
+  int *v = out(r, "a");
+  for (int i = 0; v && i < 48; i++) CHECK(v[i] == (i / 8) * 100 + 7, "dim3: a[%d] = %d, want %d", i, v[i], (i / 8) * 100 + 7);
+  done(r);
+}
+
+static void test_cxx_assert_extern_shared(void) {
+  expect_fault("assert",
+    "#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64] : zeros out\n#pragma carve arg n = 40\n"
+    "__global__ void k(float *a, int n) {\n  a[threadIdx.x] = 1.0f;\n  assert(threadIdx.x < n && \"in range\");\n}\n",
+    "assertion 'threadIdx.x < n && \"in range\"' failed in block (0,0,0) thread (40,0,0)", 6);
+  Run *r = run(
+    "#pragma carve launch k grid(1) block(32) shared(128)\n#pragma carve arg a = int[32] : iota out\n"
+    "extern __shared__ int dyn[];\n"
+    "__device__ int mirror(int i) { return dyn[31 - i]; }\n"
+    "__global__ void k(int *a) {\n  dyn[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  assert(dyn[0] == 0);\n  a[threadIdx.x] = mirror(threadIdx.x);\n}\n", "k");
+  OK(r, "file-scope extern __shared__");
+  int *v = out(r, "a");
+  for (int i = 0; v && i < 32; i++) CHECK(v[i] == 31 - i, "extern shared: a[%d] = %d", i, v[i]);
+  done(r);
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -710,5 +788,8 @@ int main(void) {
   test_arg_binding();
   test_generators_defined();
   test_intra_warp_race();
+  test_cxx_templates();
+  test_cxx_names_values();
+  test_cxx_assert_extern_shared();
   return TEST_SUMMARY("interp");
 }

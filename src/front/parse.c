@@ -66,6 +66,8 @@ static Obj *find_func(const char *name);
 static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr);
 static Token *skip_declaration(Token *tok);   /* a division by zero is an error (parsing), or just "not constant" */
 static Token *tnum_token(Token *at, int64_t v);
+static Node *func_args(Token **rest, Token *tok, Node *call);
+static Node *make_vector_call(Token *name, Type *vt, Node *call);
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
@@ -593,6 +595,10 @@ static void define_builtin_typedefs(void) {
     t->origin = *td[i].ty;
     push_scope((char *)td[i].name)->type_def = t;
   }
+  /* C++: CUDA's dim3 is a uint3 whose omitted components are 1 */
+  Type *d3 = copy_type(vector_type("uint3"));
+  d3->typedef_name = "dim3";
+  push_scope("dim3")->type_def = d3;
 }
 
 static bool is_cuda_qualifier(Token *tok) {
@@ -603,7 +609,10 @@ static bool is_cuda_qualifier(Token *tok) {
 
 /* `auto`: a placeholder that declaration() replaces by the initializer's type */
 static Type auto_type = {.kind = TY_VOID, .size = 1, .align = 1, .typedef_name = "auto"};
-static bool is_auto(const Type *t) { return t == &auto_type || t->origin == &auto_type; }
+static bool is_auto(const Type *t) {
+  for (; t; t = t->origin) if (t == &auto_type) return true;
+  return false;
+}
 static bool has_auto(const Type *t) {
   while (t->kind == TY_PTR) t = t->base;
   return is_auto(t);
@@ -1018,7 +1027,14 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
   bool first = true;
   while (!tok_equal(tok, ";")) {
     if (!first) tok = skip(tok, tok_equal(tok, ",") ? "," : ";");
-    Type *ty = declarator(&tok, tok, base);
+    Type *ty;
+    if (base->is_vector && tok->kind == TK_IDENT && tok_equal(tok->next, "(") && !is_typename(tok->next->next)) {
+      ty = copy_type(base);   /* C++ constructor syntax: dim3 grid(16, 16); */
+      ty->name = tok;
+      tok = tok->next;
+    } else {
+      ty = declarator(&tok, tok, base);
+    }
     Token *name = ty->name;
     if (!name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(name, "unsupported: function declarations inside a function");
@@ -1043,6 +1059,17 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
     if (sc != SC_EXTERN_SHARED && !has_auto(ty) && !(ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")))
       check_local_type(ty, name);
     Node *init = NULL;
+    if (ty->is_vector && tok_equal(tok, "(") && sc == SC_LOCAL) {   /* C++: dim3 grid(16, 16); */
+      Token *tn = arena_alloc(sizeof(Token));   /* printed as "dim3 grid = dim3(16, 16, 1)" */
+      *tn = *name;
+      tn->loc = (char *)(ty->typedef_name ? ty->typedef_name : ty->tag);
+      tn->len = (int)strlen(tn->loc);
+      tn->origin = name;
+      tn->macro = NULL;
+      Node *call = new_node(ND_CALL, tn);
+      call->args = func_args(&tok, tok->next, call);
+      init = coerce_init(make_vector_call(name, ty, call), ty);
+    }
     if ((has_auto(ty) || ty->is_ref) && sc == SC_LOCAL) {
       if (!tok_equal(tok, "=")) error_tok(name, has_auto(ty) ? "declaration with 'auto' needs an initializer" : "a reference needs an initializer");
       init = assign(&tok, tok->next);
@@ -1534,7 +1561,7 @@ static const BuiltinDef builtin_defs[] = {
   {"__clz", BI_CLZ, 1}, {"__clzll", BI_CLZLL, 1}, {"__ffs", BI_FFS, 1}, {"__ffsll", BI_FFSLL, 1},
   {"__brev", BI_BREV, 1}, {"__ldg", BI_LDG, 1}, {"min", BI_MIN, 2}, {"max", BI_MAX, 2}, {"umin", BI_MIN, 2},
   {"umax", BI_MAX, 2}, {"llmin", BI_MIN, 2}, {"llmax", BI_MAX, 2}, {"abs", BI_ABS, 1}, {"labs", BI_ABS, 1},
-  {"printf", BI_PRINTF, -1}, {"clock", BI_CLOCK, 0}, {"clock64", BI_CLOCK, 0},
+  {"printf", BI_PRINTF, -1}, {"clock", BI_CLOCK, 0}, {"clock64", BI_CLOCK, 0}, {"assert", BI_ASSERT, 1},
   {"__shfl", BI_NONE, 0}, {"__shfl_down", BI_NONE, 0}, {"__shfl_up", BI_NONE, 0}, {"__shfl_xor", BI_NONE, 0},
   {"__ballot", BI_NONE, 0}, {"__any", BI_NONE, 0}, {"__all", BI_NONE, 0},
 };
@@ -1695,6 +1722,25 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     call->ty = ty_int;
     return call;
   case BI_CLOCK: call->ty = ty_llong; return call;
+  case BI_ASSERT: {
+    /* the condition as written, for the fault's message (a string argument, not printed) */
+    coerce_arg(&call->args, ty_bool);
+    Token *s = arena_alloc(sizeof(Token));
+    *s = *name;
+    s->kind = TK_STR;
+    s->origin = name;
+    s->macro = NULL;
+    Buf b = {0};
+    for (Token *t = name->next->next; t && t != call->end_tok && t->kind != TK_EOF; t = t->next)
+      buf_printf(&b, "%s%.*s", b.len && t->has_space ? " " : "", t->len, t->loc);
+    s->str = arena_strdup(b.s ? b.s : "");
+    buf_free(&b);
+    Node *text = new_node(ND_STR, s);
+    text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
+    call->args->next = text;
+    call->ty = ty_void;
+    return call;
+  }
   default: break;
   }
   error_tok(name, "internal: unhandled builtin");
@@ -1704,6 +1750,12 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
 static Node *make_vector_call(Token *name, Type *vt, Node *call) {
   int n = 0;
   for (Member *m = vt->members; m; m = m->next) n++;
+  if (vt->typedef_name && !strcmp(vt->typedef_name, "dim3") && call->nargs < 3) {
+    /* dim3(x) and dim3(x, y): the rest are 1 */
+    Node **pp = &call->args;
+    while (*pp) pp = &(*pp)->next;
+    for (; call->nargs < 3; call->nargs++) { *pp = new_num(1, tnum_token(name, 1)); (*pp)->ty = ty_uint; pp = &(*pp)->next; }
+  }
   if (call->nargs != n) error_tok(name, "'%.*s' takes %d arguments, %d given", name->len, name->loc, n, call->nargs);
   for (int i = 0; i < n; i++) {
     Node *a = nth(call->args, i);
@@ -1846,7 +1898,25 @@ static Node *funcall(Token **rest, Token *tok) {
 
 static Node *special_reg(Token **rest, Token *tok) {
   SpecialReg r = tok_equal(tok, "threadIdx") ? SR_TID : tok_equal(tok, "blockIdx") ? SR_CTAID : tok_equal(tok, "blockDim") ? SR_NTID : SR_NCTAID;
-  if (!tok_equal(tok->next, ".") || tok->next->next->kind != TK_IDENT)
+  if (!tok_equal(tok->next, ".")) {
+    /* C++: the whole uint3 (dim3 for blockDim and gridDim), built from its components */
+    Node *call = new_node(ND_CALL, tok);
+    Node head = {0}, *cur = &head;
+    for (int d = 0; d < 3; d++) {
+      cur = cur->next = new_node(ND_SPECIAL, tok);
+      cur->sreg = r; cur->dim = d; cur->ty = ty_uint;
+    }
+    call->args = head.next;
+    call->nargs = 3;
+    call->builtin = BI_MAKE_VECTOR;
+    call->implicit = true;   /* printed as the name */
+    Type *t = vector_type("uint3");
+    if (r == SR_NTID || r == SR_NCTAID) { t = copy_type(t); t->typedef_name = "dim3"; }
+    call->ty = t;
+    *rest = tok->next;
+    return call;
+  }
+  if (tok->next->next->kind != TK_IDENT)
     error_tok(tok, "'%.*s' must be used with a component: '%.*s.x', '.y' or '.z'", tok->len, tok->loc, tok->len, tok->loc);
   Token *c = tok->next->next;
   int dim = tok_equal(c, "x") ? 0 : tok_equal(c, "y") ? 1 : tok_equal(c, "z") ? 2 : -1;
@@ -1927,6 +1997,11 @@ static Node *primary(Token **rest, Token *tok) {
       return n;
     }
     Type *td = find_typedef(tok);
+    if (td && td->is_vector && tok_equal(tok->next, "(")) {   /* C++: float2(x, y), dim3(16, 16) */
+      Node *call = new_node(ND_CALL, tok);
+      call->args = func_args(rest, tok->next->next, call);
+      return make_vector_call(tok, td, call);
+    }
     if (td && tok_equal(tok->next, "(")) {
       Token *start = tok;
       tok = skip(tok->next, "(");
@@ -2179,7 +2254,18 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     if (ty->kind == TY_FUNC) error_tok(ty->name, "unexpected function declarator");
     if (ty->is_ref || has_auto(ty)) error_tok(ty->name, "unsupported C++: %s at file scope", ty->is_ref ? "references" : "'auto' variables");
     StorageClass sc = attr->constant ? SC_CONSTANT : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED) : host_const ? SC_CONSTANT : SC_DEVICE_GLOBAL;
-    if (sc == SC_SHARED || sc == SC_EXTERN_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
+    if (sc == SC_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
+    if (sc == SC_EXTERN_SHARED) {   /* the dynamic shared area, named at file scope */
+      if (!(ty->kind == TY_ARRAY && ty->array_len < 0)) error_tok(ty->name, "extern __shared__ variable must be an array of unspecified size");
+      Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
+      v->is_extern = true;
+      push_scope(v->name)->var = v;
+      Obj **pp = &prog->globals;
+      while (*pp) pp = &(*pp)->next;
+      *pp = v;
+      add_item(TOP_VAR, v, NULL, NULL, ty->name);
+      continue;
+    }
     Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
     v->is_const_decl = attr->is_const || host_const;
     v->host_const = host_const && !attr->constant;

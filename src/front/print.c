@@ -272,6 +272,7 @@ static void expr(Printer *p, Node *n, int min) {
   if (n->kind == ND_CAST && n->implicit) { expr(p, n->lhs, min); return; }
   /* what references and __half conversions add underneath is not written in C++ */
   if ((n->kind == ND_ADDR || n->kind == ND_DEREF) && n->implicit) { expr(p, n->lhs, min); return; }
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_MAKE_VECTOR) { tokout(p, n->tok); return; }   /* threadIdx as a uint3 */
   if (n->kind == ND_CALL && n->implicit && !half_operator(n)) { expr(p, n->args, min); return; }
   int pr = prec(n);
   bool paren = pr < min;
@@ -293,6 +294,7 @@ static void expr(Printer *p, Node *n, int min) {
       expr(p, n->args->next, pr + 1);
       break;
     }
+    if (n->builtin == BI_ASSERT) { out(p, "assert("); expr(p, n->args, P_ASSIGN); out(p, ")"); break; }
     if (n->fn) out(p, n->fn->name);
     else tokout(p, n->tok);
     args(p, n->args);
@@ -562,16 +564,12 @@ static void function(Printer *p, Obj *fn) {
   out(p, "\n");
 }
 
-static bool printf_pre(Node *n, void *ctx) {
-  bool *found = ctx;
-  if (n->kind == ND_CALL && n->builtin == BI_PRINTF) *found = true;
-  return !*found;
-}
-
-static bool uses_printf(Node *n) {
-  bool found = false;
-  walk(n, printf_pre, NULL, &found);
-  return found;
+/* the headers nvcc needs for the builtins a program uses: bit i for builtin i */
+static bool header_pre(Node *n, void *ctx) {
+  uint64_t *used = ctx;
+  if (n->kind == ND_CALL && n->builtin < 64) *used |= 1ull << n->builtin;
+  if (n->ty && n->ty->is_half) *used |= 1ull << BI_HALF;
+  return true;
 }
 
 void print_function(Buf *b, Obj *fn) {
@@ -584,9 +582,16 @@ bool print_carve_pragmas = true;
 
 void print_program(Buf *b, Program *prog) {
   Printer p = {b, 0, NULL, 0, NULL};
-  bool printf_used = false;
-  for (Obj *f = prog->funcs; f; f = f->next) if (f->body && uses_printf(f->body)) printf_used = true;
-  if (printf_used) out(&p, "#include <stdio.h>\n\n");
+  uint64_t used = 0;
+  for (Obj *f = prog->funcs; f; f = f->next) if (f->body) walk(f->body, header_pre, NULL, &used);
+  for (Obj *f = prog->funcs; f; f = f->next)
+    for (Type *q = f->ty->params; q; q = q->next) if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
+  static const struct { Builtin b; const char *h; } headers[] = {
+    {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"}};
+  bool any = false;
+  for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
+    if (used >> headers[i].b & 1) { outf(&p, "#include <%s>\n", headers[i].h); any = true; }
+  if (any) out(&p, "\n");
   TopKind last = TOP_PRAGMA;
   bool first = true;
   for (TopItem *it = prog->items; it; it = it->next) {
@@ -630,6 +635,7 @@ void print_program(Buf *b, Program *prog) {
       if (v->is_extern) out(&p, "extern ");
       if (v->sc == SC_CONSTANT && !v->host_const) out(&p, "__constant__ ");
       else if (v->sc == SC_DEVICE_GLOBAL) out(&p, "__device__ ");
+      else if (v->sc == SC_EXTERN_SHARED) out(&p, "__shared__ ");
       decl(&p, v->ty, local_name(&p, v->name), true);
       if (v->init) { out(&p, " = "); init_list(&p, v->init); }
       out(&p, ";\n");

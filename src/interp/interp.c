@@ -1087,6 +1087,17 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   }
   case BI_PRINTF: eval_printf(w, n, m); for (int l = 0; l < W; l++) out[l].i = 0; return;
   case BI_CLOCK: for (int l = 0; l < W; l++) out[l].i = (int64_t)w->I->st->warp_steps; return;
+  case BI_ASSERT: {   /* C++ (docs/cxx.md): a failed assert is a fault with its text */
+    /* assert(c && "why") and assert(!"why"): a string literal is never null */
+    Node *c = n->args;
+    while (c->kind == ND_CAST && c->implicit) c = c->lhs;
+    while (c->kind == ND_LOGAND && c->rhs->kind == ND_STR) { c = c->lhs; while (c->kind == ND_CAST && c->implicit) c = c->lhs; }
+    bool never = c->kind == ND_NOT && c->lhs->kind == ND_STR;
+    if (!never) eval(w, c == n->args->lhs || c == n->args ? n->args : c, m, a);
+    for (int l = 0; l < W; l++)
+      if ((m >> l & 1) && (never || !a[l].i)) fault_at(w, n, l, "assertion '%s' failed", n->args->next->tok->str);
+    return;
+  }
   default: break;
   }
   fault_at(w, n, -1, "internal: builtin %d", n->builtin);
