@@ -5,6 +5,7 @@
 #include "../src/arch/arch.h"
 #include "../src/front/limits_parse.h"
 #include "../src/interp/interp.h"
+#include "../src/interp/half.h"
 #include "test.h"
 #include <math.h>
 #include <stdlib.h>
@@ -769,6 +770,80 @@ static void test_cxx_assert_extern_shared(void) {
   done(r);
 }
 
+
+/* __half arithmetic (src/interp/half.c) against the compiler's own binary16 where it has one
+ * (GCC's _Float16: one rounding of the float result, correct for + - * /; fma through
+ * binary128, where a*b + c of halves is exact), and every bit pattern round-trips */
+static uint16_t lcg16(uint64_t *s) { *s = *s * 6364136223846793005ull + 1442695040888963407ull; return (uint16_t)(*s >> 33); }
+static void test_half_arith(void) {
+  int bad = 0;
+  for (uint32_t h = 0; h < 65536; h++) {
+    uint16_t back = half_from_double(half_to_double((uint16_t)h));
+    bool nan = ((h >> 10) & 0x1f) == 0x1f && (h & 0x3ff);
+    if (nan ? back != 0x7fff : back != h) bad++;
+  }
+  CHECK(bad == 0, "half: %d of 65536 bit patterns do not round-trip through double", bad);
+  CHECK(half_from_double(65519.99) == 0x7bff && half_from_double(65520.0) == 0x7c00 && half_from_double(0x1p-25) == 0 &&
+        half_from_double(0x1.0000000000001p-25) == 1 && half_from_double(-0.0) == 0x8000, "half: overflow, ties, subnormals, -0");
+#ifdef __FLT16_MAX__
+  uint64_t seed = 12345;
+  int mism[5] = {0};
+  for (int i = 0; i < 200000; i++) {
+    uint16_t a = lcg16(&seed), b = lcg16(&seed), c = lcg16(&seed);
+    _Float16 x, y, z, r[5];
+    memcpy(&x, &a, 2); memcpy(&y, &b, 2); memcpy(&z, &c, 2);
+    r[0] = x + y; r[1] = x - y; r[2] = x * y; r[3] = x / y;
+    r[4] = (_Float16)((__float128)x * (__float128)y + (__float128)z);
+    uint64_t got[5] = {half_op(HOP_ADD, a, b, 0), half_op(HOP_SUB, a, b, 0), half_op(HOP_MUL, a, b, 0), half_op(HOP_DIV, a, b, 0), half_fma(a, b, c)};
+    for (int k = 0; k < 5; k++) {
+      uint16_t want;
+      memcpy(&want, &r[k], 2);
+      bool wnan = r[k] != r[k];
+      if (wnan ? got[k] != 0x7fff : got[k] != want) mism[k]++;
+    }
+    double d = (double)(int16_t)lcg16(&seed) * ldexp(1.0, (int)(lcg16(&seed) % 60) - 40) * (1 + lcg16(&seed) / 65536.0);
+    _Float16 hd = (_Float16)d;
+    uint16_t wd;
+    memcpy(&wd, &hd, 2);
+    if (half_from_double(d) != wd) mism[0]++;
+  }
+  CHECK(!mism[0] && !mism[1] && !mism[2] && !mism[3] && !mism[4], "half vs _Float16 on 200000 random operands: add/convert %d, sub %d, mul %d, div %d, fma %d mismatches",
+        mism[0], mism[1], mism[2], mism[3], mism[4]);
+#endif
+  /* in a kernel: operators, intrinsics, half2, conversions, shuffles of halves */
+  Run *r = run(
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg x = float[32] : iota(-3, 0.3)\n"
+    "#pragma carve arg o = float[32] : zeros out\n#pragma carve arg hb = __half[32] : zeros out\n"
+    "__global__ void k(const float *x, float *o, __half *hb) {\n"
+    "  __half h = __float2half(x[threadIdx.x]);\n  __half two = 2.0f;\n"
+    "  __half r = h * two + __hfma(h, h, __float2half(0.1f));\n  r = -r;\n  r += h;\n"
+    "  half2 p = __floats2half2_rn(x[threadIdx.x], 1.5f);\n  p = __hmul2(p, p);\n"
+    "  hb[threadIdx.x] = __shfl_down_sync(0xffffffffu, r, 1);\n"
+    "  float f = __half2float(r) + __low2float(p) + __high2float(p);\n  o[threadIdx.x] = h > two ? f : -f;\n}\n", "k");
+  OK(r, "half kernel");
+  float *o = out(r, "o");
+  uint16_t *hb = out(r, "hb");
+  for (int t = 0; o && hb && t < 32; t++) {
+    float xf = -3.0f + 0.3f * (float)t;
+    uint16_t h = half_from_double(xf), two = half_from_double(2.0);
+    uint16_t rr = (uint16_t)half_op(HOP_ADD, half_op(HOP_MUL, h, two, 0), half_fma(h, h, half_from_double(0.1f)), 0);
+    rr = (uint16_t)half_op(HOP_ADD, rr ^ 0x8000u, h, 0);
+    uint16_t p2 = (uint16_t)half_op(HOP_MUL, h, h, 0), p2y = (uint16_t)half_op(HOP_MUL, half_from_double(1.5), half_from_double(1.5), 0);
+    float f = (float)half_to_double(rr) + (float)half_to_double(p2) + (float)half_to_double(p2y);
+    float want = half_to_double(h) > 2.0 ? f : -f;
+    if (o[t] != want) { CHECK(o[t] == want, "half kernel: o[%d] = %.9g, want %.9g", t, o[t], want); break; }
+  }
+  /* lane t holds lane t+1's r (the last lane its own) */
+  for (int t = 0; o && hb && t < 31; t++) {
+    float xn = -3.0f + 0.3f * (float)(t + 1);
+    uint16_t h = half_from_double(xn), two = half_from_double(2.0);
+    uint16_t rr = (uint16_t)half_op(HOP_ADD, half_op(HOP_MUL, h, two, 0), half_fma(h, h, half_from_double(0.1f)), 0);
+    rr = (uint16_t)half_op(HOP_ADD, rr ^ 0x8000u, h, 0);
+    if (hb[t] != rr) { CHECK(hb[t] == rr, "half shuffle: hb[%d] = %04x, want %04x", t, hb[t], rr); break; }
+  }
+  done(r);
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -791,5 +866,6 @@ int main(void) {
   test_cxx_templates();
   test_cxx_names_values();
   test_cxx_assert_extern_shared();
+  test_half_arith();
   return TEST_SUMMARY("interp");
 }

@@ -105,7 +105,7 @@ struct Type {
   /* C++ (docs/cxx.md) */
   bool is_ref;          /* T&: a pointer underneath (uses dereference it implicitly); on a
                          * non-pointer, const T& passed by value; printed as '&' either way */
-  bool is_half;         /* __half: 16 bits of an IEEE binary16, arithmetic through float */
+  unsigned char is_half; /* 1: __half (16 bits of an IEEE binary16), 2: __half2 (two, .x low) */
 };
 
 struct Member {

@@ -264,10 +264,13 @@ static VarScope *find_in_current(Token *tok) {
   return NULL;
 }
 
+static Type *builtin_typedef(const char *name, int len);
 static Type *find_typedef(Token *tok) {
   if (tok->kind != TK_IDENT) return NULL;
   VarScope *v = find_var(tok);
   if (v) return v->type_def;
+  Type *b = builtin_typedef(tok->loc, tok->len);
+  if (b) return b;
   char last = tok->loc[tok->len - 1];
   if (last < '1' || last > '4') return NULL;
   return vector_type(tok_text(tok));
@@ -582,23 +585,32 @@ static Type *enum_specifier(Token **rest, Token *tok) {
 }
 
 /* The C types carve predefines (from <stddef.h>, <stdint.h>). */
-static void define_builtin_typedefs(void) {
-  static const struct { const char *name; Type **ty; } td[] = {
-    {"size_t", &ty_ulong}, {"ptrdiff_t", &ty_long}, {"intptr_t", &ty_long}, {"uintptr_t", &ty_ulong},
-    {"int8_t", &ty_schar}, {"uint8_t", &ty_uchar}, {"int16_t", &ty_short}, {"uint16_t", &ty_ushort},
-    {"int32_t", &ty_int}, {"uint32_t", &ty_uint}, {"int64_t", &ty_long}, {"uint64_t", &ty_ulong},
-    {"uint", &ty_uint}, {"ushort", &ty_ushort}, {"uchar", &ty_uchar}, {"ulong", &ty_ulong},
+/* The types carve predefines (from <stddef.h>, <stdint.h>, cuda_fp16.h, dim3): static, like
+ * the vector types, so launch settings read after a load find them too (find_typedef). */
+static Type *builtin_typedef(const char *name, int len) {
+  static const struct { const char *name; Type **ty; int half; } td[] = {
+    {"size_t", &ty_ulong, 0}, {"ptrdiff_t", &ty_long, 0}, {"intptr_t", &ty_long, 0}, {"uintptr_t", &ty_ulong, 0},
+    {"int8_t", &ty_schar, 0}, {"uint8_t", &ty_uchar, 0}, {"int16_t", &ty_short, 0}, {"uint16_t", &ty_ushort, 0},
+    {"int32_t", &ty_int, 0}, {"uint32_t", &ty_uint, 0}, {"int64_t", &ty_long, 0}, {"uint64_t", &ty_ulong, 0},
+    {"uint", &ty_uint, 0}, {"ushort", &ty_ushort, 0}, {"uchar", &ty_uchar, 0}, {"ulong", &ty_ulong, 0},
+    /* C++ (cuda_fp16.h): __half is 16 bits, __half2 two of them (.x low) */
+    {"__half", &ty_ushort, 1}, {"half", &ty_ushort, 1}, {"__half2", &ty_uint, 2}, {"half2", &ty_uint, 2},
+    {"dim3", NULL, 0},   /* CUDA's dim3: a uint3 whose omitted components are 1 */
   };
-  for (size_t i = 0; i < sizeof td / sizeof *td; i++) {
-    Type *t = copy_type(*td[i].ty);
-    t->typedef_name = td[i].name;
-    t->origin = *td[i].ty;
-    push_scope((char *)td[i].name)->type_def = t;
+  enum { N = sizeof td / sizeof *td };
+  static Type types[N];
+  for (size_t i = 0; i < N; i++) {
+    if ((int)strlen(td[i].name) != len || memcmp(td[i].name, name, (size_t)len)) continue;
+    if (!types[i].typedef_name) {
+      Type *base = td[i].ty ? *td[i].ty : vector_type("uint3");
+      types[i] = *base;
+      types[i].origin = base;
+      types[i].typedef_name = td[i].name;
+      types[i].is_half = (unsigned char)td[i].half;
+    }
+    return &types[i];
   }
-  /* C++: CUDA's dim3 is a uint3 whose omitted components are 1 */
-  Type *d3 = copy_type(vector_type("uint3"));
-  d3->typedef_name = "dim3";
-  push_scope("dim3")->type_def = d3;
+  return NULL;
 }
 
 static bool is_cuda_qualifier(Token *tok) {
@@ -1669,7 +1681,7 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     if (call->nargs != 3 && call->nargs != 4) error_tok(name, "'%.*s' takes 3 or 4 arguments", name->len, name->loc);
     Type *t = unqual(nth(a, 1)->ty);
     if (!is_numeric(t)) error_tok(nth(a, 1)->tok, "cannot shuffle a value of type '%s'", type_name(t));
-    if (t->size < 4) { t = ty_int; coerce_arg(nthp(&call->args, 1), t); }
+    if (t->size < 4 && !t->is_half) { t = ty_int; coerce_arg(nthp(&call->args, 1), t); }   /* a __half moves as its bits */
     coerce_arg(&call->args, ty_uint);
     coerce_arg(nthp(&call->args, 2), bd->bi == BI_SHFL || bd->bi == BI_SHFL_XOR ? ty_int : ty_uint);
     if (call->nargs == 4) coerce_arg(nthp(&call->args, 3), ty_int);
@@ -1744,6 +1756,45 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
   default: break;
   }
   error_tok(name, "internal: unhandled builtin");
+}
+
+/* cuda_fp16.h's intrinsics: the operation and its signature (arguments, then the result):
+ * f float, i int, h __half, H __half2, b bool */
+typedef struct { const char *name; HalfOp op; const char *sig; } HalfFn;
+static const HalfFn half_fns[] = {
+  {"__float2half", HOP_F2H, "f>h"}, {"__float2half_rn", HOP_F2H, "f>h"}, {"__half2float", HOP_H2F, "h>f"},
+  {"__int2half_rn", HOP_I2H, "i>h"}, {"__half2int_rz", HOP_H2I, "h>i"},
+  {"__hadd", HOP_ADD, "hh>h"}, {"__hsub", HOP_SUB, "hh>h"}, {"__hmul", HOP_MUL, "hh>h"}, {"__hdiv", HOP_DIV, "hh>h"},
+  {"__hfma", HOP_FMA, "hhh>h"}, {"__hneg", HOP_NEG, "h>h"}, {"__habs", HOP_ABS, "h>h"}, {"__hmin", HOP_MIN, "hh>h"},
+  {"__hmax", HOP_MAX, "hh>h"}, {"hsqrt", HOP_SQRT, "h>h"}, {"hexp", HOP_EXP, "h>h"}, {"hlog", HOP_LOG, "h>h"},
+  {"hrcp", HOP_RCP, "h>h"}, {"__heq", HOP_EQ, "hh>b"}, {"__hne", HOP_NE, "hh>b"}, {"__hlt", HOP_LT, "hh>b"},
+  {"__hle", HOP_LE, "hh>b"}, {"__hgt", HOP_GT, "hh>b"}, {"__hge", HOP_GE, "hh>b"},
+  {"__hadd2", HOP_ADD2, "HH>H"}, {"__hsub2", HOP_SUB2, "HH>H"}, {"__hmul2", HOP_MUL2, "HH>H"},
+  {"__hfma2", HOP_FMA2, "HHH>H"}, {"__hneg2", HOP_NEG2, "H>H"}, {"__float2half2_rn", HOP_F2H2, "f>H"},
+  {"__floats2half2_rn", HOP_FLOATS2H2, "ff>H"}, {"__halves2half2", HOP_HALVES2H2, "hh>H"},
+  {"make_half2", HOP_HALVES2H2, "hh>H"}, {"__low2half", HOP_LOW, "H>h"}, {"__high2half", HOP_HIGH, "H>h"},
+  {"__low2float", HOP_LOWF, "H>f"}, {"__high2float", HOP_HIGHF, "H>f"},
+};
+
+static Type *half_type(int which) { return which == 1 ? builtin_typedef("__half", 6) : builtin_typedef("__half2", 7); }
+
+static Node *half_intrinsic(Token *name, const HalfFn *h, Node *call) {
+  int want = (int)(strchr(h->sig, '>') - h->sig);
+  if (call->nargs != want)
+    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
+  for (int i = 0; i < want; i++) {
+    char c = h->sig[i];
+    Node *a = nth(call->args, i);
+    Type *t = c == 'f' ? ty_float : c == 'i' ? ty_int : half_type(c == 'h' ? 1 : 2);
+    if (c == 'h' || c == 'H' ? a->ty->is_half != t->is_half : !is_numeric(a->ty) || a->ty->is_half)
+      error_tok(a->tok, "argument %d of '%.*s' must be '%s', not '%s'", i + 1, name->len, name->loc, type_name(t), type_name(a->ty));
+    coerce_arg(nthp(&call->args, i), t);
+  }
+  char r = h->sig[want + 1];
+  call->builtin = BI_HALF;
+  call->ival = h->op;
+  call->ty = r == 'f' ? ty_float : r == 'i' ? ty_int : r == 'b' ? ty_bool : half_type(r == 'h' ? 1 : 2);
+  return call;
 }
 
 /* make_float4(x, y, z, w) and friends */
@@ -1880,6 +1931,8 @@ static Node *funcall(Token **rest, Token *tok) {
   if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
   Token *qualified_name = name;
   name = call->tok = std_name(name);   /* printed as the plain name: nvcc needs no <cmath> */
+  for (size_t i = 0; i < sizeof half_fns / sizeof *half_fns; i++)
+    if (tok_equal(name, half_fns[i].name)) return half_intrinsic(name, &half_fns[i], call);
   for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
     if (tok_equal(name, builtin_defs[i].name)) return builtin_call(name, &builtin_defs[i], call);
   if (name->len > 5 && !strncmp(name->loc, "make_", 5)) {
@@ -2830,7 +2883,6 @@ Program *parse(Token *tok) {
   last_item = NULL;
   n_host_funcs = 0;
   nest_depth = stmt_depth = expr_level = 0;
-  define_builtin_typedefs();
   merge_qualified(tok);
   int extern_c_depth = 0;
   /* what each open '{' at file scope was: 'e' extern "C", 'n' a namespace (with the

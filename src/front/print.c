@@ -273,6 +273,13 @@ static void expr(Printer *p, Node *n, int min) {
   /* what references and __half conversions add underneath is not written in C++ */
   if ((n->kind == ND_ADDR || n->kind == ND_DEREF) && n->implicit) { expr(p, n->lhs, min); return; }
   if (n->kind == ND_CALL && n->implicit && n->builtin == BI_MAKE_VECTOR) { tokout(p, n->tok); return; }   /* threadIdx as a uint3 */
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF && (n->ival == HOP_NEG || n->ival == HOP_NEG2)) {
+    if (min > P_UNARY) out(p, "(");
+    out(p, "-");
+    expr(p, n->args, P_UNARY);
+    if (min > P_UNARY) out(p, ")");
+    return;
+  }
   if (n->kind == ND_CALL && n->implicit && !half_operator(n)) { expr(p, n->args, min); return; }
   int pr = prec(n);
   bool paren = pr < min;

@@ -1,5 +1,6 @@
 /* interp: the SIMT reference interpreter (see interp.h for the model). */
 #include "interp.h"
+#include "half.h"
 #include "../arch/arch.h"
 #include "../front/limits_parse.h"
 #include <math.h>
@@ -988,6 +989,32 @@ static NOINLINE void eval_printf(Warp *w, Node *n, Mask m) {
 
 static void barrier(Warp *w, Node *n, Mask m, int pred_count);
 
+/* C++ (docs/cxx.md): __half and __half2 intrinsics and operators; halves are bits (half.c) */
+static NOINLINE void eval_half(Warp *w, Node *n, Mask m, Val *out) {
+  Val v[3][W];
+  int k = 0;
+  for (Node *a = n->args; a && k < 3; a = a->next, k++) eval(w, a, m, v[k]);
+  Type *t0 = n->args ? n->args->ty : NULL;
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) { out[l].u = 0; continue; }
+    Val a = v[0][l], b = k > 1 ? v[1][l] : a, c = k > 2 ? v[2][l] : a;
+    double x = t0 && t0->kind == TY_DOUBLE ? a.d : t0 && t0->kind == TY_FLOAT ? a.f : t0 && t0->is_unsigned ? (double)a.u : (double)a.i;
+    switch (n->ival) {
+    case HOP_F2H: case HOP_I2H: out[l].u = half_from_double(t0->kind == TY_FLOAT ? (double)a.f : x); break;
+    case HOP_F2H2: out[l].u = half_from_double(a.f) * 0x10001u; break;
+    case HOP_FLOATS2H2: out[l].u = half_from_double(a.f) | (uint64_t)half_from_double(b.f) << 16; break;
+    case HOP_H2F: case HOP_LOWF: out[l].u = 0; out[l].f = (float)half_to_double((uint16_t)a.u); break;
+    case HOP_HIGHF: out[l].u = 0; out[l].f = (float)half_to_double((uint16_t)(a.u >> 16)); break;
+    case HOP_H2I: {
+      double d = trunc(half_to_double((uint16_t)a.u));
+      out[l].i = isnan(d) ? 0 : d >= 2147483647.0 ? 2147483647 : d <= -2147483648.0 ? INT32_MIN : (int64_t)d;
+      break;
+    }
+    default: out[l].u = half_op((int)n->ival, a.u, b.u, c.u); break;
+    }
+  }
+}
+
 static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   Val a[W];
   switch (n->builtin) {
@@ -1087,6 +1114,7 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   }
   case BI_PRINTF: eval_printf(w, n, m); for (int l = 0; l < W; l++) out[l].i = 0; return;
   case BI_CLOCK: for (int l = 0; l < W; l++) out[l].i = (int64_t)w->I->st->warp_steps; return;
+  case BI_HALF: eval_half(w, n, m, out); return;
   case BI_ASSERT: {   /* C++ (docs/cxx.md): a failed assert is a fault with its text */
     /* assert(c && "why") and assert(!"why"): a string literal is never null */
     Node *c = n->args;
