@@ -844,6 +844,70 @@ static void test_half_arith(void) {
   done(r);
 }
 
+
+static void test_cooperative_groups(void) {
+  /* integer sums are exact: every block's total, through tiles, shared memory and cg::reduce */
+  Run *r = run(
+    "#pragma carve launch k<128> grid(4) block(128)\n#pragma carve arg in = int[512] : iota(-100, 3)\n"
+    "#pragma carve arg a = int[12] : zeros out\n"
+    "namespace cg = cooperative_groups;\n"
+    "template <int BS> __global__ void k(const int *in, int *a) {\n"
+    "  __shared__ int part[BS / 16];\n"
+    "  cg::thread_block b = cg::this_thread_block();\n"
+    "  auto t = cg::tiled_partition<16>(b);\n"
+    "  int v = in[blockIdx.x * BS + b.thread_rank()];\n"
+    "  for (int o = t.size() / 2; o > 0; o /= 2) v += t.shfl_xor(v, o);\n"
+    "  if (t.thread_rank() == 0) part[t.meta_group_rank()] = v;\n"
+    "  cg::sync(b);\n"
+    "  if (b.thread_rank() < 32) {\n"
+    "    cg::thread_block_tile<32> w = cg::tiled_partition<32>(b);\n"
+    "    int x = w.thread_rank() < BS / 16 ? part[w.thread_rank()] : 0;\n"
+    "    int s = cg::reduce(w, x, cg::plus<int>());\n"
+    "    int lo = cg::reduce(w, w.thread_rank() < BS / 16 ? x : 1 << 30, cg::less<int>());\n"
+    "    int hi = cg::reduce(w, x, cg::greater<int>());\n"
+    "    if (w.thread_rank() == 0) { a[blockIdx.x * 3] = s; a[blockIdx.x * 3 + 1] = lo; a[blockIdx.x * 3 + 2] = hi; }\n"
+    "  }\n}\n", "k<128>");
+  OK(r, "cooperative groups: block, tiles of 16 and 32, reduce");
+  int *a = out(r, "a");
+  for (int blk = 0; a && blk < 4; blk++) {
+    int sum = 0, lo = 1 << 30, hi = -(1 << 30);
+    for (int t = 0; t < 8; t++) {
+      int ts = 0;
+      for (int i = 0; i < 16; i++) ts += -100 + 3 * (blk * 128 + t * 16 + i);
+      sum += ts; lo = ts < lo ? ts : lo; hi = ts > hi ? ts : hi;
+    }
+    hi = hi > 0 ? hi : 0;   /* lanes 8..31 contribute 0 to greater */
+    CHECK(a[blk * 3] == sum && a[blk * 3 + 1] == lo && a[blk * 3 + 2] == hi, "block %d: sum %d min %d max %d, want %d %d %d",
+          blk, a[blk * 3], a[blk * 3 + 1], a[blk * 3 + 2], sum, lo, hi);
+  }
+  done(r);
+  /* a float reduce is the xor butterfly: its order of additions, the same value in every lane */
+  r = run(
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg in = float[32] : random(5, -1, 1)\n"
+    "#pragma carve arg a = float[32] : zeros out\nusing namespace cooperative_groups;\n"
+    "__global__ void k(const float *in, float *a) {\n"
+    "  thread_block_tile<32> t = tiled_partition<32>(this_thread_block());\n"
+    "  a[t.thread_rank()] = reduce(t, in[t.thread_rank()], plus<float>());\n}\n", "k");
+  OK(r, "float reduce");
+  float *in = NULL;
+  for (int i = 1; i < r->L.nbufs; i++) if (!strcmp(r->L.bufs[i].name, "in")) in = (float *)(void *)r->L.bufs[i].data;
+  float *fa = out(r, "a");
+  if (in && fa) {
+    float v[32], nv[32];
+    memcpy(v, in, sizeof v);
+    for (int o = 16; o >= 1; o /= 2) { for (int l = 0; l < 32; l++) nv[l] = v[l] + v[l ^ o]; memcpy(v, nv, sizeof v); }
+    int bad = 0;
+    for (int l = 0; l < 32; l++) bad += fa[l] != v[0] || v[l] != v[0];
+    CHECK(bad == 0, "float reduce: lane 0 %.9g, want %.9g in every lane (%d differ)", fa[0], v[0], bad);
+  }
+  done(r);
+  expect_fault("reduce by part of a tile",
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\nnamespace cg = cooperative_groups;\n"
+    "__global__ void k(int *a) {\n  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+    "  if (threadIdx.x < 20) a[threadIdx.x] = cg::reduce(t, 1, cg::plus<int>());\n}\n",
+    "cooperative_groups::reduce: only some threads of the tile of 32 call it", 6);
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -867,5 +931,6 @@ int main(void) {
   test_cxx_names_values();
   test_cxx_assert_extern_shared();
   test_half_arith();
+  test_cooperative_groups();
   return TEST_SUMMARY("interp");
 }

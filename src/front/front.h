@@ -106,6 +106,8 @@ struct Type {
   bool is_ref;          /* T&: a pointer underneath (uses dereference it implicitly); on a
                          * non-pointer, const T& passed by value; printed as '&' either way */
   unsigned char is_half; /* 1: __half (16 bits of an IEEE binary16), 2: __half2 (two, .x low) */
+  int cg_group;         /* cooperative groups: 0 none, -1 thread_block, -2 thread_block_tile
+                         * before its size is given, N > 0 a tile of N threads */
 };
 
 struct Member {
@@ -174,6 +176,12 @@ typedef enum {
   HOP_LOWF, HOP_HIGHF, HOP_H22F2, HOP_EQ, HOP_LT, HOP_GT, HOP_LE, HOP_GE, HOP_NE, HOP_SQRT, HOP_EXP, HOP_LOG,
   HOP_RCP, HOP_I2H, HOP_H2I, HOP_COUNT
 } HalfOp;
+
+/* BI_CG calls (Node.ival). A method call g.f(...) keeps the group in args and the operation
+ * it is in lhs (a __syncthreads, a shuffle of width N, the thread's rank...), which is what
+ * runs and what analyses see; reduce combines a tile's values with Node.op (ND_ADD, ND_LT for
+ * less (min), ND_GT for greater (max), ND_BITAND, ND_BITOR, ND_BITXOR) */
+typedef enum { CG_THIS_BLOCK, CG_TILED, CG_METHOD, CG_REDUCE, CG_SYNC } CgOp;
 
 /* math functions (mathfns.def): one entry per name (sqrtf, sqrt, __fsqrt_rn, ...) */
 enum {

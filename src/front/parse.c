@@ -66,6 +66,10 @@ static Obj *find_func(const char *name);
 static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr);
 static Token *skip_declaration(Token *tok);   /* a division by zero is an error (parsing), or just "not constant" */
 static Token *tnum_token(Token *at, int64_t v);
+static Token *skip_angle(Token *tok);
+static Type *cg_type(int group);
+static int tile_size(Token **rest, Token *tok);
+static Node *cg_method(Token **rest, Node *obj, Token *m);
 static Node *func_args(Token **rest, Token *tok, Node *call);
 static Node *make_vector_call(Token *name, Type *vt, Node *call);
 
@@ -704,6 +708,7 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
       if (tok_equal(tok, "struct") || tok_equal(tok, "class")) ty = struct_decl(&tok, tok->next, false);
       else if (tok_equal(tok, "enum")) ty = enum_specifier(&tok, tok->next);
       else { ty = td; tok = tok->next; }
+      if (ty->cg_group == -2) ty = cg_type(tile_size(&tok, tok));   /* thread_block_tile<N> */
       counter += OTHER;
       continue;
     }
@@ -1528,6 +1533,7 @@ static Node *postfix(Token **rest, Token *tok) {
     if (tok_equal(tok, ".") || tok_equal(tok, "->")) {
       bool arrow = tok_equal(tok, "->");
       add_type(n);
+      if (!arrow && n->ty->cg_group) { n = cg_method(&tok, n, tok->next); continue; }
       Type *st = arrow ? (n->ty->kind == TY_PTR ? n->ty->base : NULL) : n->ty;
       if (!st || st->kind != TY_STRUCT)
         error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base", type_name(n->ty), arrow ? "pointer to a struct" : "struct");
@@ -1949,6 +1955,191 @@ static Node *funcall(Token **rest, Token *tok) {
   error_tok(name, "use of undeclared function '%.*s'", name->len, name->loc);
 }
 
+/* ---------------- C++ cooperative groups (docs/cxx.md) ----------------
+ * thread_block and thread_block_tile<N> are values the interpreter does not need (an int);
+ * what they do is in the calls: this_thread_block(), tiled_partition<N>(g), g.sync(),
+ * g.thread_rank(), g.size(), tile.shfl_down(v, o), ..., reduce(tile, v, plus<T>()). */
+static Type *cg_type(int group) {
+  Type *t = copy_type(ty_int);
+  t->typedef_name = group == -1 ? "cooperative_groups::thread_block" : group == -2 ? "cooperative_groups::thread_block_tile"
+                                : fmt("cooperative_groups::thread_block_tile<%d>", group);
+  t->cg_group = group;
+  return t;
+}
+
+static void define_cg_types(void) {
+  push_global("cooperative_groups::thread_block")->type_def = cg_type(-1);
+  push_global("cooperative_groups::thread_group")->type_def = cg_type(-1);
+  push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
+}
+
+static int tile_size(Token **rest, Token *tok) {
+  tok = skip(tok, "<");
+  Token *at = tok;
+  Node *e = binary_level(&tok, tok, 7);
+  add_type(e);
+  int64_t n;
+  if (!eval_const(e, &n)) error_tok(at, "tile size is not an integer constant");
+  if (n < 1 || n > 32 || (n & (n - 1))) error_tok(at, "tile size %lld: a thread_block_tile has 1, 2, 4, 8, 16 or 32 threads", (long long)n);
+  *rest = skip_angle(tok);
+  return (int)n;
+}
+
+/* "x" when tok names cooperative_groups::x (through an alias or `using namespace`) */
+static const char *cg_member(Token *tok) {
+  if (tok->kind != TK_IDENT) return NULL;
+  int len = tok->len;
+  const char *n = resolve_alias(tok->loc, &len);
+  if (len > 20 && !strncmp(n, "cooperative_groups::", 20)) return arena_strndup(n + 20, (size_t)len - 20);
+  for (int i = 0; i < n_using && !memchr(n, ':', (size_t)len); i++)
+    if (!strcmp(using_ns[i], "cooperative_groups")) return arena_strndup(n, (size_t)len);
+  return NULL;
+}
+
+static Node *cg_node(CgOp op, Token *tok, Node *args, Node *lowered, Type *ty) {
+  Node *n = new_node(ND_CALL, tok);
+  n->builtin = BI_CG;
+  n->ival = op;
+  n->args = args;
+  n->nargs = args ? 1 : 0;
+  n->lhs = lowered;
+  n->ty = ty;
+  return n;
+}
+
+static Node *sreg(Token *tok, SpecialReg r, int dim) {
+  Node *n = new_node(ND_SPECIAL, tok);
+  n->sreg = r; n->dim = dim; n->ty = ty_uint;
+  return n;
+}
+static Node *uconst(Token *tok, int64_t v) { Node *n = new_num(v, tnum_token(tok, v)); n->ty = ty_uint; return n; }
+static Node *typed(Node *n) { add_type(n); return n; }
+
+/* the thread's rank in its block and the block's size, as CUDA defines them */
+static Node *block_rank(Token *t) {
+  Node *yx = new_binary(ND_MUL, sreg(t, SR_TID, 1), sreg(t, SR_NTID, 0), t);
+  Node *zxy = new_binary(ND_MUL, sreg(t, SR_TID, 2), new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), t);
+  return typed(new_binary(ND_ADD, new_binary(ND_ADD, sreg(t, SR_TID, 0), yx, t), zxy, t));
+}
+static Node *block_size(Token *t) {
+  return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), sreg(t, SR_NTID, 2), t));
+}
+
+static const BuiltinDef *find_builtin(const char *name) {
+  for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
+    if (!strcmp(builtin_defs[i].name, name)) return &builtin_defs[i];
+  return NULL;
+}
+
+/* what g.method(args) does, for a group of size n (-1: the block) */
+static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs) {
+  if (!strcmp(m, "sync")) {
+    Node *c = new_node(ND_CALL, t);
+    if (n < 0) return builtin_call(t, find_builtin("__syncthreads"), c);
+    c->args = uconst(t, 0xffffffffu);
+    c->nargs = 1;
+    return builtin_call(t, find_builtin("__syncwarp"), c);
+  }
+  if (!strcmp(m, "thread_rank")) return n < 0 ? block_rank(t) : typed(new_binary(ND_MOD, block_rank(t), uconst(t, n), t));
+  if (!strcmp(m, "size") || !strcmp(m, "num_threads")) return n < 0 ? block_size(t) : uconst(t, n);
+  if (n > 0 && !strcmp(m, "meta_group_rank")) return typed(new_binary(ND_DIV, block_rank(t), uconst(t, n), t));
+  if (n > 0 && !strcmp(m, "meta_group_size"))
+    return typed(new_binary(ND_DIV, new_binary(ND_ADD, block_size(t), uconst(t, n - 1), t), uconst(t, n), t));
+  static const char *shfl[][2] = {{"shfl", "__shfl_sync"}, {"shfl_down", "__shfl_down_sync"}, {"shfl_up", "__shfl_up_sync"}, {"shfl_xor", "__shfl_xor_sync"}};
+  for (int i = 0; n > 0 && i < 4; i++)
+    if (!strcmp(m, shfl[i][0])) {
+      if (nargs != 2) error_tok(t, "'%s' takes 2 arguments, %d given", shfl[i][0], nargs);
+      Node *c = new_node(ND_CALL, t);
+      Node *mask = uconst(t, 0xffffffffu);
+      mask->next = args;
+      args->next->next = uconst(t, n);
+      c->args = mask;
+      c->nargs = 4;
+      return builtin_call(t, find_builtin(shfl[i][1]), c);
+    }
+  static const char *vote[][2] = {{"any", "__any_sync"}, {"all", "__all_sync"}, {"ballot", "__ballot_sync"}};
+  for (int i = 0; n > 0 && i < 3; i++)
+    if (!strcmp(m, vote[i][0])) {
+      if (n != 32) error_tok(t, "unsupported: '%s' on a tile of %d threads (carve has it for tiles of 32)", vote[i][0], n);
+      if (nargs != 1) error_tok(t, "'%s' takes 1 argument, %d given", vote[i][0], nargs);
+      Node *c = new_node(ND_CALL, t);
+      c->args = uconst(t, 0xffffffffu);
+      c->args->next = args;
+      c->nargs = 2;
+      return builtin_call(t, find_builtin(vote[i][1]), c);
+    }
+  error_tok(t, "unsupported: cooperative groups method '%s' on a %s", m, n < 0 ? "thread_block" : "thread_block_tile");
+}
+
+/* g.method(args) */
+static Node *cg_method(Token **rest, Node *obj, Token *m) {
+  if (m->kind != TK_IDENT) error_tok(m, "expected a member name");
+  Node *tmp = new_node(ND_CALL, m);
+  Node *args = NULL;
+  if (!tok_equal(m->next, "(")) error_tok(m->next, "expected '(' after '%.*s' (cooperative groups have methods, not members)", m->len, m->loc);
+  args = func_args(rest, m->next->next, tmp);
+  Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs);
+  Node *n = cg_node(CG_METHOD, m, obj, low, low->ty);
+  n->end_tok = tmp->end_tok;
+  return n;
+}
+
+static Node *cg_group_arg(Token **rest, Token *tok) {
+  Node *g = assign(rest, tok);
+  add_type(g);
+  if (!g->ty->cg_group) error_tok(g->tok, "expected a cooperative group, not '%s'", type_name(g->ty));
+  return g;
+}
+
+/* cooperative_groups::this_thread_block() | tiled_partition<N>(g) | sync(g) | reduce(tile, v, op<T>()) */
+static Node *cg_call(Token **rest, Token *tok, const char *f) {
+  Token *name = tok;
+  if (!strcmp(f, "this_thread_block")) {
+    tok = skip(skip(tok->next, "("), ")");
+    *rest = tok;
+    return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-1));
+  }
+  if (!strcmp(f, "tiled_partition")) {
+    if (!tok_equal(tok->next, "<")) error_tok(tok->next, "unsupported: tiled_partition with a size at run time (write tiled_partition<N>(g))");
+    int n = tile_size(&tok, tok->next);
+    Node *g = cg_group_arg(&tok, skip(tok, "("));
+    *rest = skip(tok, ")");
+    if (g->ty->cg_group > 0 && n > g->ty->cg_group) error_tok(name, "a tile of %d threads cannot come from a tile of %d", n, g->ty->cg_group);
+    return cg_node(CG_TILED, name, g, NULL, cg_type(n));
+  }
+  if (!strcmp(f, "sync")) {
+    Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    *rest = skip(tok, ")");
+    Node *low = cg_lowered(name, "sync", g->ty->cg_group, NULL, 0);
+    return cg_node(CG_SYNC, name, g, low, ty_void);
+  }
+  if (!strcmp(f, "reduce")) {
+    Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    if (g->ty->cg_group < 0) error_tok(g->tok, "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
+    Node *v = assign(&tok, skip(tok, ","));
+    add_type(v);
+    tok = skip(tok, ",");
+    const char *op = cg_member(tok);
+    static const struct { const char *name; NodeKind k; } ops[] = {{"plus", ND_ADD}, {"less", ND_LT}, {"greater", ND_GT},
+      {"bit_and", ND_BITAND}, {"bit_or", ND_BITOR}, {"bit_xor", ND_BITXOR}};
+    int k = -1;
+    for (int i = 0; op && i < 6; i++) if (!strcmp(op, ops[i].name)) k = i;
+    if (k < 0) error_tok(tok, "expected cooperative_groups::plus<T>(), less, greater, bit_and, bit_or or bit_xor");
+    Type *t = typename_(&tok, skip(tok->next, "<"));
+    tok = skip(skip(skip_angle(tok), "("), ")");
+    *rest = skip(tok, ")");
+    if (!is_numeric(t) || t->is_half) error_tok(name, "unsupported: reduce over '%s'", type_name(t));
+    if (ops[k].k >= ND_BITAND && ops[k].k <= ND_BITXOR && !is_integer(t)) error_tok(name, "'%s' needs an integer type", ops[k].name);
+    g->next = v;
+    coerce_arg(&g->next, unqual(t));
+    Node *n = cg_node(CG_REDUCE, name, g, NULL, unqual(t));
+    n->nargs = 2;
+    n->op = ops[k].k;
+    return n;
+  }
+  error_tok(tok, "unsupported: cooperative_groups::%s", f);
+}
+
 static Node *special_reg(Token **rest, Token *tok) {
   SpecialReg r = tok_equal(tok, "threadIdx") ? SR_TID : tok_equal(tok, "blockIdx") ? SR_CTAID : tok_equal(tok, "blockDim") ? SR_NTID : SR_NCTAID;
   if (!tok_equal(tok->next, ".")) {
@@ -2067,6 +2258,9 @@ static Node *primary(Token **rest, Token *tok) {
     }
     VarScope *vs = find_var(tok);
     if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
+    const char *cgf = vs ? NULL : cg_member(tok);
+    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
+      return cg_call(rest, tok, cgf);
     if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
       if (vs->var->sc == SC_FUNC) error_tok(tok, "function '%s' used as a value (function pointers are not supported)", vs->var->name);
@@ -2884,6 +3078,7 @@ Program *parse(Token *tok) {
   n_host_funcs = 0;
   nest_depth = stmt_depth = expr_level = 0;
   merge_qualified(tok);
+  define_cg_types();
   int extern_c_depth = 0;
   /* what each open '{' at file scope was: 'e' extern "C", 'n' a namespace (with the
    * namespace it was opened in) */

@@ -268,6 +268,40 @@ static const char *half_operator(Node *n) {
   }
 }
 
+/* cooperative groups calls as written: the group's method with the arguments of what it
+ * lowered to, the free functions by their names (the program's alias or using prints too) */
+static void cg_call(Printer *p, Node *n) {
+  static const char *ops[] = {[ND_ADD] = "plus", [ND_LT] = "less", [ND_GT] = "greater", [ND_BITAND] = "bit_and",
+                              [ND_BITOR] = "bit_or", [ND_BITXOR] = "bit_xor"};
+  switch (n->ival) {
+  case CG_THIS_BLOCK: tokout(p, n->tok); out(p, "()"); return;
+  case CG_TILED: tokout(p, n->tok); outf(p, "<%d>(", n->ty->cg_group); expr(p, n->args, P_ASSIGN); out(p, ")"); return;
+  case CG_SYNC: tokout(p, n->tok); out(p, "("); expr(p, n->args, P_ASSIGN); out(p, ")"); return;
+  case CG_REDUCE:
+    tokout(p, n->tok);
+    out(p, "(");
+    expr(p, n->args, P_ASSIGN);
+    out(p, ", ");
+    expr(p, n->args->next, P_ASSIGN);
+    outf(p, ", cooperative_groups::%s<", ops[n->op]);
+    decl(p, n->ty, "", false);
+    out(p, ">())");
+    return;
+  default: break;
+  }
+  expr(p, n->args, P_POSTFIX);
+  outf(p, ".%.*s(", n->tok->len, n->tok->loc);
+  Node *low = n->lhs;
+  if (low->kind == ND_CALL && (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP || low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
+    expr(p, low->args->next, P_ASSIGN);
+    out(p, ", ");
+    expr(p, low->args->next->next, P_ASSIGN);
+  } else if (low->kind == ND_CALL && (low->builtin == BI_ANY || low->builtin == BI_ALL || low->builtin == BI_BALLOT)) {
+    expr(p, low->args->next, P_ASSIGN);
+  }
+  out(p, ")");
+}
+
 static void expr(Printer *p, Node *n, int min) {
   if (n->kind == ND_CAST && n->implicit) { expr(p, n->lhs, min); return; }
   /* what references and __half conversions add underneath is not written in C++ */
@@ -302,6 +336,7 @@ static void expr(Printer *p, Node *n, int min) {
       break;
     }
     if (n->builtin == BI_ASSERT) { out(p, "assert("); expr(p, n->args, P_ASSIGN); out(p, ")"); break; }
+    if (n->builtin == BI_CG) { cg_call(p, n); break; }
     if (n->fn) out(p, n->fn->name);
     else tokout(p, n->tok);
     args(p, n->args);
@@ -594,7 +629,8 @@ void print_program(Buf *b, Program *prog) {
   for (Obj *f = prog->funcs; f; f = f->next)
     for (Type *q = f->ty->params; q; q = q->next) if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
   static const struct { Builtin b; const char *h; } headers[] = {
-    {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"}};
+    {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"},
+    {BI_CG, "cooperative_groups/reduce.h"}};
   bool any = false;
   for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
     if (used >> headers[i].b & 1) { outf(&p, "#include <%s>\n", headers[i].h); any = true; }

@@ -1015,6 +1015,56 @@ static NOINLINE void eval_half(Warp *w, Node *n, Mask m, Val *out) {
   }
 }
 
+/* C++ (docs/cxx.md): cooperative groups. Methods run what they lowered to (lhs); reduce over
+ * a tile is the xor butterfly of shuffles CUDA's implementation does, so every lane of a tile
+ * gets the same value, combined in that order */
+static Val cg_combine(NodeKind op, Type *t, Val a, Val b) {
+  Val r = a;
+  bool f = t->kind == TY_FLOAT, d = t->kind == TY_DOUBLE, u = t->is_unsigned;
+  switch (op) {
+  case ND_ADD:
+    if (f) { r.u = 0; r.f = a.f + b.f; } else if (d) r.d = a.d + b.d; else r.u = a.u + b.u;
+    break;
+  case ND_LT: case ND_GT: {
+    bool lt = f ? a.f < b.f : d ? a.d < b.d : u ? a.u < b.u : a.i < b.i;
+    bool gt = f ? a.f > b.f : d ? a.d > b.d : u ? a.u > b.u : a.i > b.i;
+    r = (op == ND_LT ? lt : gt) ? a : b;
+    break;
+  }
+  case ND_BITAND: r.u = a.u & b.u; break;
+  case ND_BITOR: r.u = a.u | b.u; break;
+  default: r.u = a.u ^ b.u; break;
+  }
+  if (!f && !d) {   /* back to the type's width */
+    unsigned char buf[8];
+    write_scalar(buf, t, r);
+    r = read_scalar(buf, t);
+  }
+  return r;
+}
+
+static NOINLINE void eval_cg(Warp *w, Node *n, Mask m, Val *out) {
+  switch (n->ival) {
+  case CG_THIS_BLOCK: for (int l = 0; l < W; l++) out[l].i = 0; return;
+  case CG_TILED: for (int l = 0; l < W; l++) out[l].i = n->ty->cg_group; return;
+  case CG_METHOD: case CG_SYNC: eval(w, n->lhs, m, out); return;
+  default: break;
+  }
+  Val v[W], nv[W];
+  int size = n->args->ty->cg_group;
+  eval(w, n->args->next, m, v);
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) continue;
+    Mask seg = (size == 32 ? FULL : ((1u << size) - 1) << (l & ~(size - 1)));
+    if ((m & seg) != seg) fault_at(w, n, l, "cooperative_groups::reduce: only some threads of the tile of %d call it", size);
+  }
+  for (int o = size / 2; o >= 1; o /= 2) {
+    for (int l = 0; l < W; l++) nv[l] = (m >> l & 1) ? cg_combine(n->op, n->ty, v[l], v[l ^ o]) : v[l];
+    memcpy(v, nv, sizeof v);
+  }
+  memcpy(out, v, sizeof v);
+}
+
 static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   Val a[W];
   switch (n->builtin) {
@@ -1115,6 +1165,7 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   case BI_PRINTF: eval_printf(w, n, m); for (int l = 0; l < W; l++) out[l].i = 0; return;
   case BI_CLOCK: for (int l = 0; l < W; l++) out[l].i = (int64_t)w->I->st->warp_steps; return;
   case BI_HALF: eval_half(w, n, m, out); return;
+  case BI_CG: eval_cg(w, n, m, out); return;
   case BI_ASSERT: {   /* C++ (docs/cxx.md): a failed assert is a fault with its text */
     /* assert(c && "why") and assert(!"why"): a string literal is never null */
     Node *c = n->args;
