@@ -427,4 +427,11 @@ void program_free(Program *p);
 typedef struct { Arena *arena; } ProgramScope;
 ProgramScope program_enter(Program *p);
 void program_leave(ProgramScope s);
+
+/* ---------------- C++ (docs/cxx.md) ---------------- */
+/* at `name<ARGS>` while parsing (a host launch `k<256, float><<<...>>>`): the instance of the
+ * function template `name` (made on first use; *rest gets the token after '>'), NULL when name
+ * is not a template; errors are raised (error_tok). find_kernel also makes one after a load
+ * when asked for "k<ARGS>". */
+Obj *template_instance_at(Token **rest, Token *name);
 #endif

@@ -2697,6 +2697,8 @@ typedef struct Template {
   bool is_kernel;
   int ninstances;
   struct Template *next_kernel;   /* the file's template kernels, for the warning on those never made */
+  char **usings; int nusing;      /* the `using namespace` and aliases in force at the definition */
+  NsAlias *aliases; int naliases;
 } Template;
 static Template *template_kernels;
 typedef struct { Type *ty; int64_t val; bool set; } TArg;
@@ -2822,6 +2824,8 @@ static void instance_body(void *ud) {
   cur_fn = NULL; cur_switch = NULL; fn_body_pending = false;
   loop_depth = switch_depth = block_depth = nest_depth = stmt_depth = expr_level = 0;
   cur_ns = t->ns;
+  using_ns = t->usings; n_using = t->nusing;
+  ns_aliases = t->aliases; n_ns_aliases = t->naliases;
   for (int i = 0; i < t->nparams; i++) {
     VarScope *v = arena_alloc(sizeof(VarScope));
     v->name = t->params[i].name;
@@ -2869,10 +2873,13 @@ static Obj *instantiate(Template *t, TArg *args, Token *at) {
   if (instance_depth >= MAX_INSTANCE_DEPTH)
     error_tok(at, "template instances nested too deeply (%d) instantiating '%s'", MAX_INSTANCE_DEPTH, full);
   ParserState saved = save_parser();
+  char **su = using_ns; int sn = n_using;
+  NsAlias *sa = ns_aliases; int sna = n_ns_aliases;
   instance_depth++;
   bool ok = carve_pcall(instance_body, &c);
   instance_depth--;
   restore_parser(saved);
+  using_ns = su; n_using = sn; ns_aliases = sa; n_ns_aliases = sna;
   if (!ok || !c.fn) {
     note_tok(at, "in the instance '%s' of the template, required here", full);
     carve_throw();
@@ -2934,6 +2941,12 @@ static Token *template_decl(Token *tok) {
   if (!tok_equal(tok, "(") || !prev || prev->kind != TK_IDENT) error_tok(t->decl, "unsupported C++: this template (carve instantiates function templates)");
   t->fname = prev;
   t->ns = cur_ns;
+  t->nusing = n_using;
+  t->usings = arena_alloc(sizeof(char *) * (size_t)(n_using + 1));
+  if (n_using) memcpy(t->usings, using_ns, sizeof(char *) * (size_t)n_using);
+  t->naliases = n_ns_aliases;
+  t->aliases = arena_alloc(sizeof(NsAlias) * (size_t)(n_ns_aliases + 1));
+  if (n_ns_aliases) memcpy(t->aliases, ns_aliases, sizeof(NsAlias) * (size_t)n_ns_aliases);
   t->local = tok_text(prev);
   t->name = ns_qualify(t->local);
   Token *end = skip_declaration(t->decl);
@@ -3262,6 +3275,34 @@ static bool names_kernel(const char *full, const char *name) {
   return false;
 }
 
+/* `--kernel 'k<256, float>'` names an instance the file never made: it is made now, in p */
+typedef struct { Program *p; const char *name; Obj *fn; } LateInstance;
+static void late_instance_call(void *ud) {
+  LateInstance *li = ud;
+  Token *tok = pp_expand("<command line>", li->name);
+  merge_qualified(tok);
+  Token *rest = tok;
+  li->fn = template_instance_at(&rest, tok);
+  if (li->fn && rest->kind != TK_EOF) error_tok(rest, "unexpected '%.*s' after the kernel's template arguments", rest->len, rest->loc);
+}
+
+static Obj *late_instance(Program *p, const char *name) {
+  if (!strchr(name, '<') || !p->parse_state || prog) return NULL;
+  ProgramScope s = program_enter(p);
+  prog = p;
+  scope = ((ParseState *)p->parse_state)->scope;
+  funcs_tail = &p->funcs;
+  while (*funcs_tail) funcs_tail = &(*funcs_tail)->next;
+  for (last_item = p->items; last_item && last_item->next; last_item = last_item->next) {}
+  LateInstance li = {p, name, NULL};
+  bool ok = carve_pcall(late_instance_call, &li);
+  prog = NULL; scope = NULL; last_item = NULL; funcs_tail = NULL; cur_fn = NULL;
+  instance_depth = 0;
+  if (ok && li.fn && li.fn->body) program_finish(p);
+  program_leave(s);
+  return ok && li.fn && li.fn->is_kernel && li.fn->body ? li.fn : NULL;
+}
+
 Obj *find_kernel(Program *p, const char *name) {
   Obj *found = NULL, *by_suffix = NULL;
   int n = 0, nsuffix = 0;
@@ -3272,6 +3313,6 @@ Obj *find_kernel(Program *p, const char *name) {
     found = f;
     n++;
   }
-  if (name) return nsuffix == 1 ? by_suffix : NULL;
+  if (name) return nsuffix == 1 ? by_suffix : late_instance(p, name);
   return n == 1 ? found : NULL;
 }

@@ -622,6 +622,11 @@ void print_function(Buf *b, Obj *fn) {
 
 bool print_carve_pragmas = true;
 
+/* one '}' for each namespace of "a::b" */
+static void close_ns(Printer *p) {
+  for (const char *c = p->ns; c; c = strstr(c, "::") ? strstr(c, "::") + 2 : NULL) out(p, "}\n");
+}
+
 void print_program(Buf *b, Program *prog) {
   Printer p = {b, 0, NULL, 0, NULL};
   uint64_t used = 0;
@@ -639,7 +644,7 @@ void print_program(Buf *b, Program *prog) {
   bool first = true;
   for (TopItem *it = prog->items; it; it = it->next) {
     if (!(it->ns == p.ns || (it->ns && p.ns && !strcmp(it->ns, p.ns)))) {
-      for (const char *c = p.ns; c; c = strstr(c + 2, "::")) out(&p, "}\n");
+      close_ns(&p);
       if (it->ns) {
         out(&p, "\n");
         for (const char *c = it->ns;; c += 2) {
@@ -686,6 +691,6 @@ void print_program(Buf *b, Program *prog) {
     }
     }
   }
-  for (const char *c = p.ns; c; c = strstr(c + 2, "::")) out(&p, "}\n");
+  close_ns(&p);
   free(p.done);
 }

@@ -66,5 +66,17 @@ check $? "bench --arch h200 gives nvcc -arch=sm_90: $(ls "$tmp/emit" 2>&1; head 
   && "$carve" run $d/fast_math.cu --out a="$tmp/pr" >/dev/null 2>&1 && ! cmp -s "$tmp/fm" "$tmp/pr"
 check $? "--use_fast_math: the results of __expf and __sinf ($(cat "$tmp/e"))"
 
+# templates: the launch pragma's instance is the kernel; --kernel makes another after the load
+"$carve" check $d/cg_reduce.cu >"$tmp/o" 2>"$tmp/e"
+grep -q "__global__ void reduce_cg<256, float>(const float \*in, float \*out, int n)" "$tmp/o" && [ ! -s "$tmp/e" ]
+check $? "check lists the instance reduce_cg<256, float>: $(cat "$tmp/o" "$tmp/e")"
+"$carve" run $d/template_reduce.cu --kernel 'block_sum<64,double>' --grid 4 --block 64 --arg 'in = double[256] : iota' \
+  --arg 'out = double[4] : zeros out' --arg n=256 --out out="$tmp/b" >"$tmp/o" 2>"$tmp/e"
+[ "$(od -An -t f8 "$tmp/b" | tr -s ' \n' ' ')" = " 2016 6112 10208 14304 " ]
+check $? "--kernel 'block_sum<64,double>' makes the instance: sums of 64 consecutive integers ($(cat "$tmp/o" "$tmp/e"))"
+"$carve" run $d/template_reduce.cu --kernel 'block_sum<64, nosuch>' --grid 1 --block 64 >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] && grep -q "<command line>:1:15: error: expected a type before 'nosuch'" "$tmp/e"
+check $? "--kernel with a bad template argument: located error, exit 2 ($rc: $(cat "$tmp/e"))"
+
 echo "cxx: $pass passed, $fail failed"
 [ $fail -eq 0 ]
