@@ -44,7 +44,9 @@ static const char usage_main[] =
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
-  "  -I DIR            add a directory to the #include \"...\" search path\n"
+  "  -I DIR            add a directory to the #include \"...\" and <...> search path\n"
+  "  nvcc's flags      -arch=sm_XX, --use_fast_math, -O3, -std=..., -lineinfo, -Xcompiler ... are accepted\n"
+  "                    (-arch is --arch; the ones that change nothing carve computes get one note)\n"
   "  --help            help for a command (carve COMMAND --help); each command takes only its own options\n"
   "  --version         print the version\n"
   "\n"
@@ -54,7 +56,7 @@ static const char usage_main[] =
 
 static const char usage_optimize[] =
   "usage: carve optimize FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                      [--arg ...] [--arch h100|h200|g80|gt200|c1060] [-o OUT.cu] [--passes A,B | --skip A]\n"
+  "                      [--arg ...] [--arch MACHINE|sm_XX] [-o OUT.cu] [--passes A,B | --skip A]\n"
   "                      [--set PASS.PARAM=VALUE] [--explain] [--format text|json] [--no-verify]\n"
   "                      [--no-estimate] [--regs N] [--calibration FILE]\n"
   "\n"
@@ -90,7 +92,7 @@ static const char usage_print[] =
 static const char usage_bench[] =
   "usage: carve bench FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
   "                   [--shared BYTES] [--arg ...] [--reps N] [--flush-l2] [--verify] [--verify-blocks N]\n"
-  "                   [--ncu] [--baseline | --no-baseline] [--arch sm_XX] [--timeout SECONDS]\n"
+  "                   [--ncu] [--baseline | --no-baseline] [--arch sm_XX|MACHINE] [--timeout SECONDS]\n"
   "                   [--calibration FILE] [--format text|json] [--emit DIR]\n"
   "\n"
   "Generate a standalone CUDA harness for the launch (inputs made by exactly the generators\n"
@@ -127,7 +129,7 @@ static const char usage_run[] =
 
 static const char usage_analyze[] =
   "usage: carve analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                     [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060] [--blocks N]\n"
+  "                     [--shared BYTES] [--arg ...] [--arch MACHINE|sm_XX] [--blocks N]\n"
   "                     [--format text|json|sarif] [--fail-on warning|error]\n"
   "\n"
   "Run N sampled blocks (default 16: first, last and evenly spread; all when the grid is smaller)\n"
@@ -142,7 +144,7 @@ static const char usage_analyze[] =
 
 static const char usage_estimate[] =
   "usage: carve estimate FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                      [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060] [--regs N]\n"
+  "                      [--shared BYTES] [--arg ...] [--arch MACHINE|sm_XX] [--regs N]\n"
   "                      [--calibration FILE] [--format text|json]\n"
   "       carve estimate --rank A.cu B.cu ... [-D ...] [--arch ...] [--regs N] [--format text|json]\n"
   "\n"
@@ -170,7 +172,7 @@ static const char usage_arch[] =
   "($CARVE_CALIBRATION or ~/.cache/carve/calibration.json).\n";
 
 static const char usage_calibrate[] =
-  "usage: carve calibrate [--out FILE] [--arch sm_XX]\n"
+  "usage: carve calibrate [--out FILE] [--arch sm_XX|MACHINE]\n"
   "\n"
   "Build and run carve's GPU microbenchmarks (device-to-device copy, streaming read, FP32 FMA rate,\n"
   "shared-memory and L2 bandwidth, global and L2 latency by pointer chase, launch overhead,\n"
