@@ -406,7 +406,8 @@ static int nvcc_flag(Opts *o, int argc, char **argv, int i) {
   if (!used) return 0;
   if (strstr(a, "fast_math")) { push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
   bool is_arch = !strcmp(a, "-arch") || !strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture", 18);
-  if (is_arch && o->cmd->options >> O_ARCH & 1) {
+  bool any_gpu = is_arch && (!strcmp(val, "native") || !strcmp(val, "all") || !strcmp(val, "all-major"));
+  if (is_arch && !any_gpu && o->cmd->options >> O_ARCH & 1) {
     static const OptDef arch = {"--arch", O_ARCH, "a value"};
     int r = set_option(o, &arch, val);
     return r ? -r : used;
