@@ -716,6 +716,17 @@ static void test_cxx_templates(void) {
   }
   CHECK(r->p && find_kernel(r->p, "sum<64,float>") && !find_kernel(r->p, "sum"), "the instance is the kernel, found with or without spaces");
   done(r);
+  /* if constexpr: the branch not taken is not compiled (here it would not be for int) */
+  r = run(
+    "#pragma carve launch k<8, int> grid(1) block(8)\n#pragma carve arg a = int[8] : iota out\n"
+    "template <int N, typename T> __global__ void k(T *a) {\n"
+    "  if constexpr (N > 4) { a[threadIdx.x] *= N; } else { a[threadIdx.x] = a[threadIdx.x].x; }\n"
+    "  if constexpr (N < 4) a[0] = a.y; else if (threadIdx.x == 1) a[1] = -1;\n"
+    "  do { if constexpr (sizeof(T) == 8) a[2] = a->z; } while (0);\n}\n", "k<8, int>");
+  OK(r, "if constexpr");
+  int *c = out(r, "a");
+  for (int i = 0; c && i < 8; i++) CHECK(c[i] == (i == 1 ? -1 : 8 * i), "if constexpr: a[%d] = %d", i, c[i]);
+  done(r);
   /* a value parameter sizes arrays and unrolls loops; deduction through T* and const T& */
   r = run(
     "#pragma carve launch k<3> grid(1) block(4)\n#pragma carve arg a = int[4] : iota out\n"

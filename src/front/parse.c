@@ -1152,6 +1152,56 @@ static int parse_unroll(Token *p) {
   return 0;
 }
 
+/* past balanced brackets starting at an opening one */
+static Token *skip_balanced(Token *tok) {
+  int depth = 0;
+  for (; tok->kind != TK_EOF; tok = tok->next) {
+    if (tok_equal(tok, "{") || tok_equal(tok, "(") || tok_equal(tok, "[")) depth++;
+    else if ((tok_equal(tok, "}") || tok_equal(tok, ")") || tok_equal(tok, "]")) && --depth == 0) return tok->next;
+  }
+  error_tok(tok, "expected a statement at end of input");
+}
+
+/* the tokens of one statement, unparsed */
+static Token *skip_stmt(Token *tok) {
+  if (tok_equal(tok, "{")) return skip_balanced(tok);
+  if (tok_equal(tok, "if") || tok_equal(tok, "for") || tok_equal(tok, "while") || tok_equal(tok, "switch")) {
+    bool is_if = tok_equal(tok, "if");
+    tok = tok->next;
+    if (is_if && tok_equal(tok, "constexpr")) tok = tok->next;
+    if (!tok_equal(tok, "(")) error_tok(tok, "expected '('");
+    tok = skip_stmt(skip_balanced(tok));
+    return is_if && tok_equal(tok, "else") ? skip_stmt(tok->next) : tok;
+  }
+  if (tok_equal(tok, "do")) {
+    tok = skip(skip_stmt(tok->next), "while");
+    return skip(skip_balanced(tok), ";");
+  }
+  while (tok->kind != TK_EOF && !tok_equal(tok, ";"))
+    tok = tok_equal(tok, "(") || tok_equal(tok, "[") || tok_equal(tok, "{") ? skip_balanced(tok) : tok->next;
+  return skip(tok, ";");
+}
+
+/* C++17: if constexpr (CONST) A else B: the branch not taken is skipped unparsed (in a
+ * template instance it may not compile for these arguments); the taken one is the statement */
+static Node *stmt(Token **rest, Token *tok);
+static Node *if_constexpr(Token **rest, Token *tok) {
+  Token *at = tok;
+  tok = skip(tok->next->next, "(");
+  int64_t v = const_expr(&tok, tok);
+  tok = skip(tok, ")");
+  Node *taken = NULL;
+  if (v) taken = stmt(&tok, tok);
+  else tok = skip_stmt(tok);
+  if (tok_equal(tok, "else")) {
+    if (!v) taken = stmt(&tok, tok->next);
+    else tok = skip_stmt(tok->next);
+  }
+  *rest = tok;
+  if (taken) return taken;
+  return new_node(ND_NULL_STMT, at);
+}
+
 /* stmt = "return" expr? ";" | "if" "(" expr ")" stmt ("else" stmt)? | "switch" "(" expr ")" stmt
  *      | "case" const-expr ":" stmt | "default" ":" stmt | "for" "(" for-init expr? ";" expr? ")" stmt
  *      | "while" "(" expr ")" stmt | "do" stmt "while" "(" expr ")" ";" | "break" ";" | "continue" ";"
@@ -1199,6 +1249,7 @@ static Node *stmt_at(Token **rest, Token *tok) {
     *rest = skip(tok, ";");
     return n;
   }
+  if (tok_equal(tok, "if") && tok_equal(tok->next, "constexpr")) return if_constexpr(rest, tok);
   if (tok_equal(tok, "if")) {
     Node *n = new_node(ND_IF, tok);
     tok = skip(tok->next, "(");
