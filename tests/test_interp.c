@@ -844,6 +844,27 @@ static void test_half_arith(void) {
     float want = half_to_double(h) > 2.0 ? f : -f;
     if (o[t] != want) { CHECK(o[t] == want, "half kernel: o[%d] = %.9g, want %.9g", t, o[t], want); break; }
   }
+  done(r);
+  /* half2 members and __half22float2 */
+  r = run("#pragma carve launch k grid(1) block(4)\n#pragma carve arg o = float[8] : zeros out\n"
+          "__global__ void k(float *o) {\n  half2 h = __floats2half2_rn(threadIdx.x * 0.1f, 3.0f);\n  float2 f = __half22float2(h);\n"
+          "  __half lo = h.x;\n  o[2 * threadIdx.x] = f.x + __half2float(lo);\n  o[2 * threadIdx.x + 1] = f.y + __half2float(h.y);\n}\n", "k");
+  OK(r, "half2 members");
+  float *o2 = out(r, "o");
+  for (int t = 0; o2 && t < 4; t++) {
+    float lo = (float)half_to_double(half_from_double((float)t * 0.1f));
+    CHECK(o2[2 * t] == 2 * lo && o2[2 * t + 1] == 6.0f, "half2: o[%d] = %g %g, want %g 6", 2 * t, o2[2 * t], o2[2 * t + 1], 2 * lo);
+  }
+  done(r);
+  r = run(
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg x = float[32] : iota(-3, 0.3)\n"
+    "#pragma carve arg o = float[32] : zeros out\n#pragma carve arg hb = __half[32] : zeros out\n"
+    "__global__ void k(const float *x, float *o, __half *hb) {\n"
+    "  __half h = __float2half(x[threadIdx.x]);\n  __half two = 2.0f;\n"
+    "  __half r = h * two + __hfma(h, h, __float2half(0.1f));\n  r = -r;\n  r += h;\n"
+    "  hb[threadIdx.x] = __shfl_down_sync(0xffffffffu, r, 1);\n}\n", "k");
+  OK(r, "half shuffle");
+  hb = out(r, "hb");
   /* lane t holds lane t+1's r (the last lane its own) */
   for (int t = 0; o && hb && t < 31; t++) {
     float xn = -3.0f + 0.3f * (float)(t + 1);

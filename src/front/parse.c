@@ -68,6 +68,7 @@ static Token *skip_declaration(Token *tok);   /* a division by zero is an error 
 static Token *tnum_token(Token *at, int64_t v);
 static Token *skip_angle(Token *tok);
 static Type *cg_type(int group);
+static Type *half_type(int which);
 static int tile_size(Token **rest, Token *tok);
 static Node *cg_method(Token **rest, Node *obj, Token *m);
 static Node *func_args(Token **rest, Token *tok, Node *call);
@@ -1585,6 +1586,19 @@ static Node *postfix(Token **rest, Token *tok) {
       bool arrow = tok_equal(tok, "->");
       add_type(n);
       if (!arrow && n->ty->cg_group) { n = cg_method(&tok, n, tok->next); continue; }
+      if (!arrow && n->ty->is_half == 2 && (tok_equal(tok->next, "x") || tok_equal(tok->next, "y"))) {
+        /* h2.x, h2.y (read): the low and high halves */
+        Node *c = new_node(ND_CALL, tok->next);
+        c->builtin = BI_HALF;
+        c->ival = tok_equal(tok->next, "x") ? HOP_LOW : HOP_HIGH;
+        c->implicit = true;
+        c->args = n;
+        c->nargs = 1;
+        c->ty = half_type(1);
+        n = c;
+        tok = tok->next->next;
+        continue;
+      }
       Type *st = arrow ? (n->ty->kind == TY_PTR ? n->ty->base : NULL) : n->ty;
       if (!st || st->kind != TY_STRUCT)
         error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base", type_name(n->ty), arrow ? "pointer to a struct" : "struct");
@@ -1830,7 +1844,7 @@ static const HalfFn half_fns[] = {
   {"__hfma2", HOP_FMA2, "HHH>H"}, {"__hneg2", HOP_NEG2, "H>H"}, {"__float2half2_rn", HOP_F2H2, "f>H"},
   {"__floats2half2_rn", HOP_FLOATS2H2, "ff>H"}, {"__halves2half2", HOP_HALVES2H2, "hh>H"},
   {"make_half2", HOP_HALVES2H2, "hh>H"}, {"__low2half", HOP_LOW, "H>h"}, {"__high2half", HOP_HIGH, "H>h"},
-  {"__low2float", HOP_LOWF, "H>f"}, {"__high2float", HOP_HIGHF, "H>f"},
+  {"__low2float", HOP_LOWF, "H>f"}, {"__high2float", HOP_HIGHF, "H>f"}, {"__half22float2", HOP_H22F2, "H>F"},
 };
 
 static Type *half_type(int which) { return which == 1 ? builtin_typedef("__half", 6) : builtin_typedef("__half2", 7); }
@@ -1850,7 +1864,7 @@ static Node *half_intrinsic(Token *name, const HalfFn *h, Node *call) {
   char r = h->sig[want + 1];
   call->builtin = BI_HALF;
   call->ival = h->op;
-  call->ty = r == 'f' ? ty_float : r == 'i' ? ty_int : r == 'b' ? ty_bool : half_type(r == 'h' ? 1 : 2);
+  call->ty = r == 'f' ? ty_float : r == 'i' ? ty_int : r == 'b' ? ty_bool : r == 'F' ? vector_type("float2") : half_type(r == 'h' ? 1 : 2);
   return call;
 }
 

@@ -314,6 +314,11 @@ static void expr(Printer *p, Node *n, int min) {
     if (min > P_UNARY) out(p, ")");
     return;
   }
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF && (n->ival == HOP_LOW || n->ival == HOP_HIGH)) {
+    expr(p, n->args, P_POSTFIX);   /* h2.x, h2.y */
+    out(p, n->ival == HOP_LOW ? ".x" : ".y");
+    return;
+  }
   if (n->kind == ND_CALL && n->implicit && !half_operator(n)) { expr(p, n->args, min); return; }
   int pr = prec(n);
   bool paren = pr < min;

@@ -995,6 +995,19 @@ static NOINLINE void eval_half(Warp *w, Node *n, Mask m, Val *out) {
   int k = 0;
   for (Node *a = n->args; a && k < 3; a = a->next, k++) eval(w, a, m, v[k]);
   Type *t0 = n->args ? n->args->ty : NULL;
+  if (n->ival == HOP_H22F2) {
+    uint64_t tmp = alloc_local(w, n, 8);
+    for (int l = 0; l < W; l++) {
+      out[l].u = local_addr(w, l, tmp);
+      if (!(m >> l & 1)) continue;
+      for (int h = 0; h < 2; h++) {
+        Val f = {0};
+        f.f = (float)half_to_double((uint16_t)(v[0][l].u >> (16 * h)));
+        write_scalar(resolve(w, n, l, local_addr(w, l, tmp + 4u * (unsigned)h), 4, true), ty_float, f);
+      }
+    }
+    return;
+  }
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) { out[l].u = 0; continue; }
     Val a = v[0][l], b = k > 1 ? v[1][l] : a, c = k > 2 ? v[2][l] : a;
