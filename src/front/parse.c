@@ -3352,7 +3352,8 @@ static void late_instance_call(void *ud) {
 }
 
 static Obj *late_instance(Program *p, const char *name) {
-  if (!strchr(name, '<') || !p->parse_state || prog) return NULL;
+  /* not while p is being loaded (its launch specifications are checked with find_kernel) */
+  if (!strchr(name, '<') || !p->parse_state || !p->arena || prog) return NULL;
   ProgramScope s = program_enter(p);
   prog = p;
   scope = ((ParseState *)p->parse_state)->scope;
