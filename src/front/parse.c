@@ -1966,29 +1966,29 @@ static Token *std_name(Token *name) {
 
 /* a call of a user function: arguments converted to its parameters */
 static Node *user_call(Token *name, Node *call, Obj *fn) {
-    if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
-    call->fn = fn;
-    Type *ft = fn->ty;
-    int np = 0;
-    for (Type *p = ft->params; p; p = p->next) np++;
-    if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
-      error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
-    int i = 0;
-    for (Type *p = ft->params; p; p = p->next, i++) {
-      Node **a = nthp(&call->args, i);
-      if (p->is_ref && p->kind == TY_PTR) {   /* T&: the argument's address */
-        if (!lvalue_node(*a)) error_tok((*a)->tok, "argument %d of '%s' is a reference: it needs an lvalue", i + 1, fn->name);
-        Node *next = (*a)->next;
-        Node *addr = new_unary(ND_ADDR, *a, (*a)->tok);
-        addr->implicit = true;
-        add_type(addr);
-        addr->next = next;
-        *a = addr;
-      }
-      coerce_arg(a, p);
+  if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
+  call->fn = fn;
+  Type *ft = fn->ty;
+  int np = 0;
+  for (Type *p = ft->params; p; p = p->next) np++;
+  if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
+    error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
+  int i = 0;
+  for (Type *p = ft->params; p; p = p->next, i++) {
+    Node **a = nthp(&call->args, i);
+    if (p->is_ref && p->kind == TY_PTR) {   /* T&: the argument's address */
+      if (!lvalue_node(*a)) error_tok((*a)->tok, "argument %d of '%s' is a reference: it needs an lvalue", i + 1, fn->name);
+      Node *next = (*a)->next;
+      Node *addr = new_unary(ND_ADDR, *a, (*a)->tok);
+      addr->implicit = true;
+      add_type(addr);
+      addr->next = next;
+      *a = addr;
     }
-    call->ty = ft->return_ty;
-    return call;
+    coerce_arg(a, p);
+  }
+  call->ty = ft->return_ty;
+  return call;
 }
 
 /* funcall = ident "(" (assign ("," assign)*)? ")" */
