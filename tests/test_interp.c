@@ -845,6 +845,22 @@ static void test_half_arith(void) {
     if (o[t] != want) { CHECK(o[t] == want, "half kernel: o[%d] = %.9g, want %.9g", t, o[t], want); break; }
   }
   done(r);
+  /* c ? h1 : h2 keeps the halves' bits (no integer promotion through float) */
+  r = run("#pragma carve launch k grid(1) block(2)\n#pragma carve arg h = __half[2] : iota(15360, 4660)\n"
+          "#pragma carve arg o = __half[2] : zeros out\n"
+          "__device__ __half pick(__half a, __half b, bool first) { return first ? a : b; }\n"
+          "__global__ void k(const __half *h, __half *o) { o[threadIdx.x] = pick(h[0], h[1], threadIdx.x == 0); }\n", "k");
+  OK(r, "half conditional");
+  uint16_t *ho = out(r, "o");
+  CHECK(ho && ho[0] == 15360 && ho[1] == 15360 + 4660, "half conditional: %04x %04x, want 3c00 4e34", ho ? ho[0] : 0, ho ? ho[1] : 0);
+  done(r);
+  /* min, max and abs of halves are those of their values (as floats), not of their bits */
+  r = run("#pragma carve launch k grid(1) block(1)\n#pragma carve arg o = float[3] : zeros out\n"
+          "__global__ void k(float *o) { __half a = 2.5f, b = -3.5f; o[0] = max(a, b); o[1] = min(a, b); o[2] = abs(b); }\n", "k");
+  OK(r, "half min/max/abs");
+  float *mo = out(r, "o");
+  CHECK(mo && mo[0] == 2.5f && mo[1] == -3.5f && mo[2] == 3.5f, "half min/max/abs: %g %g %g", mo ? mo[0] : 0, mo ? mo[1] : 0, mo ? mo[2] : 0);
+  done(r);
   /* half2 members and __half22float2 */
   r = run("#pragma carve launch k grid(1) block(4)\n#pragma carve arg o = float[8] : zeros out\n"
           "__global__ void k(float *o) {\n  half2 h = __floats2half2_rn(threadIdx.x * 0.1f, 3.0f);\n  float2 f = __half22float2(h);\n"

@@ -1781,13 +1781,15 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
   case BI_MIN: case BI_MAX: {
     Node *b = a->next;
     if (!is_numeric(a->ty) || !is_numeric(b->ty)) error_tok(name, "invalid arguments to '%.*s'", name->len, name->loc);
-    Type *t = common_type(a->ty, b->ty);
+    Type *t = a->ty->is_half || b->ty->is_half ? ty_float : common_type(a->ty, b->ty);   /* a __half: as a float */
     coerce_arg(&call->args, t);
     coerce_arg(nthp(&call->args, 1), t);
     call->ty = t;
     return call;
   }
   case BI_ABS:
+    if (a->ty->is_half) coerce_arg(&call->args, ty_float);
+    a = call->args;
     if (is_flonum(a->ty)) {
       call->builtin = BI_MATH;
       call->math = find_math(a->ty->kind == TY_FLOAT ? "fabsf" : "fabs", a->ty->kind == TY_FLOAT ? 5 : 4);

@@ -439,7 +439,7 @@ static void type_node(Node *n) {
   case ND_SHL: case ND_SHR:
     check_value(n->lhs);
     check_value(n->rhs);
-    if (!is_integer(n->lhs->ty) || !is_integer(n->rhs->ty))
+    if (!is_integer(n->lhs->ty) || !is_integer(n->rhs->ty) || n->lhs->ty->is_half || n->rhs->ty->is_half)
       error_tok(n->tok, "invalid operands to shift ('%s' and '%s')", type_name(n->lhs->ty), type_name(n->rhs->ty));
     n->ty = promote(n->lhs->ty);
     coerce(&n->lhs, n->ty);
@@ -498,6 +498,7 @@ static void type_node(Node *n) {
     check_value(n->cond);
     half_to_float(&n->cond);
     if (n->then->ty->is_half != n->els->ty->is_half) { half_to_float(&n->then); half_to_float(&n->els); }
+    else if (n->then->ty->is_half) { n->ty = unqual(n->then->ty); return; }   /* no integer promotion of halves */
     Type *a = n->then->ty, *b = n->els->ty;
     if (is_numeric(a) && is_numeric(b)) {
       n->ty = common_type(a, b);
