@@ -271,6 +271,15 @@ static void test_cxx_templates_print(void) {
         strstr(t, "template <> __global__ void k<4, int>(int *a) {\n  int s[4];\n  s[0] = sq<int>(a[0]);\n  a[4 - 1] = s[0] + sq<float>(2.0f);") &&
         strstr(t, "template <> __device__ float sq<float>(float x)"), "printed instances:\n%s", t);
   round_trip("templates", p);
+  /* "#pragma unroll N" with N a template parameter or a macro: printed as its value */
+  p = load_text("#define U 3\n#pragma carve launch k<4> grid(1) block(1)\n"
+                "template <int N> __global__ void k(int *a) {\n#pragma unroll N\n  for (int i = 0; i < N; i++) a[i] = i;\n"
+                "#pragma unroll U\n  for (int i = 0; i < 6; i++) a[i] += 1;\n}\n", NULL);
+  CHECK(p && diag_errors == 0 && !strstr(diag_text, "warning"), "unroll by a template parameter loads quietly:\n%s", diag_text);
+  if (!p) return;
+  t = print_text(p);
+  CHECK(strstr(t, "#pragma unroll 4\n  for") && strstr(t, "#pragma unroll 3\n  for"), "unroll counts printed as values:\n%s", t);
+  round_trip("template unroll", p);
 }
 
 int main(void) {

@@ -1144,6 +1144,10 @@ static int parse_unroll(Token *p) {
       name[n] = 0;
       int64_t mv;
       if (n && pp_macro_value(name, &mv) && mv > 0) return (int)mv;
+      /* C++: a template's value parameter, or a constexpr variable */
+      VarScope *vs = n ? find_var_n(name, n) : NULL;
+      if (vs && vs->tparam && vs->enum_val > 0) return (int)vs->enum_val;
+      if (vs && vs->var && vs->var->is_const_decl && vs->var->init && eval_const(vs->var->init, &mv) && mv > 0) return (int)mv;
       warn_tok(p, "'#pragma unroll' expects a positive integer constant; ignored");
       return 0;
     }

@@ -462,6 +462,16 @@ static void pragma_line(Printer *p, Token *t) {
   }
 }
 
+/* "#pragma unroll 4" (a number), not "#pragma unroll N" */
+static bool pragma_count_written(Token *t) {
+  const char *s = t->str ? t->str : "";
+  while (*s == ' ' || *s == '\t') s++;
+  if (strncmp(s, "unroll", 6)) return true;
+  s += 6;
+  while (*s == ' ' || *s == '\t' || *s == '(') s++;
+  return !*s || (*s >= '0' && *s <= '9');
+}
+
 /* print a statement at the current position (indentation already written), no newline */
 static void stmt(Printer *p, Node *n) {
   switch (n->kind) {
@@ -517,7 +527,12 @@ static void stmt(Printer *p, Node *n) {
   case ND_FOR:
   case ND_WHILE:
   case ND_DO:
-    if (n->pragma) { pragma_line(p, n->pragma); out(p, "\n"); indent(p); }
+    if (n->pragma && n->unroll > 0 && !pragma_count_written(n->pragma)) {
+      /* "#pragma unroll N" with N a macro or a template parameter: its value, which the printed
+       * source (macros expanded, instances specialized) still means */
+      outf(p, "#pragma unroll %d\n", n->unroll);
+      indent(p);
+    } else if (n->pragma) { pragma_line(p, n->pragma); out(p, "\n"); indent(p); }
     if (n->kind == ND_FOR) {
       out(p, "for (");
       if (n->init && n->init->kind == ND_DECL) {
