@@ -52,7 +52,9 @@ static const char usage_main[] =
   "\n"
   "common options:\n"
   "  -D NAME[=VALUE]   define a macro (problem sizes are usually macros)\n"
-  "  -I DIR            add a directory to the #include \"...\" search path\n"
+  "  -I DIR            add a directory to the #include \"...\" and <...> search path\n"
+  "  nvcc's flags      -arch=sm_XX, --use_fast_math, -O3, -std=..., -lineinfo, -Xcompiler ... are accepted\n"
+  "                    (-arch is --arch; the ones that change nothing carve computes get one note)\n"
   "  --help            help for a command (carve COMMAND --help); each command takes only its own options\n"
   "  --version         print the version\n"
   "\n"
@@ -62,7 +64,7 @@ static const char usage_main[] =
 
 static const char usage_optimize[] =
   "usage: carve optimize FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                      [--arg ...] [--arch h100|h200|g80|gt200|c1060] [-o OUT.cu] [--passes A,B | --skip A]\n"
+  "                      [--arg ...] [--arch MACHINE|sm_XX] [-o OUT.cu] [--passes A,B | --skip A]\n"
   "                      [--set PASS.PARAM=VALUE] [--explain] [--format text|json] [--no-verify]\n"
   "                      [--no-estimate] [--regs N] [--calibration FILE]\n"
   "\n"
@@ -98,7 +100,7 @@ static const char usage_print[] =
 static const char usage_bench[] =
   "usage: carve bench FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
   "                   [--shared BYTES] [--arg ...] [--reps N] [--flush-l2] [--verify] [--verify-blocks N]\n"
-  "                   [--ncu] [--baseline | --no-baseline] [--arch sm_XX] [--timeout SECONDS]\n"
+  "                   [--ncu] [--baseline | --no-baseline] [--arch sm_XX|MACHINE] [--timeout SECONDS]\n"
   "                   [--calibration FILE] [--format text|json] [--emit DIR]\n"
   "\n"
   "Generate a standalone CUDA harness for the launch (inputs made by exactly the generators\n"
@@ -137,7 +139,7 @@ static const char usage_run[] =
 
 static const char usage_analyze[] =
   "usage: carve analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                     [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060] [--blocks N]\n"
+  "                     [--shared BYTES] [--arg ...] [--arch MACHINE|sm_XX] [--blocks N]\n"
   "                     [--format text|json|sarif] [--fail-on warning|error]\n"
   "\n"
   "Run N sampled blocks (default 16: first, last and evenly spread; all when the grid is smaller)\n"
@@ -152,7 +154,7 @@ static const char usage_analyze[] =
 
 static const char usage_estimate[] =
   "usage: carve estimate FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
-  "                      [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060] [--regs N]\n"
+  "                      [--shared BYTES] [--arg ...] [--arch MACHINE|sm_XX] [--regs N]\n"
   "                      [--calibration FILE] [--format text|json]\n"
   "       carve estimate --rank A.cu B.cu ... [-D ...] [--arch ...] [--regs N] [--format text|json]\n"
   "\n"
@@ -196,7 +198,7 @@ static const char usage_arch[] =
   "($CARVE_CALIBRATION or ~/.cache/carve/calibration.json).\n";
 
 static const char usage_calibrate[] =
-  "usage: carve calibrate [--out FILE] [--arch sm_XX]\n"
+  "usage: carve calibrate [--out FILE] [--arch sm_XX|MACHINE]\n"
   "\n"
   "Build and run carve's GPU microbenchmarks (device-to-device copy, streaming read, FP32 FMA rate,\n"
   "shared-memory and L2 bandwidth, global and L2 latency by pointer chase, launch overhead,\n"
@@ -256,6 +258,8 @@ typedef struct Opts {
   const char **sets; int nsets;
   bool explain, no_verify, no_estimate;
   DiagCapture *diags;                /* --format json/sarif: the diagnostics as data (report.h) */
+  const char *machine;               /* --arch as given: a machine or an sm_XX name */
+  const char *nvcc_ignored;          /* nvcc's flags carve has no use for, for one note */
 } Opts;
 
 struct Command {
@@ -359,7 +363,15 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_BASELINE: o->bench.h.baseline = true; return 0;
   case O_NO_BASELINE: o->bench.no_baseline = true; return 0;
   case O_EMIT: o->bench.emit_dir = v; return 0;
-  case O_ARCH: o->bench.arch = v; return 0;
+  case O_ARCH: {
+    /* one meaning everywhere: a machine (h100) or nvcc's name (sm_90); bench and calibrate
+     * give nvcc the sm name, analyze and estimate model the machine */
+    const char *sm = machine_sm_name(v);
+    if (!sm) return usage_error(cmd, fmt("unknown --arch '%s' (a machine: h100, h200, g80, gt200, c1060; or nvcc's sm_90, sm_80, ...)", v));
+    o->bench.arch = arena_strdup(sm);
+    o->machine = v;
+    return 0;
+  }
   case O_CALIBRATION: o->bench.calibration = v; return 0;
   case O_CAL_OUT: o->cal_out = v; return 0;
   case O_RANK: o->rank = true; return 0;
@@ -395,6 +407,43 @@ static int check_arguments(const Opts *o) {
   return 0;
 }
 
+/* nvcc's own flags, so a command line written for nvcc works: -arch/--gpu-architecture is
+ * --arch where the command has one; the rest change nothing carve computes and are named in
+ * one note. --use_fast_math gives the fast intrinsics' semantics (expf as __expf, ...).
+ * Returns the words used (0: not an nvcc flag), or -status after a usage error. */
+static int nvcc_flag(Opts *o, int argc, char **argv, int i) {
+  static const char *valued[] = {"-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code",
+    "-std", "--std", "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker", "--linker-options",
+    "-ccbin", "--compiler-bindir", "-maxrregcount", "--maxrregcount", "-rdc", "--relocatable-device-code",
+    "-default-stream", "--default-stream"};
+  static const char *switches[] = {"-lineinfo", "--generate-line-info", "-g", "-G", "--device-debug", "--debug", "-m64", "-w",
+    "--expt-relaxed-constexpr", "--expt-extended-lambda", "--extended-lambda", "-Wno-deprecated-gpu-targets",
+    "-O", "-O0", "-O1", "-O2", "-O3", "--optimize", "-use_fast_math", "--use_fast_math"};
+  const char *a = argv[i], *val = NULL;
+  int used = 0;
+  for (size_t k = 0; k < sizeof switches / sizeof *switches && !used; k++)
+    if (!strcmp(a, switches[k])) used = 1;
+  for (size_t k = 0; k < sizeof valued / sizeof *valued && !used; k++) {
+    size_t n = strlen(valued[k]);
+    if (strncmp(a, valued[k], n) || (a[n] && a[n] != '=')) continue;
+    if (a[n] == '=') { val = a + n + 1; used = 1; }
+    else if (i + 1 < argc) { val = argv[i + 1]; used = 2; }
+    else { usage_error(o->cmd->name, fmt("%s needs a value", a)); return -2; }
+  }
+  if (!used) return 0;
+  if (strstr(a, "fast_math")) { push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
+  bool is_arch = !strcmp(a, "-arch") || !strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture", 18);
+  bool any_gpu = is_arch && (!strcmp(val, "native") || !strcmp(val, "all") || !strcmp(val, "all-major"));
+  if (is_arch && !any_gpu && o->cmd->options >> O_ARCH & 1) {
+    static const OptDef arch = {"--arch", O_ARCH, "a value"};
+    int r = set_option(o, &arch, val);
+    return r ? -r : used;
+  }
+  const char *word = used == 2 ? fmt("%s %s", a, val) : a;
+  o->nvcc_ignored = o->nvcc_ignored ? fmt("%s %s", o->nvcc_ignored, word) : word;
+  return used;
+}
+
 /* every command's flags; returns 0, -1 after --help, or the exit status to stop with */
 static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
   memset(o, 0, sizeof *o);
@@ -406,6 +455,9 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
     const char *a = argv[i], *val;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(c->usage, stdout); return -1; }
     if (a[0] != '-' || !a[1]) { o->files[o->nfiles++] = a; continue; }
+    int nv = nvcc_flag(o, argc, argv, i);
+    if (nv < 0) return -nv;
+    if (nv) { i += nv - 1; continue; }
     const OptDef *d = find_option(c, a, &val);
     if (!d) return usage_error(c->name, fmt("unknown option '%s'", a));
     if (!d->value && val) return usage_error(c->name, fmt("%s takes no value", d->name));
@@ -417,6 +469,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
     if (r) return r;
   }
   o->file = o->files[0];
+  if (o->nvcc_ignored) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
   return check_arguments(o);
 }
 
@@ -763,8 +816,8 @@ static int calibration_file(const char *cmd, const char *given, const char **pat
 
 /* ---- analyze, estimate, bench ---- */
 static const Machine *machine_flag(Opts *o) {
-  const Machine *m = machine_find(o->bench.arch ? o->bench.arch : "h100");
-  if (!m) usage_error(o->cmd->name, fmt("unknown --arch '%s' (h100, h200, g80, gt200, c1060)", o->bench.arch));
+  const Machine *m = machine_find(o->machine ? o->machine : "h100");
+  if (!m) usage_error(o->cmd->name, fmt("no machine description for --arch '%s' (carve describes h100 and h200 (sm_90), g80 (sm_10), gt200 and c1060 (sm_13))", o->machine));
   return m;
 }
 

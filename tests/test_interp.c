@@ -5,6 +5,7 @@
 #include "../src/arch/arch.h"
 #include "../src/front/limits_parse.h"
 #include "../src/interp/interp.h"
+#include "../src/interp/half.h"
 #include "test.h"
 #include <math.h>
 #include <stdlib.h>
@@ -691,6 +692,270 @@ static void test_intra_warp_race(void) {
   done(r);
 }
 
+
+/* ---- C++ (docs/cxx.md): each result checked against C arithmetic here ---- */
+static void test_cxx_templates(void) {
+  Run *r = run(
+    "#pragma carve launch sum<64, float> grid(4) block(64)\n"
+    "#pragma carve arg in = float[256] : iota(0, 0.5)\n#pragma carve arg a = float[4] : zeros out\n"
+    "template <typename T> __device__ T twice(T v) { return v + v; }\n"
+    "template <int BS, typename T = float>\n"
+    "__global__ void sum(const T *in, T *a) {\n"
+    "  __shared__ T s[BS];\n"
+    "  s[threadIdx.x] = in[blockIdx.x * BS + threadIdx.x];\n"
+    "  __syncthreads();\n"
+    "  for (int k = BS / 2; k > 0; k >>= 1) { if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k]; __syncthreads(); }\n"
+    "  if (threadIdx.x == 0) a[blockIdx.x] = twice(s[0]) + twice<int>(BS);\n"
+    "}\n", "sum<64, float>");
+  OK(r, "template reduction");
+  float *a = out(r, "a");
+  for (int b = 0; a && b < 4; b++) {
+    float want = 0;
+    for (int i = 0; i < 64; i++) want += (float)(b * 64 + i) * 0.5f;
+    CHECK(a[b] == 2 * want + 128, "sum<64, float> block %d: %g, want %g", b, a[b], 2 * want + 128);
+  }
+  CHECK(r->p && find_kernel(r->p, "sum<64,float>") && !find_kernel(r->p, "sum"), "the instance is the kernel, found with or without spaces");
+  done(r);
+  /* if constexpr: the branch not taken is not compiled (here it would not be for int) */
+  r = run(
+    "#pragma carve launch k<8, int> grid(1) block(8)\n#pragma carve arg a = int[8] : iota out\n"
+    "template <int N, typename T> __global__ void k(T *a) {\n"
+    "  if constexpr (N > 4) { a[threadIdx.x] *= N; } else { a[threadIdx.x] = a[threadIdx.x].x; }\n"
+    "  if constexpr (N < 4) a[0] = a.y; else if (threadIdx.x == 1) a[1] = -1;\n"
+    "  do { if constexpr (sizeof(T) == 8) a[2] = a->z; } while (0);\n}\n", "k<8, int>");
+  OK(r, "if constexpr");
+  int *c = out(r, "a");
+  for (int i = 0; c && i < 8; i++) CHECK(c[i] == (i == 1 ? -1 : 8 * i), "if constexpr: a[%d] = %d", i, c[i]);
+  done(r);
+  /* a value parameter sizes arrays and unrolls loops; deduction through T* and const T& */
+  r = run(
+    "#pragma carve launch k<3> grid(1) block(4)\n#pragma carve arg a = int[4] : iota out\n"
+    "template <typename T> __device__ void bump(T *p, const T &by) { *p += by; }\n"
+    "template <unsigned N> __global__ void k(int *a) {\n"
+    "  int t[N];\n  for (unsigned i = 0; i < N; i++) t[i] = i;\n"
+    "  bump(&a[threadIdx.x], t[N - 1] * 10);\n}\n", "k<3>");
+  OK(r, "value parameter and deduction");
+  int *v = out(r, "a");
+  for (int i = 0; v && i < 4; i++) CHECK(v[i] == i + 20, "k<3>: a[%d] = %d, want %d", i, v[i], i + 20);
+  done(r);
+}
+
+static void test_cxx_names_values(void) {
+  Run *r = run(
+    "#pragma carve launch geo::k grid(1) block(8)\n#pragma carve arg a = float[8] : iota out\n"
+    "namespace geo {\nstruct P { float x, y; };\n"
+    "namespace detail { __device__ void swap(float &a, float &b) { float t = a; a = b; b = t; } }\n"
+    "constexpr int sq(int v) { return v * v; }\n"
+    "__global__ void k(float *a) {\n"
+    "  P p = {a[threadIdx.x], 2.0f};\n  detail::swap(p.x, p.y);\n"
+    "  auto &slot = a[threadIdx.x];\n  const auto s = sq(3);\n  float arr[sq(2)];\n"
+    "  arr[3] = p.y;\n  slot = p.x * s + arr[3];\n}\n}\n", "k");
+  OK(r, "namespaces, references, auto, constexpr");
+  float *a = out(r, "a");
+  for (int i = 0; a && i < 8; i++) CHECK(a[i] == 18.0f + i, "a[%d] = %g, want %g", i, a[i], 18.0f + i);
+  done(r);
+  r = run(
+    "#pragma carve launch k grid(2, 3) block(4, 2)\n#pragma carve arg a = int[48] : zeros out\n"
+    "__device__ unsigned at(uint3 b, dim3 g) { return b.y * g.x + b.x; }\n"
+    "__global__ void k(int *a) {\n  dim3 t(4, 2);\n  uint3 i = threadIdx;\n  dim3 d = dim3(5);\n"
+    "  a[at(blockIdx, gridDim) * t.x * t.y + i.y * blockDim.x + i.x] = at(blockIdx, gridDim) * 100 + d.x + d.y + d.z;\n}\n", "k");
+  OK(r, "dim3 and uint3 values");
+  int *v = out(r, "a");
+  for (int i = 0; v && i < 48; i++) CHECK(v[i] == (i / 8) * 100 + 7, "dim3: a[%d] = %d, want %d", i, v[i], (i / 8) * 100 + 7);
+  done(r);
+}
+
+static void test_cxx_assert_extern_shared(void) {
+  expect_fault("assert",
+    "#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64] : zeros out\n#pragma carve arg n = 40\n"
+    "__global__ void k(float *a, int n) {\n  a[threadIdx.x] = 1.0f;\n  assert(threadIdx.x < n && \"in range\");\n}\n",
+    "assertion 'threadIdx.x < n && \"in range\"' failed in block (0,0,0) thread (40,0,0)", 6);
+  Run *r = run(
+    "#pragma carve launch k grid(1) block(32) shared(128)\n#pragma carve arg a = int[32] : iota out\n"
+    "extern __shared__ int dyn[];\n"
+    "__device__ int mirror(int i) { return dyn[31 - i]; }\n"
+    "__global__ void k(int *a) {\n  dyn[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  assert(dyn[0] == 0);\n  a[threadIdx.x] = mirror(threadIdx.x);\n}\n", "k");
+  OK(r, "file-scope extern __shared__");
+  int *v = out(r, "a");
+  for (int i = 0; v && i < 32; i++) CHECK(v[i] == 31 - i, "extern shared: a[%d] = %d", i, v[i]);
+  done(r);
+}
+
+
+/* __half arithmetic (src/interp/half.c) against the compiler's own binary16 where it has one
+ * (GCC's _Float16: one rounding of the float result, correct for + - * /; fma through
+ * binary128, where a*b + c of halves is exact), and every bit pattern round-trips */
+static uint16_t lcg16(uint64_t *s) { *s = *s * 6364136223846793005ull + 1442695040888963407ull; return (uint16_t)(*s >> 33); }
+static void test_half_arith(void) {
+  int bad = 0;
+  for (uint32_t h = 0; h < 65536; h++) {
+    uint16_t back = half_from_double(half_to_double((uint16_t)h));
+    bool nan = ((h >> 10) & 0x1f) == 0x1f && (h & 0x3ff);
+    if (nan ? back != 0x7fff : back != h) bad++;
+  }
+  CHECK(bad == 0, "half: %d of 65536 bit patterns do not round-trip through double", bad);
+  CHECK(half_from_double(65519.99) == 0x7bff && half_from_double(65520.0) == 0x7c00 && half_from_double(0x1p-25) == 0 &&
+        half_from_double(0x1.0000000000001p-25) == 1 && half_from_double(-0.0) == 0x8000, "half: overflow, ties, subnormals, -0");
+#ifdef __FLT16_MAX__
+  uint64_t seed = 12345;
+  int mism[5] = {0};
+  for (int i = 0; i < 200000; i++) {
+    uint16_t a = lcg16(&seed), b = lcg16(&seed), c = lcg16(&seed);
+    _Float16 x, y, z, r[5];
+    memcpy(&x, &a, 2); memcpy(&y, &b, 2); memcpy(&z, &c, 2);
+    r[0] = x + y; r[1] = x - y; r[2] = x * y; r[3] = x / y;
+    r[4] = (_Float16)((__float128)x * (__float128)y + (__float128)z);
+    uint64_t got[5] = {half_op(HOP_ADD, a, b, 0), half_op(HOP_SUB, a, b, 0), half_op(HOP_MUL, a, b, 0), half_op(HOP_DIV, a, b, 0), half_fma(a, b, c)};
+    for (int k = 0; k < 5; k++) {
+      uint16_t want;
+      memcpy(&want, &r[k], 2);
+      bool wnan = r[k] != r[k];
+      if (wnan ? got[k] != 0x7fff : got[k] != want) mism[k]++;
+    }
+    double d = (double)(int16_t)lcg16(&seed) * ldexp(1.0, (int)(lcg16(&seed) % 60) - 40) * (1 + lcg16(&seed) / 65536.0);
+    _Float16 hd = (_Float16)d;
+    uint16_t wd;
+    memcpy(&wd, &hd, 2);
+    if (half_from_double(d) != wd) mism[0]++;
+  }
+  CHECK(!mism[0] && !mism[1] && !mism[2] && !mism[3] && !mism[4], "half vs _Float16 on 200000 random operands: add/convert %d, sub %d, mul %d, div %d, fma %d mismatches",
+        mism[0], mism[1], mism[2], mism[3], mism[4]);
+#endif
+  /* in a kernel: operators, intrinsics, half2, conversions, shuffles of halves */
+  Run *r = run(
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg x = float[32] : iota(-3, 0.3)\n"
+    "#pragma carve arg o = float[32] : zeros out\n#pragma carve arg hb = __half[32] : zeros out\n"
+    "__global__ void k(const float *x, float *o, __half *hb) {\n"
+    "  __half h = __float2half(x[threadIdx.x]);\n  __half two = 2.0f;\n"
+    "  __half r = h * two + __hfma(h, h, __float2half(0.1f));\n  r = -r;\n  r += h;\n"
+    "  half2 p = __floats2half2_rn(x[threadIdx.x], 1.5f);\n  p = __hmul2(p, p);\n"
+    "  hb[threadIdx.x] = __shfl_down_sync(0xffffffffu, r, 1);\n"
+    "  float f = __half2float(r) + __low2float(p) + __high2float(p);\n  o[threadIdx.x] = h > two ? f : -f;\n}\n", "k");
+  OK(r, "half kernel");
+  float *o = out(r, "o");
+  uint16_t *hb = out(r, "hb");
+  for (int t = 0; o && hb && t < 32; t++) {
+    float xf = -3.0f + 0.3f * (float)t;
+    uint16_t h = half_from_double(xf), two = half_from_double(2.0);
+    uint16_t rr = (uint16_t)half_op(HOP_ADD, half_op(HOP_MUL, h, two, 0), half_fma(h, h, half_from_double(0.1f)), 0);
+    rr = (uint16_t)half_op(HOP_ADD, rr ^ 0x8000u, h, 0);
+    uint16_t p2 = (uint16_t)half_op(HOP_MUL, h, h, 0), p2y = (uint16_t)half_op(HOP_MUL, half_from_double(1.5), half_from_double(1.5), 0);
+    float f = (float)half_to_double(rr) + (float)half_to_double(p2) + (float)half_to_double(p2y);
+    float want = half_to_double(h) > 2.0 ? f : -f;
+    if (o[t] != want) { CHECK(o[t] == want, "half kernel: o[%d] = %.9g, want %.9g", t, o[t], want); break; }
+  }
+  done(r);
+  /* c ? h1 : h2 keeps the halves' bits (no integer promotion through float) */
+  r = run("#pragma carve launch k grid(1) block(2)\n#pragma carve arg h = __half[2] : iota(15360, 4660)\n"
+          "#pragma carve arg o = __half[2] : zeros out\n"
+          "__device__ __half pick(__half a, __half b, bool first) { return first ? a : b; }\n"
+          "__global__ void k(const __half *h, __half *o) { o[threadIdx.x] = pick(h[0], h[1], threadIdx.x == 0); }\n", "k");
+  OK(r, "half conditional");
+  uint16_t *ho = out(r, "o");
+  CHECK(ho && ho[0] == 15360 && ho[1] == 15360 + 4660, "half conditional: %04x %04x, want 3c00 4e34", ho ? ho[0] : 0, ho ? ho[1] : 0);
+  done(r);
+  /* min, max and abs of halves are those of their values (as floats), not of their bits */
+  r = run("#pragma carve launch k grid(1) block(1)\n#pragma carve arg o = float[3] : zeros out\n"
+          "__global__ void k(float *o) { __half a = 2.5f, b = -3.5f; o[0] = max(a, b); o[1] = min(a, b); o[2] = abs(b); }\n", "k");
+  OK(r, "half min/max/abs");
+  float *mo = out(r, "o");
+  CHECK(mo && mo[0] == 2.5f && mo[1] == -3.5f && mo[2] == 3.5f, "half min/max/abs: %g %g %g", mo ? mo[0] : 0, mo ? mo[1] : 0, mo ? mo[2] : 0);
+  done(r);
+  /* half2 members and __half22float2 */
+  r = run("#pragma carve launch k grid(1) block(4)\n#pragma carve arg o = float[8] : zeros out\n"
+          "__global__ void k(float *o) {\n  half2 h = __floats2half2_rn(threadIdx.x * 0.1f, 3.0f);\n  float2 f = __half22float2(h);\n"
+          "  __half lo = h.x;\n  o[2 * threadIdx.x] = f.x + __half2float(lo);\n  o[2 * threadIdx.x + 1] = f.y + __half2float(h.y);\n}\n", "k");
+  OK(r, "half2 members");
+  float *o2 = out(r, "o");
+  for (int t = 0; o2 && t < 4; t++) {
+    float lo = (float)half_to_double(half_from_double((float)t * 0.1f));
+    CHECK(o2[2 * t] == 2 * lo && o2[2 * t + 1] == 6.0f, "half2: o[%d] = %g %g, want %g 6", 2 * t, o2[2 * t], o2[2 * t + 1], 2 * lo);
+  }
+  done(r);
+  r = run(
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg x = float[32] : iota(-3, 0.3)\n"
+    "#pragma carve arg o = float[32] : zeros out\n#pragma carve arg hb = __half[32] : zeros out\n"
+    "__global__ void k(const float *x, float *o, __half *hb) {\n"
+    "  __half h = __float2half(x[threadIdx.x]);\n  __half two = 2.0f;\n"
+    "  __half r = h * two + __hfma(h, h, __float2half(0.1f));\n  r = -r;\n  r += h;\n"
+    "  hb[threadIdx.x] = __shfl_down_sync(0xffffffffu, r, 1);\n}\n", "k");
+  OK(r, "half shuffle");
+  hb = out(r, "hb");
+  /* lane t holds lane t+1's r (the last lane its own) */
+  for (int t = 0; o && hb && t < 31; t++) {
+    float xn = -3.0f + 0.3f * (float)(t + 1);
+    uint16_t h = half_from_double(xn), two = half_from_double(2.0);
+    uint16_t rr = (uint16_t)half_op(HOP_ADD, half_op(HOP_MUL, h, two, 0), half_fma(h, h, half_from_double(0.1f)), 0);
+    rr = (uint16_t)half_op(HOP_ADD, rr ^ 0x8000u, h, 0);
+    if (hb[t] != rr) { CHECK(hb[t] == rr, "half shuffle: hb[%d] = %04x, want %04x", t, hb[t], rr); break; }
+  }
+  done(r);
+}
+
+
+static void test_cooperative_groups(void) {
+  /* integer sums are exact: every block's total, through tiles, shared memory and cg::reduce */
+  Run *r = run(
+    "#pragma carve launch k<128> grid(4) block(128)\n#pragma carve arg in = int[512] : iota(-100, 3)\n"
+    "#pragma carve arg a = int[12] : zeros out\n"
+    "namespace cg = cooperative_groups;\n"
+    "template <int BS> __global__ void k(const int *in, int *a) {\n"
+    "  __shared__ int part[BS / 16];\n"
+    "  cg::thread_block b = cg::this_thread_block();\n"
+    "  auto t = cg::tiled_partition<16>(b);\n"
+    "  int v = in[blockIdx.x * BS + b.thread_rank()];\n"
+    "  for (int o = t.size() / 2; o > 0; o /= 2) v += t.shfl_xor(v, o);\n"
+    "  if (t.thread_rank() == 0) part[t.meta_group_rank()] = v;\n"
+    "  cg::sync(b);\n"
+    "  if (b.thread_rank() < 32) {\n"
+    "    cg::thread_block_tile<32> w = cg::tiled_partition<32>(b);\n"
+    "    int x = w.thread_rank() < BS / 16 ? part[w.thread_rank()] : 0;\n"
+    "    int s = cg::reduce(w, x, cg::plus<int>());\n"
+    "    int lo = cg::reduce(w, w.thread_rank() < BS / 16 ? x : 1 << 30, cg::less<int>());\n"
+    "    int hi = cg::reduce(w, x, cg::greater<int>());\n"
+    "    if (w.thread_rank() == 0) { a[blockIdx.x * 3] = s; a[blockIdx.x * 3 + 1] = lo; a[blockIdx.x * 3 + 2] = hi; }\n"
+    "  }\n}\n", "k<128>");
+  OK(r, "cooperative groups: block, tiles of 16 and 32, reduce");
+  int *a = out(r, "a");
+  for (int blk = 0; a && blk < 4; blk++) {
+    int sum = 0, lo = 1 << 30, hi = -(1 << 30);
+    for (int t = 0; t < 8; t++) {
+      int ts = 0;
+      for (int i = 0; i < 16; i++) ts += -100 + 3 * (blk * 128 + t * 16 + i);
+      sum += ts; lo = ts < lo ? ts : lo; hi = ts > hi ? ts : hi;
+    }
+    hi = hi > 0 ? hi : 0;   /* lanes 8..31 contribute 0 to greater */
+    CHECK(a[blk * 3] == sum && a[blk * 3 + 1] == lo && a[blk * 3 + 2] == hi, "block %d: sum %d min %d max %d, want %d %d %d",
+          blk, a[blk * 3], a[blk * 3 + 1], a[blk * 3 + 2], sum, lo, hi);
+  }
+  done(r);
+  /* a float reduce is the xor butterfly: its order of additions, the same value in every lane */
+  r = run(
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg in = float[32] : random(5, -1, 1)\n"
+    "#pragma carve arg a = float[32] : zeros out\nusing namespace cooperative_groups;\n"
+    "__global__ void k(const float *in, float *a) {\n"
+    "  thread_block_tile<32> t = tiled_partition<32>(this_thread_block());\n"
+    "  a[t.thread_rank()] = reduce(t, in[t.thread_rank()], plus<float>());\n}\n", "k");
+  OK(r, "float reduce");
+  float *in = NULL;
+  for (int i = 1; i < r->L.nbufs; i++) if (!strcmp(r->L.bufs[i].name, "in")) in = (float *)(void *)r->L.bufs[i].data;
+  float *fa = out(r, "a");
+  if (in && fa) {
+    float v[32], nv[32];
+    memcpy(v, in, sizeof v);
+    for (int o = 16; o >= 1; o /= 2) { for (int l = 0; l < 32; l++) nv[l] = v[l] + v[l ^ o]; memcpy(v, nv, sizeof v); }
+    int bad = 0;
+    for (int l = 0; l < 32; l++) bad += fa[l] != v[0] || v[l] != v[0];
+    CHECK(bad == 0, "float reduce: lane 0 %.9g, want %.9g in every lane (%d differ)", fa[0], v[0], bad);
+  }
+  done(r);
+  expect_fault("reduce by part of a tile",
+    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] : zeros out\nnamespace cg = cooperative_groups;\n"
+    "__global__ void k(int *a) {\n  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+    "  if (threadIdx.x < 20) a[threadIdx.x] = cg::reduce(t, 1, cg::plus<int>());\n}\n",
+    "cooperative_groups::reduce: only some threads of the tile of 32 call it", 6);
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -710,5 +975,10 @@ int main(void) {
   test_arg_binding();
   test_generators_defined();
   test_intra_warp_race();
+  test_cxx_templates();
+  test_cxx_names_values();
+  test_cxx_assert_extern_shared();
+  test_half_arith();
+  test_cooperative_groups();
   return TEST_SUMMARY("interp");
 }

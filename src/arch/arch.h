@@ -135,6 +135,12 @@ typedef struct Machine {
  * NULL if none. */
 const Machine *machine_find(const char *name);
 
+/* machine_find also takes nvcc's names: "sm_90" (or "sm_90a", "compute_90") is the first
+ * machine of compute capability 9.0 (h100). machine_sm_name gives the nvcc name for a machine
+ * name or an sm/compute name ("h200" -> "sm_90", "sm_80" -> "sm_80"); NULL if it is neither.
+ * The result lives until the next call. */
+const char *machine_sm_name(const char *name);
+
 /* All machines, in a fixed order (h100, h200, g80, gt200, c1060); *n receives the count. */
 const Machine *machine_list(int *n);
 

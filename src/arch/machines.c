@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #define X_INIT(f, v, s) .f = v,
 #define X_SRC(f, v, s) {#f, s},
@@ -430,8 +431,41 @@ static int name_eq(const char *a, size_t alen, const char *b, size_t blen) {
   }
 }
 
+/* "sm_90", "sm_90a", "compute_90", "SM90": compute capability 9.0 as 90; -1 for other names */
+static int sm_number(const char *name) {
+  const char *p = name;
+  if (!strncasecmp(p, "sm", 2)) p += 2;
+  else if (!strncasecmp(p, "compute", 7)) p += 7;
+  else return -1;
+  if (*p == '_') p++;
+  if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1])) return -1;
+  int n = (p[0] - '0') * 10 + (p[1] - '0');
+  p += 2;
+  if (isdigit((unsigned char)*p)) n = n * 10 + (*p++ - '0');   /* sm_100, sm_120 */
+  if (*p == 'a' || *p == 'f') p++;
+  return *p ? -1 : n;
+}
+
+const char *machine_sm_name(const char *name) {
+  if (!name) return NULL;
+  int n = sm_number(name);
+  if (n >= 0) {
+    static char buf[16];
+    snprintf(buf, sizeof buf, "sm_%d", n);
+    return buf;
+  }
+  const Machine *m = machine_find(name);
+  if (!m) return NULL;
+  static char mbuf[16];
+  snprintf(mbuf, sizeof mbuf, "sm_%d%d", m->cc_major, m->cc_minor);
+  return mbuf;
+}
+
 const Machine *machine_find(const char *name) {
   if (!name) return NULL;
+  int sm = sm_number(name);
+  for (int k = 0; sm >= 0 && k < NMACHINES; k++)
+    if (machines[k].cc_major * 10 + machines[k].cc_minor == sm) return &machines[k];
   size_t nlen = strlen(name);
   for (int k = 0; k < NMACHINES; k++) {
     const Machine *m = &machines[k];

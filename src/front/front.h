@@ -102,6 +102,12 @@ struct Type {
   Type *params;         /* linked by .next */
   bool is_variadic;
   Type *next;
+  /* C++ (docs/cxx.md) */
+  bool is_ref;          /* T&: a pointer underneath (uses dereference it implicitly); on a
+                         * non-pointer, const T& passed by value; printed as '&' either way */
+  unsigned char is_half; /* 1: __half (16 bits of an IEEE binary16), 2: __half2 (two, .x low) */
+  int cg_group;         /* cooperative groups: 0 none, -1 thread_block, -2 thread_block_tile
+                         * before its size is given, N > 0 a tile of N threads */
 };
 
 struct Member {
@@ -158,8 +164,24 @@ typedef enum {
   BI_ATOMIC_DEC, BI_ATOMIC_CAS, BI_ATOMIC_AND, BI_ATOMIC_OR, BI_ATOMIC_XOR,
   BI_SHFL, BI_SHFL_UP, BI_SHFL_DOWN, BI_SHFL_XOR, BI_BALLOT, BI_ANY, BI_ALL, BI_ACTIVEMASK,
   BI_POPC, BI_POPCLL, BI_CLZ, BI_CLZLL, BI_FFS, BI_FFSLL, BI_BREV, BI_LDG,
-  BI_MIN, BI_MAX, BI_ABS, BI_MAKE_VECTOR, BI_PRINTF, BI_CLOCK, BI_MATH
+  BI_MIN, BI_MAX, BI_ABS, BI_MAKE_VECTOR, BI_PRINTF, BI_CLOCK, BI_MATH,
+  /* C++ (docs/cxx.md): __half intrinsics and operators (which one: Node.ival, a HOP_*),
+   * assert, cooperative groups (which call: Node.ival, a CG_*) */
+  BI_HALF, BI_ASSERT, BI_CG
 } Builtin;
+
+typedef enum {
+  HOP_F2H, HOP_H2F, HOP_ADD, HOP_SUB, HOP_MUL, HOP_DIV, HOP_FMA, HOP_NEG, HOP_ABS, HOP_MIN, HOP_MAX,
+  HOP_ADD2, HOP_SUB2, HOP_MUL2, HOP_FMA2, HOP_NEG2, HOP_F2H2, HOP_FLOATS2H2, HOP_HALVES2H2, HOP_LOW, HOP_HIGH,
+  HOP_LOWF, HOP_HIGHF, HOP_H22F2, HOP_EQ, HOP_LT, HOP_GT, HOP_LE, HOP_GE, HOP_NE, HOP_SQRT, HOP_EXP, HOP_LOG,
+  HOP_RCP, HOP_I2H, HOP_H2I, HOP_COUNT
+} HalfOp;
+
+/* BI_CG calls (Node.ival). A method call g.f(...) keeps the group in args and the operation
+ * it is in lhs (a __syncthreads, a shuffle of width N, the thread's rank...), which is what
+ * runs and what analyses see; reduce combines a tile's values with Node.op (ND_ADD, ND_LT for
+ * less (min), ND_GT for greater (max), ND_BITAND, ND_BITOR, ND_BITXOR) */
+typedef enum { CG_THIS_BLOCK, CG_TILED, CG_METHOD, CG_REDUCE, CG_SYNC } CgOp;
 
 /* math functions (mathfns.def): one entry per name (sqrtf, sqrt, __fsqrt_rn, ...) */
 enum {
@@ -216,6 +238,9 @@ struct Node {
   /* ND_INIT_LIST */
   Node *elems;
   int id;              /* unique per program, for analysis tables */
+  /* C++: `implicit` also marks an ND_ADDR/ND_DEREF that a reference makes (not printed) and a
+   * builtin call the type checker inserted (__half conversions, half operators: printed as
+   * its argument, or as the operator at tok) */
 };
 
 typedef enum {
@@ -247,10 +272,17 @@ struct Obj {
   Obj *next_local;
   bool uses_barrier;   /* calls __syncthreads directly or through a device function */
   bool has_extern_shared;
+  /* C++ */
+  bool is_constexpr;
+  Token *tmpl_head;    /* a template instance: the primary's `template` token (printed as an
+                        * explicit specialization `template<> ... name<ARGS>(...)`) */
 };
 
 /* a top-level item in source order, for printing */
-typedef enum { TOP_FUNC, TOP_VAR, TOP_TYPEDEF, TOP_STRUCT, TOP_ENUM, TOP_PRAGMA } TopKind;
+typedef enum { TOP_FUNC, TOP_VAR, TOP_TYPEDEF, TOP_STRUCT, TOP_ENUM, TOP_PRAGMA,
+               /* C++: tokens printed as written, [tok, end) and a ';' (a template's declaration,
+                * `using namespace`, namespace aliases) */
+               TOP_RAW } TopKind;
 typedef struct TopItem {
   struct TopItem *next;
   TopKind kind;
@@ -259,6 +291,8 @@ typedef struct TopItem {
   const char *name;    /* TOP_TYPEDEF name */
   Token *tok;          /* TOP_PRAGMA, and the enum's source tokens for printing */
   Token *end;
+  /* C++ */
+  const char *ns;      /* the namespace it was declared in ("a::b"), NULL at file scope */
 } TopItem;
 
 typedef struct Program Program;
@@ -393,4 +427,11 @@ void program_free(Program *p);
 typedef struct { Arena *arena; } ProgramScope;
 ProgramScope program_enter(Program *p);
 void program_leave(ProgramScope s);
+
+/* ---------------- C++ (docs/cxx.md) ---------------- */
+/* at `name<ARGS>` while parsing (a host launch `k<256, float><<<...>>>`): the instance of the
+ * function template `name` (made on first use; *rest gets the token after '>'), NULL when name
+ * is not a template; errors are raised (error_tok). find_kernel also makes one after a load
+ * when asked for "k<ARGS>". */
+Obj *template_instance_at(Token **rest, Token *name);
 #endif

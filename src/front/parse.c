@@ -16,12 +16,14 @@ typedef struct VarScope {
   Type *type_def;
   Type *enum_ty;
   int64_t enum_val;
+  struct Template *tmpl;   /* C++: a function template's name */
+  bool tparam;             /* a template's value parameter (enum_ty, enum_val) inside an instance */
 } VarScope;
 typedef struct TagScope { struct TagScope *next; char *name; Type *ty; } TagScope;
 typedef struct Scope { struct Scope *next; VarScope *vars; TagScope *tags; } Scope;
 
 typedef struct {
-  bool is_typedef, is_static, is_extern, is_inline, is_const;
+  bool is_typedef, is_static, is_extern, is_inline, is_const, is_constexpr;
   bool global, device, host, shared, constant, forceinline, noinline;
   int launch_bounds[2];
   Token *cuda_tok, *extern_c;
@@ -55,7 +57,22 @@ static Node *stmt(Token **rest, Token *tok);
 static bool is_typename(Token *tok);
 static int64_t const_expr(Token **rest, Token *tok);
 static bool eval_const(Node *n, int64_t *v);
-static bool strict_const = true;   /* a division by zero is an error (parsing), or just "not constant" */
+static bool strict_const = true;
+static bool has_auto(const Type *t);
+struct Template;
+static Node *template_call(Token **rest, Token *tok, struct Template *t);
+static Node *binary_level(Token **rest, Token *tok, int level);
+static Obj *find_func(const char *name);
+static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr);
+static Token *skip_declaration(Token *tok);   /* a division by zero is an error (parsing), or just "not constant" */
+static Token *tnum_token(Token *at, int64_t v);
+static Token *skip_angle(Token *tok);
+static Type *cg_type(int group);
+static Type *half_type(int which);
+static int tile_size(Token **rest, Token *tok);
+static Node *cg_method(Token **rest, Node *obj, Token *m);
+static Node *func_args(Token **rest, Token *tok, Node *call);
+static Node *make_vector_call(Token *name, Type *vt, Node *call);
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
@@ -142,13 +159,70 @@ static unsigned name_hash(const char *s, int len) {
   return h % GLOBAL_BUCKETS;
 }
 
+static VarScope *find_global_n(const char *name, int len) {
+  for (VarScope *v = global_table[name_hash(name, len)]; v; v = v->next)
+    if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
+  return NULL;
+}
+
+/* ---- C++ namespaces (docs/cxx.md): a name declared in namespace a::b is kept at file scope
+ * as "a::b::name"; the tokens "a :: b :: name" are one identifier (merge_qualified). Lookup
+ * tries the enclosing namespaces innermost first, the name itself, then `using namespace`. */
+static char *cur_ns;                 /* "a::b", NULL at file scope */
+static char **using_ns; static int n_using;
+typedef struct { char *alias, *target; } NsAlias;
+static NsAlias *ns_aliases; static int n_ns_aliases;
+
+static VarScope *find_in_namespace(const char *ns, const char *name, int len) {
+  char *q = fmt("%s::%.*s", ns, len, name);
+  return find_global_n(q, (int)strlen(q));
+}
+
+/* "cg::x" with `namespace cg = cooperative_groups;`: "cooperative_groups::x" */
+static const char *resolve_alias(const char *name, int *len) {
+  for (int i = 0; i < n_ns_aliases; i++) {
+    int n = (int)strlen(ns_aliases[i].alias);
+    if (*len > n + 2 && !strncmp(name, ns_aliases[i].alias, (size_t)n) && !strncmp(name + n, "::", 2)) {
+      char *r = fmt("%s%.*s", ns_aliases[i].target, *len - n, name + n);
+      *len = (int)strlen(r);
+      return r;
+    }
+  }
+  return name;
+}
+
+static VarScope *find_qualified(const char *name, int len) {
+  if (len > 2 && !strncmp(name, "::", 2)) return find_global_n(name + 2, len - 2);
+  name = resolve_alias(name, &len);
+  for (char *ns = cur_ns ? arena_strdup(cur_ns) : NULL; ns;) {
+    VarScope *v = find_in_namespace(ns, name, len);
+    if (v) return v;
+    char *cut = NULL;
+    for (char *c = ns; (c = strstr(c, "::")); c += 2) cut = c;
+    if (!cut) break;
+    *cut = 0;
+  }
+  VarScope *v = find_global_n(name, len);
+  for (int i = n_using - 1; !v && i >= 0; i--) v = find_in_namespace(using_ns[i], name, len);
+  return v;
+}
+
+/* the name a file-scope declaration gets inside the current namespace */
+static char *ns_qualify(char *name) {
+  if (!strncmp(name, "::", 2)) return name + 2;
+  if (strstr(name, "::")) {
+    VarScope *v = find_qualified(name, (int)strlen(name));
+    if (v && v->var) return v->var->name;
+  }
+  return cur_ns ? fmt("%s::%s", cur_ns, name) : name;
+}
+
 static VarScope *find_var_n(const char *name, int len) {
   for (Scope *s = scope; s && s->next; s = s->next)
     for (VarScope *v = s->vars; v; v = v->next)
       if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
-  for (VarScope *v = global_table[name_hash(name, len)]; v; v = v->next)
-    if ((int)strlen(v->name) == len && !memcmp(v->name, name, (size_t)len)) return v;
-  return NULL;
+  if (cur_ns || n_using || memchr(name, ':', (size_t)len)) return find_qualified(name, len);
+  return find_global_n(name, len);
 }
 static VarScope *find_var(Token *tok) { return find_var_n(tok->loc, tok->len); }
 static Type *find_tag(Token *tok) {
@@ -174,12 +248,15 @@ static VarScope *push_scope(char *name) {
   scope->vars = v;
   return v;
 }
+static char *ns_qualify(char *name);
 static void push_tag(Token *tok, Type *ty) {
   TagScope *t = arena_alloc(sizeof(TagScope));
   t->name = tok_text(tok);
   t->ty = ty;
   t->next = scope->tags;
   scope->tags = t;
+  /* C++: a struct's tag is a type name ("Point p;") */
+  if (ty->kind == TY_STRUCT) push_scope(scope->next ? t->name : ns_qualify(t->name))->type_def = ty;
 }
 static VarScope *find_in_current(Token *tok) {
   if (!scope->next) {
@@ -192,10 +269,13 @@ static VarScope *find_in_current(Token *tok) {
   return NULL;
 }
 
+static Type *builtin_typedef(const char *name, int len);
 static Type *find_typedef(Token *tok) {
   if (tok->kind != TK_IDENT) return NULL;
   VarScope *v = find_var(tok);
   if (v) return v->type_def;
+  Type *b = builtin_typedef(tok->loc, tok->len);
+  if (b) return b;
   char last = tok->loc[tok->len - 1];
   if (last < '1' || last > '4') return NULL;
   return vector_type(tok_text(tok));
@@ -270,6 +350,30 @@ static bool is_host_func(Token *tok) {
 }
 
 /* ---------------- constant expressions over the AST ---------------- */
+/* a constexpr function's parameters while its return expression is evaluated */
+typedef struct { Obj *param; int64_t val; } ConstBind;
+static ConstBind const_binds[64];
+static int n_const_binds;
+
+static bool eval_const_at(Node *n, int64_t *v, int depth);
+
+/* constexpr int f(int x) { return E; } called with constant arguments: E with x bound */
+static bool eval_const_call(Node *n, int64_t *v, int depth) {
+  Obj *fn = n->fn;
+  Node *body = fn->body ? fn->body->stmts : NULL;
+  if (!fn->is_constexpr || !body || body->kind != ND_RETURN || !body->lhs || !is_integer(fn->ty->return_ty)) return false;
+  int64_t vals[16];
+  int k = 0, mark = n_const_binds;
+  for (Node *a = n->args; a; a = a->next, k++)
+    if (k == 16 || !eval_const_at(a, &vals[k], depth + 1)) return false;
+  if (n_const_binds + k > 64) return false;
+  k = 0;
+  for (Obj *p = fn->params; p; p = p->next, k++) const_binds[n_const_binds++] = (ConstBind){p, vals[k]};
+  bool ok = eval_const_at(body->lhs, v, depth + 1);
+  n_const_binds = mark;
+  return ok;
+}
+
 /* the recursion is bounded like add_type's: trees the parser has not measured yet reach here */
 static bool eval_const_at(Node *n, int64_t *v, int depth) {
   int64_t a = 0, b = 0;
@@ -278,12 +382,15 @@ static bool eval_const_at(Node *n, int64_t *v, int depth) {
     error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
   }
   switch (n->kind) {
+  case ND_CALL: return n->fn && eval_const_call(n, v, depth);
   case ND_NUM:
     if (is_flonum(n->ty)) { *v = (int64_t)n->fval; return true; }
     *v = n->ival;
     return true;
   case ND_SIZEOF: *v = n->ival; return true;
   case ND_VAR:
+    for (int i = n_const_binds - 1; i >= 0; i--)
+      if (const_binds[i].param == n->var) { *v = const_binds[i].val; return true; }
     if (n->var->is_const_decl && n->var->init && is_integer(n->var->ty) && n->var->init->kind != ND_INIT_LIST)
       return eval_const_at(n->var->init, v, depth + 1);
     return false;
@@ -372,8 +479,10 @@ static void struct_members(Token **rest, Token *tok, Type *ty) {
   while (!tok_equal(tok, "}")) {
     if (tok->kind == TK_EOF) error_tok(tok, "expected '}' at end of input");
     if (tok->kind == TK_PRAGMA) { tok = tok->next; continue; }
-    if (tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected"))
-      error_tok(tok, "unsupported C++: access specifiers (carve reads C structs only)");
+    if ((tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected")) && tok_equal(tok->next, ":")) {
+      tok = tok->next->next;   /* access does not change what device code computes */
+      continue;
+    }
     VarAttr attr = {0};
     Type *base = declspec(&tok, tok, &attr);
     bool first = true;
@@ -382,6 +491,7 @@ static void struct_members(Token **rest, Token *tok, Type *ty) {
       first = false;
       Type *mty = declarator(&tok, tok, base);
       if (mty->kind == TY_FUNC) error_tok(mty->name, "unsupported C++: member functions");
+      if (mty->is_ref || has_auto(mty)) error_tok(mty->name, "unsupported C++: %s members", mty->is_ref ? "reference" : "'auto'");
       if (tok_equal(tok, ":")) error_tok(tok, "unsupported: bit-fields");
       if (mty->kind == TY_ARRAY && mty->array_len < 0) error_tok(mty->name, "flexible array members are not supported");
       Member *m = arena_alloc(sizeof(Member));
@@ -464,7 +574,7 @@ static Type *enum_specifier(Token **rest, Token *tok) {
     Token *nt = tok;
     tok = tok->next;
     if (tok_equal(tok, "=")) val = const_expr(&tok, tok->next);
-    VarScope *vs = push_scope(name);
+    VarScope *vs = push_scope(scope->next ? name : ns_qualify(name));
     vs->enum_ty = ty;
     vs->enum_val = val;
     Member *m = arena_alloc(sizeof(Member));
@@ -480,25 +590,49 @@ static Type *enum_specifier(Token **rest, Token *tok) {
 }
 
 /* The C types carve predefines (from <stddef.h>, <stdint.h>). */
-static void define_builtin_typedefs(void) {
-  static const struct { const char *name; Type **ty; } td[] = {
-    {"size_t", &ty_ulong}, {"ptrdiff_t", &ty_long}, {"intptr_t", &ty_long}, {"uintptr_t", &ty_ulong},
-    {"int8_t", &ty_schar}, {"uint8_t", &ty_uchar}, {"int16_t", &ty_short}, {"uint16_t", &ty_ushort},
-    {"int32_t", &ty_int}, {"uint32_t", &ty_uint}, {"int64_t", &ty_long}, {"uint64_t", &ty_ulong},
-    {"uint", &ty_uint}, {"ushort", &ty_ushort}, {"uchar", &ty_uchar}, {"ulong", &ty_ulong},
+/* The types carve predefines (from <stddef.h>, <stdint.h>, cuda_fp16.h, dim3): static, like
+ * the vector types, so launch settings read after a load find them too (find_typedef). */
+static Type *builtin_typedef(const char *name, int len) {
+  static const struct { const char *name; Type **ty; int half; } td[] = {
+    {"size_t", &ty_ulong, 0}, {"ptrdiff_t", &ty_long, 0}, {"intptr_t", &ty_long, 0}, {"uintptr_t", &ty_ulong, 0},
+    {"int8_t", &ty_schar, 0}, {"uint8_t", &ty_uchar, 0}, {"int16_t", &ty_short, 0}, {"uint16_t", &ty_ushort, 0},
+    {"int32_t", &ty_int, 0}, {"uint32_t", &ty_uint, 0}, {"int64_t", &ty_long, 0}, {"uint64_t", &ty_ulong, 0},
+    {"uint", &ty_uint, 0}, {"ushort", &ty_ushort, 0}, {"uchar", &ty_uchar, 0}, {"ulong", &ty_ulong, 0},
+    /* C++ (cuda_fp16.h): __half is 16 bits, __half2 two of them (.x low) */
+    {"__half", &ty_ushort, 1}, {"half", &ty_ushort, 1}, {"__half2", &ty_uint, 2}, {"half2", &ty_uint, 2},
+    {"dim3", NULL, 0},   /* CUDA's dim3: a uint3 whose omitted components are 1 */
   };
-  for (size_t i = 0; i < sizeof td / sizeof *td; i++) {
-    Type *t = copy_type(*td[i].ty);
-    t->typedef_name = td[i].name;
-    t->origin = *td[i].ty;
-    push_scope((char *)td[i].name)->type_def = t;
+  enum { N = sizeof td / sizeof *td };
+  static Type types[N];
+  for (size_t i = 0; i < N; i++) {
+    if ((int)strlen(td[i].name) != len || memcmp(td[i].name, name, (size_t)len)) continue;
+    if (!types[i].typedef_name) {
+      Type *base = td[i].ty ? *td[i].ty : vector_type("uint3");
+      types[i] = *base;
+      types[i].origin = base;
+      types[i].typedef_name = td[i].name;
+      types[i].is_half = (unsigned char)td[i].half;
+    }
+    return &types[i];
   }
+  return NULL;
 }
 
 static bool is_cuda_qualifier(Token *tok) {
   return tok_equal(tok, "__global__") || tok_equal(tok, "__device__") || tok_equal(tok, "__host__") ||
          tok_equal(tok, "__shared__") || tok_equal(tok, "__constant__") || tok_equal(tok, "__forceinline__") ||
          tok_equal(tok, "__noinline__") || tok_equal(tok, "__launch_bounds__");
+}
+
+/* `auto`: a placeholder that declaration() replaces by the initializer's type */
+static Type auto_type = {.kind = TY_VOID, .size = 1, .align = 1, .typedef_name = "auto"};
+static bool is_auto(const Type *t) {
+  for (; t; t = t->origin) if (t == &auto_type) return true;
+  return false;
+}
+static bool has_auto(const Type *t) {
+  while (t->kind == TY_PTR) t = t->base;
+  return is_auto(t);
 }
 
 /* declspec = (type-keyword | qualifier | storage | cuda-qualifier | typedef-name
@@ -510,7 +644,6 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
   int counter = 0;
   int qual = 0;
   Token *start = tok;
-  if (tok_equal(tok, "class")) { report_failed_type(tok->next); error_tok(tok, "unsupported C++: classes"); }
   while (is_typename(tok)) {
     if (tok_equal(tok, "typedef") || tok_equal(tok, "static") || tok_equal(tok, "extern") ||
         tok_equal(tok, "inline") || tok_equal(tok, "register") || tok_equal(tok, "__inline__")) {
@@ -552,19 +685,31 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
       tok = skip(tok, ")");
       continue;
     }
-    if (tok_equal(tok, "const") || tok_equal(tok, "constexpr")) { qual |= Q_CONST; if (attr) attr->is_const = true; tok = tok->next; continue; }
+    if (tok_equal(tok, "const") || tok_equal(tok, "constexpr")) {
+      qual |= Q_CONST;
+      if (attr) { attr->is_const = true; attr->is_constexpr |= tok_equal(tok, "constexpr"); }
+      tok = tok->next;
+      continue;
+    }
     if (tok_equal(tok, "volatile")) { qual |= Q_VOLATILE; tok = tok->next; continue; }
     if (tok_equal(tok, "restrict") || tok_equal(tok, "__restrict__") || tok_equal(tok, "__restrict")) { qual |= Q_RESTRICT; tok = tok->next; continue; }
-    if (tok_equal(tok, "auto") && !counter) error_tok(tok, "unsupported C++: 'auto' type deduction");
-    if (tok_equal(tok, "class") || tok_equal(tok, "typename") || tok_equal(tok, "template"))
+    if (tok_equal(tok, "auto")) {
+      if (counter) error_tok(tok, "invalid combination of type specifiers");
+      ty = &auto_type;   /* deduced from the initializer (declaration) */
+      counter += OTHER;
+      tok = tok->next;
+      continue;
+    }
+    if (tok_equal(tok, "typename") || tok_equal(tok, "template"))
       error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
     Type *td = find_typedef(tok);
-    if (tok_equal(tok, "struct") || tok_equal(tok, "union") || tok_equal(tok, "enum") || td) {
+    if (tok_equal(tok, "struct") || tok_equal(tok, "class") || tok_equal(tok, "union") || tok_equal(tok, "enum") || td) {
       if (counter) break;
       if (tok_equal(tok, "union")) { report_failed_type(tok->next); error_tok(tok, "unsupported: unions"); }
-      if (tok_equal(tok, "struct")) ty = struct_decl(&tok, tok->next, false);
+      if (tok_equal(tok, "struct") || tok_equal(tok, "class")) ty = struct_decl(&tok, tok->next, false);
       else if (tok_equal(tok, "enum")) ty = enum_specifier(&tok, tok->next);
       else { ty = td; tok = tok->next; }
+      if (ty->cg_group == -2) ty = cg_type(tile_size(&tok, tok));   /* thread_block_tile<N> */
       counter += OTHER;
       continue;
     }
@@ -627,6 +772,12 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
     else if (pt->kind == TY_FUNC) error_tok(name ? name : tok, "unsupported: function pointers");
     if (pt->kind == TY_VOID) error_tok(name ? name : tok, "parameter has type 'void'");
     if (tok_equal(tok, "=")) error_tok(tok, "unsupported C++: default arguments");
+    if (has_auto(pt)) error_tok(name ? name : tok, "unsupported C++: 'auto' parameters");
+    if (pt->is_ref && (pt->base->qual & Q_CONST) && pt->base->kind != TY_ARRAY) {
+      /* const T&: passed by value (the callee cannot write it; docs/cxx.md) */
+      pt = copy_type(pt->base);
+      pt->is_ref = true;
+    }
     cur = cur->next = copy_type(pt);
     cur->name = name;
   }
@@ -670,9 +821,13 @@ static Type *type_suffix(Token **rest, Token *tok, Type *ty) {
 
 /* pointers = ("*" ("const" | "volatile" | "restrict" | "__restrict__")*)* */
 static Type *pointers(Token **rest, Token *tok, Type *ty) {
-  while (tok_equal(tok, "*") || tok_equal(tok, "&")) {
-    if (tok_equal(tok, "&")) error_tok(tok, "unsupported C++: references");
+  while (tok_equal(tok, "*") || tok_equal(tok, "&") || tok_equal(tok, "&&")) {
+    if (tok_equal(tok, "&&")) error_tok(tok, "unsupported C++: rvalue references");
+    if (tok_equal(tok, "&") && tok_equal(tok->next, "&")) error_tok(tok, "unsupported C++: rvalue references");
+    bool ref = tok_equal(tok, "&");
+    if (ref && ty->is_ref) error_tok(tok, "a reference to a reference");
     ty = pointer_to(ty);
+    ty->is_ref = ref;
     tok = tok->next;
     for (;;) {
       if (tok_equal(tok, "const")) ty->qual |= Q_CONST;
@@ -750,7 +905,7 @@ static bool is_typename(Token *tok) {
     "static", "extern", "signed", "unsigned", "const", "volatile", "restrict", "__restrict__",
     "__restrict", "float", "double", "inline", "__inline__", "register", "constexpr", "__align__",
     "_Alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
-    "__forceinline__", "__noinline__", "__launch_bounds__", "auto",
+    "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class",
   };
   if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
@@ -826,13 +981,78 @@ static void check_local_type(Type *ty, Token *tok) {
   if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable has incomplete type '%s'", type_name(ty));
 }
 
+/* the initializer converted to ty as an assignment converts */
+static Node *coerce_init(Node *e, Type *ty) {
+  Node *fake = new_node(ND_VAR, e->tok);
+  Obj tmp = {0};
+  tmp.ty = unqual(ty);
+  fake->var = &tmp;
+  fake->ty = unqual(ty);
+  Node *a = new_binary(ND_ASSIGN, fake, e, e->tok);
+  add_type(a);
+  return a->rhs;
+}
+
+static bool lvalue_node(Node *n) {
+  return n->kind == ND_VAR || n->kind == ND_DEREF || n->kind == ND_INDEX || (n->kind == ND_MEMBER && (n->arrow || lvalue_node(n->lhs)));
+}
+
+/* `auto` takes the initializer's type (arrays decay, top-level const drops unless written) */
+static Type *deduce(Type *declared, Type *init, Token *at) {
+  if (is_auto(declared)) {
+    Type *t = init->kind == TY_ARRAY ? pointer_to(init->base) : unqual(init);
+    if (t->kind == TY_VOID) error_tok(at, "cannot deduce 'auto' from a void expression");
+    return qualified(t, declared->qual);
+  }
+  if (declared->kind == TY_PTR) {
+    Type *b = declared->is_ref ? init : init->kind == TY_PTR || init->kind == TY_ARRAY ? init->base : NULL;
+    if (!b) error_tok(at, "cannot deduce '%s' from '%s'", declared->is_ref ? "auto &" : "auto *", type_name(init));
+    if (declared->is_ref && b->kind == TY_ARRAY) error_tok(at, "unsupported C++: a reference to an array");
+    Type *t = pointer_to(deduce(declared->base, b, at));
+    t->is_ref = declared->is_ref;
+    t->qual = declared->qual;
+    return t;
+  }
+  return declared;
+}
+
+/* a local with `auto` or a reference: its type from the initializer; a reference binds the
+ * address of an lvalue (const T& of an rvalue holds the value) */
+static Type *bind_local(Type *ty, Node **init, Token *name) {
+  Token *nm = ty->name;
+  if (has_auto(ty)) ty = deduce(ty, (*init)->ty, (*init)->tok);
+  if (ty->is_ref && ty->kind == TY_PTR) {
+    if (!lvalue_node(*init)) {
+      if (!(ty->base->qual & Q_CONST)) error_tok((*init)->tok, "a non-const reference needs an lvalue to bind to");
+      ty = copy_type(ty->base);
+      ty->is_ref = true;
+    } else {
+      Node *a = new_unary(ND_ADDR, *init, (*init)->tok);
+      a->implicit = true;
+      add_type(a);
+      *init = a;
+    }
+  }
+  *init = coerce_init(*init, ty);
+  ty = copy_type(ty);
+  ty->name = nm ? nm : name;
+  return ty;
+}
+
 /* declaration = declspec (declarator ("=" initializer)? ("," declarator ("=" initializer)?)*)? ";" */
 static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
   Node head = {0}, *cur = &head;
   bool first = true;
   while (!tok_equal(tok, ";")) {
     if (!first) tok = skip(tok, tok_equal(tok, ",") ? "," : ";");
-    Type *ty = declarator(&tok, tok, base);
+    Type *ty;
+    if (base->is_vector && tok->kind == TK_IDENT && tok_equal(tok->next, "(") && !is_typename(tok->next->next)) {
+      ty = copy_type(base);   /* C++ constructor syntax: dim3 grid(16, 16); */
+      ty->name = tok;
+      tok = tok->next;
+    } else {
+      ty = declarator(&tok, tok, base);
+    }
     Token *name = ty->name;
     if (!name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(name, "unsupported: function declarations inside a function");
@@ -853,8 +1073,27 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       error_tok(name, "array '%.*s' needs an explicit size or an initializer", name->len, name->loc);
     if (sc == SC_EXTERN_SHARED && !(ty->kind == TY_ARRAY && ty->array_len < 0))
       error_tok(name, "extern __shared__ variable must be an array of unspecified size");
-    if (sc != SC_EXTERN_SHARED && !(ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")))
+    if (sc != SC_LOCAL && (has_auto(ty) || ty->is_ref)) error_tok(name, "a __shared__ variable cannot be %s", ty->is_ref ? "a reference" : "'auto'");
+    if (sc != SC_EXTERN_SHARED && !has_auto(ty) && !(ty->kind == TY_ARRAY && ty->array_len < 0 && tok_equal(tok, "=")))
       check_local_type(ty, name);
+    Node *init = NULL;
+    if (ty->is_vector && tok_equal(tok, "(") && sc == SC_LOCAL) {   /* C++: dim3 grid(16, 16); */
+      Token *tn = arena_alloc(sizeof(Token));   /* printed as "dim3 grid = dim3(16, 16, 1)" */
+      *tn = *name;
+      tn->loc = (char *)(ty->typedef_name ? ty->typedef_name : ty->tag);
+      tn->len = (int)strlen(tn->loc);
+      tn->origin = name;
+      tn->macro = NULL;
+      Node *call = new_node(ND_CALL, tn);
+      call->args = func_args(&tok, tok->next, call);
+      init = coerce_init(make_vector_call(name, ty, call), ty);
+    }
+    if ((has_auto(ty) || ty->is_ref) && sc == SC_LOCAL) {
+      if (!tok_equal(tok, "=")) error_tok(name, has_auto(ty) ? "declaration with 'auto' needs an initializer" : "a reference needs an initializer");
+      init = assign(&tok, tok->next);
+      add_type(init);
+      ty = bind_local(ty, &init, name);
+    }
     Obj *var = new_local(tok_text(name), ty, name, sc);
     var->is_const_decl = attr->is_const;
     var->is_volatile = (ty->qual & Q_VOLATILE) != 0;
@@ -862,7 +1101,9 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
     d->var = var;
     d->ty = ty;
     d->ival = first ? 0 : 1;   /* 1: continues the declaration before it ("int a, b") */
-    if (tok_equal(tok, "=")) {
+    if (init) {
+      d->decl_init = var->init = init;
+    } else if (tok_equal(tok, "=")) {
       if (sc != SC_LOCAL) error_tok(tok, "initializer is not allowed on a __shared__ variable");
       d->decl_init = initializer(&tok, tok->next, ty);
       if (ty->kind == TY_ARRAY && ty->array_len < 0) {
@@ -903,6 +1144,10 @@ static int parse_unroll(Token *p) {
       name[n] = 0;
       int64_t mv;
       if (n && pp_macro_value(name, &mv) && mv > 0) return (int)mv;
+      /* C++: a template's value parameter, or a constexpr variable */
+      VarScope *vs = n ? find_var_n(name, n) : NULL;
+      if (vs && vs->tparam && vs->enum_val > 0) return (int)vs->enum_val;
+      if (vs && vs->var && vs->var->is_const_decl && vs->var->init && eval_const(vs->var->init, &mv) && mv > 0) return (int)mv;
       warn_tok(p, "'#pragma unroll' expects a positive integer constant; ignored");
       return 0;
     }
@@ -910,6 +1155,56 @@ static int parse_unroll(Token *p) {
     return (int)v;
   }
   return 0;
+}
+
+/* past balanced brackets starting at an opening one */
+static Token *skip_balanced(Token *tok) {
+  int depth = 0;
+  for (; tok->kind != TK_EOF; tok = tok->next) {
+    if (tok_equal(tok, "{") || tok_equal(tok, "(") || tok_equal(tok, "[")) depth++;
+    else if ((tok_equal(tok, "}") || tok_equal(tok, ")") || tok_equal(tok, "]")) && --depth == 0) return tok->next;
+  }
+  error_tok(tok, "expected a statement at end of input");
+}
+
+/* the tokens of one statement, unparsed */
+static Token *skip_stmt(Token *tok) {
+  if (tok_equal(tok, "{")) return skip_balanced(tok);
+  if (tok_equal(tok, "if") || tok_equal(tok, "for") || tok_equal(tok, "while") || tok_equal(tok, "switch")) {
+    bool is_if = tok_equal(tok, "if");
+    tok = tok->next;
+    if (is_if && tok_equal(tok, "constexpr")) tok = tok->next;
+    if (!tok_equal(tok, "(")) error_tok(tok, "expected '('");
+    tok = skip_stmt(skip_balanced(tok));
+    return is_if && tok_equal(tok, "else") ? skip_stmt(tok->next) : tok;
+  }
+  if (tok_equal(tok, "do")) {
+    tok = skip(skip_stmt(tok->next), "while");
+    return skip(skip_balanced(tok), ";");
+  }
+  while (tok->kind != TK_EOF && !tok_equal(tok, ";"))
+    tok = tok_equal(tok, "(") || tok_equal(tok, "[") || tok_equal(tok, "{") ? skip_balanced(tok) : tok->next;
+  return skip(tok, ";");
+}
+
+/* C++17: if constexpr (CONST) A else B: the branch not taken is skipped unparsed (in a
+ * template instance it may not compile for these arguments); the taken one is the statement */
+static Node *stmt(Token **rest, Token *tok);
+static Node *if_constexpr(Token **rest, Token *tok) {
+  Token *at = tok;
+  tok = skip(tok->next->next, "(");
+  int64_t v = const_expr(&tok, tok);
+  tok = skip(tok, ")");
+  Node *taken = NULL;
+  if (v) taken = stmt(&tok, tok);
+  else tok = skip_stmt(tok);
+  if (tok_equal(tok, "else")) {
+    if (!v) taken = stmt(&tok, tok->next);
+    else tok = skip_stmt(tok->next);
+  }
+  *rest = tok;
+  if (taken) return taken;
+  return new_node(ND_NULL_STMT, at);
 }
 
 /* stmt = "return" expr? ";" | "if" "(" expr ")" stmt ("else" stmt)? | "switch" "(" expr ")" stmt
@@ -959,6 +1254,7 @@ static Node *stmt_at(Token **rest, Token *tok) {
     *rest = skip(tok, ";");
     return n;
   }
+  if (tok_equal(tok, "if") && tok_equal(tok->next, "constexpr")) return if_constexpr(rest, tok);
   if (tok_equal(tok, "if")) {
     Node *n = new_node(ND_IF, tok);
     tok = skip(tok->next, "(");
@@ -1293,6 +1589,20 @@ static Node *postfix(Token **rest, Token *tok) {
     if (tok_equal(tok, ".") || tok_equal(tok, "->")) {
       bool arrow = tok_equal(tok, "->");
       add_type(n);
+      if (!arrow && n->ty->cg_group) { n = cg_method(&tok, n, tok->next); continue; }
+      if (!arrow && n->ty->is_half == 2 && (tok_equal(tok->next, "x") || tok_equal(tok->next, "y"))) {
+        /* h2.x, h2.y (read): the low and high halves */
+        Node *c = new_node(ND_CALL, tok->next);
+        c->builtin = BI_HALF;
+        c->ival = tok_equal(tok->next, "x") ? HOP_LOW : HOP_HIGH;
+        c->implicit = true;
+        c->args = n;
+        c->nargs = 1;
+        c->ty = half_type(1);
+        n = c;
+        tok = tok->next->next;
+        continue;
+      }
       Type *st = arrow ? (n->ty->kind == TY_PTR ? n->ty->base : NULL) : n->ty;
       if (!st || st->kind != TY_STRUCT)
         error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base", type_name(n->ty), arrow ? "pointer to a struct" : "struct");
@@ -1338,7 +1648,7 @@ static const BuiltinDef builtin_defs[] = {
   {"__clz", BI_CLZ, 1}, {"__clzll", BI_CLZLL, 1}, {"__ffs", BI_FFS, 1}, {"__ffsll", BI_FFSLL, 1},
   {"__brev", BI_BREV, 1}, {"__ldg", BI_LDG, 1}, {"min", BI_MIN, 2}, {"max", BI_MAX, 2}, {"umin", BI_MIN, 2},
   {"umax", BI_MAX, 2}, {"llmin", BI_MIN, 2}, {"llmax", BI_MAX, 2}, {"abs", BI_ABS, 1}, {"labs", BI_ABS, 1},
-  {"printf", BI_PRINTF, -1}, {"clock", BI_CLOCK, 0}, {"clock64", BI_CLOCK, 0},
+  {"printf", BI_PRINTF, -1}, {"clock", BI_CLOCK, 0}, {"clock64", BI_CLOCK, 0}, {"assert", BI_ASSERT, 1},
   {"__shfl", BI_NONE, 0}, {"__shfl_down", BI_NONE, 0}, {"__shfl_up", BI_NONE, 0}, {"__shfl_xor", BI_NONE, 0},
   {"__ballot", BI_NONE, 0}, {"__any", BI_NONE, 0}, {"__all", BI_NONE, 0},
 };
@@ -1446,7 +1756,7 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     if (call->nargs != 3 && call->nargs != 4) error_tok(name, "'%.*s' takes 3 or 4 arguments", name->len, name->loc);
     Type *t = unqual(nth(a, 1)->ty);
     if (!is_numeric(t)) error_tok(nth(a, 1)->tok, "cannot shuffle a value of type '%s'", type_name(t));
-    if (t->size < 4) { t = ty_int; coerce_arg(nthp(&call->args, 1), t); }
+    if (t->size < 4 && !t->is_half) { t = ty_int; coerce_arg(nthp(&call->args, 1), t); }   /* a __half moves as its bits */
     coerce_arg(&call->args, ty_uint);
     coerce_arg(nthp(&call->args, 2), bd->bi == BI_SHFL || bd->bi == BI_SHFL_XOR ? ty_int : ty_uint);
     if (call->nargs == 4) coerce_arg(nthp(&call->args, 3), ty_int);
@@ -1475,13 +1785,15 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
   case BI_MIN: case BI_MAX: {
     Node *b = a->next;
     if (!is_numeric(a->ty) || !is_numeric(b->ty)) error_tok(name, "invalid arguments to '%.*s'", name->len, name->loc);
-    Type *t = common_type(a->ty, b->ty);
+    Type *t = a->ty->is_half || b->ty->is_half ? ty_float : common_type(a->ty, b->ty);   /* a __half: as a float */
     coerce_arg(&call->args, t);
     coerce_arg(nthp(&call->args, 1), t);
     call->ty = t;
     return call;
   }
   case BI_ABS:
+    if (a->ty->is_half) coerce_arg(&call->args, ty_float);
+    a = call->args;
     if (is_flonum(a->ty)) {
       call->builtin = BI_MATH;
       call->math = find_math(a->ty->kind == TY_FLOAT ? "fabsf" : "fabs", a->ty->kind == TY_FLOAT ? 5 : 4);
@@ -1499,15 +1811,79 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     call->ty = ty_int;
     return call;
   case BI_CLOCK: call->ty = ty_llong; return call;
+  case BI_ASSERT: {
+    /* the condition as written, for the fault's message (a string argument, not printed) */
+    coerce_arg(&call->args, ty_bool);
+    Token *s = arena_alloc(sizeof(Token));
+    *s = *name;
+    s->kind = TK_STR;
+    s->origin = name;
+    s->macro = NULL;
+    Buf b = {0};
+    for (Token *t = name->next->next; t && t != call->end_tok && t->kind != TK_EOF; t = t->next)
+      buf_printf(&b, "%s%.*s", b.len && t->has_space ? " " : "", t->len, t->loc);
+    s->str = arena_strdup(b.s ? b.s : "");
+    buf_free(&b);
+    Node *text = new_node(ND_STR, s);
+    text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
+    call->args->next = text;
+    call->ty = ty_void;
+    return call;
+  }
   default: break;
   }
   error_tok(name, "internal: unhandled builtin");
+}
+
+/* cuda_fp16.h's intrinsics: the operation and its signature (arguments, then the result):
+ * f float, i int, h __half, H __half2, b bool */
+typedef struct { const char *name; HalfOp op; const char *sig; } HalfFn;
+static const HalfFn half_fns[] = {
+  {"__float2half", HOP_F2H, "f>h"}, {"__float2half_rn", HOP_F2H, "f>h"}, {"__half2float", HOP_H2F, "h>f"},
+  {"__int2half_rn", HOP_I2H, "i>h"}, {"__half2int_rz", HOP_H2I, "h>i"},
+  {"__hadd", HOP_ADD, "hh>h"}, {"__hsub", HOP_SUB, "hh>h"}, {"__hmul", HOP_MUL, "hh>h"}, {"__hdiv", HOP_DIV, "hh>h"},
+  {"__hfma", HOP_FMA, "hhh>h"}, {"__hneg", HOP_NEG, "h>h"}, {"__habs", HOP_ABS, "h>h"}, {"__hmin", HOP_MIN, "hh>h"},
+  {"__hmax", HOP_MAX, "hh>h"}, {"hsqrt", HOP_SQRT, "h>h"}, {"hexp", HOP_EXP, "h>h"}, {"hlog", HOP_LOG, "h>h"},
+  {"hrcp", HOP_RCP, "h>h"}, {"__heq", HOP_EQ, "hh>b"}, {"__hne", HOP_NE, "hh>b"}, {"__hlt", HOP_LT, "hh>b"},
+  {"__hle", HOP_LE, "hh>b"}, {"__hgt", HOP_GT, "hh>b"}, {"__hge", HOP_GE, "hh>b"},
+  {"__hadd2", HOP_ADD2, "HH>H"}, {"__hsub2", HOP_SUB2, "HH>H"}, {"__hmul2", HOP_MUL2, "HH>H"},
+  {"__hfma2", HOP_FMA2, "HHH>H"}, {"__hneg2", HOP_NEG2, "H>H"}, {"__float2half2_rn", HOP_F2H2, "f>H"},
+  {"__floats2half2_rn", HOP_FLOATS2H2, "ff>H"}, {"__halves2half2", HOP_HALVES2H2, "hh>H"},
+  {"make_half2", HOP_HALVES2H2, "hh>H"}, {"__low2half", HOP_LOW, "H>h"}, {"__high2half", HOP_HIGH, "H>h"},
+  {"__low2float", HOP_LOWF, "H>f"}, {"__high2float", HOP_HIGHF, "H>f"}, {"__half22float2", HOP_H22F2, "H>F"},
+};
+
+static Type *half_type(int which) { return which == 1 ? builtin_typedef("__half", 6) : builtin_typedef("__half2", 7); }
+
+static Node *half_intrinsic(Token *name, const HalfFn *h, Node *call) {
+  int want = (int)(strchr(h->sig, '>') - h->sig);
+  if (call->nargs != want)
+    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
+  for (int i = 0; i < want; i++) {
+    char c = h->sig[i];
+    Node *a = nth(call->args, i);
+    Type *t = c == 'f' ? ty_float : c == 'i' ? ty_int : half_type(c == 'h' ? 1 : 2);
+    if (c == 'h' || c == 'H' ? a->ty->is_half != t->is_half : !is_numeric(a->ty) || a->ty->is_half)
+      error_tok(a->tok, "argument %d of '%.*s' must be '%s', not '%s'", i + 1, name->len, name->loc, type_name(t), type_name(a->ty));
+    coerce_arg(nthp(&call->args, i), t);
+  }
+  char r = h->sig[want + 1];
+  call->builtin = BI_HALF;
+  call->ival = h->op;
+  call->ty = r == 'f' ? ty_float : r == 'i' ? ty_int : r == 'b' ? ty_bool : r == 'F' ? vector_type("float2") : half_type(r == 'h' ? 1 : 2);
+  return call;
 }
 
 /* make_float4(x, y, z, w) and friends */
 static Node *make_vector_call(Token *name, Type *vt, Node *call) {
   int n = 0;
   for (Member *m = vt->members; m; m = m->next) n++;
+  if (vt->typedef_name && !strcmp(vt->typedef_name, "dim3") && call->nargs < 3) {
+    /* dim3(x) and dim3(x, y): the rest are 1 */
+    Node **pp = &call->args;
+    while (*pp) pp = &(*pp)->next;
+    for (; call->nargs < 3; call->nargs++) { *pp = new_num(1, tnum_token(name, 1)); (*pp)->ty = ty_uint; pp = &(*pp)->next; }
+  }
   if (call->nargs != n) error_tok(name, "'%.*s' takes %d arguments, %d given", name->len, name->loc, n, call->nargs);
   for (int i = 0; i < n; i++) {
     Node *a = nth(call->args, i);
@@ -1517,6 +1893,20 @@ static Node *make_vector_call(Token *name, Type *vt, Node *call) {
   call->builtin = BI_MAKE_VECTOR;
   call->ty = vt;
   return call;
+}
+
+/* nvcc --use_fast_math (main.c defines __CARVE_FAST_MATH__): the single-precision functions
+ * with an intrinsic are the intrinsic (CUDA C++ Programming Guide, "Intrinsic Functions") */
+static const MathFn *fast_math(const MathFn *mf) {
+  static const char *fns[] = {"expf", "exp10f", "logf", "log2f", "log10f", "sinf", "cosf", "tanf", "powf"};
+  int64_t on;
+  if (!pp_macro_value("__CARVE_FAST_MATH__", &on)) return mf;
+  for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+    if (!strcmp(mf->name, fns[i])) {
+      const MathFn *f = find_math(fmt("__%s", fns[i]), (int)strlen(fns[i]) + 2);
+      return f ? f : mf;
+    }
+  return mf;
 }
 
 static Node *math_call(Token *name, const MathFn *mf, Node *call) {
@@ -1530,6 +1920,7 @@ static Node *math_call(Token *name, const MathFn *mf, Node *call) {
     const MathFn *f = find_math(fmt("%sf", mf->name), (int)strlen(mf->name) + 1);
     if (f) mf = f;
   }
+  mf = fast_math(mf);
   int want = 0;
   while (want < 3 && mf->args[want] != '_') want++;
   if (call->nargs != want)
@@ -1560,27 +1951,65 @@ static Node *sincos_call(Token *name, Node *call, bool is_float) {
   return call;
 }
 
+/* std::sqrt, ::sqrtf, std::min: the library's functions by their plain names (a copy of the
+ * token, located at it) */
+static Token *std_name(Token *name) {
+  static const char *prefixes[] = {"::", "std::", "cuda::std::"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+    int n = (int)strlen(prefixes[i]);
+    if (name->len > n && !strncmp(name->loc, prefixes[i], (size_t)n) && !memchr(name->loc + n, ':', (size_t)(name->len - n))) {
+      Token *t = arena_alloc(sizeof(Token));
+      *t = *name;
+      t->origin = name;
+      t->macro = NULL;
+      t->loc += n;
+      t->len -= n;
+      return t;
+    }
+  }
+  return name;
+}
+
+/* a call of a user function: arguments converted to its parameters */
+static Node *user_call(Token *name, Node *call, Obj *fn) {
+  if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
+  call->fn = fn;
+  Type *ft = fn->ty;
+  int np = 0;
+  for (Type *p = ft->params; p; p = p->next) np++;
+  if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
+    error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
+  int i = 0;
+  for (Type *p = ft->params; p; p = p->next, i++) {
+    Node **a = nthp(&call->args, i);
+    if (p->is_ref && p->kind == TY_PTR) {   /* T&: the argument's address */
+      if (!lvalue_node(*a)) error_tok((*a)->tok, "argument %d of '%s' is a reference: it needs an lvalue", i + 1, fn->name);
+      Node *next = (*a)->next;
+      Node *addr = new_unary(ND_ADDR, *a, (*a)->tok);
+      addr->implicit = true;
+      add_type(addr);
+      addr->next = next;
+      *a = addr;
+    }
+    coerce_arg(a, p);
+  }
+  call->ty = ft->return_ty;
+  return call;
+}
+
 /* funcall = ident "(" (assign ("," assign)*)? ")" */
+static Node *user_call(Token *name, Node *call, Obj *fn);
 static Node *funcall(Token **rest, Token *tok) {
   Token *name = tok;
   Node *call = new_node(ND_CALL, tok);
   call->args = func_args(rest, tok->next->next, call);
   VarScope *vs = find_var(name);
-  if (vs && vs->var && vs->var->sc == SC_FUNC) {
-    Obj *fn = vs->var;
-    if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
-    call->fn = fn;
-    Type *ft = fn->ty;
-    int np = 0;
-    for (Type *p = ft->params; p; p = p->next) np++;
-    if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
-      error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
-    int i = 0;
-    for (Type *p = ft->params; p; p = p->next, i++) coerce_arg(nthp(&call->args, i), p);
-    call->ty = ft->return_ty;
-    return call;
-  }
+  if (vs && vs->var && vs->var->sc == SC_FUNC) return user_call(name, call, vs->var);
   if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
+  Token *qualified_name = name;
+  name = call->tok = std_name(name);   /* printed as the plain name: nvcc needs no <cmath> */
+  for (size_t i = 0; i < sizeof half_fns / sizeof *half_fns; i++)
+    if (tok_equal(name, half_fns[i].name)) return half_intrinsic(name, &half_fns[i], call);
   for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
     if (tok_equal(name, builtin_defs[i].name)) return builtin_call(name, &builtin_defs[i], call);
   if (name->len > 5 && !strncmp(name->loc, "make_", 5)) {
@@ -1591,14 +2020,218 @@ static Node *funcall(Token **rest, Token *tok) {
   if (tok_equal(name, "sincos")) return sincos_call(name, call, false);
   const MathFn *mf = find_math(name->loc, name->len);
   if (mf) return math_call(name, mf, call);
+  name = qualified_name;
   if (is_host_func(name))
     error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
   error_tok(name, "use of undeclared function '%.*s'", name->len, name->loc);
 }
 
+/* ---------------- C++ cooperative groups (docs/cxx.md) ----------------
+ * thread_block and thread_block_tile<N> are values the interpreter does not need (an int);
+ * what they do is in the calls: this_thread_block(), tiled_partition<N>(g), g.sync(),
+ * g.thread_rank(), g.size(), tile.shfl_down(v, o), ..., reduce(tile, v, plus<T>()). */
+static Type *cg_type(int group) {
+  Type *t = copy_type(ty_int);
+  t->typedef_name = group == -1 ? "cooperative_groups::thread_block" : group == -2 ? "cooperative_groups::thread_block_tile"
+                                : fmt("cooperative_groups::thread_block_tile<%d>", group);
+  t->cg_group = group;
+  return t;
+}
+
+static void define_cg_types(void) {
+  push_global("cooperative_groups::thread_block")->type_def = cg_type(-1);
+  push_global("cooperative_groups::thread_group")->type_def = cg_type(-1);
+  push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
+}
+
+static int tile_size(Token **rest, Token *tok) {
+  tok = skip(tok, "<");
+  Token *at = tok;
+  Node *e = binary_level(&tok, tok, 7);
+  add_type(e);
+  int64_t n;
+  if (!eval_const(e, &n)) error_tok(at, "tile size is not an integer constant");
+  if (n < 1 || n > 32 || (n & (n - 1))) error_tok(at, "tile size %lld: a thread_block_tile has 1, 2, 4, 8, 16 or 32 threads", (long long)n);
+  *rest = skip_angle(tok);
+  return (int)n;
+}
+
+/* "x" when tok names cooperative_groups::x (through an alias or `using namespace`) */
+static const char *cg_member(Token *tok) {
+  if (tok->kind != TK_IDENT) return NULL;
+  int len = tok->len;
+  const char *n = resolve_alias(tok->loc, &len);
+  if (len > 20 && !strncmp(n, "cooperative_groups::", 20)) return arena_strndup(n + 20, (size_t)len - 20);
+  for (int i = 0; i < n_using && !memchr(n, ':', (size_t)len); i++)
+    if (!strcmp(using_ns[i], "cooperative_groups")) return arena_strndup(n, (size_t)len);
+  return NULL;
+}
+
+static Node *cg_node(CgOp op, Token *tok, Node *args, Node *lowered, Type *ty) {
+  Node *n = new_node(ND_CALL, tok);
+  n->builtin = BI_CG;
+  n->ival = op;
+  n->args = args;
+  n->nargs = args ? 1 : 0;
+  n->lhs = lowered;
+  n->ty = ty;
+  return n;
+}
+
+static Node *sreg(Token *tok, SpecialReg r, int dim) {
+  Node *n = new_node(ND_SPECIAL, tok);
+  n->sreg = r; n->dim = dim; n->ty = ty_uint;
+  return n;
+}
+static Node *uconst(Token *tok, int64_t v) { Node *n = new_num(v, tnum_token(tok, v)); n->ty = ty_uint; return n; }
+static Node *typed(Node *n) { add_type(n); return n; }
+
+/* the thread's rank in its block and the block's size, as CUDA defines them */
+static Node *block_rank(Token *t) {
+  Node *yx = new_binary(ND_MUL, sreg(t, SR_TID, 1), sreg(t, SR_NTID, 0), t);
+  Node *zxy = new_binary(ND_MUL, sreg(t, SR_TID, 2), new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), t);
+  return typed(new_binary(ND_ADD, new_binary(ND_ADD, sreg(t, SR_TID, 0), yx, t), zxy, t));
+}
+static Node *block_size(Token *t) {
+  return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), sreg(t, SR_NTID, 2), t));
+}
+
+static const BuiltinDef *find_builtin(const char *name) {
+  for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
+    if (!strcmp(builtin_defs[i].name, name)) return &builtin_defs[i];
+  return NULL;
+}
+
+/* what g.method(args) does, for a group of size n (-1: the block) */
+static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs) {
+  if (!strcmp(m, "sync")) {
+    Node *c = new_node(ND_CALL, t);
+    if (n < 0) return builtin_call(t, find_builtin("__syncthreads"), c);
+    c->args = uconst(t, 0xffffffffu);
+    c->nargs = 1;
+    return builtin_call(t, find_builtin("__syncwarp"), c);
+  }
+  if (!strcmp(m, "thread_rank")) return n < 0 ? block_rank(t) : typed(new_binary(ND_MOD, block_rank(t), uconst(t, n), t));
+  if (!strcmp(m, "size") || !strcmp(m, "num_threads")) return n < 0 ? block_size(t) : uconst(t, n);
+  if (n > 0 && !strcmp(m, "meta_group_rank")) return typed(new_binary(ND_DIV, block_rank(t), uconst(t, n), t));
+  if (n > 0 && !strcmp(m, "meta_group_size"))
+    return typed(new_binary(ND_DIV, new_binary(ND_ADD, block_size(t), uconst(t, n - 1), t), uconst(t, n), t));
+  static const char *shfl[][2] = {{"shfl", "__shfl_sync"}, {"shfl_down", "__shfl_down_sync"}, {"shfl_up", "__shfl_up_sync"}, {"shfl_xor", "__shfl_xor_sync"}};
+  for (int i = 0; n > 0 && i < 4; i++)
+    if (!strcmp(m, shfl[i][0])) {
+      if (nargs != 2) error_tok(t, "'%s' takes 2 arguments, %d given", shfl[i][0], nargs);
+      Node *c = new_node(ND_CALL, t);
+      Node *mask = uconst(t, 0xffffffffu);
+      mask->next = args;
+      args->next->next = uconst(t, n);
+      c->args = mask;
+      c->nargs = 4;
+      return builtin_call(t, find_builtin(shfl[i][1]), c);
+    }
+  static const char *vote[][2] = {{"any", "__any_sync"}, {"all", "__all_sync"}, {"ballot", "__ballot_sync"}};
+  for (int i = 0; n > 0 && i < 3; i++)
+    if (!strcmp(m, vote[i][0])) {
+      if (n != 32) error_tok(t, "unsupported: '%s' on a tile of %d threads (carve has it for tiles of 32)", vote[i][0], n);
+      if (nargs != 1) error_tok(t, "'%s' takes 1 argument, %d given", vote[i][0], nargs);
+      Node *c = new_node(ND_CALL, t);
+      c->args = uconst(t, 0xffffffffu);
+      c->args->next = args;
+      c->nargs = 2;
+      return builtin_call(t, find_builtin(vote[i][1]), c);
+    }
+  error_tok(t, "unsupported: cooperative groups method '%s' on a %s", m, n < 0 ? "thread_block" : "thread_block_tile");
+}
+
+/* g.method(args) */
+static Node *cg_method(Token **rest, Node *obj, Token *m) {
+  if (m->kind != TK_IDENT) error_tok(m, "expected a member name");
+  Node *tmp = new_node(ND_CALL, m);
+  Node *args = NULL;
+  if (!tok_equal(m->next, "(")) error_tok(m->next, "expected '(' after '%.*s' (cooperative groups have methods, not members)", m->len, m->loc);
+  args = func_args(rest, m->next->next, tmp);
+  Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs);
+  Node *n = cg_node(CG_METHOD, m, obj, low, low->ty);
+  n->end_tok = tmp->end_tok;
+  return n;
+}
+
+static Node *cg_group_arg(Token **rest, Token *tok) {
+  Node *g = assign(rest, tok);
+  add_type(g);
+  if (!g->ty->cg_group) error_tok(g->tok, "expected a cooperative group, not '%s'", type_name(g->ty));
+  return g;
+}
+
+/* cooperative_groups::this_thread_block() | tiled_partition<N>(g) | sync(g) | reduce(tile, v, op<T>()) */
+static Node *cg_call(Token **rest, Token *tok, const char *f) {
+  Token *name = tok;
+  if (!strcmp(f, "this_thread_block")) {
+    tok = skip(skip(tok->next, "("), ")");
+    *rest = tok;
+    return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-1));
+  }
+  if (!strcmp(f, "tiled_partition")) {
+    if (!tok_equal(tok->next, "<")) error_tok(tok->next, "unsupported: tiled_partition with a size at run time (write tiled_partition<N>(g))");
+    int n = tile_size(&tok, tok->next);
+    Node *g = cg_group_arg(&tok, skip(tok, "("));
+    *rest = skip(tok, ")");
+    if (g->ty->cg_group > 0 && n > g->ty->cg_group) error_tok(name, "a tile of %d threads cannot come from a tile of %d", n, g->ty->cg_group);
+    return cg_node(CG_TILED, name, g, NULL, cg_type(n));
+  }
+  if (!strcmp(f, "sync")) {
+    Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    *rest = skip(tok, ")");
+    Node *low = cg_lowered(name, "sync", g->ty->cg_group, NULL, 0);
+    return cg_node(CG_SYNC, name, g, low, ty_void);
+  }
+  if (!strcmp(f, "reduce")) {
+    Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    if (g->ty->cg_group < 0) error_tok(g->tok, "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
+    Node *v = assign(&tok, skip(tok, ","));
+    add_type(v);
+    tok = skip(tok, ",");
+    const char *op = cg_member(tok);
+    static const struct { const char *name; NodeKind k; } ops[] = {{"plus", ND_ADD}, {"less", ND_LT}, {"greater", ND_GT},
+      {"bit_and", ND_BITAND}, {"bit_or", ND_BITOR}, {"bit_xor", ND_BITXOR}};
+    int k = -1;
+    for (int i = 0; op && i < 6; i++) if (!strcmp(op, ops[i].name)) k = i;
+    if (k < 0) error_tok(tok, "expected cooperative_groups::plus<T>(), less, greater, bit_and, bit_or or bit_xor");
+    Type *t = typename_(&tok, skip(tok->next, "<"));
+    tok = skip(skip(skip_angle(tok), "("), ")");
+    *rest = skip(tok, ")");
+    if (!is_numeric(t) || t->is_half) error_tok(name, "unsupported: reduce over '%s'", type_name(t));
+    if (ops[k].k >= ND_BITAND && ops[k].k <= ND_BITXOR && !is_integer(t)) error_tok(name, "'%s' needs an integer type", ops[k].name);
+    g->next = v;
+    coerce_arg(&g->next, unqual(t));
+    Node *n = cg_node(CG_REDUCE, name, g, NULL, unqual(t));
+    n->nargs = 2;
+    n->op = ops[k].k;
+    return n;
+  }
+  error_tok(tok, "unsupported: cooperative_groups::%s", f);
+}
+
 static Node *special_reg(Token **rest, Token *tok) {
   SpecialReg r = tok_equal(tok, "threadIdx") ? SR_TID : tok_equal(tok, "blockIdx") ? SR_CTAID : tok_equal(tok, "blockDim") ? SR_NTID : SR_NCTAID;
-  if (!tok_equal(tok->next, ".") || tok->next->next->kind != TK_IDENT)
+  if (!tok_equal(tok->next, ".")) {
+    /* C++: the whole uint3 (dim3 for blockDim and gridDim), built from its components */
+    Node *call = new_node(ND_CALL, tok);
+    Node head = {0}, *cur = &head;
+    for (int d = 0; d < 3; d++) {
+      cur = cur->next = new_node(ND_SPECIAL, tok);
+      cur->sreg = r; cur->dim = d; cur->ty = ty_uint;
+    }
+    call->args = head.next;
+    call->nargs = 3;
+    call->builtin = BI_MAKE_VECTOR;
+    call->implicit = true;   /* printed as the name */
+    Type *t = vector_type("uint3");
+    if (r == SR_NTID || r == SR_NCTAID) { t = copy_type(t); t->typedef_name = "dim3"; }
+    call->ty = t;
+    *rest = tok->next;
+    return call;
+  }
+  if (tok->next->next->kind != TK_IDENT)
     error_tok(tok, "'%.*s' must be used with a component: '%.*s.x', '.y' or '.z'", tok->len, tok->loc, tok->len, tok->loc);
   Token *c = tok->next->next;
   int dim = tok_equal(c, "x") ? 0 : tok_equal(c, "y") ? 1 : tok_equal(c, "z") ? 2 : -1;
@@ -1679,6 +2312,11 @@ static Node *primary(Token **rest, Token *tok) {
       return n;
     }
     Type *td = find_typedef(tok);
+    if (td && td->is_vector && tok_equal(tok->next, "(")) {   /* C++: float2(x, y), dim3(16, 16) */
+      Node *call = new_node(ND_CALL, tok);
+      call->args = func_args(rest, tok->next->next, call);
+      return make_vector_call(tok, td, call);
+    }
     if (td && tok_equal(tok->next, "(")) {
       Token *start = tok;
       tok = skip(tok->next, "(");
@@ -1689,14 +2327,27 @@ static Node *primary(Token **rest, Token *tok) {
       *rest = skip(tok, ")");
       return n;
     }
-    if (tok_equal(tok->next, "(")) return funcall(rest, tok);
-    if (tok_equal(tok->next, "<") && tok->next->next->kind != TK_NUM && is_typename(tok->next->next))
-      error_tok(tok->next, "unsupported C++: templates");
     VarScope *vs = find_var(tok);
+    if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
+    const char *cgf = vs ? NULL : cg_member(tok);
+    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
+      return cg_call(rest, tok, cgf);
+    if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
       if (vs->var->sc == SC_FUNC) error_tok(tok, "function '%s' used as a value (function pointers are not supported)", vs->var->name);
       *rest = tok->next;
-      return new_var(vs->var, tok);
+      Node *v = new_var(vs->var, tok);
+      if (vs->var->ty->is_ref && vs->var->ty->kind == TY_PTR) {   /* a reference: what it refers to */
+        v = new_unary(ND_DEREF, v, tok);
+        v->implicit = true;
+      }
+      return v;
+    }
+    if (vs && vs->enum_ty && vs->tparam) {   /* a template's value parameter: its value */
+      Node *n = new_num(vs->enum_val, tnum_token(tok, vs->enum_val));
+      n->ty = vs->enum_ty->kind == TY_ENUM ? ty_int : unqual(vs->enum_ty);
+      *rest = tok->next;
+      return n;
     }
     if (vs && vs->enum_ty) {
       Node *n = new_num(vs->enum_val, tok);
@@ -1711,12 +2362,107 @@ static Node *primary(Token **rest, Token *tok) {
   error_tok(tok, "expected an expression before '%.*s'", tok->len, tok->loc);
 }
 
-/* ---------------- top level ---------------- */
+/* ---------------- C++ names ---------------- */
+/* "a :: b :: c" (and "::c") become one identifier token spelled "a::b::c", located at its
+ * first token (a copy kept as its origin): every lookup then sees a qualified name whole */
+static void merge_qualified(Token *tok) {
+  Token *prev = NULL;
+  for (Token *t = tok; t && t->kind != TK_EOF; prev = t, t = t->next) {
+    if (t->kind == TK_PRAGMA && t->pragma_toks) merge_qualified(t->pragma_toks);
+    bool lead = tok_equal(t, "::") && t->next->kind == TK_IDENT && !(prev && (prev->kind == TK_IDENT || tok_equal(prev, ">")));
+    bool ident = t->kind == TK_IDENT && tok_equal(t->next, "::") && t->next->next->kind == TK_IDENT;
+    if (!lead && !ident) continue;
+    Buf b = {0};
+    Token *last = t;
+    if (lead) { buf_puts(&b, "::"); last = t->next; }
+    buf_printf(&b, "%.*s", last->len, last->loc);
+    while (tok_equal(last->next, "::") && last->next->next->kind == TK_IDENT) {
+      last = last->next->next;
+      buf_printf(&b, "::%.*s", last->len, last->loc);
+    }
+    Token *orig = arena_alloc(sizeof(Token));
+    *orig = *t;
+    t->origin = orig;
+    t->macro = NULL;
+    t->kind = TK_IDENT;
+    t->loc = arena_strdup(b.s);
+    t->len = (int)b.len;
+    t->next = last->next;
+    if (t->next) t->next->prev = t;
+    buf_free(&b);
+  }
+}
+
+static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok);
 static TopItem *last_item;
+
+/* namespace N { | namespace { | namespace A = B; | using namespace N; | using N::x;
+ * returns the token after it; *opened tells the caller a namespace body begins */
+static Token *namespace_directive(Token *tok, bool *opened) {
+  Token *start = tok;
+  *opened = false;
+  if (tok_equal(tok, "namespace")) {
+    tok = tok->next;
+    if (tok->kind == TK_IDENT && tok_equal(tok->next, "=")) {
+      if (tok->next->next->kind != TK_IDENT) error_tok(tok->next->next, "expected a namespace name");
+      ns_aliases = xrealloc(ns_aliases, sizeof(NsAlias) * (size_t)(n_ns_aliases + 1));
+      Token *target = tok->next->next;
+      int len = target->len;
+      const char *t = resolve_alias(target->loc, &len);
+      ns_aliases[n_ns_aliases++] = (NsAlias){tok_text(tok), arena_strndup(t, (size_t)len)};
+      tok = skip(target->next, ";");
+      add_item(TOP_RAW, NULL, NULL, NULL, start);
+      last_item->end = tok;
+      return tok;
+    }
+    char *name = NULL;
+    if (tok->kind == TK_IDENT) { name = tok_text(tok); tok = tok->next; }
+    if (!tok_equal(tok, "{")) error_tok(tok, "expected '{' after the namespace name");
+    if (name) cur_ns = cur_ns ? fmt("%s::%s", cur_ns, name) : name;
+    *opened = true;
+    return tok->next;
+  }
+  tok = tok->next;   /* using */
+  if (tok->kind == TK_IDENT && tok_equal(tok->next, "=")) {
+    /* using NAME = TYPE; is a typedef */
+    Token *name = tok;
+    Type *ty = typename_(&tok, tok->next->next);
+    Type *t = copy_type(ty);
+    t->typedef_name = ns_qualify(tok_text(name));
+    push_scope((char *)t->typedef_name)->type_def = t;
+    add_item(TOP_TYPEDEF, NULL, ty, t->typedef_name, start);
+    return skip(tok, ";");
+  }
+  if (tok_equal(tok, "namespace")) {
+    Token *n = tok->next;
+    if (n->kind != TK_IDENT) error_tok(n, "expected a namespace name");
+    int len = n->len;
+    const char *t = resolve_alias(n->loc, &len);
+    using_ns = xrealloc(using_ns, sizeof(char *) * (size_t)(n_using + 1));
+    using_ns[n_using++] = arena_strndup(t, (size_t)len);
+    tok = skip(n->next, ";");
+  } else {
+    /* using N::x; : x names what N::x names */
+    if (tok->kind != TK_IDENT || !memchr(tok->loc, ':', (size_t)tok->len)) error_tok(tok, "unsupported C++: this 'using' declaration");
+    VarScope *v = find_var(tok);
+    const char *last = tok->loc + tok->len;
+    while (last > tok->loc && last[-1] != ':') last--;
+    if (!v) error_tok(tok, "no declaration of '%.*s' to use", tok->len, tok->loc);
+    VarScope *u = push_global(arena_strndup(last, (size_t)(tok->loc + tok->len - last)));
+    u->var = v->var; u->type_def = v->type_def; u->enum_ty = v->enum_ty; u->enum_val = v->enum_val;
+    tok = skip(tok->next, ";");
+  }
+  add_item(TOP_RAW, NULL, NULL, NULL, start);
+  last_item->end = tok;
+  return tok;
+}
+
+/* ---------------- top level ---------------- */
 static Obj **funcs_tail;
 static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok) {
   TopItem *it = arena_alloc(sizeof(TopItem));
   it->kind = k; it->obj = o; it->ty = ty; it->name = name; it->tok = tok;
+  it->ns = cur_ns;
   if (last_item) last_item->next = it; else prog->items = it;
   last_item = it;
 }
@@ -1731,7 +2477,9 @@ static Obj *find_func(const char *name) {
 static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   Token *name = ty->name;
   if (!name) error_tok(tok, "function name omitted");
-  char *fname = tok_text(name);
+  char *fname = ns_qualify(tok_text(name));
+  if (ty->return_ty->is_ref || has_auto(ty->return_ty))
+    error_tok(name, "unsupported C++: %s return type", ty->return_ty->is_ref ? "a reference" : "an 'auto'");
   if (attr->global && ty->return_ty->kind != TY_VOID) error_tok(name, "__global__ function '%s' must have a void return type", fname);
   if (attr->shared || attr->constant) error_tok(attr->cuda_tok, "'%.*s' cannot be applied to a function", attr->cuda_tok->len, attr->cuda_tok->loc);
   if (attr->global && attr->device) error_tok(attr->cuda_tok, "a function cannot be both __global__ and __device__");
@@ -1752,6 +2500,8 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn->is_device = attr->device || (!attr->global && !attr->host);
   fn->is_host = attr->host;
   fn->is_inline = attr->is_inline;
+  fn->is_constexpr = attr->is_constexpr;
+  if (fn->is_constexpr) ty->return_ty = unqual(ty->return_ty);   /* constexpr's const is the function's */
   fn->is_forceinline = attr->forceinline;
   fn->launch_bounds[0] = attr->launch_bounds[0];
   fn->launch_bounds[1] = attr->launch_bounds[1];
@@ -1820,9 +2570,21 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     Type *ty = declarator(&tok, tok, base);
     if (!ty->name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(ty->name, "unexpected function declarator");
+    if (ty->is_ref || has_auto(ty)) error_tok(ty->name, "unsupported C++: %s at file scope", ty->is_ref ? "references" : "'auto' variables");
     StorageClass sc = attr->constant ? SC_CONSTANT : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED) : host_const ? SC_CONSTANT : SC_DEVICE_GLOBAL;
-    if (sc == SC_SHARED || sc == SC_EXTERN_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
-    Obj *v = new_obj(tok_text(ty->name), ty, ty->name, sc);
+    if (sc == SC_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
+    if (sc == SC_EXTERN_SHARED) {   /* the dynamic shared area, named at file scope */
+      if (!(ty->kind == TY_ARRAY && ty->array_len < 0)) error_tok(ty->name, "extern __shared__ variable must be an array of unspecified size");
+      Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
+      v->is_extern = true;
+      push_scope(v->name)->var = v;
+      Obj **pp = &prog->globals;
+      while (*pp) pp = &(*pp)->next;
+      *pp = v;
+      add_item(TOP_VAR, v, NULL, NULL, ty->name);
+      continue;
+    }
+    Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
     v->is_const_decl = attr->is_const || host_const;
     v->host_const = host_const && !attr->constant;
     v->is_extern = attr->is_extern;
@@ -1949,8 +2711,8 @@ static void toplevel(Token **rest, Token *tok, bool host_const) {
       Type *ty = declarator(&tok, tok, base);
       if (!ty->name) error_tok(tok, "typedef name omitted");
       Type *t = copy_type(ty);
-      t->typedef_name = tok_text(ty->name);
-      push_scope(tok_text(ty->name))->type_def = t;
+      t->typedef_name = ns_qualify(tok_text(ty->name));
+      push_scope((char *)t->typedef_name)->type_def = t;
       add_item(TOP_TYPEDEF, NULL, ty, t->typedef_name, start);
     }
     *rest = tok;
@@ -1975,12 +2737,419 @@ static void toplevel(Token **rest, Token *tok, bool host_const) {
   global_variable(rest, tok, base, &attr, host_const);
 }
 
+typedef struct { Token *tok; bool opened; char *saved; } NsCall;
+static void namespace_call(void *ud) {
+  NsCall *c = ud;
+  c->tok = namespace_directive(c->tok, &c->opened);
+}
+
 /* one top-level declaration, as a protected call: an error drops this declaration only */
 typedef struct { Token *tok; bool host_const; } TopCall;
 static void toplevel_call(void *ud) {
   TopCall *c = ud;
   toplevel(&c->tok, c->tok, c->host_const);
 }
+
+/* ---------------- C++ templates (docs/cxx.md) ----------------
+ * A function template is kept as its tokens. Each use with new arguments (a call in device
+ * code, with arguments written or deduced; `#pragma carve launch k<256, float>`; an explicit
+ * instantiation `template __global__ void k<256, float>(...);`) parses those tokens again in a
+ * scope where each type parameter names the argument type and each value parameter is its
+ * value: the instance is an ordinary function named "k<256, float>", printed back as an
+ * explicit specialization after the template's declaration. */
+enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 32 };
+typedef struct { char *name; bool is_type; Type *vty; Token *deflt; } TParam;
+typedef struct Template {
+  char *name, *local;     /* "ns::k" and "k" */
+  char *ns;
+  Token *head, *decl, *fname;
+  TParam params[MAX_TPARAMS];
+  int nparams;
+  bool is_kernel;
+  int ninstances;
+  struct Template *next_kernel;   /* the file's template kernels, for the warning on those never made */
+  char **usings; int nusing;      /* the `using namespace` and aliases in force at the definition */
+  NsAlias *aliases; int naliases;
+} Template;
+static Template *template_kernels;
+typedef struct { Type *ty; int64_t val; bool set; } TArg;
+static int instance_depth;
+
+/* '>' closing a template argument list; a '>>' is split in two */
+static Token *skip_angle(Token *tok) {
+  if (tok_equal(tok, ">>")) {
+    Token *second = arena_alloc(sizeof(Token));
+    *second = *tok;
+    second->loc++; second->len = 1; second->col++; second->origin = NULL; second->has_space = false;
+    second->prev = tok;
+    tok->len = 1;
+    tok->next = second;
+    if (second->next) second->next->prev = second;
+  }
+  return skip(tok, ">");
+}
+
+/* template-args = "<" (type-name | shift-expr) ("," ...)* ">" */
+static Token *template_args(Token *tok, Template *t, TArg *args) {
+  tok = skip(tok, "<");
+  for (int i = 0; !tok_equal(tok, ">") && !tok_equal(tok, ">>"); i++) {
+    if (i) tok = skip(tok, ",");
+    if (i >= t->nparams) error_tok(tok, "too many template arguments for '%s'", t->name);
+    if (t->params[i].is_type) {
+      args[i].ty = typename_(&tok, tok);
+    } else {
+      Node *e = binary_level(&tok, tok, 7);   /* no '<' or '>' at the top: C++'s rule */
+      add_type(e);
+      if (!eval_const(e, &args[i].val)) error_tok(e->tok, "template argument for '%s' is not an integer constant", t->params[i].name);
+    }
+    args[i].set = true;
+  }
+  return skip_angle(tok);
+}
+
+/* the parameter declarations of the template's function, split at top-level commas */
+static int template_fn_params(Template *t, Token **starts, int max) {
+  Token *tok = t->fname->next;
+  while (!tok_equal(tok, "(") && tok->kind != TK_EOF) tok = tok->next;
+  int n = 0, depth = 0;
+  for (tok = tok->next; tok->kind != TK_EOF && n < max; tok = tok->next) {
+    if (depth == 0 && !tok_equal(tok, ")") && (n == 0 || tok_equal(tok->prev, ","))) starts[n++] = tok;
+    if (tok_equal(tok, "(") || tok_equal(tok, "<") || tok_equal(tok, "[")) depth++;
+    else if (tok_equal(tok, "]") || tok_equal(tok, ">")) depth--;
+    else if (tok_equal(tok, ")") && depth-- == 0) break;
+  }
+  return n;
+}
+
+/* T from a call's arguments: a parameter written "T x", "const T *x", "T &x" takes the
+ * argument's type with as many pointer levels removed as it has '*' after T */
+static void deduce_args(Template *t, Node *call_args, TArg *args) {
+  Token *starts[32];
+  int np = template_fn_params(t, starts, 32);
+  Node *a = call_args;
+  for (int i = 0; i < np && a; i++, a = a->next) {
+    for (Token *p = starts[i]; p->kind != TK_EOF && !tok_equal(p, ",") && !tok_equal(p, ")"); p = p->next) {
+      int k = 0;
+      while (k < t->nparams && !(t->params[k].is_type && tok_equal(p, t->params[k].name))) k++;
+      if (k == t->nparams || args[k].set) continue;
+      Type *ty = a->ty;
+      for (Token *q = p->next; tok_equal(q, "*") || tok_equal(q, "const") || tok_equal(q, "__restrict__"); q = q->next)
+        if (tok_equal(q, "*")) { if (!is_pointer_like(ty)) goto next_param; ty = ty->base; }
+      if (ty->kind == TY_ARRAY) ty = pointer_to(ty->base);
+      args[k].ty = unqual(ty);
+      args[k].set = true;
+      break;
+    }
+  next_param:;
+  }
+}
+
+static Token *tnum_token(Token *at, int64_t v) {
+  Token *t = arena_alloc(sizeof(Token));
+  *t = *at;
+  t->kind = TK_NUM;
+  t->loc = fmt("%lld", (long long)v);
+  t->len = (int)strlen(t->loc);
+  t->origin = at;
+  t->macro = NULL;
+  return t;
+}
+
+static char *instance_name(Template *t, TArg *args, bool local) {
+  Buf b = {0};
+  buf_printf(&b, "%s<", local ? t->local : t->name);
+  for (int i = 0; i < t->nparams; i++) {
+    if (i) buf_puts(&b, ", ");
+    if (t->params[i].is_type) buf_puts(&b, type_name(args[i].ty));
+    else if (t->params[i].vty->kind == TY_BOOL) buf_puts(&b, args[i].val ? "true" : "false");
+    else buf_printf(&b, "%lld", (long long)args[i].val);
+  }
+  buf_putc(&b, '>');
+  char *s = arena_strdup(b.s);
+  buf_free(&b);
+  return s;
+}
+
+typedef struct {
+  Scope *scope; Obj *cur_fn; int loop_depth, switch_depth, block_depth, nest_depth, stmt_depth, expr_level;
+  bool fn_body_pending; Node *cur_switch; char *cur_ns; int nbinds;
+} ParserState;
+static ParserState save_parser(void) {
+  return (ParserState){scope, cur_fn, loop_depth, switch_depth, block_depth, nest_depth, stmt_depth, expr_level,
+                       fn_body_pending, cur_switch, cur_ns, n_const_binds};
+}
+static void restore_parser(ParserState s) {
+  scope = s.scope; cur_fn = s.cur_fn; loop_depth = s.loop_depth; switch_depth = s.switch_depth;
+  block_depth = s.block_depth; nest_depth = s.nest_depth; stmt_depth = s.stmt_depth; expr_level = s.expr_level;
+  fn_body_pending = s.fn_body_pending; cur_switch = s.cur_switch; cur_ns = s.cur_ns; n_const_binds = s.nbinds;
+}
+
+typedef struct { Template *t; TArg *args; char *local; Obj *fn; } InstCall;
+static void instance_body(void *ud) {
+  InstCall *c = ud;
+  Template *t = c->t;
+  Scope *file = scope;
+  while (file->next) file = file->next;
+  scope = arena_alloc(sizeof(Scope));
+  scope->next = file;
+  cur_fn = NULL; cur_switch = NULL; fn_body_pending = false;
+  loop_depth = switch_depth = block_depth = nest_depth = stmt_depth = expr_level = 0;
+  cur_ns = t->ns;
+  using_ns = t->usings; n_using = t->nusing;
+  ns_aliases = t->aliases; n_ns_aliases = t->naliases;
+  for (int i = 0; i < t->nparams; i++) {
+    VarScope *v = arena_alloc(sizeof(VarScope));
+    v->name = t->params[i].name;
+    v->next = scope->vars;
+    scope->vars = v;
+    if (t->params[i].is_type) v->type_def = c->args[i].ty;
+    else { v->enum_ty = t->params[i].vty; v->enum_val = c->args[i].val; v->tparam = true; }
+  }
+  VarAttr attr = {0};
+  Token *tok = t->decl;
+  Type *base = declspec(&tok, tok, &attr);
+  Type *ty = declarator(&tok, tok, base);
+  if (ty->kind != TY_FUNC || !ty->name) error_tok(t->fname, "unsupported C++: this template (carve instantiates function templates)");
+  Token *nm = arena_alloc(sizeof(Token));
+  *nm = *ty->name;
+  nm->loc = c->local;
+  nm->len = (int)strlen(c->local);
+  nm->origin = ty->name;
+  nm->macro = NULL;
+  ty->name = nm;
+  Token *end;
+  function(&end, tok, ty, &attr);
+  c->fn = find_func(ns_qualify(c->local));
+  if (c->fn) { c->fn->tmpl_head = t->head; t->ninstances++; }
+}
+
+/* the instance of t for args (defaults filled in), parsed once */
+static Obj *instantiate(Template *t, TArg *args, Token *at) {
+  for (int i = 0; i < t->nparams; i++) {
+    if (args[i].set) continue;
+    if (!t->params[i].deflt)
+      error_tok(at, "cannot deduce the template argument '%s' of '%s': write %s<...>", t->params[i].name, t->name, t->local);
+    Token *d = t->params[i].deflt;
+    if (t->params[i].is_type) args[i].ty = typename_(&d, d);
+    else args[i].val = const_expr(&d, d);
+    args[i].set = true;
+  }
+  for (int i = 0; i < t->nparams; i++)
+    if (t->params[i].is_type && (args[i].ty->kind == TY_VOID || has_auto(args[i].ty)) )
+      error_tok(at, "template argument '%s' of '%s' cannot be '%s'", t->params[i].name, t->name, type_name(args[i].ty));
+  InstCall c = {t, args, instance_name(t, args, true), NULL};
+  char *full = instance_name(t, args, false);
+  VarScope *have = find_global_n(full, (int)strlen(full));
+  if (have && have->var) return have->var;
+  if (instance_depth >= MAX_INSTANCE_DEPTH)
+    error_tok(at, "template instances nested too deeply (%d) instantiating '%s'", MAX_INSTANCE_DEPTH, full);
+  ParserState saved = save_parser();
+  char **su = using_ns; int sn = n_using;
+  NsAlias *sa = ns_aliases; int sna = n_ns_aliases;
+  instance_depth++;
+  bool ok = carve_pcall(instance_body, &c);
+  instance_depth--;
+  restore_parser(saved);
+  using_ns = su; n_using = sn; ns_aliases = sa; n_ns_aliases = sna;
+  if (!ok || !c.fn) {
+    note_tok(at, "in the instance '%s' of the template, required here", full);
+    carve_throw();
+  }
+  return c.fn;
+}
+
+/* name<ARGS>(...) or name(...) where name is a function template */
+static Node *template_call(Token **rest, Token *tok, Template *t) {
+  Token *name = tok;
+  TArg args[MAX_TPARAMS] = {{0}};
+  tok = tok->next;
+  if (tok_equal(tok, "<")) tok = template_args(tok, t, args);
+  if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after the template '%s' (function templates are called)", t->name);
+  Node *call = new_node(ND_CALL, name);
+  call->args = func_args(rest, tok->next, call);
+  deduce_args(t, call->args, args);
+  Obj *fn = instantiate(t, args, name);
+  return user_call(name, call, fn);
+}
+
+/* template-decl = "template" "<" tparam ("," tparam)* ">" function-definition
+ * tparam = ("typename" | "class") ident ("=" type-name)? | declspec ident ("=" const-expr)? */
+static Token *template_decl(Token *tok) {
+  Template *t = arena_alloc(sizeof(Template));
+  t->head = tok;
+  tok = skip(tok->next, "<");
+  while (!tok_equal(tok, ">")) {
+    if (t->nparams) tok = skip(tok, ",");
+    if (t->nparams == MAX_TPARAMS) error_tok(tok, "more than %d template parameters", MAX_TPARAMS);
+    TParam *p = &t->params[t->nparams++];
+    if (tok_equal(tok, "typename") || tok_equal(tok, "class")) {
+      p->is_type = true;
+      tok = tok->next;
+    } else if (tok_equal(tok, "template")) {
+      error_tok(tok, "unsupported C++: template template parameters");
+    } else {
+      p->vty = typename_(&tok, tok);
+      if (!is_integer(p->vty)) error_tok(tok, "unsupported C++: a template parameter of type '%s' (integer and type parameters are)", type_name(p->vty));
+    }
+    if (tok_equal(tok, "...")) error_tok(tok, "unsupported C++: variadic templates");
+    p->name = get_ident(tok);
+    tok = tok->next;
+    if (tok_equal(tok, "=")) {
+      p->deflt = tok = tok->next;
+      for (int depth = 0; tok->kind != TK_EOF; tok = tok->next) {
+        if (depth == 0 && (tok_equal(tok, ",") || tok_equal(tok, ">"))) break;
+        if (tok_equal(tok, "(") || tok_equal(tok, "<")) depth++;
+        if (tok_equal(tok, ")") || tok_equal(tok, ">")) depth--;
+      }
+    }
+  }
+  t->decl = tok = tok->next;
+  if (tok_equal(tok, "struct") || tok_equal(tok, "class") || tok_equal(tok, "union"))
+    error_tok(tok, "unsupported C++: class templates (carve instantiates function templates)");
+  Token *prev = NULL;
+  for (; tok->kind != TK_EOF && !tok_equal(tok, "(") && !tok_equal(tok, ";") && !tok_equal(tok, "{"); prev = tok, tok = tok->next)
+    if (tok_equal(tok, "__global__")) t->is_kernel = true;
+  if (!tok_equal(tok, "(") || !prev || prev->kind != TK_IDENT) error_tok(t->decl, "unsupported C++: this template (carve instantiates function templates)");
+  t->fname = prev;
+  t->ns = cur_ns;
+  t->nusing = n_using;
+  t->usings = arena_alloc(sizeof(char *) * (size_t)(n_using + 1));
+  if (n_using) memcpy(t->usings, using_ns, sizeof(char *) * (size_t)n_using);
+  t->naliases = n_ns_aliases;
+  t->aliases = arena_alloc(sizeof(NsAlias) * (size_t)(n_ns_aliases + 1));
+  if (n_ns_aliases) memcpy(t->aliases, ns_aliases, sizeof(NsAlias) * (size_t)n_ns_aliases);
+  t->local = tok_text(prev);
+  t->name = ns_qualify(t->local);
+  Token *end = skip_declaration(t->decl);
+  Token *body = t->decl;
+  while (body != end && !tok_equal(body, "{") && !tok_equal(body, ";")) body = body->next;
+  add_item(TOP_RAW, NULL, NULL, NULL, t->head);
+  last_item->end = body;
+  VarScope *prior = find_global_n(t->name, (int)strlen(t->name));
+  if (prior && prior->tmpl) {   /* a declaration before the definition: the definition wins */
+    if (tok_equal(body, "{")) *prior->tmpl = *t;
+  } else {
+    push_global(t->name)->tmpl = t;
+    if (t->is_kernel) { t->next_kernel = template_kernels; template_kernels = t; }
+  }
+  return end;
+}
+
+/* template __global__ void k<256, float>(float *);  (an explicit instantiation) */
+static Token *explicit_instantiation(Token *tok) {
+  Token *at = tok;
+  for (tok = tok->next; tok->kind != TK_EOF && !tok_equal(tok, ";"); tok = tok->next) {
+    VarScope *v = tok->kind == TK_IDENT && tok_equal(tok->next, "<") ? find_var(tok) : NULL;
+    if (v && v->tmpl) {
+      TArg args[MAX_TPARAMS] = {{0}};
+      template_args(tok->next, v->tmpl, args);
+      instantiate(v->tmpl, args, tok);
+      return skip_declaration(at);
+    }
+  }
+  error_tok(at, "expected an explicit instantiation of a function template");
+}
+
+/* template <> __global__ void k<256, float>(float *a) { ... }  (an explicit specialization,
+ * which is how carve prints instances): the function is that instance */
+static Token *explicit_specialization(Token *head) {
+  Token *tok = head->next->next->next;
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, "(") && !tok_equal(t, ";"); t = t->next) {
+    VarScope *v = t->kind == TK_IDENT && tok_equal(t->next, "<") ? find_var(t) : NULL;
+    if (!v || !v->tmpl) continue;
+    TArg args[MAX_TPARAMS] = {{0}};
+    Token *after = template_args(t->next, v->tmpl, args);
+    for (int i = 0; i < v->tmpl->nparams; i++)
+      if (!args[i].set) error_tok(t, "an explicit specialization of '%s' names every template argument", v->tmpl->name);
+    Token *orig = arena_alloc(sizeof(Token));
+    *orig = *t;
+    t->origin = orig;
+    t->macro = NULL;
+    t->loc = instance_name(v->tmpl, args, true);
+    t->len = (int)strlen(t->loc);
+    t->next = after;
+    VarAttr attr = {0};
+    Type *base = declspec(&tok, tok, &attr);
+    Type *ty = declarator(&tok, tok, base);
+    if (ty->kind != TY_FUNC) error_tok(t, "expected a function");
+    Token *end;
+    function(&end, tok, ty, &attr);
+    Obj *fn = find_func(ns_qualify(tok_text(t)));
+    if (fn) { fn->tmpl_head = head; v->tmpl->ninstances++; }
+    return end;
+  }
+  error_tok(head, "expected an explicit specialization of a function template");
+}
+
+typedef struct { Token *tok; } TmplCall;
+static void template_toplevel(void *ud) {
+  TmplCall *c = ud;
+  Token *t = c->tok;
+  c->tok = !tok_equal(t->next, "<") ? explicit_instantiation(t)
+         : tok_equal(t->next->next, ">") ? explicit_specialization(t) : template_decl(t);
+}
+
+/* `#pragma carve launch k<256, float> ...`: the instance is made, and the pragma's name
+ * becomes its one token "k<256, float>" for the launch specification to find */
+static void launch_pragma_instance(void *ud) {
+  Token *name = ud;
+  VarScope *v = find_var(name);
+  if (!v || !v->tmpl) return;
+  TArg args[MAX_TPARAMS] = {{0}};
+  Token *after = template_args(name->next, v->tmpl, args);
+  Obj *fn = instantiate(v->tmpl, args, name);
+  Token *orig = arena_alloc(sizeof(Token));
+  *orig = *name;
+  name->origin = orig;
+  name->macro = NULL;
+  name->loc = fn->name;
+  name->len = (int)strlen(fn->name);
+  name->next = after;
+}
+
+static void instantiate_launches(void) {
+  for (TopItem *it = prog->items; it; it = it->next) {
+    Token *t = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
+    if (!t || !tok_equal(t, "launch") || t->next->kind != TK_IDENT || !tok_equal(t->next->next, "<")) continue;
+    if (!carve_pcall(launch_pragma_instance, t->next)) prog->errors++;
+  }
+  for (Template *t = template_kernels; t; t = t->next_kernel)
+    if (!t->ninstances)
+      warn_tok(t->fname, "template kernel '%s' has no instance: name its arguments where it is launched ('#pragma carve launch %s<...>')", t->name, t->name);
+}
+
+Obj *template_instance_at(Token **rest, Token *name) {
+  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_var(name) : NULL;
+  if (!v || !v->tmpl) return NULL;
+  TArg args[MAX_TPARAMS] = {{0}};
+  *rest = template_args(name->next, v->tmpl, args);
+  return instantiate(v->tmpl, args, name);
+}
+
+/* C++: a constexpr function without __device__ is callable from device code (nvcc's
+ * --expt-relaxed-constexpr, and constant expressions): it is parsed as __host__ __device__ */
+static bool is_constexpr_function(Token *tok) {
+  bool ce = false;
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    if (tok_equal(t, "constexpr")) ce = true;
+    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__host__") || tok_equal(t, "template")) return false;
+    if (tok_equal(t, "(")) return ce;
+    if (tok_equal(t, ";") || tok_equal(t, "=") || tok_equal(t, "{")) return false;
+  }
+  return false;
+}
+
+static void constexpr_call(void *ud) {
+  TopCall *c = ud;
+  VarAttr attr = {0};
+  Token *tok = c->tok;
+  Type *base = declspec(&tok, tok, &attr);
+  Type *ty = declarator(&tok, tok, base);
+  if (ty->kind != TY_FUNC) error_tok(c->tok, "expected a constexpr function");
+  attr.device = attr.host = true;
+  function(&c->tok, tok, ty, &attr);
+}
+
 
 Program *parse(Token *tok) {
   prog = arena_alloc(sizeof(Program));
@@ -1992,8 +3161,14 @@ Program *parse(Token *tok) {
   last_item = NULL;
   n_host_funcs = 0;
   nest_depth = stmt_depth = expr_level = 0;
-  define_builtin_typedefs();
+  merge_qualified(tok);
+  define_cg_types();
   int extern_c_depth = 0;
+  /* what each open '{' at file scope was: 'e' extern "C", 'n' a namespace (with the
+   * namespace it was opened in) */
+  char open_kind[64];
+  char *open_ns[64];
+  int nopen = 0;
   while (tok->kind != TK_EOF) {
     /* as clang's -ferror-limit: past this many errors the rest of the file is not read (one
      * stray token repeated 10^4 times must not give 10^4 diagnostics) */
@@ -2010,19 +3185,45 @@ Program *parse(Token *tok) {
     if (tok_equal(tok, ";")) { tok = tok->next; continue; }
     if (tok_equal(tok, "extern") && tok->next->kind == TK_STR && tok_equal(tok->next->next, "{")) {
       extern_c_depth++;
+      if (nopen < 64) open_kind[nopen++] = 'e';
       tok = tok->next->next->next;
       continue;
     }
-    if (tok_equal(tok, "}") && extern_c_depth) { extern_c_depth--; tok = tok->next; continue; }
+    if ((tok_equal(tok, "namespace") || tok_equal(tok, "using")) && nopen < 64) {
+      NsCall nc = {tok, false, cur_ns};
+      if (!carve_pcall(namespace_call, &nc)) {
+        prog->errors++;
+        cur_ns = nc.saved;
+        tok = skip_declaration(tok);
+        continue;
+      }
+      if (nc.opened) { open_kind[nopen] = 'n'; open_ns[nopen++] = nc.saved; }
+      tok = nc.tok;
+      continue;
+    }
+    if (tok_equal(tok, "}") && nopen && open_kind[nopen - 1] == 'n') { cur_ns = open_ns[--nopen]; tok = tok->next; continue; }
+    if (tok_equal(tok, "}") && extern_c_depth) { extern_c_depth--; if (nopen) nopen--; tok = tok->next; continue; }
     if (tok_equal(tok, "}")) {
       diag_at(DIAG_ERROR, tok_loc(tok), "extraneous closing brace ('}')");
       prog->errors++;
       tok = tok->next;
       continue;
     }
+    if (is_constexpr_function(tok)) {
+      TopCall cc = {tok, false};
+      if (carve_pcall(constexpr_call, &cc)) tok = cc.tok;
+      else { prog->errors++; tok = skip_declaration(tok); }
+      continue;
+    }
     bool has_device;
     volatile DeclClass dc = classify(tok, &has_device);
     Token *volatile start = tok;
+    if (tok_equal(tok, "template")) {
+      TmplCall tc = {tok};
+      if (carve_pcall(template_toplevel, &tc)) tok = tc.tok;
+      else { prog->errors++; tok = skip_declaration(tok); prog->skipped_kernels += has_device; }
+      continue;
+    }
     if (dc == DECL_TEMPLATE || dc == DECL_NAMESPACE) {
       if (has_device) {
         diag_at(DIAG_ERROR, tok_loc(tok), "unsupported C++: %s (the device code inside is skipped; the file's other kernels still load)",
@@ -2064,6 +3265,7 @@ Program *parse(Token *tok) {
     }
     diag_quiet = quiet_saved;
   }
+  instantiate_launches();
   Program *p = prog;
   program_finish(p);
   p->parse_state = parse_state_save();
@@ -2076,6 +3278,11 @@ Program *parse(Token *tok) {
   last_item = NULL;
   funcs_tail = NULL;
   free(failed_types); failed_types = NULL; n_failed_types = 0;
+  cur_ns = NULL;
+  instance_depth = 0;
+  template_kernels = NULL;
+  free(using_ns); using_ns = NULL; n_using = 0;
+  free(ns_aliases); ns_aliases = NULL; n_ns_aliases = 0;
   free(host_funcs); host_funcs = NULL; n_host_funcs = 0;
   return p;
 }
@@ -2122,14 +3329,62 @@ Type *spec_base_type(Token **rest, Token *tok) {
   return pointers(rest, tok, ty);
 }
 
+/* a kernel's name as the user may write it: spaces do not matter ("k<256,float>"), and a
+ * namespace may be left out where that names one kernel ("scale" for "kern::scale") */
+static bool same_name(const char *a, const char *b) {
+  for (;; a++, b++) {
+    while (*a == ' ') a++;
+    while (*b == ' ') b++;
+    if (*a != *b) return false;
+    if (!*a) return true;
+  }
+}
+static bool names_kernel(const char *full, const char *name) {
+  if (same_name(full, name)) return true;
+  for (const char *c = strstr(full, "::"); c; c = strstr(c + 2, "::"))
+    if (same_name(c + 2, name)) return true;
+  return false;
+}
+
+/* `--kernel 'k<256, float>'` names an instance the file never made: it is made now, in p */
+typedef struct { Program *p; const char *name; Obj *fn; } LateInstance;
+static void late_instance_call(void *ud) {
+  LateInstance *li = ud;
+  Token *tok = pp_expand("<command line>", li->name);
+  merge_qualified(tok);
+  Token *rest = tok;
+  li->fn = template_instance_at(&rest, tok);
+  if (li->fn && rest->kind != TK_EOF) error_tok(rest, "unexpected '%.*s' after the kernel's template arguments", rest->len, rest->loc);
+}
+
+static Obj *late_instance(Program *p, const char *name) {
+  /* not while p is being loaded (its launch specifications are checked with find_kernel) */
+  if (!strchr(name, '<') || !p->parse_state || !p->arena || prog) return NULL;
+  ProgramScope s = program_enter(p);
+  prog = p;
+  scope = ((ParseState *)p->parse_state)->scope;
+  funcs_tail = &p->funcs;
+  while (*funcs_tail) funcs_tail = &(*funcs_tail)->next;
+  for (last_item = p->items; last_item && last_item->next; last_item = last_item->next) {}
+  LateInstance li = {p, name, NULL};
+  bool ok = carve_pcall(late_instance_call, &li);
+  prog = NULL; scope = NULL; last_item = NULL; funcs_tail = NULL; cur_fn = NULL;
+  instance_depth = 0;
+  if (ok && li.fn && li.fn->body) program_finish(p);
+  program_leave(s);
+  return ok && li.fn && li.fn->is_kernel && li.fn->body ? li.fn : NULL;
+}
+
 Obj *find_kernel(Program *p, const char *name) {
-  Obj *found = NULL;
-  int n = 0;
+  Obj *found = NULL, *by_suffix = NULL;
+  int n = 0, nsuffix = 0;
   for (Obj *f = p->funcs; f; f = f->next) {
     if (!f->is_kernel || !f->is_definition) continue;
     if (name && !strcmp(f->name, name)) return f;
+    if (name && names_kernel(f->name, name)) { by_suffix = f; nsuffix++; }
     found = f;
     n++;
   }
-  return (!name && n == 1) ? found : NULL;
+  if (name) return nsuffix == 1 ? by_suffix : late_instance(p, name);
+  return n == 1 ? found : NULL;
 }

@@ -605,6 +605,51 @@ static char *search_include(const char *name, Token *from) {
   return NULL;
 }
 
+/* Headers of the C and C++ libraries and of the CUDA toolkit: not read; the prelude and the
+ * parser's builtins stand in for what kernels use from them. */
+static bool known_system_header(const char *name) {
+  static const char *exact[] = {
+    "assert.h", "ctype.h", "errno.h", "float.h", "limits.h", "math.h", "stdarg.h", "stdbool.h",
+    "stddef.h", "stdint.h", "inttypes.h", "stdio.h", "stdlib.h", "string.h", "time.h", "unistd.h",
+    "sys/time.h", "sys/types.h", "omp.h", "malloc.h", "memory.h", "signal.h", "getopt.h",
+    "cassert", "cctype", "cerrno", "cfloat", "climits", "cmath", "cstdarg", "cstddef", "cstdint",
+    "cstdio", "cstdlib", "cstring", "ctime", "algorithm", "array", "atomic", "chrono", "complex",
+    "fstream", "functional", "iomanip", "iostream", "istream", "iterator", "limits", "list", "map",
+    "memory", "numeric", "ostream", "random", "set", "sstream", "stdexcept", "string", "thread",
+    "tuple", "type_traits", "unordered_map", "unordered_set", "utility", "vector", "queue", "deque",
+    "mma.h", "vector_types.h", "vector_functions.h", "builtin_types.h", "driver_types.h",
+    "helper_math.h", "nvToolsExt.h", "nvtx3/nvToolsExt.h", "mpi.h",
+  };
+  static const char *prefix[] = {"cuda", "cooperative_groups", "cub/", "thrust/", "cuda/", "curand",
+    "cublas", "cufft", "cusparse", "cusolver", "cudnn", "nvrtc", "nvml", "sm_", "device_", "crt/", "cute/", "cutlass/"};
+  for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) if (!strcmp(name, exact[i])) return true;
+  for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) if (!strncmp(name, prefix[i], strlen(prefix[i]))) return true;
+  return false;
+}
+
+static Token *include_file(Token *tok, const char *path, Token *filename_tok);
+/* #include <NAME>: as nvcc and gcc do, the -I directories are searched; a system header not
+ * found there is stood in for by the prelude; any other gets a warning naming it */
+static Token *angle_include(Token *lt) {
+  Token *gt = lt->next;
+  while (!gt->at_bol && gt->kind != TK_EOF && !tok_equal(gt, ">")) gt = gt->next;
+  if (!tok_equal(gt, ">") || gt->at_bol || gt->file != lt->file || gt->origin || lt->origin)
+    error_tok(lt, "#include expects \"FILENAME\" or <FILENAME>");
+  char *name = arena_strndup(lt->loc + 1, (size_t)(gt->loc - lt->loc - 1));
+  Token *next = skip_line(gt->next);
+  for (int i = 0; i < opts->n_include_dirs && name[0] != '/'; i++) {
+    char *path = fmt("%s/%s", opts->include_dirs[i], name);
+    if (access(path, R_OK) == 0) {
+      if (opts->no_includes) error_tok(lt, "#include is disabled here");
+      return include_file(next, path, lt);
+    }
+  }
+  if (!known_system_header(name))
+    warn_tok(lt, "'%s' not found in the -I directories and not a system header carve knows; skipped "
+             "(its declarations are unknown to carve: add -I DIR)", name);
+  return next;
+}
+
 static bool is_once(const char *path) {
   char *rp = realpath(path, NULL);
   bool found = false;
@@ -829,8 +874,7 @@ static Token *preprocess2(Token *tok) {
         continue;
       }
       if (tok_equal(ft, "<")) {
-        /* system headers are not read: the kernel language's builtins stand in for them */
-        while (!tok->at_bol) tok = tok->next;
+        tok = angle_include(ft);
         continue;
       }
       error_tok(ft->at_bol ? tok : ft, "#include expects \"FILENAME\" or <FILENAME>");

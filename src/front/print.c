@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { Buf *b; int indent; Type **done; int ndone; } Printer;
+typedef struct { Buf *b; int indent; Type **done; int ndone; const char *ns; } Printer;
 
 static void out(Printer *p, const char *s) { buf_puts(p->b, s); }
 static void outf(Printer *p, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -76,7 +76,7 @@ static void params_str(Printer *p, Type *fn, Buf *o) {
   for (Type *q = fn->params; q; q = q->next) {
     if (q != fn->params) buf_puts(o, ", ");
     Buf pb = {0};
-    Printer pp = {&pb, 0, p->done, p->ndone};
+    Printer pp = {&pb, 0, p->done, p->ndone, NULL};
     print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
     buf_puts(o, pb.s);
     buf_free(&pb);
@@ -90,7 +90,7 @@ static void declarator_str(Printer *p, Type *t, Buf *inner) {
   for (;;) {
     if (t->kind == TY_PTR && !t->typedef_name) {
       Buf nb = {0};
-      buf_putc(&nb, '*');
+      buf_putc(&nb, t->is_ref ? '&' : '*');
       if (t->qual & Q_CONST) buf_puts(&nb, "const ");
       if (t->qual & Q_VOLATILE) buf_puts(&nb, "volatile ");
       if (t->qual & Q_RESTRICT) buf_puts(&nb, "__restrict__ ");
@@ -133,6 +133,7 @@ static Type *base_of(Type *t) {
 static void decl(Printer *p, Type *t, const char *name, bool define) {
   base_name(p, base_of(t), define);
   Buf inner = {0};
+  if (t->is_ref && t->kind != TY_PTR) buf_putc(&inner, '&');   /* const T& passed by value */
   buf_puts(&inner, name ? name : "");
   declarator_str(p, t, &inner);
   if (inner.s && inner.s[0]) {
@@ -145,7 +146,7 @@ static void decl(Printer *p, Type *t, const char *name, bool define) {
 }
 
 void print_type_decl(Buf *b, Type *ty, const char *name) {
-  Printer p = {b, 0, NULL, 0};
+  Printer p = {b, 0, NULL, 0, NULL};
   decl(&p, ty, name, false);
   free(p.done);
 }
@@ -168,6 +169,7 @@ static void struct_body(Printer *p, Type *t) {
 /* ---- expressions ---- */
 enum { P_COMMA = 1, P_ASSIGN, P_COND, P_LOGOR, P_LOGAND, P_BITOR, P_BITXOR, P_BITAND, P_EQ, P_REL, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POSTFIX, P_PRIMARY };
 
+static const char *half_operator(Node *n);
 static int prec(Node *n) {
   switch (n->kind) {
   case ND_COMMA: return P_COMMA;
@@ -186,7 +188,14 @@ static int prec(Node *n) {
   case ND_CAST: return n->implicit ? prec(n->lhs) : P_UNARY;
   case ND_NOT: case ND_BITNOT: case ND_NEG: case ND_POS: case ND_ADDR: case ND_DEREF: case ND_PREINC:
   case ND_PREDEC: case ND_SIZEOF: return P_UNARY;
-  case ND_INDEX: case ND_MEMBER: case ND_CALL: case ND_POSTINC: case ND_POSTDEC: return P_POSTFIX;
+  case ND_CALL:
+    if (n->implicit) {
+      const char *op = half_operator(n);
+      if (!op) return prec(n->args);
+      return *op == '*' || *op == '/' ? P_MUL : P_ADD;
+    }
+    return P_POSTFIX;
+  case ND_INDEX: case ND_MEMBER: case ND_POSTINC: case ND_POSTDEC: return P_POSTFIX;
   case ND_NUM:
     if (!n->tok || (n->tok->kind != TK_NUM && n->tok->kind != TK_IDENT)) {
       if (is_flonum(n->ty) ? n->fval < 0 || signbit(n->fval) : n->ival < 0) return P_UNARY;
@@ -247,8 +256,70 @@ static void init_list(Printer *p, Node *n) {
   out(p, "}");
 }
 
+/* a half operator the type checker made a builtin call: its operator */
+static const char *half_operator(Node *n) {
+  if (n->kind != ND_CALL || !n->implicit || n->builtin != BI_HALF) return NULL;
+  switch (n->ival) {
+  case HOP_ADD: case HOP_ADD2: return "+";
+  case HOP_SUB: case HOP_SUB2: return "-";
+  case HOP_MUL: case HOP_MUL2: return "*";
+  case HOP_DIV: return "/";
+  default: return NULL;
+  }
+}
+
+/* cooperative groups calls as written: the group's method with the arguments of what it
+ * lowered to, the free functions by their names (the program's alias or using prints too) */
+static void cg_call(Printer *p, Node *n) {
+  static const char *ops[] = {[ND_ADD] = "plus", [ND_LT] = "less", [ND_GT] = "greater", [ND_BITAND] = "bit_and",
+                              [ND_BITOR] = "bit_or", [ND_BITXOR] = "bit_xor"};
+  switch (n->ival) {
+  case CG_THIS_BLOCK: tokout(p, n->tok); out(p, "()"); return;
+  case CG_TILED: tokout(p, n->tok); outf(p, "<%d>(", n->ty->cg_group); expr(p, n->args, P_ASSIGN); out(p, ")"); return;
+  case CG_SYNC: tokout(p, n->tok); out(p, "("); expr(p, n->args, P_ASSIGN); out(p, ")"); return;
+  case CG_REDUCE:
+    tokout(p, n->tok);
+    out(p, "(");
+    expr(p, n->args, P_ASSIGN);
+    out(p, ", ");
+    expr(p, n->args->next, P_ASSIGN);
+    outf(p, ", cooperative_groups::%s<", ops[n->op]);
+    decl(p, n->ty, "", false);
+    out(p, ">())");
+    return;
+  default: break;
+  }
+  expr(p, n->args, P_POSTFIX);
+  outf(p, ".%.*s(", n->tok->len, n->tok->loc);
+  Node *low = n->lhs;
+  if (low->kind == ND_CALL && (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP || low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
+    expr(p, low->args->next, P_ASSIGN);
+    out(p, ", ");
+    expr(p, low->args->next->next, P_ASSIGN);
+  } else if (low->kind == ND_CALL && (low->builtin == BI_ANY || low->builtin == BI_ALL || low->builtin == BI_BALLOT)) {
+    expr(p, low->args->next, P_ASSIGN);
+  }
+  out(p, ")");
+}
+
 static void expr(Printer *p, Node *n, int min) {
   if (n->kind == ND_CAST && n->implicit) { expr(p, n->lhs, min); return; }
+  /* what references and __half conversions add underneath is not written in C++ */
+  if ((n->kind == ND_ADDR || n->kind == ND_DEREF) && n->implicit) { expr(p, n->lhs, min); return; }
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_MAKE_VECTOR) { tokout(p, n->tok); return; }   /* threadIdx as a uint3 */
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF && (n->ival == HOP_NEG || n->ival == HOP_NEG2)) {
+    if (min > P_UNARY) out(p, "(");
+    out(p, "-");
+    expr(p, n->args, P_UNARY);
+    if (min > P_UNARY) out(p, ")");
+    return;
+  }
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF && (n->ival == HOP_LOW || n->ival == HOP_HIGH)) {
+    expr(p, n->args, P_POSTFIX);   /* h2.x, h2.y */
+    out(p, n->ival == HOP_LOW ? ".x" : ".y");
+    return;
+  }
+  if (n->kind == ND_CALL && n->implicit && !half_operator(n)) { expr(p, n->args, min); return; }
   int pr = prec(n);
   bool paren = pr < min;
   if (paren) out(p, "(");
@@ -263,6 +334,14 @@ static void expr(Printer *p, Node *n, int min) {
     break;
   }
   case ND_CALL:
+    if (n->implicit) {   /* a __half operator */
+      expr(p, n->args, pr);
+      outf(p, " %s ", half_operator(n));
+      expr(p, n->args->next, pr + 1);
+      break;
+    }
+    if (n->builtin == BI_ASSERT) { out(p, "assert("); expr(p, n->args, P_ASSIGN); out(p, ")"); break; }
+    if (n->builtin == BI_CG) { cg_call(p, n); break; }
     if (n->fn) out(p, n->fn->name);
     else tokout(p, n->tok);
     args(p, n->args);
@@ -347,7 +426,7 @@ static void expr(Printer *p, Node *n, int min) {
 }
 
 void print_expr(Buf *b, Node *n) {
-  Printer p = {b, 0, NULL, 0};
+  Printer p = {b, 0, NULL, 0, NULL};
   expr(&p, n, P_COMMA);
   free(p.done);
 }
@@ -381,6 +460,16 @@ static void pragma_line(Printer *p, Token *t) {
   } else {
     outf(p, "#pragma %s", t->str ? t->str : "");
   }
+}
+
+/* "#pragma unroll 4" (a number), not "#pragma unroll N" */
+static bool pragma_count_written(Token *t) {
+  const char *s = t->str ? t->str : "";
+  while (*s == ' ' || *s == '\t') s++;
+  if (strncmp(s, "unroll", 6)) return true;
+  s += 6;
+  while (*s == ' ' || *s == '\t' || *s == '(') s++;
+  return !*s || (*s >= '0' && *s <= '9');
 }
 
 /* print a statement at the current position (indentation already written), no newline */
@@ -438,7 +527,12 @@ static void stmt(Printer *p, Node *n) {
   case ND_FOR:
   case ND_WHILE:
   case ND_DO:
-    if (n->pragma) { pragma_line(p, n->pragma); out(p, "\n"); indent(p); }
+    if (n->pragma && n->unroll > 0 && !pragma_count_written(n->pragma)) {
+      /* "#pragma unroll N" with N a macro or a template parameter: its value, which the printed
+       * source (macros expanded, instances specialized) still means */
+      outf(p, "#pragma unroll %d\n", n->unroll);
+      indent(p);
+    } else if (n->pragma) { pragma_line(p, n->pragma); out(p, "\n"); indent(p); }
     if (n->kind == ND_FOR) {
       out(p, "for (");
       if (n->init && n->init->kind == ND_DECL) {
@@ -483,7 +577,16 @@ static void stmt(Printer *p, Node *n) {
   }
 }
 
+/* a name declared in the namespace being printed, as its definition there spells it */
+static const char *local_name(Printer *p, const char *name) {
+  size_t n = p->ns ? strlen(p->ns) : 0;
+  if (n && !strncmp(name, p->ns, n) && !strncmp(name + n, "::", 2)) return name + n + 2;
+  return name;
+}
+
 static void function(Printer *p, Obj *fn) {
+  if (fn->tmpl_head) out(p, "template <> ");
+  if (fn->is_constexpr) out(p, "constexpr ");
   if (fn->is_kernel) out(p, "__global__ ");
   else {
     if (fn->is_host) out(p, "__host__ ");
@@ -499,14 +602,14 @@ static void function(Printer *p, Obj *fn) {
   Type *ft = fn->ty;
   base_name(p, base_of(ft->return_ty), false);
   Buf inner = {0};
-  buf_puts(&inner, fn->name);
+  buf_puts(&inner, local_name(p, fn->name));
   Buf ps = {0};
   /* parameters print with their names */
   buf_putc(&ps, '(');
   if (!ft->params) buf_puts(&ps, "void");
   for (Type *q = ft->params; q; q = q->next) {
     if (q != ft->params) buf_puts(&ps, ", ");
-    Printer pp = {&ps, 0, p->done, p->ndone};
+    Printer pp = {&ps, 0, p->done, p->ndone, p->ns};
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
     p->done = pp.done;
     p->ndone = pp.ndone;
@@ -523,34 +626,56 @@ static void function(Printer *p, Obj *fn) {
   out(p, "\n");
 }
 
-static bool printf_pre(Node *n, void *ctx) {
-  bool *found = ctx;
-  if (n->kind == ND_CALL && n->builtin == BI_PRINTF) *found = true;
-  return !*found;
-}
-
-static bool uses_printf(Node *n) {
-  bool found = false;
-  walk(n, printf_pre, NULL, &found);
-  return found;
+/* the headers nvcc needs for the builtins a program uses: bit i for builtin i */
+static bool header_pre(Node *n, void *ctx) {
+  uint64_t *used = ctx;
+  if (n->kind == ND_CALL && n->builtin < 64) *used |= 1ull << n->builtin;
+  if (n->ty && n->ty->is_half) *used |= 1ull << BI_HALF;
+  return true;
 }
 
 void print_function(Buf *b, Obj *fn) {
-  Printer p = {b, 0, NULL, 0};
+  Printer p = {b, 0, NULL, 0, NULL};
   function(&p, fn);
   free(p.done);
 }
 
 bool print_carve_pragmas = true;
 
+/* one '}' for each namespace of "a::b" */
+static void close_ns(Printer *p) {
+  for (const char *c = p->ns; c; c = strstr(c, "::") ? strstr(c, "::") + 2 : NULL) out(p, "}\n");
+}
+
 void print_program(Buf *b, Program *prog) {
-  Printer p = {b, 0, NULL, 0};
-  bool printf_used = false;
-  for (Obj *f = prog->funcs; f; f = f->next) if (f->body && uses_printf(f->body)) printf_used = true;
-  if (printf_used) out(&p, "#include <stdio.h>\n\n");
+  Printer p = {b, 0, NULL, 0, NULL};
+  uint64_t used = 0;
+  for (Obj *f = prog->funcs; f; f = f->next) if (f->body) walk(f->body, header_pre, NULL, &used);
+  for (Obj *f = prog->funcs; f; f = f->next)
+    for (Type *q = f->ty->params; q; q = q->next) if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
+  static const struct { Builtin b; const char *h; } headers[] = {
+    {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"},
+    {BI_CG, "cooperative_groups/reduce.h"}};
+  bool any = false;
+  for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
+    if (used >> headers[i].b & 1) { outf(&p, "#include <%s>\n", headers[i].h); any = true; }
+  if (any) out(&p, "\n");
   TopKind last = TOP_PRAGMA;
   bool first = true;
   for (TopItem *it = prog->items; it; it = it->next) {
+    if (!(it->ns == p.ns || (it->ns && p.ns && !strcmp(it->ns, p.ns)))) {
+      close_ns(&p);
+      if (it->ns) {
+        out(&p, "\n");
+        for (const char *c = it->ns;; c += 2) {
+          const char *e = strstr(c, "::");
+          outf(&p, "namespace %.*s {\n", e ? (int)(e - c) : (int)strlen(c), c);
+          if (!e) break;
+          c = e;
+        }
+      }
+      p.ns = it->ns;
+    }
     if (!first && (it->kind == TOP_FUNC || last == TOP_FUNC || it->kind != last)) out(&p, "\n");
     first = false;
     last = it->kind;
@@ -560,7 +685,16 @@ void print_program(Buf *b, Program *prog) {
       pragma_line(&p, it->tok);
       out(&p, "\n");
       break;
-    case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, it->name, true); out(&p, ";\n"); break;
+    case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, local_name(&p, it->name), true); out(&p, ";\n"); break;
+    case TOP_RAW:
+      for (Token *t = it->tok; t && t != it->end && t->kind != TK_EOF; t = t->next) {
+        bool word = t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM;
+        bool prev_word = t != it->tok && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD || t->prev->kind == TK_NUM);
+        if (t != it->tok && (t->has_space || t->at_bol || (word && prev_word))) out(&p, " ");
+        tokout(&p, t);
+      }
+      out(&p, it->end && it->end->prev && tok_equal(it->end->prev, ";") ? "\n" : ";\n");
+      break;
     case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;
     case TOP_FUNC: function(&p, it->obj); break;
     case TOP_VAR: {
@@ -569,12 +703,14 @@ void print_program(Buf *b, Program *prog) {
       if (v->is_extern) out(&p, "extern ");
       if (v->sc == SC_CONSTANT && !v->host_const) out(&p, "__constant__ ");
       else if (v->sc == SC_DEVICE_GLOBAL) out(&p, "__device__ ");
-      decl(&p, v->ty, v->name, true);
+      else if (v->sc == SC_EXTERN_SHARED) out(&p, "__shared__ ");
+      decl(&p, v->ty, local_name(&p, v->name), true);
       if (v->init) { out(&p, " = "); init_list(&p, v->init); }
       out(&p, ";\n");
       break;
     }
     }
   }
+  close_ns(&p);
   free(p.done);
 }

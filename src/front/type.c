@@ -213,10 +213,55 @@ static Node *new_cast(Node *e, Type *ty) {
   return n;
 }
 
+/* ---- C++ __half (docs/cxx.md): halves are 16 bits; the conversions and operators are
+ * builtin calls (BI_HALF) marked implicit, which the printer writes as the source did ---- */
+static Node *half_call(HalfOp op, Node *a, Node *b, Type *ty) {
+  Node *n = new_node(ND_CALL, a->tok);
+  n->builtin = BI_HALF;
+  n->ival = op;
+  n->implicit = true;
+  n->args = a;
+  n->nargs = 1;
+  if (b) { a->next = b; n->nargs = 2; }
+  n->ty = ty;
+  return n;
+}
+
+/* a __half operand as a float */
+static void half_to_float(Node **e) {
+  if (!(*e)->ty->is_half) return;
+  if ((*e)->ty->is_half == 2) error_tok((*e)->tok, "cannot convert '%s' to a number (use __low2float, __high2float)", type_name((*e)->ty));
+  Node *next = (*e)->next;
+  *e = half_call(HOP_H2F, *e, NULL, ty_float);
+  (*e)->next = next;
+}
+
+static void coerce(Node **e, Type *ty);
+/* conversions to and from __half: true when done */
+static bool coerce_half(Node **e, Type *ty) {
+  Type *from = (*e)->ty;
+  if (!ty->is_half && !from->is_half) return false;
+  if (ty->is_half && from->is_half == ty->is_half) return true;
+  if (ty->is_half == 2 || from->is_half == 2)
+    error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
+  if (from->is_half) {   /* to a number: through float */
+    half_to_float(e);
+    coerce(e, ty);
+    return true;
+  }
+  if (!is_numeric(from)) error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
+  Node *next = (*e)->next;
+  (*e)->next = NULL;
+  *e = half_call(is_integer(from) ? HOP_I2H : HOP_F2H, *e, NULL, unqual(ty));
+  (*e)->next = next;
+  return true;
+}
+
 /* convert *e to ty if needed */
 static void coerce(Node **e, Type *ty) {
   Type *from = (*e)->ty;
   if (!from || ty->kind == TY_VOID) return;
+  if (coerce_half(e, ty)) return;
   if (ty->kind == TY_STRUCT || from->kind == TY_STRUCT) {
     if (!same_type(unqual(ty), unqual(from)))
       error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
@@ -253,9 +298,38 @@ static void check_value(Node *n) {
   if (n->ty->kind == TY_FUNC) error_tok(n->tok, "function used as a value (function pointers are not supported)");
 }
 
+/* h1 op h2 on halves: the operator's builtin (half2 too); a half with another number: float */
+static bool half_arith(Node *n) {
+  Type *l = n->lhs->ty, *r = n->rhs->ty;
+  if (!l->is_half && !r->is_half) return false;
+  static const struct { NodeKind k; HalfOp h, h2; } ops[] = {
+    {ND_ADD, HOP_ADD, HOP_ADD2}, {ND_SUB, HOP_SUB, HOP_SUB2}, {ND_MUL, HOP_MUL, HOP_MUL2}, {ND_DIV, HOP_DIV, HOP_COUNT}};
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+    if (ops[i].k != n->kind) continue;
+    if (l->is_half && l->is_half == r->is_half && (l->is_half == 1 || ops[i].h2 != HOP_COUNT)) {
+      Node *a = n->lhs, *b = n->rhs;
+      Token *tok = n->tok;
+      Node *next = n->next;
+      Node *call = half_call(l->is_half == 1 ? ops[i].h : ops[i].h2, a, b, unqual(l));
+      *n = *call;
+      n->tok = tok;
+      n->next = next;
+      return true;
+    }
+  }
+  if (l->is_half == 2 || r->is_half == 2)
+    error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(l), type_name(r));
+  if (n->kind == ND_MOD || n->kind == ND_BITAND || n->kind == ND_BITOR || n->kind == ND_BITXOR)
+    error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(l), type_name(r));
+  half_to_float(&n->lhs);
+  half_to_float(&n->rhs);
+  return false;
+}
+
 static void arith(Node *n) {
   check_value(n->lhs);
   check_value(n->rhs);
+  if (half_arith(n)) return;
   if (!is_numeric(n->lhs->ty) || !is_numeric(n->rhs->ty))
     error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc,
               type_name(n->lhs->ty), type_name(n->rhs->ty));
@@ -283,6 +357,31 @@ static void check_assignable(Node *lhs, Token *tok) {
 }
 
 static void type_node(Node *n);
+
+/* h op= x on a __half: h = h op x (h written once in the source, so it must be free of side
+ * effects: it is evaluated twice) */
+static bool has_effects(Node *n, void *ctx) {
+  bool *found = ctx;
+  if (n->kind == ND_CALL || n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC ||
+      n->kind == ND_PREDEC || n->kind == ND_POSTINC || n->kind == ND_POSTDEC) *found = true;
+  return !*found;
+}
+static void half_assign_op(Node *n) {
+  bool effects = false;
+  walk(n->lhs, has_effects, NULL, &effects);
+  if (effects) error_tok(n->tok, "unsupported: '%.*s' on a __half whose target has side effects", n->tok->len, n->tok->loc);
+  if (n->op != ND_ADD && n->op != ND_SUB && n->op != ND_MUL && n->op != ND_DIV)
+    error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(n->lhs->ty), type_name(n->rhs->ty));
+  Node *op = new_node(n->op, n->tok);
+  op->lhs = clone_nodes(n->lhs);
+  op->rhs = n->rhs;
+  add_type(op);
+  n->kind = ND_ASSIGN;
+  n->rhs = op;
+  n->op = 0;
+  coerce(&n->rhs, n->lhs->ty);
+  n->ty = n->lhs->ty;
+}
 
 /* The recursion is bounded: the parser calls this on parts of an expression before it has
  * measured the whole (limits_parse.h), and a tree deeper than the limit is refused here. */
@@ -340,7 +439,7 @@ static void type_node(Node *n) {
   case ND_SHL: case ND_SHR:
     check_value(n->lhs);
     check_value(n->rhs);
-    if (!is_integer(n->lhs->ty) || !is_integer(n->rhs->ty))
+    if (!is_integer(n->lhs->ty) || !is_integer(n->rhs->ty) || n->lhs->ty->is_half || n->rhs->ty->is_half)
       error_tok(n->tok, "invalid operands to shift ('%s' and '%s')", type_name(n->lhs->ty), type_name(n->rhs->ty));
     n->ty = promote(n->lhs->ty);
     coerce(&n->lhs, n->ty);
@@ -349,6 +448,8 @@ static void type_node(Node *n) {
   case ND_EQ: case ND_NE: case ND_LT: case ND_LE: case ND_GT: case ND_GE:
     check_value(n->lhs);
     check_value(n->rhs);
+    half_to_float(&n->lhs);
+    half_to_float(&n->rhs);
     if (is_numeric(n->lhs->ty) && is_numeric(n->rhs->ty)) {
       Type *t = common_type(n->lhs->ty, n->rhs->ty);
       coerce(&n->lhs, t);
@@ -361,17 +462,30 @@ static void type_node(Node *n) {
   case ND_LOGAND: case ND_LOGOR:
     check_value(n->lhs);
     check_value(n->rhs);
+    half_to_float(&n->lhs);
+    half_to_float(&n->rhs);
     if (!is_scalar(n->lhs->ty) && n->lhs->ty->kind != TY_ARRAY) error_tok(n->lhs->tok, "operand of '%.*s' must be a scalar", n->tok->len, n->tok->loc);
     if (!is_scalar(n->rhs->ty) && n->rhs->ty->kind != TY_ARRAY) error_tok(n->rhs->tok, "operand of '%.*s' must be a scalar", n->tok->len, n->tok->loc);
     n->ty = ty_int;
     return;
   case ND_NOT:
     check_value(n->lhs);
+    half_to_float(&n->lhs);
     if (!is_scalar(n->lhs->ty) && n->lhs->ty->kind != TY_ARRAY) error_tok(n->tok, "invalid argument type '%s' to unary '!'", type_name(n->lhs->ty));
     n->ty = ty_int;
     return;
   case ND_NEG: case ND_POS: case ND_BITNOT:
     check_value(n->lhs);
+    if (n->lhs->ty->is_half && n->kind == ND_NEG) {   /* -h: the sign flipped */
+      Token *tok = n->tok;
+      Node *next = n->next;
+      *n = *half_call(n->lhs->ty->is_half == 1 ? HOP_NEG : HOP_NEG2, n->lhs, NULL, unqual(n->lhs->ty));
+      n->tok = tok;
+      n->next = next;
+      return;
+    }
+    if (n->lhs->ty->is_half && n->kind == ND_POS) { n->ty = unqual(n->lhs->ty); return; }
+    if (n->lhs->ty->is_half) error_tok(n->tok, "invalid argument type '%s' to unary '~'", type_name(n->lhs->ty));
     if (!is_numeric(n->lhs->ty) || (n->kind == ND_BITNOT && !is_integer(n->lhs->ty)))
       error_tok(n->tok, "invalid argument type '%s' to unary '%.*s'", type_name(n->lhs->ty), n->tok->len, n->tok->loc);
     n->ty = promote(n->lhs->ty);
@@ -382,6 +496,9 @@ static void type_node(Node *n) {
     return;
   case ND_COND: {
     check_value(n->cond);
+    half_to_float(&n->cond);
+    if (n->then->ty->is_half != n->els->ty->is_half) { half_to_float(&n->then); half_to_float(&n->els); }
+    else if (n->then->ty->is_half) { n->ty = unqual(n->then->ty); return; }   /* no integer promotion of halves */
     Type *a = n->then->ty, *b = n->els->ty;
     if (is_numeric(a) && is_numeric(b)) {
       n->ty = common_type(a, b);
@@ -409,6 +526,7 @@ static void type_node(Node *n) {
   case ND_ASSIGN_OP: {
     check_assignable(n->lhs, n->tok);
     check_value(n->rhs);
+    if (n->lhs->ty->is_half) { half_assign_op(n); return; }
     Type *lt = n->lhs->ty, *rt = n->rhs->ty;
     if (is_numeric(lt) && is_numeric(rt)) {
       bool shift = n->op == ND_SHL || n->op == ND_SHR;
@@ -429,6 +547,7 @@ static void type_node(Node *n) {
   }
   case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC:
     check_assignable(n->lhs, n->tok);
+    if (n->lhs->ty->is_half) error_tok(n->tok, "unsupported: '++' and '--' on '%s' (write h = h + __float2half(1.0f))", type_name(n->lhs->ty));
     if (!is_scalar(n->lhs->ty)) error_tok(n->tok, "cannot increment a value of type '%s'", type_name(n->lhs->ty));
     n->ty = n->lhs->ty;
     return;
@@ -456,6 +575,10 @@ static void type_node(Node *n) {
   case ND_CAST:
     if (!n->implicit) {
       check_value(n->lhs);
+      if (n->cast_ty->is_half != n->lhs->ty->is_half && n->cast_ty->kind != TY_VOID) {
+        /* (float)h, (__half)x, __half(x): the conversion, then a cast that changes nothing */
+        coerce(&n->lhs, n->cast_ty->is_half ? unqual(n->cast_ty) : ty_float);
+      }
       Type *to = n->cast_ty, *from = n->lhs->ty;
       if (to->kind != TY_VOID) {
         if (!is_scalar(to)) {

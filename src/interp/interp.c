@@ -1,5 +1,6 @@
 /* interp: the SIMT reference interpreter (see interp.h for the model). */
 #include "interp.h"
+#include "half.h"
 #include "../arch/arch.h"
 #include "../front/limits_parse.h"
 #include <math.h>
@@ -992,6 +993,95 @@ static NOINLINE void eval_printf(Warp *w, Node *n, Mask m) {
 
 static void barrier(Warp *w, Node *n, Mask m, int pred_count);
 
+/* C++ (docs/cxx.md): __half and __half2 intrinsics and operators; halves are bits (half.c) */
+static NOINLINE void eval_half(Warp *w, Node *n, Mask m, Val *out) {
+  Val v[3][W];
+  int k = 0;
+  for (Node *a = n->args; a && k < 3; a = a->next, k++) eval(w, a, m, v[k]);
+  Type *t0 = n->args ? n->args->ty : NULL;
+  if (n->ival == HOP_H22F2) {
+    uint64_t tmp = alloc_local(w, n, 8);
+    for (int l = 0; l < W; l++) {
+      out[l].u = local_addr(w, l, tmp);
+      if (!(m >> l & 1)) continue;
+      for (int h = 0; h < 2; h++) {
+        Val f = {0};
+        f.f = (float)half_to_double((uint16_t)(v[0][l].u >> (16 * h)));
+        write_scalar(resolve(w, n, l, local_addr(w, l, tmp + 4u * (unsigned)h), 4, true), ty_float, f);
+      }
+    }
+    return;
+  }
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) { out[l].u = 0; continue; }
+    Val a = v[0][l], b = k > 1 ? v[1][l] : a, c = k > 2 ? v[2][l] : a;
+    double x = t0 && t0->kind == TY_DOUBLE ? a.d : t0 && t0->kind == TY_FLOAT ? a.f : t0 && t0->is_unsigned ? (double)a.u : (double)a.i;
+    switch (n->ival) {
+    case HOP_F2H: case HOP_I2H: out[l].u = half_from_double(t0->kind == TY_FLOAT ? (double)a.f : x); break;
+    case HOP_F2H2: out[l].u = half_from_double(a.f) * 0x10001u; break;
+    case HOP_FLOATS2H2: out[l].u = half_from_double(a.f) | (uint64_t)half_from_double(b.f) << 16; break;
+    case HOP_H2F: case HOP_LOWF: out[l].u = 0; out[l].f = (float)half_to_double((uint16_t)a.u); break;
+    case HOP_HIGHF: out[l].u = 0; out[l].f = (float)half_to_double((uint16_t)(a.u >> 16)); break;
+    case HOP_H2I: {
+      double d = trunc(half_to_double((uint16_t)a.u));
+      out[l].i = isnan(d) ? 0 : d >= 2147483647.0 ? 2147483647 : d <= -2147483648.0 ? INT32_MIN : (int64_t)d;
+      break;
+    }
+    default: out[l].u = half_op((int)n->ival, a.u, b.u, c.u); break;
+    }
+  }
+}
+
+/* C++ (docs/cxx.md): cooperative groups. Methods run what they lowered to (lhs); reduce over
+ * a tile is the xor butterfly of shuffles CUDA's implementation does, so every lane of a tile
+ * gets the same value, combined in that order */
+static Val cg_combine(NodeKind op, Type *t, Val a, Val b) {
+  Val r = a;
+  bool f = t->kind == TY_FLOAT, d = t->kind == TY_DOUBLE, u = t->is_unsigned;
+  switch (op) {
+  case ND_ADD:
+    if (f) { r.u = 0; r.f = a.f + b.f; } else if (d) r.d = a.d + b.d; else r.u = a.u + b.u;
+    break;
+  case ND_LT: case ND_GT: {
+    bool lt = f ? a.f < b.f : d ? a.d < b.d : u ? a.u < b.u : a.i < b.i;
+    bool gt = f ? a.f > b.f : d ? a.d > b.d : u ? a.u > b.u : a.i > b.i;
+    r = (op == ND_LT ? lt : gt) ? a : b;
+    break;
+  }
+  case ND_BITAND: r.u = a.u & b.u; break;
+  case ND_BITOR: r.u = a.u | b.u; break;
+  default: r.u = a.u ^ b.u; break;
+  }
+  if (!f && !d) {   /* back to the type's width */
+    unsigned char buf[8];
+    write_scalar(buf, t, r);
+    r = read_scalar(buf, t);
+  }
+  return r;
+}
+
+static NOINLINE void eval_cg(Warp *w, Node *n, Mask m, Val *out) {
+  switch (n->ival) {
+  case CG_THIS_BLOCK: for (int l = 0; l < W; l++) out[l].i = 0; return;
+  case CG_TILED: for (int l = 0; l < W; l++) out[l].i = n->ty->cg_group; return;
+  case CG_METHOD: case CG_SYNC: eval(w, n->lhs, m, out); return;
+  default: break;
+  }
+  Val v[W], nv[W];
+  int size = n->args->ty->cg_group;
+  eval(w, n->args->next, m, v);
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) continue;
+    Mask seg = (size == 32 ? FULL : ((1u << size) - 1) << (l & ~(size - 1)));
+    if ((m & seg) != seg) fault_at(w, n, l, "cooperative_groups::reduce: only some threads of the tile of %d call it", size);
+  }
+  for (int o = size / 2; o >= 1; o /= 2) {
+    for (int l = 0; l < W; l++) nv[l] = (m >> l & 1) ? cg_combine(n->op, n->ty, v[l], v[l ^ o]) : v[l];
+    memcpy(v, nv, sizeof v);
+  }
+  memcpy(out, v, sizeof v);
+}
+
 static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   Val a[W];
   switch (n->builtin) {
@@ -1091,6 +1181,19 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   }
   case BI_PRINTF: eval_printf(w, n, m); for (int l = 0; l < W; l++) out[l].i = 0; return;
   case BI_CLOCK: for (int l = 0; l < W; l++) out[l].i = (int64_t)w->I->st->warp_steps; return;
+  case BI_HALF: eval_half(w, n, m, out); return;
+  case BI_CG: eval_cg(w, n, m, out); return;
+  case BI_ASSERT: {   /* C++ (docs/cxx.md): a failed assert is a fault with its text */
+    /* assert(c && "why") and assert(!"why"): a string literal is never null */
+    Node *c = n->args;
+    while (c->kind == ND_CAST && c->implicit) c = c->lhs;
+    while (c->kind == ND_LOGAND && c->rhs->kind == ND_STR) { c = c->lhs; while (c->kind == ND_CAST && c->implicit) c = c->lhs; }
+    bool never = c->kind == ND_NOT && c->lhs->kind == ND_STR;
+    if (!never) eval(w, c == n->args->lhs || c == n->args ? n->args : c, m, a);
+    for (int l = 0; l < W; l++)
+      if ((m >> l & 1) && (never || !a[l].i)) fault_at(w, n, l, "assertion '%s' failed", n->args->next->tok->str);
+    return;
+  }
   default: break;
   }
   fault_at(w, n, -1, "internal: builtin %d", n->builtin);

@@ -1,5 +1,5 @@
-// expect: check 2 3:3: error: unsupported C++: 'auto' type deduction
+// expect: check 2 3:8: error: declaration with 'auto' needs an initializer
 __global__ void k(int *a) {
-  auto x = a[0] + 1;
+  auto x;
   a[1] = x;
 }

@@ -1,6 +1,7 @@
-// expect: check 2 2:1: error: unsupported C++: classes
+// expect: check 2 4:7: error: unsupported C++: member functions
 class Acc {
 public:
+  int get() { return total; }
   int total;
 };
 __global__ void k(Acc *p, int *a) {
