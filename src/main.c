@@ -182,7 +182,8 @@ typedef enum {
   O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_NO_RACE,
   O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
   O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
-  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE
+  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
+  O_HOST, O_LAUNCH   /* host programs */
 } OptId;
 
 typedef struct {
@@ -207,6 +208,7 @@ static const OptDef options[] = {
   {"--passes", O_PASSES, "a comma-separated list of passes"}, {"--skip", O_SKIP, "a comma-separated list of passes"},
   {"--set", O_SET, "PASS.PARAM=VALUE"}, {"--explain", O_EXPLAIN, NULL}, {"--no-verify", O_NO_VERIFY, NULL},
   {"--no-estimate", O_NO_ESTIMATE, NULL},
+  {"--host", O_HOST, "a host function's name"}, {"--launch", O_LAUNCH, "a launch number (1, 2, ...)"},
 };
 
 typedef struct Command Command;
@@ -229,6 +231,9 @@ typedef struct Opts {
   const char *passes, *skip;         /* optimize */
   const char **sets; int nsets;
   bool explain, no_verify, no_estimate;
+  const char *host_fn;               /* host programs: --host FUNC */
+  int launch_no;                     /* --launch N (0: not given) */
+  const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
 } Opts;
 
 struct Command {
@@ -342,6 +347,10 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_EXPLAIN: o->explain = true; return 0;
   case O_NO_VERIFY: o->no_verify = true; return 0;
   case O_NO_ESTIMATE: o->no_estimate = true; return 0;
+  case O_HOST: o->host_fn = v; return 0;
+  case O_LAUNCH:
+    if ((o->launch_no = (int)positive(v, 1000000)) < 0) return usage_error(cmd, "--launch needs a launch number (1, 2, ...)");
+    return 0;
   case O_FAIL_ON:
     if (strcmp(v, "warning") && strcmp(v, "error")) return usage_error(cmd, "--fail-on takes warning or error");
     o->fail_on = !strcmp(v, "warning") ? 2 : 3;
@@ -378,6 +387,10 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *val;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(c->usage, stdout); return -1; }
+    if (!strcmp(a, "--") && (c->options >> O_HOST & 1)) {   /* the host program's own arguments */
+      for (i++; i < argc; i++) push(&o->prog_args, &o->nprog_args, argv[i]);
+      break;
+    }
     if (a[0] != '-' || !a[1]) { o->files[o->nfiles++] = a; continue; }
     const OptDef *d = find_option(c, a, &val);
     if (!d) return usage_error(c->name, fmt("unknown option '%s'", a));
@@ -636,7 +649,125 @@ static int run_launch(Opts *o, Launch *L) {
   return out_commit_all() ? 0 : 2;
 }
 
+/* ---- host programs ---- */
+static bool has_main(Program *p, const char *fn) {
+  if (find_host_function(p, fn)) return true;
+  for (HostSkip *h = p->host_skipped; h; h = h->next) if (!strcmp(h->name, fn ? fn : "main")) return true;
+  return false;
+}
+
+/* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
+static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r) {
+  const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
+  argv[0] = o->file;
+  for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
+  HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
+                    .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
+  if (o->bench.arch && !(ho.machine = machine_find(o->bench.arch))) return 2;
+  fflush(stdout);
+  return host_run(p, &ho, r);
+}
+
+static const char *launch_text(const RecordedLaunch *rl) {
+  return fmt("%s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> at %s:%d", rl->kernel->name, (long long)rl->grid[0], (long long)rl->grid[1],
+             (long long)rl->grid[2], (long long)rl->block[0], (long long)rl->block[1], (long long)rl->block[2],
+             rl->site.file ? rl->site.file->name : "?", rl->site.line);
+}
+
+/* carve run on a program: its output and exit status are the program's; carve's summary goes to
+ * standard error (JSON: standard output, after the program's) */
+static int cmd_run_host(Opts *o, Program *p) {
+  HostResult r;
+  int rc = run_host(o, p, true, NULL, &r);
+  if (!strcmp(o->format, "json")) {
+    printf("{\"file\": ");
+    json_string(stdout, o->file);
+    printf(", \"status\": \"%s\", \"exit_code\": %d, \"launches\": %d, \"kernel_lane_ops\": %llu, \"distinct\": [",
+           rc == 0 ? "ok" : rc == 1 ? "fault" : "error", r.exit_code, r.launches, (unsigned long long)r.kernel_lane_ops);
+    for (int i = 0; i < r.nrec; i++) {
+      printf("%s{\"launch\": %d, \"kernel\": ", i ? ", " : "", i + 1);
+      json_string(stdout, r.rec[i].kernel->name);
+      printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"count\": %d, \"line\": %d}", (long long)r.rec[i].grid[0],
+             (long long)r.rec[i].grid[1], (long long)r.rec[i].grid[2], (long long)r.rec[i].block[0], (long long)r.rec[i].block[1],
+             (long long)r.rec[i].block[2], r.rec[i].count, r.rec[i].site.line);
+    }
+    printf("]}\n");
+  } else if (rc != 2) {
+    fprintf(stderr, "carve run: %s: %s; %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file,
+            rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code), r.launches, r.launches == 1 ? "" : "es", r.nrec,
+            (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
+    for (int i = 0; i < r.nrec; i++)
+      fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
+  }
+  host_result_free(&r);
+  return rc ? rc : r.exit_code;
+}
+
+/* analyze and estimate on a program: the launches it made, unless a launch specification or
+ * --grid says otherwise (they override) */
+static bool use_recorded(Opts *o, Program *p) {
+  if (o->launch_no || o->host_fn) return true;
+  return !p->specs && !o->grid && has_main(p, NULL);
+}
+
+/* the recorded launches to act on: --launch N, --kernel K's first, or every kernel's first;
+ * their indices in r->rec in *sel, how many returned (0 after a message) */
+static int select_recorded(Opts *o, HostResult *r, int *sel) {
+  int n = 0;
+  if (o->launch_no) {
+    if (o->launch_no > r->nrec) { fprintf(stderr, "carve %s: --launch %d: the program made %d distinct launches\n", o->cmd->name, o->launch_no, r->nrec); return 0; }
+    sel[n++] = o->launch_no - 1;
+    return n;
+  }
+  for (int i = 0; i < r->nrec; i++) {
+    bool seen = false;
+    for (int j = 0; j < n; j++) seen |= r->rec[sel[j]].kernel == r->rec[i].kernel;
+    if (!seen && (!o->kernel || !strcmp(o->kernel, r->rec[i].kernel->name))) sel[n++] = i;
+  }
+  if (!n) fprintf(stderr, "carve %s: %s\n", o->cmd->name, o->kernel ? fmt("the program never launched '%s'", o->kernel) : "the program made no launch");
+  return n;
+}
+
+/* the recorded launch with the flags over it */
+static bool recorded_overrides(Opts *o, Program *p, const RecordedLaunch *rl, LaunchOverrides *ov) {
+  LaunchOverrides fl;
+  if (!launch_overrides(o, p, &fl)) return false;
+  *ov = rl->ov;
+  if (fl.has_block) { ov->has_block = true; memcpy(ov->block, fl.block, sizeof ov->block); }
+  if (fl.dyn_shared >= 0) ov->dyn_shared = fl.dyn_shared;
+  ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(rl->ov.nargs + fl.nargs + 1));
+  memcpy(ov->args, rl->ov.args, sizeof(ArgSpec *) * (size_t)rl->ov.nargs);
+  memcpy(ov->args + rl->ov.nargs, fl.args, sizeof(ArgSpec *) * (size_t)fl.nargs);
+  ov->nargs = rl->ov.nargs + fl.nargs;
+  return true;
+}
+
+typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
+
+/* run the program, then fn on each selected launch (a header line each when there are several) */
+static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
+  FILE *devnull = fopen("/dev/null", "w");
+  HostResult r;
+  int rc = run_host(o, p, true, devnull ? devnull : stderr, &r);
+  if (devnull) fclose(devnull);
+  if (rc) { fprintf(stderr, "carve %s: the host program did not run to its end, so its launches are not analyzed\n", o->cmd->name); host_result_free(&r); return rc; }
+  int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
+  int n = select_recorded(o, &r, sel), worst = 0;
+  if (!n) { host_result_free(&r); return 2; }
+  for (int i = 0; i < n && worst < 2; i++) {
+    const RecordedLaunch *rl = &r.rec[sel[i]];
+    fprintf(stderr, "carve %s: launch %d of %d distinct: %s (made %d time%s)%s\n", o->cmd->name, sel[i] + 1, r.nrec, launch_text(rl), rl->count,
+            rl->count == 1 ? "" : "s", n > 1 || r.nrec == 1 ? "" : "; --launch N or --kernel K picks another");
+    LaunchOverrides ov;
+    int one = recorded_overrides(o, p, rl, &ov) ? fn(o, p, rl, &ov, ctx) : 2;
+    if (one > worst) worst = one;
+  }
+  host_result_free(&r);
+  return worst;
+}
+
 static int cmd_run(Opts *o, Program *p) {
+  if (o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL))) return cmd_run_host(o, p);
   Obj *k = pick_kernel(p, o->kernel, o->file, "run");
   if (!k) return 2;
   /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
@@ -720,9 +851,19 @@ static int analyze_launch(Opts *o, Launch *L, const Machine *m) {
   return o->fail_on && worst >= o->fail_on ? 1 : 0;
 }
 
+static int analyze_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+  Launch L;
+  if (launch_prepare(&L, p, rl->kernel, ov)) { launch_free(&L); return 2; }
+  L.machine = ctx;
+  int rc = analyze_launch(o, &L, ctx);
+  launch_free(&L);
+  return rc;
+}
+
 static int cmd_analyze(Opts *o, Program *p) {
   const Machine *m = machine_flag(o);
   if (!m) return 2;
+  if (use_recorded(o, p)) return each_recorded(o, p, analyze_recorded, (void *)m);
   Obj *k = pick_kernel(p, o->kernel, o->file, "analyze");
   if (!k || !k->body) return 2;
   Launch L;
@@ -745,6 +886,34 @@ static int estimate_file(Opts *o, const char *file, const Machine *m, const Esti
   return rc;
 }
 
+typedef struct { const Machine *m; const EstimateOptions *eo; } EstimateCtx;
+static int estimate_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+  EstimateCtx *c = ctx;
+  EstimateResult r;
+  int rc = estimate_kernel(p, rl->kernel, ov, c->m, c->eo, &r);
+  if (!rc) {
+    if (!strcmp(o->format, "json")) estimate_print_json(&r, stdout);
+    else estimate_print_text(&r, stdout);
+  }
+  estimate_free(&r);
+  return rc;
+}
+
+/* estimate on a program's own launches (one file, no --rank) */
+static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo, bool *done) {
+  *done = false;
+  Program *p = load_program(o->file, &o->pp);
+  if (!p) { *done = true; return 2; }
+  int rc = 0;
+  if (use_recorded(o, p)) {
+    *done = true;
+    EstimateCtx c = {m, eo};
+    rc = each_recorded(o, p, estimate_recorded, &c);
+  }
+  program_free(p);
+  return rc;
+}
+
 static int cmd_estimate(Opts *o, Program *unused) {
   if (o->rank && o->nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
   if (!o->rank && o->nfiles > 1) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
@@ -757,6 +926,11 @@ static int cmd_estimate(Opts *o, Program *unused) {
   free(text);
   Ceilings ce = ceilings_for(m, cal);
   EstimateOptions eo = {.regs = o->regs, .ceilings = &ce};
+  if (!o->rank) {
+    bool done;
+    int prc = estimate_program(o, m, &eo, &done);
+    if (done) return prc;
+  }
   EstimateResult *rs = xmalloc(sizeof(EstimateResult) * (size_t)o->nfiles);
   int rc = 0, n = 0;
   while (n < o->nfiles && !rc) rc = estimate_file(o, o->files[n], m, &eo, &rs[n]), n++;
@@ -918,9 +1092,9 @@ static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal
 static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", true, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_run},
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},

@@ -411,10 +411,17 @@ static void test_detectors(void) {
     "#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = int[32] : zeros out\n"
     "__global__ void k(int *o) {\n  int d = threadIdx.x - 3;\n  o[threadIdx.x] = 100 / d;\n}\n",
     "integer division by zero in block (0,0,0) thread (3,0,0)", 5);
-  expect_fault("step limit",
-    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = int[32] : zeros out\n"
-    "__global__ void k(int *o) {\n  int i = 0;\n  while (o[0] == 0) i++;\n  o[1] = i;\n}\n",
-    "step limit exceeded", 5);
+  /* the step limit stops the run (status 2), never a fault: the kernel may be correct and long */
+  {
+    Run *r = run("#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = int[32] : zeros out\n"
+                 "__global__ void k(int *o) {\n  int i = 0;\n  while (o[0] == 0) i++;\n  o[1] = i;\n}\n", "k");
+    CHECK(r->rc == 2, "step limit: status 2, not a fault (rc %d)\n%s", r->rc, diag_text);
+    CHECK(strstr(diag_text, "carve: stopped: step limit ") && strstr(diag_text, "reached in kernel 'k' (raise with --max-steps)"),
+          "step limit: says stopped and how to go on; got:\n%s", diag_text);
+    CHECK(!strstr(diag_text, "error:"), "step limit: no error reported; got:\n%s", diag_text);
+    CHECK(strstr(diag_text, "t.cu:5:") != NULL, "step limit: says where it was; got:\n%s", diag_text);
+    done(r);
+  }
   expect_fault("misaligned",
     "#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = char[256] : zeros out\n"
     "__global__ void k(char *o) {\n  int *p = (int *)(o + 1);\n  p[threadIdx.x] = 1;\n}\n",
