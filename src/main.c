@@ -518,11 +518,16 @@ static Obj *pick_kernel(Program *p, const char *name, const char *file, const ch
   }
   Obj *k = find_kernel(p, NULL);
   if (k) return k;
-  /* several kernels: the first one with a launch spec */
-  for (LaunchSpec *s = p->specs; s; s = s->next)
-    if ((k = find_kernel(p, s->kernel))) return k;
   int n = 0;
   for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) n++;
+  /* several kernels: the first one with a launch spec, and the user is told so */
+  for (LaunchSpec *s = p->specs; s; s = s->next)
+    if ((k = find_kernel(p, s->kernel))) {
+      fprintf(stderr, "carve %s: %s has %d kernels; this is '%s', the first with a launch specification (--kernel NAME picks another:", cmd, file, n, k->name);
+      for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition && f != k) fprintf(stderr, " %s", f->name);
+      fprintf(stderr, ")\n");
+      return k;
+    }
   if (!n) fprintf(stderr, "carve %s: %s has no kernel\n", cmd, file);
   else fprintf(stderr, "carve %s: %s has %d kernels and no launch specification; choose one with --kernel\n", cmd, file, n);
   return NULL;
@@ -699,8 +704,9 @@ static int cmd_run_host(Opts *o, Program *p) {
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
   }
+  int code = r.exit_code;
   host_result_free(&r);
-  return rc ? rc : r.exit_code;
+  return rc ? rc : code;
 }
 
 /* analyze and estimate on a program: the launches it made, unless a launch specification or
@@ -754,7 +760,16 @@ static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
   int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
   int n = select_recorded(o, &r, sel), worst = 0;
   if (!n) { host_result_free(&r); return 2; }
+  /* several JSON reports make one JSON array; SARIF is one log: the first launch */
+  bool array = n > 1 && !strcmp(o->format, "json");
+  if (n > 1 && !strcmp(o->format, "sarif")) {
+    fprintf(stderr, "carve %s: SARIF holds one launch: the first; --launch N picks another\n", o->cmd->name);
+    n = 1;
+  }
+  if (array) printf("[\n");
   for (int i = 0; i < n && worst < 2; i++) {
+    if (array && i) printf(",\n");
+    fflush(stdout);
     const RecordedLaunch *rl = &r.rec[sel[i]];
     fprintf(stderr, "carve %s: launch %d of %d distinct: %s (made %d time%s)%s\n", o->cmd->name, sel[i] + 1, r.nrec, launch_text(rl), rl->count,
             rl->count == 1 ? "" : "s", n > 1 || r.nrec == 1 ? "" : "; --launch N or --kernel K picks another");
@@ -762,6 +777,7 @@ static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
     int one = recorded_overrides(o, p, rl, &ov) ? fn(o, p, rl, &ov, ctx) : 2;
     if (one > worst) worst = one;
   }
+  if (array) printf("]\n");
   host_result_free(&r);
   return worst;
 }

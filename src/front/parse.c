@@ -1579,6 +1579,7 @@ static Node *funcall(Token **rest, Token *tok) {
   Node *call = new_node(ND_CALL, tok);
   call->args = func_args(rest, tok->next->next, call);
   VarScope *vs = find_var(name);
+  if (!vs && in_host_fn() && tok_equal(name, "printf")) vs = find_var_n("__carve_printf", 14);   /* the host's, not the device builtin */
   if (vs && vs->var && vs->var->sc == SC_FUNC) {
     Obj *fn = vs->var;
     if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
@@ -2011,7 +2012,7 @@ static const char host_prelude_text[] =
   "int rand(void); void srand(unsigned int); double drand48(void); void srand48(long);\n"
   "int atoi(const char *); long atol(const char *); double atof(const char *);\n"
   "long strtol(const char *, void *, int); unsigned long strtoul(const char *, void *, int); double strtod(const char *, void *);\n"
-  "int fprintf(FILE *, const char *, ...); int sprintf(char *, const char *, ...);\n"
+  "int __carve_printf(const char *, ...); int fprintf(FILE *, const char *, ...); int sprintf(char *, const char *, ...);\n"
   "int snprintf(char *, size_t, const char *, ...); int puts(const char *); int putchar(int);\n"
   "int fputs(const char *, FILE *); int fputc(int, FILE *); int fflush(FILE *);\n"
   "void exit(int); void abort(void);\n"
@@ -2050,9 +2051,7 @@ static bool in_host_fn(void) { return cur_fn && cur_fn->is_host && !cur_fn->is_d
 static bool is_dim3(const Type *t) { return t && t->kind == TY_STRUCT && t->tag && !strcmp(t->tag, "dim3"); }
 
 /* dim3(x, y, z) with the missing dimensions 1, as CUDA's constructor: a make_vector call */
-static Node *dim3_call(Token *name, Node *call) {
-  Type *t = find_typedef(name);
-  if (!is_dim3(t)) t = find_tag(name);
+static Node *dim3_call(Token *name, Node *call, Type *t) {
   if (call->nargs > 3) error_tok(name, "dim3 takes at most 3 dimensions, %d given", call->nargs);
   if (call->nargs == 1 && is_dim3(call->args->ty)) return call->args;   /* a copy */
   Node **a = &call->args;
@@ -2071,7 +2070,7 @@ static Node *dim3_call(Token *name, Node *call) {
 static Node *dim3_ctor(Token **rest, Token *tok) {
   Node *call = new_node(ND_CALL, tok);
   call->args = func_args(rest, tok->next->next, call);
-  return dim3_call(tok, call);
+  return dim3_call(tok, call, find_typedef(tok));
 }
 
 /* dim3-declarator = ident ("(" args ")" | "=" "{" args "}" | "=" assign)?: CUDA's constructors;
@@ -2096,7 +2095,7 @@ static Node *dim3_declarator(Token **rest, Token *tok, Type *base) {
       }
       call->args = head.next;
     }
-    init = dim3_call(name, call);
+    init = dim3_call(name, call, base);
   } else if (consume(&tok, tok, "=")) {
     init = assign(&tok, tok);
     add_type(init);
@@ -2104,10 +2103,10 @@ static Node *dim3_declarator(Token **rest, Token *tok, Type *base) {
       Node *call = new_node(ND_CALL, name);
       call->args = init;
       call->nargs = 1;
-      init = dim3_call(name, call);
+      init = dim3_call(name, call, base);
     } else if (!is_dim3(init->ty)) error_tok(init->tok, "cannot initialize a dim3 with '%s'", type_name(init->ty));
   } else {
-    init = dim3_call(name, new_node(ND_CALL, name));
+    init = dim3_call(name, new_node(ND_CALL, name), base);
   }
   Obj *var = new_local(tok_text(name), base, name, SC_LOCAL);
   Node *d = new_node(ND_DECL, name);
@@ -2163,7 +2162,7 @@ static Node *launch_expr(Token **rest, Token *tok) {
 Obj *find_host_function(Program *p, const char *name) {
   if (!name) name = "main";
   for (Obj *f = p->funcs; f; f = f->next)
-    if (f->is_host && f->is_definition && !f->is_kernel && !strcmp(f->name, name)) return f;
+    if (f->is_host && f->is_definition && f->body && !f->is_kernel && !strcmp(f->name, name)) return f;
   return NULL;
 }
 

@@ -68,7 +68,7 @@ static int new_buffer(HostCtx *c, BufferKind kind, size_t bytes, const char *how
   B->kind = kind;
   B->how = how;
   B->at = c->at ? tok_loc(c->at->tok) : (SrcLoc){0};
-  B->name = name ? name : fmt("%s block of %zu bytes at %s", how, bytes, site(B->at));
+  B->name = name ? name : fmt("%zu-byte block", bytes);
   return b;
 }
 
@@ -387,6 +387,12 @@ FN(h_fprintf) {
   if (format(c, &b, cstring(c, a[1].u), a, t, n, 2, msg)) { buf_free(&b); return HC_ERROR; }
   return emit(o, &b, ret);
 }
+FN(h_printf) {
+  UNUSED;
+  Buf b = {0};
+  if (format(c, &b, cstring(c, a[0].u), a, t, n, 1, msg)) { buf_free(&b); return HC_ERROR; }
+  return emit(c->hw->out, &b, ret);
+}
 FN(h_sprintf) {
   UNUSED;
   bool sn = !strcmp(call->fn->name, "snprintf");
@@ -657,7 +663,7 @@ static const struct { const char *name; HostFn *fn; } host_fns[] = {
   {"strlen", h_strlen}, {"strcmp", h_strcmp}, {"strncmp", h_strncmp}, {"strcpy", h_strcpy}, {"strncpy", h_strcpy},
   {"rand", h_rand}, {"srand", h_srand}, {"drand48", h_drand48}, {"srand48", h_srand48},
   {"atoi", h_strto}, {"atol", h_strto}, {"atof", h_strto}, {"strtol", h_strto}, {"strtoul", h_strto}, {"strtod", h_strto},
-  {"fprintf", h_fprintf}, {"sprintf", h_sprintf}, {"snprintf", h_sprintf}, {"puts", h_puts}, {"fputs", h_puts},
+  {"__carve_printf", h_printf}, {"fprintf", h_fprintf}, {"sprintf", h_sprintf}, {"snprintf", h_sprintf}, {"puts", h_puts}, {"fputs", h_puts},
   {"putchar", h_putchar}, {"fputc", h_putchar}, {"fflush", h_fflush}, {"exit", h_exit}, {"abort", h_exit},
   {"time", h_time}, {"gettimeofday", h_gettime}, {"clock_gettime", h_gettime},
   {"cudaMalloc", h_cudaMalloc}, {"cudaMallocManaged", h_cudaMalloc}, {"cudaMallocHost", h_cudaMalloc}, {"cudaHostAlloc", h_cudaMalloc},
@@ -745,6 +751,7 @@ static ArgSpec *recorded_scalar(Obj *q, Val v) {
 
 /* keep a launch whose configuration is new (the program's buffers as they are now) */
 static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
+  (void)at;
   HostResult *r = hw->r;
   for (int i = 0; i < r->nrec; i++)
     if (same_launch(&r->rec[i], KL->kernel, KL)) { r->rec[i].count++; return; }
@@ -755,10 +762,7 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
   for (Obj *q = KL->kernel->params; q; q = q->next, i++) {
     const char *why = NULL;
     args[i] = q->ty->kind == TY_PTR ? recorded_buffer(hw, q, KL->args[i].u, &why) : recorded_scalar(q, KL->args[i]);
-    if (!args[i]) {
-      diag_at(DIAG_WARNING, tok_loc(at->tok), "launch %d of '%s' is not recorded for analysis: %s", number, KL->kernel->name, why);
-      return;
-    }
+    if (!args[i]) return;   /* not device memory: the launch faults, and is not analyzed */
   }
   r->rec = xrealloc(r->rec, sizeof(RecordedLaunch) * (size_t)(r->nrec + 1));
   RecordedLaunch *rl = &r->rec[r->nrec++];

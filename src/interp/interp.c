@@ -656,7 +656,8 @@ static NOINLINE void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, boo
 static void eval_add_sub(Warp *w, Node *n, Mask m, Val *out) {
   Type *lt = n->lhs->ty, *rt = n->rhs->ty;
   bool sub = n->kind == ND_SUB;
-  if (n->contract) {
+  /* nvcc contracts a*b + c on the device; the host compiler for x86-64 has no FMA by default */
+  if (n->contract && !w->I->L->host_code) {
     bool lhs_mul = n->lhs->kind == ND_MUL && n->lhs->ty->kind == n->ty->kind;
     if (lhs_mul) fused(w, n->lhs, n->rhs, true, sub, m, out, n->ty);
     else fused(w, n->rhs, n->lhs, false, sub, m, out, n->ty);
@@ -815,7 +816,7 @@ static NOINLINE void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
       int sz = elem_size(lt);
       for (int l = 0; l < W; l++)
         res[l].u = n->op == ND_ADD ? old[l].u + (uint64_t)rhs[l].i * (uint64_t)sz : old[l].u - (uint64_t)rhs[l].i * (uint64_t)sz;
-    } else if (n->contract) {
+    } else if (n->contract && !w->I->L->host_code) {
       /* s += a*b  ->  fma(a, b, s);  s -= a*b  ->  fma(-a, b, s) */
       Val x[W], y[W];
       eval(w, n->rhs->lhs, m, x);
