@@ -107,12 +107,20 @@ static const char usage_bench[] =
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char usage_run[] =
-  "usage: carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
+  "usage: carve run FILE.cu [--host FUNC] [--arch h100|h200|g80|gt200|c1060] [-- PROGRAM ARGUMENTS]\n"
+  "       carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
   "                 [--max-steps N] [--no-race-check] [--dump-inputs DIR] [--format text|json]\n"
   "\n"
-  "Execute one launch of a kernel on the CPU, warp by warp, with CUDA's semantics. The launch\n"
+  "A file with a main (or --host FUNC) runs as a whole program: the host code in the interpreter\n"
+  "with carve's C library and CUDA runtime (docs/host-programs.md), every <<<...>>> launch checked\n"
+  "as below, faults located in the kernel and at the launch; the program's output and exit status\n"
+  "are its own, and carve lists the distinct launches it made on standard error. --arch: the machine\n"
+  "cudaGetDeviceProperties describes and whose limits the launches meet.\n"
+  "\n"
+  "With --kernel, --grid or --arg (or without a main), execute one launch of a kernel on the CPU,\n"
+  "warp by warp, with CUDA's semantics. The launch\n"
   "comes from the file's '#pragma carve' lines; flags override them. Reports out-of-bounds and\n"
   "misaligned accesses, integer division by zero, shared-memory races between warps within one\n"
   "barrier interval and __syncthreads reached by part of a block, each with its source location,\n"
@@ -122,7 +130,9 @@ static const char usage_run[] =
   "\n"
   "  --arg n=1024                    scalar parameter\n"
   "  --arg 'A=float[4096]:random(7)' buffer: zeros | fill(V) | iota[(S[,STEP])] | random(SEED[,LO,HI]) | file(\"PATH\")\n"
-  "  --max-steps N                   stop a runaway kernel after N warp-steps (default 2e9)\n"
+  "  --max-steps N                   stop after N warp-steps, status 2 (default: 2e9 or 10^6 per warp of\n"
+  "                                  the launch, whichever is larger; a host program 10^11); a run over\n"
+  "                                  a second shows its progress on a terminal\n"
   "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n";
 
 static const char usage_analyze[] =
@@ -138,6 +148,10 @@ static const char usage_analyze[] =
   "and launch limits (block size, occupancy bound, idle SMs). Each finding names the line, the cost\n"
   "and the remedy. 'exact' means an affine index with the same cost in every sampled request;\n"
   "otherwise the figure is 'sampled'.\n"
+  "A file with a main and no launch specification is run first (its output discarded): each kernel's\n"
+  "first distinct launch is analyzed with the buffers as the program filled them (--launch N: the Nth\n"
+  "distinct launch, --kernel K: K's first; flags override the recorded grid, block and arguments;\n"
+  "JSON: an array when there are several).\n"
   "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
 
 static const char usage_estimate[] =
@@ -157,6 +171,8 @@ static const char usage_estimate[] =
   "data pipe, one warp's latency path, launch) against the ceilings of 'carve calibrate'; the largest\n"
   "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md; JSON\n"
   "fields: docs/estimate-json.md.\n"
+  "A file with a main and no launch specification: the launches the program made, as analyze takes\n"
+  "them (--launch N, --kernel K, --host FUNC).\n"
   "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n"
   "                         (each file's kernel is the one its launch specification names)\n"
   "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
@@ -641,7 +657,7 @@ static int run_launch(Opts *o, Launch *L) {
   if (o->dump_inputs && !dump_inputs(o->dump_inputs, L)) return 2;
   for (int i = 0; i < o->nouts; i++)
     if (!(out[i] = out_begin(strchr(o->outs[i], '=') + 1))) { out_abort_all(); return 2; }
-  RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race};
+  RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0};
   RunStats st;
   fflush(stdout);
   int rc = interp_run(L, &ro, &st);
@@ -655,6 +671,7 @@ static int run_launch(Opts *o, Launch *L) {
 }
 
 /* ---- host programs ---- */
+static const Machine *machine_flag(Opts *o);
 static bool has_main(Program *p, const char *fn) {
   if (find_host_function(p, fn)) return true;
   for (HostSkip *h = p->host_skipped; h; h = h->next) if (!strcmp(h->name, fn ? fn : "main")) return true;
@@ -668,7 +685,7 @@ static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r) 
   for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
                     .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
-  if (o->bench.arch && !(ho.machine = machine_find(o->bench.arch))) return 2;
+  if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
   fflush(stdout);
   return host_run(p, &ho, r);
 }
@@ -789,7 +806,9 @@ static int cmd_run(Opts *o, Program *p) {
   /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
   if (p->errors && diag_errors && !k->body) return 2;
   Launch L;
+  if (o->bench.arch && !machine_flag(o)) return 2;
   if (prepare_launch(o, p, k, &L)) return 2;
+  if (o->bench.arch) L.machine = machine_flag(o);   /* its limits on threads and shared memory */
   int rc = run_launch(o, &L);
   launch_free(&L);
   return rc;
@@ -1108,7 +1127,7 @@ static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal
 static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", true, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_run},
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_run},
   {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
   {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
    cmd_estimate},

@@ -23,7 +23,7 @@ values=("-D N=4" "-I ." "--kernel vv" "--format json" "-o $tmp/x" "--grid 1" "--
 declare -A accepts=(
   [check]="-D -I --format"
   [print]="-D -I --kernel -o"
-  [run]="-D -I --kernel --grid --block --shared --arg --out --max-steps --no-race-check --dump-inputs --format"
+  [run]="-D -I --kernel --grid --block --shared --arg --arch --out --max-steps --no-race-check --dump-inputs --format"
   [analyze]="-D -I --kernel --grid --block --shared --arg --arch --blocks --format --fail-on"
   [estimate]="-D -I --kernel --grid --block --shared --arg --arch --regs --calibration --format --rank"
   [bench]="-D -I --kernel --grid --block --shared --arg --reps --flush-l2 --verify --verify-blocks --ncu --baseline --no-baseline --arch --timeout --calibration --format --emit"

@@ -611,10 +611,15 @@ FN(h_getDeviceProperties) {
   set_member(c, st, base, "concurrentKernels", 1);
   set_member(c, st, base, "managedMemory", 1);
   set_member(c, st, base, "unifiedAddressing", 1);
-  /* CUDA's limits on launch shapes (launch_check_dims) */
+  /* CUDA's limits on launch shapes (CUDA C++ Programming Guide, Compute Capabilities: before
+   * cc 2.0 a block's x and y reach 512, before cc 3.0 a grid's x reaches 65535) */
+  bool old = M->cc_major < 2;
   Member *m = find_member(st, "maxThreadsDim");
-  if (m) { int d[3] = {1024, 1024, 64}; memcpy(c->mem(c, base + (uint64_t)m->offset, 12, true, false), d, 12); }
-  if ((m = find_member(st, "maxGridSize"))) { int d[3] = {2147483647, 65535, 65535}; memcpy(c->mem(c, base + (uint64_t)m->offset, 12, true, false), d, 12); }
+  if (m) { int d[3] = {old ? 512 : 1024, old ? 512 : 1024, 64}; memcpy(c->mem(c, base + (uint64_t)m->offset, 12, true, false), d, 12); }
+  if ((m = find_member(st, "maxGridSize"))) {
+    int d[3] = {M->cc_major < 3 ? 65535 : 2147483647, 65535, old ? 1 : 65535};
+    memcpy(c->mem(c, base + (uint64_t)m->offset, 12, true, false), d, 12);
+  }
   ret->i = 0;
   return HC_OK;
 }
