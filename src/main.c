@@ -107,7 +107,7 @@ static const char usage_bench[] =
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char usage_run[] =
-  "usage: carve run FILE.cu [--host FUNC] [--arch h100|h200|g80|gt200|c1060] [-- PROGRAM ARGUMENTS]\n"
+  "usage: carve run FILE.cu [MORE.cu ...] [--host FUNC] [--arch h100|h200|g80|gt200|c1060] [-- PROGRAM ARGUMENTS]\n"
   "       carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
@@ -117,7 +117,8 @@ static const char usage_run[] =
   "with carve's C library and CUDA runtime (docs/host-programs.md), every <<<...>>> launch checked\n"
   "as below, faults located in the kernel and at the launch; the program's output and exit status\n"
   "are its own, and carve lists the distinct launches it made on standard error. --arch: the machine\n"
-  "cudaGetDeviceProperties describes and whose limits the launches meet.\n"
+  "cudaGetDeviceProperties describes and whose limits the launches meet. Several files are the\n"
+  "sources of one program, read in order as one unit (static names must differ between them).\n"
   "\n"
   "With --kernel, --grid or --arg (or without a main), execute one launch of a kernel on the CPU,\n"
   "warp by warp, with CUDA's semantics. The launch\n"
@@ -1127,7 +1128,7 @@ static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal
 static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", true, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_run},
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", true, cmd_run},
   {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
   {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
    cmd_estimate},
@@ -1145,12 +1146,30 @@ static const Command *find_command(const char *name) {
   return NULL;
 }
 
+/* several source files of one program (carve run prog.cu util.c): read as one translation unit,
+ * each file included in turn where it is (diagnostics name each file) */
+static Program *load_sources(Opts *o) {
+  Buf text = {0};
+  for (int i = 0; i < o->nfiles; i++) {
+    errno = 0;
+    if (access(o->files[i], R_OK) != 0 || strchr(o->files[i], '"') || strchr(o->files[i], '\n')) {
+      fprintf(stderr, "carve %s: cannot read '%s': %s\n", o->cmd->name, o->files[i], errno ? strerror(errno) : "an unusual name");
+      buf_free(&text);
+      return NULL;
+    }
+    buf_printf(&text, "#include \"%s\"\n", o->files[i]);   /* relative to the working directory, as given */
+  }
+  Program *p = load_program_text("<command line>", text.s, &o->pp);
+  buf_free(&text);
+  return p;
+}
+
 static int run_command(const Command *c, int argc, char **argv) {
   Opts o;
   int r = parse_opts(c, argc, argv, &o);
   if (r) return r < 0 ? 0 : r;
   if (!c->load) return c->run(&o, NULL);
-  Program *p = load_program(o.file, &o.pp);
+  Program *p = o.nfiles > 1 ? load_sources(&o) : load_program(o.file, &o.pp);
   if (!p) return 2;
   int rc = c->run(&o, p);
   program_free(p);

@@ -82,6 +82,18 @@ printf '#pragma carve launch vadd grid(4) block(64)\n#pragma carve arg a = float
 grep -q "vadd<<<(4,1,1), (64,1,1)>>>" "$tmp/out"; check $? "the spec, not the recording: $(head -2 "$tmp/out")"
 "$carve" run --kernel vadd "$tmp/spec.cu" >"$tmp/out" 2>&1; check $? "run --kernel: the spec's single launch"
 grep -q "vadd<<<(4,1,1), (64,1,1)>>> ok" "$tmp/out"; check $? "run --kernel: $(cat "$tmp/out")"
+# several source files of one program
+"$carve" run $d/multi/main.cu $d/multi/scale.cu >"$tmp/out" 2>"$tmp/err"; check $? "two files: exit 0: $(cat "$tmp/err")"
+grep -qx "sum 3000.0" "$tmp/out"; check $? "two files: main in one, the kernel and its launcher in the other: $(cat "$tmp/out")"
+"$carve" run $d/multi/main.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "one of the two files: exit 1 (got $rc)"
+grep -q "error: call to 'launch_scale', which is declared but never defined" "$tmp/err"; check $? "one of the two files: the missing function named: $(cat "$tmp/err")"
+# several kernels with launch specifications: the command says which it took
+printf '#pragma carve launch a grid(1) block(32)\n#pragma carve arg x = float[32] : zeros out\n__global__ void a(float *x) { x[threadIdx.x] = 1; }\n#pragma carve launch b grid(1) block(32)\n#pragma carve arg x = float[32] : zeros out\n__global__ void b(float *x) { x[threadIdx.x] = 2; }\n' > "$tmp/two.cu"
+"$carve" run "$tmp/two.cu" >/dev/null 2>"$tmp/err"; check $? "two kernels: run exit 0"
+grep -q "carve run: $tmp/two.cu has 2 kernels; this is 'a', the first with a launch specification (--kernel NAME picks another: b)" "$tmp/err"; check $? "two kernels: run says which: $(cat "$tmp/err")"
+"$carve" analyze "$tmp/two.cu" >/dev/null 2>"$tmp/err"; check $? "two kernels: analyze exit 0"
+grep -q "has 2 kernels; this is 'a'" "$tmp/err"; check $? "two kernels: analyze says which"
+
 # device code unchanged by the host code beside it
 "$carve" print $d/heat.cu >"$tmp/p.cu" 2>&1; check $? "print a host program"
 ! grep -q "main\|cudaMalloc" "$tmp/p.cu"; check $? "print: device code only"
