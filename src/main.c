@@ -71,6 +71,8 @@ static const char usage_optimize[] =
   "size verified and every estimate), or as JSON to standard output with --format json.\n"
   "  --set stage.tile=16   a pass parameter (values: docs/optimize.md); --passes scalar,unroll runs\n"
   "                        only those, --skip camping all but those\n"
+  "A file with a main and no launch specification: the launches the program made (--launch N,\n"
+  "--kernel K, --host FUNC), with the buffers as the program filled them.\n"
   "Exit 0 with the output written (also when no pass applied), 2 on an error.\n";
 
 static const char usage_check[] =
@@ -104,6 +106,9 @@ static const char usage_bench[] =
   "  --baseline    time the spec's '#pragma carve baseline' library call (cuBLAS FP32, no TF32);\n"
   "                on by default when the spec names one (--no-baseline to skip)\n"
   "  --emit DIR    write DIR/harness.cu and DIR/build.sh; do not build or run\n"
+  "A file with a main and no launch specification: the launches the program made (as analyze takes\n"
+  "them: --launch N, --kernel K, --host FUNC), their buffers given to the harness as files\n"
+  "(--emit DIR: DIR/launch-N/ each).\n"
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char usage_run[] =
@@ -985,7 +990,60 @@ static int cmd_estimate(Opts *o, Program *unused) {
   return rc;
 }
 
+/* A recorded launch given as flags, for the commands that take their launch as flags (bench's
+ * harness reads the files, optimize reloads the source at other sizes): each buffer's bytes in
+ * DIR/NAME.bin (DIR: --emit's, kept, or a temporary one, removed after), file("...") settings
+ * first and the user's own --arg after them (they override). */
+typedef int FlagsFn(Opts *o, Program *p);
+typedef struct { FlagsFn *fn; } ViaFlags;
+static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+  Opts f = *o;
+  bool keep = o->bench.emit_dir != NULL;
+  char tmpl[] = "/tmp/carve-launch-XXXXXX";
+  /* --emit: one directory per launch, the buffers beside the harness that reads them */
+  const char *dir = keep ? fmt("%s/launch-%d", o->bench.emit_dir, rl->first) : mkdtemp(tmpl);
+  if (keep) f.bench.emit_dir = dir;
+  if (!dir || (keep && !make_dirs(dir))) { fprintf(stderr, "carve %s: cannot create a directory for the launch's buffers: %s\n", o->cmd->name, strerror(errno)); return 2; }
+  f.kernel = rl->kernel->name;
+  f.launch_no = 0;
+  f.host_fn = NULL;
+  f.grid = fmt("%lld,%lld,%lld", (long long)ov->grid[0], (long long)ov->grid[1], (long long)ov->grid[2]);
+  f.block = fmt("%lld,%lld,%lld", (long long)ov->block[0], (long long)ov->block[1], (long long)ov->block[2]);
+  f.ov.dyn_shared = ov->dyn_shared;
+  f.arg_texts = NULL;
+  f.nargs = 0;
+  const char **written = arena_alloc(sizeof(char *) * (size_t)(rl->ov.nargs + 1));
+  int nw = 0, rc = 0;
+  for (int i = 0; i < rl->ov.nargs && !rc; i++) {
+    const ArgSpec *a = rl->ov.args[i];
+    if (!a->is_buffer) {
+      push(&f.arg_texts, &f.nargs, a->scalar.is_float ? fmt("%s=%.17g", a->name, a->scalar.d) : fmt("%s=%lld", a->name, (long long)a->scalar.i));
+      continue;
+    }
+    const char *path = fmt("%s/%s.bin", dir, a->name);
+    OutFile *of = out_begin(path);
+    if (!of || !out_write(of, a->bytes, (size_t)a->count * (size_t)a->elem_ty->size) || !out_commit_all()) { out_abort_all(); rc = 2; break; }
+    written[nw++] = path;
+    push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\")%s", a->name, type_name(a->elem_ty), (long long)a->count, path, " out"));
+  }
+  for (int i = 0; i < o->nargs; i++) push(&f.arg_texts, &f.nargs, o->arg_texts[i]);
+  if (!rc) rc = ((ViaFlags *)ctx)->fn(&f, p);
+  if (!keep) {
+    for (int i = 0; i < nw; i++) unlink(written[i]);
+    rmdir(dir);
+  }
+  return rc;
+}
+
+static int cmd_bench_launch(Opts *o, Program *p);
 static int cmd_bench(Opts *o, Program *p) {
+  if (use_recorded(o, p)) {
+    return each_recorded(o, p, via_flags, &(ViaFlags){cmd_bench_launch});
+  }
+  return cmd_bench_launch(o, p);
+}
+
+static int cmd_bench_launch(Opts *o, Program *p) {
   Obj *k = pick_kernel(p, o->kernel, o->file, "bench");
   if (!k || !k->body) return 2;
   const char *cal;
@@ -1071,7 +1129,13 @@ static int cmd_arch(Opts *o, Program *unused) {
   return 0;
 }
 
+static int cmd_optimize_launch(Opts *o, Program *p);
 static int cmd_optimize(Opts *o, Program *p) {
+  if (!diag_errors && use_recorded(o, p)) return each_recorded(o, p, via_flags, &(ViaFlags){cmd_optimize_launch});
+  return cmd_optimize_launch(o, p);
+}
+
+static int cmd_optimize_launch(Opts *o, Program *p) {
   if (diag_errors) return 2;
   if (o->passes && o->skip) return usage_error("optimize", "--passes and --skip: give one");
   const Machine *m = machine_flag(o);
@@ -1132,9 +1196,9 @@ static const Command commands[] = {
   {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
   {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
    cmd_estimate},
-  {"bench", usage_bench, LAUNCH | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
+  {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
-  {"optimize", usage_optimize, LAUNCH | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
+  {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", false, cmd_calibrate},

@@ -75,6 +75,14 @@ grep -q "the program made 3 distinct launches" "$tmp/err"; check $? "analyze --l
 grep -q "launch: 9 blocks of 256 threads" "$tmp/out"; check $? "estimate matmul: the program's launch: $(grep launch: "$tmp/out")"
 "$carve" estimate --block 128 --kernel saxpy $d/kernels.cu >"$tmp/out" 2>/dev/null; check $? "estimate with a flag over the recorded launch"
 grep -q "launch: 12 blocks of 128 threads" "$tmp/out"; check $? "estimate: --block overrides the recorded block: $(grep launch: "$tmp/out")"
+# bench and optimize take a recorded launch as flags: its buffers as files
+"$carve" bench --launch 2 --emit "$tmp/emit" $d/heat.cu >"$tmp/out" 2>"$tmp/err"; check $? "bench --emit on a recorded launch: $(cat "$tmp/err")"
+[ -f "$tmp/emit/launch-2/harness.cu" ] && [ "$(stat -c %s "$tmp/emit/launch-2/u.bin")" = 12288 ]; check $? "bench --emit: the harness and the step's buffer (64x48 floats) beside it"
+grep -q "read_file(\"$tmp/emit/launch-2/u.bin\"" "$tmp/emit/launch-2/harness.cu"; check $? "bench --emit: the harness reads the recorded bytes"
+"$carve" optimize --kernel step -o "$tmp/opt.cu" $d/heat.cu >/dev/null 2>"$tmp/err"; check $? "optimize a recorded launch: $(tail -3 "$tmp/err")"
+grep -q "__global__ void step" "$tmp/opt.cu"; check $? "optimize: the kernels written"
+! ls /tmp/carve-launch-* >/dev/null 2>&1 || [ -z "$(find /tmp -maxdepth 1 -name 'carve-launch-*' -newer "$tmp/opt.cu")" ]; check $? "optimize: its temporary buffers removed"
+
 # a launch specification still overrides the program
 cp $d/vadd.cu "$tmp/spec.cu"
 printf '#pragma carve launch vadd grid(4) block(64)\n#pragma carve arg a = float[256] : iota\n#pragma carve arg b = float[256] : iota\n#pragma carve arg c = float[256] : zeros out\n#pragma carve arg n = 256\n' >> "$tmp/spec.cu"
