@@ -726,6 +726,7 @@ static int cmd_run_host(Opts *o, Program *p) {
             (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
+    if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 64)\n", r.unrecorded);
   }
   int code = r.exit_code;
   host_result_free(&r);

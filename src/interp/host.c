@@ -15,6 +15,10 @@
 #endif
 #define MAX_BUFFERS (1 << 20)             /* buffer numbers have 20 bits (interp.h addresses) */
 #define HANDLE_BASE 0x100000ull           /* events and streams: opaque handles, never memory */
+/* recorded launches keep copies of their buffers: a loop whose scalar argument changes every
+ * launch (a time value) would otherwise keep one copy per launch */
+#define MAX_RECORDED 64
+#define MAX_RECORDED_BYTES (1ull << 30)
 
 enum { FILE_STDIN = 1, FILE_STDOUT = 2, FILE_STDERR = 3 };
 
@@ -35,6 +39,7 @@ struct HostWorld {
   double *events;        /* simulated time (ms) each event was recorded at */
   int nevents, nstreams;
   uint64_t kernel_steps; /* warp-steps of every launch so far */
+  uint64_t recorded_bytes;
   bool exited;
   int exit_code;
   HostResult *r;
@@ -740,6 +745,7 @@ static ArgSpec *recorded_buffer(HostWorld *hw, Obj *q, uint64_t v, const char **
   Buffer *B = &hw->HL.bufs[b];
   a->count = (int64_t)((B->bytes - off) / (size_t)a->elem_ty->size);
   a->bytes = copy_bytes_of(B->data + off, (size_t)a->count * (size_t)a->elem_ty->size);
+  hw->recorded_bytes += (uint64_t)a->count * (uint64_t)a->elem_ty->size;
   a->out = true;
   return a;
 }
@@ -763,6 +769,7 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
   int np = 0;
   for (Obj *q = KL->kernel->params; q; q = q->next) np++;
   ArgSpec **args = arena_alloc(sizeof(ArgSpec *) * (size_t)(np + 1));
+  if (r->nrec >= MAX_RECORDED || hw->recorded_bytes >= MAX_RECORDED_BYTES) { r->unrecorded++; return; }
   int i = 0;
   for (Obj *q = KL->kernel->params; q; q = q->next, i++) {
     const char *why = NULL;
@@ -924,7 +931,6 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   RunOptions ro = o->kernel_opt;
   ro.max_steps = o->max_steps ? o->max_steps : 100000000000ull;
   ro.hooks = NULL;
-  ro.progress = false;
   status = interp_run(HL, &ro, &st);
   r->host_steps = st.warp_steps;
   fflush(hw->out);

@@ -511,6 +511,21 @@ static _Noreturn NOINLINE void stop_at(Warp *w, Node *n) {
   unwind_warp(w);
 }
 
+static double now_seconds(void);
+/* the host program's progress line: how long it has run and where it is (its loops can be long:
+ * one thread interpreted) */
+static NOINLINE void host_progress(Warp *w, Node *n) {
+  Interp *I = w->I;
+  double t = now_seconds(), el = t - I->t0;
+  if (el < 1.0 || t - I->last_progress < 0.5) return;
+  I->last_progress = t;
+  I->progress_shown = true;
+  SrcLoc at = tok_loc(n->tok);
+  fprintf(stderr, "\r\033[K%s: host code running for %.0f s (%.0f M steps/s), at %s:%d", I->L->kernel->name, el,
+          (double)I->st->warp_steps / el / 1e6, at.file ? at.file->name : "?", at.line);
+  fflush(stderr);
+}
+
 static inline void step(Warp *w, Node *n, Mask m) {
   RunStats *st = w->I->st;
   st->warp_steps++;
@@ -521,6 +536,7 @@ static inline void step(Warp *w, Node *n, Mask m) {
   }
   st->lane_ops += (uint64_t)__builtin_popcount(m);
   if (__builtin_expect(st->warp_steps > w->I->max_steps, 0)) stop_at(w, n);
+  if (__builtin_expect(!(st->warp_steps & 0xfffff), 0) && w->I->L->host_code && w->I->opt->progress) host_progress(w, n);
 }
 
 static Mask truth(Type *t, const Val *v, Mask m) {
@@ -1271,6 +1287,7 @@ static NOINLINE void eval_host_call(Warp *w, Node *n, Mask m, Val *out) {
     args[na] = v[0];
     tys[na] = a->ty;
   }
+  if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }   /* the program's output, not on our line */
   HostCtx c = host_ctx(w, n);
   const char *msg = NULL;
   HostStatus hs = n->fn ? host_call(&c, n->fn, args, tys, na, &ret, &msg)
@@ -1304,6 +1321,7 @@ static NOINLINE void eval_launch(Warp *w, Node *n, Mask m) {
   Val *args = xmalloc(sizeof(Val) * (size_t)(n->nargs + 1));
   int i = 0;
   for (Node *a = n->args; a; a = a->next, i++) { eval(w, a, m, v); args[i] = v[0]; }
+  if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }
   HostCtx c = host_ctx(w, n);
   int status;
   host_launch(&c, n, g, b, sh, args, &status);
@@ -1923,7 +1941,7 @@ static void progress(Interp *I, int64_t done, int64_t total, bool final) {
     return;
   }
   double t = now_seconds(), el = t - I->t0;
-  if (el < 1.0 || t - I->last_progress < 0.5 || !done) return;
+  if (I->L->host_code || el < 1.0 || t - I->last_progress < 0.5 || !done) return;
   I->last_progress = t;
   I->progress_shown = true;
   double rate = (double)I->st->lane_ops / el / 1e6;

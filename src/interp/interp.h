@@ -162,6 +162,7 @@ typedef struct HostResult {
   int exit_code;
   int launches;          /* launches made */
   RecordedLaunch *rec; int nrec;
+  int unrecorded;        /* distinct launches past the recording's limits (64, 1 GiB of copies) */
   uint64_t kernel_lane_ops, host_steps;
   double kernel_seconds;
 } HostResult;
