@@ -78,8 +78,9 @@ static const char usage_optimize[] =
 static const char usage_check[] =
   "usage: carve check FILE.cu [-D NAME[=VALUE]] [-I DIR] [--format text|json]\n"
   "\n"
-  "Parse FILE.cu (host code beside the kernels is skipped) and list each kernel with its\n"
-  "signature, resources declared, and launch specification. Exit 0 when the file loads with no\n"
+  "Parse FILE.cu and list each kernel with its signature, resources declared, and launch\n"
+  "specification, or where the host code launches it (host code that does not parse is skipped\n"
+  "here; 'carve run' reports it). Exit 0 when the file loads with no\n"
   "error, 2 with diagnostics otherwise.\n";
 
 static const char usage_print[] =
@@ -473,9 +474,20 @@ static char *init_text(const ArgSpec *a) {
   }
 }
 
-static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s) {
+/* the first <<<...>>> of kernel k in the host code, or NULL */
+typedef struct { Obj *k; Node *at; } LaunchFind;
+static bool find_launch(Node *n, void *ctx) {
+  LaunchFind *lf = ctx;
+  if (n->kind == ND_LAUNCH && n->fn == lf->k && !lf->at) lf->at = n;
+  return !lf->at;
+}
+
+static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Program *p) {
   printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
   if (f->shared_size || f->uses_barrier) printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
+  LaunchFind lf = {f, NULL};
+  if (!s) walk_program(p, find_launch, NULL, &lf);
+  if (!s && lf.at) { printf("    launched by the host code at line %d (run and analyze take the program's launches)\n", tok_loc(lf.at->tok).line); return; }
   if (!s) { printf("    no launch specification (#pragma carve launch %s ...)\n", f->name); return; }
   printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
          (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
@@ -495,7 +507,7 @@ static int cmd_check(Opts *o, Program *p) {
   for (Obj *f = p->funcs; f; f = f->next) {
     if (!f->is_kernel || !f->is_definition) continue;
     if (json) check_kernel_json(f, find_spec(p, f->name), nk == 0);
-    else check_kernel_text(o->file, f, find_spec(p, f->name));
+    else check_kernel_text(o->file, f, find_spec(p, f->name), p);
     nk++;
   }
   if (json) printf("\n], \"errors\": %d}\n", diag_errors);

@@ -102,6 +102,8 @@ grep -q "carve run: $tmp/two.cu has 2 kernels; this is 'a', the first with a lau
 "$carve" analyze "$tmp/two.cu" >/dev/null 2>"$tmp/err"; check $? "two kernels: analyze exit 0"
 grep -q "has 2 kernels; this is 'a'" "$tmp/err"; check $? "two kernels: analyze says which"
 
+"$carve" check $d/heat.cu >"$tmp/out" 2>&1; check $? "check a host program"
+grep -q "launched by the host code at line 52" "$tmp/out"; check $? "check: where the host launches a kernel: $(cat "$tmp/out")"
 # device code unchanged by the host code beside it
 "$carve" print $d/heat.cu >"$tmp/p.cu" 2>&1; check $? "print a host program"
 ! grep -q "main\|cudaMalloc" "$tmp/p.cu"; check $? "print: device code only"
