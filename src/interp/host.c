@@ -40,6 +40,7 @@ struct HostWorld {
   int nevents, nstreams;
   uint64_t kernel_steps; /* warp-steps of every launch so far */
   uint64_t recorded_bytes;
+  Buf scratch;           /* formatted output: held here, not on a frame a fault unwinds */
   bool exited;
   int exit_code;
   HostResult *r;
@@ -109,16 +110,14 @@ static uint64_t addr_of(HostWorld *hw, int b) {
   return k == BUF_HOST ? HOST_ADDR(b, 0) : GLOBAL_ADDR(b, 0);
 }
 
-/* a NUL-terminated string at a (at most 1 MiB), in the arena */
+/* a NUL-terminated string at a (at most 1 MiB), in the arena. Measured first, then copied: a
+ * bad address faults (and unwinds) before anything is allocated */
 static const char *cstring(HostCtx *c, uint64_t a) {
-  Buf s = {0};
-  for (uint64_t i = 0; i < (1u << 20); i++) {
-    char ch = (char)*c->mem(c, a + i, 1, false, false);
-    if (!ch) break;
-    buf_putc(&s, ch);
-  }
-  char *r = arena_strdup(s.s ? s.s : "");
-  buf_free(&s);
+  uint64_t n = 0;
+  while (n < (1u << 20) && *c->mem(c, a + n, 1, false, false)) n++;
+  char *r = arena_alloc(n + 1);
+  if (n) memcpy(r, c->mem(c, a, n, false, false), n);
+  r[n] = 0;
   return r;
 }
 
@@ -196,18 +195,23 @@ static FILE *stream_of(HostCtx *c, uint64_t f, const char **msg) {
   return NULL;
 }
 
+static Buf *scratch(HostWorld *hw) {
+  hw->scratch.len = 0;
+  if (hw->scratch.s) hw->scratch.s[0] = 0;
+  return &hw->scratch;
+}
+
 static HostStatus emit(FILE *o, Buf *b, Val *ret) {
   if (b->len) fwrite(b->s, 1, b->len, o);
   ret->i = (int64_t)b->len;
-  buf_free(b);
   return HC_OK;
 }
 
 HostStatus host_printf(HostCtx *c, const char *f, const Val *args, Type **tys, int nargs, const char **msg) {
-  Buf b = {0};
+  Buf *b = scratch(c->hw);
   Val ret;
-  if (format(c, &b, f, args, tys, nargs, 0, msg)) { buf_free(&b); return HC_ERROR; }
-  return emit(c->hw->out, &b, &ret);
+  if (format(c, b, f, args, tys, nargs, 0, msg)) return HC_ERROR;
+  return emit(c->hw->out, b, &ret);
 }
 
 uint64_t host_string(HostCtx *c, Node *str) {
@@ -388,21 +392,25 @@ FN(h_fprintf) {
   UNUSED;
   FILE *o = stream_of(c, a[0].u, msg);
   if (!o) return HC_ERROR;
-  Buf b = {0};
-  if (format(c, &b, cstring(c, a[1].u), a, t, n, 2, msg)) { buf_free(&b); return HC_ERROR; }
-  return emit(o, &b, ret);
+  const char *f = cstring(c, a[1].u);
+  Buf *b = scratch(c->hw);
+  if (format(c, b, f, a, t, n, 2, msg)) return HC_ERROR;
+  return emit(o, b, ret);
 }
 FN(h_printf) {
   UNUSED;
-  Buf b = {0};
-  if (format(c, &b, cstring(c, a[0].u), a, t, n, 1, msg)) { buf_free(&b); return HC_ERROR; }
-  return emit(c->hw->out, &b, ret);
+  const char *f = cstring(c, a[0].u);
+  Buf *b = scratch(c->hw);
+  if (format(c, b, f, a, t, n, 1, msg)) return HC_ERROR;
+  return emit(c->hw->out, b, ret);
 }
 FN(h_sprintf) {
   UNUSED;
   bool sn = !strcmp(call->fn->name, "snprintf");
-  Buf b = {0};
-  if (format(c, &b, cstring(c, a[sn ? 2 : 1].u), a, t, n, sn ? 3 : 2, msg)) { buf_free(&b); return HC_ERROR; }
+  const char *f = cstring(c, a[sn ? 2 : 1].u);
+  Buf *bp = scratch(c->hw), b;
+  if (format(c, bp, f, a, t, n, sn ? 3 : 2, msg)) return HC_ERROR;
+  b = *bp;
   size_t len = b.len, room = sn ? a[1].u : len + 1;
   size_t w = len + 1 <= room ? len + 1 : room;
   if (w) {
@@ -410,7 +418,6 @@ FN(h_sprintf) {
     if (len) memcpy(d, b.s, w - 1 < len ? w - 1 : len);
     d[w - 1] = 0;
   }
-  buf_free(&b);
   ret->i = (int64_t)len;
   return HC_OK;
 }
@@ -943,6 +950,7 @@ done:
   free(HL->constant);
   free(hw->strs);
   free(hw->events);
+  buf_free(&hw->scratch);
   free(hw);
   return status;
 }

@@ -1318,14 +1318,16 @@ static NOINLINE void eval_launch(Warp *w, Node *n, Mask m) {
   Val v[W];
   if (n->els) { eval(w, n->els, m, v); sh = v[0].i; }
   if (n->inc) eval(w, n->inc, m, v);   /* the stream: every stream runs in program order */
-  Val *args = xmalloc(sizeof(Val) * (size_t)(n->nargs + 1));
+  /* on this frame, not the heap: evaluating an argument may fault and unwind */
+  enum { MAX_LAUNCH_ARGS = 512 };   /* CUDA's 4 KB of parameters holds at most 512 pointers */
+  Val args[MAX_LAUNCH_ARGS];
+  if (n->nargs > MAX_LAUNCH_ARGS) fault_at(w, n, -1, "a launch with more than %d arguments", MAX_LAUNCH_ARGS);
   int i = 0;
   for (Node *a = n->args; a; a = a->next, i++) { eval(w, a, m, v); args[i] = v[0]; }
   if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }
   HostCtx c = host_ctx(w, n);
   int status;
   host_launch(&c, n, g, b, sh, args, &status);
-  free(args);
   if (!status) return;
   /* the kernel's fault or stop was reported where it happened; this is where it was launched */
   diag_at(DIAG_NOTE, tok_loc(n->tok), "in this launch of '%s' (grid (%lld,%lld,%lld), block (%lld,%lld,%lld))", n->fn->name, (long long)g[0],

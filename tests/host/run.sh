@@ -52,6 +52,8 @@ grep -q "doublefree.cu:5:3: error: free of memory already freed" "$tmp/err"; che
 "$carve" run $d/bad/unknown.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "unknown: exit 2 (got $rc)"
 grep -q "unknown.cu:6:3: error: unknown function 'cublasSscal'" "$tmp/err"; check $? "unknown: the function named: $(cat "$tmp/err")"
 
+"$carve" run $d/bad/badstr.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "badstr: exit 1 (got $rc)"
+grep -q "badstr.cu:5:3: error: out-of-bounds host read of 1 bytes: element 4096 of 'the string \"a\"'" "$tmp/err"; check $? "badstr: printf's %s past its string: $(cat "$tmp/err")"
 # the step limit stops, status 2, never a fault
 "$carve" run --max-steps 100000 $d/bad/spin.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "spin: exit 2 (got $rc)"
 grep -q "^carve: stopped: step limit 100000 reached in kernel 'spin' (raise with --max-steps)" "$tmp/err"; check $? "spin: stopped: $(cat "$tmp/err")"
