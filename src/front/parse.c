@@ -62,6 +62,7 @@ static Node *dim3_declarator(Token **rest, Token *tok, Type *base);
 static Node *dim3_ctor(Token **rest, Token *tok);
 static Node *launch_expr(Token **rest, Token *tok);
 static bool in_host_fn(void);
+static void symbol_arg(Obj *fn, Node *call);
 static void toplevel(Token **rest, Token *tok, bool host_const);
 
 Node *new_node(NodeKind kind, Token *tok) {
@@ -1591,6 +1592,7 @@ static Node *funcall(Token **rest, Token *tok) {
     for (Type *p = ft->params; p; p = p->next) np++;
     if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
       error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
+    if (fn->is_host_lib) symbol_arg(fn, call);
     int i = 0;
     for (Type *p = ft->params; p; p = p->next, i++) coerce_arg(nthp(&call->args, i), p);
     call->ty = ft->return_ty;
@@ -2047,6 +2049,22 @@ static void host_prelude(void) {
 }
 
 static bool in_host_fn(void) { return cur_fn && cur_fn->is_host && !cur_fn->is_device; }
+
+/* cudaMemcpyToSymbol(sym, ...) takes the variable itself (a C++ reference in CUDA's headers):
+ * a scalar or struct __constant__/__device__ variable is passed by its address, as an array is */
+static void symbol_arg(Obj *fn, Node *call) {
+  int i = !strcmp(fn->name, "cudaMemcpyToSymbol") ? 0 : !strcmp(fn->name, "cudaMemcpyFromSymbol") ? 1 : -1;
+  if (i < 0 || call->nargs <= i) return;
+  Node **a = nthp(&call->args, i);
+  Node *v = *a;
+  if (v->kind != ND_VAR || (v->var->sc != SC_CONSTANT && v->var->sc != SC_DEVICE_GLOBAL) || v->ty->kind == TY_ARRAY) return;
+  Node *next = v->next;
+  v->next = NULL;
+  Node *addr = new_unary(ND_ADDR, v, v->tok);
+  add_type(addr);
+  addr->next = next;
+  *a = addr;
+}
 
 static bool is_dim3(const Type *t) { return t && t->kind == TY_STRUCT && t->tag && !strcmp(t->tag, "dim3"); }
 

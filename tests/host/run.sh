@@ -24,6 +24,9 @@ grep -q "launch 2: step<<<(4,6,1), (16,8,1)>>> at $d/heat.cu:52, 120 times" "$tm
 "$carve" run $d/kernels.cu >"$tmp/out" 2>"$tmp/err"; check $? "kernels exit 0: $(cat "$tmp/err")"
 grep -qx "histogram 0:429 3:429 6:429 9:429 12:428 15:856" "$tmp/out"; check $? "kernels: histogram of 3*(i%7) over 3000 (constant memory, atomics): $(cat "$tmp/out")"
 
+"$carve" run $d/symbols.cu >"$tmp/out" 2>"$tmp/err"; check $? "symbols exit 0: $(cat "$tmp/err")"
+grep -qx "2.5 10 5 8" "$tmp/out"; check $? "symbols: cudaMemcpyToSymbol/FromSymbol of scalars and arrays: $(cat "$tmp/out")"
+
 # the C library: the same output as the program compiled natively
 if cc -x c -o "$tmp/libc" $d/libc.cu 2>/dev/null; then
   "$tmp/libc" >"$tmp/native" 2>/dev/null
