@@ -824,6 +824,16 @@ static int cmd_run(Opts *o, Program *p) {
   if (!k) return 2;
   /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
   if (p->errors && diag_errors && !k->body) return 2;
+  /* no launch for it here, but host code launches it: say how to run that */
+  if (!find_spec(p, k->name) && !o->grid)
+    for (Obj *f = p->funcs; f; f = f->next) {
+      LaunchFind lf = {k, NULL};
+      if (f->is_host && !f->is_device && f->body) walk(f->body, find_launch, NULL, &lf);
+      if (!lf.at) continue;
+      fprintf(stderr, "carve run: kernel '%s' has no launch specification; the host function '%s' launches it at line %d: "
+              "carve run --host %s %s\n", k->name, f->name, tok_loc(lf.at->tok).line, f->name, o->file);
+      return 2;
+    }
   Launch L;
   if (o->bench.arch && !machine_flag(o)) return 2;
   if (prepare_launch(o, p, k, &L)) return 2;

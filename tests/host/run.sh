@@ -95,6 +95,13 @@ printf '#pragma carve launch vadd grid(4) block(64)\n#pragma carve arg a = float
 grep -q "vadd<<<(4,1,1), (64,1,1)>>>" "$tmp/out"; check $? "the spec, not the recording: $(head -2 "$tmp/out")"
 "$carve" run --kernel vadd "$tmp/spec.cu" >"$tmp/out" 2>&1; check $? "run --kernel: the spec's single launch"
 grep -q "vadd<<<(4,1,1), (64,1,1)>>> ok" "$tmp/out"; check $? "run --kernel: $(cat "$tmp/out")"
+# --host: another entry than main
+printf '#include <stdio.h>\n__global__ void k(int *x) { x[threadIdx.x] = threadIdx.x; }\nint demo(void) {\n  int *d; cudaMalloc(&d, 32 * sizeof(int));\n  k<<<1, 32>>>(d);\n  int h[32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf("%%d\\n", h[31]);\n  return 5;\n}\n' > "$tmp/demo.cu"
+"$carve" run --host demo "$tmp/demo.cu" >"$tmp/out" 2>/dev/null; rc=$?; [ $rc = 5 ] && grep -qx 31 "$tmp/out"; check $? "--host demo: runs it, its return value the status (got $rc: $(cat "$tmp/out"))"
+"$carve" run "$tmp/demo.cu" >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "no main, no spec: exit 2"
+grep -q "carve run: kernel 'k' has no launch specification; the host function 'demo' launches it at line 5: carve run --host demo $tmp/demo.cu" "$tmp/err"; check $? "no main: says how to run the host function: $(cat "$tmp/err")"
+"$carve" run --host nope "$tmp/demo.cu" >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ] && grep -q "has no host function 'nope'" "$tmp/err"; check $? "--host nope: exit 2, said"
+
 # several source files of one program
 "$carve" run $d/multi/main.cu $d/multi/scale.cu >"$tmp/out" 2>"$tmp/err"; check $? "two files: exit 0: $(cat "$tmp/err")"
 grep -qx "sum 3000.0" "$tmp/out"; check $? "two files: main in one, the kernel and its launcher in the other: $(cat "$tmp/out")"
