@@ -125,6 +125,8 @@ struct Interp {
   bool dev_ok;         /* host code: a runtime call (cudaMemcpy) may reach device memory now */
   double t0, last_progress;   /* progress: start and last line printed (seconds) */
   bool progress_shown;
+  uint64_t host_ticks;        /* host code: loop iterations, for the progress line */
+  bool host, world;           /* L->host_code, L->world != NULL: read on hot paths */
   size_t abandoned;    /* ASan: how far below a stack's top frames were left by a longjmp */
 };
 
@@ -180,7 +182,7 @@ static const char *buffer_desc(const Buffer *buf) {
 /* host programs: whether this code may touch the memory at a (host or global space): kernels
  * reach device and managed memory, host code host and managed memory (and device memory only
  * inside cudaMemcpy and its kin); freed memory is nobody's */
-static void host_memory_check(Warp *w, Node *at, int lane, uint64_t a, const char *what) {
+static NOINLINE __attribute__((cold)) void host_memory_check(Warp *w, Node *at, int lane, uint64_t a, const char *what) {
   Interp *I = w->I;
   uint64_t b = (a >> 40) & 0xfffff;
   Buffer *buf = b < (uint64_t)I->L->nbufs ? &I->L->bufs[b] : NULL;
@@ -196,6 +198,18 @@ static void host_memory_check(Warp *w, Node *at, int lane, uint64_t a, const cha
 #undef desc
 }
 
+/* host code reaching device memory (outside cudaMemcpy and its kin): checked once per warp-wide
+ * access, in host code only, so kernels pay nothing for it */
+static void host_device_check(Warp *w, Node *at, const uint64_t *addr, Mask m, bool write) {
+  Interp *I = w->I;
+  if (__builtin_expect(!I->host, 1) || I->dev_ok) return;
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1) || ADDR_SPACE(addr[l]) != SPACE_GLOBAL) continue;
+    uint64_t b = (addr[l] >> 40) & 0xfffff;
+    if (b < (uint64_t)I->L->nbufs && I->L->bufs[b].kind == BUF_DEVICE) host_memory_check(w, at, l, addr[l], write ? "write" : "read");
+  }
+}
+
 /* host pointer for `size` bytes at device address a, or a fault */
 static unsigned char *resolve(Warp *w, Node *at, int lane, uint64_t a, int size, bool write) {
   Interp *I = w->I;
@@ -206,12 +220,15 @@ static unsigned char *resolve(Warp *w, Node *at, int lane, uint64_t a, int size,
   if (size > 1 && (a & (uint64_t)(size > 16 ? 15 : size - 1)) && size <= 16 && (size & (size - 1)) == 0)
     fault_at(w, at, lane, "misaligned %s %s of %d bytes at offset %llu", space_name(space), what, size, (unsigned long long)off);
   switch (space) {
-  case SPACE_GLOBAL: case SPACE_HOST: {
+  case SPACE_HOST:   /* the same table as global memory; kernels may not (host_memory_check) */
+    host_memory_check(w, at, lane, a, what);
+    /* fallthrough */
+  case SPACE_GLOBAL: {
     uint64_t b = (a >> 40) & 0xfffff;
-    if (space == SPACE_HOST || I->L->world) host_memory_check(w, at, lane, a, what);
     if (b >= (uint64_t)I->L->nbufs) fault_at(w, at, lane, "%s of %d bytes at an invalid global address", what, size);
     Buffer *buf = &I->L->bufs[b];
     if (off + (uint64_t)size > buf->bytes) {
+      if (buf->freed) host_memory_check(w, at, lane, a, what);   /* freed: 0 bytes, and said so */
       /* an index below 0 borrows from the buffer number: report it against the buffer above */
       if (b + 1 < (uint64_t)I->L->nbufs && off + size > OFF_MASK / 2) {
         Buffer *nb = &I->L->bufs[b + 1];
@@ -323,6 +340,7 @@ static void hook_branch(Warp *w, Node *at, Mask active, Mask taken) {
 
 static void load(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, Val *out) {
   hook_access(w, at, ACC_LOAD, t->size, addr, m);
+  host_device_check(w, at, addr, m, false);
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) { out[l].u = 0; continue; }
     unsigned char *p = resolve(w, at, l, addr[l], t->size, false);
@@ -368,6 +386,7 @@ static const void *copied_bytes(Warp *w, Node *at, int lane, const void *ctx) {
 
 static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, const Val *v) {
   hook_access(w, at, ACC_STORE, t->size, addr, m);
+  host_device_check(w, at, addr, m, true);
   Mask shared = 0;
   bool rising = true;   /* lane addresses rising: no two lanes share one (the usual case) */
   uint64_t prev = 0;
@@ -392,6 +411,8 @@ static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, cons
 static void copy_bytes(Warp *w, Node *at, int size, const uint64_t *dst, const uint64_t *src, Mask m) {
   hook_access(w, at, ACC_LOAD, size, src, m);
   hook_access(w, at, ACC_STORE, size, dst, m);
+  host_device_check(w, at, src, m, false);
+  host_device_check(w, at, dst, m, true);
   Mask shared = 0;
   for (int l = 0; l < W; l++) if ((m >> l & 1) && ADDR_SPACE(dst[l]) == SPACE_SHARED) shared |= 1u << l;
   CopiedBytes cb = {src, size};
@@ -536,7 +557,6 @@ static inline void step(Warp *w, Node *n, Mask m) {
   }
   st->lane_ops += (uint64_t)__builtin_popcount(m);
   if (__builtin_expect(st->warp_steps > w->I->max_steps, 0)) stop_at(w, n);
-  if (__builtin_expect(!(st->warp_steps & 0xfffff), 0) && w->I->L->host_code && w->I->opt->progress) host_progress(w, n);
 }
 
 static Mask truth(Type *t, const Val *v, Mask m) {
@@ -673,7 +693,7 @@ static void eval_add_sub(Warp *w, Node *n, Mask m, Val *out) {
   Type *lt = n->lhs->ty, *rt = n->rhs->ty;
   bool sub = n->kind == ND_SUB;
   /* nvcc contracts a*b + c on the device; the host compiler for x86-64 has no FMA by default */
-  if (n->contract && !w->I->L->host_code) {
+  if (n->contract && !w->I->host) {
     bool lhs_mul = n->lhs->kind == ND_MUL && n->lhs->ty->kind == n->ty->kind;
     if (lhs_mul) fused(w, n->lhs, n->rhs, true, sub, m, out, n->ty);
     else fused(w, n->rhs, n->lhs, false, sub, m, out, n->ty);
@@ -832,7 +852,7 @@ static NOINLINE void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
       int sz = elem_size(lt);
       for (int l = 0; l < W; l++)
         res[l].u = n->op == ND_ADD ? old[l].u + (uint64_t)rhs[l].i * (uint64_t)sz : old[l].u - (uint64_t)rhs[l].i * (uint64_t)sz;
-    } else if (n->contract && !w->I->L->host_code) {
+    } else if (n->contract && !w->I->host) {
       /* s += a*b  ->  fma(a, b, s);  s -= a*b  ->  fma(-a, b, s) */
       Val x[W], y[W];
       eval(w, n->rhs->lhs, m, x);
@@ -972,6 +992,7 @@ static NOINLINE void eval_atomic(Warp *w, Node *n, Mask m, Val *out) {
   uint64_t addr[W];
   for (int l = 0; l < W; l++) addr[l] = p[l].u;
   hook_access(w, n, ACC_ATOMIC, t->size, addr, m);
+  host_device_check(w, n, addr, m, true);
   /* lanes in order: a deterministic serialization of the warp's atomics */
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) { out[l].u = 0; continue; }
@@ -1258,6 +1279,8 @@ static unsigned char *host_mem(HostCtx *c, uint64_t a, size_t n, bool write, boo
   Interp *I = w->I;
   bool saved = I->dev_ok;
   I->dev_ok = device;
+  uint64_t one[W] = {a};
+  host_device_check(w, c->at, one, 1, write);
   unsigned char *p = resolve(w, c->at, 0, a, 1, write);
   if (n > 1) {
     unsigned char *q = resolve(w, c->at, 0, a + n - 1, 1, write);
@@ -1534,6 +1557,8 @@ static Mask loop(Warp *w, Node *n, Mask m) {
     }
     first = false;
     if (!active) break;
+    /* host code: now and then, the progress line (per iteration, not per node: the hot path) */
+    if (__builtin_expect(w->I->host, 0) && !(++w->I->host_ticks & 0xffff) && w->I->opt->progress) host_progress(w, n);
     Mask brk = 0, cont = 0;
     w->brk = &brk;
     w->cont = &cont;
@@ -1987,6 +2012,8 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   I.opt = opt;
   I.st = st;
   I.max_steps = launch_step_limit(L, opt->max_steps);
+  I.host = L->host_code;
+  I.world = L->world != NULL;
   st->step_limit = I.max_steps;
   const Machine *M = L->machine ? L->machine : machine_find("h100");
   if (check_config(&I, M)) return 2;
