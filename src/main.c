@@ -81,13 +81,16 @@ static const char usage_optimize[] =
   "size verified and every estimate), or as JSON to standard output with --format json.\n"
   "  --set stage.tile=16   a pass parameter (values: docs/optimize.md); --passes scalar,unroll runs\n"
   "                        only those, --skip camping all but those\n"
+  "A file with a main and no launch specification: the launches the program made (--launch N,\n"
+  "--kernel K, --host FUNC), with the buffers as the program filled them.\n"
   "Exit 0 with the output written (also when no pass applied), 2 on an error.\n";
 
 static const char usage_check[] =
   "usage: carve check FILE.cu [-D NAME[=VALUE]] [-I DIR] [--format text|json]\n"
   "\n"
-  "Parse FILE.cu (host code beside the kernels is skipped) and list each kernel with its\n"
-  "signature, resources declared, and launch specification. Exit 0 when the file loads with no\n"
+  "Parse FILE.cu and list each kernel with its signature, resources declared, and launch\n"
+  "specification, or where the host code launches it (host code that does not parse is skipped\n"
+  "here; 'carve run' reports it). Exit 0 when the file loads with no\n"
   "error, 2 with diagnostics otherwise.\n";
 
 static const char usage_print[] =
@@ -116,15 +119,27 @@ static const char usage_bench[] =
   "  --baseline    time the spec's '#pragma carve baseline' library call (cuBLAS FP32, no TF32);\n"
   "                on by default when the spec names one (--no-baseline to skip)\n"
   "  --emit DIR    write DIR/harness.cu and DIR/build.sh; do not build or run\n"
+  "A file with a main and no launch specification: the launches the program made (as analyze takes\n"
+  "them: --launch N, --kernel K, --host FUNC), their buffers given to the harness as files\n"
+  "(--emit DIR: DIR/launch-N/ each).\n"
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char usage_run[] =
-  "usage: carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
+  "usage: carve run FILE.cu [MORE.cu ...] [--host FUNC] [--arch h100|h200|g80|gt200|c1060] [-- PROGRAM ARGUMENTS]\n"
+  "       carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
   "                 [--max-steps N] [--no-race-check] [--dump-inputs DIR] [--format text|json]\n"
   "\n"
-  "Execute one launch of a kernel on the CPU, warp by warp, with CUDA's semantics. The launch\n"
+  "A file with a main (or --host FUNC) runs as a whole program: the host code in the interpreter\n"
+  "with carve's C library and CUDA runtime (docs/host-programs.md), every <<<...>>> launch checked\n"
+  "as below, faults located in the kernel and at the launch; the program's output and exit status\n"
+  "are its own, and carve lists the distinct launches it made on standard error. --arch: the machine\n"
+  "cudaGetDeviceProperties describes and whose limits the launches meet. Several files are the\n"
+  "sources of one program, read in order as one unit (static names must differ between them).\n"
+  "\n"
+  "With --kernel, --grid or --arg (or without a main), execute one launch of a kernel on the CPU,\n"
+  "warp by warp, with CUDA's semantics. The launch\n"
   "comes from the file's '#pragma carve' lines; flags override them. Reports out-of-bounds and\n"
   "misaligned accesses, integer division by zero, shared-memory races between warps within one\n"
   "barrier interval and __syncthreads reached by part of a block, each with its source location,\n"
@@ -134,7 +149,9 @@ static const char usage_run[] =
   "\n"
   "  --arg n=1024                    scalar parameter\n"
   "  --arg 'A=float[4096]:random(7)' buffer: zeros | fill(V) | iota[(S[,STEP])] | random(SEED[,LO,HI]) | file(\"PATH\")\n"
-  "  --max-steps N                   stop a runaway kernel after N warp-steps (default 2e9)\n"
+  "  --max-steps N                   stop after N warp-steps, status 2 (default: 2e9 or 10^6 per warp of\n"
+  "                                  the launch, whichever is larger; a host program 10^11); a run over\n"
+  "                                  a second shows its progress on a terminal\n"
   "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n";
 
 static const char usage_analyze[] =
@@ -150,6 +167,10 @@ static const char usage_analyze[] =
   "and launch limits (block size, occupancy bound, idle SMs). Each finding names the line, the cost\n"
   "and the remedy. 'exact' means an affine index with the same cost in every sampled request;\n"
   "otherwise the figure is 'sampled'.\n"
+  "A file with a main and no launch specification is run first (its output discarded): each kernel's\n"
+  "first distinct launch is analyzed with the buffers as the program filled them (--launch N: the Nth\n"
+  "distinct launch, --kernel K: K's first; flags override the recorded grid, block and arguments;\n"
+  "JSON: an array when there are several).\n"
   "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
 
 static const char usage_estimate[] =
@@ -169,6 +190,8 @@ static const char usage_estimate[] =
   "data pipe, one warp's latency path, launch) against the ceilings of 'carve calibrate'; the largest\n"
   "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md; JSON\n"
   "fields: docs/estimate-json.md.\n"
+  "A file with a main and no launch specification: the launches the program made, as analyze takes\n"
+  "them (--launch N, --kernel K, --host FUNC).\n"
   "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n"
   "                         (each file's kernel is the one its launch specification names)\n"
   "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
@@ -210,7 +233,8 @@ typedef enum {
   O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_NO_RACE,
   O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
   O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
-  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE
+  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
+  O_HOST, O_LAUNCH   /* host programs */
 } OptId;
 
 typedef struct {
@@ -235,6 +259,7 @@ static const OptDef options[] = {
   {"--passes", O_PASSES, "a comma-separated list of passes"}, {"--skip", O_SKIP, "a comma-separated list of passes"},
   {"--set", O_SET, "PASS.PARAM=VALUE"}, {"--explain", O_EXPLAIN, NULL}, {"--no-verify", O_NO_VERIFY, NULL},
   {"--no-estimate", O_NO_ESTIMATE, NULL},
+  {"--host", O_HOST, "a host function's name"}, {"--launch", O_LAUNCH, "a launch number (1, 2, ...)"},
 };
 
 typedef struct Command Command;
@@ -260,6 +285,9 @@ typedef struct Opts {
   DiagCapture *diags;                /* --format json/sarif: the diagnostics as data (report.h) */
   const char *machine;               /* --arch as given: a machine or an sm_XX name */
   const char *nvcc_ignored;          /* nvcc's flags carve has no use for, for one note */
+  const char *host_fn;               /* host programs: --host FUNC */
+  int launch_no;                     /* --launch N (0: not given) */
+  const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
 } Opts;
 
 struct Command {
@@ -381,6 +409,10 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_EXPLAIN: o->explain = true; return 0;
   case O_NO_VERIFY: o->no_verify = true; return 0;
   case O_NO_ESTIMATE: o->no_estimate = true; return 0;
+  case O_HOST: o->host_fn = v; return 0;
+  case O_LAUNCH:
+    if ((o->launch_no = (int)positive(v, 1000000)) < 0) return usage_error(cmd, "--launch needs a launch number (1, 2, ...)");
+    return 0;
   case O_FAIL_ON:
     if (strcmp(v, "warning") && strcmp(v, "error")) return usage_error(cmd, "--fail-on takes warning or error");
     o->fail_on = !strcmp(v, "warning") ? 2 : 3;
@@ -454,6 +486,10 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *val;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(c->usage, stdout); return -1; }
+    if (!strcmp(a, "--") && (c->options >> O_HOST & 1)) {   /* the host program's own arguments */
+      for (i++; i < argc; i++) push(&o->prog_args, &o->nprog_args, argv[i]);
+      break;
+    }
     if (a[0] != '-' || !a[1]) { o->files[o->nfiles++] = a; continue; }
     int nv = nvcc_flag(o, argc, argv, i);
     if (nv < 0) return -nv;
@@ -518,9 +554,20 @@ static char *init_text(const ArgSpec *a) {
   }
 }
 
-static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s) {
+/* the first <<<...>>> of kernel k in the host code, or NULL */
+typedef struct { Obj *k; Node *at; } LaunchFind;
+static bool find_launch(Node *n, void *ctx) {
+  LaunchFind *lf = ctx;
+  if (n->kind == ND_LAUNCH && n->fn == lf->k && !lf->at) lf->at = n;
+  return !lf->at;
+}
+
+static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Program *p) {
   printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
   if (f->shared_size || f->uses_barrier) printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
+  LaunchFind lf = {f, NULL};
+  if (!s) walk_program(p, find_launch, NULL, &lf);
+  if (!s && lf.at) { printf("    launched by the host code at line %d (run and analyze take the program's launches)\n", tok_loc(lf.at->tok).line); return; }
   if (!s) { printf("    no launch specification (#pragma carve launch %s ...)\n", f->name); return; }
   printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
          (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
@@ -540,7 +587,7 @@ static int cmd_check(Opts *o, Program *p) {
   for (Obj *f = p->funcs; f; f = f->next) {
     if (!f->is_kernel || !f->is_definition) continue;
     if (json) check_kernel_json(f, find_spec(p, f->name), nk == 0);
-    else check_kernel_text(o->file, f, find_spec(p, f->name));
+    else check_kernel_text(o->file, f, find_spec(p, f->name), p);
     nk++;
   }
   if (json) {
@@ -591,11 +638,16 @@ static Obj *pick_kernel(Program *p, const char *name, const char *file, const ch
   }
   Obj *k = find_kernel(p, NULL);
   if (k) return k;
-  /* several kernels: the first one with a launch spec */
-  for (LaunchSpec *s = p->specs; s; s = s->next)
-    if ((k = find_kernel(p, s->kernel))) return k;
   int n = 0;
   for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) n++;
+  /* several kernels: the first one with a launch spec, and the user is told so */
+  for (LaunchSpec *s = p->specs; s; s = s->next)
+    if ((k = find_kernel(p, s->kernel))) {
+      fprintf(stderr, "carve %s: %s has %d kernels; this is '%s', the first with a launch specification (--kernel NAME picks another:", cmd, file, n, k->name);
+      for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition && f != k) fprintf(stderr, " %s", f->name);
+      fprintf(stderr, ")\n");
+      return k;
+    }
   if (!n) fprintf(stderr, "carve %s: %s has no kernel\n", cmd, file);
   else fprintf(stderr, "carve %s: %s has %d kernels and no launch specification; choose one with --kernel\n", cmd, file, n);
   return NULL;
@@ -735,7 +787,7 @@ static int run_launch(Opts *o, Launch *L) {
   if (o->dump_inputs && !dump_inputs(o->dump_inputs, L)) return 2;
   for (int i = 0; i < o->nouts; i++)
     if (!(out[i] = out_begin(strchr(o->outs[i], '=') + 1))) { out_abort_all(); return 2; }
-  RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race};
+  RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0};
   RunStats st;
   fflush(stdout);
   size_t from = o->diags ? diag_capture_mark(o->diags) : 0;
@@ -750,13 +802,156 @@ static int run_launch(Opts *o, Launch *L) {
   return out_commit_all() ? 0 : 2;
 }
 
+/* ---- host programs ---- */
+static const Machine *machine_flag(Opts *o);
+static bool has_main(Program *p, const char *fn) {
+  if (find_host_function(p, fn)) return true;
+  for (HostSkip *h = p->host_skipped; h; h = h->next) if (!strcmp(h->name, fn ? fn : "main")) return true;
+  return false;
+}
+
+/* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
+static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r) {
+  const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
+  argv[0] = o->file;
+  for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
+  HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
+                    .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
+  if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
+  fflush(stdout);
+  return host_run(p, &ho, r);
+}
+
+static const char *launch_text(const RecordedLaunch *rl) {
+  return fmt("%s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> at %s:%d", rl->kernel->name, (long long)rl->grid[0], (long long)rl->grid[1],
+             (long long)rl->grid[2], (long long)rl->block[0], (long long)rl->block[1], (long long)rl->block[2],
+             rl->site.file ? rl->site.file->name : "?", rl->site.line);
+}
+
+/* carve run on a program: its output and exit status are the program's; carve's summary goes to
+ * standard error (JSON: standard output, after the program's) */
+static int cmd_run_host(Opts *o, Program *p) {
+  HostResult r;
+  int rc = run_host(o, p, true, NULL, &r);
+  if (!strcmp(o->format, "json")) {
+    printf("{\"file\": ");
+    json_string(stdout, o->file);
+    printf(", \"status\": \"%s\", \"exit_code\": %d, \"launches\": %d, \"kernel_lane_ops\": %llu, \"distinct\": [",
+           rc == 0 ? "ok" : rc == 1 ? "fault" : "error", r.exit_code, r.launches, (unsigned long long)r.kernel_lane_ops);
+    for (int i = 0; i < r.nrec; i++) {
+      printf("%s{\"launch\": %d, \"kernel\": ", i ? ", " : "", i + 1);
+      json_string(stdout, r.rec[i].kernel->name);
+      printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"count\": %d, \"line\": %d}", (long long)r.rec[i].grid[0],
+             (long long)r.rec[i].grid[1], (long long)r.rec[i].grid[2], (long long)r.rec[i].block[0], (long long)r.rec[i].block[1],
+             (long long)r.rec[i].block[2], r.rec[i].count, r.rec[i].site.line);
+    }
+    printf("]}\n");
+  } else if (rc != 2) {
+    fprintf(stderr, "carve run: %s: %s; %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file,
+            rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code), r.launches, r.launches == 1 ? "" : "es", r.nrec,
+            (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
+    for (int i = 0; i < r.nrec; i++)
+      fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
+    if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 64)\n", r.unrecorded);
+  }
+  int code = r.exit_code;
+  host_result_free(&r);
+  return rc ? rc : code;
+}
+
+/* analyze and estimate on a program: the launches it made, unless a launch specification or
+ * --grid says otherwise (they override) */
+static bool use_recorded(Opts *o, Program *p) {
+  if (o->launch_no || o->host_fn) return true;
+  return !p->specs && !o->grid && has_main(p, NULL);
+}
+
+/* the recorded launches to act on: --launch N, --kernel K's first, or every kernel's first;
+ * their indices in r->rec in *sel, how many returned (0 after a message) */
+static int select_recorded(Opts *o, HostResult *r, int *sel) {
+  int n = 0;
+  if (o->launch_no) {
+    if (o->launch_no > r->nrec) { fprintf(stderr, "carve %s: --launch %d: the program made %d distinct launches\n", o->cmd->name, o->launch_no, r->nrec); return 0; }
+    sel[n++] = o->launch_no - 1;
+    return n;
+  }
+  for (int i = 0; i < r->nrec; i++) {
+    bool seen = false;
+    for (int j = 0; j < n; j++) seen |= r->rec[sel[j]].kernel == r->rec[i].kernel;
+    if (!seen && (!o->kernel || !strcmp(o->kernel, r->rec[i].kernel->name))) sel[n++] = i;
+  }
+  if (!n) fprintf(stderr, "carve %s: %s\n", o->cmd->name, o->kernel ? fmt("the program never launched '%s'", o->kernel) : "the program made no launch");
+  return n;
+}
+
+/* the recorded launch with the flags over it */
+static bool recorded_overrides(Opts *o, Program *p, const RecordedLaunch *rl, LaunchOverrides *ov) {
+  LaunchOverrides fl;
+  if (!launch_overrides(o, p, &fl)) return false;
+  *ov = rl->ov;
+  if (fl.has_block) { ov->has_block = true; memcpy(ov->block, fl.block, sizeof ov->block); }
+  if (fl.dyn_shared >= 0) ov->dyn_shared = fl.dyn_shared;
+  ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(rl->ov.nargs + fl.nargs + 1));
+  memcpy(ov->args, rl->ov.args, sizeof(ArgSpec *) * (size_t)rl->ov.nargs);
+  memcpy(ov->args + rl->ov.nargs, fl.args, sizeof(ArgSpec *) * (size_t)fl.nargs);
+  ov->nargs = rl->ov.nargs + fl.nargs;
+  return true;
+}
+
+typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
+
+/* run the program, then fn on each selected launch (a header line each when there are several) */
+static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
+  FILE *devnull = fopen("/dev/null", "w");
+  HostResult r;
+  int rc = run_host(o, p, true, devnull ? devnull : stderr, &r);
+  if (devnull) fclose(devnull);
+  if (rc) { fprintf(stderr, "carve %s: the host program did not run to its end, so its launches are not analyzed\n", o->cmd->name); host_result_free(&r); return rc; }
+  int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
+  int n = select_recorded(o, &r, sel), worst = 0;
+  if (!n) { host_result_free(&r); return 2; }
+  /* several JSON reports make one JSON array; SARIF is one log: the first launch */
+  bool array = n > 1 && !strcmp(o->format, "json");
+  if (n > 1 && !strcmp(o->format, "sarif")) {
+    fprintf(stderr, "carve %s: SARIF holds one launch: the first; --launch N picks another\n", o->cmd->name);
+    n = 1;
+  }
+  if (array) printf("[\n");
+  for (int i = 0; i < n && worst < 2; i++) {
+    if (array && i) printf(",\n");
+    fflush(stdout);
+    const RecordedLaunch *rl = &r.rec[sel[i]];
+    fprintf(stderr, "carve %s: launch %d of %d distinct: %s (made %d time%s)%s\n", o->cmd->name, sel[i] + 1, r.nrec, launch_text(rl), rl->count,
+            rl->count == 1 ? "" : "s", n > 1 || r.nrec == 1 ? "" : "; --launch N or --kernel K picks another");
+    LaunchOverrides ov;
+    int one = recorded_overrides(o, p, rl, &ov) ? fn(o, p, rl, &ov, ctx) : 2;
+    if (one > worst) worst = one;
+  }
+  if (array) printf("]\n");
+  host_result_free(&r);
+  return worst;
+}
+
 static int cmd_run(Opts *o, Program *p) {
+  if (o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL))) return cmd_run_host(o, p);
   Obj *k = pick_kernel(p, o->kernel, o->file, "run");
   if (!k) return 2;
   /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
   if (p->errors && diag_errors && !k->body) return 2;
+  /* no launch for it here, but host code launches it: say how to run that */
+  if (!find_spec(p, k->name) && !o->grid)
+    for (Obj *f = p->funcs; f; f = f->next) {
+      LaunchFind lf = {k, NULL};
+      if (f->is_host && !f->is_device && f->body) walk(f->body, find_launch, NULL, &lf);
+      if (!lf.at) continue;
+      fprintf(stderr, "carve run: kernel '%s' has no launch specification; the host function '%s' launches it at line %d: "
+              "carve run --host %s %s\n", k->name, f->name, tok_loc(lf.at->tok).line, f->name, o->file);
+      return 2;
+    }
   Launch L;
+  if (o->bench.arch && !machine_flag(o)) return 2;
   if (prepare_launch(o, p, k, &L)) return 2;
+  if (o->bench.arch) L.machine = machine_flag(o);   /* its limits on threads and shared memory */
   int rc = run_launch(o, &L);
   launch_free(&L);
   return rc;
@@ -837,9 +1032,19 @@ static int analyze_launch(Opts *o, Launch *L, const Machine *m) {
   return o->fail_on && worst >= o->fail_on ? 1 : 0;
 }
 
+static int analyze_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+  Launch L;
+  if (launch_prepare(&L, p, rl->kernel, ov)) { launch_free(&L); return 2; }
+  L.machine = ctx;
+  int rc = analyze_launch(o, &L, ctx);
+  launch_free(&L);
+  return rc;
+}
+
 static int cmd_analyze(Opts *o, Program *p) {
   const Machine *m = machine_flag(o);
   if (!m) return 2;
+  if (use_recorded(o, p)) return each_recorded(o, p, analyze_recorded, (void *)m);
   Obj *k = pick_kernel(p, o->kernel, o->file, "analyze");
   if (!k || !k->body) return 2;
   Launch L;
@@ -862,6 +1067,34 @@ static int estimate_file(Opts *o, const char *file, const Machine *m, const Esti
   return rc;
 }
 
+typedef struct { const Machine *m; const EstimateOptions *eo; } EstimateCtx;
+static int estimate_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+  EstimateCtx *c = ctx;
+  EstimateResult r;
+  int rc = estimate_kernel(p, rl->kernel, ov, c->m, c->eo, &r);
+  if (!rc) {
+    if (!strcmp(o->format, "json")) estimate_print_json(&r, stdout);
+    else estimate_print_text(&r, stdout);
+  }
+  estimate_free(&r);
+  return rc;
+}
+
+/* estimate on a program's own launches (one file, no --rank) */
+static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo, bool *done) {
+  *done = false;
+  Program *p = load_program(o->file, &o->pp);
+  if (!p) { *done = true; return 2; }
+  int rc = 0;
+  if (use_recorded(o, p)) {
+    *done = true;
+    EstimateCtx c = {m, eo};
+    rc = each_recorded(o, p, estimate_recorded, &c);
+  }
+  program_free(p);
+  return rc;
+}
+
 static int cmd_estimate(Opts *o, Program *unused) {
   if (o->rank && o->nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
   if (!o->rank && o->nfiles > 1) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
@@ -874,6 +1107,11 @@ static int cmd_estimate(Opts *o, Program *unused) {
   free(text);
   Ceilings ce = ceilings_for(m, cal);
   EstimateOptions eo = {.regs = o->regs, .ceilings = &ce};
+  if (!o->rank) {
+    bool done;
+    int prc = estimate_program(o, m, &eo, &done);
+    if (done) return prc;
+  }
   EstimateResult *rs = xmalloc(sizeof(EstimateResult) * (size_t)o->nfiles);
   int rc = 0, n = 0;
   while (n < o->nfiles && !rc) rc = estimate_file(o, o->files[n], m, &eo, &rs[n]), n++;
@@ -892,7 +1130,60 @@ static int cmd_estimate(Opts *o, Program *unused) {
   return rc;
 }
 
+/* A recorded launch given as flags, for the commands that take their launch as flags (bench's
+ * harness reads the files, optimize reloads the source at other sizes): each buffer's bytes in
+ * DIR/NAME.bin (DIR: --emit's, kept, or a temporary one, removed after), file("...") settings
+ * first and the user's own --arg after them (they override). */
+typedef int FlagsFn(Opts *o, Program *p);
+typedef struct { FlagsFn *fn; } ViaFlags;
+static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+  Opts f = *o;
+  bool keep = o->bench.emit_dir != NULL;
+  char tmpl[] = "/tmp/carve-launch-XXXXXX";
+  /* --emit: one directory per launch, the buffers beside the harness that reads them */
+  const char *dir = keep ? fmt("%s/launch-%d", o->bench.emit_dir, rl->first) : mkdtemp(tmpl);
+  if (keep) f.bench.emit_dir = dir;
+  if (!dir || (keep && !make_dirs(dir))) { fprintf(stderr, "carve %s: cannot create a directory for the launch's buffers: %s\n", o->cmd->name, strerror(errno)); return 2; }
+  f.kernel = rl->kernel->name;
+  f.launch_no = 0;
+  f.host_fn = NULL;
+  f.grid = fmt("%lld,%lld,%lld", (long long)ov->grid[0], (long long)ov->grid[1], (long long)ov->grid[2]);
+  f.block = fmt("%lld,%lld,%lld", (long long)ov->block[0], (long long)ov->block[1], (long long)ov->block[2]);
+  f.ov.dyn_shared = ov->dyn_shared;
+  f.arg_texts = NULL;
+  f.nargs = 0;
+  const char **written = arena_alloc(sizeof(char *) * (size_t)(rl->ov.nargs + 1));
+  int nw = 0, rc = 0;
+  for (int i = 0; i < rl->ov.nargs && !rc; i++) {
+    const ArgSpec *a = rl->ov.args[i];
+    if (!a->is_buffer) {
+      push(&f.arg_texts, &f.nargs, a->scalar.is_float ? fmt("%s=%.17g", a->name, a->scalar.d) : fmt("%s=%lld", a->name, (long long)a->scalar.i));
+      continue;
+    }
+    const char *path = fmt("%s/%s.bin", dir, a->name);
+    OutFile *of = out_begin(path);
+    if (!of || !out_write(of, a->bytes, (size_t)a->count * (size_t)a->elem_ty->size) || !out_commit_all()) { out_abort_all(); rc = 2; break; }
+    written[nw++] = path;
+    push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\")%s", a->name, type_name(a->elem_ty), (long long)a->count, path, " out"));
+  }
+  for (int i = 0; i < o->nargs; i++) push(&f.arg_texts, &f.nargs, o->arg_texts[i]);
+  if (!rc) rc = ((ViaFlags *)ctx)->fn(&f, p);
+  if (!keep) {
+    for (int i = 0; i < nw; i++) unlink(written[i]);
+    rmdir(dir);
+  }
+  return rc;
+}
+
+static int cmd_bench_launch(Opts *o, Program *p);
 static int cmd_bench(Opts *o, Program *p) {
+  if (use_recorded(o, p)) {
+    return each_recorded(o, p, via_flags, &(ViaFlags){cmd_bench_launch});
+  }
+  return cmd_bench_launch(o, p);
+}
+
+static int cmd_bench_launch(Opts *o, Program *p) {
   Obj *k = pick_kernel(p, o->kernel, o->file, "bench");
   if (!k || !k->body) return 2;
   const char *cal;
@@ -978,7 +1269,13 @@ static int cmd_arch(Opts *o, Program *unused) {
   return 0;
 }
 
+static int cmd_optimize_launch(Opts *o, Program *p);
 static int cmd_optimize(Opts *o, Program *p) {
+  if (!diag_errors && use_recorded(o, p)) return each_recorded(o, p, via_flags, &(ViaFlags){cmd_optimize_launch});
+  return cmd_optimize_launch(o, p);
+}
+
+static int cmd_optimize_launch(Opts *o, Program *p) {
   if (diag_errors) return 2;
   if (o->passes && o->skip) return usage_error("optimize", "--passes and --skip: give one");
   const Machine *m = machine_flag(o);
@@ -1095,13 +1392,13 @@ static int cmd_report(Opts *o, Program *p) {
 static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", true, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", true, cmd_run},
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
    cmd_estimate},
-  {"bench", usage_bench, LAUNCH | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
+  {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
-  {"optimize", usage_optimize, LAUNCH | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
+  {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
   {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 2, "input file", true, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
@@ -1114,6 +1411,24 @@ static const Command *find_command(const char *name) {
   return NULL;
 }
 
+/* several source files of one program (carve run prog.cu util.c): read as one translation unit,
+ * each file included in turn where it is (diagnostics name each file) */
+static Program *load_sources(Opts *o) {
+  Buf text = {0};
+  for (int i = 0; i < o->nfiles; i++) {
+    errno = 0;
+    if (access(o->files[i], R_OK) != 0 || strchr(o->files[i], '"') || strchr(o->files[i], '\n')) {
+      fprintf(stderr, "carve %s: cannot read '%s': %s\n", o->cmd->name, o->files[i], errno ? strerror(errno) : "an unusual name");
+      buf_free(&text);
+      return NULL;
+    }
+    buf_printf(&text, "#include \"%s\"\n", o->files[i]);   /* relative to the working directory, as given */
+  }
+  Program *p = load_program_text("<command line>", text.s, &o->pp);
+  buf_free(&text);
+  return p;
+}
+
 static int run_command(const Command *c, int argc, char **argv) {
   Opts o;
   int r = parse_opts(c, argc, argv, &o);
@@ -1122,7 +1437,7 @@ static int run_command(const Command *c, int argc, char **argv) {
   /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
   DiagCapture cap;
   if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);
-  Program *p = load_program(o.file, &o.pp);
+  Program *p = o.nfiles > 1 ? load_sources(&o) : load_program(o.file, &o.pp);
   int rc = p ? c->run(&o, p) : 2;
   if (p) program_free(p);
   if (o.diags) {

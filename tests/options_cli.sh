@@ -23,7 +23,7 @@ values=("-D N=4" "-I ." "--kernel vv" "--format json" "-o $tmp/x" "--grid 1" "--
 declare -A accepts=(
   [check]="-D -I --format"
   [print]="-D -I --kernel -o"
-  [run]="-D -I --kernel --grid --block --shared --arg --out --max-steps --no-race-check --dump-inputs --format"
+  [run]="-D -I --kernel --grid --block --shared --arg --arch --out --max-steps --no-race-check --dump-inputs --format"
   [analyze]="-D -I --kernel --grid --block --shared --arg --arch --blocks --format --fail-on"
   [estimate]="-D -I --kernel --grid --block --shared --arg --arch --regs --calibration --format --rank"
   [bench]="-D -I --kernel --grid --block --shared --arg --reps --flush-l2 --verify --verify-blocks --ncu --baseline --no-baseline --arch --timeout --calibration --format --emit"
@@ -99,7 +99,7 @@ usage "carve print: -o needs a path" print $f -o
 usage "carve estimate: --calibration needs a file" estimate $f --calibration
 usage "carve bench: --verify takes no value" bench $f --verify=1
 usage "carve check: no input file" check
-usage "carve run: more than one input file ('$f' and 'examples/mm.cu')" run $f examples/mm.cu
+usage "carve analyze: more than one input file ('$f' and 'examples/mm.cu')" analyze $f examples/mm.cu
 usage "carve estimate: more than one input file" estimate $f examples/mm.cu
 usage "carve estimate: --rank needs two or more files" estimate --rank $f
 usage "carve estimate: --kernel and --rank" estimate --rank $f examples/mm.cu --kernel vv

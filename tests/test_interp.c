@@ -412,10 +412,17 @@ static void test_detectors(void) {
     "#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = int[32] : zeros out\n"
     "__global__ void k(int *o) {\n  int d = threadIdx.x - 3;\n  o[threadIdx.x] = 100 / d;\n}\n",
     "integer division by zero in block (0,0,0) thread (3,0,0)", 5);
-  expect_fault("step limit",
-    "#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = int[32] : zeros out\n"
-    "__global__ void k(int *o) {\n  int i = 0;\n  while (o[0] == 0) i++;\n  o[1] = i;\n}\n",
-    "step limit exceeded", 5);
+  /* the step limit stops the run (status 2), never a fault: the kernel may be correct and long */
+  {
+    Run *r = run("#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = int[32] : zeros out\n"
+                 "__global__ void k(int *o) {\n  int i = 0;\n  while (o[0] == 0) i++;\n  o[1] = i;\n}\n", "k");
+    CHECK(r->rc == 2, "step limit: status 2, not a fault (rc %d)\n%s", r->rc, diag_text);
+    CHECK(strstr(diag_text, "carve: stopped: step limit ") && strstr(diag_text, "reached in kernel 'k' (raise with --max-steps)"),
+          "step limit: says stopped and how to go on; got:\n%s", diag_text);
+    CHECK(!strstr(diag_text, "error:"), "step limit: no error reported; got:\n%s", diag_text);
+    CHECK(strstr(diag_text, "t.cu:5:") != NULL, "step limit: says where it was; got:\n%s", diag_text);
+    done(r);
+  }
   expect_fault("misaligned",
     "#pragma carve launch k grid(1) block(32)\n#pragma carve arg o = char[256] : zeros out\n"
     "__global__ void k(char *o) {\n  int *p = (int *)(o + 1);\n  p[threadIdx.x] = 1;\n}\n",
@@ -956,6 +963,115 @@ static void test_cooperative_groups(void) {
     "cooperative_groups::reduce: only some threads of the tile of 32 call it", 6);
 }
 
+/* ---------------- host programs ---------------- */
+typedef struct { int rc; HostResult r; char out[8192]; } HostRun;
+
+/* load a program and run its main; its standard output and carve's diagnostics are captured */
+static HostRun *host(const char *src, const char *const *argv, int argc) {
+  static HostRun h;
+  static Program *p;
+  if (p) { program_free(p); p = NULL; }
+  host_result_free(&h.r);
+  memset(&h, 0, sizeof h);
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  FILE *o = fmemopen(h.out, sizeof h.out - 1, "w");
+  memset(diag_text, 0, sizeof diag_text);
+  diag_out = f;
+  diag_reset();
+  p = load_program_text("h.cu", src, NULL);
+  h.rc = -1;
+  if (p) {
+    static const char *none[] = {"h"};
+    HostOptions ho = {.argc = argv ? argc : 1, .argv = argv ? (const char **)argv : none, .record = true, .out = o, .max_steps = 10000000,
+                      .kernel_opt = {.max_steps = 50000000}};
+    h.rc = host_run(p, &ho, &h.r);
+  }
+  fclose(o);
+  fclose(f);
+  diag_out = stderr;
+  return &h;
+}
+
+static void test_host_programs(void) {
+  /* a program: allocation, copies, a launch with dim3, the result back, printf, exit status */
+  const char *prog =
+    "#include <stdio.h>\n#include <stdlib.h>\n"
+    "__global__ void sq(const int *a, int *b, int n) {\n"
+    "  int i = blockIdx.y * gridDim.x * blockDim.x + blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) b[i] = a[i] * a[i];\n}\n"
+    "int main(int argc, char **argv) {\n"
+    "  int n = argc > 1 ? atoi(argv[1]) : 100;\n"
+    "  int *h = (int *)malloc(n * sizeof(int));\n"
+    "  for (int i = 0; i < n; i++) h[i] = i - 50;\n"
+    "  int *a, *b;\n"
+    "  cudaMalloc(&a, n * sizeof(int)); cudaMalloc(&b, n * sizeof(int));\n"
+    "  cudaMemcpy(a, h, n * sizeof(int), cudaMemcpyHostToDevice);\n"
+    "  dim3 grid(2, 2), block(32);\n"
+    "  for (int rep = 0; rep < 5; rep++) sq<<<grid, block>>>(a, b, n);\n"
+    "  sq<<<4, 32>>>(a, b, n);\n"
+    "  cudaMemcpy(h, b, n * sizeof(int), cudaMemcpyDeviceToHost);\n"
+    "  long s = 0;\n  for (int i = 0; i < n; i++) s += h[i];\n"
+    "  printf(\"sum %ld\\n\", s);\n"
+    "  return s == 83350 ? 7 : 1;\n}\n";
+  HostRun *h = host(prog, NULL, 0);
+  /* sum over i of (i - 50)^2 for i < 100: 83350 (computed by hand: 2 * sum k^2, k <= 49, + 50^2) */
+  CHECK(h->rc == 0 && h->r.exit_code == 7, "host: runs and returns main's value (rc %d, exit %d)\n%s", h->rc, h->r.exit_code, diag_text);
+  CHECK(!strcmp(h->out, "sum 83350\n"), "host: the program's output: '%s'", h->out);
+  CHECK(h->r.launches == 6 && h->r.nrec == 2, "host: 6 launches, 2 distinct (got %d, %d)", h->r.launches, h->r.nrec);
+  if (h->r.nrec == 2) {
+    RecordedLaunch *r0 = &h->r.rec[0];
+    CHECK(r0->count == 5 && r0->grid[0] == 2 && r0->grid[1] == 2 && r0->block[0] == 32 && r0->block[1] == 1, "host: the dim3 launch recorded once, 5 times");
+    CHECK(r0->site.line == 15 && r0->first == 1, "host: recorded where it was made (line %d)", r0->site.line);
+    CHECK(r0->ov.nargs == 3 && r0->ov.args[0]->init == INIT_BYTES && r0->ov.args[0]->count == 100 && r0->ov.args[2]->scalar.i == 100,
+          "host: buffers and scalars as the program gave them");
+    const int *bytes = (const int *)r0->ov.args[0]->bytes;
+    CHECK(bytes && bytes[0] == -50 && bytes[99] == 49, "host: the buffer's contents at the launch");
+    CHECK(h->r.rec[1].grid[0] == 4 && h->r.rec[1].grid[1] == 1, "host: an integer grid");
+  }
+  static const char *args[] = {"h", "10"};
+  h = host(prog, args, 2);
+  CHECK(h->rc == 0 && !strcmp(h->out, "sum 20785\n"), "host: argv reaches main ('%s')", h->out);
+
+  /* a kernel fault: located in the kernel, the launch named, status 1 */
+  h = host("__global__ void k(float *x) { x[threadIdx.x + 1] = 1; }\n"
+           "int main() {\n  float *d;\n  cudaMalloc(&d, 32 * sizeof(float));\n  k<<<1, 32>>>(d);\n  return 0;\n}\n", NULL, 0);
+  CHECK(h->rc == 1, "host fault: status 1 (%d)", h->rc);
+  CHECK(strstr(diag_text, "h.cu:1:31: error: out-of-bounds global write of 4 bytes: element 32 of 'd' (32 elements)") != NULL,
+        "host fault: in the kernel, the buffer named as the program names it:\n%s", diag_text);
+  CHECK(strstr(diag_text, "h.cu:5:3: note: in this launch of 'k'") != NULL, "host fault: at the launch:\n%s", diag_text);
+
+  /* use after free, host deref of device memory, memcpy past a block */
+  h = host("int main() {\n  int *p = (int *)malloc(8);\n  free(p);\n  return p[1];\n}\n", NULL, 0);
+  CHECK(h->rc == 1 && strstr(diag_text, "h.cu:4:10: error: read of freed memory ('8-byte block', malloc at h.cu:2)"), "use after free:\n%s", diag_text);
+  h = host("int main() {\n  char a[4];\n  char *p = (char *)malloc(3);\n  memcpy(p, a, 4);\n  return 0;\n}\n", NULL, 0);
+  CHECK(h->rc == 1 && strstr(diag_text, "h.cu:4:3: error: out-of-bounds host write of 1 bytes: element 3 of '3-byte block'"), "memcpy past a block:\n%s", diag_text);
+  h = host("int main() {\n  float *d;\n  cudaMalloc(&d, 64);\n  float h[16];\n  cudaMemcpy(d, h, 64, cudaMemcpyDeviceToHost);\n  return 0;\n}\n", NULL, 0);
+  CHECK(h->rc == 1 && strstr(diag_text, "cudaMemcpy with cudaMemcpyDeviceToHost: the destination is device memory"), "cudaMemcpy direction:\n%s", diag_text);
+
+  /* deterministic: rand is glibc's (srand(1) first values), events and time a simulated clock */
+  h = host("#include <stdio.h>\nint main() {\n  printf(\"%d %d\\n\", rand(), rand());\n"
+           "  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);\n  cudaEventRecord(a);\n"
+           "  for (int i = 0; i < 1000; i++) { }\n  cudaEventRecord(b);\n  float ms; cudaEventElapsedTime(&ms, a, b);\n"
+           "  printf(\"%d\\n\", ms > 0 && ms < 1);\n  return 0;\n}\n", NULL, 0);
+  CHECK(h->rc == 0 && !strcmp(h->out, "1804289383 846930886\n1\n"), "rand and events: '%s'\n%s", h->out, diag_text);
+
+  /* the step limit in host code stops the program, status 2 */
+  h = host("int main() {\n  int x = 0;\n  while (x == 0) { }\n  return 0;\n}\n", NULL, 0);
+  CHECK(h->rc == 2 && strstr(diag_text, "carve: stopped: step limit 10000000 reached in the host function 'main' (raise with --max-steps)")
+        && strstr(diag_text, "h.cu:3:"), "host step limit:\n%s", diag_text);
+}
+
+static void test_step_limit_scaling(void) {
+  Launch L = {0};
+  for (int d = 0; d < 3; d++) L.grid[d] = L.block[d] = 1;
+  CHECK(launch_step_limit(&L, 0) == 2000000000ull, "a small launch: the fixed 2e9");
+  CHECK(launch_step_limit(&L, 77) == 77, "--max-steps given: that");
+  L.grid[0] = 128; L.grid[1] = 128; L.block[0] = 16; L.block[1] = 16;   /* examples/mm.cu at N=2048 */
+  CHECK(launch_step_limit(&L, 0) == 131072ull * 1000000ull, "a large launch: 10^6 per warp (%llu)", (unsigned long long)launch_step_limit(&L, 0));
+  L.host_code = true;
+  CHECK(launch_step_limit(&L, 0) == 100000000000ull, "a host program: 10^11");
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -980,5 +1096,7 @@ int main(void) {
   test_cxx_assert_extern_shared();
   test_half_arith();
   test_cooperative_groups();
+  test_host_programs();
+  test_step_limit_scaling();
   return TEST_SUMMARY("interp");
 }

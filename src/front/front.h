@@ -149,7 +149,10 @@ typedef enum {
   ND_EQ, ND_NE, ND_LT, ND_LE, ND_GT, ND_GE, ND_INIT_LIST,
   /* statements */
   ND_BLOCK, ND_DECL, ND_EXPR_STMT, ND_IF, ND_FOR, ND_WHILE, ND_DO, ND_SWITCH, ND_CASE,
-  ND_BREAK, ND_CONTINUE, ND_RETURN, ND_NULL_STMT, ND_PRAGMA
+  ND_BREAK, ND_CONTINUE, ND_RETURN, ND_NULL_STMT, ND_PRAGMA,
+  /* host programs: k<<<grid, block, shmem, stream>>>(args): fn the kernel, cond the grid, then
+   * the block, els the dynamic shared bytes (or NULL), inc the stream (or NULL), args */
+  ND_LAUNCH
 } NodeKind;
 
 /* builtin special registers: threadIdx.x ... */
@@ -245,7 +248,9 @@ struct Node {
 
 typedef enum {
   SC_LOCAL, SC_PARAM, SC_SHARED, SC_EXTERN_SHARED, SC_CONSTANT, SC_DEVICE_GLOBAL, SC_FUNC,
-  SC_STATIC_LOCAL
+  SC_STATIC_LOCAL,
+  /* host programs: a file-scope variable of host code (Program.host_globals) */
+  SC_HOST_GLOBAL
 } StorageClass;
 
 struct Obj {
@@ -276,6 +281,9 @@ struct Obj {
   bool is_constexpr;
   Token *tmpl_head;    /* a template instance: the primary's `template` token (printed as an
                         * explicit specialization `template<> ... name<ARGS>(...)`) */
+  /* host programs */
+  bool is_host_lib;    /* declared by the host prelude: carve's host runtime implements it */
+  int host_lib;        /* the runtime's index for it + 1, 0 until the first call resolves it */
 };
 
 /* a top-level item in source order, for printing */
@@ -297,7 +305,9 @@ typedef struct TopItem {
 
 typedef struct Program Program;
 /* ---------------- launch specifications (spec.c) ---------------- */
-typedef enum { INIT_ZEROS, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_FILE } InitKind;
+typedef enum { INIT_ZEROS, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_FILE,
+  /* host programs: the bytes a host program's buffer held at a recorded launch (ArgSpec.bytes) */
+  INIT_BYTES } InitKind;
 
 typedef struct ArgSpec {
   struct ArgSpec *next;
@@ -313,6 +323,8 @@ typedef struct ArgSpec {
   uint64_t seed;
   char *path;          /* INIT_FILE, resolved */
   bool out;
+  /* host programs */
+  const unsigned char *bytes; /* INIT_BYTES: count x elem size bytes */
 } ArgSpec;
 
 typedef struct LaunchSpec {
@@ -365,7 +377,16 @@ struct Program {
   int nclones;         /* live clones of this program */
   const void *pp_state, *parse_state;   /* macros and file scope, for settings given later */
   const char *path;    /* the file it was read from */
+  /* host programs */
+  Obj *host_globals;   /* file-scope variables of host code (SC_HOST_GLOBAL), by .next */
+  int host_global_size;
+  struct HostSkip *host_skipped;  /* host functions that did not parse (kept quiet at load) */
 };
+/* a host function the parser could not read: its name and first error, reported when the
+ * host program is run */
+typedef struct HostSkip { struct HostSkip *next; char *name; SrcLoc loc; char *msg; } HostSkip;
+/* the host function `name` (NULL: main) defined in p, or NULL */
+Obj *find_host_function(Program *p, const char *name);
 
 Program *parse(Token *tok);
 Obj *find_kernel(Program *p, const char *name);

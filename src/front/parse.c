@@ -57,7 +57,6 @@ static Node *stmt(Token **rest, Token *tok);
 static bool is_typename(Token *tok);
 static int64_t const_expr(Token **rest, Token *tok);
 static bool eval_const(Node *n, int64_t *v);
-static bool strict_const = true;
 static bool has_auto(const Type *t);
 struct Template;
 static Node *template_call(Token **rest, Token *tok, struct Template *t);
@@ -73,6 +72,15 @@ static int tile_size(Token **rest, Token *tok);
 static Node *cg_method(Token **rest, Node *obj, Token *m);
 static Node *func_args(Token **rest, Token *tok, Node *call);
 static Node *make_vector_call(Token *name, Type *vt, Node *call);
+static bool strict_const = true;   /* a division by zero is an error (parsing), or just "not constant" */
+/* host programs: launches, dim3, the host runtime's declarations (below, before toplevel) */
+static bool is_dim3(const Type *t);
+static Node *dim3_declarator(Token **rest, Token *tok, Type *base);
+static Node *dim3_ctor(Token **rest, Token *tok);
+static Node *launch_expr(Token **rest, Token *tok);
+static bool in_host_fn(void);
+static void symbol_arg(Obj *fn, Node *call);
+static void toplevel(Token **rest, Token *tok, bool host_const);
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
@@ -1045,6 +1053,12 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
   bool first = true;
   while (!tok_equal(tok, ";")) {
     if (!first) tok = skip(tok, tok_equal(tok, ",") ? "," : ";");
+    if (is_dim3(base) && !attr->is_typedef && !attr->shared && in_host_fn()) {
+      cur = cur->next = dim3_declarator(&tok, tok, base);
+      cur->ival = first ? 0 : 1;
+      first = false;
+      continue;
+    }
     Type *ty;
     if (base->is_vector && tok->kind == TK_IDENT && tok_equal(tok->next, "(") && !is_typename(tok->next->next)) {
       ty = copy_type(base);   /* C++ constructor syntax: dim3 grid(16, 16); */
@@ -2004,7 +2018,14 @@ static Node *funcall(Token **rest, Token *tok) {
   Node *call = new_node(ND_CALL, tok);
   call->args = func_args(rest, tok->next->next, call);
   VarScope *vs = find_var(name);
-  if (vs && vs->var && vs->var->sc == SC_FUNC) return user_call(name, call, vs->var);
+  if (!vs && in_host_fn() && tok_equal(name, "printf")) vs = find_var_n("__carve_printf", 14);   /* the host's, not the device builtin */
+  if (vs && vs->var && vs->var->sc == SC_FUNC) {
+    Obj *fn = vs->var;
+    if (fn->is_host && !fn->is_device && !in_host_fn())
+      error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
+    if (fn->is_host_lib) symbol_arg(fn, call);
+    return user_call(name, call, fn);
+  }
   if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
   Token *qualified_name = name;
   name = call->tok = std_name(name);   /* printed as the plain name: nvcc needs no <cmath> */
@@ -2023,6 +2044,8 @@ static Node *funcall(Token **rest, Token *tok) {
   name = qualified_name;
   if (is_host_func(name))
     error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
+  if (in_host_fn())
+    error_tok(name, "unknown function '%.*s': the file does not declare it and carve's host runtime does not provide it", name->len, name->loc);
   error_tok(name, "use of undeclared function '%.*s'", name->len, name->loc);
 }
 
@@ -2311,7 +2334,9 @@ static Node *primary(Token **rest, Token *tok) {
       *rest = tok->next;
       return n;
     }
+    if (tok_equal(tok->next, "<<<")) return launch_expr(rest, tok);
     Type *td = find_typedef(tok);
+    if (td && is_dim3(td) && tok_equal(tok->next, "(")) return dim3_ctor(rest, tok);
     if (td && td->is_vector && tok_equal(tok->next, "(")) {   /* C++: float2(x, y), dim3(16, 16) */
       Node *call = new_node(ND_CALL, tok);
       call->args = func_args(rest, tok->next->next, call);
@@ -2459,7 +2484,10 @@ static Token *namespace_directive(Token *tok, bool *opened) {
 
 /* ---------------- top level ---------------- */
 static Obj **funcs_tail;
+static bool in_prelude;   /* reading the host runtime's declarations: none is a top-level item */
 static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok) {
+  /* host code is not printed (carve print shows the device code): its functions are not items */
+  if (in_prelude || (k == TOP_FUNC && o && o->is_host && !o->is_device)) return;
   TopItem *it = arena_alloc(sizeof(TopItem));
   it->kind = k; it->obj = o; it->ty = ty; it->name = name; it->tok = tok;
   it->ns = cur_ns;
@@ -2571,7 +2599,8 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     if (!ty->name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(ty->name, "unexpected function declarator");
     if (ty->is_ref || has_auto(ty)) error_tok(ty->name, "unsupported C++: %s at file scope", ty->is_ref ? "references" : "'auto' variables");
-    StorageClass sc = attr->constant ? SC_CONSTANT : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED) : host_const ? SC_CONSTANT : SC_DEVICE_GLOBAL;
+    StorageClass sc = attr->constant ? SC_CONSTANT : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED) : host_const ? SC_CONSTANT :
+                      attr->host ? SC_HOST_GLOBAL : SC_DEVICE_GLOBAL;
     if (sc == SC_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
     if (sc == SC_EXTERN_SHARED) {   /* the dynamic shared area, named at file scope */
       if (!(ty->kind == TY_ARRAY && ty->array_len < 0)) error_tok(ty->name, "extern __shared__ variable must be an array of unspecified size");
@@ -2598,13 +2627,14 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     }
     if (v->ty->kind == TY_VOID || v->ty->size < 0 || (v->ty->kind == TY_ARRAY && v->ty->array_len < 0))
       error_tok(ty->name, "variable '%s' has incomplete type", v->name);
-    int *area = sc == SC_CONSTANT ? &prog->constant_size : &prog->device_global_size;
+    int *area = sc == SC_CONSTANT ? &prog->constant_size : sc == SC_HOST_GLOBAL ? &prog->host_global_size : &prog->device_global_size;
     int a = v->ty->align < 16 ? 16 : v->ty->align;
     v->offset = (*area + a - 1) / a * a;
     *area = v->offset + v->ty->size;
     if (sc == SC_CONSTANT && !host_const && prog->constant_size > 65536)
       error_tok(ty->name, "__constant__ memory exceeds 64 KiB");
     push_scope(v->name)->var = v;
+    if (sc == SC_HOST_GLOBAL) { v->next = prog->host_globals; prog->host_globals = v; continue; }
     Obj **pp = &prog->globals;
     while (*pp) pp = &(*pp)->next;
     *pp = v;
@@ -2685,6 +2715,8 @@ static DeclClass classify(Token *tok, bool *has_device) {
   return DECL_HOST;
 }
 
+/* a host function that did not parse: its name (for "calling a __host__ function" in device
+ * code) and its first error, kept in the Program for when the host program is run */
 static void record_host_func(Token *tok) {
   /* the identifier just before the first "(" names the function */
   Token *prev = NULL;
@@ -2693,9 +2725,230 @@ static void record_host_func(Token *tok) {
       if (prev && prev->kind == TK_IDENT) {
         host_funcs = xrealloc(host_funcs, sizeof(char *) * (size_t)(n_host_funcs + 1));
         host_funcs[n_host_funcs++] = tok_text(prev);
+        HostSkip *h = arena_alloc(sizeof(HostSkip));
+        h->name = tok_text(prev);
+        h->loc = diag_last_loc;
+        h->msg = arena_strdup(diag_last_msg);
+        h->next = prog->host_skipped;
+        prog->host_skipped = h;
       }
       return;
     }
+}
+
+/* ---------------- host programs ---------------- */
+/* What a host program uses from <stdio.h>, <stdlib.h>, <string.h>, <time.h>, <sys/time.h> and
+ * <cuda_runtime.h>, declared as C: carve's host runtime (src/interp/host.c) implements each
+ * function here, by name. Names the device code also uses (printf, abs, min, max, clock, the
+ * math library) are the parser's builtins and are not declared again. The enumerators' values
+ * are CUDA's (driver_types.h: cudaError, cudaMemcpyKind); the structs hold the fields programs
+ * read, in an order of carve's. Out-parameters of type T** are declared void * so that
+ * cudaMalloc(&p, n) takes a float ** as CUDA's C++ overloads do. */
+static const char host_prelude_text[] =
+  "typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,\n"
+  "  cudaErrorInitializationError = 3, cudaErrorInvalidConfiguration = 9, cudaErrorInvalidDevicePointer = 17,\n"
+  "  cudaErrorInvalidMemcpyDirection = 21, cudaErrorInvalidResourceHandle = 400, cudaErrorNotReady = 600,\n"
+  "  cudaErrorIllegalAddress = 700, cudaErrorLaunchFailure = 719 } cudaError_t;\n"
+  "enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,\n"
+  "  cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };\n"
+  "enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2, cudaHostAllocDefault = 0, cudaEventDefault = 0,\n"
+  "  cudaStreamDefault = 0, cudaStreamNonBlocking = 1, RAND_MAX = 2147483647, EXIT_SUCCESS = 0, EXIT_FAILURE = 1,\n"
+  "  CLOCKS_PER_SEC = 1000000, CLOCK_REALTIME = 0, CLOCK_MONOTONIC = 1 };\n"
+  "typedef struct CUevent_st *cudaEvent_t;\n"
+  "typedef struct CUstream_st *cudaStream_t;\n"
+  "typedef struct carve_FILE FILE;\n"
+  "typedef long clock_t;\n"
+  "typedef long time_t;\n"
+  "struct timeval { long tv_sec; long tv_usec; };\n"
+  "struct timespec { long tv_sec; long tv_nsec; };\n"
+  "struct cudaDeviceProp { char name[256]; size_t totalGlobalMem; size_t sharedMemPerBlock; int regsPerBlock;\n"
+  "  int warpSize; int maxThreadsPerBlock; int maxThreadsDim[3]; int maxGridSize[3]; int clockRate;\n"
+  "  size_t totalConstMem; int major; int minor; int multiProcessorCount; int memoryClockRate;\n"
+  "  int memoryBusWidth; int l2CacheSize; int maxThreadsPerMultiProcessor; size_t sharedMemPerMultiprocessor;\n"
+  "  int regsPerMultiprocessor; size_t sharedMemPerBlockOptin; int maxBlocksPerMultiProcessor;\n"
+  "  int concurrentKernels; int deviceOverlap; int managedMemory; int unifiedAddressing; };\n"
+  "typedef struct cudaDeviceProp cudaDeviceProp;\n"
+  "extern FILE *stdin, *stdout, *stderr;\n"
+  "void *malloc(size_t); void *calloc(size_t, size_t); void *realloc(void *, size_t); void free(void *);\n"
+  "int posix_memalign(void *, size_t, size_t); void *aligned_alloc(size_t, size_t);\n"
+  "void *memcpy(void *, const void *, size_t); void *memmove(void *, const void *, size_t);\n"
+  "void *memset(void *, int, size_t); int memcmp(const void *, const void *, size_t);\n"
+  "size_t strlen(const char *); int strcmp(const char *, const char *); int strncmp(const char *, const char *, size_t);\n"
+  "char *strcpy(char *, const char *); char *strncpy(char *, const char *, size_t);\n"
+  "int rand(void); void srand(unsigned int); double drand48(void); void srand48(long);\n"
+  "int atoi(const char *); long atol(const char *); double atof(const char *);\n"
+  "long strtol(const char *, void *, int); unsigned long strtoul(const char *, void *, int); double strtod(const char *, void *);\n"
+  "int __carve_printf(const char *, ...); int fprintf(FILE *, const char *, ...); int sprintf(char *, const char *, ...);\n"
+  "int snprintf(char *, size_t, const char *, ...); int puts(const char *); int putchar(int);\n"
+  "int fputs(const char *, FILE *); int fputc(int, FILE *); int fflush(FILE *);\n"
+  "void exit(int); void abort(void);\n"
+  "time_t time(void *); int gettimeofday(struct timeval *, void *); int clock_gettime(int, struct timespec *);\n"
+  "cudaError_t cudaMalloc(void *, size_t); cudaError_t cudaMallocManaged(void *, size_t, ...);\n"
+  "cudaError_t cudaMallocHost(void *, size_t); cudaError_t cudaHostAlloc(void *, size_t, unsigned int);\n"
+  "cudaError_t cudaFree(void *); cudaError_t cudaFreeHost(void *);\n"
+  "cudaError_t cudaMemcpy(void *, const void *, size_t, enum cudaMemcpyKind);\n"
+  "cudaError_t cudaMemcpyAsync(void *, const void *, size_t, enum cudaMemcpyKind, ...);\n"
+  "cudaError_t cudaMemset(void *, int, size_t); cudaError_t cudaMemsetAsync(void *, int, size_t, ...);\n"
+  "cudaError_t cudaMemcpyToSymbol(const void *, const void *, size_t, ...);\n"
+  "cudaError_t cudaMemcpyFromSymbol(void *, const void *, size_t, ...);\n"
+  "cudaError_t cudaDeviceSynchronize(void); cudaError_t cudaThreadSynchronize(void);\n"
+  "cudaError_t cudaDeviceReset(void); cudaError_t cudaThreadExit(void);\n"
+  "cudaError_t cudaGetLastError(void); cudaError_t cudaPeekAtLastError(void);\n"
+  "const char *cudaGetErrorString(cudaError_t); const char *cudaGetErrorName(cudaError_t);\n"
+  "cudaError_t cudaGetDeviceCount(int *); cudaError_t cudaGetDevice(int *); cudaError_t cudaSetDevice(int);\n"
+  "cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *, int);\n"
+  "cudaError_t cudaEventCreate(cudaEvent_t *); cudaError_t cudaEventCreateWithFlags(cudaEvent_t *, unsigned int);\n"
+  "cudaError_t cudaEventRecord(cudaEvent_t, ...); cudaError_t cudaEventSynchronize(cudaEvent_t);\n"
+  "cudaError_t cudaEventQuery(cudaEvent_t);\n"
+  "cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t); cudaError_t cudaEventDestroy(cudaEvent_t);\n"
+  "cudaError_t cudaStreamCreate(cudaStream_t *); cudaError_t cudaStreamCreateWithFlags(cudaStream_t *, unsigned int);\n"
+  "cudaError_t cudaStreamSynchronize(cudaStream_t); cudaError_t cudaStreamDestroy(cudaStream_t);\n";
+
+static void host_prelude(void) {
+  Token *tok = tokenize_string("<host runtime>", host_prelude_text);
+  convert_pp_tokens(tok);
+  in_prelude = true;
+  while (tok->kind != TK_EOF) toplevel(&tok, tok, false);
+  in_prelude = false;
+}
+
+static bool in_host_fn(void) { return cur_fn && cur_fn->is_host && !cur_fn->is_device; }
+
+/* cudaMemcpyToSymbol(sym, ...) takes the variable itself (a C++ reference in CUDA's headers):
+ * a scalar or struct __constant__/__device__ variable is passed by its address, as an array is */
+static void symbol_arg(Obj *fn, Node *call) {
+  int i = !strcmp(fn->name, "cudaMemcpyToSymbol") ? 0 : !strcmp(fn->name, "cudaMemcpyFromSymbol") ? 1 : -1;
+  if (i < 0 || call->nargs <= i) return;
+  Node **a = nthp(&call->args, i);
+  Node *v = *a;
+  if (v->kind != ND_VAR || (v->var->sc != SC_CONSTANT && v->var->sc != SC_DEVICE_GLOBAL) || v->ty->kind == TY_ARRAY) return;
+  Node *next = v->next;
+  v->next = NULL;
+  Node *addr = new_unary(ND_ADDR, v, v->tok);
+  add_type(addr);
+  addr->next = next;
+  *a = addr;
+}
+
+/* dim3: the predefined uint3 whose omitted components are 1 (builtin_typedef) */
+static bool is_dim3(const Type *t) {
+  return t && ((t->typedef_name && !strcmp(t->typedef_name, "dim3")) || (t->kind == TY_STRUCT && t->tag && !strcmp(t->tag, "dim3")));
+}
+
+/* dim3(x, y, z) with the missing dimensions 1, as CUDA's constructor: a make_vector call */
+static Node *dim3_call(Token *name, Node *call, Type *t) {
+  if (call->nargs > 3) error_tok(name, "dim3 takes at most 3 dimensions, %d given", call->nargs);
+  if (call->nargs == 1 && is_dim3(call->args->ty)) return call->args;   /* a copy */
+  Node **a = &call->args;
+  for (int i = 0; i < 3; i++, a = &(*a)->next) {
+    if (!*a) { *a = new_num(1, name); (*a)->ty = ty_uint; }
+    if (!is_integer((*a)->ty)) error_tok((*a)->tok, "a dim3 dimension must be an integer, not '%s'", type_name((*a)->ty));
+    coerce_arg(a, ty_uint);
+  }
+  call->nargs = 3;
+  call->builtin = BI_MAKE_VECTOR;
+  call->ty = t;
+  return call;
+}
+
+/* dim3-ctor = "dim3" "(" (assign ("," assign)*)? ")" */
+static Node *dim3_ctor(Token **rest, Token *tok) {
+  Node *call = new_node(ND_CALL, tok);
+  call->args = func_args(rest, tok->next->next, call);
+  return dim3_call(tok, call, find_typedef(tok));
+}
+
+/* dim3-declarator = ident ("(" args ")" | "=" "{" args "}" | "=" assign)?: CUDA's constructors;
+ * without an initializer every dimension is 1 */
+static Node *dim3_declarator(Token **rest, Token *tok, Type *base) {
+  if (tok->kind != TK_IDENT) error_tok(tok, "expected a variable name");
+  Token *name = tok;
+  Node *init;
+  tok = tok->next;
+  if (tok_equal(tok, "(") || (tok_equal(tok, "=") && tok_equal(tok->next, "{"))) {
+    Node *call = new_node(ND_CALL, name);
+    if (tok_equal(tok, "(")) call->args = func_args(&tok, tok->next, call);
+    else {
+      Token *open = tok->next;
+      Node head = {0}, *cur = &head;
+      tok = open->next;
+      while (!consume(&tok, tok, "}")) {
+        if (cur != &head) tok = skip(tok, ",");
+        cur = cur->next = assign(&tok, tok);
+        add_type(cur);
+        call->nargs++;
+      }
+      call->args = head.next;
+    }
+    init = dim3_call(name, call, base);
+  } else if (consume(&tok, tok, "=")) {
+    init = assign(&tok, tok);
+    add_type(init);
+    if (is_integer(init->ty)) {   /* dim3 g = 256: the converting constructor */
+      Node *call = new_node(ND_CALL, name);
+      call->args = init;
+      call->nargs = 1;
+      init = dim3_call(name, call, base);
+    } else if (!is_dim3(init->ty)) error_tok(init->tok, "cannot initialize a dim3 with '%s'", type_name(init->ty));
+  } else {
+    init = dim3_call(name, new_node(ND_CALL, name), base);
+  }
+  Obj *var = new_local(tok_text(name), base, name, SC_LOCAL);
+  Node *d = new_node(ND_DECL, name);
+  d->var = var;
+  d->ty = base;
+  d->decl_init = init;
+  var->init = init;
+  *rest = tok;
+  return d;
+}
+
+/* launch-config operand: an integer or a dim3 */
+static Node *launch_operand(Token **rest, Token *tok, const char *what, bool dim) {
+  Node *e = assign(rest, tok);
+  add_type(e);
+  if (is_integer(e->ty) || (dim && is_dim3(e->ty)) || (!dim && e->ty->kind == TY_PTR && !strcmp(what, "stream"))) return e;
+  error_tok(e->tok, "the launch's %s must be %s, not '%s'", what, dim ? "an integer or a dim3" : !strcmp(what, "stream") ? "a cudaStream_t" : "an integer",
+            type_name(e->ty));
+}
+
+/* launch = ident "<<<" grid "," block ("," shmem ("," stream)?)? ">>>" "(" args ")" */
+static Node *launch_expr(Token **rest, Token *tok) {
+  Token *name = tok;
+  VarScope *vs = find_var(name);
+  Obj *k = vs && vs->var && vs->var->sc == SC_FUNC ? vs->var : NULL;
+  if (!in_host_fn()) error_tok(tok->next, "a kernel launch in device code (dynamic parallelism) is not supported");
+  if (!k) error_tok(name, "'%.*s' is launched but not declared as a __global__ function", name->len, name->loc);
+  if (!k->is_kernel) error_tok(name, "'%s' is launched with <<<...>>> but is not a __global__ function", k->name);
+  Node *n = new_node(ND_LAUNCH, name);
+  n->fn = k;
+  tok = tok->next->next;
+  n->cond = launch_operand(&tok, tok, "grid", true);
+  tok = skip(tok, ",");
+  n->then = launch_operand(&tok, tok, "block", true);
+  if (consume(&tok, tok, ",")) {
+    n->els = launch_operand(&tok, tok, "dynamic shared memory size", false);
+    if (consume(&tok, tok, ",")) n->inc = launch_operand(&tok, tok, "stream", false);
+  }
+  tok = skip(tok, ">>>");
+  tok = skip(tok, "(");
+  n->args = func_args(&tok, tok, n);
+  int np = 0;
+  for (Type *p = k->ty->params; p; p = p->next) np++;
+  if (n->nargs != np)
+    error_tok(name, "kernel '%s' takes %d argument%s, the launch gives %d", k->name, np, np == 1 ? "" : "s", n->nargs);
+  int i = 0;
+  for (Type *p = k->ty->params; p; p = p->next, i++) coerce_arg(nthp(&n->args, i), p);
+  n->ty = ty_void;
+  *rest = tok;
+  return n;
+}
+
+Obj *find_host_function(Program *p, const char *name) {
+  if (!name) name = "main";
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (f->is_host && f->is_definition && f->body && !f->is_kernel && !strcmp(f->name, name)) return f;
+  return NULL;
 }
 
 /* one declaration at file scope */
@@ -2728,12 +2981,13 @@ static void toplevel(Token **rest, Token *tok, bool host_const) {
   Token *probe = tok;
   Type *ty = declarator(&probe, tok, base);
   if (ty->kind == TY_FUNC) {
-    if (!attr.global && !attr.device && attr.host) { *rest = skip_declaration(start); return; }
-    if (!attr.global && !attr.device) { *rest = skip_declaration(start); return; }
+    /* a function without __global__ or __device__ is host code, parsed as C */
+    if (!attr.global && !attr.device) attr.host = true;
     function(rest, probe, ty, &attr);
+    if (in_prelude) { Obj *f = find_func(tok_text(ty->name)); f->is_host_lib = true; }
     return;
   }
-  if (!attr.constant && !attr.device && !attr.shared && !host_const) { *rest = skip_declaration(start); return; }
+  if (!attr.constant && !attr.device && !attr.shared && !host_const) attr.host = true;
   global_variable(rest, tok, base, &attr, host_const);
 }
 
@@ -3163,6 +3417,7 @@ Program *parse(Token *tok) {
   nest_depth = stmt_depth = expr_level = 0;
   merge_qualified(tok);
   define_cg_types();
+  host_prelude();
   int extern_c_depth = 0;
   /* what each open '{' at file scope was: 'e' extern "C", 'n' a namespace (with the
    * namespace it was opened in) */
@@ -3234,15 +3489,10 @@ Program *parse(Token *tok) {
       tok = skip_declaration(tok);
       continue;
     }
-    if (dc == DECL_HOST) {
-      record_host_func(tok);
-      tok = skip_declaration(tok);
-      continue;
-    }
     /* parse; on error, recover at the next declaration */
     bool quiet_saved = diag_quiet;
     int errs = diag_errors;
-    if (dc == DECL_TYPE || dc == DECL_CONST) diag_quiet = true;
+    if (dc == DECL_TYPE || dc == DECL_CONST || dc == DECL_HOST) diag_quiet = true;
     Scope *scope_saved = scope;
     TopCall call = {tok, dc == DECL_CONST};
     if (carve_pcall(toplevel_call, &call)) {
@@ -3259,6 +3509,7 @@ Program *parse(Token *tok) {
       } else {
         diag_errors = errs;   /* host-side type or constant that is not C: not carve's business */
         if (dc == DECL_TYPE) record_failed_type(start);
+        if (dc == DECL_HOST) record_host_func(start);   /* reported if the host program is run */
       }
       tok = skip_declaration(start);
       if (tok == start) tok = tok->next;

@@ -1,6 +1,7 @@
 /* interp: the SIMT reference interpreter (see interp.h for the model). */
 #include "interp.h"
 #include "half.h"
+#include "host.h"
 #include "../arch/arch.h"
 #include "../front/limits_parse.h"
 #include <math.h>
@@ -122,6 +123,12 @@ struct Interp {
   Warp *running;
   bool coroutines;
   int nstacks;         /* warps[0..nstacks-1].stack are mapped */
+  bool stopped;        /* the step limit was reached (I->fault is set too, to stop every loop) */
+  bool dev_ok;         /* host code: a runtime call (cudaMemcpy) may reach device memory now */
+  double t0, last_progress;   /* progress: start and last line printed (seconds) */
+  bool progress_shown;
+  uint64_t host_ticks;        /* host code: loop iterations, for the progress line */
+  bool host, world;           /* L->host_code, L->world != NULL: read on hot paths */
   size_t abandoned;    /* ASan: how far below a stack's top frames were left by a longjmp */
 };
 
@@ -154,7 +161,8 @@ static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) {
     char *msg = vfmt(f, ap);
     va_end(ap);
     char where[128] = "";
-    if (lane >= 0) thread_desc(w, lane, where, sizeof where);
+    if (lane >= 0 && !I->L->host_code) thread_desc(w, lane, where, sizeof where);
+    else lane = -1;
     diag_at(DIAG_ERROR, n ? tok_loc(n->tok) : (SrcLoc){0}, "%s%s%s", msg, lane >= 0 ? " in " : "", where);
   }
   unwind_warp(w);
@@ -162,8 +170,46 @@ static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) {
 
 /* ---------------- memory ---------------- */
 static const char *space_name(int s) {
-  static const char *names[] = {"invalid", "global", "shared", "local", "constant"};
-  return s >= 0 && s <= 4 ? names[s] : "invalid";
+  static const char *names[] = {"invalid", "global", "shared", "local", "constant", "host"};
+  return s >= 0 && s <= 5 ? names[s] : "invalid";
+}
+
+/* a host program's buffer for a message: its name and where it was allocated */
+static const char *buffer_desc(const Buffer *buf) {
+  if (!buf) return "a host stack variable or an invalid address";
+  if (!buf->how) return fmt("'%s'", buf->name);
+  return fmt("'%s', %s at %s:%d", buf->name, buf->how, buf->at.file ? buf->at.file->name : "?", buf->at.line);
+}
+
+/* host programs: whether this code may touch the memory at a (host or global space): kernels
+ * reach device and managed memory, host code host and managed memory (and device memory only
+ * inside cudaMemcpy and its kin); freed memory is nobody's */
+static NOINLINE __attribute__((cold)) void host_memory_check(Warp *w, Node *at, int lane, uint64_t a, const char *what) {
+  Interp *I = w->I;
+  uint64_t b = (a >> 40) & 0xfffff;
+  Buffer *buf = b < (uint64_t)I->L->nbufs ? &I->L->bufs[b] : NULL;
+#define desc buffer_desc(buf)
+  bool host_space = ADDR_SPACE(a) == SPACE_HOST;
+  if (host_space && !I->L->host_code)
+    fault_at(w, at, lane, "the kernel %ss host memory (%s): a kernel reaches device memory only (cudaMalloc, cudaMallocManaged)", what, desc);
+  if (!buf) fault_at(w, at, lane, "%s at an invalid address 0x%llx", what, (unsigned long long)a);
+  if (host_space != (buf->kind == BUF_HOST)) fault_at(w, at, lane, "%s at an invalid address 0x%llx", what, (unsigned long long)a);
+  if (buf->freed) fault_at(w, at, lane, "%s of freed memory (%s)", what, desc);
+  if (I->L->host_code && buf->kind == BUF_DEVICE && !I->dev_ok)
+    fault_at(w, at, lane, "host code %ss device memory (%s): copy it with cudaMemcpy, or allocate it with cudaMallocManaged", what, desc);
+#undef desc
+}
+
+/* host code reaching device memory (outside cudaMemcpy and its kin): checked once per warp-wide
+ * access, in host code only, so kernels pay nothing for it */
+static void host_device_check(Warp *w, Node *at, const uint64_t *addr, Mask m, bool write) {
+  Interp *I = w->I;
+  if (__builtin_expect(!I->host, 1) || I->dev_ok) return;
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1) || ADDR_SPACE(addr[l]) != SPACE_GLOBAL) continue;
+    uint64_t b = (addr[l] >> 40) & 0xfffff;
+    if (b < (uint64_t)I->L->nbufs && I->L->bufs[b].kind == BUF_DEVICE) host_memory_check(w, at, l, addr[l], write ? "write" : "read");
+  }
 }
 
 /* host pointer for `size` bytes at device address a, or a fault */
@@ -176,11 +222,15 @@ static unsigned char *resolve(Warp *w, Node *at, int lane, uint64_t a, int size,
   if (size > 1 && (a & (uint64_t)(size > 16 ? 15 : size - 1)) && size <= 16 && (size & (size - 1)) == 0)
     fault_at(w, at, lane, "misaligned %s %s of %d bytes at offset %llu", space_name(space), what, size, (unsigned long long)off);
   switch (space) {
+  case SPACE_HOST:   /* the same table as global memory; kernels may not (host_memory_check) */
+    host_memory_check(w, at, lane, a, what);
+    /* fallthrough */
   case SPACE_GLOBAL: {
     uint64_t b = (a >> 40) & 0xfffff;
     if (b >= (uint64_t)I->L->nbufs) fault_at(w, at, lane, "%s of %d bytes at an invalid global address", what, size);
     Buffer *buf = &I->L->bufs[b];
     if (off + (uint64_t)size > buf->bytes) {
+      if (buf->freed) host_memory_check(w, at, lane, a, what);   /* freed: 0 bytes, and said so */
       /* an index below 0 borrows from the buffer number: report it against the buffer above */
       if (b + 1 < (uint64_t)I->L->nbufs && off + size > OFF_MASK / 2) {
         Buffer *nb = &I->L->bufs[b + 1];
@@ -189,7 +239,7 @@ static unsigned char *resolve(Warp *w, Node *at, int lane, uint64_t a, int size,
                  nb->name, (long long)nb->count);
       }
       long long el = (long long)off / (buf->elem_ty ? buf->elem_ty->size : 1);
-      fault_at(w, at, lane, "out-of-bounds global %s of %d bytes: element %lld of '%s' (%lld elements)", what, size, el,
+      fault_at(w, at, lane, "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%lld elements)", space_name(space), what, size, el,
                buf->name, (long long)buf->count);
     }
     return buf->data + off;
@@ -292,6 +342,7 @@ static void hook_branch(Warp *w, Node *at, Mask active, Mask taken) {
 
 static void load(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, Val *out) {
   hook_access(w, at, ACC_LOAD, t->size, addr, m);
+  host_device_check(w, at, addr, m, false);
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) { out[l].u = 0; continue; }
     unsigned char *p = resolve(w, at, l, addr[l], t->size, false);
@@ -337,6 +388,7 @@ static const void *copied_bytes(Warp *w, Node *at, int lane, const void *ctx) {
 
 static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, const Val *v) {
   hook_access(w, at, ACC_STORE, t->size, addr, m);
+  host_device_check(w, at, addr, m, true);
   Mask shared = 0;
   bool rising = true;   /* lane addresses rising: no two lanes share one (the usual case) */
   uint64_t prev = 0;
@@ -361,6 +413,8 @@ static void store(Warp *w, Node *at, Type *t, const uint64_t *addr, Mask m, cons
 static void copy_bytes(Warp *w, Node *at, int size, const uint64_t *dst, const uint64_t *src, Mask m) {
   hook_access(w, at, ACC_LOAD, size, src, m);
   hook_access(w, at, ACC_STORE, size, dst, m);
+  host_device_check(w, at, src, m, false);
+  host_device_check(w, at, dst, m, true);
   Mask shared = 0;
   for (int l = 0; l < W; l++) if ((m >> l & 1) && ADDR_SPACE(dst[l]) == SPACE_SHARED) shared |= 1u << l;
   CopiedBytes cb = {src, size};
@@ -446,6 +500,9 @@ static Val convert(Val v, Type *from, Type *to) {
 /* ---------------- evaluation ---------------- */
 static void eval(Warp *w, Node *n, Mask m, Val *out);
 static Mask exec(Warp *w, Node *n, Mask m);
+static void eval_launch(Warp *w, Node *n, Mask m);
+static void eval_host_call(Warp *w, Node *n, Mask m, Val *out);
+static HostCtx host_ctx(Warp *w, Node *at);
 static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
 
 /* the second line of defence behind the parser's nesting limits (see WARP_STACK) */
@@ -456,6 +513,42 @@ static _Noreturn __attribute__((noinline, cold)) void stack_exhausted(Warp *w, N
 #define STACK_GUARD(w, n) \
   do { char probe_; if (__builtin_expect((uintptr_t)&probe_ < (w)->stack_floor, 0)) stack_exhausted(w, n); } while (0)
 
+/* The step limit is not a fault: the code may be correct and only long. The run stops, says
+ * where it was and how to go on, and the launch's status is 2. */
+static _Noreturn NOINLINE void stop_at(Warp *w, Node *n) {
+  Interp *I = w->I;
+  I->fault = I->stopped = true;
+  I->st->stopped = true;
+  if (I->progress_shown) fputs("\r\033[K", stderr);
+  I->progress_shown = false;
+  const char *who = I->L->host_code ? fmt("the host function '%s'", I->L->kernel->name) : fmt("kernel '%s'", I->L->kernel->name);
+  fprintf(diag_out, "carve: stopped: step limit %llu reached in %s (raise with --max-steps)\n", (unsigned long long)I->max_steps, who);
+  if (I->L->host_code) diag_at(DIAG_NOTE, tok_loc(n->tok), "the host program was here");
+  else {
+    char where[128];
+    thread_desc(w, __builtin_ctz(w->valid), where, sizeof where);
+    int64_t total = I->L->grid[0] * I->L->grid[1] * I->L->grid[2];
+    diag_at(DIAG_NOTE, tok_loc(n->tok), "warp %d of %s was here, after %llu of %lld blocks", w->index, where, (unsigned long long)I->st->blocks_run,
+            (long long)total);
+  }
+  unwind_warp(w);
+}
+
+static double now_seconds(void);
+/* the host program's progress line: how long it has run and where it is (its loops can be long:
+ * one thread interpreted) */
+static NOINLINE void host_progress(Warp *w, Node *n) {
+  Interp *I = w->I;
+  double t = now_seconds(), el = t - I->t0;
+  if (el < 1.0 || t - I->last_progress < 0.5) return;
+  I->last_progress = t;
+  I->progress_shown = true;
+  SrcLoc at = tok_loc(n->tok);
+  fprintf(stderr, "\r\033[K%s: host code running for %.0f s (%.0f M steps/s), at %s:%d", I->L->kernel->name, el,
+          (double)I->st->warp_steps / el / 1e6, at.file ? at.file->name : "?", at.line);
+  fflush(stderr);
+}
+
 static inline void step(Warp *w, Node *n, Mask m) {
   RunStats *st = w->I->st;
   st->warp_steps++;
@@ -465,9 +558,7 @@ static inline void step(Warp *w, Node *n, Mask m) {
     unwind_warp(w);
   }
   st->lane_ops += (uint64_t)__builtin_popcount(m);
-  if (__builtin_expect(st->warp_steps > w->I->max_steps, 0))
-    fault_at(w, n, -1, "step limit exceeded (%llu warp-steps): the kernel may not terminate; raise it with --max-steps",
-             (unsigned long long)w->I->max_steps);
+  if (__builtin_expect(st->warp_steps > w->I->max_steps, 0)) stop_at(w, n);
 }
 
 static Mask truth(Type *t, const Val *v, Mask m) {
@@ -603,7 +694,8 @@ static NOINLINE void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, boo
 static void eval_add_sub(Warp *w, Node *n, Mask m, Val *out) {
   Type *lt = n->lhs->ty, *rt = n->rhs->ty;
   bool sub = n->kind == ND_SUB;
-  if (n->contract) {
+  /* nvcc contracts a*b + c on the device; the host compiler for x86-64 has no FMA by default */
+  if (n->contract && !w->I->host) {
     bool lhs_mul = n->lhs->kind == ND_MUL && n->lhs->ty->kind == n->ty->kind;
     if (lhs_mul) fused(w, n->lhs, n->rhs, true, sub, m, out, n->ty);
     else fused(w, n->rhs, n->lhs, false, sub, m, out, n->ty);
@@ -638,6 +730,7 @@ static uint64_t var_base(Warp *w, Obj *v) {
   case SC_EXTERN_SHARED: return ((uint64_t)SPACE_SHARED << 60) | (uint64_t)I->dyn_base;
   case SC_CONSTANT: return ((uint64_t)SPACE_CONST << 60) | (uint64_t)v->offset;
   case SC_DEVICE_GLOBAL: return GLOBAL_ADDR(0, v->offset);
+  case SC_HOST_GLOBAL: return I->L->host_vars ? HOST_ADDR(I->L->host_vars, v->offset) : 0;
   default: return 0;
   }
 }
@@ -761,7 +854,7 @@ static NOINLINE void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
       int sz = elem_size(lt);
       for (int l = 0; l < W; l++)
         res[l].u = n->op == ND_ADD ? old[l].u + (uint64_t)rhs[l].i * (uint64_t)sz : old[l].u - (uint64_t)rhs[l].i * (uint64_t)sz;
-    } else if (n->contract) {
+    } else if (n->contract && !w->I->host) {
       /* s += a*b  ->  fma(a, b, s);  s -= a*b  ->  fma(-a, b, s) */
       Val x[W], y[W];
       eval(w, n->rhs->lhs, m, x);
@@ -901,6 +994,7 @@ static NOINLINE void eval_atomic(Warp *w, Node *n, Mask m, Val *out) {
   uint64_t addr[W];
   for (int l = 0; l < W; l++) addr[l] = p[l].u;
   hook_access(w, n, ACC_ATOMIC, t->size, addr, m);
+  host_device_check(w, n, addr, m, true);
   /* lanes in order: a deterministic serialization of the warp's atomics */
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) { out[l].u = 0; continue; }
@@ -1179,8 +1273,15 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
     for (int l = 0; l < W; l++) out[l].u = local_addr(w, l, tmp);
     return;
   }
-  case BI_PRINTF: eval_printf(w, n, m); for (int l = 0; l < W; l++) out[l].i = 0; return;
-  case BI_CLOCK: for (int l = 0; l < W; l++) out[l].i = (int64_t)w->I->st->warp_steps; return;
+  case BI_PRINTF:
+    if (w->I->L->host_code) { eval_host_call(w, n, m, out); return; }
+    eval_printf(w, n, m);
+    for (int l = 0; l < W; l++) out[l].i = 0;
+    return;
+  case BI_CLOCK:
+    if (w->I->L->host_code) { HostCtx c = host_ctx(w, n); int64_t t = host_clock(&c); for (int l = 0; l < W; l++) out[l].i = t; return; }
+    for (int l = 0; l < W; l++) out[l].i = (int64_t)w->I->st->warp_steps;
+    return;
   case BI_HALF: eval_half(w, n, m, out); return;
   case BI_CG: eval_cg(w, n, m, out); return;
   case BI_ASSERT: {   /* C++ (docs/cxx.md): a failed assert is a fault with its text */
@@ -1280,6 +1381,94 @@ static NOINLINE void eval_call(Warp *w, Node *n, Mask m, Val *out) {
   pop_frame(w, f);
 }
 
+/* ---- host programs: runtime calls and launches (host.c) ---- */
+static unsigned char *host_mem(HostCtx *c, uint64_t a, size_t n, bool write, bool device) {
+  Warp *w = c->warp;
+  Interp *I = w->I;
+  bool saved = I->dev_ok;
+  I->dev_ok = device;
+  uint64_t one[W] = {a};
+  host_device_check(w, c->at, one, 1, write);
+  unsigned char *p = resolve(w, c->at, 0, a, 1, write);
+  if (n > 1) {
+    unsigned char *q = resolve(w, c->at, 0, a + n - 1, 1, write);
+    if (q != p + n - 1)
+      fault_at(w, c->at, -1, "the %zu bytes from address 0x%llx run past the end of their memory", n, (unsigned long long)a);
+  }
+  I->dev_ok = saved;
+  return p;
+}
+
+static HostCtx host_ctx(Warp *w, Node *at) {
+  HostCtx c = {w->I->L->world, w, at, host_mem, w->I->st->warp_steps};
+  return c;
+}
+
+/* a call of the host runtime (or printf in host code): arguments for lane 0 */
+static NOINLINE void eval_host_call(Warp *w, Node *n, Mask m, Val *out) {
+  enum { MAXA = 32 };
+  Interp *I = w->I;
+  if (!I->L->host_code) fault_at(w, n, -1, "call of the host function '%s' in device code", n->fn->name);
+  Val args[MAXA], v[W], ret = {0};
+  Type *tys[MAXA];
+  int na = 0;
+  for (Node *a = n->args; a; a = a->next, na++) {
+    if (na == MAXA) fault_at(w, n, -1, "more than %d arguments to a host runtime function", MAXA);
+    eval(w, a, m, v);
+    args[na] = v[0];
+    tys[na] = a->ty;
+  }
+  if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }   /* the program's output, not on our line */
+  HostCtx c = host_ctx(w, n);
+  const char *msg = NULL;
+  HostStatus hs = n->fn ? host_call(&c, n->fn, args, tys, na, &ret, &msg)
+                        : host_printf(&c, n->args->tok->str, args + 1, tys + 1, na - 1, &msg);
+  if (hs == HC_ERROR) fault_at(w, n, -1, "%s", msg);
+  if (hs == HC_EXIT) unwind_warp(w);   /* exit(): the program ends, not a fault */
+  for (int l = 0; l < W; l++) out[l] = ret;
+}
+
+/* a launch's grid or block: an integer, or a dim3 (a struct: its address) */
+static void launch_dims(Warp *w, Node *e, Mask m, int64_t d[3]) {
+  Val v[W];
+  eval(w, e, m, v);
+  if (e->ty->kind != TY_STRUCT) { d[0] = e->ty->is_unsigned ? (int64_t)v[0].u : v[0].i; d[1] = d[2] = 1; return; }
+  for (int i = 0; i < 3; i++) {
+    uint32_t x;
+    memcpy(&x, resolve(w, e, 0, v[0].u + 4 * (uint64_t)i, 4, false), 4);
+    d[i] = x;
+  }
+}
+
+static NOINLINE void eval_launch(Warp *w, Node *n, Mask m) {
+  Interp *I = w->I;
+  if (!I->L->host_code) fault_at(w, n, -1, "a kernel launch inside a kernel is not supported");
+  int64_t g[3], b[3], sh = 0;
+  launch_dims(w, n->cond, m, g);
+  launch_dims(w, n->then, m, b);
+  Val v[W];
+  if (n->els) { eval(w, n->els, m, v); sh = v[0].i; }
+  if (n->inc) eval(w, n->inc, m, v);   /* the stream: every stream runs in program order */
+  /* on this frame, not the heap: evaluating an argument may fault and unwind */
+  enum { MAX_LAUNCH_ARGS = 512 };   /* CUDA's 4 KB of parameters holds at most 512 pointers */
+  Val args[MAX_LAUNCH_ARGS];
+  if (n->nargs > MAX_LAUNCH_ARGS) fault_at(w, n, -1, "a launch with more than %d arguments", MAX_LAUNCH_ARGS);
+  int i = 0;
+  for (Node *a = n->args; a; a = a->next, i++) { eval(w, a, m, v); args[i] = v[0]; }
+  if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }
+  HostCtx c = host_ctx(w, n);
+  int status;
+  host_launch(&c, n, g, b, sh, args, &status);
+  if (!status) return;
+  /* the kernel's fault or stop was reported where it happened; this is where it was launched */
+  diag_at(DIAG_NOTE, tok_loc(n->tok), "in this launch of '%s' (grid (%lld,%lld,%lld), block (%lld,%lld,%lld))", n->fn->name, (long long)g[0],
+          (long long)g[1], (long long)g[2], (long long)b[0], (long long)b[1], (long long)b[2]);
+  I->fault = true;
+  if (status == 1) I->st->faults++;
+  else I->stopped = I->st->stopped = true;
+  unwind_warp(w);
+}
+
 /* ---- the expression dispatcher ---- */
 static void eval(Warp *w, Node *n, Mask m, Val *out) {
   STACK_GUARD(w, n);
@@ -1293,7 +1482,13 @@ static void eval(Warp *w, Node *n, Mask m, Val *out) {
     else { int64_t v = norm_int(n->ty, n->ival); for (int l = 0; l < W; l++) out[l].i = v; }
     return;
   case ND_SIZEOF: for (int l = 0; l < W; l++) out[l].i = n->ival; return;
-  case ND_STR: for (int l = 0; l < W; l++) out[l].u = 0; return;
+  case ND_STR: {
+    uint64_t a = 0;
+    if (w->I->L->host_code) { HostCtx c = host_ctx(w, n); a = host_string(&c, n); }
+    for (int l = 0; l < W; l++) out[l].u = a;
+    return;
+  }
+  case ND_LAUNCH: eval_launch(w, n, m); return;
   case ND_VAR:
     if (is_reg_var(n)) { memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W); return; }
     read_lvalue(w, n, m, out);
@@ -1390,7 +1585,8 @@ static void eval(Warp *w, Node *n, Mask m, Val *out) {
   case ND_ASSIGN: eval_assign(w, n, m, out); return;
   case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: eval_rmw(w, n, m, out); return;
   case ND_CALL:
-    if (n->fn) eval_call(w, n, m, out);
+    if (n->fn && !n->fn->body && n->fn->is_host_lib) eval_host_call(w, n, m, out);
+    else if (n->fn) eval_call(w, n, m, out);
     else eval_builtin(w, n, m, out);
     return;
   default: break;
@@ -1469,6 +1665,8 @@ static Mask loop(Warp *w, Node *n, Mask m) {
     }
     first = false;
     if (!active) break;
+    /* host code: now and then, the progress line (per iteration, not per node: the hot path) */
+    if (__builtin_expect(w->I->host, 0) && !(++w->I->host_ticks & 0xffff) && w->I->opt->progress) host_progress(w, n);
     Mask brk = 0, cont = 0;
     w->brk = &brk;
     w->cont = &cont;
@@ -1629,6 +1827,7 @@ static void run_kernel_body(Warp *w) {
     bind_param(w, f, p, m, v, NULL);
   }
   exec(w, L->kernel->body, m);
+  if (L->host_code) L->host_ret = f->ret[0];
   pop_frame(w, f);
   w->frame = NULL;
 }
@@ -1765,10 +1964,12 @@ static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
   }
 }
 
-static size_t kernel_local_size(Program *p) {
+static size_t kernel_local_size(Program *p, bool host) {
   size_t max_frame = 16;
   for (Obj *f = p->funcs; f; f = f->next) if ((size_t)f->frame_size > max_frame) max_frame = (size_t)f->frame_size;
   size_t s = max_frame * 8 + 4096;
+  /* the host program is one thread: a C stack's worth (arrays in main's frame) */
+  if (host) s = max_frame * 8 + ((size_t)8 << 20);
   return s < 16384 ? 16384 : s;
 }
 
@@ -1827,7 +2028,7 @@ static int alloc_interp(Interp *I) {
   I->r_warp = xmalloc(sh * 2);
   I->w_node = xmalloc(sh * sizeof(Node *));
   I->r_node = xmalloc(sh * sizeof(Node *));
-  I->local_size = kernel_local_size(L->prog);
+  I->local_size = kernel_local_size(L->prog, L->host_code);
   I->local = xmalloc(I->local_size * (size_t)I->nthreads);
   I->warps = xmalloc(sizeof(Warp) * (size_t)I->nwarps);
   I->coroutines = L->kernel->uses_barrier && I->nwarps > 1;
@@ -1853,9 +2054,41 @@ static void free_interp(Interp *I) {
   free(I->w_epoch); free(I->r_epoch); free(I->w_warp); free(I->r_warp); free(I->w_node); free(I->r_node);
 }
 
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static const char *duration(double s) {
+  if (s < 60) return fmt("%.0f s", s);
+  if (s < 3600) return fmt("%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
+  return fmt("%.0f h %02.0f min", floor(s / 3600), fmod(s / 60, 60));
+}
+
+/* a line on the terminal, rewritten in place, for launches running over a second: blocks done,
+ * the rate and the time left at that rate (final: erase it) */
+static void progress(Interp *I, int64_t done, int64_t total, bool final) {
+  if (!I->opt->progress) return;
+  if (final) {
+    if (I->progress_shown) fputs("\r\033[K", stderr);
+    I->progress_shown = false;
+    return;
+  }
+  double t = now_seconds(), el = t - I->t0;
+  if (I->L->host_code || el < 1.0 || t - I->last_progress < 0.5 || !done) return;
+  I->last_progress = t;
+  I->progress_shown = true;
+  double rate = (double)I->st->lane_ops / el / 1e6;
+  fprintf(stderr, "\r\033[K%s: block %lld of %lld, %.0f M lane-ops/s, %s left", I->L->kernel->name, (long long)done, (long long)total, rate,
+          duration(el * (double)(total - done) / (double)done));
+  fflush(stderr);
+}
+
 static void run_blocks(Interp *I) {
   Launch *L = I->L;
   const Hooks *h = I->opt->hooks;
+  int64_t total = L->grid[0] * L->grid[1] * L->grid[2], done = 0;
   for (int64_t bz = 0; bz < L->grid[2] && !I->fault; bz++)
     for (int64_t by = 0; by < L->grid[1] && !I->fault; by++)
       for (int64_t bx = 0; bx < L->grid[0] && !I->fault; bx++) {
@@ -1865,7 +2098,17 @@ static void run_blocks(Interp *I) {
         if (I->coroutines) run_block_coroutines(I);
         else run_block_plain(I);
         I->st->blocks_run++;
+        if (!I->fault) progress(I, ++done, total, false);
       }
+  progress(I, done, total, true);
+}
+
+uint64_t launch_step_limit(const Launch *L, uint64_t given) {
+  if (given) return given;
+  if (L->host_code) return 100000000000ull;
+  double warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * (double)((L->block[0] * L->block[1] * L->block[2] + W - 1) / W);
+  double scaled = warps * 1e6;
+  return scaled > 2e9 ? (scaled < 1.8e19 ? (uint64_t)scaled : UINT64_MAX) : 2000000000ull;
 }
 
 int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
@@ -1876,16 +2119,17 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   I.L = L;
   I.opt = opt;
   I.st = st;
-  I.max_steps = opt->max_steps ? opt->max_steps : 2000000000ull;
+  I.max_steps = launch_step_limit(L, opt->max_steps);
+  I.host = L->host_code;
+  I.world = L->world != NULL;
+  st->step_limit = I.max_steps;
   const Machine *M = L->machine ? L->machine : machine_find("h100");
   if (check_config(&I, M)) return 2;
   if (alloc_interp(&I)) { free_interp(&I); return 2; }
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  I.t0 = I.last_progress = now_seconds();
   run_blocks(&I);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  st->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  st->seconds = now_seconds() - I.t0;
   free_interp(&I);
   if (I.reports > 10) diag_at(DIAG_NOTE, (SrcLoc){0}, "%d more faults not shown", I.reports - 10);
-  return I.fault ? 1 : 0;
+  return I.stopped ? 2 : I.fault ? 1 : 0;
 }

@@ -17,9 +17,15 @@ typedef uint32_t Mask;
 typedef union { int64_t i; uint64_t u; float f; double d; } Val;
 
 /* address spaces, in the top 4 bits of a pointer value */
-enum { SPACE_NONE = 0, SPACE_GLOBAL = 1, SPACE_SHARED = 2, SPACE_LOCAL = 3, SPACE_CONST = 4 };
+enum { SPACE_NONE = 0, SPACE_GLOBAL = 1, SPACE_SHARED = 2, SPACE_LOCAL = 3, SPACE_CONST = 4,
+       /* host programs: host memory (malloc, host variables, string literals, argv) */
+       SPACE_HOST = 5 };
 #define ADDR_SPACE(a) ((int)((a) >> 60))
 #define GLOBAL_ADDR(buf, off) (((uint64_t)SPACE_GLOBAL << 60) | ((uint64_t)(buf) << 40) | (uint64_t)(off))
+#define HOST_ADDR(buf, off) (((uint64_t)SPACE_HOST << 60) | ((uint64_t)(buf) << 40) | (uint64_t)(off))
+
+/* host programs: who made a buffer (a launch spec, or the host program's allocator) */
+typedef enum { BUF_LAUNCH, BUF_DEVICE, BUF_HOST, BUF_MANAGED } BufferKind;
 
 typedef struct Buffer {
   const char *name;      /* parameter name, or the __device__ variable's */
@@ -29,6 +35,11 @@ typedef struct Buffer {
   unsigned char *data;   /* malloc'ed, owned by the launch */
   bool out;
   const ArgSpec *spec;
+  /* host programs */
+  BufferKind kind;
+  bool freed;            /* released by free/cudaFree: any access is a fault */
+  SrcLoc at;             /* where the host program allocated it */
+  const char *how;       /* "cudaMalloc", "malloc", ... */
 } Buffer;
 
 typedef struct Launch {
@@ -43,6 +54,11 @@ typedef struct Launch {
   SrcLoc where;          /* the launch spec line, or the kernel, for launch errors */
   const struct Machine *machine; /* whose limits apply (threads and shared memory per block);
                                     NULL: the H100 */
+  /* host programs (host.c) */
+  struct HostWorld *world; /* made by a host program: bufs and constant are the world's, borrowed */
+  bool host_code;        /* the host program itself, run as one thread */
+  int host_vars;         /* the buffer of the host program's file-scope variables (0: none) */
+  Val host_ret;          /* host_code: what the host function returned */
 } Launch;
 
 /* what the analyzer and the model observe while a launch runs */
@@ -72,6 +88,7 @@ typedef struct RunOptions {
   uint64_t warp_step_cap;/* sampling: stop each warp quietly after this many steps (0: never) */
   bool poison_shared;    /* each block's shared memory starts as 0xff bytes (NaN, -1), not zeros:
                           * a read of an element nobody wrote changes the result (verification) */
+  bool progress;         /* a progress line on stderr for launches running over a second */
 } RunOptions;
 
 typedef struct RunStats {
@@ -81,9 +98,16 @@ typedef struct RunStats {
   int faults;
   uint64_t warps_truncated; /* warps stopped by warp_step_cap */
   double seconds;
+  bool stopped;          /* the step limit was reached: stopped, not a fault (status 2) */
+  uint64_t step_limit;   /* the limit that applied */
 } RunStats;
 
-/* 0: ran to completion; 1: a fault was found and reported; 2: could not run (diagnosed) */
+/* the step limit of a launch: the given one, or by default 2e9 warp-steps or 10^6 per warp of
+ * the launch, whichever is larger */
+uint64_t launch_step_limit(const Launch *L, uint64_t given);
+
+/* 0: ran to completion; 1: a fault was found and reported; 2: could not run, or stopped at the
+ * step limit (stats->stopped; diagnosed) */
 int interp_run(Launch *L, const RunOptions *opt, RunStats *stats);
 
 /* launch.c: build a launch from the file's spec, overridden by flags. 0 ok, 2 error (diagnosed) */
@@ -92,6 +116,9 @@ typedef struct LaunchOverrides {
   int64_t grid[3], block[3];
   int64_t dyn_shared;     /* -1: keep */
   ArgSpec **args; int nargs;
+  /* host programs: a recorded launch's __constant__ and __device__ contents (NULL: from the
+   * initializers) */
+  const unsigned char *constant, *device_vars;
 } LaunchOverrides;
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);
@@ -102,4 +129,44 @@ int launch_check_dims(const Launch *L);
 int buffer_init(Buffer *b, const ArgSpec *a);
 uint64_t random_bits(uint64_t seed, uint64_t i);
 uint64_t buffer_checksum(const Buffer *b);   /* FNV-1a of the bytes */
+/* the initial contents of a list of file-scope variables (by .next) at base + their offsets */
+void init_variables(Obj *list, unsigned char *base);
+/* the __constant__ area and the __device__ variables (buffer 0) of L from their initializers */
+void launch_init_globals(Launch *L);
+
+/* ---------------- host programs (host.c) ---------------- */
+/* One launch the host program made, kept once per distinct configuration (kernel, grid, block,
+ * dynamic shared memory, scalar arguments), with the buffers as they were when it started. */
+typedef struct RecordedLaunch {
+  Obj *kernel;
+  int64_t grid[3], block[3], dyn_shared;
+  SrcLoc site;           /* the <<<...>>> */
+  int first;             /* the program's launch number (1-based) of its first occurrence */
+  int count;             /* how many launches had this configuration */
+  LaunchOverrides ov;    /* the launch as flags would give it: buffers with the bytes they held */
+} RecordedLaunch;
+
+typedef struct HostOptions {
+  const char *func;      /* the host function to run (NULL: main) */
+  int argc; const char **argv;  /* argv[0] is the program's name */
+  const struct Machine *machine; /* cudaGetDeviceProperties answers for it (NULL: the H100) */
+  RunOptions kernel_opt; /* for every launch */
+  uint64_t max_steps;    /* the host function's own step limit (0: 10^11) */
+  bool record;           /* keep the distinct launches (RecordedLaunch) */
+  FILE *out;             /* the program's standard output (NULL: stdout) */
+} HostOptions;
+
+typedef struct HostResult {
+  int status;            /* 0 the program ended (exit_code holds its status), 1 a fault (in a
+                            kernel or in host code), 2 could not run or stopped (diagnosed) */
+  int exit_code;
+  int launches;          /* launches made */
+  RecordedLaunch *rec; int nrec;
+  int unrecorded;        /* distinct launches past the recording's limits (64, 1 GiB of copies) */
+  uint64_t kernel_lane_ops, host_steps;
+  double kernel_seconds;
+} HostResult;
+
+int host_run(Program *p, const HostOptions *o, HostResult *r);
+void host_result_free(HostResult *r);
 #endif

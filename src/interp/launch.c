@@ -55,6 +55,10 @@ int buffer_init(Buffer *b, const ArgSpec *a) {
   b->out = a->out;
   b->spec = a;
   if (!b->data) { diag_at(DIAG_ERROR, tok_loc(a->tok), "cannot allocate %zu bytes for buffer '%s'", b->bytes, a->name); return 2; }
+  if (a->init == INIT_BYTES) {
+    memcpy(b->data, a->bytes, b->bytes);
+    return 0;
+  }
   if (a->init == INIT_FILE) {
     struct stat sb;
     if (stat(a->path, &sb) != 0 || !S_ISREG(sb.st_mode) || (size_t)sb.st_size != b->bytes) {
@@ -78,7 +82,7 @@ int buffer_init(Buffer *b, const ArgSpec *a) {
     return 0;
   }
   Layout lay = layout_of(et);
-  static const int init_code[] = {[INIT_ZEROS] = 0, [INIT_FILL] = 1, [INIT_IOTA] = 2, [INIT_RANDOM] = 3, [INIT_FILE] = 0};
+  static const int init_code[] = {[INIT_ZEROS] = 0, [INIT_FILL] = 1, [INIT_IOTA] = 2, [INIT_RANDOM] = 3, [INIT_FILE] = 0, [INIT_BYTES] = 0};
   carve_fill(b->data, a->count, et->size, lay.ncomp, lay.off, lay.kind, lay.size, init_code[a->init], a->a, a->b, a->has_range, a->seed);
   return 0;
 }
@@ -154,52 +158,58 @@ static int bind_scalar(const ArgSpec *a, Obj *q, Val *out) {
   return 0;
 }
 
-/* the __constant__ and __device__ variables' initial contents */
-static void init_globals(Launch *L) {
-  Program *p = L->prog;
-  for (Obj *v = p->globals; v; v = v->next) {
-    if (!v->init) continue;
-    unsigned char *base = v->sc == SC_CONSTANT ? L->constant : L->bufs[0].data;
-    /* flatten the initializer: scalars in order */
-    Node *stack[64];
-    int sp = 0;
-    Type *tys[64];
-    size_t offs[64];
-    stack[sp] = v->init; tys[sp] = v->ty; offs[sp] = (size_t)v->offset; sp++;
-    while (sp > 0) {
-      sp--;
-      Node *n = stack[sp];
-      Type *t = tys[sp];
-      size_t off = offs[sp];
-      if (n->kind == ND_INIT_LIST) {
-        /* push elements in reverse so they pop in order */
-        Node *els[4096];
-        int ne = 0;
-        for (Node *e = n->elems; e && ne < 4096; e = e->next) els[ne++] = e;
-        Member *mem = t->kind == TY_STRUCT ? t->members : NULL;
-        Member *mems[4096];
-        int nm = 0;
-        for (Member *m = mem; m && nm < 4096; m = m->next) mems[nm++] = m;
-        for (int i = ne - 1; i >= 0 && sp < 63; i--) {
-          stack[sp] = els[i];
-          tys[sp] = t->kind == TY_ARRAY ? t->base : mems[i]->ty;
-          offs[sp] = off + (t->kind == TY_ARRAY ? (size_t)i * (size_t)t->base->size : (size_t)mems[i]->offset);
-          sp++;
-        }
-        continue;
+/* one file-scope variable's initial contents at base + its offset */
+static void init_one(Obj *v, unsigned char *base) {
+  /* flatten the initializer: scalars in order */
+  Node *stack[64];
+  int sp = 0;
+  Type *tys[64];
+  size_t offs[64];
+  stack[sp] = v->init; tys[sp] = v->ty; offs[sp] = (size_t)v->offset; sp++;
+  while (sp > 0) {
+    sp--;
+    Node *n = stack[sp];
+    Type *t = tys[sp];
+    size_t off = offs[sp];
+    if (n->kind == ND_INIT_LIST) {
+      /* push elements in reverse so they pop in order */
+      Node *els[4096];
+      int ne = 0;
+      for (Node *e = n->elems; e && ne < 4096; e = e->next) els[ne++] = e;
+      Member *mem = t->kind == TY_STRUCT ? t->members : NULL;
+      Member *mems[4096];
+      int nm = 0;
+      for (Member *m = mem; m && nm < 4096; m = m->next) mems[nm++] = m;
+      for (int i = ne - 1; i >= 0 && sp < 63; i--) {
+        stack[sp] = els[i];
+        tys[sp] = t->kind == TY_ARRAY ? t->base : mems[i]->ty;
+        offs[sp] = off + (t->kind == TY_ARRAY ? (size_t)i * (size_t)t->base->size : (size_t)mems[i]->offset);
+        sp++;
       }
-      /* a constant scalar */
-      Node *e = n;
-      while (e->kind == ND_CAST) e = e->lhs;
-      double d = 0;
-      int64_t iv = 0;
-      bool neg = false;
-      while (e->kind == ND_NEG) { neg = !neg; e = e->lhs; while (e->kind == ND_CAST) e = e->lhs; }
-      if (e->kind == ND_NUM) { d = is_flonum(e->ty) ? e->fval : (double)e->ival; iv = is_flonum(e->ty) ? carve_d2ll(e->fval) : e->ival; }
-      if (neg) { d = -d; iv = (int64_t)(0 - (uint64_t)iv); }
-      if (is_scalar(t)) put(base + off, t, d, iv, !is_flonum(t) && !(e->kind == ND_NUM && is_flonum(e->ty)));
+      continue;
     }
+    /* a constant scalar */
+    Node *e = n;
+    while (e->kind == ND_CAST) e = e->lhs;
+    double d = 0;
+    int64_t iv = 0;
+    bool neg = false;
+    while (e->kind == ND_NEG) { neg = !neg; e = e->lhs; while (e->kind == ND_CAST) e = e->lhs; }
+    if (e->kind == ND_NUM) { d = is_flonum(e->ty) ? e->fval : (double)e->ival; iv = is_flonum(e->ty) ? carve_d2ll(e->fval) : e->ival; }
+    if (neg) { d = -d; iv = (int64_t)(0 - (uint64_t)iv); }
+    if (is_scalar(t)) put(base + off, t, d, iv, !is_flonum(t) && !(e->kind == ND_NUM && is_flonum(e->ty)));
   }
+}
+
+void init_variables(Obj *list, unsigned char *base) {
+  for (Obj *v = list; v; v = v->next)
+    if (v->init) init_one(v, base);
+}
+
+/* the __constant__ and __device__ variables' initial contents */
+void launch_init_globals(Launch *L) {
+  for (Obj *v = L->prog->globals; v; v = v->next)
+    if (v->init) init_one(v, v->sc == SC_CONSTANT ? L->constant : L->bufs[0].data);
 }
 
 /* CUDA's limits on a launch's shape, the same on every machine carve describes from cc 2.0 on
@@ -262,7 +272,10 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
   L->bufs[0].elem_ty = ty_uchar;
   L->bufs[0].count = p->device_global_size;
   L->constant = xmalloc((size_t)p->constant_size + 1);
-  init_globals(L);
+  launch_init_globals(L);
+  /* a recorded launch: the contents the host program had given them */
+  if (ov && ov->constant) memcpy(L->constant, ov->constant, (size_t)p->constant_size);
+  if (ov && ov->device_vars) memcpy(L->bufs[0].data, ov->device_vars, (size_t)p->device_global_size);
   int i = 0;
   for (Obj *q = k->params; q; q = q->next, i++) {
     const ArgSpec *a = find_arg(s, ov, q->name);

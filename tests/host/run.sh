@@ -1,0 +1,124 @@
+#!/bin/bash
+# Host programs as they are written (tests/host/*.cu): carve run executes the whole program
+# (output and exit status are the program's), faults are located in the kernel and at the
+# launch, analyze and estimate take the launches the program made.
+carve=${1:-./carve}
+pass=0; fail=0
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "host: FAIL: $2"; fail=$((fail+1)); fi; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+d=tests/host
+
+# the corpus: each runs with no flags and no pragmas, exit 0, its own output
+"$carve" run $d/vadd.cu >"$tmp/out" 2>"$tmp/err"; check $? "vadd exit 0: $(cat "$tmp/err")"
+grep -qx "vadd: 5000 elements, 0 errors" "$tmp/out"; check $? "vadd output: $(cat "$tmp/out")"
+grep -q "launch 1: vadd<<<(20,1,1), (256,1,1)>>> at $d/vadd.cu:42, 1 time" "$tmp/err"; check $? "vadd: the launch is listed: $(cat "$tmp/err")"
+"$carve" run $d/vadd.cu -- 100000 >"$tmp/out" 2>"$tmp/err"; check $? "vadd with an argument"
+grep -qx "vadd: 100000 elements, 0 errors" "$tmp/out"; check $? "vadd: argv reaches the program: $(cat "$tmp/out")"
+"$carve" run $d/matmul.cu >"$tmp/out" 2>"$tmp/err"; check $? "matmul exit 0: $(cat "$tmp/err")"
+grep -q "matmul 40x40: max |gpu - cpu| = .*, PASS" "$tmp/out"; check $? "matmul: GPU and CPU agree: $(cat "$tmp/out")"
+grep -q "events: elapsed time measured" "$tmp/out"; check $? "matmul: events give a time"
+"$carve" run $d/heat.cu >"$tmp/out" 2>"$tmp/err"; check $? "heat exit 0: $(cat "$tmp/err")"
+grep -qx "step  40: total heat 2500.000" "$tmp/out"; check $? "heat: heat is conserved while it stays inside: $(cat "$tmp/out")"
+grep -q "124 launches (3 distinct)" "$tmp/err"; check $? "heat: 124 launches recorded as 3 distinct: $(cat "$tmp/err")"
+grep -q "launch 2: step<<<(4,6,1), (16,8,1)>>> at $d/heat.cu:52, 120 times" "$tmp/err"; check $? "heat: the time step counted 120 times"
+"$carve" run $d/kernels.cu >"$tmp/out" 2>"$tmp/err"; check $? "kernels exit 0: $(cat "$tmp/err")"
+grep -qx "histogram 0:429 3:429 6:429 9:429 12:428 15:856" "$tmp/out"; check $? "kernels: histogram of 3*(i%7) over 3000 (constant memory, atomics): $(cat "$tmp/out")"
+
+"$carve" run $d/symbols.cu >"$tmp/out" 2>"$tmp/err"; check $? "symbols exit 0: $(cat "$tmp/err")"
+grep -qx "2.5 10 5 8" "$tmp/out"; check $? "symbols: cudaMemcpyToSymbol/FromSymbol of scalars and arrays: $(cat "$tmp/out")"
+
+# the C library: the same output as the program compiled natively
+if cc -x c -o "$tmp/libc" $d/libc.cu 2>/dev/null; then
+  "$tmp/libc" >"$tmp/native" 2>/dev/null
+  "$carve" run $d/libc.cu >"$tmp/carve" 2>"$tmp/err"; check $? "libc exit 0"
+  cmp -s "$tmp/native" "$tmp/carve"; check $? "libc: output identical to the native build: $(diff "$tmp/native" "$tmp/carve")"
+  grep -qx "to stderr" "$tmp/err"; check $? "libc: stderr is the program's stderr"
+fi
+
+# exit status and arguments come through
+"$carve" run $d/exitcode.cu >"$tmp/out" 2>/dev/null; check $? "exitcode: no argument, 0"
+"$carve" run $d/exitcode.cu -- one >"$tmp/out" 2>/dev/null; rc=$?; [ $rc = 4 ]; check $? "exitcode: main returns 4 (got $rc)"
+grep -qx "argc=2 argv\[1\]=one" "$tmp/out"; check $? "exitcode: argv: $(cat "$tmp/out")"
+"$carve" run $d/exitcode.cu -- a b >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 3 ]; check $? "exitcode: exit(3) (got $rc)"
+grep -qx "fatal: too many arguments" "$tmp/err"; check $? "exitcode: fprintf(stderr)"
+
+# faults: located, status 1; the launch site named
+"$carve" run $d/bad/oob.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "oob: exit 1 (got $rc)"
+grep -q "$d/bad/oob.cu:3:3: error: out-of-bounds global write of 4 bytes: element 1000 of 'd' (1000 elements) in block (3,0,0) thread (232,0,0)" "$tmp/err"; check $? "oob: located in the kernel, buffer named by the program: $(cat "$tmp/err")"
+grep -q "$d/bad/oob.cu:8:3: note: in this launch of 'set' (grid (4,1,1), block (256,1,1))" "$tmp/err"; check $? "oob: the launch site"
+"$carve" run $d/bad/hostptr.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "hostptr: exit 1 (got $rc)"
+grep -q "hostptr.cu:5:28: error: the kernel reads host memory ('256-byte block', malloc at $d/bad/hostptr.cu:8)" "$tmp/err"; check $? "hostptr: a kernel reading host memory: $(cat "$tmp/err")"
+"$carve" run $d/bad/devderef.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "devderef: exit 1 (got $rc)"
+grep -q "devderef.cu:7:18: error: host code reads device memory ('d', cudaMalloc at $d/bad/devderef.cu:5)" "$tmp/err"; check $? "devderef: $(cat "$tmp/err")"
+"$carve" run $d/bad/doublefree.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "doublefree: exit 1 (got $rc)"
+grep -q "doublefree.cu:5:3: error: free of memory already freed" "$tmp/err"; check $? "doublefree: $(cat "$tmp/err")"
+"$carve" run $d/bad/unknown.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "unknown: exit 2 (got $rc)"
+grep -q "unknown.cu:6:3: error: unknown function 'cublasSscal'" "$tmp/err"; check $? "unknown: the function named: $(cat "$tmp/err")"
+
+"$carve" run $d/bad/badstr.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "badstr: exit 1 (got $rc)"
+grep -q "badstr.cu:5:3: error: out-of-bounds host read of 1 bytes: element 4096 of 'the string \"a\"'" "$tmp/err"; check $? "badstr: printf's %s past its string: $(cat "$tmp/err")"
+# the step limit stops, status 2, never a fault
+"$carve" run --max-steps 100000 $d/bad/spin.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "spin: exit 2 (got $rc)"
+grep -q "^carve: stopped: step limit 100000 reached in kernel 'spin' (raise with --max-steps)" "$tmp/err"; check $? "spin: stopped: $(cat "$tmp/err")"
+! grep -q "error:" "$tmp/err"; check $? "spin: not reported as an error"
+
+# analyze and estimate on the program's own launches
+"$carve" analyze $d/heat.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze heat exit 0: $(cat "$tmp/err")"
+[ "$(grep -c "^carve analyze: launch [0-9] of 3 distinct" "$tmp/err")" = 3 ]; check $? "analyze heat: every kernel's first launch: $(cat "$tmp/err")"
+grep -q "heat.cu: total<<<(12,1,1), (256,1,1)>>> on h100" "$tmp/out"; check $? "analyze heat: the reduction analyzed"
+"$carve" analyze --launch 2 $d/heat.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze --launch 2"
+grep -q "launch 2 of 3 distinct: step<<<(4,6,1), (16,8,1)>>> at $d/heat.cu:52 (made 120 times); --launch N or --kernel K picks another" "$tmp/err"; check $? "analyze --launch 2: says which and how to pick another: $(cat "$tmp/err")"
+"$carve" analyze --kernel total --format json $d/heat.cu >"$tmp/out" 2>/dev/null; check $? "analyze --kernel total json"
+grep -q '"kernel": "total"' "$tmp/out"; check $? "analyze --kernel total: that kernel"
+"$carve" analyze --format json $d/heat.cu >"$tmp/all.json" 2>/dev/null; check $? "analyze json, three launches"
+if command -v python3 >/dev/null; then
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [x['kernel'] for x in d] == ['init_grid','step','total']" "$tmp/all.json"; check $? "analyze json: an array of the three reports"
+fi
+"$carve" analyze --launch 9 $d/heat.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "analyze --launch 9: exit 2"
+grep -q "the program made 3 distinct launches" "$tmp/err"; check $? "analyze --launch 9: says how many"
+"$carve" estimate $d/matmul.cu >"$tmp/out" 2>"$tmp/err"; check $? "estimate matmul exit 0: $(cat "$tmp/err")"
+grep -q "launch: 9 blocks of 256 threads" "$tmp/out"; check $? "estimate matmul: the program's launch: $(grep launch: "$tmp/out")"
+"$carve" estimate --block 128 --kernel saxpy $d/kernels.cu >"$tmp/out" 2>/dev/null; check $? "estimate with a flag over the recorded launch"
+grep -q "launch: 12 blocks of 128 threads" "$tmp/out"; check $? "estimate: --block overrides the recorded block: $(grep launch: "$tmp/out")"
+# bench and optimize take a recorded launch as flags: its buffers as files
+"$carve" bench --launch 2 --emit "$tmp/emit" $d/heat.cu >"$tmp/out" 2>"$tmp/err"; check $? "bench --emit on a recorded launch: $(cat "$tmp/err")"
+[ -f "$tmp/emit/launch-2/harness.cu" ] && [ "$(stat -c %s "$tmp/emit/launch-2/u.bin")" = 12288 ]; check $? "bench --emit: the harness and the step's buffer (64x48 floats) beside it"
+grep -q "read_file(\"$tmp/emit/launch-2/u.bin\"" "$tmp/emit/launch-2/harness.cu"; check $? "bench --emit: the harness reads the recorded bytes"
+"$carve" optimize --kernel step -o "$tmp/opt.cu" $d/heat.cu >/dev/null 2>"$tmp/err"; check $? "optimize a recorded launch: $(tail -3 "$tmp/err")"
+grep -q "__global__ void step" "$tmp/opt.cu"; check $? "optimize: the kernels written"
+! ls /tmp/carve-launch-* >/dev/null 2>&1 || [ -z "$(find /tmp -maxdepth 1 -name 'carve-launch-*' -newer "$tmp/opt.cu")" ]; check $? "optimize: its temporary buffers removed"
+
+# a launch specification still overrides the program
+cp $d/vadd.cu "$tmp/spec.cu"
+printf '#pragma carve launch vadd grid(4) block(64)\n#pragma carve arg a = float[256] : iota\n#pragma carve arg b = float[256] : iota\n#pragma carve arg c = float[256] : zeros out\n#pragma carve arg n = 256\n' >> "$tmp/spec.cu"
+"$carve" analyze "$tmp/spec.cu" >"$tmp/out" 2>"$tmp/err"; check $? "analyze with a spec"
+grep -q "vadd<<<(4,1,1), (64,1,1)>>>" "$tmp/out"; check $? "the spec, not the recording: $(head -2 "$tmp/out")"
+"$carve" run --kernel vadd "$tmp/spec.cu" >"$tmp/out" 2>&1; check $? "run --kernel: the spec's single launch"
+grep -q "vadd<<<(4,1,1), (64,1,1)>>> ok" "$tmp/out"; check $? "run --kernel: $(cat "$tmp/out")"
+# --host: another entry than main
+printf '#include <stdio.h>\n__global__ void k(int *x) { x[threadIdx.x] = threadIdx.x; }\nint demo(void) {\n  int *d; cudaMalloc(&d, 32 * sizeof(int));\n  k<<<1, 32>>>(d);\n  int h[32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf("%%d\\n", h[31]);\n  return 5;\n}\n' > "$tmp/demo.cu"
+"$carve" run --host demo "$tmp/demo.cu" >"$tmp/out" 2>/dev/null; rc=$?; [ $rc = 5 ] && grep -qx 31 "$tmp/out"; check $? "--host demo: runs it, its return value the status (got $rc: $(cat "$tmp/out"))"
+"$carve" run "$tmp/demo.cu" >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "no main, no spec: exit 2"
+grep -q "carve run: kernel 'k' has no launch specification; the host function 'demo' launches it at line 5: carve run --host demo $tmp/demo.cu" "$tmp/err"; check $? "no main: says how to run the host function: $(cat "$tmp/err")"
+"$carve" run --host nope "$tmp/demo.cu" >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ] && grep -q "has no host function 'nope'" "$tmp/err"; check $? "--host nope: exit 2, said"
+
+# several source files of one program
+"$carve" run $d/multi/main.cu $d/multi/scale.cu >"$tmp/out" 2>"$tmp/err"; check $? "two files: exit 0: $(cat "$tmp/err")"
+grep -qx "sum 3000.0" "$tmp/out"; check $? "two files: main in one, the kernel and its launcher in the other: $(cat "$tmp/out")"
+"$carve" run $d/multi/main.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "one of the two files: exit 1 (got $rc)"
+grep -q "error: call to 'launch_scale', which is declared but never defined" "$tmp/err"; check $? "one of the two files: the missing function named: $(cat "$tmp/err")"
+# several kernels with launch specifications: the command says which it took
+printf '#pragma carve launch a grid(1) block(32)\n#pragma carve arg x = float[32] : zeros out\n__global__ void a(float *x) { x[threadIdx.x] = 1; }\n#pragma carve launch b grid(1) block(32)\n#pragma carve arg x = float[32] : zeros out\n__global__ void b(float *x) { x[threadIdx.x] = 2; }\n' > "$tmp/two.cu"
+"$carve" run "$tmp/two.cu" >/dev/null 2>"$tmp/err"; check $? "two kernels: run exit 0"
+grep -q "carve run: $tmp/two.cu has 2 kernels; this is 'a', the first with a launch specification (--kernel NAME picks another: b)" "$tmp/err"; check $? "two kernels: run says which: $(cat "$tmp/err")"
+"$carve" analyze "$tmp/two.cu" >/dev/null 2>"$tmp/err"; check $? "two kernels: analyze exit 0"
+grep -q "has 2 kernels; this is 'a'" "$tmp/err"; check $? "two kernels: analyze says which"
+
+"$carve" check $d/heat.cu >"$tmp/out" 2>&1; check $? "check a host program"
+grep -q "launched by the host code at line 52" "$tmp/out"; check $? "check: where the host launches a kernel: $(cat "$tmp/out")"
+# device code unchanged by the host code beside it
+"$carve" print $d/heat.cu >"$tmp/p.cu" 2>&1; check $? "print a host program"
+! grep -q "main\|cudaMalloc" "$tmp/p.cu"; check $? "print: device code only"
+
+echo "host: $pass passed, $fail failed"
+[ $fail = 0 ]
