@@ -13,21 +13,24 @@ out=${1:-tune-gpu-$(date -u +%Y%m%d-%H%M)}
 mkdir -p "$out"
 kernels=${KERNELS:-mm cp sad mrifhd}
 gpus=${GPUS:+--gpus $GPUS}
+flags=${TUNE_FLAGS:-}          # e.g. "--skip split,vector -D N=1024": passed to every tune
+limit=${TUNE_TIMEOUT:-0}       # seconds for each kernel's exhaustive run (0: none); it resumes later
+to() { if [ "$limit" -gt 0 ]; then timeout "$limit" "$@"; else "$@"; fi; }
 export CARVE_CACHE_DIR="$out/cache"
 nvidia-smi -L 2>/dev/null | head -1 | sed 's/^/device: /'
 for k in $kernels; do
   R="$out/$k.jsonl"
   echo "== $k: exhaustive (the ground truth)" >&2
-  "$carve" tune examples/$k.cu --strategy exhaustive --results "$R" $gpus --progress --format json -o "$out/$k.best.cu" > "$out/$k.exhaustive.json" || echo "$k: exhaustive failed (exit $?)" >&2
+  to "$carve" tune examples/$k.cu $flags --strategy exhaustive --results "$R" $gpus --progress --format json -o "$out/$k.best.cu" > "$out/$k.exhaustive.json" || echo "$k: exhaustive failed or stopped (exit $?)" >&2
   for s in carving model random; do
-    "$carve" tune examples/$k.cu --strategy $s --results "$R" $gpus --format json > "$out/$k.$s.json" || echo "$k: $s failed (exit $?)" >&2
+    "$carve" tune examples/$k.cu $flags --strategy $s --results "$R" $gpus --format json > "$out/$k.$s.json" || echo "$k: $s failed (exit $?)" >&2
   done
-  "$carve" tune examples/$k.cu --strategy carving --strict --results "$R" $gpus --format json > "$out/$k.strict.json" || true
-  "$carve" tune examples/$k.cu --strategy carving --simple-util --results "$R" $gpus --format json > "$out/$k.simple.json" || true
-  "$carve" tune examples/$k.cu --strategy exhaustive --results "$R" --t4 "$out/$k.t4.json" --format json > /dev/null || true
+  "$carve" tune examples/$k.cu $flags --strategy carving --strict --results "$R" $gpus --format json > "$out/$k.strict.json" || true
+  "$carve" tune examples/$k.cu $flags --strategy carving --simple-util --results "$R" $gpus --format json > "$out/$k.simple.json" || true
+  "$carve" tune examples/$k.cu $flags --strategy exhaustive --results "$R" --t4 "$out/$k.t4.json" --format json > /dev/null || true
   if [ "${REPEAT:-0}" = 1 ]; then
     for i in 1 2 3; do
-      "$carve" tune examples/$k.cu --strategy carving --results "$out/$k.repeat$i.jsonl" $gpus --format json > "$out/$k.repeat$i.json" || true
+      "$carve" tune examples/$k.cu $flags --strategy carving --results "$out/$k.repeat$i.jsonl" $gpus --format json > "$out/$k.repeat$i.json" || true
     done
   fi
 done
