@@ -16,12 +16,12 @@ gpus=${GPUS:+--gpus $GPUS}
 flags=${TUNE_FLAGS:-}          # e.g. "--skip split,vector -D N=1024": passed to every tune
 limit=${TUNE_TIMEOUT:-0}       # seconds for each kernel's exhaustive run (0: none); it resumes later
 to() { if [ "$limit" -gt 0 ]; then timeout "$limit" "$@"; else "$@"; fi; }
-export CARVE_CACHE_DIR="$out/cache"
+export CARVE_CACHE_DIR="${CARVE_CACHE_DIR:-$out/cache}"
 nvidia-smi -L 2>/dev/null | head -1 | sed 's/^/device: /'
 for k in $kernels; do
   R="$out/$k.jsonl"
   echo "== $k: exhaustive (the ground truth)" >&2
-  to "$carve" tune examples/$k.cu $flags --strategy exhaustive --results "$R" $gpus --progress --format json -o "$out/$k.best.cu" > "$out/$k.exhaustive.json" || echo "$k: exhaustive failed or stopped (exit $?)" >&2
+  to "$carve" tune examples/$k.cu $flags --strategy exhaustive --results "$R" $gpus ${PROGRESS:+--progress} --format json -o "$out/$k.best.cu" > "$out/$k.exhaustive.json" || echo "$k: exhaustive failed or stopped (exit $?)" >&2
   for s in carving model random; do
     "$carve" tune examples/$k.cu $flags --strategy $s --results "$R" $gpus --format json > "$out/$k.$s.json" || echo "$k: $s failed (exit $?)" >&2
   done
