@@ -183,6 +183,12 @@ void rw_restrict_params(PassCtx *c);
  * memory, warp operation, fence, volatile, device-function call, gridDim.x, or return inside a
  * loop): passes may regroup them along x. why names the first obstacle. */
 bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len);
+Node *rw_assign_op(NodeKind op, Node *l, Node *r);    /* typed l op= r */
+Node *rw_cast(Node *e, Type *ty);                     /* an explicit (printed) cast */
+bool rw_pure(Node *e);                                /* no assignment, increment or call with effects */
+/* the slots (kid fields or `next` links) holding threadIdx.x and blockDim.x in the list, and with
+ * returns the return statements: xmalloc'd, *n of them */
+Node ***rw_x_slots(Node **list, bool returns, int *n);
 
 /* ---- re-materialization (remat.c) ---- */
 /* e evaluated with substitutions: each ND_SPECIAL (reg, dim) in `from` replaced by a copy of the

@@ -15,26 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool effect_pre(Node *n, void *ctx) {
-  bool *bad = ctx;
-  switch (n->kind) {
-  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: *bad = true; break;
-  case ND_CALL: if (n->fn || (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX && n->builtin != BI_ABS)) *bad = true; break;
-  default: break;
-  }
-  return !*bad;
-}
 /* a statement that may run once per lane: declarations with pure initializers, tests and
  * returns whose conditions are pure */
 static bool pure_stmt(Node *s) {
-  bool bad = false;
-  if (s->kind == ND_DECL) { if (s->decl_init) walk(s->decl_init, effect_pre, NULL, &bad); return !bad; }
+  if (s->kind == ND_DECL) return rw_pure(s->decl_init);
   if (s->kind == ND_IF && !s->els) {
     Node *t = s->then;
     while (t->kind == ND_BLOCK && t->stmts && !t->stmts->next) t = t->stmts;
     if (t->kind != ND_RETURN) return false;
-    walk(s->cond, effect_pre, NULL, &bad);
-    return !bad;
+    return rw_pure(s->cond);
   }
   return s->kind == ND_NULL_STMT;
 }
@@ -84,9 +73,7 @@ static bool find_in(Node **list, Site *s, char *why, size_t len) {
     Node *inc = l->inc, *step = NULL;
     if ((inc->kind == ND_POSTINC || inc->kind == ND_PREINC) && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == iv) step = NULL;
     else if (inc->kind == ND_ASSIGN_OP && inc->op == ND_ADD && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == iv) {
-      bool bad = false;
-      walk(inc->rhs, effect_pre, NULL, &bad);
-      if (bad || reads_var(inc->rhs, iv)) { snprintf(why, len, "the loop's step is not invariant"); return false; }
+      if (!rw_pure(inc->rhs) || reads_var(inc->rhs, iv)) { snprintf(why, len, "the loop's step is not invariant"); return false; }
       step = inc->rhs;
     } else { snprintf(why, len, "the loop's increment is not `i++` or `i += s`"); return false; }
     Node *b = only_stmt(l->then);
@@ -96,9 +83,7 @@ static bool find_in(Node **list, Site *s, char *why, size_t len) {
       return false;
     }
     Obj *acc = rw_strip(a->lhs)->var;
-    bool bad = false;
-    walk(a->rhs, effect_pre, NULL, &bad);
-    if (bad || reads_var(a->rhs, acc) || acc->sc != SC_LOCAL || acc->in_memory || !(is_flonum(acc->ty) || acc->ty->kind == TY_INT)) {
+    if (!rw_pure(a->rhs) || reads_var(a->rhs, acc) || acc->sc != SC_LOCAL || acc->in_memory || !(is_flonum(acc->ty) || acc->ty->kind == TY_INT)) {
       snprintf(why, len, "the accumulation `%s += e` is not a sum into a scalar register free of side effects", acc->name);
       return false;
     }
@@ -155,29 +140,6 @@ static Legality legal(PassCtx *c) {
   return LEGAL;
 }
 
-typedef struct { Node **slots[4096]; int n; bool overflow; } Slots;
-static void collect_slots(Node **list, Slots *s) {
-  for (Node **slot = list; *slot; slot = &(*slot)->next) {
-    Node *n = *slot;
-    if (n->kind == ND_SPECIAL && n->dim == 0 && (n->sreg == SR_TID || n->sreg == SR_NTID)) {
-      if (s->n < 4096) s->slots[s->n++] = slot; else s->overflow = true;
-      continue;
-    }
-    Node **kids[NODE_MAX_KIDS];
-    int nk = node_kids(n, kids);
-    for (int k = 0; k < nk; k++) collect_slots(kids[k], s);
-  }
-}
-
-static Node *assign_op(NodeKind op, Node *l, Node *r) {
-  Node *n = new_node(ND_ASSIGN_OP, l->tok);
-  n->op = op;
-  n->lhs = l;
-  n->rhs = r;
-  add_type(n);
-  return n;
-}
-
 static Node *shfl_down(Token *at, Node *mask, Obj *acc, int delta, int width) {
   Node *call = new_node(ND_CALL, rw_tok(at, TK_IDENT, "__shfl_down_sync"));
   call->builtin = BI_SHFL_DOWN;
@@ -199,15 +161,15 @@ static bool apply(PassCtx *c) {
   Node *body = c->k->body;
   Token *at = s.loop->tok;
   /* threadIdx.x -> threadIdx.x / L, blockDim.x -> blockDim.x / L: a group of L threads is one */
-  Slots sl = {.n = 0};
-  collect_slots(&body->stmts, &sl);
-  if (sl.overflow) { snprintf(c->why, sizeof c->why, "too many uses of threadIdx.x"); return false; }
-  for (int i = 0; i < sl.n; i++) {
-    Node *n = *sl.slots[i], *next = n->next;
+  int nslots;
+  Node ***slots = rw_x_slots(&body->stmts, false, &nslots);
+  for (int i = 0; i < nslots; i++) {
+    Node *n = *slots[i], *next = n->next;
     Node *r = rw_bin(ND_DIV, rw_special(n->tok, n->sreg, 0), rw_unum(n->tok, L));
     r->next = next;
-    *sl.slots[i] = r;
+    *slots[i] = r;
   }
+  free(slots);
   Obj *lane = rw_new_var(c->p, c->k, "lane", ty_int, SC_LOCAL, at);
   Node *dl = rw_decl(lane, rw_bin(ND_MOD, rw_special(at, SR_TID, 0), rw_unum(at, L)));
   /* lane l starts at a + l*s and steps L*s */
@@ -220,7 +182,7 @@ static bool apply(PassCtx *c) {
   init->decl_init = asg->rhs;
   s.iv->init = init->decl_init;
   int stride = c->mutation == 3 ? 1 : L;                            /* broken: lanes overlap */
-  s.loop->inc = assign_op(ND_ADD, rw_var(at, s.iv), s.step ? rw_bin(ND_MUL, stepv, rw_num(at, stride)) : rw_num(at, stride));
+  s.loop->inc = rw_assign_op(ND_ADD, rw_var(at, s.iv), s.step ? rw_bin(ND_MUL, stepv, rw_num(at, stride)) : rw_num(at, stride));
   /* the partial sums meet in lane 0 of the group */
   Node *mask = L == 32 ? rw_unum(at, 0xffffffffu)
                        : rw_bin(ND_SHL, rw_unum(at, (1u << L) - 1), rw_bin(ND_BITAND, rw_special(at, SR_TID, 0), rw_unum(at, 31u & ~(unsigned)(L - 1))));
@@ -228,7 +190,7 @@ static bool apply(PassCtx *c) {
   Node head = {0}, *cur = &head;
   cur = cur->next = rw_decl(gm, mask);
   for (int o = c->mutation == 1 ? L / 4 : L / 2; o > 0; o /= 2)      /* broken: half the lanes dropped */
-    cur = cur->next = rw_expr_stmt(assign_op(ND_ADD, rw_var(at, s.acc), shfl_down(at, rw_var(at, gm), s.acc, o, L)));
+    cur = cur->next = rw_expr_stmt(rw_assign_op(ND_ADD, rw_var(at, s.acc), shfl_down(at, rw_var(at, gm), s.acc, o, L)));
   Node *tail = s.loop->next;
   if (tail) cur = cur->next = c->mutation == 2 ? rw_block(at, tail)   /* broken: every lane runs the tail */
                                                 : rw_if(rw_bin(ND_EQ, rw_var(at, lane), rw_num(at, 0)), rw_block(at, tail), NULL);

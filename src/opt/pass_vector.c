@@ -120,39 +120,6 @@ static Legality legal(PassCtx *c) {
 }
 
 /* ---- apply ---- */
-typedef struct { Node **slots[4096]; int n; bool overflow; } Slots;
-
-/* the slots holding threadIdx.x and blockDim.x, and the returns (outside loops by legality) */
-static void collect_slots(Node **list, Slots *s) {
-  for (Node **slot = list; *slot; slot = &(*slot)->next) {
-    Node *n = *slot;
-    if ((n->kind == ND_SPECIAL && n->dim == 0 && (n->sreg == SR_TID || n->sreg == SR_NTID)) || n->kind == ND_RETURN) {
-      if (s->n < 4096) s->slots[s->n++] = slot; else s->overflow = true;
-      continue;
-    }
-    Node **kids[NODE_MAX_KIDS];
-    int nk = node_kids(n, kids);
-    for (int k = 0; k < nk; k++) collect_slots(kids[k], s);
-  }
-}
-
-static Node *assign_op(NodeKind op, Node *l, Node *r) {
-  Node *n = new_node(ND_ASSIGN_OP, l->tok);
-  n->op = op;
-  n->lhs = l;
-  n->rhs = r;
-  add_type(n);
-  return n;
-}
-
-static Node *cast_to(Node *e, Type *ty) {
-  Node *n = new_node(ND_CAST, e->tok);
-  n->lhs = e;
-  n->ty = ty;
-  n->cast_ty = ty;
-  return n;
-}
-
 static Node *make_vector(Token *at, Type *vt, Obj *arr, int from, int n) {
   Node *call = new_node(ND_CALL, rw_tok(at, TK_IDENT, fmt("make_%s", type_name(vt))));
   Node head = {0}, *cur = &head;
@@ -177,7 +144,7 @@ static Node *defer_store(PassCtx *c, Store *st, Deferred *d, Obj *cv) {
   Node *value = a->kind == ND_ASSIGN ? a->rhs : rw_bin(a->op, clone_nodes(lhs), a->rhs);
   Node *s1 = rw_expr_stmt(rw_assign(rw_index(rw_var(at, d->val), rw_var(at, cv)), value));
   Node *s2 = rw_expr_stmt(rw_assign(rw_var(at, d->base), rw_bin(ND_SUB, clone_nodes(lhs->rhs), rw_var(at, cv))));
-  Node *s3 = rw_expr_stmt(assign_op(ND_BITOR, rw_var(at, d->mask), rw_bin(ND_SHL, rw_unum(at, 1), rw_var(at, cv))));
+  Node *s3 = rw_expr_stmt(rw_assign_op(ND_BITOR, rw_var(at, d->mask), rw_bin(ND_SHL, rw_unum(at, 1), rw_var(at, cv))));
   s1->next = s2;
   s2->next = s3;
   return rw_block(at, s1);
@@ -192,12 +159,12 @@ static Node *flush_store(PassCtx *c, Store *st, Deferred *d) {
   Node *addr = rw_unary(ND_ADDR, rw_index(rw_var(at, st->param), rw_var(at, d->base)));
   unsigned align = (unsigned)(st->vw * st->elem->size) - 1;
   if (c->mutation == 1) align = (unsigned)st->elem->size - 1;   /* broken: element alignment only */
-  Node *aligned = rw_bin(ND_EQ, rw_bin(ND_BITAND, cast_to(addr, ty_ulong), rw_unum(at, align)), rw_unum(at, 0));
+  Node *aligned = rw_bin(ND_EQ, rw_bin(ND_BITAND, rw_cast(addr, ty_ulong), rw_unum(at, align)), rw_unum(at, 0));
   Node *cond = rw_bin(ND_LOGAND, rw_bin(ND_EQ, rw_var(at, d->mask), rw_unum(at, full)), aligned);
   Node head = {0}, *cur = &head;
   for (int v = 0; v < F; v += st->vw) {
     Node *elem = rw_index(rw_var(at, st->param), v ? rw_bin(ND_ADD, rw_var(at, d->base), rw_num(at, v)) : rw_var(at, d->base));
-    Node *vp = cast_to(rw_unary(ND_ADDR, elem), pointer_to(st->vec));
+    Node *vp = rw_cast(rw_unary(ND_ADDR, elem), pointer_to(st->vec));
     cur = cur->next = rw_expr_stmt(rw_assign(rw_unary(ND_DEREF, vp), make_vector(at, st->vec, d->val, v, st->vw)));
   }
   Node *vec = rw_block(at, head.next);
@@ -215,26 +182,13 @@ static Node *flush_store(PassCtx *c, Store *st, Deferred *d) {
   return rw_if(cond, vec, each);
 }
 
-/* no side effects in a declaration's initializer: it may run twice (the guard loop and the body) */
-static bool effect_pre(Node *n, void *ctx) {
-  bool *bad = ctx;
-  switch (n->kind) {
-  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: *bad = true; break;
-  case ND_CALL: if (n->fn || (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX && n->builtin != BI_ABS)) *bad = true; break;
-  default: break;
-  }
-  return !*bad;
-}
-
 /* the shape a fast path needs: declarations without side effects, then either `if (G) S` last
  * (form 1) or `if (G) continue;` followed by the rest (form 2, from an early return) */
 static int guard_form(Node *stmts, int *at) {
   int i = 0;
   for (Node *s = stmts; s; s = s->next, i++) {
     if (s->kind == ND_DECL) {
-      bool bad = false;
-      if (s->decl_init) walk(s->decl_init, effect_pre, NULL, &bad);
-      if (bad) return 0;
+      if (!rw_pure(s->decl_init)) return 0;
       continue;
     }
     if (s->kind != ND_IF || s->els) return 0;
@@ -262,7 +216,7 @@ static Node *guard_loop(Node *loop, int form, int at, Obj *all) {
   Node **slot = nth_slot(&g->then->stmts, at);
   Node *cond = (*slot)->cond;
   if (form == 2) cond = rw_unary(ND_NOT, cond);
-  *slot = rw_expr_stmt(assign_op(ND_BITAND, rw_var(cond->tok, all), cond));
+  *slot = rw_expr_stmt(rw_assign_op(ND_BITAND, rw_var(cond->tok, all), cond));
   return g;
 }
 
@@ -303,17 +257,17 @@ static bool apply(PassCtx *c) {
     buf_printf(&names, "%s%s as %s", i ? ", " : "", st.st[i].param->name, type_name(st.st[i].vec));
   }
   /* threadIdx.x -> threadIdx.x*F + cv, blockDim.x -> blockDim.x*F, return -> continue */
-  Slots s = {.n = 0};
-  collect_slots(&body->stmts, &s);
-  if (s.overflow) { buf_free(&names); snprintf(c->why, sizeof c->why, "too many uses of threadIdx.x"); return false; }
-  for (int i = 0; i < s.n; i++) {
-    Node *n = *s.slots[i], *next = n->next, *r;
+  int nslots;
+  Node ***slots = rw_x_slots(&body->stmts, true, &nslots);
+  for (int i = 0; i < nslots; i++) {
+    Node *n = *slots[i], *next = n->next, *r;
     if (n->kind == ND_RETURN) r = new_node(ND_CONTINUE, rw_tok(n->tok, TK_KEYWORD, "continue"));
     else if (n->sreg == SR_TID) r = rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(n->tok, SR_TID, 0), rw_unum(n->tok, (int64_t)F)), rw_var(n->tok, cv));
     else r = rw_bin(ND_MUL, rw_special(n->tok, SR_NTID, 0), rw_unum(n->tok, (int64_t)F));
     r->next = next;
-    *s.slots[i] = r;
+    *slots[i] = r;
   }
+  free(slots);
   int upto = c->mutation == 2 ? F - 1 : F;                      /* broken: one virtual thread skipped */
   Node *loop = rw_for(rw_decl(cv, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, cv), rw_num(at, upto)),
                       rw_unary(ND_POSTINC, rw_var(at, cv)), rw_block(at, body->stmts));

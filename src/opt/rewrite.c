@@ -337,3 +337,60 @@ bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len) 
   if (no) snprintf(why, len, "%s", no);
   return !no;
 }
+
+/* ---- small builders and tests the thread-regrouping passes share ---- */
+Node *rw_assign_op(NodeKind op, Node *l, Node *r) {
+  Node *n = new_node(ND_ASSIGN_OP, l->tok);
+  n->op = op;
+  n->lhs = l;
+  n->rhs = r;
+  add_type(n);
+  return n;
+}
+
+Node *rw_cast(Node *e, Type *ty) {
+  Node *n = new_node(ND_CAST, e->tok);
+  n->lhs = e;
+  n->ty = ty;
+  n->cast_ty = ty;
+  return n;
+}
+
+static bool effect_pre(Node *n, void *ctx) {
+  bool *bad = ctx;
+  switch (n->kind) {
+  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: *bad = true; break;
+  case ND_CALL: if (n->fn || (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX && n->builtin != BI_ABS)) *bad = true; break;
+  default: break;
+  }
+  return !*bad;
+}
+
+bool rw_pure(Node *e) {
+  bool bad = false;
+  if (e) walk(e, effect_pre, NULL, &bad);
+  return !bad;
+}
+
+/* the slots holding threadIdx.x and blockDim.x (and, with returns, the return statements) */
+typedef struct { Node ***v; int n, cap; bool returns; } XSlots;
+static void x_slots(Node **list, XSlots *s) {
+  for (Node **slot = list; *slot; slot = &(*slot)->next) {
+    Node *n = *slot;
+    if ((n->kind == ND_SPECIAL && n->dim == 0 && (n->sreg == SR_TID || n->sreg == SR_NTID)) || (s->returns && n->kind == ND_RETURN)) {
+      if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 64; s->v = xrealloc(s->v, sizeof(Node **) * (size_t)s->cap); }
+      s->v[s->n++] = slot;
+      continue;
+    }
+    Node **kids[NODE_MAX_KIDS];
+    int nk = node_kids(n, kids);
+    for (int k = 0; k < nk; k++) x_slots(kids[k], s);
+  }
+}
+
+Node ***rw_x_slots(Node **list, bool returns, int *n) {
+  XSlots s = {.returns = returns};
+  x_slots(list, &s);
+  *n = s.n;
+  return s.v;
+}
