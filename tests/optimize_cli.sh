@@ -33,6 +33,8 @@ grep -q "no pass applied" "$t/mv.cu"; check $? "and the output says no pass appl
 # with split: a warp per row, chosen by the model
 "$carve" optimize examples/mv.cu -D H=512 -D W=512 -o "$t/mvs.cu" 2> "$t/plan"; check $? "mv with split"
 grep -q "split    applied, verified" "$t/plan" && grep -q "__shfl_down_sync" "$t/mvs.cu"; check $? "the row sum is split across lanes: $(cat "$t/plan")"
+grep -q "split    applied, verified, estimate .* for \[coalescing\] line 33:" "$t/plan"; check $? "the plan names the finding that motivated the pass: $(grep split "$t/plan")"
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 --format json -o /dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); s=[x for x in d["plan"]["steps"] if x["pass"]=="split"][0]; sys.exit(0 if s["motivation"].startswith("[coalescing] line 33") else 1)'; check $? "JSON: the step's motivation"
 "$carve" optimize examples/mv.cu -D H=512 -D W=512 --skip split --no-estimate -o "$t/mv2.cu" 2> "$t/plan"; check $? "--no-estimate"
 grep -q "stage    applied, verified" "$t/plan"; check $? "--no-estimate keeps every legal verified step: $(cat "$t/plan")"
 # --no-verify says so

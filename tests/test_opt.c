@@ -250,6 +250,7 @@ static void test_split(void) {
   CHECK(r.rc == 0 && applied(&r.plan, "split"), "mv: the row sum split across a warp, verified");
   const PlanStep *s = step(&r.plan, "split");
   CHECK(s && s->param[0] == 32 && strstr(s->did, "grid.x 2 -> 64") && strstr(s->did, "4 threads' work per block"), "32 lanes a row (%s)", s ? s->did : "");
+  CHECK(s && strstr(s->motivation, "[coalescing] line 33") && strstr(s->motivation, "'A'"), "the plan names the analyzer's finding behind it (%s)", s ? s->motivation : "");
   /* a variant block covers 4 of an original block's 128 rows: the sample grows to every variant
    * block of the original blocks it touches (a bug: the full size compared rows nobody ran) */
   CHECK(s && s->verify.size[2].ok && !s->verify.size[2].skipped, "full size verified on matching samples (%s: %s)", s ? s->verify.size[2].defines : "",

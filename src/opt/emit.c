@@ -70,6 +70,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
       if (s->applied && !s->rejected && !s->unprofitable) {
         buf_printf(&b, "applied%s", s->verified ? ", verified" : ", NOT verified (--no-verify)");
         if (s->est_before_ms > 0 && s->est_after_ms > 0) buf_printf(&b, ", estimate %.4f -> %.4f ms", s->est_before_ms, s->est_after_ms);
+        if (s->motivation[0]) buf_printf(&b, ", for %.*s", (int)(strchr(s->motivation, ':') ? strchr(s->motivation, ':') - s->motivation : (long)strlen(s->motivation)), s->motivation);
         buf_printf(&b, ": %s\n", s->did);
       } else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says not faster (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
       else if (s->rejected) {
@@ -86,6 +87,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         buf_puts(&b, "applied");
         params_text(&b, s);
         buf_printf(&b, ": %s\n", s->did);
+        if (s->motivation[0]) buf_printf(&b, "         motivated by %s\n", s->motivation);
         if (s->assumed[0]) buf_printf(&b, "         assumes %s\n", s->assumed);
         if (s->verified) verify_text(&b, &s->verify, "         verified ");
         else buf_puts(&b, "         not verified (--no-verify)\n");
@@ -119,6 +121,14 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
       }
       buf_printf(&b, "\", \"verified\": %s, \"estimate_before_ms\": %.6g, \"estimate_after_ms\": %.6g, ", s->verified ? "true" : "false",
                  s->est_before_ms, s->est_after_ms);
+      if (s->motivation[0]) {
+        buf_puts(&b, "\"motivation\": \"");
+        for (const char *c = s->motivation; *c; c++) {
+          if (*c == '"' || *c == '\\') buf_putc(&b, '\\');
+          if ((unsigned char)*c >= 0x20) buf_putc(&b, *c);
+        }
+        buf_puts(&b, "\", ");
+      }
       if (s->ncand) {
         buf_printf(&b, "\"chosen_by_model\": {\"param\": \"%s\", \"tried\": [", s->pass->params[0].name);
         for (int k = 0; k < s->ncand; k++)

@@ -48,7 +48,7 @@ typedef struct Pass {
   const char *source;        /* where the transformation comes from (a paper, a section) */
   OptParamDef params[OPT_MAX_PARAMS];
   int nparams;
-  const char *motivation;    /* the analyzer's finding (rule id) that motivates it, or NULL */
+  const char *motivation;    /* the analyzer's rule (finding category) that motivates it, or NULL */
   bool remaps_blocks;        /* block b of the variant computes another block's outputs */
   bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
@@ -98,6 +98,7 @@ typedef struct PlanStep {
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
   char est_bottleneck[2][64];           /* the limit that names each estimate */
   int64_t cover[3];                     /* the pass reshaped the launch: original threads per new block */
+  char motivation[256];                 /* the analyzer's finding behind the pass: "[rule] line N: ..." or "" */
   int ncand;                            /* model_chooses: the values tried and their estimates */
   int cand_value[OPT_MAX_VALUES];
   double cand_ms[OPT_MAX_VALUES];       /* -1: not legal or not estimated at that value */
@@ -111,6 +112,7 @@ typedef struct OptOptions {
   const char *skip;          /* comma list of passes to skip */
   const char **sets; int nsets;   /* "PASS.PARAM=V" */
   bool no_verify;
+  bool no_findings;          /* skip the analyzer run that names each pass's motivating finding */
   int mutation_pass;         /* mutation test: -1 none, else pass index whose apply is broken */
   int mutation;
 } OptOptions;

@@ -5,6 +5,7 @@
  * fails verification is rejected and the next pass starts from the last verified program. */
 #include "opt.h"
 #include "../model/estimate.h"
+#include "../report/report.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,6 +234,42 @@ static void choose_value(const Pass *ps, Program *cur, const Launch *L, const Op
   }
 }
 
+/* the analyzer's findings on the original (sampled run, as `carve analyze`): the plan names the
+ * one behind each pass (its rule and line); NULL when the analysis cannot run */
+static Findings *original_findings(Launch *L, const Machine *m) {
+  Analysis a;
+  AnalyzeOptions ao = {0};
+  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
+  diag_out = null;
+  int errs = diag_errors;
+  int rc = analyze(&a, L, m, &ao);
+  Findings *fs = NULL;
+  if (rc == 0) {
+    fs = xmalloc(sizeof *fs);
+    *fs = findings_collect(&a, NULL);
+  }
+  if (rc != 2) analysis_free(&a);
+  diag_out = saved;
+  diag_errors = errs;
+  if (null) fclose(null);
+  return fs;
+}
+
+/* the finding of the pass's rule nearest its site (the first of that rule if the site is unknown) */
+static void motivation(const Findings *fs, const Pass *ps, const Node *site, char *out, size_t len) {
+  out[0] = 0;
+  if (!fs || !ps->motivation) return;
+  const Finding *best = NULL;
+  int want = site && site->tok ? tok_loc(site->tok).line : -1, bestd = 1 << 30;
+  for (int i = 0; i < fs->n; i++) {
+    const Finding *f = &fs->f[i];
+    if (!f->category || strcmp(f->category, ps->motivation) || !f->at || !f->at->tok) continue;
+    int d = want < 0 ? 0 : abs(tok_loc(f->at->tok).line - want);
+    if (!best || d < bestd) { best = f; bestd = d; }
+  }
+  if (best) snprintf(out, len, "[%s] line %d: %.200s", best->category, tok_loc(best->at->tok).line, best->msg ? best->msg : "");
+}
+
 int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   memset(plan, 0, sizeof *plan);
   if (!check_sets(o, plan->error, sizeof plan->error)) return 2;
@@ -254,6 +291,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   }
   memcpy(plan->grid, L.grid, sizeof plan->grid);
   memcpy(plan->block, L.block, sizeof plan->block);
+  Findings *fs = o->no_findings ? NULL : original_findings(&L, in->m);
   int npasses;
   const Pass *const *all = opt_passes(&npasses);
   Program *cur = p;
@@ -278,6 +316,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     snprintf(st->why, sizeof st->why, "%s", c.why);
     snprintf(st->did, sizeof st->did, "%s", c.did);
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
+    if (c.legality == LEGAL) motivation(fs, ps, c.site, st->motivation, sizeof st->motivation);
     if (c.changes_launch) memcpy(st->cover, c.cover, sizeof st->cover);
     if (!ok) { program_free(v); continue; }
     st->applied = true;
@@ -310,6 +349,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     plan->chain[plan->nchain++] = v;
     cur = v;
   }
+  if (fs) { findings_free(fs); free(fs); }
   launch_free(&L);
   plan->result = cur;
   return 0;

@@ -587,7 +587,7 @@ const Pass pass_stage = {
                       "iterations per strip", {16, 32, 64}, 32},
              {"rows", "transposes: thread rows per block (tile/rows rows per thread; 0 keeps the block square)", {0, 4, 8, 16, 32}, 8}},
   .nparams = 3,
-  .motivation = "uncoalesced",
+  .motivation = "coalescing",
   .legal = legal,
   .apply = apply,
   .nmutations = 4,
