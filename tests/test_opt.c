@@ -287,6 +287,27 @@ static void test_split(void) {
   }
 }
 
+/* camping after a pass that reshaped the grid: passes see the original's (square) launch, the
+ * kernel runs with the vector pass's halved grid.x; the renumbering applies only while the grid
+ * is square at run time (a bug: carve tune's cp variants with both passes were rejected). And
+ * the grid N / 16 rounds down: at N = 61 it is 3 blocks, which merged by 2 gives 2 blocks of 64
+ * threads' work; the 16 threads past the original's 48 must not run (a bug: they wrote columns
+ * 48-60, which the original leaves alone) */
+static void test_camping_after_reshape(void) {
+  char *path = write_tmp("#ifndef N\n#define N 256\n#endif\n#pragma carve launch k grid(N / 16, N / 16) block(16, 16)\n"
+                         "#pragma carve arg a = float[N * N] : random(1) out\n#pragma carve arg n = N\n"
+                         "__global__ void k(float *a, int n) {\n  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                         "  if (x < n && y < n) a[y * n + x] = a[y * n + x] * 2.0f + 1.0f;\n}\n");
+  const char *defs[] = {"N=256"};
+  OptOptions o = {.only = "vector,camping", .sets = (const char *[]){"vector.factor=2", "camping.force=1"}, .nsets = 2, .mutation_pass = -1};
+  Opt r = run_opt(path, "k", defs, 1, &o);
+  const PlanStep *s = step(&r.plan, "camping");
+  CHECK(applied(&r.plan, "vector") && s && applied(&r.plan, "camping"), "vector then camping: both verified (%s)",
+        s ? (s->rejected ? s->verify.size[1].detail : s->why) : r.plan.error);
+  done(&r);
+  unlink(path);
+}
+
 /* every deliberately broken variant of every pass must be rejected by verification */
 static void test_mutations(void) {
   static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; const char *sets[2]; } cases[] = {
@@ -521,6 +542,7 @@ int main(int argc, char **argv) {
   test_vector_image();
   test_vector_legality();
   test_split();
+  test_camping_after_reshape();
   test_mutations();
   return TEST_SUMMARY("opt");
 }

@@ -6,7 +6,8 @@
  * partitions linearly (the papers' GPUs), or when force=1; on sm_90 the address hashing makes it
  * a question for the model.
  *
- * Legal when the grid is square and two-dimensional and blockIdx is read only in the kernel
+ * Legal when the grid is square and two-dimensional (and the renumbering applies only while
+ * gridDim.x == gridDim.y at run time: the source also runs at other sizes) and blockIdx is read only in the kernel
  * itself (not in device functions it calls). Every block still computes one block's outputs, so
  * the result is the same set of stores; the verifier checks it at reduced and ragged sizes (at the
  * full size sampled blocks of the two kernels compute different outputs). */
@@ -70,9 +71,19 @@ static bool apply(PassCtx *c) {
     r->next = old->next;
     *s.slots[i] = r;
   }
+  /* the mapping needs a square grid at run time too: the same source runs at other sizes
+   * (verification's ragged size, a tuner's block shapes), where the grid may not be square */
   Node *sum = rw_bin(ND_ADD, rw_special(at, SR_CTAID, 0), rw_special(at, SR_CTAID, 1));
-  Node *dx = rw_decl(bx, c->mutation == 1 ? sum : rw_bin(ND_MOD, sum, rw_special(at, SR_NCTAID, 0)));
-  Node *dy = rw_decl(by, rw_special(at, SR_CTAID, 0));
+  Node *diag = c->mutation == 1 ? sum : rw_bin(ND_MOD, sum, rw_special(at, SR_NCTAID, 0));
+  Node *square = rw_bin(ND_EQ, rw_special(at, SR_NCTAID, 0), rw_special(at, SR_NCTAID, 1));
+  Node *cx = new_node(ND_COND, at), *cy = new_node(ND_COND, at);
+  cx->cond = square; cx->then = diag; cx->els = rw_special(at, SR_CTAID, 0);
+  cy->cond = rw_bin(ND_EQ, rw_special(at, SR_NCTAID, 0), rw_special(at, SR_NCTAID, 1));
+  cy->then = rw_special(at, SR_CTAID, 0); cy->els = rw_special(at, SR_CTAID, 1);
+  add_type(cx);
+  add_type(cy);
+  Node *dx = rw_decl(bx, cx);
+  Node *dy = rw_decl(by, cy);
   dx->next = dy;
   rw_insert_before(&k->body->stmts, dx);
   snprintf(c->did, sizeof c->did, "blocks renumbered along diagonals (%d blockIdx uses)", s.n);

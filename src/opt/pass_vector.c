@@ -268,6 +268,16 @@ static bool apply(PassCtx *c) {
     *slots[i] = r;
   }
   free(slots);
+  /* a grid whose x extent does not divide by F: the merged grid has threads the original did not
+   * launch; they stop at once (a kernel relying on its grid, not a bounds test, stays exact) */
+  if (c->L->grid[0] % F) {
+    int64_t threads = c->L->grid[0] * c->L->block[0];
+    Node *x = rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(at, SR_CTAID, 0), rw_bin(ND_MUL, rw_special(at, SR_NTID, 0), rw_unum(at, (int64_t)F))),
+                     rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(at, SR_TID, 0), rw_unum(at, (int64_t)F)), rw_var(at, cv)));
+    Node *stop = rw_if(rw_bin(ND_GE, x, rw_unum(at, threads)), new_node(ND_CONTINUE, rw_tok(at, TK_KEYWORD, "continue")), NULL);
+    stop->next = body->stmts;
+    body->stmts = stop;
+  }
   int upto = c->mutation == 2 ? F - 1 : F;                      /* broken: one virtual thread skipped */
   Node *loop = rw_for(rw_decl(cv, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, cv), rw_num(at, upto)),
                       rw_unary(ND_POSTINC, rw_var(at, cv)), rw_block(at, body->stmts));
