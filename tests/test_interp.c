@@ -853,7 +853,7 @@ static void test_half_arith(void) {
   }
   done(r);
   /* c ? h1 : h2 keeps the halves' bits (no integer promotion through float) */
-  r = run("#pragma carve launch k grid(1) block(2)\n#pragma carve arg h = __half[2] : iota(15360, 4660)\n"
+  r = run("#pragma carve launch k grid(1) block(2)\n#pragma carve arg h = unsigned short[2] : iota(15360, 4660)\n"
           "#pragma carve arg o = __half[2] : zeros out\n"
           "__device__ __half pick(__half a, __half b, bool first) { return first ? a : b; }\n"
           "__global__ void k(const __half *h, __half *o) { o[threadIdx.x] = pick(h[0], h[1], threadIdx.x == 0); }\n", "k");
@@ -1072,6 +1072,41 @@ static void test_step_limit_scaling(void) {
   CHECK(launch_step_limit(&L, 0) == 100000000000ull, "a host program: 10^11");
 }
 
+/* ---- fixes of session 4b ---- */
+/* __half launch values are numbers rounded to half (docs/cxx.md), not bit patterns */
+static void test_half_launch_values(void) {
+  const char *src =
+    "#pragma carve launch k grid(1) block(4)\n#pragma carve arg a = 0.5\n#pragma carve arg a2 = 1.5\n"
+    "#pragma carve arg x = __half[4] : iota(1, 0.5)\n#pragma carve arg y = __half2[2] : fill(3)\n"
+    "#pragma carve arg r = __half[64] : random(7, 2, 4)\n#pragma carve arg o = float[8] : zeros out\n"
+    "__global__ void k(const __half a, __half2 a2, const __half *x, const __half2 *y, const __half *r, float *o) {\n"
+    "  int i = threadIdx.x;\n  o[i] = __half2float(x[i]);\n"
+    "  if (i == 0) { o[4] = __half2float(a); o[5] = __low2float(a2) + 10 * __high2float(a2); o[6] = __low2float(y[1]) + 10 * __high2float(y[1]); }\n"
+    "  if (i == 1) { float lo = 9, hi = 0; for (int j = 0; j < 64; j++) { lo = fminf(lo, __half2float(r[j])); hi = fmaxf(hi, __half2float(r[j])); } o[7] = lo * 10 + hi; }\n"
+    "}\n";
+  Run *r = run(src, "k");
+  OK(r, "half launch values");
+  float *o = out(r, "o");
+  if (o) {
+    for (int i = 0; i < 4; i++) CHECK(o[i] == 1 + 0.5f * (float)i, "iota(1, 0.5) of __half: x[%d] = %g", i, (double)o[i]);
+    CHECK(o[4] == 0.5f, "arg a = 0.5 of __half: %g", (double)o[4]);
+    CHECK(o[5] == 16.5f, "arg a2 = 1.5 of __half2, both halves: %g", (double)o[5]);
+    CHECK(o[6] == 33.0f, "fill(3) of __half2, both halves: %g", (double)o[6]);
+    CHECK(o[7] >= 24 && o[7] < 44 && o[7] != floorf(o[7]), "random(7, 2, 4) of __half in [2, 4): min*10 + max = %g", (double)o[7]);
+  }
+  done(r);
+  const char *big = "a=70000";
+  Variant v = {.ov = {.dyn_shared = -1}, .args = &big, .nargs = 1};
+  r = run_variant(src, "k", &v);
+  CHECK(r->rc == 2 && strstr(diag_text, "value 70000 for parameter 'a' of type 'const __half' is out of its range"),
+        "a __half value past 65504: refused (rc %d): %s", r->rc, diag_text);
+  done(r);
+}
+
+static void test_session4b_fixes(void) {
+  test_half_launch_values();
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -1098,5 +1133,6 @@ int main(void) {
   test_cooperative_groups();
   test_host_programs();
   test_step_limit_scaling();
+  test_session4b_fixes();
   return TEST_SUMMARY("interp");
 }

@@ -39,7 +39,7 @@ static int init_code(InitKind k) { return k == INIT_FILL ? 1 : k == INIT_IOTA ? 
 static void layout(Type *et, int *kind, int *csize, int *ncomp, int off[4]) {
   Type *comp = et;
   *ncomp = 1;
-  off[0] = 0;
+  off[0] = off[1] = off[2] = off[3] = 0;
   if (et->kind == TY_STRUCT) {
     *ncomp = 0;
     for (Member *m = et->members; m && *ncomp < 4; m = m->next) off[(*ncomp)++] = m->offset;
@@ -47,6 +47,25 @@ static void layout(Type *et, int *kind, int *csize, int *ncomp, int off[4]) {
   }
   *kind = comp->kind == TY_FLOAT ? 1 : comp->kind == TY_DOUBLE ? 2 : comp->kind == TY_BOOL ? 3 : 0;
   *csize = comp->size;
+}
+
+/* host buffer h_I filled as launch.c fills it: __half values are carve_fill's doubles rounded to
+ * half to nearest even (cuda_fp16.h's __double2half, as src/interp/half.c's half_from_double) */
+static void fill_line(Buf *b, Buffer *bf, const ArgSpec *a, int i) {
+  int kind, csize, ncomp, off[4];
+  layout(bf->elem_ty, &kind, &csize, &ncomp, off);
+  if (bf->elem_ty->is_half) {
+    int nc = bf->elem_ty->is_half;
+    long long n = (long long)bf->count * nc;
+    buf_printf(b, "  { const int off[4] = {0, 8, 0, 0}; double *t = (double *)malloc(%lldull * 8 + 8); if (!t) { fprintf(stderr, \"harness: out of memory\\n\"); return 4; }\n"
+                  "    carve_fill((unsigned char *)t, %lldll, %d, %d, off, 2, 8, %d, %.17g, %.17g, %d, %lluull);\n"
+                  "    for (size_t k = 0; k < %lldull; k++) { __half h = __double2half(t[k]); memcpy(h_%d + 2 * k, &h, 2); }\n    free(t); }\n",
+               n, (long long)bf->count, 8 * nc, nc, init_code(a->init), a->a, a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed, n, i);
+    return;
+  }
+  buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
+             off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
+             a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
 }
 
 bool harness_needs_cublas(Launch *L) {
@@ -71,6 +90,9 @@ static void launch_line_in(Buf *b, Launch *L, const char *ns) {
     Buf t = {0};
     print_type_decl(&t, q->ty, "");
     if (q->ty->kind == TY_PTR) buf_printf(b, "(%s)d_%d", t.s, buf++);
+    else if (q->ty->is_half == 1) buf_printf(b, "__half(__half_raw{0x%04x})", (unsigned)(L->args[i].u & 0xffff));
+    else if (q->ty->is_half == 2)
+      buf_printf(b, "__half2(__half2_raw{0x%04x, 0x%04x})", (unsigned)(L->args[i].u & 0xffff), (unsigned)(L->args[i].u >> 16 & 0xffff));
     else if (q->ty->kind == TY_FLOAT) buf_printf(b, "(float)%.9g", (double)L->args[i].f);
     else if (q->ty->kind == TY_DOUBLE) buf_printf(b, "(double)%.17g", L->args[i].d);
     else if (q->ty->is_unsigned) buf_printf(b, "(%s)%lluull", t.s, (unsigned long long)L->args[i].u);
@@ -175,13 +197,7 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
       buf_printf(b, "  read_file(");
       c_string(b, a->path);
       buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
-    } else if (a) {
-      int kind, csize, ncomp, off[4];
-      layout(bf->elem_ty, &kind, &csize, &ncomp, off);
-      buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
-                 off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
-                 a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
-    }
+    } else if (a) fill_line(b, bf, a, i);
   }
   buf_puts(b, "  if (dump) {\n");
   for (int i = 1; i < L->nbufs; i++) {
@@ -288,13 +304,7 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
       buf_printf(b, "  read_file(");
       c_string(b, a->path);
       buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
-    } else if (a) {
-      int kind, csize, ncomp, off[4];
-      layout(bf->elem_ty, &kind, &csize, &ncomp, off);
-      buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
-                 off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
-                 a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
-    }
+    } else if (a) fill_line(b, bf, a, i);
   }
   buf_printf(b, "  unsigned char *h_out = (unsigned char *)calloc(1, %zuull + 1);\n", maxb);
   buf_puts(b, "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"

@@ -81,5 +81,17 @@ check $? "--kernel 'block_sum<64,double>' makes the instance: sums of 64 consecu
 [ $rc = 2 ] && grep -q "<command line>:1:15: error: expected a type before 'nosuch'" "$tmp/e"
 check $? "--kernel with a bad template argument: located error, exit 2 ($rc: $(cat "$tmp/e"))"
 
+# __half launch values: the GPU harness's host code (cuda_fp16.h's __double2half) fills the bytes
+# the interpreter fills (src/interp/half.c's half_from_double), and passes the same scalars
+"$carve" run $d/half_launch.cu --out x="$tmp/x" --out y="$tmp/y" --out z="$tmp/z" --out w="$tmp/w" >"$tmp/o" 2>"$tmp/e"
+[ "$(od -An -t x2 -N 2 "$tmp/w" | tr -d ' ')" = 34cd ] && [ "$(od -An -t x4 -N 4 "$tmp/y" | tr -d ' ')" = becdbecd ]
+check $? "half_launch.cu: a = 0.3 is 0x34cd, a2 = -1.7 is 0xbecd twice ($(od -An -t x2 -N 4 "$tmp/w" "$tmp/y"); $(cat "$tmp/e"))"
+if [ $have_nvcc = 1 ]; then
+  "$carve" bench $d/half_launch.cu --emit "$tmp/hl" >/dev/null 2>"$tmp/e" && nvcc -arch=sm_90 -o "$tmp/hl/h" "$tmp/hl/harness.cu" 2>>"$tmp/e" \
+    && mkdir -p "$tmp/hl/in" && "$tmp/hl/h" --dump-inputs "$tmp/hl/in" 2>>"$tmp/e" \
+    && cmp "$tmp/hl/in/x.bin" "$tmp/x" && cmp "$tmp/hl/in/z.bin" "$tmp/z" && cmp -i 4 "$tmp/hl/in/y.bin" "$tmp/y" && cmp -i 2 "$tmp/hl/in/w.bin" "$tmp/w"
+  check $? "the harness fills __half buffers with the interpreter's bytes: $(grep -i error "$tmp/e" | head -3)"
+fi
+
 echo "cxx: $pass passed, $fail failed"
 [ $fail -eq 0 ]
