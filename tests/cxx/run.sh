@@ -93,5 +93,13 @@ if [ $have_nvcc = 1 ]; then
   check $? "the harness fills __half buffers with the interpreter's bytes: $(grep -i error "$tmp/e" | head -3)"
 fi
 
+# the generated harness's own names (carve_h_*) cannot collide with a kernel file's
+if [ $have_nvcc = 1 ]; then
+  for f in harness_names namespaced; do
+    rm -rf "$tmp/hn"; "$carve" bench $d/$f.cu --emit "$tmp/hn" >/dev/null 2>"$tmp/e" && nvcc -arch=sm_90 -c "$tmp/hn/harness.cu" -o "$tmp/hn/h.o" 2>"$tmp/n"
+    check $? "nvcc compiles the harness of $f.cu: $(cat "$tmp/e"; grep error "$tmp/n" | head -3)"
+  done
+fi
+
 echo "cxx: $pass passed, $fail failed"
 [ $fail -eq 0 ]
