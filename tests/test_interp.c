@@ -1103,8 +1103,24 @@ static void test_half_launch_values(void) {
   done(r);
 }
 
+/* a string literal is a non-null pointer in device code: true in conditions, distinct from
+ * another literal; reading its characters is a fault, not a silent 0 */
+static void test_string_literal_nonnull(void) {
+  Run *r = run("#pragma carve launch k grid(1) block(4)\n#pragma carve arg o = int[4] : zeros out\n"
+               "__global__ void k(int *o) {\n  const char *s = \"abc\";\n"
+               "  o[threadIdx.x] = (\"x\" ? 1 : 0) + (s != 0) * 10 + (!\"y\") * 100 + (\"a\" == \"b\") * 1000;\n"
+               "  if (\"z\") o[threadIdx.x] += 10000;\n  if (o[threadIdx.x] && \"why\") o[threadIdx.x] += 100000;\n}\n", "k");
+  OK(r, "string literals in conditions");
+  int *o = out(r, "o");
+  for (int t = 0; o && t < 4; t++) CHECK(o[t] == 110011, "string literals: o[%d] = %d, want 110011", t, o[t]);
+  done(r);
+  expect_fault("a string literal's characters", "#pragma carve launch k grid(1) block(1)\n#pragma carve arg o = int[1] : zeros out\n"
+               "__global__ void k(int *o) { const char *s = \"abc\"; o[0] = s[1]; }\n", "out-of-bounds constant read of 1 bytes", 3);
+}
+
 static void test_session4b_fixes(void) {
   test_half_launch_values();
+  test_string_literal_nonnull();
 }
 
 int main(void) {
