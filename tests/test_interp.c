@@ -1118,9 +1118,28 @@ static void test_string_literal_nonnull(void) {
                "__global__ void k(int *o) { const char *s = \"abc\"; o[0] = s[1]; }\n", "out-of-bounds constant read of 1 bytes", 3);
 }
 
+/* a file-scope extern __shared__ array, used in the kernel or in a function it calls, is the
+ * dynamic area: a launch giving it 0 bytes is warned about */
+static void test_file_scope_extern_shared_warning(void) {
+  const char *uses[] = {"dyn[threadIdx.x] = 1.0f; o[threadIdx.x] = dyn[threadIdx.x];", "put(1.0f); o[threadIdx.x] = 1.0f;"};
+  for (int i = 0; i < 2; i++)
+    for (int bytes = 0; bytes <= 128; bytes += 128) {
+      char src[1024];
+      snprintf(src, sizeof src, "#pragma carve launch k grid(1) block(32) shared(%d)\n#pragma carve arg o = float[32] : zeros out\n"
+               "extern __shared__ float dyn[];\n__device__ void put(float v) { dyn[threadIdx.x] = v; }\n"
+               "__global__ void k(float *o) { %s }\n", bytes, uses[i]);
+      Run *r = run(src, "k");
+      bool warned = strstr(diag_text, "warning: kernel 'k' declares extern __shared__ memory but the launch gives 0 bytes") != NULL;
+      CHECK(bytes ? r->rc == 0 && !warned : r->rc == 1 && warned, "file-scope extern __shared__ (%s), shared(%d): rc %d, warned %d:\n%s",
+            i ? "through a call" : "in the kernel", bytes, r->rc, warned, diag_text);
+      done(r);
+    }
+}
+
 static void test_session4b_fixes(void) {
   test_half_launch_values();
   test_string_literal_nonnull();
+  test_file_scope_extern_shared_warning();
 }
 
 int main(void) {
