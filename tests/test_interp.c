@@ -1136,10 +1136,31 @@ static void test_file_scope_extern_shared_warning(void) {
     }
 }
 
+/* launch specs see the file's typedefs (the parse's file scope), in pragmas and in --arg */
+static void test_spec_typedefs(void) {
+  const char *src = "#define N 8\ntypedef float real;\ntypedef float2 pair;\n"
+                    "#pragma carve launch k grid(1) block(8)\n#pragma carve arg x = real[N] : iota(1, 2) out\n"
+                    "#pragma carve arg p = pair[N] : fill(3)\n"
+                    "__global__ void k(real *x, const pair *p) { x[threadIdx.x] = x[threadIdx.x] * 2 + p[threadIdx.x].y; }\n";
+  Run *r = run(src, "k");
+  OK(r, "typedefs in launch specs");
+  float *x = out(r, "x");
+  for (int i = 0; x && i < 8; i++) CHECK(x[i] == 2 * (1 + 2 * (float)i) + 3, "typedefs in launch specs: x[%d] = %g", i, (double)x[i]);
+  done(r);
+  const char *set = "x = real[8] : fill(5) out";
+  Variant v = {.ov = {.dyn_shared = -1}, .args = &set, .nargs = 1};
+  r = run_variant(src, "k", &v);
+  OK(r, "a typedef in --arg");
+  x = out(r, "x");
+  CHECK(x && x[7] == 13, "a typedef in --arg: x[7] = %g, want 13", x ? (double)x[7] : 0.0);
+  done(r);
+}
+
 static void test_session4b_fixes(void) {
   test_half_launch_values();
   test_string_literal_nonnull();
   test_file_scope_extern_shared_warning();
+  test_spec_typedefs();
 }
 
 int main(void) {
