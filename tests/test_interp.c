@@ -6,6 +6,7 @@
 #include "../src/front/limits_parse.h"
 #include "../src/interp/interp.h"
 #include "../src/interp/half.h"
+#include "../src/model/model.h"
 #include "test.h"
 #include <math.h>
 #include <stdlib.h>
@@ -1156,11 +1157,77 @@ static void test_spec_typedefs(void) {
   done(r);
 }
 
+/* ptxas -v reports recorded from CUDA 13.0 (NVRTC 13.0 with --ptxas-options=-v, and nvcc
+ * -Xptxas -v, on a namespaced template instance with a local array, a __noinline__ function and
+ * a plain kernel; an extern "C" kernel with static shared memory): NVRTC prefixes the stack line
+ * with "ptxas .", which the former parser read as 0 bytes of stack and spills */
+bool ptxas_parse_log(const char *log, const char *kernel, const char *lowered, Resources *r);
+static const char *ptxas_nvrtc13 =
+  "ptxas info    : 0 bytes gmem\n"
+  "ptxas info    : Compiling entry function '_ZN2ns5spillILi64EEEvPKfPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _ZN2ns5spillILi64EEEvPKfPf\n"
+  "ptxas         .     384 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 32 registers, used 0 barriers, 384 bytes cumulative stack size\n"
+  "ptxas info    : Compile time = 13.335 ms\n"
+  "ptxas info    : Function properties for _ZN2ns6helperEPKfi\n"
+  "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Compiling entry function '_Z2rdPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _Z2rdPf\n"
+  "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 8 registers, used 0 barriers\n"
+  "ptxas info    : Compile time = 1.069 ms\n";
+static const char *ptxas_nvcc13 =
+  "ptxas info    : 0 bytes gmem\n"
+  "ptxas info    : Compiling entry function '_ZN2ns5spillILi64EEEvPKfPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _ZN2ns5spillILi64EEEvPKfPf\n"
+  "    384 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 32 registers, used 0 barriers, 384 bytes cumulative stack size\n"
+  "ptxas info    : Compile time = 12.295 ms\n"
+  "ptxas info    : Function properties for _ZN2ns6helperEPKfi\n"
+  "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Compiling entry function '_Z2rdPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _Z2rdPf\n"
+  "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 8 registers, used 0 barriers\n"
+  "ptxas info    : Compile time = 0.948 ms\n";
+static const char *ptxas_extern_c =
+  "ptxas info    : 0 bytes gmem\n"
+  "ptxas info    : Compiling entry function 'sm' for 'sm_90'\n"
+  "ptxas info    : Function properties for sm\n"
+  "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 12 registers, used 1 barriers, 1024 bytes smem\n"
+  "ptxas info    : Compile time = 2.685 ms\n";
+
+static void expect_ptxas(const char *what, const char *log, const char *kernel, const char *lowered, bool known, int regs, int stack, int smem) {
+  Resources r = {0};
+  bool got = ptxas_parse_log(log, kernel, lowered, &r);
+  CHECK(got == known && r.known == known, "ptxas report, %s: found %d, want %d", what, got, known);
+  if (known) CHECK(r.regs == regs && r.stack == stack && r.smem == smem, "ptxas report, %s: %d registers, %d stack, %d smem; want %d, %d, %d",
+                   what, r.regs, r.stack, r.smem, regs, stack, smem);
+}
+
+static void test_ptxas_logs(void) {
+  const char *logs[] = {ptxas_nvrtc13, ptxas_nvcc13};
+  for (int i = 0; i < 2; i++) {
+    const char *who = i ? "nvcc 13.0" : "NVRTC 13.0";
+    expect_ptxas(fmt("%s, a template instance by its lowered name", who), logs[i], "ns::spill<64>", "_ZN2ns5spillILi64EEEvPKfPf", true, 32, 384, 0);
+    expect_ptxas(fmt("%s, a plain kernel by its mangling", who), logs[i], "rd", NULL, true, 8, 0, 0);
+    expect_ptxas(fmt("%s, a device function is no entry", who), logs[i], "ns::helper", "_ZN2ns6helperEPKfi", false, 0, 0, 0);
+    expect_ptxas(fmt("%s, a template instance without its lowered name", who), logs[i], "ns::spill<64>", NULL, false, 0, 0, 0);
+  }
+  expect_ptxas("extern \"C\", static shared", ptxas_extern_c, "sm", NULL, true, 12, 0, 1024);
+  expect_ptxas("PTX only (compute_90): an empty log", "", "rd", NULL, false, 0, 0, 0);
+  /* without "Compiling entry function" lines, "Function properties" names the function */
+  expect_ptxas("no entry lines", "ptxas info    : Function properties for _Z2rdPf\n    16 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+               "ptxas info    : Used 255 registers\n", "rd", NULL, true, 255, 16, 0);
+}
+
 static void test_session4b_fixes(void) {
   test_half_launch_values();
   test_string_literal_nonnull();
   test_file_scope_extern_shared_warning();
   test_spec_typedefs();
+  test_ptxas_logs();
 }
 
 int main(void) {

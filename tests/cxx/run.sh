@@ -101,5 +101,15 @@ if [ $have_nvcc = 1 ]; then
   done
 fi
 
+# ptxas through NVRTC, where it exists: the CUDA include directory for cuda_fp16.h and
+# cooperative_groups.h, lowered names for template instances and namespaced kernels
+if "$carve" estimate examples/vv.cu -D H=64 -D W=64 2>/dev/null | grep -q "ptxas via NVRTC"; then
+  for f in half_axpy cg_reduce template_reduce namespaced harness_names; do
+    "$carve" estimate $d/$f.cu >"$tmp/o" 2>&1
+    grep -q "resources: [0-9]* registers per thread.*SASS instructions (ptxas via NVRTC)" "$tmp/o"
+    check $? "NVRTC's ptxas report for $f.cu: $(grep 'resources:' "$tmp/o")"
+  done
+fi
+
 echo "cxx: $pass passed, $fail failed"
 [ $fail -eq 0 ]
