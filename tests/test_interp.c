@@ -6,6 +6,7 @@
 #include "../src/front/limits_parse.h"
 #include "../src/interp/interp.h"
 #include "../src/interp/half.h"
+#include "../src/model/model.h"
 #include "test.h"
 #include <math.h>
 #include <stdlib.h>
@@ -853,7 +854,7 @@ static void test_half_arith(void) {
   }
   done(r);
   /* c ? h1 : h2 keeps the halves' bits (no integer promotion through float) */
-  r = run("#pragma carve launch k grid(1) block(2)\n#pragma carve arg h = __half[2] : iota(15360, 4660)\n"
+  r = run("#pragma carve launch k grid(1) block(2)\n#pragma carve arg h = unsigned short[2] : iota(15360, 4660)\n"
           "#pragma carve arg o = __half[2] : zeros out\n"
           "__device__ __half pick(__half a, __half b, bool first) { return first ? a : b; }\n"
           "__global__ void k(const __half *h, __half *o) { o[threadIdx.x] = pick(h[0], h[1], threadIdx.x == 0); }\n", "k");
@@ -1072,6 +1073,163 @@ static void test_step_limit_scaling(void) {
   CHECK(launch_step_limit(&L, 0) == 100000000000ull, "a host program: 10^11");
 }
 
+/* ---- fixes of session 4b ---- */
+/* __half launch values are numbers rounded to half (docs/cxx.md), not bit patterns */
+static void test_half_launch_values(void) {
+  const char *src =
+    "#pragma carve launch k grid(1) block(4)\n#pragma carve arg a = 0.5\n#pragma carve arg a2 = 1.5\n"
+    "#pragma carve arg x = __half[4] : iota(1, 0.5)\n#pragma carve arg y = __half2[2] : fill(3)\n"
+    "#pragma carve arg r = __half[64] : random(7, 2, 4)\n#pragma carve arg o = float[8] : zeros out\n"
+    "__global__ void k(const __half a, __half2 a2, const __half *x, const __half2 *y, const __half *r, float *o) {\n"
+    "  int i = threadIdx.x;\n  o[i] = __half2float(x[i]);\n"
+    "  if (i == 0) { o[4] = __half2float(a); o[5] = __low2float(a2) + 10 * __high2float(a2); o[6] = __low2float(y[1]) + 10 * __high2float(y[1]); }\n"
+    "  if (i == 1) { float lo = 9, hi = 0; for (int j = 0; j < 64; j++) { lo = fminf(lo, __half2float(r[j])); hi = fmaxf(hi, __half2float(r[j])); } o[7] = lo * 10 + hi; }\n"
+    "}\n";
+  Run *r = run(src, "k");
+  OK(r, "half launch values");
+  float *o = out(r, "o");
+  if (o) {
+    for (int i = 0; i < 4; i++) CHECK(o[i] == 1 + 0.5f * (float)i, "iota(1, 0.5) of __half: x[%d] = %g", i, (double)o[i]);
+    CHECK(o[4] == 0.5f, "arg a = 0.5 of __half: %g", (double)o[4]);
+    CHECK(o[5] == 16.5f, "arg a2 = 1.5 of __half2, both halves: %g", (double)o[5]);
+    CHECK(o[6] == 33.0f, "fill(3) of __half2, both halves: %g", (double)o[6]);
+    CHECK(o[7] >= 24 && o[7] < 44 && o[7] != floorf(o[7]), "random(7, 2, 4) of __half in [2, 4): min*10 + max = %g", (double)o[7]);
+  }
+  done(r);
+  const char *big = "a=70000";
+  Variant v = {.ov = {.dyn_shared = -1}, .args = &big, .nargs = 1};
+  r = run_variant(src, "k", &v);
+  CHECK(r->rc == 2 && strstr(diag_text, "value 70000 for parameter 'a' of type 'const __half' is out of its range"),
+        "a __half value past 65504: refused (rc %d): %s", r->rc, diag_text);
+  done(r);
+}
+
+/* a string literal is a non-null pointer in device code: true in conditions, distinct from
+ * another literal; reading its characters is a fault, not a silent 0 */
+static void test_string_literal_nonnull(void) {
+  Run *r = run("#pragma carve launch k grid(1) block(4)\n#pragma carve arg o = int[4] : zeros out\n"
+               "__global__ void k(int *o) {\n  const char *s = \"abc\";\n"
+               "  o[threadIdx.x] = (\"x\" ? 1 : 0) + (s != 0) * 10 + (!\"y\") * 100 + (\"a\" == \"b\") * 1000;\n"
+               "  if (\"z\") o[threadIdx.x] += 10000;\n  if (o[threadIdx.x] && \"why\") o[threadIdx.x] += 100000;\n}\n", "k");
+  OK(r, "string literals in conditions");
+  int *o = out(r, "o");
+  for (int t = 0; o && t < 4; t++) CHECK(o[t] == 110011, "string literals: o[%d] = %d, want 110011", t, o[t]);
+  done(r);
+  expect_fault("a string literal's characters", "#pragma carve launch k grid(1) block(1)\n#pragma carve arg o = int[1] : zeros out\n"
+               "__global__ void k(int *o) { const char *s = \"abc\"; o[0] = s[1]; }\n", "out-of-bounds constant read of 1 bytes", 3);
+}
+
+/* a file-scope extern __shared__ array, used in the kernel or in a function it calls, is the
+ * dynamic area: a launch giving it 0 bytes is warned about */
+static void test_file_scope_extern_shared_warning(void) {
+  const char *uses[] = {"dyn[threadIdx.x] = 1.0f; o[threadIdx.x] = dyn[threadIdx.x];", "put(1.0f); o[threadIdx.x] = 1.0f;"};
+  for (int i = 0; i < 2; i++)
+    for (int bytes = 0; bytes <= 128; bytes += 128) {
+      char src[1024];
+      snprintf(src, sizeof src, "#pragma carve launch k grid(1) block(32) shared(%d)\n#pragma carve arg o = float[32] : zeros out\n"
+               "extern __shared__ float dyn[];\n__device__ void put(float v) { dyn[threadIdx.x] = v; }\n"
+               "__global__ void k(float *o) { %s }\n", bytes, uses[i]);
+      Run *r = run(src, "k");
+      bool warned = strstr(diag_text, "warning: kernel 'k' declares extern __shared__ memory but the launch gives 0 bytes") != NULL;
+      CHECK(bytes ? r->rc == 0 && !warned : r->rc == 1 && warned, "file-scope extern __shared__ (%s), shared(%d): rc %d, warned %d:\n%s",
+            i ? "through a call" : "in the kernel", bytes, r->rc, warned, diag_text);
+      done(r);
+    }
+}
+
+/* launch specs see the file's typedefs (the parse's file scope), in pragmas and in --arg */
+static void test_spec_typedefs(void) {
+  const char *src = "#define N 8\ntypedef float real;\ntypedef float2 pair;\n"
+                    "#pragma carve launch k grid(1) block(8)\n#pragma carve arg x = real[N] : iota(1, 2) out\n"
+                    "#pragma carve arg p = pair[N] : fill(3)\n"
+                    "__global__ void k(real *x, const pair *p) { x[threadIdx.x] = x[threadIdx.x] * 2 + p[threadIdx.x].y; }\n";
+  Run *r = run(src, "k");
+  OK(r, "typedefs in launch specs");
+  float *x = out(r, "x");
+  for (int i = 0; x && i < 8; i++) CHECK(x[i] == 2 * (1 + 2 * (float)i) + 3, "typedefs in launch specs: x[%d] = %g", i, (double)x[i]);
+  done(r);
+  const char *set = "x = real[8] : fill(5) out";
+  Variant v = {.ov = {.dyn_shared = -1}, .args = &set, .nargs = 1};
+  r = run_variant(src, "k", &v);
+  OK(r, "a typedef in --arg");
+  x = out(r, "x");
+  CHECK(x && x[7] == 13, "a typedef in --arg: x[7] = %g, want 13", x ? (double)x[7] : 0.0);
+  done(r);
+}
+
+/* ptxas -v reports recorded from CUDA 13.0 (NVRTC 13.0 with --ptxas-options=-v, and nvcc
+ * -Xptxas -v, on a namespaced template instance with a local array, a __noinline__ function and
+ * a plain kernel; an extern "C" kernel with static shared memory): NVRTC prefixes the stack line
+ * with "ptxas .", which the former parser read as 0 bytes of stack and spills */
+bool ptxas_parse_log(const char *log, const char *kernel, const char *lowered, Resources *r);
+static const char *ptxas_nvrtc13 =
+  "ptxas info    : 0 bytes gmem\n"
+  "ptxas info    : Compiling entry function '_ZN2ns5spillILi64EEEvPKfPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _ZN2ns5spillILi64EEEvPKfPf\n"
+  "ptxas         .     384 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 32 registers, used 0 barriers, 384 bytes cumulative stack size\n"
+  "ptxas info    : Compile time = 13.335 ms\n"
+  "ptxas info    : Function properties for _ZN2ns6helperEPKfi\n"
+  "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Compiling entry function '_Z2rdPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _Z2rdPf\n"
+  "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 8 registers, used 0 barriers\n"
+  "ptxas info    : Compile time = 1.069 ms\n";
+static const char *ptxas_nvcc13 =
+  "ptxas info    : 0 bytes gmem\n"
+  "ptxas info    : Compiling entry function '_ZN2ns5spillILi64EEEvPKfPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _ZN2ns5spillILi64EEEvPKfPf\n"
+  "    384 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 32 registers, used 0 barriers, 384 bytes cumulative stack size\n"
+  "ptxas info    : Compile time = 12.295 ms\n"
+  "ptxas info    : Function properties for _ZN2ns6helperEPKfi\n"
+  "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Compiling entry function '_Z2rdPf' for 'sm_90'\n"
+  "ptxas info    : Function properties for _Z2rdPf\n"
+  "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 8 registers, used 0 barriers\n"
+  "ptxas info    : Compile time = 0.948 ms\n";
+static const char *ptxas_extern_c =
+  "ptxas info    : 0 bytes gmem\n"
+  "ptxas info    : Compiling entry function 'sm' for 'sm_90'\n"
+  "ptxas info    : Function properties for sm\n"
+  "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+  "ptxas info    : Used 12 registers, used 1 barriers, 1024 bytes smem\n"
+  "ptxas info    : Compile time = 2.685 ms\n";
+
+static void expect_ptxas(const char *what, const char *log, const char *kernel, const char *lowered, bool known, int regs, int stack, int smem) {
+  Resources r = {0};
+  bool got = ptxas_parse_log(log, kernel, lowered, &r);
+  CHECK(got == known && r.known == known, "ptxas report, %s: found %d, want %d", what, got, known);
+  if (known) CHECK(r.regs == regs && r.stack == stack && r.smem == smem, "ptxas report, %s: %d registers, %d stack, %d smem; want %d, %d, %d",
+                   what, r.regs, r.stack, r.smem, regs, stack, smem);
+}
+
+static void test_ptxas_logs(void) {
+  const char *logs[] = {ptxas_nvrtc13, ptxas_nvcc13};
+  for (int i = 0; i < 2; i++) {
+    const char *who = i ? "nvcc 13.0" : "NVRTC 13.0";
+    expect_ptxas(fmt("%s, a template instance by its lowered name", who), logs[i], "ns::spill<64>", "_ZN2ns5spillILi64EEEvPKfPf", true, 32, 384, 0);
+    expect_ptxas(fmt("%s, a plain kernel by its mangling", who), logs[i], "rd", NULL, true, 8, 0, 0);
+    expect_ptxas(fmt("%s, a device function is no entry", who), logs[i], "ns::helper", "_ZN2ns6helperEPKfi", false, 0, 0, 0);
+    expect_ptxas(fmt("%s, a template instance without its lowered name", who), logs[i], "ns::spill<64>", NULL, false, 0, 0, 0);
+  }
+  expect_ptxas("extern \"C\", static shared", ptxas_extern_c, "sm", NULL, true, 12, 0, 1024);
+  expect_ptxas("PTX only (compute_90): an empty log", "", "rd", NULL, false, 0, 0, 0);
+  /* without "Compiling entry function" lines, "Function properties" names the function */
+  expect_ptxas("no entry lines", "ptxas info    : Function properties for _Z2rdPf\n    16 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+               "ptxas info    : Used 255 registers\n", "rd", NULL, true, 255, 16, 0);
+}
+
+static void test_session4b_fixes(void) {
+  test_half_launch_values();
+  test_string_literal_nonnull();
+  test_file_scope_extern_shared_warning();
+  test_spec_typedefs();
+  test_ptxas_logs();
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -1098,5 +1256,6 @@ int main(void) {
   test_cooperative_groups();
   test_host_programs();
   test_step_limit_scaling();
+  test_session4b_fixes();
   return TEST_SUMMARY("interp");
 }

@@ -2,8 +2,8 @@
  * assign_lvar_offsets is, so a rewritten program is laid out exactly like a parsed one:
  *   node ids (walk order), each function's locals (parameters, then declarations in order),
  *   register slots, what lives in thread-local memory (arrays, structs, address taken), frame
- *   offsets, the program-wide static __shared__ area (source order), barrier use through calls,
- *   extern __shared__ use. */
+ *   offsets, the program-wide static __shared__ area (source order), barrier use and extern
+ *   __shared__ use (a local declaration or a file-scope array's use), both through calls. */
 #include "front.h"
 #include <string.h>
 
@@ -47,6 +47,8 @@ static bool collect(Node *n, void *ctx) {
       fn->shared_size += v->ty->size;
     } else if (v->sc == SC_EXTERN_SHARED) fn->has_extern_shared = true;
   }
+  /* a file-scope extern __shared__ array is the dynamic area too, seen where it is used */
+  if (n->kind == ND_VAR && n->var && n->var->sc == SC_EXTERN_SHARED) fn->has_extern_shared = true;
   if (n->kind == ND_CALL && is_barrier(n->builtin)) fn->uses_barrier = true;
   return true;
 }
@@ -58,10 +60,14 @@ static bool mark_address_taken(Node *n, void *ctx) {
   return true;
 }
 
-static bool calls_barrier_fn(Node *n, void *ctx) {
-  bool *found = ctx;
-  if (n->kind == ND_CALL && n->fn && n->fn->uses_barrier) *found = true;
-  return !*found;
+/* what a function inherits from the functions it calls: barriers, the dynamic shared area */
+static bool inherit_from_callee(Node *n, void *ctx) {
+  Obj *f = ctx;
+  if (n->kind == ND_CALL && n->fn && n->fn != f) {
+    f->uses_barrier |= n->fn->uses_barrier;
+    f->has_extern_shared |= n->fn->has_extern_shared;
+  }
+  return true;
 }
 
 static void layout_function(Program *p, Obj *fn) {
@@ -97,14 +103,14 @@ void program_finish(Program *p) {
   /* definitions not listed as items (made by a rewrite) come last */
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->frame_size < 0) layout_function(p, f);
-  /* barrier use through calls: iterate to a fixed point */
+  /* barrier and extern __shared__ use through calls: iterate to a fixed point */
   for (bool changed = true; changed;) {
     changed = false;
     for (Obj *f = p->funcs; f; f = f->next) {
-      if (f->uses_barrier || !f->body) continue;
-      bool found = false;
-      walk(f->body, calls_barrier_fn, NULL, &found);
-      if (found) { f->uses_barrier = true; changed = true; }
+      if (!f->body || (f->uses_barrier && f->has_extern_shared)) continue;
+      bool b = f->uses_barrier, e = f->has_extern_shared;
+      walk(f->body, inherit_from_callee, NULL, f);
+      if (b != f->uses_barrier || e != f->has_extern_shared) changed = true;
     }
   }
   p->generation++;

@@ -17,7 +17,10 @@ static void load_call(void *ud) {
   p->pp_state = pp_state_save();
   p->path = arena_strdup(c->path);
   char *d = arena_strdup(c->path);
-  c->p = p;   /* the specs are built with the program's own state installed */
+  c->p = p;
+  /* the specs are built with the program's own state installed: its macros and its file scope
+   * (a spec may name a typedef: real[N]), which parse() cleared when it finished */
+  parse_state_restore(p->parse_state);
   build_specs(p, dirname(d));
 }
 

@@ -18,18 +18,18 @@ static const char *prologue =
   "#include <cuda_runtime.h>\n";
 
 static const char *helpers =
-  "#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, \"harness: %s:%d: %s: %s\\n\", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(e_ == cudaErrorNoDevice || e_ == cudaErrorInsufficientDriver ? 3 : 4); } } while (0)\n"
-  "static void write_file(const char *dir, const char *name, const void *p, size_t n) {\n"
+  "#define CARVE_H_CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, \"harness: %s:%d: %s: %s\\n\", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(e_ == cudaErrorNoDevice || e_ == cudaErrorInsufficientDriver ? 3 : 4); } } while (0)\n"
+  "static void carve_h_write_file(const char *dir, const char *name, const void *p, size_t n) {\n"
   "  char path[4096]; snprintf(path, sizeof path, \"%s/%s.bin\", dir, name);\n"
   "  FILE *f = fopen(path, \"wb\"); if (!f || fwrite(p, 1, n, f) != n || fclose(f)) { fprintf(stderr, \"harness: cannot write %s\\n\", path); exit(4); }\n"
   "}\n"
-  "static inline void read_file(const char *path, void *p, size_t n) {\n"
+  "static inline void carve_h_read_file(const char *path, void *p, size_t n) {\n"
   "  FILE *f = fopen(path, \"rb\"); if (!f || fread(p, 1, n, f) != n) { fprintf(stderr, \"harness: cannot read %zu bytes from %s\\n\", n, path); exit(4); }\n"
   "  fclose(f);\n"
   "}\n"
-  "struct Stats { double median, min, max, mean; };\n"
-  "static Stats stats(std::vector<float> t) {\n"
-  "  Stats s = {0, 0, 0, 0}; if (t.empty()) return s; std::sort(t.begin(), t.end());\n"
+  "struct carve_h_stats_t { double median, min, max, mean; };\n"
+  "static carve_h_stats_t carve_h_stats(std::vector<float> t) {\n"
+  "  carve_h_stats_t s = {0, 0, 0, 0}; if (t.empty()) return s; std::sort(t.begin(), t.end());\n"
   "  size_t n = t.size(); s.median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]); s.min = t[0]; s.max = t[n - 1];\n"
   "  for (float x : t) s.mean += x; s.mean /= n; return s;\n"
   "}\n";
@@ -39,7 +39,7 @@ static int init_code(InitKind k) { return k == INIT_FILL ? 1 : k == INIT_IOTA ? 
 static void layout(Type *et, int *kind, int *csize, int *ncomp, int off[4]) {
   Type *comp = et;
   *ncomp = 1;
-  off[0] = 0;
+  off[0] = off[1] = off[2] = off[3] = 0;
   if (et->kind == TY_STRUCT) {
     *ncomp = 0;
     for (Member *m = et->members; m && *ncomp < 4; m = m->next) off[(*ncomp)++] = m->offset;
@@ -47,6 +47,32 @@ static void layout(Type *et, int *kind, int *csize, int *ncomp, int off[4]) {
   }
   *kind = comp->kind == TY_FLOAT ? 1 : comp->kind == TY_DOUBLE ? 2 : comp->kind == TY_BOOL ? 3 : 0;
   *csize = comp->size;
+}
+
+/* fill.inc in a namespace of its own: a kernel file may use its names (carve_fill, ...) */
+static void fill_code(Buf *b) {
+  buf_puts(b, "namespace carve_h_fill {\n");
+  buf_puts(b, fill_source);
+  buf_puts(b, "\n}  // namespace carve_h_fill\n\n");
+}
+
+/* host buffer h_I filled as launch.c fills it: __half values are carve_fill's doubles rounded to
+ * half to nearest even (cuda_fp16.h's __double2half, as src/interp/half.c's half_from_double) */
+static void fill_line(Buf *b, Buffer *bf, const ArgSpec *a, int i) {
+  int kind, csize, ncomp, off[4];
+  layout(bf->elem_ty, &kind, &csize, &ncomp, off);
+  if (bf->elem_ty->is_half) {
+    int nc = bf->elem_ty->is_half;
+    long long n = (long long)bf->count * nc;
+    buf_printf(b, "  { const int off[4] = {0, 8, 0, 0}; double *t = (double *)malloc(%lldull * 8 + 8); if (!t) { fprintf(stderr, \"harness: out of memory\\n\"); return 4; }\n"
+                  "    carve_h_fill::carve_fill((unsigned char *)t, %lldll, %d, %d, off, 2, 8, %d, %.17g, %.17g, %d, %lluull);\n"
+                  "    for (size_t k = 0; k < %lldull; k++) { __half h = __double2half(t[k]); memcpy(h_%d + 2 * k, &h, 2); }\n    free(t); }\n",
+               n, (long long)bf->count, 8 * nc, nc, init_code(a->init), a->a, a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed, n, i);
+    return;
+  }
+  buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_h_fill::carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
+             off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
+             a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
 }
 
 bool harness_needs_cublas(Launch *L) {
@@ -63,14 +89,21 @@ static void c_string(Buf *b, const char *s) {
   buf_putc(b, '"');
 }
 
+/* the kernel (its name holds its namespaces) qualified from the global namespace (in namespace ns, "cv_I::" or ""): main's locals
+ * (grid, block, times, ...) or a kernel file's names cannot hide it */
+static const char *kernel_ref(Launch *L, const char *ns) { return fmt("::%s%s", ns, L->kernel->name); }
+
 static void launch_line_in(Buf *b, Launch *L, const char *ns) {
-  buf_printf(b, "%s%s<<<grid, block, %lld>>>(", ns, L->kernel->name, (long long)L->dyn_shared);
+  buf_printf(b, "%s<<<grid, block, %lld>>>(", kernel_ref(L, ns), (long long)L->dyn_shared);
   int i = 0, buf = 1;
   for (Obj *q = L->kernel->params; q; q = q->next, i++) {
     if (i) buf_puts(b, ", ");
     Buf t = {0};
     print_type_decl(&t, q->ty, "");
     if (q->ty->kind == TY_PTR) buf_printf(b, "(%s)d_%d", t.s, buf++);
+    else if (q->ty->is_half == 1) buf_printf(b, "__half(__half_raw{0x%04x})", (unsigned)(L->args[i].u & 0xffff));
+    else if (q->ty->is_half == 2)
+      buf_printf(b, "__half2(__half2_raw{0x%04x, 0x%04x})", (unsigned)(L->args[i].u & 0xffff), (unsigned)(L->args[i].u >> 16 & 0xffff));
     else if (q->ty->kind == TY_FLOAT) buf_printf(b, "(float)%.9g", (double)L->args[i].f);
     else if (q->ty->kind == TY_DOUBLE) buf_printf(b, "(double)%.17g", L->args[i].d);
     else if (q->ty->is_unsigned) buf_printf(b, "(%s)%lluull", t.s, (unsigned long long)L->args[i].u);
@@ -87,8 +120,8 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
   long long a0 = s->baseline_args[0], a1 = s->baseline_args[1], a2 = s->baseline_args[2];
   buf_printf(b, "  {  // baseline: %s\n", n);
   if (!strcmp(n, "copy")) {
-    buf_printf(b, "    size_t nb = %lldull; void *s_, *d_; CK(cudaMalloc(&s_, nb)); CK(cudaMalloc(&d_, nb)); CK(cudaMemset(s_, 1, nb));\n"
-                  "    auto run = [&]() { CK(cudaMemcpyAsync(d_, s_, nb, cudaMemcpyDeviceToDevice)); };\n"
+    buf_printf(b, "    size_t nb = %lldull; void *s_, *d_; CARVE_H_CK(cudaMalloc(&s_, nb)); CARVE_H_CK(cudaMalloc(&d_, nb)); CARVE_H_CK(cudaMemset(s_, 1, nb));\n"
+                  "    auto run = [&]() { CARVE_H_CK(cudaMemcpyAsync(d_, s_, nb, cudaMemcpyDeviceToDevice)); };\n"
                   "    double work_bytes = 2.0 * nb, work_flops = 0;\n", a0);
   } else {
     buf_puts(b, "    cublasHandle_t h; if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, \"harness: cublasCreate failed\\n\"); exit(4); }\n"
@@ -100,10 +133,10 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
     else if (!strcmp(n, "sger")) { nx = a0; ny = a1; nz = a0 * a1; }
     else if (!strcmp(n, "sgeam")) { nx = a0 * a1; ny = a0 * a1; nz = a0 * a1; }
     else { nx = a0; ny = 1; nz = 1; }
-    buf_printf(b, "    CK(cudaMalloc(&x_, %lldull * 4)); CK(cudaMalloc(&y_, %lldull * 4)); CK(cudaMalloc(&z_, %lldull * 4));\n"
+    buf_printf(b, "    CARVE_H_CK(cudaMalloc(&x_, %lldull * 4)); CARVE_H_CK(cudaMalloc(&y_, %lldull * 4)); CARVE_H_CK(cudaMalloc(&z_, %lldull * 4));\n"
                   "    { std::vector<float> hx(%lldull), hy(%lldull); for (size_t i = 0; i < hx.size(); i++) hx[i] = (float)((i * 2654435761ull) %% 1000) / 1000.0f;\n"
                   "      for (size_t i = 0; i < hy.size(); i++) hy[i] = (float)((i * 40503ull) %% 1000) / 1000.0f;\n"
-                  "      CK(cudaMemcpy(x_, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice)); CK(cudaMemcpy(y_, hy.data(), hy.size() * 4, cudaMemcpyHostToDevice)); CK(cudaMemset(z_, 0, %lldull * 4)); }\n",
+                  "      CARVE_H_CK(cudaMemcpy(x_, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice)); CARVE_H_CK(cudaMemcpy(y_, hy.data(), hy.size() * 4, cudaMemcpyHostToDevice)); CARVE_H_CK(cudaMemset(z_, 0, %lldull * 4)); }\n",
                nx, ny, nz, nx, ny, nz);
     if (!strcmp(n, "sgemm"))
       buf_printf(b, "    // row-major C[M][N] = A[M][K] B[K][N] is column-major C^T = B^T A^T\n"
@@ -134,14 +167,14 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
                     "    double work_flops = %lld.0, work_bytes = 4.0 * %lld;\n", a0, a0, a0);
     buf_puts(b, "    (void)res;\n");
   }
-  buf_puts(b, "    for (int w = 0; w < 3; w++) run();\n    CK(cudaGetLastError()); CK(cudaDeviceSynchronize());\n"
+  buf_puts(b, "    for (int w = 0; w < 3; w++) run();\n    CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n"
               "    std::vector<float> bt;\n"
               "    for (int r = 0; r < reps; r++) {\n"
-              "      if (flush) CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
-              "      CK(cudaEventRecord(e0)); run(); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());\n"
-              "      float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); bt.push_back(ms);\n"
+              "      if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
+              "      CARVE_H_CK(cudaEventRecord(e0)); run(); CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_CK(cudaEventSynchronize(e1)); CARVE_H_CK(cudaGetLastError());\n"
+              "      float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); bt.push_back(ms);\n"
               "    }\n"
-              "    Stats bs = stats(bt);\n");
+              "    carve_h_stats_t bs = carve_h_stats(bt);\n");
   buf_printf(b, "    printf(\", \\\"baseline\\\": {\\\"name\\\": \\\"%s\\\", \\\"median_ms\\\": %%.6f, \\\"min_ms\\\": %%.6f, \\\"max_ms\\\": %%.6f, \\\"flops\\\": %%.6g, \\\"bytes\\\": %%.6g}\", bs.median, bs.min, bs.max, work_flops, work_bytes);\n", n);
   buf_puts(b, "  }\n");
 }
@@ -158,8 +191,7 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
   print_program(b, L->prog);
   print_carve_pragmas = keep;
   buf_puts(b, "\n// ---- carve's input generators (src/interp/fill.inc) ----\n");
-  buf_puts(b, fill_source);
-  buf_puts(b, "\n\n");
+  fill_code(b);
   buf_puts(b, helpers);
   buf_puts(b, "\nint main(int argc, char **argv) {\n");
   buf_printf(b, "  int reps = %d; const char *outdir = 0; int flush = %d; const char *dump = 0;\n", reps, o && o->flush_l2);
@@ -172,51 +204,45 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
     buf_printf(b, "  const size_t bytes_%d = %zuull;  // %s: %s[%lld]\n", i, bf->bytes, bf->name, type_name(bf->elem_ty), (long long)bf->count);
     buf_printf(b, "  unsigned char *h_%d = (unsigned char *)calloc(1, bytes_%d + 1);\n", i, i);
     if (a && a->init == INIT_FILE) {
-      buf_printf(b, "  read_file(");
+      buf_printf(b, "  carve_h_read_file(");
       c_string(b, a->path);
       buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
-    } else if (a) {
-      int kind, csize, ncomp, off[4];
-      layout(bf->elem_ty, &kind, &csize, &ncomp, off);
-      buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
-                 off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
-                 a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
-    }
+    } else if (a) fill_line(b, bf, a, i);
   }
   buf_puts(b, "  if (dump) {\n");
   for (int i = 1; i < L->nbufs; i++) {
-    buf_printf(b, "    write_file(dump, ");
+    buf_printf(b, "    carve_h_write_file(dump, ");
     c_string(b, L->bufs[i].name);
     buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
   }
   buf_puts(b, "    return 0;\n  }\n");
   buf_puts(b, "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
-              "  cudaDeviceProp prop; CK(cudaGetDeviceProperties(&prop, 0));\n");
+              "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n");
   for (int i = 1; i < L->nbufs; i++)
-    buf_printf(b, "  unsigned char *d_%d; CK(cudaMalloc(&d_%d, bytes_%d)); CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i, i, i, i);
+    buf_printf(b, "  unsigned char *d_%d; CARVE_H_CK(cudaMalloc(&d_%d, bytes_%d)); CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i, i, i, i);
   buf_printf(b, "  dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n", (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2],
              (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
   if (L->dyn_shared > 48 * 1024)
-    buf_printf(b, "  CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", k->name, (long long)L->dyn_shared);
+    buf_printf(b, "  CARVE_H_CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", kernel_ref(L, ""), (long long)L->dyn_shared);
   buf_puts(b, "  // the first launch runs on the initial inputs: its outputs are the ones verified\n  ");
   launch_line(b, L);
-  buf_puts(b, ";\n  CK(cudaGetLastError()); CK(cudaDeviceSynchronize());\n  if (outdir) {\n");
+  buf_puts(b, ";\n  CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n  if (outdir) {\n");
   for (int i = 1; i < L->nbufs; i++) {
     if (!L->bufs[i].out) continue;
-    buf_printf(b, "    CK(cudaMemcpy(h_%d, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); write_file(outdir, ", i, i, i);
+    buf_printf(b, "    CARVE_H_CK(cudaMemcpy(h_%d, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); carve_h_write_file(outdir, ", i, i, i);
     c_string(b, L->bufs[i].name);
     buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
   }
   buf_puts(b, "  }\n");
-  buf_puts(b, "  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));\n"
-              "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CK(cudaMalloc(&flushbuf, flush_bytes));\n"
+  buf_puts(b, "  cudaEvent_t e0, e1; CARVE_H_CK(cudaEventCreate(&e0)); CARVE_H_CK(cudaEventCreate(&e1));\n"
+              "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CARVE_H_CK(cudaMalloc(&flushbuf, flush_bytes));\n"
               "  for (int w = 0; w < 2 && reps > 0; w++) { ");
   launch_line(b, L);
-  buf_puts(b, "; }\n  CK(cudaGetLastError()); CK(cudaDeviceSynchronize());\n  std::vector<float> times;\n"
-              "  for (int r = 0; r < reps; r++) {\n    if (flush) CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n    CK(cudaEventRecord(e0));\n    ");
+  buf_puts(b, "; }\n  CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n  std::vector<float> times;\n"
+              "  for (int r = 0; r < reps; r++) {\n    if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n    CARVE_H_CK(cudaEventRecord(e0));\n    ");
   launch_line(b, L);
-  buf_puts(b, ";\n    CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());\n"
-              "    float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n  }\n  Stats st = stats(times);\n");
+  buf_puts(b, ";\n    CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_CK(cudaEventSynchronize(e1)); CARVE_H_CK(cudaGetLastError());\n"
+              "    float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n  }\n  carve_h_stats_t st = carve_h_stats(times);\n");
   buf_printf(b, "  printf(\"{\\\"device\\\": \\\"%%s\\\", \\\"sms\\\": %%d, \\\"cc\\\": \\\"%%d.%%d\\\", \\\"kernel\\\": \\\"%s\\\", \\\"reps\\\": %%d, \\\"flush_l2\\\": %%d, \\\"median_ms\\\": %%.6f, \\\"min_ms\\\": %%.6f, \\\"max_ms\\\": %%.6f, \\\"mean_ms\\\": %%.6f\",\n"
                 "         prop.name, prop.multiProcessorCount, prop.major, prop.minor, reps, flush, st.median, st.min, st.max, st.mean);\n",
              k->name);
@@ -240,20 +266,20 @@ static void multi_variant(Buf *b, Launch *L0, Launch *L, int i) {
              (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
   char *ns = fmt("cv_%d::", i);
   if (L->dyn_shared > 48 * 1024)
-    buf_printf(b, "      CK(cudaFuncSetAttribute(%s%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", ns, L->kernel->name, (long long)L->dyn_shared);
+    buf_printf(b, "      CARVE_H_CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", kernel_ref(L, ns), (long long)L->dyn_shared);
   buf_puts(b, "      auto run = [&]() { ");
   launch_line_in(b, L, ns);
-  buf_puts(b, "; };\n      run(); LCK(cudaGetLastError()); LCK(cudaDeviceSynchronize());\n      if (outdir) {\n");
+  buf_puts(b, "; };\n      run(); CARVE_H_LCK(cudaGetLastError()); CARVE_H_LCK(cudaDeviceSynchronize());\n      if (outdir) {\n");
   for (int k = 1; k < L0->nbufs; k++) {
     if (!L0->bufs[k].out) continue;
-    buf_printf(b, "        CK(cudaMemcpy(h_out, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); snprintf(dir, sizeof dir, \"%%s/v%%d\", outdir, i); write_file(dir, ", k, k);
+    buf_printf(b, "        CARVE_H_CK(cudaMemcpy(h_out, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); snprintf(dir, sizeof dir, \"%%s/v%%d\", outdir, i); carve_h_write_file(dir, ", k, k);
     c_string(b, L0->bufs[k].name);
     buf_printf(b, ", h_out, bytes_%d);\n", k);
   }
-  buf_puts(b, "      }\n      for (int w = 0; w < 2; w++) run();\n      LCK(cudaGetLastError()); LCK(cudaDeviceSynchronize());\n"
-              "      for (int r = 0; r < reps; r++) {\n        if (flush) CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
-              "        CK(cudaEventRecord(e0)); run(); CK(cudaEventRecord(e1)); LCK(cudaEventSynchronize(e1)); LCK(cudaGetLastError());\n"
-              "        float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n      }\n    }\n");
+  buf_puts(b, "      }\n      for (int w = 0; w < 2; w++) run();\n      CARVE_H_LCK(cudaGetLastError()); CARVE_H_LCK(cudaDeviceSynchronize());\n"
+              "      for (int r = 0; r < reps; r++) {\n        if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
+              "        CARVE_H_CK(cudaEventRecord(e0)); run(); CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_LCK(cudaEventSynchronize(e1)); CARVE_H_LCK(cudaGetLastError());\n"
+              "        float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n      }\n    }\n");
 }
 
 void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const HarnessOptions *o) {
@@ -269,11 +295,10 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
   }
   print_carve_pragmas = keep;
   buf_puts(b, "\n// ---- carve's input generators (src/interp/fill.inc) ----\n");
-  buf_puts(b, fill_source);
-  buf_puts(b, "\n\n");
+  fill_code(b);
   buf_puts(b, helpers);
   buf_puts(b, "// a launch's error: this variant failed (exit 5); the driver resumes after it\n"
-              "#define LCK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf(\"{\\\"variant\\\": %d, \\\"error\\\": \\\"%s\\\"}\\n\", i, cudaGetErrorString(e_)); fflush(stdout); exit(5); } } while (0)\n");
+              "#define CARVE_H_LCK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf(\"{\\\"variant\\\": %d, \\\"error\\\": \\\"%s\\\"}\\n\", i, cudaGetErrorString(e_)); fflush(stdout); exit(5); } } while (0)\n");
   buf_printf(b, "\nint main(int argc, char **argv) {\n  // usage: ./harness REPS OUTDIR FLUSH_L2 FIRST LAST\n"
                 "  int reps = argc > 1 ? atoi(argv[1]) : %d; const char *outdir = argc > 2 && argv[2][0] ? argv[2] : 0;\n"
                 "  int flush = argc > 3 ? atoi(argv[3]) : 0, first = argc > 4 ? atoi(argv[4]) : 0, last = argc > 5 ? atoi(argv[5]) : %d;\n"
@@ -285,29 +310,23 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
     if (bf->bytes > maxb) maxb = bf->bytes;
     buf_printf(b, "  const size_t bytes_%d = %zuull;  // %s\n  unsigned char *h_%d = (unsigned char *)calloc(1, bytes_%d + 1);\n", i, bf->bytes, bf->name, i, i);
     if (a && a->init == INIT_FILE) {
-      buf_printf(b, "  read_file(");
+      buf_printf(b, "  carve_h_read_file(");
       c_string(b, a->path);
       buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
-    } else if (a) {
-      int kind, csize, ncomp, off[4];
-      layout(bf->elem_ty, &kind, &csize, &ncomp, off);
-      buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
-                 off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
-                 a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
-    }
+    } else if (a) fill_line(b, bf, a, i);
   }
   buf_printf(b, "  unsigned char *h_out = (unsigned char *)calloc(1, %zuull + 1);\n", maxb);
   buf_puts(b, "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
-              "  cudaDeviceProp prop; CK(cudaGetDeviceProperties(&prop, 0));\n"
+              "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n"
               "  printf(\"{\\\"device\\\": \\\"%s\\\"}\\n\", prop.name); fflush(stdout);\n");
-  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "  unsigned char *d_%d; CK(cudaMalloc(&d_%d, bytes_%d));\n", i, i, i);
-  buf_puts(b, "  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));\n"
-              "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CK(cudaMalloc(&flushbuf, flush_bytes));\n"
+  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "  unsigned char *d_%d; CARVE_H_CK(cudaMalloc(&d_%d, bytes_%d));\n", i, i, i);
+  buf_puts(b, "  cudaEvent_t e0, e1; CARVE_H_CK(cudaEventCreate(&e0)); CARVE_H_CK(cudaEventCreate(&e1));\n"
+              "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CARVE_H_CK(cudaMalloc(&flushbuf, flush_bytes));\n"
               "  for (int i = first; i < last; i++) {\n    printf(\"start %d\\n\", i); fflush(stdout);\n");
-  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "    CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i);
+  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "    CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i);
   buf_puts(b, "    std::vector<float> times;\n");
   for (int i = 0; i < n; i++) multi_variant(b, L0, Lv[i], i);
-  buf_puts(b, "    Stats st = stats(times);\n"
+  buf_puts(b, "    carve_h_stats_t st = carve_h_stats(times);\n"
               "    printf(\"{\\\"variant\\\": %d, \\\"reps\\\": %d, \\\"median_ms\\\": %.6f, \\\"min_ms\\\": %.6f, \\\"max_ms\\\": %.6f, \\\"times\\\": [\", i, reps, st.median, st.min, st.max);\n"
               "    for (size_t t = 0; t < times.size() && t < 64; t++) printf(\"%s%.6f\", t ? \", \" : \"\", times[t]);\n"
               "    printf(\"]}\\n\"); fflush(stdout);\n  }\n  return 0;\n}\n");

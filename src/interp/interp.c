@@ -1483,7 +1483,10 @@ static void eval(Warp *w, Node *n, Mask m, Val *out) {
     return;
   case ND_SIZEOF: for (int l = 0; l < W; l++) out[l].i = n->ival; return;
   case ND_STR: {
-    uint64_t a = 0;
+    /* a string literal is never null: in device code an address in the constant space past
+     * any __constant__ area (which can hold 64 KiB), one per literal (line, column); conditions
+     * (assert(p && "why"), if ("x")) see it true, and a read of its characters is a fault */
+    uint64_t a = (uint64_t)SPACE_CONST << 60 | 1ull << 39 | (uint64_t)(uint32_t)n->tok->line << 16 | (uint16_t)n->tok->col;
     if (w->I->L->host_code) { HostCtx c = host_ctx(w, n); a = host_string(&c, n); }
     for (int l = 0; l < W; l++) out[l].u = a;
     return;

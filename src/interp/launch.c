@@ -1,6 +1,7 @@
 /* launch: turn a kernel's launch spec (and flags overriding it) into buffers and argument
  * values, exactly as docs/launch-spec.md defines the initializers. */
 #include "interp.h"
+#include "half.h"
 
 /* every buffer of one launch together, in bytes: half of a 16 GiB machine */
 #ifndef LIMIT_LAUNCH_BYTES
@@ -45,6 +46,24 @@ static void put(unsigned char *p, Type *t, double d, int64_t i, bool is_int) {
   carve_put(p, L.kind, L.size, d, i, is_int);
 }
 
+/* __half and __half2 buffers hold values: the initializer's numbers, made by carve_fill as
+ * doubles (a __half2 element is two components, like a float2), each rounded to half to
+ * nearest even. The GPU harness does the same with cuda_fp16.h's __double2half. */
+static int half_fill(Buffer *b, const ArgSpec *a, int code) {
+  int nc = b->elem_ty->is_half;
+  size_t n = (size_t)a->count * (size_t)nc;
+  double *t = malloc(n ? n * sizeof *t : 1);
+  if (!t) { diag_at(DIAG_ERROR, tok_loc(a->tok), "cannot allocate %zu bytes to fill buffer '%s'", n * sizeof *t, a->name); return 2; }
+  const int off[4] = {0, 8, 0, 0};
+  carve_fill((unsigned char *)t, a->count, 8 * nc, nc, off, 2, 8, code, a->a, a->b, a->has_range, a->seed);
+  for (size_t k = 0; k < n; k++) {
+    uint16_t h = half_from_double(t[k]);
+    memcpy(b->data + 2 * k, &h, 2);
+  }
+  free(t);
+  return 0;
+}
+
 int buffer_init(Buffer *b, const ArgSpec *a) {
   Type *et = a->elem_ty;
   b->name = a->name;
@@ -83,6 +102,7 @@ int buffer_init(Buffer *b, const ArgSpec *a) {
   }
   Layout lay = layout_of(et);
   static const int init_code[] = {[INIT_ZEROS] = 0, [INIT_FILL] = 1, [INIT_IOTA] = 2, [INIT_RANDOM] = 3, [INIT_FILE] = 0, [INIT_BYTES] = 0};
+  if (et->is_half) return half_fill(b, a, init_code[a->init]);
   carve_fill(b->data, a->count, et->size, lay.ncomp, lay.off, lay.kind, lay.size, init_code[a->init], a->a, a->b, a->has_range, a->seed);
   return 0;
 }
@@ -120,6 +140,20 @@ static const char *show_double(double d) {
   return strtod(s, NULL) == d || d != d ? s : fmt("%.17g", d);
 }
 
+/* a __half parameter receives the value rounded to half (a __half2 the same in both halves);
+ * a finite value that rounds to infinity is refused, as for float */
+static int bind_half(const ArgSpec *a, Obj *q, Val *out) {
+  double d = a->scalar.is_float ? a->scalar.d : (double)a->scalar.i;
+  uint16_t h = half_from_double(d);
+  if (isfinite(d) && (h & 0x7fff) == 0x7c00) {
+    diag_at(DIAG_ERROR, tok_loc(a->tok), "value %s for parameter '%s' of type '%s' is out of its range", show_double(d), q->name, type_name(q->ty));
+    return 2;
+  }
+  *out = (Val){0};
+  out->u = q->ty->is_half == 2 ? h * 0x10001u : h;
+  return 0;
+}
+
 /* The value a scalar parameter receives. The launch refuses what C would silently change:
  * a non-finite or fractional value for an integer parameter, a value outside its type's range
  * (2.7 is not 2, 1e400 is not 0). 0, or 2 after a diagnostic naming the parameter and type. */
@@ -127,6 +161,7 @@ static int bind_scalar(const ArgSpec *a, Obj *q, Val *out) {
   Type *t = q->ty;
   CValue v = a->scalar;
   SrcLoc at = tok_loc(a->tok);
+  if (t->is_half) return bind_half(a, q, out);
   if (is_integer(t) && v.is_float) {
     const char *why = !isfinite(v.d) ? "is not finite" : v.d != trunc(v.d) ? "is not an integer" :
                       !float_fits_integer(t, v.d) ? "is out of its range" : NULL;

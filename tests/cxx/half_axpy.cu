@@ -1,14 +1,14 @@
 /* Half-precision axpy as cuBLAS-style code writes it: __half scalars and arrays, half2 for two
  * elements at a time, the intrinsics and the operators, a float accumulation of the result.
- * Launch settings give __half values as their bit patterns (docs/cxx.md): 0x3800 (14336) is
- * 0.5, 0x3c00 (15360) is 1.0, and iota from 15360 steps x through 1.0, 1.0009765625, ... */
+ * Launch settings give __half values as numbers rounded to half (docs/cxx.md): x steps through
+ * 1.0, 1.0009765625, ... (one half ulp at 1.0, 2^-10, each step). */
 #include <cuda_fp16.h>
 
 #pragma carve launch haxpy grid(2) block(128)
 #pragma carve arg n = 500
-#pragma carve arg a = 14336
-#pragma carve arg x = __half[512] : iota(15360, 1)
-#pragma carve arg y = __half[512] : fill(16384) out
+#pragma carve arg a = 0.5
+#pragma carve arg x = __half[512] : iota(1, 0.0009765625)
+#pragma carve arg y = __half[512] : fill(2) out
 #pragma carve arg norm = float[1] : zeros out
 __global__ void haxpy(int n, __half a, const __half *x, __half *y, float *norm) {
   int i = 2 * (blockIdx.x * blockDim.x + threadIdx.x);

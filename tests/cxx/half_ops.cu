@@ -1,13 +1,14 @@
 /* Every binary16 operation carve computes, on 4096 random bit patterns (NaN inputs replaced by
  * 1.0, whose payloads the hardware does not keep): the interpreter's results here, and
  * tests/cxx/gpu.sh compares them bit for bit with an H100's (`carve bench --verify` compares
- * integer buffers exactly; __half buffers are their bits). */
+ * integer buffers exactly; __half buffers are their bits). The inputs are given as unsigned
+ * short buffers, whose random() is bit patterns; a __half buffer's random() is values. */
 #include <cuda_fp16.h>
 
 #pragma carve launch half_ops grid(16) block(256)
-#pragma carve arg a = __half[4096] : random(1, 0, 65536)
-#pragma carve arg b = __half[4096] : random(2, 0, 65536)
-#pragma carve arg c = __half[4096] : random(3, 0, 65536)
+#pragma carve arg a = unsigned short[4096] : random(1, 0, 65536)
+#pragma carve arg b = unsigned short[4096] : random(2, 0, 65536)
+#pragma carve arg c = unsigned short[4096] : random(3, 0, 65536)
 #pragma carve arg sum = __half[4096] : zeros out
 #pragma carve arg diff = __half[4096] : zeros out
 #pragma carve arg prod = __half[4096] : zeros out

@@ -81,5 +81,35 @@ check $? "--kernel 'block_sum<64,double>' makes the instance: sums of 64 consecu
 [ $rc = 2 ] && grep -q "<command line>:1:15: error: expected a type before 'nosuch'" "$tmp/e"
 check $? "--kernel with a bad template argument: located error, exit 2 ($rc: $(cat "$tmp/e"))"
 
+# __half launch values: the GPU harness's host code (cuda_fp16.h's __double2half) fills the bytes
+# the interpreter fills (src/interp/half.c's half_from_double), and passes the same scalars
+"$carve" run $d/half_launch.cu --out x="$tmp/x" --out y="$tmp/y" --out z="$tmp/z" --out w="$tmp/w" >"$tmp/o" 2>"$tmp/e"
+[ "$(od -An -t x2 -N 2 "$tmp/w" | tr -d ' ')" = 34cd ] && [ "$(od -An -t x4 -N 4 "$tmp/y" | tr -d ' ')" = becdbecd ]
+check $? "half_launch.cu: a = 0.3 is 0x34cd, a2 = -1.7 is 0xbecd twice ($(od -An -t x2 -N 4 "$tmp/w" "$tmp/y"); $(cat "$tmp/e"))"
+if [ $have_nvcc = 1 ]; then
+  "$carve" bench $d/half_launch.cu --emit "$tmp/hl" >/dev/null 2>"$tmp/e" && nvcc -arch=sm_90 -o "$tmp/hl/h" "$tmp/hl/harness.cu" 2>>"$tmp/e" \
+    && mkdir -p "$tmp/hl/in" && "$tmp/hl/h" --dump-inputs "$tmp/hl/in" 2>>"$tmp/e" \
+    && cmp "$tmp/hl/in/x.bin" "$tmp/x" && cmp "$tmp/hl/in/z.bin" "$tmp/z" && cmp -i 4 "$tmp/hl/in/y.bin" "$tmp/y" && cmp -i 2 "$tmp/hl/in/w.bin" "$tmp/w"
+  check $? "the harness fills __half buffers with the interpreter's bytes: $(grep -i error "$tmp/e" | head -3)"
+fi
+
+# the generated harness's own names (carve_h_*) cannot collide with a kernel file's
+if [ $have_nvcc = 1 ]; then
+  for f in harness_names namespaced; do
+    rm -rf "$tmp/hn"; "$carve" bench $d/$f.cu --emit "$tmp/hn" >/dev/null 2>"$tmp/e" && nvcc -arch=sm_90 -c "$tmp/hn/harness.cu" -o "$tmp/hn/h.o" 2>"$tmp/n"
+    check $? "nvcc compiles the harness of $f.cu: $(cat "$tmp/e"; grep error "$tmp/n" | head -3)"
+  done
+fi
+
+# ptxas through NVRTC, where it exists: the CUDA include directory for cuda_fp16.h and
+# cooperative_groups.h, lowered names for template instances and namespaced kernels
+if "$carve" estimate examples/vv.cu -D H=64 -D W=64 2>/dev/null | grep -q "ptxas via NVRTC"; then
+  for f in half_axpy cg_reduce template_reduce namespaced harness_names; do
+    "$carve" estimate $d/$f.cu >"$tmp/o" 2>&1
+    grep -q "resources: [0-9]* registers per thread.*SASS instructions (ptxas via NVRTC)" "$tmp/o"
+    check $? "NVRTC's ptxas report for $f.cu: $(grep 'resources:' "$tmp/o")"
+  done
+fi
+
 echo "cxx: $pass passed, $fail failed"
 [ $fail -eq 0 ]
