@@ -683,8 +683,8 @@ static void print_first(const Buffer *b, int n) {
 /* the flags' grid, block and arguments, read with p's macros; false after a diagnostic */
 static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
   *ov = o->ov;
-  if (o->grid) { if (!parse_dims(p, o->grid, ov->grid)) return false; ov->has_grid = true; }
-  if (o->block) { if (!parse_dims(p, o->block, ov->block)) return false; ov->has_block = true; }
+  if (o->grid) { if (!parse_flag_dims(p, "--grid", o->grid, ov->grid)) return false; ov->has_grid = true; }
+  if (o->block) { if (!parse_flag_dims(p, "--block", o->block, ov->block)) return false; ov->has_block = true; }
   ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
   ov->nargs = 0;
   for (int i = 0; i < o->nargs; i++) {
