@@ -26,6 +26,9 @@ printf '#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] 
 
 "$carve" run "$tmp/race.cu" --format json > "$tmp/race.json" 2> "$tmp/race.err"; rc=$?
 [ $rc = 1 ] && grep -q "shared-memory race" "$tmp/race.err"; check $? "a race: exit 1, the diagnostic still on stderr"
+e=$(grep -n "error: shared-memory race" "$tmp/race.err" | head -n 1 | cut -d: -f1)
+n=$(grep -n "note: the other access of the race" "$tmp/race.err" | head -n 1 | cut -d: -f1)
+[ -n "$e" ] && [ -n "$n" ] && [ "$e" -lt "$n" ]; check $? "a race: its error first, then the note naming the other access"
 py - "$tmp/race.json" <<'PY'; check $? "run --format json: the race's kind, location, block, thread and other access"
 import json, sys
 d = json.load(open(sys.argv[1]))
