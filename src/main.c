@@ -594,7 +594,7 @@ static int cmd_check(Opts *o, Program *p) {
     /* every diagnostic of the load, with its notes */
     diag_capture_end(o->diags, stderr);
     printf("\n], \"errors\": %d, \"warnings\": %d, \"diagnostics\": ", diag_errors, diag_warnings);
-    diag_json(stdout, o->diags, 0, false);
+    diag_json(stdout, o->diags);
     printf("}\n");
   }
   else if (!nk) printf("%s: no kernels\n", o->file);
@@ -738,7 +738,7 @@ static bool dump_inputs(const char *dir, Launch *L) {
   return out_commit_all();
 }
 
-static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st, size_t faults_from) {
+static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st) {
   printf("{\"file\": ");
   json_string(stdout, o->file);
   printf(", \"kernel\": ");
@@ -746,8 +746,8 @@ static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *s
   printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n", (long long)L->grid[0],
          (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "fault" : "ok",
          st->faults);
-  printf(" \"fault_details\": ");
-  diag_json(stdout, o->diags, faults_from, true);
+  printf(" ");
+  fault_json(stdout, st);   /* the interpreter's records, not the diagnostics read back */
   printf(",\n \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
          (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
   int no = 0;
@@ -790,11 +790,10 @@ static int run_launch(Opts *o, Launch *L) {
   RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0};
   RunStats st;
   fflush(stdout);
-  size_t from = o->diags ? diag_capture_mark(o->diags) : 0;
   int rc = interp_run(L, &ro, &st);
   if (rc == 2) { out_abort_all(); return 2; }
-  if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults, read back for the JSON */
-  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st, from);
+  if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults' text before the summary */
+  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st);
   else run_summary_text(o, L, rc, &st);
   if (rc) { out_abort_all(); return rc; }
   for (int i = 0; i < o->nouts; i++)
@@ -1443,7 +1442,7 @@ static int run_command(const Command *c, int argc, char **argv) {
   if (o.diags) {
     diag_capture_end(&cap, stderr);
     if (rc == 2 && !strcmp(o.format, "sarif")) sarif_input_error(stdout, o.file, &cap);
-    if (!p && c->run == cmd_check) { printf("{\"file\": "); json_string(stdout, o.file); printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors); diag_json(stdout, &cap, 0, false); printf("}\n"); }
+    if (!p && c->run == cmd_check) { printf("{\"file\": "); json_string(stdout, o.file); printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors); diag_json(stdout, &cap); printf("}\n"); }
     diag_capture_free(&cap);
   }
   return rc;

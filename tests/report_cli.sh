@@ -37,6 +37,28 @@ f = d["fault_details"][0]
 assert f["kind"] == "race" and f["line"] == 5 and f["column"] == 3, f
 assert f["block"] == [0, 0, 0] and f["thread"] == [32, 0, 0], f
 assert f["other_access"]["line"] == 6 and f["other_access"]["column"] == 40, f
+assert len(f["notes"]) == 1 and f["notes"][0]["line"] == 6 and "other access" in f["notes"][0]["message"], f
+PY
+# the fault's facts come from the interpreter's record, not from its text: an assertion whose
+# expression says "invalid" is an assertion (reading the text back called it an invalid address)
+cat > "$tmp/assert.cu" <<'CU'
+#include <cassert>
+#pragma carve launch k grid(2) block(64)
+#pragma carve arg out = int[128] : zeros out
+__global__ void k(int *out) {
+  int invalid = blockIdx.x == 1 && threadIdx.x == 40;
+  assert(!invalid);
+  out[blockIdx.x * 64 + threadIdx.x] = 1;
+}
+CU
+"$carve" run "$tmp/assert.cu" --format json 2>/dev/null > "$tmp/assert.json"
+py - "$tmp/assert.json" <<'PY'; check $? "run --format json: a fault's kind, block and thread from its record"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["fault_details"][0]
+assert d["faults"] == 1 and d["faults_dropped"] == 0 and len(d["fault_details"]) == 1, d
+assert f["kind"] == "assertion" and f["line"] == 6 and f["column"] == 3, f
+assert f["block"] == [1, 0, 0] and f["thread"] == [40, 0, 0] and f["notes"] == [] and "other_access" not in f, f
 PY
 "$carve" run "$tmp/oob.cu" --format json 2>/dev/null > "$tmp/oob.json"
 py - "$tmp/oob.json" <<'PY'; check $? "run --format json: an out-of-bounds write with its block and thread"
@@ -45,7 +67,7 @@ f = json.load(open(sys.argv[1]))["fault_details"][0]
 assert f["kind"] == "out-of-bounds" and f["line"] == 3 and f["block"] == [1, 0, 0] and f["thread"] == [36, 0, 0], f
 assert "element 100 of 'out'" in f["message"], f
 PY
-"$carve" run examples/vv.cu -D W=64 -D H=64 --format json 2>/dev/null | py -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="ok" and d["fault_details"]==[], d'
+"$carve" run examples/vv.cu -D W=64 -D H=64 --format json 2>/dev/null | py -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="ok" and d["fault_details"]==[] and d["faults_dropped"]==0, d'
 check $? "run --format json without a fault: an empty fault list"
 
 "$carve" check "$tmp/bad.cu" --format json > "$tmp/check.json" 2>/dev/null; rc=$?
