@@ -685,6 +685,7 @@ static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
   *ov = o->ov;
   if (o->grid) { if (!parse_flag_dims(p, "--grid", o->grid, ov->grid)) return false; ov->has_grid = true; }
   if (o->block) { if (!parse_flag_dims(p, "--block", o->block, ov->block)) return false; ov->has_block = true; }
+  if (o->bench.arch) ov->machine = machine_find(o->bench.arch);   /* --block's limit (NULL: the H100's) */
   ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
   ov->nargs = 0;
   for (int i = 0; i < o->nargs; i++) {
@@ -697,23 +698,9 @@ static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
 
 /* the file's launch for kernel k, with the flags over it; 0, or 2 after a diagnostic (nothing
  * to free then) */
-/* a --block larger than the machine allows is the flag's error, not the spec line's */
-static bool block_flag_fits(const Opts *o, const LaunchOverrides *ov) {
-  if (!ov->has_block) return true;
-  const Machine *m = o->bench.arch ? machine_find(o->bench.arch) : NULL;
-  if (!m) m = machine_find("h100");
-  int64_t n = 1;
-  bool over = false;
-  for (int i = 0; i < 3; i++) over |= __builtin_mul_overflow(n, ov->block[i], &n);
-  if (!over && n <= m->max_threads_per_block) return true;
-  diag_at(DIAG_ERROR, (SrcLoc){0}, "--block %s: block of %s threads: CUDA allows 1 to %d on the %s", o->block,
-          over ? "too many" : fmt("%lld", (long long)n), m->max_threads_per_block, m->long_name);
-  return false;
-}
-
 static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
   LaunchOverrides ov;
-  if (!launch_overrides(o, p, &ov) || !block_flag_fits(o, &ov)) return 2;
+  if (!launch_overrides(o, p, &ov)) return 2;
   if (launch_prepare(L, p, k, &ov)) { launch_free(L); return 2; }
   return 0;
 }
@@ -888,7 +875,7 @@ static bool recorded_overrides(Opts *o, Program *p, const RecordedLaunch *rl, La
   LaunchOverrides fl;
   if (!launch_overrides(o, p, &fl)) return false;
   *ov = rl->ov;
-  if (fl.has_block) { ov->has_block = true; memcpy(ov->block, fl.block, sizeof ov->block); }
+  if (fl.has_block) { ov->has_block = true; memcpy(ov->block, fl.block, sizeof ov->block); ov->machine = fl.machine; }
   if (fl.dyn_shared >= 0) ov->dyn_shared = fl.dyn_shared;
   ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(rl->ov.nargs + fl.nargs + 1));
   memcpy(ov->args, rl->ov.args, sizeof(ArgSpec *) * (size_t)rl->ov.nargs);

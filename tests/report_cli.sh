@@ -129,6 +129,18 @@ CU
 out=$("$carve" run examples/vv.cu --block 2048 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q "^carve: error: --block 2048: block of 2048 threads: CUDA allows 1 to 1024"; check $? "--block 2048 is the flag's error: $out"
 echo "$out" | grep -q "#pragma"; [ $? = 1 ]; check $? "and does not point at the pragma line"
+# launch_prepare places it, so every command taking --block does (estimate said it at the pragma)
+for c in estimate analyze; do
+  out=$("$carve" $c examples/vv.cu --block 64,32 2>&1); rc=$?
+  [ $rc = 2 ] && echo "$out" | grep -q "^carve: error: --block 64,32: block of 2048 threads: CUDA allows 1 to 1024"; check $? "$c --block 64,32 is the flag's error: $out"
+done
+out=$("$carve" estimate examples/vv.cu --block 1024 --arch g80 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "^carve: error: --block 1024: block of 1024 threads: CUDA allows 1 to 512 on the NVIDIA GeForce 8800 GTX (G80)"; check $? "--block 1024 --arch g80: the G80's limit, at the flag: $out"
+printf '#pragma carve launch k grid(1) block(2048)\n#pragma carve arg a = int[2048] : zeros out\n__global__ void k(int *a) { a[threadIdx.x] = 1; }\n' > "$tmp/big.cu"
+for c in run estimate; do
+  out=$("$carve" $c "$tmp/big.cu" 2>&1); rc=$?
+  [ $rc = 2 ] && echo "$out" | grep -q "big.cu:1:22: error: block of 2048 threads: CUDA allows 1 to 1024"; check $? "$c: a block(2048) pragma is the pragma's error: $out"
+done
 "$carve" arch h100 | grep -qiE "anchors|KINDS|calib H|/work|\.md\b|nvidia-h[0-9]|seed-|Firecracker"; [ $? = 1 ]; check $? "carve arch h100 cites no internal notes or machine names"
 "$carve" arch h200 | grep -qiE "anchors|KINDS|calib H|/work|\.md\b|nvidia-h[0-9]|seed-|Firecracker"; [ $? = 1 ]; check $? "carve arch h200 cites no internal notes or machine names"
 for m in g80 gt200 c1060; do "$carve" arch $m | grep -qiE "anchors|KINDS|/work|\.md\b|seed-"; [ $? = 1 ]; check $? "carve arch $m cites no internal notes"; done

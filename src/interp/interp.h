@@ -145,6 +145,9 @@ typedef struct LaunchOverrides {
   /* host programs: a recorded launch's __constant__ and __device__ contents (NULL: from the
    * initializers) */
   const unsigned char *constant, *device_vars;
+  /* whose threads-per-block limit a --block (has_block) must meet, diagnosed at the flag
+   * (NULL: the H100's, which are CUDA's since cc 2.0) */
+  const struct Machine *machine;
 } LaunchOverrides;
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);
