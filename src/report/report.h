@@ -137,6 +137,11 @@ void counters_measured(const char *csv, double v[CT_N], bool have[CT_N]);
 /* the analyzer's and the model's figures for launch L (which it runs: give it fresh inputs);
  * regs 0: occupancy without registers. 0 ok, 2 nothing could be predicted. Prints nothing. */
 int counters_predict(Launch *L, const Machine *m, const Ceilings *ce, int regs, CounterPrediction *p);
+/* the achieved occupancy (%) ncu's sm__warps_active.avg.pct_of_peak_sustained_active measures:
+ * warps per active cycle of an SM with work, so the theoretical occupancy oc when the grid fills
+ * every SM to it, else the warps its blocks supply, spread over the m->sm_count SMs (an SM with
+ * any work holds at least one block) */
+double counters_achieved_occupancy(const Machine *m, Occupancy oc, int64_t blocks, int warps_per_block);
 /* returns how many are flagged */
 int counters_compare(const CounterPrediction *p, const double meas[CT_N], const bool have[CT_N], CounterCheck out[CT_N]);
 /* text: a table; json: `, "compare": [...], "predicted_accesses": [...]` inside bench's object */
