@@ -8,7 +8,8 @@
  * deeper than a stack holds (recursion through deep expressions) is a located fault. Faults
  * (out-of-bounds, misaligned, division by zero, shared-memory races between warps and between
  * lanes of one warp storing different values to one address, divergent barriers, nesting too
- * deep) are reported with the source location, block and thread, and stop the launch. */
+ * deep) are reported with the source location, block and thread, and stop the launch; each is
+ * also recorded as data (RunStats.fault) for the outputs that must say what the text says. */
 #ifndef CARVE_INTERP_H
 #define CARVE_INTERP_H
 #include "../front/front.h"
