@@ -597,7 +597,7 @@ static int cmd_check(Opts *o, Program *p) {
     /* every diagnostic of the load, with its notes */
     diag_capture_end(o->diags, stderr);
     printf("\n], \"errors\": %d, \"warnings\": %d, \"diagnostics\": ", diag_errors, diag_warnings);
-    diag_json(stdout, o->diags, 0, false);
+    diag_json(stdout, o->diags);
     printf("}\n");
   }
   else if (!nk) printf("%s: no kernels\n", o->file);
@@ -686,8 +686,9 @@ static void print_first(const Buffer *b, int n) {
 /* the flags' grid, block and arguments, read with p's macros; false after a diagnostic */
 static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
   *ov = o->ov;
-  if (o->grid) { if (!parse_dims(p, o->grid, ov->grid)) return false; ov->has_grid = true; }
-  if (o->block) { if (!parse_dims(p, o->block, ov->block)) return false; ov->has_block = true; }
+  if (o->grid) { if (!parse_flag_dims(p, "--grid", o->grid, ov->grid)) return false; ov->has_grid = true; }
+  if (o->block) { if (!parse_flag_dims(p, "--block", o->block, ov->block)) return false; ov->has_block = true; }
+  if (o->bench.arch) ov->machine = machine_find(o->bench.arch);   /* --block's limit (NULL: the H100's) */
   ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
   ov->nargs = 0;
   for (int i = 0; i < o->nargs; i++) {
@@ -700,23 +701,9 @@ static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
 
 /* the file's launch for kernel k, with the flags over it; 0, or 2 after a diagnostic (nothing
  * to free then) */
-/* a --block larger than the machine allows is the flag's error, not the spec line's */
-static bool block_flag_fits(const Opts *o, const LaunchOverrides *ov) {
-  if (!ov->has_block) return true;
-  const Machine *m = o->bench.arch ? machine_find(o->bench.arch) : NULL;
-  if (!m) m = machine_find("h100");
-  int64_t n = 1;
-  bool over = false;
-  for (int i = 0; i < 3; i++) over |= __builtin_mul_overflow(n, ov->block[i], &n);
-  if (!over && n <= m->max_threads_per_block) return true;
-  diag_at(DIAG_ERROR, (SrcLoc){0}, "--block %s: block of %s threads: CUDA allows 1 to %d on the %s", o->block,
-          over ? "too many" : fmt("%lld", (long long)n), m->max_threads_per_block, m->long_name);
-  return false;
-}
-
 static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
   LaunchOverrides ov;
-  if (!launch_overrides(o, p, &ov) || !block_flag_fits(o, &ov)) return 2;
+  if (!launch_overrides(o, p, &ov)) return 2;
   if (launch_prepare(L, p, k, &ov)) { launch_free(L); return 2; }
   return 0;
 }
@@ -741,7 +728,7 @@ static bool dump_inputs(const char *dir, Launch *L) {
   return out_commit_all();
 }
 
-static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st, size_t faults_from) {
+static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st) {
   printf("{\"file\": ");
   json_string(stdout, o->file);
   printf(", \"kernel\": ");
@@ -749,8 +736,8 @@ static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *s
   printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n", (long long)L->grid[0],
          (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "fault" : "ok",
          st->faults);
-  printf(" \"fault_details\": ");
-  diag_json(stdout, o->diags, faults_from, true);
+  printf(" ");
+  fault_json(stdout, st);   /* the interpreter's records, not the diagnostics read back */
   printf(",\n \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
          (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
   int no = 0;
@@ -793,11 +780,10 @@ static int run_launch(Opts *o, Launch *L) {
   RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0};
   RunStats st;
   fflush(stdout);
-  size_t from = o->diags ? diag_capture_mark(o->diags) : 0;
   int rc = interp_run(L, &ro, &st);
   if (rc == 2) { out_abort_all(); return 2; }
-  if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults, read back for the JSON */
-  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st, from);
+  if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults' text before the summary */
+  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st);
   else run_summary_text(o, L, rc, &st);
   if (rc) { out_abort_all(); return rc; }
   for (int i = 0; i < o->nouts; i++)
@@ -892,7 +878,7 @@ static bool recorded_overrides(Opts *o, Program *p, const RecordedLaunch *rl, La
   LaunchOverrides fl;
   if (!launch_overrides(o, p, &fl)) return false;
   *ov = rl->ov;
-  if (fl.has_block) { ov->has_block = true; memcpy(ov->block, fl.block, sizeof ov->block); }
+  if (fl.has_block) { ov->has_block = true; memcpy(ov->block, fl.block, sizeof ov->block); ov->machine = fl.machine; }
   if (fl.dyn_shared >= 0) ov->dyn_shared = fl.dyn_shared;
   ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(rl->ov.nargs + fl.nargs + 1));
   memcpy(ov->args, rl->ov.args, sizeof(ArgSpec *) * (size_t)rl->ov.nargs);
@@ -1446,7 +1432,7 @@ static int run_command(const Command *c, int argc, char **argv) {
   if (o.diags) {
     diag_capture_end(&cap, stderr);
     if (rc == 2 && !strcmp(o.format, "sarif")) sarif_input_error(stdout, o.file, &cap);
-    if (!p && c->run == cmd_check) { printf("{\"file\": "); json_string(stdout, o.file); printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors); diag_json(stdout, &cap, 0, false); printf("}\n"); }
+    if (!p && c->run == cmd_check) { printf("{\"file\": "); json_string(stdout, o.file); printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors); diag_json(stdout, &cap); printf("}\n"); }
     diag_capture_free(&cap);
   }
   return rc;

@@ -26,6 +26,9 @@ printf '#pragma carve launch k grid(1) block(32)\n#pragma carve arg a = int[32] 
 
 "$carve" run "$tmp/race.cu" --format json > "$tmp/race.json" 2> "$tmp/race.err"; rc=$?
 [ $rc = 1 ] && grep -q "shared-memory race" "$tmp/race.err"; check $? "a race: exit 1, the diagnostic still on stderr"
+e=$(grep -n "error: shared-memory race" "$tmp/race.err" | head -n 1 | cut -d: -f1)
+n=$(grep -n "note: the other access of the race" "$tmp/race.err" | head -n 1 | cut -d: -f1)
+[ -n "$e" ] && [ -n "$n" ] && [ "$e" -lt "$n" ]; check $? "a race: its error first, then the note naming the other access"
 py - "$tmp/race.json" <<'PY'; check $? "run --format json: the race's kind, location, block, thread and other access"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -34,6 +37,28 @@ f = d["fault_details"][0]
 assert f["kind"] == "race" and f["line"] == 5 and f["column"] == 3, f
 assert f["block"] == [0, 0, 0] and f["thread"] == [32, 0, 0], f
 assert f["other_access"]["line"] == 6 and f["other_access"]["column"] == 40, f
+assert len(f["notes"]) == 1 and f["notes"][0]["line"] == 6 and "other access" in f["notes"][0]["message"], f
+PY
+# the fault's facts come from the interpreter's record, not from its text: an assertion whose
+# expression says "invalid" is an assertion (reading the text back called it an invalid address)
+cat > "$tmp/assert.cu" <<'CU'
+#include <cassert>
+#pragma carve launch k grid(2) block(64)
+#pragma carve arg out = int[128] : zeros out
+__global__ void k(int *out) {
+  int invalid = blockIdx.x == 1 && threadIdx.x == 40;
+  assert(!invalid);
+  out[blockIdx.x * 64 + threadIdx.x] = 1;
+}
+CU
+"$carve" run "$tmp/assert.cu" --format json 2>/dev/null > "$tmp/assert.json"
+py - "$tmp/assert.json" <<'PY'; check $? "run --format json: a fault's kind, block and thread from its record"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["fault_details"][0]
+assert d["faults"] == 1 and d["faults_dropped"] == 0 and len(d["fault_details"]) == 1, d
+assert f["kind"] == "assertion" and f["line"] == 6 and f["column"] == 3, f
+assert f["block"] == [1, 0, 0] and f["thread"] == [40, 0, 0] and f["notes"] == [] and "other_access" not in f, f
 PY
 "$carve" run "$tmp/oob.cu" --format json 2>/dev/null > "$tmp/oob.json"
 py - "$tmp/oob.json" <<'PY'; check $? "run --format json: an out-of-bounds write with its block and thread"
@@ -42,7 +67,7 @@ f = json.load(open(sys.argv[1]))["fault_details"][0]
 assert f["kind"] == "out-of-bounds" and f["line"] == 3 and f["block"] == [1, 0, 0] and f["thread"] == [36, 0, 0], f
 assert "element 100 of 'out'" in f["message"], f
 PY
-"$carve" run examples/vv.cu -D W=64 -D H=64 --format json 2>/dev/null | py -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="ok" and d["fault_details"]==[], d'
+"$carve" run examples/vv.cu -D W=64 -D H=64 --format json 2>/dev/null | py -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="ok" and d["fault_details"]==[] and d["faults_dropped"]==0, d'
 check $? "run --format json without a fault: an empty fault list"
 
 "$carve" check "$tmp/bad.cu" --format json > "$tmp/check.json" 2>/dev/null; rc=$?
@@ -104,6 +129,18 @@ CU
 out=$("$carve" run examples/vv.cu --block 2048 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q "^carve: error: --block 2048: block of 2048 threads: CUDA allows 1 to 1024"; check $? "--block 2048 is the flag's error: $out"
 echo "$out" | grep -q "#pragma"; [ $? = 1 ]; check $? "and does not point at the pragma line"
+# launch_prepare places it, so every command taking --block does (estimate said it at the pragma)
+for c in estimate analyze; do
+  out=$("$carve" $c examples/vv.cu --block 64,32 2>&1); rc=$?
+  [ $rc = 2 ] && echo "$out" | grep -q "^carve: error: --block 64,32: block of 2048 threads: CUDA allows 1 to 1024"; check $? "$c --block 64,32 is the flag's error: $out"
+done
+out=$("$carve" estimate examples/vv.cu --block 1024 --arch g80 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "^carve: error: --block 1024: block of 1024 threads: CUDA allows 1 to 512 on the NVIDIA GeForce 8800 GTX (G80)"; check $? "--block 1024 --arch g80: the G80's limit, at the flag: $out"
+printf '#pragma carve launch k grid(1) block(2048)\n#pragma carve arg a = int[2048] : zeros out\n__global__ void k(int *a) { a[threadIdx.x] = 1; }\n' > "$tmp/big.cu"
+for c in run estimate; do
+  out=$("$carve" $c "$tmp/big.cu" 2>&1); rc=$?
+  [ $rc = 2 ] && echo "$out" | grep -q "big.cu:1:22: error: block of 2048 threads: CUDA allows 1 to 1024"; check $? "$c: a block(2048) pragma is the pragma's error: $out"
+done
 "$carve" arch h100 | grep -qiE "anchors|KINDS|calib H|/work|\.md\b|nvidia-h[0-9]|seed-|Firecracker"; [ $? = 1 ]; check $? "carve arch h100 cites no internal notes or machine names"
 "$carve" arch h200 | grep -qiE "anchors|KINDS|calib H|/work|\.md\b|nvidia-h[0-9]|seed-|Firecracker"; [ $? = 1 ]; check $? "carve arch h200 cites no internal notes or machine names"
 for m in g80 gt200 c1060; do "$carve" arch $m | grep -qiE "anchors|KINDS|/work|\.md\b|seed-"; [ $? = 1 ]; check $? "carve arch $m cites no internal notes"; done

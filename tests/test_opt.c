@@ -520,6 +520,31 @@ static void test_many_variants(void) {
   program_free(p);
 }
 
+/* only = "" runs no pass (carve tune builds its launch-only variants so): the plan has no step
+ * and its result is the program itself, printing exactly as it did before optimize() */
+static void test_only_empty(void) {
+  const char *defs[] = {"H=256", "W=256"};
+  PPOptions pp = {.defines = defs, .n_defines = 2};
+  diag_reset();
+  Program *p = load_program("examples/mv.cu", &pp);
+  CHECK(p != NULL, "mv loads");
+  if (!p) return;
+  Buf before = {0}, after = {0};
+  print_program(&before, p);
+  OptInput in = {.path = "examples/mv.cu", .pp = pp, .kernel = "mv", .m = h100()};
+  OptOptions none = {.only = "", .mutation_pass = -1};
+  Plan plan;
+  int rc = optimize(p, &in, &none, &plan);
+  CHECK(rc == 0 && plan.nsteps == 0 && plan.nchain == 0, "only = \"\": no pass tried (rc %d, %d steps)", rc, plan.nsteps);
+  CHECK(rc == 0 && plan.result == p, "only = \"\": the result is the original program");
+  if (rc == 0 && plan.result) print_program(&after, plan.result);
+  CHECK(before.s && after.s && !strcmp(before.s, after.s), "only = \"\": the result prints as the program loaded");
+  buf_free(&before);
+  buf_free(&after);
+  if (rc == 0) plan_free(&plan);
+  program_free(p);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -544,5 +569,6 @@ int main(int argc, char **argv) {
   test_split();
   test_camping_after_reshape();
   test_mutations();
+  test_only_empty();
   return TEST_SUMMARY("opt");
 }

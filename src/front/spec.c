@@ -12,20 +12,23 @@ static int64_t int_expr(Token **rest, Token *tok, const char *what) {
   return v.i;
 }
 
-/* dims = "(" expr ("," expr ("," expr)?)? ")" */
+/* dims = "(" expr ("," expr ("," expr)?)? ")"; what: "grid" or "block" in a pragma, NULL for a
+ * flag (whose name the caller puts before the message) */
 static Token *dims(Token *tok, int64_t d[3], const char *what) {
-  if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after '%s'", what);
+  const char *w = what ? what : "the value";
+  if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after '%s'", w);
   tok = tok->next;
   d[0] = d[1] = d[2] = 1;
   for (int i = 0; i < 3; i++) {
     Token *e = tok;
-    d[i] = int_expr(&tok, tok, what);
-    if (d[i] <= 0) error_tok(e, "%s dimension %c is %lld; it must be positive", what, "xyz"[i], (long long)d[i]);
+    d[i] = int_expr(&tok, tok, what ? what : "a dimension");
+    if (d[i] <= 0)
+      error_tok(e, "%s%sdimension %c is %lld; it must be positive", what ? what : "", what ? " " : "", "xyz"[i], (long long)d[i]);
     if (!tok_equal(tok, ",")) break;
     tok = tok->next;
-    if (i == 2) error_tok(tok, "%s has at most 3 dimensions", what);
+    if (i == 2) error_tok(tok, "%s has at most 3 dimensions", w);
   }
-  if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after %s dimensions", what);
+  if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after %s dimensions", what ? what : "the");
   return tok->next;
 }
 
@@ -279,14 +282,24 @@ ArgSpec *parse_arg_setting(Program *p, const char *text, const char *dir) {
 static void dims_call(void *ud) {
   FlagCall *c = ud;
   Token *t = pp_expand("<command line>", fmt("(%s)", c->text));
-  t = dims(t, c->d, "dimension");
+  t = dims(t, c->d, NULL);
   if (t->kind != TK_EOF) error_tok(t, "unexpected '%.*s'", t->len, t->loc);
 }
 
-bool parse_dims(Program *p, const char *text, int64_t d[3]) {
+bool parse_flag_dims(Program *p, const char *flag, const char *text, int64_t d[3]) {
   ProgramScope ps = program_enter(p);
   FlagCall c = {text, NULL, NULL, d};
+  bool q = diag_quiet;
+  diag_quiet = true;   /* a flag has no source line: say which flag instead */
   bool ok = carve_pcall(dims_call, &c);
+  diag_quiet = q;
   program_leave(ps);
+  if (!ok) {
+    char msg[sizeof diag_last_msg];
+    snprintf(msg, sizeof msg, "%s", diag_last_msg);
+    diag_at(DIAG_ERROR, (SrcLoc){0}, "%s %s: %s", flag, text, msg);
+  }
   return ok;
 }
+
+bool parse_dims(Program *p, const char *text, int64_t d[3]) { return parse_flag_dims(p, "dimensions", text, d); }

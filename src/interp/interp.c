@@ -150,12 +150,47 @@ static void thread_desc(Warp *w, int lane, char *buf, size_t n) {
            (long long)I->block_id[2], w->tid[0][lane], w->tid[1][lane], w->tid[2][lane]);
 }
 
-static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) __attribute__((format(printf, 4, 5)));
-static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) {
+const char *fault_kind_name(FaultKind k) {
+  static const char *names[FAULT_NKINDS] = {
+    [FAULT_OUT_OF_BOUNDS] = "out-of-bounds", [FAULT_MISALIGNED] = "misaligned", [FAULT_NULL_POINTER] = "null-pointer",
+    [FAULT_INVALID_ADDRESS] = "invalid-address", [FAULT_MEMORY_SPACE] = "memory-space", [FAULT_FREED_MEMORY] = "freed-memory",
+    [FAULT_CONSTANT_WRITE] = "constant-write", [FAULT_DIVISION_BY_ZERO] = "division-by-zero", [FAULT_RACE] = "race",
+    [FAULT_DIVERGENT_BARRIER] = "divergent-barrier", [FAULT_DIVERGENT_COLLECTIVE] = "divergent-collective", [FAULT_SHUFFLE] = "shuffle",
+    [FAULT_STACK_OVERFLOW] = "stack-overflow", [FAULT_UNDEFINED_FUNCTION] = "undefined-function", [FAULT_ASSERTION] = "assertion",
+    [FAULT_RUNTIME_ERROR] = "runtime-error", [FAULT_UNSUPPORTED] = "unsupported", [FAULT_KERNEL_LAUNCH] = "kernel-fault",
+    [FAULT_INTERNAL] = "internal",
+  };
+  return k >= 0 && k < FAULT_NKINDS && names[k] ? names[k] : "fault";
+}
+
+/* the fault as data, in RunStats (the first RUN_MAX_FAULT_RECORDS; the count has them all) */
+static void record_fault(Interp *I, FaultKind kind, Node *n, Node *other, const Warp *w, int lane, const char *msg) {
+  RunStats *st = I->st;
+  if (st->nfault >= RUN_MAX_FAULT_RECORDS) return;
+  Fault *f = &st->fault[st->nfault++];
+  memset(f, 0, sizeof *f);
+  f->kind = kind;
+  f->at = n;
+  f->other = other;
+  f->in_kernel = !I->L->host_code;
+  memcpy(f->block, I->block_id, sizeof f->block);
+  f->lane = f->in_kernel && w ? lane : -1;
+  if (f->lane >= 0)
+    for (int d = 0; d < 3; d++) f->thread[d] = w->tid[d][lane];
+  snprintf(f->message, sizeof f->message, "%s", msg);
+}
+
+/* a fault of the warp: counted, recorded, reported (the first max_reports: the error, then the
+ * other access of a race as a note), and the warp unwound */
+#define fault_at(w, kind, n, lane, ...) fault_raise(w, kind, n, NULL, lane, __VA_ARGS__)
+static _Noreturn void fault_raise(Warp *w, FaultKind kind, Node *n, Node *other, int lane, const char *f, ...)
+    __attribute__((format(printf, 6, 7)));
+static _Noreturn void fault_raise(Warp *w, FaultKind kind, Node *n, Node *other, int lane, const char *f, ...) {
   Interp *I = w->I;
   I->fault = true;
   I->st->faults++;
-  if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10)) {
+  bool print = I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10);
+  if (print || I->st->nfault < RUN_MAX_FAULT_RECORDS) {
     va_list ap;
     va_start(ap, f);
     char *msg = vfmt(f, ap);
@@ -163,7 +198,12 @@ static _Noreturn void fault_at(Warp *w, Node *n, int lane, const char *f, ...) {
     char where[128] = "";
     if (lane >= 0 && !I->L->host_code) thread_desc(w, lane, where, sizeof where);
     else lane = -1;
-    diag_at(DIAG_ERROR, n ? tok_loc(n->tok) : (SrcLoc){0}, "%s%s%s", msg, lane >= 0 ? " in " : "", where);
+    char *text = fmt("%s%s%s", msg, lane >= 0 ? " in " : "", where);
+    record_fault(I, kind, n, other, w, lane, text);
+    if (print) {
+      diag_at(DIAG_ERROR, n ? tok_loc(n->tok) : (SrcLoc){0}, "%s", text);
+      if (other) diag_at(DIAG_NOTE, tok_loc(other->tok), "the other access of the race (by another warp)");
+    }
   }
   unwind_warp(w);
 }
@@ -191,12 +231,12 @@ static NOINLINE __attribute__((cold)) void host_memory_check(Warp *w, Node *at, 
 #define desc buffer_desc(buf)
   bool host_space = ADDR_SPACE(a) == SPACE_HOST;
   if (host_space && !I->L->host_code)
-    fault_at(w, at, lane, "the kernel %ss host memory (%s): a kernel reaches device memory only (cudaMalloc, cudaMallocManaged)", what, desc);
-  if (!buf) fault_at(w, at, lane, "%s at an invalid address 0x%llx", what, (unsigned long long)a);
-  if (host_space != (buf->kind == BUF_HOST)) fault_at(w, at, lane, "%s at an invalid address 0x%llx", what, (unsigned long long)a);
-  if (buf->freed) fault_at(w, at, lane, "%s of freed memory (%s)", what, desc);
+    fault_at(w, FAULT_MEMORY_SPACE, at, lane, "the kernel %ss host memory (%s): a kernel reaches device memory only (cudaMalloc, cudaMallocManaged)", what, desc);
+  if (!buf) fault_at(w, FAULT_INVALID_ADDRESS, at, lane, "%s at an invalid address 0x%llx", what, (unsigned long long)a);
+  if (host_space != (buf->kind == BUF_HOST)) fault_at(w, FAULT_INVALID_ADDRESS, at, lane, "%s at an invalid address 0x%llx", what, (unsigned long long)a);
+  if (buf->freed) fault_at(w, FAULT_FREED_MEMORY, at, lane, "%s of freed memory (%s)", what, desc);
   if (I->L->host_code && buf->kind == BUF_DEVICE && !I->dev_ok)
-    fault_at(w, at, lane, "host code %ss device memory (%s): copy it with cudaMemcpy, or allocate it with cudaMallocManaged", what, desc);
+    fault_at(w, FAULT_MEMORY_SPACE, at, lane, "host code %ss device memory (%s): copy it with cudaMemcpy, or allocate it with cudaMallocManaged", what, desc);
 #undef desc
 }
 
@@ -218,16 +258,16 @@ static unsigned char *resolve(Warp *w, Node *at, int lane, uint64_t a, int size,
   int space = ADDR_SPACE(a);
   uint64_t off = a & OFF_MASK;
   const char *what = write ? "write" : "read";
-  if (a == 0) fault_at(w, at, lane, "%s of %d bytes through a null pointer", what, size);
+  if (a == 0) fault_at(w, FAULT_NULL_POINTER, at, lane, "%s of %d bytes through a null pointer", what, size);
   if (size > 1 && (a & (uint64_t)(size > 16 ? 15 : size - 1)) && size <= 16 && (size & (size - 1)) == 0)
-    fault_at(w, at, lane, "misaligned %s %s of %d bytes at offset %llu", space_name(space), what, size, (unsigned long long)off);
+    fault_at(w, FAULT_MISALIGNED, at, lane, "misaligned %s %s of %d bytes at offset %llu", space_name(space), what, size, (unsigned long long)off);
   switch (space) {
   case SPACE_HOST:   /* the same table as global memory; kernels may not (host_memory_check) */
     host_memory_check(w, at, lane, a, what);
     /* fallthrough */
   case SPACE_GLOBAL: {
     uint64_t b = (a >> 40) & 0xfffff;
-    if (b >= (uint64_t)I->L->nbufs) fault_at(w, at, lane, "%s of %d bytes at an invalid global address", what, size);
+    if (b >= (uint64_t)I->L->nbufs) fault_at(w, FAULT_INVALID_ADDRESS, at, lane, "%s of %d bytes at an invalid global address", what, size);
     Buffer *buf = &I->L->bufs[b];
     if (off + (uint64_t)size > buf->bytes) {
       if (buf->freed) host_memory_check(w, at, lane, a, what);   /* freed: 0 bytes, and said so */
@@ -235,33 +275,33 @@ static unsigned char *resolve(Warp *w, Node *at, int lane, uint64_t a, int size,
       if (b + 1 < (uint64_t)I->L->nbufs && off + size > OFF_MASK / 2) {
         Buffer *nb = &I->L->bufs[b + 1];
         long long el = (long long)(off - (OFF_MASK + 1)) / (nb->elem_ty ? nb->elem_ty->size : 1);
-        fault_at(w, at, lane, "out-of-bounds global %s of %d bytes: element %lld of '%s' (%lld elements)", what, size, el,
+        fault_at(w, FAULT_OUT_OF_BOUNDS, at, lane, "out-of-bounds global %s of %d bytes: element %lld of '%s' (%lld elements)", what, size, el,
                  nb->name, (long long)nb->count);
       }
       long long el = (long long)off / (buf->elem_ty ? buf->elem_ty->size : 1);
-      fault_at(w, at, lane, "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%lld elements)", space_name(space), what, size, el,
+      fault_at(w, FAULT_OUT_OF_BOUNDS, at, lane, "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%lld elements)", space_name(space), what, size, el,
                buf->name, (long long)buf->count);
     }
     return buf->data + off;
   }
   case SPACE_SHARED:
     if (off + (uint64_t)size > I->shared_size)
-      fault_at(w, at, lane, "out-of-bounds shared %s of %d bytes at byte %lld (the block has %zu bytes of shared memory)", what,
+      fault_at(w, FAULT_OUT_OF_BOUNDS, at, lane, "out-of-bounds shared %s of %d bytes at byte %lld (the block has %zu bytes of shared memory)", what,
                size, (long long)(int64_t)off, I->shared_size);
     return I->shared + off;
   case SPACE_LOCAL: {
     uint64_t t = (a >> 40) & 0xfffff;
     if (t >= (uint64_t)I->nthreads || off + (uint64_t)size > I->local_size)
-      fault_at(w, at, lane, "out-of-bounds local %s of %d bytes (a local array indexed out of range?)", what, size);
+      fault_at(w, FAULT_OUT_OF_BOUNDS, at, lane, "out-of-bounds local %s of %d bytes (a local array indexed out of range?)", what, size);
     return I->local + t * I->local_size + off;
   }
   case SPACE_CONST:
-    if (write) fault_at(w, at, lane, "write to __constant__ memory");
+    if (write) fault_at(w, FAULT_CONSTANT_WRITE, at, lane, "write to __constant__ memory");
     if (off + (uint64_t)size > (uint64_t)I->L->prog->constant_size)
-      fault_at(w, at, lane, "out-of-bounds constant read of %d bytes", size);
+      fault_at(w, FAULT_OUT_OF_BOUNDS, at, lane, "out-of-bounds constant read of %d bytes", size);
     return I->L->constant + off;
   default:
-    fault_at(w, at, lane, "%s of %d bytes at an invalid address 0x%llx", what, size, (unsigned long long)a);
+    fault_at(w, FAULT_INVALID_ADDRESS, at, lane, "%s of %d bytes at an invalid address 0x%llx", what, size, (unsigned long long)a);
   }
 }
 
@@ -282,13 +322,7 @@ static void race_check(Warp *w, Node *at, int lane, uint64_t a, int size, bool w
       msg = fmt("shared-memory race: this write of byte %llu and a read by %s with no __syncthreads between them",
                 (unsigned long long)b, I->r_warp[b] == 0xffff ? "several warps" : fmt("warp %d", I->r_warp[b]));
     }
-    if (msg) {
-      if (other && I->reports < 10) {
-        /* the note is printed first so it survives the fault's unwinding; it reads as context */
-        diag_at(DIAG_NOTE, tok_loc(other->tok), "the other access of the race (by another warp)");
-      }
-      fault_at(w, at, lane, "%s", msg);
-    }
+    if (msg) fault_raise(w, FAULT_RACE, at, other, lane, "%s", msg);
   }
   for (uint64_t b = off; b < off + (uint64_t)size; b++) {
     if (write) { I->w_epoch[b] = I->epoch; I->w_warp[b] = me; I->w_node[b] = at; }
@@ -365,7 +399,7 @@ static void same_address_check(Warp *w, Node *at, int size, const uint64_t *addr
       if (!(m >> k & 1) || addr[k] != addr[l]) continue;
       if (!memcmp(bytes(w, at, k, ctx), bytes(w, at, l, ctx), (size_t)size)) continue;
       Interp *I = w->I;
-      fault_at(w, at, -1, "shared-memory race: threads (%u,%u,%u) and (%u,%u,%u) of block (%lld,%lld,%lld), in one warp, store different "
+      fault_at(w, FAULT_RACE, at, -1, "shared-memory race: threads (%u,%u,%u) and (%u,%u,%u) of block (%lld,%lld,%lld), in one warp, store different "
                "values to byte %llu in one instruction (which value remains is undefined)", w->tid[0][k], w->tid[1][k], w->tid[2][k],
                w->tid[0][l], w->tid[1][l], w->tid[2][l], (long long)I->block_id[0], (long long)I->block_id[1], (long long)I->block_id[2],
                (unsigned long long)(addr[l] & OFF_MASK));
@@ -437,7 +471,7 @@ static uint64_t local_addr(Warp *w, int lane, uint64_t off) {
 static uint64_t alloc_local(Warp *w, Node *at, int size) {
   uint64_t a = (w->sp + 15) & ~15ull;
   if (a + (uint64_t)size > w->I->local_size)
-    fault_at(w, at, -1, "thread-local stack overflow (%zu bytes per thread); deep recursion or large local arrays?", w->I->local_size);
+    fault_at(w, FAULT_STACK_OVERFLOW, at, -1, "thread-local stack overflow (%zu bytes per thread); deep recursion or large local arrays?", w->I->local_size);
   w->sp = a + (uint64_t)size;
   return a;
 }
@@ -507,7 +541,7 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
 
 /* the second line of defence behind the parser's nesting limits (see WARP_STACK) */
 static _Noreturn __attribute__((noinline, cold)) void stack_exhausted(Warp *w, Node *n) {
-  fault_at(w, n, -1, "code nested too deeply to interpret: the warp's stack (%zu MiB) is used up at call depth %d "
+  fault_at(w, FAULT_STACK_OVERFLOW, n, -1, "code nested too deeply to interpret: the warp's stack (%zu MiB) is used up at call depth %d "
            "(recursion through deeply nested expressions?)", (size_t)WARP_STACK >> 20, w->depth);
 }
 #define STACK_GUARD(w, n) \
@@ -593,7 +627,7 @@ static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val 
   case ND_DIV: case ND_MOD:
     for (int l = 0; l < W; l++) {
       if (!(m >> l & 1)) { out[l].i = 0; continue; }
-      if (b[l].i == 0) fault_at(w, n, l, "integer %s by zero", k == ND_DIV ? "division" : "remainder");
+      if (b[l].i == 0) fault_at(w, FAULT_DIVISION_BY_ZERO, n, l, "integer %s by zero", k == ND_DIV ? "division" : "remainder");
       if (u) {
         uint64_t x = bits == 64 ? a[l].u : a[l].u & ((1ull << bits) - 1), y = bits == 64 ? b[l].u : b[l].u & ((1ull << bits) - 1);
         out[l].i = norm_int(t, (int64_t)(k == ND_DIV ? x / y : x % y));
@@ -641,7 +675,7 @@ static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val 
   default: break;
   }
 #undef CMP
-  fault_at(w, n, -1, "internal: integer operator %d", k);
+  fault_at(w, FAULT_INTERNAL, n, -1, "internal: integer operator %d", k);
 }
 
 #define FLOAT_OPS(T, F)                                                                 \
@@ -662,7 +696,7 @@ static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val 
 static void float_binop(Warp *w, Node *n, const Val *a, const Val *b, Val *out, NodeKind k, Type *t) {
   if (t->kind == TY_FLOAT) { FLOAT_OPS(float, f) }
   else { FLOAT_OPS(double, d) }
-  fault_at(w, n, -1, "internal: float operator %d", k);
+  fault_at(w, FAULT_INTERNAL, n, -1, "internal: float operator %d", k);
 }
 
 /* a op b where both have the operation type t (after the usual conversions) */
@@ -740,7 +774,7 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
   case ND_VAR: {
     Obj *v = n->var;
     if (v->sc == SC_LOCAL || v->sc == SC_PARAM) {
-      if (!v->in_memory) fault_at(w, n, -1, "internal: address of register variable '%s'", v->name);
+      if (!v->in_memory) fault_at(w, FAULT_INTERNAL, n, -1, "internal: address of register variable '%s'", v->name);
       uint64_t off = w->frame->base + (uint64_t)v->offset;
       for (int l = 0; l < W; l++) out[l] = local_addr(w, l, off);
       return;
@@ -771,7 +805,7 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
           print_expr(&name, n->lhs);
           char *nm = arena_strdup(name.s ? name.s : "?");
           buf_free(&name);
-          fault_at(w, n, l, "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%d elements)", space_name(ADDR_SPACE(p[l].u)),
+          fault_at(w, FAULT_OUT_OF_BOUNDS, n, l, "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%d elements)", space_name(ADDR_SPACE(p[l].u)),
                    access == 1 ? "write" : access == 2 ? "address" : "read", (int)sz, (long long)i[l].i, nm, at->array_len);
         }
     }
@@ -799,7 +833,7 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
     for (int l = 0; l < W; l++) out[l] = s[l].u;
     return;
   }
-  fault_at(w, n, -1, "internal: not an lvalue");
+  fault_at(w, FAULT_INTERNAL, n, -1, "internal: not an lvalue");
 }
 
 /* read an lvalue */
@@ -959,7 +993,7 @@ static void eval_math(Warp *w, Node *n, Mask m, Val *out) {
 #undef M
   default: break;
   }
-  fault_at(w, n, -1, "internal: math function");
+  fault_at(w, FAULT_INTERNAL, n, -1, "internal: math function");
 }
 
 static Val atomic_op(Builtin b, Type *t, Val old, Val v, Val cmp) {
@@ -1017,8 +1051,8 @@ static NOINLINE void eval_shfl(Warp *w, Node *n, Mask m, Val *out) {
     if (!(m >> l & 1)) { out[l].u = 0; continue; }
     int width = (int)wd[l].i;
     if (width < 1 || width > 32 || (width & (width - 1)))
-      fault_at(w, n, l, "shuffle width %d is not a power of 2 between 1 and 32", width);
-    if (!((uint32_t)mask[l].u >> l & 1)) fault_at(w, n, l, "lane calls a shuffle with a mask (0x%08x) that excludes itself", (unsigned)mask[l].u);
+      fault_at(w, FAULT_SHUFFLE, n, l, "shuffle width %d is not a power of 2 between 1 and 32", width);
+    if (!((uint32_t)mask[l].u >> l & 1)) fault_at(w, FAULT_SHUFFLE, n, l, "lane calls a shuffle with a mask (0x%08x) that excludes itself", (unsigned)mask[l].u);
     int seg = l & ~(width - 1), src = l;
     switch (n->builtin) {
     case BI_SHFL: src = seg + (int)(s[l].i & (width - 1)); break;
@@ -1029,7 +1063,7 @@ static NOINLINE void eval_shfl(Warp *w, Node *n, Mask m, Val *out) {
     /* the value of a lane that is not active or not in the mask is undefined (CUDA C++
      * Programming Guide, Warp Shuffle Functions): the interpreter reports it */
     if (src != l && (!(m >> src & 1) || !((uint32_t)mask[l].u >> src & 1)))
-      fault_at(w, n, l, "shuffle reads lane %d, which is %s: its value is undefined", src, !(m >> src & 1) ? "not active" : "not in the mask");
+      fault_at(w, FAULT_SHUFFLE, n, l, "shuffle reads lane %d, which is %s: its value is undefined", src, !(m >> src & 1) ? "not active" : "not in the mask");
     out[l] = v[src];
   }
 }
@@ -1167,7 +1201,7 @@ static NOINLINE void eval_cg(Warp *w, Node *n, Mask m, Val *out) {
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;
     Mask seg = (size == 32 ? FULL : ((1u << size) - 1) << (l & ~(size - 1)));
-    if ((m & seg) != seg) fault_at(w, n, l, "cooperative_groups::reduce: only some threads of the tile of %d call it", size);
+    if ((m & seg) != seg) fault_at(w, FAULT_DIVERGENT_COLLECTIVE, n, l, "cooperative_groups::reduce: only some threads of the tile of %d call it", size);
   }
   for (int o = size / 2; o >= 1; o /= 2) {
     for (int l = 0; l < W; l++) nv[l] = (m >> l & 1) ? cg_combine(n->op, n->ty, v[l], v[l ^ o]) : v[l];
@@ -1292,12 +1326,12 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
     bool never = c->kind == ND_NOT && c->lhs->kind == ND_STR;
     if (!never) eval(w, c == n->args->lhs || c == n->args ? n->args : c, m, a);
     for (int l = 0; l < W; l++)
-      if ((m >> l & 1) && (never || !a[l].i)) fault_at(w, n, l, "assertion '%s' failed", n->args->next->tok->str);
+      if ((m >> l & 1) && (never || !a[l].i)) fault_at(w, FAULT_ASSERTION, n, l, "assertion '%s' failed", n->args->next->tok->str);
     return;
   }
   default: break;
   }
-  fault_at(w, n, -1, "internal: builtin %d", n->builtin);
+  fault_at(w, FAULT_INTERNAL, n, -1, "internal: builtin %d", n->builtin);
 }
 
 /* ---- calls ---- */
@@ -1320,7 +1354,7 @@ static void bind_param(Warp *w, Frame *f, Obj *p, Mask m, const Val *v, Node *at
 }
 
 static Frame *push_frame(Warp *w, Obj *fn, Node *at) {
-  if (w->depth >= MAX_CALL_DEPTH) fault_at(w, at, -1, "call depth exceeds %d (runaway recursion?)", MAX_CALL_DEPTH);
+  if (w->depth >= MAX_CALL_DEPTH) fault_at(w, FAULT_STACK_OVERFLOW, at, -1, "call depth exceeds %d (runaway recursion?)", MAX_CALL_DEPTH);
   int d = w->depth;
   Frame *f = &w->frames[d];
   int need = fn->nslots ? fn->nslots : 1;
@@ -1346,7 +1380,7 @@ static void pop_frame(Warp *w, Frame *f) {
 
 static NOINLINE void eval_call(Warp *w, Node *n, Mask m, Val *out) {
   Obj *fn = n->fn;
-  if (!fn->body) fault_at(w, n, -1, "call to '%s', which is declared but never defined", fn->name);
+  if (!fn->body) fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1, "call to '%s', which is declared but never defined", fn->name);
   uint64_t saved_sp = w->sp;
   uint64_t ret_tmp = 0;
   if (n->ty->kind == TY_STRUCT) ret_tmp = alloc_local(w, n, n->ty->size);
@@ -1393,7 +1427,7 @@ static unsigned char *host_mem(HostCtx *c, uint64_t a, size_t n, bool write, boo
   if (n > 1) {
     unsigned char *q = resolve(w, c->at, 0, a + n - 1, 1, write);
     if (q != p + n - 1)
-      fault_at(w, c->at, -1, "the %zu bytes from address 0x%llx run past the end of their memory", n, (unsigned long long)a);
+      fault_at(w, FAULT_OUT_OF_BOUNDS, c->at, -1, "the %zu bytes from address 0x%llx run past the end of their memory", n, (unsigned long long)a);
   }
   I->dev_ok = saved;
   return p;
@@ -1408,12 +1442,12 @@ static HostCtx host_ctx(Warp *w, Node *at) {
 static NOINLINE void eval_host_call(Warp *w, Node *n, Mask m, Val *out) {
   enum { MAXA = 32 };
   Interp *I = w->I;
-  if (!I->L->host_code) fault_at(w, n, -1, "call of the host function '%s' in device code", n->fn->name);
+  if (!I->L->host_code) fault_at(w, FAULT_UNSUPPORTED, n, -1, "call of the host function '%s' in device code", n->fn->name);
   Val args[MAXA], v[W], ret = {0};
   Type *tys[MAXA];
   int na = 0;
   for (Node *a = n->args; a; a = a->next, na++) {
-    if (na == MAXA) fault_at(w, n, -1, "more than %d arguments to a host runtime function", MAXA);
+    if (na == MAXA) fault_at(w, FAULT_UNSUPPORTED, n, -1, "more than %d arguments to a host runtime function", MAXA);
     eval(w, a, m, v);
     args[na] = v[0];
     tys[na] = a->ty;
@@ -1423,7 +1457,7 @@ static NOINLINE void eval_host_call(Warp *w, Node *n, Mask m, Val *out) {
   const char *msg = NULL;
   HostStatus hs = n->fn ? host_call(&c, n->fn, args, tys, na, &ret, &msg)
                         : host_printf(&c, n->args->tok->str, args + 1, tys + 1, na - 1, &msg);
-  if (hs == HC_ERROR) fault_at(w, n, -1, "%s", msg);
+  if (hs == HC_ERROR) fault_at(w, FAULT_RUNTIME_ERROR, n, -1, "%s", msg);
   if (hs == HC_EXIT) unwind_warp(w);   /* exit(): the program ends, not a fault */
   for (int l = 0; l < W; l++) out[l] = ret;
 }
@@ -1442,7 +1476,7 @@ static void launch_dims(Warp *w, Node *e, Mask m, int64_t d[3]) {
 
 static NOINLINE void eval_launch(Warp *w, Node *n, Mask m) {
   Interp *I = w->I;
-  if (!I->L->host_code) fault_at(w, n, -1, "a kernel launch inside a kernel is not supported");
+  if (!I->L->host_code) fault_at(w, FAULT_UNSUPPORTED, n, -1, "a kernel launch inside a kernel is not supported");
   int64_t g[3], b[3], sh = 0;
   launch_dims(w, n->cond, m, g);
   launch_dims(w, n->then, m, b);
@@ -1452,7 +1486,7 @@ static NOINLINE void eval_launch(Warp *w, Node *n, Mask m) {
   /* on this frame, not the heap: evaluating an argument may fault and unwind */
   enum { MAX_LAUNCH_ARGS = 512 };   /* CUDA's 4 KB of parameters holds at most 512 pointers */
   Val args[MAX_LAUNCH_ARGS];
-  if (n->nargs > MAX_LAUNCH_ARGS) fault_at(w, n, -1, "a launch with more than %d arguments", MAX_LAUNCH_ARGS);
+  if (n->nargs > MAX_LAUNCH_ARGS) fault_at(w, FAULT_UNSUPPORTED, n, -1, "a launch with more than %d arguments", MAX_LAUNCH_ARGS);
   int i = 0;
   for (Node *a = n->args; a; a = a->next, i++) { eval(w, a, m, v); args[i] = v[0]; }
   if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }
@@ -1464,7 +1498,10 @@ static NOINLINE void eval_launch(Warp *w, Node *n, Mask m) {
   diag_at(DIAG_NOTE, tok_loc(n->tok), "in this launch of '%s' (grid (%lld,%lld,%lld), block (%lld,%lld,%lld))", n->fn->name, (long long)g[0],
           (long long)g[1], (long long)g[2], (long long)b[0], (long long)b[1], (long long)b[2]);
   I->fault = true;
-  if (status == 1) I->st->faults++;
+  if (status == 1) {
+    I->st->faults++;
+    record_fault(I, FAULT_KERNEL_LAUNCH, n, NULL, w, -1, fmt("the launch of '%s' faulted", n->fn->name));
+  }
   else I->stopped = I->st->stopped = true;
   unwind_warp(w);
 }
@@ -1594,7 +1631,7 @@ static void eval(Warp *w, Node *n, Mask m, Val *out) {
     return;
   default: break;
   }
-  fault_at(w, n, -1, "internal: cannot evaluate node kind %d", n->kind);
+  fault_at(w, FAULT_INTERNAL, n, -1, "internal: cannot evaluate node kind %d", n->kind);
 }
 
 /* ---------------- statements ---------------- */
@@ -1797,7 +1834,7 @@ static void barrier(Warp *w, Node *n, Mask m, int pred_count) {
     int lane = __builtin_ctz(live & ~m ? live & ~m : live);
     char who[128];
     thread_desc(w, lane, who, sizeof who);
-    fault_at(w, n, __builtin_ctz(m), "__syncthreads reached by only part of a warp: %d of its %d live threads arrive (%s does not)",
+    fault_at(w, FAULT_DIVERGENT_BARRIER, n, __builtin_ctz(m), "__syncthreads reached by only part of a warp: %d of its %d live threads arrive (%s does not)",
              __builtin_popcount(m), __builtin_popcount(live), who);
   }
   if (!w->I->coroutines) {
@@ -1911,10 +1948,11 @@ static void run_block_coroutines(Interp *I) {
       else if (w->barrier_at != first->barrier_at) {
         I->fault = true;
         I->st->faults++;
-        if (I->reports++ < 10) {
-          diag_at(DIAG_ERROR, tok_loc(w->barrier_at->tok), "divergent __syncthreads: warp %d waits here while warp %d waits at line %d, in block (%lld,%lld,%lld)",
-                  w->index, first->index, tok_loc(first->barrier_at->tok).line, (long long)I->block_id[0], (long long)I->block_id[1], (long long)I->block_id[2]);
-        }
+        const char *msg = fmt("divergent __syncthreads: warp %d waits here while warp %d waits at line %d, in block (%lld,%lld,%lld)", w->index,
+                              first->index, tok_loc(first->barrier_at->tok).line, (long long)I->block_id[0], (long long)I->block_id[1],
+                              (long long)I->block_id[2]);
+        record_fault(I, FAULT_DIVERGENT_BARRIER, w->barrier_at, first->barrier_at, NULL, -1, msg);
+        if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10)) diag_at(DIAG_ERROR, tok_loc(w->barrier_at->tok), "%s", msg);
         for (int k = 0; k < I->nwarps; k++)
           if (I->warps[k].state == WS_BARRIER) { I->warps[k].state = WS_READY; resume(I, &I->warps[k]); }
         return;

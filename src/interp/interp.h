@@ -8,7 +8,8 @@
  * deeper than a stack holds (recursion through deep expressions) is a located fault. Faults
  * (out-of-bounds, misaligned, division by zero, shared-memory races between warps and between
  * lanes of one warp storing different values to one address, divergent barriers, nesting too
- * deep) are reported with the source location, block and thread, and stop the launch. */
+ * deep) are reported with the source location, block and thread, and stop the launch; each is
+ * also recorded as data (RunStats.fault) for the outputs that must say what the text says. */
 #ifndef CARVE_INTERP_H
 #define CARVE_INTERP_H
 #include "../front/front.h"
@@ -91,6 +92,30 @@ typedef struct RunOptions {
   bool progress;         /* a progress line on stderr for launches running over a second */
 } RunOptions;
 
+/* A fault as data (run's JSON): the same facts the diagnostic prints, recorded where the fault is
+ * raised. fault_kind_name gives each kind's name in the JSON (docs/analyze-json.md). */
+typedef enum {
+  FAULT_OUT_OF_BOUNDS, FAULT_MISALIGNED, FAULT_NULL_POINTER, FAULT_INVALID_ADDRESS, FAULT_MEMORY_SPACE,
+  FAULT_FREED_MEMORY, FAULT_CONSTANT_WRITE, FAULT_DIVISION_BY_ZERO, FAULT_RACE, FAULT_DIVERGENT_BARRIER,
+  FAULT_DIVERGENT_COLLECTIVE, FAULT_SHUFFLE, FAULT_STACK_OVERFLOW, FAULT_UNDEFINED_FUNCTION, FAULT_ASSERTION,
+  FAULT_RUNTIME_ERROR, FAULT_UNSUPPORTED, FAULT_KERNEL_LAUNCH, FAULT_INTERNAL, FAULT_NKINDS
+} FaultKind;
+const char *fault_kind_name(FaultKind k);
+
+/* faults kept per launch; RunStats.faults counts them all, the ones past the limit are dropped */
+#define RUN_MAX_FAULT_RECORDS 16
+typedef struct Fault {
+  FaultKind kind;
+  Node *at;              /* where (NULL: none) */
+  Node *other;           /* a race: the other warp's access; a divergent barrier: the other
+                          * barrier (NULL: none) */
+  bool in_kernel;        /* block is known (not host code) */
+  int64_t block[3];
+  int lane;              /* -1: no one thread (then thread is not set) */
+  uint32_t thread[3];
+  char message[384];     /* the diagnostic's text, without location or level (truncated to fit) */
+} Fault;
+
 typedef struct RunStats {
   uint64_t lane_ops;     /* lane-operations: AST nodes evaluated x active lanes */
   uint64_t warp_steps;   /* AST nodes evaluated per warp */
@@ -100,6 +125,8 @@ typedef struct RunStats {
   double seconds;
   bool stopped;          /* the step limit was reached: stopped, not a fault (status 2) */
   uint64_t step_limit;   /* the limit that applied */
+  Fault fault[RUN_MAX_FAULT_RECORDS];   /* the first faults, in the order they were raised */
+  int nfault;            /* recorded; faults - nfault were dropped */
 } RunStats;
 
 /* the step limit of a launch: the given one, or by default 2e9 warp-steps or 10^6 per warp of
@@ -119,6 +146,9 @@ typedef struct LaunchOverrides {
   /* host programs: a recorded launch's __constant__ and __device__ contents (NULL: from the
    * initializers) */
   const unsigned char *constant, *device_vars;
+  /* whose threads-per-block limit a --block (has_block) must meet, diagnosed at the flag
+   * (NULL: the H100's, which are CUDA's since cc 2.0) */
+  const struct Machine *machine;
 } LaunchOverrides;
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);

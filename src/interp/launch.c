@@ -2,6 +2,7 @@
  * values, exactly as docs/launch-spec.md defines the initializers. */
 #include "interp.h"
 #include "half.h"
+#include "../arch/arch.h"
 
 /* every buffer of one launch together, in bytes: half of a 16 GiB machine */
 #ifndef LIMIT_LAUNCH_BYTES
@@ -275,6 +276,32 @@ int launch_check_dims(const Launch *L) {
   return 0;
 }
 
+/* a block given by --block (ov->has_block) that CUDA or ov's machine does not allow is the flag's
+ * error: located at the flag, not at the launch spec's line; 0, or 2 after a diagnostic */
+static int check_flag_block(const LaunchOverrides *ov) {
+  const Machine *m = ov->machine ? ov->machine : machine_find("h100");
+  const int64_t *b = ov->block;
+  const char *flag = b[2] != 1 ? fmt("--block %lld,%lld,%lld", (long long)b[0], (long long)b[1], (long long)b[2])
+                     : b[1] != 1 ? fmt("--block %lld,%lld", (long long)b[0], (long long)b[1]) : fmt("--block %lld", (long long)b[0]);
+  SrcLoc none = {0};
+  if (b[0] < 1 || b[1] < 1 || b[2] < 1) {
+    diag_at(DIAG_ERROR, none, "%s: block (%lld,%lld,%lld): every dimension must be at least 1", flag, (long long)b[0], (long long)b[1], (long long)b[2]);
+    return 2;
+  }
+  int64_t n;
+  if (__builtin_mul_overflow(b[0], b[1], &n) || __builtin_mul_overflow(n, b[2], &n)) {
+    diag_at(DIAG_ERROR, none, "%s: block (%lld,%lld,%lld) has more threads than CUDA allows (1 to 1024)", flag, (long long)b[0], (long long)b[1],
+            (long long)b[2]);
+    return 2;
+  }
+  if (n > m->max_threads_per_block) {
+    diag_at(DIAG_ERROR, none, "%s: block of %lld threads: CUDA allows 1 to %d on the %s", flag, (long long)n, m->max_threads_per_block, m->long_name);
+    return 2;
+  }
+  if (b[2] > 64) { diag_at(DIAG_ERROR, none, "%s: block z dimension %lld exceeds 64", flag, (long long)b[2]); return 2; }
+  return 0;
+}
+
 int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
   memset(L, 0, sizeof *L);
   L->prog = p;
@@ -295,6 +322,7 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
     diag_at(DIAG_ERROR, at, "no block size for kernel '%s': add block(...) to its launch spec or pass --block", k->name);
     return 2;
   }
+  if (ov && ov->has_block && check_flag_block(ov)) return 2;
   if (launch_check_dims(L)) return 2;
   int np = 0;
   for (Obj *q = k->params; q; q = q->next) np++;

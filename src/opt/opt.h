@@ -108,7 +108,8 @@ typedef struct OptOptions {
   bool estimate;             /* keep a step only if the model says it does not slow the kernel */
   int regs;                  /* > 0: registers per thread for the estimate (no NVRTC) */
   const struct Ceilings *ceilings;   /* NULL: the machine description's */
-  const char *only;          /* comma list of passes to run (NULL: all) */
+  const char *only;          /* comma list of passes to run (NULL: all; "": no pass at all, the
+                              * program comes back unchanged: carve tune's launch-only variants) */
   const char *skip;          /* comma list of passes to skip */
   const char **sets; int nsets;   /* "PASS.PARAM=V" */
   bool no_verify;

@@ -23,7 +23,7 @@ static const struct CounterDef { const char *name, *ncu; double tol; const char 
   [CT_DRAM] = {"DRAM bytes", "dram__bytes_read.sum + dram__bytes_write.sum", 0.50, "median error 13%, geometric mean 1.46 over 44 kernels"},
   [CT_L2] = {"L2 bytes from L1", "lts__t_sectors_srcunit_tex.sum x 32", 0.50, "median error 11%, geometric mean 1.51 over 44 kernels"},
   [CT_OCC] = {"achieved occupancy (%)", "sm__warps_active.avg.pct_of_peak_sustained_active", 0.20,
-              "the model's is the theoretical occupancy; tails and imbalance lower the achieved"},
+              "the theoretical occupancy, or less when the grid has too few blocks to fill the SMs; tails and imbalance lower the achieved"},
   [CT_TIME] = {"kernel time (ns)", "gpu__time_duration.sum", 0.30, "mean error 20-29% on the holdout kernels"},
 };
 
@@ -81,6 +81,14 @@ void counters_measured(const char *csv, double v[CT_N], bool have[CT_N]) {
 }
 
 /* ---- predictions ---- */
+double counters_achieved_occupancy(const Machine *m, Occupancy oc, int64_t blocks, int warps_per_block) {
+  if (oc.blocks_per_sm <= 0 || blocks <= 0 || m->sm_count <= 0 || m->max_warps_per_sm <= 0) return 0;
+  double per_sm = (double)blocks / m->sm_count;   /* blocks resident at once on an SM, on average */
+  if (per_sm < 1) per_sm = 1;
+  if (per_sm > oc.blocks_per_sm) per_sm = oc.blocks_per_sm;
+  return 100 * per_sm * warps_per_block / m->max_warps_per_sm;
+}
+
 typedef struct { Launch *L; const Machine *m; const Ceilings *ce; int regs; CounterPrediction *p; } PredictWork;
 
 static void kind_ratio(const Analysis *a, int space, AccessKind kind, double *v, bool *have) {
@@ -109,7 +117,8 @@ static void predict_work(void *ud) {
     p->v[CT_WARP_INS] = e.warp_instructions;
     p->v[CT_DRAM] = e.dram_bytes;
     p->v[CT_L2] = e.l2_bytes;
-    p->v[CT_OCC] = 100 * oc.occupancy;
+    int64_t blocks = L->grid[0] * L->grid[1] * L->grid[2];
+    p->v[CT_OCC] = counters_achieved_occupancy(w->m, oc, blocks, (threads + w->m->warp_size - 1) / w->m->warp_size);
     /* ncu's duration is the kernel's own: the launch overhead is not in it */
     p->v[CT_TIME] = (e.total - e.t[B_LAUNCH]) * 1e9;
     p->have[CT_WARP_INS] = p->have[CT_DRAM] = p->have[CT_L2] = p->have[CT_TIME] = true;

@@ -1,5 +1,6 @@
 /* diagcap: the diagnostics of a command as data, for the outputs that must say what the text
- * says (run's and check's JSON, analyze's SARIF on an input error). Diagnostics are printed as
+ * says (check's JSON, analyze's SARIF on an input error; run's faults are records instead,
+ * faults.c). Diagnostics are printed as
  * always, into a memory stream, then echoed to standard error and read back: one printer
  * (base.c's diag_at), one format, nothing to keep in step. */
 #include "report.h"
@@ -14,11 +15,6 @@ void diag_capture_begin(DiagCapture *c) {
   if (!c->mem) return;   /* diagnostics then go where they went before */
   diag_out = c->mem;
   diag_color = false;
-}
-
-size_t diag_capture_mark(DiagCapture *c) {
-  if (c->mem) fflush(c->mem);
-  return c->mem ? c->len : 0;
 }
 
 /* a source line under a diagnostic: "%5d | text" or "      | caret" */
@@ -69,7 +65,6 @@ void diag_capture_end(DiagCapture *c, FILE *echo) {
     size_t n = nl ? (size_t)(nl - s) : c->len - i;
     Diag d;
     if (!source_line(s, n) && parse_line(s, n, &d)) {
-      d.at = i;
       c->d = xrealloc(c->d, sizeof(Diag) * (size_t)(c->n + 1));
       c->d[c->n++] = d;
     }
@@ -90,47 +85,23 @@ void diag_capture_free(DiagCapture *c) {
   memset(c, 0, sizeof *c);
 }
 
-const char *fault_kind(const char *msg) {
-  static const struct { const char *has, *kind; } k[] = {
-    {"shared-memory race", "race"}, {"divergent __syncthreads", "divergent-barrier"}, {"out-of-bounds", "out-of-bounds"},
-    {"misaligned", "misaligned"}, {"null pointer", "null-pointer"}, {"by zero", "division-by-zero"},
-    {"invalid", "invalid-address"}, {"__constant__", "constant-write"}, {"step limit", "step-limit"},
-    {"stack overflow", "stack-overflow"}, {"call depth", "stack-overflow"}, {"nested too deeply", "stack-overflow"},
-    {"shuffle", "shuffle"}, {"never defined", "undefined-function"},
-  };
-  for (size_t i = 0; i < sizeof k / sizeof *k; i++) if (strstr(msg, k[i].has)) return k[i].kind;
-  return "fault";
-}
-
-/* "... in block (1,0,0) thread (3,0,0)": the numbers, when the message names them */
-static bool triple(const char *msg, const char *word, long long v[3]) {
-  const char *key = fmt("%s (", word), *p = NULL;
-  for (const char *q = msg; (q = strstr(q, key)); q++) p = q;   /* the last: "... in block (..) thread (..)" */
-  return p && sscanf(p + strlen(key), "%lld,%lld,%lld)", &v[0], &v[1], &v[2]) == 3;
-}
-
 static void json_loc(FILE *o, const Diag *d) {
   fprintf(o, "\"file\": ");
   if (d->file) json_string(o, d->file); else fprintf(o, "null");
   fprintf(o, ", \"line\": %d, \"column\": %d", d->line, d->col);
 }
 
-void diag_json(FILE *o, const DiagCapture *c, size_t from, bool faults) {
+void diag_json(FILE *o, const DiagCapture *c) {
   fprintf(o, "[");
   int k = 0;
   for (int i = 0; i < c->n; i++) {
     const Diag *d = &c->d[i];
-    if (d->at < from || (faults ? d->level != DIAG_ERROR : d->related >= 0)) continue;
+    if (d->related >= 0) continue;   /* under its error */
     static const char *lv[] = {"note", "warning", "error"};
-    fprintf(o, "%s{", k++ ? ", " : "");
-    if (faults) fprintf(o, "\"kind\": \"%s\", ", fault_kind(d->msg));
-    else fprintf(o, "\"level\": \"%s\", ", lv[d->level]);
+    fprintf(o, "%s{\"level\": \"%s\", ", k++ ? ", " : "", lv[d->level]);
     json_loc(o, d);
     fprintf(o, ", \"message\": ");
     json_string(o, d->msg);
-    long long b[3], t[3];
-    if (faults && triple(d->msg, "block", b)) fprintf(o, ", \"block\": [%lld, %lld, %lld]", b[0], b[1], b[2]);
-    if (faults && triple(d->msg, "thread", t)) fprintf(o, ", \"thread\": [%lld, %lld, %lld]", t[0], t[1], t[2]);
     fprintf(o, ", \"notes\": [");
     int nn = 0;
     for (int j = 0; j < c->n; j++) {
@@ -141,16 +112,7 @@ void diag_json(FILE *o, const DiagCapture *c, size_t from, bool faults) {
       json_string(o, c->d[j].msg);
       fprintf(o, "}");
     }
-    fprintf(o, "]");
-    /* a race names the other access in its note */
-    for (int j = 0; faults && j < c->n; j++)
-      if (c->d[j].related == i && strstr(c->d[j].msg, "other access")) {
-        fprintf(o, ", \"other_access\": {");
-        json_loc(o, &c->d[j]);
-        fprintf(o, "}");
-        break;
-      }
-    fprintf(o, "}");
+    fprintf(o, "]}");
   }
   fprintf(o, "]");
 }

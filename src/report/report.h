@@ -54,7 +54,11 @@ int report_costed(Analysis *a, const ReportCost *rc, const char *file, ReportFor
  * sampled warps (*whole says which) */
 double access_reuse(const AccessStat *s, bool *whole);
 
-/* diagcap.c: a command's diagnostics as data (run's and check's JSON, SARIF on input errors).
+/* faults.c: `"fault_details": [...], "faults_dropped": N` of run's JSON, from the launch's fault
+ * records (docs/analyze-json.md) */
+void fault_json(FILE *o, const RunStats *st);
+
+/* diagcap.c: a command's diagnostics as data (check's JSON, SARIF on input errors).
  * Between begin and end, diag_at prints into memory (no colour); end echoes the text to `echo`
  * and reads each "file:line:col: level: message" back. */
 typedef struct Diag {
@@ -63,7 +67,6 @@ typedef struct Diag {
   int line, col;
   const char *msg;
   int related;               /* a note: the index of the error it belongs to, -1 */
-  size_t at;                 /* where it begins in the text (compare with diag_capture_mark) */
 } Diag;
 typedef struct DiagCapture {
   FILE *mem, *saved_out; bool saved_color;
@@ -71,15 +74,11 @@ typedef struct DiagCapture {
   Diag *d; int n;
 } DiagCapture;
 void diag_capture_begin(DiagCapture *c);
-size_t diag_capture_mark(DiagCapture *c);            /* diagnostics from here on have at >= it */
 void diag_capture_end(DiagCapture *c, FILE *echo);
 void diag_capture_free(DiagCapture *c);
 int diag_count(const DiagCapture *c, int level);
-/* the kind of a fault from its message ("out-of-bounds", "race", "misaligned", ...) */
-const char *fault_kind(const char *msg);
-/* a JSON array of the diagnostics at or after `from`: faults (errors with kind, block, thread,
- * notes and a race's other access), or every diagnostic with its notes */
-void diag_json(FILE *o, const DiagCapture *c, size_t from, bool faults);
+/* a JSON array of the diagnostics, each with its notes */
+void diag_json(FILE *o, const DiagCapture *c);
 /* a SARIF 2.1.0 log for a run that could not start: the errors as toolExecutionNotifications */
 void sarif_input_error(FILE *o, const char *file, const DiagCapture *c);
 
@@ -138,6 +137,11 @@ void counters_measured(const char *csv, double v[CT_N], bool have[CT_N]);
 /* the analyzer's and the model's figures for launch L (which it runs: give it fresh inputs);
  * regs 0: occupancy without registers. 0 ok, 2 nothing could be predicted. Prints nothing. */
 int counters_predict(Launch *L, const Machine *m, const Ceilings *ce, int regs, CounterPrediction *p);
+/* the achieved occupancy (%) ncu's sm__warps_active.avg.pct_of_peak_sustained_active measures:
+ * warps per active cycle of an SM with work, so the theoretical occupancy oc when the grid fills
+ * every SM to it, else the warps its blocks supply, spread over the m->sm_count SMs (an SM with
+ * any work holds at least one block) */
+double counters_achieved_occupancy(const Machine *m, Occupancy oc, int64_t blocks, int warps_per_block);
 /* returns how many are flagged */
 int counters_compare(const CounterPrediction *p, const double meas[CT_N], const bool have[CT_N], CounterCheck out[CT_N]);
 /* text: a table; json: `, "compare": [...], "predicted_accesses": [...]` inside bench's object */
