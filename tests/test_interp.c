@@ -1161,7 +1161,6 @@ static void test_spec_typedefs(void) {
  * -Xptxas -v, on a namespaced template instance with a local array, a __noinline__ function and
  * a plain kernel; an extern "C" kernel with static shared memory): NVRTC prefixes the stack line
  * with "ptxas .", which the former parser read as 0 bytes of stack and spills */
-bool ptxas_parse_log(const char *log, const char *kernel, const char *lowered, Resources *r);
 static const char *ptxas_nvrtc13 =
   "ptxas info    : 0 bytes gmem\n"
   "ptxas info    : Compiling entry function '_ZN2ns5spillILi64EEEvPKfPf' for 'sm_90'\n"

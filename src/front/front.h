@@ -354,7 +354,6 @@ ArgSpec *parse_arg_setting(Program *p, const char *text, const char *file_dir);
  * the flag `flag` ("--grid"): an error reads "carve: error: --grid 0: dimension x is 0; ...".
  * parse_dims names no flag ("dimensions 0: ..."), for callers not yet passing one. */
 bool parse_flag_dims(Program *p, const char *flag, const char *text, int64_t d[3]);
-bool parse_dims(Program *p, const char *text, int64_t d[3]);
 Type *spec_typename(Token **rest, Token *tok);      /* parse.c: a type name at file scope */
 Type *spec_base_type(Token **rest, Token *tok);     /* parse.c: a type name without array dimensions */
 Token *pp_expand(const char *origin, const char *text); /* preprocess.c: tokens of text, macro-expanded */

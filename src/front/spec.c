@@ -302,4 +302,3 @@ bool parse_flag_dims(Program *p, const char *flag, const char *text, int64_t d[3
   return ok;
 }
 
-bool parse_dims(Program *p, const char *text, int64_t d[3]) { return parse_flag_dims(p, "dimensions", text, d); }

@@ -38,4 +38,7 @@ typedef struct Resources {
  * ptxas report and the cubin for `kernel`; an nvcc process when NVRTC is absent; results
  * cached by source hash */
 Resources kernel_resources(Program *p, Obj *kernel, const char *arch);
+/* a ptxas -v report (NVRTC's or nvcc's log) read into r for the kernel (lowered: its mangled
+ * name when NVRTC gave one, or NULL); false when the log has no report for it */
+bool ptxas_parse_log(const char *log, const char *kernel, const char *lowered, Resources *r);
 #endif

@@ -218,6 +218,12 @@ static char *nvrtc_log(const char *src, const char *arch, const char *kernel, ch
                          env ? NULL : "/usr/local/cuda/lib64/libnvrtc.so", NULL};
   /* loaded once and kept: NVRTC holds state (and allocations) for the life of the process */
   static void *h;
+  /* with a driver present, NVRTC serves a source it compiled before from the driver's compute
+   * cache (~/.nv/ComputeCache) without running ptxas, and the log then has no ptxas report: the
+   * second `carve estimate` of a kernel on a GPU machine said "resources: unknown" (H100,
+   * 2026-11-24). The cache is turned off for carve's compilations (CUDA_CACHE_DISABLE, CUDA C++
+   * Programming Guide, "CUDA Environment Variables"). */
+  if (!h) setenv("CUDA_CACHE_DISABLE", "1", 1);
   for (int i = 0; !h && i < 6; i++) if (names[i]) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
   if (!h) { snprintf(why, whylen, "NVRTC not found (libnvrtc.so; set CARVE_NVRTC)"); return NULL; }
   *found = 1;

@@ -186,8 +186,8 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
   ProgramScope s = program_enter(v);
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
-  if (!reshaped && in->grid && parse_dims(v, in->grid, ov.grid)) ov.has_grid = true;
-  if (!reshaped && in->block && parse_dims(v, in->block, ov.block)) ov.has_block = true;
+  if (!reshaped && in->grid && parse_flag_dims(v, "--grid", in->grid, ov.grid)) ov.has_grid = true;
+  if (!reshaped && in->block && parse_flag_dims(v, "--block", in->block, ov.block)) ov.has_block = true;
   ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
   for (int i = 0; i < in->nargs; i++) {
     ArgSpec *a = parse_arg_setting(v, in->arg_texts[i], ".");
@@ -280,13 +280,16 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   {
     LaunchOverrides ov = {0};
     ov.dyn_shared = -1;
-    if (in->grid && parse_dims(p, in->grid, ov.grid)) ov.has_grid = true;
-    if (in->block && parse_dims(p, in->block, ov.block)) ov.has_block = true;
+    /* flags that do not parse are errors here (diagnosed), not silently dropped */
+    bool bad = false;
+    if (in->grid) { if (parse_flag_dims(p, "--grid", in->grid, ov.grid)) ov.has_grid = true; else bad = true; }
+    if (in->block) { if (parse_flag_dims(p, "--block", in->block, ov.block)) ov.has_block = true; else bad = true; }
     ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
     for (int i = 0; i < in->nargs; i++) {
       ArgSpec *a = parse_arg_setting(p, in->arg_texts[i], ".");
-      if (a) ov.args[ov.nargs++] = a;
+      if (a) ov.args[ov.nargs++] = a; else bad = true;
     }
+    if (bad) { snprintf(plan->error, sizeof plan->error, "the launch settings given as flags do not parse"); return 2; }
     if (launch_prepare(&L, p, k, &ov)) { snprintf(plan->error, sizeof plan->error, "the launch cannot be prepared"); return 2; }
   }
   memcpy(plan->grid, L.grid, sizeof plan->grid);

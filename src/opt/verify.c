@@ -131,8 +131,8 @@ static int prepare(const OptInput *in, Program *p, Launch *L) {
   if (!k) return 2;
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
-  if (in->grid) { if (!parse_dims(p, in->grid, ov.grid)) return 2; ov.has_grid = true; }
-  if (in->block) { if (!parse_dims(p, in->block, ov.block)) return 2; ov.has_block = true; }
+  if (in->grid) { if (!parse_flag_dims(p, "--grid", in->grid, ov.grid)) return 2; ov.has_grid = true; }
+  if (in->block) { if (!parse_flag_dims(p, "--block", in->block, ov.block)) return 2; ov.has_block = true; }
   ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
   for (int i = 0; i < in->nargs; i++) {
     ArgSpec *a = parse_arg_setting(p, in->arg_texts[i], ".");
