@@ -351,8 +351,7 @@ LaunchSpec *find_spec(Program *p, const char *kernel);
  * program's macros and type names apply. NULL after a diagnostic. */
 ArgSpec *parse_arg_setting(Program *p, const char *text, const char *file_dir);
 /* "X[,Y[,Z]]" with constant expressions (the program's macros apply; p may be NULL), given by
- * the flag `flag` ("--grid"): an error reads "carve: error: --grid 0: dimension x is 0; ...".
- * parse_dims names no flag ("dimensions 0: ..."), for callers not yet passing one. */
+ * the flag `flag` ("--grid"): an error reads "carve: error: --grid 0: dimension x is 0; ...". */
 bool parse_flag_dims(Program *p, const char *flag, const char *text, int64_t d[3]);
 Type *spec_typename(Token **rest, Token *tok);      /* parse.c: a type name at file scope */
 Type *spec_base_type(Token **rest, Token *tok);     /* parse.c: a type name without array dimensions */
