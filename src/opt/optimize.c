@@ -308,7 +308,11 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     st->pass = ps;
     st->est_before_ms = st->est_after_ms = -1;
     bool given[OPT_MAX_PARAMS];
-    if (!set_params(ps, o, st->param, given, plan->error, sizeof plan->error)) { launch_free(&L); return 2; }
+    if (!set_params(ps, o, st->param, given, plan->error, sizeof plan->error)) {
+      if (fs) { findings_free(fs); free(fs); }
+      launch_free(&L);
+      return 2;
+    }
     if (ps->model_chooses && o->estimate && !given[0]) choose_value(ps, cur, &L, in, o, st);
     Program *v = program_clone(cur);
     if (!v) { snprintf(st->why, sizeof st->why, "the program could not be copied"); continue; }
