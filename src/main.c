@@ -1426,7 +1426,8 @@ static int run_command(const Command *c, int argc, char **argv) {
   /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
   DiagCapture cap;
   if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);
-  Program *p = o.nfiles > 1 ? load_sources(&o) : load_program(o.file, &o.pp);
+  /* several sources make one program for run only: report's second file is a bench JSON */
+  Program *p = o.nfiles > 1 && c->run == cmd_run ? load_sources(&o) : load_program(o.file, &o.pp);
   int rc = p ? c->run(&o, p) : 2;
   if (p) program_free(p);
   if (o.diags) {
