@@ -201,7 +201,7 @@ static const char usage_estimate[] =
   "                         when it exists); a named file that is missing or not a calibration is an error\n";
 
 static const char usage_report[] =
-  "usage: carve report FILE.cu [BENCH.json] [-o REPORT.html] [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
+  "usage: carve report FILE.cu [BENCH.json] [TUNE.jsonl] [-o REPORT.html] [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                    [--grid ...] [--block ...] [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060]\n"
   "                    [--blocks N] [--no-estimate]\n"
   "\n"
@@ -212,7 +212,9 @@ static const char usage_report[] =
   "carve did about it: the optimizer's plan (each pass, its verification and the estimate before and\n"
   "after) with the kernel before and after as a diff (--no-estimate: skip the optimizer). BENCH.json,\n"
   "the output of 'carve bench FILE.cu --ncu --format json' on the GPU, adds the measured time and\n"
-  "each predicted counter against its measurement. -o names the file (default: FILE.html in the\n"
+  "each predicted counter against its measurement; TUNE.jsonl, the results of 'carve tune', adds the\n"
+  "tuning space (Efficiency x Utilization of every valid variant, the Pareto front, measured times).\n"
+  "-o names the file (default: FILE.html in the\n"
   "current directory; '-' for standard output), written whole or not at all.\n"
   "Exit: 0 written (also when the kernel has findings), 1 the kernel faulted, 2 error.\n";
 
@@ -1338,25 +1340,34 @@ static int cmd_report(Opts *o, Program *p) {
   if (!m) return 2;
   Obj *k = pick_kernel(p, o->kernel, o->file, "report");
   if (!k || !k->body) return 2;
-  char *bench = NULL;
-  size_t n;
-  if (o->nfiles > 1 && !(bench = read_file_max(o->files[1], 1 << 24, &n))) {
-    fprintf(stderr, "carve report: cannot read %s: %s\n", o->files[1], strerror(errno));
-    return 2;
+  /* the other files: a bench JSON and/or carve tune's results (JSON lines of records with a "type") */
+  char *bench = NULL, *tune = NULL;
+  const char *bench_path = NULL, *tune_path = NULL;
+  for (int i = 1; i < o->nfiles; i++) {
+    size_t n;
+    char *t = read_file_max(o->files[i], 1 << 26, &n);
+    if (!t) { fprintf(stderr, "carve report: cannot read %s: %s\n", o->files[i], strerror(errno)); free(bench); free(tune); return 2; }
+    const char *q = t;
+    while (*q == ' ' || *q == '\n') q++;
+    bool is_tune = !strncmp(q, "{\"type\": ", 9);
+    char **slot = is_tune ? &tune : &bench;
+    if (*slot) { fprintf(stderr, "carve report: two %s files ('%s')\n", is_tune ? "tuning results" : "bench", o->files[i]); free(t); free(bench); free(tune); return 2; }
+    *slot = t;
+    if (is_tune) tune_path = o->files[i]; else bench_path = o->files[i];
   }
   const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
   const char *dot = strrchr(base, '.');
   const char *path = o->out_path ? o->out_path : fmt("%.*s.html", (int)(dot ? dot - base : (long)strlen(base)), base);
   Launch L;
-  if (prepare_launch(o, p, k, &L)) { free(bench); return 2; }
+  if (prepare_launch(o, p, k, &L)) { free(bench); free(tune); return 2; }
   L.machine = m;
   Analysis a;
   AnalyzeOptions ao = {.max_blocks = o->blocks};
   int rc = analyze(&a, &L, m, &ao);
-  if (rc) { if (rc == 1) analysis_free(&a); launch_free(&L); free(bench); return rc; }
+  if (rc) { if (rc == 1) analysis_free(&a); launch_free(&L); free(bench); free(tune); return rc; }
   ReportCost cost;
   report_cost_compute(&a, &cost);
-  HtmlInput in = {.file = o->file, .a = &a, .rc = &cost, .bench_json = bench, .bench_path = o->nfiles > 1 ? o->files[1] : NULL,
+  HtmlInput in = {.file = o->file, .a = &a, .rc = &cost, .bench_json = bench, .bench_path = bench_path, .tune_jsonl = tune, .tune_path = tune_path,
                   .plan_note = "Not run (--no-estimate)."};
   Plan plan;
   memset(&plan, 0, sizeof plan);
@@ -1371,6 +1382,7 @@ static int cmd_report(Opts *o, Program *p) {
   analysis_free(&a);
   launch_free(&L);
   free(bench);
+  free(tune);
   return rc;
 }
 
@@ -1389,7 +1401,7 @@ static const Command commands[] = {
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
   {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
-  {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 2, "input file", true, cmd_report},
+  {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", true, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", false, cmd_calibrate},
 };

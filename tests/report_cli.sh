@@ -199,5 +199,19 @@ assert any(p.get("class") == "measured" for p in root.iter(ns + "path")) or "No 
 assert "beyond tolerance" in text and "+300%" in text
 PY
 
+# the tuning space from carve tune's results (recorded on the H100): the front, the carved, the fastest
+"$carve" report examples/sad.cu docs/data/tune-sad-h100-2026-11-24/sad.jsonl --no-estimate -o "$tmp/sad.html" > /dev/null; check $? "report with tuning results"
+python3 - "$tmp/sad.html" <<'PY'; check $? "the tuning space: 126 configurations, 33 on the front, 63 timed, the fastest 0.0518 ms"
+import re, sys
+t = open(sys.argv[1]).read()
+sec = t[t.index('<h2 id="tune">'):]
+assert "126 valid configurations" in sec and "33 of them on the Pareto front" in sec and "63 timed" in sec, sec[:400]
+assert len(re.findall(r'class="front"', sec)) == 33 and len(re.findall(r'class="best"', sec)) == 1
+assert "fastest: 0.0518 ms" in sec and "Efficiency (eq. 5.1)" in sec
+PY
+"$carve" report examples/sad.cu docs/data/tune-sad-h100-2026-11-24/sad.jsonl docs/data/tune-sad-h100-2026-11-24/sad.jsonl --no-estimate -o "$tmp/x.html" 2> "$tmp/e" > /dev/null
+[ $? = 2 ] && grep -q "two tuning results files" "$tmp/e" && [ ! -e "$tmp/x.html" ]; check $? "two results files: an error, nothing written"
+"$carve" report examples/sad.cu --no-estimate -o "$tmp/none.html" > /dev/null && grep -q "No tuning results given" "$tmp/none.html"; check $? "without results the section says how to get them"
+
 echo "report-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -26,7 +26,7 @@ static const char CSS[] =
   "svg .frame{fill:none;stroke:#8a949e}svg .grid{stroke:#eef0f2}svg .ceiling{fill:none;stroke:#2b5f8a;stroke-width:2}"
   "svg .ceiling2{fill:none;stroke:#7aa6c8;stroke-width:1.5;stroke-dasharray:5 3}svg .kernel{fill:#d9480f}svg .measured{fill:#2f9e44}"
   "svg .bar{fill:#7aa6c8}svg .bar.top{fill:#d9480f}svg .heatbar{fill:#f08c00}svg .heatbg{fill:#f1f3f5}svg .ideal{fill:none;stroke:#8a949e;stroke-dasharray:4 3}"
-  "svg .flag{fill:#b00020}svg .ok{fill:#2f9e44}";
+  "svg .flag{fill:#b00020}svg .ok{fill:#2f9e44}svg .front{fill:#d9480f}svg .carved{fill:#adb5bd}svg .best{fill:#2f9e44}";
 
 static void h(Buf *b, const char *s) { html_escape(b, s); }
 
@@ -407,6 +407,104 @@ static void measured_section(Buf *b, const HtmlInput *in, double measured_ms) {
   buf_puts(b, "</table>\n");
 }
 
+/* the value of "key": "..." in one JSON line, into out (false when absent) */
+static bool line_string(const char *line, const char *end, const char *key, char *out, size_t len) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\": \"", key);
+  const char *p = strstr(line, pat);
+  if (!p || p >= end) return false;
+  p += strlen(pat);
+  size_t n = 0;
+  while (p < end && *p != '"' && n + 1 < len) out[n++] = *p++;
+  out[n] = 0;
+  return true;
+}
+
+typedef struct { char key[160]; double eff, util, est_ms, ms; bool front; } TunePoint;
+
+/* the tuning space of `carve tune`'s results: every valid variant at its Efficiency (Ryoo's eq.
+ * 5.1) and Utilization (eq. 5.2), the Pareto front carving keeps (tie-keeping: not dominated in
+ * both), and the measured time of those the tune timed */
+static void tune_section(Buf *b, const HtmlInput *in) {
+  buf_puts(b, "<h2 id=\"tune\">Tuning space</h2>\n");
+  if (!in->tune_jsonl) { buf_puts(b, "<p>No tuning results given: <code>carve tune FILE.cu --results r.jsonl</code>, then "
+                                     "<code>carve report FILE.cu r.jsonl</code>.</p>\n"); return; }
+  enum { MAXP = 4096 };
+  TunePoint *pt = xmalloc(sizeof(TunePoint) * MAXP);
+  int n = 0, lines = 0;
+  for (const char *l = in->tune_jsonl; *l && n < MAXP;) {
+    const char *e = strchr(l, '\n');
+    if (!e) e = l + strlen(l);
+    char *line = arena_strndup(l, (size_t)(e - l));
+    char type[16], status[16], key[160];
+    lines++;
+    if (line_string(line, line + strlen(line), "type", type, sizeof type) && line_string(line, line + strlen(line), "status", status, sizeof status) &&
+        line_string(line, line + strlen(line), "key", key, sizeof key) && !strcmp(status, "ok")) {
+      int k = 0;
+      while (k < n && strcmp(pt[k].key, key)) k++;
+      if (k == n) { memset(&pt[n], 0, sizeof pt[n]); snprintf(pt[n].key, sizeof pt[n].key, "%s", key); pt[n].ms = -1; n++; }
+      if (!strcmp(type, "static")) {
+        json_number(line, "efficiency", &pt[k].eff);
+        json_number(line, "utilization", &pt[k].util);
+        json_number(line, "est_ms", &pt[k].est_ms);
+      } else if (!strcmp(type, "time")) json_number(line, "median_ms", &pt[k].ms);
+    }
+    l = *e ? e + 1 : e;
+  }
+  int valid = 0, timed = 0, best = -1, nfront = 0;
+  double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
+  for (int i = 0; i < n; i++) {
+    if (!(pt[i].eff > 0 && pt[i].util > 0)) continue;
+    valid++;
+    x0 = fmin(x0, pt[i].eff); x1 = fmax(x1, pt[i].eff);
+    y0 = fmin(y0, pt[i].util); y1 = fmax(y1, pt[i].util);
+    pt[i].front = true;
+    for (int j = 0; j < n && pt[i].front; j++)
+      if (j != i && pt[j].eff > 0 && pt[j].util > 0 && pt[j].eff >= pt[i].eff && pt[j].util >= pt[i].util && (pt[j].eff > pt[i].eff || pt[j].util > pt[i].util))
+        pt[i].front = false;
+    nfront += pt[i].front;
+    if (pt[i].ms > 0) { timed++; if (best < 0 || pt[i].ms < pt[best].ms) best = i; }
+  }
+  buf_puts(b, "<p>From <code>");
+  h(b, in->tune_path);
+  buf_printf(b, "</code>: %d records; %d valid configurations with static metrics (configurations of one source counted each), %d of them on "
+                "the Pareto front of Efficiency and Utilization (carving keeps the front of those left by its memory threshold), %d timed.</p>\n",
+             lines, valid, nfront, timed);
+  if (valid) {
+    x0 = pow(10, floor(log10(x0))); x1 = pow(10, ceil(log10(x1)));
+    y0 = pow(10, floor(log10(y0))); y1 = pow(10, ceil(log10(y1)));
+    if (x1 <= x0) x1 = x0 * 10;
+    if (y1 <= y0) y1 = y0 * 10;
+    svg_begin(b, 760, 420, "the tuning space: each valid variant's Efficiency against its Utilization; orange: the Pareto front, grey: carved away, green: the fastest measured");
+    Plot p = {b, 80, 20, 640, 330, x0, x1, y0, y1, true, true};
+    plot_axes(&p, "Efficiency (eq. 5.1)", "Utilization (eq. 5.2)");
+    for (int i = 0; i < n; i++) {
+      if (!(pt[i].eff > 0 && pt[i].util > 0) || i == best) continue;
+      plot_point(&p, pt[i].eff, pt[i].util, pt[i].front ? "front" : "carved", NULL);
+    }
+    if (best >= 0) plot_point(&p, pt[best].eff, pt[best].util, "best", fmt("fastest: %.4f ms", pt[best].ms));
+    svg_end(b);
+  }
+  /* the timed variants, fastest first */
+  int *order = xmalloc(sizeof(int) * (size_t)(n + 1)), no = 0;
+  for (int i = 0; i < n; i++) if (pt[i].ms > 0) order[no++] = i;
+  for (int i = 1; i < no; i++)
+    for (int j = i; j > 0 && pt[order[j]].ms < pt[order[j - 1]].ms; j--) { int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t; }
+  if (no) {
+    buf_puts(b, "<table><tr><th>variant</th><th class=\"num\">measured</th><th class=\"num\">estimated</th><th>front</th></tr>\n");
+    for (int i = 0; i < no && i < 12; i++) {
+      TunePoint *q = &pt[order[i]];
+      buf_puts(b, "<tr><td>");
+      h(b, q->key);
+      buf_printf(b, "</td><td class=\"num\">%.4f ms</td><td class=\"num\">%s</td><td>%s</td></tr>\n", q->ms, q->est_ms > 0 ? fmt("%.4f ms", q->est_ms) : "-",
+                 q->front ? "yes" : "no");
+    }
+    buf_puts(b, "</table>\n");
+  }
+  free(order);
+  free(pt);
+}
+
 void report_html(Buf *b, const HtmlInput *in) {
   double measured_ms = 0;
   if (in->bench_json) json_number(in->bench_json, "median_ms", &measured_ms);
@@ -416,13 +514,14 @@ void report_html(Buf *b, const HtmlInput *in) {
   buf_printf(b, "</title>\n<style>%s</style></head>\n<body>\n", CSS);
   summary(b, in, measured_ms);
   buf_puts(b, "<p class=\"sub\"><a href=\"#breakdown\">limits</a> · <a href=\"#roofline\">roofline</a> · <a href=\"#findings\">findings</a> · "
-              "<a href=\"#source\">source</a> · <a href=\"#plan\">plan</a> · <a href=\"#measured\">measured</a></p>\n");
+              "<a href=\"#source\">source</a> · <a href=\"#plan\">plan</a> · <a href=\"#measured\">measured</a> · <a href=\"#tune\">tuning space</a></p>\n");
   breakdown(b, in);
   roofline(b, in, measured_ms);
   findings_table(b, in, &fs);
   source(b, in, &fs);
   plan_section(b, in);
   measured_section(b, in, measured_ms);
+  tune_section(b, in);
   buf_printf(b, "<p class=\"sub\">carve %s. Figures: docs/analyze-json.md, docs/estimate-json.md; costs are the model's (docs/validation.md).</p>\n",
              CARVE_VERSION);
   buf_puts(b, "</body></html>\n");

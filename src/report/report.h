@@ -112,6 +112,8 @@ typedef struct HtmlInput {
   const char *before, *after;  /* the kernel printed before and after the plan */
   const char *bench_json;      /* `carve bench --format json` output, NULL: none */
   const char *bench_path;
+  const char *tune_jsonl;      /* `carve tune --results` JSON lines, NULL: none */
+  const char *tune_path;
 } HtmlInput;
 void report_html(Buf *out, const HtmlInput *in);
 /* the estimated time per source line of the kernel's file: each limit's time spread over the
