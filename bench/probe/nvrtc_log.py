@@ -1,5 +1,6 @@
 # Print NVRTC's log for a carve-printed kernel with the options carve uses (resources.c), to see
-# what the ptxas report looks like on a given machine. usage: python3 nvrtc_log.py FILE.cu
+# what the ptxas report looks like on a given machine (how the compute-cache effect was found,
+# docs/results.md). usage: ./carve print K.cu -o k.cu && python3 bench/probe/nvrtc_log.py k.cu
 import ctypes, sys, glob
 names = ["libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"] + glob.glob("/usr/local/cuda*/lib64/libnvrtc.so*")
 lib = None
