@@ -412,6 +412,24 @@ static void edit_in_memory(Program *v) {
   program_finish(v);
 }
 
+/* clone_node: one statement and everything below it, not the statements after it; variables it
+ * declares are fresh objects (the vector pass clones its loop twice in one list) */
+static void test_clone_node(void) {
+  Program *p = load_quiet("c.cu", "__global__ void k(float *a) {\n  for (int i = 0; i < 4; i++) a[i] = 1.0f;\n  a[9] = 2.0f;\n}\n");
+  Obj *k = p ? find_kernel(p, "k") : NULL;
+  Node *loop = k ? k->body->stmts : NULL;
+  CHECK(loop && loop->kind == ND_FOR && loop->next, "a loop followed by a statement");
+  if (loop) {
+    ProgramScope sc = program_enter(p);
+    Node *c = clone_node(loop);
+    program_leave(sc);
+    CHECK(c && c != loop && !c->next && loop->next && loop->next->kind == ND_EXPR_STMT, "the copy has no siblings, the original keeps its");
+    CHECK(c && c->init && c->init->var != loop->init->var && rw_strip(c->cond->lhs)->var == c->init->var,
+          "the loop counter is a fresh object, its uses remapped");
+  }
+  program_free(p);
+}
+
 static void test_clone_edit_equals_reparse(void) {
   Program *p = load_quiet("edit.cu", edit_src);
   CHECK(p && !p->errors, "the kernel loads");
@@ -557,6 +575,7 @@ int main(int argc, char **argv) {
     done(&r);
     return 0;
   }
+  test_clone_node();
   test_clone_edit_equals_reparse();
   test_many_variants();
   test_scalar_mrifhd();

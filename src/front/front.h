@@ -423,6 +423,7 @@ void walk_program(Program *p, WalkFn *pre, WalkFn *post, void *ctx);
 /* A deep copy of the list at n in the current arena; variables declared inside are copied
  * (fresh Objs, remapped by every use), case lists rebuilt; ids are -1 until program_finish. */
 Node *clone_nodes(Node *n);
+Node *clone_node(Node *n);     /* the same for n alone, without the siblings after it */
 
 /* ---------------- layout.c ---------------- */
 /* Derive everything that depends on the final AST: node ids, each function's locals, register

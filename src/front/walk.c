@@ -111,19 +111,20 @@ static Obj *clone_obj(Obj *o) {
   return c;
 }
 
-typedef struct { Node **dst; Node *src; } CloneTask;
+typedef struct { Node **dst; Node *src; bool one; } CloneTask;
 typedef struct { Node **copies; size_t n, cap; PtrMap cases; } Copied;
 
-/* copy a list and (iteratively) everything below it; Obj fields are remapped after */
-static Node *copy_tree(Node *src, Copied *cp) {
+/* copy a list (one: only its first node) and (iteratively) everything below it; Obj fields
+ * are remapped after */
+static Node *copy_tree(Node *src, Copied *cp, bool one) {
   CloneTask small[64], *st = small;
   size_t sp = 0, cap = 64;
   Node *root = NULL;
-  st[sp++] = (CloneTask){&root, src};
+  st[sp++] = (CloneTask){&root, src, one};
   while (sp) {
     CloneTask t = st[--sp];
     Node head = {0}, *cur = &head;
-    for (Node *s = t.src; s; s = s->next) {
+    for (Node *s = t.src; s; s = t.one ? NULL : s->next) {
       Node *c = arena_alloc(sizeof(Node));
       *c = *s;
       c->id = -1;
@@ -142,7 +143,7 @@ static Node *copy_tree(Node *src, Copied *cp) {
           st = bigger;
           cap *= 2;
         }
-        st[sp++] = (CloneTask){kids[k], *kids[k]};
+        st[sp++] = (CloneTask){kids[k], *kids[k], false};
         *kids[k] = NULL;
       }
     }
@@ -154,9 +155,9 @@ static Node *copy_tree(Node *src, Copied *cp) {
 
 /* the clone of a list, with declared variables copied into `map` (which already holds any the
  * caller copied: functions, globals, parameters) */
-static Node *clone_with(Node *n, PtrMap *map) {
+static Node *clone_with(Node *n, PtrMap *map, bool one) {
   Copied cp = {0};
-  Node *r = copy_tree(n, &cp);
+  Node *r = copy_tree(n, &cp, one);
   for (size_t i = 0; i < cp.n; i++) {
     Node *c = cp.copies[i];
     if (c->kind == ND_DECL && c->var && map_get(map, c->var) == c->var) map_put(map, c->var, clone_obj(c->var));
@@ -176,7 +177,14 @@ static Node *clone_with(Node *n, PtrMap *map) {
 
 Node *clone_nodes(Node *n) {
   PtrMap map = {0};
-  Node *r = clone_with(n, &map);
+  Node *r = clone_with(n, &map, false);
+  map_free(&map);
+  return r;
+}
+
+Node *clone_node(Node *n) {
+  PtrMap map = {0};
+  Node *r = clone_with(n, &map, true);
   map_free(&map);
   return r;
 }
@@ -200,9 +208,9 @@ Program *program_copy(Program *p) {
     f->locals = NULL;
   }
   for (Obj *f = c->funcs; f; f = f->next)
-    if (f->body) f->body = clone_with(f->body, &map);
+    if (f->body) f->body = clone_with(f->body, &map, false);
   for (Obj *g = c->globals; g; g = g->next)
-    if (g->init) g->init = clone_with(g->init, &map);
+    if (g->init) g->init = clone_with(g->init, &map, false);
   TopItem **it = &c->items;
   for (TopItem *i = p->items; i; i = i->next) {
     TopItem *k = arena_alloc(sizeof(TopItem));

@@ -59,6 +59,9 @@ typedef struct Pass {
 
 const Pass *const *opt_passes(int *n);      /* Yang's order */
 const Pass *opt_find_pass(const char *name);
+bool opt_listed(const char *list, const char *name);  /* name in the comma list (NULL: no) */
+/* every name in the comma list is a pass; else err says "FLAG: no pass named 'x'" */
+bool opt_passes_known(const char *list, const char *flag, char *err, size_t len);
 
 /* ---- verification (verify.c) ---- */
 typedef struct VerifySize {
@@ -188,6 +191,7 @@ void rw_restrict_params(PassCtx *c);
 bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len);
 Node *rw_assign_op(NodeKind op, Node *l, Node *r);    /* typed l op= r */
 Node *rw_cast(Node *e, Type *ty);                     /* an explicit (printed) cast */
+void rw_pragma_unroll(Node *loop, int factor);        /* #pragma unroll (0) or #pragma unroll N */
 bool rw_pure(Node *e);                                /* no assignment, increment or call with effects */
 /* the slots (kid fields or `next` links) holding threadIdx.x and blockDim.x in the list, and with
  * returns the return statements: xmalloc'd, *n of them */

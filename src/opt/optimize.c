@@ -25,7 +25,7 @@ const Pass *opt_find_pass(const char *name) {
   return NULL;
 }
 
-static bool in_list(const char *list, const char *name) {
+bool opt_listed(const char *list, const char *name) {
   if (!list) return false;
   size_t n = strlen(name);
   for (const char *p = list; *p;) {
@@ -78,16 +78,16 @@ static bool check_sets(const OptOptions *o, char *err, size_t len) {
     char *name = arena_strndup(t, (size_t)(dot - t));
     if (!opt_find_pass(name)) { snprintf(err, len, "--set %s: no pass named '%s'", t, name); return false; }
   }
-  for (int pass = 0; pass < 2; pass++) {
-    const char *list = pass ? o->skip : o->only;
-    if (!list) continue;
-    for (const char *p = list; *p;) {
-      const char *e = strchr(p, ',');
-      char *name = arena_strndup(p, e ? (size_t)(e - p) : strlen(p));
-      if (!opt_find_pass(name)) { snprintf(err, len, "%s: no pass named '%s'", pass ? "--skip" : "--passes", name); return false; }
-      if (!e) break;
-      p = e + 1;
-    }
+  return opt_passes_known(o->only, "--passes", err, len) && opt_passes_known(o->skip, "--skip", err, len);
+}
+
+bool opt_passes_known(const char *list, const char *flag, char *err, size_t len) {
+  for (const char *p = list; p && *p;) {
+    const char *e = strchr(p, ',');
+    char *name = arena_strndup(p, e ? (size_t)(e - p) : strlen(p));
+    if (!opt_find_pass(name)) { snprintf(err, len, "%s: no pass named '%s'", flag, name); return false; }
+    if (!e) break;
+    p = e + 1;
   }
   return true;
 }
@@ -302,8 +302,8 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   double cur_ms = o->estimate ? estimate_ms(p, in, o, false, cur_bn) : -1;
   for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
     const Pass *ps = all[i];
-    if (o->only && !in_list(o->only, ps->name)) continue;
-    if (in_list(o->skip, ps->name)) continue;
+    if (o->only && !opt_listed(o->only, ps->name)) continue;
+    if (opt_listed(o->skip, ps->name)) continue;
     PlanStep *st = &plan->steps[plan->nsteps++];
     st->pass = ps;
     st->est_before_ms = st->est_after_ms = -1;

@@ -312,15 +312,6 @@ static Legality find_rows(PassCtx *c, Rows *r) {
   return NOT_APPLICABLE;
 }
 
-static Node *add_assign(Node *lhs, Node *rhs) {
-  Node *n = new_node(ND_ASSIGN_OP, lhs->tok);
-  n->op = ND_ADD;
-  n->lhs = lhs;
-  n->rhs = rhs;
-  add_type(n);
-  return n;
-}
-
 static bool apply_rows(PassCtx *c, Rows *r) {
   Obj *k = c->k;
   Token *at = r->acc->tok;
@@ -384,7 +375,7 @@ static bool apply_rows(PassCtx *c, Rows *r) {
   Node *sync1 = rw_sync(at);
   sync1->next = walk_part;
   load_loop->next = c->mutation == 1 ? walk_part : sync1;
-  Node *strip_loop = rw_for(rw_decl(i0, start), strip_cond, add_assign(rw_var(at, i0), rw_num(at, T)), rw_block(at, load_loop));
+  Node *strip_loop = rw_for(rw_decl(i0, start), strip_cond, rw_assign_op(ND_ADD, rw_var(at, i0), rw_num(at, T)), rw_block(at, load_loop));
   cur = cur->next = strip_loop;
   if (rest) cur = cur->next = rw_if(clone_nodes(r->guard), rw_block(at, rest), NULL);
   cur->next = after;
@@ -436,12 +427,7 @@ static bool coarse_shape(PassCtx *c, Site *s, char *why, size_t len) {
 }
 
 static Node *step_loop(Obj *j, int T, int R, Node *body, Token *at) {
-  Node *inc = new_node(ND_ASSIGN_OP, at);
-  inc->op = ND_ADD;
-  inc->lhs = rw_var(at, j);
-  inc->rhs = rw_num(at, R);
-  add_type(inc);
-  return rw_for(rw_decl(j, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, j), rw_num(at, T)), inc, body);
+  return rw_for(rw_decl(j, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, j), rw_num(at, T)), rw_assign_op(ND_ADD, rw_var(at, j), rw_num(at, R)), body);
 }
 
 static bool apply_coarse(PassCtx *c, Site *s) {

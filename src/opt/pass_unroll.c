@@ -53,10 +53,7 @@ static bool apply(PassCtx *c) {
     Node *l = f.loops[i];
     int factor = c->param[0];
     bool all = f.trips[i] <= factor;
-    l->unroll = all ? -1 : factor;
-    Token *p = rw_tok(l->tok, TK_PRAGMA, "#pragma");
-    p->str = all ? arena_strdup("unroll") : fmt("unroll %d", factor);
-    l->pragma = p;
+    rw_pragma_unroll(l, all ? 0 : factor);
     if (all) full++; else part++;
   }
   snprintf(c->did, sizeof c->did, "%d loop%s unrolled fully, %d by %d", full, full == 1 ? "" : "s", part, c->param[0]);

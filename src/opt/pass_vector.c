@@ -175,10 +175,7 @@ static Node *flush_store(PassCtx *c, Store *st, Deferred *d) {
   Node *bit = rw_bin(ND_BITAND, rw_bin(ND_SHR, rw_var(at, d->mask), rw_var(at, cw)), rw_unum(at, 1));
   Node *each = rw_for(rw_decl(cw, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, cw), rw_num(at, last)),
                       rw_unary(ND_POSTINC, rw_var(at, cw)), rw_if(bit, one, NULL));
-  Token *p = rw_tok(at, TK_PRAGMA, "#pragma");
-  p->str = arena_strdup("unroll");
-  each->pragma = p;
-  each->unroll = -1;
+  rw_pragma_unroll(each, 0);
   return rw_if(cond, vec, each);
 }
 
@@ -209,10 +206,7 @@ static Node **nth_slot(Node **list, int k) {
 /* a copy of the merged loop whose body keeps the declarations and, in place of the guard and
  * what follows, `all &= G;` (form 1) or `all &= !G;` (form 2) */
 static Node *guard_loop(Node *loop, int form, int at, Obj *all) {
-  Node *next = loop->next;
-  loop->next = NULL;
-  Node *g = clone_nodes(loop);
-  loop->next = next;
+  Node *g = clone_node(loop);
   Node **slot = nth_slot(&g->then->stmts, at);
   Node *cond = (*slot)->cond;
   if (form == 2) cond = rw_unary(ND_NOT, cond);
@@ -222,10 +216,7 @@ static Node *guard_loop(Node *loop, int form, int at, Obj *all) {
 
 /* a copy of the merged loop with the guard dropped: every merged thread known to pass it */
 static Node *fast_loop(Node *loop, int form, int at) {
-  Node *next = loop->next;
-  loop->next = NULL;
-  Node *f = clone_nodes(loop);
-  loop->next = next;
+  Node *f = clone_node(loop);
   Node **slot = nth_slot(&f->then->stmts, at);
   Node *rest = (*slot)->next;
   if (form == 1) { Node *t = (*slot)->then; t->next = rest; *slot = t; }
@@ -281,10 +272,7 @@ static bool apply(PassCtx *c) {
   int upto = c->mutation == 2 ? F - 1 : F;                      /* broken: one virtual thread skipped */
   Node *loop = rw_for(rw_decl(cv, rw_num(at, 0)), rw_bin(ND_LT, rw_var(at, cv), rw_num(at, upto)),
                       rw_unary(ND_POSTINC, rw_var(at, cv)), rw_block(at, body->stmts));
-  Token *p = rw_tok(at, TK_PRAGMA, "#pragma");
-  p->str = arena_strdup("unroll");
-  loop->pragma = p;
-  loop->unroll = -1;
+  rw_pragma_unroll(loop, 0);
   /* a fast path where every merged thread passes the guard: its loads are unconditional, so
    * nvcc shares those the merged threads have in common (a guarded load cannot be shared) */
   int gi = 0, form = c->param[1] ? guard_form(loop->then->stmts, &gi) : 0;

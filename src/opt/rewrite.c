@@ -394,3 +394,11 @@ Node ***rw_x_slots(Node **list, bool returns, int *n) {
   *n = s.n;
   return s.v;
 }
+
+/* `#pragma unroll` (factor 0) or `#pragma unroll N` on a loop */
+void rw_pragma_unroll(Node *loop, int factor) {
+  Token *p = rw_tok(loop->tok, TK_PRAGMA, "#pragma");
+  p->str = factor > 0 ? fmt("unroll %d", factor) : arena_strdup("unroll");
+  loop->pragma = p;
+  loop->unroll = factor > 0 ? factor : -1;
+}

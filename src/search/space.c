@@ -295,32 +295,6 @@ static bool launch_axes(Space *s, char *err, size_t errlen) {
   return true;
 }
 
-/* is name in the comma list? (NULL: no) */
-static bool name_listed(const char *list, const char *name) {
-  if (!list) return false;
-  size_t n = strlen(name);
-  for (const char *p = list; *p;) {
-    const char *e = strchr(p, ',');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    if (l == n && !strncmp(p, name, n)) return true;
-    if (!e) break;
-    p = e + 1;
-  }
-  return false;
-}
-
-/* every name in the list is a pass; false with the first that is not */
-static bool passes_known(const char *list, char *err, size_t errlen, const char *flag) {
-  for (const char *p = list; p && *p;) {
-    const char *e = strchr(p, ',');
-    char *name = arena_strndup(p, e ? (size_t)(e - p) : strlen(p));
-    if (!opt_find_pass(name)) { snprintf(err, errlen, "%s: no pass named '%s'", flag, name); return false; }
-    if (!e) break;
-    p = e + 1;
-  }
-  return true;
-}
-
 int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   s->in = *in;
@@ -352,13 +326,13 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   buf_free(&fp);
   snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(s->tmpdir)) { snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
-  if (!passes_known(in->only, err, errlen, "--passes") || !passes_known(in->skip, err, errlen, "--skip")) return 2;
+  if (!opt_passes_known(in->only, "--passes", err, errlen) || !opt_passes_known(in->skip, "--skip", err, errlen)) return 2;
   if (!launch_axes(s, err, errlen)) return 2;
   int np;
   const Pass *const *ps = opt_passes(&np);
   for (int i = 0; i < np && s->ndims + 1 + ps[i]->nparams <= SEARCH_MAX_DIMS; i++) {
     char why[512];
-    if ((in->only && !name_listed(in->only, ps[i]->name)) || name_listed(in->skip, ps[i]->name)) {
+    if ((in->only && !opt_listed(in->only, ps[i]->name)) || opt_listed(in->skip, ps[i]->name)) {
       if (s->nskipped < 8) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: left out (%s)", ps[i]->name, in->only ? "--passes" : "--skip");
       continue;
     }
