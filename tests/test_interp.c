@@ -778,6 +778,11 @@ static void test_cxx_assert_extern_shared(void) {
     "#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64] : zeros out\n#pragma carve arg n = 40\n"
     "__global__ void k(float *a, int n) {\n  a[threadIdx.x] = 1.0f;\n  assert(threadIdx.x < n && \"in range\");\n}\n",
     "assertion 'threadIdx.x < n && \"in range\"' failed in block (0,0,0) thread (40,0,0)", 6);
+  /* assert(!"why") fails where it is reached: the literal is a non-null pointer */
+  expect_fault("assert(!\"why\")",
+    "#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64] : zeros out\n"
+    "__global__ void k(float *a) {\n  if (threadIdx.x == 50)\n    assert(!\"unreachable\");\n  a[threadIdx.x] = 1.0f;\n}\n",
+    "assertion '!\"unreachable\"' failed in block (0,0,0) thread (50,0,0)", 5);
   Run *r = run(
     "#pragma carve launch k grid(1) block(32) shared(128)\n#pragma carve arg a = int[32] : iota out\n"
     "extern __shared__ int dyn[];\n"

@@ -923,6 +923,18 @@ static bool is_typename(Token *tok) {
 
 /* ---------------- initializers ---------------- */
 
+/* the initializer converted to ty as an assignment converts */
+static Node *coerce_init(Node *e, Type *ty) {
+  Node *fake = new_node(ND_VAR, e->tok);
+  Obj tmp = {0};
+  tmp.ty = unqual(ty);
+  fake->var = &tmp;
+  fake->ty = unqual(ty);
+  Node *a = new_binary(ND_ASSIGN, fake, e, e->tok);
+  add_type(a);
+  return a->rhs;
+}
+
 /* initializer = "{" (initializer ("," initializer)* ","?)? "}" | assign */
 static Node *initializer_at(Token **rest, Token *tok, Type *ty);
 static Node *initializer(Token **rest, Token *tok, Type *ty) {
@@ -972,15 +984,7 @@ static Node *initializer_at(Token **rest, Token *tok, Type *ty) {
   Node *e = assign(rest, tok);
   add_type(e);
   if (ty->kind == TY_ARRAY) error_tok(e->tok, "array must be initialized with a brace-enclosed list");
-  /* coerce like an assignment */
-  Node *fake = new_node(ND_VAR, e->tok);
-  Obj tmp = {0};
-  tmp.ty = unqual(ty);
-  fake->var = &tmp;
-  fake->ty = unqual(ty);
-  Node *a = new_binary(ND_ASSIGN, fake, e, e->tok);
-  add_type(a);
-  return a->rhs;
+  return coerce_init(e, ty);
 }
 
 /* ---------------- declarations inside functions ---------------- */
@@ -989,17 +993,6 @@ static void check_local_type(Type *ty, Token *tok) {
   if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable has incomplete type '%s'", type_name(ty));
 }
 
-/* the initializer converted to ty as an assignment converts */
-static Node *coerce_init(Node *e, Type *ty) {
-  Node *fake = new_node(ND_VAR, e->tok);
-  Obj tmp = {0};
-  tmp.ty = unqual(ty);
-  fake->var = &tmp;
-  fake->ty = unqual(ty);
-  Node *a = new_binary(ND_ASSIGN, fake, e, e->tok);
-  add_type(a);
-  return a->rhs;
-}
 
 static bool lvalue_node(Node *n) {
   return n->kind == ND_VAR || n->kind == ND_DEREF || n->kind == ND_INDEX || (n->kind == ND_MEMBER && (n->arrow || lvalue_node(n->lhs)));
@@ -2831,9 +2824,7 @@ static void symbol_arg(Obj *fn, Node *call) {
 }
 
 /* dim3: the predefined uint3 whose omitted components are 1 (builtin_typedef) */
-static bool is_dim3(const Type *t) {
-  return t && ((t->typedef_name && !strcmp(t->typedef_name, "dim3")) || (t->kind == TY_STRUCT && t->tag && !strcmp(t->tag, "dim3")));
-}
+static bool is_dim3(const Type *t) { return t && t->typedef_name && !strcmp(t->typedef_name, "dim3"); }
 
 /* dim3(x, y, z) with the missing dimensions 1, as CUDA's constructor: a make_vector call */
 static Node *dim3_call(Token *name, Node *call, Type *t) {

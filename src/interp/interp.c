@@ -1318,17 +1318,12 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
     return;
   case BI_HALF: eval_half(w, n, m, out); return;
   case BI_CG: eval_cg(w, n, m, out); return;
-  case BI_ASSERT: {   /* C++ (docs/cxx.md): a failed assert is a fault with its text */
-    /* assert(c && "why") and assert(!"why"): a string literal is never null */
-    Node *c = n->args;
-    while (c->kind == ND_CAST && c->implicit) c = c->lhs;
-    while (c->kind == ND_LOGAND && c->rhs->kind == ND_STR) { c = c->lhs; while (c->kind == ND_CAST && c->implicit) c = c->lhs; }
-    bool never = c->kind == ND_NOT && c->lhs->kind == ND_STR;
-    if (!never) eval(w, c == n->args->lhs || c == n->args ? n->args : c, m, a);
+  case BI_ASSERT:   /* C++ (docs/cxx.md): a failed assert is a fault with its text; a string
+                     * literal is a non-null pointer, so assert(c && "why") and assert(!"why") need nothing special */
+    eval(w, n->args, m, a);
     for (int l = 0; l < W; l++)
-      if ((m >> l & 1) && (never || !a[l].i)) fault_at(w, FAULT_ASSERTION, n, l, "assertion '%s' failed", n->args->next->tok->str);
+      if ((m >> l & 1) && !a[l].i) fault_at(w, FAULT_ASSERTION, n, l, "assertion '%s' failed", n->args->next->tok->str);
     return;
-  }
   default: break;
   }
   fault_at(w, FAULT_INTERNAL, n, -1, "internal: builtin %d", n->builtin);
