@@ -295,13 +295,15 @@ typedef struct Opts {
   const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
 } Opts;
 
+enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
 struct Command {
   const char *name, *usage;
   uint64_t options;          /* bit (1 << OptId) for each option it accepts */
   const char *formats;       /* --format values, "text|json" */
   int min_args, max_args;    /* positional arguments (-1: any number) */
   const char *arg_name;      /* what they are */
-  bool load;                 /* the argument is a FILE.cu to load before run */
+  int load;                  /* 0: nothing loaded; LOAD_FILE: the first argument is a FILE.cu loaded
+                              * before run; LOAD_SOURCES: every argument a source of one program */
   int (*run)(Opts *o, Program *p);
 };
 
@@ -1391,19 +1393,19 @@ static int cmd_report(Opts *o, Program *p) {
 #define LOADING (OPT(O_DEFINE) | OPT(O_INCLUDE))
 #define LAUNCH (LOADING | OPT(O_KERNEL) | OPT(O_GRID) | OPT(O_BLOCK) | OPT(O_SHARED) | OPT(O_ARG))
 static const Command commands[] = {
-  {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_check},
-  {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", true, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", true, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", true, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", false,
+  {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
+  {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
-   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_bench},
+   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
   {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
-   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", true, cmd_optimize},
-  {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", true, cmd_report},
-  {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", false, cmd_arch},
-  {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", false, cmd_calibrate},
+   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
+  {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", LOAD_FILE, cmd_report},
+  {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", 0, cmd_arch},
+  {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", 0, cmd_calibrate},
 };
 
 static const Command *find_command(const char *name) {
@@ -1438,8 +1440,7 @@ static int run_command(const Command *c, int argc, char **argv) {
   /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
   DiagCapture cap;
   if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);
-  /* several sources make one program for run only: report's second file is a bench JSON */
-  Program *p = o.nfiles > 1 && c->run == cmd_run ? load_sources(&o) : load_program(o.file, &o.pp);
+  Program *p = o.nfiles > 1 && c->load == LOAD_SOURCES ? load_sources(&o) : load_program(o.file, &o.pp);
   int rc = p ? c->run(&o, p) : 2;
   if (p) program_free(p);
   if (o.diags) {
