@@ -536,3 +536,17 @@ bool json_valid(const char *text, size_t len, char *why, size_t whylen) {
   snprintf(why, whylen, "not JSON: %s at line %d, column %d", j.err, line, col);
   return false;
 }
+
+/* "carve CMD: MSG (see 'carve CMD --help')" on stderr; 2, the exit status of a usage error */
+int usage_error(const char *cmd, const char *msg) {
+  fprintf(stderr, "carve %s: %s (see 'carve %s --help')\n", cmd, msg, cmd);
+  return 2;
+}
+
+/* s appended to an arena array of *n strings (flag lists: they live as long as the command) */
+void arena_push(const char ***arr, int *n, const char *s) {
+  const char **a = arena_alloc(sizeof(char *) * (size_t)(*n + 1));
+  if (*n) memcpy(a, *arr, sizeof(char *) * (size_t)*n);
+  a[(*n)++] = s;
+  *arr = a;
+}

@@ -78,6 +78,8 @@ char *read_file(const char *path, size_t *len);
 bool make_dirs(const char *path);
 /* the number after "key": in a flat JSON text (the harness and calibration outputs) */
 bool json_number(const char *json, const char *key, double *v);
+int usage_error(const char *cmd, const char *msg);             /* a command's usage error: 2 */
+void arena_push(const char ***arr, int *n, const char *s);     /* append to an arena string array */
 /* the calibration file: `given`, else $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json */
 char *calibration_path(const char *given);
 /* processes: a tool by name ($CARVE_NVCC, $CARVE_NCU, PATH, /usr/local/cuda/bin), NULL if absent;

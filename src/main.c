@@ -307,19 +307,6 @@ struct Command {
   int (*run)(Opts *o, Program *p);
 };
 
-static int usage_error(const char *cmd, const char *msg) {
-  fprintf(stderr, "carve %s: %s (see 'carve %s --help')\n", cmd, msg, cmd);
-  return 2;
-}
-
-/* flag lists live as long as the command: arena memory, freed at exit */
-static void push(const char ***arr, int *n, const char *s) {
-  const char **a = arena_alloc(sizeof(char *) * (size_t)(*n + 1));
-  if (*n) memcpy(a, *arr, sizeof(char *) * (size_t)*n);
-  a[(*n)++] = s;
-  *arr = a;
-}
-
 /* the option a names among those c accepts; *val: a value given in the same word */
 static const OptDef *find_option(const Command *c, const char *a, const char **val) {
   *val = NULL;
@@ -363,8 +350,8 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   const char *cmd = o->cmd->name;
   char *end;
   switch (d->id) {
-  case O_DEFINE: push(&o->pp.defines, &o->pp.n_defines, v); return 0;
-  case O_INCLUDE: push(&o->pp.include_dirs, &o->pp.n_include_dirs, v); return 0;
+  case O_DEFINE: arena_push(&o->pp.defines, &o->pp.n_defines, v); return 0;
+  case O_INCLUDE: arena_push(&o->pp.include_dirs, &o->pp.n_include_dirs, v); return 0;
   case O_KERNEL: o->kernel = v; return 0;
   case O_FORMAT:
     if (!listed(o->cmd->formats, v)) return usage_error(cmd, fmt("--format takes %s", one_of(o->cmd->formats)));
@@ -379,10 +366,10 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
     o->ov.dyn_shared = n;
     return 0;
   }
-  case O_ARG: push(&o->arg_texts, &o->nargs, v); return 0;
+  case O_ARG: arena_push(&o->arg_texts, &o->nargs, v); return 0;
   case O_OUT:
     if (!strchr(v, '=')) return usage_error(cmd, "--out needs NAME=PATH");
-    push(&o->outs, &o->nouts, v);
+    arena_push(&o->outs, &o->nouts, v);
     return 0;
   case O_MAX_STEPS: {
     double n = strtod(v, &end);
@@ -412,7 +399,7 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_RANK: o->rank = true; return 0;
   case O_PASSES: o->passes = v; return 0;
   case O_SKIP: o->skip = v; return 0;
-  case O_SET: push(&o->sets, &o->nsets, v); return 0;
+  case O_SET: arena_push(&o->sets, &o->nsets, v); return 0;
   case O_EXPLAIN: o->explain = true; return 0;
   case O_NO_VERIFY: o->no_verify = true; return 0;
   case O_NO_ESTIMATE: o->no_estimate = true; return 0;
@@ -470,7 +457,7 @@ static int nvcc_flag(Opts *o, int argc, char **argv, int i) {
     else { usage_error(o->cmd->name, fmt("%s needs a value", a)); return -2; }
   }
   if (!used) return 0;
-  if (strstr(a, "fast_math")) { push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
+  if (strstr(a, "fast_math")) { arena_push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
   bool is_arch = !strcmp(a, "-arch") || !strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture", 18);
   bool any_gpu = is_arch && (!strcmp(val, "native") || !strcmp(val, "all") || !strcmp(val, "all-major"));
   if (is_arch && !any_gpu && o->cmd->options >> O_ARCH & 1) {
@@ -494,7 +481,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
     const char *a = argv[i], *val;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(c->usage, stdout); return -1; }
     if (!strcmp(a, "--") && (c->options >> O_HOST & 1)) {   /* the host program's own arguments */
-      for (i++; i < argc; i++) push(&o->prog_args, &o->nprog_args, argv[i]);
+      for (i++; i < argc; i++) arena_push(&o->prog_args, &o->nprog_args, argv[i]);
       break;
     }
     if (a[0] != '-' || !a[1]) { o->files[o->nfiles++] = a; continue; }
@@ -1150,16 +1137,16 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   for (int i = 0; i < rl->ov.nargs && !rc; i++) {
     const ArgSpec *a = rl->ov.args[i];
     if (!a->is_buffer) {
-      push(&f.arg_texts, &f.nargs, a->scalar.is_float ? fmt("%s=%.17g", a->name, a->scalar.d) : fmt("%s=%lld", a->name, (long long)a->scalar.i));
+      arena_push(&f.arg_texts, &f.nargs, a->scalar.is_float ? fmt("%s=%.17g", a->name, a->scalar.d) : fmt("%s=%lld", a->name, (long long)a->scalar.i));
       continue;
     }
     const char *path = fmt("%s/%s.bin", dir, a->name);
     OutFile *of = out_begin(path);
     if (!of || !out_write(of, a->bytes, (size_t)a->count * (size_t)a->elem_ty->size) || !out_commit_all()) { out_abort_all(); rc = 2; break; }
     written[nw++] = path;
-    push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\")%s", a->name, type_name(a->elem_ty), (long long)a->count, path, " out"));
+    arena_push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\")%s", a->name, type_name(a->elem_ty), (long long)a->count, path, " out"));
   }
-  for (int i = 0; i < o->nargs; i++) push(&f.arg_texts, &f.nargs, o->arg_texts[i]);
+  for (int i = 0; i < o->nargs; i++) arena_push(&f.arg_texts, &f.nargs, o->arg_texts[i]);
   if (!rc) rc = ((ViaFlags *)ctx)->fn(&f, p);
   if (!keep) {
     for (int i = 0; i < nw; i++) unlink(written[i]);

@@ -72,18 +72,6 @@ typedef struct TuneArgs {
   double time_s;
 } TuneArgs;
 
-static int usage_error(const char *cmd, const char *msg) {
-  fprintf(stderr, "carve %s: %s (see 'carve %s --help')\n", cmd, msg, cmd);
-  return 2;
-}
-
-static void push(const char ***arr, int *n, const char *s) {
-  const char **a = arena_alloc(sizeof(char *) * (size_t)(*n + 1));
-  if (*n) memcpy(a, *arr, sizeof(char *) * (size_t)*n);
-  a[(*n)++] = s;
-  *arr = a;
-}
-
 static bool number(const char *v, double lo, double hi, double *out) {
   char *end;
   errno = 0;
@@ -101,9 +89,9 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   if (!strcmp(opt, "--kernel")) a->kernel = val;
   else if (!strcmp(opt, "--passes")) a->only = val;
   else if (!strcmp(opt, "--skip")) a->skip = val;
-  else if (!strcmp(opt, "-D")) push(&a->pp.defines, &a->pp.n_defines, val);
-  else if (!strcmp(opt, "-I")) push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
-  else if (!strcmp(opt, "--arg")) push(&a->args, &a->nargs, val);
+  else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
+  else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
+  else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
   else if (!strcmp(opt, "--arch")) a->arch = val;
   else if (!strcmp(opt, "--format")) {
     if (strcmp(val, "text") && strcmp(val, "json") && (t || strcmp(val, "csv"))) { usage_error(cmd, fmt("--format is text, json%s", t ? "" : " or csv")); return 2; }
@@ -151,7 +139,7 @@ static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
   int npos = 0;
   for (int i = 0; i < argc; i++) {
     const char *s = argv[i];
-    if (s[0] != '-' || !s[1]) { push(&pos, &npos, s); continue; }
+    if (s[0] != '-' || !s[1]) { arena_push(&pos, &npos, s); continue; }
     if (is_switch(a, s)) continue;
     const char *eq = strchr(s, '='), *opt = s, *val = NULL;
     if (!strncmp(s, "-D", 2) && s[2]) { opt = "-D"; val = s + 2; }
