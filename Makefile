@@ -104,14 +104,14 @@ FUZZ_MAX_LEN ?= 65536
 FUZZ_FLAGS ?=
 fuzz: build/fuzz/fuzz_front
 	@mkdir -p fuzz-out/corpus
-	@cp -n examples/*.cu tests/fuzz/seeds/* tests/fuzz/regress/* fuzz-out/corpus/ 2>/dev/null || true
+	@cp -n examples/*.cu tests/fuzz/seeds/* tests/host/*.cu tests/cxx/*.cu tests/fuzz/regress/* fuzz-out/corpus/ 2>/dev/null || true
 	build/fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -timeout=10 -rss_limit_mb=2048 \
 	  -dict=tests/fuzz/cuda.dict -artifact_prefix=fuzz-out/ $(FUZZ_FLAGS) fuzz-out/corpus
 
 FUZZ_CARVE ?= build-san/carve
 fuzz-cli: build/fuzz/fuzz_cli $(FUZZ_CARVE)
 	build/fuzz/fuzz_cli -carve $(FUZZ_CARVE) -seconds $(FUZZ_SECONDS) -out fuzz-out/cli $(FUZZ_CLI_FLAGS) \
-	  examples/*.cu tests/diag/*.cu tests/fuzz/seeds/*
+	  examples/*.cu tests/diag/*.cu tests/fuzz/seeds/* tests/host/*.cu tests/cxx/*.cu
 
 install: carve
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

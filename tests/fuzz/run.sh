@@ -29,9 +29,10 @@ else
   out=$(make -s build/fuzz/fuzz_front 2>&1); rc=$?
   check $rc "make build/fuzz/fuzz_front with $cc: $(echo "$out" | grep -m3 -E 'error|warning')"
   if [ $rc = 0 ]; then
-    out=$(build/fuzz/fuzz_front -runs=0 tests/fuzz/regress tests/fuzz/seeds examples 2>&1)
+    # the host-program and C++ corpora are seeds too (read where they are, not copied; libFuzzer takes folders)
+    out=$(build/fuzz/fuzz_front -runs=0 tests/fuzz/regress tests/fuzz/seeds examples tests/host tests/cxx 2>&1)
     check $? "fuzz_front replays its regression inputs: $(echo "$out" | grep -m3 -E 'ERROR|SUMMARY|printed|stable')"
-    out=$(FUZZ_PP_ONLY=1 build/fuzz/fuzz_front -runs=0 tests/fuzz/regress tests/fuzz/seeds examples tests/diag 2>&1)
+    out=$(FUZZ_PP_ONLY=1 build/fuzz/fuzz_front -runs=0 tests/fuzz/regress tests/fuzz/seeds examples tests/diag tests/host tests/cxx 2>&1)
     check $? "fuzz_front (FUZZ_PP_ONLY) replays them: $(echo "$out" | grep -m3 -E 'ERROR|SUMMARY|outside')"
   fi
 fi
