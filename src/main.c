@@ -680,13 +680,7 @@ static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
   if (o->grid) { if (!parse_flag_dims(p, "--grid", o->grid, ov->grid)) return false; ov->has_grid = true; }
   if (o->block) { if (!parse_flag_dims(p, "--block", o->block, ov->block)) return false; ov->has_block = true; }
   if (o->bench.arch) ov->machine = machine_find(o->bench.arch);   /* --block's limit (NULL: the H100's) */
-  ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(o->nargs + 1));
-  ov->nargs = 0;
-  for (int i = 0; i < o->nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, o->arg_texts[i], ".");
-    if (!a) return false;
-    ov->args[ov->nargs++] = a;
-  }
+  if (!parse_arg_settings(p, o->arg_texts, o->nargs, ov)) return false;
   return true;
 }
 

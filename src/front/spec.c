@@ -301,4 +301,3 @@ bool parse_flag_dims(Program *p, const char *flag, const char *text, int64_t d[3
   }
   return ok;
 }
-

@@ -150,6 +150,8 @@ typedef struct LaunchOverrides {
    * (NULL: the H100's, which are CUDA's since cc 2.0) */
   const struct Machine *machine;
 } LaunchOverrides;
+/* every --arg text ("NAME = ...") into ov->args (arena); false at the first that does not parse (diagnosed) */
+bool parse_arg_settings(Program *p, const char **texts, int n, LaunchOverrides *ov);
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);
 /* CUDA's limits on grid and block dimensions, overflow-safe; 0, or 2 after a diagnostic.

@@ -409,3 +409,15 @@ void launch_free(Launch *L) {
   free(L->constant);
   memset(L, 0, sizeof *L);
 }
+
+/* every --arg text into ov->args (arena); false at the first that does not parse (diagnosed) */
+bool parse_arg_settings(Program *p, const char **texts, int n, LaunchOverrides *ov) {
+  ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(n + 1));
+  ov->nargs = 0;
+  for (int i = 0; i < n; i++) {
+    ArgSpec *a = parse_arg_setting(p, texts[i], ".");
+    if (!a) return false;
+    ov->args[ov->nargs++] = a;
+  }
+  return true;
+}

@@ -188,11 +188,7 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
   ov.dyn_shared = -1;
   if (!reshaped && in->grid && parse_flag_dims(v, "--grid", in->grid, ov.grid)) ov.has_grid = true;
   if (!reshaped && in->block && parse_flag_dims(v, "--block", in->block, ov.block)) ov.has_block = true;
-  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
-  for (int i = 0; i < in->nargs; i++) {
-    ArgSpec *a = parse_arg_setting(v, in->arg_texts[i], ".");
-    if (a) ov.args[ov.nargs++] = a;
-  }
+  parse_arg_settings(v, in->arg_texts, in->nargs, &ov);   /* checked when optimize() began */
   EstimateOptions eo = {.regs = o->regs, .ceilings = o->ceilings};
   EstimateResult r;
   FILE *saved = diag_out, *null = fopen("/dev/null", "w");
@@ -284,11 +280,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     bool bad = false;
     if (in->grid) { if (parse_flag_dims(p, "--grid", in->grid, ov.grid)) ov.has_grid = true; else bad = true; }
     if (in->block) { if (parse_flag_dims(p, "--block", in->block, ov.block)) ov.has_block = true; else bad = true; }
-    ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
-    for (int i = 0; i < in->nargs; i++) {
-      ArgSpec *a = parse_arg_setting(p, in->arg_texts[i], ".");
-      if (a) ov.args[ov.nargs++] = a; else bad = true;
-    }
+    if (!parse_arg_settings(p, in->arg_texts, in->nargs, &ov)) bad = true;
     if (bad) { snprintf(plan->error, sizeof plan->error, "the launch settings given as flags do not parse"); return 2; }
     if (launch_prepare(&L, p, k, &ov)) { snprintf(plan->error, sizeof plan->error, "the launch cannot be prepared"); return 2; }
   }

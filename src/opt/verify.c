@@ -133,12 +133,7 @@ static int prepare(const OptInput *in, Program *p, Launch *L) {
   ov.dyn_shared = -1;
   if (in->grid) { if (!parse_flag_dims(p, "--grid", in->grid, ov.grid)) return 2; ov.has_grid = true; }
   if (in->block) { if (!parse_flag_dims(p, "--block", in->block, ov.block)) return 2; ov.has_block = true; }
-  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(in->nargs + 1));
-  for (int i = 0; i < in->nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, in->arg_texts[i], ".");
-    if (!a) return 2;
-    ov.args[ov.nargs++] = a;
-  }
+  if (!parse_arg_settings(p, in->arg_texts, in->nargs, &ov)) return 2;
   int rc = launch_prepare(L, p, k, &ov);
   if (!rc) L->machine = in->m;   /* the target's limits: a tile too big for it faults */
   return rc;

@@ -223,12 +223,7 @@ static bool orig_launch(Space *s, char *err, size_t errlen) {
   memset(&L, 0, sizeof L);
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
-  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(s->in.nargs + 1));
-  for (int i = 0; i < s->in.nargs; i++) {
-    ArgSpec *a = parse_arg_setting(s->orig, s->in.arg_texts[i], ".");
-    if (!a) { snprintf(err, errlen, "--arg %s: not a setting", s->in.arg_texts[i]); return false; }
-    ov.args[ov.nargs++] = a;
-  }
+  if (!parse_arg_settings(s->orig, s->in.arg_texts, s->in.nargs, &ov)) { snprintf(err, errlen, "an --arg setting does not parse"); return false; }
   FILE *saved = diag_out, *null = fopen("/dev/null", "w");
   diag_out = null;
   int rc = launch_prepare(&L, s->orig, k, &ov);

@@ -78,11 +78,7 @@ static void estimate_variant(Space *s, Variant *v, Program *r) {
   ProgramScope sc = program_enter(r);
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
-  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(s->in.nargs + 1));
-  for (int i = 0; i < s->in.nargs; i++) {
-    ArgSpec *a = parse_arg_setting(r, s->in.arg_texts[i], ".");
-    if (a) ov.args[ov.nargs++] = a;
-  }
+  parse_arg_settings(r, s->in.arg_texts, s->in.nargs, &ov);   /* checked when the space was built */
   EstimateOptions eo = {.regs = s->in.regs};
   EstimateResult er;
   int rc = estimate_kernel(r, find_kernel(r, s->kernel), &ov, s->in.m, &eo, &er);

@@ -56,11 +56,7 @@ static int prepare(Space *s, Program *p, Launch *L) {
   ProgramScope sc = program_enter(p);
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
-  ov.args = arena_alloc(sizeof(ArgSpec *) * (size_t)(s->in.nargs + 1));
-  for (int i = 0; i < s->in.nargs; i++) {
-    ArgSpec *a = parse_arg_setting(p, s->in.arg_texts[i], ".");
-    if (a) ov.args[ov.nargs++] = a;
-  }
+  parse_arg_settings(p, s->in.arg_texts, s->in.nargs, &ov);   /* checked when the space was built */
   memset(L, 0, sizeof *L);
   int rc = launch_prepare(L, p, find_kernel(p, s->kernel), &ov);
   program_leave(sc);
