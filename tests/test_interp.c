@@ -7,6 +7,7 @@
 #include "../src/interp/interp.h"
 #include "../src/interp/half.h"
 #include "../src/model/model.h"
+#include "../src/gpu/gpu.h"
 #include "test.h"
 #include <math.h>
 #include <stdlib.h>
@@ -1234,6 +1235,34 @@ static void test_session4b_fixes(void) {
   test_ptxas_logs();
 }
 
+/* the one comparison of GPU outputs with the interpreter's (bench --verify and carve tune) */
+static void test_compare_gpu_buffer(void) {
+  float ref[4] = {1.0f, 2.0f, NAN, 4.0f}, gpu[4] = {1.0f, 2.0f, NAN, 4.0f};
+  Buffer b = {.name = "y", .elem_ty = ty_float, .count = 4, .bytes = sizeof ref, .data = (unsigned char *)ref};
+  BufferCompare c = compare_gpu_buffer(&b, (unsigned char *)gpu, NULL, 1e-6);
+  CHECK(c.ok && c.compared == 4 && !c.mismatches && c.rel_l2 == 0, "equal floats, NaN where both are NaN");
+  gpu[3] = 4.5f;
+  c = compare_gpu_buffer(&b, (unsigned char *)gpu, NULL, 1e-6);
+  CHECK(!c.ok && !c.mismatches && c.rel_l2 > 0.1, "a float off by 0.5: beyond the tolerance (%g)", c.rel_l2);
+  unsigned char mask[sizeof ref] = {0};
+  memset(mask, 1, 3 * sizeof(float));
+  c = compare_gpu_buffer(&b, (unsigned char *)gpu, mask, 1e-6);
+  CHECK(c.ok && c.compared == 3, "only the elements the sampled blocks wrote are compared");
+  gpu[2] = 3.0f;
+  c = compare_gpu_buffer(&b, (unsigned char *)gpu, NULL, 1.0);
+  CHECK(!c.ok && c.mismatches == 1 && c.first_bad == 2, "a number where the interpreter has NaN is a mismatch");
+  /* __half: bit for bit, any NaN equal to any NaN */
+  uint16_t h_ref[3] = {0x3c00, 0x7e00, 0x0001}, h_gpu[3] = {0x3c00, 0x7fff, 0x0001};
+  Type half = *ty_ushort;
+  half.is_half = 1;
+  Buffer h = {.name = "h", .elem_ty = &half, .count = 3, .bytes = sizeof h_ref, .data = (unsigned char *)h_ref};
+  c = compare_gpu_buffer(&h, (unsigned char *)h_gpu, NULL, 0);
+  CHECK(c.ok && c.exact, "halves: two different NaNs are equal");
+  h_gpu[2] = 0x0000;
+  c = compare_gpu_buffer(&h, (unsigned char *)h_gpu, NULL, 0);
+  CHECK(!c.ok && c.first_bad == 2, "halves: a subnormal flushed to zero is a mismatch");
+}
+
 int main(void) {
   test_generators_pinned();
   test_integer_semantics();
@@ -1261,5 +1290,6 @@ int main(void) {
   test_host_programs();
   test_step_limit_scaling();
   test_session4b_fixes();
+  test_compare_gpu_buffer();
   return TEST_SUMMARY("interp");
 }

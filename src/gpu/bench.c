@@ -60,13 +60,13 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
 
 static bool cmp_json_first;   /* reset per verification, for the commas between entries */
 
-static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol, bool json, int *compared) {
+BufferCompare compare_gpu_buffer(const Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol) {
   Type *t = b->elem_ty;
   Type *comp = t->kind == TY_STRUCT ? t->members->ty : t;
   size_t cs = (size_t)comp->size, n = b->bytes / cs;
   double num = 0, den = 0, max_ulp = 0;
   size_t bad = 0, first_bad = (size_t)-1;
-  int cmp = 0;
+  int64_t cmp = 0;
   for (size_t i = 0; i < n; i++) {
     if (mask && !mask[i * cs]) continue;
     cmp++;
@@ -105,9 +105,20 @@ static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned ch
     num += (x - y) * (x - y);
     den += x * x;
   }
+  BufferCompare r = {.compared = cmp, .mismatches = bad, .first_bad = first_bad, .max_ulp = max_ulp, .exact = !is_flonum(comp)};
+  r.rel_l2 = den > 0 ? sqrt(num / den) : sqrt(num);
+  r.ok = bad == 0 && (r.exact || r.rel_l2 <= tol);
+  return r;
+}
+
+static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol, bool json, int *compared) {
+  BufferCompare c = compare_gpu_buffer(b, gpu, mask, tol);
+  int cmp = (int)c.compared;
+  double rel = c.rel_l2, max_ulp = c.max_ulp;
+  size_t bad = c.mismatches, first_bad = c.first_bad;
+  bool ok = c.ok;
+  Type *comp = b->elem_ty->kind == TY_STRUCT ? b->elem_ty->members->ty : b->elem_ty;
   *compared = cmp;
-  double rel = den > 0 ? sqrt(num / den) : sqrt(num);
-  bool ok = bad == 0 && (!is_flonum(comp) || rel <= tol);
   if (!json) {
     if (is_flonum(comp)) printf("  verify %s: %s (%d elements, relative L2 error %.3g, tolerance %.3g, max %.0f ulp)\n", b->name,
                                 ok ? "ok" : "FAILED", cmp, rel, tol, max_ulp);

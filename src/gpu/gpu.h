@@ -31,6 +31,17 @@ typedef struct BenchOptions {
   const char *calibration; /* calibration file, or NULL for the default place */
 } BenchOptions;
 
+/* a GPU's output buffer against the interpreter's (b->data): every element, or those whose first
+ * byte mask marks (the bytes sampled blocks wrote); integers bit for bit, __half bit for bit with
+ * any NaN equal to any NaN, floats by relative L2 error within tol (NaN only where both are) */
+typedef struct BufferCompare {
+  bool ok, exact;            /* exact: compared bit for bit (integers, halves) */
+  int64_t compared;          /* elements compared */
+  size_t mismatches, first_bad;
+  double rel_l2, max_ulp;
+} BufferCompare;
+BufferCompare compare_gpu_buffer(const Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol);
+
 /* 0 ok, 1 verification failed or kernel fault, 2 error, 3 no GPU / toolkit */
 int bench_run(Launch *L, const char *file, const BenchOptions *o);
 /* measure the GPU (bench/calibrate.cu) and write the calibration file; exit status as bench */

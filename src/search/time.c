@@ -106,25 +106,10 @@ static bool compare_outputs(Space *s, Reference *r, const char *dir, char *why, 
     size_t n;
     unsigned char *gpu = (unsigned char *)read_file(fmt("%s/%s.bin", dir, b->name), &n);
     if (!gpu || n != b->bytes) { snprintf(why, len, "the harness did not write %s", b->name); free(gpu); return false; }
-    Type *t = b->elem_ty->kind == TY_STRUCT ? b->elem_ty->members->ty : b->elem_ty;
-    size_t cs = (size_t)t->size, ne = cs ? b->bytes / cs : 0, bad = 0, first = 0;
-    double num = 0, den = 0;
-    for (size_t e = 0; e < ne; e++) {
-      if (!r->written[i][e * cs]) continue;
-      const unsigned char *c = b->data + e * cs, *g = gpu + e * cs;
-      if (!is_flonum(t)) { if (memcmp(c, g, cs) && !bad++) first = e; continue; }
-      double x, y;
-      if (t->kind == TY_FLOAT) { float fx, fy; memcpy(&fx, c, 4); memcpy(&fy, g, 4); x = fx; y = fy; }
-      else { memcpy(&x, c, 8); memcpy(&y, g, 8); }
-      if (isnan(x) != isnan(y)) { if (!bad++) first = e; continue; }
-      if (isnan(x)) continue;
-      num += (x - y) * (x - y);
-      den += x * x;
-    }
+    BufferCompare c = compare_gpu_buffer(b, gpu, r->written[i], tol);
     free(gpu);
-    double rel = den > 0 ? sqrt(num / den) : sqrt(num);
-    if (bad) { snprintf(why, len, "%s[%zu] differs from the interpreter (%zu elements)", b->name, first, bad); return false; }
-    if (is_flonum(t) && rel > tol) { snprintf(why, len, "%s: relative L2 error %.3g > %.3g", b->name, rel, tol); return false; }
+    if (c.mismatches) { snprintf(why, len, "%s[%zu] differs from the interpreter (%zu elements)", b->name, c.first_bad, c.mismatches); return false; }
+    if (!c.ok) { snprintf(why, len, "%s: relative L2 error %.3g > %.3g", b->name, c.rel_l2, tol); return false; }
   }
   return true;
 }
