@@ -403,6 +403,12 @@ void print_program(Buf *out, Program *p);
 extern bool print_carve_pragmas;   /* print `#pragma carve` lines (default true) */
 void print_function(Buf *out, Obj *fn);
 void print_expr(Buf *out, Node *n);
+/* the same with some nodes printed as other text: sub(n) returns the text for n (NULL: print n
+ * as it is); passes that write a kernel as source use it to place the original's expressions */
+typedef const char *PrintSubstFn(Node *n, void *ctx);
+void print_expr_with(Buf *out, Node *n, PrintSubstFn *sub, void *ctx);
+/* the statements of a list, each on its own lines at indent level `level` */
+void print_stmts_with(Buf *out, Node *list, int level, PrintSubstFn *sub, void *ctx);
 void print_type_decl(Buf *out, Type *ty, const char *name);
 
 /* ---------------- walk.c: the one traversal ---------------- */

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { Buf *b; int indent; Type **done; int ndone; const char *ns; } Printer;
+typedef struct {
+  Buf *b; int indent; Type **done; int ndone; const char *ns;
+  PrintSubstFn *sub; void *sub_ctx;   /* print_*_with: text printed in place of some nodes */
+} Printer;
 
 static void out(Printer *p, const char *s) { buf_puts(p->b, s); }
 static void outf(Printer *p, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -76,7 +79,7 @@ static void params_str(Printer *p, Type *fn, Buf *o) {
   for (Type *q = fn->params; q; q = q->next) {
     if (q != fn->params) buf_puts(o, ", ");
     Buf pb = {0};
-    Printer pp = {&pb, 0, p->done, p->ndone, NULL};
+    Printer pp = {&pb, 0, p->done, p->ndone, NULL, NULL, NULL};
     print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
     buf_puts(o, pb.s);
     buf_free(&pb);
@@ -146,7 +149,7 @@ static void decl(Printer *p, Type *t, const char *name, bool define) {
 }
 
 void print_type_decl(Buf *b, Type *ty, const char *name) {
-  Printer p = {b, 0, NULL, 0, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
   decl(&p, ty, name, false);
   free(p.done);
 }
@@ -303,6 +306,11 @@ static void cg_call(Printer *p, Node *n) {
 }
 
 static void expr(Printer *p, Node *n, int min) {
+  if (p->sub) {
+    const char *t = p->sub(n, p->sub_ctx);
+    /* the text stands for one operand: parenthesized unless it is a name, a number or a[i] */
+    if (t) { bool plain = !strpbrk(t, " +-*/%<>=&|^!?:,"); outf(p, plain ? "%s" : "(%s)", t); return; }
+  }
   if (n->kind == ND_CAST && n->implicit) { expr(p, n->lhs, min); return; }
   /* what references and __half conversions add underneath is not written in C++ */
   if ((n->kind == ND_ADDR || n->kind == ND_DEREF) && n->implicit) { expr(p, n->lhs, min); return; }
@@ -426,13 +434,29 @@ static void expr(Printer *p, Node *n, int min) {
 }
 
 void print_expr(Buf *b, Node *n) {
-  Printer p = {b, 0, NULL, 0, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
   expr(&p, n, P_COMMA);
   free(p.done);
 }
 
 /* ---- statements ---- */
 static void stmt(Printer *p, Node *n);
+
+void print_expr_with(Buf *b, Node *n, PrintSubstFn *sub, void *ctx) {
+  Printer p = {b, 0, NULL, 0, NULL, sub, ctx};
+  expr(&p, n, P_COMMA);
+  free(p.done);
+}
+
+void print_stmts_with(Buf *b, Node *list, int level, PrintSubstFn *sub, void *ctx) {
+  Printer p = {b, level, NULL, 0, NULL, sub, ctx};
+  for (Node *s = list; s; s = s->next) {
+    indent(&p);
+    stmt(&p, s);
+    out(&p, "\n");
+  }
+  free(p.done);
+}
 
 static void var_decl(Printer *p, Node *d, bool with_base) {
   Obj *v = d->var;
@@ -609,7 +633,7 @@ static void function(Printer *p, Obj *fn) {
   if (!ft->params) buf_puts(&ps, "void");
   for (Type *q = ft->params; q; q = q->next) {
     if (q != ft->params) buf_puts(&ps, ", ");
-    Printer pp = {&ps, 0, p->done, p->ndone, p->ns};
+    Printer pp = {&ps, 0, p->done, p->ndone, p->ns, NULL, NULL};
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
     p->done = pp.done;
     p->ndone = pp.ndone;
@@ -635,7 +659,7 @@ static bool header_pre(Node *n, void *ctx) {
 }
 
 void print_function(Buf *b, Obj *fn) {
-  Printer p = {b, 0, NULL, 0, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
   function(&p, fn);
   free(p.done);
 }
@@ -648,7 +672,7 @@ static void close_ns(Printer *p) {
 }
 
 void print_program(Buf *b, Program *prog) {
-  Printer p = {b, 0, NULL, 0, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
   uint64_t used = 0;
   for (Obj *f = prog->funcs; f; f = f->next) if (f->body) walk(f->body, header_pre, NULL, &used);
   for (Obj *f = prog->funcs; f; f = f->next)

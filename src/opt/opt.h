@@ -197,6 +197,16 @@ bool rw_pure(Node *e);                                /* no assignment, incremen
  * returns the return statements: xmalloc'd, *n of them */
 Node ***rw_x_slots(Node **list, bool returns, int *n);
 
+/* the kernel c->k gets the body of the kernel of that name `text` defines (source a pass wrote,
+ * with c->k's parameters, no macros, and only what the language and CUDA declare), parsed in
+ * the variant's arena; its parameter references are rebound to c->k's own, its
+ * __launch_bounds__ kept. false (why) when the text does not parse (an error is raised when it
+ * does not type-check: the driver's protected call catches it). */
+bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len);
+/* nothing in body stores through param (a store through any other pointer, a user function or
+ * an atomic counts as one) */
+bool rw_read_only(Node *body, Obj *param);
+
 /* ---- re-materialization (remat.c) ---- */
 /* e evaluated with substitutions: each ND_SPECIAL (reg, dim) in `from` replaced by a copy of the
  * matching `to`, each variable in vfrom by a copy of vto; locals with a single pure definition

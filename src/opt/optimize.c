@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const Pass pass_scalar, pass_split, pass_stage, pass_vector, pass_unroll, pass_camping;
+extern const Pass pass_scalar, pass_split, pass_stage, pass_tile, pass_vector, pass_unroll, pass_camping;
 /* split regroups threads before stage looks at their accesses; vector merges threads after
  * stage, whose shared tiles it cannot merge */
-static const Pass *const passes[] = {&pass_scalar, &pass_split, &pass_stage, &pass_vector, &pass_unroll, &pass_camping};
+static const Pass *const passes[] = {&pass_scalar, &pass_split, &pass_stage, &pass_tile, &pass_vector, &pass_unroll, &pass_camping};
 
 const Pass *const *opt_passes(int *n) {
   *n = (int)(sizeof passes / sizeof *passes);

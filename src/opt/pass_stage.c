@@ -20,26 +20,6 @@
 typedef struct { Node *acc; Obj *param; } Cand;
 typedef struct { Cand c[16]; int n; Obj *fn; } Cands;
 
-typedef struct { Obj *param; bool stored; } StoreFind;
-static bool store_pre(Node *n, void *ctx) {
-  StoreFind *s = ctx;
-  bool w = n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_PREDEC ||
-           n->kind == ND_POSTINC || n->kind == ND_POSTDEC;
-  if (w) {
-    Node *l = rw_strip(n->lhs);
-    if (l->kind == ND_INDEX && rw_strip(l->lhs)->kind == ND_VAR && rw_strip(l->lhs)->var == s->param) s->stored = true;
-    if (l->kind == ND_DEREF) s->stored = true;   /* through some pointer: assume it may be this one */
-  }
-  if (n->kind == ND_CALL && (n->fn || (n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR))) s->stored = true;
-  return !s->stored;
-}
-
-static bool read_only(Obj *fn, Obj *param) {
-  StoreFind s = {param, false};
-  walk(fn->body, store_pre, NULL, &s);
-  return !s.stored;
-}
-
 static bool is_store_target(Node *root, Node *acc) {
   Node *par = rw_parent(root, acc);
   if (!par) return false;
@@ -140,7 +120,7 @@ static Legality find_site(PassCtx *c, Site *site) {
       if (sy != 1 || (sx >= -1 && sx <= 1)) continue;
       /* a transposed load: now the legality */
       int line = tok_loc(acc->tok).line;
-      if (!read_only(k, cs.c[i].param)) {
+      if (!rw_read_only(k->body, cs.c[i].param)) {
         snprintf(c->why, sizeof c->why, "'%s' (line %d) is written in the kernel: loading it early could read a stale value", cs.c[i].param->name, line);
         best = ILLEGAL;
         continue;
@@ -217,7 +197,7 @@ static Node *row_access(PassCtx *c, Rows *r, int64_t *stride) {
   walk_one(body, cand_pre, NULL, &cs);
   for (int i = 0; i < cs.n; i++) {
     Node *acc = cs.c[i].acc;
-    if (is_store_target(body, acc) || !read_only(c->k, cs.c[i].param)) continue;
+    if (is_store_target(body, acc) || !rw_read_only(c->k->body, cs.c[i].param)) continue;
     char why[256];
     Node *g;
     if (!guard_of(body, acc, &g, why, sizeof why) || g) continue;

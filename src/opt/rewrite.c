@@ -402,3 +402,58 @@ void rw_pragma_unroll(Node *loop, int factor) {
   loop->pragma = p;
   loop->unroll = factor > 0 ? factor : -1;
 }
+
+/* ---- a kernel written anew as source ---- */
+
+typedef struct { Obj *from[64], *to[64]; int n; } ParamMap;
+static bool rebind_pre(Node *n, void *ctx) {
+  ParamMap *m = ctx;
+  if (n->kind == ND_VAR)
+    for (int i = 0; i < m->n; i++) if (n->var == m->from[i]) n->var = m->to[i];
+  return true;
+}
+
+bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len) {
+  /* the text is complete C: no macro of the user's program may rename its words */
+  const void *pps = pp_state_save();
+  pp_state_restore(NULL);
+  Token *t = pp_expand("<carve optimize>", text);
+  pp_state_restore(pps);
+  const void *saved = parse_state_save();
+  int errs = diag_errors;
+  Program *q = parse(t);
+  parse_state_restore(saved);
+  if (!q || q->errors || diag_errors != errs) { snprintf(why, len, "the kernel written does not parse: %.300s", diag_last_msg); return false; }
+  Obj *nk = NULL;
+  for (Obj *f = q->funcs; f; f = f->next) if (f->is_kernel && f->body && !strcmp(f->name, c->k->name)) nk = f;
+  if (!nk) { snprintf(why, len, "the kernel written does not define '%s'", c->k->name); return false; }
+  ParamMap m = {.n = 0};
+  Obj *a = nk->params, *b = c->k->params;
+  for (; a && b && m.n < 64; a = a->next, b = b->next) { m.from[m.n] = a; m.to[m.n++] = b; }
+  if (a || b) { snprintf(why, len, "the kernel written has other parameters than '%s'", c->k->name); return false; }
+  walk(nk->body, rebind_pre, NULL, &m);
+  c->k->body = nk->body;
+  c->k->launch_bounds[0] = nk->launch_bounds[0];
+  c->k->launch_bounds[1] = nk->launch_bounds[1];
+  return true;
+}
+
+typedef struct { Obj *param; bool stored; } StoreFind;
+static bool store_pre(Node *n, void *ctx) {
+  StoreFind *s = ctx;
+  bool w = n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_PREDEC ||
+           n->kind == ND_POSTINC || n->kind == ND_POSTDEC;
+  if (w) {
+    Node *l = rw_strip(n->lhs);
+    if (l->kind == ND_INDEX && rw_strip(l->lhs)->kind == ND_VAR && rw_strip(l->lhs)->var == s->param) s->stored = true;
+    if (l->kind == ND_DEREF) s->stored = true;   /* through some pointer: assume it may be this one */
+  }
+  if (n->kind == ND_CALL && (n->fn || (n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR))) s->stored = true;
+  return !s->stored;
+}
+
+bool rw_read_only(Node *body, Obj *param) {
+  StoreFind s = {param, false};
+  walk(body, store_pre, NULL, &s);
+  return !s.stored;
+}

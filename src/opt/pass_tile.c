@@ -1,0 +1,540 @@
+/* pass tile: thread-block merge and thread merge with 2-D register tiles (Yang et al., PLDI 2010,
+ * Sec. 3.4 data sharing, 3.5.1 thread-block merge, 3.5.2 thread merge), as every fast SGEMM on
+ * CUDA cores does it. The kernel shape it takes is the naive matrix multiply and its relatives:
+ *
+ *   col = blockIdx.x*blockDim.x + threadIdx.x;  row = blockIdx.y*blockDim.y + threadIdx.y;
+ *   if (guard) { T s = init; for (k = lo; k < hi; k++) s = UPDATE(s, A[f(row,k)], B[g(k,col)]); POST }
+ *
+ * Data sharing: the load whose index depends on (row, k) only is the same for every thread of a
+ * row (shared along x); the one on (k, col) only is shared along y. Both go through shared
+ * memory: a block computes BM x BN outputs from a BM x BK tile of A (stored k-major, padded
+ * against bank conflicts) and a BK x BN tile of B per step of k, loaded by all its threads along
+ * each array's unit stride (coalesced); each thread computes TM x TN outputs in registers from
+ * TM values of A and TN of B per k (thread merge: a loaded value serves TN or TM outputs).
+ *
+ * Exact for any UPDATE: each output still folds k = lo, lo+1, ... in order; a ragged last step
+ * of k runs only its valid k; tile elements outside the guard are zeros that no kept output
+ * uses; an output is written (POST) only where the original thread existed and passed the guard.
+ *
+ * Legal when: the two loads come from parameters the kernel never stores to (so hoisting them
+ * into tiles before any POST of another block cannot be observed; the pointers are then
+ * assumed not to alias, and the output says so); hi, lo, init and the guard's conjuncts depend
+ * only on parameters and invariant locals (a conjunct on row only or col only); POST uses row,
+ * col, s, parameters and its own locals (no thread index, barrier, shared memory or return);
+ * the launch is 2-D; the kernel is written anew as source (rw_replace_kernel), so it may not
+ * use globals, device functions or typedefs. */
+#include "opt.h"
+#include <stdlib.h>
+#include <string.h>
+
+enum { D_ROW = 1, D_COL = 2, D_K = 4, D_ACC = 8, D_MEM = 16, D_OTHER = 32 };
+enum { MAX_PRE = 16, MAX_CONJ = 8 };
+
+typedef struct {
+  Obj *row, *col, *k, *acc;
+  Node *pre[MAX_PRE]; int npre;      /* invariant declarations before the guard, printed as they are */
+  Node *conj[MAX_CONJ]; int nconj;   /* the guard's && terms */
+  int conj_dep[MAX_CONJ];            /* D_ROW, D_COL or 0 */
+  Node *acc_decl, *loop, *lo, *hi, *upd, *post;
+  Node *la, *lb;                     /* the loads shared along x (row, k) and along y (k, col) */
+  Obj *pa, *pb;
+  bool a_along_k, b_along_col;       /* which index of the tile has unit stride in memory */
+} Shape;
+
+/* ---- what an expression depends on ---- */
+typedef struct { const Shape *s; int d; Node *skip[8]; int nskip; Obj *own[32]; int nown; } Deps;
+
+static bool deps_pre(Node *n, void *ctx) {
+  Deps *d = ctx;
+  for (int i = 0; i < d->nskip; i++) if (n == d->skip[i]) return false;
+  switch (n->kind) {
+  case ND_VAR: {
+    Obj *v = n->var;
+    if (v == d->s->row) d->d |= D_ROW;
+    else if (v == d->s->col) d->d |= D_COL;
+    else if (d->s->k && v == d->s->k) d->d |= D_K;
+    else if (d->s->acc && v == d->s->acc) d->d |= D_ACC;
+    else if (v->sc == SC_PARAM) break;
+    else {
+      bool known = false;
+      for (int i = 0; i < d->s->npre; i++) if (d->s->pre[i]->var == v) known = true;
+      for (int i = 0; i < d->nown; i++) if (d->own[i] == v) known = true;
+      if (!known) d->d |= D_OTHER;
+    }
+    break;
+  }
+  case ND_DECL: if (d->nown < 32) d->own[d->nown++] = n->var; break;
+  case ND_SPECIAL: d->d |= D_OTHER; break;
+  case ND_DEREF: case ND_INDEX: if (n->kind == ND_DEREF || rw_strip(n->lhs)->ty->kind == TY_PTR) d->d |= D_MEM; break;
+  case ND_CALL: if (n->fn || rw_has_barrier(n)) d->d |= D_OTHER; break;
+  case ND_RETURN: d->d |= D_OTHER; break;
+  default: break;
+  }
+  return true;
+}
+
+static int deps(const Shape *s, Node *e, Node *skip1, Node *skip2, bool list) {
+  Deps d = {.s = s};
+  if (skip1) d.skip[d.nskip++] = skip1;
+  if (skip2) d.skip[d.nskip++] = skip2;
+  if (list) walk(e, deps_pre, NULL, &d);
+  else walk_one(e, deps_pre, NULL, &d);
+  return d.d;
+}
+
+/* blockIdx.D*blockDim.D + threadIdx.D, in any operand order */
+static bool is_special(Node *n, SpecialReg r, int dim) { n = rw_strip(n); return n->kind == ND_SPECIAL && n->sreg == r && n->dim == dim; }
+static int global_index_dim(Node *e) {
+  e = rw_strip(e);
+  if (e->kind != ND_ADD) return -1;
+  for (int dim = 0; dim < 2; dim++)
+    for (int sw = 0; sw < 2; sw++) {
+      Node *m = rw_strip(sw ? e->rhs : e->lhs), *t = sw ? e->lhs : e->rhs;
+      if (!is_special(t, SR_TID, dim) || m->kind != ND_MUL) continue;
+      if ((is_special(m->lhs, SR_CTAID, dim) && is_special(m->rhs, SR_NTID, dim)) ||
+          (is_special(m->lhs, SR_NTID, dim) && is_special(m->rhs, SR_CTAID, dim))) return dim;
+    }
+  return -1;
+}
+
+/* the loads of pointer parameters inside e */
+typedef struct { Node *n[16]; int k; } Loads;
+static bool loads_pre(Node *n, void *ctx) {
+  Loads *l = ctx;
+  if (n->kind == ND_INDEX && n->ty->kind != TY_ARRAY && rw_strip(n->lhs)->kind == ND_VAR && rw_strip(n->lhs)->var->sc == SC_PARAM &&
+      rw_strip(n->lhs)->var->ty->kind == TY_PTR && l->k < 16) { l->n[l->k++] = n; return false; }
+  return true;
+}
+
+/* the index's change when row (or col) and k grow by one, at the launch's parameter values */
+static bool strides(PassCtx *c, Node *idx, Obj *rc, Obj *k, int64_t *s_rc, int64_t *s_k) {
+  int64_t v[3];
+  static const int pts[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+  for (int i = 0; i < 3; i++) {
+    Subst sb = {.nv = 2, .vfrom = {rc, k}, .vto = {rw_num(idx->tok, pts[i][0]), rw_num(idx->tok, pts[i][1])}};
+    char why[128];
+    Node *e = remat(c->k, idx, &sb, why, sizeof why);
+    int64_t z[3] = {0, 0, 0};
+    if (!e || !remat_eval(e, c->L, z, z, &v[i])) return false;
+  }
+  *s_rc = v[1] - v[0];
+  *s_k = v[2] - v[0];
+  return true;
+}
+
+/* v is assigned in a statement of the list */
+static bool list_writes(Node *list, Obj *v) {
+  for (Node *n = list; n; n = n->next) if (rw_writes_var(n, v)) return true;
+  return false;
+}
+
+static Legality find(PassCtx *c, Shape *s) {
+  memset(s, 0, sizeof *s);
+  const Launch *L = c->L;
+  if (L->grid[2] != 1 || L->block[2] != 1 || L->block[1] < 2) {
+    snprintf(c->why, sizeof c->why, "the launch is not 2-D (block %lldx%lldx%lld)", (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
+    return NOT_APPLICABLE;
+  }
+  Node *st = c->k->body->stmts;
+  /* declarations: the two global indices and invariants */
+  for (; st && st->kind == ND_DECL; st = st->next) {
+    Obj *v = st->var;
+    int dim = st->decl_init ? global_index_dim(st->decl_init) : -1;
+    if (dim == 0 && !s->col && is_integer(v->ty)) { s->col = v; continue; }
+    if (dim == 1 && !s->row && is_integer(v->ty)) { s->row = v; continue; }
+    if (s->npre < MAX_PRE && st->decl_init && v->ty->kind != TY_ARRAY && !deps(s, st->decl_init, NULL, NULL, false) &&
+        !list_writes(st->next, v)) { s->pre[s->npre++] = st; continue; }
+    snprintf(c->why, sizeof c->why, "line %d: a declaration the pass does not move ('%s')", tok_loc(st->tok).line, v->name);
+    return NOT_APPLICABLE;
+  }
+  if (!s->row || !s->col) {
+    snprintf(c->why, sizeof c->why, "no local holds blockIdx.x*blockDim.x+threadIdx.x and the same along y");
+    return NOT_APPLICABLE;
+  }
+  if (list_writes(st, s->row) || list_writes(st, s->col)) {
+    snprintf(c->why, sizeof c->why, "the row or column index is assigned again");
+    return NOT_APPLICABLE;
+  }
+  Node *inner = st;
+  if (st && st->kind == ND_IF && !st->els && !st->next) {
+    for (Node *g = st->cond; g;) {
+      Node *t = rw_strip(g), *term = t;
+      if (t->kind == ND_LOGAND) { term = t->rhs; g = t->lhs; } else g = NULL;
+      if (s->nconj == MAX_CONJ) { snprintf(c->why, sizeof c->why, "the guard has more than %d terms", MAX_CONJ); return NOT_APPLICABLE; }
+      int d = deps(s, term, NULL, NULL, false);
+      if (d & ~(D_ROW | D_COL | D_MEM) || (d & D_MEM) || (d & (D_ROW | D_COL)) == (D_ROW | D_COL) || !rw_pure(term)) {
+        snprintf(c->why, sizeof c->why, "line %d: a guard term on both the row and the column, or on more", tok_loc(term->tok).line);
+        return NOT_APPLICABLE;
+      }
+      s->conj_dep[s->nconj] = d;
+      s->conj[s->nconj++] = term;
+    }
+    inner = st->then->kind == ND_BLOCK ? st->then->stmts : st->then;
+  } else if (st && st->kind == ND_IF) {
+    snprintf(c->why, sizeof c->why, "line %d: the guard is not the kernel's last statement, or has an else", tok_loc(st->tok).line);
+    return NOT_APPLICABLE;
+  }
+  /* T s = init; for (k = lo; k < hi; k++) UPDATE; POST */
+  if (!inner || inner->kind != ND_DECL || !inner->decl_init || !is_numeric(inner->var->ty) || !inner->next || inner->next->kind != ND_FOR) {
+    snprintf(c->why, sizeof c->why, "no accumulator declared just before a loop");
+    return NOT_APPLICABLE;
+  }
+  s->acc_decl = inner;
+  s->acc = inner->var;
+  s->loop = inner->next;
+  s->post = s->loop->next;
+  if (deps(s, inner->decl_init, NULL, NULL, false)) { snprintf(c->why, sizeof c->why, "the accumulator's initial value is not invariant"); return NOT_APPLICABLE; }
+  Node *lp = s->loop;
+  if (!lp->init || lp->init->kind != ND_DECL || lp->init->next || !lp->init->decl_init || !is_integer(lp->init->var->ty) || !lp->cond || !lp->inc) {
+    snprintf(c->why, sizeof c->why, "line %d: the loop is not `for (int k = lo; k < hi; k++)`", tok_loc(lp->tok).line);
+    return NOT_APPLICABLE;
+  }
+  s->k = lp->init->var;
+  s->lo = lp->init->decl_init;
+  Node *cond = rw_strip(lp->cond), *inc = rw_strip(lp->inc);
+  bool inc_ok = (inc->kind == ND_POSTINC || inc->kind == ND_PREINC) && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == s->k;
+  if (inc->kind == ND_ASSIGN_OP && inc->op == ND_ADD && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == s->k) {
+    int64_t one;
+    inc_ok = node_int_constant(inc->rhs, &one) && one == 1;
+  }
+  if (cond->kind != ND_LT || rw_strip(cond->lhs)->kind != ND_VAR || rw_strip(cond->lhs)->var != s->k || !inc_ok) {
+    snprintf(c->why, sizeof c->why, "line %d: the loop is not `for (int k = lo; k < hi; k++)`", tok_loc(lp->tok).line);
+    return NOT_APPLICABLE;
+  }
+  s->hi = cond->rhs;
+  if (deps(s, s->lo, NULL, NULL, false) || deps(s, s->hi, NULL, NULL, false)) { snprintf(c->why, sizeof c->why, "line %d: the loop's bounds are not invariant", tok_loc(lp->tok).line); return NOT_APPLICABLE; }
+  Node *b = lp->then;
+  if (b->kind == ND_BLOCK) b = b->stmts && !b->stmts->next ? b->stmts : NULL;
+  if (!b || b->kind != ND_EXPR_STMT || rw_writes_var(b, s->k)) { snprintf(c->why, sizeof c->why, "line %d: the loop's body is not one update of the accumulator", tok_loc(lp->tok).line); return NOT_APPLICABLE; }
+  Node *u = rw_strip(b->lhs);
+  if ((u->kind != ND_ASSIGN && u->kind != ND_ASSIGN_OP) || rw_strip(u->lhs)->kind != ND_VAR || rw_strip(u->lhs)->var != s->acc) {
+    snprintf(c->why, sizeof c->why, "line %d: the loop's body is not one update of the accumulator", tok_loc(b->tok).line);
+    return NOT_APPLICABLE;
+  }
+  s->upd = u;
+  /* the loads: one shared along x (row, k), one shared along y (k, col) */
+  Loads ld = {.k = 0};
+  walk_one(u->rhs, loads_pre, NULL, &ld);
+  for (int i = 0; i < ld.k; i++) {
+    Node *x = ld.n[i];
+    int d = deps(s, x->rhs, NULL, NULL, false);
+    Node **slot = NULL;
+    if (d == (D_ROW | D_K)) slot = &s->la;
+    else if (d == (D_COL | D_K)) slot = &s->lb;
+    if (!slot) { snprintf(c->why, sizeof c->why, "line %d: a load whose index is not (row, k) or (k, column)", tok_loc(x->tok).line); return NOT_APPLICABLE; }
+    if (*slot && !(rw_same_expr(*slot, x))) { snprintf(c->why, sizeof c->why, "line %d: two different loads along one dimension", tok_loc(x->tok).line); return NOT_APPLICABLE; }
+    if (!*slot) *slot = x;
+  }
+  if (!s->la || !s->lb) { snprintf(c->why, sizeof c->why, "the update does not load one operand along rows and one along columns"); return NOT_APPLICABLE; }
+  s->pa = rw_strip(s->la->lhs)->var;
+  s->pb = rw_strip(s->lb->lhs)->var;
+  /* the rest of the update: the accumulator, the loads, invariants */
+  Deps du = {.s = s, .nskip = 0};
+  for (int i = 0; i < ld.k; i++) du.skip[du.nskip++] = ld.n[i];
+  walk_one(u->rhs, deps_pre, NULL, &du);
+  if (du.d & ~D_ACC || !rw_pure(u->rhs)) { snprintf(c->why, sizeof c->why, "line %d: the update uses more than the accumulator, the two loads and invariants", tok_loc(u->tok).line); return NOT_APPLICABLE; }
+  if (!rw_read_only(c->k->body, s->pa) || !rw_read_only(c->k->body, s->pb)) {
+    snprintf(c->why, sizeof c->why, "'%s' or '%s' is stored to in the kernel: its tile could go stale", s->pa->name, s->pb->name);
+    return ILLEGAL;
+  }
+  /* POST: per output, as written */
+  int dp = deps(s, s->post, NULL, NULL, true);
+  if (dp & D_OTHER || rw_has_barrier(s->post)) { snprintf(c->why, sizeof c->why, "the statements after the loop use a thread index, a barrier, a global or a local of the loop"); return NOT_APPLICABLE; }
+  for (Node *q = s->post; q; q = q->next)
+    if (q->kind == ND_RETURN || q->kind == ND_BREAK || q->kind == ND_CONTINUE) { snprintf(c->why, sizeof c->why, "line %d: a jump after the loop", tok_loc(q->tok).line); return NOT_APPLICABLE; }
+  int64_t sr, sk;
+  s->a_along_k = !strides(c, s->la->rhs, s->row, s->k, &sr, &sk) || sk == 1 || sr != 1;
+  s->b_along_col = !strides(c, s->lb->rhs, s->col, s->k, &sr, &sk) || sr == 1 || sk != 1;
+  c->site = s->loop;
+  return LEGAL;
+}
+
+/* ---- writing the kernel ---- */
+typedef struct {
+  const Shape *s;
+  const char *row, *col, *k, *acc;   /* text for each variable (NULL: its own name) */
+  Node *la, *lb; const char *ta, *tb;
+} Sub;
+
+static const char *sub_fn(Node *n, void *ctx) {
+  Sub *u = ctx;
+  if (n == u->la) return u->ta;
+  if (n == u->lb) return u->tb;
+  if (u->la && n->kind == ND_INDEX && rw_same_expr(n, u->la)) return u->ta;
+  if (u->lb && n->kind == ND_INDEX && rw_same_expr(n, u->lb)) return u->tb;
+  if (n->kind != ND_VAR) return NULL;
+  if (n->var == u->s->row) return u->row;
+  if (n->var == u->s->col) return u->col;
+  if (n->var == u->s->k) return u->k;
+  if (n->var == u->s->acc) return u->acc;
+  return NULL;
+}
+
+static char *expr_with(Node *e, Sub *u) {
+  Buf b = {0};
+  print_expr_with(&b, e, sub_fn, u);
+  char *r = arena_strdup(b.s ? b.s : "");
+  buf_free(&b);
+  return r;
+}
+
+/* a name no variable, parameter, global or function of the program uses */
+typedef struct { PassCtx *c; const char *given[32]; int n; } Names;
+static bool name_used(Names *nm, const char *x) {
+  for (Obj *v = nm->c->k->params; v; v = v->next) if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->k->locals; v; v = v->next_local) if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->p->globals; v; v = v->next) if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->p->funcs; v; v = v->next) if (!strcmp(v->name, x)) return true;
+  for (int i = 0; i < nm->n; i++) if (!strcmp(nm->given[i], x)) return true;
+  return false;
+}
+static const char *fresh(Names *nm, const char *want) {
+  const char *x = want;
+  for (int i = 2; name_used(nm, x); i++) x = fmt("%s%d", want, i);
+  if (nm->n < 32) nm->given[nm->n++] = x;
+  return x;
+}
+
+static char *decl_text(Type *ty, const char *name) {
+  Buf b = {0};
+  print_type_decl(&b, ty, name);
+  char *r = arena_strdup(b.s ? b.s : "");
+  buf_free(&b);
+  return r;
+}
+
+/* the guard terms of one kind (D_ROW, D_COL, or both) with the row/col written as given */
+static void guard_terms(Buf *b, const Shape *s, int want, Sub *u) {
+  for (int i = s->nconj - 1; i >= 0; i--) {
+    if (s->conj_dep[i] && !(s->conj_dep[i] & want)) continue;
+    buf_printf(b, " && %s", expr_with(s->conj[i], u));
+  }
+}
+
+typedef struct {
+  int BM, BN, BK, TM, TN, NT, TX, PA, PB, VW;
+  bool prefetch;
+  const char *ap, *bp;      /* prefetch registers */
+  const char *As, *Bs, *tx, *ty, *tid, *row0, *col0, *accv, *kend, *k0, *e, *r, *kk, *av, *bv, *i, *j, *l;
+  int64_t XT, YT;
+  char *ta, *tb, *tacc;     /* element types as declarations need them */
+} Gen;
+
+/* the two tiles of one step of k starting at kbase: LOAD_SHARED straight into shared memory,
+ * LOAD_REGS into the prefetch registers (the next step's, while this one computes), STORE_REGS
+ * from them into shared memory */
+enum { LOAD_SHARED, LOAD_REGS, STORE_REGS };
+static void tile_loads(Buf *o, PassCtx *c, const Shape *s, const Gen *g, bool tail, const char *in, int mode, const char *kbase) {
+  for (int which = 0; which < 2; which++) {
+    bool isa = which == 0;
+    int rows = isa ? g->BM : g->BN, per = rows * g->BK / g->NT;
+    bool along_k = isa ? s->a_along_k : !s->b_along_col;
+    const char *tile = isa ? g->As : g->Bs, *pre = isa ? g->ap : g->bp;
+    buf_printf(o, "%s#pragma unroll\n%sfor (int %s = 0; %s < %d; %s++) {\n", in, in, g->l, g->l, per, g->l);
+    buf_printf(o, "%s  const int %s = %s + %s * %d, %s = %s %s %d, %s = %s %s %d;\n", in, g->e, g->tid, g->l, g->NT,
+               g->r, g->e, along_k ? "/" : "%", along_k ? g->BK : rows, g->kk, g->e, along_k ? "%" : "/", along_k ? g->BK : rows);
+    if (mode == STORE_REGS) {
+      buf_printf(o, "%s  %s[%s][%s] = %s[%s];\n%s}\n", in, tile, g->kk, g->r, pre, g->l, in);
+      continue;
+    }
+    Sub u = {.s = s, .row = fmt("%s + %s", g->row0, g->r), .col = fmt("%s + %s", g->col0, g->r), .k = fmt("%s + %s", kbase, g->kk)};
+    Buf cond = {0};
+    buf_printf(&cond, "%s + %s < %lld", isa ? g->row0 : g->col0, g->r, (long long)(isa ? g->YT : g->XT));
+    guard_terms(&cond, s, isa ? D_ROW : D_COL, &u);
+    if (tail) buf_printf(&cond, " && %s + %s < %s", kbase, g->kk, g->kend);
+    char *load = expr_with(isa ? s->la : s->lb, &u);
+    if (mode == LOAD_REGS) buf_printf(o, "%s  %s[%s] = %s ? %s : (%s)0;\n", in, pre, g->l, cond.s, load, isa ? g->ta : g->tb);
+    else buf_printf(o, "%s  %s[%s][%s] = %s ? %s : (%s)0;\n", in, tile, g->kk, g->r, cond.s, load, isa ? g->ta : g->tb);
+    buf_printf(o, "%s}\n", in);
+    buf_free(&cond);
+  }
+}
+
+/* the column of the tile a thread's j-th output lies in: TN consecutive columns, or, when the
+ * columns split into 16-byte groups, group q of every thread side by side (a warp's vector
+ * loads of the B tile then read consecutive 16-byte words: no bank conflict) */
+static const char *col_of(const Gen *g) {
+  if (g->VW > 1) return fmt("%s / %d * %d + %s * %d + %s %% %d", g->j, g->VW, g->TX * g->VW, g->tx, g->VW, g->j, g->VW);
+  return fmt("%s * %d + %s", g->tx, g->TN, g->j);
+}
+
+static void compute(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const char *bound, const char *in) {
+  bool wrong = c->mutation == 1;   /* broken: a register tile index off by one */
+  Sub u = {.s = s, .acc = fmt("%s[%s][%s]", g->accv, g->i, g->j), .la = s->la, .lb = s->lb,
+           .ta = fmt("%s[%s]", g->av, g->i), .tb = fmt("%s[%s]", g->bv, g->j)};
+  char *upd = expr_with(s->upd, &u);
+  if (bound[0] >= '0' && bound[0] <= '9') buf_printf(o, "%s#pragma unroll\n", in);
+  buf_printf(o, "%sfor (int %s = 0; %s < %s; %s++) {\n", in, g->kk, g->kk, bound, g->kk);
+  buf_printf(o, "%s  %s %s[%d];\n%s  %s %s[%d];\n", in, g->ta, g->av, g->TM, in, g->tb, g->bv, g->TN);
+  buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s] = %s[%s][%s * %d + %s];\n", in, in, g->i, g->i, g->TM, g->i, g->av, g->i,
+             g->As, g->kk, g->ty, g->TM, wrong ? fmt("(%s + 1) %% %d", g->i, g->TM) : g->i);
+  buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s] = %s[%s][%s];\n", in, in, g->j, g->j, g->TN, g->j, g->bv, g->j,
+             g->Bs, g->kk, col_of(g));
+  buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++)\n%s    #pragma unroll\n%s    for (int %s = 0; %s < %d; %s++)\n%s      %s;\n",
+             in, in, g->i, g->i, g->TM, g->i, in, in, g->j, g->j, g->TN, g->j, in, upd);
+  buf_printf(o, "%s}\n", in);
+}
+
+/* ---- parameters ---- */
+static bool sizes(PassCtx *c, Gen *g) {
+  g->BM = g->BN = c->param[0];
+  g->TM = g->TN = c->param[1];
+  g->BK = c->param[2];
+  g->prefetch = c->param[3];
+  g->TX = g->BN / g->TN;
+  g->NT = g->TX * (g->BM / g->TM);
+  if (g->NT < 32 || g->NT > 1024) {
+    snprintf(c->why, sizeof c->why, "tile %d with %dx%d outputs a thread gives %d threads a block (32 to 1024 allowed)", g->BM, g->TM, g->TN, g->NT);
+    return false;
+  }
+  if (g->BM * g->BK % g->NT || g->BN * g->BK % g->NT) {
+    snprintf(c->why, sizeof c->why, "the %dx%d tiles do not divide among %d threads", g->BM, g->BK, g->NT);
+    return false;
+  }
+  return true;
+}
+
+static Legality legal(PassCtx *c) {
+  Shape s;
+  Legality l = find(c, &s);
+  if (l != LEGAL) return l;
+  Gen g;
+  if (!sizes(c, &g)) return ILLEGAL;
+  snprintf(c->why, sizeof c->why, "%s shared along x, %s along y: %dx%d tiles in shared memory, %dx%d outputs a thread", s.pa->name, s.pb->name,
+           g.BM, g.BN, g.TM, g.TN);
+  return LEGAL;
+}
+
+static bool apply(PassCtx *c) {
+  Shape s;
+  if (find(c, &s) != LEGAL) return false;
+  Gen g;
+  if (!sizes(c, &g)) return false;
+  Names nm = {.c = c};
+  g.As = fresh(&nm, fmt("%s_tile", s.pa->name));
+  g.Bs = fresh(&nm, s.pa == s.pb ? fmt("%s_tile_b", s.pb->name) : fmt("%s_tile", s.pb->name));
+  g.tx = fresh(&nm, "tx"); g.ty = fresh(&nm, "ty"); g.tid = fresh(&nm, "tid");
+  g.row0 = fresh(&nm, "row0"); g.col0 = fresh(&nm, "col0"); g.accv = fresh(&nm, "acc");
+  g.kend = fresh(&nm, "k_end"); g.k0 = fresh(&nm, "k0"); g.e = fresh(&nm, "e"); g.r = fresh(&nm, "r");
+  g.kk = fresh(&nm, "kk"); g.av = fresh(&nm, fmt("%s_reg", s.pa->name)); g.bv = fresh(&nm, s.pa == s.pb ? fmt("%s_reg_b", s.pb->name) : fmt("%s_reg", s.pb->name));
+  g.i = fresh(&nm, "i"); g.j = fresh(&nm, "j"); g.l = fresh(&nm, "l");
+  g.ap = fresh(&nm, fmt("%s_next", s.pa->name));
+  g.bp = fresh(&nm, s.pa == s.pb ? fmt("%s_next_b", s.pb->name) : fmt("%s_next", s.pb->name));
+  g.XT = c->L->grid[0] * c->L->block[0];
+  g.YT = c->L->grid[1] * c->L->block[1];
+  Type *ea = unqual(s.pa->ty->base), *eb = unqual(s.pb->ty->base);
+  g.ta = decl_text(ea, ""); g.tb = decl_text(eb, ""); g.tacc = decl_text(unqual(s.acc->ty), "");   /* "float" */
+  /* pad the k-major tiles so that a warp's stores along k hit distinct banks (16-byte rows kept) */
+  g.PA = s.a_along_k ? 16 / (ea->size ? ea->size : 4) : 0;
+  g.PB = !s.b_along_col ? 16 / (eb->size ? eb->size : 4) : 0;
+  g.VW = eb->size && 16 % eb->size == 0 && g.TN > 16 / eb->size && g.TN % (16 / eb->size) == 0 ? 16 / eb->size : 1;
+  Buf o = {0};
+  /* the signature, as the kernel has it, with the new launch bounds */
+  int lb0 = c->k->launch_bounds[0], lb1 = c->k->launch_bounds[1];
+  c->k->launch_bounds[0] = g.NT;
+  c->k->launch_bounds[1] = 0;
+  Node *saved_body = c->k->body;
+  c->k->body = NULL;
+  Buf sig = {0};
+  print_function(&sig, c->k);
+  c->k->body = saved_body;
+  c->k->launch_bounds[0] = lb0;
+  c->k->launch_bounds[1] = lb1;
+  sig.s[sig.len - 2] = 0;   /* ";\n" */
+  buf_printf(&o, "%s {\n", sig.s);
+  buf_free(&sig);
+  buf_printf(&o, "  __shared__ %s %s[%d][%d];\n", g.ta, g.As, g.BK, g.BM + g.PA);
+  buf_printf(&o, "  __shared__ %s %s[%d][%d];\n", g.tb, g.Bs, g.BK, g.BN + g.PB);
+  Buf pre = {0};
+  for (int i = 0; i < s.npre; i++) { Node *keep = s.pre[i]->next; s.pre[i]->next = NULL; print_stmts_with(&pre, s.pre[i], 1, NULL, NULL); s.pre[i]->next = keep; }
+  if (pre.s) buf_puts(&o, pre.s);
+  buf_free(&pre);
+  buf_printf(&o, "  const int %s = threadIdx.x, %s = threadIdx.y, %s = %s * %d + %s;\n", g.tx, g.ty, g.tid, g.ty, g.TX, g.tx);
+  buf_printf(&o, "  const int %s = blockIdx.y * %d, %s = blockIdx.x * %d;\n", g.row0, g.BM, g.col0, g.BN);
+  Sub none = {.s = &s};
+  buf_printf(&o, "  %s %s[%d][%d];\n", g.tacc, g.accv, g.TM, g.TN);
+  buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s;\n",
+             g.i, g.i, g.TM, g.i, g.j, g.j, g.TN, g.j, g.accv, g.i, g.j, expr_with(s.acc_decl->decl_init, &none));
+  char *kty = decl_text(s.k->ty, "");
+  buf_printf(&o, "  const %s %s = %s;\n  %s %s = %s;\n", kty, g.kend, expr_with(s.hi, &none), kty, g.k0, expr_with(s.lo, &none));
+  if (g.prefetch) {
+    buf_printf(&o, "  %s %s[%d];\n  %s %s[%d];\n", g.ta, g.ap, g.BM * g.BK / g.NT, g.tb, g.bp, g.BN * g.BK / g.NT);
+    buf_printf(&o, "  if (%s <= %s - %d) {\n", g.k0, g.kend, g.BK);
+    tile_loads(&o, c, &s, &g, false, "    ", LOAD_REGS, g.k0);
+    buf_printf(&o, "  }\n");
+  }
+  buf_printf(&o, "  for (; %s <= %s - %d; %s += %d) {\n", g.k0, g.kend, g.BK, g.k0, g.BK);
+  if (g.prefetch) {
+    /* this step's tiles from the registers; the next step's loads issued before the compute */
+    tile_loads(&o, c, &s, &g, false, "    ", STORE_REGS, g.k0);
+    buf_printf(&o, "    __syncthreads();\n");
+    buf_printf(&o, "    if (%s <= %s - %d) {\n", g.k0, g.kend, 2 * g.BK);
+    tile_loads(&o, c, &s, &g, false, "      ", LOAD_REGS, fmt("%s + %d", g.k0, g.BK));
+    buf_printf(&o, "    }\n");
+  } else {
+    tile_loads(&o, c, &s, &g, false, "    ", LOAD_SHARED, g.k0);
+    buf_printf(&o, "    __syncthreads();\n");
+  }
+  compute(&o, c, &s, &g, fmt("%d", g.BK), "    ");
+  if (c->mutation != 2) buf_printf(&o, "    __syncthreads();\n");   /* broken: the next step's stores race with this step's reads */
+  buf_printf(&o, "  }\n");
+  if (c->mutation != 3) {   /* broken: the ragged last step of k dropped */
+    buf_printf(&o, "  if (%s < %s) {\n", g.k0, g.kend);
+    tile_loads(&o, c, &s, &g, true, "    ", LOAD_SHARED, g.k0);
+    buf_printf(&o, "    __syncthreads();\n");
+    compute(&o, c, &s, &g, fmt("%s - %s", g.kend, g.k0), "    ");
+    buf_printf(&o, "  }\n");
+  }
+  /* each output where the original thread existed and passed the guard: POST as written */
+  Sub po = {.s = &s};
+  Buf cond = {0};
+  buf_printf(&cond, "%s < %lld && %s < %lld", s.row->name, (long long)g.YT, s.col->name, (long long)g.XT);
+  guard_terms(&cond, &s, D_ROW | D_COL, &po);
+  buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", g.i, g.i, g.TM, g.i, g.j, g.j,
+             g.TN, g.j);
+  buf_printf(&o, "      const %s = %s + %s * %d + %s;\n", decl_text(s.row->ty, s.row->name), g.row0, g.ty, g.TM, g.i);
+  buf_printf(&o, "      const %s = %s + %s;\n", decl_text(s.col->ty, s.col->name), g.col0, col_of(&g));
+  buf_printf(&o, "      if (%s) {\n        %s = %s[%s][%s];\n", cond.s, decl_text(s.acc->ty, s.acc->name), g.accv, g.i, g.j);
+  print_stmts_with(&o, s.post, 4, NULL, NULL);
+  buf_printf(&o, "      }\n    }\n}\n");
+  buf_free(&cond);
+  if (getenv("CARVE_DEBUG_TILE")) fputs(o.s, stderr);
+  bool ok = rw_replace_kernel(c, o.s, c->why, sizeof c->why);
+  buf_free(&o);
+  if (!ok) return false;
+  c->changes_launch = true;
+  c->new_grid[0] = (g.XT + g.BN - 1) / g.BN;
+  c->new_grid[1] = (g.YT + g.BM - 1) / g.BM;
+  c->new_grid[2] = 1;
+  c->new_block[0] = g.TX;
+  c->new_block[1] = g.BM / g.TM;
+  c->new_block[2] = 1;
+  c->cover[0] = g.BN;
+  c->cover[1] = g.BM;
+  c->cover[2] = 1;
+  rw_restrict_params(c);
+  snprintf(c->did, sizeof c->did,
+           "%s shared along x (row, k), %s along y (k, column): %dx%d block tiles through shared memory in steps of %d along k (%s loaded along %s, %s along %s), "
+           "%dx%d outputs a thread in registers; grid %lldx%lld -> %lldx%lld, block %lldx%lld -> %lldx%lld",
+           s.pa->name, s.pb->name, g.BM, g.BN, g.BK, s.pa->name, s.a_along_k ? "k" : "rows", s.pb->name, s.b_along_col ? "columns" : "k", g.TM, g.TN,
+           (long long)c->L->grid[0], (long long)c->L->grid[1], (long long)c->new_grid[0], (long long)c->new_grid[1], (long long)c->L->block[0],
+           (long long)c->L->block[1], (long long)c->new_block[0], (long long)c->new_block[1]);
+  return true;
+}
+
+const Pass pass_tile = {
+  .name = "tile",
+  .summary = "thread-block and thread merge: block tiles of two shared operands through shared memory, 2-D register tiles per thread",
+  .source = "Yang et al., PLDI 2010, Sec. 3.4 (data sharing), 3.5.1 (thread-block merge), 3.5.2 (thread merge)",
+  .params = {{"tile", "outputs a block computes along each dimension (BM = BN)", {32, 64, 128}, 64},
+             {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 4},
+             {"bk", "elements of k staged per step", {8, 16, 32}, 8},
+             {"prefetch", "the next step's tiles loaded into registers while this one computes (1) or not (0)", {0, 1}, 1}},
+  .nparams = 4,
+  .model_chooses = true,
+  .motivation = "reuse",
+  .legal = legal,
+  .apply = apply,
+  .nmutations = 3,
+  .mutation_names = {"a register tile read at the wrong index", "the barrier between two steps of the pipeline dropped", "the ragged last step of k dropped"},
+};
