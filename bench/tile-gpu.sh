@@ -16,9 +16,9 @@ mkdir -p "$out/var"
 : > "$out/tile.jsonl"
 for n in $sizes; do
   for c in $configs; do
-    IFS=, read t r k <<< "$c"
-    ( ./carve optimize "$file" -DN=$n --passes tile --no-estimate --no-verify --set tile.tile=$t --set tile.thread=$r --set tile.bk=$k $EXTRA \
-        -o "$out/var/mm_${n}_${t}_${r}_${k}.cu" 2>> "$out/var/plans.txt" ) &
+    IFS=, read t r k p m <<< "$c"
+    ( ./carve optimize "$file" -DN=$n --passes tile --no-estimate --no-verify --set tile.tile=$t --set tile.thread=$r --set tile.bk=$k \
+        ${p:+--set tile.prefetch=$p} ${m:+--set tile.minblocks=$m} $EXTRA -o "$out/var/mm_${n}_${c//,/_}.cu" 2>> "$out/var/plans.txt" ) &
   done
   ./carve bench "$file" -DN=$n --baseline --reps 20 --format json > "$out/var/naive_$n.json" 2>>"$out/var/bench.err" &
   wait
@@ -26,8 +26,7 @@ for n in $sizes; do
     for f in "$out"/var/mm_${n}_*.cu; do sed 's/__shared__ float/__shared__ __align__(16) float/' "$f" > "${f%.cu}_al.cu"; done
   fi
   for c in $configs ${ALIGN:+$(for c in $configs; do echo ${c}_al; done)}; do
-    IFS=, read t r k <<< "$c"
-    src=$out/var/mm_${n}_${t}_${r}_${k}.cu
+    src=$out/var/mm_${n}_${c//,/_}.cu
     [ -f "$src" ] || { echo "{\"n\": $n, \"config\": \"$c\", \"error\": \"optimize\"}" >> "$out/tile.jsonl"; continue; }
     b=$(timeout 300 ./carve bench "$src" --verify --verify-blocks 2 --baseline --reps 50 --format json 2>>"$out/var/bench.err")
     e=$(./carve estimate "$src" --format json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["estimate"]["seconds"] * 1e3)' 2>/dev/null)

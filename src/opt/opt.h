@@ -13,7 +13,7 @@
 #include "../arch/arch.h"
 
 /* ---- parameters as data: what a search enumerates ---- */
-enum { OPT_MAX_PARAMS = 4, OPT_MAX_VALUES = 8 };
+enum { OPT_MAX_PARAMS = 6, OPT_MAX_VALUES = 8 };
 typedef struct OptParamDef {
   const char *name;          /* "tile", "factor" */
   const char *doc;

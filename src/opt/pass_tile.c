@@ -155,23 +155,31 @@ static Legality find(PassCtx *c, Shape *s) {
     snprintf(c->why, sizeof c->why, "the row or column index is assigned again");
     return NOT_APPLICABLE;
   }
+  /* the guard: nested ifs without else, each the only statement where it stands */
   Node *inner = st;
-  if (st && st->kind == ND_IF && !st->els && !st->next) {
-    for (Node *g = st->cond; g;) {
+  while (inner && inner->kind == ND_IF && !inner->els && !inner->next) {
+    Node *terms[MAX_CONJ];
+    int nt = 0;
+    for (Node *g = inner->cond; g;) {
       Node *t = rw_strip(g), *term = t;
       if (t->kind == ND_LOGAND) { term = t->rhs; g = t->lhs; } else g = NULL;
-      if (s->nconj == MAX_CONJ) { snprintf(c->why, sizeof c->why, "the guard has more than %d terms", MAX_CONJ); return NOT_APPLICABLE; }
+      if (s->nconj + nt == MAX_CONJ) { snprintf(c->why, sizeof c->why, "the guard has more than %d terms", MAX_CONJ); return NOT_APPLICABLE; }
+      terms[nt++] = term;
+    }
+    for (int i = nt - 1; i >= 0; i--) {   /* in source order */
+      Node *term = terms[i];
       int d = deps(s, term, NULL, NULL, false);
-      if (d & ~(D_ROW | D_COL | D_MEM) || (d & D_MEM) || (d & (D_ROW | D_COL)) == (D_ROW | D_COL) || !rw_pure(term)) {
+      if (d & ~(D_ROW | D_COL) || (d & (D_ROW | D_COL)) == (D_ROW | D_COL) || !rw_pure(term)) {
         snprintf(c->why, sizeof c->why, "line %d: a guard term on both the row and the column, or on more", tok_loc(term->tok).line);
         return NOT_APPLICABLE;
       }
       s->conj_dep[s->nconj] = d;
       s->conj[s->nconj++] = term;
     }
-    inner = st->then->kind == ND_BLOCK ? st->then->stmts : st->then;
-  } else if (st && st->kind == ND_IF) {
-    snprintf(c->why, sizeof c->why, "line %d: the guard is not the kernel's last statement, or has an else", tok_loc(st->tok).line);
+    inner = inner->then->kind == ND_BLOCK ? inner->then->stmts : inner->then;
+  }
+  if (inner && inner->kind == ND_IF) {
+    snprintf(c->why, sizeof c->why, "line %d: the guard is not the last statement where it stands, or has an else", tok_loc(inner->tok).line);
     return NOT_APPLICABLE;
   }
   /* T s = init; for (k = lo; k < hi; k++) UPDATE; POST */
@@ -183,7 +191,8 @@ static Legality find(PassCtx *c, Shape *s) {
   s->acc = inner->var;
   s->loop = inner->next;
   s->post = s->loop->next;
-  if (deps(s, inner->decl_init, NULL, NULL, false)) { snprintf(c->why, sizeof c->why, "the accumulator's initial value is not invariant"); return NOT_APPLICABLE; }
+  int di = deps(s, inner->decl_init, NULL, NULL, false);
+  if (di & ~(D_ROW | D_COL | D_MEM) || !rw_pure(inner->decl_init)) { snprintf(c->why, sizeof c->why, "the accumulator's initial value depends on more than the output's row and column"); return NOT_APPLICABLE; }
   Node *lp = s->loop;
   if (!lp->init || lp->init->kind != ND_DECL || lp->init->next || !lp->init->decl_init || !is_integer(lp->init->var->ty) || !lp->cond || !lp->inc) {
     snprintf(c->why, sizeof c->why, "line %d: the loop is not `for (int k = lo; k < hi; k++)`", tok_loc(lp->tok).line);
@@ -305,7 +314,7 @@ static char *decl_text(Type *ty, const char *name) {
 
 /* the guard terms of one kind (D_ROW, D_COL, or both) with the row/col written as given */
 static void guard_terms(Buf *b, const Shape *s, int want, Sub *u) {
-  for (int i = s->nconj - 1; i >= 0; i--) {
+  for (int i = 0; i < s->nconj; i++) {
     if (s->conj_dep[i] && !(s->conj_dep[i] & want)) continue;
     buf_printf(b, " && %s", expr_with(s->conj[i], u));
   }
@@ -313,7 +322,7 @@ static void guard_terms(Buf *b, const Shape *s, int want, Sub *u) {
 
 typedef struct {
   int BM, BN, BK, TM, TN, NT, TX, PA, PB, VW;
-  bool prefetch;
+  int prefetch;
   const char *ap, *bp;      /* prefetch registers */
   const char *As, *Bs, *tx, *ty, *tid, *row0, *col0, *accv, *kend, *k0, *e, *r, *kk, *av, *bv, *i, *j, *l;
   int64_t XT, YT;
@@ -432,7 +441,7 @@ static bool apply(PassCtx *c) {
   /* the signature, as the kernel has it, with the new launch bounds */
   int lb0 = c->k->launch_bounds[0], lb1 = c->k->launch_bounds[1];
   c->k->launch_bounds[0] = g.NT;
-  c->k->launch_bounds[1] = 0;
+  c->k->launch_bounds[1] = c->param[4];
   Node *saved_body = c->k->body;
   c->k->body = NULL;
   Buf sig = {0};
@@ -443,8 +452,9 @@ static bool apply(PassCtx *c) {
   sig.s[sig.len - 2] = 0;   /* ";\n" */
   buf_printf(&o, "%s {\n", sig.s);
   buf_free(&sig);
-  buf_printf(&o, "  __shared__ %s %s[%d][%d];\n", g.ta, g.As, g.BK, g.BM + g.PA);
-  buf_printf(&o, "  __shared__ %s %s[%d][%d];\n", g.tb, g.Bs, g.BK, g.BN + g.PB);
+  const char *nb = g.prefetch == 2 ? "[2]" : "";   /* two buffers: one barrier a step */
+  buf_printf(&o, "  __shared__ %s %s%s[%d][%d];\n", g.ta, g.As, nb, g.BK, g.BM + g.PA);
+  buf_printf(&o, "  __shared__ %s %s%s[%d][%d];\n", g.tb, g.Bs, nb, g.BK, g.BN + g.PB);
   Buf pre = {0};
   for (int i = 0; i < s.npre; i++) { Node *keep = s.pre[i]->next; s.pre[i]->next = NULL; print_stmts_with(&pre, s.pre[i], 1, NULL, NULL); s.pre[i]->next = keep; }
   if (pre.s) buf_puts(&o, pre.s);
@@ -453,10 +463,43 @@ static bool apply(PassCtx *c) {
   buf_printf(&o, "  const int %s = blockIdx.y * %d, %s = blockIdx.x * %d;\n", g.row0, g.BM, g.col0, g.BN);
   Sub none = {.s = &s};
   buf_printf(&o, "  %s %s[%d][%d];\n", g.tacc, g.accv, g.TM, g.TN);
-  buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s;\n",
-             g.i, g.i, g.TM, g.i, g.j, g.j, g.TN, g.j, g.accv, g.i, g.j, expr_with(s.acc_decl->decl_init, &none));
+  Buf cond = {0};
+  buf_printf(&cond, "%s < %lld && %s < %lld", s.row->name, (long long)g.YT, s.col->name, (long long)g.XT);
+  guard_terms(&cond, &s, D_ROW | D_COL, &none);
+  if (!deps(&s, s.acc_decl->decl_init, NULL, NULL, false)) {
+    buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s;\n",
+               g.i, g.i, g.TM, g.i, g.j, g.j, g.TN, g.j, g.accv, g.i, g.j, expr_with(s.acc_decl->decl_init, &none));
+  } else {   /* an initial value per output (C += A*B: the output's own element), read where the original reads it */
+    buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", g.i, g.i, g.TM, g.i, g.j, g.j, g.TN, g.j);
+    buf_printf(&o, "      const %s = %s + %s * %d + %s;\n", decl_text(s.row->ty, s.row->name), g.row0, g.ty, g.TM, g.i);
+    buf_printf(&o, "      const %s = %s + %s;\n", decl_text(s.col->ty, s.col->name), g.col0, col_of(&g));
+    buf_printf(&o, "      %s[%s][%s] = %s ? %s : (%s)0;\n    }\n", g.accv, g.i, g.j, cond.s, expr_with(s.acc_decl->decl_init, &none), g.tacc);
+  }
   char *kty = decl_text(s.k->ty, "");
   buf_printf(&o, "  const %s %s = %s;\n  %s %s = %s;\n", kty, g.kend, expr_with(s.hi, &none), kty, g.k0, expr_with(s.lo, &none));
+  if (g.prefetch == 2) {
+    /* step s computes from buffer s % 2 while the registers fill buffer (s + 1) % 2: the
+     * barrier that ends step s - 1 is the only one a step needs */
+    const char *cur = fresh(&nm, "buf"), *A0 = g.As, *B0 = g.Bs;
+    buf_printf(&o, "  %s %s[%d];\n  %s %s[%d];\n  int %s = 0;\n", g.ta, g.ap, g.BM * g.BK / g.NT, g.tb, g.bp, g.BN * g.BK / g.NT, cur);
+    buf_printf(&o, "  if (%s <= %s - %d) {\n", g.k0, g.kend, g.BK);
+    g.As = fmt("%s[0]", A0); g.Bs = fmt("%s[0]", B0);
+    tile_loads(&o, c, &s, &g, false, "    ", LOAD_SHARED, g.k0);
+    buf_printf(&o, "    __syncthreads();\n  }\n");
+    buf_printf(&o, "  for (; %s <= %s - %d; %s += %d) {\n", g.k0, g.kend, g.BK, g.k0, g.BK);
+    buf_printf(&o, "    const bool more = %s <= %s - %d;\n    if (more) {\n", g.k0, g.kend, 2 * g.BK);
+    tile_loads(&o, c, &s, &g, false, "      ", LOAD_REGS, fmt("%s + %d", g.k0, g.BK));
+    buf_printf(&o, "    }\n");
+    g.As = fmt("%s[%s]", A0, cur); g.Bs = fmt("%s[%s]", B0, cur);
+    compute(&o, c, &s, &g, fmt("%d", g.BK), "    ");
+    g.As = fmt("%s[%s ^ 1]", A0, cur); g.Bs = fmt("%s[%s ^ 1]", B0, cur);
+    buf_printf(&o, "    if (more) {\n");
+    tile_loads(&o, c, &s, &g, false, "      ", STORE_REGS, g.k0);
+    buf_printf(&o, "    }\n");
+    if (c->mutation != 2) buf_printf(&o, "    __syncthreads();\n");
+    buf_printf(&o, "    %s ^= 1;\n  }\n", cur);
+    g.As = fmt("%s[0]", A0); g.Bs = fmt("%s[0]", B0);   /* the tail: every read of the loop is behind its last barrier */
+  } else {
   if (g.prefetch) {
     buf_printf(&o, "  %s %s[%d];\n  %s %s[%d];\n", g.ta, g.ap, g.BM * g.BK / g.NT, g.tb, g.bp, g.BN * g.BK / g.NT);
     buf_printf(&o, "  if (%s <= %s - %d) {\n", g.k0, g.kend, g.BK);
@@ -478,6 +521,7 @@ static bool apply(PassCtx *c) {
   compute(&o, c, &s, &g, fmt("%d", g.BK), "    ");
   if (c->mutation != 2) buf_printf(&o, "    __syncthreads();\n");   /* broken: the next step's stores race with this step's reads */
   buf_printf(&o, "  }\n");
+  }
   if (c->mutation != 3) {   /* broken: the ragged last step of k dropped */
     buf_printf(&o, "  if (%s < %s) {\n", g.k0, g.kend);
     tile_loads(&o, c, &s, &g, true, "    ", LOAD_SHARED, g.k0);
@@ -486,10 +530,6 @@ static bool apply(PassCtx *c) {
     buf_printf(&o, "  }\n");
   }
   /* each output where the original thread existed and passed the guard: POST as written */
-  Sub po = {.s = &s};
-  Buf cond = {0};
-  buf_printf(&cond, "%s < %lld && %s < %lld", s.row->name, (long long)g.YT, s.col->name, (long long)g.XT);
-  guard_terms(&cond, &s, D_ROW | D_COL, &po);
   buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", g.i, g.i, g.TM, g.i, g.j, g.j,
              g.TN, g.j);
   buf_printf(&o, "      const %s = %s + %s * %d + %s;\n", decl_text(s.row->ty, s.row->name), g.row0, g.ty, g.TM, g.i);
@@ -529,8 +569,9 @@ const Pass pass_tile = {
   .params = {{"tile", "outputs a block computes along each dimension (BM = BN)", {32, 64, 128}, 64},
              {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 4},
              {"bk", "elements of k staged per step", {8, 16, 32}, 8},
-             {"prefetch", "the next step's tiles loaded into registers while this one computes (1) or not (0)", {0, 1}, 1}},
-  .nparams = 4,
+             {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 1},
+             {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 1, 2, 3, 4}, 0}},
+  .nparams = 5,
   .model_chooses = true,
   .motivation = "reuse",
   .legal = legal,
