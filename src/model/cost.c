@@ -31,6 +31,8 @@ struct CostModel {
   int *share;            /* node id -> the fully unrolled loop whose copies may share this load's value, -1 */
   bool *share_root;      /* per loop: the outermost loop of such a nest (its entry starts a new set of copies) */
   int prologue;          /* instructions every thread runs once: S2R, parameter loads, EXIT */
+  bool *in_regs;         /* node id -> an access of a local array nvcc keeps in registers */
+  float *hoist_copies;   /* node id -> distinct values it has per entry of the loop it leaves */
 };
 
 static const Loop *loop_at(const CostModel *cm, int k) { return facts_loop(cm->f, k); }
@@ -324,6 +326,57 @@ static bool predicable(Node *s) {
   return assign && op_count(x) <= 8;
 }
 
+/* invariant in loop k but for the counters of fully unrolled loops inside k: each unrolled copy
+ * has its own value, fixed over k's iterations (a tile load's row `r = (tid + l*64) / 8` in
+ * copy l). Locals declared once inside k from such values are too. nvcc computes each copy's
+ * value once before k; the metrics charge hoisted nodes once per copy per entry. */
+typedef struct { CostModel *cm; int loop, depth; bool ok; } CopyInv;
+static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth);
+
+static bool copy_inv_pre(Node *e, void *ctx) {
+  CopyInv *x = ctx;
+  if (!x->ok) return false;
+  if (e->kind != ND_VAR) {
+    if (e->kind == ND_DEREF || e->kind == ND_INDEX || e->kind == ND_MEMBER || e->kind == ND_CALL || e->kind == ND_ASSIGN ||
+        e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC) || e->kind >= ND_BLOCK) {
+      x->ok = invariant(x->cm, e, x->loop);
+      return false;
+    }
+    return true;
+  }
+  Obj *v = e->var;
+  if (v->is_volatile || v->in_memory) { x->ok = invariant(x->cm, e, x->loop); return false; }
+  if (!facts_loop_writes(x->cm->f, x->loop, v)) return false;
+  for (int j = 0; j < x->cm->nloops; j++) {   /* an unrolled counter of a loop inside k */
+    const Loop *l = loop_at(x->cm, j);
+    if (l->iv == v && j != x->loop && facts_loop_within(x->cm->f, j, x->loop) && fully_unrolled(x->cm, j)) return false;
+  }
+  /* a local written once, by its declaration inside k, from copy-invariant values */
+  const VarWrite *only = NULL;
+  int nw = facts_nwrites(x->cm->f), count = 0;
+  for (int i = 0; i < nw; i++) {
+    const VarWrite *w = facts_write(x->cm->f, i);
+    if (w->var == v) { only = w; count++; }
+  }
+  x->ok = count == 1 && only->node->kind == ND_DECL && only->node->decl_init && !only->conditional && x->depth < 8 &&
+          facts_loop_within(x->cm->f, only->loop, x->loop) && copy_invariant_in(x->cm, only->node->decl_init, x->loop, x->depth + 1);
+  return false;
+}
+
+static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth) {
+  CopyInv x = {cm, k, depth, true};
+  walk_one(e, copy_inv_pre, NULL, &x);
+  return x.ok;
+}
+
+/* the copies of a node hoisted out of loop h: the trips of the fully unrolled loops between */
+static double hoist_copies(CostModel *cm, int loop, int h) {
+  double c = 1;
+  for (int k = loop; k >= 0 && k != h; k = loop_at(cm, k)->parent)
+    if (fully_unrolled(cm, k)) c *= (double)loop_at(cm, k)->trip;
+  return c;
+}
+
 static void assign_factor(CostModel *cm, Node *e) {
   int id = e->id, loop = loop_of(cm, e);
   cm->factor[id] = 1;
@@ -364,7 +417,15 @@ static void assign_factor(CostModel *cm, Node *e) {
   if ((e->kind == ND_ASSIGN || e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC)) && write_target(e) &&
       copy_constant(cm, strip_casts(e->lhs), loop)) { cm->factor[id] = 0; return; }
   /* integer arithmetic of a strength-reduced address */
-  if (cm->in_index[id] && e->ty && is_integer(e->ty) && affinity(cm, e, loop) != LIN_NO) cm->factor[id] = 0;
+  if (cm->in_index[id] && e->ty && is_integer(e->ty) && affinity(cm, e, loop) != LIN_NO) { cm->factor[id] = 0; return; }
+  /* out of a loop around fully unrolled ones, once per copy (not out of an unrolled loop itself:
+   * its copies are the unrolled code) */
+  for (int k = loop; k >= 0 && e->kind < ND_BLOCK; k = loop_at(cm, k)->parent) {
+    if (fully_unrolled(cm, k)) continue;
+    if (!copy_invariant_in(cm, e, k, 0)) break;
+    h = k;
+  }
+  if (h >= 0) { cm->hoist[id] = h; cm->hoist_copies[id] = (float)hoist_copies(cm, loop, h); }
 }
 
 static bool is_int_mul(Node *n) {
@@ -482,6 +543,57 @@ static bool share_pre(Node *n, void *ctx) {
   return false;   /* nested unrolled loops are part of this nest */
 }
 
+/* ---- local arrays in registers ----
+ * ptxas keeps a small local array in registers when every access indexes it with values known
+ * at compile time (acc[i][j] inside fully unrolled loops over i and j, as register-tiled
+ * kernels are written): its accesses are register reads and writes, and their index arithmetic
+ * is gone. An array used any other way (a run-time index, its address taken or passed) stays
+ * in local memory, as the interpreter counts it. */
+enum { REG_ARRAY_BYTES = 1024, MAX_REG_ARRAYS = 64 };
+typedef struct { CostModel *cm; Obj *v[MAX_REG_ARRAYS]; bool bad[MAX_REG_ARRAYS]; int n; bool marking; } RegArrays;
+
+static int reg_array_slot(RegArrays *r, Obj *v) {
+  for (int i = 0; i < r->n; i++) if (r->v[i] == v) return i;
+  if (r->n == MAX_REG_ARRAYS) return -1;
+  r->v[r->n] = v;
+  r->bad[r->n] = false;
+  return r->n++;
+}
+
+static bool local_array(Obj *v) { return v->sc == SC_LOCAL && v->ty->kind == TY_ARRAY && !v->is_volatile; }
+
+static bool reg_arrays_pre(Node *n, void *ctx) {
+  RegArrays *r = ctx;
+  if (n->kind == ND_VAR && local_array(n->var)) {   /* a use that is not a constant index */
+    int i = reg_array_slot(r, n->var);
+    if (i >= 0) r->bad[i] = true;
+    return false;
+  }
+  if (n->kind != ND_INDEX || !n->ty || n->ty->kind == TY_ARRAY) return true;
+  bool known = true;
+  Node *b = n;
+  for (; b && b->kind == ND_INDEX; b = strip_casts(b->lhs)) known = known && cost_copy_constant(r->cm, b->rhs);
+  if (!b || b->kind != ND_VAR || !local_array(b->var)) return true;
+  int i = reg_array_slot(r, b->var);
+  if (i < 0) return false;
+  if (!known || b->var->ty->size > REG_ARRAY_BYTES) r->bad[i] = true;
+  if (r->marking && !r->bad[i]) {
+    r->cm->in_regs[n->id] = true;
+    for (Node *x = n; x && x->kind == ND_INDEX; x = strip_casts(x->lhs)) if (valid(r->cm, x)) r->cm->factor[x->id] = 0;
+  }
+  return false;   /* constant indices hold no array access of their own */
+}
+
+static void find_register_arrays(CostModel *cm) {
+  RegArrays r = {.cm = cm};
+  int nf = facts_nfunctions(cm->f);
+  for (int i = 0; i < nf; i++) walk(facts_function(cm->f, i)->body, reg_arrays_pre, NULL, &r);
+  r.marking = true;
+  for (int i = 0; i < nf; i++) walk(facts_function(cm->f, i)->body, reg_arrays_pre, NULL, &r);
+}
+
+bool cost_in_registers(const CostModel *cm, const Node *access) { return valid(cm, access) && cm->in_regs[access->id]; }
+
 CostModel *cost_model_new(const Facts *f) {
   CostModel *cm = xmalloc(sizeof *cm);
   cm->f = f;
@@ -499,6 +611,10 @@ CostModel *cost_model_new(const Facts *f) {
   cm->share = xmalloc(sizeof(int) * n);
   cm->share_root = xmalloc((size_t)cm->nloops + 1);
   memset(cm->share_root, 0, (size_t)cm->nloops + 1);
+  cm->hoist_copies = xmalloc(sizeof(float) * n);
+  for (size_t i = 0; i < n; i++) cm->hoist_copies[i] = 1;
+  cm->in_regs = xmalloc(n);
+  memset(cm->in_regs, 0, n);
   for (size_t i = 0; i < n; i++) { cm->hoist[i] = -1; cm->factor[i] = 1; cm->copy_const[i] = -1; cm->share[i] = -1; }
   Obj *kernel = facts_kernel(f);
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop (the
@@ -509,6 +625,7 @@ CostModel *cost_model_new(const Facts *f) {
   find_known_variables(cm);
   if (kernel && kernel->body) cm->prologue = prologue_of(cm, kernel);
   for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, assign_pre, NULL, cm);
+  find_register_arrays(cm);
   if (kernel && kernel->body) walk(kernel->body, share_pre, NULL, cm);
   return cm;
 }
@@ -526,11 +643,14 @@ void cost_model_free(CostModel *cm) {
   free(cm->copy_const);
   free(cm->share);
   free(cm->share_root);
+  free(cm->in_regs);
+  free(cm->hoist_copies);
   free(cm);
 }
 
 double cost_factor(const CostModel *cm, const Node *n) { return valid(cm, n) ? cm->factor[n->id] : 1; }
 int cost_hoisted_from(const CostModel *cm, const Node *n) { return valid(cm, n) ? cm->hoist[n->id] : -1; }
+double cost_hoist_copies(const CostModel *cm, const Node *n) { return valid(cm, n) ? cm->hoist_copies[n->id] : 1; }
 int cost_loop_index(const CostModel *cm, const Node *loop_stmt) { return facts_loop_index(cm->f, loop_stmt); }
 int cost_loops(const CostModel *cm) { return cm->nloops; }
 double cost_loop_unroll(const CostModel *cm, int loop) { return cm->unroll[loop]; }
@@ -598,10 +718,22 @@ static bool iv_coefficient(CostModel *cm, Node *e, int loop, int64_t *coef) {
   return ok;
 }
 
+/* e is the counter plus terms that are multiples of w (constants, or products with a constant
+ * factor that is one: ty*8 + i, q*64 + tx*4 + v); *ivs counts the counter's appearances */
+static bool aligned_sum(Node *e, Obj *iv, int w, int *ivs) {
+  e = strip_casts(e);
+  if (e->kind == ND_ADD) return aligned_sum(e->lhs, iv, w, ivs) && aligned_sum(e->rhs, iv, w, ivs);
+  if (e->kind == ND_VAR && e->var == iv) { (*ivs)++; return true; }
+  int64_t k;
+  if (node_int_constant(e, &k)) return k % w == 0;
+  if (e->kind == ND_MUL) return (node_int_constant(e->rhs, &k) && k % w == 0) || (node_int_constant(e->lhs, &k) && k % w == 0);
+  return false;
+}
+
 /* accesses ptxas merges into 64- or 128-bit ones: in a fully unrolled loop counting by one from a
  * multiple of four, consecutive elements of a row of a declared array whose rows are 16-byte
- * multiples, indexed by the counter itself (mm's As[ty][k]); the copies' addresses are then
- * provably aligned. 1 otherwise. */
+ * multiples, indexed by the counter plus multiples of the width (mm's As[ty][k], a register
+ * tile's A_tile[kk][ty*8 + i]); the copies' addresses are then provably aligned. 1 otherwise. */
 int cost_vector_width(const CostModel *cmc, const Node *access) {
   CostModel *cm = (CostModel *)cmc;
   if (access->kind != ND_INDEX || !valid(cm, access)) return 1;
@@ -619,10 +751,10 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
   int64_t coef;
   if (!iv_coefficient(cm, access->rhs, loop, &coef) || coef != 1) return 1;
   if (!l->start_known || l->start % 4 != 0) return 1;
-  Node *idx = strip_casts(access->rhs);
-  if (!(idx->kind == ND_VAR && idx->var == l->iv)) return 1;
   int width = 16 / size;
   if (l->trip % width != 0) width = l->trip % 2 == 0 && size == 4 ? 2 : 1;
+  int ivs = 0;
+  if (!aligned_sum(access->rhs, l->iv, width, &ivs) || ivs != 1) return 1;
   return width;
 }
 

@@ -202,6 +202,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   double lanes = __builtin_popcount(m);
   int cl = space == SPACE_GLOBAL ? (kind == ACC_LOAD ? CL_GLD : kind == ACC_STORE ? CL_GST : CL_ATOM)
                                  : space == SPACE_SHARED ? (kind == ACC_LOAD ? CL_SLD : CL_SST) : CL_LOCAL;
+  if (cl == CL_LOCAL && x->cm && cost_in_registers(x->cm, at)) return;   /* a register, not memory */
   if (x->cm && cost_hoisted_from(x->cm, at) >= 0) {   /* a load moved out of its loop */
     x->hoisted_access[at->id] += lanes;
     x->hoisted_access_warps[at->id] += 1;
@@ -331,7 +332,8 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     Node *n = b.hnode[id];
     if (!n) continue;
     int h = cost_hoisted_from(cm, n);
-    double entered = b.entries[h], entered_warps = b.entries_warps[h];
+    double copies = cost_hoist_copies(cm, n);
+    double entered = b.entries[h] * copies, entered_warps = b.entries_warps[h] * copies;
     if (b.hoisted_node[id] > 0) {
       add_class(c, ins_class(n), weight(cm, n), fmin(b.hoisted_node[id], entered), fmin(b.hoisted_node_warps[id], entered_warps));
       charge_line(&b, n, weight(cm, n) * fmin(b.hoisted_node_warps[id], entered_warps), 0);

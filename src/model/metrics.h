@@ -43,6 +43,7 @@ CostModel *cost_model_new(const Facts *f);
 void cost_model_free(CostModel *cm);
 double cost_factor(const CostModel *cm, const Node *n);        /* instructions per evaluation, relative */
 int cost_hoisted_from(const CostModel *cm, const Node *n);     /* loop index it leaves, or -1 */
+double cost_hoist_copies(const CostModel *cm, const Node *n);  /* its values per entry of that loop (unrolled copies) */
 int cost_loop_index(const CostModel *cm, const Node *loop_stmt);
 int cost_loops(const CostModel *cm);
 Node *cost_loop_node(const CostModel *cm, int loop);
@@ -52,6 +53,7 @@ bool cost_copy_constant(const CostModel *cm, Node *e);          /* known at comp
 double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/(loads overlapped per wait) in the node's loop */
 bool cost_if_predicated(const CostModel *cm, const Node *n);    /* an if issued for the whole warp, taken or not */
 int cost_vector_width(const CostModel *cm, const Node *access); /* elements per merged access (1, 2, 4) */
+bool cost_in_registers(const CostModel *cm, const Node *access); /* a local array ptxas keeps in registers */
 int cost_prologue(const CostModel *cm);                         /* instructions each thread runs once */
 /* a load the copies of a fully unrolled loop may share (the loop's index), or -1: the counting
  * hooks charge it only for addresses no earlier copy loaded */

@@ -324,6 +324,7 @@ typedef struct {
   int BM, BN, BK, TM, TN, NT, TX, PA, PB, VW;
   int prefetch;
   const char *ap, *bp;      /* prefetch registers */
+  const char *q, *v;        /* a 16-byte group of the B tile and an element in it */
   const char *As, *Bs, *tx, *ty, *tid, *row0, *col0, *accv, *kend, *k0, *e, *r, *kk, *av, *bv, *i, *j, *l;
   int64_t XT, YT;
   char *ta, *tb, *tacc;     /* element types as declarations need them */
@@ -377,8 +378,13 @@ static void compute(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const char
   buf_printf(o, "%s  %s %s[%d];\n%s  %s %s[%d];\n", in, g->ta, g->av, g->TM, in, g->tb, g->bv, g->TN);
   buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s] = %s[%s][%s * %d + %s];\n", in, in, g->i, g->i, g->TM, g->i, g->av, g->i,
              g->As, g->kk, g->ty, g->TM, wrong ? fmt("(%s + 1) %% %d", g->i, g->TM) : g->i);
-  buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s] = %s[%s][%s];\n", in, in, g->j, g->j, g->TN, g->j, g->bv, g->j,
-             g->Bs, g->kk, col_of(g));
+  if (g->VW > 1)   /* 16-byte groups of the B tile: q-th group of this thread, element v */
+    buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++)\n%s    #pragma unroll\n%s    for (int %s = 0; %s < %d; %s++) %s[%s * %d + %s] = %s[%s][%s * %d + %s * %d + %s];\n",
+               in, in, g->q, g->q, g->TN / g->VW, g->q, in, in, g->v, g->v, g->VW, g->v, g->bv, g->q, g->VW, g->v, g->Bs, g->kk, g->q, g->TX * g->VW, g->tx,
+               g->VW, g->v);
+  else
+    buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s] = %s[%s][%s * %d + %s];\n", in, in, g->j, g->j, g->TN, g->j, g->bv, g->j,
+               g->Bs, g->kk, g->tx, g->TN, g->j);
   buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++)\n%s    #pragma unroll\n%s    for (int %s = 0; %s < %d; %s++)\n%s      %s;\n",
              in, in, g->i, g->i, g->TM, g->i, in, in, g->j, g->j, g->TN, g->j, in, upd);
   buf_printf(o, "%s}\n", in);
@@ -427,6 +433,7 @@ static bool apply(PassCtx *c) {
   g.kend = fresh(&nm, "k_end"); g.k0 = fresh(&nm, "k0"); g.e = fresh(&nm, "e"); g.r = fresh(&nm, "r");
   g.kk = fresh(&nm, "kk"); g.av = fresh(&nm, fmt("%s_reg", s.pa->name)); g.bv = fresh(&nm, s.pa == s.pb ? fmt("%s_reg_b", s.pb->name) : fmt("%s_reg", s.pb->name));
   g.i = fresh(&nm, "i"); g.j = fresh(&nm, "j"); g.l = fresh(&nm, "l");
+  g.q = fresh(&nm, "q"); g.v = fresh(&nm, "v");
   g.ap = fresh(&nm, fmt("%s_next", s.pa->name));
   g.bp = fresh(&nm, s.pa == s.pb ? fmt("%s_next_b", s.pb->name) : fmt("%s_next", s.pb->name));
   g.XT = c->L->grid[0] * c->L->block[0];
@@ -566,10 +573,10 @@ const Pass pass_tile = {
   .name = "tile",
   .summary = "thread-block and thread merge: block tiles of two shared operands through shared memory, 2-D register tiles per thread",
   .source = "Yang et al., PLDI 2010, Sec. 3.4 (data sharing), 3.5.1 (thread-block merge), 3.5.2 (thread merge)",
-  .params = {{"tile", "outputs a block computes along each dimension (BM = BN)", {32, 64, 128}, 64},
-             {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 4},
+  .params = {{"tile", "outputs a block computes along each dimension (BM = BN)", {32, 64, 128}, 128},
+             {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 8},
              {"bk", "elements of k staged per step", {8, 16, 32}, 8},
-             {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 1},
+             {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 2},
              {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 1, 2, 3, 4}, 0}},
   .nparams = 5,
   .model_chooses = true,
