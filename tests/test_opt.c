@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 static const Machine *h100(void) { return machine_find("h100"); }
 
@@ -309,6 +310,78 @@ static void test_camping_after_reshape(void) {
 }
 
 /* every deliberately broken variant of every pass must be rejected by verification */
+/* tile: the naive mm becomes block tiles in shared memory and register tiles, verified at the
+ * reduced and ragged sizes; C += A*B after scalar; kernels of other shapes are left alone */
+static void test_tile(void) {
+  const char *defs[] = {"N=100"};
+  static const char *sets[][3] = {{"tile.tile=32", "tile.thread=4", "tile.prefetch=0"}, {"tile.tile=64", "tile.thread=4", "tile.prefetch=1"},
+                                  {"tile.tile=128", "tile.thread=8", "tile.prefetch=2"}, {"tile.tile=64", "tile.thread=2", "tile.bk=16"}};
+  for (int i = 0; i < 4; i++) {
+    OptOptions o = {.only = "tile", .sets = sets[i], .nsets = 3, .mutation_pass = -1};
+    Opt r = run_opt("examples/mm.cu", "mm", defs, 1, &o);
+    const PlanStep *s = step(&r.plan, "tile");
+    CHECK(r.rc == 0 && applied(&r.plan, "tile") && s->verify.size[0].ok && s->verify.size[1].ok && !s->verify.size[1].skipped,
+          "mm tiled (%s, %s, %s), verified at 64 and 61: %s", sets[i][0], sets[i][1], sets[i][2], s ? (s->rejected ? s->verify.size[1].detail : s->why) : "");
+    Buf b = {0};
+    opt_emit_source(&b, &r.plan, "examples/mm.cu", "mm");
+    Program *q = load_program_text("out.cu", b.s, NULL);
+    CHECK(q && q->errors == 0 && b.s && strstr(b.s, "__shared__ float A_tile") && strstr(b.s, "__launch_bounds__") && strstr(b.s, "acc["),
+          "the tiled kernel prints and parses again");
+    program_free(q);
+    buf_free(&b);
+    done(&r);
+  }
+  const char *da[] = {"N=48"};
+  OptOptions sc = {.only = "scalar,tile", .mutation_pass = -1};
+  Opt a = run_opt("examples/mm_acc.cu", "mm_acc", da, 1, &sc);
+  CHECK(a.rc == 0 && applied(&a.plan, "scalar") && applied(&a.plan, "tile"), "mm_acc: scalar then tile (the initial value is C's own element)");
+  done(&a);
+  /* not this shape: a 1-D launch, a guard coupling row and column, a stored operand */
+  OptOptions t = {.only = "tile", .mutation_pass = -1};
+  const char *dv[] = {"H=64", "W=64"};
+  Opt v = run_opt("examples/mv.cu", "mv", dv, 2, &t);
+  const PlanStep *sv = step(&v.plan, "tile");
+  CHECK(sv && sv->legality == NOT_APPLICABLE && strstr(sv->why, "2-D"), "mv: not applicable (%s)", sv ? sv->why : "");
+  done(&v);
+  static const char *src =
+      "#pragma carve launch k grid(4, 4) block(16, 16)\n"
+      "#pragma carve arg A = float[4096] : random(1)\n#pragma carve arg B = float[4096] : random(2)\n"
+      "#pragma carve arg C = float[4096] : zeros out\n#pragma carve arg n = 64\n"
+      "__global__ void k(float *A, const float *B, float *C, int n) {\n"
+      "  int x = blockIdx.x * blockDim.x + threadIdx.x;\n  int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+      "  if (x <= y) {\n    float s = 0;\n    for (int i = 0; i < n; i++) s += A[y * n + i] * B[i * n + x];\n    C[y * n + x] = s;\n  }\n}\n";
+  char path[] = "/tmp/carve_tile_XXXXXX.cu";
+  int fd = mkstemps(path, 3);
+  if (fd >= 0) {
+    CHECK(write(fd, src, strlen(src)) == (ssize_t)strlen(src), "wrote the kernel");
+    close(fd);
+    Opt g = run_opt(path, "k", NULL, 0, &t);
+    const PlanStep *sg = step(&g.plan, "tile");
+    CHECK(sg && sg->legality == NOT_APPLICABLE && strstr(sg->why, "both the row and the column"), "a triangular guard: not applicable (%s)", sg ? sg->why : "");
+    done(&g);
+    /* A stored to: its tile could go stale */
+    char *s2 = strdup(src);
+    char *at = strstr(s2, "C[y * n + x] = s;");
+    memcpy(at, "A[y * n + x] = s;", 17);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    CHECK(fd >= 0 && write(fd, s2, strlen(s2)) == (ssize_t)strlen(s2), "rewrote the kernel");
+    if (fd >= 0) close(fd);
+    Opt st = run_opt(path, "k", NULL, 0, &t);
+    (void)st;
+    done(&st);
+    memcpy(strstr(s2, "if (x <= y)"), "if (x < n )", 11);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    CHECK(fd >= 0 && write(fd, s2, strlen(s2)) == (ssize_t)strlen(s2), "rewrote the kernel");
+    if (fd >= 0) close(fd);
+    Opt w = run_opt(path, "k", NULL, 0, &t);
+    const PlanStep *sw = step(&w.plan, "tile");
+    CHECK(sw && sw->legality == ILLEGAL && strstr(sw->why, "stored to"), "an operand the kernel stores to: not legal (%s)", sw ? sw->why : "");
+    done(&w);
+    free(s2);
+    unlink(path);
+  }
+}
+
 static void test_mutations(void) {
   static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; const char *sets[2]; } cases[] = {
     {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2, {0}},
@@ -320,6 +393,8 @@ static void test_mutations(void) {
     {"vector", "examples/demosaic.cu", "demosaic", {"H=64", "W=64"}, "h100", 3, {0}},
     {"split", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3, {0}},
     {"split", "examples/rd.cu", "rd", {"N=4000", "SEG=200"}, "h100", 3, {"split.lanes=8"}},
+    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 3, {"tile.tile=32", "tile.thread=4"}},
+    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 3, {"tile.tile=32", "tile.prefetch=2"}},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);
@@ -347,7 +422,7 @@ static void test_mutations(void) {
       program_free(p);
     }
   }
-  CHECK(total >= 27 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
+  CHECK(total >= 33 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
   printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
 }
 
@@ -587,6 +662,7 @@ int main(int argc, char **argv) {
   test_vector_legality();
   test_split();
   test_camping_after_reshape();
+  test_tile();
   test_mutations();
   test_only_empty();
   return TEST_SUMMARY("opt");
