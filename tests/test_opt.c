@@ -394,7 +394,7 @@ static void test_mutations(void) {
     {"split", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3, {0}},
     {"split", "examples/rd.cu", "rd", {"N=4000", "SEG=200"}, "h100", 3, {"split.lanes=8"}},
     {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 3, {"tile.tile=32", "tile.thread=4"}},
-    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 3, {"tile.tile=32", "tile.prefetch=2"}},
+    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 3, {"tile.tile=64", "tile.prefetch=2"}},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);

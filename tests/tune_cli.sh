@@ -11,7 +11,7 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 export CARVE_CACHE_DIR="$t/cache"
 regs=""
 if "$carve" estimate examples/vv.cu 2>&1 | grep -q "no CUDA toolkit"; then regs="--regs 32"; echo "tune-cli: no NVRTC or nvcc: registers assumed (--regs 32)"; fi
-MM="examples/mm.cu -D N=128 $regs --skip split,vector"   # the space these checks were written for
+MM="examples/mm.cu -D N=128 $regs --skip split,vector,tile"   # the space these checks were written for
 
 # ---- the space ----
 "$carve" space $MM > "$t/space.txt"; check $? "carve space runs"
@@ -42,7 +42,7 @@ done
 grep -q "selected 27 of 27" "$t/exhaustive.txt"; check $? "exhaustive selects every distinct valid variant: $(grep selected "$t/exhaustive.txt")"
 tie=$(grep -cE '^  [0-9]+ +block=' "$t/tune.txt"); strict=$("$carve" tune $MM --no-bench --strict --results "$t/shared.jsonl" | grep -cE '^  [0-9]+ +block=')
 [ "$strict" -le "$tie" ] && [ "$strict" -ge 1 ]; check $? "the strict front is no larger than the tie-keeping one ($strict, $tie)"
-"$carve" tune tests/tune/fixed16.cu --no-bench --strategy exhaustive $regs --skip split,vector > "$t/fixed.txt"; check $? "fixed16"
+"$carve" tune tests/tune/fixed16.cu --no-bench --strategy exhaustive $regs --skip split,vector,tile > "$t/fixed.txt"; check $? "fixed16"
 grep -qE 'block=16x16 camping=off .* yes$' "$t/fixed.txt" && grep -qE 'block=32x8 camping=off .* REJECTED' "$t/fixed.txt"; check $? "a kernel correct only at its own block: the other shapes are rejected by verification"
 if [ $have_py = 1 ]; then
   "$carve" tune $MM --no-bench --format json --results "$t/shared.jsonl" | python3 -c 'import json,sys; d=json.load(sys.stdin)
@@ -99,7 +99,7 @@ fi
 
 # ---- kill -9 and resume ----
 R="$t/kill.jsonl"
-KM="examples/mm.cu -D N=512 $regs --no-bench --no-cache --workers 2 --skip split,vector"
+KM="examples/mm.cu -D N=512 $regs --no-bench --no-cache --workers 2 --skip split,vector,tile"
 "$carve" tune $KM --results "$R" > /dev/null 2>&1 &
 pid=$!
 for i in $(seq 1 400); do

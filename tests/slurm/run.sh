@@ -79,7 +79,7 @@ done
 echo "slurm: a one-node cluster is up ($host, $cpus CPUs)"
 
 # the array: 4 tasks, each a share of the static metrics, GPU-less
-MM="examples/mm.cu -D N=128 --no-bench --no-cache"
+MM="examples/mm.cu -D N=128 --no-bench --no-cache --skip tile"
 regs=""; "$carve" estimate examples/vv.cu 2>&1 | grep -q "no CUDA toolkit" && regs="--regs 32"
 "$carve" tune $MM $regs --emit-slurm "$t/job.sh" --tasks 4 --results "$t/r.jsonl" > /dev/null; check $? "--emit-slurm writes the array file"
 timeout 300 sbatch --wait --chdir="$PWD" "$t/job.sh" > "$t/sbatch.out" 2>&1; check $? "the array of 4 tasks ran: $(cat "$t/sbatch.out"; tail -3 "$t"/r.*.log 2>/dev/null)"
