@@ -9,7 +9,7 @@ export CARVE_CALIBRATION=${CARVE_CALIBRATION:-$out/calibration.json}
 mkdir -p "$out/var"
 : > "$out/mm-sizes.jsonl"
 for n in ${SIZES:-512 1024 2048 4096}; do
-  ./carve optimize examples/mm.cu -DN=$n --no-verify -o "$out/var/mm_opt_$n.cu" 2> "$out/var/plan_$n.txt" &
+  ./carve optimize examples/mm.cu -DN=$n --no-verify --explain -o "$out/var/mm_opt_$n.cu" 2> "$out/var/plan_$n.txt" &
 done
 wait
 for n in ${SIZES:-512 1024 2048 4096}; do

@@ -52,10 +52,14 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
 /* the values the model tried for a pass's first parameter, fastest first in the reader's eye */
 static void candidates_text(Buf *b, const PlanStep *s) {
   if (!s->ncand) return;
-  buf_printf(b, "         %s chosen by the estimate from", s->pass->params[0].name);
+  bool two = s->ncand_params == 2;
+  if (two) buf_printf(b, "         %s,%s chosen by the estimate from", s->pass->params[0].name, s->pass->params[1].name);
+  else buf_printf(b, "         %s chosen by the estimate from", s->pass->params[0].name);
   for (int k = 0; k < s->ncand; k++) {
-    if (s->cand_ms[k] > 0) buf_printf(b, "%s %d: %.4f ms", k ? "," : "", s->cand_value[k], s->cand_ms[k]);
-    else buf_printf(b, "%s %d: not applicable", k ? "," : "", s->cand_value[k]);
+    buf_printf(b, "%s %d", k ? "," : "", s->cand_value[k]);
+    if (two) buf_printf(b, ",%d", s->cand_value2[k]);
+    if (s->cand_ms[k] > 0) buf_printf(b, ": %.4f ms", s->cand_ms[k]);
+    else buf_puts(b, ": not applicable");
   }
   buf_puts(b, "\n");
 }
@@ -130,9 +134,14 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         buf_puts(&b, "\", ");
       }
       if (s->ncand) {
-        buf_printf(&b, "\"chosen_by_model\": {\"param\": \"%s\", \"tried\": [", s->pass->params[0].name);
-        for (int k = 0; k < s->ncand; k++)
-          buf_printf(&b, "%s{\"value\": %d, \"estimate_ms\": %.6g}", k ? ", " : "", s->cand_value[k], s->cand_ms[k]);
+        buf_printf(&b, "\"chosen_by_model\": {\"param\": \"%s\", ", s->pass->params[0].name);
+        if (s->ncand_params == 2) buf_printf(&b, "\"param2\": \"%s\", ", s->pass->params[1].name);
+        buf_puts(&b, "\"tried\": [");
+        for (int k = 0; k < s->ncand; k++) {
+          buf_printf(&b, "%s{\"value\": %d, ", k ? ", " : "", s->cand_value[k]);
+          if (s->ncand_params == 2) buf_printf(&b, "\"value2\": %d, ", s->cand_value2[k]);
+          buf_printf(&b, "\"estimate_ms\": %.6g}", s->cand_ms[k]);
+        }
         buf_puts(&b, "]}, ");
       }
       buf_puts(&b, "\"sizes\": [");

@@ -13,7 +13,7 @@
 #include "../arch/arch.h"
 
 /* ---- parameters as data: what a search enumerates ---- */
-enum { OPT_MAX_PARAMS = 6, OPT_MAX_VALUES = 8 };
+enum { OPT_MAX_PARAMS = 6, OPT_MAX_VALUES = 8, OPT_MAX_CANDS = OPT_MAX_VALUES * OPT_MAX_VALUES };
 typedef struct OptParamDef {
   const char *name;          /* "tile", "factor" */
   const char *doc;
@@ -51,6 +51,7 @@ typedef struct Pass {
   const char *motivation;    /* the analyzer's rule (finding category) that motivates it, or NULL */
   bool remaps_blocks;        /* block b of the variant computes another block's outputs */
   bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
+  int model_params;          /* model_chooses: how many leading parameters it chooses jointly (0: one) */
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
   bool (*apply)(PassCtx *c);       /* rewrites c->p in place (after legal said LEGAL) */
   int nmutations;            /* broken variants apply() can produce (c->mutation 1..n) */
@@ -103,8 +104,10 @@ typedef struct PlanStep {
   int64_t cover[3];                     /* the pass reshaped the launch: original threads per new block */
   char motivation[256];                 /* the analyzer's finding behind the pass: "[rule] line N: ..." or "" */
   int ncand;                            /* model_chooses: the values tried and their estimates */
-  int cand_value[OPT_MAX_VALUES];
-  double cand_ms[OPT_MAX_VALUES];       /* -1: not legal or not estimated at that value */
+  int ncand_params;                     /* parameters chosen jointly (1 or 2) */
+  int cand_value[OPT_MAX_CANDS];        /* the first parameter's value of each candidate */
+  int cand_value2[OPT_MAX_CANDS];       /* the second's, when two are chosen jointly */
+  double cand_ms[OPT_MAX_CANDS];        /* -1: not legal or not estimated at that value */
 } PlanStep;
 
 typedef struct OptOptions {

@@ -207,27 +207,36 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
   return ms;
 }
 
-/* the model picks the first parameter: each allowed value applied to a clone and estimated;
- * the fastest (the smaller value on a tie) becomes the step's parameter */
-static void choose_value(const Pass *ps, Program *cur, const Launch *L, const OptInput *in, const OptOptions *o, PlanStep *st) {
-  const OptParamDef *d = &ps->params[0];
+/* the model picks the first parameter (or the first two, jointly): each allowed value applied
+ * to a clone and estimated; the fastest (the earlier candidate on a tie) becomes the step's */
+static void choose_value(const Pass *ps, Program *cur, const Launch *L, const OptInput *in, const OptOptions *o, PlanStep *st, const bool *given) {
+  const OptParamDef *d = &ps->params[0], *d2 = &ps->params[1];
+  bool two = ps->model_params >= 2 && ps->nparams >= 2 && !given[1];
+  st->ncand_params = two ? 2 : 1;
   double best = -1;
-  for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || d->values[i]); i++) {
-    int param[OPT_MAX_PARAMS];
-    memcpy(param, st->param, sizeof param);
-    param[0] = d->values[i];
-    st->cand_value[st->ncand] = d->values[i];
-    double ms = -1;
-    Program *v = program_clone(cur);
-    PassCtx c;
-    if (v && run_pass_protected(ps, v, L, in->m, param, 0, &c)) {
-      char bn[64];
-      ms = estimate_ms(v, in, o, true, bn);
+  int first = st->param[0], second = st->param[1];
+  for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || d->values[i]); i++)
+    for (int j = 0; j < (two ? OPT_MAX_VALUES : 1) && (j == 0 || d2->values[j]); j++) {
+      int param[OPT_MAX_PARAMS];
+      memcpy(param, st->param, sizeof param);
+      param[0] = d->values[i];
+      if (two) param[1] = d2->values[j];
+      if (st->ncand == OPT_MAX_CANDS) return;
+      st->cand_value[st->ncand] = param[0];
+      st->cand_value2[st->ncand] = param[1];
+      double ms = -1;
+      Program *v = program_clone(cur);
+      PassCtx c;
+      if (v && run_pass_protected(ps, v, L, in->m, param, 0, &c)) {
+        char bn[64];
+        ms = estimate_ms(v, in, o, true, bn);
+      }
+      program_free(v);
+      st->cand_ms[st->ncand++] = ms;
+      if (ms > 0 && (best < 0 || ms < best)) { best = ms; first = param[0]; second = param[1]; }
     }
-    program_free(v);
-    st->cand_ms[st->ncand++] = ms;
-    if (ms > 0 && (best < 0 || ms < best)) { best = ms; st->param[0] = d->values[i]; }
-  }
+  st->param[0] = first;
+  st->param[1] = second;
 }
 
 /* the analyzer's findings on the original (sampled run, as `carve analyze`): the plan names the
@@ -305,7 +314,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       launch_free(&L);
       return 2;
     }
-    if (ps->model_chooses && o->estimate && !given[0]) choose_value(ps, cur, &L, in, o, st);
+    if (ps->model_chooses && o->estimate && !given[0]) choose_value(ps, cur, &L, in, o, st, given);
     Program *v = program_clone(cur);
     if (!v) { snprintf(st->why, sizeof st->why, "the program could not be copied"); continue; }
     PassCtx c;

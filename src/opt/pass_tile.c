@@ -580,6 +580,7 @@ const Pass pass_tile = {
              {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 1, 2, 3, 4}, 0}},
   .nparams = 5,
   .model_chooses = true,
+  .model_params = 2,
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
