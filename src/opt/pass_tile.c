@@ -577,7 +577,7 @@ const Pass pass_tile = {
              {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 8},
              {"bk", "elements of k staged per step", {8, 16, 32}, 8},
              {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 2},
-             {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 1, 2, 3, 4}, 0}},
+             {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 2}, 0}},
   .nparams = 5,
   .model_chooses = true,
   .model_params = 2,
