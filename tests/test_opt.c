@@ -382,6 +382,35 @@ static void test_tile(void) {
   }
 }
 
+/* what a review found the pass accepted wrongly (each file says so): now not applicable, or
+ * applied correctly (a user parameter named like a name the pass makes; an unsigned row) */
+static void test_tile_review(void) {
+  static const struct { const char *file, *why; bool applies; } cases[] = {
+    {"tests/tile/post_writes_param.cu", "assign the parameter", false},
+    {"tests/tile/unsigned_k.cu", "unsigned", false},
+    {"tests/tile/int_divide.cu", "under a condition", false},
+    {"tests/tile/conditional_load.cu", "under a condition", false},
+    {"tests/tile/name_more.cu", NULL, true},
+    {"tests/tile/unsigned_row.cu", NULL, true},
+  };
+  OptOptions t = {.only = "tile", .mutation_pass = -1};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    Opt r = run_opt(cases[i].file, "mm", NULL, 0, &t);
+    const PlanStep *s = step(&r.plan, "tile");
+    if (cases[i].applies)
+      CHECK(r.rc == 0 && applied(&r.plan, "tile"), "%s: tiled and verified (%s)", cases[i].file, s ? s->why : "");
+    else
+      CHECK(r.rc == 0 && s && s->legality == NOT_APPLICABLE && strstr(s->why, cases[i].why), "%s: not applicable (%s)", cases[i].file, s ? s->why : "");
+    done(&r);
+  }
+  const char *defs[] = {"N=100"};
+  OptOptions big = {.only = "tile", .sets = (const char *[]){"tile.bk=32"}, .nsets = 1, .mutation_pass = -1};
+  Opt b = run_opt("examples/mm.cu", "mm", defs, 1, &big);
+  const PlanStep *sb = step(&b.plan, "tile");
+  CHECK(sb && sb->legality == ILLEGAL && strstr(sb->why, "48 KB"), "128x128 tiles, bk 32, two buffers: more static shared memory than a kernel may declare (%s)", sb ? sb->why : "");
+  done(&b);
+}
+
 static void test_mutations(void) {
   static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; const char *sets[2]; } cases[] = {
     {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2, {0}},
@@ -663,6 +692,7 @@ int main(int argc, char **argv) {
   test_split();
   test_camping_after_reshape();
   test_tile();
+  test_tile_review();
   test_mutations();
   test_only_empty();
   return TEST_SUMMARY("opt");

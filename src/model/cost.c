@@ -549,7 +549,7 @@ static bool share_pre(Node *n, void *ctx) {
  * kernels are written): its accesses are register reads and writes, and their index arithmetic
  * is gone. An array used any other way (a run-time index, its address taken or passed) stays
  * in local memory, as the interpreter counts it. */
-enum { REG_ARRAY_BYTES = 1024, MAX_REG_ARRAYS = 64 };
+enum { REG_ARRAY_BYTES = 512, MAX_REG_ARRAYS = 64 };
 typedef struct { CostModel *cm; Obj *v[MAX_REG_ARRAYS]; bool bad[MAX_REG_ARRAYS]; int n; bool marking; } RegArrays;
 
 static int reg_array_slot(RegArrays *r, Obj *v) {

@@ -12,11 +12,16 @@
  * each array's unit stride (coalesced); each thread computes TM x TN outputs in registers from
  * TM values of A and TN of B per k (thread merge: a loaded value serves TN or TM outputs).
  *
- * Exact for any UPDATE: each output still folds k = lo, lo+1, ... in order; a ragged last step
- * of k runs only its valid k; tile elements outside the guard are zeros that no kept output
- * uses; an output is written (POST) only where the original thread existed and passed the guard.
+ * Exact for any UPDATE without conditional evaluation or integer division (which could load or
+ * trap where the original does not): each output still folds k = lo, lo+1, ... in order; a
+ * ragged last step of k runs only its valid k; tile elements outside the guard are zeros that no
+ * kept output uses; an output is written (POST) only where the original thread existed and
+ * passed the guard.
  *
- * Legal when: the two loads come from parameters the kernel never stores to (so hoisting them
+ * Legal when: the loop counter is signed (k_end - BK must not wrap); lo, hi, the initial value
+ * and the declarations before the guard are pure and cannot trap (they move above the guard);
+ * POST assigns no parameter (it runs once per output now); the tiles fit the 48 KB of static
+ * shared memory a kernel may declare; the two loads come from parameters the kernel never stores to (so hoisting them
  * into tiles before any POST of another block cannot be observed; the pointers are then
  * assumed not to alias, and the output says so); hi, lo, init and the guard's conjuncts depend
  * only on parameters and invariant locals (a conjunct on row only or col only); POST uses row,
@@ -42,7 +47,7 @@ typedef struct {
 } Shape;
 
 /* ---- what an expression depends on ---- */
-typedef struct { const Shape *s; int d; Node *skip[8]; int nskip; Obj *own[32]; int nown; } Deps;
+typedef struct { const Shape *s; int d; Node *skip[16]; int nskip; Obj *own[32]; int nown; } Deps;
 
 static bool deps_pre(Node *n, void *ctx) {
   Deps *d = ctx;
@@ -80,6 +85,29 @@ static int deps(const Shape *s, Node *e, Node *skip1, Node *skip2, bool list) {
   if (list) walk(e, deps_pre, NULL, &d);
   else walk_one(e, deps_pre, NULL, &d);
   return d.d;
+}
+
+/* an integer division or remainder whose divisor is not a nonzero constant: moved above the
+ * guard, or run for outputs the original never computes, it could trap where the original did not */
+static bool trap_pre(Node *n, void *ctx) {
+  int64_t d;
+  if ((n->kind == ND_DIV || n->kind == ND_MOD) && n->ty && is_integer(n->ty) && !(node_int_constant(n->rhs, &d) && d != 0)) *(bool *)ctx = true;
+  return true;
+}
+static bool may_trap(Node *e) {
+  bool t = false;
+  if (e) walk_one(e, trap_pre, NULL, &t);
+  return t;
+}
+/* a conditional evaluation (?:, &&, ||): a load under it may be one the original skips */
+static bool branch_pre(Node *n, void *ctx) {
+  if (n->kind == ND_COND || n->kind == ND_LOGAND || n->kind == ND_LOGOR) *(bool *)ctx = true;
+  return true;
+}
+static bool has_branching(Node *e) {
+  bool b = false;
+  walk_one(e, branch_pre, NULL, &b);
+  return b;
 }
 
 /* blockIdx.D*blockDim.D + threadIdx.D, in any operand order */
@@ -143,6 +171,7 @@ static Legality find(PassCtx *c, Shape *s) {
     if (dim == 0 && !s->col && is_integer(v->ty)) { s->col = v; continue; }
     if (dim == 1 && !s->row && is_integer(v->ty)) { s->row = v; continue; }
     if (s->npre < MAX_PRE && st->decl_init && v->ty->kind != TY_ARRAY && !deps(s, st->decl_init, NULL, NULL, false) &&
+        rw_pure(st->decl_init) && !rw_has_call(st->decl_init) && !may_trap(st->decl_init) &&
         !list_writes(st->next, v)) { s->pre[s->npre++] = st; continue; }
     snprintf(c->why, sizeof c->why, "line %d: a declaration the pass does not move ('%s')", tok_loc(st->tok).line, v->name);
     return NOT_APPLICABLE;
@@ -192,13 +221,17 @@ static Legality find(PassCtx *c, Shape *s) {
   s->loop = inner->next;
   s->post = s->loop->next;
   int di = deps(s, inner->decl_init, NULL, NULL, false);
-  if (di & ~(D_ROW | D_COL | D_MEM) || !rw_pure(inner->decl_init)) { snprintf(c->why, sizeof c->why, "the accumulator's initial value depends on more than the output's row and column"); return NOT_APPLICABLE; }
+  if (di & ~(D_ROW | D_COL | D_MEM) || !rw_pure(inner->decl_init) || (!di && may_trap(inner->decl_init))) { snprintf(c->why, sizeof c->why, "the accumulator's initial value depends on more than the output's row and column"); return NOT_APPLICABLE; }
   Node *lp = s->loop;
   if (!lp->init || lp->init->kind != ND_DECL || lp->init->next || !lp->init->decl_init || !is_integer(lp->init->var->ty) || !lp->cond || !lp->inc) {
     snprintf(c->why, sizeof c->why, "line %d: the loop is not `for (int k = lo; k < hi; k++)`", tok_loc(lp->tok).line);
     return NOT_APPLICABLE;
   }
   s->k = lp->init->var;
+  if (s->k->ty->is_unsigned) {   /* k_end - BK would wrap for a short k range */
+    snprintf(c->why, sizeof c->why, "line %d: the loop counter is unsigned", tok_loc(lp->tok).line);
+    return NOT_APPLICABLE;
+  }
   s->lo = lp->init->decl_init;
   Node *cond = rw_strip(lp->cond), *inc = rw_strip(lp->inc);
   bool inc_ok = (inc->kind == ND_POSTINC || inc->kind == ND_PREINC) && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == s->k;
@@ -211,7 +244,8 @@ static Legality find(PassCtx *c, Shape *s) {
     return NOT_APPLICABLE;
   }
   s->hi = cond->rhs;
-  if (deps(s, s->lo, NULL, NULL, false) || deps(s, s->hi, NULL, NULL, false)) { snprintf(c->why, sizeof c->why, "line %d: the loop's bounds are not invariant", tok_loc(lp->tok).line); return NOT_APPLICABLE; }
+  if (deps(s, s->lo, NULL, NULL, false) || deps(s, s->hi, NULL, NULL, false) || !rw_pure(s->lo) || !rw_pure(s->hi) || may_trap(s->lo) ||
+      may_trap(s->hi)) { snprintf(c->why, sizeof c->why, "line %d: the loop's bounds are not invariant", tok_loc(lp->tok).line); return NOT_APPLICABLE; }
   Node *b = lp->then;
   if (b->kind == ND_BLOCK) b = b->stmts && !b->stmts->next ? b->stmts : NULL;
   if (!b || b->kind != ND_EXPR_STMT || rw_writes_var(b, s->k)) { snprintf(c->why, sizeof c->why, "line %d: the loop's body is not one update of the accumulator", tok_loc(lp->tok).line); return NOT_APPLICABLE; }
@@ -241,6 +275,14 @@ static Legality find(PassCtx *c, Shape *s) {
   Deps du = {.s = s, .nskip = 0};
   for (int i = 0; i < ld.k; i++) du.skip[du.nskip++] = ld.n[i];
   walk_one(u->rhs, deps_pre, NULL, &du);
+  if (has_branching(u->rhs) || may_trap(u->rhs)) {
+    snprintf(c->why, sizeof c->why, "line %d: the update loads or divides under a condition (its tiles would read or trap where the original does not)", tok_loc(u->tok).line);
+    return NOT_APPLICABLE;
+  }
+  if (!is_numeric(s->pa->ty->base) || !is_numeric(s->pb->ty->base)) {
+    snprintf(c->why, sizeof c->why, "the loaded elements are not numbers (vector or struct types)");
+    return NOT_APPLICABLE;
+  }
   if (du.d & ~D_ACC || !rw_pure(u->rhs)) { snprintf(c->why, sizeof c->why, "line %d: the update uses more than the accumulator, the two loads and invariants", tok_loc(u->tok).line); return NOT_APPLICABLE; }
   if (!rw_read_only(c->k->body, s->pa) || !rw_read_only(c->k->body, s->pb)) {
     snprintf(c->why, sizeof c->why, "'%s' or '%s' is stored to in the kernel: its tile could go stale", s->pa->name, s->pb->name);
@@ -249,6 +291,8 @@ static Legality find(PassCtx *c, Shape *s) {
   /* POST: per output, as written */
   int dp = deps(s, s->post, NULL, NULL, true);
   if (dp & D_OTHER || rw_has_barrier(s->post)) { snprintf(c->why, sizeof c->why, "the statements after the loop use a thread index, a barrier, a global or a local of the loop"); return NOT_APPLICABLE; }
+  for (Obj *pv = c->k->params; pv; pv = pv->next)
+    if (list_writes(s->post, pv)) { snprintf(c->why, sizeof c->why, "the statements after the loop assign the parameter '%s' (they now run once per output)", pv->name); return NOT_APPLICABLE; }
   for (Node *q = s->post; q; q = q->next)
     if (q->kind == ND_RETURN || q->kind == ND_BREAK || q->kind == ND_CONTINUE) { snprintf(c->why, sizeof c->why, "line %d: a jump after the loop", tok_loc(q->tok).line); return NOT_APPLICABLE; }
   int64_t sr, sk;
@@ -330,6 +374,13 @@ typedef struct {
   char *ta, *tb, *tacc;     /* element types as declarations need them */
 } Gen;
 
+/* text standing for variable v: in v's own type where it is not int (a size_t row keeps its
+ * 64-bit products, an unsigned one its wrap-around) */
+static const char *typed(Obj *v, const char *text) {
+  if (v->ty->kind == TY_INT && v->ty->size == 4 && !v->ty->is_unsigned) return text;
+  return fmt("(%s)(%s)", decl_text(v->ty, ""), text);
+}
+
 /* the two tiles of one step of k starting at kbase: LOAD_SHARED straight into shared memory,
  * LOAD_REGS into the prefetch registers (the next step's, while this one computes), STORE_REGS
  * from them into shared memory */
@@ -347,7 +398,8 @@ static void tile_loads(Buf *o, PassCtx *c, const Shape *s, const Gen *g, bool ta
       buf_printf(o, "%s  %s[%s][%s] = %s[%s];\n%s}\n", in, tile, g->kk, g->r, pre, g->l, in);
       continue;
     }
-    Sub u = {.s = s, .row = fmt("%s + %s", g->row0, g->r), .col = fmt("%s + %s", g->col0, g->r), .k = fmt("%s + %s", kbase, g->kk)};
+    Sub u = {.s = s, .row = typed(s->row, fmt("%s + %s", g->row0, g->r)), .col = typed(s->col, fmt("%s + %s", g->col0, g->r)),
+             .k = typed(s->k, fmt("%s + %s", kbase, g->kk))};
     Buf cond = {0};
     buf_printf(&cond, "%s + %s < %lld", isa ? g->row0 : g->col0, g->r, (long long)(isa ? g->YT : g->XT));
     guard_terms(&cond, s, isa ? D_ROW : D_COL, &u);
@@ -415,6 +467,12 @@ static Legality legal(PassCtx *c) {
   if (l != LEGAL) return l;
   Gen g;
   if (!sizes(c, &g)) return ILLEGAL;
+  int ea = s.pa->ty->base->size, eb = s.pb->ty->base->size;
+  int64_t bytes = (int64_t)(g.prefetch == 2 ? 2 : 1) * g.BK * ((int64_t)(g.BM + 16 / ea) * ea + (int64_t)(g.BN + 16 / eb) * eb);
+  if (bytes > 48 * 1024) {
+    snprintf(c->why, sizeof c->why, "the tiles take %lld bytes of static shared memory (48 KB is the most a kernel may declare)", (long long)bytes);
+    return ILLEGAL;
+  }
   snprintf(c->why, sizeof c->why, "%s shared along x, %s along y: %dx%d tiles in shared memory, %dx%d outputs a thread", s.pa->name, s.pb->name,
            g.BM, g.BN, g.TM, g.TN);
   return LEGAL;
@@ -494,13 +552,14 @@ static bool apply(PassCtx *c) {
     tile_loads(&o, c, &s, &g, false, "    ", LOAD_SHARED, g.k0);
     buf_printf(&o, "    __syncthreads();\n  }\n");
     buf_printf(&o, "  for (; %s <= %s - %d; %s += %d) {\n", g.k0, g.kend, g.BK, g.k0, g.BK);
-    buf_printf(&o, "    const bool more = %s <= %s - %d;\n    if (more) {\n", g.k0, g.kend, 2 * g.BK);
+    const char *more = fresh(&nm, "more");
+    buf_printf(&o, "    const bool %s = %s <= %s - %d;\n    if (%s) {\n", more, g.k0, g.kend, 2 * g.BK, more);
     tile_loads(&o, c, &s, &g, false, "      ", LOAD_REGS, fmt("%s + %d", g.k0, g.BK));
     buf_printf(&o, "    }\n");
     g.As = fmt("%s[%s]", A0, cur); g.Bs = fmt("%s[%s]", B0, cur);
     compute(&o, c, &s, &g, fmt("%d", g.BK), "    ");
     g.As = fmt("%s[%s ^ 1]", A0, cur); g.Bs = fmt("%s[%s ^ 1]", B0, cur);
-    buf_printf(&o, "    if (more) {\n");
+    buf_printf(&o, "    if (%s) {\n", more);
     tile_loads(&o, c, &s, &g, false, "      ", STORE_REGS, g.k0);
     buf_printf(&o, "    }\n");
     if (c->mutation != 2) buf_printf(&o, "    __syncthreads();\n");
