@@ -1263,7 +1263,25 @@ static void test_compare_gpu_buffer(void) {
   CHECK(!c.ok && c.first_bad == 2, "halves: a subnormal flushed to zero is a mismatch");
 }
 
+/* the blocks every sampled run takes (bench --verify, verification, the model, carve tune):
+ * first, last and spread; one block is the middle (bench --verify-blocks 1 divided by zero) */
+static void test_sample_blocks(void) {
+  int64_t b[8];
+  int n = launch_sample_blocks(10, 1, b);
+  CHECK(n == 1 && b[0] == 5, "one of 10: the middle (%d, %lld)", n, (long long)b[0]);
+  n = launch_sample_blocks(10, 3, b);
+  CHECK(n == 3 && b[0] == 0 && b[1] == 4 && b[2] == 9, "three of 10: first, middle, last");
+  n = launch_sample_blocks(3, 8, b);
+  CHECK(n == 3 && b[0] == 0 && b[2] == 2, "eight of 3: every block once");
+  n = launch_sample_blocks(9, 8, b);
+  bool rising = true;
+  for (int i = 1; i < n; i++) rising &= b[i] > b[i - 1];
+  CHECK(n >= 2 && b[0] == 0 && b[n - 1] == 8 && rising, "eight of 9: first and last, no repeats (%d)", n);
+  CHECK(launch_sample_blocks(0, 8, b) == 0 && launch_sample_blocks(10, 0, b) == 0, "nothing of nothing");
+}
+
 int main(void) {
+  test_sample_blocks();
   test_generators_pinned();
   test_integer_semantics();
   test_float_semantics();

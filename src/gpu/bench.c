@@ -33,31 +33,6 @@ static char *json_strv(const char *js, const char *key) {
 }
 
 /* ---- verification ---- */
-typedef struct {
-  Launch *L;
-  unsigned char **written;   /* per buffer: byte written by a sampled block */
-  bool *atomic;              /* per buffer: updated by atomics */
-  int64_t *blocks; int nblocks;
-} VerifyCtx;
-
-static bool want_block(void *ctx, int64_t b) {
-  VerifyCtx *v = ctx;
-  for (int i = 0; i < v->nblocks; i++) if (v->blocks[i] == b) return true;
-  return false;
-}
-
-static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
-  VerifyCtx *v = ctx;
-  if (space != SPACE_GLOBAL || kind == ACC_LOAD) return;
-  for (int l = 0; l < 32; l++) {
-    if (!(m >> l & 1)) continue;
-    uint64_t b = (addr[l] >> 40) & 0xfffff, off = addr[l] & ((1ull << 40) - 1);
-    if (b == 0 || b >= (uint64_t)v->L->nbufs || off + (uint64_t)size > v->L->bufs[b].bytes) continue;
-    if (kind == ACC_ATOMIC) v->atomic[b] = true;
-    memset(v->written[b] + off, 1, (size_t)size);
-  }
-}
-
 static bool cmp_json_first;   /* reset per verification, for the commas between entries */
 
 BufferCompare compare_gpu_buffer(const Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol) {
@@ -139,15 +114,13 @@ static int verify(Launch *L, const char *outdir, const BenchOptions *o) {
   double tol = s && s->rel_tol > 0 ? s->rel_tol : 1e-5;
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
   int want = o->verify_blocks > 0 ? o->verify_blocks : 64;
-  VerifyCtx v = {L, xmalloc(sizeof(void *) * (size_t)L->nbufs), xmalloc(sizeof(bool) * (size_t)L->nbufs), NULL, 0};
-  for (int i = 0; i < L->nbufs; i++) v.written[i] = xmalloc(L->bufs[i].bytes + 1);
+  /* first, last and evenly spread blocks, deterministic */
+  int64_t *blocks = xmalloc(sizeof(int64_t) * (size_t)want);
   bool sampled = total > want;
-  if (sampled) {
-    /* first, last and evenly spread blocks, deterministic */
-    v.blocks = xmalloc(sizeof(int64_t) * (size_t)want);
-    for (int i = 0; i < want; i++) v.blocks[v.nblocks++] = (int64_t)((double)i * (double)(total - 1) / (double)(want - 1));
-  }
-  Hooks h = {.ctx = &v, .access = on_access, .want_block = sampled ? want_block : NULL};
+  Written v;
+  written_init(&v, L);
+  if (sampled) { v.blocks = blocks; v.nblocks = launch_sample_blocks(total, want, blocks); }
+  Hooks h = written_hooks(&v);
   cmp_json_first = false;
   RunOptions ro = {.hooks = &h};
   RunStats st;
@@ -169,13 +142,11 @@ static int verify(Launch *L, const char *outdir, const BenchOptions *o) {
       continue;
     }
     int cmp;
-    if (compare_buffer(b, gpu, sampled ? v.written[i] : NULL, tol, o->json, &cmp)) result = result ? result : 1;
+    if (compare_buffer(b, gpu, sampled ? v.bytes[i] : NULL, tol, o->json, &cmp)) result = result ? result : 1;
     free(gpu);
   }
-  for (int i = 0; i < L->nbufs; i++) free(v.written[i]);
-  free(v.written);
-  free(v.atomic);
-  free(v.blocks);
+  written_free(&v);
+  free(blocks);
   return result;
 }
 

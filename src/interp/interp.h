@@ -80,6 +80,22 @@ typedef struct Hooks {
   bool (*want_warp)(void *ctx, int64_t block_linear, int warp, int nwarps);
 } Hooks;
 
+/* Which bytes of each buffer a run's global stores wrote, and which buffers atomics updated:
+ * outputs are then compared only where the run wrote (bench --verify, carve tune's reference
+ * and launch-shape checks). `written_hooks` runs the blocks `blocks` (NULL: all) and counts the
+ * stores of the threads `keep` accepts (NULL: all); the caller may replace .want_block. */
+typedef struct Written {
+  const Launch *L;
+  unsigned char **bytes;     /* per buffer: 1 where a counted store wrote */
+  bool *atomic;              /* per buffer: updated by a counted atomic */
+  const int64_t *blocks; int nblocks;
+  bool (*keep)(void *ctx, int64_t block, int thread);   /* thread: linear within the block */
+  void *keep_ctx;
+} Written;
+void written_init(Written *w, const Launch *L);
+Hooks written_hooks(Written *w);
+void written_free(Written *w);
+
 typedef struct RunOptions {
   uint64_t max_steps;    /* warp-steps before the launch is stopped as runaway (0: default 2e9) */
   bool no_race_check;
@@ -154,6 +170,9 @@ typedef struct LaunchOverrides {
 bool parse_arg_settings(Program *p, const char **texts, int n, LaunchOverrides *ov);
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);
+/* want blocks of a grid of total: the first, the last and evenly spread between (one: the
+ * middle), without repeats, into out (want entries); how many (every block when want >= total) */
+int launch_sample_blocks(int64_t total, int want, int64_t *out);
 /* CUDA's limits on grid and block dimensions, overflow-safe; 0, or 2 after a diagnostic.
  * launch_prepare and interp_run check them, so a prepared launch's products do not overflow. */
 int launch_check_dims(const Launch *L);

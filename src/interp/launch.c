@@ -421,3 +421,61 @@ bool parse_arg_settings(Program *p, const char **texts, int n, LaunchOverrides *
   }
   return true;
 }
+
+int launch_sample_blocks(int64_t total, int want, int64_t *out) {
+  int n = 0;
+  if (total <= 0 || want <= 0) return 0;
+  if (want >= total) {
+    for (int64_t b = 0; b < total; b++) out[n++] = b;
+    return n;
+  }
+  if (want == 1) { out[0] = total / 2; return 1; }
+  for (int i = 0; i < want; i++) {
+    int64_t b = (int64_t)((double)i * (double)(total - 1) / (double)(want - 1));
+    if (!n || out[n - 1] != b) out[n++] = b;
+  }
+  return n;
+}
+
+void written_init(Written *w, const Launch *L) {
+  memset(w, 0, sizeof *w);
+  w->L = L;
+  w->bytes = xmalloc(sizeof(unsigned char *) * (size_t)(L->nbufs + 1));
+  w->atomic = xmalloc(sizeof(bool) * (size_t)(L->nbufs + 1));
+  for (int i = 0; i < L->nbufs; i++) {
+    w->bytes[i] = xmalloc(L->bufs[i].bytes + 1);
+    memset(w->bytes[i], 0, L->bufs[i].bytes + 1);
+    w->atomic[i] = false;
+  }
+}
+
+static bool written_want(void *ctx, int64_t b) {
+  const Written *w = ctx;
+  for (int i = 0; i < w->nblocks; i++) if (w->blocks[i] == b) return true;
+  return false;
+}
+
+static void written_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+  Written *w = ctx;
+  if (space != SPACE_GLOBAL || kind == ACC_LOAD) return;
+  for (int l = 0; l < 32; l++) {
+    if (!(m >> l & 1)) continue;
+    if (w->keep && !w->keep(w->keep_ctx, blk, warp * 32 + l)) continue;
+    uint64_t b = (addr[l] >> 40) & 0xfffff, off = addr[l] & ((1ull << 40) - 1);
+    if (b == 0 || b >= (uint64_t)w->L->nbufs || off + (uint64_t)size > w->L->bufs[b].bytes) continue;
+    if (kind == ACC_ATOMIC) w->atomic[b] = true;
+    memset(w->bytes[b] + off, 1, (size_t)size);
+  }
+}
+
+Hooks written_hooks(Written *w) {
+  return (Hooks){.ctx = w, .access = written_access, .want_block = w->blocks ? written_want : NULL};
+}
+
+void written_free(Written *w) {
+  for (int i = 0; w->bytes && i < w->L->nbufs; i++) free(w->bytes[i]);
+  free(w->bytes);
+  free(w->atomic);
+  w->bytes = NULL;
+  w->atomic = NULL;
+}

@@ -316,7 +316,7 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   int want = max_blocks > 0 ? max_blocks : 2;
   if (total > want) {
     b.blocks = xmalloc(sizeof(int64_t) * (size_t)want);
-    for (int i = 0; i < want; i++) b.blocks[b.nblocks++] = want > 1 ? (int64_t)((double)i * (double)(total - 1) / (double)(want - 1)) : total / 2;
+    b.nblocks = launch_sample_blocks(total, want, b.blocks);
   }
   Hooks h = {.ctx = &b, .access = on_access, .branch = on_branch, .node = on_node, .want_block = b.nblocks ? want_block : NULL,
              .want_warp = first_warp};

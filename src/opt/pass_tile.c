@@ -348,13 +348,6 @@ static const char *fresh(Names *nm, const char *want) {
   return x;
 }
 
-static char *decl_text(Type *ty, const char *name) {
-  Buf b = {0};
-  print_type_decl(&b, ty, name);
-  char *r = arena_strdup(b.s ? b.s : "");
-  buf_free(&b);
-  return r;
-}
 
 /* the guard terms of one kind (D_ROW, D_COL, or both) with the row/col written as given */
 static void guard_terms(Buf *b, const Shape *s, int want, Sub *u) {
@@ -371,14 +364,14 @@ typedef struct {
   const char *q, *v;        /* a 16-byte group of the B tile and an element in it */
   const char *As, *Bs, *tx, *ty, *tid, *row0, *col0, *accv, *kend, *k0, *e, *r, *kk, *av, *bv, *i, *j, *l;
   int64_t XT, YT;
-  char *ta, *tb, *tacc;     /* element types as declarations need them */
+  const char *ta, *tb, *tacc;   /* element types as declarations need them */
 } Gen;
 
 /* text standing for variable v: in v's own type where it is not int (a size_t row keeps its
  * 64-bit products, an unsigned one its wrap-around) */
 static const char *typed(Obj *v, const char *text) {
   if (v->ty->kind == TY_INT && v->ty->size == 4 && !v->ty->is_unsigned) return text;
-  return fmt("(%s)(%s)", decl_text(v->ty, ""), text);
+  return fmt("(%s)(%s)", type_name(v->ty), text);
 }
 
 /* the two tiles of one step of k starting at kbase: LOAD_SHARED straight into shared memory,
@@ -442,6 +435,12 @@ static void compute(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const char
   buf_printf(o, "%s}\n", in);
 }
 
+/* the original's row and column, declared with their own names and types, for output (i, j) */
+static void output_coords(Buf *o, const Shape *s, const Gen *g) {
+  buf_printf(o, "      const %s %s = %s + %s * %d + %s;\n", type_name(s->row->ty), s->row->name, g->row0, g->ty, g->TM, g->i);
+  buf_printf(o, "      const %s %s = %s + %s;\n", type_name(s->col->ty), s->col->name, g->col0, col_of(g));
+}
+
 /* ---- parameters ---- */
 static bool sizes(PassCtx *c, Gen *g) {
   g->BM = g->BN = c->param[0];
@@ -497,7 +496,7 @@ static bool apply(PassCtx *c) {
   g.XT = c->L->grid[0] * c->L->block[0];
   g.YT = c->L->grid[1] * c->L->block[1];
   Type *ea = unqual(s.pa->ty->base), *eb = unqual(s.pb->ty->base);
-  g.ta = decl_text(ea, ""); g.tb = decl_text(eb, ""); g.tacc = decl_text(unqual(s.acc->ty), "");   /* "float" */
+  g.ta = type_name(ea); g.tb = type_name(eb); g.tacc = type_name(unqual(s.acc->ty));   /* "float" */
   /* pad the k-major tiles so that a warp's stores along k hit distinct banks (16-byte rows kept) */
   g.PA = s.a_along_k ? 16 / (ea->size ? ea->size : 4) : 0;
   g.PB = !s.b_along_col ? 16 / (eb->size ? eb->size : 4) : 0;
@@ -536,11 +535,10 @@ static bool apply(PassCtx *c) {
                g.i, g.i, g.TM, g.i, g.j, g.j, g.TN, g.j, g.accv, g.i, g.j, expr_with(s.acc_decl->decl_init, &none));
   } else {   /* an initial value per output (C += A*B: the output's own element), read where the original reads it */
     buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", g.i, g.i, g.TM, g.i, g.j, g.j, g.TN, g.j);
-    buf_printf(&o, "      const %s = %s + %s * %d + %s;\n", decl_text(s.row->ty, s.row->name), g.row0, g.ty, g.TM, g.i);
-    buf_printf(&o, "      const %s = %s + %s;\n", decl_text(s.col->ty, s.col->name), g.col0, col_of(&g));
+    output_coords(&o, &s, &g);
     buf_printf(&o, "      %s[%s][%s] = %s ? %s : (%s)0;\n    }\n", g.accv, g.i, g.j, cond.s, expr_with(s.acc_decl->decl_init, &none), g.tacc);
   }
-  char *kty = decl_text(s.k->ty, "");
+  const char *kty = type_name(s.k->ty);
   buf_printf(&o, "  const %s %s = %s;\n  %s %s = %s;\n", kty, g.kend, expr_with(s.hi, &none), kty, g.k0, expr_with(s.lo, &none));
   if (g.prefetch == 2) {
     /* step s computes from buffer s % 2 while the registers fill buffer (s + 1) % 2: the
@@ -598,13 +596,11 @@ static bool apply(PassCtx *c) {
   /* each output where the original thread existed and passed the guard: POST as written */
   buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", g.i, g.i, g.TM, g.i, g.j, g.j,
              g.TN, g.j);
-  buf_printf(&o, "      const %s = %s + %s * %d + %s;\n", decl_text(s.row->ty, s.row->name), g.row0, g.ty, g.TM, g.i);
-  buf_printf(&o, "      const %s = %s + %s;\n", decl_text(s.col->ty, s.col->name), g.col0, col_of(&g));
-  buf_printf(&o, "      if (%s) {\n        %s = %s[%s][%s];\n", cond.s, decl_text(s.acc->ty, s.acc->name), g.accv, g.i, g.j);
+  output_coords(&o, &s, &g);
+  buf_printf(&o, "      if (%s) {\n        %s = %s[%s][%s];\n", cond.s, fmt("%s %s", type_name(unqual(s.acc->ty)), s.acc->name), g.accv, g.i, g.j);
   print_stmts_with(&o, s.post, 4, NULL, NULL);
   buf_printf(&o, "      }\n    }\n}\n");
   buf_free(&cond);
-  if (getenv("CARVE_DEBUG_TILE")) fputs(o.s, stderr);
   bool ok = rw_replace_kernel(c, o.s, c->why, sizeof c->why);
   buf_free(&o);
   if (!ok) return false;

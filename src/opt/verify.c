@@ -267,10 +267,7 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, bool
   int64_t total = b.grid[0] * b.grid[1] * b.grid[2];
   if (sampled && total > FULL_BLOCKS) {
     sb.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS);
-    for (int i = 0; i < FULL_BLOCKS; i++) {
-      int64_t bl = (int64_t)((double)i * (double)(total - 1) / (FULL_BLOCKS - 1));
-      if (!sb.n || sb.blocks[sb.n - 1] != bl) sb.blocks[sb.n++] = bl;
-    }
+    sb.n = launch_sample_blocks(total, FULL_BLOCKS, sb.blocks);
     bool same = !memcmp(a.grid, b.grid, sizeof a.grid) && !memcmp(a.block, b.block, sizeof a.block);
     if (same) { sa.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS); memcpy(sa.blocks, sb.blocks, sizeof(int64_t) * (size_t)sb.n); sa.n = sb.n; }
     else if (!map_sample(&a, &b, cover, &sb, &sa)) {

@@ -28,29 +28,10 @@ static double now_s(void) {
 /* ---- the interpreter's outputs for the GPU comparison (sampled blocks, as carve bench) ---- */
 typedef struct {
   Launch L;
-  unsigned char **written;
-  bool *atomic;
-  int64_t *blocks; int nblocks;
+  Written w;                 /* what the sampled blocks wrote */
+  int64_t *blocks;
   bool ok;
 } Reference;
-
-static bool ref_want(void *ctx, int64_t b) {
-  Reference *r = ctx;
-  for (int i = 0; i < r->nblocks; i++) if (r->blocks[i] == b) return true;
-  return false;
-}
-
-static void ref_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
-  Reference *r = ctx;
-  if (space != SPACE_GLOBAL || kind == ACC_LOAD) return;
-  for (int l = 0; l < 32; l++) {
-    if (!(m >> l & 1)) continue;
-    uint64_t b = (addr[l] >> 40) & 0xfffff, off = addr[l] & ((1ull << 40) - 1);
-    if (b == 0 || b >= (uint64_t)r->L.nbufs || off + (uint64_t)size > r->L.bufs[b].bytes) continue;
-    if (kind == ACC_ATOMIC) r->atomic[b] = true;
-    memset(r->written[b] + off, 1, (size_t)size);
-  }
-}
 
 static int prepare(Space *s, Program *p, Launch *L) {
   ProgramScope sc = program_enter(p);
@@ -68,15 +49,14 @@ static bool reference_run(Space *s, Reference *r) {
   if (prepare(s, s->orig, &r->L)) return false;
   int64_t total = r->L.grid[0] * r->L.grid[1] * r->L.grid[2];
   int want = 64;
-  r->written = xmalloc(sizeof(void *) * (size_t)r->L.nbufs);
-  r->atomic = xmalloc(sizeof(bool) * (size_t)r->L.nbufs);
-  for (int i = 0; i < r->L.nbufs; i++) r->written[i] = xmalloc(r->L.bufs[i].bytes + 1);
+  written_init(&r->w, &r->L);
   bool sampled = total > want;
   if (sampled) {
     r->blocks = xmalloc(sizeof(int64_t) * (size_t)want);
-    for (int i = 0; i < want; i++) r->blocks[r->nblocks++] = (int64_t)((double)i * (double)(total - 1) / (double)(want - 1));
+    r->w.blocks = r->blocks;
+    r->w.nblocks = launch_sample_blocks(total, want, r->blocks);
   }
-  Hooks h = {.ctx = r, .access = ref_access, .want_block = sampled ? ref_want : NULL};
+  Hooks h = written_hooks(&r->w);
   RunOptions ro = {.hooks = &h};
   RunStats st;
   FILE *saved = diag_out, *null = fopen("/dev/null", "w");
@@ -84,14 +64,12 @@ static bool reference_run(Space *s, Reference *r) {
   r->ok = interp_run(&r->L, &ro, &st) == 0;
   diag_out = saved;
   if (null) fclose(null);
-  if (!sampled) for (int i = 0; i < r->L.nbufs; i++) memset(r->written[i], 1, r->L.bufs[i].bytes);
+  if (!sampled) for (int i = 0; i < r->L.nbufs; i++) memset(r->w.bytes[i], 1, r->L.bufs[i].bytes);
   return r->ok;
 }
 
 static void reference_free(Reference *r) {
-  for (int i = 0; r->written && i < r->L.nbufs; i++) free(r->written[i]);
-  free(r->written);
-  free(r->atomic);
+  if (r->w.L) written_free(&r->w);
   free(r->blocks);
   launch_free(&r->L);
 }
@@ -102,11 +80,11 @@ static bool compare_outputs(Space *s, Reference *r, const char *dir, char *why, 
   double tol = spec && spec->rel_tol > 0 ? spec->rel_tol : 1e-5;
   for (int i = 1; i < r->L.nbufs; i++) {
     Buffer *b = &r->L.bufs[i];
-    if (!b->out || (r->nblocks && r->atomic[i])) continue;
+    if (!b->out || (r->w.nblocks && r->w.atomic[i])) continue;
     size_t n;
     unsigned char *gpu = (unsigned char *)read_file(fmt("%s/%s.bin", dir, b->name), &n);
     if (!gpu || n != b->bytes) { snprintf(why, len, "the harness did not write %s", b->name); free(gpu); return false; }
-    BufferCompare c = compare_gpu_buffer(b, gpu, r->written[i], tol);
+    BufferCompare c = compare_gpu_buffer(b, gpu, r->w.bytes[i], tol);
     free(gpu);
     if (c.mismatches) { snprintf(why, len, "%s[%zu] differs from the interpreter (%zu elements)", b->name, c.first_bad, c.mismatches); return false; }
     if (!c.ok) { snprintf(why, len, "%s: relative L2 error %.3g > %.3g", b->name, c.rel_l2, tol); return false; }
@@ -118,8 +96,7 @@ static bool compare_outputs(Space *s, Reference *r, const char *dir, char *why, 
 typedef struct {
   const Launch *L;
   int64_t (*box)[2][3]; int nbox;
-  unsigned char **written;
-  bool *atomic;
+  Written w;
 } Cover;
 
 static bool in_boxes(const Cover *c, const int64_t g[3]) {
@@ -131,9 +108,9 @@ static bool in_boxes(const Cover *c, const int64_t g[3]) {
   return false;
 }
 
-/* blocks with a thread in a box */
+/* blocks with a thread in a box (the hooks' context is the Written, first in Cover) */
 static bool cover_want(void *ctx, int64_t b) {
-  const Cover *c = ctx;
+  const Cover *c = ((const Written *)ctx)->keep_ctx;
   const Launch *L = c->L;
   int64_t id[3] = {b % L->grid[0], b / L->grid[0] % L->grid[1], b / (L->grid[0] * L->grid[1])};
   for (int k = 0; k < c->nbox; k++) {
@@ -144,36 +121,24 @@ static bool cover_want(void *ctx, int64_t b) {
   return false;
 }
 
-/* a global store by a thread inside a box marks its bytes */
-static void cover_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
-  Cover *c = ctx;
+/* a store counts when its thread lies inside a box */
+static bool cover_keep(void *ctx, int64_t blk, int t) {
+  const Cover *c = ctx;
   const Launch *L = c->L;
-  if (space != SPACE_GLOBAL || kind == ACC_LOAD) return;
   int64_t id[3] = {blk % L->grid[0], blk / L->grid[0] % L->grid[1], blk / (L->grid[0] * L->grid[1])};
-  for (int l = 0; l < 32; l++) {
-    if (!(m >> l & 1)) continue;
-    int64_t t = (int64_t)warp * 32 + l;
-    int64_t g[3] = {id[0] * L->block[0] + t % L->block[0], id[1] * L->block[1] + t / L->block[0] % L->block[1],
-                    id[2] * L->block[2] + t / (L->block[0] * L->block[1])};
-    if (!in_boxes(c, g)) continue;
-    uint64_t b = (addr[l] >> 40) & 0xfffff, off = addr[l] & ((1ull << 40) - 1);
-    if (b == 0 || b >= (uint64_t)L->nbufs || off + (uint64_t)size > L->bufs[b].bytes) continue;
-    if (kind == ACC_ATOMIC) c->atomic[b] = true;
-    memset(c->written[b] + off, 1, (size_t)size);
-  }
+  int64_t g[3] = {id[0] * L->block[0] + t % L->block[0], id[1] * L->block[1] + t / L->block[0] % L->block[1],
+                  id[2] * L->block[2] + t / (L->block[0] * L->block[1])};
+  return in_boxes(c, g);
 }
 
-static void cover_alloc(Cover *c, const Launch *L) {
+static Hooks cover_hooks(Cover *c, const Launch *L) {
   c->L = L;
-  c->written = xmalloc(sizeof(void *) * (size_t)L->nbufs);
-  c->atomic = xmalloc(sizeof(bool) * (size_t)L->nbufs);
-  for (int i = 0; i < L->nbufs; i++) c->written[i] = xmalloc(L->bufs[i].bytes + 1);
-}
-
-static void cover_free(Cover *c) {
-  for (int i = 0; c->written && i < c->L->nbufs; i++) free(c->written[i]);
-  free(c->written);
-  free(c->atomic);
+  written_init(&c->w, L);
+  c->w.keep = cover_keep;
+  c->w.keep_ctx = c;
+  Hooks h = written_hooks(&c->w);
+  h.want_block = cover_want;
+  return h;
 }
 
 /* two launches' outputs: the same elements written by the boxes' threads, with equal values */
@@ -183,11 +148,11 @@ static bool cover_compare(Space *s, const Cover *ca, const Cover *cb, char *why,
   int64_t compared = 0;
   for (int i = 1; i < cb->L->nbufs; i++) {
     Buffer *x = &ca->L->bufs[i], *y = &cb->L->bufs[i];
-    if (!y->out || ca->atomic[i] || cb->atomic[i]) continue;
+    if (!y->out || ca->w.atomic[i] || cb->w.atomic[i]) continue;
     Type *t = y->elem_ty->kind == TY_STRUCT ? y->elem_ty->members->ty : y->elem_ty;
     size_t cs = (size_t)t->size, ne = cs ? y->bytes / cs : 0;
     for (size_t e = 0; e < ne; e++) {
-      bool wa = ca->written[i][e * cs], wb = cb->written[i][e * cs];
+      bool wa = ca->w.bytes[i][e * cs], wb = cb->w.bytes[i][e * cs];
       if (wa != wb) { snprintf(why, len, "%s[%zu] is written by the same threads %s the original's launch only", y->name, e, wa ? "in" : "outside"); return false; }
       if (!wb) continue;
       compared++;
@@ -222,17 +187,17 @@ static bool shape_check(Space *s, LaunchShape *sh, char *why, size_t len) {
   int nb = 0;
   if (prepare(s, s->orig, &a) || prepare(s, sh->p, &b)) { snprintf(why, len, "the launch cannot be prepared"); goto out; }
   int64_t total = b.grid[0] * b.grid[1] * b.grid[2];
-  for (int i = 0; i < SAMPLES && i < total; i++) {
-    int64_t l = total <= SAMPLES ? i : (int64_t)((double)i * (double)(total - 1) / (SAMPLES - 1));
+  int64_t pick[SAMPLES];
+  int np = launch_sample_blocks(total, SAMPLES, pick);
+  for (int i = 0; i < np; i++) {
+    int64_t l = pick[i];
     int64_t id[3] = {l % b.grid[0], l / b.grid[0] % b.grid[1], l / (b.grid[0] * b.grid[1])};
     for (int d = 0; d < 3; d++) { box[nb][0][d] = id[d] * b.block[d]; box[nb][1][d] = (id[d] + 1) * b.block[d]; }
     nb++;
   }
-  cover_alloc(&ca, &a);
-  cover_alloc(&cb, &b);
   ca.box = cb.box = box;
   ca.nbox = cb.nbox = nb;
-  Hooks ha = {.ctx = &ca, .access = cover_access, .want_block = cover_want}, hb = {.ctx = &cb, .access = cover_access, .want_block = cover_want};
+  Hooks ha = cover_hooks(&ca, &a), hb = cover_hooks(&cb, &b);
   RunOptions roa = {.hooks = &ha}, rob = {.hooks = &hb};
   RunStats st;
   if (interp_run(&a, &roa, &st)) { snprintf(why, len, "the original faults"); goto out; }
@@ -242,8 +207,8 @@ out:
   diag_out = saved;
   diag_errors = errs;
   if (null) fclose(null);
-  cover_free(&ca);
-  cover_free(&cb);
+  if (ca.w.L) written_free(&ca.w);
+  if (cb.w.L) written_free(&cb.w);
   launch_free(&a);
   launch_free(&b);
   return ok;
