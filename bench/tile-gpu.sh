@@ -3,7 +3,7 @@
 # and each (tile, thread, bk), `carve optimize --passes tile --set ...` (generated in parallel),
 # then `carve bench --verify --baseline` (cuBLAS sgemm, FP32 without TF32) and `carve estimate`;
 # plus, per variant, the shared-memory load widths ptxas chose (LDS.128/64/32 in the SASS).
-# Output: $OUT/tile.jsonl and a table. SIZES, CONFIGS ("tile,thread,bk ...") and EXTRA (more
+# Output: $OUT/tile.jsonl and a table. SIZES, CONFIGS ("tile,thread,bk[,prefetch,minblocks,vec] ...") and EXTRA (more
 # optimize flags) select.
 out=${OUT:-.}
 make -s -j16 carve || exit 2
@@ -16,9 +16,9 @@ mkdir -p "$out/var"
 : > "$out/tile.jsonl"
 for n in $sizes; do
   for c in $configs; do
-    IFS=, read t r k p m <<< "$c"
+    IFS=, read t r k p m v <<< "$c"
     ( ./carve optimize "$file" -DN=$n --passes tile --no-estimate --no-verify --set tile.tile=$t --set tile.thread=$r --set tile.bk=$k \
-        ${p:+--set tile.prefetch=$p} ${m:+--set tile.minblocks=$m} $EXTRA -o "$out/var/mm_${n}_${c//,/_}.cu" 2>> "$out/var/plans.txt" ) &
+        ${p:+--set tile.prefetch=$p} ${m:+--set tile.minblocks=$m} ${v:+--set tile.vec=$v} $EXTRA -o "$out/var/mm_${n}_${c//,/_}.cu" 2>> "$out/var/plans.txt" ) &
   done
   ./carve bench "$file" -DN=$n --baseline --reps 20 --format json > "$out/var/naive_$n.json" 2>>"$out/var/bench.err" &
   wait

@@ -77,7 +77,7 @@ static void fill_line(Buf *b, Buffer *bf, const ArgSpec *a, int i) {
 
 bool harness_needs_cublas(Launch *L) {
   LaunchSpec *s = find_spec(L->prog, L->kernel->name);
-  return s && s->baseline && strcmp(s->baseline, "copy");
+  return s && s->baseline && strcmp(s->baseline, "copy") && strcmp(s->baseline, "cub_sum");
 }
 
 static void c_string(Buf *b, const char *s) {
@@ -123,6 +123,16 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
     buf_printf(b, "    size_t nb = %lldull; void *s_, *d_; CARVE_H_CK(cudaMalloc(&s_, nb)); CARVE_H_CK(cudaMalloc(&d_, nb)); CARVE_H_CK(cudaMemset(s_, 1, nb));\n"
                   "    auto run = [&]() { CARVE_H_CK(cudaMemcpyAsync(d_, s_, nb, cudaMemcpyDeviceToDevice)); };\n"
                   "    double work_bytes = 2.0 * nb, work_flops = 0;\n", a0);
+  } else if (!strcmp(n, "cub_sum")) {
+    /* CUB's device-wide sum (two kernels: per-block partials, then one block), its temporary
+     * storage sized and allocated once outside the timed calls */
+    buf_printf(b, "    int n_ = (int)%lldll; float *x_, *z_; void *tmp_ = 0; size_t tmpb = 0;\n"
+                  "    CARVE_H_CK(cudaMalloc(&x_, (size_t)n_ * 4)); CARVE_H_CK(cudaMalloc(&z_, 4));\n"
+                  "    { std::vector<float> hx(n_); for (size_t i = 0; i < hx.size(); i++) hx[i] = (float)((i * 2654435761ull) %% 1000) / 1000.0f;\n"
+                  "      CARVE_H_CK(cudaMemcpy(x_, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice)); }\n"
+                  "    CARVE_H_CK(cub::DeviceReduce::Sum(tmp_, tmpb, x_, z_, n_)); CARVE_H_CK(cudaMalloc(&tmp_, tmpb ? tmpb : 1));\n"
+                  "    auto run = [&]() { CARVE_H_CK(cub::DeviceReduce::Sum(tmp_, tmpb, x_, z_, n_)); };\n"
+                  "    double work_flops = %lld.0, work_bytes = 4.0 * %lld;\n", a0, a0, a0);
   } else {
     buf_puts(b, "    cublasHandle_t h; if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, \"harness: cublasCreate failed\\n\"); exit(4); }\n"
                 "    cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);  // FP32, no TF32\n"
@@ -130,6 +140,7 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
     long long nx = 0, ny = 0, nz = 0;
     if (!strcmp(n, "sgemm")) { nx = a0 * a2; ny = a2 * a1; nz = a0 * a1; }
     else if (!strcmp(n, "sgemv") || !strcmp(n, "sgemv_t")) { nx = a0 * a1; ny = a0 > a1 ? a0 : a1; nz = ny; }
+    else if (!strcmp(n, "sgemv2")) { nx = a0 * a1; ny = 2 * a1; nz = 2 * a0; }
     else if (!strcmp(n, "sger")) { nx = a0; ny = a1; nz = a0 * a1; }
     else if (!strcmp(n, "sgeam")) { nx = a0 * a1; ny = a0 * a1; nz = a0 * a1; }
     else { nx = a0; ny = 1; nz = 1; }
@@ -148,6 +159,12 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
                     "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
                     "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
                  a1, a0, a1, a0, a1, a0, a1, a0, a1);
+    else if (!strcmp(n, "sgemv2"))
+      buf_printf(b, "    // two row-major y = A x products over one matrix, as two calls (the matrix read twice)\n"
+                    "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1);\n"
+                    "                       cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_ + %lld, 1, &zero, z_ + %lld, 1); };\n"
+                    "    double work_flops = 4.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + 2.0 * %lld + 2.0 * %lld);\n",
+                 a1, a0, a1, a1, a0, a1, a1, a0, a0, a1, a0, a1, a1, a0);
     else if (!strcmp(n, "sgemv_t"))
       buf_printf(b, "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
                     "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
@@ -185,6 +202,7 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
   int reps = o && o->reps > 0 ? o->reps : 20;
   buf_puts(b, prologue);
   if (o && o->baseline && harness_needs_cublas(L)) buf_puts(b, "#include <cublas_v2.h>\n");
+  else if (o && o->baseline && s && s->baseline && !strcmp(s->baseline, "cub_sum")) buf_puts(b, "#include <cub/cub.cuh>\n");
   buf_puts(b, "\n// ---- the device code, as carve parsed it ----\n");
   bool keep = print_carve_pragmas;
   print_carve_pragmas = false;

@@ -29,6 +29,7 @@
  * the launch is 2-D; the kernel is written anew as source (rw_replace_kernel), so it may not
  * use globals, device functions or typedefs. */
 #include "opt.h"
+#include "../analysis/analysis.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ typedef struct {
   Node *la, *lb;                     /* the loads shared along x (row, k) and along y (k, col) */
   Obj *pa, *pb;
   bool a_along_k, b_along_col;       /* which index of the tile has unit stride in memory */
+  bool a_unit_k, b_unit_col;         /* proved: A's element index grows by exactly 1 with k, B's with the column */
 } Shape;
 
 /* ---- what an expression depends on ---- */
@@ -148,6 +150,21 @@ static bool strides(PassCtx *c, Node *idx, Obj *rc, Obj *k, int64_t *s_rc, int64
   *s_rc = v[1] - v[0];
   *s_k = v[2] - v[0];
   return true;
+}
+
+/* 128-bit loads of the tiles need exact unit strides (strides() above only samples the index to
+ * choose a loading order): the affine forms say A's index has coefficient 1 in k and B's grows
+ * by 1 from one column (threadIdx.x) to the next; anything else keeps scalar loads */
+static void unit_strides(PassCtx *c, Shape *s) {
+  Facts *f = facts_new(c->p, c->k);
+  bool ind = false;
+  int64_t v;
+  Affine fa = facts_index_form(f, s->la, &ind);
+  s->a_unit_k = fa.ok && !ind && s->a_along_k && affine_var_coefficient(&fa, s->k, &v) && v == 1;
+  ind = false;
+  Affine fb = facts_index_form(f, s->lb, &ind);
+  s->b_unit_col = fb.ok && !ind && s->b_along_col && affine_x_stride(&fb, &v) && v == 1;
+  facts_free(f);
 }
 
 /* v is assigned in a statement of the list */
@@ -298,6 +315,7 @@ static Legality find(PassCtx *c, Shape *s) {
   int64_t sr, sk;
   s->a_along_k = !strides(c, s->la->rhs, s->row, s->k, &sr, &sk) || sk == 1 || sr != 1;
   s->b_along_col = !strides(c, s->lb->rhs, s->col, s->k, &sr, &sk) || sr == 1 || sk != 1;
+  unit_strides(c, s);
   c->site = s->loop;
   return LEGAL;
 }
@@ -359,6 +377,8 @@ static void guard_terms(Buf *b, const Shape *s, int want, Sub *u) {
 
 typedef struct {
   int BM, BN, BK, TM, TN, NT, TX, PA, PB, VW;
+  int avec, bvec;           /* elements a thread loads at once from A and B in a full step (1 or 4) */
+  const char *okv, *vt;     /* a group passes the guard; the group's values */
   int prefetch;
   const char *ap, *bp;      /* prefetch registers */
   const char *q, *v;        /* a 16-byte group of the B tile and an element in it */
@@ -376,30 +396,63 @@ static const char *typed(Obj *v, const char *text) {
 
 /* the two tiles of one step of k starting at kbase: LOAD_SHARED straight into shared memory,
  * LOAD_REGS into the prefetch registers (the next step's, while this one computes), STORE_REGS
- * from them into shared memory */
+ * from them into shared memory. With vec > 1 (full steps only) a thread loads vec consecutive
+ * elements along the operand's unit stride: one 128-bit load when all of them pass the guard and
+ * the address is aligned, else each alone, so ragged edges and unaligned rows stay exact. */
 enum { LOAD_SHARED, LOAD_REGS, STORE_REGS };
 static void tile_loads(Buf *o, PassCtx *c, const Shape *s, const Gen *g, bool tail, const char *in, int mode, const char *kbase) {
   for (int which = 0; which < 2; which++) {
     bool isa = which == 0;
-    int rows = isa ? g->BM : g->BN, per = rows * g->BK / g->NT;
+    int rows = isa ? g->BM : g->BN, vw = tail ? 1 : isa ? g->avec : g->bvec, per = rows * g->BK / vw / g->NT;
     bool along_k = isa ? s->a_along_k : !s->b_along_col;
-    const char *tile = isa ? g->As : g->Bs, *pre = isa ? g->ap : g->bp;
+    const char *tile = isa ? g->As : g->Bs, *pre = isa ? g->ap : g->bp, *ty = isa ? g->ta : g->tb;
+    /* the e-th group of the tile: r its row (A) or column (B) in the tile, kk its k */
+    int span = along_k ? g->BK / vw : rows / vw;
     buf_printf(o, "%s#pragma unroll\n%sfor (int %s = 0; %s < %d; %s++) {\n", in, in, g->l, g->l, per, g->l);
-    buf_printf(o, "%s  const int %s = %s + %s * %d, %s = %s %s %d, %s = %s %s %d;\n", in, g->e, g->tid, g->l, g->NT,
-               g->r, g->e, along_k ? "/" : "%", along_k ? g->BK : rows, g->kk, g->e, along_k ? "%" : "/", along_k ? g->BK : rows);
+    buf_printf(o, "%s  const int %s = %s + %s * %d, %s = %s %s %d%s, %s = %s %s %d%s;\n", in, g->e, g->tid, g->l, g->NT,
+               g->r, g->e, along_k ? "/" : "%", span, along_k || vw == 1 ? "" : fmt(" * %d", vw),
+               g->kk, g->e, along_k ? "%" : "/", span, along_k && vw > 1 ? fmt(" * %d", vw) : "");
+    /* element v of the group: its tile row/column and k */
+    const char *rv = along_k || vw == 1 ? g->r : fmt("%s + %s", g->r, g->v), *kv = along_k && vw > 1 ? fmt("%s + %s", g->kk, g->v) : g->kk;
+    const char *dst = mode == LOAD_SHARED ? NULL : vw > 1 ? fmt("%s[%s * %d + %s]", pre, g->l, vw, g->v) : fmt("%s[%s]", pre, g->l);
     if (mode == STORE_REGS) {
-      buf_printf(o, "%s  %s[%s][%s] = %s[%s];\n%s}\n", in, tile, g->kk, g->r, pre, g->l, in);
+      if (vw > 1) buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s;\n", in, in, g->v, g->v, vw, g->v, tile, kv, rv, dst);
+      else buf_printf(o, "%s  %s[%s][%s] = %s;\n", in, tile, g->kk, g->r, dst);
+      buf_printf(o, "%s}\n", in);
       continue;
     }
-    Sub u = {.s = s, .row = typed(s->row, fmt("%s + %s", g->row0, g->r)), .col = typed(s->col, fmt("%s + %s", g->col0, g->r)),
-             .k = typed(s->k, fmt("%s + %s", kbase, g->kk))};
+    Sub u = {.s = s, .row = typed(s->row, fmt("%s + %s", g->row0, rv)), .col = typed(s->col, fmt("%s + %s", g->col0, rv)),
+             .k = typed(s->k, fmt("%s + %s", kbase, kv))};
     Buf cond = {0};
-    buf_printf(&cond, "%s + %s < %lld", isa ? g->row0 : g->col0, g->r, (long long)(isa ? g->YT : g->XT));
+    buf_printf(&cond, "%s + %s < %lld", isa ? g->row0 : g->col0, rv, (long long)(isa ? g->YT : g->XT));
     guard_terms(&cond, s, isa ? D_ROW : D_COL, &u);
-    if (tail) buf_printf(&cond, " && %s + %s < %s", kbase, g->kk, g->kend);
+    if (tail) buf_printf(&cond, " && %s + %s < %s", kbase, kv, g->kend);
     char *load = expr_with(isa ? s->la : s->lb, &u);
-    if (mode == LOAD_REGS) buf_printf(o, "%s  %s[%s] = %s ? %s : (%s)0;\n", in, pre, g->l, cond.s, load, isa ? g->ta : g->tb);
-    else buf_printf(o, "%s  %s[%s][%s] = %s ? %s : (%s)0;\n", in, tile, g->kk, g->r, cond.s, load, isa ? g->ta : g->tb);
+    const char *to = mode == LOAD_REGS ? dst : fmt("%s[%s][%s]", tile, kv, rv);
+    if (vw == 1) {
+      buf_printf(o, "%s  %s = %s ? %s : (%s)0;\n%s}\n", in, to, cond.s, load, ty, in);
+      buf_free(&cond);
+      continue;
+    }
+    /* the group: every element passes the guard (one test when the guard is on the row of A
+     * alone) and the first is 16-byte aligned: one vector load */
+    const char *ok = g->okv, *vt = g->vt;
+    if (along_k) buf_printf(o, "%s  const bool %s = %s;\n", in, ok, cond.s);
+    else buf_printf(o, "%s  bool %s = true;\n%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s = %s && %s;\n", in, ok, in, in, g->v, g->v, vw, g->v, ok, ok, cond.s);
+    Sub u0 = u;
+    u0.row = typed(s->row, fmt("%s + %s", g->row0, g->r));
+    u0.col = typed(s->col, fmt("%s + %s", g->col0, g->r));
+    u0.k = typed(s->k, fmt("%s + %s", kbase, g->kk));
+    char *first = expr_with(isa ? s->la : s->lb, &u0);
+    buf_printf(o, "%s  %s %s[%d];\n", in, ty, vt, vw);
+    buf_printf(o, "%s  if (%s && ((unsigned long)&%s & 15) == 0) {\n", in, ok, first);
+    buf_printf(o, "%s    const %s4 %s4 = *(const %s4 *)&%s;\n", in, ty, vt, ty, first);
+    bool swap = c->mutation == 4;   /* broken: two lanes of the vector swapped */
+    buf_printf(o, "%s    %s[0] = %s4.x; %s[1] = %s4.%s; %s[2] = %s4.%s; %s[3] = %s4.w;\n", in, vt, vt, vt, vt, swap ? "z" : "y", vt, vt, swap ? "y" : "z", vt, vt);
+    buf_printf(o, "%s  } else {\n%s    #pragma unroll\n%s    for (int %s = 0; %s < %d; %s++) %s[%s] = %s ? %s : (%s)0;\n%s  }\n", in, in, in, g->v, g->v, vw,
+               g->v, vt, g->v, cond.s, load, ty, in);
+    if (mode == LOAD_REGS) buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s = %s[%s];\n", in, in, g->v, g->v, vw, g->v, dst, vt, g->v);
+    else buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s[%s];\n", in, in, g->v, g->v, vw, g->v, tile, kv, rv, vt, g->v);
     buf_printf(o, "%s}\n", in);
     buf_free(&cond);
   }
@@ -413,23 +466,45 @@ static const char *col_of(const Gen *g) {
   return fmt("%s * %d + %s", g->tx, g->TN, g->j);
 }
 
-static void compute(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const char *bound, const char *in) {
+/* the register fragments of step kk (into slot `slot` of two when double-buffered) */
+static void fragments(Buf *o, PassCtx *c, const Gen *g, const char *in, const char *kk, const char *slot) {
   bool wrong = c->mutation == 1;   /* broken: a register tile index off by one */
-  Sub u = {.s = s, .acc = fmt("%s[%s][%s]", g->accv, g->i, g->j), .la = s->la, .lb = s->lb,
-           .ta = fmt("%s[%s]", g->av, g->i), .tb = fmt("%s[%s]", g->bv, g->j)};
-  char *upd = expr_with(s->upd, &u);
-  if (bound[0] >= '0' && bound[0] <= '9') buf_printf(o, "%s#pragma unroll\n", in);
-  buf_printf(o, "%sfor (int %s = 0; %s < %s; %s++) {\n", in, g->kk, g->kk, bound, g->kk);
-  buf_printf(o, "%s  %s %s[%d];\n%s  %s %s[%d];\n", in, g->ta, g->av, g->TM, in, g->tb, g->bv, g->TN);
-  buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s] = %s[%s][%s * %d + %s];\n", in, in, g->i, g->i, g->TM, g->i, g->av, g->i,
-             g->As, g->kk, g->ty, g->TM, wrong ? fmt("(%s + 1) %% %d", g->i, g->TM) : g->i);
+  buf_printf(o, "%s#pragma unroll\n%sfor (int %s = 0; %s < %d; %s++) %s%s[%s] = %s[%s][%s * %d + %s];\n", in, in, g->i, g->i, g->TM, g->i, g->av, slot, g->i,
+             g->As, kk, g->ty, g->TM, wrong ? fmt("(%s + 1) %% %d", g->i, g->TM) : g->i);
   if (g->VW > 1)   /* 16-byte groups of the B tile: q-th group of this thread, element v */
-    buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++)\n%s    #pragma unroll\n%s    for (int %s = 0; %s < %d; %s++) %s[%s * %d + %s] = %s[%s][%s * %d + %s * %d + %s];\n",
-               in, in, g->q, g->q, g->TN / g->VW, g->q, in, in, g->v, g->v, g->VW, g->v, g->bv, g->q, g->VW, g->v, g->Bs, g->kk, g->q, g->TX * g->VW, g->tx,
+    buf_printf(o, "%s#pragma unroll\n%sfor (int %s = 0; %s < %d; %s++)\n%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s%s[%s * %d + %s] = %s[%s][%s * %d + %s * %d + %s];\n",
+               in, in, g->q, g->q, g->TN / g->VW, g->q, in, in, g->v, g->v, g->VW, g->v, g->bv, slot, g->q, g->VW, g->v, g->Bs, kk, g->q, g->TX * g->VW, g->tx,
                g->VW, g->v);
   else
-    buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s] = %s[%s][%s * %d + %s];\n", in, in, g->j, g->j, g->TN, g->j, g->bv, g->j,
-               g->Bs, g->kk, g->tx, g->TN, g->j);
+    buf_printf(o, "%s#pragma unroll\n%sfor (int %s = 0; %s < %d; %s++) %s%s[%s] = %s[%s][%s * %d + %s];\n", in, in, g->j, g->j, g->TN, g->j, g->bv, slot, g->j,
+               g->Bs, kk, g->tx, g->TN, g->j);
+}
+
+/* TM x TN updates from the fragments of one k. A full step (bound a constant) double-buffers the
+ * fragments: those of kk + 1 are read from shared memory before the updates of kk, so the shared
+ * loads' latency hides behind the arithmetic (what cuBLAS-class SGEMMs do; a probe on the H100,
+ * bench/probe/sgemm_probe.cu, 2026-11-24: 74% -> 94% of cuBLAS at n = 2048 with 128-bit loads) */
+static void compute(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const char *bound, const char *in) {
+  bool full = bound[0] >= '0' && bound[0] <= '9';
+  const char *slot = full ? fmt("[%s & 1]", g->kk) : "";
+  Sub u = {.s = s, .acc = fmt("%s[%s][%s]", g->accv, g->i, g->j), .la = s->la, .lb = s->lb,
+           .ta = fmt("%s%s[%s]", g->av, slot, g->i), .tb = fmt("%s%s[%s]", g->bv, slot, g->j)};
+  char *upd = expr_with(s->upd, &u);
+  const char *in2 = fmt("%s  ", in);
+  if (full) {
+    buf_printf(o, "%s%s %s[2][%d];\n%s%s %s[2][%d];\n", in, g->ta, g->av, g->TM, in, g->tb, g->bv, g->TN);
+    fragments(o, c, g, in, "0", "[0]");
+    buf_printf(o, "%s#pragma unroll\n", in);
+  }
+  buf_printf(o, "%sfor (int %s = 0; %s < %s; %s++) {\n", in, g->kk, g->kk, bound, g->kk);
+  if (full) {
+    buf_printf(o, "%s  if (%s + 1 < %s) {\n", in, g->kk, bound);
+    fragments(o, c, g, fmt("%s  ", in2), fmt("%s + 1", g->kk), fmt("[(%s + 1) & 1]", g->kk));
+    buf_printf(o, "%s  }\n", in);
+  } else {
+    buf_printf(o, "%s  %s %s[%d];\n%s  %s %s[%d];\n", in, g->ta, g->av, g->TM, in, g->tb, g->bv, g->TN);
+    fragments(o, c, g, in2, g->kk, "");
+  }
   buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++)\n%s    #pragma unroll\n%s    for (int %s = 0; %s < %d; %s++)\n%s      %s;\n",
              in, in, g->i, g->i, g->TM, g->i, in, in, g->j, g->j, g->TN, g->j, in, upd);
   buf_printf(o, "%s}\n", in);
@@ -458,6 +533,13 @@ static bool sizes(PassCtx *c, Gen *g) {
     return false;
   }
   return true;
+}
+
+/* 4 when the operand's tile loads go 128 bits at a time: asked for, the unit stride proved, a
+ * 32-bit float or int element (float4/int4), and the tile's groups divide among the threads */
+static int vec_width(PassCtx *c, const Gen *g, Type *el, bool unit, int rows) {
+  bool ty_ok = el->size == 4 && (el->kind == TY_FLOAT || (el->kind == TY_INT && !el->is_unsigned));
+  return c->param[5] == 4 && unit && ty_ok && rows * g->BK % (4 * g->NT) == 0 ? 4 : 1;
 }
 
 static Legality legal(PassCtx *c) {
@@ -490,7 +572,7 @@ static bool apply(PassCtx *c) {
   g.kend = fresh(&nm, "k_end"); g.k0 = fresh(&nm, "k0"); g.e = fresh(&nm, "e"); g.r = fresh(&nm, "r");
   g.kk = fresh(&nm, "kk"); g.av = fresh(&nm, fmt("%s_reg", s.pa->name)); g.bv = fresh(&nm, s.pa == s.pb ? fmt("%s_reg_b", s.pb->name) : fmt("%s_reg", s.pb->name));
   g.i = fresh(&nm, "i"); g.j = fresh(&nm, "j"); g.l = fresh(&nm, "l");
-  g.q = fresh(&nm, "q"); g.v = fresh(&nm, "v");
+  g.q = fresh(&nm, "q"); g.v = fresh(&nm, "v"); g.okv = fresh(&nm, "whole"); g.vt = fresh(&nm, "vals");
   g.ap = fresh(&nm, fmt("%s_next", s.pa->name));
   g.bp = fresh(&nm, s.pa == s.pb ? fmt("%s_next_b", s.pb->name) : fmt("%s_next", s.pb->name));
   g.XT = c->L->grid[0] * c->L->block[0];
@@ -500,6 +582,8 @@ static bool apply(PassCtx *c) {
   /* pad the k-major tiles so that a warp's stores along k hit distinct banks (16-byte rows kept) */
   g.PA = s.a_along_k ? 16 / (ea->size ? ea->size : 4) : 0;
   g.PB = !s.b_along_col ? 16 / (eb->size ? eb->size : 4) : 0;
+  g.avec = vec_width(c, &g, ea, s.a_unit_k, g.BM);
+  g.bvec = vec_width(c, &g, eb, s.b_unit_col, g.BN);
   g.VW = eb->size && 16 % eb->size == 0 && g.TN > 16 / eb->size && g.TN % (16 / eb->size) == 0 ? 16 / eb->size : 1;
   Buf o = {0};
   /* the signature, as the kernel has it, with the new launch bounds */
@@ -632,13 +716,15 @@ const Pass pass_tile = {
              {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 8},
              {"bk", "elements of k staged per step", {8, 16, 32}, 8},
              {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 2},
-             {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 2}, 0}},
-  .nparams = 5,
+             {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 2}, 0},
+             {"vec", "elements of a tile a thread loads at once from global memory where the stride is 1 (4: 128-bit loads behind a run-time alignment test)", {1, 4}, 4}},
+  .nparams = 6,
   .model_chooses = true,
   .model_params = 2,
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
-  .nmutations = 3,
-  .mutation_names = {"a register tile read at the wrong index", "the barrier between two steps of the pipeline dropped", "the ragged last step of k dropped"},
+  .nmutations = 4,
+  .mutation_names = {"a register tile read at the wrong index", "the barrier between two steps of the pipeline dropped", "the ragged last step of k dropped",
+                     "two elements of a 128-bit tile load swapped"},
 };
