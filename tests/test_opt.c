@@ -422,7 +422,7 @@ static void test_tile_review(void) {
     done(&r);
   }
   const char *defs[] = {"N=100"};
-  OptOptions big = {.only = "tile", .sets = (const char *[]){"tile.bk=32"}, .nsets = 1, .mutation_pass = -1};
+  OptOptions big = {.only = "tile", .sets = (const char *[]){"tile.bk=32", "tile.prefetch=2"}, .nsets = 2, .mutation_pass = -1};
   Opt b = run_opt("examples/mm.cu", "mm", defs, 1, &big);
   const PlanStep *sb = step(&b.plan, "tile");
   CHECK(sb && sb->legality == ILLEGAL && strstr(sb->why, "48 KB"), "128x128 tiles, bk 32, two buffers: more static shared memory than a kernel may declare (%s)", sb ? sb->why : "");

@@ -715,7 +715,7 @@ const Pass pass_tile = {
   .params = {{"tile", "outputs a block computes along each dimension (BM = BN)", {32, 64, 128}, 128},
              {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 8},
              {"bk", "elements of k staged per step", {8, 16, 32}, 8},
-             {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 2},
+             {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 1},
              {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 2}, 0},
              {"vec", "elements of a tile a thread loads at once from global memory where the stride is 1 (4: 128-bit loads behind a run-time alignment test)", {1, 4}, 4}},
   .nparams = 6,
