@@ -27,6 +27,7 @@
 #pragma carve arg B = float[N*M] : random(2) out
 #pragma carve arg n = N
 #pragma carve arg m = M
+#pragma carve baseline strsm(N, M)
 #pragma carve tol rel(1e-5)
 __global__ void strsm(const float *L, float *B, int n, int m)
 {

@@ -10,7 +10,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "bench-emit: FAIL: $2"; fail=$((fail+1)); fi; }
 # float, uchar with range, int iota, float4 (vectors), two outputs, a baseline with cuBLAS
 for spec in "examples/mm.cu -D N=64" "examples/sad.cu -D W=32 -D H=24 -D SR=8" "examples/scan.cu -D N=1000" \
-            "examples/mriq.cu -D NX=100 -D NK=50" "examples/vv.cu -D H=40 -D W=50"; do
+            "examples/mriq.cu -D NX=100 -D NK=50" "examples/vv.cu -D H=40 -D W=50" "examples/strsm.cu -D N=48 -D M=64"; do
   set -- $spec; f=$1; shift
   name=$(basename "$f" .cu); d=$tmp/$name; mkdir -p "$d/cpu" "$d/gpu"
   "$carve" bench "$f" "$@" --baseline --emit "$d" >/dev/null 2>"$d/err"; check $? "emit $f: $(head -2 "$d/err")"

@@ -201,13 +201,13 @@ static void spec_line(Program *p, Token *t, LaunchSpec **cur, const char *dir) {
   } else if (tok_equal(t, "baseline")) {
     if (!*cur) error_tok(t, "'#pragma carve baseline' before any '#pragma carve launch'");
     Token *u = t->next;
-    static const char *names[] = {"sgemm", "sgemv", "sgemv_t", "sger", "sasum", "copy", "sgeam", "sgemv2", "cub_sum"};
-    static const int nargs[] = {3, 2, 2, 2, 1, 1, 2, 2, 1};
+    static const char *names[] = {"sgemm", "sgemv", "sgemv_t", "sger", "sasum", "copy", "sgeam", "sgemv2", "cub_sum", "strsm"};
+    static const int nargs[] = {3, 2, 2, 2, 1, 1, 2, 2, 1, 2};
     int which = -1;
-    for (int i = 0; i < 9; i++) if (tok_equal(u, names[i])) which = i;
+    for (int i = 0; i < 10; i++) if (tok_equal(u, names[i])) which = i;
     if (which < 0)
       error_tok(u, "unknown baseline '%.*s' (expected sgemm(M,N,K), sgemv(M,N), sgemv_t(M,N), sgemv2(M,N), sger(M,N), sasum(N), "
-                "cub_sum(N), sgeam(M,N) or copy(BYTES))", u->len, u->loc);
+                "cub_sum(N), strsm(N,M), sgeam(M,N) or copy(BYTES))", u->len, u->loc);
     (*cur)->baseline = names[which];
     if (!tok_equal(u->next, "(")) error_tok(u->next, "expected '('");
     u = u->next->next;

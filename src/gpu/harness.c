@@ -141,6 +141,7 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
     if (!strcmp(n, "sgemm")) { nx = a0 * a2; ny = a2 * a1; nz = a0 * a1; }
     else if (!strcmp(n, "sgemv") || !strcmp(n, "sgemv_t")) { nx = a0 * a1; ny = a0 > a1 ? a0 : a1; nz = ny; }
     else if (!strcmp(n, "sgemv2")) { nx = a0 * a1; ny = 2 * a1; nz = 2 * a0; }
+    else if (!strcmp(n, "strsm")) { nx = a0 * a0; ny = a0 * a1; nz = 1; }
     else if (!strcmp(n, "sger")) { nx = a0; ny = a1; nz = a0 * a1; }
     else if (!strcmp(n, "sgeam")) { nx = a0 * a1; ny = a0 * a1; nz = a0 * a1; }
     else { nx = a0; ny = 1; nz = 1; }
@@ -165,6 +166,11 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
                     "                       cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_ + %lld, 1, &zero, z_ + %lld, 1); };\n"
                     "    double work_flops = 4.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + 2.0 * %lld + 2.0 * %lld);\n",
                  a1, a0, a1, a1, a0, a1, a1, a0, a0, a1, a0, a1, a1, a0);
+    else if (!strcmp(n, "strsm"))
+      buf_printf(b, "    // row-major L X = B (L unit lower N x N, B N x M): column-major X' L' = B' with L' = L^T upper\n"
+                    "    auto run = [&]() { cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, %lld, %lld, &one, x_, %lld, y_, %lld); };\n"
+                    "    double work_flops = 1.0 * %lld * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld / 2 + 2.0 * %lld * %lld);\n",
+                 a1, a0, a0, a1, a0, a0, a1, a0, a0, a0, a1);
     else if (!strcmp(n, "sgemv_t"))
       buf_printf(b, "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
                     "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
