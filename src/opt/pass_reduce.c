@@ -437,7 +437,7 @@ static bool apply_atomic(PassCtx *c, Atomic *a) {
   c->cover[0] = B * M;
   snprintf(c->did, sizeof c->did,
            "%s into %s: each thread folds %d threads' values (%s), __shfl_down_sync in the warp, one %s per %s; grid.x %lld -> %lld",
-           atomic, a->out->name, M, a->vec_ok ? "float4-wide loads where a block's chunk is whole and aligned, scalar at the tail" : fmt("scalar loads: %s", a->novec),
+           atomic, a->out->name, M, a->vec_ok ? fmt("%s loads where a block's chunk is whole and aligned, scalar at the tail", vec_type(unqual(a->in->ty->base))) : fmt("scalar loads: %s", a->novec),
            atomic, level == LEVEL_WARP ? "warp" : "block", (long long)c->L->grid[0], (long long)c->new_grid[0]);
   return true;
 }
@@ -628,6 +628,8 @@ static Legality find_tree(PassCtx *c, Tree *t) {
   }
   Node *lb = loop->then;
   Node *u = lb && lb->kind == ND_BLOCK ? lb->stmts : NULL;
+  /* declarations of the step's indices (`int index = 2*s*tid;`) are re-materialized in place */
+  while (u && u->kind == ND_DECL && u->var->sc == SC_LOCAL && rw_pure(u->decl_init) && !uses_shared(u->decl_init)) u = u->next;
   if (!u || u->kind != ND_IF || u->els || !is_barrier_stmt(u->next) || u->next->next) {
     snprintf(c->why, sizeof c->why, "the loop's body is not `if (c) %s[a] += %s[b]; __syncthreads();`", t->s->name, t->s->name);
     return NOT_APPLICABLE;
