@@ -367,7 +367,9 @@ static void scalar_loop(Buf *o, PassCtx *c, Atomic *a, AtomNames *n, const char 
   const char *g = a->guard ? expr_with(a->guard, &u) : NULL;
   if (c->mutation == 1 && a->guard) {
     Sub last = {.blk = fmt("(blockIdx.x * %du + %du)", M, M - 1), .tid = fmt("%lldu", (long long)c->L->block[0] - 1)};
-    g = fmt("(%s) && (%s)", g, expr_with(a->gguard ? a->gguard : a->guard, &last));
+    char why[128] = "";
+    Node *gl = explicit_casts(remat(c->k, a->guard, &(Subst){0}, why, sizeof why));
+    if (gl) g = fmt("(%s) && (%s)", g, expr_with(gl, &last));
   }
   if (g) buf_printf(o, "%s  if (%s) %s\n", in, g, fold(a->op, n->acc, v));
   else buf_printf(o, "%s  %s\n", in, fold(a->op, n->acc, v));
