@@ -442,6 +442,9 @@ static void test_mutations(void) {
     {"split", "examples/rd.cu", "rd", {"N=4000", "SEG=200"}, "h100", 3, {"split.lanes=8"}},
     {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=32", "tile.thread=4"}},
     {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=64", "tile.prefetch=2"}},
+    {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.merge=16", 0}},
+    {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.vec=1", "reduce.level=0"}},
+    {"reduce", "examples/reduce_shared.cu", "reduce_shared", {"N=5003", "N=5003"}, "h100", 3, {0}},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);
@@ -469,7 +472,7 @@ static void test_mutations(void) {
       program_free(p);
     }
   }
-  CHECK(total >= 35 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
+  CHECK(total >= 44 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
   printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
 }
 

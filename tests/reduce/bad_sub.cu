@@ -1,0 +1,24 @@
+/* refused: the tree subtracts (not commutative) */
+#ifndef N
+#define N 5000
+#endif
+#pragma carve launch bad_sub grid((N+255)/256) block(256)
+#pragma carve arg in = float[N] : random(1)
+#pragma carve arg partial = float[(N+255)/256] : zeros out
+#pragma carve arg n = N
+#pragma carve tol rel(1e-5)
+__global__ void bad_sub(const float *in, float *partial, int n)
+{
+    __shared__ float sdata[256];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    sdata[tid] = (i < n) ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            sdata[tid] = sdata[tid] - sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0)
+        partial[blockIdx.x] = sdata[0];
+}
