@@ -5,7 +5,8 @@
 # interpreter (`bench --verify`), timed beside its library or copy baseline in the same process;
 # then the geometric mean of the naive -> optimized speedups, to set beside the paper's 15.1x
 # (GeForce 8800) and 7.9x (GTX 280). Output: $OUT/yang10.jsonl and a table. KERNELS selects;
-# EXTRA adds carve optimize flags (e.g. --no-verify for a quick look).
+# EXTRA adds carve optimize flags (e.g. --no-verify for a quick look). KERNELS may name any bundled
+# example whose kernel has the file's name (sum, mv2, reduce_shared: the reductions and fused mat-vecs).
 out=${OUT:-.}
 make -s -j16 carve || exit 2
 export CARVE_CALIBRATION=${CARVE_CALIBRATION:-$out/calibration.json}
