@@ -86,6 +86,14 @@ BufferCompare compare_gpu_buffer(const Buffer *b, const unsigned char *gpu, cons
   return r;
 }
 
+/* the comma before the n-th entry of the verify list (reset per verification) */
+static const char *json_sep(void) {
+  static int nth;
+  if (!cmp_json_first) nth = 0;
+  cmp_json_first = true;
+  return nth++ ? ", " : "";
+}
+
 static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned char *mask, double tol, bool json, int *compared) {
   BufferCompare c = compare_gpu_buffer(b, gpu, mask, tol);
   int cmp = (int)c.compared;
@@ -100,14 +108,12 @@ static int compare_buffer(Buffer *b, const unsigned char *gpu, const unsigned ch
     else printf("  verify %s: %s (%d elements, exact)\n", b->name, ok ? "ok" : "FAILED", cmp);
     if (bad) printf("    first difference at element %zu (%zu differ)\n", first_bad, bad);
   } else {
-    static int nth;
-    if (!cmp_json_first) nth = 0;
-    cmp_json_first = true;
-    printf("%s{\"buffer\": \"%s\", \"ok\": %s, \"compared\": %d, \"rel_l2\": %.6g, \"max_ulp\": %.0f, \"mismatches\": %zu}", nth++ ? ", " : "", b->name,
+    printf("%s{\"buffer\": \"%s\", \"ok\": %s, \"compared\": %d, \"rel_l2\": %.6g, \"max_ulp\": %.0f, \"mismatches\": %zu}", json_sep(), b->name,
            ok ? "true" : "false", cmp, rel, max_ulp, bad);
   }
   return ok ? 0 : 1;
 }
+
 
 static int verify(Launch *L, const char *outdir, const BenchOptions *o) {
   LaunchSpec *s = find_spec(L->prog, L->kernel->name);
@@ -138,6 +144,7 @@ static int verify(Launch *L, const char *outdir, const BenchOptions *o) {
     if (!gpu || n != b->bytes) { fprintf(stderr, "carve bench: the harness did not write %s\n", path); free(gpu); result = 2; continue; }
     if (sampled && v.atomic[i]) {
       if (!o->json) printf("  verify %s: unknown (updated by atomics from every block; sampling cannot check it: use --verify-blocks %lld)\n", b->name, (long long)total);
+      else printf("%s{\"buffer\": \"%s\", \"ok\": null, \"unknown\": \"updated by atomics from every block: sampling cannot check it (--verify-blocks %lld)\"}", json_sep(), b->name, (long long)total);
       free(gpu);
       continue;
     }
