@@ -416,6 +416,9 @@ static void test_mutations(void) {
     {"vector", "examples/demosaic.cu", "demosaic", {"H=64", "W=64"}, "h100", 3, {0}},
     {"split", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3, {0}},
     {"split", "examples/rd.cu", "rd", {"N=4000", "SEG=200"}, "h100", 3, {"split.lanes=8"}},
+    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 4, {0}},
+    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 6, {"split.along=1", "split.lanes=8"}},
+    {"split", "examples/tmv.cu", "tmv", {"H=256", "W=256"}, "h100", 3, {"split.along=1", "split.lanes=32"}},
     {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 3, {"tile.tile=32", "tile.thread=4"}},
     {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 3, {"tile.tile=64", "tile.prefetch=2"}},
   };
