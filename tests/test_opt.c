@@ -445,6 +445,9 @@ static void test_mutations(void) {
     {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.merge=16", 0}},
     {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.vec=1", "reduce.level=0"}},
     {"reduce", "examples/reduce_shared.cu", "reduce_shared", {"N=5003", "N=5003"}, "h100", 3, {0}},
+    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 4, {0}},
+    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 6, {"split.along=1", "split.lanes=8"}},
+    {"split", "examples/tmv.cu", "tmv", {"H=256", "W=256"}, "h100", 3, {"split.along=1", "split.lanes=32"}},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);
@@ -472,7 +475,7 @@ static void test_mutations(void) {
       program_free(p);
     }
   }
-  CHECK(total >= 44 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
+  CHECK(total >= 57 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
   printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
 }
 

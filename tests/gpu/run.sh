@@ -36,7 +36,7 @@ CU
 for spec in "tp.cu H=512 W=384" "mm_acc.cu N=256" "mrifhd.cu NX=4096 NK=512" "mv.cu H=1024 W=1024" \
             "imregionmax.cu H=256 W=301" "demosaic.cu H=200 W=262 +vector.factor=4" "vv.cu H=512 W=509 +vector.factor=8" \
             "mm.cu N=200" "mm.cu N=203 +tile.tile=64 +tile.thread=4" "sum.cu N=1000003" "sum.cu N=999999 +reduce.level=0 +reduce.merge=8" \
-            "reduce_shared.cu N=1000000"; do
+            "reduce_shared.cu N=1000000" "mv2.cu H=1024 W=1000" "tmv.cu H=1000 W=1030 +split.along=1"; do
   set -- $spec; file=$1; shift
   dflags=""; for d in "$@"; do case $d in +*) dflags="$dflags --set ${d#+}";; *) dflags="$dflags -D $d";; esac; done
   "$carve" optimize examples/$file $dflags --no-estimate -o "$tmp/opt_$file" 2>>"$log"; check $? "$file: carve optimize"
