@@ -331,13 +331,17 @@ static void race_check(Warp *w, Node *at, int lane, uint64_t a, int size, bool w
   for (uint64_t b = off; b < off + (uint64_t)size; b++) {
     Node *other = NULL;
     const char *msg = NULL;
+    /* an async copy's write lands at any time from its issue to its thread's wait: say so */
+    const char *mine = at->kind == ND_CALL && at->builtin == BI_PIPE_COPY ? "async copy's write" : write ? "write" : "read";
     if (I->w_epoch[b] == I->epoch && I->w_warp[b] != me) {
       other = I->w_node[b];
-      msg = fmt("shared-memory race: this %s of byte %llu and a write by warp %d with no __syncthreads between them",
-                write ? "write" : "read", (unsigned long long)b, I->w_warp[b]);
+      bool async = other && other->kind == ND_CALL && other->builtin == BI_PIPE_COPY;
+      msg = fmt("shared-memory race: this %s of byte %llu and %s by warp %d with no __syncthreads between them", mine,
+                (unsigned long long)b, async ? "an async copy's write (pending until its thread's __pipeline_wait_prior)" : "a write",
+                I->w_warp[b]);
     } else if (write && I->r_epoch[b] == I->epoch && I->r_warp[b] != me) {
       other = I->r_node[b];
-      msg = fmt("shared-memory race: this write of byte %llu and a read by %s with no __syncthreads between them",
+      msg = fmt("shared-memory race: this %s of byte %llu and a read by %s with no __syncthreads between them", mine,
                 (unsigned long long)b, I->r_warp[b] == 0xffff ? "several warps" : fmt("warp %d", I->r_warp[b]));
     }
     if (msg) fault_raise(w, FAULT_RACE, at, other, lane, "%s", msg);
