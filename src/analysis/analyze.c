@@ -85,6 +85,27 @@ static Node *array_base(Node *n) {
   return n;
 }
 
+/* the affine form and stride of an access at element e */
+static void stat_form(const Facts *f, Node *e, AccessStat *s) {
+  Affine form = facts_index_form(f, e, &s->indirect);
+  if (!form.ok) return;
+  s->index = affine_text(&form);
+  s->have_stride = affine_x_stride(&form, &s->stride);
+  if (!s->have_stride) s->stride_text = affine_x_stride_text(&form);
+}
+
+/* __pipeline_memcpy_async(dst, src, ...) is a global load from its source and a shared store to
+ * its destination at one node: each is described by its own operand, &a[i] by a's element i */
+static void async_copy_stat(const Facts *f, Node *call, AccessKind kind, AccessStat *s) {
+  Node *p = kind == ACC_LOAD ? call->args->next : call->args;
+  while (p->kind == ND_CAST) p = p->lhs;
+  s->array = expr_text(p);
+  if (p->kind == ND_ADDR && p->lhs->kind == ND_INDEX) {
+    s->array = expr_text(array_base(p->lhs));
+    stat_form(f, p->lhs, s);
+  } else s->indirect = facts_reads_memory(f, p);
+}
+
 static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int size) {
   Analysis *a = c->a;
   /* one statistic per node and kind: "c[i] += x" is a load and a store at one node */
@@ -103,6 +124,7 @@ static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int si
   s->size = size;
   s->min_units = UINT64_MAX;
   const Facts *f = a->facts;
+  if (at->kind == ND_CALL && at->builtin == BI_PIPE_COPY) { async_copy_stat(f, at, kind, s); return s; }
   if (at->kind == ND_INDEX) s->array = expr_text(array_base(at));
   else if (at->kind == ND_DEREF) s->array = expr_text(at->lhs);
   else if (at->kind == ND_DECL) s->array = at->decl_init ? expr_text(at->decl_init) : at->var->name;

@@ -170,7 +170,11 @@ typedef enum {
   BI_MIN, BI_MAX, BI_ABS, BI_MAKE_VECTOR, BI_PRINTF, BI_CLOCK, BI_MATH,
   /* C++ (docs/cxx.md): __half intrinsics and operators (which one: Node.ival, a HOP_*),
    * assert, cooperative groups (which call: Node.ival, a CG_*) */
-  BI_HALF, BI_ASSERT, BI_CG
+  BI_HALF, BI_ASSERT, BI_CG,
+  /* <cuda_pipeline_primitives.h>: __pipeline_memcpy_async(dst, src, size_and_align[, zfill]),
+   * __pipeline_commit(), __pipeline_wait_prior(n) (the interpreter's semantics: docs/DESIGN.md,
+   * "Async copies") */
+  BI_PIPE_COPY, BI_PIPE_COMMIT, BI_PIPE_WAIT
 } Builtin;
 
 typedef enum {

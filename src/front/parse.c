@@ -1658,6 +1658,8 @@ static const BuiltinDef builtin_defs[] = {
   {"printf", BI_PRINTF, -1}, {"clock", BI_CLOCK, 0}, {"clock64", BI_CLOCK, 0}, {"assert", BI_ASSERT, 1},
   {"__shfl", BI_NONE, 0}, {"__shfl_down", BI_NONE, 0}, {"__shfl_up", BI_NONE, 0}, {"__shfl_xor", BI_NONE, 0},
   {"__ballot", BI_NONE, 0}, {"__any", BI_NONE, 0}, {"__all", BI_NONE, 0},
+  {"__pipeline_memcpy_async", BI_PIPE_COPY, -3}, {"__pipeline_commit", BI_PIPE_COMMIT, 0},
+  {"__pipeline_wait_prior", BI_PIPE_WAIT, 1},
 };
 
 static const MathFn math_fns[] = {
@@ -1726,6 +1728,29 @@ static bool atomic_type_ok(Builtin b, Type *t) {
   case BI_ATOMIC_CAS: return i32 || u64 || (t->kind == TY_SHORT && t->is_unsigned);
   default: return i32 || u64;
   }
+}
+
+/* void __pipeline_memcpy_async(void *dst_shared, const void *src_global, size_t size_and_align,
+ * size_t zfill = 0) (CUDA C++ Programming Guide, "Pipeline Primitives Interface"): object
+ * pointers, sizes as size_t; 4, 8 or 16 and the alignment are the run's to check (a value) */
+static Node *pipeline_copy_call(Token *name, Node *call) {
+  if (call->nargs != 3 && call->nargs != 4)
+    error_tok(name, "'__pipeline_memcpy_async' takes 3 or 4 arguments, %d given", call->nargs);
+  for (int i = 0; i < 2; i++) {
+    Node *a = nth(call->args, i);
+    if (!is_pointer_like(a->ty) || a->ty->base->kind == TY_FUNC)
+      error_tok(a->tok, "argument %d of '__pipeline_memcpy_async' must be a pointer (the %s), not '%s'", i + 1,
+                i ? "global source" : "shared destination", type_name(a->ty));
+    coerce_arg(nthp(&call->args, i), pointer_to(i ? qualified(ty_void, Q_CONST) : ty_void));
+  }
+  for (int i = 2; i < call->nargs; i++) {
+    Node *a = nth(call->args, i);
+    if (!is_integer(a->ty))
+      error_tok(a->tok, "argument %d of '__pipeline_memcpy_async' must be an integer, not '%s'", i + 1, type_name(a->ty));
+    coerce_arg(nthp(&call->args, i), ty_ulong);
+  }
+  call->ty = ty_void;
+  return call;
 }
 
 static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
@@ -1818,6 +1843,13 @@ static Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     call->ty = ty_int;
     return call;
   case BI_CLOCK: call->ty = ty_llong; return call;
+  case BI_PIPE_COPY: return pipeline_copy_call(name, call);
+  case BI_PIPE_COMMIT: call->ty = ty_void; return call;
+  case BI_PIPE_WAIT:
+    if (!is_integer(a->ty)) error_tok(a->tok, "argument of '__pipeline_wait_prior' must be an integer, not '%s'", type_name(a->ty));
+    coerce_arg(&call->args, ty_ulong);
+    call->ty = ty_void;
+    return call;
   case BI_ASSERT: {
     /* the condition as written, for the fault's message (a string argument, not printed) */
     coerce_arg(&call->args, ty_bool);

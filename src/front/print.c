@@ -653,7 +653,7 @@ static void function(Printer *p, Obj *fn) {
 /* the headers nvcc needs for the builtins a program uses: bit i for builtin i */
 static bool header_pre(Node *n, void *ctx) {
   uint64_t *used = ctx;
-  if (n->kind == ND_CALL && n->builtin < 64) *used |= 1ull << n->builtin;
+  if (n->kind == ND_CALL && n->builtin < 64) *used |= 1ull << (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT ? BI_PIPE_COPY : n->builtin);
   if (n->ty && n->ty->is_half) *used |= 1ull << BI_HALF;
   return true;
 }
@@ -679,7 +679,7 @@ void print_program(Buf *b, Program *prog) {
     for (Type *q = f->ty->params; q; q = q->next) if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
   static const struct { Builtin b; const char *h; } headers[] = {
     {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"},
-    {BI_CG, "cooperative_groups/reduce.h"}};
+    {BI_CG, "cooperative_groups/reduce.h"}, {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
   bool any = false;
   for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
     if (used >> headers[i].b & 1) { outf(&p, "#include <%s>\n", headers[i].h); any = true; }

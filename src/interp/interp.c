@@ -69,6 +69,15 @@ typedef struct Frame {
 
 typedef struct Interp Interp;
 
+/* an async copy (__pipeline_memcpy_async) a thread issued and has not waited for: performed
+ * only at the __pipeline_wait_prior that covers its group (docs/DESIGN.md, "Async copies") */
+typedef struct AsyncCopy {
+  Node *at;
+  uint64_t dst, src;
+  uint32_t group;      /* the thread's commit count when it was issued */
+  uint8_t lane, size, zfill;
+} AsyncCopy;
+
 typedef struct Warp {
   Interp *I;
   uintptr_t stack_floor;  /* eval and exec stop with a fault below this address (see WARP_STACK) */
@@ -94,6 +103,9 @@ typedef struct Warp {
   void *stack;         /* WARP_STACK bytes above a guard page */
   jmp_buf fault_jmp;
   void *fake_stack;
+  AsyncCopy *pending;  /* issued, not yet performed, in issue order (all lanes) */
+  int npending, pending_cap;
+  uint32_t committed[W];  /* __pipeline_commit calls per lane in this block */
 } Warp;
 
 struct Interp {
@@ -130,7 +142,13 @@ struct Interp {
   uint64_t host_ticks;        /* host code: loop iterations, for the progress line */
   bool host, world;           /* L->host_code, L->world != NULL: read on hot paths */
   size_t abandoned;    /* ASan: how far below a stack's top frames were left by a longjmp */
+  int64_t async_pending;      /* async copies pending in the block, all warps (ASYNC_MAX_PENDING) */
+  Node *async_unwaited_at;    /* the first copy a thread ended without waiting for */
 };
+
+/* async copies pending in one block at once: carve's bound on the memory they take (32 bytes
+ * each, 32 MiB), far above a pipeline's stages x copies per thread x threads */
+#define ASYNC_MAX_PENDING ((int64_t)1 << 20)
 
 /* ---------------- faults ---------------- */
 /* leave the warp's code for its warp_entry (a fault, or the sampling cap). Under ASan the frames
@@ -313,13 +331,17 @@ static void race_check(Warp *w, Node *at, int lane, uint64_t a, int size, bool w
   for (uint64_t b = off; b < off + (uint64_t)size; b++) {
     Node *other = NULL;
     const char *msg = NULL;
+    /* an async copy's write lands at any time from its issue to its thread's wait: say so */
+    const char *mine = at->kind == ND_CALL && at->builtin == BI_PIPE_COPY ? "async copy's write" : write ? "write" : "read";
     if (I->w_epoch[b] == I->epoch && I->w_warp[b] != me) {
       other = I->w_node[b];
-      msg = fmt("shared-memory race: this %s of byte %llu and a write by warp %d with no __syncthreads between them",
-                write ? "write" : "read", (unsigned long long)b, I->w_warp[b]);
+      bool async = other && other->kind == ND_CALL && other->builtin == BI_PIPE_COPY;
+      msg = fmt("shared-memory race: this %s of byte %llu and %s by warp %d with no __syncthreads between them", mine,
+                (unsigned long long)b, async ? "an async copy's write (pending until its thread's __pipeline_wait_prior)" : "a write",
+                I->w_warp[b]);
     } else if (write && I->r_epoch[b] == I->epoch && I->r_warp[b] != me) {
       other = I->r_node[b];
-      msg = fmt("shared-memory race: this write of byte %llu and a read by %s with no __syncthreads between them",
+      msg = fmt("shared-memory race: this %s of byte %llu and a read by %s with no __syncthreads between them", mine,
                 (unsigned long long)b, I->r_warp[b] == 0xffff ? "several warps" : fmt("warp %d", I->r_warp[b]));
     }
     if (msg) fault_raise(w, FAULT_RACE, at, other, lane, "%s", msg);
@@ -1210,6 +1232,100 @@ static NOINLINE void eval_cg(Warp *w, Node *n, Mask m, Val *out) {
   memcpy(out, v, sizeof v);
 }
 
+/* ---- async copies (<cuda_pipeline_primitives.h>; docs/DESIGN.md, "Async copies") ----
+ * A copy is checked and recorded where a thread issues it and performed at the
+ * __pipeline_wait_prior that covers its group: a copy never waited for never arrives. The
+ * hardware may write the destination at any time from issue to wait, so the race shadow has it
+ * written by the thread at the issue, in every barrier interval the copy stays pending, and at
+ * the wait. */
+static NOINLINE void eval_pipe_copy(Warp *w, Node *n, Mask m) {
+  Interp *I = w->I;
+  Val d[W], s[W], sz[W], zf[W];
+  Node *a = n->args;
+  eval(w, a, m, d);
+  eval(w, a->next, m, s);
+  eval(w, a->next->next, m, sz);
+  if (a->next->next->next) eval(w, a->next->next->next, m, zf);
+  else for (int l = 0; l < W; l++) zf[l].u = 0;
+  uint64_t dst[W], src[W];
+  Mask reads = 0;
+  for (int l = 0; l < W; l++) {
+    dst[l] = d[l].u;
+    src[l] = s[l].u;
+    if (!(m >> l & 1)) continue;
+    unsigned long long size = sz[l].u, z = zf[l].u;
+    if (size != 4 && size != 8 && size != 16)
+      fault_at(w, FAULT_RUNTIME_ERROR, n, l, "__pipeline_memcpy_async of %llu bytes: size_and_align must be 4, 8 or 16", size);
+    if (z > size) fault_at(w, FAULT_RUNTIME_ERROR, n, l, "__pipeline_memcpy_async with zfill %llu, more than its size_and_align %llu", z, size);
+    resolve(w, n, l, dst[l], (int)size, true);   /* null, aligned to its size, in bounds */
+    if (ADDR_SPACE(dst[l]) != SPACE_SHARED)
+      fault_at(w, FAULT_MEMORY_SPACE, n, l, "the destination of __pipeline_memcpy_async is %s memory: it must be shared memory", space_name(ADDR_SPACE(dst[l])));
+    if (src[l] && ADDR_SPACE(src[l]) != SPACE_GLOBAL)
+      fault_at(w, FAULT_MEMORY_SPACE, n, l, "the source of __pipeline_memcpy_async is %s memory: it must be global memory", space_name(ADDR_SPACE(src[l])));
+    if (src[l] & (size - 1))
+      fault_at(w, FAULT_MISALIGNED, n, l, "misaligned __pipeline_memcpy_async source: global offset %llu is not a multiple of its size_and_align %llu",
+               (unsigned long long)(src[l] & OFF_MASK), size);
+    if (size > z) { resolve(w, n, l, src[l], (int)(size - z), false); reads |= 1u << l; }
+    else if (!src[l]) fault_at(w, FAULT_NULL_POINTER, n, l, "__pipeline_memcpy_async from a null pointer");
+  }
+  if (!m) return;
+  /* lanes of one warp copying different data to one address in one instruction: a race, as for stores */
+  for (int l = 0; l < W && !I->opt->no_race_check; l++)
+    for (int k = 0; k < l && (m >> l & 1); k++)
+      if ((m >> k & 1) && dst[k] == dst[l] && (src[k] != src[l] || sz[k].u != sz[l].u || zf[k].u != zf[l].u))
+        fault_at(w, FAULT_RACE, n, -1, "shared-memory race: threads (%u,%u,%u) and (%u,%u,%u) of block (%lld,%lld,%lld), in one warp, copy different "
+                 "data to byte %llu in one __pipeline_memcpy_async (which remains is undefined)", w->tid[0][k], w->tid[1][k], w->tid[2][k],
+                 w->tid[0][l], w->tid[1][l], w->tid[2][l], (long long)I->block_id[0], (long long)I->block_id[1], (long long)I->block_id[2],
+                 (unsigned long long)(dst[l] & OFF_MASK));
+  int size = (int)sz[__builtin_ctz(m)].u;
+  hook_access(w, n, ACC_LOAD, size, src, reads);
+  hook_access(w, n, ACC_STORE, size, dst, m);
+  for (int l = 0; l < W; l++) {
+    if (!(m >> l & 1)) continue;
+    race_check(w, n, l, dst[l], (int)sz[l].u, true);
+    if (I->async_pending >= ASYNC_MAX_PENDING)
+      fault_at(w, FAULT_UNSUPPORTED, n, l, "more than %lld async copies pending in one block (carve's limit): wait for them sooner", (long long)ASYNC_MAX_PENDING);
+    if (w->npending == w->pending_cap) {
+      w->pending_cap = w->pending_cap ? 2 * w->pending_cap : 64;
+      w->pending = xrealloc(w->pending, sizeof *w->pending * (size_t)w->pending_cap);
+    }
+    w->pending[w->npending++] = (AsyncCopy){n, dst[l], src[l], w->committed[l], (uint8_t)l, (uint8_t)sz[l].u, (uint8_t)zf[l].u};
+    I->async_pending++;
+  }
+}
+
+/* the copy arrives: its bytes read now, its destination written by its thread now */
+static void perform_copy(Warp *w, const AsyncCopy *c) {
+  int bytes = c->size - c->zfill;
+  unsigned char *d = resolve(w, c->at, c->lane, c->dst, c->size, true);
+  race_check(w, c->at, c->lane, c->dst, c->size, true);
+  if (bytes) memmove(d, resolve(w, c->at, c->lane, c->src, bytes, false), (size_t)bytes);
+  memset(d + bytes, 0, c->zfill);
+}
+
+/* __pipeline_wait_prior(N): every copy of the thread's committed groups but the N most recent */
+static NOINLINE void eval_pipe_wait(Warp *w, Node *n, Mask m) {
+  Val a[W];
+  eval(w, n->args, m, a);
+  uint32_t upto[W];   /* groups below this are complete */
+  for (int l = 0; l < W; l++) upto[l] = (m >> l & 1) && a[l].u < w->committed[l] ? w->committed[l] - (uint32_t)a[l].u : 0;
+  int k = 0;
+  for (int i = 0; i < w->npending; i++) {
+    AsyncCopy c = w->pending[i];
+    if (c.group < upto[c.lane]) { perform_copy(w, &c); w->I->async_pending--; }
+    else w->pending[k++] = c;
+  }
+  w->npending = k;
+}
+
+/* a new barrier interval: the copies still pending may land in it */
+static void pending_written(Warp *w) {
+  for (int i = 0; i < w->npending; i++) {
+    const AsyncCopy *c = &w->pending[i];
+    race_check(w, c->at, c->lane, c->dst, c->size, true);
+  }
+}
+
 static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
   Val a[W];
   switch (n->builtin) {
@@ -1318,6 +1434,9 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
     return;
   case BI_HALF: eval_half(w, n, m, out); return;
   case BI_CG: eval_cg(w, n, m, out); return;
+  case BI_PIPE_COPY: eval_pipe_copy(w, n, m); return;
+  case BI_PIPE_COMMIT: for (int l = 0; l < W; l++) w->committed[l] += m >> l & 1; return;
+  case BI_PIPE_WAIT: eval_pipe_wait(w, n, m); return;
   case BI_ASSERT:   /* C++ (docs/cxx.md): a failed assert is a fault with its text; a string
                      * literal is a non-null pointer, so assert(c && "why") and assert(!"why") need nothing special */
     eval(w, n->args, m, a);
@@ -1844,6 +1963,7 @@ static void barrier(Warp *w, Node *n, Mask m, int pred_count) {
   w->barrier_pred_count = pred_count;
   yield_to_scheduler(w);
   if (w->I->fault) unwind_warp(w);
+  if (w->npending) pending_written(w);
 }
 
 static void run_kernel_body(Warp *w) {
@@ -1862,6 +1982,10 @@ static void run_kernel_body(Warp *w) {
     bind_param(w, f, p, m, v, NULL);
   }
   exec(w, L->kernel->body, m);
+  if (w->npending) {   /* copies its threads never waited for: never performed (warned) */
+    I->st->async_unwaited += (uint64_t)w->npending;
+    if (!I->async_unwaited_at) I->async_unwaited_at = w->pending[0].at;
+  }
   if (L->host_code) L->host_ret = f->ret[0];
   pop_frame(w, f);
   w->frame = NULL;
@@ -1978,6 +2102,7 @@ static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
   I->block_linear = bx + L->grid[0] * (by + L->grid[1] * bz);
   memset(I->shared, I->opt->poison_shared ? 0xff : 0, I->shared_size);
   I->epoch++;
+  I->async_pending = 0;
   for (int wi = 0; wi < I->nwarps; wi++) {
     Warp *w = &I->warps[wi];
     w->I = I;
@@ -1985,6 +2110,8 @@ static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
     w->valid = 0;
     w->steps = 0;
     w->state = WS_READY;
+    w->npending = 0;
+    memset(w->committed, 0, sizeof w->committed);
     for (int l = 0; l < W; l++) {
       int t = wi * W + l;
       w->linear_tid[l] = t < I->nthreads ? t : 0;
@@ -2066,7 +2193,7 @@ static int alloc_interp(Interp *I) {
   I->r_node = xmalloc(sh * sizeof(Node *));
   I->local_size = kernel_local_size(L->prog, L->host_code);
   I->local = xmalloc(I->local_size * (size_t)I->nthreads);
-  I->warps = xmalloc(sizeof(Warp) * (size_t)I->nwarps);
+  I->warps = xmalloc(sizeof(Warp) * (size_t)I->nwarps);   /* zeroed: no pending copies */
   I->coroutines = L->kernel->uses_barrier && I->nwarps > 1;
   /* warps that wait at barriers each keep a stack; others run one at a time on one */
   I->nstacks = I->coroutines ? I->nwarps : 1;
@@ -2083,6 +2210,7 @@ static void free_interp(Interp *I) {
     for (int i = 0; i < I->nstacks; i++) unmap_stack(I, I->warps[i].stack);
     for (int i = 0; i < I->nwarps; i++)
       for (int d = 0; d < MAX_CALL_DEPTH; d++) free(I->warps[i].frames[d].regs);
+    for (int i = 0; i < I->nwarps; i++) free(I->warps[i].pending);
   }
   free(I->warps);
   free(I->local);
@@ -2167,5 +2295,11 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   st->seconds = now_seconds() - I.t0;
   free_interp(&I);
   if (I.reports > 10) diag_at(DIAG_NOTE, (SrcLoc){0}, "%d more faults not shown", I.reports - 10);
+  if (st->async_unwaited && !I.fault && !I.stopped)
+    diag_at(DIAG_WARNING, tok_loc(I.async_unwaited_at->tok),
+            "%llu async cop%s (__pipeline_memcpy_async, the first issued here) never waited for by %s thread: %s data never arrives "
+            "(carve performs a copy at the __pipeline_wait_prior that covers it; on the GPU when it lands is undefined)",
+            (unsigned long long)st->async_unwaited, st->async_unwaited == 1 ? "y" : "ies", st->async_unwaited == 1 ? "its" : "their",
+            st->async_unwaited == 1 ? "its" : "their");
   return I.stopped ? 2 : I.fault ? 1 : 0;
 }

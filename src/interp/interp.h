@@ -138,6 +138,8 @@ typedef struct RunStats {
   uint64_t blocks_run;
   int faults;
   uint64_t warps_truncated; /* warps stopped by warp_step_cap */
+  uint64_t async_unwaited;  /* async copies (__pipeline_memcpy_async) threads that ended never
+                             * waited for: never performed (a warning names the first) */
   double seconds;
   bool stopped;          /* the step limit was reached: stopped, not a fault (status 2) */
   uint64_t step_limit;   /* the limit that applied */

@@ -24,6 +24,7 @@ double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int 
  * once per entry of the loop they leave) */
 typedef struct {
   Counts *c; bool pending_load, pending_shared, pending_store; int64_t *blocks; int nblocks;
+  bool pending_async;   /* async copies issued since the last wait (metrics: async_wait) */
   const CostModel *cm; double *entries, *entries_warps, *iterations;
   double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps; Node **hnode; int *hclass; int nnodes;
   int *line_of;   /* node id -> source line in the kernel's file; 0 not looked up, -1 elsewhere */
@@ -74,6 +75,7 @@ static int ins_class(Node *n) {
     if (n->builtin == BI_MIN || n->builtin == BI_MAX || n->builtin == BI_ABS) return is_flonum(n->ty) ? CL_FP32 : CL_INT;
     if (n->builtin >= BI_SHFL && n->builtin <= BI_ALL) return CL_INT;
     if (n->builtin >= BI_SYNCTHREADS && n->builtin <= BI_SYNCTHREADS_OR) return CL_BAR;
+    if (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT) return CL_INT;   /* LDGDEPBAR, DEPBAR */
     return -1;
   case ND_COND: case ND_LOGAND: case ND_LOGOR: return CL_BRANCH;
   default: return -1;
@@ -162,6 +164,18 @@ static void consume(CountCtx *x, Node *n, double lanes) {
   if (x->pending_shared) { x->c->shared_regions_lanes += lanes * share; x->pending_shared = false; }
 }
 
+/* __pipeline_wait_prior(N): the warp stalls on its async copies only when it waits for the
+ * newest group (N = 0); with N > 0 the copies waited for were issued a stage or more earlier and
+ * their latency overlapped that stage's work (the pipeline's purpose) */
+static void async_wait(CountCtx *x, Node *n, double lanes) {
+  int64_t prior;
+  if (!x->pending_async) return;
+  x->pending_async = false;
+  if (node_int_constant(n->args, &prior) && prior > 0) return;
+  x->pending_load = true;
+  consume(x, n, lanes);
+}
+
 static void on_node(void *ctx, Node *n, Mask m) {
   CountCtx *x = ctx;
   double lanes = __builtin_popcount(m);
@@ -186,6 +200,7 @@ static void on_node(void *ctx, Node *n, Mask m) {
   }
   add_class(x->c, cl, w, lanes, 1);
   charge_line(x, n, w, 0);
+  if (n->kind == ND_CALL && n->builtin == BI_PIPE_WAIT) { async_wait(x, n, lanes); return; }
   if (cl == CL_BAR) {
     /* __syncthreads makes the block's memory operations visible: it waits for this warp's
      * outstanding loads and global stores */
@@ -203,6 +218,10 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   int cl = space == SPACE_GLOBAL ? (kind == ACC_LOAD ? CL_GLD : kind == ACC_STORE ? CL_GST : CL_ATOM)
                                  : space == SPACE_SHARED ? (kind == ACC_LOAD ? CL_SLD : CL_SST) : CL_LOCAL;
   if (cl == CL_LOCAL && x->cm && cost_in_registers(x->cm, at)) return;   /* a register, not memory */
+  /* an async copy (LDGSTS) is one instruction: its load writes shared memory with no register
+   * round-trip, and the warp does not wait for it until __pipeline_wait_prior */
+  bool async = at->kind == ND_CALL && at->builtin == BI_PIPE_COPY;
+  if (async && kind == ACC_STORE) return;
   if (x->cm && cost_hoisted_from(x->cm, at) >= 0) {   /* a load moved out of its loop */
     x->hoisted_access[at->id] += lanes;
     x->hoisted_access_warps[at->id] += 1;
@@ -223,6 +242,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   x->c->warp_ins[cl] += 1 / v;
   charge_line(x, at, 1 / v, 0);
   if (kind != ACC_LOAD) consume(x, at, lanes);
+  if (async) { x->pending_async = true; return; }
   if (space == SPACE_GLOBAL && kind == ACC_LOAD) x->pending_load = true;
   if (space == SPACE_SHARED && kind == ACC_LOAD) x->pending_shared = true;
   if (space == SPACE_GLOBAL && kind != ACC_LOAD) x->pending_store = true;
