@@ -364,7 +364,23 @@ static void test_model(void) {
   CHECK(plain == 2, "a plain copy stores from a register: %g shared stores (2 warps)", plain);
 }
 
+/* the loop facts: a loop whose only writes are async copies writes memory (a shared load in it
+ * is not invariant: passes must not hoist it) */
+static void test_facts(void) {
+  Program *p = load_program_text("t.cu", "__global__ void k(const float *a, float *o, int n) {\n  __shared__ float s[64];\n  float acc = 0;\n"
+                                 "  for (int i = 0; i < n; i++) {\n    __pipeline_memcpy_async(&s[threadIdx.x], &a[i * 64 + threadIdx.x], 4);\n"
+                                 "    __pipeline_commit();\n    __pipeline_wait_prior(0);\n    __syncthreads();\n    acc += s[0];\n    __syncthreads();\n  }\n"
+                                 "  o[threadIdx.x] = acc;\n}\n", NULL);
+  Facts *f = p ? facts_new(p, find_kernel(p, "k")) : NULL;
+  bool writes = false;
+  for (int i = 0; f && i < facts_nloops(f); i++) writes |= facts_loop(f, i)->writes_memory;
+  CHECK(f && facts_nloops(f) == 1 && writes, "a loop holding an async copy writes memory");
+  if (f) facts_free(f);
+  if (p) program_free(p);
+}
+
 int main(void) {
+  test_facts();
   test_pipeline();
   test_groups();
   test_zfill();

@@ -180,7 +180,8 @@ static void note_effects(Build *b, Node *n, int loop, uint8_t fl) {
     if (n->var) { note_write(f, loop, n->var); record_write(f, n, n->var, loop, fl & F_COND); }
     break;
   case ND_CALL:
-    if (n->fn || is_atomic(n) || n->builtin == BI_PRINTF) note_memory_write(f, loop);
+    /* an async copy writes its shared destination at some point up to its wait */
+    if (n->fn || is_atomic(n) || n->builtin == BI_PRINTF || n->builtin == BI_PIPE_COPY || n->builtin == BI_PIPE_WAIT) note_memory_write(f, loop);
     if (is_barrier(n->builtin)) {
       if (f->nbars == f->bar_cap) {
         f->bar_cap = f->bar_cap ? 2 * f->bar_cap : 8;
