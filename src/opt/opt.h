@@ -193,6 +193,11 @@ void rw_restrict_params(PassCtx *c);
  * loop): passes may regroup them along x. why names the first obstacle. */
 bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len);
 Node *rw_assign_op(NodeKind op, Node *l, Node *r);    /* typed l op= r */
+/* names for a kernel a pass writes as source (rw_replace_kernel): each unused by the kernel's
+ * parameters and locals, the program's globals and functions, and the names given before */
+enum { RW_MAX_NAMES = 48 };
+typedef struct RwNames { PassCtx *c; const char *given[RW_MAX_NAMES]; int n; } RwNames;
+const char *rw_fresh(RwNames *nm, const char *want);
 Node *rw_cast(Node *e, Type *ty);                     /* an explicit (printed) cast */
 void rw_pragma_unroll(Node *loop, int factor);        /* #pragma unroll (0) or #pragma unroll N */
 bool rw_pure(Node *e);                                /* no assignment, increment or call with effects */

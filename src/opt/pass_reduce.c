@@ -103,22 +103,6 @@ static bool has_tolerance(PassCtx *c) {
   return s && (s->rel_tol > 0 || s->abs_tol > 0);
 }
 
-/* a name no variable, parameter, global or function of the program uses */
-typedef struct { PassCtx *c; const char *given[32]; int n; } Names;
-static bool name_used(Names *nm, const char *x) {
-  for (Obj *v = nm->c->k->params; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->k->locals; v; v = v->next_local) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->p->globals; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->p->funcs; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (int i = 0; i < nm->n; i++) if (!strcmp(nm->given[i], x)) return true;
-  return false;
-}
-static const char *fresh(Names *nm, const char *want) {
-  const char *x = want;
-  for (int i = 2; name_used(nm, x); i++) x = fmt("%s%d", want, i);
-  if (nm->n < 32) nm->given[nm->n++] = x;
-  return x;
-}
 
 /* the element types the shuffles and atomics take */
 static bool reducible(const Type *t, int op) {
@@ -381,9 +365,9 @@ static const char *vec_type(const Type *t) { return t->kind == TY_FLOAT ? "float
 static bool apply_atomic(PassCtx *c, Atomic *a) {
   int M = c->param[0], level = c->param[2];
   int64_t B = c->L->block[0];
-  Names nm = {.c = c};
-  AtomNames n = {fresh(&nm, "carve_acc"), fresh(&nm, "carve_r"), fresh(&nm, "carve_b"), fresh(&nm, "carve_b0"), fresh(&nm, "carve_warp"),
-                 fresh(&nm, "carve_q"), fresh(&nm, "carve_v"), fresh(&nm, "carve_lane")};
+  RwNames nm = {.c = c};
+  AtomNames n = {rw_fresh(&nm, "carve_acc"), rw_fresh(&nm, "carve_r"), rw_fresh(&nm, "carve_b"), rw_fresh(&nm, "carve_b0"), rw_fresh(&nm, "carve_warp"),
+                 rw_fresh(&nm, "carve_q"), rw_fresh(&nm, "carve_v"), rw_fresh(&nm, "carve_lane")};
   const char *tname = type_name(a->ty);
   /* signed integer sums wrap on the GPU; the register sum is kept unsigned for C's sake */
   bool wrap = a->op == ND_ADD && a->ty->kind == TY_INT && !a->ty->is_unsigned;
@@ -674,8 +658,8 @@ static Legality find_tree(PassCtx *c, Tree *t) {
 
 static bool apply_tree(PassCtx *c, Tree *t) {
   int B = (int)c->L->block[0], nw = B / 32;
-  Names nm = {.c = c};
-  const char *acc = fresh(&nm, "carve_acc"), *ws = fresh(&nm, "carve_warp");
+  RwNames nm = {.c = c};
+  const char *acc = rw_fresh(&nm, "carve_acc"), *ws = rw_fresh(&nm, "carve_warp");
   Type *et = unqual(t->s->ty->base);
   const char *tname = type_name(et);
   Buf o = {0};

@@ -349,22 +349,6 @@ static char *expr_with(Node *e, Sub *u) {
   return r;
 }
 
-/* a name no variable, parameter, global or function of the program uses */
-typedef struct { PassCtx *c; const char *given[32]; int n; } Names;
-static bool name_used(Names *nm, const char *x) {
-  for (Obj *v = nm->c->k->params; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->k->locals; v; v = v->next_local) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->p->globals; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->p->funcs; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (int i = 0; i < nm->n; i++) if (!strcmp(nm->given[i], x)) return true;
-  return false;
-}
-static const char *fresh(Names *nm, const char *want) {
-  const char *x = want;
-  for (int i = 2; name_used(nm, x); i++) x = fmt("%s%d", want, i);
-  if (nm->n < 32) nm->given[nm->n++] = x;
-  return x;
-}
 
 
 /* the guard terms of one kind (D_ROW, D_COL, or both) with the row/col written as given */
@@ -564,17 +548,17 @@ static bool apply(PassCtx *c) {
   if (find(c, &s) != LEGAL) return false;
   Gen g;
   if (!sizes(c, &g)) return false;
-  Names nm = {.c = c};
-  g.As = fresh(&nm, fmt("%s_tile", s.pa->name));
-  g.Bs = fresh(&nm, s.pa == s.pb ? fmt("%s_tile_b", s.pb->name) : fmt("%s_tile", s.pb->name));
-  g.tx = fresh(&nm, "tx"); g.ty = fresh(&nm, "ty"); g.tid = fresh(&nm, "tid");
-  g.row0 = fresh(&nm, "row0"); g.col0 = fresh(&nm, "col0"); g.accv = fresh(&nm, "acc");
-  g.kend = fresh(&nm, "k_end"); g.k0 = fresh(&nm, "k0"); g.e = fresh(&nm, "e"); g.r = fresh(&nm, "r");
-  g.kk = fresh(&nm, "kk"); g.av = fresh(&nm, fmt("%s_reg", s.pa->name)); g.bv = fresh(&nm, s.pa == s.pb ? fmt("%s_reg_b", s.pb->name) : fmt("%s_reg", s.pb->name));
-  g.i = fresh(&nm, "i"); g.j = fresh(&nm, "j"); g.l = fresh(&nm, "l");
-  g.q = fresh(&nm, "q"); g.v = fresh(&nm, "v"); g.okv = fresh(&nm, "whole"); g.vt = fresh(&nm, "vals");
-  g.ap = fresh(&nm, fmt("%s_next", s.pa->name));
-  g.bp = fresh(&nm, s.pa == s.pb ? fmt("%s_next_b", s.pb->name) : fmt("%s_next", s.pb->name));
+  RwNames nm = {.c = c};
+  g.As = rw_fresh(&nm, fmt("%s_tile", s.pa->name));
+  g.Bs = rw_fresh(&nm, s.pa == s.pb ? fmt("%s_tile_b", s.pb->name) : fmt("%s_tile", s.pb->name));
+  g.tx = rw_fresh(&nm, "tx"); g.ty = rw_fresh(&nm, "ty"); g.tid = rw_fresh(&nm, "tid");
+  g.row0 = rw_fresh(&nm, "row0"); g.col0 = rw_fresh(&nm, "col0"); g.accv = rw_fresh(&nm, "acc");
+  g.kend = rw_fresh(&nm, "k_end"); g.k0 = rw_fresh(&nm, "k0"); g.e = rw_fresh(&nm, "e"); g.r = rw_fresh(&nm, "r");
+  g.kk = rw_fresh(&nm, "kk"); g.av = rw_fresh(&nm, fmt("%s_reg", s.pa->name)); g.bv = rw_fresh(&nm, s.pa == s.pb ? fmt("%s_reg_b", s.pb->name) : fmt("%s_reg", s.pb->name));
+  g.i = rw_fresh(&nm, "i"); g.j = rw_fresh(&nm, "j"); g.l = rw_fresh(&nm, "l");
+  g.q = rw_fresh(&nm, "q"); g.v = rw_fresh(&nm, "v"); g.okv = rw_fresh(&nm, "whole"); g.vt = rw_fresh(&nm, "vals");
+  g.ap = rw_fresh(&nm, fmt("%s_next", s.pa->name));
+  g.bp = rw_fresh(&nm, s.pa == s.pb ? fmt("%s_next_b", s.pb->name) : fmt("%s_next", s.pb->name));
   g.XT = c->L->grid[0] * c->L->block[0];
   g.YT = c->L->grid[1] * c->L->block[1];
   Type *ea = unqual(s.pa->ty->base), *eb = unqual(s.pb->ty->base);
@@ -627,14 +611,14 @@ static bool apply(PassCtx *c) {
   if (g.prefetch == 2) {
     /* step s computes from buffer s % 2 while the registers fill buffer (s + 1) % 2: the
      * barrier that ends step s - 1 is the only one a step needs */
-    const char *cur = fresh(&nm, "buf"), *A0 = g.As, *B0 = g.Bs;
+    const char *cur = rw_fresh(&nm, "buf"), *A0 = g.As, *B0 = g.Bs;
     buf_printf(&o, "  %s %s[%d];\n  %s %s[%d];\n  int %s = 0;\n", g.ta, g.ap, g.BM * g.BK / g.NT, g.tb, g.bp, g.BN * g.BK / g.NT, cur);
     buf_printf(&o, "  if (%s <= %s - %d) {\n", g.k0, g.kend, g.BK);
     g.As = fmt("%s[0]", A0); g.Bs = fmt("%s[0]", B0);
     tile_loads(&o, c, &s, &g, false, "    ", LOAD_SHARED, g.k0);
     buf_printf(&o, "    __syncthreads();\n  }\n");
     buf_printf(&o, "  for (; %s <= %s - %d; %s += %d) {\n", g.k0, g.kend, g.BK, g.k0, g.BK);
-    const char *more = fresh(&nm, "more");
+    const char *more = rw_fresh(&nm, "more");
     buf_printf(&o, "    const bool %s = %s <= %s - %d;\n    if (%s) {\n", more, g.k0, g.kend, 2 * g.BK, more);
     tile_loads(&o, c, &s, &g, false, "      ", LOAD_REGS, fmt("%s + %d", g.k0, g.BK));
     buf_printf(&o, "    }\n");

@@ -457,3 +457,20 @@ bool rw_read_only(Node *body, Obj *param) {
   walk(body, store_pre, NULL, &s);
   return !s.stored;
 }
+
+/* a name no variable, parameter, global or function of the program uses, nor one given before */
+static bool name_used(RwNames *nm, const char *x) {
+  for (Obj *v = nm->c->k->params; v; v = v->next) if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->k->locals; v; v = v->next_local) if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->p->globals; v; v = v->next) if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->p->funcs; v; v = v->next) if (!strcmp(v->name, x)) return true;
+  for (int i = 0; i < nm->n; i++) if (!strcmp(nm->given[i], x)) return true;
+  return false;
+}
+
+const char *rw_fresh(RwNames *nm, const char *want) {
+  const char *x = want;
+  for (int i = 2; name_used(nm, x); i++) x = fmt("%s%d", want, i);
+  if (nm->n < RW_MAX_NAMES) nm->given[nm->n++] = x;
+  return x;
+}
