@@ -27,7 +27,6 @@ struct CostModel {
   float *factor;         /* node id -> SASS instructions per evaluation, relative to the plain count */
   int *hoist;            /* node id -> loop it is hoisted out of (counted once per entry), -1 */
   bool *fused;           /* node id -> an integer multiply that an add absorbs (IMAD, LEA) */
-  bool *async_loop;      /* per loop: holds an async copy or its wait (writes shared memory) */
   signed char *copy_const;   /* node id -> cost_copy_constant once known (-1 not yet): the counting hooks ask per evaluation */
   int *share;            /* node id -> the fully unrolled loop whose copies may share this load's value, -1 */
   bool *share_root;      /* per loop: the outermost loop of such a nest (its entry starts a new set of copies) */
@@ -79,19 +78,9 @@ static bool mark_addresses(Node *n, void *ctx) {
 }
 
 /* ---- invariance and affinity ---- */
-static bool invariant(CostModel *cm, Node *e, int loop) {
-  /* an async copy writes shared memory (the loop tree counts plain stores only): a loop holding
-   * one, or a wait that completes one, keeps its loads */
-  if (cm->async_loop[loop] && facts_reads_memory(cm->f, e)) return false;
-  return facts_loop_invariant(cm->f, loop, e);
-}
-
-static bool async_pre(Node *n, void *ctx) {
-  CostModel *cm = ctx;
-  if (n->kind == ND_CALL && (n->builtin == BI_PIPE_COPY || n->builtin == BI_PIPE_WAIT) && valid(cm, n))
-    for (int k = facts_loop_of(cm->f, n); k >= 0; k = loop_at(cm, k)->parent) cm->async_loop[k] = true;
-  return true;
-}
+/* (an async copy or its wait writes shared memory: the loop facts count it as a store, so a
+ * loop holding one keeps its loads) */
+static bool invariant(CostModel *cm, Node *e, int loop) { return facts_loop_invariant(cm->f, loop, e); }
 
 static bool fully_unrolled(const CostModel *cm, int k) {
   int64_t trip = loop_at(cm, k)->trip;
@@ -629,13 +618,11 @@ CostModel *cost_model_new(const Facts *f) {
   cm->in_regs = xmalloc(n);
   memset(cm->in_regs, 0, n);
   for (size_t i = 0; i < n; i++) { cm->hoist[i] = -1; cm->factor[i] = 1; cm->copy_const[i] = -1; cm->share[i] = -1; }
-  cm->async_loop = xmalloc((size_t)cm->nloops + 1);
   Obj *kernel = facts_kernel(f);
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop (the
    * facts number their loops so) */
   int nf = facts_nfunctions(f);
   for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, mark_addresses, NULL, cm);
-  for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, async_pre, NULL, cm);
   for (int i = 0; i < cm->nloops; i++) choose_unroll(cm, i);
   find_known_variables(cm);
   if (kernel && kernel->body) cm->prologue = prologue_of(cm, kernel);
@@ -658,7 +645,6 @@ void cost_model_free(CostModel *cm) {
   free(cm->copy_const);
   free(cm->share);
   free(cm->share_root);
-  free(cm->async_loop);
   free(cm->in_regs);
   free(cm->hoist_copies);
   free(cm);
