@@ -1,7 +1,7 @@
 /* The optimizer: each pass on the bundled kernels and on small kernels written for the test,
  * verification by execution, and the mutation test (deliberately broken passes must be
  * rejected). `test_opt FILE KERNEL [NAME=V ...]` prints the plan and the result (debugging). */
-#include "../src/opt/opt.h"
+#include "opt_test.h"
 #include "../src/analysis/analysis.h"
 #include "test.h"
 #include <stdlib.h>
@@ -10,35 +10,6 @@
 #include <fcntl.h>
 
 static const Machine *h100(void) { return machine_find("h100"); }
-
-typedef struct { Program *p; Plan plan; int rc; } Opt;
-
-static Opt run_opt(const char *path, const char *kernel, const char **defs, int ndefs, const OptOptions *o) {
-  Opt r = {0};
-  PPOptions pp = {.defines = defs, .n_defines = ndefs};
-  diag_reset();
-  r.p = load_program(path, &pp);
-  if (!r.p) { r.rc = 2; return r; }
-  OptInput in = {.path = path, .pp = pp, .kernel = kernel, .m = h100()};
-  OptOptions dflt = {.mutation_pass = -1};
-  r.rc = optimize(r.p, &in, o ? o : &dflt, &r.plan);
-  return r;
-}
-
-static void done(Opt *r) {
-  plan_free(&r->plan);
-  program_free(r->p);
-}
-
-static const PlanStep *step(const Plan *p, const char *name) {
-  for (int i = 0; i < p->nsteps; i++) if (!strcmp(p->steps[i].pass->name, name)) return &p->steps[i];
-  return NULL;
-}
-
-static bool applied(const Plan *p, const char *name) {
-  const PlanStep *s = step(p, name);
-  return s && s->applied && !s->rejected && !s->unprofitable && s->verified;
-}
 
 static void test_scalar_mrifhd(void) {
   const char *defs[] = {"NX=256", "NK=64"};

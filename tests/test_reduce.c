@@ -2,39 +2,17 @@
  * reduced, ragged and full sizes), the launch shrunk by `merge`, the shuffles and the atomics
  * a block issues counted by running the result, and the kernels it must not take refused with
  * their reason. */
-#include "../src/opt/opt.h"
+#include "opt_test.h"
 #include "test.h"
 #include <stdlib.h>
 
-static const Machine *h100(void) { return machine_find("h100"); }
-
-typedef struct { Program *p; Plan plan; int rc; } Opt;
-
-static Opt run_opt(const char *path, const char *kernel, const char *n, const char **sets, int nsets) {
-  Opt r = {0};
-  static const char *defs[1];
-  defs[0] = n;
-  PPOptions pp = {.defines = defs, .n_defines = n ? 1 : 0};
-  diag_reset();
-  r.p = load_program(path, &pp);
-  if (!r.p) { r.rc = 2; return r; }
-  OptInput in = {.path = path, .pp = pp, .kernel = kernel, .m = h100()};
+/* the reduce pass alone, at size define n (NULL: the file's), with its parameter settings */
+static Opt reduce_opt(const char *path, const char *kernel, const char *n, const char **sets, int nsets) {
+  const char *defs[1] = {n};
   OptOptions o = {.only = "reduce", .mutation_pass = -1, .sets = sets, .nsets = nsets};
-  r.rc = optimize(r.p, &in, &o, &r.plan);
-  return r;
+  return run_opt(path, kernel, defs, n ? 1 : 0, &o);
 }
-
-static void done(Opt *r) {
-  plan_free(&r->plan);
-  program_free(r->p);
-}
-
-static const PlanStep *reduce_step(const Plan *p) {
-  for (int i = 0; i < p->nsteps; i++) if (!strcmp(p->steps[i].pass->name, "reduce")) return &p->steps[i];
-  return NULL;
-}
-
-static bool kept(const PlanStep *s) { return s && s->applied && !s->rejected && !s->unprofitable && s->verified; }
+static const PlanStep *reduce_step(const Plan *p) { return step(p, "reduce"); }
 
 static int count(const char *s, const char *what) {
   int n = 0;
@@ -67,17 +45,18 @@ static bool run_counting(Program *p, const char *kernel, Count *c, int64_t *bloc
   return rc == 0;
 }
 
-static bool all_sizes_ok(const PlanStep *s) {
+/* every size verification ran passed (reduce_shared's ragged size is skipped: BLOCK shrinks with it) */
+static bool sizes_run_ok(const PlanStep *s) {
   return s && s->verify.nsizes == 3 && s->verify.size[0].ok && s->verify.size[1].ok && s->verify.size[2].ok;
 }
 
 static void test_sum(void) {
   /* ragged: 100003 is a multiple of no block, chunk or vector width */
   const char *sets[] = {"reduce.merge=16", "reduce.level=1"};
-  Opt r = run_opt("examples/sum.cu", "sum", "N=100003", sets, 2);
+  Opt r = reduce_opt("examples/sum.cu", "sum", "N=100003", sets, 2);
   const PlanStep *s = reduce_step(&r.plan);
-  CHECK(r.rc == 0 && kept(s), "sum.cu is rewritten and verified: %s", s ? s->why : r.plan.error);
-  CHECK(all_sizes_ok(s), "sum.cu verified at the reduced, ragged and full (ragged N) sizes");
+  CHECK(r.rc == 0 && kept_step(s), "sum.cu is rewritten and verified: %s", s ? s->why : r.plan.error);
+  CHECK(sizes_run_ok(s), "sum.cu verified at the reduced, ragged and full (ragged N) sizes");
   CHECK(r.plan.grid[0] == (391 + 15) / 16, "the grid shrinks by merge: 391 -> %lld", (long long)r.plan.grid[0]);
   Buf b = {0};
   opt_emit_source(&b, &r.plan, "examples/sum.cu", "sum");
@@ -95,17 +74,17 @@ static void test_sum(void) {
   done(&r);
 
   const char *warp[] = {"reduce.merge=8", "reduce.level=0"};
-  r = run_opt("examples/sum.cu", "sum", "N=100003", warp, 2);
+  r = reduce_opt("examples/sum.cu", "sum", "N=100003", warp, 2);
   s = reduce_step(&r.plan);
-  CHECK(kept(s) && all_sizes_ok(s), "level=warp verified: %s", s ? s->why : "");
+  CHECK(kept_step(s) && sizes_run_ok(s), "level=warp verified: %s", s ? s->why : "");
   CHECK(run_counting(r.plan.result, "sum", &c, &blocks) && c.atomics == blocks * 8, "one atomic per warp: %lld for %lld blocks", (long long)c.atomics,
         (long long)blocks);
   done(&r);
 
   const char *scalar[] = {"reduce.vec=1"};
-  r = run_opt("examples/sum.cu", "sum", "N=100003", scalar, 1);
+  r = reduce_opt("examples/sum.cu", "sum", "N=100003", scalar, 1);
   s = reduce_step(&r.plan);
-  CHECK(kept(s) && all_sizes_ok(s), "vec=1 verified");
+  CHECK(kept_step(s) && sizes_run_ok(s), "vec=1 verified");
   CHECK(run_counting(r.plan.result, "sum", &c, &blocks) && c.vec_loads == 0, "vec=1 has no vector load");
   done(&r);
 }
@@ -119,9 +98,9 @@ static void test_taken(void) {
     {"tests/reduce/atomic_int.cu", "atomic_int", "int4 loads", 256},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    Opt r = run_opt(cases[i].file, cases[i].kernel, i == 0 ? "N=5003" : NULL, NULL, 0);
+    Opt r = reduce_opt(cases[i].file, cases[i].kernel, i == 0 ? "N=5003" : NULL, NULL, 0);
     const PlanStep *s = reduce_step(&r.plan);
-    CHECK(kept(s), "%s is rewritten and verified: %s", cases[i].kernel, s ? s->why : r.plan.error);
+    CHECK(kept_step(s), "%s is rewritten and verified: %s", cases[i].kernel, s ? s->why : r.plan.error);
     CHECK(s && strstr(s->did, cases[i].want), "%s: %s (%s)", cases[i].kernel, cases[i].want, s ? s->did : "");
     /* reduce_shared's BLOCK is a size macro too: its ragged size (61) is no power of two and skipped */
     CHECK(s && s->verify.size[0].ok && s->verify.size[2].ok && (i == 0 || s->verify.size[1].ok), "%s verified at every size it runs", cases[i].kernel);
@@ -149,7 +128,7 @@ static void test_refused(void) {
     {"examples/rd.cu", "rd", "no atomic", NOT_APPLICABLE},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    Opt r = run_opt(cases[i].file, cases[i].kernel, i == 7 ? "N=4000" : NULL, NULL, 0);
+    Opt r = reduce_opt(cases[i].file, cases[i].kernel, i == 7 ? "N=4000" : NULL, NULL, 0);
     const PlanStep *s = reduce_step(&r.plan);
     CHECK(r.rc == 0 && s && !s->applied && s->legality == cases[i].l && strstr(s->why, cases[i].why), "%s refused: '%s' (%s)", cases[i].kernel,
           cases[i].why, s ? s->why : r.plan.error);

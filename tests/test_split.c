@@ -1,42 +1,14 @@
 /* The split pass beyond one accumulation along x: several accumulations in one loop (mv2, two
  * mat-vecs over one matrix), lanes along y (tmv: a column walk kept coalesced, partial sums
  * through shared memory, every thread reaching the barrier), and the refusals with reasons. */
-#include "../src/opt/opt.h"
+#include "opt_test.h"
 #include "test.h"
 #include <stdlib.h>
 #include <unistd.h>
 
-typedef struct { Program *p; Plan plan; int rc; } Opt;
+static const PlanStep *split_step(const Plan *p) { return step(p, "split"); }
 
-static Opt run_opt(const char *path, const char *kernel, const char **defs, int ndefs, const OptOptions *o) {
-  Opt r = {0};
-  PPOptions pp = {.defines = defs, .n_defines = ndefs};
-  diag_reset();
-  r.p = load_program(path, &pp);
-  if (!r.p) { r.rc = 2; return r; }
-  OptInput in = {.path = path, .pp = pp, .kernel = kernel, .m = machine_find("h100")};
-  r.rc = optimize(r.p, &in, o, &r.plan);
-  return r;
-}
-
-static void done(Opt *r) {
-  if (r->rc == 0) plan_free(&r->plan);
-  if (r->p) program_free(r->p);
-}
-
-static const PlanStep *split_step(const Plan *p) {
-  for (int i = 0; i < p->nsteps; i++) if (!strcmp(p->steps[i].pass->name, "split")) return &p->steps[i];
-  return NULL;
-}
-
-static bool kept(const Opt *r) {
-  const PlanStep *s = r->rc == 0 ? split_step(&r->plan) : NULL;
-  return s && s->applied && s->verified && !s->rejected && !s->unprofitable;
-}
-
-static bool all_sizes_ok(const PlanStep *s) {
-  return s && s->verify.nsizes == 3 && s->verify.size[0].ok && s->verify.size[1].ok && s->verify.size[2].ok && !s->verify.size[1].skipped;
-}
+static bool kept(const Opt *r) { return r->rc == 0 && kept_step(split_step(&r->plan)); }
 
 static char *source_of(const Opt *r, const char *file, const char *kernel) {
   Buf b = {0};
