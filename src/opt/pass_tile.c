@@ -27,7 +27,8 @@
  * only on parameters and invariant locals (a conjunct on row only or col only); POST uses row,
  * col, s, parameters and its own locals (no thread index, barrier, shared memory or return);
  * the launch is 2-D; the kernel is written anew as source (rw_replace_kernel), so it may not
- * use globals, device functions or typedefs. */
+ * use globals, device functions or typedefs. Staging the tiles with async copies (prefetch 3, 4)
+ * also needs cp.async (sm_80 and newer) and elements of 4, 8 or 16 bytes. */
 #include "opt.h"
 #include "../analysis/analysis.h"
 #include <stdlib.h>
@@ -461,10 +462,11 @@ static void tile_loads(Buf *o, PassCtx *c, const Shape *s, const Gen *g, bool ta
  * copy, in the order of scalar loads (8 lanes copy one row's 8 k: whole 32-byte sectors), as
  * CUTLASS's SIMT multistage mainloop does for a row-major A (default_mma_core_sm80.h:
  * kElementsPerAccess 1, SmemLayoutA ColumnMajor). The alternative, a row-major A tile filled by
- * 16-byte copies, needs its fragments read along k (a 128-bit load gives 4 k of one row), a
- * thread's two rows of threads in a warp then fall on one bank unless its rows are split, and
- * the register tile must hold TM x 4 values of A; it saves 3 of 5 copy instructions a step at
- * 128x128, bk 8 against 64 FMAs a thread per k. bench/probe/sgemm_cpasync.cu times both. */
+ * 16-byte copies, must read its fragments along k (one 128-bit load: 4 k of one row, so TM x 4
+ * registers of A), and the two rows of threads of a warp then read rows TM apart, on the same
+ * banks with 16-byte rows unless a thread's rows are split in two groups half a tile apart; it
+ * saves 3 of a thread's 5 copy instructions a step at 128x128, bk 8, against its 512 FMAs.
+ * bench/probe/sgemm_cpasync.cu times both on the GPU. */
 static void tile_copies(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const char *in, const char *kbase) {
   for (int which = 0; which < 2; which++) {
     bool isa = which == 0, along_k = isa ? s->a_along_k : !s->b_along_col;
@@ -692,8 +694,9 @@ static bool apply(PassCtx *c) {
   sig.s[sig.len - 2] = 0;   /* ";\n" */
   buf_printf(&o, "%s {\n", sig.s);
   buf_free(&sig);
-  /* two buffers (one barrier a step) or the stages of async copies; a 16-byte copy's tile
-   * declared 16-byte aligned (its copies still test the address: see tile_copies) */
+  /* two buffers (one barrier a step) or the stages of async copies, declared 16-byte aligned
+   * for the 16-byte ones; the copies test the address all the same (tile_copies), since the
+   * front end does not keep a declared alignment yet and the printed tile may lack it */
   const char *nb = g.stages ? fmt("[%d]", g.stages) : g.prefetch == 2 ? "[2]" : "";
   const char *al = g.stages ? "__align__(16) " : "";
   buf_printf(&o, "  __shared__ %s%s %s%s[%d][%d];\n", al, g.ta, g.As, nb, g.BK, g.BM + g.PA);
