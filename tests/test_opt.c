@@ -297,7 +297,7 @@ static void test_tile(void) {
     Buf b = {0};
     opt_emit_source(&b, &r.plan, "examples/mm.cu", "mm");
     Program *q = load_program_text("out.cu", b.s, NULL);
-    CHECK(q && q->errors == 0 && b.s && strstr(b.s, "__shared__ float A_tile") && strstr(b.s, "__launch_bounds__") && strstr(b.s, "acc["),
+    CHECK(q && q->errors == 0 && b.s && strstr(b.s, "float A_tile") && strstr(b.s, "__launch_bounds__") && strstr(b.s, "acc["),
           "the tiled kernel prints and parses again");
     program_free(q);
     buf_free(&b);

@@ -26,6 +26,7 @@ typedef struct {
   bool is_typedef, is_static, is_extern, is_inline, is_const, is_constexpr;
   bool global, device, host, shared, constant, forceinline, noinline;
   int launch_bounds[2];
+  int align;               /* __align__(N), _Alignas(N or T), alignas(N or T): the largest; 0 none */
   Token *cuda_tok, *extern_c;
 } VarAttr;
 
@@ -44,6 +45,7 @@ static int n_host_funcs;
 static Type *declspec(Token **rest, Token *tok, VarAttr *attr);
 static Type *declarator(Token **rest, Token *tok, Type *ty);
 static Type *abstract_declarator(Token **rest, Token *tok, Type *ty);
+static Type *typename_(Token **rest, Token *tok);
 static Node *expr(Token **rest, Token *tok);
 static Node *assign(Token **rest, Token *tok);
 static Node *assign_rhs(Token **rest, Token *tok);
@@ -686,11 +688,15 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
       tok = tok->next;
       continue;
     }
-    if (tok_equal(tok, "__align__") || tok_equal(tok, "_Alignas")) {
+    if (tok_equal(tok, "__align__") || tok_equal(tok, "_Alignas") || tok_equal(tok, "alignas")) {
+      Token *at = tok;
       tok = skip(tok->next, "(");
-      if (is_typename(tok)) { Type *t = declspec(&tok, tok, NULL); abstract_declarator(&tok, tok, t); }
-      else const_expr(&tok, tok);
+      int64_t a;
+      if (is_typename(tok)) a = typename_(&tok, tok)->align;
+      else a = const_expr(&tok, tok);
       tok = skip(tok, ")");
+      if (a <= 0 || a > 4096 || (a & (a - 1))) error_tok(at, "requested alignment %lld is not a power of two from 1 to 4096", (long long)a);
+      if (attr && a > attr->align) attr->align = (int)a;
       continue;
     }
     if (tok_equal(tok, "const") || tok_equal(tok, "constexpr")) {
@@ -912,7 +918,7 @@ static bool is_typename(Token *tok) {
     "void", "_Bool", "bool", "char", "short", "int", "long", "struct", "union", "typedef", "enum",
     "static", "extern", "signed", "unsigned", "const", "volatile", "restrict", "__restrict__",
     "__restrict", "float", "double", "inline", "__inline__", "register", "constexpr", "__align__",
-    "_Alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
+    "_Alignas", "alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
     "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class",
   };
   if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
@@ -1104,6 +1110,7 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
     Obj *var = new_local(tok_text(name), ty, name, sc);
     var->is_const_decl = attr->is_const;
     var->is_volatile = (ty->qual & Q_VOLATILE) != 0;
+    var->align = attr->align;
     Node *d = new_node(ND_DECL, name);
     d->var = var;
     d->ty = ty;
@@ -2631,6 +2638,7 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
       if (!(ty->kind == TY_ARRAY && ty->array_len < 0)) error_tok(ty->name, "extern __shared__ variable must be an array of unspecified size");
       Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
       v->is_extern = true;
+      v->align = attr->align;
       push_scope(v->name)->var = v;
       Obj **pp = &prog->globals;
       while (*pp) pp = &(*pp)->next;
@@ -2639,6 +2647,7 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
       continue;
     }
     Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
+    v->align = attr->align;
     v->is_const_decl = attr->is_const || host_const;
     v->host_const = host_const && !attr->constant;
     v->is_extern = attr->is_extern;
@@ -2654,6 +2663,7 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
       error_tok(ty->name, "variable '%s' has incomplete type", v->name);
     int *area = sc == SC_CONSTANT ? &prog->constant_size : sc == SC_HOST_GLOBAL ? &prog->host_global_size : &prog->device_global_size;
     int a = v->ty->align < 16 ? 16 : v->ty->align;
+    if (a < v->align) a = v->align;
     v->offset = (*area + a - 1) / a * a;
     *area = v->offset + v->ty->size;
     if (sc == SC_CONSTANT && !host_const && prog->constant_size > 65536)

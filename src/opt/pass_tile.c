@@ -695,8 +695,8 @@ static bool apply(PassCtx *c) {
   buf_printf(&o, "%s {\n", sig.s);
   buf_free(&sig);
   /* two buffers (one barrier a step) or the stages of async copies, declared 16-byte aligned
-   * for the 16-byte ones; the copies test the address all the same (tile_copies), since the
-   * front end does not keep a declared alignment yet and the printed tile may lack it */
+   * for the 16-byte ones (carve's layout and nvcc then agree); the copies test the address all
+   * the same (tile_copies): a row of the tile is 16-byte aligned only when its padded length is */
   const char *nb = g.stages ? fmt("[%d]", g.stages) : g.prefetch == 2 ? "[2]" : "";
   const char *al = g.stages ? "__align__(16) " : "";
   buf_printf(&o, "  __shared__ %s%s %s%s[%d][%d];\n", al, g.ta, g.As, nb, g.BK, g.BM + g.PA);
