@@ -820,7 +820,7 @@ const Pass pass_tile = {
              {"vec", "elements of a tile a thread loads at once from global memory where the stride is 1 (4: 128-bit loads behind a run-time alignment test)", {1, 4}, 4}},
   .nparams = 6,
   .model_chooses = true,
-  .model_params = 2,
+  .model_params = 3,
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
