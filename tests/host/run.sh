@@ -27,6 +27,9 @@ grep -qx "histogram 0:429 3:429 6:429 9:429 12:428 15:856" "$tmp/out"; check $? 
 "$carve" run $d/symbols.cu >"$tmp/out" 2>"$tmp/err"; check $? "symbols exit 0: $(cat "$tmp/err")"
 grep -qx "2.5 10 5 8" "$tmp/out"; check $? "symbols: cudaMemcpyToSymbol/FromSymbol of scalars and arrays: $(cat "$tmp/out")"
 
+"$carve" run $d/coef.cu >"$tmp/out" 2>"$tmp/err"; check $? "coef exit 0: $(cat "$tmp/err")"
+grep -qx "stencil: out\[0\] = 155, out\[100\] = 445, sum 2075941, 0 wrong" "$tmp/out"; check $? "coef: __constant__ weights and a __device__ offset set by cudaMemcpyToSymbol: $(cat "$tmp/out")"
+
 # the C library: the same output as the program compiled natively
 if cc -x c -o "$tmp/libc" $d/libc.cu 2>/dev/null; then
   "$tmp/libc" >"$tmp/native" 2>/dev/null
