@@ -11,8 +11,8 @@ command -v nvcc >/dev/null || { echo "host-gpu: skipped (no nvcc)"; exit 0; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 d=tests/host
-exact="vadd kernels libc exitcode symbols coef"
-for p in vadd matmul heat kernels libc exitcode symbols coef multi; do
+exact="vadd kernels libc exitcode symbols coef vla_cuda"
+for p in vadd matmul heat kernels libc exitcode symbols coef vla_cuda multi; do
   src=$d/$p.cu; [ $p = multi ] && src="$d/multi/main.cu $d/multi/scale.cu"
   # shellcheck disable=SC2086
   if ! nvcc -arch=$arch -o "$tmp/$p" $src 2>"$tmp/$p.nvcc"; then echo "host-gpu: FAIL: nvcc $p: $(head -5 "$tmp/$p.nvcc")"; fail=$((fail+1)); continue; fi
