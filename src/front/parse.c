@@ -1414,6 +1414,7 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
     if (!name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(name, "unsupported: function declarations inside a function");
     if (has_vla(ty)) {   /* C99: its sizes evaluated now; a local array's storage allocated */
+      if (!in_host_fn()) error_tok(name, "variable-length arrays are not CUDA (only host code may declare them)");
       if (attr->shared || attr->is_static || attr->is_extern) error_tok(name, "a variable-length array type needs an automatic variable");
       vla_materialize(ty, name, &cur);
       if (!attr->is_typedef && is_vla(ty)) {
