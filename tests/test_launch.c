@@ -221,6 +221,17 @@ static void test_set_and_output(void) {
         st ? st->did : r.plan.error);
   done(&r);
 
+  /* minblocks alone: the block kept, the bounds written */
+  OptOptions om = {.only = "launch", .sets = (const char *[]){"launch.minblocks=2"}, .nsets = 1, .mutation_pass = -1};
+  r = run_opt("examples/cp.cu", "cp", defs, 3, &om);
+  st = step(&r.plan, "launch");
+  b = (Buf){0};
+  if (r.rc == 0) opt_emit_source(&b, &r.plan, "examples/cp.cu", "cp");
+  CHECK(kept_step(st) && r.plan.block[0] == 16 && r.plan.block[1] == 16 && strstr(st->did, "block 16x16 kept, __launch_bounds__(256, 2)") && b.s &&
+        strstr(b.s, "__launch_bounds__(256, 2)") && strstr(b.s, "block(16, 16)"), "minblocks alone: %s", st ? st->did : r.plan.error);
+  buf_free(&b);
+  done(&r);
+
   OptOptions bad = {.only = "launch", .sets = (const char *[]){"launch.x=48"}, .nsets = 1, .mutation_pass = -1};
   r = run_opt("examples/cp.cu", "cp", defs, 3, &bad);
   CHECK(r.rc == 2 && strstr(r.plan.error, "launch.x takes one of 16, 32, 64, 128, 256, 512, 1024"), "a value off the list: %s", r.plan.error);
