@@ -393,7 +393,7 @@ const Pass pass_launch = {
              {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: the kernel's own, or none)", {0, 2, 4, 8}, 0}},
   .nparams = 3,
   .model_chooses = true,
-  .model_params = 2,
+  .model_params = 3,   /* x and y jointly, then minblocks with them fixed */
   .motivation = "launch",
   .legal = legal,
   .apply = apply,
