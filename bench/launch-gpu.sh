@@ -2,8 +2,8 @@
 # The launch pass's block shapes on the GPU (run on the device machine): for each kernel, the
 # shapes the pass finds legal and the estimate of each (`carve optimize --passes launch --format
 # json`: the plan's chosen_by_model list, the original's estimate as estimate_before_ms), one
-# variant per shape (`--set launch.x=X --set launch.y=Y --no-estimate --no-verify`; the original
-# is the file itself), each timed with `carve bench --verify --baseline`. Prints estimate against
+# variant per shape (`--set launch.x=X --set launch.y=Y --no-estimate --no-verify`, minblocks 0 as
+# the estimates of the list have it; the original is the file itself), each timed with `carve bench --verify --baseline`. Prints estimate against
 # measured per shape, the model's choice against the fastest measured, and Spearman's rank
 # correlation per kernel. Output: $OUT/launch.jsonl, $OUT/var/ (variants, plans, errors).
 #   KERNELS  bundled examples to run (default "mv mriq rd cp mm"; the pass also applies to tmv,
