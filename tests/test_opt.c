@@ -473,6 +473,7 @@ static void test_mutations(void) {
     {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 4, {0}},
     {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 6, {"split.along=1", "split.lanes=8"}},
     {"split", "examples/tmv.cu", "tmv", {"H=256", "W=256"}, "h100", 3, {"split.along=1", "split.lanes=32"}},
+    {"launch", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 2, {"launch.x=32", "launch.y=8"}},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);
