@@ -11,7 +11,7 @@
 static const char usage_space[] =
   "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
   "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
-  "                   [--passes A,B | --skip A,B]\n"
+  "                   [--passes A,B | --skip A,B] [--blocks orig|WxH,...] [--no-metrics]\n"
   "\n"
   "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
   "pass is an axis, on or off, and its parameters axes while it is on), and the launch shape\n"
@@ -23,6 +23,10 @@ static const char usage_space[] =
   "($CARVE_CACHE_DIR, default ~/.cache/carve/tune; --no-cache). Without NVRTC or nvcc every\n"
   "variant violates the compile constraint unless --regs N says what registers to assume.\n"
   "--passes A,B keeps only those optimizer passes in the space, --skip A,B leaves those out.\n"
+  "--blocks orig keeps only the original's launch shape, --blocks 32x8,64x4 those shapes (and the\n"
+  "original's).\n"
+  "--no-metrics: the axes and the size before constraints only, no variant built (seconds, for\n"
+  "sizing a space before computing it).\n"
   "See docs/tune.md.\n"
   "Exit 0, 2 on an error.\n";
 
@@ -32,7 +36,8 @@ static const char usage_tune[] =
   "                  [--strict] [--simple-util] [--threshold X] [--seed N] [--reps N] [--timeout SECONDS]\n"
   "                  [--workers N] [--no-cache] [--regs N] [--progress] [--format text|json]\n"
   "                  [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE] [--arch h100|h200]\n"
-  "                  [--passes A,B | --skip A,B]   (the optimizer passes the space may use)\n"
+  "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
+  "                  [--builds N]   (nvcc builds at once; default the cores per GPU, at most 8)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
   "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
@@ -60,14 +65,14 @@ const char *search_usage(const char *name) { return !strcmp(name, "space") ? usa
 
 typedef struct TuneArgs {
   bool tune;
-  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip;
+  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip, *blocks;
   PPOptions pp;
   const char **args; int nargs;
   const char **merge; int nmerge;
   CarveOptions co;
   StaticOptions so;
   TimeOptions to;
-  bool no_bench, no_cache, progress;
+  bool no_bench, no_cache, progress, no_metrics;
   int tasks, task, regs;
   double time_s;
 } TuneArgs;
@@ -89,6 +94,7 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   if (!strcmp(opt, "--kernel")) a->kernel = val;
   else if (!strcmp(opt, "--passes")) a->only = val;
   else if (!strcmp(opt, "--skip")) a->skip = val;
+  else if (!strcmp(opt, "--blocks")) a->blocks = val;
   else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
   else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
   else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
@@ -114,6 +120,7 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--seed") && t) { NEEDS_INT(0, 4e18); a->co.seed = (uint64_t)x; }
   else if (!strcmp(opt, "--reps") && t) { NEEDS_INT(1, 100000); a->to.reps = (int)x; }
   else if (!strcmp(opt, "--timeout") && t) { NEEDS_INT(1, 86400); a->to.timeout_s = (int)x; }
+  else if (!strcmp(opt, "--builds") && t) { NEEDS_INT(1, 64); a->to.builds = (int)x; }
   else if (!strcmp(opt, "--emit-slurm") && t) a->emit_slurm = val;
   else if (!strcmp(opt, "--tasks") && t) { NEEDS_INT(1, 100000); a->tasks = (int)x; }
   else if (!strcmp(opt, "--task") && t) { NEEDS_INT(0, 100000); a->task = (int)x; }
@@ -127,6 +134,7 @@ static bool is_switch(TuneArgs *a, const char *opt) {
   if (!strcmp(opt, "--no-cache")) a->no_cache = true;
   else if (!strcmp(opt, "--progress")) a->progress = true;
   else if (t && !strcmp(opt, "--no-bench")) a->no_bench = true;
+  else if (!t && !strcmp(opt, "--no-metrics")) a->no_metrics = true;
   else if (t && !strcmp(opt, "--strict")) a->co.strict = true;
   else if (t && !strcmp(opt, "--simple-util")) a->co.simple_util = true;
   else if (t && !strcmp(opt, "--merge")) a->nmerge = -1;   /* the positional arguments are its files */
@@ -209,6 +217,30 @@ static void csv_field(const char *s) {
   putchar('"');
 }
 
+static void print_axes(const Space *s) {
+  printf("%s: kernel %s on %s\n", s->in.path, s->kernel, s->in.m->name);
+  printf("axes:\n");
+  for (int d = 0; d < s->ndims; d++) {
+    printf("  %-22s", s->dims[d].name);
+    for (int k = 0; k < s->dims[d].nvalues; k++)
+      printf("%s%s", k ? ", " : "", s->dims[d].param < 0 && s->dims[d].launch < 0 ? (s->dims[d].values[k] ? "on" : "off") : fmt("%d", s->dims[d].values[k]));
+    printf("%s\n", s->dims[d].param >= 0 ? "   (while the pass is on)" : "");
+  }
+  for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
+}
+
+/* --no-metrics: what is known before any variant is built */
+static void print_size_only(const Space *s, const char *format) {
+  int con = space_count(s, VS_CONSTRAINT);
+  if (!strcmp(format, "json")) {
+    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"launch_constrained\": %d, \"shapes\": %d}\n", jstr(s->in.path),
+           s->kernel, s->in.m->name, s->nv, con, s->nshapes);
+    return;
+  }
+  print_axes(s);
+  printf("size: %d points; %d violate a launch constraint (decided before building); %d to build\n", s->nv, con, s->nv - con);
+}
+
 static void print_space(const Space *s, const char *format) {
   int ok = space_count(s, VS_OK), con = space_count(s, VS_CONSTRAINT), dup = space_count(s, VS_DUPLICATE);
   double me = max_metric(s, 0), mu = max_metric(s, 1);
@@ -241,15 +273,7 @@ static void print_space(const Space *s, const char *format) {
     printf("]}\n");
     return;
   }
-  printf("%s: kernel %s on %s\n", s->in.path, s->kernel, s->in.m->name);
-  printf("axes:\n");
-  for (int d = 0; d < s->ndims; d++) {
-    printf("  %-22s", s->dims[d].name);
-    for (int k = 0; k < s->dims[d].nvalues; k++)
-      printf("%s%s", k ? ", " : "", s->dims[d].param < 0 && s->dims[d].launch < 0 ? (s->dims[d].values[k] ? "on" : "off") : fmt("%d", s->dims[d].values[k]));
-    printf("%s\n", s->dims[d].param >= 0 ? "   (while the pass is on)" : "");
-  }
-  for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
+  print_axes(s);
   printf("size: %d points; %d violate a constraint, %d duplicate another's source; %d distinct valid variants\n", s->nv, con, dup, ok);
   printf("%-44s %-10s %5s %6s %5s %10s %9s %9s %10s  %s\n", "variant", "status", "regs", "smem", "B/SM", "instr/thr", "eff(rel)", "util(rel)", "est ms",
          "bottleneck / why");
@@ -357,8 +381,10 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   for (int k = 0; k < sel->n; k++) {
     const Variant *v = &s->v[sel->idx[k]];
     const TimeRecord *t = results_time(r, v->hash);
+    VerifyRecord vr = {0};
+    const char *why = t ? t->why : results_verify(r, v->hash, &vr) ? vr.why : "";
     printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
-           v->m.efficiency / me, v->m.utilization / mu, verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", t ? ": " : "", t ? t->why : "") : "-");
+           v->m.efficiency / me, v->m.utilization / mu, verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why) : "-");
   }
   if (u->timed) printf("  timed %d, %d verified on the GPU; evaluation %.1f s\n", u->timed, u->timed_ok, u->sel_eval_s);
   if (u->best >= 0) printf("  best: %s, %.4f ms\n", s->v[u->best].key, u->best_ms);
@@ -374,7 +400,7 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
 static bool write_best(Space *s, const Variant *v, const char *out) {
   Built b;
   char why[256];
-  if (!variant_build(s, v, false, &b, why, sizeof why)) { fprintf(stderr, "carve tune: %s: %s\n", v->key, why); return false; }
+  if (!variant_build(s, v, true, &b, why, sizeof why)) { fprintf(stderr, "carve tune: %s: %s\n", v->key, why); return false; }
   Buf src = {0};
   variant_source(s, &b, &src);
   Buf hdr = {0};
@@ -388,24 +414,9 @@ static bool write_best(Space *s, const Variant *v, const char *out) {
   return ok;
 }
 
-static const char *verify_key(uint64_t h) { return fmt("\"type\": \"verify\", \"hash\": \"%016llx\"", (unsigned long long)h); }
-
-/* --no-bench: the survivors verified (interpreter), results recorded so a resume skips them */
-static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified, bool progress) {
-  for (int k = 0; k < sel->n; k++) {
-    Variant *v = &s->v[sel->idx[k]];
-    const char *known = NULL;
-    for (int i = 0; r && i < r->nlines && !known; i++) if (strstr(r->lines[i], verify_key(v->hash))) known = r->lines[i];
-    if (known) { verified[k] = strstr(known, "\"ok\": true") ? 1 : -1; continue; }
-    char why[256] = "";
-    bool ok = variant_verify(s, v, why, sizeof why);
-    verified[k] = ok ? 1 : -1;
-    if (progress) fprintf(stderr, "  verified %-44s %s %s\n", v->key, ok ? "ok" : "REJECTED", why);
-    Buf b = {0};
-    buf_printf(&b, "{%s, \"key\": \"%s\", \"ok\": %s}", verify_key(v->hash), v->key, ok ? "true" : "false");
-    results_append(r, b.s);
-    buf_free(&b);
-  }
+/* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips them */
+static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified, const TuneArgs *a) {
+  verify_variants(s, sel->idx, sel->n, r, a->so.workers, a->progress, verified);
 }
 
 static int run_tune(TuneArgs *a, Space *s, Results *res) {
@@ -417,11 +428,12 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
   Selection sel = search_select(s, &a->co);
   int *verified = xmalloc(sizeof(int) * (size_t)(sel.n + 1));
   int rc = 0;
-  if (a->no_bench) verify_survivors(s, &sel, res, verified, a->progress);
+  if (a->no_bench) verify_survivors(s, &sel, res, verified, a);
   else {
     a->to.gpus = a->gpus;
     a->to.time_budget_s = a->time_s;
     a->to.progress = a->progress;
+    a->to.workers = a->so.workers;
     rc = time_variants(s, sel.idx, sel.n, res, &a->to);
     /* workers (one per GPU) appended to the file: read it again */
     if (a->results) {
@@ -468,11 +480,12 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
     return 0;
   }
   SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
-                   .only = a->only, .skip = a->skip};
+                   .only = a->only, .skip = a->skip, .blocks = a->blocks};
   Space s;
   char err[512];
   int rc = space_build(&in, &s, err, sizeof err);
   if (rc) { fprintf(stderr, "carve %s: %s: %s\n", cmd, a->file, err); space_free(&s); return rc; }
+  if (a->no_metrics) { print_size_only(&s, a->format); space_free(&s); return 0; }
   Results res;
   if (!results_open(&res, a->results, err, sizeof err)) { fprintf(stderr, "carve %s: %s\n", cmd, err); space_free(&s); return 2; }
   a->so.results = &res;

@@ -142,7 +142,7 @@ static bool pass_applies(Space *s, int shape, const Pass *ps, const int *vals, c
   LaunchShape *sh = &s->shapes[shape];
   if (!sh->p) { snprintf(why, len, "%s", sh->why); return false; }
   OptInput oi = {.path = sh->path, .pp = s->in.pp, .kernel = s->kernel, .arg_texts = s->in.arg_texts, .nargs = s->in.nargs, .m = s->in.m};
-  OptOptions oo = {.only = ps->name, .sets = setp, .nsets = ps->nparams, .no_verify = true, .mutation_pass = -1};
+  OptOptions oo = {.only = ps->name, .sets = setp, .nsets = ps->nparams, .no_verify = true, .no_findings = true, .mutation_pass = -1};
   Plan plan;
   bool ok = false;
   if (!optimize(sh->p, &oi, &oo, &plan) && plan.nsteps == 1) {
@@ -252,18 +252,61 @@ static bool shape_constraint(const Space *s, const LaunchShape *sh, char *why, s
   return false;
 }
 
+/* --blocks: "orig", or a comma list of WxH (H 1 when left out); *n pairs into wh; false with err */
+static bool parse_blocks(const char *list, int wh[][2], int *n, char *err, size_t errlen) {
+  *n = 0;
+  if (!strcmp(list, "orig")) return true;
+  for (const char *p = list; *p;) {
+    char *end;
+    long w = strtol(p, &end, 10), h = 1;
+    if (end != p && *end == 'x') { const char *q = end + 1; h = strtol(q, &end, 10); if (end == q) h = 0; }
+    if (end == p || w < 1 || w > 1024 || h < 1 || h > 1024 || (*end && *end != ',') || *n == SEARCH_MAX_SHAPES) {
+      snprintf(err, errlen, "--blocks: '%s' is not 'orig' or a list of block shapes WxH (32x8,64x4)", list);
+      return false;
+    }
+    wh[*n][0] = (int)w;
+    wh[*n][1] = (int)h;
+    (*n)++;
+    p = *end ? end + 1 : end;
+  }
+  return true;
+}
+
+static void add_value(int *vals, int *n, int v) {
+  for (int i = 0; i < *n; i++) if (vals[i] == v) return;
+  if (*n < SEARCH_MAX_VALUES) vals[(*n)++] = v;
+}
+
+/* the values of block.x and block.y: every allowed one, or those --blocks names */
+static bool axis_values(Space *s, int *xs, int *nx, int *ys, int *ny, int wh[][2], int *nwh, char *err, size_t errlen) {
+  *nx = *ny = *nwh = 0;
+  if (s->in.blocks) {
+    if (!parse_blocks(s->in.blocks, wh, nwh, err, errlen)) return false;
+    for (int i = 0; i < *nwh; i++) { add_value(xs, nx, wh[i][0]); add_value(ys, ny, wh[i][1]); }
+    if (!*nwh) *nwh = -1;   /* "orig": the original's shape alone */
+  } else {
+    for (size_t i = 0; i < sizeof block_x_values / sizeof *block_x_values; i++) xs[(*nx)++] = block_x_values[i];
+    if (s->orig_block[1] > 1) for (size_t i = 0; i < sizeof block_y_values / sizeof *block_y_values; i++) ys[(*ny)++] = block_y_values[i];
+    else ys[(*ny)++] = 1;
+  }
+  return true;
+}
+
+static bool listed_shape(int wh[][2], int nwh, int x, int y) {
+  if (!nwh) return true;
+  for (int i = 0; i < nwh; i++) if (wh[i][0] == x && wh[i][1] == y) return true;
+  return false;
+}
+
 static bool launch_axes(Space *s, char *err, size_t errlen) {
-  int xs[SEARCH_MAX_VALUES], ys[SEARCH_MAX_VALUES], nx = 0, ny = 0;
-  for (size_t i = 0; i < sizeof block_x_values / sizeof *block_x_values; i++) xs[nx++] = block_x_values[i];
-  bool two_d = s->orig_block[1] > 1;
-  if (two_d) for (size_t i = 0; i < sizeof block_y_values / sizeof *block_y_values; i++) ys[ny++] = block_y_values[i];
-  else ys[ny++] = 1;
+  int xs[SEARCH_MAX_VALUES], ys[SEARCH_MAX_VALUES], nx, ny, wh[SEARCH_MAX_SHAPES][2], nwh;
+  if (!axis_values(s, xs, &nx, ys, &ny, wh, &nwh, err, errlen)) return false;
   /* the original's shape is always a point */
   bool hx = false, hy = false;
   for (int i = 0; i < nx; i++) hx |= xs[i] == s->orig_block[0];
   for (int i = 0; i < ny; i++) hy |= ys[i] == s->orig_block[1];
-  if (!hx && nx < SEARCH_MAX_VALUES) xs[nx++] = (int)s->orig_block[0];
-  if (!hy && ny < SEARCH_MAX_VALUES) ys[ny++] = (int)s->orig_block[1];
+  if (!hx) add_value(xs, &nx, (int)s->orig_block[0]);
+  if (!hy) add_value(ys, &ny, (int)s->orig_block[1]);
   add_dim(s, "block.x", xs, nx, -1, -1, 0);
   add_dim(s, "block.y", ys, ny, -1, -1, 1);
   size_t n;
@@ -275,12 +318,12 @@ static bool launch_axes(Space *s, char *err, size_t errlen) {
   free(text);
   for (int i = 0; i < nx; i++)
     for (int j = 0; j < ny; j++) {
-      if (s->nshapes == SEARCH_MAX_SHAPES) break;
+      bool is_orig = xs[i] == s->orig_block[0] && ys[j] == s->orig_block[1];
+      if (s->nshapes == SEARCH_MAX_SHAPES || (!is_orig && !listed_shape(wh, nwh, xs[i], ys[j]))) continue;
       LaunchShape *sh = &s->shapes[s->nshapes++];
       sh->block[0] = xs[i];
       sh->block[1] = ys[j];
       sh->block[2] = s->orig_block[2];
-      bool is_orig = xs[i] == s->orig_block[0] && ys[j] == s->orig_block[1];
       if (is_orig) s->orig_shape = s->nshapes - 1;
       char why[256];
       if (shape_constraint(s, sh, why, sizeof why)) continue;   /* never built */
@@ -327,6 +370,10 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   const Pass *const *ps = opt_passes(&np);
   for (int i = 0; i < np && s->ndims + 1 + ps[i]->nparams <= SEARCH_MAX_DIMS; i++) {
     char why[512];
+    if (!strcmp(ps[i]->name, "launch")) {   /* it reshapes the block: the launch axes enumerate that */
+      if (s->nskipped < 8) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "launch: the space's own launch axes (block.x, block.y) enumerate the block shape");
+      continue;
+    }
     if ((in->only && !opt_listed(in->only, ps[i]->name)) || opt_listed(in->skip, ps[i]->name)) {
       if (s->nskipped < 8) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: left out (%s)", ps[i]->name, in->only ? "--passes" : "--skip");
       continue;
@@ -386,7 +433,7 @@ void space_free(Space *s) {
   memset(s, 0, sizeof *s);
 }
 
-bool variant_build(Space *s, const Variant *v, bool verify, Built *b, char *why, size_t whylen) {
+bool variant_build(Space *s, const Variant *v, bool findings, Built *b, char *why, size_t whylen) {
   memset(b, 0, sizeof *b);
   LaunchShape *sh = &s->shapes[v->shape];
   if (!sh->p) { snprintf(why, whylen, "launch: %.240s", sh->why); return false; }
@@ -403,20 +450,12 @@ bool variant_build(Space *s, const Variant *v, bool verify, Built *b, char *why,
   }
   b->base = sh->p;
   b->oi = (OptInput){.path = sh->path, .pp = s->in.pp, .kernel = s->kernel, .arg_texts = s->in.arg_texts, .nargs = s->in.nargs, .m = s->in.m};
-  OptOptions oo = {.only = only.s ? arena_strdup(only.s) : "", .sets = sets, .nsets = nsets, .no_verify = !verify, .mutation_pass = -1};
+  OptOptions oo = {.only = only.s ? arena_strdup(only.s) : "", .sets = sets, .nsets = nsets, .no_verify = true, .no_findings = !findings, .mutation_pass = -1};
   buf_free(&only);
   if (optimize(sh->p, &b->oi, &oo, &b->plan)) { snprintf(why, whylen, "optimize: %s", b->plan.error); plan_free(&b->plan); return false; }
   for (int i = 0; i < b->plan.nsteps; i++) {
     const PlanStep *st = &b->plan.steps[i];
     if (!st->applied) { snprintf(why, whylen, "legality: %s: %.200s", st->pass->name, st->why); plan_free(&b->plan); return false; }
-    if (st->rejected) {
-      const VerifyResult *r = &st->verify;
-      const char *d = "";
-      for (int k = 0; k < r->nsizes; k++) if (r->size[k].ran && !r->size[k].skipped && !r->size[k].ok) d = fmt("%s: %s", r->size[k].label, r->size[k].detail);
-      snprintf(why, whylen, "verification: %s rejected (%.200s)", st->pass->name, d);
-      plan_free(&b->plan);
-      return false;
-    }
   }
   return true;
 }
