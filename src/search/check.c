@@ -21,9 +21,8 @@ static double now_s(void) {
 
 int search_prepare(Space *s, Program *p, Launch *L) {
   ProgramScope sc = program_enter(p);
-  LaunchOverrides ov = {0};
-  ov.dyn_shared = -1;
-  parse_arg_settings(p, s->in.arg_texts, s->in.nargs, &ov);   /* checked when the space was built */
+  LaunchOverrides ov;
+  search_overrides(s, p, &ov);   /* checked when the space was built */
   memset(L, 0, sizeof *L);
   int rc = launch_prepare(L, p, find_kernel(p, s->kernel), &ov);
   program_leave(sc);

@@ -12,6 +12,7 @@ static const char usage_space[] =
   "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
   "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
   "                   [--passes A,B | --skip A,B] [--blocks orig|WxH,...] [--no-metrics]\n"
+  "                   [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a program's recorded launch)\n"
   "\n"
   "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
   "pass is an axis, on or off, and its parameters axes while it is on), and the launch shape\n"
@@ -25,6 +26,10 @@ static const char usage_space[] =
   "--passes A,B keeps only those optimizer passes in the space, --skip A,B leaves those out.\n"
   "--blocks orig keeps only the original's launch shape, --blocks 32x8,64x4 those shapes (and the\n"
   "original's).\n"
+  "A file with a main and no launch specification: the launch the program makes (run in the\n"
+  "interpreter; --launch N the Nth distinct, --kernel K K's first, by default the first), with\n"
+  "the buffers as the program filled them; its block shape stays the program's (the host code\n"
+  "launches it), the passes are the space.\n"
   "--no-metrics: the axes and the size before constraints only, no variant built (seconds, for\n"
   "sizing a space before computing it).\n"
   "See docs/tune.md.\n"
@@ -38,6 +43,7 @@ static const char usage_tune[] =
   "                  [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE] [--arch h100|h200]\n"
   "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
   "                  [--builds N]   (nvcc builds at once; default the cores per GPU, at most 8)\n"
+  "                  [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
   "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
@@ -69,6 +75,9 @@ typedef struct TuneArgs {
   PPOptions pp;
   const char **args; int nargs;
   const char **merge; int nmerge;
+  const char **prog_args; int nprog_args;
+  const char *host_fn;
+  int launch_no;
   CarveOptions co;
   StaticOptions so;
   TimeOptions to;
@@ -95,6 +104,8 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--passes")) a->only = val;
   else if (!strcmp(opt, "--skip")) a->skip = val;
   else if (!strcmp(opt, "--blocks")) a->blocks = val;
+  else if (!strcmp(opt, "--host")) a->host_fn = val;
+  else if (!strcmp(opt, "--launch")) { NEEDS_INT(1, 1e6); a->launch_no = (int)x; }
   else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
   else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
   else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
@@ -147,6 +158,10 @@ static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
   int npos = 0;
   for (int i = 0; i < argc; i++) {
     const char *s = argv[i];
+    if (!strcmp(s, "--")) {   /* the host program's own arguments */
+      for (i++; i < argc; i++) arena_push(&a->prog_args, &a->nprog_args, argv[i]);
+      break;
+    }
     if (s[0] != '-' || !s[1]) { arena_push(&pos, &npos, s); continue; }
     if (is_switch(a, s)) continue;
     const char *eq = strchr(s, '='), *opt = s, *val = NULL;
@@ -227,6 +242,7 @@ static void print_axes(const Space *s) {
     printf("%s\n", s->dims[d].param >= 0 ? "   (while the pass is on)" : "");
   }
   for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
+  if (s->launch_note[0]) printf("the program's %s\n", s->launch_note);
 }
 
 /* --no-metrics: what is known before any variant is built */
@@ -238,7 +254,7 @@ static void print_size_only(const Space *s, const char *format) {
     return;
   }
   print_axes(s);
-  printf("size: %d points; %d violate a launch constraint (decided before building); %d to build\n", s->nv, con, s->nv - con);
+  printf("size: %d point%s; %d violate a launch constraint (decided before building); %d to build\n", s->nv, s->nv == 1 ? "" : "s", con, s->nv - con);
 }
 
 static void print_space(const Space *s, const char *format) {
@@ -268,7 +284,7 @@ static void print_space(const Space *s, const char *format) {
     }
     printf("], \"not_applicable\": [");
     for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", jstr(s->skipped[i]));
-    printf("], \"variants\": [\n");
+    printf("], \"program_launch\": %s, \"variants\": [\n", s->launch_note[0] ? jstr(s->launch_note) : "null");
     for (int i = 0; i < s->nv; i++) printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
     printf("]}\n");
     return;
@@ -354,6 +370,7 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
            "\"after_threshold\": %d, \"selected\": %d, \"reduction\": %.4f, \"timed\": %d, \"timed_ok\": %d, \"selected_eval_s\": %.3f",
            jstr(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
            sel->after_threshold, sel->n, reduction, u->timed, u->timed_ok, u->sel_eval_s);
+    if (s->launch_note[0]) printf(", \"program_launch\": %s", jstr(s->launch_note));
     printf(", \"ranked\": [");
     for (int k = 0; k < sel->n; k++) {
       const Variant *v = &s->v[sel->idx[k]];
@@ -372,6 +389,7 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   }
   printf("%s: kernel %s, strategy %s%s\n", s->in.path, s->kernel, strategy_name(a->co.strategy),
          a->co.strategy == STRAT_CARVING ? (a->co.strict ? " (strict Pareto front)" : " (tie-keeping Pareto front)") : "");
+  if (s->launch_note[0]) printf("  the program's %s\n", s->launch_note);
   printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants\n", s->nv, space_count(s, VS_CONSTRAINT),
          space_count(s, VS_DUPLICATE), valid);
   if (a->co.strategy == STRAT_CARVING) printf("  threshold carving left %d; trade-off carving (Pareto front) left %d\n", sel->after_threshold, sel->n);
@@ -397,12 +415,33 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   }
 }
 
+/* a host program's launch: the spec lines that read the recorded buffers (temporary files) are
+ * left out of the written source; a reshaped launch is said, since the host code must follow */
+static void host_source(const Space *s, const Built *b, Buf *src) {
+  Buf out = {0};
+  for (char *line = src->s; line && *line;) {
+    char *nl = strchr(line, '\n');
+    size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
+    bool temp = !strncmp(line, "#pragma carve arg ", 18) && strstr(line, ": file(\"") && strstr(line, ".bin\") out");
+    if (!temp) buf_printf(&out, "%.*s", (int)n, line);
+    line += n;
+  }
+  buf_free(src);
+  *src = out;
+  LaunchSpec *sp = find_spec(s->orig, s->kernel);
+  if (sp && (memcmp(sp->grid, b->plan.grid, sizeof sp->grid) || memcmp(sp->block, b->plan.block, sizeof sp->block)))
+    fprintf(stderr, "carve tune: the best variant launches grid(%lld, %lld, %lld) block(%lld, %lld, %lld): the program's launch must change to match\n",
+            (long long)b->plan.grid[0], (long long)b->plan.grid[1], (long long)b->plan.grid[2], (long long)b->plan.block[0],
+            (long long)b->plan.block[1], (long long)b->plan.block[2]);
+}
+
 static bool write_best(Space *s, const Variant *v, const char *out) {
   Built b;
   char why[256];
   if (!variant_build(s, v, true, &b, why, sizeof why)) { fprintf(stderr, "carve tune: %s: %s\n", v->key, why); return false; }
   Buf src = {0};
   variant_source(s, &b, &src);
+  if (s->host) host_source(s, &b, &src);
   Buf hdr = {0};
   buf_printf(&hdr, "// carve tune: %s\n", v->key);
   OutFile *o = out_begin(out);
@@ -480,7 +519,8 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
     return 0;
   }
   SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
-                   .only = a->only, .skip = a->skip, .blocks = a->blocks};
+                   .only = a->only, .skip = a->skip, .blocks = a->blocks, .launch_no = a->launch_no, .host_fn = a->host_fn,
+                   .prog_args = a->prog_args, .nprog_args = a->nprog_args};
   Space s;
   char err[512];
   int rc = space_build(&in, &s, err, sizeof err);

@@ -76,6 +76,10 @@ typedef struct SearchInput {
   int regs;                     /* > 0: registers per thread assumed, no compiler (--regs) */
   const char *only, *skip;      /* --passes / --skip: comma lists of optimizer passes (NULL: all) */
   const char *blocks;           /* --blocks: "orig" or "32x8,64x4": the launch shapes kept (NULL: all) */
+  /* a host program (a main, no launch spec): the launch it makes is recorded and tuned */
+  int launch_no;                /* --launch N: the Nth distinct launch (0: the kernel's first) */
+  const char *host_fn;          /* --host FUNC (NULL: main) */
+  const char **prog_args; int nprog_args;   /* the program's own arguments (after --) */
 } SearchInput;
 
 typedef struct Space {
@@ -84,7 +88,7 @@ typedef struct Space {
   Program *orig;
   SearchDim dims[SEARCH_MAX_DIMS];
   int ndims;
-  char skipped[8][320];         /* passes not applicable anywhere, and why */
+  char skipped[16][320];        /* passes not applicable anywhere, and why */
   int nskipped;
   LaunchShape shapes[SEARCH_MAX_SHAPES];
   int nshapes, orig_shape;
@@ -93,6 +97,11 @@ typedef struct Space {
   Variant *v;
   int nv;                       /* every point enumerated (size before constraints) */
   char tmpdir[256];
+  bool host;                    /* the launch is a host program's, recorded: orig is the program
+                                   with that launch appended as a spec (src_path, in tmpdir) */
+  Program *user;                /* host: the program as the user wrote it */
+  char src_path[512];           /* the file orig was loaded from */
+  char launch_note[512];        /* host: which launch, and why the block shape is fixed */
   uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
                                    records of another problem are never reused */
 } Space;
@@ -115,6 +124,8 @@ void built_free(Built *b);
 void variant_source(Space *s, Built *b, Buf *out);
 uint64_t search_hash(const char *text);
 int space_count(const Space *s, VariantStatus st);
+/* the launch settings of program p (the --arg settings); false if one does not parse */
+bool search_overrides(const Space *s, Program *p, LaunchOverrides *ov);
 
 /* ---- static.c ---- */
 typedef struct StaticOptions {

@@ -68,13 +68,10 @@ static void fill_metrics(Variant *v, const EstimateResult *r) {
   snprintf(m->bottleneck, sizeof m->bottleneck, "%s", bottleneck_name(r->e.bottleneck));
 }
 
-typedef struct { Space *s; Variant *v; Program *r; } EstWork;
-
 static void estimate_variant(Space *s, Variant *v, Program *r) {
   ProgramScope sc = program_enter(r);
-  LaunchOverrides ov = {0};
-  ov.dyn_shared = -1;
-  parse_arg_settings(r, s->in.arg_texts, s->in.nargs, &ov);   /* checked when the space was built */
+  LaunchOverrides ov;
+  search_overrides(s, r, &ov);   /* checked when the space was built */
   EstimateOptions eo = {.regs = s->in.regs};
   EstimateResult er;
   int rc = estimate_kernel(r, find_kernel(r, s->kernel), &ov, s->in.m, &eo, &er);
