@@ -231,7 +231,7 @@ static void variant_died(Space *s, int i, const char *why, void *ctx) {
   variant_take(s, i, verify_record(&s->v[i], false, fmt("verification: %s", why), 0), ctx);
 }
 
-void verify_variants(Space *s, const int *idx, int n, Results *r, int workers, bool progress, int *verdict) {
+void verify_variants(Space *s, const int *idx, int n, Results *r, int workers, bool progress, double deadline, int *verdict) {
   int *todo = xmalloc(sizeof(int) * (size_t)(n + 1)), nt = 0, shapes[SEARCH_MAX_SHAPES], ns = 0;
   bool want[SEARCH_MAX_SHAPES] = {false};
   for (int k = 0; k < n; k++) {
@@ -245,11 +245,12 @@ void verify_variants(Space *s, const int *idx, int n, Results *r, int workers, b
     want[v->shape] = true;
   }
   for (int sh = 0; sh < s->nshapes; sh++) if (want[sh] && !s->shapes[sh].verified) shapes[ns++] = sh;
-  Pool ps = {workers, shape_work, shape_take, shape_died, NULL};
+  Pool ps = {workers, shape_work, shape_take, shape_died, NULL, deadline};
   pool_run(s, &ps, shapes, ns);
   if (progress && nt < n) fprintf(stderr, "  %d of %d variants already verified (results file)\n", n - nt, n);
   Verifying vf = {r, verdict, idx, n, progress, 0, nt};
-  Pool pv = {workers, variant_work, variant_take, variant_died, &vf};
-  pool_run(s, &pv, todo, nt);
+  Pool pv = {workers, variant_work, variant_take, variant_died, &vf, deadline};
+  int done = pool_run(s, &pv, todo, nt);
+  if (done < nt && progress) fprintf(stderr, "  time budget spent: %d variants not verified yet (run again: it resumes)\n", nt - done);
   free(todo);
 }

@@ -83,7 +83,7 @@ typedef struct TuneArgs {
   TimeOptions to;
   bool no_bench, no_cache, progress, no_metrics;
   int tasks, task, regs;
-  double time_s;
+  double time_s, deadline;
 } TuneArgs;
 
 static bool number(const char *v, double lo, double hi, double *out) {
@@ -342,8 +342,9 @@ static void summarize(const Space *s, const Selection *sel, const Results *r, Su
     u->all_eval_s += eval_s(t);
     nt++;
   }
-  /* the ground truth: every distinct valid variant timed (failures count as timed) */
-  u->ground_truth = nv > 0 && nt == nv;
+  /* the ground truth: every distinct valid variant timed (failures count as timed), in a space
+   * whose every point has its static metrics */
+  u->ground_truth = nv > 0 && nt == nv && !space_count(s, VS_PENDING);
   if (u->ground_truth) {
     int m = 0;
     for (int i = 0; i < s->nv; i++) {
@@ -390,8 +391,9 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   printf("%s: kernel %s, strategy %s%s\n", s->in.path, s->kernel, strategy_name(a->co.strategy),
          a->co.strategy == STRAT_CARVING ? (a->co.strict ? " (strict Pareto front)" : " (tie-keeping Pareto front)") : "");
   if (s->launch_note[0]) printf("  the program's %s\n", s->launch_note);
-  printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants\n", s->nv, space_count(s, VS_CONSTRAINT),
-         space_count(s, VS_DUPLICATE), valid);
+  int pending = space_count(s, VS_PENDING);
+  printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants%s\n", s->nv, space_count(s, VS_CONSTRAINT),
+         space_count(s, VS_DUPLICATE), valid, pending ? fmt("; %d without static metrics yet (--time: run again to resume)", pending) : "");
   if (a->co.strategy == STRAT_CARVING) printf("  threshold carving left %d; trade-off carving (Pareto front) left %d\n", sel->after_threshold, sel->n);
   printf("  selected %d of %d (%.1f%% of the valid space never timed)\n", sel->n, valid, 100 * reduction);
   printf("  %-4s %-44s %10s %10s %9s %9s  %s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", "verified");
@@ -455,7 +457,7 @@ static bool write_best(Space *s, const Variant *v, const char *out) {
 
 /* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips them */
 static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified, const TuneArgs *a) {
-  verify_variants(s, sel->idx, sel->n, r, a->so.workers, a->progress, verified);
+  verify_variants(s, sel->idx, sel->n, r, a->so.workers, a->progress, a->deadline, verified);
 }
 
 static int run_tune(TuneArgs *a, Space *s, Results *res) {
@@ -470,7 +472,7 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
   if (a->no_bench) verify_survivors(s, &sel, res, verified, a);
   else {
     a->to.gpus = a->gpus;
-    a->to.time_budget_s = a->time_s;
+    a->to.deadline = a->deadline;
     a->to.progress = a->progress;
     a->to.workers = a->so.workers;
     rc = time_variants(s, sel.idx, sel.n, res, &a->to);
@@ -533,6 +535,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   a->so.progress = a->progress;
   a->so.task = a->task;
   a->so.ntasks = a->tasks;
+  a->so.deadline = a->deadline;
   int computed = space_metrics(&s, &a->so);
   if (a->progress) fprintf(stderr, "  static metrics: %d variants computed here (the rest from the results file, or constrained before building)\n", computed);
   if (!a->tune) print_space(&s, a->format);
@@ -552,6 +555,7 @@ int search_main(const char *name, int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(search_usage(name), stdout); return 0; }
   int rc = parse_args(&a, name, argc, argv);
   if (rc) return rc;
+  if (a.time_s > 0) a.deadline = search_now() + a.time_s;
   if (a.merge) {
     char why[512];
     rc = results_merge(a.merge, a.nmerge, a.out, why, sizeof why);

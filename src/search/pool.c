@@ -2,7 +2,9 @@
  * (programs, shapes) and answers each item with one line (a JSON record), preceded by
  * "start I" so the parent knows which item a child that dies was on: that item is charged to
  * the death, and the items the child never reached go to the next round. The parent alone
- * writes the results file. With one worker nothing is forked (the sanitizers' tests, --workers 1). */
+ * writes the results file. With one worker nothing is forked (the sanitizers' tests, --workers 1).
+ * Past a deadline (--time) the children are stopped and what they had not answered stays so:
+ * a later run, reading the results file, does it. */
 #include "search.h"
 #include <errno.h>
 #include <poll.h>
@@ -10,7 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+double search_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool past(const Pool *pl) { return pl->deadline > 0 && search_now() > pl->deadline; }
 
 typedef struct { pid_t pid; int fd; Buf in; int current; bool done; } Child;
 
@@ -84,6 +95,17 @@ static void child_ended(Space *s, const Pool *pl, const int *items, Child *c, bo
   pl->died(s, items[c->current], why, pl->ctx);
 }
 
+/* the deadline passed: the children stopped, the items they were on left unanswered */
+static void stop_children(Child *cs, int nw) {
+  for (int w = 0; w < nw; w++) {
+    if (cs[w].done) continue;
+    kill(cs[w].pid, SIGKILL);
+    close(cs[w].fd);
+    waitpid(cs[w].pid, NULL, 0);
+    cs[w].done = true;
+  }
+}
+
 /* one round: every item given out; returns how many came back or were charged to a death */
 static int pool_round(Space *s, const Pool *pl, const int *items, int n, int nw, bool *done) {
   Child *cs = xmalloc(sizeof(Child) * (size_t)nw);
@@ -93,7 +115,8 @@ static int pool_round(Space *s, const Pool *pl, const int *items, int n, int nw,
     int map[SEARCH_MAX_WORKERS], k = 0;
     for (int w = 0; w < nw; w++) if (!cs[w].done) { pf[k].fd = cs[w].fd; pf[k].events = POLLIN; map[k++] = w; }
     if (!k) break;
-    if (poll(pf, (nfds_t)k, -1) < 0 && errno != EINTR) break;
+    if (past(pl)) { stop_children(cs, nw); break; }
+    if (poll(pf, (nfds_t)k, pl->deadline > 0 ? 1000 : -1) < 0 && errno != EINTR) break;
     for (int i = 0; i < k; i++) {
       if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Child *c = &cs[map[i]];
@@ -120,8 +143,9 @@ int pool_run(Space *s, const Pool *pl, const int *items, int n) {
   if (n <= 0) return 0;
   int nw = pool_workers(pl->workers);
   if (nw == 1) {
-    for (int j = 0; j < n; j++) pl->take(s, items[j], pl->work(s, items[j], pl->ctx), pl->ctx);
-    return n;
+    int j = 0;
+    for (; j < n && !past(pl); j++) pl->take(s, items[j], pl->work(s, items[j], pl->ctx), pl->ctx);
+    return j;
   }
   bool *done = xmalloc(sizeof(bool) * (size_t)n);
   int *left = xmalloc(sizeof(int) * (size_t)n), *map = xmalloc(sizeof(int) * (size_t)n), got = 0;
@@ -134,6 +158,7 @@ int pool_run(Space *s, const Pool *pl, const int *items, int n) {
     for (int i = 0; i < m; i++) if (d[i]) done[map[i]] = true;
     free(d);
     got += came;
+    if (past(pl)) break;
     if (!came) {   /* no child could start: said for each item, not looped on */
       for (int i = 0; i < m; i++) { done[map[i]] = true; pl->died(s, left[i], "no worker process could start", pl->ctx); }
       break;

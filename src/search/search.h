@@ -134,6 +134,7 @@ typedef struct StaticOptions {
   bool progress;                /* a status line on standard error */
   int task, ntasks;             /* a Slurm array: this task computes variants i % ntasks == task */
   struct Results *results;      /* records appended as they are computed; known ones reused */
+  double deadline;              /* search_now() after which no more are computed (0: none) */
 } StaticOptions;
 /* compute every pending variant's metrics and constraints, then mark duplicates; the number
  * computed here (not reused from results or the cache) */
@@ -215,11 +216,14 @@ typedef struct Pool {
   void (*take)(Space *s, int item, const char *line, void *ctx);/* in the parent: the record back */
   void (*died)(Space *s, int item, const char *why, void *ctx); /* the child died on item */
   void *ctx;
+  double deadline;              /* search_now() after which the children are stopped and the
+                                   items not answered left so (0: none) */
 } Pool;
 /* every item through work (in forked children; inline with one worker), each answer through
  * take or died in the parent; the number of items answered */
 int pool_run(Space *s, const Pool *pl, const int *items, int n);
 int pool_workers(int requested);
+double search_now(void);         /* seconds, monotonic */
 
 /* ---- check.c ---- */
 /* the launch of the kernel in p with the space's --arg settings (and its grid/block flags) */
@@ -227,14 +231,15 @@ int search_prepare(Space *s, Program *p, Launch *L);
 /* verify one variant against the original (launch shape and passes); false with why */
 bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen);
 /* verify the variants idx[0..n) that have no verify record in r, in worker processes, each
- * recorded in r; verdict[k]: 1 verified, -1 rejected (the record says why) */
-void verify_variants(Space *s, const int *idx, int n, struct Results *r, int workers, bool progress, int *verdict);
+ * recorded in r; verdict[k]: 1 verified, -1 rejected (the record says why), 0 not reached
+ * before the deadline */
+void verify_variants(Space *s, const int *idx, int n, struct Results *r, int workers, bool progress, double deadline, int *verdict);
 
 /* ---- time.c ---- */
 typedef struct TimeOptions {
   const char *gpus;             /* "0,1" (NULL: device 0, or $CUDA_VISIBLE_DEVICES as it is) */
   int reps, timeout_s;
-  double time_budget_s;         /* stop starting new batches after this (0: none) */
+  double deadline;              /* search_now() after which no batch starts (0: none) */
   const char *arch;             /* nvcc -arch */
   bool progress;
   int batch;                    /* variants per harness process */

@@ -198,8 +198,9 @@ int space_metrics(Space *s, const StaticOptions *o) {
     pend[np++] = i;
   }
   Computing c = {o, dir, 0, np, now_s()};
-  Pool pl = {o->workers, metrics_work, metrics_take, metrics_died, &c};
+  Pool pl = {o->workers, metrics_work, metrics_take, metrics_died, &c, o->deadline};
   int computed = pool_run(s, &pl, pend, np);
+  if (computed < np && o->progress) fprintf(stderr, "\n  time budget spent: %d variants have no static metrics yet (run again: it resumes)\n", np - computed);
   free(pend);
   mark_duplicates(s);
   return computed;

@@ -322,9 +322,8 @@ static int build_jobs(const TimeOptions *o) {
 
 static void time_batches(Worker *w, Batch *bs, int nb) {
   int jobs = build_jobs(w->o), next = 0;
-  double t0 = w->t0;
   for (int i = 0; i < nb && !w->no_gpu; i++) {
-    if (w->o->time_budget_s > 0 && now_s() - t0 > w->o->time_budget_s) {
+    if (w->o->deadline > 0 && search_now() > w->o->deadline) {
       int left = 0;
       for (int j = i; j < nb; j++) left += bs[j].n;
       if (w->o->progress) fprintf(stderr, "  time budget spent: %d variants left untimed\n", left);
@@ -373,13 +372,13 @@ static int gpu_worker(Space *s, Variant **vs, int n, const double *verify_s, Res
 static int verify_before_timing(Space *s, Variant **todo, int nt, double *vsec, Results *r, const TimeOptions *o) {
   int *idx = xmalloc(sizeof(int) * (size_t)(nt + 1)), *verdict = xmalloc(sizeof(int) * (size_t)(nt + 1)), m = 0;
   for (int i = 0; i < nt; i++) idx[i] = (int)(todo[i] - s->v);
-  verify_variants(s, idx, nt, r, o->workers, o->progress, verdict);
+  verify_variants(s, idx, nt, r, o->workers, o->progress, o->deadline, verdict);
   Worker w = {s, r, o, NULL, NULL, NULL, "", 0, 0, 0, nt, now_s()};
   for (int i = 0; i < nt; i++) {
     VerifyRecord vr = {0};
     results_verify(r, todo[i]->hash, &vr);
     if (verdict[i] > 0) { vsec[m] = vr.verify_s; todo[m++] = todo[i]; }
-    else record(&w, todo[i], "verify", vr.why[0] ? vr.why : "not verified", 0, vr.verify_s, 0, NULL);
+    else if (verdict[i] < 0) record(&w, todo[i], "verify", vr.why[0] ? vr.why : "not verified", 0, vr.verify_s, 0, NULL);
   }
   free(idx);
   free(verdict);
