@@ -42,7 +42,8 @@ static const char usage_tune[] =
   "                  [--workers N] [--no-cache] [--regs N] [--progress] [--format text|json]\n"
   "                  [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE] [--arch h100|h200]\n"
   "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
-  "                  [--builds N]   (nvcc builds at once; default the cores per GPU, at most 8)\n"
+  "                  [--batch N] [--builds N]   (variants per harness build, default 16; builds at once,\n"
+  "                  default the cores per GPU, at most 8)\n"
   "                  [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
@@ -132,6 +133,7 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--reps") && t) { NEEDS_INT(1, 100000); a->to.reps = (int)x; }
   else if (!strcmp(opt, "--timeout") && t) { NEEDS_INT(1, 86400); a->to.timeout_s = (int)x; }
   else if (!strcmp(opt, "--builds") && t) { NEEDS_INT(1, 64); a->to.builds = (int)x; }
+  else if (!strcmp(opt, "--batch") && t) { NEEDS_INT(1, 1024); a->to.batch = (int)x; }
   else if (!strcmp(opt, "--emit-slurm") && t) a->emit_slurm = val;
   else if (!strcmp(opt, "--tasks") && t) { NEEDS_INT(1, 100000); a->tasks = (int)x; }
   else if (!strcmp(opt, "--task") && t) { NEEDS_INT(0, 100000); a->task = (int)x; }
