@@ -73,6 +73,11 @@ run_kernel() {
       echo "$k: --strategy $s failed (exit $?)" >&2
   done
   "$carve" tune examples/$k.cu $flags --strategy exhaustive --results "$R" --t4 "$dir/$k.t4.json" --format json > /dev/null 2>&1
+  if [ "$k" = mm ] && [ -s "$dir/mm.best.cu" ]; then   # the tuned mm against carve optimize's output, each beside cuBLAS
+    "$carve" optimize examples/mm.cu -o "$dir/mm.optimized.cu" 2> "$dir/mm.optimized.err"
+    "$carve" bench "$dir/mm.optimized.cu" --baseline --format json > "$dir/mm.optimized.bench.json" 2>> "$dir/mm.optimized.err"
+    "$carve" bench "$dir/mm.best.cu" --baseline --format json > "$dir/mm.best.bench.json" 2> "$dir/mm.best.err"
+  fi
   copy_out
   table "$k"
 }
@@ -139,6 +144,14 @@ for k in kernels:
     def n(s): return str(o[s]["selected"]) if o[s] else "-"
     print(f"| {k} | {c['selected']} | {pct(g['random_same_n_vs_best'])} ({g['random_same_n_ms']:.4f} ms) | {g['random_n_90']} | {g['random_n_95']} | "
           f"{n('strict')}, {best('strict')} | {n('simple')}, {best('simple')} | {best('model')} | {best('random')} |")
+o, b = load(f"{d}/mm.optimized.bench.json"), load(f"{d}/mm.best.bench.json")
+if o and b:
+    def cb(x): return x.get("baseline", {}).get("median_ms", 0)
+    print("\n### mm: the tuned kernel against carve optimize's output, each beside cuBLAS\n")
+    print("| kernel | median ms | cuBLAS ms | time / cuBLAS |")
+    print("|---|---|---|---|")
+    for name, x in (("carve optimize", o), ("carve tune (exhaustive best)", b)):
+        print(f"| {name} | {x['median_ms']:.4f} | {cb(x):.4f} | {x['median_ms'] / cb(x) if cb(x) else 0:.2f}x |")
 rep = [(k, [load(f"{d}/{k}.repeat{i}.json") for i in (1, 2, 3)]) for k in kernels]
 rep = [(k, r) for k, r in rep if all(x and x.get("best") for x in r)]
 if rep:
