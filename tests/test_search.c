@@ -279,7 +279,7 @@ static void test_pool(void) {
   int items[10];
   for (int i = 0; i < 10; i++) items[i] = i;
   PoolSeen seen = {{0}, {0}, {{0}}};
-  Pool pl = {3, pool_work, pool_take, pool_died, &seen};
+  Pool pl = {3, pool_work, pool_take, pool_died, &seen, 0};
   int n = pool_run(&s, &pl, items, 10);
   bool once = true;
   for (int i = 0; i < 10; i++) once &= i == 3 ? seen.taken[i] == 0 && seen.died[i] == 1 : seen.taken[i] == 1 && seen.died[i] == 0;
@@ -333,6 +333,22 @@ static void test_blocks(void) {
   char err[256];
   CHECK(space_build(&in, &s, err, sizeof err) == 0 && s.nshapes == 1 && s.shapes[0].block[0] == 16 && s.shapes[0].block[1] == 16,
         "--blocks orig: the original's shape alone (%d shapes) %s", s.nshapes, err);
+  /* a variant's hash (which keys its verification and its time) knows the --arg settings */
+  StaticOptions so = {.workers = 1, .cache_dir = ""};
+  in.regs = 32;
+  space_free(&s);
+  space_build(&in, &s, err, sizeof err);
+  space_metrics(&s, &so);
+  uint64_t h1 = s.v[0].hash;
+  space_free(&s);
+  const char *args[] = {"n=64"};
+  in.arg_texts = args;
+  in.nargs = 1;
+  space_build(&in, &s, err, sizeof err);
+  space_metrics(&s, &so);
+  CHECK(h1 && s.v[0].hash && s.v[0].hash != h1 && !strcmp(s.v[0].key, "block=16x16 camping=off"), "--arg n=64: another hash for the same source (%s)", s.v[0].key);
+  in.arg_texts = NULL;
+  in.nargs = 0;
   space_free(&s);
   in.blocks = "32x8,64";
   CHECK(space_build(&in, &s, err, sizeof err) == 0 && s.nshapes == 3, "--blocks 32x8,64: those and the original's (%d shapes) %s", s.nshapes, err);

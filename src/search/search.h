@@ -104,6 +104,7 @@ typedef struct Space {
   char launch_note[512];        /* host: which launch, and why the block shape is fixed */
   uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
                                    records of another problem are never reused */
+  uint64_t launch_id;           /* the --arg settings and a program's recorded buffers (0: none) */
 } Space;
 
 /* ---- space.c ---- */

@@ -467,15 +467,19 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   if (s->orig->errors || diag_errors > errs) { snprintf(err, errlen, "%s has errors", in->path); return 2; }
   snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(s->tmpdir)) { s->tmpdir[0] = 0; snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
-  /* the fingerprint: what makes records reusable (never the temporary paths) */
-  Buf fp = {0};
+  /* the fingerprint: what makes records reusable (never the temporary paths); the launch's
+   * identity beyond the printed source (--arg settings, a program's buffers) also enters each
+   * variant's hash, which keys its verification and its time */
+  Buf fp = {0}, id = {0};
   print_program(&fp, s->orig);
-  for (int i = 0; i < in->nargs; i++) buf_printf(&fp, "\n%s", in->arg_texts[i]);
-  if (!resolve_kernel(s, &fp, err, errlen)) { buf_free(&fp); return 2; }
-  buf_printf(&fp, "\n%s/%s/%d", in->m->name, s->kernel, in->regs);
+  for (int i = 0; i < in->nargs; i++) buf_printf(&id, "\n%s", in->arg_texts[i]);
+  if (!resolve_kernel(s, &id, err, errlen)) { buf_free(&fp); buf_free(&id); return 2; }
+  s->launch_id = id.len ? search_hash(id.s) : 0;
+  buf_printf(&fp, "%s\n%s/%s/%d", id.s ? id.s : "", in->m->name, s->kernel, in->regs);
   if (in->only || in->skip) buf_printf(&fp, "\npasses %s skip %s", in->only ? in->only : "*", in->skip ? in->skip : "-");
   s->fingerprint = search_hash(fp.s);
   buf_free(&fp);
+  buf_free(&id);
   if (!opt_passes_known(in->only, "--passes", err, errlen) || !opt_passes_known(in->skip, "--skip", err, errlen)) return 2;
   if (!launch_axes(s, err, errlen)) return 2;
   int np;

@@ -114,7 +114,9 @@ void variant_metrics(Space *s, Variant *v) {
   } else {
     Buf src = {0};
     print_program(&src, b.plan.result);
-    v->hash = search_hash(src.s ? src.s : "") ^ search_hash(fmt("%s/%s/%d", s->in.m->name, s->kernel, s->in.regs));
+    const char *ctx = fmt("%s/%s/%d", s->in.m->name, s->kernel, s->in.regs);
+    if (s->launch_id) ctx = fmt("%s/%016llx", ctx, (unsigned long long)s->launch_id);
+    v->hash = search_hash(src.s ? src.s : "") ^ search_hash(ctx);
     buf_free(&src);
     if (!from_cache(cache_now, s, v)) estimate_variant(s, v, b.plan.result);
     built_free(&b);
