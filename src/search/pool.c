@@ -150,7 +150,7 @@ int pool_run(Space *s, const Pool *pl, const int *items, int n) {
   bool *done = xmalloc(sizeof(bool) * (size_t)n);
   int *left = xmalloc(sizeof(int) * (size_t)n), *map = xmalloc(sizeof(int) * (size_t)n), got = 0;
   /* rounds until every item is back: a dead child's unreached items go to the next round */
-  for (int nl = n, round = 0; nl > 0; round++) {
+  for (int nl = n; nl > 0;) {
     int m = 0;
     for (int j = 0; j < n; j++) if (!done[j]) { map[m] = j; left[m++] = items[j]; }
     bool *d = xmalloc(sizeof(bool) * (size_t)(m + 1));
