@@ -146,7 +146,15 @@ static void test_space(void) {
     camping |= !strcmp(s.dims[d].name, "camping");
   }
   CHECK(bx && by && camping, "axes: block.x, block.y (2-D blocks) and the one applicable pass");
-  CHECK(s.nskipped == 7, "reduce, scalar, stage and unroll do not apply to mm, split, vector and tile are left out: %d", s.nskipped);
+  /* by name: a pass the optimizer gains later (a "launch" pass) must not break the count */
+  static const char *out[] = {"reduce: ", "scalar: ", "stage: ", "unroll: ", "split: left out", "vector: left out", "tile: left out"};
+  int named = 0;
+  for (size_t k = 0; k < sizeof out / sizeof *out; k++)
+    for (int i = 0; i < s.nskipped; i++) named += !strncmp(s.skipped[i], out[k], strlen(out[k]));
+  CHECK(named == 7, "reduce, scalar, stage and unroll do not apply to mm, split, vector and tile are left out: %d of 7 named", named);
+  bool launch_said = !opt_find_pass("launch");
+  for (int i = 0; i < s.nskipped; i++) launch_said |= !strncmp(s.skipped[i], "launch: the space's own launch axes", 35);
+  CHECK(launch_said, "a pass named launch (it reshapes the block) is left to the space's launch axes");
   /* the key names the configuration; launch constraints are decided before building */
   int k8 = -1, k32 = -1;
   for (int i = 0; i < s.nv; i++) {
@@ -248,6 +256,152 @@ static void test_results(void) {
   rmdir(dir);
 }
 
+/* ---- the worker pool: a child that dies costs its item only ---- */
+typedef struct { int taken[16], died[16]; char why[16][96]; } PoolSeen;
+static char *pool_work(Space *s, int item, void *ctx) {
+  if (item == 3) _exit(7);   /* this worker dies on item 3 */
+  return fmt("item %d squared %d", item, item * item);
+}
+static void pool_take(Space *s, int item, const char *line, void *ctx) {
+  PoolSeen *p = ctx;
+  int i, sq;
+  if (sscanf(line, "item %d squared %d", &i, &sq) == 2 && i == item && sq == i * i) p->taken[item]++;
+}
+static void pool_died(Space *s, int item, const char *why, void *ctx) {
+  PoolSeen *p = ctx;
+  p->died[item]++;
+  snprintf(p->why[item], sizeof p->why[item], "%s", why);
+}
+
+static void test_pool(void) {
+  Space s;
+  memset(&s, 0, sizeof s);
+  int items[10];
+  for (int i = 0; i < 10; i++) items[i] = i;
+  PoolSeen seen = {{0}, {0}, {{0}}};
+  Pool pl = {3, pool_work, pool_take, pool_died, &seen, 0};
+  int n = pool_run(&s, &pl, items, 10);
+  bool once = true;
+  for (int i = 0; i < 10; i++) once &= i == 3 ? seen.taken[i] == 0 && seen.died[i] == 1 : seen.taken[i] == 1 && seen.died[i] == 0;
+  CHECK(n == 10 && once, "every item answered once, the one a worker died on charged to the death (%d answered)", n);
+  CHECK(strstr(seen.why[3], "the worker died (exit 7)") != NULL, "the death says how: %s", seen.why[3]);
+  CHECK(pool_workers(0) >= 1 && pool_workers(1000) == SEARCH_MAX_WORKERS, "workers: one per core by default, at most %d", SEARCH_MAX_WORKERS);
+}
+
+/* ---- verify records and the results index ---- */
+static void test_records(void) {
+  Variant v;
+  memset(&v, 0, sizeof v);
+  v.hash = 0x1234;
+  snprintf(v.key, sizeof v.key, "block=32x8 unroll=on");
+  Results r;
+  char why[256];
+  CHECK(results_open(&r, NULL, why, sizeof why), "a results set without a file");
+  VerifyRecord vr;
+  CHECK(!results_verify(&r, v.hash, &vr), "nothing verified yet");
+  results_append(&r, verify_record(&v, false, "verification: ragged size (N=61): C[3] differs", 1.5));
+  results_append(&r, verify_record(&v, true, "", 0.5));   /* a second record of the same source: the first stands */
+  CHECK(results_verify(&r, v.hash, &vr) && !vr.ok && strstr(vr.why, "C[3] differs") && vr.verify_s == 1.5, "the first verify record is read back: %s", vr.why);
+  /* the static records of a large space are found by (space, key) without a scan */
+  Space s;
+  memset(&s, 0, sizeof s);
+  s.fingerprint = 77;
+  s.kernel = "k";
+  Variant *vs = xmalloc(sizeof(Variant) * 5000);
+  s.v = vs;
+  s.nv = 5000;
+  for (int i = 0; i < 5000; i++) {
+    snprintf(vs[i].key, sizeof vs[i].key, "block=%dx1 unroll=off", i);
+    vs[i].status = VS_CONSTRAINT;
+    snprintf(vs[i].why, sizeof vs[i].why, "constraint %d", i);
+    results_append(&r, variant_record(&s, &vs[i]));
+  }
+  const char *hit = results_static(&r, 77, "block=4321x1 unroll=off");
+  CHECK(hit && strstr(hit, "constraint 4321"), "a static record by its key among 5000");
+  CHECK(!results_static(&r, 78, "block=4321x1 unroll=off"), "not another space's");
+  free(vs);
+  results_close(&r);
+}
+
+/* ---- launch shapes kept by --blocks ---- */
+static void test_blocks(void) {
+  SearchInput in = {.path = "examples/mm.cu", .m = machine_find("h100"), .only = "camping", .blocks = "orig"};
+  const char *defs[] = {"N=128"};
+  in.pp.defines = defs;
+  in.pp.n_defines = 1;
+  Space s;
+  char err[256];
+  CHECK(space_build(&in, &s, err, sizeof err) == 0 && s.nshapes == 1 && s.shapes[0].block[0] == 16 && s.shapes[0].block[1] == 16,
+        "--blocks orig: the original's shape alone (%d shapes) %s", s.nshapes, err);
+  /* a variant's hash (which keys its verification and its time) knows the --arg settings */
+  StaticOptions so = {.workers = 1, .cache_dir = ""};
+  in.regs = 32;
+  space_free(&s);
+  space_build(&in, &s, err, sizeof err);
+  space_metrics(&s, &so);
+  uint64_t h1 = s.v[0].hash;
+  space_free(&s);
+  const char *args[] = {"n=64"};
+  in.arg_texts = args;
+  in.nargs = 1;
+  space_build(&in, &s, err, sizeof err);
+  space_metrics(&s, &so);
+  CHECK(h1 && s.v[0].hash && s.v[0].hash != h1 && !strcmp(s.v[0].key, "block=16x16 camping=off"), "--arg n=64: another hash for the same source (%s)", s.v[0].key);
+  in.arg_texts = NULL;
+  in.nargs = 0;
+  space_free(&s);
+  in.blocks = "32x8,64";
+  CHECK(space_build(&in, &s, err, sizeof err) == 0 && s.nshapes == 3, "--blocks 32x8,64: those and the original's (%d shapes) %s", s.nshapes, err);
+  space_free(&s);
+  in.blocks = "32x";
+  CHECK(space_build(&in, &s, err, sizeof err) == 2 && strstr(err, "--blocks"), "a malformed --blocks is an error: %s", err);
+  space_free(&s);
+}
+
+/* ---- a host program's recorded launch ---- */
+static void test_host(void) {
+  FILE *saved = diag_out;
+  diag_out = fopen("/dev/null", "w");
+  SearchInput in = {.path = "tests/host/vadd.cu", .m = machine_find("h100"), .only = "vector", .regs = 32};
+  Space s;
+  char err[256];
+  CHECK(space_build(&in, &s, err, sizeof err) == 0, "vadd.cu (a main, no launch spec) has a space: %s", err);
+  CHECK(s.host && !strcmp(s.kernel, "vadd") && s.nshapes == 1 && s.orig_grid[0] == 20 && s.orig_block[0] == 256,
+        "its launch is the program's: vadd<<<20, 256>>>, the only shape");
+  CHECK(strstr(s.launch_note, "launch 1 of 1 distinct") && strstr(s.launch_note, "block shape stays"), "and it says so: %s", s.launch_note);
+  uint64_t fp = s.fingerprint;
+  int vec = -1;
+  for (int i = 0; i < s.nv; i++) if (!strcmp(s.v[i].key, "block=256x1 vector=on vector.factor=2 vector.split=1")) vec = i;
+  char why[256] = "";
+  /* the reshaped launch (grid 20 -> 10) is the variant's own spec: verified, not rejected */
+  CHECK(vec >= 0 && variant_verify(&s, &s.v[vec], why, sizeof why), "a vector variant of the program's launch verifies: %s", why);
+  space_free(&s);
+  CHECK(space_build(&in, &s, err, sizeof err) == 0 && s.fingerprint == fp, "the same launch, the same fingerprint (records are reused)");
+  space_free(&s);
+  const char *args[] = {"3000"};
+  in.prog_args = args;
+  in.nprog_args = 1;
+  CHECK(space_build(&in, &s, err, sizeof err) == 0 && s.orig_grid[0] == 12 && s.fingerprint != fp, "the program's arguments change its launch: grid %lld",
+        (long long)s.orig_grid[0]);
+  space_free(&s);
+  SearchInput k = {.path = "tests/host/kernels.cu", .m = machine_find("h100"), .launch_no = 3, .regs = 32};
+  CHECK(space_build(&k, &s, err, sizeof err) == 0 && !strcmp(s.kernel, "saxpy") && strstr(s.launch_note, "launch 3 of 4"), "--launch 3: saxpy: %s", err);
+  space_free(&s);
+  k.launch_no = 0;
+  k.kernel = "histogram";
+  CHECK(space_build(&k, &s, err, sizeof err) == 0 && strstr(s.launch_note, "launch 4 of 4"), "--kernel histogram: its first launch: %s", s.launch_note);
+  space_free(&s);
+  k.kernel = NULL;
+  k.launch_no = 9;
+  CHECK(space_build(&k, &s, err, sizeof err) == 2 && strstr(err, "made 4 distinct launches"), "--launch 9: %s", err);
+  space_free(&s);
+  SearchInput bad = {.path = "tests/host/bad/oob.cu", .m = machine_find("h100"), .regs = 32};
+  CHECK(space_build(&bad, &s, err, sizeof err) == 2 && strstr(err, "did not run to its end"), "a program that faults: %s", err);
+  space_free(&s);
+  fclose(diag_out);
+  diag_out = saved;
+}
+
 int main(void) {
   diag_out = stderr;
   test_sampling();
@@ -255,5 +409,9 @@ int main(void) {
   test_select();
   test_space();
   test_results();
+  test_pool();
+  test_records();
+  test_blocks();
+  test_host();
   return TEST_SUMMARY("test_search");
 }

@@ -153,5 +153,21 @@ fi
 "$carve" help tune | grep -q "optimization carving"; check $? "carve help tune"
 "$carve" space examples/mm.cu --skip bogus 2> "$t/e9"; [ $? = 2 ] && grep -q -- "--skip: no pass named 'bogus'" "$t/e9"; check $? "--skip names an unknown pass: $(cat "$t/e9")"
 "$carve" space examples/mm.cu -D N=128 $regs --passes camping | grep -q "split: left out (--passes)"; check $? "--passes keeps only the named passes in the space"
+
+# ---- sizing a space without building it; the launch shapes kept ----
+"$carve" space examples/mm.cu --passes tile --blocks orig --no-metrics > "$t/nm.txt"; check $? "--no-metrics"
+grep -q "^size: 325 points; 0 violate a launch constraint (decided before building); 325 to build" "$t/nm.txt" && grep -q "^  block.x  *16$" "$t/nm.txt"; check $? "--blocks orig: the tile pass's 324 configurations and the original, one shape: $(tail -1 "$t/nm.txt")"
+"$carve" space examples/mm.cu --blocks 32x8,64x4 --passes camping --no-metrics | grep -q "^size: 9 points"; check $? "--blocks 32x8,64x4: those shapes and the original's"
+"$carve" space examples/mm.cu --blocks 32x 2> "$t/e10"; [ $? = 2 ] && grep -q -- "--blocks: '32x' is not" "$t/e10"; check $? "a malformed --blocks: $(cat "$t/e10")"
+
+# ---- a host program: the launch it makes, its block shape kept ----
+"$carve" tune tests/host/vadd.cu $regs --no-bench --no-cache --strategy exhaustive -o "$t/vadd.cu" > "$t/host.txt" 2> "$t/host.err"; check $? "tune on a host program exits 0: $(tail -2 "$t/host.err")"
+grep -q "the program's launch 1 of 1 distinct: vadd<<<(20,1,1), (256,1,1)>>> at line 42" "$t/host.txt" && grep -q "block shape stays" "$t/host.txt"; check $? "it says which launch, and that its block shape stays: $(sed -n 2p "$t/host.txt")"
+[ "$(grep -cE '^  [0-9]+ +block=256x1 .* yes$' "$t/host.txt")" -ge 2 ] && ! grep -q REJECTED "$t/host.txt"; check $? "the passes' variants verify on the recorded launch (vector reshapes it)"
+grep -q "__global__ void vadd" "$t/vadd.cu" && ! grep -q 'file("' "$t/vadd.cu"; check $? "-o: the tuned kernel, without the temporary files the recorded buffers were read from"
+"$carve" space tests/host/vadd.cu $regs --no-metrics -- 3000 | grep -q "vadd<<<(12,1,1)"; check $? "the program's own arguments after --"
+"$carve" space tests/host/kernels.cu --launch 3 --no-metrics | grep -q "launch 3 of 4 distinct: saxpy"; check $? "--launch 3"
+"$carve" space tests/host/kernels.cu --launch 9 --no-metrics 2> "$t/e11"; [ $? = 2 ] && grep -q "made 4 distinct launches" "$t/e11"; check $? "--launch past the program's launches: $(cat "$t/e11")"
+"$carve" tune tests/host/bad/oob.cu --no-bench 2> "$t/e12" > /dev/null; [ $? = 2 ] && grep -q "did not run to its end" "$t/e12"; check $? "a program that faults: exit 2 and why"
 echo "tune-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -11,7 +11,8 @@
 static const char usage_space[] =
   "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
   "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
-  "                   [--passes A,B | --skip A,B]\n"
+  "                   [--passes A,B | --skip A,B] [--blocks orig|WxH,...] [--no-metrics]\n"
+  "                   [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a program's recorded launch)\n"
   "\n"
   "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
   "pass is an axis, on or off, and its parameters axes while it is on), and the launch shape\n"
@@ -23,6 +24,14 @@ static const char usage_space[] =
   "($CARVE_CACHE_DIR, default ~/.cache/carve/tune; --no-cache). Without NVRTC or nvcc every\n"
   "variant violates the compile constraint unless --regs N says what registers to assume.\n"
   "--passes A,B keeps only those optimizer passes in the space, --skip A,B leaves those out.\n"
+  "--blocks orig keeps only the original's launch shape, --blocks 32x8,64x4 those shapes (and the\n"
+  "original's).\n"
+  "A file with a main and no launch specification: the launch the program makes (run in the\n"
+  "interpreter; --launch N the Nth distinct, --kernel K K's first, by default the first), with\n"
+  "the buffers as the program filled them; its block shape stays the program's (the host code\n"
+  "launches it), the passes are the space.\n"
+  "--no-metrics: the axes and the size before constraints only, no variant built (seconds, for\n"
+  "sizing a space before computing it).\n"
   "See docs/tune.md.\n"
   "Exit 0, 2 on an error.\n";
 
@@ -32,7 +41,10 @@ static const char usage_tune[] =
   "                  [--strict] [--simple-util] [--threshold X] [--seed N] [--reps N] [--timeout SECONDS]\n"
   "                  [--workers N] [--no-cache] [--regs N] [--progress] [--format text|json]\n"
   "                  [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE] [--arch h100|h200]\n"
-  "                  [--passes A,B | --skip A,B]   (the optimizer passes the space may use)\n"
+  "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
+  "                  [--batch N] [--builds N]   (variants per harness build, default 16; builds at once,\n"
+  "                  default the cores per GPU, at most 8)\n"
+  "                  [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
   "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
@@ -60,16 +72,19 @@ const char *search_usage(const char *name) { return !strcmp(name, "space") ? usa
 
 typedef struct TuneArgs {
   bool tune;
-  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip;
+  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip, *blocks;
   PPOptions pp;
   const char **args; int nargs;
   const char **merge; int nmerge;
+  const char **prog_args; int nprog_args;
+  const char *host_fn;
+  int launch_no;
   CarveOptions co;
   StaticOptions so;
   TimeOptions to;
-  bool no_bench, no_cache, progress;
+  bool no_bench, no_cache, progress, no_metrics;
   int tasks, task, regs;
-  double time_s;
+  double time_s, deadline;
 } TuneArgs;
 
 static bool number(const char *v, double lo, double hi, double *out) {
@@ -89,6 +104,9 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   if (!strcmp(opt, "--kernel")) a->kernel = val;
   else if (!strcmp(opt, "--passes")) a->only = val;
   else if (!strcmp(opt, "--skip")) a->skip = val;
+  else if (!strcmp(opt, "--blocks")) a->blocks = val;
+  else if (!strcmp(opt, "--host")) a->host_fn = val;
+  else if (!strcmp(opt, "--launch")) { NEEDS_INT(1, 1e6); a->launch_no = (int)x; }
   else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
   else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
   else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
@@ -114,6 +132,8 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--seed") && t) { NEEDS_INT(0, 4e18); a->co.seed = (uint64_t)x; }
   else if (!strcmp(opt, "--reps") && t) { NEEDS_INT(1, 100000); a->to.reps = (int)x; }
   else if (!strcmp(opt, "--timeout") && t) { NEEDS_INT(1, 86400); a->to.timeout_s = (int)x; }
+  else if (!strcmp(opt, "--builds") && t) { NEEDS_INT(1, 64); a->to.builds = (int)x; }
+  else if (!strcmp(opt, "--batch") && t) { NEEDS_INT(1, 1024); a->to.batch = (int)x; }
   else if (!strcmp(opt, "--emit-slurm") && t) a->emit_slurm = val;
   else if (!strcmp(opt, "--tasks") && t) { NEEDS_INT(1, 100000); a->tasks = (int)x; }
   else if (!strcmp(opt, "--task") && t) { NEEDS_INT(0, 100000); a->task = (int)x; }
@@ -127,6 +147,7 @@ static bool is_switch(TuneArgs *a, const char *opt) {
   if (!strcmp(opt, "--no-cache")) a->no_cache = true;
   else if (!strcmp(opt, "--progress")) a->progress = true;
   else if (t && !strcmp(opt, "--no-bench")) a->no_bench = true;
+  else if (!t && !strcmp(opt, "--no-metrics")) a->no_metrics = true;
   else if (t && !strcmp(opt, "--strict")) a->co.strict = true;
   else if (t && !strcmp(opt, "--simple-util")) a->co.simple_util = true;
   else if (t && !strcmp(opt, "--merge")) a->nmerge = -1;   /* the positional arguments are its files */
@@ -139,6 +160,10 @@ static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
   int npos = 0;
   for (int i = 0; i < argc; i++) {
     const char *s = argv[i];
+    if (!strcmp(s, "--")) {   /* the host program's own arguments */
+      for (i++; i < argc; i++) arena_push(&a->prog_args, &a->nprog_args, argv[i]);
+      break;
+    }
     if (s[0] != '-' || !s[1]) { arena_push(&pos, &npos, s); continue; }
     if (is_switch(a, s)) continue;
     const char *eq = strchr(s, '='), *opt = s, *val = NULL;
@@ -209,6 +234,31 @@ static void csv_field(const char *s) {
   putchar('"');
 }
 
+static void print_axes(const Space *s) {
+  printf("%s: kernel %s on %s\n", s->in.path, s->kernel, s->in.m->name);
+  printf("axes:\n");
+  for (int d = 0; d < s->ndims; d++) {
+    printf("  %-22s", s->dims[d].name);
+    for (int k = 0; k < s->dims[d].nvalues; k++)
+      printf("%s%s", k ? ", " : "", s->dims[d].param < 0 && s->dims[d].launch < 0 ? (s->dims[d].values[k] ? "on" : "off") : fmt("%d", s->dims[d].values[k]));
+    printf("%s\n", s->dims[d].param >= 0 ? "   (while the pass is on)" : "");
+  }
+  for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
+  if (s->launch_note[0]) printf("the program's %s\n", s->launch_note);
+}
+
+/* --no-metrics: what is known before any variant is built */
+static void print_size_only(const Space *s, const char *format) {
+  int con = space_count(s, VS_CONSTRAINT);
+  if (!strcmp(format, "json")) {
+    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"launch_constrained\": %d, \"shapes\": %d}\n", jstr(s->in.path),
+           s->kernel, s->in.m->name, s->nv, con, s->nshapes);
+    return;
+  }
+  print_axes(s);
+  printf("size: %d point%s; %d violate a launch constraint (decided before building); %d to build\n", s->nv, s->nv == 1 ? "" : "s", con, s->nv - con);
+}
+
 static void print_space(const Space *s, const char *format) {
   int ok = space_count(s, VS_OK), con = space_count(s, VS_CONSTRAINT), dup = space_count(s, VS_DUPLICATE);
   double me = max_metric(s, 0), mu = max_metric(s, 1);
@@ -236,20 +286,12 @@ static void print_space(const Space *s, const char *format) {
     }
     printf("], \"not_applicable\": [");
     for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", jstr(s->skipped[i]));
-    printf("], \"variants\": [\n");
+    printf("], \"program_launch\": %s, \"variants\": [\n", s->launch_note[0] ? jstr(s->launch_note) : "null");
     for (int i = 0; i < s->nv; i++) printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
     printf("]}\n");
     return;
   }
-  printf("%s: kernel %s on %s\n", s->in.path, s->kernel, s->in.m->name);
-  printf("axes:\n");
-  for (int d = 0; d < s->ndims; d++) {
-    printf("  %-22s", s->dims[d].name);
-    for (int k = 0; k < s->dims[d].nvalues; k++)
-      printf("%s%s", k ? ", " : "", s->dims[d].param < 0 && s->dims[d].launch < 0 ? (s->dims[d].values[k] ? "on" : "off") : fmt("%d", s->dims[d].values[k]));
-    printf("%s\n", s->dims[d].param >= 0 ? "   (while the pass is on)" : "");
-  }
-  for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
+  print_axes(s);
   printf("size: %d points; %d violate a constraint, %d duplicate another's source; %d distinct valid variants\n", s->nv, con, dup, ok);
   printf("%-44s %-10s %5s %6s %5s %10s %9s %9s %10s  %s\n", "variant", "status", "regs", "smem", "B/SM", "instr/thr", "eff(rel)", "util(rel)", "est ms",
          "bottleneck / why");
@@ -302,8 +344,9 @@ static void summarize(const Space *s, const Selection *sel, const Results *r, Su
     u->all_eval_s += eval_s(t);
     nt++;
   }
-  /* the ground truth: every distinct valid variant timed (failures count as timed) */
-  u->ground_truth = nv > 0 && nt == nv;
+  /* the ground truth: every distinct valid variant timed (failures count as timed), in a space
+   * whose every point has its static metrics */
+  u->ground_truth = nv > 0 && nt == nv && !space_count(s, VS_PENDING);
   if (u->ground_truth) {
     int m = 0;
     for (int i = 0; i < s->nv; i++) {
@@ -330,6 +373,7 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
            "\"after_threshold\": %d, \"selected\": %d, \"reduction\": %.4f, \"timed\": %d, \"timed_ok\": %d, \"selected_eval_s\": %.3f",
            jstr(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
            sel->after_threshold, sel->n, reduction, u->timed, u->timed_ok, u->sel_eval_s);
+    if (s->launch_note[0]) printf(", \"program_launch\": %s", jstr(s->launch_note));
     printf(", \"ranked\": [");
     for (int k = 0; k < sel->n; k++) {
       const Variant *v = &s->v[sel->idx[k]];
@@ -348,8 +392,10 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   }
   printf("%s: kernel %s, strategy %s%s\n", s->in.path, s->kernel, strategy_name(a->co.strategy),
          a->co.strategy == STRAT_CARVING ? (a->co.strict ? " (strict Pareto front)" : " (tie-keeping Pareto front)") : "");
-  printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants\n", s->nv, space_count(s, VS_CONSTRAINT),
-         space_count(s, VS_DUPLICATE), valid);
+  if (s->launch_note[0]) printf("  the program's %s\n", s->launch_note);
+  int pending = space_count(s, VS_PENDING);
+  printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants%s\n", s->nv, space_count(s, VS_CONSTRAINT),
+         space_count(s, VS_DUPLICATE), valid, pending ? fmt("; %d without static metrics yet (--time: run again to resume)", pending) : "");
   if (a->co.strategy == STRAT_CARVING) printf("  threshold carving left %d; trade-off carving (Pareto front) left %d\n", sel->after_threshold, sel->n);
   printf("  selected %d of %d (%.1f%% of the valid space never timed)\n", sel->n, valid, 100 * reduction);
   printf("  %-4s %-44s %10s %10s %9s %9s  %s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", "verified");
@@ -357,8 +403,10 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   for (int k = 0; k < sel->n; k++) {
     const Variant *v = &s->v[sel->idx[k]];
     const TimeRecord *t = results_time(r, v->hash);
+    VerifyRecord vr = {0};
+    const char *why = t ? t->why : results_verify(r, v->hash, &vr) ? vr.why : "";
     printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
-           v->m.efficiency / me, v->m.utilization / mu, verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", t ? ": " : "", t ? t->why : "") : "-");
+           v->m.efficiency / me, v->m.utilization / mu, verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why) : "-");
   }
   if (u->timed) printf("  timed %d, %d verified on the GPU; evaluation %.1f s\n", u->timed, u->timed_ok, u->sel_eval_s);
   if (u->best >= 0) printf("  best: %s, %.4f ms\n", s->v[u->best].key, u->best_ms);
@@ -371,12 +419,33 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   }
 }
 
+/* a host program's launch: the spec lines that read the recorded buffers (temporary files) are
+ * left out of the written source; a reshaped launch is said, since the host code must follow */
+static void host_source(const Space *s, const Built *b, Buf *src) {
+  Buf out = {0};
+  for (char *line = src->s; line && *line;) {
+    char *nl = strchr(line, '\n');
+    size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
+    bool temp = !strncmp(line, "#pragma carve arg ", 18) && strstr(line, ": file(\"") && strstr(line, ".bin\") out");
+    if (!temp) buf_printf(&out, "%.*s", (int)n, line);
+    line += n;
+  }
+  buf_free(src);
+  *src = out;
+  LaunchSpec *sp = find_spec(s->orig, s->kernel);
+  if (sp && (memcmp(sp->grid, b->plan.grid, sizeof sp->grid) || memcmp(sp->block, b->plan.block, sizeof sp->block)))
+    fprintf(stderr, "carve tune: the best variant launches grid(%lld, %lld, %lld) block(%lld, %lld, %lld): the program's launch must change to match\n",
+            (long long)b->plan.grid[0], (long long)b->plan.grid[1], (long long)b->plan.grid[2], (long long)b->plan.block[0],
+            (long long)b->plan.block[1], (long long)b->plan.block[2]);
+}
+
 static bool write_best(Space *s, const Variant *v, const char *out) {
   Built b;
   char why[256];
-  if (!variant_build(s, v, false, &b, why, sizeof why)) { fprintf(stderr, "carve tune: %s: %s\n", v->key, why); return false; }
+  if (!variant_build(s, v, true, &b, why, sizeof why)) { fprintf(stderr, "carve tune: %s: %s\n", v->key, why); return false; }
   Buf src = {0};
   variant_source(s, &b, &src);
+  if (s->host) host_source(s, &b, &src);
   Buf hdr = {0};
   buf_printf(&hdr, "// carve tune: %s\n", v->key);
   OutFile *o = out_begin(out);
@@ -388,24 +457,9 @@ static bool write_best(Space *s, const Variant *v, const char *out) {
   return ok;
 }
 
-static const char *verify_key(uint64_t h) { return fmt("\"type\": \"verify\", \"hash\": \"%016llx\"", (unsigned long long)h); }
-
-/* --no-bench: the survivors verified (interpreter), results recorded so a resume skips them */
-static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified, bool progress) {
-  for (int k = 0; k < sel->n; k++) {
-    Variant *v = &s->v[sel->idx[k]];
-    const char *known = NULL;
-    for (int i = 0; r && i < r->nlines && !known; i++) if (strstr(r->lines[i], verify_key(v->hash))) known = r->lines[i];
-    if (known) { verified[k] = strstr(known, "\"ok\": true") ? 1 : -1; continue; }
-    char why[256] = "";
-    bool ok = variant_verify(s, v, why, sizeof why);
-    verified[k] = ok ? 1 : -1;
-    if (progress) fprintf(stderr, "  verified %-44s %s %s\n", v->key, ok ? "ok" : "REJECTED", why);
-    Buf b = {0};
-    buf_printf(&b, "{%s, \"key\": \"%s\", \"ok\": %s}", verify_key(v->hash), v->key, ok ? "true" : "false");
-    results_append(r, b.s);
-    buf_free(&b);
-  }
+/* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips them */
+static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified, const TuneArgs *a) {
+  verify_variants(s, sel->idx, sel->n, r, a->so.workers, a->progress, a->deadline, verified);
 }
 
 static int run_tune(TuneArgs *a, Space *s, Results *res) {
@@ -417,11 +471,12 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
   Selection sel = search_select(s, &a->co);
   int *verified = xmalloc(sizeof(int) * (size_t)(sel.n + 1));
   int rc = 0;
-  if (a->no_bench) verify_survivors(s, &sel, res, verified, a->progress);
+  if (a->no_bench) verify_survivors(s, &sel, res, verified, a);
   else {
     a->to.gpus = a->gpus;
-    a->to.time_budget_s = a->time_s;
+    a->to.deadline = a->deadline;
     a->to.progress = a->progress;
+    a->to.workers = a->so.workers;
     rc = time_variants(s, sel.idx, sel.n, res, &a->to);
     /* workers (one per GPU) appended to the file: read it again */
     if (a->results) {
@@ -468,11 +523,13 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
     return 0;
   }
   SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
-                   .only = a->only, .skip = a->skip};
+                   .only = a->only, .skip = a->skip, .blocks = a->blocks, .launch_no = a->launch_no, .host_fn = a->host_fn,
+                   .prog_args = a->prog_args, .nprog_args = a->nprog_args};
   Space s;
   char err[512];
   int rc = space_build(&in, &s, err, sizeof err);
   if (rc) { fprintf(stderr, "carve %s: %s: %s\n", cmd, a->file, err); space_free(&s); return rc; }
+  if (a->no_metrics) { print_size_only(&s, a->format); space_free(&s); return 0; }
   Results res;
   if (!results_open(&res, a->results, err, sizeof err)) { fprintf(stderr, "carve %s: %s\n", cmd, err); space_free(&s); return 2; }
   a->so.results = &res;
@@ -480,6 +537,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   a->so.progress = a->progress;
   a->so.task = a->task;
   a->so.ntasks = a->tasks;
+  a->so.deadline = a->deadline;
   int computed = space_metrics(&s, &a->so);
   if (a->progress) fprintf(stderr, "  static metrics: %d variants computed here (the rest from the results file, or constrained before building)\n", computed);
   if (!a->tune) print_space(&s, a->format);
@@ -499,6 +557,7 @@ int search_main(const char *name, int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(search_usage(name), stdout); return 0; }
   int rc = parse_args(&a, name, argc, argv);
   if (rc) return rc;
+  if (a.time_s > 0) a.deadline = search_now() + a.time_s;
   if (a.merge) {
     char why[512];
     rc = results_merge(a.merge, a.nmerge, a.out, why, sizeof why);

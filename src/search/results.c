@@ -2,6 +2,7 @@
  * killed at any moment (kill -9) leaves whole records and at most one torn last line, which is
  * ignored; a restart reads the file and computes or times only what has no record. Records:
  *   {"type": "static", "i": ..., "key": ..., "hash": ..., "status": "ok"|"constraint", ...}
+ *   {"type": "verify", "hash": ..., "key": ..., "ok": true|false, "why": ..., "verify_s": ...}
  *   {"type": "time", "key": ..., "hash": ..., "status": "ok"|..., "median_ms": ..., "times": [...]}
  * Also: joining the files of Slurm array tasks, Kernel Tuner's T4 export, the sbatch file. */
 #include "search.h"
@@ -156,15 +157,79 @@ bool time_from_record(TimeRecord *t, const char *line) {
   return true;
 }
 
+/* ---- the index: a static record by (space, key), a verify record by hash; the first kept ---- */
+static uint64_t static_ix(const char *space, const char *key) { return search_hash(fmt("static|%s|%s", space, key)); }
+static uint64_t verify_ix(uint64_t hash) { return search_hash(fmt("verify|%016llx", (unsigned long long)hash)); }
+
+static int ix_find(const Results *r, uint64_t k) {
+  if (!r || !r->ix_cap) return -1;
+  for (int i = (int)(k % (uint64_t)r->ix_cap);; i = (i + 1) % r->ix_cap) {
+    if (r->ix_line[i] < 0) return -1;
+    if (r->ix_key[i] == k) return r->ix_line[i];
+  }
+}
+
+static void ix_put(Results *r, uint64_t k, int line) {
+  if (2 * (r->ix_n + 1) > r->ix_cap) {   /* grow: at most half full */
+    int cap = r->ix_cap ? 2 * r->ix_cap : 1024, oc = r->ix_cap;
+    uint64_t *ok = r->ix_key;
+    int *ol = r->ix_line;
+    r->ix_key = xmalloc(sizeof(uint64_t) * (size_t)cap);
+    r->ix_line = xmalloc(sizeof(int) * (size_t)cap);
+    for (int i = 0; i < cap; i++) r->ix_line[i] = -1;
+    r->ix_cap = cap;
+    r->ix_n = 0;
+    for (int i = 0; i < oc; i++) if (ol[i] >= 0) ix_put(r, ok[i], ol[i]);
+    free(ok);
+    free(ol);
+  }
+  int i = (int)(k % (uint64_t)r->ix_cap);
+  while (r->ix_line[i] >= 0) { if (r->ix_key[i] == k) return; i = (i + 1) % r->ix_cap; }
+  r->ix_key[i] = k;
+  r->ix_line[i] = line;
+  r->ix_n++;
+}
+
 static void add_line(Results *r, const char *line) {
   TimeRecord t;
   if (time_from_record(&t, line)) {
     r->t = xrealloc(r->t, sizeof(TimeRecord) * (size_t)(r->nt + 1));
     r->t[r->nt++] = t;
-  } else if (strstr(line, "\"type\": \"static\"") || strstr(line, "\"type\": \"verify\"")) {
-    r->lines = xrealloc(r->lines, sizeof(char *) * (size_t)(r->nlines + 1));
-    r->lines[r->nlines++] = arena_strdup(line);
+    return;
   }
+  bool is_static = strstr(line, "\"type\": \"static\"") != NULL;
+  if (!is_static && !strstr(line, "\"type\": \"verify\"")) return;
+  char space[32], key[256], h[32];
+  uint64_t k = 0;
+  if (is_static && json_str(line, "space", space, sizeof space) && json_str(line, "key", key, sizeof key)) k = static_ix(space, key);
+  else if (!is_static && json_str(line, "hash", h, sizeof h)) k = verify_ix(strtoull(h, NULL, 16));
+  if (!k) return;
+  r->lines = xrealloc(r->lines, sizeof(char *) * (size_t)(r->nlines + 1));
+  r->lines[r->nlines] = arena_strdup(line);
+  ix_put(r, k, r->nlines++);
+}
+
+char *verify_record(const Variant *v, bool ok, const char *why, double secs) {
+  Buf b = {0};
+  buf_printf(&b, "{\"type\": \"verify\", \"hash\": \"%016llx\", \"key\": ", (unsigned long long)v->hash);
+  json_esc(&b, v->key);
+  buf_printf(&b, ", \"ok\": %s, \"why\": ", ok ? "true" : "false");
+  json_esc(&b, why ? why : "");
+  buf_printf(&b, ", \"verify_s\": %.3f}", secs);
+  char *r = arena_strdup(b.s);
+  buf_free(&b);
+  return r;
+}
+
+bool results_verify(const Results *r, uint64_t hash, VerifyRecord *out) {
+  int i = ix_find(r, verify_ix(hash));
+  if (i < 0) return false;
+  const char *line = r->lines[i];
+  memset(out, 0, sizeof *out);
+  out->ok = json_bool(line, "ok");
+  json_str(line, "why", out->why, sizeof out->why);
+  out->verify_s = num(line, "verify_s");
+  return true;
 }
 
 /* each whole line of text to r (a torn last line, without its newline, is not whole) */
@@ -198,6 +263,8 @@ void results_close(Results *r) {
   if (r->fd >= 0) close(r->fd);
   free(r->lines);
   free(r->t);
+  free(r->ix_key);
+  free(r->ix_line);
   memset(r, 0, sizeof *r);
   r->fd = -1;
 }
@@ -218,14 +285,8 @@ const TimeRecord *results_time(const Results *r, uint64_t hash) {
 }
 
 const char *results_static(const Results *r, uint64_t space, const char *key) {
-  Buf b = {0};
-  buf_printf(&b, "\"space\": \"%016llx\", \"key\": ", (unsigned long long)space);
-  json_esc(&b, key);
-  buf_putc(&b, ',');
-  const char *found = NULL;
-  for (int i = 0; r && i < r->nlines && !found; i++) if (strstr(r->lines[i], b.s)) found = r->lines[i];
-  buf_free(&b);
-  return found;
+  int i = ix_find(r, static_ix(fmt("%016llx", (unsigned long long)space), key));
+  return i < 0 ? NULL : r->lines[i];
 }
 
 int results_merge(const char **inputs, int n, const char *out, char *why, size_t whylen) {

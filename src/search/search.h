@@ -8,8 +8,11 @@
  *              top k, random sampling, Appendix A's expected best without replacement
  *   results.c  append-only JSON lines (resume after kill -9), merge, Kernel Tuner's T4 export,
  *              the Slurm array file
- *   time.c     verification against the interpreter and timing many variants per harness process
- *              on one or more GPUs (a worker per GPU, CUDA_VISIBLE_DEVICES)
+ *   check.c    verification against the interpreter (the launch shape by sampled threads, the
+ *              passes by opt's verify_variant at three sizes), in worker processes, recorded
+ *   pool.c     items of work over forked worker processes (static metrics, verification)
+ *   time.c     timing many variants per harness process (nvcc builds in parallel) on one or more
+ *              GPUs (a worker per GPU, CUDA_VISIBLE_DEVICES); GPU outputs against the interpreter
  *   cli.c      `carve space` and `carve tune`
  * Nothing here edits the optimizer: a new pass or parameter in opt_passes() joins the space. */
 #ifndef CARVE_SEARCH_H
@@ -19,7 +22,7 @@
 
 /* SEARCH_MAX_POINTS: a Variant is about 1 KB; 200,000 of them are 200 MB and, at the static rate
  * measured here (docs/tune.md), hours of metrics: larger spaces are refused with their size */
-enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64, SEARCH_MAX_POINTS = 200000 };
+enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64, SEARCH_MAX_POINTS = 200000, SEARCH_MAX_WORKERS = 64 };
 
 /* one axis of the space: a launch dimension, a pass switched on or off, or one parameter of a
  * pass (meaningful only while its pass is on) */
@@ -72,6 +75,11 @@ typedef struct SearchInput {
   const char **arg_texts; int nargs;
   int regs;                     /* > 0: registers per thread assumed, no compiler (--regs) */
   const char *only, *skip;      /* --passes / --skip: comma lists of optimizer passes (NULL: all) */
+  const char *blocks;           /* --blocks: "orig" or "32x8,64x4": the launch shapes kept (NULL: all) */
+  /* a host program (a main, no launch spec): the launch it makes is recorded and tuned */
+  int launch_no;                /* --launch N: the Nth distinct launch (0: the kernel's first) */
+  const char *host_fn;          /* --host FUNC (NULL: main) */
+  const char **prog_args; int nprog_args;   /* the program's own arguments (after --) */
 } SearchInput;
 
 typedef struct Space {
@@ -80,7 +88,7 @@ typedef struct Space {
   Program *orig;
   SearchDim dims[SEARCH_MAX_DIMS];
   int ndims;
-  char skipped[8][320];         /* passes not applicable anywhere, and why */
+  char skipped[16][320];        /* passes not applicable anywhere, and why */
   int nskipped;
   LaunchShape shapes[SEARCH_MAX_SHAPES];
   int nshapes, orig_shape;
@@ -89,8 +97,14 @@ typedef struct Space {
   Variant *v;
   int nv;                       /* every point enumerated (size before constraints) */
   char tmpdir[256];
+  bool host;                    /* the launch is a host program's, recorded: orig is the program
+                                   with that launch appended as a spec (src_path, in tmpdir) */
+  Program *user;                /* host: the program as the user wrote it */
+  char src_path[512];           /* the file orig was loaded from */
+  char launch_note[512];        /* host: which launch, and why the block shape is fixed */
   uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
                                    records of another problem are never reused */
+  uint64_t launch_id;           /* the --arg settings and a program's recorded buffers (0: none) */
 } Space;
 
 /* ---- space.c ---- */
@@ -103,12 +117,16 @@ typedef struct Built {
   Program *base;                /* the shape's program the plan started from */
   OptInput oi;
 } Built;
-bool variant_build(Space *s, const Variant *v, bool verify, Built *b, char *why, size_t whylen);
+/* built by optimize() without verification (check.c verifies the result once); findings: the
+ * analyzer's motivation of each pass in the plan (for the source written with -o) */
+bool variant_build(Space *s, const Variant *v, bool findings, Built *b, char *why, size_t whylen);
 void built_free(Built *b);
 /* the variant's CUDA source as carve optimize writes it */
 void variant_source(Space *s, Built *b, Buf *out);
 uint64_t search_hash(const char *text);
 int space_count(const Space *s, VariantStatus st);
+/* the launch settings of program p (the --arg settings); false if one does not parse */
+bool search_overrides(const Space *s, Program *p, LaunchOverrides *ov);
 
 /* ---- static.c ---- */
 typedef struct StaticOptions {
@@ -117,6 +135,7 @@ typedef struct StaticOptions {
   bool progress;                /* a status line on standard error */
   int task, ntasks;             /* a Slurm array: this task computes variants i % ntasks == task */
   struct Results *results;      /* records appended as they are computed; known ones reused */
+  double deadline;              /* search_now() after which no more are computed (0: none) */
 } StaticOptions;
 /* compute every pending variant's metrics and constraints, then mark duplicates; the number
  * computed here (not reused from results or the cache) */
@@ -164,9 +183,11 @@ typedef struct TimeRecord {
 typedef struct Results {
   int fd;                       /* append descriptor, -1 none */
   const char *path;
-  char **lines; int nlines;     /* static records read back (JSON lines) */
+  char **lines; int nlines;     /* static and verify records read back (JSON lines) */
   TimeRecord *t; int nt;
+  uint64_t *ix_key; int *ix_line; int ix_cap, ix_n;   /* lines by (space, key) and by verified hash */
 } Results;
+typedef struct VerifyRecord { bool ok; char why[256]; double verify_s; } VerifyRecord;
 /* open (create) path, read what it holds; false with why */
 bool results_open(Results *r, const char *path, char *why, size_t whylen);
 void results_close(Results *r);
@@ -178,6 +199,9 @@ const char *results_static(const Results *r, uint64_t space, const char *key);
 char *variant_record(const Space *s, const Variant *v);        /* the static record (JSON line) */
 bool variant_from_record(Variant *v, const char *line);        /* fill metrics/status back */
 char *time_record(const TimeRecord *t);
+/* a variant's verification: {"type": "verify", "hash": ..., "key": ..., "ok": ..., "why": ..., "verify_s": ...} */
+char *verify_record(const Variant *v, bool ok, const char *why, double secs);
+bool results_verify(const Results *r, uint64_t hash, VerifyRecord *out);
 bool time_from_record(TimeRecord *t, const char *line);
 /* the JSON lines of the inputs, each once (a line kept by its text), to out */
 int results_merge(const char **inputs, int n, const char *out, char *why, size_t whylen);
@@ -186,19 +210,45 @@ bool results_t4(const Space *s, const Results *r, const char *out);
 /* an sbatch file: an array of ntasks tasks, each `carve tune ... --task $SLURM_ARRAY_TASK_ID` */
 bool emit_slurm(const char *out, int ntasks, int argc, char **argv, const char *results_prefix);
 
+/* ---- pool.c ---- */
+typedef struct Pool {
+  int workers;                                                  /* 0: one per online core */
+  char *(*work)(Space *s, int item, void *ctx);                 /* in a child: item's record (one line) */
+  void (*take)(Space *s, int item, const char *line, void *ctx);/* in the parent: the record back */
+  void (*died)(Space *s, int item, const char *why, void *ctx); /* the child died on item */
+  void *ctx;
+  double deadline;              /* search_now() after which the children are stopped and the
+                                   items not answered left so (0: none) */
+} Pool;
+/* every item through work (in forked children; inline with one worker), each answer through
+ * take or died in the parent; the number of items answered */
+int pool_run(Space *s, const Pool *pl, const int *items, int n);
+int pool_workers(int requested);
+double search_now(void);         /* seconds, monotonic */
+
+/* ---- check.c ---- */
+/* the launch of the kernel in p with the space's --arg settings (and its grid/block flags) */
+int search_prepare(Space *s, Program *p, Launch *L);
+/* verify one variant against the original (launch shape and passes); false with why */
+bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen);
+/* verify the variants idx[0..n) that have no verify record in r, in worker processes, each
+ * recorded in r; verdict[k]: 1 verified, -1 rejected (the record says why), 0 not reached
+ * before the deadline */
+void verify_variants(Space *s, const int *idx, int n, struct Results *r, int workers, bool progress, double deadline, int *verdict);
+
 /* ---- time.c ---- */
 typedef struct TimeOptions {
   const char *gpus;             /* "0,1" (NULL: device 0, or $CUDA_VISIBLE_DEVICES as it is) */
   int reps, timeout_s;
-  double time_budget_s;         /* stop starting new batches after this (0: none) */
+  double deadline;              /* search_now() after which no batch starts (0: none) */
   const char *arch;             /* nvcc -arch */
   bool progress;
   int batch;                    /* variants per harness process */
+  int workers;                  /* verification processes (0: one per core) */
+  int builds;                   /* nvcc builds at once (0: cores per GPU worker, at most 8) */
 } TimeOptions;
 /* verify (interpreter) then time the selected variants not yet in r; 0 ok, 3 no GPU/toolkit */
 int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions *o);
-/* verify one variant against the original (launch shape and passes); false with why */
-bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen);
 
 /* ---- cli.c ---- */
 bool search_is_command(const char *name);

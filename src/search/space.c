@@ -96,7 +96,7 @@ static const char *base_name(const char *path) {
 /* every shape's file and program; the original's shape is the user's file itself */
 static bool load_shape(Space *s, LaunchShape *sh, const char *text, int line, char *err, size_t errlen) {
   if (sh->block[0] == s->orig_block[0] && sh->block[1] == s->orig_block[1]) {
-    snprintf(sh->path, sizeof sh->path, "%s", s->in.path);
+    snprintf(sh->path, sizeof sh->path, "%s", s->src_path);
     sh->p = s->orig;
     sh->verified = 1;
     return true;
@@ -142,7 +142,7 @@ static bool pass_applies(Space *s, int shape, const Pass *ps, const int *vals, c
   LaunchShape *sh = &s->shapes[shape];
   if (!sh->p) { snprintf(why, len, "%s", sh->why); return false; }
   OptInput oi = {.path = sh->path, .pp = s->in.pp, .kernel = s->kernel, .arg_texts = s->in.arg_texts, .nargs = s->in.nargs, .m = s->in.m};
-  OptOptions oo = {.only = ps->name, .sets = setp, .nsets = ps->nparams, .no_verify = true, .mutation_pass = -1};
+  OptOptions oo = {.only = ps->name, .sets = setp, .nsets = ps->nparams, .no_verify = true, .no_findings = true, .mutation_pass = -1};
   Plan plan;
   bool ok = false;
   if (!optimize(sh->p, &oi, &oo, &plan) && plan.nsteps == 1) {
@@ -217,13 +217,18 @@ static void enumerate(Space *s, int shape, int d, Variant *cur, int *cap) {
   cur->choice[d] = -1;
 }
 
+bool search_overrides(const Space *s, Program *p, LaunchOverrides *ov) {
+  memset(ov, 0, sizeof *ov);
+  ov->dyn_shared = -1;
+  return parse_arg_settings(p, s->in.arg_texts, s->in.nargs, ov);
+}
+
 static bool orig_launch(Space *s, char *err, size_t errlen) {
   Obj *k = find_kernel(s->orig, s->kernel);
   Launch L;
   memset(&L, 0, sizeof L);
-  LaunchOverrides ov = {0};
-  ov.dyn_shared = -1;
-  if (!parse_arg_settings(s->orig, s->in.arg_texts, s->in.nargs, &ov)) { snprintf(err, errlen, "an --arg setting does not parse"); return false; }
+  LaunchOverrides ov;
+  if (!search_overrides(s, s->orig, &ov)) { snprintf(err, errlen, "an --arg setting does not parse"); return false; }
   FILE *saved = diag_out, *null = fopen("/dev/null", "w");
   diag_out = null;
   int rc = launch_prepare(&L, s->orig, k, &ov);
@@ -234,6 +239,116 @@ static bool orig_launch(Space *s, char *err, size_t errlen) {
   memcpy(s->orig_block, L.block, sizeof L.block);
   launch_free(&L);
   return true;
+}
+
+/* ---- a host program's launch: the program run, its launch recorded, given as flags ---- */
+static uint64_t bytes_hash(const unsigned char *p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+/* which recorded launch: --launch N, --kernel K's first, or the first; -1 with err */
+static int pick_recorded(const Space *s, const HostResult *r, char *err, size_t errlen) {
+  if (s->in.launch_no > r->nrec) { snprintf(err, errlen, "--launch %d: the program made %d distinct launches", s->in.launch_no, r->nrec); return -1; }
+  if (s->in.launch_no) return s->in.launch_no - 1;
+  for (int i = 0; i < r->nrec; i++) if (!s->in.kernel || !strcmp(r->rec[i].kernel->name, s->in.kernel)) return i;
+  snprintf(err, errlen, s->in.kernel ? "the program never launched '%s'" : "the program made no launch%s", s->in.kernel ? s->in.kernel : "");
+  return -1;
+}
+
+/* the launch as `#pragma carve` lines (each buffer's bytes in tmpdir/NAME.bin, read by
+ * file("NAME.bin") beside the copy); fp gets what identifies the launch */
+static bool recorded_spec(Space *s, const RecordedLaunch *rl, Buf *spec, Buf *fp, char *err, size_t errlen) {
+  buf_printf(spec, "\n#pragma carve launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)", s->kernel, (long long)rl->grid[0], (long long)rl->grid[1],
+             (long long)rl->grid[2], (long long)rl->block[0], (long long)rl->block[1], (long long)rl->block[2]);
+  if (rl->dyn_shared > 0) buf_printf(spec, " shared(%lld)", (long long)rl->dyn_shared);
+  buf_putc(spec, '\n');
+  for (int i = 0; i < rl->ov.nargs; i++) {
+    const ArgSpec *a = rl->ov.args[i];
+    if (!a->is_buffer) {
+      buf_printf(spec, "#pragma carve arg %s = %s\n", a->name, a->scalar.is_float ? fmt("%.17g", a->scalar.d) : fmt("%lld", (long long)a->scalar.i));
+      continue;
+    }
+    size_t bytes = (size_t)a->count * (size_t)a->elem_ty->size;
+    const char *path = fmt("%s/%s.bin", s->tmpdir, a->name);
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(a->bytes, 1, bytes, f) == bytes;
+    if (f && fclose(f)) ok = false;
+    if (!ok) { snprintf(err, errlen, "cannot write %s", path); return false; }
+    buf_printf(spec, "#pragma carve arg %s = %s[%lld] : file(\"%s.bin\") out\n", a->name, type_name(a->elem_ty), (long long)a->count, a->name);
+    buf_printf(fp, "\n%s %s[%lld] %016llx", a->name, type_name(a->elem_ty), (long long)a->count, (unsigned long long)bytes_hash(a->bytes, bytes));
+  }
+  buf_puts(fp, spec->s);
+  return true;
+}
+
+/* the user's source with the launch spec appended, saved beside the buffers and loaded as the
+ * original: from here on an ordinary carve input (a pass that reshapes the launch rewrites it) */
+static bool spec_copy(Space *s, const Buf *spec, char *err, size_t errlen) {
+  size_t n;
+  char *text = read_file(s->in.path, &n);
+  const char *path = fmt("%s/%s", s->tmpdir, base_name(s->in.path));
+  FILE *f = text ? fopen(path, "w") : NULL;
+  bool ok = f && fputs(text, f) >= 0 && fputs(spec->s, f) >= 0;
+  if (f && fclose(f)) ok = false;
+  free(text);
+  if (!ok) { snprintf(err, errlen, "cannot write %s", path); return false; }
+  int errs = diag_errors;
+  Program *p = load_program(path, &s->in.pp);
+  if (!p || p->errors || diag_errors > errs) { snprintf(err, errlen, "the program with its recorded launch as a spec does not load (%s)", path); program_free(p); return false; }
+  s->user = s->orig;
+  s->orig = p;
+  snprintf(s->src_path, sizeof s->src_path, "%s", path);
+  return true;
+}
+
+static bool record_launch(Space *s, Buf *fp, char *err, size_t errlen) {
+  const char **argv = arena_alloc(sizeof(char *) * (size_t)(s->in.nprog_args + 2));
+  argv[0] = s->in.path;
+  for (int i = 0; i < s->in.nprog_args; i++) argv[i + 1] = s->in.prog_args[i];
+  FILE *null = fopen("/dev/null", "w");
+  HostOptions ho = {.func = s->in.host_fn, .argc = s->in.nprog_args + 1, .argv = argv, .machine = s->in.m, .record = true, .out = null};
+  HostResult r;
+  fflush(stdout);
+  int rc = host_run(s->orig, &ho, &r);
+  if (null) fclose(null);
+  int sel = rc ? -1 : pick_recorded(s, &r, err, errlen);
+  if (rc) snprintf(err, errlen, "the host program did not run to its end (see carve run), so its launches are not known");
+  bool ok = sel >= 0;
+  Buf spec = {0};
+  if (ok) {
+    const RecordedLaunch *rl = &r.rec[sel];
+    s->kernel = rl->kernel->name;
+    snprintf(s->launch_note, sizeof s->launch_note,
+             "launch %d of %d distinct: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> at line %d (made %d time%s)%s; its block shape stays (the "
+             "host code launches it: no '#pragma carve launch' line to rewrite)",
+             sel + 1, r.nrec, s->kernel, (long long)rl->grid[0], (long long)rl->grid[1], (long long)rl->grid[2], (long long)rl->block[0],
+             (long long)rl->block[1], (long long)rl->block[2], rl->site.line, rl->count, rl->count == 1 ? "" : "s",
+             r.nrec > 1 ? "; --launch N or --kernel K picks another" : "");
+    ok = recorded_spec(s, rl, &spec, fp, err, errlen);
+  }
+  host_result_free(&r);
+  ok = ok && spec_copy(s, &spec, err, errlen);
+  buf_free(&spec);
+  return ok;
+}
+
+/* the kernel: a launch spec's, or a host program's recorded launch */
+static bool resolve_kernel(Space *s, Buf *fp, char *err, size_t errlen) {
+  const SearchInput *in = &s->in;
+  s->host = in->launch_no || in->host_fn || (!s->orig->specs && find_host_function(s->orig, NULL));
+  if (s->host) {
+    if (in->kernel && !find_kernel(s->orig, in->kernel)) { snprintf(err, errlen, "no kernel named '%s'", in->kernel); return false; }
+    return record_launch(s, fp, err, errlen) && orig_launch(s, err, errlen);
+  }
+  Obj *k = NULL;
+  if (in->kernel) k = find_kernel(s->orig, in->kernel);
+  else for (LaunchSpec *sp = s->orig->specs; sp && !k; sp = sp->next) k = find_kernel(s->orig, sp->kernel);
+  if (!k || !k->body) { snprintf(err, errlen, in->kernel ? "no kernel named '%s'" : "no kernel with a launch specification%s", in->kernel ? in->kernel : ""); return false; }
+  s->kernel = k->name;
+  if (!find_spec(s->orig, s->kernel)) { snprintf(err, errlen, "kernel '%s' has no '#pragma carve launch'", s->kernel); return false; }
+  return orig_launch(s, err, errlen);
 }
 
 /* launch constraints decided before anything is built */
@@ -252,18 +367,62 @@ static bool shape_constraint(const Space *s, const LaunchShape *sh, char *why, s
   return false;
 }
 
+/* --blocks: "orig", or a comma list of WxH (H 1 when left out); *n pairs into wh; false with err */
+static bool parse_blocks(const char *list, int wh[][2], int *n, char *err, size_t errlen) {
+  *n = 0;
+  if (!strcmp(list, "orig")) return true;
+  for (const char *p = list; *p;) {
+    char *end;
+    long w = strtol(p, &end, 10), h = 1;
+    if (end != p && *end == 'x') { const char *q = end + 1; h = strtol(q, &end, 10); if (end == q) h = 0; }
+    if (end == p || w < 1 || w > 1024 || h < 1 || h > 1024 || (*end && *end != ',') || *n == SEARCH_MAX_SHAPES) {
+      snprintf(err, errlen, "--blocks: '%s' is not 'orig' or a list of block shapes WxH (32x8,64x4)", list);
+      return false;
+    }
+    wh[*n][0] = (int)w;
+    wh[*n][1] = (int)h;
+    (*n)++;
+    p = *end ? end + 1 : end;
+  }
+  return true;
+}
+
+static void add_value(int *vals, int *n, int v) {
+  for (int i = 0; i < *n; i++) if (vals[i] == v) return;
+  if (*n < SEARCH_MAX_VALUES) vals[(*n)++] = v;
+}
+
+/* the values of block.x and block.y: every allowed one, or those --blocks names */
+static bool axis_values(Space *s, int *xs, int *nx, int *ys, int *ny, int wh[][2], int *nwh, char *err, size_t errlen) {
+  *nx = *ny = *nwh = 0;
+  if (s->in.blocks) {
+    if (!parse_blocks(s->in.blocks, wh, nwh, err, errlen)) return false;
+    for (int i = 0; i < *nwh; i++) { add_value(xs, nx, wh[i][0]); add_value(ys, ny, wh[i][1]); }
+    if (!*nwh) *nwh = -1;   /* "orig": the original's shape alone */
+  } else {
+    for (size_t i = 0; i < sizeof block_x_values / sizeof *block_x_values; i++) xs[(*nx)++] = block_x_values[i];
+    if (s->orig_block[1] > 1) for (size_t i = 0; i < sizeof block_y_values / sizeof *block_y_values; i++) ys[(*ny)++] = block_y_values[i];
+    else ys[(*ny)++] = 1;
+  }
+  return true;
+}
+
+static bool listed_shape(int wh[][2], int nwh, int x, int y) {
+  if (!nwh) return true;
+  for (int i = 0; i < nwh; i++) if (wh[i][0] == x && wh[i][1] == y) return true;
+  return false;
+}
+
 static bool launch_axes(Space *s, char *err, size_t errlen) {
-  int xs[SEARCH_MAX_VALUES], ys[SEARCH_MAX_VALUES], nx = 0, ny = 0;
-  for (size_t i = 0; i < sizeof block_x_values / sizeof *block_x_values; i++) xs[nx++] = block_x_values[i];
-  bool two_d = s->orig_block[1] > 1;
-  if (two_d) for (size_t i = 0; i < sizeof block_y_values / sizeof *block_y_values; i++) ys[ny++] = block_y_values[i];
-  else ys[ny++] = 1;
+  int xs[SEARCH_MAX_VALUES], ys[SEARCH_MAX_VALUES], nx, ny, wh[SEARCH_MAX_SHAPES][2], nwh;
+  if (s->host) s->in.blocks = "orig";   /* the host code launches it: its shape stays */
+  if (!axis_values(s, xs, &nx, ys, &ny, wh, &nwh, err, errlen)) return false;
   /* the original's shape is always a point */
   bool hx = false, hy = false;
   for (int i = 0; i < nx; i++) hx |= xs[i] == s->orig_block[0];
   for (int i = 0; i < ny; i++) hy |= ys[i] == s->orig_block[1];
-  if (!hx && nx < SEARCH_MAX_VALUES) xs[nx++] = (int)s->orig_block[0];
-  if (!hy && ny < SEARCH_MAX_VALUES) ys[ny++] = (int)s->orig_block[1];
+  if (!hx) add_value(xs, &nx, (int)s->orig_block[0]);
+  if (!hy) add_value(ys, &ny, (int)s->orig_block[1]);
   add_dim(s, "block.x", xs, nx, -1, -1, 0);
   add_dim(s, "block.y", ys, ny, -1, -1, 1);
   size_t n;
@@ -275,12 +434,12 @@ static bool launch_axes(Space *s, char *err, size_t errlen) {
   free(text);
   for (int i = 0; i < nx; i++)
     for (int j = 0; j < ny; j++) {
-      if (s->nshapes == SEARCH_MAX_SHAPES) break;
+      bool is_orig = xs[i] == s->orig_block[0] && ys[j] == s->orig_block[1];
+      if (s->nshapes == SEARCH_MAX_SHAPES || (!is_orig && !listed_shape(wh, nwh, xs[i], ys[j]))) continue;
       LaunchShape *sh = &s->shapes[s->nshapes++];
       sh->block[0] = xs[i];
       sh->block[1] = ys[j];
       sh->block[2] = s->orig_block[2];
-      bool is_orig = xs[i] == s->orig_block[0] && ys[j] == s->orig_block[1];
       if (is_orig) s->orig_shape = s->nshapes - 1;
       char why[256];
       if (shape_constraint(s, sh, why, sizeof why)) continue;   /* never built */
@@ -303,36 +462,40 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   s->in.pp.n_include_dirs = in->pp.n_include_dirs + 1;
   int errs = diag_errors;
   s->orig = load_program(in->path, &in->pp);
+  snprintf(s->src_path, sizeof s->src_path, "%s", in->path);
   if (!s->orig) { snprintf(err, errlen, "%s does not load", in->path); return 2; }
   if (s->orig->errors || diag_errors > errs) { snprintf(err, errlen, "%s has errors", in->path); return 2; }
-  Obj *k = NULL;
-  if (in->kernel) k = find_kernel(s->orig, in->kernel);
-  else for (LaunchSpec *sp = s->orig->specs; sp && !k; sp = sp->next) k = find_kernel(s->orig, sp->kernel);
-  if (!k || !k->body) { snprintf(err, errlen, in->kernel ? "no kernel named '%s'" : "no kernel with a launch specification%s", in->kernel ? in->kernel : ""); return 2; }
-  s->kernel = k->name;
-  if (!find_spec(s->orig, s->kernel)) { snprintf(err, errlen, "kernel '%s' has no '#pragma carve launch'", s->kernel); return 2; }
-  if (!orig_launch(s, err, errlen)) return 2;
-  Buf fp = {0};
+  snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(s->tmpdir)) { s->tmpdir[0] = 0; snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
+  /* the fingerprint: what makes records reusable (never the temporary paths); the launch's
+   * identity beyond the printed source (--arg settings, a program's buffers) also enters each
+   * variant's hash, which keys its verification and its time */
+  Buf fp = {0}, id = {0};
   print_program(&fp, s->orig);
-  buf_printf(&fp, "\n%s/%s/%d", in->m->name, s->kernel, in->regs);
+  for (int i = 0; i < in->nargs; i++) buf_printf(&id, "\n%s", in->arg_texts[i]);
+  if (!resolve_kernel(s, &id, err, errlen)) { buf_free(&fp); buf_free(&id); return 2; }
+  s->launch_id = id.len ? search_hash(id.s) : 0;
+  buf_printf(&fp, "%s\n%s/%s/%d", id.s ? id.s : "", in->m->name, s->kernel, in->regs);
   if (in->only || in->skip) buf_printf(&fp, "\npasses %s skip %s", in->only ? in->only : "*", in->skip ? in->skip : "-");
-  for (int i = 0; i < in->nargs; i++) buf_printf(&fp, "\n%s", in->arg_texts[i]);
   s->fingerprint = search_hash(fp.s);
   buf_free(&fp);
-  snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-  if (!mkdtemp(s->tmpdir)) { snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
+  buf_free(&id);
   if (!opt_passes_known(in->only, "--passes", err, errlen) || !opt_passes_known(in->skip, "--skip", err, errlen)) return 2;
   if (!launch_axes(s, err, errlen)) return 2;
   int np;
   const Pass *const *ps = opt_passes(&np);
   for (int i = 0; i < np && s->ndims + 1 + ps[i]->nparams <= SEARCH_MAX_DIMS; i++) {
     char why[512];
+    if (!strcmp(ps[i]->name, "launch")) {   /* it reshapes the block: the launch axes enumerate that */
+      if (s->nskipped < 16) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "launch: the space's own launch axes (block.x, block.y) enumerate the block shape");
+      continue;
+    }
     if ((in->only && !opt_listed(in->only, ps[i]->name)) || opt_listed(in->skip, ps[i]->name)) {
-      if (s->nskipped < 8) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: left out (%s)", ps[i]->name, in->only ? "--passes" : "--skip");
+      if (s->nskipped < 16) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: left out (%s)", ps[i]->name, in->only ? "--passes" : "--skip");
       continue;
     }
     if (!pass_applicable(s, ps[i], why, sizeof why)) {
-      if (s->nskipped < 8) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: %.300s", ps[i]->name, why);
+      if (s->nskipped < 16) snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: %.300s", ps[i]->name, why);
       continue;
     }
     static const int onoff[] = {0, 1};
@@ -382,11 +545,12 @@ void space_free(Space *s) {
   /* the relaunched sources and the harness builds: all ours ($CARVE_KEEP_TMP keeps them) */
   if (s->tmpdir[0] && !getenv("CARVE_KEEP_TMP")) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
   if (s->orig) program_free(s->orig);
+  if (s->user) program_free(s->user);
   free(s->v);
   memset(s, 0, sizeof *s);
 }
 
-bool variant_build(Space *s, const Variant *v, bool verify, Built *b, char *why, size_t whylen) {
+bool variant_build(Space *s, const Variant *v, bool findings, Built *b, char *why, size_t whylen) {
   memset(b, 0, sizeof *b);
   LaunchShape *sh = &s->shapes[v->shape];
   if (!sh->p) { snprintf(why, whylen, "launch: %.240s", sh->why); return false; }
@@ -403,20 +567,12 @@ bool variant_build(Space *s, const Variant *v, bool verify, Built *b, char *why,
   }
   b->base = sh->p;
   b->oi = (OptInput){.path = sh->path, .pp = s->in.pp, .kernel = s->kernel, .arg_texts = s->in.arg_texts, .nargs = s->in.nargs, .m = s->in.m};
-  OptOptions oo = {.only = only.s ? arena_strdup(only.s) : "", .sets = sets, .nsets = nsets, .no_verify = !verify, .mutation_pass = -1};
+  OptOptions oo = {.only = only.s ? arena_strdup(only.s) : "", .sets = sets, .nsets = nsets, .no_verify = true, .no_findings = !findings, .mutation_pass = -1};
   buf_free(&only);
   if (optimize(sh->p, &b->oi, &oo, &b->plan)) { snprintf(why, whylen, "optimize: %s", b->plan.error); plan_free(&b->plan); return false; }
   for (int i = 0; i < b->plan.nsteps; i++) {
     const PlanStep *st = &b->plan.steps[i];
     if (!st->applied) { snprintf(why, whylen, "legality: %s: %.200s", st->pass->name, st->why); plan_free(&b->plan); return false; }
-    if (st->rejected) {
-      const VerifyResult *r = &st->verify;
-      const char *d = "";
-      for (int k = 0; k < r->nsizes; k++) if (r->size[k].ran && !r->size[k].skipped && !r->size[k].ok) d = fmt("%s: %s", r->size[k].label, r->size[k].detail);
-      snprintf(why, whylen, "verification: %s rejected (%.200s)", st->pass->name, d);
-      plan_free(&b->plan);
-      return false;
-    }
   }
   return true;
 }

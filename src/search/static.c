@@ -2,16 +2,12 @@
  * optimize() (no verification: that is for the ones to be timed), compiled by NVRTC for its
  * resources and counted by the interpreter on sampled blocks (estimate_kernel). Workers are
  * processes, one per core by default (fork: each inherits the loaded programs and loads NVRTC
- * itself); the parent alone writes the results file and the cache, one record per variant.
- * A worker that dies costs the variant it was on (recorded as a constraint), not the search. */
+ * itself: pool.c); the parent alone writes the results file and the cache, one record per
+ * variant. A worker that dies costs the variant it was on (recorded as a constraint), not the
+ * search. */
 #include "search.h"
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,13 +68,10 @@ static void fill_metrics(Variant *v, const EstimateResult *r) {
   snprintf(m->bottleneck, sizeof m->bottleneck, "%s", bottleneck_name(r->e.bottleneck));
 }
 
-typedef struct { Space *s; Variant *v; Program *r; } EstWork;
-
 static void estimate_variant(Space *s, Variant *v, Program *r) {
   ProgramScope sc = program_enter(r);
-  LaunchOverrides ov = {0};
-  ov.dyn_shared = -1;
-  parse_arg_settings(r, s->in.arg_texts, s->in.nargs, &ov);   /* checked when the space was built */
+  LaunchOverrides ov;
+  search_overrides(s, r, &ov);   /* checked when the space was built */
   EstimateOptions eo = {.regs = s->in.regs};
   EstimateResult er;
   int rc = estimate_kernel(r, find_kernel(r, s->kernel), &ov, s->in.m, &eo, &er);
@@ -121,7 +114,9 @@ void variant_metrics(Space *s, Variant *v) {
   } else {
     Buf src = {0};
     print_program(&src, b.plan.result);
-    v->hash = search_hash(src.s ? src.s : "") ^ search_hash(fmt("%s/%s/%d", s->in.m->name, s->kernel, s->in.regs));
+    const char *ctx = fmt("%s/%s/%d", s->in.m->name, s->kernel, s->in.regs);
+    if (s->launch_id) ctx = fmt("%s/%016llx", ctx, (unsigned long long)s->launch_id);
+    v->hash = search_hash(src.s ? src.s : "") ^ search_hash(ctx);
     buf_free(&src);
     if (!from_cache(cache_now, s, v)) estimate_variant(s, v, b.plan.result);
     built_free(&b);
@@ -151,95 +146,34 @@ static void progress_line(const StaticOptions *o, int done, int total, double t0
   if (done == total) fputc('\n', stderr);
 }
 
-/* a finished record from a worker: into the variant, the results file and the cache */
-static void take_record(Space *s, const StaticOptions *o, const char *dir, const char *line) {
-  double i;
-  if (!json_number(line, "i", &i) || i < 0 || i >= s->nv) return;
-  Variant *v = &s->v[(int)i];
-  if (!variant_from_record(v, line)) return;
-  if (o->results) results_append(o->results, line);
-  to_cache(dir, s, v, line);
+typedef struct { const StaticOptions *o; const char *dir; int done, total; double t0; } Computing;
+
+/* in a worker: the variant's record */
+static char *metrics_work(Space *s, int i, void *ctx) {
+  variant_metrics(s, &s->v[i]);
+  return variant_record(s, &s->v[i]);
 }
 
-/* the child: its share of the pending list, one record per line ("start I" before each) */
-static void worker_main(Space *s, const int *pend, int np, int w, int nw, int fd, const char *dir) {
-  for (int j = w; j < np; j += nw) {
-    Variant *v = &s->v[pend[j]];
-    char *st = fmt("start %d\n", pend[j]);
-    if (write(fd, st, strlen(st)) < 0) _exit(1);
-    variant_metrics(s, v);
-    char *line = variant_record(s, v);
-    char *out = fmt("%s\n", line);
-    size_t n = strlen(out), off = 0;
-    while (off < n) {
-      ssize_t k = write(fd, out + off, n - off);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) _exit(1);
-      off += (size_t)k;
-    }
+/* in the parent: into the variant, the results file and the cache */
+static void metrics_take(Space *s, int i, const char *line, void *ctx) {
+  Computing *c = ctx;
+  Variant *v = &s->v[i];
+  if (variant_from_record(v, line)) {
+    if (c->o->results) results_append(c->o->results, line);
+    to_cache(c->dir, s, v, line);
   }
-  (void)dir;
-  _exit(0);
+  progress_line(c->o, ++c->done, c->total, c->t0);
 }
 
-static void worker_lines(Space *s, const StaticOptions *o, const char *dir, Worker *w, int *done, int total, double t0) {
-  char *nl;
-  while (w->in.s && (nl = strchr(w->in.s, '\n'))) {
-    *nl = 0;
-    if (!strncmp(w->in.s, "start ", 6)) w->current = atoi(w->in.s + 6);
-    else { take_record(s, o, dir, w->in.s); w->current = -1; (*done)++; progress_line(o, *done, total, t0); }
-    size_t rest = w->in.len - (size_t)(nl + 1 - w->in.s);
-    memmove(w->in.s, nl + 1, rest + 1);
-    w->in.len = rest;
-  }
-}
-
-/* one round of workers over pend; a worker that dies marks the variant it was on */
-static void round_of_workers(Space *s, const StaticOptions *o, const char *dir, const int *pend, int np, int nw, int *done, int total, double t0) {
-  Worker *ws = xmalloc(sizeof(Worker) * (size_t)nw);
-  fflush(stdout);
-  fflush(stderr);
-  for (int w = 0; w < nw; w++) {
-    int p[2];
-    ws[w].current = -1;
-    if (pipe(p)) { ws[w].done = true; ws[w].fd = -1; continue; }
-    pid_t pid = fork();
-    if (pid == 0) { close(p[0]); worker_main(s, pend, np, w, nw, p[1], dir); }
-    close(p[1]);
-    ws[w].pid = pid;
-    ws[w].fd = p[0];
-    if (pid < 0) { close(p[0]); ws[w].done = true; ws[w].fd = -1; }
-  }
-  for (;;) {
-    struct pollfd pf[64];
-    int map[64], n = 0;
-    for (int w = 0; w < nw && n < 64; w++) if (!ws[w].done) { pf[n].fd = ws[w].fd; pf[n].events = POLLIN; map[n++] = w; }
-    if (!n) break;
-    if (poll(pf, (nfds_t)n, -1) < 0 && errno != EINTR) break;
-    for (int k = 0; k < n; k++) {
-      if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      Worker *w = &ws[map[k]];
-      char buf[8192];
-      ssize_t r = read(w->fd, buf, sizeof buf - 1);
-      if (r > 0) { buf[r] = 0; buf_puts(&w->in, buf); worker_lines(s, o, dir, w, done, total, t0); continue; }
-      if (r < 0 && errno == EINTR) continue;
-      close(w->fd);
-      w->done = true;
-      int status = 0;
-      waitpid(w->pid, &status, 0);
-      if (w->current >= 0 && s->v[w->current].status == VS_PENDING) {
-        Variant *v = &s->v[w->current];
-        v->status = VS_CONSTRAINT;
-        snprintf(v->why, sizeof v->why, "static analysis: the worker died (%s %d)", WIFSIGNALED(status) ? "signal" : "exit",
-                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-        char *line = variant_record(s, v);
-        if (o->results) results_append(o->results, line);
-        (*done)++;
-      }
-    }
-  }
-  for (int w = 0; w < nw; w++) buf_free(&ws[w].in);
-  free(ws);
+/* a worker that died costs its variant (recorded: a resume does not try it again); one that
+ * could not start costs nothing recorded */
+static void metrics_died(Space *s, int i, const char *why, void *ctx) {
+  Computing *c = ctx;
+  Variant *v = &s->v[i];
+  v->status = VS_CONSTRAINT;
+  snprintf(v->why, sizeof v->why, "static analysis: %s", why);
+  if (c->o->results && strstr(why, "died")) results_append(c->o->results, variant_record(s, v));
+  progress_line(c->o, ++c->done, c->total, c->t0);
 }
 
 static void mark_duplicates(Space *s) {
@@ -254,7 +188,7 @@ static void mark_duplicates(Space *s) {
 int space_metrics(Space *s, const StaticOptions *o) {
   const char *dir = default_cache_dir(o);
   cache_now = dir;
-  int *pend = xmalloc(sizeof(int) * (size_t)(s->nv + 1)), np = 0, done = 0;
+  int *pend = xmalloc(sizeof(int) * (size_t)(s->nv + 1)), np = 0;
   for (int i = 0; i < s->nv; i++) {
     Variant *v = &s->v[i];
     if (v->status == VS_DUPLICATE) { v->status = VS_OK; }
@@ -265,31 +199,10 @@ int space_metrics(Space *s, const StaticOptions *o) {
     if (o->ntasks > 1 && i % o->ntasks != o->task) continue;
     pend[np++] = i;
   }
-  double t0 = now_s();
-  int nw = o->workers > 0 ? o->workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (nw < 1) nw = 1;
-  if (nw > 64) nw = 64;
-  int computed = 0;
-  while (np > 0) {
-    int w = nw < np ? nw : np;
-    if (w == 1 && nw == 1) {
-      for (int j = 0; j < np; j++) {
-        Variant *v = &s->v[pend[j]];
-        variant_metrics(s, v);
-        char *line = variant_record(s, v);
-        if (o->results) results_append(o->results, line);
-        to_cache(dir, s, v, line);
-        progress_line(o, ++done, np, t0);
-      }
-    } else round_of_workers(s, o, dir, pend, np, w, &done, np, t0);
-    computed += np;
-    int left = 0;
-    for (int j = 0; j < np; j++) if (s->v[pend[j]].status == VS_PENDING) pend[left++] = pend[j];
-    computed -= left;
-    if (left == np)   /* no worker could start: these cannot be computed here */
-      for (int j = 0; j < np; j++) { s->v[pend[j]].status = VS_CONSTRAINT; snprintf(s->v[pend[j]].why, sizeof s->v[pend[j]].why, "static analysis: no worker process"); left = 0; }
-    np = left;
-  }
+  Computing c = {o, dir, 0, np, now_s()};
+  Pool pl = {o->workers, metrics_work, metrics_take, metrics_died, &c, o->deadline};
+  int computed = pool_run(s, &pl, pend, np);
+  if (computed < np && o->progress) fprintf(stderr, "\n  time budget spent: %d variants have no static metrics yet (run again: it resumes)\n", np - computed);
   free(pend);
   mark_duplicates(s);
   return computed;

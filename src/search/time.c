@@ -1,11 +1,12 @@
 /* time: the variants chosen, verified and timed. Verification is the interpreter's, twice: the
- * variant against the original (its launch shape at the user's size, sampled blocks; its passes
- * at a reduced, a ragged and the full size, by optimize()), and on the GPU its first launch's
- * outputs against the interpreter's (sampled blocks). Timing: one harness build holds a batch of
- * variants (src/gpu/harness.c, harness_generate_multi); a variant that faults ends the process
- * and the driver starts it again after that variant; a variant silent past the timeout is
- * killed the same way. One worker process per GPU (CUDA_VISIBLE_DEVICES), appending records to
- * the shared results file (O_APPEND). */
+ * variant against the original before anything is built for the GPU (check.c: launch shape and
+ * passes, in worker processes, recorded), and on the GPU its first launch's outputs against the
+ * interpreter's (sampled blocks). Timing: one harness build holds a batch of variants
+ * (src/gpu/harness.c, harness_generate_multi); the batches are built by nvcc in parallel
+ * (builder processes) while the GPU times them in order; a variant that faults ends the
+ * harness and the driver starts it again after that variant; a variant silent past the timeout
+ * is killed the same way. One worker process per GPU (CUDA_VISIBLE_DEVICES), appending records
+ * to the shared results file (O_APPEND). */
 #include "search.h"
 #include "../gpu/gpu.h"
 #include <errno.h>
@@ -33,20 +34,9 @@ typedef struct {
   bool ok;
 } Reference;
 
-static int prepare(Space *s, Program *p, Launch *L) {
-  ProgramScope sc = program_enter(p);
-  LaunchOverrides ov = {0};
-  ov.dyn_shared = -1;
-  parse_arg_settings(p, s->in.arg_texts, s->in.nargs, &ov);   /* checked when the space was built */
-  memset(L, 0, sizeof *L);
-  int rc = launch_prepare(L, p, find_kernel(p, s->kernel), &ov);
-  program_leave(sc);
-  return rc;
-}
-
 static bool reference_run(Space *s, Reference *r) {
   memset(r, 0, sizeof *r);
-  if (prepare(s, s->orig, &r->L)) return false;
+  if (search_prepare(s, s->orig, &r->L)) return false;
   int64_t total = r->L.grid[0] * r->L.grid[1] * r->L.grid[2];
   int want = 64;
   written_init(&r->w, &r->L);
@@ -90,142 +80,6 @@ static bool compare_outputs(Space *s, Reference *r, const char *dir, char *why, 
     if (!c.ok) { snprintf(why, len, "%s: relative L2 error %.3g > %.3g", b->name, c.rel_l2, tol); return false; }
   }
   return true;
-}
-
-/* the threads of sampled boxes [lo, hi) (global thread coordinates), and what they write */
-typedef struct {
-  const Launch *L;
-  int64_t (*box)[2][3]; int nbox;
-  Written w;
-} Cover;
-
-static bool in_boxes(const Cover *c, const int64_t g[3]) {
-  for (int k = 0; k < c->nbox; k++) {
-    bool in = true;
-    for (int d = 0; d < 3 && in; d++) in = g[d] >= c->box[k][0][d] && g[d] < c->box[k][1][d];
-    if (in) return true;
-  }
-  return false;
-}
-
-/* blocks with a thread in a box (the hooks' context is the Written, first in Cover) */
-static bool cover_want(void *ctx, int64_t b) {
-  const Cover *c = ((const Written *)ctx)->keep_ctx;
-  const Launch *L = c->L;
-  int64_t id[3] = {b % L->grid[0], b / L->grid[0] % L->grid[1], b / (L->grid[0] * L->grid[1])};
-  for (int k = 0; k < c->nbox; k++) {
-    bool meet = true;
-    for (int d = 0; d < 3 && meet; d++) meet = id[d] * L->block[d] < c->box[k][1][d] && (id[d] + 1) * L->block[d] > c->box[k][0][d];
-    if (meet) return true;
-  }
-  return false;
-}
-
-/* a store counts when its thread lies inside a box */
-static bool cover_keep(void *ctx, int64_t blk, int t) {
-  const Cover *c = ctx;
-  const Launch *L = c->L;
-  int64_t id[3] = {blk % L->grid[0], blk / L->grid[0] % L->grid[1], blk / (L->grid[0] * L->grid[1])};
-  int64_t g[3] = {id[0] * L->block[0] + t % L->block[0], id[1] * L->block[1] + t / L->block[0] % L->block[1],
-                  id[2] * L->block[2] + t / (L->block[0] * L->block[1])};
-  return in_boxes(c, g);
-}
-
-static Hooks cover_hooks(Cover *c, const Launch *L) {
-  c->L = L;
-  written_init(&c->w, L);
-  c->w.keep = cover_keep;
-  c->w.keep_ctx = c;
-  Hooks h = written_hooks(&c->w);
-  h.want_block = cover_want;
-  return h;
-}
-
-/* two launches' outputs: the same elements written by the boxes' threads, with equal values */
-static bool cover_compare(Space *s, const Cover *ca, const Cover *cb, char *why, size_t len) {
-  LaunchSpec *spec = find_spec(s->orig, s->kernel);
-  double rel = spec ? spec->rel_tol : 0, abs_tol = spec ? spec->abs_tol : 0;
-  int64_t compared = 0;
-  for (int i = 1; i < cb->L->nbufs; i++) {
-    Buffer *x = &ca->L->bufs[i], *y = &cb->L->bufs[i];
-    if (!y->out || ca->w.atomic[i] || cb->w.atomic[i]) continue;
-    Type *t = y->elem_ty->kind == TY_STRUCT ? y->elem_ty->members->ty : y->elem_ty;
-    size_t cs = (size_t)t->size, ne = cs ? y->bytes / cs : 0;
-    for (size_t e = 0; e < ne; e++) {
-      bool wa = ca->w.bytes[i][e * cs], wb = cb->w.bytes[i][e * cs];
-      if (wa != wb) { snprintf(why, len, "%s[%zu] is written by the same threads %s the original's launch only", y->name, e, wa ? "in" : "outside"); return false; }
-      if (!wb) continue;
-      compared++;
-      const unsigned char *p = x->data + e * cs, *q = y->data + e * cs;
-      bool same;
-      double u = 0, v = 0;
-      if (t->kind == TY_FLOAT) { float f, g; memcpy(&f, p, 4); memcpy(&g, q, 4); u = f; v = g; }
-      else if (t->kind == TY_DOUBLE) { memcpy(&u, p, 8); memcpy(&v, q, 8); }
-      if (is_flonum(t)) same = (isnan(u) && isnan(v)) || u == v || fabs(u - v) <= abs_tol + rel * fmax(fabs(u), fabs(v));
-      else same = !memcmp(p, q, cs);
-      if (!same) { snprintf(why, len, "%s[%zu]: original %.9g, with this block %.9g", y->name, e, u, v); return false; }
-    }
-  }
-  if (!compared) { snprintf(why, len, "the sampled threads wrote no output"); return false; }
-  return true;
-}
-
-/* the shape against the original at the user's size: the threads of sampled blocks of the
- * shape, run in both launches (the original's blocks that hold them), write the same elements
- * with the same values */
-static bool shape_check(Space *s, LaunchShape *sh, char *why, size_t len) {
-  Launch a, b;
-  memset(&a, 0, sizeof a);
-  memset(&b, 0, sizeof b);
-  Cover ca = {0}, cb = {0};
-  bool ok = false;
-  FILE *saved = diag_out, *null = fopen("/dev/null", "w");
-  diag_out = null;
-  int errs = diag_errors;
-  enum { SAMPLES = 8 };
-  int64_t box[SAMPLES][2][3];
-  int nb = 0;
-  if (prepare(s, s->orig, &a) || prepare(s, sh->p, &b)) { snprintf(why, len, "the launch cannot be prepared"); goto out; }
-  int64_t total = b.grid[0] * b.grid[1] * b.grid[2];
-  int64_t pick[SAMPLES];
-  int np = launch_sample_blocks(total, SAMPLES, pick);
-  for (int i = 0; i < np; i++) {
-    int64_t l = pick[i];
-    int64_t id[3] = {l % b.grid[0], l / b.grid[0] % b.grid[1], l / (b.grid[0] * b.grid[1])};
-    for (int d = 0; d < 3; d++) { box[nb][0][d] = id[d] * b.block[d]; box[nb][1][d] = (id[d] + 1) * b.block[d]; }
-    nb++;
-  }
-  ca.box = cb.box = box;
-  ca.nbox = cb.nbox = nb;
-  Hooks ha = cover_hooks(&ca, &a), hb = cover_hooks(&cb, &b);
-  RunOptions roa = {.hooks = &ha}, rob = {.hooks = &hb};
-  RunStats st;
-  if (interp_run(&a, &roa, &st)) { snprintf(why, len, "the original faults"); goto out; }
-  if (interp_run(&b, &rob, &st)) { snprintf(why, len, "the kernel faults with this block"); goto out; }
-  ok = cover_compare(s, &ca, &cb, why, len);
-out:
-  diag_out = saved;
-  diag_errors = errs;
-  if (null) fclose(null);
-  if (ca.w.L) written_free(&ca.w);
-  if (cb.w.L) written_free(&cb.w);
-  launch_free(&a);
-  launch_free(&b);
-  return ok;
-}
-
-bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen) {
-  LaunchShape *sh = &s->shapes[v->shape];
-  if (!sh->verified) {
-    char w[200] = "";
-    sh->verified = shape_check(s, sh, w, sizeof w) ? 1 : -1;
-    if (sh->verified < 0) snprintf(sh->why, sizeof sh->why, "block %lldx%lld: %s", (long long)sh->block[0], (long long)sh->block[1], w);
-  }
-  if (sh->verified < 0) { snprintf(why, whylen, "launch shape: %.220s", sh->why); return false; }
-  Built b;
-  bool ok = variant_build(s, v, true, &b, why, whylen);
-  if (ok) built_free(&b);
-  return ok;
 }
 
 /* ---- one batch: build, run (resumed after a faulting variant), verify, record ---- */
@@ -277,10 +131,10 @@ static void record(Worker *w, const Variant *v, const char *status, const char *
 
 /* run the harness from variant `first`; returns the index it stopped at (n when done), and
  * records each finished variant; -3 when there is no GPU */
-static int run_from(Worker *w, const char *exe, Variant **vs, int n, int first, double compile_s, const double *verify_s) {
+static int run_from(Worker *w, const char *dir, Variant **vs, int n, int first, double compile_s, const double *verify_s) {
   int p[2];
   if (pipe(p)) return n;
-  char *outdir = fmt("%s/out", w->dir);
+  char *outdir = fmt("%s/out", dir), *exe = fmt("%s/tune", dir);
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
@@ -288,7 +142,7 @@ static int run_from(Worker *w, const char *exe, Variant **vs, int n, int first, 
     setpgid(0, 0);
     dup2(p[1], 1);
     close(p[0]);
-    if (!freopen(fmt("%s/run.err", w->dir), "w", stderr)) _exit(127);
+    if (!freopen(fmt("%s/run.err", dir), "w", stderr)) _exit(127);
     char reps[16], f[16], l[16];
     snprintf(reps, sizeof reps, "%d", w->o->reps > 0 ? w->o->reps : 20);
     snprintf(f, sizeof f, "%d", first);
@@ -350,62 +204,146 @@ static int run_from(Worker *w, const char *exe, Variant **vs, int n, int first, 
   return n;
 }
 
-static int time_batch(Worker *w, Variant **vs, int n, const double *verify_s) {
+/* build a batch's harness in dir: its variants rebuilt, one source, one nvcc. 0 built, 1 nvcc
+ * failed (dir/nvcc.err), -1 a variant could not be rebuilt */
+static int build_batch(Worker *w, Variant **vs, int n, const char *dir) {
   Launch *L = xmalloc(sizeof(Launch) * (size_t)n), **Lp = xmalloc(sizeof(Launch *) * (size_t)n);
   Built *b = xmalloc(sizeof(Built) * (size_t)n);
-  int ok = 0;
+  int built = 0, rc = -1;
   char why[256];
-  for (int i = 0; i < n; i++) {
-    if (!variant_build(w->s, vs[i], false, &b[i], why, sizeof why) || prepare(w->s, b[i].plan.result, &L[i])) {
-      for (int j = 0; j < i; j++) { launch_free(&L[j]); built_free(&b[j]); }
-      free(L); free(Lp); free(b);
-      return -1;
+  for (; built < n; built++) {
+    if (!variant_build(w->s, vs[built], false, &b[built], why, sizeof why)) break;
+    if (search_prepare(w->s, b[built].plan.result, &L[built])) { built_free(&b[built]); break; }
+    Lp[built] = &L[built];
+  }
+  if (built == n) {
+    Buf src = {0};
+    HarnessOptions ho = {.reps = w->o->reps};
+    harness_generate_multi(&src, &w->ref->L, Lp, n, &ho);
+    char *cu = fmt("%s/tune.cu", dir), *exe = fmt("%s/tune", dir);
+    FILE *f = fopen(cu, "w");
+    bool written = f && fwrite(src.s, 1, src.len, f) == src.len;
+    if (f && fclose(f)) written = false;
+    buf_free(&src);
+    rc = 1;
+    if (written) {
+      char *argv[] = {(char *)w->nvcc, "-O3", fmt("-arch=%s", w->o->arch ? w->o->arch : "sm_90"), "-o", exe, cu, NULL};
+      rc = run_program(argv, NULL, fmt("%s/nvcc.err", dir), 600) ? 1 : 0;
     }
-    Lp[i] = &L[i];
   }
-  Buf src = {0};
-  HarnessOptions ho = {.reps = w->o->reps};
-  harness_generate_multi(&src, &w->ref->L, Lp, n, &ho);
-  char *cu = fmt("%s/tune.cu", w->dir), *exe = fmt("%s/tune", w->dir);
-  FILE *f = fopen(cu, "w");
-  bool written = f && fwrite(src.s, 1, src.len, f) == src.len;
-  if (f && fclose(f)) written = false;
-  buf_free(&src);
-  double t0 = now_s();
-  int rc = 2;
-  if (written) {
-    char *argv[] = {(char *)w->nvcc, "-O3", fmt("-arch=%s", w->o->arch ? w->o->arch : "sm_90"), "-o", exe, cu, NULL};
-    rc = run_program(argv, NULL, fmt("%s/nvcc.err", w->dir), 600);
-  }
-  double compile_s = (now_s() - t0) / n;
-  if (rc && n > 1) {
-    /* one variant nvcc refuses must not cost its batch: halve until it stands alone */
-    for (int i = 0; i < n; i++) { launch_free(&L[i]); built_free(&b[i]); }
-    free(L); free(Lp); free(b);
-    int h = n / 2, r1 = time_batch(w, vs, h, verify_s), r2 = time_batch(w, vs + h, n - h, verify_s + h);
-    return r1 < 0 || r2 < 0 ? -1 : r1 && r2;
-  }
-  if (rc) {
-    size_t len;
-    char *err = read_file(fmt("%s/nvcc.err", w->dir), &len);
-    for (int i = 0; i < n; i++) record(w, vs[i], "compile", fmt("nvcc: %.200s", err ? err : "failed"), compile_s, verify_s[i], 0, NULL);
-    free(err);
-  } else {
-    mkdir(fmt("%s/out", w->dir), 0700);
-    for (int i = 0; i < n; i++) mkdir(fmt("%s/out/v%d", w->dir, i), 0700);
-    for (int first = 0; first < n;) {
-      first = run_from(w, exe, vs, n, first, compile_s, verify_s);
-      if (first == -3) { w->no_gpu = 1; break; }
-    }
-    ok = 1;
-  }
-  for (int i = 0; i < n; i++) { launch_free(&L[i]); built_free(&b[i]); }
+  for (int i = 0; i < built; i++) { launch_free(&L[i]); built_free(&b[i]); }
   free(L); free(Lp); free(b);
-  return ok;
+  return rc;
 }
 
-/* one GPU's share: verify, then time in batches */
-static int gpu_worker(Space *s, Variant **vs, int n, Results *r, const TimeOptions *o, const char *nvcc) {
+/* a built batch timed: the harness restarted after a variant that ends it; false: no GPU */
+static bool run_batch(Worker *w, Variant **vs, int n, const char *dir, double compile_s, const double *verify_s) {
+  mkdir(fmt("%s/out", dir), 0700);
+  for (int i = 0; i < n; i++) mkdir(fmt("%s/out/v%d", dir, i), 0700);
+  for (int first = 0; first < n;) {
+    first = run_from(w, dir, vs, n, first, compile_s, verify_s);
+    if (first == -3) { w->no_gpu = 1; return false; }
+  }
+  return true;
+}
+
+static void record_all(Worker *w, Variant **vs, int n, const char *status, const char *why, double compile_s, const double *verify_s) {
+  for (int i = 0; i < n; i++) record(w, vs[i], status, why, compile_s, verify_s[i], 0, NULL);
+}
+
+static void time_batch(Worker *w, Variant **vs, int n, const double *verify_s, const char *dir);
+
+/* a batch nvcc refused is halved until the variant it refuses stands alone: it costs that
+ * variant only */
+static void refused(Worker *w, Variant **vs, int n, const double *verify_s, const char *dir, double compile_s) {
+  if (n > 1) {
+    int h = n / 2;
+    time_batch(w, vs, h, verify_s, fmt("%s/a", dir));
+    if (!w->no_gpu) time_batch(w, vs + h, n - h, verify_s + h, fmt("%s/b", dir));
+    return;
+  }
+  size_t len;
+  char *err = read_file(fmt("%s/nvcc.err", dir), &len);
+  record_all(w, vs, n, "compile", fmt("nvcc: %.200s", err ? err : "failed"), compile_s, verify_s);
+  free(err);
+}
+
+/* one batch built and timed in this process */
+static void time_batch(Worker *w, Variant **vs, int n, const double *verify_s, const char *dir) {
+  mkdir(dir, 0700);
+  double t0 = now_s();
+  int rc = build_batch(w, vs, n, dir);
+  double compile_s = (now_s() - t0) / n;
+  if (rc == 0) run_batch(w, vs, n, dir, compile_s, verify_s);
+  else if (rc < 0) record_all(w, vs, n, "compile", "the variant could not be rebuilt", compile_s, verify_s);
+  else refused(w, vs, n, verify_s, dir, compile_s);
+}
+
+/* ---- the batches of one GPU: built by nvcc in parallel (builder processes), timed in order ---- */
+typedef struct { Variant **vs; int n; const double *verify_s; char dir[400]; pid_t pid; double t0, compile_s; int rc; } Batch;
+
+static void start_build(Worker *w, Batch *b) {
+  mkdir(b->dir, 0700);
+  b->t0 = now_s();
+  fflush(stdout);
+  fflush(stderr);
+  b->pid = fork();
+  if (b->pid == 0) {
+    setpgid(0, 0);
+    int rc = build_batch(w, b->vs, b->n, b->dir);
+    _exit(rc == 0 ? 0 : rc == 1 ? 1 : 2);
+  }
+  if (b->pid < 0) b->rc = 3;   /* built here instead, when its turn comes */
+}
+
+/* a builder finished (blocking: wait for it); false while it runs */
+static bool reap_build(Batch *b, bool block) {
+  if (b->pid <= 0) return true;
+  int st = 0;
+  pid_t r = waitpid(b->pid, &st, block ? 0 : WNOHANG);
+  if (r == 0) return false;
+  b->compile_s = (now_s() - b->t0) / b->n;
+  b->rc = r < 0 ? 3 : WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+  b->pid = 0;
+  return true;
+}
+
+static void stop_builds(Batch *bs, int nb) {
+  for (int i = 0; i < nb; i++) if (bs[i].pid > 0) { kill(-bs[i].pid, SIGKILL); kill(bs[i].pid, SIGKILL); reap_build(&bs[i], true); }
+}
+
+static int build_jobs(const TimeOptions *o) {
+  if (o->builds > 0) return o->builds;
+  int ng = 1;
+  for (const char *g = o->gpus; g && *g; g++) ng += *g == ',';
+  int j = pool_workers(0) / ng;
+  return j < 1 ? 1 : j > 8 ? 8 : j;
+}
+
+static void time_batches(Worker *w, Batch *bs, int nb) {
+  int jobs = build_jobs(w->o), next = 0;
+  for (int i = 0; i < nb && !w->no_gpu; i++) {
+    if (w->o->deadline > 0 && search_now() > w->o->deadline) {
+      int left = 0;
+      for (int j = i; j < nb; j++) left += bs[j].n;
+      if (w->o->progress) fprintf(stderr, "  time budget spent: %d variants left untimed\n", left);
+      break;
+    }
+    int running = 0;
+    for (int j = i; j < next; j++) running += !reap_build(&bs[j], false);
+    for (; next < nb && (next <= i || running < jobs); next++, running++) start_build(w, &bs[next]);
+    reap_build(&bs[i], true);
+    Batch *b = &bs[i];
+    if (b->rc == 0) run_batch(w, b->vs, b->n, b->dir, b->compile_s, b->verify_s);
+    else if (b->rc == 2) record_all(w, b->vs, b->n, "compile", "the variant could not be rebuilt", b->compile_s, b->verify_s);
+    else if (b->rc == 1) refused(w, b->vs, b->n, b->verify_s, b->dir, b->compile_s);
+    else time_batch(w, b->vs, b->n, b->verify_s, fmt("%s/here", b->dir));   /* no builder could start */
+  }
+  stop_builds(bs, nb);
+}
+
+/* one GPU's share (every variant verified already): timed in batches */
+static int gpu_worker(Space *s, Variant **vs, int n, const double *verify_s, Results *r, const TimeOptions *o, const char *nvcc) {
   Reference ref;
   if (!reference_run(s, &ref)) { fprintf(stderr, "carve tune: the original faults in the interpreter; nothing can be verified\n"); reference_free(&ref); return 2; }
   char tmpl[300];
@@ -413,46 +351,42 @@ static int gpu_worker(Space *s, Variant **vs, int n, Results *r, const TimeOptio
   char *dir = mkdtemp(tmpl);
   if (!dir) { reference_free(&ref); return 2; }
   Worker w = {s, r, o, &ref, nvcc, dir, "", 0, 0, 0, n, now_s()};
-  double t0 = w.t0;
-  int batch = o->batch > 0 ? o->batch : 16;
-  Variant **ready = xmalloc(sizeof(Variant *) * (size_t)(n + 1));
-  double *vsec = xmalloc(sizeof(double) * (size_t)(n + 1));
-  int rc = 0;
-  for (int i = 0; i < n && !w.no_gpu;) {
-    if (o->time_budget_s > 0 && now_s() - t0 > o->time_budget_s) { if (o->progress) fprintf(stderr, "  time budget spent: %d variants left untimed\n", n - i); break; }
-    int k = 0;
-    for (; i < n && k < batch; i++) {
-      char why[256];
-      double v0 = now_s();
-      bool ok = variant_verify(s, vs[i], why, sizeof why);
-      if (!ok) { record(&w, vs[i], "verify", why, 0, now_s() - v0, 0, NULL); continue; }
-      vsec[k] = now_s() - v0;
-      ready[k++] = vs[i];
-    }
-    if (k && time_batch(&w, ready, k, vsec) < 0)
-      for (int j = 0; j < k; j++) record(&w, ready[j], "compile", "the variant could not be rebuilt", 0, vsec[j], 0, NULL);
+  int per = o->batch > 0 ? o->batch : 16, nb = (n + per - 1) / per;
+  Batch *bs = xmalloc(sizeof(Batch) * (size_t)(nb + 1));
+  for (int i = 0; i < nb; i++) {
+    bs[i].vs = vs + i * per;
+    bs[i].n = i + 1 < nb ? per : n - i * per;
+    bs[i].verify_s = verify_s + i * per;
+    snprintf(bs[i].dir, sizeof bs[i].dir, "%s/b%d", dir, i);
   }
+  time_batches(&w, bs, nb);
+  free(bs);
+  int rc = 0;
   if (w.no_gpu) { fprintf(stderr, "carve tune: no CUDA GPU available (the harness found none)\n"); rc = 3; }
-  free(ready);
-  free(vsec);
   reference_free(&ref);
   return rc;
 }
 
-int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions *o) {
-  Variant **todo = xmalloc(sizeof(Variant *) * (size_t)(n + 1));
-  int nt = 0;
-  for (int i = 0; i < n; i++) if (!results_time(r, s->v[idx[i]].hash)) todo[nt++] = &s->v[idx[i]];
-  if (o->progress && nt < n) fprintf(stderr, "  %d of %d variants already timed (results file)\n", n - nt, n);
-  if (!nt) { free(todo); return 0; }
-  /* no NVIDIA driver, no GPU: said before minutes of nvcc */
-  if (access("/dev/nvidiactl", F_OK) && access("/proc/driver/nvidia/version", F_OK) && !getenv("CARVE_ASSUME_GPU")) {
-    fprintf(stderr, "carve tune: no CUDA GPU available (no NVIDIA driver: /dev/nvidiactl absent); use --no-bench\n");
-    free(todo);
-    return 3;
+/* the variants of todo verified (worker processes, recorded); those rejected get their time
+ * record (status "verify") here; the verified ones are left in todo, their seconds in vsec */
+static int verify_before_timing(Space *s, Variant **todo, int nt, double *vsec, Results *r, const TimeOptions *o) {
+  int *idx = xmalloc(sizeof(int) * (size_t)(nt + 1)), *verdict = xmalloc(sizeof(int) * (size_t)(nt + 1)), m = 0;
+  for (int i = 0; i < nt; i++) idx[i] = (int)(todo[i] - s->v);
+  verify_variants(s, idx, nt, r, o->workers, o->progress, o->deadline, verdict);
+  Worker w = {s, r, o, NULL, NULL, NULL, "", 0, 0, 0, nt, now_s()};
+  for (int i = 0; i < nt; i++) {
+    VerifyRecord vr = {0};
+    results_verify(r, todo[i]->hash, &vr);
+    if (verdict[i] > 0) { vsec[m] = vr.verify_s; todo[m++] = todo[i]; }
+    else if (verdict[i] < 0) record(&w, todo[i], "verify", vr.why[0] ? vr.why : "not verified", 0, vr.verify_s, 0, NULL);
   }
-  char *nvcc = find_program("nvcc");
-  if (!nvcc) { fprintf(stderr, "carve tune: no CUDA toolkit: nvcc not found (PATH, /usr/local/cuda/bin or $CARVE_NVCC); use --no-bench\n"); free(todo); return 3; }
+  free(idx);
+  free(verdict);
+  return m;
+}
+
+/* one worker process per GPU, CUDA_VISIBLE_DEVICES naming its device; the variants dealt round-robin */
+static int time_on_gpus(Space *s, Variant **todo, double *vsec, int nt, Results *r, const TimeOptions *o, const char *nvcc) {
   /* the GPUs: one worker process each, CUDA_VISIBLE_DEVICES naming its device */
   const char *gl = o->gpus;
   int ng = 0;
@@ -460,9 +394,7 @@ int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions
   if (gl) for (char *t = strtok(arena_strdup(gl), ","); t && ng < 64; t = strtok(NULL, ",")) gpus[ng++] = t;
   if (ng <= 1) {
     if (ng == 1) setenv("CUDA_VISIBLE_DEVICES", gpus[0], 1);
-    int rc = gpu_worker(s, todo, nt, r, o, nvcc);
-    free(todo);
-    return rc;
+    return gpu_worker(s, todo, nt, vsec, r, o, nvcc);
   }
   fflush(stdout);
   fflush(stderr);
@@ -472,8 +404,8 @@ int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions
     if (pids[g] == 0) {
       setenv("CUDA_VISIBLE_DEVICES", gpus[g], 1);
       int m = 0;
-      for (int i = g; i < nt; i += ng) todo[m++] = todo[i];
-      _exit(gpu_worker(s, todo, m, r, o, nvcc));
+      for (int i = g; i < nt; i += ng) { vsec[m] = vsec[i]; todo[m++] = todo[i]; }
+      _exit(gpu_worker(s, todo, m, vsec, r, o, nvcc));
     }
   }
   int rc = 0;
@@ -483,6 +415,27 @@ int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions
     int c = pids[g] < 0 ? 2 : WIFEXITED(st) ? WEXITSTATUS(st) : 2;
     if (c && !rc) rc = c;
   }
+  return rc;
+}
+
+int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions *o) {
+  Variant **todo = xmalloc(sizeof(Variant *) * (size_t)(n + 1));
+  double *vsec = xmalloc(sizeof(double) * (size_t)(n + 1));
+  int nt = 0, rc = 0;
+  for (int i = 0; i < n; i++) if (!results_time(r, s->v[idx[i]].hash)) todo[nt++] = &s->v[idx[i]];
+  if (o->progress && nt < n) fprintf(stderr, "  %d of %d variants already timed (results file)\n", n - nt, n);
+  char *nvcc = NULL;
+  /* no NVIDIA driver, no GPU, no toolkit: said before minutes of verification and nvcc */
+  if (nt && access("/dev/nvidiactl", F_OK) && access("/proc/driver/nvidia/version", F_OK) && !getenv("CARVE_ASSUME_GPU")) {
+    fprintf(stderr, "carve tune: no CUDA GPU available (no NVIDIA driver: /dev/nvidiactl absent); use --no-bench\n");
+    rc = 3;
+  } else if (nt && !(nvcc = find_program("nvcc"))) {
+    fprintf(stderr, "carve tune: no CUDA toolkit: nvcc not found (PATH, /usr/local/cuda/bin or $CARVE_NVCC); use --no-bench\n");
+    rc = 3;
+  }
+  if (!rc && nt) nt = verify_before_timing(s, todo, nt, vsec, r, o);
+  if (!rc && nt) rc = time_on_gpus(s, todo, vsec, nt, r, o, nvcc);
   free(todo);
+  free(vsec);
   return rc;
 }
