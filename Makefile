@@ -46,7 +46,7 @@ clean:
 .PHONY: all clean
 
 # ---- tests ----
-TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async
+TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async test_align test_half test_symbols test_launch
 TEST_BINS = $(TEST_PROGS:%=build/tests/%)
 SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
 

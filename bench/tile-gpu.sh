@@ -2,9 +2,12 @@
 # The tile pass's variants of examples/mm.cu on the GPU (run on the device machine): for each size
 # and each (tile, thread, bk), `carve optimize --passes tile --set ...` (generated in parallel),
 # then `carve bench --verify --baseline` (cuBLAS sgemm, FP32 without TF32) and `carve estimate`;
-# plus, per variant, the shared-memory load widths ptxas chose (LDS.128/64/32 in the SASS).
-# Output: $OUT/tile.jsonl and a table. SIZES, CONFIGS ("tile,thread,bk[,prefetch,minblocks,vec] ...") and EXTRA (more
-# optimize flags) select.
+# plus, per variant, the shared-memory load widths ptxas chose (LDS.128/64/32 in the SASS) and its
+# async copies (LDGSTS). Output: $OUT/tile.jsonl and a table. SIZES, CONFIGS
+# ("tile,thread,bk[,prefetch,minblocks,vec] ...") and EXTRA (more optimize flags) select; prefetch
+# is a number (0 none, 1 registers, 2 registers and two shared buffers, 3 and 4 async copies in
+# 2 and 3 shared stages) or the name of an async mode: cp2 (3) or cp3 (4). For example
+#   CONFIGS="128,8,8 128,8,8,cp2 128,8,8,cp3" SIZES="1024 2048 4096" bench/tile-gpu.sh
 out=${OUT:-.}
 make -s -j16 carve || exit 2
 export CARVE_CALIBRATION=${CARVE_CALIBRATION:-$out/calibration.json}
@@ -17,6 +20,7 @@ mkdir -p "$out/var"
 for n in $sizes; do
   for c in $configs; do
     IFS=, read t r k p m v <<< "$c"
+    case $p in cp2) p=3 ;; cp3) p=4 ;; esac
     ( ./carve optimize "$file" -DN=$n --passes tile --no-estimate --no-verify --set tile.tile=$t --set tile.thread=$r --set tile.bk=$k \
         ${p:+--set tile.prefetch=$p} ${m:+--set tile.minblocks=$m} ${v:+--set tile.vec=$v} $EXTRA -o "$out/var/mm_${n}_${c//,/_}.cu" 2>> "$out/var/plans.txt" ) &
   done
@@ -30,7 +34,7 @@ for n in $sizes; do
     [ -f "$src" ] || { echo "{\"n\": $n, \"config\": \"$c\", \"error\": \"optimize\"}" >> "$out/tile.jsonl"; continue; }
     b=$(timeout 300 ./carve bench "$src" --verify --verify-blocks 2 --baseline --reps 50 --format json 2>>"$out/var/bench.err")
     e=$(./carve estimate "$src" --format json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["estimate"]["seconds"] * 1e3)' 2>/dev/null)
-    lds=$(nvcc -arch=sm_90 -cubin -o /tmp/t.cubin -x cu "$src" 2>/dev/null && cuobjdump -sass /tmp/t.cubin | grep -o 'LDS[.A-Z0-9]*' | sort | uniq -c | tr '\n' ' ')
+    lds=$(nvcc -arch=sm_90 -cubin -o /tmp/t.cubin -x cu "$src" 2>/dev/null && cuobjdump -sass /tmp/t.cubin | grep -oE 'LDS[.A-Z0-9]*|LDGSTS[.A-Z0-9]*' | sort | uniq -c | tr '\n' ' ')
     regs=$(cuobjdump -res-usage /tmp/t.cubin 2>/dev/null | grep -o 'REG:[0-9]*' | head -1)
     echo "{\"n\": $n, \"config\": \"$c\", \"estimate_ms\": ${e:--1}, \"lds\": \"$lds\", \"regs\": \"$regs\", \"bench\": ${b:-null}}" >> "$out/tile.jsonl"
   done

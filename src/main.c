@@ -1124,6 +1124,8 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   f.grid = fmt("%lld,%lld,%lld", (long long)ov->grid[0], (long long)ov->grid[1], (long long)ov->grid[2]);
   f.block = fmt("%lld,%lld,%lld", (long long)ov->block[0], (long long)ov->block[1], (long long)ov->block[2]);
   f.ov.dyn_shared = ov->dyn_shared;
+  f.ov.constant = ov->constant;
+  f.ov.device_vars = ov->device_vars;
   f.arg_texts = NULL;
   f.nargs = 0;
   const char **written = arena_alloc(sizeof(char *) * (size_t)(rl->ov.nargs + 1));

@@ -18,7 +18,7 @@ b=$("$carve" run "$t/tp.cu" --out C="$t/b.bin" | grep -c ok)
 "$carve" analyze "$t/tp.cu" > "$t/an" ; check $? "carve analyze takes the output"
 grep -q "shared" "$t/an"; check $? "and sees its shared tile"
 # mm_acc: scalar replacement, JSON plan, the estimate before and after
-out=$("$carve" optimize examples/mm_acc.cu -D N=64 --format json -o "$t/mm.cu"); check $? "mm_acc optimizes (json)"
+out=$("$carve" optimize examples/mm_acc.cu -D N=128 --format json -o "$t/mm.cu"); check $? "mm_acc optimizes (json; at N=64 the launch dominates and scalar is within noise of the original)"
 if [ $have_py = 1 ]; then
   echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s={x["pass"]: x for x in d["plan"]["steps"]}
 assert s["scalar"]["status"]=="applied" and s["scalar"]["verified"], s["scalar"]

@@ -286,8 +286,9 @@ static void test_camping_after_reshape(void) {
 static void test_tile(void) {
   const char *defs[] = {"N=100"};
   static const char *sets[][3] = {{"tile.tile=32", "tile.thread=4", "tile.prefetch=0"}, {"tile.tile=64", "tile.thread=4", "tile.prefetch=1"},
-                                  {"tile.tile=128", "tile.thread=8", "tile.prefetch=2"}, {"tile.tile=64", "tile.thread=2", "tile.bk=16"}};
-  for (int i = 0; i < 4; i++) {
+                                  {"tile.tile=128", "tile.thread=8", "tile.prefetch=2"}, {"tile.tile=64", "tile.thread=2", "tile.bk=16"},
+                                  {"tile.tile=64", "tile.thread=4", "tile.prefetch=3"}, {"tile.tile=128", "tile.thread=8", "tile.prefetch=4"}};
+  for (int i = 0; i < 6; i++) {
     OptOptions o = {.only = "tile", .sets = sets[i], .nsets = 3, .mutation_pass = -1};
     Opt r = run_opt("examples/mm.cu", "mm", defs, 1, &o);
     const PlanStep *s = step(&r.plan, "tile");
@@ -296,7 +297,7 @@ static void test_tile(void) {
     Buf b = {0};
     opt_emit_source(&b, &r.plan, "examples/mm.cu", "mm");
     Program *q = load_program_text("out.cu", b.s, NULL);
-    CHECK(q && q->errors == 0 && b.s && strstr(b.s, "__shared__ float A_tile") && strstr(b.s, "__launch_bounds__") && strstr(b.s, "acc["),
+    CHECK(q && q->errors == 0 && b.s && strstr(b.s, "float A_tile") && strstr(b.s, "__launch_bounds__") && strstr(b.s, "acc["),
           "the tiled kernel prints and parses again");
     program_free(q);
     buf_free(&b);
@@ -371,6 +372,58 @@ static void test_tile(void) {
   }
 }
 
+/* prefetch 3 and 4: the tiles staged by async copies (cp.async) in 2 or 3 shared stages, one
+ * barrier a step, verified at the reduced and ragged sizes (61: B's rows are not 16-byte aligned,
+ * so its 16-byte copies fall back to element copies there); only on sm_80 and newer; elements
+ * of 4, 8 or 16 bytes (a double is one 8-byte copy, a short cannot be copied alone) */
+static void test_tile_async(void) {
+  const char *defs[] = {"N=100"};
+  for (int pf = 3; pf <= 4; pf++) {
+    const char *sets[] = {pf == 3 ? "tile.prefetch=3" : "tile.prefetch=4", "tile.tile=64"};
+    OptOptions o = {.only = "tile", .sets = sets, .nsets = 2, .mutation_pass = -1};
+    Opt r = run_opt("examples/mm.cu", "mm", defs, 1, &o);
+    Buf b = {0};
+    if (applied(&r.plan, "tile")) opt_emit_source(&b, &r.plan, "examples/mm.cu", "mm");
+    char wait[64], decl[64];
+    snprintf(wait, sizeof wait, "__pipeline_wait_prior(%d);\n    __syncthreads();", pf - 3);
+    snprintf(decl, sizeof decl, "A_tile[%d][8][68];", pf - 1);
+    CHECK(all_sizes_ok(step(&r.plan, "tile")) && b.s && strstr(b.s, wait) && strstr(b.s, decl) && strstr(b.s, "__pipeline_commit();") &&
+              strstr(b.s, "#include <cuda_pipeline_primitives.h>") && strstr(b.s, "in_range ? &A[") && strstr(b.s, ", 16);") &&
+              strstr(b.s, "(unsigned long)&B_tile[") && !strstr(b.s, "A_next"),
+          "prefetch %d: %d stages of async copies, A element by element, B 16 bytes where aligned, verified", pf, pf - 1);
+    buf_free(&b);
+    done(&r);
+  }
+  /* a machine without cp.async */
+  const char *s3[] = {"tile.prefetch=3"};
+  PPOptions pp = {.defines = defs, .n_defines = 1};
+  Program *p = load_program("examples/mm.cu", &pp);
+  OptInput in = {.path = "examples/mm.cu", .pp = pp, .kernel = "mm", .m = machine_find("gt200")};
+  OptOptions o = {.only = "tile", .sets = s3, .nsets = 1, .mutation_pass = -1};
+  Plan plan;
+  int rc = optimize(p, &in, &o, &plan);
+  const PlanStep *s = rc == 0 ? step(&plan, "tile") : NULL;
+  CHECK(s && s->legality == ILLEGAL && strstr(s->why, "compute capability 8.0") && strstr(s->why, "1.3"), "prefetch 3 on the GT200: not legal (%s)",
+        s ? s->why : "");
+  if (rc == 0) plan_free(&plan);
+  program_free(p);
+  /* element sizes */
+  const char *dd[] = {"T=double"}, *ds[] = {"T=short"};
+  const char *s4[] = {"tile.prefetch=4", "tile.tile=32", "tile.thread=4"};
+  OptOptions o4 = {.only = "tile", .sets = s4, .nsets = 3, .mutation_pass = -1};
+  Opt d = run_opt("tests/tile/elem_type.cu", "mm", dd, 1, &o4);
+  Buf b = {0};
+  if (applied(&d.plan, "tile")) opt_emit_source(&b, &d.plan, "tests/tile/elem_type.cu", "mm");
+  CHECK(all_sizes_ok(step(&d.plan, "tile")) && b.s && strstr(b.s, ", 8, in_range ? 0 : 8);") && !strstr(b.s, ", 16);"),
+        "doubles: one 8-byte async copy an element, verified");
+  buf_free(&b);
+  done(&d);
+  Opt h = run_opt("tests/tile/elem_type.cu", "mm", ds, 1, &o4);
+  const PlanStep *sh = step(&h.plan, "tile");
+  CHECK(sh && sh->legality == ILLEGAL && strstr(sh->why, "elements of 2 bytes"), "shorts: not legal with async copies (%s)", sh ? sh->why : "");
+  done(&h);
+}
+
 /* what a review found the pass accepted wrongly (each file says so): now not applicable, or
  * applied correctly (a user parameter named like a name the pass makes; an unsigned row) */
 static void test_tile_review(void) {
@@ -413,12 +466,14 @@ static void test_mutations(void) {
     {"split", "examples/rd.cu", "rd", {"N=4000", "SEG=200"}, "h100", 3, {"split.lanes=8"}},
     {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=32", "tile.thread=4"}},
     {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=64", "tile.prefetch=2"}},
+    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 5, {"tile.tile=64", "tile.prefetch=4"}},
     {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.merge=16", 0}},
     {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.vec=1", "reduce.level=0"}},
     {"reduce", "examples/reduce_shared.cu", "reduce_shared", {"N=5003", "N=5003"}, "h100", 3, {0}},
     {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 4, {0}},
     {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 6, {"split.along=1", "split.lanes=8"}},
     {"split", "examples/tmv.cu", "tmv", {"H=256", "W=256"}, "h100", 3, {"split.along=1", "split.lanes=32"}},
+    {"launch", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 2, {"launch.x=32", "launch.y=8"}},
   };
   int npasses, total = 0, rejected = 0;
   const Pass *const *all = opt_passes(&npasses);
@@ -446,7 +501,7 @@ static void test_mutations(void) {
       program_free(p);
     }
   }
-  CHECK(total >= 57 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
+  CHECK(total >= 62 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
   printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
 }
 
@@ -688,6 +743,7 @@ int main(int argc, char **argv) {
   test_camping_after_reshape();
   test_tile();
   test_tile_review();
+  test_tile_async();
   test_mutations();
   test_only_empty();
   return TEST_SUMMARY("opt");

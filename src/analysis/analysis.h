@@ -70,6 +70,8 @@ typedef struct VarWrite {
   Node *node; Obj *var;
   int loop;              /* innermost loop around it, -1 */
   bool conditional;      /* under an if, ?: or switch arm, or the right of && and || */
+  int cond_depth;        /* how many of those enclose it: a write at its declaration's depth, in
+                          * the declaration's scope, runs whenever the declaration does */
 } VarWrite;
 
 /* a memory access: an element a[i] (rows of a multi-dimensional array are part of it), *p, an

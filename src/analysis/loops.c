@@ -11,7 +11,7 @@
 /* ---- the build ---- */
 enum { F_COND = 1, F_INC = 2, F_ADDRESSED = 4, F_STORE = 8, F_RMW = 16, F_MEMBER_BASE = 32 };
 
-typedef struct { Facts *f; Obj *fn; uint8_t *flags; } Build;
+typedef struct { Facts *f; Obj *fn; uint8_t *flags; uint16_t *depth; } Build;   /* depth: conditional constructs around a node */
 
 static bool is_loop_stmt(const Node *n) { return n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO; }
 static bool is_rmw(const Node *n) { return n->kind == ND_ASSIGN_OP || (n->kind >= ND_PREINC && n->kind <= ND_POSTDEC); }
@@ -66,12 +66,12 @@ static void mark_exit(Facts *f, int loop, bool all) {
   for (; loop >= 0; loop = all ? f->loops[loop].parent : -1) f->loops[loop].has_exit = true;
 }
 
-static void record_write(Facts *f, Node *n, Obj *v, int loop, bool conditional) {
+static void record_write(Facts *f, Node *n, Obj *v, int loop, bool conditional, int depth) {
   if (f->nwrites == f->write_cap) {
     f->write_cap = f->write_cap ? 2 * f->write_cap : 16;
     f->writes = xrealloc(f->writes, sizeof *f->writes * (size_t)f->write_cap);
   }
-  f->writes[f->nwrites++] = (VarWrite){n, v, loop, conditional};
+  f->writes[f->nwrites++] = (VarWrite){n, v, loop, conditional, depth};
 }
 
 static int new_loop(Facts *f, Node *n, Obj *fn, int parent) {
@@ -171,13 +171,13 @@ static void note_effects(Build *b, Node *n, int loop, uint8_t fl) {
     /* a register variable's write is a value; anything else writes memory (an in-memory
      * variable is both: its own value and memory) */
     Obj *v = write_target(n);
-    if (v) record_write(f, n, v, loop, fl & F_COND);
+    if (v) record_write(f, n, v, loop, fl & F_COND, b->depth[n->id]);
     if (v) note_write(f, loop, v);
     if (!v || v->in_memory) note_memory_write(f, loop);
     break;
   }
   case ND_DECL:
-    if (n->var) { note_write(f, loop, n->var); record_write(f, n, n->var, loop, fl & F_COND); }
+    if (n->var) { note_write(f, loop, n->var); record_write(f, n, n->var, loop, fl & F_COND, b->depth[n->id]); }
     break;
   case ND_CALL:
     /* an async copy writes its shared destination at some point up to its wait */
@@ -206,7 +206,8 @@ static void set_kids(Build *b, Node *n, int loop, int me, uint8_t fl) {
     Node **fld = kids[k];
     int kl = is_loop_stmt(n) && fld == &n->init ? loop : me;   /* the init runs once per entry */
     uint8_t kf = fl & F_COND;
-    if ((branches && (fld == &n->then || fld == &n->els)) || (lazy && fld == &n->rhs)) kf |= F_COND;
+    int kd = b->depth[n->id];
+    if ((branches && (fld == &n->then || fld == &n->els)) || (lazy && fld == &n->rhs)) { kf |= F_COND; kd++; }
     if ((n->kind == ND_FOR && fld == &n->inc) || ((fl & F_INC) && (fld == &n->lhs || fld == &n->rhs || fld == &n->args))) kf |= F_INC;
     if (fld == &n->lhs) {
       if (n->kind == ND_ADDR) kf |= F_ADDRESSED;
@@ -215,7 +216,7 @@ static void set_kids(Build *b, Node *n, int loop, int me, uint8_t fl) {
       else if (n->kind == ND_MEMBER && !n->arrow) kf |= F_MEMBER_BASE;
     }
     for (Node *m = *fld; m; m = m->next)
-      if (valid(f, m)) { f->loop_of[m->id] = kl; b->flags[m->id] = kf; }
+      if (valid(f, m)) { f->loop_of[m->id] = kl; b->flags[m->id] = kf; b->depth[m->id] = (uint16_t)(kd < UINT16_MAX ? kd : UINT16_MAX); }
   }
 }
 
@@ -313,16 +314,18 @@ static void classify_loop(Facts *f, int li) {
 }
 
 void loops_build(Facts *f) {
-  Build b = {f, NULL, xmalloc((size_t)(f->nnodes > 0 ? f->nnodes : 1))};
+  size_t nn = (size_t)(f->nnodes > 0 ? f->nnodes : 1);
+  Build b = {f, NULL, xmalloc(nn), xmalloc(nn * sizeof(uint16_t))};
   for (int i = 0; i < f->nfns; i++) {
     b.fn = f->fns[i];
     /* a device function's body is taken as outside any loop: nvcc inlines it, and the loops
      * around each call are the caller's */
     for (Node *m = b.fn->body; m; m = m->next)
-      if (valid(f, m)) { f->loop_of[m->id] = -1; b.flags[m->id] = 0; }
+      if (valid(f, m)) { f->loop_of[m->id] = -1; b.flags[m->id] = 0; b.depth[m->id] = 0; }
     walk(b.fn->body, build_pre, NULL, &b);
   }
   free(b.flags);
+  free(b.depth);
   for (int i = 0; i < f->nloops; i++) classify_loop(f, i);
 }
 

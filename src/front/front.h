@@ -268,6 +268,7 @@ struct Obj {
   bool in_memory;      /* lives in (thread-local) memory, not a register slot: arrays, structs, &x */
   int slot;            /* register slot within its function frame */
   int offset;          /* byte offset: local frame, shared area or constant/global area */
+  int align;           /* alignment declared (__align__, _Alignas, alignas); 0: the type's own */
   Node *init;          /* initializer of a global/__constant__ */
   /* functions */
   bool is_kernel, is_device, is_host, is_inline, is_forceinline, is_definition;

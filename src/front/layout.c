@@ -40,8 +40,11 @@ static bool collect(Node *n, void *ctx) {
     if (v->sc == SC_LOCAL) add_local(L, v);
     else if (v->sc == SC_SHARED) {
       /* one program-wide static shared area: a device function's __shared__ variables get
-       * their own offsets too, so any kernel that calls it finds them in its block's area */
-      int a = v->ty->align < 16 ? 16 : v->ty->align;
+       * their own offsets too, so any kernel that calls it finds them in its block's area.
+       * Aligned as nvcc guarantees, no more: the type's alignment or the declared one
+       * (__align__, printed back), so an access that needs more (a 16-byte async copy into a
+       * float array) faults here as it may on the GPU */
+      int a = v->align > v->ty->align ? v->align : v->ty->align;
       v->offset = (L->p->shared_size + a - 1) / a * a;
       L->p->shared_size = v->offset + v->ty->size;
       fn->shared_size += v->ty->size;
@@ -84,6 +87,7 @@ static void layout_function(Program *p, Obj *fn) {
   for (Obj *l = fn->locals; l; l = l->next_local) {
     if (!l->in_memory) continue;
     int a = l->ty->align < 8 ? 8 : l->ty->align;
+    if (a < l->align) a = l->align;
     off = (off + a - 1) / a * a;
     l->offset = off;
     off += l->ty->size;

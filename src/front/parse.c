@@ -18,6 +18,7 @@ typedef struct VarScope {
   int64_t enum_val;
   struct Template *tmpl;   /* C++: a function template's name */
   bool tparam;             /* a template's value parameter (enum_ty, enum_val) inside an instance */
+  bool vla_array;          /* host code: a variable-length array, var its hidden pointer (the name means *var) */
 } VarScope;
 typedef struct TagScope { struct TagScope *next; char *name; Type *ty; } TagScope;
 typedef struct Scope { struct Scope *next; VarScope *vars; TagScope *tags; } Scope;
@@ -26,6 +27,7 @@ typedef struct {
   bool is_typedef, is_static, is_extern, is_inline, is_const, is_constexpr;
   bool global, device, host, shared, constant, forceinline, noinline;
   int launch_bounds[2];
+  int align;               /* __align__(N), _Alignas(N or T), alignas(N or T): the largest; 0 none */
   Token *cuda_tok, *extern_c;
 } VarAttr;
 
@@ -40,10 +42,15 @@ static int stmt_depth;        /* statements inside statements */
 static int expr_level;        /* expr/assign/conditional calls open: 0 at a full expression */
 static char **host_funcs;     /* names of skipped host functions, for better messages */
 static int n_host_funcs;
+/* C99 variable-length arrays (the VLA section): while a host function's parameters are parsed,
+ * the list so far (their array counts wait for function()) */
+static Type *vla_param_head;
+static bool vla_host_decl;           /* the declarator being parsed declares a host function */
 
 static Type *declspec(Token **rest, Token *tok, VarAttr *attr);
 static Type *declarator(Token **rest, Token *tok, Type *ty);
 static Type *abstract_declarator(Token **rest, Token *tok, Type *ty);
+static Type *typename_(Token **rest, Token *tok);
 static Node *expr(Token **rest, Token *tok);
 static Node *assign(Token **rest, Token *tok);
 static Node *assign_rhs(Token **rest, Token *tok);
@@ -81,6 +88,8 @@ static Node *launch_expr(Token **rest, Token *tok);
 static bool in_host_fn(void);
 static void symbol_arg(Obj *fn, Node *call);
 static void toplevel(Token **rest, Token *tok, bool host_const);
+static bool has_vla(const Type *t);
+static Node *vla_lower(Node *n);
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
@@ -501,6 +510,7 @@ static void struct_members(Token **rest, Token *tok, Type *ty) {
       if (mty->kind == TY_FUNC) error_tok(mty->name, "unsupported C++: member functions");
       if (mty->is_ref || has_auto(mty)) error_tok(mty->name, "unsupported C++: %s members", mty->is_ref ? "reference" : "'auto'");
       if (tok_equal(tok, ":")) error_tok(tok, "unsupported: bit-fields");
+      if (has_vla(mty)) error_tok(mty->name, "a struct member cannot have a variable-length array type");
       if (mty->kind == TY_ARRAY && mty->array_len < 0) error_tok(mty->name, "flexible array members are not supported");
       Member *m = arena_alloc(sizeof(Member));
       m->ty = mty;
@@ -686,11 +696,15 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
       tok = tok->next;
       continue;
     }
-    if (tok_equal(tok, "__align__") || tok_equal(tok, "_Alignas")) {
+    if (tok_equal(tok, "__align__") || tok_equal(tok, "_Alignas") || tok_equal(tok, "alignas")) {
+      Token *at = tok;
       tok = skip(tok->next, "(");
-      if (is_typename(tok)) { Type *t = declspec(&tok, tok, NULL); abstract_declarator(&tok, tok, t); }
-      else const_expr(&tok, tok);
+      int64_t a;
+      if (is_typename(tok)) a = typename_(&tok, tok)->align;
+      else a = const_expr(&tok, tok);
       tok = skip(tok, ")");
+      if (a <= 0 || a > 4096 || (a & (a - 1))) error_tok(at, "requested alignment %lld is not a power of two from 1 to 4096", (long long)a);
+      if (attr && a > attr->align) attr->align = (int)a;
       continue;
     }
     if (tok_equal(tok, "const") || tok_equal(tok, "constexpr")) {
@@ -765,9 +779,12 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
 static Type *func_params(Token **rest, Token *tok, Type *ty) {
   Type *fn = func_type(ty);
   if (tok_equal(tok, "void") && tok_equal(tok->next, ")")) { *rest = tok->next->next; return fn; }
-  Type head = {0}, *cur = &head;
+  /* in the arena: array counts parsed meanwhile see the parameters so far (vla_param_head) */
+  Type *head = arena_alloc(sizeof(Type)), *cur = head;
+  Type *outer = vla_param_head;
+  vla_param_head = head;
   while (!tok_equal(tok, ")")) {
-    if (cur != &head) tok = skip(tok, tok_equal(tok, ",") ? "," : ")");
+    if (cur != head) tok = skip(tok, tok_equal(tok, ",") ? "," : ")");
     if (tok_equal(tok, "...")) { fn->is_variadic = true; tok = tok->next; if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after '...'"); break; }
     VarAttr pattr = {0};
     Type *pt = declspec(&tok, tok, &pattr);
@@ -789,25 +806,363 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
     cur = cur->next = copy_type(pt);
     cur->name = name;
   }
-  fn->params = head.next;
+  vla_param_head = outer;
+  fn->params = head->next;
   *rest = tok->next;
   return fn;
 }
 
-/* array-dims = ("[" const-expr? "]")* */
+/* ---------------- C99 variable-length arrays (host code) ----------------
+ * A VLA type is a TY_ARRAY whose array_len is VLA_LEN; its size in bytes is known when the
+ * program runs, as C evaluates it (C11 6.7.6.2): a declaration evaluates the sizes of the
+ * types it declares when it executes, into hidden locals (a parameter's at the function's
+ * entry); a type name in a cast or sizeof, where the expression is evaluated. Every use that
+ * depends on the size is written here as byte arithmetic, so nothing after the parser sees a
+ * VLA's size: with row a VLA type, p[i] for p a pointer to rows is *(row *)((char *)p + i *
+ * size(row)), p + i, p - q, p++, p += i likewise, and sizeof is the size's expression. The
+ * sizes go through the host runtime's __carve_vla_size, which faults on a count that is not
+ * positive (host.c). A local array `T v[n]` is host memory from __carve_vla_alloc, held by a
+ * hidden pointer (NULL at the function's entry) that the name v dereferences; the allocation
+ * is freed when the declaration executes again (a loop) and at every return. type.c rejects
+ * anything else that would need a VLA's size (an error, never a wrong size). Device code
+ * keeps nvcc's rule: no variable-length arrays. */
+#define VLA_LEN (-2)   /* Type.array_len of a variable-length array (type.c uses the same value) */
+typedef struct Vla {
+  struct Vla *next;
+  Type *ty;          /* the array type (copies find it through Type.origin) */
+  Node *len;         /* the element count (NULL: a parameter's, parsed by function(); or [*]) */
+  Token *len_tok;    /* where the count is written (NULL for [*]) */
+  Obj *size;         /* the hidden local that holds the size, once a declaration evaluated it */
+} Vla;
+static Vla *vlas;                    /* the file's VLA types */
+/* the host function being parsed: hidden declarations run at its entry, its local VLAs */
+static struct { Node head, *tail; Obj **arrays; int narrays; } vla_fn;
+
+/* before each top-level declaration: no declarator of an unwound one is still open */
+static void vla_decl_reset(void) { vla_param_head = NULL; vla_host_decl = false; }
+/* no VLA state outlives a parse (its types live in that program's arena) */
+static void vla_reset(void) {
+  vlas = NULL;
+  free(vla_fn.arrays);
+  memset(&vla_fn, 0, sizeof vla_fn);
+  vla_decl_reset();
+}
+
+static bool is_vla(const Type *t) { return t && t->kind == TY_ARRAY && t->array_len == VLA_LEN; }
+/* a VLA at any level of pointers and arrays (a variably modified type) */
+static bool has_vla(const Type *t) {
+  for (; t && (t->kind == TY_PTR || t->kind == TY_ARRAY); t = t->base)
+    if (is_vla(t)) return true;
+  return false;
+}
+static Vla *vla_of(const Type *t) {
+  for (; t; t = t->origin)
+    for (Vla *v = vlas; v; v = v->next)
+      if (v->ty == t) return v;
+  return NULL;
+}
+
+static Type *vla_type(Type *base, Node *len, Token *len_tok) {
+  Type *t = array_of(base, -1);
+  t->array_len = VLA_LEN;
+  Vla *v = arena_alloc(sizeof(Vla));
+  *v = (Vla){vlas, t, len, len_tok, NULL};
+  vlas = v;
+  return t;
+}
+
+static Node *typed_cast(Node *e, Type *ty) {
+  Node *c = new_node(ND_CAST, e->tok);
+  c->lhs = e;
+  c->cast_ty = ty;
+  add_type(c);
+  return c;
+}
+
+static Node *ulong_num(int64_t v, Token *tok) { Node *n = new_num(v, tok); n->ty = ty_ulong; return n; }
+
+static Node *user_call(Token *name, Node *call, Obj *fn);
+/* a call of the host runtime's `fn` located at `at` (where a fault is reported) */
+static Node *runtime_call(const char *fn, Token *at, Node *a, Node *b) {
+  Obj *f = find_func(fn);
+  if (!f) error_tok(at, "internal: the host runtime's '%s' is not declared", fn);
+  Node *call = new_node(ND_CALL, at);
+  call->args = a;
+  call->nargs = 1 + (b != NULL);
+  a->next = b;
+  return user_call(at, call, f);
+}
+
+static bool side_effect(Node *n, void *ctx) {
+  bool *found = ctx;
+  bool runtime = n->kind == ND_CALL && n->fn && !strncmp(n->fn->name, "__carve_vla_", 12);
+  if ((n->kind == ND_CALL && !runtime) || n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC ||
+      n->kind == ND_PREDEC || n->kind == ND_POSTINC || n->kind == ND_POSTDEC)
+    *found = true;
+  return !*found;
+}
+static bool has_side_effect(Node *n) {
+  bool found = false;
+  walk_one(n, side_effect, NULL, &found);
+  return found;
+}
+
+/* the size in bytes of t (size_t): a number, or for a VLA its hidden local or its expression */
+static Node *vla_size(Type *t, Token *at) {
+  if (!is_vla(t)) return ulong_num(t->size, at);
+  Vla *v = vla_of(t);
+  if (v && v->size) return new_var(v->size, at);
+  if (!v || !v->len) error_tok(at, "unsupported: the size of this variable-length array type is not known here");
+  if (has_side_effect(v->len))
+    error_tok(v->len_tok, "unsupported: a side effect in the size of a variable-length array in a type name (it would be evaluated at every use)");
+  return runtime_call("__carve_vla_size", v->len_tok, typed_cast(clone_node(v->len), ty_long), vla_size(t->base, at));
+}
+
+static Node *decl_node(Obj *v, Node *init, Token *tok) {
+  Node *d = new_node(ND_DECL, tok);
+  d->var = v;
+  d->ty = v->ty;
+  d->decl_init = v->init = init;
+  return d;
+}
+
+/* a local of the current function that no name reaches */
+static Obj *hidden_local(const char *name, Type *ty, Token *tok) {
+  Obj *o = new_obj(arena_strdup(name), ty, tok, SC_LOCAL);
+  Obj **pp = &cur_fn->locals;
+  while (*pp) pp = &(*pp)->next_local;
+  *pp = o;
+  return o;
+}
+
+/* the sizes of the VLAs in t not yet evaluated (innermost first), each into a hidden local
+ * declared at *cur (the declaration's list) */
+static void vla_materialize(Type *t, Token *at, Node **cur) {
+  if (!t || (t->kind != TY_PTR && t->kind != TY_ARRAY)) return;
+  vla_materialize(t->base, at, cur);
+  Vla *v = is_vla(t) ? vla_of(t) : NULL;
+  if (!v || v->size) return;
+  Node *init = vla_size(t, at);
+  v->size = hidden_local("(VLA size)", ty_ulong, v->len_tok ? v->len_tok : at);
+  *cur = (*cur)->next = decl_node(v->size, init, at);
+}
+
+/* `T v[n]...;` in a host function: v's storage from the host runtime, through a hidden pointer
+ * named v (messages name the allocation by it) */
+static Node *vla_local(Type *ty, Token *name, Token *tok) {
+  if (tok_equal(tok, "=")) error_tok(tok, "a variable-length array cannot be initialized");
+  VarScope *prev = find_in_current(name);
+  if (prev && prev->var) error_tok(name, "redefinition of '%.*s'", name->len, name->loc);
+  Obj *p = hidden_local(tok_text(name), pointer_to(ty), name);
+  vla_fn.tail = vla_fn.tail->next = decl_node(p, typed_cast(new_num(0, name), p->ty), name);
+  vla_fn.arrays = xrealloc(vla_fn.arrays, sizeof(Obj *) * (size_t)(vla_fn.narrays + 1));
+  vla_fn.arrays[vla_fn.narrays++] = p;
+  VarScope *vs = push_scope(tok_text(name));
+  vs->var = p;
+  vs->vla_array = true;
+  Node *alloc = runtime_call("__carve_vla_alloc", name, vla_size(ty, name), new_var(p, name));
+  Node *set = new_binary(ND_ASSIGN, new_var(p, name), typed_cast(alloc, p->ty), name);
+  add_type(set);
+  Node *st = new_node(ND_EXPR_STMT, name);
+  st->lhs = set;
+  return st;
+}
+
+/* p + i rows (p a pointer to rows or an array of them), as a pointer to row */
+static Node *vla_offset(Node *p, Node *i, bool sub, Type *row, Token *tok) {
+  Node *bytes = new_binary(ND_MUL, typed_cast(i, ty_long), typed_cast(vla_size(row, tok), ty_long), tok);
+  Node *sum = new_binary(sub ? ND_SUB : ND_ADD, typed_cast(p, pointer_to(ty_char)), bytes, tok);
+  add_type(sum);
+  return typed_cast(sum, pointer_to(row));
+}
+
+static Type *vla_row(Node *n) {
+  add_type(n);
+  return is_pointer_like(n->ty) && is_vla(n->ty->base) ? n->ty->base : NULL;
+}
+
+/* target op= step, ++target, target++ on a pointer to rows: an assignment (target is written
+ * twice in the lowered form, so it must be free of side effects) */
+static Node *vla_step(Node *n, Node *target, Node *step, bool sub, Type *row) {
+  if (has_side_effect(target)) error_tok(n->tok, "unsupported: '%.*s' on a pointer to a variable-length array whose target has side effects", n->tok->len, n->tok->loc);
+  Node *set = new_binary(ND_ASSIGN, target, vla_offset(clone_node(target), step, sub, row, n->tok), n->tok);
+  add_type(set);
+  if (n->kind != ND_POSTINC && n->kind != ND_POSTDEC) return set;
+  Node *old = new_binary(ND_COMMA, set, vla_offset(clone_node(target), new_num(1, n->tok), !sub, row, n->tok), n->tok);
+  add_type(old);
+  return old;
+}
+
+/* an expression that needs a VLA's size, in byte arithmetic; anything else unchanged */
+static Node *vla_lower(Node *n) {
+  if (!in_host_fn()) return n;
+  Token *tok = n->tok;
+  Type *row;
+  switch (n->kind) {
+  case ND_INDEX: {
+    if (!vla_row(n->lhs) && vla_row(n->rhs)) { Node *t = n->lhs; n->lhs = n->rhs; n->rhs = t; }
+    if (!(row = vla_row(n->lhs))) return n;
+    add_type(n->rhs);
+    if (!is_integer(n->rhs->ty)) error_tok(n->rhs->tok, "array subscript is not an integer ('%s')", type_name(n->rhs->ty));
+    Node *d = new_unary(ND_DEREF, vla_offset(n->lhs, n->rhs, false, row, tok), tok);
+    d->end_tok = n->end_tok;
+    add_type(d);
+    return d;
+  }
+  case ND_ADD: case ND_SUB: {
+    bool sub = n->kind == ND_SUB;
+    Type *l = vla_row(n->lhs), *r = vla_row(n->rhs);
+    if (!l && !r) return n;
+    if (l && r && sub) {   /* rows between two pointers */
+      Node *d = new_binary(ND_SUB, typed_cast(n->lhs, pointer_to(ty_char)), typed_cast(n->rhs, pointer_to(ty_char)), tok);
+      Node *q = new_binary(ND_DIV, d, typed_cast(vla_size(l, tok), ty_long), tok);
+      add_type(q);
+      return q;
+    }
+    if (l && is_integer(n->rhs->ty)) return vla_offset(n->lhs, n->rhs, sub, l, tok);
+    if (r && !sub && is_integer(n->lhs->ty)) return vla_offset(n->rhs, n->lhs, false, r, tok);
+    return n;   /* type.c says what is wrong */
+  }
+  case ND_ASSIGN_OP:
+    if ((n->op != ND_ADD && n->op != ND_SUB) || !(row = vla_row(n->lhs)) || n->lhs->ty->kind != TY_PTR) return n;
+    add_type(n->rhs);
+    if (!is_integer(n->rhs->ty)) return n;
+    return vla_step(n, n->lhs, n->rhs, n->op == ND_SUB, row);
+  case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC:
+    if (!(row = vla_row(n->lhs)) || n->lhs->ty->kind != TY_PTR) return n;
+    return vla_step(n, n->lhs, new_num(1, tok), n->kind == ND_PREDEC || n->kind == ND_POSTDEC, row);
+  default:
+    return n;
+  }
+}
+
+/* sizeof of a VLA type or of an expression of one: its size (the operand evaluated first when
+ * it has side effects, as C evaluates it) */
+static Node *vla_sizeof(Node *n, Node *e) {
+  Node *size = vla_size(n->cast_ty, n->tok);
+  if (!e || !has_side_effect(e)) return size;
+  Node *c = new_binary(ND_COMMA, typed_cast(e, ty_void), size, n->tok);
+  add_type(c);
+  return c;
+}
+
+/* a parameter's array count: parsed where the earlier parameters are names (placeholders:
+ * function() parses a count that is not constant again among the real parameters) */
+static Node *param_dim(Token **rest, Token *tok) {
+  enter_scope();
+  for (Type *p = vla_param_head->next; p; p = p->next)
+    if (p->name) push_scope(tok_text(p->name))->var = new_obj(tok_text(p->name), p, p->name, SC_PARAM);
+  Node *e = conditional(rest, tok);
+  add_type(e);
+  leave_scope();
+  return e;
+}
+
+/* function(): the counts of parameter p's VLAs, among the parameters before it */
+static void vla_param_counts(Type *p, bool host) {
+  for (Type *t = p; t && (t->kind == TY_PTR || t->kind == TY_ARRAY); t = t->base) {
+    Vla *v = is_vla(t) ? vla_of(t) : NULL;
+    if (!v || v->len) continue;
+    if (!host) error_tok(v->len_tok ? v->len_tok : p->name, "array size is not an integer constant (variable-length arrays are not CUDA)");
+    if (!v->len_tok) error_tok(p->name, "'[*]' is allowed in a function prototype only, not in its definition");
+    Token *end;
+    v->len = conditional(&end, v->len_tok);
+    add_type(v->len);
+  }
+}
+
+/* at the start of a host function's body: the parameters' sizes; its local VLAs come later */
+static void vla_function_start(Type *fnty) {
+  free(vla_fn.arrays);
+  memset(&vla_fn, 0, sizeof vla_fn);
+  vla_fn.tail = &vla_fn.head;
+  for (Type *p = fnty->params; p; p = p->next) vla_materialize(p, p->name, &vla_fn.tail);
+}
+
+typedef struct { Node **v; int n; } NodeList;
+static bool find_return(Node *n, void *ctx) {
+  NodeList *l = ctx;
+  if (n->kind != ND_RETURN) return true;
+  l->v = xrealloc(l->v, sizeof(Node *) * (size_t)(l->n + 1));
+  l->v[l->n++] = n;
+  return true;
+}
+
+/* __carve_vla_free of every local VLA, as statements */
+static Node *vla_frees(Token *at) {
+  Node head = {0}, *cur = &head;
+  for (int i = 0; i < vla_fn.narrays; i++) {
+    Node *st = new_node(ND_EXPR_STMT, at);
+    st->lhs = runtime_call("__carve_vla_free", at, new_var(vla_fn.arrays[i], at), NULL);
+    cur = cur->next = st;
+  }
+  return head.next;
+}
+
+/* at the end of a host function's body: the hidden declarations first; with local VLAs, each
+ * `return e;` becomes { T r = e; free...; return r; } and the end of the body frees them too */
+static void vla_function_end(Node *body) {
+  if (vla_fn.head.next) {
+    vla_fn.tail->next = body->stmts;
+    body->stmts = vla_fn.head.next;
+  }
+  if (vla_fn.narrays) {
+    NodeList rets = {0};
+    walk(body->stmts, find_return, NULL, &rets);
+    for (int i = 0; i < rets.n; i++) {
+      Node *r = rets.v[i], *ret = new_node(ND_RETURN, r->tok), *frees = vla_frees(r->tok), *last = frees;
+      while (last->next) last = last->next;
+      last->next = ret;
+      if (r->lhs) {
+        Obj *t = hidden_local("(return value)", unqual(cur_fn->ty->return_ty), r->tok);
+        Node *d = decl_node(t, r->lhs, r->tok);
+        ret->lhs = new_var(t, r->tok);
+        d->next = frees;
+        frees = d;
+      }
+      r->kind = ND_BLOCK;
+      r->lhs = NULL;
+      r->stmts = frees;
+      r->end_tok = r->tok;
+    }
+    free(rets.v);
+    Node **end = &body->stmts;
+    while (*end) end = &(*end)->next;
+    *end = vla_frees(body->end_tok ? body->end_tok : body->tok);
+  }
+  free(vla_fn.arrays);
+  memset(&vla_fn, 0, sizeof vla_fn);
+}
+
+/* array-dims = ("[" const-expr? "]")*
+ * host code: a count known only at run time makes a variable-length array; in a host
+ * function's parameters, one naming earlier parameters waits for function() (vla_param_counts) */
 static Type *array_dims(Token **rest, Token *tok, Type *ty) {
+  bool params = vla_param_head && vla_host_decl && !cur_fn;
+  /* C99 parameters: `b[restrict n]`, `a[static 4]` (the qualifiers are the adjusted pointer's) */
+  while (params && (tok_equal(tok, "restrict") || tok_equal(tok, "__restrict__") || tok_equal(tok, "__restrict") ||
+                    tok_equal(tok, "const") || tok_equal(tok, "volatile") || tok_equal(tok, "static")))
+    tok = tok->next;
   if (tok_equal(tok, "]")) {
     ty = abstract_declarator(&tok, tok->next, ty);
     *rest = tok;
     return array_of(ty, -1);
   }
-  Node *e = conditional(&tok, tok);
-  add_type(e);
-  int64_t len;
-  if (!is_integer(e->ty)) error_tok(e->tok, "size of array has non-integer type '%s'", type_name(e->ty));
-  if (!eval_const(e, &len)) error_tok(e->tok, "array size is not an integer constant (variable-length arrays are not CUDA)");
-  if (len <= 0) error_tok(e->tok, "array size must be positive (is %lld)", (long long)len);
-  if (len > (1 << 28)) error_tok(e->tok, "array size %lld is too large", (long long)len);
+  Token *len_tok = tok;
+  Node *e = NULL;
+  if (params && tok_equal(tok, "*") && tok_equal(tok->next, "]")) {   /* [*]: a prototype's VLA */
+    len_tok = NULL;
+    tok = tok->next;
+  } else {
+    e = params ? param_dim(&tok, tok) : conditional(&tok, tok);
+    add_type(e);
+    if (!is_integer(e->ty)) error_tok(e->tok, "size of array has non-integer type '%s'", type_name(e->ty));
+  }
+  int64_t len = 0;
+  bool constant = e && eval_const(e, &len);
+  if (!constant && !params && !in_host_fn()) error_tok(e->tok, "array size is not an integer constant (variable-length arrays are not CUDA)");
+  if (constant && len <= 0) error_tok(e->tok, "array size must be positive (is %lld)", (long long)len);
+  if (constant && len > (1 << 28)) error_tok(e->tok, "array size %lld is too large", (long long)len);
   tok = skip(tok, "]");
   if (tok_equal(tok, "[")) {
     nest_enter(tok, "array declarator");
@@ -815,6 +1170,7 @@ static Type *array_dims(Token **rest, Token *tok, Type *ty) {
     nest_leave();
   }
   *rest = tok;
+  if (!constant || is_vla(ty)) return vla_type(ty, constant || !params ? e : NULL, len_tok);
   if ((int64_t)ty->size * len > (1LL << 31)) error_tok(e->tok, "array is too large");
   return array_of(ty, (int)len);
 }
@@ -912,7 +1268,7 @@ static bool is_typename(Token *tok) {
     "void", "_Bool", "bool", "char", "short", "int", "long", "struct", "union", "typedef", "enum",
     "static", "extern", "signed", "unsigned", "const", "volatile", "restrict", "__restrict__",
     "__restrict", "float", "double", "inline", "__inline__", "register", "constexpr", "__align__",
-    "_Alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
+    "_Alignas", "alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
     "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class",
   };
   if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
@@ -1063,6 +1419,16 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
     Token *name = ty->name;
     if (!name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(name, "unsupported: function declarations inside a function");
+    if (has_vla(ty)) {   /* C99: its sizes evaluated now; a local array's storage allocated */
+      if (!in_host_fn()) error_tok(name, "variable-length arrays are not CUDA (only host code may declare them)");
+      if (attr->shared || attr->is_static || attr->is_extern) error_tok(name, "a variable-length array type needs an automatic variable");
+      vla_materialize(ty, name, &cur);
+      if (!attr->is_typedef && is_vla(ty)) {
+        cur = cur->next = vla_local(ty, name, tok);
+        first = false;
+        continue;
+      }
+    }
     if (attr->is_typedef) {
       Type *t = copy_type(ty);
       t->typedef_name = tok_text(name);
@@ -1104,6 +1470,7 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
     Obj *var = new_local(tok_text(name), ty, name, sc);
     var->is_const_decl = attr->is_const;
     var->is_volatile = (ty->qual & Q_VOLATILE) != 0;
+    var->align = attr->align;
     Node *d = new_node(ND_DECL, name);
     d->var = var;
     d->ty = ty;
@@ -1457,7 +1824,7 @@ static Node *assign_rhs(Token **rest, Token *tok) {
     if (tok_equal(tok, ops[i].op)) {
       Node *a = new_binary(ND_ASSIGN_OP, n, assign(rest, tok->next), tok);
       a->op = ops[i].k;
-      return a;
+      return vla_lower(a);
     }
   *rest = tok;
   return n;
@@ -1501,6 +1868,7 @@ static Node *binary_level(Token **rest, Token *tok, int level) {
     if (!hit) break;
     Token *op = tok;
     n = new_binary(hit->kind, n, binary_level(&tok, tok->next, level + 1), op);
+    if (hit->kind == ND_ADD || hit->kind == ND_SUB) n = vla_lower(n);
   }
   *rest = tok;
   return n;
@@ -1554,8 +1922,8 @@ static Node *unary_at(Token **rest, Token *tok) {
   if (tok_equal(tok, "*")) return new_unary(ND_DEREF, cast(rest, tok->next), tok);
   if (tok_equal(tok, "!")) return new_unary(ND_NOT, cast(rest, tok->next), tok);
   if (tok_equal(tok, "~")) return new_unary(ND_BITNOT, cast(rest, tok->next), tok);
-  if (tok_equal(tok, "++")) return new_unary(ND_PREINC, unary(rest, tok->next), tok);
-  if (tok_equal(tok, "--")) return new_unary(ND_PREDEC, unary(rest, tok->next), tok);
+  if (tok_equal(tok, "++")) return vla_lower(new_unary(ND_PREINC, unary(rest, tok->next), tok));
+  if (tok_equal(tok, "--")) return vla_lower(new_unary(ND_PREDEC, unary(rest, tok->next), tok));
   if (tok_equal(tok, "&&")) error_tok(tok, "unsupported: address of a label");
   if (tok_equal(tok, "sizeof")) {
     Node *n = new_node(ND_SIZEOF, tok);
@@ -1569,6 +1937,7 @@ static Node *unary_at(Token **rest, Token *tok) {
       n->lhs = e;
       n->cast_ty = e->ty;
     }
+    if (is_vla(n->cast_ty)) return vla_sizeof(n, n->lhs);
     if (n->cast_ty->kind == TY_VOID || n->cast_ty->kind == TY_FUNC || n->cast_ty->size < 0 ||
         (n->cast_ty->kind == TY_ARRAY && n->cast_ty->array_len < 0))
       error_tok(n->tok, "invalid application of 'sizeof' to an incomplete type '%s'", type_name(n->cast_ty));
@@ -1591,6 +1960,7 @@ static Node *postfix(Token **rest, Token *tok) {
       /* located at the array's name, as a reader points at "a[i]" */
       n = new_binary(ND_INDEX, n, idx, n->tok ? n->tok : start);
       n->end_tok = tok;
+      n = vla_lower(n);
       continue;
     }
     if (tok_equal(tok, ".") || tok_equal(tok, "->")) {
@@ -1626,8 +1996,8 @@ static Node *postfix(Token **rest, Token *tok) {
       tok = tok->next->next;
       continue;
     }
-    if (tok_equal(tok, "++")) { n = new_unary(ND_POSTINC, n, tok); tok = tok->next; continue; }
-    if (tok_equal(tok, "--")) { n = new_unary(ND_POSTDEC, n, tok); tok = tok->next; continue; }
+    if (tok_equal(tok, "++")) { n = vla_lower(new_unary(ND_POSTINC, n, tok)); tok = tok->next; continue; }
+    if (tok_equal(tok, "--")) { n = vla_lower(new_unary(ND_POSTDEC, n, tok)); tok = tok->next; continue; }
     if (tok_equal(tok, "(")) {
       add_type(n);
       error_tok(tok, "called object is not a function");
@@ -2387,6 +2757,12 @@ static Node *primary(Token **rest, Token *tok) {
       if (vs->var->sc == SC_FUNC) error_tok(tok, "function '%s' used as a value (function pointers are not supported)", vs->var->name);
       *rest = tok->next;
       Node *v = new_var(vs->var, tok);
+      if (vs->vla_array) {   /* a local VLA: the array its hidden pointer holds */
+        v = new_unary(ND_DEREF, v, tok);
+        v->implicit = true;
+        add_type(v);
+        return v;
+      }
       if (vs->var->ty->is_ref && vs->var->ty->kind == TY_PTR) {   /* a reference: what it refers to */
         v = new_unary(ND_DEREF, v, tok);
         v->implicit = true;
@@ -2569,8 +2945,10 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   loop_depth = switch_depth = 0;
   cur_switch = NULL;
   enter_scope();
+  bool host = fn->is_host && !fn->is_device;
   for (Type *p = ty->params; p; p = p->next) {
     if (!p->name) error_tok(name, "parameter name omitted in the definition of '%s'", fname);
+    vla_param_counts(p, host);   /* among the parameters before p */
     new_local(tok_text(p->name), p, p->name, SC_PARAM);
   }
   /* params: the first locals, in order */
@@ -2583,8 +2961,10 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
     for (int i = 0; i < np && l; i++, l = l->next_local) { *pp = l; pp = &l->next; }
     *pp = NULL;
   }
+  if (host) vla_function_start(ty);
   fn_body_pending = true;
   fn->body = compound_stmt(rest, tok->next);
+  if (host) vla_function_end(fn->body);
   leave_scope();
   add_item(TOP_FUNC, fn, NULL, NULL, name);
   cur_fn = NULL;
@@ -2631,6 +3011,7 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
       if (!(ty->kind == TY_ARRAY && ty->array_len < 0)) error_tok(ty->name, "extern __shared__ variable must be an array of unspecified size");
       Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
       v->is_extern = true;
+      v->align = attr->align;
       push_scope(v->name)->var = v;
       Obj **pp = &prog->globals;
       while (*pp) pp = &(*pp)->next;
@@ -2639,6 +3020,7 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
       continue;
     }
     Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
+    v->align = attr->align;
     v->is_const_decl = attr->is_const || host_const;
     v->host_const = host_const && !attr->constant;
     v->is_extern = attr->is_extern;
@@ -2654,6 +3036,7 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
       error_tok(ty->name, "variable '%s' has incomplete type", v->name);
     int *area = sc == SC_CONSTANT ? &prog->constant_size : sc == SC_HOST_GLOBAL ? &prog->host_global_size : &prog->device_global_size;
     int a = v->ty->align < 16 ? 16 : v->ty->align;
+    if (a < v->align) a = v->align;
     v->offset = (*area + a - 1) / a * a;
     *area = v->offset + v->ty->size;
     if (sc == SC_CONSTANT && !host_const && prog->constant_size > 65536)
@@ -2827,7 +3210,9 @@ static const char host_prelude_text[] =
   "cudaError_t cudaEventQuery(cudaEvent_t);\n"
   "cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t); cudaError_t cudaEventDestroy(cudaEvent_t);\n"
   "cudaError_t cudaStreamCreate(cudaStream_t *); cudaError_t cudaStreamCreateWithFlags(cudaStream_t *, unsigned int);\n"
-  "cudaError_t cudaStreamSynchronize(cudaStream_t); cudaError_t cudaStreamDestroy(cudaStream_t);\n";
+  "cudaError_t cudaStreamSynchronize(cudaStream_t); cudaError_t cudaStreamDestroy(cudaStream_t);\n"
+  /* C99 variable-length arrays: the parser's lowering calls these (the VLA section) */
+  "size_t __carve_vla_size(long, size_t); void *__carve_vla_alloc(size_t, void *); void __carve_vla_free(void *);\n";
 
 static void host_prelude(void) {
   Token *tok = tokenize_string("<host runtime>", host_prelude_text);
@@ -3002,7 +3387,9 @@ static void toplevel(Token **rest, Token *tok, bool host_const) {
     return;
   }
   Token *probe = tok;
+  vla_host_decl = !attr.global && !attr.device;   /* a host function's parameters may be VLAs */
   Type *ty = declarator(&probe, tok, base);
+  vla_host_decl = false;
   if (ty->kind == TY_FUNC) {
     /* a function without __global__ or __device__ is host code, parsed as C */
     if (!attr.global && !attr.device) attr.host = true;
@@ -3440,6 +3827,7 @@ Program *parse(Token *tok) {
   nest_depth = stmt_depth = expr_level = 0;
   merge_qualified(tok);
   define_cg_types();
+  vla_reset();
   host_prelude();
   int extern_c_depth = 0;
   /* what each open '{' at file scope was: 'e' extern "C", 'n' a namespace (with the
@@ -3448,6 +3836,7 @@ Program *parse(Token *tok) {
   char *open_ns[64];
   int nopen = 0;
   while (tok->kind != TK_EOF) {
+    vla_decl_reset();
     /* as clang's -ferror-limit: past this many errors the rest of the file is not read (one
      * stray token repeated 10^4 times must not give 10^4 diagnostics) */
     if (prog->errors >= LIMIT_ERRORS) {
@@ -3540,6 +3929,7 @@ Program *parse(Token *tok) {
     diag_quiet = quiet_saved;
   }
   instantiate_launches();
+  vla_reset();
   Program *p = prog;
   program_finish(p);
   p->parse_state = parse_state_save();

@@ -463,6 +463,7 @@ static void var_decl(Printer *p, Node *d, bool with_base) {
   if (with_base) {
     if (v->sc == SC_SHARED) out(p, "__shared__ ");
     if (v->sc == SC_EXTERN_SHARED) out(p, "extern __shared__ ");
+    if (v->align) outf(p, "__align__(%d) ", v->align);   /* nvcc's layout then agrees with carve's (layout.c) */
     decl(p, v->ty, v->name, true);
   } else {
     Buf inner = {0};
@@ -728,6 +729,7 @@ void print_program(Buf *b, Program *prog) {
       if (v->sc == SC_CONSTANT && !v->host_const) out(&p, "__constant__ ");
       else if (v->sc == SC_DEVICE_GLOBAL) out(&p, "__device__ ");
       else if (v->sc == SC_EXTERN_SHARED) out(&p, "__shared__ ");
+      if (v->align) outf(&p, "__align__(%d) ", v->align);
       decl(&p, v->ty, local_name(&p, v->name), true);
       if (v->init) { out(&p, " = "); init_list(&p, v->init); }
       out(&p, ";\n");

@@ -4,6 +4,17 @@
 #include "limits_parse.h"
 #include <string.h>
 
+/* Type.array_len of a C99 variable-length array (host code; parse.c's VLA section, which writes
+ * every use that needs its size as byte arithmetic: anything that reaches type_node still
+ * needing it is refused there) */
+#define VLA_LEN (-2)
+static bool is_vla_type(const Type *t) { return t && t->kind == TY_ARRAY && t->array_len == VLA_LEN; }
+/* arithmetic on a pointer to a VLA that the parser did not lower: an error, never a wrong size */
+static void no_vla_arith(Node *n, const Type *t) {
+  if (t && is_pointer_like(t) && is_vla_type(t->base))
+    error_tok(n->tok, "unsupported: this use of a pointer to a variable-length array");
+}
+
 static Type mk(TypeKind k, int size, bool u) { return (Type){.kind = k, .size = size, .align = size, .is_unsigned = u}; }
 static Type t_void = {.kind = TY_VOID, .size = 1, .align = 1}, t_bool = {.kind = TY_BOOL, .size = 1, .align = 1};
 static Type t_char, t_schar, t_uchar, t_short, t_ushort, t_int, t_uint, t_long, t_ulong, t_llong, t_ullong, t_float, t_double;
@@ -182,7 +193,8 @@ bool same_type(const Type *a, const Type *b) {
   if (a->kind != b->kind) return false;
   switch (a->kind) {
   case TY_PTR: return same_type(a->base, b->base);
-  case TY_ARRAY: return a->array_len == b->array_len && same_type(a->base, b->base);
+  case TY_ARRAY:   /* a VLA is compatible with any array of the same element type (C11 6.7.6.2p6) */
+    return (a->array_len == b->array_len || a->array_len == VLA_LEN || b->array_len == VLA_LEN) && same_type(a->base, b->base);
   case TY_STRUCT: case TY_ENUM: {
     const Type *ra = a, *rb = b;
     while (ra->origin) ra = ra->origin;
@@ -237,6 +249,15 @@ static void half_to_float(Node **e) {
 }
 
 static void coerce(Node **e, Type *ty);
+
+/* written in a .c file: C, whose void * converts implicitly to any object pointer (C11 6.3.2.3p1;
+ * `float (*a)[n] = malloc(...)`), where CUDA's C++ needs a cast */
+static bool in_c_file(const Node *e) {
+  SrcLoc at = tok_loc(e->tok);
+  size_t n = at.file && at.file->name ? strlen(at.file->name) : 0;
+  return n > 2 && !strcmp(at.file->name + n - 2, ".c");
+}
+
 /* conversions to and from __half: true when done */
 static bool coerce_half(Node **e, Type *ty) {
   Type *from = (*e)->ty;
@@ -270,7 +291,7 @@ static void coerce(Node **e, Type *ty) {
   if (ty->kind == TY_PTR && is_pointer_like(from)) {
     /* CUDA is C++: T* converts implicitly only to void* and to a more qualified T* */
     Type *tb = ty->base, *fb = from->base;
-    if (tb->kind != TY_VOID && !same_type(unqual(tb), unqual(fb)))
+    if (tb->kind != TY_VOID && !same_type(unqual(tb), unqual(fb)) && !(fb->kind == TY_VOID && tb->kind != TY_FUNC && in_c_file(*e)))
       error_tok((*e)->tok, "cannot convert pointer '%s' to '%s' without a cast", type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
     if ((fb->qual & Q_CONST) && !(tb->qual & Q_CONST))
       error_tok((*e)->tok, "conversion from '%s' to '%s' discards the const qualifier", type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
@@ -411,6 +432,8 @@ static void type_node(Node *n) {
       if (is_flonum(n->ty) && (is_mul_of(n->lhs, n->ty) || is_mul_of(n->rhs, n->ty))) n->contract = true;
       return;
     }
+    no_vla_arith(n, n->lhs->ty);
+    no_vla_arith(n, n->rhs->ty);
     if (is_pointer_like(n->lhs->ty) && is_integer(n->rhs->ty)) {
       n->ty = n->lhs->ty->kind == TY_ARRAY ? pointer_to(n->lhs->ty->base) : n->lhs->ty;
       return;
@@ -538,6 +561,7 @@ static void type_node(Node *n) {
       coerce(&n->rhs, shift ? promote(rt) : t);
       if ((n->op == ND_ADD || n->op == ND_SUB) && is_flonum(t) && is_mul_of(n->rhs, t)) n->contract = true;
     } else if (lt->kind == TY_PTR && is_integer(rt) && (n->op == ND_ADD || n->op == ND_SUB)) {
+      no_vla_arith(n, lt);
       n->cast_ty = lt;
     } else {
       error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(lt), type_name(rt));
@@ -549,6 +573,7 @@ static void type_node(Node *n) {
     check_assignable(n->lhs, n->tok);
     if (n->lhs->ty->is_half) error_tok(n->tok, "unsupported: '++' and '--' on '%s' (write h = h + __float2half(1.0f))", type_name(n->lhs->ty));
     if (!is_scalar(n->lhs->ty)) error_tok(n->tok, "cannot increment a value of type '%s'", type_name(n->lhs->ty));
+    no_vla_arith(n, n->lhs->ty);
     n->ty = n->lhs->ty;
     return;
   case ND_ADDR:
@@ -570,6 +595,7 @@ static void type_node(Node *n) {
     if (!is_pointer_like(n->lhs->ty)) error_tok(n->tok, "subscripted value is not an array or pointer ('%s')", type_name(n->lhs->ty));
     if (!is_integer(n->rhs->ty)) error_tok(n->rhs->tok, "array subscript is not an integer ('%s')", type_name(n->rhs->ty));
     if (n->lhs->ty->base->kind == TY_VOID) error_tok(n->tok, "subscript of a 'void *' pointer");
+    no_vla_arith(n, n->lhs->ty);
     n->ty = n->lhs->ty->base;
     return;
   case ND_CAST:

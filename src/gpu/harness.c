@@ -3,6 +3,7 @@
  * serious tools: warm-up, CUDA events around each launch, median/min/max of N launches, an
  * optional L2 flush between launches, every CUDA call and each launch's error checked. */
 #include "gpu.h"
+#include <stdlib.h>
 #include <string.h>
 
 #define FILL_CODE(...) #__VA_ARGS__
@@ -114,6 +115,70 @@ static void launch_line_in(Buf *b, Launch *L, const char *ns) {
 }
 
 static void launch_line(Buf *b, Launch *L) { launch_line_in(b, L, ""); }
+
+/* ---- __constant__ and __device__ variables a host program set (cudaMemcpyToSymbol) ----
+ * A launch recorded from a host program holds the variables' contents as they were at that
+ * launch (launch_prepare's LaunchOverrides.constant, .device_vars). The printed source gives
+ * each variable its initializer; where the contents differ, the differing bytes are data in the
+ * harness, copied to the symbol before the kernel runs, so the GPU sees what the interpreter
+ * sees. */
+typedef struct { Obj *v; size_t first, count; } SymUpload;
+
+static const unsigned char *var_bytes(Obj *v, const unsigned char *constant, const unsigned char *device) {
+  return (v->sc == SC_CONSTANT ? constant : device) + v->offset;
+}
+
+/* the variables whose bytes in L differ from their initializers: the differing range of each */
+static int symbol_uploads(Launch *L, SymUpload **out) {
+  Program *p = L->prog;
+  Launch T;
+  Buffer b0;
+  memset(&T, 0, sizeof T);
+  memset(&b0, 0, sizeof b0);
+  T.prog = p;
+  T.constant = xmalloc((size_t)p->constant_size + 1);
+  b0.data = xmalloc((size_t)p->device_global_size + 1);
+  T.bufs = &b0;
+  T.nbufs = 1;
+  launch_init_globals(&T);
+  int n = 0;
+  *out = NULL;
+  for (Obj *v = p->globals; v; v = v->next) {
+    if ((v->sc != SC_CONSTANT && v->sc != SC_DEVICE_GLOBAL) || v->host_const || v->ty->size <= 0) continue;
+    const unsigned char *now = var_bytes(v, L->constant, L->bufs[0].data), *init = var_bytes(v, T.constant, b0.data);
+    size_t size = (size_t)v->ty->size, lo = 0, hi = size;
+    while (lo < size && now[lo] == init[lo]) lo++;
+    if (lo == size) continue;
+    while (now[hi - 1] == init[hi - 1]) hi--;
+    *out = xrealloc(*out, sizeof(SymUpload) * (size_t)(n + 1));
+    (*out)[n++] = (SymUpload){v, lo, hi - lo};
+  }
+  free(T.constant);
+  free(b0.data);
+  return n;
+}
+
+static void symbol_data(Buf *b, Launch *L, const SymUpload *u, int n) {
+  for (int i = 0; i < n; i++) {
+    const unsigned char *d = var_bytes(u[i].v, L->constant, L->bufs[0].data) + u[i].first;
+    buf_printf(b, "  // %s, bytes %zu..%zu: as the host program set them (cudaMemcpyToSymbol)\n", u[i].v->name, u[i].first,
+               u[i].first + u[i].count - 1);
+    buf_printf(b, "  static const unsigned char carve_h_sym_%d[%zu] = {", i, u[i].count);
+    for (size_t k = 0; k < u[i].count; k++) buf_printf(b, "%s%u", !k ? "\n    " : k % 24 ? ", " : ",\n    ", d[k]);
+    buf_puts(b, "};\n");
+  }
+}
+
+/* the copies, to the symbols of the program printed in namespace ns ("cv_I::" or ""); vp: that
+ * program, whose variable of the same name receives them (a variant without it gets none) */
+static void symbol_copies(Buf *b, const SymUpload *u, int n, const char *ns, Program *vp, const char *indent) {
+  for (int i = 0; i < n; i++) {
+    Obj *v = vp->globals;
+    while (v && strcmp(v->name, u[i].v->name)) v = v->next;
+    if (!v) continue;
+    buf_printf(b, "%sCARVE_H_CK(cudaMemcpyToSymbol(::%s%s, carve_h_sym_%d, %zuull, %zuull));\n", indent, ns, v->name, i, u[i].count, u[i].first);
+  }
+}
 
 static void baseline_code(Buf *b, LaunchSpec *s) {
   const char *n = s->baseline;
@@ -244,6 +309,11 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
               "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n");
   for (int i = 1; i < L->nbufs; i++)
     buf_printf(b, "  unsigned char *d_%d; CARVE_H_CK(cudaMalloc(&d_%d, bytes_%d)); CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i, i, i, i);
+  SymUpload *syms;
+  int nsyms = symbol_uploads(L, &syms);
+  symbol_data(b, L, syms, nsyms);
+  symbol_copies(b, syms, nsyms, "", L->prog, "  ");
+  free(syms);
   buf_printf(b, "  dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n", (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2],
              (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
   if (L->dyn_shared > 48 * 1024)
@@ -285,10 +355,11 @@ char *harness_build_line(const char *src, const char *exe, const char *arch, boo
  * are written to OUTDIR/vI/, then warm-up and timed launches. A line "start I" precedes each
  * variant and one JSON line follows it, flushed: a variant that faults (a sticky CUDA error)
  * ends the process, and the driver starts it again after that variant. */
-static void multi_variant(Buf *b, Launch *L0, Launch *L, int i) {
+static void multi_variant(Buf *b, Launch *L0, Launch *L, int i, const SymUpload *syms, int nsyms) {
   buf_printf(b, "    if (i == %d) {\n      dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n", i, (long long)L->grid[0], (long long)L->grid[1],
              (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
   char *ns = fmt("cv_%d::", i);
+  symbol_copies(b, syms, nsyms, ns, L->prog, "      ");
   if (L->dyn_shared > 48 * 1024)
     buf_printf(b, "      CARVE_H_CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", kernel_ref(L, ns), (long long)L->dyn_shared);
   buf_puts(b, "      auto run = [&]() { ");
@@ -340,6 +411,9 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
     } else if (a) fill_line(b, bf, a, i);
   }
   buf_printf(b, "  unsigned char *h_out = (unsigned char *)calloc(1, %zuull + 1);\n", maxb);
+  SymUpload *syms;
+  int nsyms = symbol_uploads(L0, &syms);
+  symbol_data(b, L0, syms, nsyms);
   buf_puts(b, "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
               "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n"
               "  printf(\"{\\\"device\\\": \\\"%s\\\"}\\n\", prop.name); fflush(stdout);\n");
@@ -349,7 +423,8 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
               "  for (int i = first; i < last; i++) {\n    printf(\"start %d\\n\", i); fflush(stdout);\n");
   for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "    CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i);
   buf_puts(b, "    std::vector<float> times;\n");
-  for (int i = 0; i < n; i++) multi_variant(b, L0, Lv[i], i);
+  for (int i = 0; i < n; i++) multi_variant(b, L0, Lv[i], i, syms, nsyms);
+  free(syms);
   buf_puts(b, "    carve_h_stats_t st = carve_h_stats(times);\n"
               "    printf(\"{\\\"variant\\\": %d, \\\"reps\\\": %d, \\\"median_ms\\\": %.6f, \\\"min_ms\\\": %.6f, \\\"max_ms\\\": %.6f, \\\"times\\\": [\", i, reps, st.median, st.min, st.max);\n"
               "    for (size_t t = 0; t < times.size() && t < 64; t++) printf(\"%s%.6f\", t ? \", \" : \"\", times[t]);\n"

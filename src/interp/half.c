@@ -1,9 +1,15 @@
-/* half: IEEE binary16 (CUDA's __half) as the interpreter computes it. Every operation is done
- * in double and rounded once to half, to nearest even: for +, -, *, / and sqrt that is the
- * correctly rounded half result, because double's 53 bits are at least 2*11 + 2 (Figueroa,
- * "When is double rounding innocuous?", SIGNUM 1995); fma rounds the exact a*b + c through
- * round-to-odd (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums", IEEE TC
- * 2008). NaN results are the canonical 0x7fff that CUDA's conversions return. */
+/* half: IEEE binary16 (CUDA's __half) as the interpreter computes it: what the code of
+ * cuda_fp16.hpp (CUDA 13.0, sm_90) computes on the GPU, bit for bit where its PTX is exactly
+ * specified (docs/cxx.md lists where it is not). Every operation is done in double and rounded
+ * once to half, to nearest even: add/sub/mul.f16 are correctly rounded, and for +, -, *, / and
+ * sqrt double rounding is innocuous, because double's 53 bits are at least 2*11 + 2 (Figueroa,
+ * "When is double rounding innocuous?", SIGNUM 1995); fma.rn.f16 rounds the exact a*b + c
+ * once, through round-to-odd here (Boldo and Melquiond, "Emulation of FMA and correctly
+ * rounded sums", IEEE TC 2008). __hdiv goes through float on the GPU (an approximate
+ * reciprocal, a product, a correction for tiny results); with a correctly rounded reciprocal
+ * that is the correctly rounded quotient for every pair of finite halves (tests/test_half.c).
+ * Comparisons are setp's: ordered, so __hne is false when either operand is NaN. NaN results
+ * are the canonical 0x7fff (CUDART_NAN_FP16). */
 #include "half.h"
 #include <math.h>
 #include <string.h>
@@ -53,10 +59,14 @@ uint16_t half_fma(uint16_t a, uint16_t b, uint16_t c) {
   return half_from_double(round_odd(s, e));
 }
 
+/* min.f16 / max.f16 (cuda_fp16.hpp's __hmin, __hmax from sm_80): one NaN gives the other
+ * operand, two give the canonical NaN, and -0 is below +0 (the header's host path says so:
+ * "hmax(+0.0, -0.0) = +0.0"). Equal values with different bits are only the two zeros. */
 static uint16_t half_min_max(uint16_t a, uint16_t b, bool max) {
   double x = half_to_double(a), y = half_to_double(b);
   if (isnan(x)) return isnan(y) ? 0x7fff : b;
   if (isnan(y)) return a;
+  if (x == y) return max ? (a & b) : (a | b);
   return (max ? x > y : x < y) ? a : b;
 }
 
@@ -80,7 +90,7 @@ uint64_t half_op(int op, uint64_t a, uint64_t b, uint64_t c) {
   case HOP_LOG: return half_from_double(log(x));
   case HOP_RCP: return half_from_double(1.0 / x);
   case HOP_EQ: return x == y;
-  case HOP_NE: return x != y;
+  case HOP_NE: return x < y || x > y;   /* ordered (setp.ne.f16): false when either is NaN */
   case HOP_LT: return x < y;
   case HOP_LE: return x <= y;
   case HOP_GT: return x > y;

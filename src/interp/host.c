@@ -43,30 +43,47 @@ struct HostWorld {
   Buf scratch;           /* formatted output: held here, not on a frame a fault unwinds */
   bool exited;
   int exit_code;
+  int reuse;             /* where the search for a freed buffer number to give again goes on */
   HostResult *r;
 };
 
 /* ---------------- the table of allocations ---------------- */
 static const char *site(SrcLoc at) { return at.file ? fmt("%s:%d", at.file->name, at.line) : "?"; }
 
+/* A buffer number for a new allocation. A freed buffer keeps its number, so that a pointer to
+ * it faults as use after free; when all 2^20 numbers have been given, freed ones are given
+ * again, oldest first (a pointer to such a one then reaches the new block): a loop that
+ * allocates and frees (a function with a local VLA called a million times) goes on. */
+static int buffer_number(HostWorld *hw) {
+  if (hw->HL.nbufs < MAX_BUFFERS) {
+    if (hw->HL.nbufs == hw->cap) {
+      hw->cap = hw->cap ? hw->cap * 2 : 16;
+      hw->HL.bufs = xrealloc(hw->HL.bufs, sizeof(Buffer) * (size_t)hw->cap);
+    }
+    return hw->HL.nbufs++;
+  }
+  for (int k = 0; k < MAX_BUFFERS; k++) {
+    hw->reuse = hw->reuse % (MAX_BUFFERS - 1) + 1;   /* 1 .. MAX_BUFFERS - 1: buffer 0 is never freed */
+    if (hw->HL.bufs[hw->reuse].freed) return hw->reuse;
+  }
+  return -1;
+}
+
 /* a new zeroed buffer; its number, or -1 with *msg */
 static int new_buffer(HostCtx *c, BufferKind kind, size_t bytes, const char *how, const char *name, Type *elem, const char **msg) {
   HostWorld *hw = c->hw;
-  if (hw->HL.nbufs >= MAX_BUFFERS) { *msg = fmt("%s: more than %d allocations at once", how, MAX_BUFFERS); return -1; }
   if (bytes > LIMIT_LAUNCH_BYTES - hw->bytes) {
     *msg = fmt("%s of %zu bytes takes the program's memory past the limit of %llu bytes (LIMIT_LAUNCH_BYTES, docs/limits.md)", how, bytes,
                (unsigned long long)LIMIT_LAUNCH_BYTES);
     return -1;
   }
-  if (hw->HL.nbufs == hw->cap) {
-    hw->cap = hw->cap ? hw->cap * 2 : 16;
-    hw->HL.bufs = xrealloc(hw->HL.bufs, sizeof(Buffer) * (size_t)hw->cap);
-  }
-  int b = hw->HL.nbufs++;
+  void *data = calloc(1, bytes ? bytes : 1);
+  if (!data) { *msg = fmt("%s: cannot allocate %zu bytes", how, bytes); return -1; }
+  int b = buffer_number(hw);
+  if (b < 0) { free(data); *msg = fmt("%s: more than %d allocations at once", how, MAX_BUFFERS); return -1; }
   Buffer *B = &hw->HL.bufs[b];
   memset(B, 0, sizeof *B);
-  B->data = calloc(1, bytes ? bytes : 1);
-  if (!B->data) { hw->HL.nbufs--; *msg = fmt("%s: cannot allocate %zu bytes", how, bytes); return -1; }
+  B->data = data;
   hw->bytes += bytes;
   B->bytes = bytes;
   B->elem_ty = elem && elem->size > 0 ? elem : ty_uchar;
@@ -324,6 +341,52 @@ FN(h_realloc) {
     release(c->hw, old);
   }
   ret->u = HOST_ADDR(b, 0);
+  return HC_OK;
+}
+
+/* ---- C99 variable-length arrays: the parser's lowering calls these (parse.c, the VLA section) ---- */
+/* the size of len elements of elem bytes, where C evaluates a VLA's size: a count that is not
+ * positive is undefined behaviour (C11 6.7.6.2p5), a fault here as under -fsanitize=vla-bound */
+FN(h_vla_size) {
+  UNUSED;
+  uint64_t bytes;
+  if (a[0].i <= 0) { *msg = fmt("variable-length array bound evaluates to %lld, not a positive value", (long long)a[0].i); return HC_ERROR; }
+  if (__builtin_mul_overflow(a[0].u, a[1].u, &bytes) || bytes > (uint64_t)INT64_MAX) {
+    *msg = fmt("variable-length array of %lld elements of %llu bytes: its size overflows", (long long)a[0].i, (unsigned long long)a[1].u);
+    return HC_ERROR;
+  }
+  ret->u = bytes;
+  return HC_OK;
+}
+/* the innermost element type of the array type t */
+static Type *elem_of(Type *t) {
+  while (t && t->kind == TY_ARRAY) t = t->base;
+  return t;
+}
+/* a local VLA's storage, when its declaration executes: the previous one of that declaration
+ * (a loop) is freed; named by the variable (the hidden pointer that holds it) */
+FN(h_vla_alloc) {
+  UNUSED;
+  if (a[1].u) {
+    int old = block_of(c->hw, a[1].u, false, "variable-length array", msg);
+    if (old < 0) return HC_ERROR;
+    release(c->hw, old);
+  }
+  Node *v = call->args ? call->args->next : NULL;
+  while (v && v->kind == ND_CAST) v = v->lhs;
+  bool named = v && v->kind == ND_VAR && v->var->ty->kind == TY_PTR;
+  int b = new_buffer(c, BUF_HOST, a[0].u, "variable-length array", named ? v->var->name : NULL, named ? elem_of(v->var->ty->base) : NULL, msg);
+  if (b < 0) return HC_ERROR;
+  ret->u = HOST_ADDR(b, 0);
+  return HC_OK;
+}
+/* at a return from the function that declared it */
+FN(h_vla_free) {
+  UNUSED;
+  if (!a[0].u) return HC_OK;
+  int b = block_of(c->hw, a[0].u, false, "variable-length array", msg);
+  if (b < 0) return HC_ERROR;
+  release(c->hw, b);
   return HC_OK;
 }
 
@@ -694,6 +757,7 @@ static const struct { const char *name; HostFn *fn; } host_fns[] = {
   {"cudaEventSynchronize", h_eventSync}, {"cudaEventQuery", h_eventSync}, {"cudaEventElapsedTime", h_eventElapsed},
   {"cudaEventDestroy", h_eventSync}, {"cudaStreamCreate", h_streamCreate}, {"cudaStreamCreateWithFlags", h_streamCreate},
   {"cudaStreamSynchronize", h_cuda_ok}, {"cudaStreamDestroy", h_cuda_ok},
+  {"__carve_vla_size", h_vla_size}, {"__carve_vla_alloc", h_vla_alloc}, {"__carve_vla_free", h_vla_free},
 };
 
 bool host_lib_provides(const char *name) {

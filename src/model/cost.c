@@ -33,6 +33,9 @@ struct CostModel {
   int prologue;          /* instructions every thread runs once: S2R, parameter loads, EXIT */
   bool *in_regs;         /* node id -> an access of a local array nvcc keeps in registers */
   float *hoist_copies;   /* node id -> distinct values it has per entry of the loop it leaves */
+  Obj *assumed[8]; int nassumed;   /* local_invariant: variables taken as invariant while their writes are checked */
+  Obj **load_dest;       /* node id (a load) -> the register variable its value goes to, or NULL */
+  Obj **copy_to;         /* node id (a read of a register variable or element) -> the register variable it is copied to whole */
 };
 
 static const Loop *loop_at(const CostModel *cm, int k) { return facts_loop(cm->f, k); }
@@ -80,7 +83,9 @@ static bool mark_addresses(Node *n, void *ctx) {
 /* ---- invariance and affinity ---- */
 /* (an async copy or its wait writes shared memory: the loop facts count it as a store, so a
  * loop holding one keeps its loads) */
-static bool invariant(CostModel *cm, Node *e, int loop) { return facts_loop_invariant(cm->f, loop, e); }
+static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth, bool strict);
+/* one value in every iteration (the facts' rule, or locals of the body computed from invariants) */
+static bool invariant(CostModel *cm, Node *e, int loop) { return facts_loop_invariant(cm->f, loop, e) || copy_invariant_in(cm, e, loop, 0, true); }
 
 static bool fully_unrolled(const CostModel *cm, int k) {
   int64_t trip = loop_at(cm, k)->trip;
@@ -332,8 +337,35 @@ static bool predicable(Node *s) {
  * has its own value, fixed over k's iterations (a tile load's row `r = (tid + l*64) / 8` in
  * copy l). Locals declared once inside k from such values are too. nvcc computes each copy's
  * value once before k; the metrics charge hoisted nodes once per copy per entry. */
-typedef struct { CostModel *cm; int loop, depth; bool ok; } CopyInv;
-static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth);
+typedef struct { CostModel *cm; int loop, depth; bool ok, strict; } CopyInv;
+static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth, bool strict);
+
+/* a local declared inside loop k whose every write runs whenever its declaration does (at the
+ * declaration's conditional depth, in straight-line code or loops fully unrolled in between)
+ * and stores a value invariant in k, its own value included (`ok = ok && c` in an unrolled
+ * loop): each use sees one value per copy of the body, and nvcc computes it once per entry of k.
+ * Found by assuming v invariant while its writes are checked. */
+static bool local_invariant(CostModel *cm, Obj *v, int k, int depth, bool strict) {
+  for (int i = 0; i < cm->nassumed; i++) if (cm->assumed[i] == v) return true;
+  if (depth >= 8 || cm->nassumed == (int)(sizeof cm->assumed / sizeof *cm->assumed)) return false;
+  int nw = facts_nwrites(cm->f);
+  const VarWrite *decl = NULL;
+  for (int i = 0; i < nw; i++) {
+    const VarWrite *w = facts_write(cm->f, i);
+    if (w->var == v && w->node->kind == ND_DECL) { if (decl) return false; decl = w; }
+  }
+  if (!decl || !decl->node->decl_init || !facts_loop_within(cm->f, decl->loop, k)) return false;
+  cm->assumed[cm->nassumed++] = v;
+  bool ok = copy_invariant_in(cm, decl->node->decl_init, k, depth + 1, strict);
+  for (int i = 0; i < nw && ok; i++) {
+    const VarWrite *w = facts_write(cm->f, i);
+    if (w->var != v || w == decl) continue;
+    if (w->cond_depth != decl->cond_depth || !unrolled_between(cm, w->loop, decl->loop)) ok = false;
+    else if (w->node->kind == ND_ASSIGN || w->node->kind == ND_ASSIGN_OP) ok = copy_invariant_in(cm, w->node->rhs, k, depth + 1, strict);
+  }
+  cm->nassumed--;
+  return ok;
+}
 
 static bool copy_inv_pre(Node *e, void *ctx) {
   CopyInv *x = ctx;
@@ -341,32 +373,26 @@ static bool copy_inv_pre(Node *e, void *ctx) {
   if (e->kind != ND_VAR) {
     if (e->kind == ND_DEREF || e->kind == ND_INDEX || e->kind == ND_MEMBER || e->kind == ND_CALL || e->kind == ND_ASSIGN ||
         e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC) || e->kind >= ND_BLOCK) {
-      x->ok = invariant(x->cm, e, x->loop);
+      x->ok = facts_loop_invariant(x->cm->f, x->loop, e);
       return false;
     }
     return true;
   }
   Obj *v = e->var;
-  if (v->is_volatile || v->in_memory) { x->ok = invariant(x->cm, e, x->loop); return false; }
+  if (v->is_volatile || v->in_memory) { x->ok = facts_loop_invariant(x->cm->f, x->loop, e); return false; }
   if (!facts_loop_writes(x->cm->f, x->loop, v)) return false;
-  for (int j = 0; j < x->cm->nloops; j++) {   /* an unrolled counter of a loop inside k */
+  for (int j = 0; j < x->cm->nloops && !x->strict; j++) {   /* an unrolled counter of a loop inside k */
     const Loop *l = loop_at(x->cm, j);
     if (l->iv == v && j != x->loop && facts_loop_within(x->cm->f, j, x->loop) && fully_unrolled(x->cm, j)) return false;
   }
-  /* a local written once, by its declaration inside k, from copy-invariant values */
-  const VarWrite *only = NULL;
-  int nw = facts_nwrites(x->cm->f), count = 0;
-  for (int i = 0; i < nw; i++) {
-    const VarWrite *w = facts_write(x->cm->f, i);
-    if (w->var == v) { only = w; count++; }
-  }
-  x->ok = count == 1 && only->node->kind == ND_DECL && only->node->decl_init && !only->conditional && x->depth < 8 &&
-          facts_loop_within(x->cm->f, only->loop, x->loop) && copy_invariant_in(x->cm, only->node->decl_init, x->loop, x->depth + 1);
+  x->ok = local_invariant(x->cm, v, x->loop, x->depth, x->strict);
   return false;
 }
 
-static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth) {
-  CopyInv x = {cm, k, depth, true};
+/* strict: one value in every iteration of k; else one value per body copy of the fully
+ * unrolled loops inside k (their counters are constants in each copy) */
+static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth, bool strict) {
+  CopyInv x = {cm, k, depth, true, strict};
   walk_one(e, copy_inv_pre, NULL, &x);
   return x.ok;
 }
@@ -398,6 +424,13 @@ static void assign_factor(CostModel *cm, Node *e) {
   if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
       (node_int_constant(e->rhs, &k) || (e->kind == ND_ADD && node_int_constant(e->lhs, &k)))) { cm->factor[id] = 0; return; }
   if (loop < 0) return;
+  /* arithmetic and tests on values known in each unrolled copy are folded by the compiler, and
+   * a known term added to an address is the access's immediate offset (`B_t[q*64 + tx*4 + v]`
+   * in copies of q and v: one base register, 8 offsets) */
+  if (e->ty && is_integer(e->ty) && ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR || e->kind == ND_NOT) &&
+      copy_constant(cm, e, loop)) { cm->factor[id] = 0; return; }
+  if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
+      (copy_constant(cm, e->rhs, loop) || (e->kind == ND_ADD && copy_constant(cm, e->lhs, loop)))) { cm->factor[id] = 0; return; }
   /* hoisting: out of every loop the node is invariant in (values only: writes never move) */
   int h = -1;
   for (int k = loop; k >= 0 && invariant(cm, e, k); k = loop_at(cm, k)->parent) h = k;
@@ -413,9 +446,6 @@ static void assign_factor(CostModel *cm, Node *e) {
     else if (a == LIN_CONST) cm->factor[id] = fully_unrolled(cm, loop) ? 0 : (float)(1.0 / cm->unroll[loop]);
     return;
   }
-  /* arithmetic and tests on values known in each unrolled copy are folded by the compiler */
-  if (e->ty && is_integer(e->ty) && ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR || e->kind == ND_NOT) &&
-      copy_constant(cm, e, loop)) { cm->factor[id] = 0; return; }
   if ((e->kind == ND_ASSIGN || e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC)) && write_target(e) &&
       copy_constant(cm, strip_casts(e->lhs), loop)) { cm->factor[id] = 0; return; }
   /* integer arithmetic of a strength-reduced address */
@@ -424,7 +454,7 @@ static void assign_factor(CostModel *cm, Node *e) {
    * its copies are the unrolled code) */
   for (int k = loop; k >= 0 && e->kind < ND_BLOCK; k = loop_at(cm, k)->parent) {
     if (fully_unrolled(cm, k)) continue;
-    if (!copy_invariant_in(cm, e, k, 0)) break;
+    if (!copy_invariant_in(cm, e, k, 0, false)) break;
     h = k;
   }
   if (h >= 0) { cm->hoist[id] = h; cm->hoist_copies[id] = (float)hoist_copies(cm, loop, h); }
@@ -563,6 +593,19 @@ static int reg_array_slot(RegArrays *r, Obj *v) {
 }
 
 static bool local_array(Obj *v) { return v->sc == SC_LOCAL && v->ty->kind == TY_ARRAY && !v->is_volatile; }
+/* a small struct or vector (float4) local: its fields are registers unless its address is taken */
+static bool local_struct(Obj *v) { return v->sc == SC_LOCAL && v->ty->kind == TY_STRUCT && !v->is_volatile && v->ty->size <= 64; }
+
+/* the variable a chain of fields and constant-free indices ends at (s.a.b, s.x), or NULL */
+static Obj *member_base(Node *n) {
+  while (n && ((n->kind == ND_MEMBER && !n->arrow) || n->kind == ND_INDEX)) n = strip_casts(n->lhs);
+  return n && n->kind == ND_VAR ? n->var : NULL;
+}
+
+static void mark_struct_use(RegArrays *r, Node *n, Obj *v) {
+  int i = reg_array_slot(r, v);
+  if (i >= 0 && r->marking && !r->bad[i]) r->cm->in_regs[n->id] = true;
+}
 
 static bool reg_arrays_pre(Node *n, void *ctx) {
   RegArrays *r = ctx;
@@ -570,6 +613,23 @@ static bool reg_arrays_pre(Node *n, void *ctx) {
     int i = reg_array_slot(r, n->var);
     if (i >= 0) r->bad[i] = true;
     return false;
+  }
+  Obj *sv;
+  if (n->kind == ND_ADDR && (sv = member_base(n->lhs)) && local_struct(sv)) {   /* &s, &s.x: memory */
+    int i = reg_array_slot(r, sv);
+    if (i >= 0) r->bad[i] = true;
+    return false;
+  }
+  if (n->kind == ND_VAR && local_struct(n->var)) { mark_struct_use(r, n, n->var); return false; }
+  if (n->kind == ND_MEMBER && !n->arrow && (sv = member_base(n)) && local_struct(sv)) {
+    for (Node *b = n; b && b->kind != ND_VAR; b = strip_casts(b->lhs))
+      if (b->kind == ND_INDEX && !cost_copy_constant(r->cm, b->rhs)) { int i = reg_array_slot(r, sv); if (i >= 0) r->bad[i] = true; }
+    mark_struct_use(r, n, sv);
+    return false;
+  }
+  if ((n->kind == ND_DECL || n->kind == ND_ASSIGN) && valid(r->cm, n)) {   /* the whole value written */
+    Obj *t = n->kind == ND_DECL ? n->var : member_base(n->lhs);
+    if (t && local_struct(t)) mark_struct_use(r, n, t);
   }
   if (n->kind != ND_INDEX || !n->ty || n->ty->kind == TY_ARRAY) return true;
   bool known = true;
@@ -593,6 +653,53 @@ static void find_register_arrays(CostModel *cm) {
   r.marking = true;
   for (int i = 0; i < nf; i++) walk(facts_function(cm->f, i)->body, reg_arrays_pre, NULL, &r);
 }
+
+/* ---- where loaded values go ----
+ * A load's latency is waited for where its value is first used, not where it issues: a tile
+ * kernel's prefetch loads the next step's elements into registers, computes this step, and uses
+ * them only then. The counting hooks follow a loaded value through the register variables it
+ * is copied into whole (`vals[v] = c ? B[i] : 0; A_next[v] = vals[v];`: nvcc renames, no
+ * instruction waits) to the first instruction that computes with it or stores it. */
+static Obj *reg_target(CostModel *cm, Node *lhs, Obj *decl) {
+  if (decl) return decl->sc == SC_LOCAL && !decl->is_volatile && (!decl->in_memory || local_struct(decl) || local_array(decl)) ? decl : NULL;
+  lhs = strip_casts(lhs);
+  if (lhs->kind == ND_VAR) return reg_target(cm, NULL, lhs->var);
+  if ((lhs->kind == ND_INDEX || lhs->kind == ND_MEMBER) && valid(cm, lhs) && cm->in_regs[lhs->id]) return member_base(lhs);
+  return NULL;
+}
+
+/* a register read: a scalar local, or an element of a local array or struct kept in registers */
+static bool reg_read(CostModel *cm, Node *e) {
+  if (e->kind == ND_VAR) return e->var->sc == SC_LOCAL && !e->var->in_memory && !e->var->is_volatile;
+  return (e->kind == ND_INDEX || e->kind == ND_MEMBER) && valid(cm, e) && cm->in_regs[e->id];
+}
+
+static void flow_value(CostModel *cm, Node *v, Obj *t) {
+  v = strip_casts(v);
+  if (!v || !valid(cm, v)) return;
+  if (v->kind == ND_COND) { flow_value(cm, v->then, t); flow_value(cm, v->els, t); return; }
+  if (reg_read(cm, v)) cm->copy_to[v->id] = t;
+  else if (v->kind == ND_INDEX || v->kind == ND_DEREF || v->kind == ND_MEMBER) cm->load_dest[v->id] = t;
+}
+
+static bool flow_pre(Node *n, void *ctx) {
+  CostModel *cm = ctx;
+  if (!valid(cm, n)) return false;
+  Obj *t = NULL;
+  if (n->kind == ND_DECL && n->var && n->decl_init && n->decl_init->kind != ND_INIT_LIST) t = reg_target(cm, NULL, n->var);
+  else if (n->kind == ND_ASSIGN) t = reg_target(cm, n->lhs, NULL);
+  if (!t) return true;
+  Node *v = strip_casts(n->kind == ND_DECL ? n->decl_init : n->rhs);
+  flow_value(cm, v, t);
+  /* a whole struct copied from memory (float4 v = *(float4 *)p) is one access at the statement */
+  if (v && (v->kind == ND_DEREF || v->kind == ND_INDEX || v->kind == ND_MEMBER) && v->ty && v->ty->kind == TY_STRUCT && !reg_read(cm, v))
+    cm->load_dest[n->id] = t;
+  return true;
+}
+
+Obj *cost_load_dest(const CostModel *cm, const Node *load) { return valid(cm, load) ? cm->load_dest[load->id] : NULL; }
+Obj *cost_copy_to(const CostModel *cm, const Node *read) { return valid(cm, read) ? cm->copy_to[read->id] : NULL; }
+Obj *cost_reg_base(const Node *access) { return member_base((Node *)access); }
 
 bool cost_in_registers(const CostModel *cm, const Node *access) { return valid(cm, access) && cm->in_regs[access->id]; }
 
@@ -629,6 +736,10 @@ CostModel *cost_model_new(const Facts *f) {
   for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, assign_pre, NULL, cm);
   find_register_arrays(cm);
   if (kernel && kernel->body) walk(kernel->body, share_pre, NULL, cm);
+  cm->load_dest = xmalloc(sizeof(Obj *) * n);
+  cm->copy_to = xmalloc(sizeof(Obj *) * n);
+  for (size_t i = 0; i < n; i++) cm->load_dest[i] = cm->copy_to[i] = NULL;
+  for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, flow_pre, NULL, cm);
   return cm;
 }
 
@@ -647,6 +758,8 @@ void cost_model_free(CostModel *cm) {
   free(cm->share_root);
   free(cm->in_regs);
   free(cm->hoist_copies);
+  free(cm->load_dest);
+  free(cm->copy_to);
   free(cm);
 }
 
@@ -722,10 +835,28 @@ static bool iv_coefficient(CostModel *cm, Node *e, int loop, int64_t *coef) {
 
 /* e is the counter plus terms that are multiples of w (constants, or products with a constant
  * factor that is one: ty*8 + i, q*64 + tx*4 + v); *ivs counts the counter's appearances */
-static bool aligned_sum(Node *e, Obj *iv, int w, int *ivs) {
+/* the initializer of a local whose declaration is its only write, or NULL */
+static Node *single_init(const CostModel *cm, Obj *v) {
+  const VarWrite *only = NULL;
+  int nw = facts_nwrites(cm->f);
+  for (int i = 0; i < nw; i++) {
+    const VarWrite *w = facts_write(cm->f, i);
+    if (w->var != v) continue;
+    if (only) return NULL;
+    only = w;
+  }
+  return only && only->node->kind == ND_DECL && !v->in_memory ? only->node->decl_init : NULL;
+}
+
+static bool aligned_sum(const CostModel *cm, Node *e, Obj *iv, int w, int *ivs, int depth) {
   e = strip_casts(e);
-  if (e->kind == ND_ADD) return aligned_sum(e->lhs, iv, w, ivs) && aligned_sum(e->rhs, iv, w, ivs);
+  if (e->kind == ND_ADD) return aligned_sum(cm, e->lhs, iv, w, ivs, depth) && aligned_sum(cm, e->rhs, iv, w, ivs, depth);
   if (e->kind == ND_VAR && e->var == iv) { (*ivs)++; return true; }
+  Node *init;
+  if (e->kind == ND_VAR && depth < 4 && (init = single_init(cm, e->var))) {   /* r = e % 32 * 4 */
+    int inner = 0;
+    return aligned_sum(cm, init, iv, w, &inner, depth + 1) && inner == 0;
+  }
   int64_t k;
   if (node_int_constant(e, &k)) return k % w == 0;
   if (e->kind == ND_MUL) return (node_int_constant(e->rhs, &k) && k % w == 0) || (node_int_constant(e->lhs, &k) && k % w == 0);
@@ -756,7 +887,7 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
   int width = 16 / size;
   if (l->trip % width != 0) width = l->trip % 2 == 0 && size == 4 ? 2 : 1;
   int ivs = 0;
-  if (!aligned_sum(access->rhs, l->iv, width, &ivs) || ivs != 1) return 1;
+  if (!aligned_sum(cm, access->rhs, l->iv, width, &ivs, 0) || ivs != 1) return 1;
   return width;
 }
 

@@ -31,7 +31,21 @@ typedef struct {
   /* loads the unrolled copies share: the address sets this warp loaded since the nest began */
   uint64_t *seen; int nseen, capseen; int64_t seen_blk; int seen_warp;
   double *share_all, *share_free;
+  double ticks;          /* warp instructions issued so far (a warp runs until a barrier or its end) */
+  double t_load;         /* ticks when pending_load was set */
+  struct { Obj *v; double t0; } pend[16]; int npend;   /* register variables holding loads in flight */
+  int64_t pend_blk; int pend_warp;   /* the warp they belong to (another warp's accesses start afresh) */
 } CountCtx;
+
+enum { STALL_BIN = 64 };
+
+static void add_stall(CountCtx *x, double w, double dist) {
+  int b = (int)(dist / STALL_BIN);
+  if (b > 31) b = 31;
+  if (b < 0) b = 0;
+  x->c->stall_w[b] += w;
+  x->c->stall_wd[b] += w * dist;
+}
 
 static uint64_t access_hash(int size, const uint64_t *addr, Mask m) {
   uint64_t h = 1469598103934665603ull ^ (uint64_t)size ^ ((uint64_t)m << 8);
@@ -160,8 +174,42 @@ void counts_free(Counts *c) {
  * loads of one unrolled step issue together and wait once */
 static void consume(CountCtx *x, Node *n, double lanes) {
   double share = x->cm ? cost_stall_share(x->cm, n) : 1;
-  if (x->pending_load) { x->c->regions_lanes += lanes * share; x->pending_load = false; charge_line(x, n, 0, lanes * share); }
+  if (x->pending_load) {
+    x->c->regions_lanes += lanes * share;
+    add_stall(x, lanes * share, x->ticks - x->t_load);
+    x->pending_load = false;
+    charge_line(x, n, 0, lanes * share);
+  }
   if (x->pending_shared) { x->c->shared_regions_lanes += lanes * share; x->pending_shared = false; }
+}
+
+/* the loads in registers are used (or the warp leaves at a barrier): one wait, as far from the
+ * newest of them as the warp has issued since */
+static void consume_registers(CountCtx *x, Node *n, double lanes) {
+  if (!x->npend) return;
+  double share = x->cm ? cost_stall_share(x->cm, n) : 1, t0 = 0;
+  for (int i = 0; i < x->npend; i++) if (x->pend[i].t0 > t0) t0 = x->pend[i].t0;
+  x->c->regions_lanes += lanes * share;
+  add_stall(x, lanes * share, x->ticks - t0);
+  charge_line(x, n, 0, lanes * share);
+  x->npend = 0;
+}
+
+/* a read of register variable v: a copy moves the loaded value on; anything else waits for it
+ * (and so for every load issued before it, which has arrived by then: loads return in order) */
+static void register_read(CountCtx *x, Node *n, Obj *v, double lanes) {
+  int i = 0;
+  while (i < x->npend && x->pend[i].v != v) i++;
+  if (i == x->npend) return;
+  Obj *t = x->cm ? cost_copy_to(x->cm, n) : NULL;
+  if (t) { x->pend[i].v = t; return; }
+  double t0 = x->pend[i].t0, share = x->cm ? cost_stall_share(x->cm, n) : 1;
+  x->c->regions_lanes += lanes * share;
+  add_stall(x, lanes * share, x->ticks - t0);
+  charge_line(x, n, 0, lanes * share);
+  int k = 0;
+  for (int j = 0; j < x->npend; j++) if (x->pend[j].t0 > t0) x->pend[k++] = x->pend[j];
+  x->npend = k;
 }
 
 /* __pipeline_wait_prior(N): the warp stalls on its async copies only when it waits for the
@@ -173,6 +221,7 @@ static void async_wait(CountCtx *x, Node *n, double lanes) {
   x->pending_async = false;
   if (node_int_constant(n->args, &prior) && prior > 0) return;
   x->pending_load = true;
+  x->t_load = x->ticks;
   consume(x, n, lanes);
 }
 
@@ -185,6 +234,7 @@ static void on_node(void *ctx, Node *n, Mask m) {
     if (li >= 0) { x->entries[li] += lanes; x->entries_warps[li] += 1; }
     return;
   }
+  if (n->kind == ND_VAR && x->npend && !n->var->in_memory) register_read(x, n, n->var, lanes);   /* aggregates: by element (on_access) */
   int cl = ins_class(n);
   if (cl < 0) return;
   double w = weight(x->cm, n);
@@ -199,13 +249,15 @@ static void on_node(void *ctx, Node *n, Mask m) {
     if (w == 0) return;
   }
   add_class(x->c, cl, w, lanes, 1);
+  x->ticks += w;
   charge_line(x, n, w, 0);
   if (n->kind == ND_CALL && n->builtin == BI_PIPE_WAIT) { async_wait(x, n, lanes); return; }
   if (cl == CL_BAR) {
     /* __syncthreads makes the block's memory operations visible: it waits for this warp's
      * outstanding loads and global stores */
-    if (x->pending_store) x->pending_load = true;
+    if (x->pending_store) { x->pending_load = true; x->t_load = x->ticks; }
     consume(x, n, lanes);
+    consume_registers(x, n, lanes);
     x->pending_store = false;
     return;
   }
@@ -217,7 +269,11 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   double lanes = __builtin_popcount(m);
   int cl = space == SPACE_GLOBAL ? (kind == ACC_LOAD ? CL_GLD : kind == ACC_STORE ? CL_GST : CL_ATOM)
                                  : space == SPACE_SHARED ? (kind == ACC_LOAD ? CL_SLD : CL_SST) : CL_LOCAL;
-  if (cl == CL_LOCAL && x->cm && cost_in_registers(x->cm, at)) return;   /* a register, not memory */
+  if (blk != x->pend_blk || warp != x->pend_warp) { x->npend = 0; x->pend_blk = blk; x->pend_warp = warp; }
+  if (cl == CL_LOCAL && x->cm && cost_in_registers(x->cm, at)) {   /* a register, not memory */
+    if (kind == ACC_LOAD && x->npend) register_read(x, at, cost_reg_base(at), lanes);
+    return;
+  }
   /* an async copy (LDGSTS) is one instruction: its load writes shared memory with no register
    * round-trip, and the warp does not wait for it until __pipeline_wait_prior */
   bool async = at->kind == ND_CALL && at->builtin == BI_PIPE_COPY;
@@ -240,10 +296,19 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   double v = x->cm ? cost_vector_width(x->cm, at) : 1;   /* merged into wider accesses */
   x->c->lanes[cl] += lanes / v;
   x->c->warp_ins[cl] += 1 / v;
+  x->ticks += 1 / v;
   charge_line(x, at, 1 / v, 0);
   if (kind != ACC_LOAD) consume(x, at, lanes);
   if (async) { x->pending_async = true; return; }
-  if (space == SPACE_GLOBAL && kind == ACC_LOAD) x->pending_load = true;
+  Obj *dest = space == SPACE_GLOBAL && kind == ACC_LOAD && x->cm ? cost_load_dest(x->cm, at) : NULL;
+  if (dest) {   /* in flight until its register is used */
+    int i = 0;
+    while (i < x->npend && x->pend[i].v != dest) i++;
+    if (i == x->npend && x->npend < 16) x->npend++;
+    if (i < x->npend) x->pend[i].v = dest, x->pend[i].t0 = x->ticks;
+    return;
+  }
+  if (space == SPACE_GLOBAL && kind == ACC_LOAD) { x->t_load = x->ticks; x->pending_load = true; }   /* the wait is for the newest */
   if (space == SPACE_SHARED && kind == ACC_LOAD) x->pending_shared = true;
   if (space == SPACE_GLOBAL && kind != ACC_LOAD) x->pending_store = true;
 }
@@ -630,8 +695,23 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
    * SM runs ceil(blocks / SMs) blocks, blocks_per_sm of them at a time, each round taking at
    * least one chain. Loads of one unrolled step count as one stall (cost.c). */
   double lat = footprint_fits_l2(L, m) && ce.l2_latency_ns > 0 ? ce.l2_latency_ns : ce.latency_ns;
-  e.chain_s = load_regions * lat * 1e-9 + (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + warp_instr) / clock;
-  double rounds = oc.blocks_per_sm > 0 ? ceil((double)blocks / m->sm_count) / oc.blocks_per_sm : 1;
+  /* a stall is the latency less what the warp issued between the load and the use (a prefetch
+   * that is used a step later waits for little or nothing) */
+  double stall_s = 0;
+  for (int b = 0; b < 32; b++) {
+    if (c->stall_w[b] <= 0) continue;
+    double hidden = c->stall_wd[b] / c->stall_w[b] / clock;
+    if (hidden < lat * 1e-9) stall_s += c->stall_w[b] / ts * (lat * 1e-9 - hidden);
+  }
+  /* a warp issues at most one instruction a clock, and its block's warps share the SM's four
+   * schedulers: between barriers a warp of a block of w_tb warps advances no faster than
+   * w_tb / 4 of its instructions a clock (so one block alone on an SM pays its stalls on top
+   * of its issue) */
+  double own_issue = warp_instr * (w_tb > 4 ? w_tb / 4.0 : 1.0);
+  e.chain_s = stall_s + (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + own_issue) / clock;
+  /* the busiest SM runs its blocks in rounds of blocks_per_sm; a last, partial round still
+   * takes a whole chain */
+  double rounds = oc.blocks_per_sm > 0 ? ceil(ceil((double)blocks / m->sm_count) / oc.blocks_per_sm) : 1;
   e.t[B_LATENCY] = (rounds > 1 ? rounds : 1) * e.chain_s;
   /* atomics: the L2 slice that owns a 128-byte line applies the atomic warp-requests on it one
    * after another. ATOMIC_LINE_NS, the time per request, is fitted on examples/histogram (H200:

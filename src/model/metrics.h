@@ -11,6 +11,10 @@ typedef struct Counts {
   double lanes[CL_N];      /* thread-instructions by class, over the sampled threads */
   double warp_ins[CL_N];   /* warp-instructions by class */
   double regions_lanes;    /* global-load consumers (stalls on memory), thread-weighted */
+  /* the same stalls by how far (in this warp's instructions) the use lies from the load: weight
+   * and weight x distance per bin of STALL_BIN instructions; a use far enough away hides the
+   * latency behind the warp's own issue */
+  double stall_w[32], stall_wd[32];
   double shared_regions_lanes; /* shared-load consumers */
   double threads_sampled, warps_sampled;   /* lanes and warps the counts cover */
   double steps_per_warp;   /* interpreter warp-steps per sampled warp (how long a whole warp runs) */
@@ -54,7 +58,12 @@ double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/(loads over
 bool cost_if_predicated(const CostModel *cm, const Node *n);    /* an if issued for the whole warp, taken or not */
 int cost_vector_width(const CostModel *cm, const Node *access); /* elements per merged access (1, 2, 4) */
 bool cost_in_registers(const CostModel *cm, const Node *access); /* a local array ptxas keeps in registers */
-int cost_prologue(const CostModel *cm);                         /* instructions each thread runs once */
+int cost_prologue(const CostModel *cm);
+/* where loaded values go: a load's register variable (NULL: unknown, used at once), and a
+ * register read copied whole into another register variable (NULL: a real use) */
+Obj *cost_load_dest(const CostModel *cm, const Node *load);
+Obj *cost_copy_to(const CostModel *cm, const Node *read);
+Obj *cost_reg_base(const Node *access);   /* the variable an element access s.x, a[i] ends at */                         /* instructions each thread runs once */
 /* a load the copies of a fully unrolled loop may share (the loop's index), or -1: the counting
  * hooks charge it only for addresses no earlier copy loaded */
 int cost_share_region(const CostModel *cm, const Node *access);

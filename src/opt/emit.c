@@ -62,6 +62,14 @@ static void candidates_text(Buf *b, const PlanStep *s) {
     else buf_puts(b, ": not applicable");
   }
   buf_puts(b, "\n");
+  if (!s->ncand3) return;
+  buf_printf(b, "         then %s, with those, from", s->pass->params[2].name);
+  for (int k = 0; k < s->ncand3; k++) {
+    buf_printf(b, "%s %d", k ? "," : "", s->cand_value3[k]);
+    if (s->cand_ms3[k] > 0) buf_printf(b, ": %.4f ms", s->cand_ms3[k]);
+    else buf_puts(b, ": not applicable");
+  }
+  buf_puts(b, "\n");
 }
 
 void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
@@ -142,7 +150,13 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
           if (s->ncand_params == 2) buf_printf(&b, "\"value2\": %d, ", s->cand_value2[k]);
           buf_printf(&b, "\"estimate_ms\": %.6g}", s->cand_ms[k]);
         }
-        buf_puts(&b, "]}, ");
+        buf_puts(&b, "]");
+        if (s->ncand3) {
+          buf_printf(&b, ", \"then\": {\"param\": \"%s\", \"tried\": [", s->pass->params[2].name);
+          for (int k = 0; k < s->ncand3; k++) buf_printf(&b, "%s{\"value\": %d, \"estimate_ms\": %.6g}", k ? ", " : "", s->cand_value3[k], s->cand_ms3[k]);
+          buf_puts(&b, "]}");
+        }
+        buf_puts(&b, "}, ");
       }
       buf_puts(&b, "\"sizes\": [");
       for (int k = 0; k < s->verify.nsizes; k++) {

@@ -51,7 +51,8 @@ typedef struct Pass {
   const char *motivation;    /* the analyzer's rule (finding category) that motivates it, or NULL */
   bool remaps_blocks;        /* block b of the variant computes another block's outputs */
   bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
-  int model_params;          /* model_chooses: how many leading parameters it chooses jointly (0: one) */
+  int model_params;          /* model_chooses: how many leading parameters it chooses jointly (0: one;
+                              * 3: the first two jointly, then the third with them fixed) */
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
   bool (*apply)(PassCtx *c);       /* rewrites c->p in place (after legal said LEGAL) */
   int nmutations;            /* broken variants apply() can produce (c->mutation 1..n) */
@@ -108,6 +109,9 @@ typedef struct PlanStep {
   int cand_value[OPT_MAX_CANDS];        /* the first parameter's value of each candidate */
   int cand_value2[OPT_MAX_CANDS];       /* the second's, when two are chosen jointly */
   double cand_ms[OPT_MAX_CANDS];        /* -1: not legal or not estimated at that value */
+  int ncand3;                           /* model_params 3: the third parameter's values tried */
+  int cand_value3[OPT_MAX_VALUES];      /* with the first two fixed at their choice */
+  double cand_ms3[OPT_MAX_VALUES];
 } PlanStep;
 
 typedef struct OptOptions {

@@ -9,13 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const Pass pass_reduce, pass_scalar, pass_split, pass_stage, pass_tile, pass_vector, pass_unroll, pass_camping;
+extern const Pass pass_reduce, pass_scalar, pass_split, pass_stage, pass_tile, pass_vector, pass_unroll, pass_camping, pass_launch;
 /* reduce first: it recognizes a whole kernel (an atomic per thread, a shared-memory tree) and
  * writes it anew, so it must see the statements before another pass renames or regroups them
  * (Yang's order starts with the passes that change how memory is reached, and this one changes
  * every access of the kernel); split regroups threads before stage looks at their accesses;
- * vector merges threads after stage, whose shared tiles it cannot merge */
-static const Pass *const passes[] = {&pass_reduce, &pass_scalar, &pass_split, &pass_stage, &pass_tile, &pass_vector, &pass_unroll, &pass_camping};
+ * vector merges threads after stage, whose shared tiles it cannot merge; launch last (Yang's
+ * Sec. 3.8: the block is sized once the kernel's code is final) */
+static const Pass *const passes[] = {&pass_reduce, &pass_scalar, &pass_split, &pass_stage, &pass_tile, &pass_vector, &pass_unroll, &pass_camping,
+                                     &pass_launch};
 
 const Pass *const *opt_passes(int *n) {
   *n = (int)(sizeof passes / sizeof *passes);
@@ -210,8 +212,22 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
   return ms;
 }
 
-/* the model picks the first parameter (or the first two, jointly): each allowed value applied
- * to a clone and estimated; the fastest (the earlier candidate on a tie) becomes the step's */
+/* one candidate's estimate: the pass applied to a clone with these parameters; -1 not legal */
+static double candidate_ms(const Pass *ps, Program *cur, const Launch *L, const OptInput *in, const OptOptions *o, const int *param) {
+  double ms = -1;
+  Program *v = program_clone(cur);
+  PassCtx c;
+  if (v && run_pass_protected(ps, v, L, in->m, param, 0, &c)) {
+    char bn[64];
+    ms = estimate_ms(v, in, o, true, bn);
+  }
+  program_free(v);
+  return ms;
+}
+
+/* the model picks the first parameter (or the first two, jointly; then, with model_params 3,
+ * the third with those fixed: a coordinate step, not the whole product): each allowed value
+ * applied to a clone and estimated; the fastest (the earlier candidate on a tie) becomes the step's */
 static void choose_value(const Pass *ps, Program *cur, const Launch *L, const OptInput *in, const OptOptions *o, PlanStep *st, const bool *given) {
   const OptParamDef *d = &ps->params[0], *d2 = &ps->params[1];
   bool two = ps->model_params >= 2 && ps->nparams >= 2 && !given[1];
@@ -227,19 +243,24 @@ static void choose_value(const Pass *ps, Program *cur, const Launch *L, const Op
       if (st->ncand == OPT_MAX_CANDS) return;
       st->cand_value[st->ncand] = param[0];
       st->cand_value2[st->ncand] = param[1];
-      double ms = -1;
-      Program *v = program_clone(cur);
-      PassCtx c;
-      if (v && run_pass_protected(ps, v, L, in->m, param, 0, &c)) {
-        char bn[64];
-        ms = estimate_ms(v, in, o, true, bn);
-      }
-      program_free(v);
+      double ms = candidate_ms(ps, cur, L, in, o, param);
       st->cand_ms[st->ncand++] = ms;
       if (ms > 0 && (best < 0 || ms < best)) { best = ms; first = param[0]; second = param[1]; }
     }
   st->param[0] = first;
   st->param[1] = second;
+  if (!two || ps->model_params < 3 || ps->nparams < 3 || given[2] || best < 0) return;
+  const OptParamDef *d3 = &ps->params[2];
+  int third = st->param[2];
+  for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || d3->values[i]); i++) {
+    int param[OPT_MAX_PARAMS];
+    memcpy(param, st->param, sizeof param);
+    param[2] = d3->values[i];
+    double ms = param[2] == third ? best : candidate_ms(ps, cur, L, in, o, param);   /* the pair's own estimate */
+    st->cand_value3[st->ncand3] = param[2];
+    st->cand_ms3[st->ncand3++] = ms;
+    if (ms > 0 && ms < best) { best = ms; st->param[2] = param[2]; }
+  }
 }
 
 /* the analyzer's findings on the original (sampled run, as `carve analyze`): the plan names the

@@ -27,7 +27,8 @@
  * only on parameters and invariant locals (a conjunct on row only or col only); POST uses row,
  * col, s, parameters and its own locals (no thread index, barrier, shared memory or return);
  * the launch is 2-D; the kernel is written anew as source (rw_replace_kernel), so it may not
- * use globals, device functions or typedefs. */
+ * use globals, device functions or typedefs. Staging the tiles with async copies (prefetch 3, 4)
+ * also needs cp.async (sm_80 and newer) and elements of 4, 8 or 16 bytes. */
 #include "opt.h"
 #include "../analysis/analysis.h"
 #include <stdlib.h>
@@ -364,7 +365,9 @@ typedef struct {
   int avec, bvec;           /* elements a thread loads at once from A and B in a full step (1 or 4) */
   const char *okv, *vt;     /* a group passes the guard; the group's values */
   int prefetch;
+  int stages;               /* prefetch 3, 4: shared stages filled by async copies (2, 3); else 0 */
   const char *ap, *bp;      /* prefetch registers */
+  const char *ok;           /* an element of an async copy passes the guard */
   const char *q, *v;        /* a 16-byte group of the B tile and an element in it */
   const char *As, *Bs, *tx, *ty, *tid, *row0, *col0, *accv, *kend, *k0, *e, *r, *kk, *av, *bv, *i, *j, *l;
   int64_t XT, YT;
@@ -384,18 +387,24 @@ static const char *typed(Obj *v, const char *text) {
  * elements along the operand's unit stride: one 128-bit load when all of them pass the guard and
  * the address is aligned, else each alone, so ragged edges and unaligned rows stay exact. */
 enum { LOAD_SHARED, LOAD_REGS, STORE_REGS };
+
+/* a thread's loop over its groups of one tile, opened: group e has r its row (A) or column (B)
+ * in the tile and kk its k, consecutive threads on consecutive groups along the unit stride */
+static void group_loop(Buf *o, const Gen *g, const char *in, bool along_k, int rows, int vw, int per) {
+  int span = along_k ? g->BK / vw : rows / vw;
+  buf_printf(o, "%s#pragma unroll\n%sfor (int %s = 0; %s < %d; %s++) {\n", in, in, g->l, g->l, per, g->l);
+  buf_printf(o, "%s  const int %s = %s + %s * %d, %s = %s %s %d%s, %s = %s %s %d%s;\n", in, g->e, g->tid, g->l, g->NT,
+             g->r, g->e, along_k ? "/" : "%", span, along_k || vw == 1 ? "" : fmt(" * %d", vw),
+             g->kk, g->e, along_k ? "%" : "/", span, along_k && vw > 1 ? fmt(" * %d", vw) : "");
+}
+
 static void tile_loads(Buf *o, PassCtx *c, const Shape *s, const Gen *g, bool tail, const char *in, int mode, const char *kbase) {
   for (int which = 0; which < 2; which++) {
     bool isa = which == 0;
     int rows = isa ? g->BM : g->BN, vw = tail ? 1 : isa ? g->avec : g->bvec, per = rows * g->BK / vw / g->NT;
     bool along_k = isa ? s->a_along_k : !s->b_along_col;
     const char *tile = isa ? g->As : g->Bs, *pre = isa ? g->ap : g->bp, *ty = isa ? g->ta : g->tb;
-    /* the e-th group of the tile: r its row (A) or column (B) in the tile, kk its k */
-    int span = along_k ? g->BK / vw : rows / vw;
-    buf_printf(o, "%s#pragma unroll\n%sfor (int %s = 0; %s < %d; %s++) {\n", in, in, g->l, g->l, per, g->l);
-    buf_printf(o, "%s  const int %s = %s + %s * %d, %s = %s %s %d%s, %s = %s %s %d%s;\n", in, g->e, g->tid, g->l, g->NT,
-               g->r, g->e, along_k ? "/" : "%", span, along_k || vw == 1 ? "" : fmt(" * %d", vw),
-               g->kk, g->e, along_k ? "%" : "/", span, along_k && vw > 1 ? fmt(" * %d", vw) : "");
+    group_loop(o, g, in, along_k, rows, vw, per);
     /* element v of the group: its tile row/column and k */
     const char *rv = along_k || vw == 1 ? g->r : fmt("%s + %s", g->r, g->v), *kv = along_k && vw > 1 ? fmt("%s + %s", g->kk, g->v) : g->kk;
     const char *dst = mode == LOAD_SHARED ? NULL : vw > 1 ? fmt("%s[%s * %d + %s]", pre, g->l, vw, g->v) : fmt("%s[%s]", pre, g->l);
@@ -437,6 +446,58 @@ static void tile_loads(Buf *o, PassCtx *c, const Shape *s, const Gen *g, bool ta
                g->v, vt, g->v, cond.s, load, ty, in);
     if (mode == LOAD_REGS) buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s = %s[%s];\n", in, in, g->v, g->v, vw, g->v, dst, vt, g->v);
     else buf_printf(o, "%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s[%s];\n", in, in, g->v, g->v, vw, g->v, tile, kv, rv, vt, g->v);
+    buf_printf(o, "%s}\n", in);
+    buf_free(&cond);
+  }
+}
+
+/* the two tiles of one full step of k starting at kbase, as async copies (cp.async) into the
+ * shared stage g->As/g->Bs name; they land while the block computes earlier stages. An element
+ * outside the guard is a copy with zfill equal to its size from the operand's first element: it
+ * reads nothing and writes the 0 the other modes store. A group of 4 consecutive elements stored
+ * consecutively (B along columns with vec 4) is one 16-byte copy when all 4 pass the guard and
+ * both addresses are 16-byte aligned, tested at run time (nvcc guarantees a __shared__ float
+ * array only 4 bytes, whatever carve's layout gives it), else 4 element copies. A's tile is
+ * stored k-major, so 4 consecutive k of a row cannot land in one copy: each element is its own
+ * copy, in the order of scalar loads (8 lanes copy one row's 8 k: whole 32-byte sectors), as
+ * CUTLASS's SIMT multistage mainloop does for a row-major A (default_mma_core_sm80.h:
+ * kElementsPerAccess 1, SmemLayoutA ColumnMajor). The alternative, a row-major A tile filled by
+ * 16-byte copies, must read its fragments along k (one 128-bit load: 4 k of one row, so TM x 4
+ * registers of A), and the two rows of threads of a warp then read rows TM apart, on the same
+ * banks with 16-byte rows unless a thread's rows are split in two groups half a tile apart; it
+ * saves 3 of a thread's 5 copy instructions a step at 128x128, bk 8, against its 512 FMAs.
+ * bench/probe/sgemm_cpasync.cu times both on the GPU. */
+static void tile_copies(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const char *in, const char *kbase) {
+  for (int which = 0; which < 2; which++) {
+    bool isa = which == 0, along_k = isa ? s->a_along_k : !s->b_along_col;
+    int rows = isa ? g->BM : g->BN, vw = along_k ? 1 : isa ? g->avec : g->bvec, per = rows * g->BK / vw / g->NT;
+    int el = (int)(isa ? s->pa : s->pb)->ty->base->size;
+    const char *tile = isa ? g->As : g->Bs, *base = (isa ? s->pa : s->pb)->name;
+    group_loop(o, g, in, along_k, rows, vw, per);
+    const char *rv = vw == 1 ? g->r : fmt("%s + %s", g->r, g->v);
+    Sub u = {.s = s, .row = typed(s->row, fmt("%s + %s", g->row0, rv)), .col = typed(s->col, fmt("%s + %s", g->col0, rv)),
+             .k = typed(s->k, fmt("%s + %s", kbase, g->kk))};
+    Buf cond = {0};
+    buf_printf(&cond, "%s + %s < %lld", isa ? g->row0 : g->col0, rv, (long long)(isa ? g->YT : g->XT));
+    guard_terms(&cond, s, isa ? D_ROW : D_COL, &u);
+    char *load = expr_with(isa ? s->la : s->lb, &u);
+    const char *in2 = vw == 1 ? in : fmt("%s    ", in);
+    bool swap = c->mutation == 4;   /* broken: two elements of a group land swapped */
+    const char *to = vw == 1 ? g->r : swap ? fmt("%s + (%s == 1 ? 2 : %s == 2 ? 1 : %s)", g->r, g->v, g->v, g->v) : rv;
+    if (vw > 1) {
+      Sub u0 = u;
+      u0.row = typed(s->row, fmt("%s + %s", g->row0, g->r));
+      u0.col = typed(s->col, fmt("%s + %s", g->col0, g->r));
+      char *first = expr_with(isa ? s->la : s->lb, &u0);
+      buf_printf(o, "%s  bool %s = true;\n%s  #pragma unroll\n%s  for (int %s = 0; %s < %d; %s++) %s = %s && %s;\n", in, g->okv, in, in, g->v, g->v, vw,
+                 g->v, g->okv, g->okv, cond.s);
+      buf_printf(o, "%s  if (%s && ((unsigned long)&%s & 15) == 0 && ((unsigned long)&%s[%s][%s] & 15) == 0) {\n", in, g->okv, first, tile, g->kk, g->r);
+      buf_printf(o, "%s    __pipeline_memcpy_async(&%s[%s][%s], &%s, 16);\n%s  } else {\n", in, tile, g->kk, g->r, first, in);
+      buf_printf(o, "%s    #pragma unroll\n%s    for (int %s = 0; %s < %d; %s++) {\n", in, in, g->v, g->v, vw, g->v);
+    }
+    buf_printf(o, "%s  const bool %s = %s;\n", in2, g->ok, cond.s);
+    buf_printf(o, "%s  __pipeline_memcpy_async(&%s[%s][%s], %s ? &%s : %s, %d, %s ? 0 : %d);\n", in2, tile, g->kk, to, g->ok, load, base, el, g->ok, el);
+    if (vw > 1) buf_printf(o, "%s    }\n%s  }\n", in, in);
     buf_printf(o, "%s}\n", in);
     buf_free(&cond);
   }
@@ -506,6 +567,7 @@ static bool sizes(PassCtx *c, Gen *g) {
   g->TM = g->TN = c->param[1];
   g->BK = c->param[2];
   g->prefetch = c->param[3];
+  g->stages = g->prefetch >= 3 ? g->prefetch - 1 : 0;
   g->TX = g->BN / g->TN;
   g->NT = g->TX * (g->BM / g->TM);
   if (g->NT < 32 || g->NT > 1024) {
@@ -526,6 +588,24 @@ static int vec_width(PassCtx *c, const Gen *g, Type *el, bool unit, int rows) {
   return c->param[5] == 4 && unit && ty_ok && rows * g->BK % (4 * g->NT) == 0 ? 4 : 1;
 }
 
+/* async copies (prefetch 3, 4): cp.async exists from sm_80 (PTX ISA, cp.async, target ISA
+ * notes: sm_80 or higher) and copies 4, 8 or 16 bytes, so an element is copied alone only at those sizes */
+static bool async_ok(PassCtx *c, int ea, int eb) {
+  if (!c->m || c->m->cc_major < 8) {
+    snprintf(c->why, sizeof c->why, "prefetch %d uses async copies (cp.async), which need compute capability 8.0 or newer (%s is %d.%d)", c->param[3],
+             c->m ? c->m->name : "the machine", c->m ? c->m->cc_major : 0, c->m ? c->m->cc_minor : 0);
+    return false;
+  }
+  for (int i = 0; i < 2; i++) {
+    int e = i ? eb : ea;
+    if (e != 4 && e != 8 && e != 16) {
+      snprintf(c->why, sizeof c->why, "prefetch %d copies each element with cp.async, which moves 4, 8 or 16 bytes: elements of %d bytes", c->param[3], e);
+      return false;
+    }
+  }
+  return true;
+}
+
 static Legality legal(PassCtx *c) {
   Shape s;
   Legality l = find(c, &s);
@@ -533,7 +613,8 @@ static Legality legal(PassCtx *c) {
   Gen g;
   if (!sizes(c, &g)) return ILLEGAL;
   int ea = s.pa->ty->base->size, eb = s.pb->ty->base->size;
-  int64_t bytes = (int64_t)(g.prefetch == 2 ? 2 : 1) * g.BK * ((int64_t)(g.BM + 16 / ea) * ea + (int64_t)(g.BN + 16 / eb) * eb);
+  if (g.stages && !async_ok(c, ea, eb)) return ILLEGAL;
+  int64_t bytes = (int64_t)(g.stages ? g.stages : g.prefetch == 2 ? 2 : 1) * g.BK * ((int64_t)(g.BM + 16 / ea) * ea + (int64_t)(g.BN + 16 / eb) * eb);
   if (bytes > 48 * 1024) {
     snprintf(c->why, sizeof c->why, "the tiles take %lld bytes of static shared memory (48 KB is the most a kernel may declare)", (long long)bytes);
     return ILLEGAL;
@@ -541,6 +622,35 @@ static Legality legal(PassCtx *c) {
   snprintf(c->why, sizeof c->why, "%s shared along x, %s along y: %dx%d tiles in shared memory, %dx%d outputs a thread", s.pa->name, s.pb->name,
            g.BM, g.BN, g.TM, g.TN);
   return LEGAL;
+}
+
+/* prefetch 3, 4: S = g->stages shared stages filled by async copies. Step t computes from
+ * stage t mod S while the copies of step t + S - 1 are in flight: a thread waits for its own
+ * copies of step t (all but its S - 2 newest groups; every step commits one group, empty past
+ * the last full step, so the count is the same in every thread and step), then one barrier
+ * makes every thread's copies visible and ends every thread's reads of the stage the next copies
+ * overwrite (step t - 1's). Leaves g->As/g->Bs naming the stage after the last full step, which
+ * no thread reads any more and no copy is pending for: the ragged step's tiles go there. */
+static void pipeline(Buf *o, PassCtx *c, const Shape *s, Gen *g, RwNames *nm) {
+  const char *A0 = g->As, *B0 = g->Bs, *kn = rw_fresh(nm, "k_copy"), *st = rw_fresh(nm, "stage");
+  const char *cur = rw_fresh(nm, "buf"), *nxt = rw_fresh(nm, "buf_copy");
+  int S = g->stages;
+  buf_printf(o, "  %s %s = %s;\n  #pragma unroll\n  for (int %s = 0; %s < %d; %s++) {\n", type_name(s->k->ty), kn, g->k0, st, st, S - 1, st);
+  buf_printf(o, "    if (%s <= %s - %d) {\n", kn, g->kend, g->BK);
+  g->As = fmt("%s[%s]", A0, st); g->Bs = fmt("%s[%s]", B0, st);
+  tile_copies(o, c, s, g, "      ", kn);
+  buf_printf(o, "      %s += %d;\n    }\n    __pipeline_commit();\n  }\n", kn, g->BK);
+  buf_printf(o, "  int %s = 0, %s = %d;\n", cur, nxt, S - 1);
+  buf_printf(o, "  for (; %s <= %s - %d; %s += %d) {\n", g->k0, g->kend, g->BK, g->k0, g->BK);
+  if (c->mutation != 5) buf_printf(o, "    __pipeline_wait_prior(%d);\n", S - 2);   /* broken: the copies never waited for */
+  if (c->mutation != 2) buf_printf(o, "    __syncthreads();\n");   /* broken: other threads' copies read before they land */
+  buf_printf(o, "    if (%s <= %s - %d) {\n", kn, g->kend, g->BK);
+  g->As = fmt("%s[%s]", A0, nxt); g->Bs = fmt("%s[%s]", B0, nxt);
+  tile_copies(o, c, s, g, "      ", kn);
+  buf_printf(o, "      %s += %d;\n    }\n    __pipeline_commit();\n", kn, g->BK);
+  g->As = fmt("%s[%s]", A0, cur); g->Bs = fmt("%s[%s]", B0, cur);
+  compute(o, c, s, g, fmt("%d", g->BK), "    ");
+  buf_printf(o, "    %s = %s == %d ? 0 : %s + 1;\n    %s = %s == %d ? 0 : %s + 1;\n  }\n", cur, cur, S - 1, cur, nxt, nxt, S - 1, nxt);
 }
 
 static bool apply(PassCtx *c) {
@@ -556,7 +666,7 @@ static bool apply(PassCtx *c) {
   g.kend = rw_fresh(&nm, "k_end"); g.k0 = rw_fresh(&nm, "k0"); g.e = rw_fresh(&nm, "e"); g.r = rw_fresh(&nm, "r");
   g.kk = rw_fresh(&nm, "kk"); g.av = rw_fresh(&nm, fmt("%s_reg", s.pa->name)); g.bv = rw_fresh(&nm, s.pa == s.pb ? fmt("%s_reg_b", s.pb->name) : fmt("%s_reg", s.pb->name));
   g.i = rw_fresh(&nm, "i"); g.j = rw_fresh(&nm, "j"); g.l = rw_fresh(&nm, "l");
-  g.q = rw_fresh(&nm, "q"); g.v = rw_fresh(&nm, "v"); g.okv = rw_fresh(&nm, "whole"); g.vt = rw_fresh(&nm, "vals");
+  g.q = rw_fresh(&nm, "q"); g.v = rw_fresh(&nm, "v"); g.okv = rw_fresh(&nm, "whole"); g.vt = rw_fresh(&nm, "vals"); g.ok = rw_fresh(&nm, "in_range");
   g.ap = rw_fresh(&nm, fmt("%s_next", s.pa->name));
   g.bp = rw_fresh(&nm, s.pa == s.pb ? fmt("%s_next_b", s.pb->name) : fmt("%s_next", s.pb->name));
   g.XT = c->L->grid[0] * c->L->block[0];
@@ -584,9 +694,13 @@ static bool apply(PassCtx *c) {
   sig.s[sig.len - 2] = 0;   /* ";\n" */
   buf_printf(&o, "%s {\n", sig.s);
   buf_free(&sig);
-  const char *nb = g.prefetch == 2 ? "[2]" : "";   /* two buffers: one barrier a step */
-  buf_printf(&o, "  __shared__ %s %s%s[%d][%d];\n", g.ta, g.As, nb, g.BK, g.BM + g.PA);
-  buf_printf(&o, "  __shared__ %s %s%s[%d][%d];\n", g.tb, g.Bs, nb, g.BK, g.BN + g.PB);
+  /* two buffers (one barrier a step) or the stages of async copies, declared 16-byte aligned
+   * for the 16-byte ones (carve's layout and nvcc then agree); the copies test the address all
+   * the same (tile_copies): a row of the tile is 16-byte aligned only when its padded length is */
+  const char *nb = g.stages ? fmt("[%d]", g.stages) : g.prefetch == 2 ? "[2]" : "";
+  const char *al = g.stages ? "__align__(16) " : "";
+  buf_printf(&o, "  __shared__ %s%s %s%s[%d][%d];\n", al, g.ta, g.As, nb, g.BK, g.BM + g.PA);
+  buf_printf(&o, "  __shared__ %s%s %s%s[%d][%d];\n", al, g.tb, g.Bs, nb, g.BK, g.BN + g.PB);
   Buf pre = {0};
   for (int i = 0; i < s.npre; i++) { Node *keep = s.pre[i]->next; s.pre[i]->next = NULL; print_stmts_with(&pre, s.pre[i], 1, NULL, NULL); s.pre[i]->next = keep; }
   if (pre.s) buf_puts(&o, pre.s);
@@ -608,7 +722,9 @@ static bool apply(PassCtx *c) {
   }
   const char *kty = type_name(s.k->ty);
   buf_printf(&o, "  const %s %s = %s;\n  %s %s = %s;\n", kty, g.kend, expr_with(s.hi, &none), kty, g.k0, expr_with(s.lo, &none));
-  if (g.prefetch == 2) {
+  if (g.stages) {
+    pipeline(&o, c, &s, &g, &nm);
+  } else if (g.prefetch == 2) {
     /* step s computes from buffer s % 2 while the registers fill buffer (s + 1) % 2: the
      * barrier that ends step s - 1 is the only one a step needs */
     const char *cur = rw_fresh(&nm, "buf"), *A0 = g.As, *B0 = g.Bs;
@@ -699,16 +815,17 @@ const Pass pass_tile = {
   .params = {{"tile", "outputs a block computes along each dimension (BM = BN)", {32, 64, 128}, 128},
              {"thread", "outputs a thread computes along each dimension (TM = TN, a register tile)", {2, 4, 8}, 8},
              {"bk", "elements of k staged per step", {8, 16, 32}, 8},
-             {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0)", {0, 1, 2}, 1},
+             {"prefetch", "the next step's tiles loaded into registers while this one computes: into one shared buffer (1), into the other of two (2: one barrier a step), or not (0); or copied straight into shared memory by async copies (cp.async, sm_80+) with 2 stages (3) or 3 (4), one barrier a step", {0, 1, 2, 3, 4}, 1},
              {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: not given)", {0, 2}, 0},
              {"vec", "elements of a tile a thread loads at once from global memory where the stride is 1 (4: 128-bit loads behind a run-time alignment test)", {1, 4}, 4}},
   .nparams = 6,
   .model_chooses = true,
-  .model_params = 2,
+  .model_params = 3,
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
-  .nmutations = 4,
+  .nmutations = 5,
   .mutation_names = {"a register tile read at the wrong index", "the barrier between two steps of the pipeline dropped", "the ragged last step of k dropped",
-                     "two elements of a 128-bit tile load swapped"},
+                     "two elements of a 128-bit tile load (or of its element-wise async copies) swapped",
+                     "the wait for a stage's async copies dropped (prefetch 3, 4)"},
 };

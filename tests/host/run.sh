@@ -27,6 +27,9 @@ grep -qx "histogram 0:429 3:429 6:429 9:429 12:428 15:856" "$tmp/out"; check $? 
 "$carve" run $d/symbols.cu >"$tmp/out" 2>"$tmp/err"; check $? "symbols exit 0: $(cat "$tmp/err")"
 grep -qx "2.5 10 5 8" "$tmp/out"; check $? "symbols: cudaMemcpyToSymbol/FromSymbol of scalars and arrays: $(cat "$tmp/out")"
 
+"$carve" run $d/coef.cu >"$tmp/out" 2>"$tmp/err"; check $? "coef exit 0: $(cat "$tmp/err")"
+grep -qx "stencil: out\[0\] = 155, out\[100\] = 445, sum 2075941, 0 wrong" "$tmp/out"; check $? "coef: __constant__ weights and a __device__ offset set by cudaMemcpyToSymbol: $(cat "$tmp/out")"
+
 # the C library: the same output as the program compiled natively
 if cc -x c -o "$tmp/libc" $d/libc.cu 2>/dev/null; then
   "$tmp/libc" >"$tmp/native" 2>/dev/null
@@ -34,6 +37,36 @@ if cc -x c -o "$tmp/libc" $d/libc.cu 2>/dev/null; then
   cmp -s "$tmp/native" "$tmp/carve"; check $? "libc: output identical to the native build: $(diff "$tmp/native" "$tmp/carve")"
   grep -qx "to stderr" "$tmp/err"; check $? "libc: stderr is the program's stderr"
 fi
+
+# C99 variable-length arrays: the same output as the program compiled natively as C
+if cc -x c -o "$tmp/vla" $d/vla.c 2>/dev/null; then
+  "$tmp/vla" >"$tmp/native" 2>/dev/null
+  "$carve" run $d/vla.c >"$tmp/carve" 2>"$tmp/err"; check $? "vla.c exit 0: $(cat "$tmp/err")"
+  cmp -s "$tmp/native" "$tmp/carve"; check $? "vla.c: output identical to the native build: $(diff "$tmp/native" "$tmp/carve")"
+fi
+if cc -o "$tmp/vla2" $d/multi/vla_main.c $d/multi/vla_util.c -lm 2>/dev/null; then
+  "$tmp/vla2" >"$tmp/native" 2>/dev/null
+  "$carve" run $d/multi/vla_main.c $d/multi/vla_util.c >"$tmp/carve" 2>"$tmp/err"; check $? "vla_main.c vla_util.c exit 0: $(cat "$tmp/err")"
+  cmp -s "$tmp/native" "$tmp/carve"; check $? "VLA parameters across two C files: output identical to the native build: $(diff "$tmp/native" "$tmp/carve")"
+fi
+"$carve" run $d/vla_cuda.cu >"$tmp/out" 2>"$tmp/err"; check $? "vla_cuda exit 0: $(cat "$tmp/err")"
+grep -qx "vla_cuda 37x23: 0 errors, sum 13612.0, 148 bytes per row" "$tmp/out"; check $? "vla_cuda: VLA host matrices through a kernel: $(cat "$tmp/out")"
+"$carve" run $d/vla_cuda.cu -- 5 300 >"$tmp/out" 2>/dev/null; check $? "vla_cuda 5x300 exit 0"
+grep -qx "vla_cuda 5x300: 0 errors, sum 23964.0, 20 bytes per row" "$tmp/out"; check $? "vla_cuda: sizes from argv: $(cat "$tmp/out")"
+"$carve" run $d/vla_loop.cu >"$tmp/out" 2>"$tmp/err"; check $? "vla_loop exit 0 (a local VLA freed at each return; buffer numbers given again): $(cat "$tmp/err")"
+grep -qx "1575000" "$tmp/out"; check $? "vla_loop: $(cat "$tmp/out")"
+"$carve" run $d/bad/vla_zero.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "vla_zero: exit 1 (got $rc)"
+grep -q "vla_zero.cu:5:9: error: variable-length array bound evaluates to 0, not a positive value" "$tmp/err"; check $? "vla_zero: located: $(cat "$tmp/err")"
+"$carve" run $d/bad/vla_oob.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "vla_oob: exit 1 (got $rc)"
+grep -q "vla_oob.cu:5:32: error: out-of-bounds host write of 4 bytes: element 10 of 'v' (10 elements)" "$tmp/err"; check $? "vla_oob: the VLA named: $(cat "$tmp/err")"
+"$carve" run $d/bad/vla_dangling.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 1 ]; check $? "vla_dangling: exit 1 (got $rc)"
+grep -q "vla_dangling.cu:6:18: error: read of freed memory ('v', variable-length array at $d/bad/vla_dangling.cu:3)" "$tmp/err"; check $? "vla_dangling: freed at the return: $(cat "$tmp/err")"
+"$carve" run $d/bad/vla_device.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "vla_device: exit 2 (got $rc)"
+grep -q "vla_device.cu:6:11: error: array size is not an integer constant (variable-length arrays are not CUDA)" "$tmp/err"; check $? "vla_device: $(cat "$tmp/err")"
+"$carve" run $d/bad/vla_init.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "vla_init: exit 2 (got $rc)"
+grep -q "vla_init.cu:4:12: error: a variable-length array cannot be initialized" "$tmp/err"; check $? "vla_init: $(cat "$tmp/err")"
+"$carve" run $d/bad/vla_typename.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "vla_typename: exit 2 (got $rc)"
+grep -q "vla_typename.cu:6:25: error: unsupported: a side effect in the size of a variable-length array in a type name" "$tmp/err"; check $? "vla_typename: $(cat "$tmp/err")"
 
 # exit status and arguments come through
 "$carve" run $d/exitcode.cu >"$tmp/out" 2>/dev/null; check $? "exitcode: no argument, 0"
@@ -84,6 +117,9 @@ grep -q "launch: 12 blocks of 128 threads" "$tmp/out"; check $? "estimate: --blo
 "$carve" bench --launch 2 --emit "$tmp/emit" $d/heat.cu >"$tmp/out" 2>"$tmp/err"; check $? "bench --emit on a recorded launch: $(cat "$tmp/err")"
 [ -f "$tmp/emit/launch-2/harness.cu" ] && [ "$(stat -c %s "$tmp/emit/launch-2/u.bin")" = 12288 ]; check $? "bench --emit: the harness and the step's buffer (64x48 floats) beside it"
 grep -q "read_file(\"$tmp/emit/launch-2/u.bin\"" "$tmp/emit/launch-2/harness.cu"; check $? "bench --emit: the harness reads the recorded bytes"
+"$carve" bench --emit "$tmp/ce" $d/coef.cu >/dev/null 2>"$tmp/err"; check $? "bench --emit coef: $(cat "$tmp/err")"
+grep -q "CARVE_H_CK(cudaMemcpyToSymbol(::weights, carve_h_sym_0, 18ull, 2ull));" "$tmp/ce/launch-1/harness.cu"; check $? "the harness copies the __constant__ weights the program set"
+grep -q "CARVE_H_CK(cudaMemcpyToSymbol(::offset, carve_h_sym_1, 1ull, 0ull));" "$tmp/ce/launch-1/harness.cu"; check $? "and the __device__ offset"
 "$carve" optimize --kernel step -o "$tmp/opt.cu" $d/heat.cu >/dev/null 2>"$tmp/err"; check $? "optimize a recorded launch: $(tail -3 "$tmp/err")"
 grep -q "__global__ void step" "$tmp/opt.cu"; check $? "optimize: the kernels written"
 ! ls /tmp/carve-launch-* >/dev/null 2>&1 || [ -z "$(find /tmp -maxdepth 1 -name 'carve-launch-*' -newer "$tmp/opt.cu")" ]; check $? "optimize: its temporary buffers removed"
