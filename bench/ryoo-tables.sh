@@ -19,7 +19,7 @@
 #
 # The spaces (documented in docs/tune.md, "Ryoo's tables"): carve's own for each kernel at the
 # example's default size, with two cuts that keep them in reach of one device call:
-#   mm      --passes tile --blocks orig   the tile pass's 324 configurations (block tile, thread
+#   mm      --passes tile --blocks orig   the tile pass's 540 configurations (block tile, thread
 #                                         tile, k step, prefetch, launch bounds, vector loads) and
 #                                         the untiled original: Ryoo's MM space (tile/block size,
 #                                         rectangular tile, unroll, prefetch, spilling) in carve's
