@@ -60,19 +60,7 @@ done
 python3 - "$out/launch.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i]); r = [0.0] * len(v); i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]: j += 1
-        for t in range(i, j + 1): r[order[t]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b); n = len(a); ma, mb = sum(ra) / n, sum(rb) / n
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5; vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va > 0 and vb > 0 else float('nan')
+sys.path.insert(0, 'bench'); from common import spearman
 print(f"{'kernel':8} {'block':>9} {'est ms':>9} {'ms':>9} {'baseline':>9} {'verify':>7}")
 for k in dict.fromkeys(r['kernel'] for r in rows):
     rs = [r for r in rows if r['kernel'] == k]

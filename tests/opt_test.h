@@ -4,10 +4,23 @@
 #define CARVE_OPT_TEST_H
 #include "../src/opt/opt.h"
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 typedef struct { Program *p; Plan plan; int rc; } Opt;
 
 /* optimize `kernel` of path with the -D defines, on the H100's description (o NULL: every pass) */
+/* a kernel written to a temporary file (verification reloads the source at other sizes) */
+static inline char *write_tmp(const char *text) {
+  char *path = arena_strdup("/tmp/carve-test-XXXXXX.cu");
+  int fd = mkstemps(path, 3);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
 static inline Opt run_opt(const char *path, const char *kernel, const char **defs, int ndefs, const OptOptions *o) {
   Opt r = {0};
   PPOptions pp = {.defines = defs, .n_defines = ndefs};

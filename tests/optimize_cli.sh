@@ -27,7 +27,7 @@ assert d["output"].endswith("mm.cu") and "source" not in d' ; check $? "the JSON
 fi
 grep -q "__restrict__" "$t/mm.cu" && grep -q "assumes the 3 pointer parameters do not alias" "$t/mm.cu"; check $? "the no-alias assumption is stated and declared"
 # mv without split: staging is legal and verifiable, but the model says slower: not kept, and the source is unchanged
-"$carve" optimize examples/mv.cu -D H=512 -D W=512 --skip split -o "$t/mv.cu" 2> "$t/plan"; check $? "mv optimizes"
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 --skip split,launch -o "$t/mv.cu" 2> "$t/plan"; check $? "mv optimizes"
 grep -q "stage    not kept, the estimate says not faster" "$t/plan"; check $? "mv's staging is not kept: the estimate says slower: $(cat "$t/plan")"
 grep -q "no pass applied" "$t/mv.cu"; check $? "and the output says no pass applied"
 # with split: a warp per row, chosen by the model
@@ -35,7 +35,7 @@ grep -q "no pass applied" "$t/mv.cu"; check $? "and the output says no pass appl
 grep -q "split    applied, verified" "$t/plan" && grep -q "__shfl_down_sync" "$t/mvs.cu"; check $? "the row sum is split across lanes: $(cat "$t/plan")"
 grep -q "split    applied, verified, estimate .* for \[coalescing\] line 33:" "$t/plan"; check $? "the plan names the finding that motivated the pass: $(grep split "$t/plan")"
 "$carve" optimize examples/mv.cu -D H=512 -D W=512 --format json -o /dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); s=[x for x in d["plan"]["steps"] if x["pass"]=="split"][0]; sys.exit(0 if s["motivation"].startswith("[coalescing] line 33") else 1)'; check $? "JSON: the step's motivation"
-"$carve" optimize examples/mv.cu -D H=512 -D W=512 --skip split --no-estimate -o "$t/mv2.cu" 2> "$t/plan"; check $? "--no-estimate"
+"$carve" optimize examples/mv.cu -D H=512 -D W=512 --skip split,launch --no-estimate -o "$t/mv2.cu" 2> "$t/plan"; check $? "--no-estimate"
 grep -q "stage    applied, verified" "$t/plan"; check $? "--no-estimate keeps every legal verified step: $(cat "$t/plan")"
 # --no-verify says so
 "$carve" optimize examples/tp.cu -D H=64 -D W=64 --no-verify --no-estimate --passes stage -o "$t/nv.cu" 2> "$t/plan"; check $? "--no-verify"
@@ -48,7 +48,7 @@ grep -q "tile\[16\]\[17\]" "$t/sq.cu" && grep -q "block(16, 16" "$t/sq.cu"; chec
 "$carve" optimize examples/tp.cu --passes stage,bogus 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "no pass named 'bogus'" "$t/err"; check $? "an unknown pass in --passes: $(cat "$t/err")"
 "$carve" optimize examples/tp.cu --passes stage --skip unroll 2> "$t/err" >/dev/null; [ $? = 2 ]; check $? "--passes with --skip is refused"
 "$carve" optimize examples/tp.cu --ncu 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "unknown option '--ncu'" "$t/err"; check $? "bench's options are not optimize's: $(cat "$t/err")"
-"$carve" optimize examples/tp.cu -D H=64 -D W=64 --skip stage,split,tile,vector,unroll,camping,scalar -o "$t/none.cu" 2>/dev/null; check $? "every pass skipped"
+"$carve" optimize examples/tp.cu -D H=64 -D W=64 --skip stage,split,tile,vector,unroll,camping,scalar,launch -o "$t/none.cu" 2>/dev/null; check $? "every pass skipped"
 grep -q "no pass applied" "$t/none.cu"; check $? "prints the kernel unchanged"
 "$carve" optimize /nonexistent.cu 2>/dev/null; [ $? = 2 ]; check $? "a missing file: exit 2"
 # paper machine: diagonal reordering on the GT200

@@ -6,17 +6,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* a kernel written to a temporary file (verification reloads the source at other sizes) */
-static char *write_tmp(const char *text) {
-  char *path = arena_strdup("/tmp/carve-launch-XXXXXX.cu");
-  int fd = mkstemps(path, 3);
-  if (fd < 0) return NULL;
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
-
 /* one-dimensional: out[i] = 2*in[i] over N elements, the launch 64 a block */
 #define HEAD1 "#pragma carve launch k grid((N+63)/64) block(64)\n#pragma carve arg in = float[N] : random(1)\n" \
               "#pragma carve arg out = float[N] : zeros out\n#pragma carve arg n = N\n"

@@ -28,17 +28,6 @@ static void test_scalar_mrifhd(void) {
   done(&r);
 }
 
-/* a kernel written to a temporary file (verification reloads the source at other sizes) */
-static char *write_tmp(const char *text) {
-  char *path = arena_strdup("/tmp/carve-opt-XXXXXX.cu");
-  int fd = mkstemps(path, 3);
-  if (fd < 0) return NULL;
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
-
 static void test_scalar_legality(void) {
   static const struct { const char *src, *why; } cases[] = {
     /* two indices of one buffer in the loop: C[row] may be C[k] */

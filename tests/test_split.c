@@ -16,16 +16,6 @@ static char *source_of(const Opt *r, const char *file, const char *kernel) {
   return b.s;
 }
 
-static char *write_tmp(const char *text) {
-  char *path = arena_strdup("/tmp/carve-split-XXXXXX.cu");
-  int fd = mkstemps(path, 3);
-  if (fd < 0) return NULL;
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
-
 /* is a __syncthreads() statement one of the kernel body's own statements (not under an if)? */
 static bool barrier_at_top(Program *p, const char *kernel) {
   Obj *k = find_kernel(p, kernel);

@@ -190,6 +190,8 @@ bool rw_has_barrier(Node *n);
 bool rw_writes_var(Node *n, Obj *v);                  /* assigns v anywhere in n */
 bool rw_same_expr(Node *a, Node *b);                   /* structurally equal (ignoring casts' implicit flag) */
 Node *rw_strip(Node *n);                              /* under the implicit conversions */
+bool rw_is_special(Node *n, SpecialReg r, int dim);   /* threadIdx/blockIdx/blockDim... along dim */
+int rw_global_index_dim(Node *e, int ndims);            /* blockIdx.d*blockDim.d + threadIdx.d: d < ndims, else -1 */
 /* the kernel's pointer parameters declared __restrict__; c->assumed says so */
 void rw_restrict_params(PassCtx *c);
 /* the kernel's threads cannot observe each other or the grid's x extent (no barrier, shared

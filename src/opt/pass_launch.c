@@ -36,21 +36,7 @@ typedef struct {
   int callee;                 /* > 0: inside a device function */
 } Use;
 
-static bool is_special(Node *n, SpecialReg r, int dim) { n = rw_strip(n); return n->kind == ND_SPECIAL && n->sreg == r && n->dim == dim; }
-
-/* blockIdx.d*blockDim.d + threadIdx.d, in any operand order: d, else -1 */
-static int global_index_dim(Node *e) {
-  e = rw_strip(e);
-  if (!e || e->kind != ND_ADD) return -1;
-  for (int dim = 0; dim < 3; dim++)
-    for (int sw = 0; sw < 2; sw++) {
-      Node *m = rw_strip(sw ? e->rhs : e->lhs), *t = sw ? e->lhs : e->rhs;
-      if (!is_special(t, SR_TID, dim) || m->kind != ND_MUL) continue;
-      if ((is_special(m->lhs, SR_CTAID, dim) && is_special(m->rhs, SR_NTID, dim)) ||
-          (is_special(m->lhs, SR_NTID, dim) && is_special(m->rhs, SR_CTAID, dim))) return dim;
-    }
-  return -1;
-}
+static int global_index_dim(Node *e) { return rw_global_index_dim(e, 3); }
 
 static void obstacle(Use *u, Node *n, const char *what) {
   if (!u->why[0]) snprintf(u->why, sizeof u->why, "line %d: %s", tok_loc(n->tok).line, what);

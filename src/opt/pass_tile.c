@@ -114,19 +114,7 @@ static bool has_branching(Node *e) {
 }
 
 /* blockIdx.D*blockDim.D + threadIdx.D, in any operand order */
-static bool is_special(Node *n, SpecialReg r, int dim) { n = rw_strip(n); return n->kind == ND_SPECIAL && n->sreg == r && n->dim == dim; }
-static int global_index_dim(Node *e) {
-  e = rw_strip(e);
-  if (e->kind != ND_ADD) return -1;
-  for (int dim = 0; dim < 2; dim++)
-    for (int sw = 0; sw < 2; sw++) {
-      Node *m = rw_strip(sw ? e->rhs : e->lhs), *t = sw ? e->lhs : e->rhs;
-      if (!is_special(t, SR_TID, dim) || m->kind != ND_MUL) continue;
-      if ((is_special(m->lhs, SR_CTAID, dim) && is_special(m->rhs, SR_NTID, dim)) ||
-          (is_special(m->lhs, SR_NTID, dim) && is_special(m->rhs, SR_CTAID, dim))) return dim;
-    }
-  return -1;
-}
+static int global_index_dim(Node *e) { return rw_global_index_dim(e, 2); }
 
 /* the loads of pointer parameters inside e */
 typedef struct { Node *n[16]; int k; } Loads;

@@ -474,3 +474,20 @@ const char *rw_fresh(RwNames *nm, const char *want) {
   if (nm->n < RW_MAX_NAMES) nm->given[nm->n++] = x;
   return x;
 }
+
+/* the special register r along dim (casts stripped) */
+bool rw_is_special(Node *n, SpecialReg r, int dim) { n = rw_strip(n); return n && n->kind == ND_SPECIAL && n->sreg == r && n->dim == dim; }
+
+/* blockIdx.d*blockDim.d + threadIdx.d in any operand order, d < ndims: d, else -1 */
+int rw_global_index_dim(Node *e, int ndims) {
+  e = rw_strip(e);
+  if (!e || e->kind != ND_ADD) return -1;
+  for (int dim = 0; dim < ndims; dim++)
+    for (int sw = 0; sw < 2; sw++) {
+      Node *m = rw_strip(sw ? e->rhs : e->lhs), *t = sw ? e->lhs : e->rhs;
+      if (!m || !rw_is_special(t, SR_TID, dim) || m->kind != ND_MUL) continue;
+      if ((rw_is_special(m->lhs, SR_CTAID, dim) && rw_is_special(m->rhs, SR_NTID, dim)) ||
+          (rw_is_special(m->lhs, SR_NTID, dim) && rw_is_special(m->rhs, SR_CTAID, dim))) return dim;
+    }
+  return -1;
+}
