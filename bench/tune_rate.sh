@@ -13,11 +13,13 @@ rate() {   # FILE DEFINES WORKERS: variants with metrics, seconds, variants/s
   start=$(date +%s.%N)
   "$carve" space "$f" $d --no-cache --workers "$w" --format csv > "$t/out.csv" 2>/dev/null
   end=$(date +%s.%N)
-  n=$(awk -F, 'NR > 1 && $4 != ""' "$t/out.csv" | wc -l)   # rows with registers: compiled and counted
-  awk -v n="$n" -v s="$start" -v e="$end" -v w="$w" -v f="$f $d" 'BEGIN { printf "  %-34s workers %d: %3d variants with metrics in %6.2f s: %6.1f variants/s\n", f, w, n, e - s, n / (e - s) }'
+  n=$(awk -F, 'NR > 1 && ($2 == "ok" || $2 == "duplicate")' "$t/out.csv" | wc -l)   # compiled and counted (the key, first, has no comma)
+  awk -v n="$n" -v s="$start" -v e="$end" -v w="$w" -v f="$f $d" 'BEGIN { printf "  %-54s workers %d: %3d variants with metrics in %6.2f s: %6.1f variants/s\n", f, w, n, e - s, n / (e - s) }'
 }
 echo "== static metrics per second (carve space --no-cache), one worker and one per core"
-for k in "examples/mm.cu|-D N=2048" "examples/mm.cu|-D N=256" "examples/cp.cu|" "examples/sad.cu|" "examples/mrifhd.cu|" "examples/mrifhd.cu|-D NK=256"; do
+# mm's whole space (2.9 M points) is refused: the tests' space (launch shapes x camping); cp without split
+for k in "examples/mm.cu|-D N=2048 --skip split,vector,tile" "examples/mm.cu|-D N=256 --skip split,vector,tile" "examples/cp.cu|--skip split" \
+         "examples/sad.cu|" "examples/mrifhd.cu|" "examples/mrifhd.cu|-D NK=256"; do
   f=${k%%|*}; d=${k#*|}
   rate "$f" "$d" 1
   rate "$f" "$d" "$cores"

@@ -156,7 +156,8 @@ fi
 
 # ---- sizing a space without building it; the launch shapes kept ----
 "$carve" space examples/mm.cu --passes tile --blocks orig --no-metrics > "$t/nm.txt"; check $? "--no-metrics"
-grep -q "^size: 541 points; 0 violate a launch constraint (decided before building); 541 to build" "$t/nm.txt" && grep -q "^  block.x  *16$" "$t/nm.txt"; check $? "--blocks orig: the tile pass's 540 configurations (prefetch 0-4) and the original, one shape: $(tail -1 "$t/nm.txt")"
+combos=$(awk '/^  tile\.[a-z]+ / { n = split($0, v, ","); p = (p ? p : 1) * n } END { print p + 1 }' "$t/nm.txt")   # every parameter value list, times, and tile off
+grep -q "^size: $combos points; 0 violate a launch constraint (decided before building); $combos to build" "$t/nm.txt" && grep -q "^  block.x  *16$" "$t/nm.txt"; check $? "--blocks orig: the tile pass's configurations and the original, one shape ($combos): $(tail -1 "$t/nm.txt")"
 "$carve" space examples/mm.cu --blocks 32x8,64x4 --passes camping --no-metrics | grep -q "^size: 9 points"; check $? "--blocks 32x8,64x4: those shapes and the original's"
 "$carve" space examples/mm.cu --blocks 32x 2> "$t/e10"; [ $? = 2 ] && grep -q -- "--blocks: '32x' is not" "$t/e10"; check $? "a malformed --blocks: $(cat "$t/e10")"
 
