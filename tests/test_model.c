@@ -288,6 +288,16 @@ static void test_cost_tile_idioms(void) {
     CHECK(n3 > 0 && d3 / n3 >= 60, "the prefetched load is used a step (64 instructions) after it issues (%g)", n3 > 0 ? d3 / n3 : -1);
     CHECK(n4 > 0 && d4 / n4 < 4, "a load used at once waits its whole latency (distance %g)", n4 > 0 ? d4 / n4 : -1);
   }
+  /* a float4 whose address is taken lives in local memory: its load is waited for at once, not
+   * followed as a register value (before the fix it was never waited for at all) */
+  ok = counts_of(SPEC(1) KHEAD "  float4 v = *(const float4 *)&a[4 * threadIdx.x];\n  const float *q = &v.x;\n"
+                 "  out[threadIdx.x] = q[0] * 2.0f + q[3]; }\n", &c3, &w3);
+  CHECK(ok, "address-taken float4 kernel counts");
+  if (ok) {
+    double n3 = 0, d3 = 0;
+    for (int b = 0; b < 32; b++) { n3 += c3.stall_w[b]; d3 += c3.stall_wd[b]; }
+    CHECK(n3 > 0 && d3 / n3 < 8, "the load into local memory stalls where it is used (%g stalls, distance %g)", n3, n3 > 0 ? d3 / n3 : -1);
+  }
 }
 
 /* the review's findings, each kept as a test */

@@ -321,13 +321,17 @@ FN(h_posix_memalign) {
   ret->i = 0;
   return HC_OK;
 }
-FN(h_free) {
-  UNUSED;
-  if (!a[0].u) return HC_OK;
-  int b = block_of(c->hw, a[0].u, false, "free", msg);
+/* free(p) and a variable-length array's release: null is nothing, anything but a block's start an error */
+static HostStatus free_block(HostCtx *c, uint64_t addr, const char *what, const char **msg) {
+  if (!addr) return HC_OK;
+  int b = block_of(c->hw, addr, false, what, msg);
   if (b < 0) return HC_ERROR;
   release(c->hw, b);
   return HC_OK;
+}
+FN(h_free) {
+  UNUSED;
+  return free_block(c, a[0].u, "free", msg);
 }
 FN(h_realloc) {
   UNUSED;
@@ -383,11 +387,7 @@ FN(h_vla_alloc) {
 /* at a return from the function that declared it */
 FN(h_vla_free) {
   UNUSED;
-  if (!a[0].u) return HC_OK;
-  int b = block_of(c->hw, a[0].u, false, "variable-length array", msg);
-  if (b < 0) return HC_ERROR;
-  release(c->hw, b);
-  return HC_OK;
+  return free_block(c, a[0].u, "variable-length array", msg);
 }
 
 /* n bytes at a, for a host-side call: host memory, managed memory, the host's own variables */

@@ -36,6 +36,7 @@ struct CostModel {
   Obj *assumed[8]; int nassumed;   /* local_invariant: variables taken as invariant while their writes are checked */
   Obj **load_dest;       /* node id (a load) -> the register variable its value goes to, or NULL */
   Obj **copy_to;         /* node id (a read of a register variable or element) -> the register variable it is copied to whole */
+  Obj **reg_vars; int nreg_vars;   /* local arrays and structs kept in registers */
 };
 
 static const Loop *loop_at(const CostModel *cm, int k) { return facts_loop(cm->f, k); }
@@ -652,6 +653,15 @@ static void find_register_arrays(CostModel *cm) {
   for (int i = 0; i < nf; i++) walk(facts_function(cm->f, i)->body, reg_arrays_pre, NULL, &r);
   r.marking = true;
   for (int i = 0; i < nf; i++) walk(facts_function(cm->f, i)->body, reg_arrays_pre, NULL, &r);
+  cm->reg_vars = xmalloc(sizeof(Obj *) * (size_t)(r.n + 1));
+  cm->nreg_vars = 0;
+  for (int i = 0; i < r.n; i++) if (!r.bad[i]) cm->reg_vars[cm->nreg_vars++] = r.v[i];
+}
+
+/* a local array or struct that ptxas keeps in registers (find_register_arrays) */
+static bool aggregate_in_registers(const CostModel *cm, const Obj *v) {
+  for (int i = 0; i < cm->nreg_vars; i++) if (cm->reg_vars[i] == v) return true;
+  return false;
 }
 
 /* ---- where loaded values go ----
@@ -661,7 +671,7 @@ static void find_register_arrays(CostModel *cm) {
  * is copied into whole (`vals[v] = c ? B[i] : 0; A_next[v] = vals[v];`: nvcc renames, no
  * instruction waits) to the first instruction that computes with it or stores it. */
 static Obj *reg_target(CostModel *cm, Node *lhs, Obj *decl) {
-  if (decl) return decl->sc == SC_LOCAL && !decl->is_volatile && (!decl->in_memory || local_struct(decl) || local_array(decl)) ? decl : NULL;
+  if (decl) return decl->sc == SC_LOCAL && !decl->is_volatile && (!decl->in_memory || aggregate_in_registers(cm, decl)) ? decl : NULL;
   lhs = strip_casts(lhs);
   if (lhs->kind == ND_VAR) return reg_target(cm, NULL, lhs->var);
   if ((lhs->kind == ND_INDEX || lhs->kind == ND_MEMBER) && valid(cm, lhs) && cm->in_regs[lhs->id]) return member_base(lhs);
@@ -759,6 +769,7 @@ void cost_model_free(CostModel *cm) {
   free(cm->in_regs);
   free(cm->hoist_copies);
   free(cm->load_dest);
+  free(cm->reg_vars);
   free(cm->copy_to);
   free(cm);
 }
