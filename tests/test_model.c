@@ -423,6 +423,55 @@ static void test_counts_coverage(void) {
   program_free(p);
 }
 
+/* L1 shared by the warps of a block (analyze.c's BlockL1, metrics.c's l1_shared_fraction): in
+ * a naive matrix multiply the warps of a 32x4 block read the same row of B at about the same
+ * step, so L2 serves each sector of it once a block; a block of one warp shares with nobody; a
+ * machine whose L1 does not cache global loads (cc 1.x) shares nothing; and an L1 of a few
+ * bytes keeps nothing between warps */
+static double l1_share_of(int bx, int by, const char *arch, Occupancy *ocp) {
+  static const char *src =
+      "#pragma carve launch k grid(1) block(32)\n#pragma carve arg A = float[64*64] : random(1)\n"
+      "#pragma carve arg B = float[64*64] : random(2)\n#pragma carve arg C = float[64*64] : zeros out\n"
+      "__global__ void k(const float *A, const float *B, float *C) {\n"
+      "  int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  float s = 0; for (int i = 0; i < 64; i++) s += A[r * 64 + i] * B[i * 64 + c];\n  C[r * 64 + c] = s; }\n";
+  const Machine *m = machine_find(arch);
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  Program *p = load_program_text("t.cu", src, NULL);
+  fclose(f);
+  diag_out = stderr;
+  Obj *k = p ? find_kernel(p, "k") : NULL;
+  LaunchOverrides ov = {0};
+  ov.dyn_shared = -1;
+  ov.has_grid = ov.has_block = true;
+  ov.grid[0] = 64 / bx; ov.grid[1] = 64 / by; ov.grid[2] = 1;
+  ov.block[0] = bx; ov.block[1] = by; ov.block[2] = 1;
+  Launch L;
+  memset(&L, 0, sizeof L);
+  double share = -1;
+  Analysis a;
+  if (m && k && launch_prepare(&L, p, k, &ov) == 0 && analyze(&a, &L, m, NULL) == 0) {
+    Occupancy oc = occupancy(m, bx * by, 32, 0);
+    if (ocp) *ocp = oc;
+    share = l1_shared_fraction(&a, m, oc);
+    analysis_free(&a);
+  }
+  launch_free(&L);
+  program_free(p);
+  return share;
+}
+
+static void test_l1_shared_by_warps(void) {
+  Occupancy oc = {0};
+  double b4 = l1_share_of(32, 4, "h100", &oc), b1 = l1_share_of(32, 1, "h100", NULL), old = l1_share_of(32, 4, "g80", NULL);
+  /* per warp: 8 sectors of A (one row), 64 x 4 of B; the block's 4 warps share B: 3/4 of it */
+  CHECK(b4 > 0.6 && b4 < 0.8, "32x4 blocks: %.3f of the warps' first loads come from another warp (expected about 0.72)", b4);
+  CHECK(b1 == 0, "32x1 blocks (one warp): nothing shared (%.3f)", b1);
+  CHECK(old == 0, "cc 1.x (no L1 for global loads): nothing shared (%.3f)", old);
+  CHECK(oc.smem_per_sm == oc.blocks_per_sm * 1024, "resident blocks take the 1 KB reserve each (%d for %d blocks)", oc.smem_per_sm, oc.blocks_per_sm);
+}
+
 int main(void) {
   test_cost_deep();
   test_counts_coverage();
@@ -436,6 +485,7 @@ int main(void) {
   test_cost_tile_idioms();
   test_cost_soundness();
   test_estimate_overlap();
+  test_l1_shared_by_warps();
   test_ryoo_worked_example();
   test_against_header();
   test_paper_machines();

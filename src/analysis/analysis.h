@@ -185,6 +185,8 @@ typedef struct BranchStat {
   bool thread_dependent;
 } BranchStat;
 
+enum { L1_SHARE_BUCKETS = 40 };
+
 typedef struct Analysis {
   Launch *L;
   const Machine *m;
@@ -195,6 +197,11 @@ typedef struct Analysis {
   bool sampled;
   double threads_run;        /* threads whose warps ran (for scaling counts to the grid) */
   double warp_sectors;       /* global sectors each warp loads at least once, summed over warps (L1 misses) */
+  /* L1 shared by a block's warps, measured on whole blocks: each warp's first load of a sector
+   * (l1_first, summed over warps) and, of those, the ones another warp of the block loaded
+   * earlier, by how far back (l1_shared[b]: the block moved at most 2^b bytes since, counted on
+   * the warps' own step clocks, as if they ran in step) */
+  double l1_first, l1_shared[L1_SHARE_BUCKETS];
   uint64_t warps_truncated;   /* warps stopped by the step budget (loops sampled) */
   double atomic_line_requests; /* global atomics: warp-requests on the busiest 128-byte line, over the grid */
   char **unreached; int nunreached;  /* memory accesses in the source no sampled warp reached */

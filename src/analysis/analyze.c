@@ -32,6 +32,63 @@ static bool set_add(Set *s, uint64_t key) {
 }
 static void set_clear(Set *s) { if (s->k) memset(s->k, 0, s->cap * sizeof *s->k); s->n = 0; }
 
+/* ---- L1 shared by the warps of a block ----
+ * Each warp's first load of each sector, at the warp's own step (its global loads so far): the
+ * warps of a block start together and run the same code at about the same rate, so their steps
+ * are a common clock whatever order the interpreter ran them in. At the block's end, the first
+ * load of a sector by a second or later warp is measured by how far back the previous warp's
+ * was: the steps between them times the bytes the block moves a step (what an LRU L1 held in
+ * between); the model decides what fits (metrics.c l1_shared_fraction). */
+typedef struct { uint64_t sector; uint32_t step; } Touch;
+typedef struct { Set sec[32]; uint32_t step[32]; Touch *t; size_t n, cap; bool record; } BlockL1;
+
+static void l1_load(BlockL1 *b, int warp, const uint64_t *addr, Mask m, int size) {
+  if (warp < 0 || warp >= 32) return;
+  uint32_t step = b->step[warp]++;
+  for (int l = 0; l < 32; l++)
+    if (m >> l & 1)
+      for (uint64_t x = addr[l] >> 5; x <= (addr[l] + (uint64_t)size - 1) >> 5; x++) {
+        if (!set_add(&b->sec[warp], x) || !b->record) continue;
+        if (b->n == b->cap) { b->cap = b->cap ? 2 * b->cap : 4096; b->t = xrealloc(b->t, b->cap * sizeof *b->t); }
+        b->t[b->n++] = (Touch){x, step};
+      }
+}
+
+static int touch_cmp(const void *x, const void *y) {
+  const Touch *a = x, *b = y;
+  if (a->sector != b->sector) return a->sector < b->sector ? -1 : 1;
+  return (a->step > b->step) - (a->step < b->step);
+}
+
+/* the block's end: the sharing measured into a, the per-warp distinct sectors added to
+ * *warp_sectors (when given), the state cleared for the next block */
+static void l1_fold(BlockL1 *b, Analysis *a, double *warp_sectors) {
+  for (int w = 0; w < 32; w++) if (warp_sectors) *warp_sectors += (double)b->sec[w].n;
+  if (b->n) {
+    qsort(b->t, b->n, sizeof *b->t, touch_cmp);
+    uint32_t steps = 0;
+    size_t distinct = 0;
+    for (int w = 0; w < 32; w++) if (b->step[w] > steps) steps = b->step[w];
+    for (size_t i = 0; i < b->n; i++) if (!i || b->t[i].sector != b->t[i - 1].sector) distinct++;
+    double rate = steps ? (double)distinct * 32.0 / (double)steps : 0;
+    for (size_t i = 0; i < b->n; i++) {
+      a->l1_first += 1;
+      if (!i || b->t[i].sector != b->t[i - 1].sector) continue;
+      double bytes = (double)(b->t[i].step - b->t[i - 1].step) * rate;
+      int k = 0;
+      while (k < L1_SHARE_BUCKETS - 1 && (double)(1ull << k) < bytes) k++;
+      a->l1_shared[k] += 1;
+    }
+  }
+  b->n = 0;
+  for (int w = 0; w < 32; w++) { set_clear(&b->sec[w]); b->step[w] = 0; }
+}
+
+static void l1_free(BlockL1 *b) {
+  for (int w = 0; w < 32; w++) free(b->sec[w].k);
+  free(b->t);
+}
+
 typedef struct {
   Analysis *a;
   int *acc_of;     /* node id -> index in a->acc, -1 */
@@ -39,7 +96,7 @@ typedef struct {
   Set *seen;       /* per access: elements seen in the current block */
   int64_t cur_block;
   int64_t *blocks; int nblocks;
-  Set wsec[32];    /* per warp of the current block: the global sectors it touched */
+  BlockL1 l1;      /* per warp of the current block: the global sectors it loaded */
   /* global atomics: warp-requests per 128-byte line, and which sampled blocks sent them */
   uint64_t *aline; uint32_t *acount; uint64_t *ablocks, *awarps; int *aacc; size_t acap, an;
   int cur_ordinal;
@@ -241,7 +298,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   if (blk != c->cur_block) {
     /* a new block: fold the per-block distinct counts */
     for (int i = 0; i < c->a->nacc; i++) { if (c->seen[i].n) { c->a->acc[i].distinct += c->seen[i].n; c->a->acc[i].blocks++; } set_clear(&c->seen[i]); }
-    for (int w = 0; w < 32; w++) { c->a->warp_sectors += (double)c->wsec[w].n; set_clear(&c->wsec[w]); }
+    l1_fold(&c->l1, c->a, &c->a->warp_sectors);
     c->cur_block = blk;
     c->cur_ordinal++;
   }
@@ -254,10 +311,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     for (int i = 0; i < nl; i++) if (lines[i] != last) { atomic_line_add(c, lines[i], c->cur_ordinal, warp, idx); last = lines[i]; }
   }
   /* loads that L1 may serve again; stores write through to L2 and are counted per request */
-  if (space == SPACE_GLOBAL && kind != ACC_STORE && warp >= 0 && warp < 32)
-    for (int l = 0; l < 32; l++)
-      if (m >> l & 1)
-        for (uint64_t x = addr[l] >> 5; x <= (addr[l] + (uint64_t)size - 1) >> 5; x++) set_add(&c->wsec[warp], x);
+  if (space == SPACE_GLOBAL && kind != ACC_STORE) l1_load(&c->l1, warp, addr, m, size);
   /* the active lanes' addresses, sorted once: distinct elements, sectors and the reuse set */
   uint64_t e[32];
   int n = 0;
@@ -355,11 +409,13 @@ static bool want(void *ctx, int64_t b) {
 }
 
 /* ---- reuse over a whole block: block 0 with every warp, loads only, quietly ---- */
-typedef struct { Analysis *a; const int *acc_of; Set *seen; uint64_t *lanes; } ReuseCtx;
+typedef struct { Analysis *a; const int *acc_of; Set *seen; uint64_t *lanes; BlockL1 l1; } ReuseCtx;
 
 static void on_reuse_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
   ReuseCtx *r = ctx;
-  if (kind != ACC_LOAD || (space != SPACE_GLOBAL && space != SPACE_SHARED)) return;
+  if (kind == ACC_STORE || (space != SPACE_GLOBAL && space != SPACE_SHARED)) return;
+  if (space == SPACE_GLOBAL) l1_load(&r->l1, warp, addr, m, size);
+  if (kind != ACC_LOAD) return;
   int slot = at->id * 3 + (int)kind, i = r->acc_of[slot];
   if (i < 0) return;   /* not an access the sampled run measured */
   for (int l = 0; l < 32; l++)
@@ -372,7 +428,7 @@ static bool want_block0(void *ctx, int64_t b) { (void)ctx; return b == 0; }
  * without barriers see only their own share of the reuse (mm's B: 6 reads by 3 of 8 warps where
  * a whole block makes 16). Diagnostics are counted and printed by the sampled run only. */
 static void whole_block_reuse(Analysis *a, Launch *L, const int *acc_of, uint64_t cap) {
-  ReuseCtx r = {.a = a, .acc_of = acc_of};
+  ReuseCtx r = {.a = a, .acc_of = acc_of, .l1.record = true};
   r.seen = xmalloc(sizeof(Set) * (size_t)(a->nacc + 1));
   r.lanes = xmalloc(sizeof(uint64_t) * (size_t)(a->nacc + 1));
   memset(r.seen, 0, sizeof(Set) * (size_t)(a->nacc + 1));
@@ -395,6 +451,8 @@ static void whole_block_reuse(Analysis *a, Launch *L, const int *acc_of, uint64_
   }
   free(r.seen);
   free(r.lanes);
+  if (rc == 0) l1_fold(&r.l1, a, NULL);
+  l1_free(&r.l1);
 }
 
 /* the accesses of the kernel (and the device functions it calls) that no sampled warp reached,
@@ -450,6 +508,8 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   int64_t nblocks = a->sampled ? want_blocks : a->blocks_total;
   int64_t warps = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
   if (!L->kernel->uses_barrier && warps > 3) warps = 3;
+  /* the L1 shared by a block's warps is measured where whole blocks run (else by whole_block_reuse) */
+  c.l1.record = warps == (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
   uint64_t cap = budget / (uint64_t)(nblocks * warps > 0 ? nblocks * warps : 1);
   /* device printf of sampled warps is not the command's output (it would break JSON) */
   FILE *null = fopen("/dev/null", "w");
@@ -475,7 +535,8 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
     /* every warp of the sampled blocks ran: their reuse is whole-block reuse */
     if (a->acc[i].whole_block_reuse < 0) a->acc[i].whole_block_reuse = a->acc[i].distinct ? (double)a->acc[i].lanes / (double)a->acc[i].distinct : 0;
   }
-  for (int w = 0; w < 32; w++) { a->warp_sectors += (double)c.wsec[w].n; free(c.wsec[w].k); }
+  l1_fold(&c.l1, a, &a->warp_sectors);
+  l1_free(&c.l1);
   /* the busiest line's atomic requests over the grid: a line that two or more sampled blocks
    * update is taken as updated by every warp alike (scaled from the warps run to the grid); one
    * that a single block updates, as that block's own (scaled to all its warps when two sampled

@@ -580,6 +580,30 @@ static double completed_by_siblings(const Analysis *a, int i) {
 }
 
 
+/* The L1 the shared-memory carveout leaves on an SM: the driver sizes the carveout to the
+ * resident blocks' shared memory (NVIDIA Hopper Tuning Guide, "Unified Shared Memory/L1/Texture
+ * Cache": 256 KB per SM, carveouts of 0-228 KB); 0 where global loads are not cached (cc 1.x) */
+static double l1_bytes(const Machine *m, Occupancy oc) {
+  if (m->l1_smem_bytes <= 0) return 0;
+  int carve = m->n_smem_carveouts > 0 ? m->smem_carveouts_kb[m->n_smem_carveouts - 1] * 1024 : 0;
+  for (int i = 0; i < m->n_smem_carveouts; i++)
+    if (m->smem_carveouts_kb[i] * 1024 >= oc.smem_per_sm) { carve = m->smem_carveouts_kb[i] * 1024; break; }
+  return m->l1_smem_bytes > carve ? (double)(m->l1_smem_bytes - carve) : 0;
+}
+
+/* Of the warps' first loads of their sectors, the share another warp of the block loaded
+ * shortly before (analyze.c measures how much the block moved in between) and an LRU L1 still
+ * holds: the blocks resident on the SM move as much each, so a distance fits when it times
+ * blocks_per_sm is within the L1. */
+double l1_shared_fraction(const Analysis *a, const Machine *m, Occupancy oc) {
+  double l1 = l1_bytes(m, oc);
+  if (!a || a->l1_first <= 0 || l1 <= 0 || oc.blocks_per_sm <= 0) return 0;
+  double hits = 0;
+  for (int k = 0; k < L1_SHARE_BUCKETS; k++)
+    if ((double)(1ull << k) * oc.blocks_per_sm <= l1) hits += a->l1_shared[k];
+  return hits / a->l1_first;
+}
+
 /* Issue-bound kernels keep the schedulers busy 74-84% of cycles on the H200 (ncu
  * smsp__issue_active over the suite's issue-bound kernels): the rest are fixed-latency
  * dependencies ("wait") that independent warps do not cover. */
@@ -665,8 +689,9 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   }
   cost_model_free(cm);
   if (!reuse) facts_free(facts);
-  /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each) */
-  if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale;
+  /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each),
+   * less those another warp of its block loaded a short while before */
+  if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale * (1.0 - l1_shared_fraction(a, m, oc));
   /* L1 writes through: every stored sector reaches L2 */
   for (int i = 0; a && i < a->nacc; i++)
     if (a->acc[i].space == SPACE_GLOBAL && a->acc[i].kind == ACC_STORE) e.l2_bytes += (double)a->acc[i].sectors * 32.0 * scale;

@@ -109,4 +109,7 @@ const char *bottleneck_name(int b);
 typedef struct CuMAPz { double data_reuse, lat_hiding, bw_util, ch_skew, shm_eff, branch_eff, mpe; } CuMAPz;
 CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc);
 Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a, Occupancy oc, Ceilings ce);
+/* of the warps' first loads of their global sectors, the share L1 serves from another warp of
+ * the block (0 where L1 does not cache global loads) */
+double l1_shared_fraction(const Analysis *a, const Machine *m, Occupancy oc);
 #endif

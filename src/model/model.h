@@ -16,6 +16,7 @@ typedef struct Occupancy {
   double occupancy;       /* warps_per_sm / max warps */
   OccLimit limit;         /* the resource that bounds blocks_per_sm */
   int by_warps, by_blocks, by_regs, by_smem;  /* each resource's own bound */
+  int smem_per_sm;        /* shared bytes the resident blocks take, the per-block reserve included */
 } Occupancy;
 
 /* threads per block, registers per thread, shared memory per block (static + dynamic) */

@@ -43,6 +43,7 @@ Occupancy occupancy(const Machine *m, int threads, int regs, int smem) {
   if (o.by_regs < b) { b = o.by_regs; o.limit = LIMIT_REGISTERS; }
   if (o.by_smem < b) { b = o.by_smem; o.limit = LIMIT_SHARED; }
   o.blocks_per_sm = b;
+  o.smem_per_sm = b * per_block;
   o.warps_per_sm = b * warps;
   o.occupancy = (double)o.warps_per_sm / m->max_warps_per_sm;
   return o;
