@@ -37,6 +37,9 @@
 //  l2_latency_*        the same chase over a buffer of about L2/4, made L2-resident first by
 //                      reading it in parallel (ld.global.cg); on Hopper the L2 is two
 //                      partitions, so this is the average over near and far hits.
+//  l1_latency_cycles   one thread chases a random cyclic permutation of 128-byte slots over
+//                      16 KB with plain loads (ld.global.ca: cached in L1), once to fill L1,
+//                      then timed by clock64: the load-to-use latency of an L1 hit.
 //  sm_clock_measured_mhz  clock64 cycles / event time of the DRAM chase kernel.
 //  launch_overhead_us  an empty kernel <<<1,1>>> launched N times back to back on one
 //                      stream between two events; time / N (launch throughput, GPU side).
@@ -195,6 +198,17 @@ __global__ void k_chase(const unsigned *buf, unsigned start, int steps, unsigned
   unsigned p = start;
   long long t0 = clock64();
   for (int i = 0; i < steps; ++i) p = ld_cg_u32(buf + p);
+  long long t1 = clock64();
+  out_p[0] = p;
+  out_cyc[0] = t1 - t0;
+}
+
+// The same chase with loads that L1 caches: the first pass fills L1, the second is timed.
+__global__ void k_chase_l1(const unsigned *buf, unsigned start, int steps, unsigned *out_p, long long *out_cyc) {
+  unsigned p = start;
+  for (int i = 0; i < steps; ++i) p = __ldca(buf + p);
+  long long t0 = clock64();
+  for (int i = 0; i < steps; ++i) p = __ldca(buf + p);
   long long t1 = clock64();
   out_p[0] = p;
   out_cyc[0] = t1 - t0;
@@ -465,6 +479,28 @@ int main(int argc, char **argv) {
   }
   Stat l2lat_cyc = stat_of(lcyc), l2lat_ns = stat_of(lns);
 
+  // ---- latency: L1 chase (16 KB, well inside any carveout's L1) ----
+  fprintf(stderr, "calibrate: l1 latency\n");
+  const unsigned n1 = 128;
+  unsigned *chase1 = nullptr;
+  CK(cudaMalloc(&chase1, (size_t)n1 * 128));
+  std::vector<double> l1cyc;
+  {
+    std::vector<unsigned> order = random_order(n1);
+    CK(cudaMemcpy(d_order, order.data(), (size_t)n1 * sizeof(unsigned), cudaMemcpyHostToDevice));
+    k_scatter<<<1, n1>>>(chase1, d_order, n1);
+    CKL();
+    for (int r = 0; r < 3; ++r) {
+      k_chase_l1<<<1, 1>>>(chase1, order[0] * 32u, 4 * (int)n1, d_p, d_cyc);
+      CKL();
+      long long cyc = 0;
+      CK(cudaMemcpy(&cyc, d_cyc, sizeof cyc, cudaMemcpyDeviceToHost));
+      l1cyc.push_back((double)cyc / (4 * n1));
+    }
+  }
+  Stat l1lat_cyc = stat_of(l1cyc);
+  CK(cudaFree(chase1));
+
   // ---- launch overhead ----
   fprintf(stderr, "calibrate: launch overhead\n");
   const int nlaunch = 5000;
@@ -579,6 +615,7 @@ int main(int argc, char **argv) {
   printf("  \"global_latency_cycles\": %.1f,\n", glat_cyc.med);
   printf("  \"l2_latency_ns\": %.1f,\n", l2lat_ns.med);
   printf("  \"l2_latency_cycles\": %.1f,\n", l2lat_cyc.med);
+  printf("  \"l1_latency_cycles\": %.1f,\n", l1lat_cyc.med);
   printf("  \"sm_clock_measured_mhz\": %.0f,\n", sm_clock_mhz);
   printf("  \"launch_overhead_us\": %.3f,\n", launch_us);
   printf("  \"launch_sync_us\": %.2f,\n", launch_sync.med);
@@ -605,6 +642,8 @@ int main(int argc, char **argv) {
   printf("    \"l2_latency\": {\"buffer_bytes\": %zu, \"steps\": %d, \"runs\": %zu, \"ns_min\": %.1f, \"ns_max\": %.1f, "
          "\"cycles_min\": %.1f, \"cycles_max\": %.1f},\n",
          l2c_bytes, l2steps, lns.size(), l2lat_ns.min, l2lat_ns.max, l2lat_cyc.min, l2lat_cyc.max);
+  printf("    \"l1_latency\": {\"buffer_bytes\": %u, \"steps\": %u, \"runs\": %zu, \"cycles_min\": %.1f, \"cycles_max\": %.1f},\n",
+         n1 * 128, 4 * n1, l1cyc.size(), l1lat_cyc.min, l1lat_cyc.max);
   printf("    \"launch\": {\"launches\": %d, \"us_min\": %.3f, \"us_max\": %.3f, \"sync_us_min\": %.2f, "
          "\"sync_us_max\": %.2f},\n",
          nlaunch, launch_ms.min * 1e3 / nlaunch, launch_ms.max * 1e3 / nlaunch, launch_sync.min, launch_sync.max);

@@ -423,12 +423,13 @@ static void test_counts_coverage(void) {
   program_free(p);
 }
 
-/* L1 shared by the warps of a block (analyze.c's BlockL1, metrics.c's l1_shared_fraction): in
- * a naive matrix multiply the warps of a 32x4 block read the same row of B at about the same
- * step, so L2 serves each sector of it once a block; a block of one warp shares with nobody; a
- * machine whose L1 does not cache global loads (cc 1.x) shares nothing; and an L1 of a few
- * bytes keeps nothing between warps */
-static double l1_share_of(int bx, int by, const char *arch, Occupancy *ocp) {
+/* L1 shared by the warps of a block (analyze.c's BlockL1 stack distances, metrics.c's
+ * l1_miss_ratio): in a naive matrix multiply the warps of a 32x4 block read the same row of B at
+ * about the same step, so L2 serves each sector of it once a block (3/4 of B's sectors hit); a
+ * block of one warp shares with nobody; a machine whose L1 does not cache global loads (cc 1.x)
+ * keeps nothing; and with 2000 resident blocks moving as much, the L1 keeps nothing between warps.
+ * The result is L2's sectors over the warps' distinct ones (1: no help from L1). */
+static double l1_ratio_of(int bx, int by, const char *arch, int resident, Occupancy *ocp) {
   static const char *src =
       "#pragma carve launch k grid(1) block(32)\n#pragma carve arg A = float[64*64] : random(1)\n"
       "#pragma carve arg B = float[64*64] : random(2)\n#pragma carve arg C = float[64*64] : zeros out\n"
@@ -454,7 +455,10 @@ static double l1_share_of(int bx, int by, const char *arch, Occupancy *ocp) {
   if (m && k && launch_prepare(&L, p, k, &ov) == 0 && analyze(&a, &L, m, NULL) == 0) {
     Occupancy oc = occupancy(m, bx * by, 32, 0);
     if (ocp) *ocp = oc;
-    share = l1_shared_fraction(&a, m, oc);
+    if (resident > 0) oc.blocks_per_sm = resident;
+    double per_load = -1;
+    share = l1_miss_ratio(&a, m, oc, &per_load);
+    CHECK(per_load >= 0 && per_load <= 1, "the miss rate per sector load is a rate (%.3f)", per_load);
     analysis_free(&a);
   }
   launch_free(&L);
@@ -464,11 +468,13 @@ static double l1_share_of(int bx, int by, const char *arch, Occupancy *ocp) {
 
 static void test_l1_shared_by_warps(void) {
   Occupancy oc = {0};
-  double b4 = l1_share_of(32, 4, "h100", &oc), b1 = l1_share_of(32, 1, "h100", NULL), old = l1_share_of(32, 4, "g80", NULL);
+  double b4 = l1_ratio_of(32, 4, "h100", 0, &oc), b1 = l1_ratio_of(32, 1, "h100", 0, NULL);
+  double old = l1_ratio_of(32, 4, "g80", 0, NULL), crowded = l1_ratio_of(32, 4, "h100", 2000, NULL);
   /* per warp: 8 sectors of A (one row), 64 x 4 of B; the block's 4 warps share B: 3/4 of it */
-  CHECK(b4 > 0.6 && b4 < 0.8, "32x4 blocks: %.3f of the warps' first loads come from another warp (expected about 0.72)", b4);
-  CHECK(b1 == 0, "32x1 blocks (one warp): nothing shared (%.3f)", b1);
-  CHECK(old == 0, "cc 1.x (no L1 for global loads): nothing shared (%.3f)", old);
+  CHECK(b4 > 0.2 && b4 < 0.4, "32x4 blocks: L2 serves %.3f of the warps' distinct sectors (expected about 0.28)", b4);
+  CHECK(b1 > 0.99 && b1 <= 1.0, "32x1 blocks (one warp): every distinct sector from L2 (%.3f)", b1);
+  CHECK(old == 1, "cc 1.x (no L1 for global loads): every sector from L2 (%.3f)", old);
+  CHECK(crowded > 0.99, "2000 resident blocks: the L1 keeps nothing between warps (%.3f)", crowded);
   CHECK(oc.smem_per_sm == oc.blocks_per_sm * 1024, "resident blocks take the 1 KB reserve each (%d for %d blocks)", oc.smem_per_sm, oc.blocks_per_sm);
 }
 

@@ -197,11 +197,11 @@ typedef struct Analysis {
   bool sampled;
   double threads_run;        /* threads whose warps ran (for scaling counts to the grid) */
   double warp_sectors;       /* global sectors each warp loads at least once, summed over warps (L1 misses) */
-  /* L1 shared by a block's warps, measured on whole blocks: each warp's first load of a sector
-   * (l1_first, summed over warps) and, of those, the ones another warp of the block loaded
-   * earlier, by how far back (l1_shared[b]: the block moved at most 2^b bytes since, counted on
-   * the warps' own step clocks, as if they ran in step) */
-  double l1_first, l1_shared[L1_SHARE_BUCKETS];
+  /* L1 over whole blocks (analyze.c l1_fold): the sector loads of their warps as one trace on
+   * the warps' common step clock; l1_first: each warp's distinct sectors, summed (what
+   * warp_sectors counts for these blocks); l1_cold: the block's distinct sectors; l1_reuse[k]:
+   * the other loads, by LRU stack distance (at most 2^k bytes loaded in between) */
+  double l1_loads, l1_first, l1_cold, l1_reuse[L1_SHARE_BUCKETS];
   uint64_t warps_truncated;   /* warps stopped by the step budget (loops sampled) */
   double atomic_line_requests; /* global atomics: warp-requests on the busiest 128-byte line, over the grid */
   char **unreached; int nunreached;  /* memory accesses in the source no sampled warp reached */

@@ -32,53 +32,97 @@ static bool set_add(Set *s, uint64_t key) {
 }
 static void set_clear(Set *s) { if (s->k) memset(s->k, 0, s->cap * sizeof *s->k); s->n = 0; }
 
-/* ---- L1 shared by the warps of a block ----
- * Each warp's first load of each sector, at the warp's own step (its global loads so far): the
- * warps of a block start together and run the same code at about the same rate, so their steps
- * are a common clock whatever order the interpreter ran them in. At the block's end, the first
- * load of a sector by a second or later warp is measured by how far back the previous warp's
- * was: the steps between them times the bytes the block moves a step (what an LRU L1 held in
- * between); the model decides what fits (metrics.c l1_shared_fraction). */
-typedef struct { uint64_t sector; uint32_t step; } Touch;
-typedef struct { Set sec[32]; uint32_t step[32]; Touch *t; size_t n, cap; bool record; } BlockL1;
+/* ---- L1 over a block: LRU stack distances on the warps' common clock ----
+ * Each warp's loads are numbered (its steps): the warps of a block start together and run the
+ * same code at about the same rate, so their steps are a common clock whatever order the
+ * interpreter ran them in. At the block's end its sector loads, ordered by step (then warp),
+ * are one trace; each load's stack distance (the distinct sectors loaded since the last load of
+ * its sector, by any warp of the block) is what an LRU L1 must hold for it to hit. The model
+ * decides what fits (metrics.c l1_miss_ratio). */
+typedef struct { uint64_t sector; uint32_t step, seq; int warp; } Touch;
+typedef struct {
+  Set sec[32]; uint32_t step[32];   /* per warp: the sectors it loaded (warp_sectors), its steps */
+  Touch *t; size_t n, cap;           /* every sector load, when recording */
+  bool record;
+} BlockL1;
+
+static void sort_u64(uint64_t *v, int n);
 
 static void l1_load(BlockL1 *b, int warp, const uint64_t *addr, Mask m, int size) {
   if (warp < 0 || warp >= 32) return;
   uint32_t step = b->step[warp]++;
+  uint64_t xs[256];
+  int nx = 0;
   for (int l = 0; l < 32; l++)
     if (m >> l & 1)
-      for (uint64_t x = addr[l] >> 5; x <= (addr[l] + (uint64_t)size - 1) >> 5; x++) {
-        if (!set_add(&b->sec[warp], x) || !b->record) continue;
-        if (b->n == b->cap) { b->cap = b->cap ? 2 * b->cap : 4096; b->t = xrealloc(b->t, b->cap * sizeof *b->t); }
-        b->t[b->n++] = (Touch){x, step};
-      }
+      for (uint64_t x = addr[l] >> 5; x <= (addr[l] + (uint64_t)size - 1) >> 5 && nx < 256; x++) xs[nx++] = x;
+  sort_u64(xs, nx);
+  for (int i = 0; i < nx; i++) {
+    if (i && xs[i] == xs[i - 1]) continue;   /* lanes of one request on one sector: one load of it */
+    set_add(&b->sec[warp], xs[i]);
+    if (!b->record) continue;
+    if (b->n == b->cap) { b->cap = b->cap ? 2 * b->cap : 4096; b->t = xrealloc(b->t, b->cap * sizeof *b->t); }
+    b->t[b->n] = (Touch){xs[i], step, (uint32_t)b->n, warp};
+    b->n++;
+  }
 }
 
 static int touch_cmp(const void *x, const void *y) {
   const Touch *a = x, *b = y;
-  if (a->sector != b->sector) return a->sector < b->sector ? -1 : 1;
-  return (a->step > b->step) - (a->step < b->step);
+  if (a->step != b->step) return a->step < b->step ? -1 : 1;
+  if (a->warp != b->warp) return a->warp < b->warp ? -1 : 1;
+  return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* the block's end: the sharing measured into a, the per-warp distinct sectors added to
- * *warp_sectors (when given), the state cleared for the next block */
+/* the bucket of a distance in bytes: the least k with bytes <= 2^k */
+static int byte_bucket(double bytes) {
+  int k = 0;
+  while (k < L1_SHARE_BUCKETS - 1 && (double)(1ull << k) < bytes) k++;
+  return k;
+}
+
+/* stack distances of the block's trace (Bennett and Kruskal's counting: a Fenwick tree marks
+ * the position of each sector's latest load; the marks between two loads of a sector are the
+ * distinct sectors in between) into a; the per-warp distinct sectors added to *warp_sectors
+ * (when given); the state cleared for the next block */
 static void l1_fold(BlockL1 *b, Analysis *a, double *warp_sectors) {
-  for (int w = 0; w < 32; w++) if (warp_sectors) *warp_sectors += (double)b->sec[w].n;
-  if (b->n) {
-    qsort(b->t, b->n, sizeof *b->t, touch_cmp);
-    uint32_t steps = 0;
-    size_t distinct = 0;
-    for (int w = 0; w < 32; w++) if (b->step[w] > steps) steps = b->step[w];
-    for (size_t i = 0; i < b->n; i++) if (!i || b->t[i].sector != b->t[i - 1].sector) distinct++;
-    double rate = steps ? (double)distinct * 32.0 / (double)steps : 0;
-    for (size_t i = 0; i < b->n; i++) {
-      a->l1_first += 1;
-      if (!i || b->t[i].sector != b->t[i - 1].sector) continue;
-      double bytes = (double)(b->t[i].step - b->t[i - 1].step) * rate;
-      int k = 0;
-      while (k < L1_SHARE_BUCKETS - 1 && (double)(1ull << k) < bytes) k++;
-      a->l1_shared[k] += 1;
+  for (int w = 0; w < 32; w++) {
+    if (warp_sectors) *warp_sectors += (double)b->sec[w].n;
+    if (b->record) a->l1_first += (double)b->sec[w].n;
+  }
+  if (b->record && b->n) {
+    size_t n = b->n;
+    qsort(b->t, n, sizeof *b->t, touch_cmp);
+    int64_t *bit = xmalloc((n + 1) * sizeof *bit);
+    memset(bit, 0, (n + 1) * sizeof *bit);
+    /* sector -> its latest position + 1, in an open-addressed table */
+    size_t cap = 1024;
+    while (cap < 2 * n) cap *= 2;
+    uint64_t *key = xmalloc(cap * sizeof *key);
+    size_t *pos = xmalloc(cap * sizeof *pos);
+    memset(key, 0, cap * sizeof *key);
+    for (size_t i = 0; i < n; i++) {
+      uint64_t k = b->t[i].sector | 1ull << 63;
+      size_t h = (k * 0x9E3779B97F4A7C15ull) >> 20 & (cap - 1);
+      while (key[h] && key[h] != k) h = (h + 1) & (cap - 1);
+      a->l1_loads += 1;
+      if (key[h]) {
+        size_t p = pos[h];   /* 1-based position of the previous load */
+        int64_t between = 0;
+        for (size_t j = i; j > 0; j -= j & -j) between += bit[j];
+        for (size_t j = p; j > 0; j -= j & -j) between -= bit[j];
+        a->l1_reuse[byte_bucket((double)between * 32.0)] += 1;
+        for (size_t j = p; j <= n; j += j & -j) bit[j]--;
+      } else {
+        key[h] = k;
+        a->l1_cold += 1;
+      }
+      pos[h] = i + 1;
+      for (size_t j = i + 1; j <= n; j += j & -j) bit[j]++;
     }
+    free(bit);
+    free(key);
+    free(pos);
   }
   b->n = 0;
   for (int w = 0; w < 32; w++) { set_clear(&b->sec[w]); b->step[w] = 0; }

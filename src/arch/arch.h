@@ -111,6 +111,7 @@ typedef struct Machine {
   int dram_latency_cycles_max; /* highest figure where the source gives a range, else == min */
   double l2_read_gbps;         /* measured read bandwidth of an L2-resident buffer */
   int l2_latency_cycles;       /* measured pointer chase over an L2-resident buffer */
+  int l1_latency_cycles;       /* measured pointer chase over an L1-resident buffer (0: no L1 for global loads) */
   double smem_read_gbps;       /* measured conflict-free shared-memory load bandwidth, whole GPU */
 
   /* ---- arithmetic ---- */

@@ -87,6 +87,7 @@ static const int sm90_carveouts_kb[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 22
   X(dram_latency_cycles_max, 683, "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): one figure, see dram_latency_cycles") \
   X(l2_read_gbps, 7574.9, "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): ld.global.cg float4 reads of a 13 MB (about L2/4) resident buffer, 7574.9 and 7619.7 GB/s") \
   X(l2_latency_cycles, 328, "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): pointer chase over a 13 MB L2-resident buffer, 327.6 and 327.5 cycles = 166 ns (average over both L2 partitions)") \
+  X(l1_latency_cycles, 40, "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-24): one-thread pointer chase over 16 KB with ld.global.ca after a pass that fills L1, 39.8 cycles in 3 runs (the chase's address arithmetic included, as in the L2 and DRAM figures)") \
   X(smem_read_gbps, 32447.3, "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): conflict-free LDS.128 at full occupancy, 32447.3 and 32496.8 GB/s (97% of 132 x 128 B x 1.98 GHz)") \
   X(clock_mhz, 1980.0, "read by carve on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22) (cudaDevAttrClockRate = 1980000 kHz, max boost); carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): clock64 / event time during the chase 1978 MHz") \
   X(fp32_lanes_per_sm, 128, "read by carve on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22) (132 SM x 128 lanes); CUDA C++ Programming Guide throughput table, cc 9.0: 128 FP32 FMA/clk/SM") \
@@ -151,6 +152,7 @@ static const MachineSource h100_src[] = {
   X(dram_latency_cycles_max, 690, "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): one figure, see dram_latency_cycles") \
   X(l2_read_gbps, 9045.8, "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): ld.global.cg float4 reads of a 13 MB resident buffer, 9045.8-9055.6 GB/s in 3 runs") \
   X(l2_latency_cycles, 330, "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): pointer chase over a 15.7 MB (L2/4) resident buffer, 329.1-330.3 cycles = 167 ns in 3 runs") \
+  X(l1_latency_cycles, 40, "as H100 (carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-24): L1-resident pointer chase, 39.8 cycles): the same SM and L1") \
   X(smem_read_gbps, 32444.4, "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): conflict-free LDS.128 at full occupancy, 32444.4-32514.9 GB/s in 3 runs") \
   X(clock_mhz, 1980.0, "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): cudaDevAttrClockRate = 1980000 kHz; clock64 / event time 1976-1978 MHz; nvidia-smi on an H200 (2026-10-28): 1980 MHz under load, 345 MHz idle") \
   X(fp32_lanes_per_sm, 128, "CUDA C++ Programming Guide arithmetic throughput table, cc 9.0: 128 FP32 FMA/clk/SM") \
@@ -214,6 +216,7 @@ static const int cc1x_carveouts_kb[] = {16};
   X(dram_latency_cycles_max, 300, "Ryoo (thesis 2008) Table 2.1: 200-300 cycles") \
   X(l2_read_gbps, 0.0, "none: no L2 for global loads (Ryoo (thesis 2008) Table 2.1)") \
   X(l2_latency_cycles, 0, "none: no L2 for global loads (Ryoo (thesis 2008) Table 2.1)") \
+  X(l1_latency_cycles, 0, "none: no L1 for global loads (Ryoo (thesis 2008) Table 2.1)") \
   X(smem_read_gbps, 0.0, "unknown: Ryoo (thesis 2008) gives shared latency as 'about register' only, no bandwidth") \
   X(clock_mhz, 1350.0, "Ryoo (thesis 2008) ch. 2.2.1: SPs clocked at 1.35 GHz (graphics core clock 575 MHz per techamok.com, not used here)") \
   X(fp32_lanes_per_sm, 8, "Ryoo (thesis 2008) ch. 2.2.1: 8 SPs per SM, each one 32-bit FP multiply-add unit") \
@@ -275,6 +278,7 @@ static const MachineSource g80_src[] = {
   X(dram_latency_cycles_max, 0, "unknown: see dram_latency_cycles") \
   X(l2_read_gbps, 0.0, "none: no L2 for global loads on cc 1.x (CUDA Programming Guide 3.x-4.x)") \
   X(l2_latency_cycles, 0, "none: no L2 for global loads on cc 1.x (CUDA Programming Guide 3.x-4.x)") \
+  X(l1_latency_cycles, 0, "none: no L1 for global loads on cc 1.x (CUDA Programming Guide 3.x-4.x: global memory is not cached on cc 1.x)") \
   X(smem_read_gbps, 0.0, "unknown: no shared-memory bandwidth figure in the sources read") \
   X(clock_mhz, 1296.0, "bit-tech.net GTX 280 architecture review p. 8: shader processors at 1,296 MHz (core clock 602 MHz)") \
   X(fp32_lanes_per_sm, 8, "Yang (PLDI 2010) sec. 2 table: 8 SPs per SM") \
@@ -336,6 +340,7 @@ static const MachineSource gt200_src[] = {
   X(dram_latency_cycles_max, 0, "unknown: see dram_latency_cycles") \
   X(l2_read_gbps, 0.0, "none: no L2 for global loads on cc 1.x (CUDA Programming Guide 3.x-4.x)") \
   X(l2_latency_cycles, 0, "none: no L2 for global loads on cc 1.x (CUDA Programming Guide 3.x-4.x)") \
+  X(l1_latency_cycles, 0, "none: no L1 for global loads on cc 1.x (CUDA Programming Guide 3.x-4.x: global memory is not cached on cc 1.x)") \
   X(smem_read_gbps, 0.0, "unknown: no shared-memory bandwidth figure in the sources read") \
   X(clock_mhz, 1296.0, "CuMAPz (DAC 2011) sec. 3.8 [X]: 1.296 GHz; pcmasters.de C1060 announcement: 1.296 GHz; Wikipedia table rounds to 1300 (core clock 602 MHz)") \
   X(fp32_lanes_per_sm, 8, "CuMAPz (DAC 2011) sec. 3.8 [P]: 8 SPs per SM") \
@@ -508,7 +513,7 @@ static const FieldInfo fields[] = {
   FI(mem_partitions, FT_INT), FI(mem_partition_bytes, FT_INT), FI(mem_bus_bits, FT_INT),
   FI(dram_peak_gbps, FT_DBL), FI(dram_copy_gbps, FT_DBL), FI(dram_read_gbps, FT_DBL),
   FI(dram_latency_cycles, FT_INT), FI(dram_latency_cycles_max, FT_INT), FI(l2_read_gbps, FT_DBL),
-  FI(l2_latency_cycles, FT_INT), FI(smem_read_gbps, FT_DBL), FI(clock_mhz, FT_DBL),
+  FI(l2_latency_cycles, FT_INT), FI(l1_latency_cycles, FT_INT), FI(smem_read_gbps, FT_DBL), FI(clock_mhz, FT_DBL),
   FI(fp32_lanes_per_sm, FT_INT), FI(sfu_per_sm, FT_INT), FI(fp32_peak_gflops, FT_DBL),
   FI(fp32_peak_all_gflops, FT_DBL), FI(fp32_measured_gflops, FT_DBL), FI(launch_overhead_us, FT_DBL),
   FI(barrier_cycles, FT_DBL),

@@ -481,7 +481,7 @@ static bool footprint_fits_l2(Launch *L, const Machine *m) {
 Ceilings ceilings_for(const Machine *m, const char *path) {
   Ceilings c = {m->dram_copy_gbps > 0 ? m->dram_copy_gbps : m->dram_peak_gbps * 0.85, m->l2_read_gbps, m->smem_read_gbps,
                 m->fp32_measured_gflops > 0 ? m->fp32_measured_gflops : m->fp32_peak_gflops, 0, m->launch_overhead_us, m->clock_mhz,
-                0, 0, 0, "machine description"};
+                0, 0, 0, m->l1_latency_cycles, "machine description"};
   if (m->dram_latency_cycles > 0 && m->clock_mhz > 0) c.latency_ns = m->dram_latency_cycles / m->clock_mhz * 1e3;
   size_t n;
   char *js = path ? read_file(path, &n) : NULL;
@@ -496,6 +496,7 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
     if (json_number(js, "launch_overhead_us", &v) && v > 0) c.launch_us = v;
     if (json_number(js, "barrier_cycles", &v) && v > 0) c.barrier_cycles = v;
     if (json_number(js, "shared_latency_cycles", &v) && v > 0) c.shared_latency_cycles = v;
+    if (json_number(js, "l1_latency_cycles", &v) && v > 0 && m->l1_smem_bytes > 0) c.l1_latency_cycles = v;
     if (json_number(js, "clock_mhz", &v) && v > 0) c.clock_mhz = v;
     c.source = "calibration file";
   }
@@ -591,17 +592,19 @@ static double l1_bytes(const Machine *m, Occupancy oc) {
   return m->l1_smem_bytes > carve ? (double)(m->l1_smem_bytes - carve) : 0;
 }
 
-/* Of the warps' first loads of their sectors, the share another warp of the block loaded
- * shortly before (analyze.c measures how much the block moved in between) and an LRU L1 still
- * holds: the blocks resident on the SM move as much each, so a distance fits when it times
- * blocks_per_sm is within the L1. */
-double l1_shared_fraction(const Analysis *a, const Machine *m, Occupancy oc) {
+/* The L1 misses of the whole blocks the analysis ran: the cold loads and the loads whose stack
+ * distance, times the blocks resident on the SM (each moves as much), exceeds the L1; *per_load
+ * the share of all their sector loads, the result the ratio to the warps' distinct sectors (the
+ * basis of warp_sectors). 1 and 1 where L1 does not cache global loads or nothing was measured. */
+double l1_miss_ratio(const Analysis *a, const Machine *m, Occupancy oc, double *per_load) {
   double l1 = l1_bytes(m, oc);
-  if (!a || a->l1_first <= 0 || l1 <= 0 || oc.blocks_per_sm <= 0) return 0;
-  double hits = 0;
+  if (per_load) *per_load = 1;
+  if (!a || a->l1_first <= 0 || a->l1_loads <= 0 || l1 <= 0 || oc.blocks_per_sm <= 0) return 1;
+  double miss = a->l1_cold;
   for (int k = 0; k < L1_SHARE_BUCKETS; k++)
-    if ((double)(1ull << k) * oc.blocks_per_sm <= l1) hits += a->l1_shared[k];
-  return hits / a->l1_first;
+    if ((double)(1ull << k) * oc.blocks_per_sm > l1) miss += a->l1_reuse[k];
+  if (per_load) *per_load = miss / a->l1_loads;
+  return miss / a->l1_first;
 }
 
 /* Issue-bound kernels keep the schedulers busy 74-84% of cycles on the H200 (ncu
@@ -689,9 +692,10 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   }
   cost_model_free(cm);
   if (!reuse) facts_free(facts);
-  /* L1 keeps what a warp touched recently: L2 serves each warp's distinct sectors (once each),
-   * less those another warp of its block loaded a short while before */
-  if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale * (1.0 - l1_shared_fraction(a, m, oc));
+  /* L1 keeps what the warps of the SM touched recently: L2 serves each warp's distinct sectors
+   * (once each) times the L1 miss ratio of the block's stack distances */
+  double l1_miss = 1;
+  if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale * l1_miss_ratio(a, m, oc, &l1_miss);
   /* L1 writes through: every stored sector reaches L2 */
   for (int i = 0; a && i < a->nacc; i++)
     if (a->acc[i].space == SPACE_GLOBAL && a->acc[i].kind == ACC_STORE) e.l2_bytes += (double)a->acc[i].sectors * 32.0 * scale;
@@ -720,6 +724,10 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
    * SM runs ceil(blocks / SMs) blocks, blocks_per_sm of them at a time, each round taking at
    * least one chain. Loads of one unrolled step count as one stall (cost.c). */
   double lat = footprint_fits_l2(L, m) && ce.l2_latency_ns > 0 ? ce.l2_latency_ns : ce.latency_ns;
+  /* loads that hit L1 wait the L1's latency: the stall is the average over the sector loads
+   * (l1_miss_ratio's miss rate of the whole blocks analyzed) */
+  double l1_ns = ce.l1_latency_cycles > 0 && ce.clock_mhz > 0 ? ce.l1_latency_cycles / ce.clock_mhz * 1e3 : 0;
+  if (l1_ns > 0 && l1_ns < lat) lat = l1_ns + l1_miss * (lat - l1_ns);
   /* a stall is the latency less what the warp issued between the load and the use (a prefetch
    * that is used a step later waits for little or nothing) */
   double stall_s = 0;
@@ -729,10 +737,13 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
     if (hidden < lat * 1e-9) stall_s += c->stall_w[b] / ts * (lat * 1e-9 - hidden);
   }
   /* a warp issues at most one instruction a clock, and its block's warps share the SM's four
-   * schedulers: between barriers a warp of a block of w_tb warps advances no faster than
-   * w_tb / 4 of its instructions a clock (so one block alone on an SM pays its stalls on top
-   * of its issue) */
-  double own_issue = warp_instr * (w_tb > 4 ? w_tb / 4.0 : 1.0);
+   * schedulers: where barriers hold a block's warps together, a warp of a block of w_tb warps
+   * advances no faster than w_tb / 4 of its instructions a clock (so one block alone on an SM
+   * pays its stalls on top of its issue); without barriers the warps drift apart and one
+   * warp's stalls are covered by the others' issue. Measured on the H100 (2026-11-24, stored
+   * launch-shape times, bench/launch-rank.py): charging it without barriers ranked cp's and
+   * mri-q's block shapes backwards (Spearman -0.35 and -0.77; +0.89 and +0.83 without it) */
+  double own_issue = warp_instr * (w_tb > 4 && L->kernel->uses_barrier ? w_tb / 4.0 : 1.0);
   e.chain_s = stall_s + (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + own_issue) / clock;
   /* the busiest SM runs its blocks in rounds of blocks_per_sm; a last, partial round still
    * takes a whole chain */

@@ -78,6 +78,7 @@ double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int 
 typedef struct Ceilings {     /* what one GPU sustains (calibration file, else the machine table) */
   double dram_gbps, l2_gbps, shared_gbps, fp32_gflops, latency_ns, launch_us, clock_mhz, l2_latency_ns;
   double barrier_cycles, shared_latency_cycles;
+  double l1_latency_cycles;   /* an L1 hit's load-to-use latency; 0: global loads are not cached in L1 */
   const char *source;
 } Ceilings;
 Ceilings ceilings_for(const Machine *m, const char *calibration_path);
@@ -109,7 +110,7 @@ const char *bottleneck_name(int b);
 typedef struct CuMAPz { double data_reuse, lat_hiding, bw_util, ch_skew, shm_eff, branch_eff, mpe; } CuMAPz;
 CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc);
 Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a, Occupancy oc, Ceilings ce);
-/* of the warps' first loads of their global sectors, the share L1 serves from another warp of
- * the block (0 where L1 does not cache global loads) */
-double l1_shared_fraction(const Analysis *a, const Machine *m, Occupancy oc);
+/* L2's global load sectors over the warps' distinct ones (the L1 shared by a block's warps, and
+ * what it lets go before a warp loads it again); *per_load: the L1 miss rate of sector loads */
+double l1_miss_ratio(const Analysis *a, const Machine *m, Occupancy oc, double *per_load);
 #endif
