@@ -11,7 +11,13 @@
  *            the launch); skipped when a pass permutes blocks (diagonal reordering).
  * A fault, race or divergent barrier in the variant, or any difference beyond the spec's
  * tolerance, rejects it; the result names the size and the first differing element. A size at
- * which the original itself faults is skipped and says so. */
+ * which the original itself faults is skipped and says so.
+ * The launch flags (--grid/--block: the user's, or a host program's recorded launch) are the
+ * original's; the variant runs with them only while no kept step reshaped the launch, else with
+ * the grid and block that step wrote into the variant's launch spec.
+ * The original's side of a verification does not depend on the variant: with a VerifyCache its
+ * loads at the reduced and ragged sizes and its runs are kept and reused (carve tune verifies
+ * many variants of one kernel), exactly: the run's inputs and outputs come from fixed seeds. */
 #include "opt.h"
 #include <ctype.h>
 #include <math.h>
@@ -137,9 +143,9 @@ static void loud(Quiet q) {
   if (q.null) fclose(q.null);
 }
 
-/* the grid and block a launch gets: the flags' --grid/--block (the original's, and a variant's
- * while no kept step reshaped the launch), dimensions given (dims), or else the program's own
- * launch spec (a reshaped variant: the pass wrote its new grid and block there) */
+/* the grid and block a launch gets: grid/block when given; else the flags' --grid/--block when
+ * `flags` (the original's, and a variant's while no kept step reshaped the launch); else the
+ * program's own launch spec (a reshaped variant: the pass wrote its new grid and block there) */
 typedef struct { bool flags; const int64_t *grid, *block; } Shape;
 static const Shape FLAGS = {true, NULL, NULL}, OWN_SPEC = {false, NULL, NULL};
 
@@ -601,7 +607,6 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, Shap
   int rb = ol->rc ? 2 : prepare(in, variant, &b, vshape);
   loud(q);
   vs->ran = true;
-  if (!in->cache) free(tmp.key);
   if (ol->rc) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "the original's launch cannot be prepared at this size"); return; }
   if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&fresh); return; }
   randomize_outputs(&b);
