@@ -6,7 +6,9 @@
  *     shape's program at a reduced (64), a ragged (61) and the full size (sampled blocks), the
  *     optimizer's own standard, once for the whole variant rather than after each pass.
  * Both run in worker processes (pool.c), a variant per item; each verdict is a record in the
- * results file, so a resumed tune verifies nothing twice. */
+ * results file, so a resumed tune verifies nothing twice. The original's side of the passes'
+ * check (its loads and runs at the three sizes) is the same for every variant of a shape: a
+ * VerifyCache keeps it, warmed before the workers fork and grown by each for its later items. */
 #include "search.h"
 #include <math.h>
 #include <stdlib.h>
