@@ -70,10 +70,25 @@ grep -q "vector   applied(factor=[24]" "$t/plan"; check $? "the estimate picks x
 n0=$("$carve" estimate examples/imregionmax.cu -D H=1024 -D W=1024 --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["estimate"]["seconds"])')
 n4=$("$carve" estimate "$t/vimr4.cu" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["estimate"]["seconds"])')
 python3 -c "import sys; sys.exit(0 if $n4 < 0.95 * $n0 else 1)"; check $? "the chosen factor predicted at least 5% faster than naive ($n4 s against $n0 s)"
+# a host program: the launch it recorded (given to the optimizer as --grid/--block) is the
+# original's; a step that reshapes the launch is verified with its own (a bug: vector's 10 blocks
+# ran as the original's 20 and the correct step was rejected)
+"$carve" optimize tests/host/vadd.cu -o "$t/hv.cu" 2> "$t/plan"; check $? "vadd, a host program, optimizes"
+! grep -q "REJECTED" "$t/plan"; check $? "no step of vadd is rejected: $(cat "$t/plan")"
+"$carve" optimize tests/host/vadd.cu --passes vector --no-estimate -o "$t/hv.cu" 2> "$t/plan"; check $? "vadd with the vector pass"
+grep -q "vector   applied, verified" "$t/plan"; check $? "its vector step is applied and verified: $(cat "$t/plan")"
+if [ $have_py = 1 ]; then
+  "$carve" optimize tests/host/vadd.cu --passes vector --no-estimate --format json -o /dev/null 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin)
+s=d["plan"]["steps"][0]; f=s["sizes"][2]
+assert d["grid"]==[10,1,1] and s["verified"] and f["result"]=="equal" and "8 of 10 blocks (the original: 16 of 20)" in f["defines"], (d["grid"], s)'
+  check $? "JSON: the variant ran 10 blocks, the original 20, and they agree"
+fi
+"$carve" optimize examples/imregionmax.cu -D H=64 -D W=64 --grid 4,4 --block 16,16 --passes vector --no-estimate --explain -o /dev/null 2> "$t/plan"; check $? "--grid/--block given over a spec"
+grep -q "verified full     as given, all blocks: equal" "$t/plan"; check $? "the flags' launch is the original's, the vector step's the variant's: $(cat "$t/plan")"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  for f in tp mm mv2 mvs sq gt vimr vdem vvv; do
+  for f in tp mm mv2 mvs sq gt vimr vdem vvv hv; do
     "$nv" -arch=sm_90 -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
   done
 else

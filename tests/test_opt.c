@@ -442,6 +442,142 @@ static void test_tile_review(void) {
   done(&b);
 }
 
+/* ---- verification: the launch a variant runs with, and the cache of the original's runs ---- */
+
+static int pass_index(const char *name) {
+  int n;
+  const Pass *const *all = opt_passes(&n);
+  for (int i = 0; i < n; i++) if (!strcmp(all[i]->name, name)) return i;
+  return -1;
+}
+
+/* a launch given by flags alone (a host program's recorded launch is passed so): the flags are the
+ * original's; a variant whose launch a kept step reshaped runs with the launch that step gave it
+ * (a bug: vector's 10 blocks ran as the original's 20 and the correct step was rejected). The
+ * store at i + 1 is misaligned for every other thread, so each broken vector variant shows. */
+static void test_verify_flag_launch(void) {
+  char *path = write_tmp("__global__ void vadd(const float *a, const float *b, float *c, int n) {\n"
+                         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) c[i + 1] = a[i] + b[i];\n}\n");
+  const char *args[] = {"a = float[4999] : random(1)", "b = float[4999] : random(2)", "c = float[5000] : random(3) out", "n = 4999"};
+  int vec = pass_index("vector");
+  for (int m = 0; m <= 3 && path; m++) {
+    diag_reset();
+    Program *p = load_program(path, NULL);
+    OptInput in = {.path = path, .kernel = "vadd", .grid = "20", .block = "256", .arg_texts = args, .nargs = 4, .m = h100()};
+    OptOptions o = {.only = "vector", .sets = (const char *[]){"vector.factor=2"}, .nsets = 1, .mutation_pass = vec, .mutation = m};
+    Plan plan;
+    int rc = p ? optimize(p, &in, &o, &plan) : 2;
+    const PlanStep *s = rc == 0 ? step(&plan, "vector") : NULL;
+    if (m == 0) {
+      CHECK(kept_step(s) && s->verify.size[2].ok && !s->verify.size[2].skipped && strstr(s->verify.size[2].defines, "8 of 10 blocks (the original: 16 of 20)"),
+            "a launch from flags: the vector step runs with its own 10 blocks and is verified (%s: %s)", s ? s->verify.size[2].defines : "",
+            s ? s->verify.size[2].detail : plan.error);
+      CHECK(rc == 0 && plan.grid[0] == 10, "the plan's launch is the reshaped one (%lld blocks)", rc == 0 ? (long long)plan.grid[0] : -1LL);
+    } else
+      CHECK(s && s->applied && s->rejected, "a launch from flags: broken vector variant '%s' is rejected (%s)", opt_find_pass("vector")->mutation_names[m - 1],
+            s ? s->verify.size[2].detail : "");
+    if (rc == 0) plan_free(&plan);
+    program_free(p);
+  }
+  if (path) unlink(path);
+  /* a file with a launch spec and the same launch given as flags: verified at every size */
+  const char *defs[] = {"H=64", "W=64"};
+  PPOptions pp = {.defines = defs, .n_defines = 2};
+  diag_reset();
+  Program *p = load_program("examples/imregionmax.cu", &pp);
+  OptInput in = {.path = "examples/imregionmax.cu", .pp = pp, .kernel = "imregionmax", .grid = "4,4", .block = "16,16", .m = h100()};
+  OptOptions o = {.only = "vector", .sets = (const char *[]){"vector.factor=2"}, .nsets = 1, .mutation_pass = -1};
+  Plan plan;
+  int rc = p ? optimize(p, &in, &o, &plan) : 2;
+  const PlanStep *s = rc == 0 ? step(&plan, "vector") : NULL;
+  CHECK(kept_step(s) && all_sizes_ok(s) && !s->verify.size[2].skipped, "--grid/--block over a spec: the vector step verified at the three sizes (%s)",
+        s ? s->verify.size[2].detail : "");
+  if (rc == 0) plan_free(&plan);
+  program_free(p);
+}
+
+/* two verdicts are the same in every word a fresh verification writes */
+static bool same_verdict(const VerifyResult *a, const VerifyResult *b) {
+  if (a->ok != b->ok || a->nsizes != b->nsizes) return false;
+  for (int i = 0; i < a->nsizes; i++) {
+    const VerifySize *x = &a->size[i], *y = &b->size[i];
+    if (strcmp(x->label, y->label) || strcmp(x->defines, y->defines) || x->ran != y->ran || x->ok != y->ok || x->skipped != y->skipped ||
+        strcmp(x->detail, y->detail) || x->compared != y->compared)
+      return false;
+  }
+  return true;
+}
+
+/* the cache of the original's side: variants of one original verified with it give exactly the
+ * verdicts of fresh runs, while the original's runs and loads are reused; a cache too small for
+ * anything keeps nothing and answers the same; a bounded one evicts and stays within its bound */
+static void test_verify_cache(void) {
+  const char *defs[] = {"W=128", "H=128", "SR=8"};   /* 3 blocks along x: merged by 2, 2 blocks */
+  PPOptions pp = {.defines = defs, .n_defines = 3};
+  diag_reset();
+  Program *p = load_program("examples/sad.cu", &pp);
+  CHECK(p != NULL, "sad loads");
+  if (!p) return;
+  static const struct { const char *only, *sets[2]; } vs[] = {
+    {"vector", {"vector.factor=2", NULL}}, {"vector", {"vector.factor=2", "vector.split=0"}}, {"unroll", {"unroll.factor=4", NULL}},
+    {"vector,unroll", {"vector.factor=2", "unroll.factor=2"}}, {"vector", {"vector.factor=2", NULL}},
+  };
+  enum { NV = sizeof vs / sizeof *vs };
+  Plan plans[NV];
+  VerifyResult cold[NV];
+  OptInput in = {.path = "examples/sad.cu", .pp = pp, .kernel = "sad", .m = h100()};
+  int built = 0;
+  for (int i = 0; i < NV; i++) {
+    OptOptions o = {.only = vs[i].only, .sets = (const char **)vs[i].sets, .nsets = 1 + (vs[i].sets[1] != NULL), .no_verify = true, .mutation_pass = -1};
+    if (optimize(p, &in, &o, &plans[i])) { CHECK(false, "sad: %s: %s", vs[i].only, plans[i].error); break; }
+    built++;
+    Plan *pl = &plans[i];
+    verify_variant(&in, p, pl->result, pl->steps, pl->nsteps, pl->permuted, &cold[i]);
+    CHECK(pl->result != p && cold[i].ok, "sad %s %s: a pass applied and verified afresh", vs[i].only, vs[i].sets[0]);
+  }
+  /* unbounded, then nothing kept, then too little for everything the variants need */
+  size_t bounds[3] = {0, 1, 0};
+  for (int b = 0; b < 3 && built == NV; b++) {
+    in.cache = verify_cache_new(bounds[b]);
+    bool same = true;
+    for (int i = 0; i < NV; i++)
+      for (int round = 0; round < 2; round++) {
+        VerifyResult w;
+        verify_variant(&in, p, plans[i].result, plans[i].steps, plans[i].nsteps, plans[i].permuted, &w);
+        if (!same_verdict(&w, &cold[i])) { same = false; CHECK(false, "bound %zu: variant %d verified with the cache differs: %s / %s", bounds[b], i, w.size[2].detail, cold[i].size[2].detail); }
+      }
+    VerifyCacheStats st = verify_cache_stats(in.cache);
+    CHECK(same, "bound %zu: every verdict with the cache equals the fresh one, to the detail and count", bounds[b]);
+    if (b == 0) {
+      /* 5 variants twice: reduced, ragged and 2 distinct full-size samples (merged by vector or not) */
+      CHECK(st.loads == 2 && st.load_hits == 2 * NV * 2 - 2 && st.runs == 4 && st.run_hits == 3 * NV * 2 - 4 && st.evictions == 0,
+            "the original's runs: %lld made, %lld reused; loads %lld, reused %lld", (long long)st.runs, (long long)st.run_hits,
+            (long long)st.loads, (long long)st.load_hits);
+      bounds[2] = st.bytes - 1;   /* one of the full size's two runs must go to make room for the other */
+    } else if (b == 1) {
+      CHECK(st.bytes == 0 && st.run_hits == 0 && st.load_hits == 0, "a 1-byte bound keeps nothing (%zu bytes, %lld hits)", st.bytes, (long long)st.run_hits);
+    } else {
+      CHECK(st.evictions > 0 && st.bytes <= bounds[2] && st.run_hits > 0, "a bound of %zu bytes: %lld evictions, %zu held, %lld hits", bounds[2],
+            (long long)st.evictions, st.bytes, (long long)st.run_hits);
+    }
+    verify_cache_free(in.cache);
+    in.cache = NULL;
+  }
+  /* warmed first (as carve tune does before forking its workers): the unreshaped variant's runs are all there */
+  in.cache = verify_cache_new(0);
+  verify_warm(&in, p);
+  VerifyCacheStats w0 = verify_cache_stats(in.cache);
+  VerifyResult w;
+  if (built == NV) verify_variant(&in, p, plans[2].result, plans[2].steps, plans[2].nsteps, plans[2].permuted, &w);
+  VerifyCacheStats w1 = verify_cache_stats(in.cache);
+  CHECK(built == NV && w0.runs == 3 && w1.runs == 3 && w1.run_hits == 3 && same_verdict(&w, &cold[2]),
+        "warmed: the unroll variant runs no original (%lld made before, %lld after, %lld reused)", (long long)w0.runs, (long long)w1.runs,
+        (long long)w1.run_hits);
+  verify_cache_free(in.cache);
+  for (int i = 0; i < built; i++) plan_free(&plans[i]);
+  program_free(p);
+}
+
 static void test_mutations(void) {
   static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; const char *sets[2]; } cases[] = {
     {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2, {0}},
@@ -464,7 +600,8 @@ static void test_mutations(void) {
     {"split", "examples/tmv.cu", "tmv", {"H=256", "W=256"}, "h100", 3, {"split.along=1", "split.lanes=32"}},
     {"launch", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 2, {"launch.x=32", "launch.y=8"}},
   };
-  int npasses, total = 0, rejected = 0;
+  int npasses, total = 0, rejected = 0, rejected_warm = 0, same = 0;
+  int64_t hits = 0;
   const Pass *const *all = opt_passes(&npasses);
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     int idx = -1;
@@ -472,13 +609,15 @@ static void test_mutations(void) {
     CHECK(idx >= 0, "pass %s exists", cases[c].pass);
     if (idx < 0) continue;
     CHECK(cases[c].nmut <= all[idx]->nmutations, "%s has %d mutations", cases[c].pass, cases[c].nmut);
-    for (int m = 1; m <= cases[c].nmut; m++) {
-      const char *defs[2] = {cases[c].defs[0], cases[c].defs[1]};
-      PPOptions pp = {.defines = defs, .n_defines = 2};
+    const char *defs[2] = {cases[c].defs[0], cases[c].defs[1]};
+    PPOptions pp = {.defines = defs, .n_defines = 2};
+    OptInput in = {.path = cases[c].file, .pp = pp, .kernel = cases[c].kernel, .m = machine_find(cases[c].machine)};
+    OptOptions o = {.only = cases[c].pass, .mutation_pass = idx, .sets = (const char **)cases[c].sets,
+                    .nsets = (cases[c].sets[0] != NULL) + (cases[c].sets[1] != NULL)};
+    VerifyResult cold[8];
+    for (int m = 1; m <= cases[c].nmut; m++) {   /* cold: each verification runs the original afresh */
       Program *p = load_program(cases[c].file, &pp);
-      OptInput in = {.path = cases[c].file, .pp = pp, .kernel = cases[c].kernel, .m = machine_find(cases[c].machine)};
-      OptOptions o = {.only = cases[c].pass, .mutation_pass = idx, .mutation = m, .sets = (const char **)cases[c].sets,
-                      .nsets = (cases[c].sets[0] != NULL) + (cases[c].sets[1] != NULL)};
+      o.mutation = m;
       Plan plan;
       int rc = optimize(p, &in, &o, &plan);
       const PlanStep *s = step(&plan, cases[c].pass);
@@ -486,12 +625,36 @@ static void test_mutations(void) {
       total++;
       rejected += rej;
       CHECK(rej, "mutation '%s' of %s on %s is rejected by verification", all[idx]->mutation_names[m - 1], cases[c].pass, cases[c].kernel);
+      memset(&cold[m - 1], 0, sizeof cold[m - 1]);
+      if (s) cold[m - 1] = s->verify;
       plan_free(&plan);
       program_free(p);
     }
+    /* warm: one original, its runs kept by a cache that the correct pass's verification filled
+     * (as carve tune verifies many variants of one kernel); the same verdicts, reusing runs */
+    Program *p = load_program(cases[c].file, &pp);
+    in.cache = verify_cache_new(0);
+    for (int m = 0; m <= cases[c].nmut; m++) {
+      o.mutation = m;
+      Plan plan;
+      int rc = optimize(p, &in, &o, &plan);
+      const PlanStep *s = step(&plan, cases[c].pass);
+      if (m && rc == 0 && s && s->applied && s->rejected) rejected_warm++;
+      if (m && s && same_verdict(&s->verify, &cold[m - 1])) same++;
+      CHECK(m || (rc == 0 && s && s->applied && !s->rejected), "the correct %s on %s is verified with the cache", cases[c].pass, cases[c].kernel);
+      CHECK(!m || (s && s->rejected && same_verdict(&s->verify, &cold[m - 1])), "mutation '%s' of %s on %s: rejected with the cache, as without",
+            all[idx]->mutation_names[m > 0 ? m - 1 : 0], cases[c].pass, cases[c].kernel);
+      plan_free(&plan);
+    }
+    hits += verify_cache_stats(in.cache).run_hits;
+    verify_cache_free(in.cache);
+    program_free(p);
   }
   CHECK(total >= 62 && rejected == total, "mutation test: %d of %d broken variants rejected", rejected, total);
-  printf("mutation test: %d of %d broken variants rejected\n", rejected, total);
+  CHECK(rejected_warm == total && same == total && hits >= 2 * total, "with the cache: %d of %d rejected, %d verdicts as without, %lld runs reused",
+        rejected_warm, total, same, (long long)hits);
+  printf("mutation test: %d of %d broken variants rejected (%d with the original's runs cached: %lld reused)\n", rejected, total, rejected_warm,
+         (long long)hits);
 }
 
 /* ---- programs as values ---- */
@@ -733,6 +896,8 @@ int main(int argc, char **argv) {
   test_tile();
   test_tile_review();
   test_tile_async();
+  test_verify_flag_launch();
+  test_verify_cache();
   test_mutations();
   test_only_empty();
   return TEST_SUMMARY("opt");

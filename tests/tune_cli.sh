@@ -97,6 +97,19 @@ assert abs(g["all_eval_s"] - allv) < 1e-2 and d["selected_eval_s"] < allv, (g["a
 PY
 fi
 
+# ---- verification reuses the original's runs between variants of a shape: with one worker, and
+# with two (the runs every variant keeping the launch needs are made before they fork, each makes
+# the rest for itself); the verdicts are the same ----
+SAD="examples/sad.cu -D W=64 -D H=64 -D SR=8 $regs --blocks orig --no-bench --no-cache --strategy exhaustive --progress"
+for w in 1 2; do
+  "$carve" tune $SAD --workers $w --results "$t/vc$w.jsonl" > "$t/vc$w.txt" 2> "$t/vc$w.err"; check $? "sad with $w worker(s)"
+  line=$(grep -a "the original's runs:" "$t/vc$w.err")
+  made=$(echo "$line" | sed -n 's/.*runs: \([0-9]*\) made, \([0-9]*\) reused.*/\1/p'); reused=$(echo "$line" | sed -n 's/.*runs: \([0-9]*\) made, \([0-9]*\) reused.*/\2/p')
+  [ "${made:-0}" -ge 3 ] && [ "${reused:-0}" -gt $((3 * made)) ]; check $? "$w worker(s): the original's runs are reused more than made: $line"
+done
+grep -aq "(3 runs before the workers started)" "$t/vc2.err"; check $? "two workers: reduced, ragged and full made once before forking: $(grep -a "original's runs" "$t/vc2.err")"
+diff "$t/vc1.txt" "$t/vc2.txt" > /dev/null && [ "$(grep -c '"ok": true' "$t/vc1.jsonl")" -ge 8 ]; check $? "the same variants verified either way: $(diff "$t/vc1.txt" "$t/vc2.txt" | head -4)"
+
 # ---- kill -9 and resume ----
 R="$t/kill.jsonl"
 KM="examples/mm.cu -D N=512 $regs --no-bench --no-cache --workers 2 --skip split,vector,tile"

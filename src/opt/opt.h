@@ -80,14 +80,32 @@ typedef struct VerifyResult {
   int nsizes;
 } VerifyResult;
 
+/* What verifications of many variants of one original can share: the original loaded at the
+ * reduced and ragged sizes, and the original's runs (the buffers each leaves), per program (and
+ * its generation), size, kernel, --grid/--block/--arg settings, machine and set of blocks run;
+ * inputs and outputs start from fixed seeds, so a reused run holds exactly the bytes a fresh one
+ * would. At most max_bytes of buffers and loaded programs (0: 256 MiB), the least recently used
+ * evicted first. The cache keeps pointers to the originals it was given: free it before them. */
+typedef struct VerifyCache VerifyCache;
+typedef struct VerifyCacheStats {
+  int64_t loads, load_hits;         /* sources loaded at a reduced/ragged size; loads reused */
+  int64_t runs, run_hits;           /* the original's runs made; runs reused */
+  int64_t evictions;
+  size_t bytes;                     /* held now */
+} VerifyCacheStats;
+VerifyCache *verify_cache_new(size_t max_bytes);
+void verify_cache_free(VerifyCache *c);
+VerifyCacheStats verify_cache_stats(const VerifyCache *c);
+
 /* The sizes a verification uses: the file, its -D defines and include dirs, the launch flags. */
 typedef struct OptInput {
   const char *path;                 /* the source file (reloaded at other sizes) */
   PPOptions pp;
   const char *kernel;
-  const char *grid, *block;         /* --grid/--block text, or NULL */
+  const char *grid, *block;         /* --grid/--block text (the original's launch), or NULL */
   const char **arg_texts; int nargs;/* --arg settings */
   const Machine *m;
+  VerifyCache *cache;               /* NULL: every verification runs the original afresh */
 } OptInput;
 
 /* ---- the driver (optimize.c) ---- */
@@ -144,9 +162,15 @@ typedef struct Plan {
 int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan);
 void plan_free(Plan *plan);
 
-/* verify: run original and variant on the same inputs at the reduced, ragged and full sizes */
+/* verify: run original and variant on the same inputs at the reduced, ragged and full sizes.
+ * The original runs with in's --grid/--block; the variant too, unless a kept step reshaped the
+ * launch: then with the shape that step wrote into the variant's launch spec (in->cache: the
+ * original's side reused, see VerifyCache) */
 bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps,
                     bool remaps_blocks, VerifyResult *r);
+/* into in->cache, the original's runs every variant that keeps its launch needs (reduced, ragged,
+ * the full size's sampled blocks): worker processes forked afterwards start with them */
+void verify_warm(const OptInput *in, Program *orig);
 /* apply a list of steps (passes with parameters) to a fresh clone of p; NULL if a pass is not
  * legal there or failed (why) */
 Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps, int nsteps,

@@ -11,7 +11,13 @@
  *            the launch); skipped when a pass permutes blocks (diagonal reordering).
  * A fault, race or divergent barrier in the variant, or any difference beyond the spec's
  * tolerance, rejects it; the result names the size and the first differing element. A size at
- * which the original itself faults is skipped and says so. */
+ * which the original itself faults is skipped and says so.
+ * The launch flags (--grid/--block: the user's, or a host program's recorded launch) are the
+ * original's; the variant runs with them only while no kept step reshaped the launch, else with
+ * the grid and block that step wrote into the variant's launch spec.
+ * The original's side of a verification does not depend on the variant: with a VerifyCache its
+ * loads at the reduced and ragged sizes and its runs are kept and reused (carve tune verifies
+ * many variants of one kernel), exactly: the run's inputs and outputs come from fixed seeds. */
 #include "opt.h"
 #include <ctype.h>
 #include <math.h>
@@ -125,18 +131,104 @@ static int compare_launches(Launch *a, Launch *b, double rel, double abs_tol, ch
   return 0;
 }
 
-/* prepare the launch of `kernel` in p with the flags of `in`; 0 ok */
-static int prepare(const OptInput *in, Program *p, Launch *L) {
+typedef struct { FILE *saved, *null; int errs; } Quiet;
+static Quiet quiet(void) {
+  Quiet q = {diag_out, fopen("/dev/null", "w"), diag_errors};
+  diag_out = q.null;
+  return q;
+}
+static void loud(Quiet q) {
+  diag_out = q.saved;
+  diag_errors = q.errs;
+  if (q.null) fclose(q.null);
+}
+
+/* the grid and block a launch gets: grid/block when given; else the flags' --grid/--block when
+ * `flags` (the original's, and a variant's while no kept step reshaped the launch); else the
+ * program's own launch spec (a reshaped variant: the pass wrote its new grid and block there) */
+typedef struct { bool flags; const int64_t *grid, *block; } Shape;
+static const Shape FLAGS = {true, NULL, NULL}, OWN_SPEC = {false, NULL, NULL};
+
+/* prepare the launch of `kernel` in p with the --arg settings of `in` and the shape sh; 0 ok */
+static int prepare(const OptInput *in, Program *p, Launch *L, Shape sh) {
   Obj *k = find_kernel(p, in->kernel);
   if (!k) return 2;
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
-  if (in->grid) { if (!parse_flag_dims(p, "--grid", in->grid, ov.grid)) return 2; ov.has_grid = true; }
-  if (in->block) { if (!parse_flag_dims(p, "--block", in->block, ov.block)) return 2; ov.has_block = true; }
+  if (sh.grid) { memcpy(ov.grid, sh.grid, sizeof ov.grid); ov.has_grid = true; }
+  else if (sh.flags && in->grid) { if (!parse_flag_dims(p, "--grid", in->grid, ov.grid)) return 2; ov.has_grid = true; }
+  if (sh.block) { memcpy(ov.block, sh.block, sizeof ov.block); ov.has_block = true; }
+  else if (sh.flags && in->block) { if (!parse_flag_dims(p, "--block", in->block, ov.block)) return 2; ov.has_block = true; }
   if (!parse_arg_settings(p, in->arg_texts, in->nargs, &ov)) return 2;
   int rc = launch_prepare(L, p, k, &ov);
   if (!rc) L->machine = in->m;   /* the target's limits: a tile too big for it faults */
   return rc;
+}
+
+static bool kept(const PlanStep *s) { return s->applied && !s->rejected && !s->unprofitable; }
+
+/* the last kept step that reshaped the launch (a pass that changes it says which threads of the
+ * original each new block covers), or NULL */
+static const PlanStep *last_reshape(const PlanStep *steps, int nsteps) {
+  const PlanStep *r = NULL;
+  for (int i = 0; i < nsteps; i++)
+    if (kept(&steps[i]) && steps[i].cover[0] > 0) r = &steps[i];
+  return r;
+}
+
+/* an original whose launch comes from the flags alone (a host program's recorded launch, or
+ * --grid/--block without a spec) gives a reshaping pass no spec to write its launch into: p gets
+ * one of the flags' grid and block, which the launch flags override anyway */
+static void flag_spec(const OptInput *in, Program *p) {
+  Obj *k = find_kernel(p, in->kernel);
+  int64_t g[3], b[3];
+  if (!k || !in->grid || !in->block || find_spec(p, in->kernel)) return;
+  if (!parse_flag_dims(p, "--grid", in->grid, g) || !parse_flag_dims(p, "--block", in->block, b)) return;
+  ProgramScope sc = program_enter(p);
+  LaunchSpec *s = arena_alloc(sizeof *s);
+  s->kernel = arena_strdup(in->kernel);
+  s->tok = k->tok;
+  memcpy(s->grid, g, sizeof g);
+  memcpy(s->block, b, sizeof b);
+  s->has_grid = s->has_block = true;
+  s->next = p->specs;
+  p->specs = s;
+  program_leave(sc);
+}
+
+/* the shape of a variant (of orig, at the size of orig) whose kept steps reshaped the launch:
+ * its own spec's; where it has none (flag_spec's case), the steps applied again to a copy of orig
+ * given the flags' spec, and the shape read from the copy's */
+static bool reshaped_shape(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps, int64_t grid[3],
+                           int64_t block[3]) {
+  LaunchSpec *s = find_spec(variant, in->kernel);
+  if (s && s->has_grid && s->has_block) {
+    memcpy(grid, s->grid, sizeof s->grid);
+    memcpy(block, s->block, sizeof s->block);
+    return true;
+  }
+  Program *c = program_clone(orig);
+  if (!c) return false;
+  bool ok = false;
+  Quiet q = quiet();
+  flag_spec(in, c);
+  Launch L;
+  memset(&L, 0, sizeof L);
+  if (!prepare(in, c, &L, FLAGS)) {
+    char why[512];
+    Program *v = opt_apply_steps(c, &L, in->m, steps, nsteps, why, sizeof why);
+    s = v ? find_spec(v, in->kernel) : NULL;
+    if (s && s->has_grid && s->has_block) {
+      memcpy(grid, s->grid, sizeof s->grid);
+      memcpy(block, s->block, sizeof s->block);
+      ok = true;
+    }
+    program_free(v);
+    launch_free(&L);
+  }
+  loud(q);
+  program_free(c);
+  return ok;
 }
 
 /* outputs start random, not as the spec's zeros: a variant that forgets to read an output's
@@ -243,26 +335,285 @@ static bool map_sample(const Launch *a, const Launch *b, const int64_t *cover, S
   return ok;
 }
 
-static void check_size(const OptInput *in, Program *orig, Program *variant, bool sampled, const int64_t *cover, VerifySize *vs) {
-  Launch a, b;
-  memset(&a, 0, sizeof a);
+/* ---- the original's side, reused between variants (VerifyCache) ----
+ * A run of the original depends on the program (pointer and generation: the caller keeps it
+ * alive and unchanged), the kernel, the --grid/--block/--arg settings, the machine (its limits
+ * fault a launch) and the blocks run; its inputs and outputs come from fixed seeds
+ * (buffer_init's generators, randomize_outputs), so a kept run holds the bytes a fresh one
+ * writes. Entries are lists: a tune has a few shapes, each a few samples. */
+typedef struct OrigRun {
+  struct OrigRun *next;
+  int64_t *blocks; int nblocks;   /* the blocks run, sorted; 0: every block */
+  Launch L;                       /* after the run: the buffers a variant's are compared with */
+  int rc;                         /* the run's: nonzero, the original faults (msg) */
+  char msg[400];
+  size_t bytes;
+  uint64_t used;
+} OrigRun;
+
+typedef struct OrigLaunch {
+  struct OrigLaunch *next;
+  Program *p; int generation;
+  char *key;                      /* launch_key */
+  int rc;                         /* launch_prepare's: nonzero, the launch cannot be prepared */
+  int64_t grid[3], block[3];
+  OrigRun *runs;
+} OrigLaunch;
+
+typedef struct Loaded {           /* the source at a reduced or ragged size */
+  struct Loaded *next;
+  char *key;                      /* load_key */
+  Program *p;                     /* NULL: it does not load there */
+  size_t bytes;
+  uint64_t used;
+  bool pinned;                    /* in use: not evicted */
+} Loaded;
+
+struct VerifyCache {
+  size_t max_bytes, bytes;
+  uint64_t tick;
+  VerifyCacheStats st;
+  Loaded *loaded;
+  OrigLaunch *launches;
+};
+
+enum { DEFAULT_CACHE_BYTES = 256 << 20 };
+
+VerifyCache *verify_cache_new(size_t max_bytes) {
+  VerifyCache *c = xmalloc(sizeof *c);
+  c->max_bytes = max_bytes ? max_bytes : DEFAULT_CACHE_BYTES;
+  return c;
+}
+
+VerifyCacheStats verify_cache_stats(const VerifyCache *c) {
+  VerifyCacheStats st = c->st;
+  st.bytes = c->bytes;
+  return st;
+}
+
+static void run_free(OrigRun *r) {
+  launch_free(&r->L);
+  free(r->blocks);
+  free(r);
+}
+
+static void launches_free(VerifyCache *c, Program *only) {
+  for (OrigLaunch **pp = &c->launches; *pp;) {
+    OrigLaunch *ol = *pp;
+    if (only && ol->p != only) { pp = &ol->next; continue; }
+    for (OrigRun *r = ol->runs, *n; r; r = n) { n = r->next; c->bytes -= r->bytes; run_free(r); }
+    *pp = ol->next;
+    free(ol->key);
+    free(ol);
+  }
+}
+
+void verify_cache_free(VerifyCache *c) {
+  if (!c) return;
+  launches_free(c, NULL);
+  for (Loaded *l = c->loaded, *n; l; l = n) {
+    n = l->next;
+    program_free(l->p);
+    free(l->key);
+    free(l);
+  }
+  free(c);
+}
+
+/* the least recently used entry that may go (a run, or a loaded program with its runs) out;
+ * false when none may */
+static bool evict_one(VerifyCache *c) {
+  OrigRun **run = NULL;
+  Loaded **load = NULL;
+  uint64_t oldest = UINT64_MAX;
+  for (OrigLaunch *ol = c->launches; ol; ol = ol->next)
+    for (OrigRun **r = &ol->runs; *r; r = &(*r)->next)
+      if ((*r)->used < oldest) { oldest = (*r)->used; run = r; }
+  for (Loaded **l = &c->loaded; *l; l = &(*l)->next)
+    if (!(*l)->pinned && (*l)->used < oldest) { oldest = (*l)->used; load = l; run = NULL; }
+  if (run) {
+    OrigRun *r = *run;
+    *run = r->next;
+    c->bytes -= r->bytes;
+    run_free(r);
+  } else if (load) {
+    Loaded *l = *load;
+    *load = l->next;
+    launches_free(c, l->p);
+    c->bytes -= l->bytes;
+    program_free(l->p);
+    free(l->key);
+    free(l);
+  } else return false;
+  c->st.evictions++;
+  return true;
+}
+
+/* room for bytes more: false when it cannot be made (the entry is not kept) */
+static bool make_room(VerifyCache *c, size_t bytes) {
+  if (bytes > c->max_bytes) return false;
+  while (c->bytes + bytes > c->max_bytes)
+    if (!evict_one(c)) return false;
+  return true;
+}
+
+/* what a launch of the original depends on besides the program: kernel, flags, machine */
+static char *launch_key(const OptInput *in) {
+  Buf b = {0};
+  buf_printf(&b, "%s\x1f%s\x1f%s\x1f%p\x1f%s", in->kernel ? in->kernel : "", in->grid ? in->grid : "-", in->block ? in->block : "-",
+             (const void *)in->m, in->m ? in->m->name : "");
+  for (int i = 0; i < in->nargs; i++) buf_printf(&b, "\x1f%s", in->arg_texts[i]);
+  return b.s;
+}
+
+/* the original's launch at this size (its prepare verdict and shape), from the cache or, when
+ * fresh (a miss, or no cache), prepared into *fresh; NULL only without a cache, with *tmp filled */
+static OrigLaunch *orig_launch(const OptInput *in, Program *orig, Launch *fresh, OrigLaunch *tmp) {
+  VerifyCache *c = in->cache;
+  char *key = c ? launch_key(in) : NULL;
+  if (c)
+    for (OrigLaunch *ol = c->launches; ol; ol = ol->next)
+      if (ol->p == orig && ol->generation == orig->generation && !strcmp(ol->key, key)) { free(key); return ol; }
+  OrigLaunch *ol = c ? xmalloc(sizeof *ol) : tmp;
+  memset(ol, 0, sizeof *ol);
+  ol->p = orig;
+  ol->generation = orig->generation;
+  ol->key = key;
+  ol->rc = prepare(in, orig, fresh, FLAGS);
+  memcpy(ol->grid, fresh->grid, sizeof ol->grid);
+  memcpy(ol->block, fresh->block, sizeof ol->block);
+  if (ol->rc) launch_free(fresh);
+  if (c) { ol->next = c->launches; c->launches = ol; }
+  return ol;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static size_t launch_bytes(const Launch *L) {
+  size_t n = sizeof *L + (size_t)L->prog->constant_size;
+  for (int i = 0; i < L->nbufs; i++) n += L->bufs[i].bytes + sizeof(Buffer);
+  return n;
+}
+
+/* the original run on the blocks of sample s (NULL: every block): kept in the cache, or owned by
+ * the caller (*owned: run_free it). fresh: the launch prepared by orig_launch, or unprepared */
+static OrigRun *orig_run(const OptInput *in, OrigLaunch *ol, Program *orig, Launch *fresh, const Sample *s, bool *owned) {
+  VerifyCache *c = in->cache;
+  int n = s ? s->n : 0;
+  int64_t *sorted = n ? xmalloc(sizeof(int64_t) * (size_t)n) : NULL;
+  if (n) { memcpy(sorted, s->blocks, sizeof(int64_t) * (size_t)n); qsort(sorted, (size_t)n, sizeof(int64_t), cmp_i64); }
+  for (OrigRun *r = ol->runs; c && r; r = r->next)
+    if (r->nblocks == n && (!n || !memcmp(r->blocks, sorted, sizeof(int64_t) * (size_t)n))) {
+      free(sorted);
+      r->used = ++c->tick;
+      c->st.run_hits++;
+      *owned = false;
+      return r;
+    }
+  OrigRun *r = xmalloc(sizeof *r);
+  r->blocks = sorted;
+  r->nblocks = n;
+  if (!fresh->prog) {
+    Quiet q = quiet();
+    int rc = prepare(in, orig, fresh, FLAGS);
+    loud(q);
+    if (rc) { r->rc = 2; snprintf(r->msg, sizeof r->msg, "its launch cannot be prepared"); *owned = true; return r; }
+  }
+  r->L = *fresh;
+  memset(fresh, 0, sizeof *fresh);
+  randomize_outputs(&r->L);
+  Hooks h = {.ctx = (void *)s, .want_block = want_block};
+  RunOptions ro = {.hooks = n ? &h : NULL, .poison_shared = true};
+  r->rc = run_quiet(&r->L, &ro, r->msg, sizeof r->msg);
+  r->bytes = launch_bytes(&r->L) + sizeof(int64_t) * (size_t)n;
+  *owned = true;
+  if (c) c->st.runs++;
+  if (c && make_room(c, r->bytes)) {
+    r->used = ++c->tick;
+    r->next = ol->runs;
+    ol->runs = r;
+    c->bytes += r->bytes;
+    *owned = false;
+  }
+  return r;
+}
+
+/* what a load of the source at other sizes depends on: the file, every define, the include
+ * directories, and the launch flags (flag_spec) */
+static char *load_key(const OptInput *in, const PPOptions *pp) {
+  Buf b = {0};
+  buf_printf(&b, "%s\x1e%d", in->path, pp->no_includes);
+  for (int i = 0; i < pp->n_defines; i++) buf_printf(&b, "\x1f-D%s", pp->defines[i]);
+  for (int i = 0; i < pp->n_include_dirs; i++) buf_printf(&b, "\x1f-I%s", pp->include_dirs[i]);
+  char *lk = launch_key(in);
+  buf_printf(&b, "\x1e%s", lk);
+  free(lk);
+  return b.s;
+}
+
+/* the source loaded with pp (and flag_spec), NULL if it does not load; *ld: the cache's entry
+ * (pinned: unpin it when done) or NULL (the caller frees the program) */
+static Program *load_at(const OptInput *in, const PPOptions *pp, Loaded **ld) {
+  VerifyCache *c = in->cache;
+  *ld = NULL;
+  char *key = c ? load_key(in, pp) : NULL;
+  for (Loaded *l = c ? c->loaded : NULL; l; l = l->next)
+    if (!strcmp(l->key, key)) {
+      free(key);
+      l->used = ++c->tick;
+      c->st.load_hits++;
+      if (l->p) { l->pinned = true; *ld = l; }
+      return l->p;
+    }
+  Quiet q = quiet();
+  Program *p = in->path ? load_program(in->path, pp) : NULL;
+  if (p && p->errors) { program_free(p); p = NULL; }
+  if (p) flag_spec(in, p);
+  loud(q);
+  if (!c) return p;
+  c->st.loads++;
+  size_t bytes = p ? arena_bytes(p->arena) : 0;
+  if (!make_room(c, bytes)) { free(key); return p; }
+  Loaded *l = xmalloc(sizeof *l);
+  l->key = key;
+  l->p = p;
+  l->bytes = bytes;
+  l->used = ++c->tick;
+  l->pinned = p != NULL;
+  l->next = c->loaded;
+  c->loaded = l;
+  c->bytes += bytes;
+  if (p) *ld = l;
+  return p;
+}
+
+static void unload(Loaded *ld, Program *p) {
+  if (ld) ld->pinned = false;
+  else program_free(p);
+}
+/* one size: the original (its launch as the flags give it) and the variant (its launch as vshape
+ * says) on the same inputs; sampled: first, last and spread blocks of the variant, and the
+ * original's blocks that cover the same threads */
+static void check_size(const OptInput *in, Program *orig, Program *variant, Shape vshape, bool sampled, const int64_t *cover, VerifySize *vs) {
+  Launch fresh, b;
+  memset(&fresh, 0, sizeof fresh);
   memset(&b, 0, sizeof b);
-  FILE *saved = diag_out;
-  FILE *null = fopen("/dev/null", "w");
-  diag_out = null;
-  int errs = diag_errors;
-  int ra = prepare(in, orig, &a);
-  int rb = ra ? 2 : prepare(in, variant, &b);
-  diag_out = saved;
-  diag_errors = errs;
-  if (null) fclose(null);
+  OrigLaunch tmp;
+  Quiet q = quiet();
+  OrigLaunch *ol = orig_launch(in, orig, &fresh, &tmp);
+  int rb = ol->rc ? 2 : prepare(in, variant, &b, vshape);
+  loud(q);
   vs->ran = true;
-  if (ra) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "the original's launch cannot be prepared at this size"); return; }
-  if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&a); return; }
-  randomize_outputs(&a);
+  if (ol->rc) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "the original's launch cannot be prepared at this size"); return; }
+  if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&fresh); return; }
   randomize_outputs(&b);
-  /* sampled: first, last and spread blocks of the variant, and the original's blocks that
-   * cover the same threads */
+  Launch a;   /* the original's shape, for the sample */
+  memset(&a, 0, sizeof a);
+  memcpy(a.grid, ol->grid, sizeof a.grid);
+  memcpy(a.block, ol->block, sizeof a.block);
   Sample sb = {NULL, 0}, sa = {NULL, 0};
   int64_t total = b.grid[0] * b.grid[1] * b.grid[2];
   if (sampled && total > FULL_BLOCKS) {
@@ -274,31 +625,60 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, bool
       vs->skipped = true;
       snprintf(vs->detail, sizeof vs->detail, "the reshaped grid does not tile the original's threads evenly: no block sample maps onto it");
       free(sb.blocks); free(sa.blocks);
-      launch_free(&a); launch_free(&b);
+      launch_free(&fresh); launch_free(&b);
       return;
     }
     snprintf(vs->defines, sizeof vs->defines, "as given, %d of %lld blocks (the original: %d of %lld)", sb.n, (long long)total, sa.n,
              (long long)(a.grid[0] * a.grid[1] * a.grid[2]));
   }
-  Hooks ha = {.ctx = &sa, .want_block = want_block}, hb = {.ctx = &sb, .want_block = want_block};
-  RunOptions roa = {.hooks = sb.n ? &ha : NULL, .poison_shared = true}, rob = {.hooks = sb.n ? &hb : NULL, .poison_shared = true};
+  bool owned;
+  OrigRun *ra = orig_run(in, ol, orig, &fresh, sb.n ? &sa : NULL, &owned);
+  Hooks hb = {.ctx = &sb, .want_block = want_block};
+  RunOptions rob = {.hooks = sb.n ? &hb : NULL, .poison_shared = true};
   char msg[400];
-  if (run_quiet(&a, &roa, msg, sizeof msg)) {
+  if (ra->rc) {
     vs->skipped = true;
-    snprintf(vs->detail, sizeof vs->detail, "the original faults at this size: %s", msg);
+    snprintf(vs->detail, sizeof vs->detail, "the original faults at this size: %s", ra->msg);
   } else if (run_quiet(&b, &rob, msg, sizeof msg)) {
     vs->ok = false;
     snprintf(vs->detail, sizeof vs->detail, "the variant faults: %s", msg);
   } else {
     LaunchSpec *s = find_spec(orig, in->kernel);
     double rel = s ? s->rel_tol : 0, abs_tol = s ? s->abs_tol : 0;
-    vs->ok = !compare_launches(&a, &b, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
+    vs->ok = !compare_launches(&ra->L, &b, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
   }
+  if (owned) run_free(ra);
   free(sa.blocks);
   free(sb.blocks);
-  launch_free(&a);
+  launch_free(&fresh);
   launch_free(&b);
 }
+
+/* the original's run that every variant keeping its launch needs at this size (sampled: the
+ * full size's blocks), into the cache */
+static void warm_launch(const OptInput *in, Program *p, bool sampled) {
+  Launch fresh;
+  memset(&fresh, 0, sizeof fresh);
+  OrigLaunch tmp;
+  Quiet q = quiet();
+  OrigLaunch *ol = orig_launch(in, p, &fresh, &tmp);
+  loud(q);
+  if (!ol->rc) {
+    int64_t total = ol->grid[0] * ol->grid[1] * ol->grid[2];
+    Sample s = {NULL, 0};
+    if (sampled && total > FULL_BLOCKS) {
+      s.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS);
+      s.n = launch_sample_blocks(total, FULL_BLOCKS, s.blocks);
+    }
+    bool owned;
+    OrigRun *r = orig_run(in, ol, p, &fresh, s.n ? &s : NULL, &owned);
+    if (owned) run_free(r);
+    free(s.blocks);
+  }
+  launch_free(&fresh);
+}
+
+static const struct { const char *label; int target; } sizes[2] = {{"reduced", REDUCED}, {"ragged", RAGGED}};
 
 bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps,
                     bool remaps_blocks, VerifyResult *r) {
@@ -306,32 +686,31 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   const char *names[MAX_SIZE_MACROS];
   int64_t vals[MAX_SIZE_MACROS];
   int nm = size_macros(orig, names, vals);
-  static const struct { const char *label; int target; } sizes[2] = {{"reduced", REDUCED}, {"ragged", RAGGED}};
+  /* the flags' grid and block are the original's; a variant whose launch a kept step reshaped
+   * runs with the shape that step gave it */
+  const PlanStep *reshape = last_reshape(steps, nsteps);
   for (int s = 0; s < 2; s++) {
     VerifySize *vs = &r->size[r->nsizes++];
     vs->label = sizes[s].label;
     if (!nm) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "no size macro in the launch specification"); continue; }
     PPOptions pp = resized(in, names, vals, nm, sizes[s].target, vs->defines, sizeof vs->defines);
-    FILE *saved = diag_out, *null = fopen("/dev/null", "w");
-    diag_out = null;
-    int errs = diag_errors;
-    Program *po = in->path ? load_program(in->path, &pp) : NULL;
-    diag_out = saved;
-    diag_errors = errs;
-    if (null) fclose(null);
-    if (!po || po->errors) {
+    Loaded *ld;
+    Program *po = load_at(in, &pp, &ld);
+    if (!po) {
       vs->skipped = true;
       char at[256];
       snprintf(at, sizeof at, "%s", vs->defines);
       snprintf(vs->detail, sizeof vs->detail, "the source does not load at %s", at);
-      program_free(po);
       continue;
     }
     Launch L;
     memset(&L, 0, sizeof L);
     char why[512] = "";
     Program *pv = NULL;
-    if (!prepare(in, po, &L)) {
+    Quiet q = quiet();
+    int rc = prepare(in, po, &L, FLAGS);
+    loud(q);
+    if (!rc) {
       pv = opt_apply_steps(po, &L, in->m, steps, nsteps, why, sizeof why);
       launch_free(&L);
     } else snprintf(why, sizeof why, "the launch cannot be prepared");
@@ -341,23 +720,25 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
       snprintf(at, sizeof at, "%s", vs->defines);
       snprintf(vs->detail, sizeof vs->detail, "the passes do not apply at %s: %.200s", at, why);
     } else {
-      check_size(in, po, pv, false, NULL, vs);
+      check_size(in, po, pv, reshape ? OWN_SPEC : FLAGS, false, NULL, vs);
       program_free(pv);
     }
-    program_free(po);
+    unload(ld, po);
   }
   VerifySize *vf = &r->size[r->nsizes++];
   vf->label = "full";
   snprintf(vf->defines, sizeof vf->defines, "as given");
+  int64_t grid[3], block[3];
   if (remaps_blocks) {
     vf->skipped = true;
     snprintf(vf->detail, sizeof vf->detail, "blocks are remapped: sampled blocks of the two kernels compute different outputs");
+  } else if (reshape && !reshaped_shape(in, orig, variant, steps, nsteps, grid, block)) {
+    vf->ran = true;
+    snprintf(vf->detail, sizeof vf->detail, "the variant's launch cannot be prepared: its reshaped grid and block are unknown");
   } else {
     snprintf(vf->defines, sizeof vf->defines, "as given, all blocks");
-    const int64_t *cover = NULL;   /* the last kept reshape's coverage (passes see the original's launch) */
-    for (int i = 0; i < nsteps; i++)
-      if (steps[i].applied && !steps[i].rejected && !steps[i].unprofitable && steps[i].cover[0] > 0) cover = steps[i].cover;
-    check_size(in, orig, variant, true, cover, vf);
+    Shape vshape = reshape ? (Shape){false, grid, block} : FLAGS;
+    check_size(in, orig, variant, vshape, true, reshape ? reshape->cover : NULL, vf);
   }
   /* verified: every size that ran agreed, and at least one size ran */
   bool any = false;
@@ -367,4 +748,20 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   }
   if (!any) r->ok = false;
   return r->ok;
+}
+
+void verify_warm(const OptInput *in, Program *orig) {
+  if (!in->cache) return;
+  const char *names[MAX_SIZE_MACROS];
+  int64_t vals[MAX_SIZE_MACROS];
+  int nm = size_macros(orig, names, vals);
+  for (int s = 0; s < 2 && nm; s++) {
+    char label[256];
+    PPOptions pp = resized(in, names, vals, nm, sizes[s].target, label, sizeof label);
+    Loaded *ld;
+    Program *po = load_at(in, &pp, &ld);
+    if (po) warm_launch(in, po, false);
+    unload(ld, po);
+  }
+  warm_launch(in, orig, true);
 }

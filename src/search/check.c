@@ -6,7 +6,9 @@
  *     shape's program at a reduced (64), a ragged (61) and the full size (sampled blocks), the
  *     optimizer's own standard, once for the whole variant rather than after each pass.
  * Both run in worker processes (pool.c), a variant per item; each verdict is a record in the
- * results file, so a resumed tune verifies nothing twice. */
+ * results file, so a resumed tune verifies nothing twice. The original's side of the passes'
+ * check (its loads and runs at the three sizes) is the same for every variant of a shape: a
+ * VerifyCache keeps it, warmed before the workers fork and grown by each for its later items. */
 #include "search.h"
 #include <math.h>
 #include <stdlib.h>
@@ -181,6 +183,7 @@ bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen) {
     diag_out = null;
     int errs = diag_errors;
     VerifyResult vr;
+    b.oi.cache = s->vcache;
     ok = verify_variant(&b.oi, b.base, b.plan.result, b.plan.steps, b.plan.nsteps, b.plan.permuted, &vr);
     diag_out = saved;
     diag_errors = errs;
@@ -192,7 +195,11 @@ bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen) {
 }
 
 /* ---- in worker processes: the shapes first (each once), then the variants ---- */
-typedef struct { Results *r; int *verdict; const int *idx; int n; bool progress; int done, total; } Verifying;
+typedef struct {
+  Results *r; int *verdict; const int *idx; int n; bool progress; int done, total;
+  VerifyCacheStats base;      /* the cache's counts when the workers were forked */
+  VerifyCacheStats sum;       /* the workers' own counts, added up */
+} Verifying;
 
 static char *shape_work(Space *s, int i, void *ctx) {
   LaunchShape *sh = &s->shapes[i];
@@ -231,6 +238,43 @@ static void variant_died(Space *s, int i, const char *why, void *ctx) {
   variant_take(s, i, verify_record(&s->v[i], false, fmt("verification: %s", why), 0), ctx);
 }
 
+/* a worker's reuse of the original's runs, past what it inherited: "loads hits runs hits" */
+static char *cache_finish(Space *s, void *ctx) {
+  Verifying *vf = ctx;
+  VerifyCacheStats st = verify_cache_stats(s->vcache);
+  return fmt("%lld %lld %lld %lld", (long long)(st.loads - vf->base.loads), (long long)(st.load_hits - vf->base.load_hits),
+             (long long)(st.runs - vf->base.runs), (long long)(st.run_hits - vf->base.run_hits));
+}
+
+static void cache_finished(Space *s, const char *line, void *ctx) {
+  Verifying *vf = ctx;
+  long long l, lh, ru, rh;
+  if (sscanf(line, "%lld %lld %lld %lld", &l, &lh, &ru, &rh) != 4) return;
+  vf->sum.loads += l; vf->sum.load_hits += lh; vf->sum.runs += ru; vf->sum.run_hits += rh;
+}
+
+static bool any_pass(const Space *s, const Variant *v) {
+  for (int d = 0; d < s->ndims; d++) {
+    const SearchDim *D = &s->dims[d];
+    if (D->launch < 0 && D->param < 0 && v->choice[d] >= 0 && D->values[v->choice[d]]) return true;
+  }
+  return false;
+}
+
+/* with several workers, the original's runs that the variants of a shape will share are made
+ * once, here, before the workers are forked (each would make them for itself) */
+static void warm_shapes(Space *s, const int *todo, int nt, double deadline) {
+  int count[SEARCH_MAX_SHAPES] = {0};
+  for (int k = 0; k < nt; k++) if (any_pass(s, &s->v[todo[k]])) count[s->v[todo[k]].shape]++;
+  for (int i = 0; i < s->nshapes; i++) {
+    LaunchShape *sh = &s->shapes[i];
+    if (count[i] < 2 || !sh->p || sh->verified < 0 || (deadline > 0 && search_now() > deadline)) continue;
+    OptInput oi = {.path = sh->path, .pp = s->in.pp, .kernel = s->kernel, .arg_texts = s->in.arg_texts, .nargs = s->in.nargs,
+                   .m = s->in.m, .cache = s->vcache};
+    verify_warm(&oi, sh->p);
+  }
+}
+
 void verify_variants(Space *s, const int *idx, int n, Results *r, int workers, bool progress, double deadline, int *verdict) {
   int *todo = xmalloc(sizeof(int) * (size_t)(n + 1)), nt = 0, shapes[SEARCH_MAX_SHAPES], ns = 0;
   bool want[SEARCH_MAX_SHAPES] = {false};
@@ -248,9 +292,22 @@ void verify_variants(Space *s, const int *idx, int n, Results *r, int workers, b
   Pool ps = {workers, shape_work, shape_take, shape_died, NULL, deadline};
   pool_run(s, &ps, shapes, ns);
   if (progress && nt < n) fprintf(stderr, "  %d of %d variants already verified (results file)\n", n - nt, n);
-  Verifying vf = {r, verdict, idx, n, progress, 0, nt};
+  /* the originals' runs reused between variants (bounded: VerifyCache), in each worker */
+  s->vcache = verify_cache_new(0);
+  bool forked = pool_workers(workers) > 1 && nt > 1;
+  if (forked) warm_shapes(s, todo, nt, deadline);
+  Verifying vf = {r, verdict, idx, n, progress, 0, nt, verify_cache_stats(s->vcache), {0}};
   Pool pv = {workers, variant_work, variant_take, variant_died, &vf, deadline};
-  int done = pool_run(s, &pv, todo, nt);
+  PoolEnd pe = {cache_finish, cache_finished};
+  int done = pool_run_ended(s, &pv, &pe, todo, nt);
   if (done < nt && progress) fprintf(stderr, "  time budget spent: %d variants not verified yet (run again: it resumes)\n", nt - done);
+  if (progress && nt) {
+    VerifyCacheStats w = vf.base;   /* made before the workers started (warm), and by them */
+    fprintf(stderr, "  the original's runs: %lld made, %lld reused; its sources at the reduced and ragged sizes: %lld loaded, %lld reused%s\n",
+            (long long)(w.runs + vf.sum.runs), (long long)(w.run_hits + vf.sum.run_hits), (long long)(w.loads + vf.sum.loads),
+            (long long)(w.load_hits + vf.sum.load_hits), forked ? fmt(" (%lld runs before the workers started)", (long long)w.runs) : "");
+  }
+  verify_cache_free(s->vcache);
+  s->vcache = NULL;
   free(todo);
 }

@@ -105,6 +105,7 @@ typedef struct Space {
   uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
                                    records of another problem are never reused */
   uint64_t launch_id;           /* the --arg settings and a program's recorded buffers (0: none) */
+  VerifyCache *vcache;          /* while verify_variants runs: the originals' runs, reused */
 } Space;
 
 /* ---- space.c ---- */
@@ -220,9 +221,17 @@ typedef struct Pool {
   double deadline;              /* search_now() after which the children are stopped and the
                                    items not answered left so (0: none) */
 } Pool;
+/* after its last item, a child's one more line (what it reused, say): finish in the child (with
+ * one worker, in the process), finished in the parent */
+typedef struct PoolEnd {
+  char *(*finish)(Space *s, void *ctx);
+  void (*finished)(Space *s, const char *line, void *ctx);
+} PoolEnd;
 /* every item through work (in forked children; inline with one worker), each answer through
- * take or died in the parent; the number of items answered */
+ * take or died in the parent, then each child's finish line through finished (a child killed
+ * or dead sends none); the number of items answered */
 int pool_run(Space *s, const Pool *pl, const int *items, int n);
+int pool_run_ended(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n);
 int pool_workers(int requested);
 double search_now(void);         /* seconds, monotonic */
 
