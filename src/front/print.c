@@ -672,8 +672,10 @@ static void close_ns(Printer *p) {
   for (const char *c = p->ns; c; c = strstr(c, "::") ? strstr(c, "::") + 2 : NULL) out(p, "}\n");
 }
 
-void print_program(Buf *b, Program *prog) {
-  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
+bool print_includes = true;
+
+/* the headers the program's builtins need, one #include line each */
+void print_headers(Buf *b, Program *prog) {
   uint64_t used = 0;
   for (Obj *f = prog->funcs; f; f = f->next) if (f->body) walk(f->body, header_pre, NULL, &used);
   for (Obj *f = prog->funcs; f; f = f->next)
@@ -681,10 +683,15 @@ void print_program(Buf *b, Program *prog) {
   static const struct { Builtin b; const char *h; } headers[] = {
     {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"},
     {BI_CG, "cooperative_groups/reduce.h"}, {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
-  bool any = false;
   for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
-    if (used >> headers[i].b & 1) { outf(&p, "#include <%s>\n", headers[i].h); any = true; }
-  if (any) out(&p, "\n");
+    if (used >> headers[i].b & 1) buf_printf(b, "#include <%s>\n", headers[i].h);
+}
+
+void print_program(Buf *b, Program *prog) {
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
+  size_t before = b->len;
+  if (print_includes) print_headers(b, prog);
+  if (b->len > before) out(&p, "\n");
   TopKind last = TOP_PRAGMA;
   bool first = true;
   for (TopItem *it = prog->items; it; it = it->next) {

@@ -380,15 +380,31 @@ static void multi_variant(Buf *b, Launch *L0, Launch *L, int i, const SymUpload 
 void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const HarnessOptions *o) {
   int reps = o && o->reps > 0 ? o->reps : 20;
   buf_puts(b, prologue);
+  /* the headers every variant needs, once, outside the namespaces (a header included inside
+   * cv_3 declares its functions as cv_3's: cp.async variants did not compile in a batch) */
+  Buf inc = {0};
+  for (int i = 0; i < n; i++) {
+    Buf one = {0};
+    print_headers(&one, Lv[i]->prog);
+    for (char *l = one.s, *e; l && *l; l = e + 1) {
+      if (!(e = strchr(l, '\n'))) break;
+      *e = 0;
+      if (!inc.s || !strstr(inc.s, l)) buf_printf(&inc, "%s\n", l);
+    }
+    buf_free(&one);
+  }
+  if (inc.s) buf_puts(b, inc.s);
+  buf_free(&inc);
   buf_puts(b, "\n// ---- the variants' device code, one namespace each ----\n");
-  bool keep = print_carve_pragmas;
-  print_carve_pragmas = false;
+  bool keep = print_carve_pragmas, keep_inc = print_includes;
+  print_carve_pragmas = print_includes = false;
   for (int i = 0; i < n; i++) {
     buf_printf(b, "namespace cv_%d {\n", i);
     print_program(b, Lv[i]->prog);
     buf_printf(b, "}  // namespace cv_%d\n", i);
   }
   print_carve_pragmas = keep;
+  print_includes = keep_inc;
   buf_puts(b, "\n// ---- carve's input generators (src/interp/fill.inc) ----\n");
   fill_code(b);
   buf_puts(b, helpers);

@@ -94,10 +94,12 @@ typedef struct {
   double best_ms;           /* the fastest verified so far (progress) */
   int done, total;
   double t0;
+  double wait_build_s, compare_s, record_s;   /* where a GPU worker's time went (progress) */
 } Worker;
 
 static void record(Worker *w, const Variant *v, const char *status, const char *why, double compile_s, double verify_s, double run_s,
                    const char *line) {
+  double t_rec = now_s();
   TimeRecord t;
   memset(&t, 0, sizeof t);
   t.hash = v->hash;
@@ -120,6 +122,7 @@ static void record(Worker *w, const Variant *v, const char *status, const char *
     }
   }
   results_append(w->r, time_record(&t));
+  w->record_s += now_s() - t_rec;
   w->done++;
   if (!strcmp(status, "ok") && (w->best_ms <= 0 || t.median_ms < w->best_ms)) w->best_ms = t.median_ms;
   if (w->o->progress) {
@@ -127,6 +130,13 @@ static void record(Worker *w, const Variant *v, const char *status, const char *
     fprintf(stderr, "  [%d/%d timed, best so far %.4f ms, %.0f s left] %-40s %s %s\n", w->done, w->total, w->best_ms, left, v->key, status,
             !strcmp(status, "ok") ? fmt("%.4f ms", t.median_ms) : why ? why : "");
   }
+}
+
+/* a variant's outputs, compared: removed at once, so a tune of hundreds of variants does not
+ * leave gigabytes of dirty pages for the results file's fsync to wait behind */
+static void discard_outputs(Worker *w, const char *dir) {
+  for (int i = 1; i < w->ref->L.nbufs; i++)
+    if (w->ref->L.bufs[i].out) unlink(fmt("%s/%s.bin", dir, w->ref->L.bufs[i].name));
 }
 
 /* run the harness from variant `first`; returns the index it stopped at (n when done), and
@@ -184,7 +194,11 @@ static int run_from(Worker *w, const char *dir, Variant **vs, int n, int first, 
       double run_s = now_s() - started;
       if (strstr(line, "\"error\"")) { record(w, v, "runtime", line, compile_s, verify_s[(int)vi], run_s, NULL); current = -2 - (int)vi; continue; }
       char why[256];
-      if (!compare_outputs(w->s, w->ref, fmt("%s/v%d", outdir, (int)vi), why, sizeof why)) record(w, v, "wrong", why, compile_s, verify_s[(int)vi], run_s, line);
+      double t_cmp = now_s();
+      bool same = compare_outputs(w->s, w->ref, fmt("%s/v%d", outdir, (int)vi), why, sizeof why);
+      discard_outputs(w, fmt("%s/v%d", outdir, (int)vi));
+      w->compare_s += now_s() - t_cmp;
+      if (!same) record(w, v, "wrong", why, compile_s, verify_s[(int)vi], run_s, line);
       else record(w, v, "ok", NULL, compile_s, verify_s[(int)vi], run_s, line);
       current = -1;
     }
@@ -332,7 +346,9 @@ static void time_batches(Worker *w, Batch *bs, int nb) {
     int running = 0;
     for (int j = i; j < next; j++) running += !reap_build(&bs[j], false);
     for (; next < nb && (next <= i || running < jobs); next++, running++) start_build(w, &bs[next]);
+    double t_wait = now_s();
     reap_build(&bs[i], true);
+    w->wait_build_s += now_s() - t_wait;
     Batch *b = &bs[i];
     if (b->rc == 0) run_batch(w, b->vs, b->n, b->dir, b->compile_s, b->verify_s);
     else if (b->rc == 2) record_all(w, b->vs, b->n, "compile", "the variant could not be rebuilt", b->compile_s, b->verify_s);
@@ -350,7 +366,7 @@ static int gpu_worker(Space *s, Variant **vs, int n, const double *verify_s, Res
   snprintf(tmpl, sizeof tmpl, "%s/time-XXXXXX", s->tmpdir);
   char *dir = mkdtemp(tmpl);
   if (!dir) { reference_free(&ref); return 2; }
-  Worker w = {s, r, o, &ref, nvcc, dir, "", 0, 0, 0, n, now_s()};
+  Worker w = {s, r, o, &ref, nvcc, dir, "", 0, 0, 0, n, now_s(), 0, 0, 0};
   int per = o->batch > 0 ? o->batch : 16, nb = (n + per - 1) / per;
   Batch *bs = xmalloc(sizeof(Batch) * (size_t)(nb + 1));
   for (int i = 0; i < nb; i++) {
@@ -361,6 +377,13 @@ static int gpu_worker(Space *s, Variant **vs, int n, const double *verify_s, Res
   }
   time_batches(&w, bs, nb);
   free(bs);
+  if (o->progress && w.done) {
+    double all = now_s() - w.t0;
+    fprintf(stderr, "  GPU worker (%s%s%s): %d variants in %.1f s: waiting for nvcc %.1f s, comparing outputs %.1f s, "
+            "recording %.1f s, the harness the rest (%.1f s)\n", w.gpu[0] ? w.gpu : "GPU", getenv("CUDA_VISIBLE_DEVICES") ? ", CUDA_VISIBLE_DEVICES=" : "",
+            getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES") : "", w.done, all, w.wait_build_s, w.compare_s, w.record_s,
+            all - w.wait_build_s - w.compare_s - w.record_s);
+  }
   int rc = 0;
   if (w.no_gpu) { fprintf(stderr, "carve tune: no CUDA GPU available (the harness found none)\n"); rc = 3; }
   reference_free(&ref);
@@ -373,7 +396,7 @@ static int verify_before_timing(Space *s, Variant **todo, int nt, double *vsec, 
   int *idx = xmalloc(sizeof(int) * (size_t)(nt + 1)), *verdict = xmalloc(sizeof(int) * (size_t)(nt + 1)), m = 0;
   for (int i = 0; i < nt; i++) idx[i] = (int)(todo[i] - s->v);
   verify_variants(s, idx, nt, r, o->workers, o->progress, o->deadline, verdict);
-  Worker w = {s, r, o, NULL, NULL, NULL, "", 0, 0, 0, nt, now_s()};
+  Worker w = {s, r, o, NULL, NULL, NULL, "", 0, 0, 0, nt, now_s(), 0, 0, 0};
   for (int i = 0; i < nt; i++) {
     VerifyRecord vr = {0};
     results_verify(r, todo[i]->hash, &vr);
