@@ -38,6 +38,14 @@ cmp -s "$t/a.bin" "$t/b.bin"; check $? "the best runs and writes the original's 
 for s in model exhaustive random; do
   "$carve" tune $MM --no-bench --strategy $s --budget 3 --results "$t/shared.jsonl" > "$t/$s.txt"; check $? "--strategy $s"
 done
+# the metrics cache holds estimates: a record is read back for the same model and machine only
+"$carve" tune $MM --no-bench --strategy model --budget 1 > /dev/null 2>&1
+n1=$(ls "$CARVE_CACHE_DIR" | wc -l)
+"$carve" tune $MM --no-bench --strategy model --budget 1 > /dev/null 2>&1
+n2=$(ls "$CARVE_CACHE_DIR" | wc -l)
+"$carve" tune $MM --no-bench --strategy model --budget 1 --arch h200 > /dev/null 2>&1
+n3=$(ls "$CARVE_CACHE_DIR" | wc -l)
+[ "$n1" -gt 0 ] && [ "$n2" = "$n1" ] && [ "$n3" -gt "$n1" ]; check $? "the same tune again adds no cache record ($n1, $n2); another --arch writes its own ($n3)"
 [ "$(grep -cE '^  [0-9]+ +block=' "$t/model.txt")" = 3 ] && [ "$(grep -cE '^  [0-9]+ +block=' "$t/random.txt")" = 3 ]; check $? "model and random take --budget"
 grep -q "selected 27 of 27" "$t/exhaustive.txt"; check $? "exhaustive selects every distinct valid variant: $(grep selected "$t/exhaustive.txt")"
 tie=$(grep -cE '^  [0-9]+ +block=' "$t/tune.txt"); strict=$("$carve" tune $MM --no-bench --strict --results "$t/shared.jsonl" | grep -cE '^  [0-9]+ +block=')

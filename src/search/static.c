@@ -19,9 +19,27 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* what a cached record depends on besides the variant's source: the model (this carve binary,
+ * hashed once) and the machine it estimates for. A cache written by an older model or for
+ * another --arch is not read (the NVRTC facts in it would hold, the estimate would not). */
+static uint64_t model_stamp(const Space *s) {
+  static uint64_t exe;
+  if (!exe) {
+    size_t n = 0;
+    char *bin = read_file("/proc/self/exe", &n);
+    exe = 1469598103934665603ull;
+    for (size_t i = 0; bin && i < n; i++) exe = (exe ^ (unsigned char)bin[i]) * 1099511628211ull;
+    free(bin);
+    if (!exe) exe = 1;
+  }
+  uint64_t h = exe;
+  for (const char *c = s->in.m ? s->in.m->name : ""; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  return h;
+}
+
 static char *cache_path(const char *dir, const Space *s, uint64_t hash) {
   if (!dir || !*dir) return NULL;
-  return fmt("%s/%016llx.json", dir, (unsigned long long)hash);
+  return fmt("%s/%016llx-%016llx.json", dir, (unsigned long long)hash, (unsigned long long)model_stamp(s));
 }
 
 static const char *default_cache_dir(const StaticOptions *o) {
