@@ -85,6 +85,20 @@ assert d["grid"]==[10,1,1] and s["verified"] and f["result"]=="equal" and "8 of 
 fi
 "$carve" optimize examples/imregionmax.cu -D H=64 -D W=64 --grid 4,4 --block 16,16 --passes vector --no-estimate --explain -o /dev/null 2> "$t/plan"; check $? "--grid/--block given over a spec"
 grep -q "verified full     as given, all blocks: equal" "$t/plan"; check $? "the flags' launch is the original's, the vector step's the variant's: $(cat "$t/plan")"
+# a host program's output is the whole program: the user's text, the kernel replaced, each launch
+# rewritten to the reshaped grid where the block is the one verified, the original kernel otherwise
+"$carve" optimize tests/host/vadd.cu -o "$t/hv.cu" 2> "$t/plan"; check $? "vadd optimizes to a whole program"
+grep -q "^int main" "$t/hv.cu" && grep -q '^#define CHECK(call) *\\$' "$t/hv.cu" && grep -q "^// Vector addition with checks" "$t/hv.cu"; check $? "host code, comments and line continuations as written"
+grep -q "vadd_carve_original<<<blocks, threads>>>" "$t/hv.cu" && grep -q "carve_grid_vadd(dim3(blocks), dim3(threads))" "$t/hv.cu"; check $? "the launch rewritten: $(grep -n 'carve_fits_vadd(d' "$t/hv.cu")"
+for n in 100000 4097; do
+  "$carve" run "$t/hv.cu" -- $n > "$t/out" 2>&1 && grep -q "vadd: $n elements, 0 errors" "$t/out"; check $? "the optimized program checks its own result at n = $n: $(head -3 "$t/out")"
+done
+"$carve" optimize tests/host/scale_args.cu -o "$t/sc.cu" 2>/dev/null; check $? "scale_args optimizes"
+"$carve" run "$t/sc.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1), (128,1,1)>>>" "$t/out"; check $? "the verified block: the optimized kernel on half the blocks: $(cat "$t/out")"
+"$carve" run "$t/sc.cu" -- 5001 64 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale_carve_original<<<(79,1,1), (64,1,1)>>>" "$t/out"; check $? "another block: the original kernel: $(cat "$t/out")"
+sed 's/  scale<<<grid, block>>>(x, y, 2.5f, n);/  LAUNCH;/; s/^__global__ void scale/#define LAUNCH scale<<<grid, block>>>(x, y, 2.5f, n)\n__global__ void scale/' tests/host/scale_args.cu > "$t/scm.cu"
+"$carve" optimize "$t/scm.cu" -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"
+grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

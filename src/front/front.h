@@ -261,6 +261,7 @@ struct Obj {
   Obj *next;
   char *name;
   Token *tok;
+  Token *def_start;    /* a function definition's first token (its declaration specifiers) */
   Type *ty;
   StorageClass sc;
   bool is_const_decl, is_static, is_extern, is_volatile;

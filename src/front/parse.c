@@ -2821,6 +2821,7 @@ static void merge_qualified(Token *tok) {
 
 static void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok);
 static TopItem *last_item;
+static Token *decl_start;   /* the first token of the file-scope declaration being parsed */
 
 /* namespace N { | namespace { | namespace A = B; | using namespace N; | using N::x;
  * returns the token after it; *opened tells the caller a namespace body begins */
@@ -2925,6 +2926,7 @@ static void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   }
   fn->ty = ty;
   fn->tok = name;
+  fn->def_start = decl_start;
   fn->is_kernel = attr->global;
   fn->is_device = attr->device || (!attr->global && !attr->host);
   fn->is_host = attr->host;
@@ -3363,6 +3365,7 @@ Obj *find_host_function(Program *p, const char *name) {
 static void toplevel(Token **rest, Token *tok, bool host_const) {
   VarAttr attr = {0};
   Token *start = tok;
+  decl_start = tok;
   Type *base = declspec(&tok, tok, &attr);
   if (attr.is_typedef) {
     bool first = true;

@@ -600,7 +600,7 @@ static void type_node(Node *n) {
     return;
   case ND_CAST:
     if (!n->implicit) {
-      check_value(n->lhs);
+      if (!(n->cast_ty->kind == TY_VOID && n->lhs->ty && n->lhs->ty->kind == TY_VOID)) check_value(n->lhs);   /* (void)f() of a void f: C11 6.5.4 */
       if (n->cast_ty->is_half != n->lhs->ty->is_half && n->cast_ty->kind != TY_VOID) {
         /* (float)h, (__half)x, __half(x): the conversion, then a cast that changes nothing */
         coerce(&n->lhs, n->cast_ty->is_half ? unqual(n->cast_ty) : ty_float);

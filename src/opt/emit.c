@@ -2,6 +2,7 @@
  * optimized CUDA source with a header comment naming the passes, their parameters and how each
  * was verified; the plan as text or JSON. */
 #include "opt.h"
+#include <stdlib.h>
 #include <string.h>
 
 static void params_text(Buf *b, const PlanStep *s) {
@@ -32,7 +33,7 @@ static void verify_text(Buf *b, const VerifyResult *v, const char *indent) {
   }
 }
 
-void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel) {
+static void plan_comment(Buf *b, const Plan *plan, const char *file, const char *kernel) {
   buf_printf(b, "/* carve optimize %s --kernel %s\n", file, kernel);
   int n = 0;
   for (int i = 0; i < plan->nsteps; i++) {
@@ -46,6 +47,10 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
   }
   if (!n) buf_puts(b, " *   no pass applied: the kernel is printed unchanged\n");
   buf_puts(b, " */\n");
+}
+
+void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel) {
+  plan_comment(b, plan, file, kernel);
   print_program(b, plan->result);
 }
 
@@ -170,4 +175,200 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
   }
   if (b.s) fputs(b.s, out);
   buf_free(&b);
+}
+
+/* ---- a host program's optimized file: the user's text with the kernel and its launches replaced ---- */
+typedef struct { Obj *k; Node *launch[64]; int n; bool overflow; } Launches;
+
+static bool launch_pre(Node *n, void *ctx) {
+  Launches *l = ctx;
+  if (n->kind == ND_LAUNCH && n->fn == l->k) {
+    if (l->n < 64) l->launch[l->n++] = n; else l->overflow = true;
+  }
+  return true;
+}
+
+/* a token spelled in the file itself, not produced by a macro */
+static bool in_file(const Token *t, const SrcFile *f) { return t && t->file == f && !t->origin && !t->macro; }
+
+/* the token after the one that closes the bracket t opens ("<<<" closes at ">>>") */
+static Token *past_close(Token *t, const char *open, const char *close) {
+  int depth = 0;
+  for (; t && t->kind != TK_EOF; t = t->next) {
+    if (tok_equal(t, open)) depth++;
+    else if (tok_equal(t, close) && --depth == 0) return t->next;
+  }
+  return NULL;
+}
+
+/* the operands of a launch's <<<...>>> as text: [start, end) of each, split at top-level commas */
+static int launch_operands(Token *open, const SrcFile *f, const char *beg[4], const char *end[4], char *why, size_t len) {
+  int n = 0, depth = 0;
+  beg[0] = open->next->loc;
+  for (Token *t = open->next; t && t->kind != TK_EOF; t = t->next) {
+    if (!in_file(t, f)) { snprintf(why, len, "line %d: a launch operand comes from a macro", open->line); return -1; }
+    if (depth == 0 && tok_equal(t, ">>>")) { end[n++] = t->loc; return n; }
+    if (tok_equal(t, "(") || tok_equal(t, "[") || tok_equal(t, "{")) depth++;
+    else if (tok_equal(t, ")") || tok_equal(t, "]") || tok_equal(t, "}")) depth--;
+    else if (tok_equal(t, "++") || tok_equal(t, "--") || (t->len >= 1 && t->loc[t->len - 1] == '=' && !tok_equal(t, "==") &&
+             !tok_equal(t, "!=") && !tok_equal(t, "<=") && !tok_equal(t, ">="))) {
+      snprintf(why, len, "line %d: a launch operand has a side effect (it would be evaluated twice)", open->line);
+      return -1;
+    }
+    else if (depth == 0 && tok_equal(t, ",")) {
+      if (n == 3) break;
+      end[n++] = t->loc;
+      beg[n] = t->next->loc;
+    }
+  }
+  snprintf(why, len, "line %d: the launch's <<<...>>> could not be read", open->line);
+  return -1;
+}
+
+/* for each offset of the tokenizer's copy of a file (CRLF made LF, "\\\n" continuations joined
+ * and their newlines put back after the logical line: tokenize.c), the offset in the file's own
+ * text; NULL when the two do not correspond (the file changed since it was read) */
+static size_t *raw_map(const char *p, size_t plen, const char *raw, size_t rlen) {
+  size_t *map = xmalloc(sizeof(size_t) * (plen + 1));
+  size_t i = 0, j = 0;
+  int pending = 0;
+  while (i < rlen && j < plen) {
+    if (raw[i] == '\r' && i + 1 < rlen && raw[i + 1] == '\n') { i++; continue; }
+    if (raw[i] == '\\' && i + 1 < rlen && (raw[i + 1] == '\n' || (raw[i + 1] == '\r' && i + 2 < rlen && raw[i + 2] == '\n'))) {
+      i += raw[i + 1] == '\n' ? 2 : 3;
+      pending++;
+      continue;
+    }
+    if (p[j] != raw[i]) { free(map); return NULL; }
+    map[j++] = i++;
+    if (raw[i - 1] == '\n') for (; pending > 0 && j < plen; pending--) map[j++] = i;   /* the joined lines' newlines */
+  }
+  for (; j < plen; j++) map[j] = rlen;   /* the newline the tokenizer adds at the end */
+  map[plen] = rlen;
+  return map;
+}
+
+static bool kept_step(const PlanStep *s) { return s->applied && !s->rejected && !s->unprofitable; }
+
+int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
+                     const int64_t block0[3], char *why, size_t len) {
+  Obj *k = find_kernel(orig, kernel), *v = plan->result ? find_kernel(plan->result, kernel) : NULL;
+  if (!k || !v || !k->body || !v->body) { snprintf(why, len, "the kernel '%s' is not defined in both programs", kernel); return 2; }
+  SrcFile *f = k->tok->file;
+  if (k->tmpl_head || !k->def_start || !in_file(k->def_start, f) || !in_file(k->tok, f) || !k->body->end_tok || !in_file(k->body->end_tok, f)) {
+    snprintf(why, len, "'%s' is a template or is defined through a macro", kernel);
+    return 2;
+  }
+  /* the variant may not have added file-scope declarations the user's file lacks */
+  for (TopItem *it = plan->result->items; it; it = it->next) {
+    if ((it->kind != TOP_FUNC && it->kind != TOP_VAR) || !it->obj || it->obj == v) continue;
+    bool found = false;
+    for (TopItem *o = orig->items; o && !found; o = o->next) found = o->obj && !strcmp(o->obj->name, it->obj->name);
+    if (!found) { snprintf(why, len, "the optimized kernel needs '%s', which the file does not declare", it->obj->name); return 2; }
+  }
+  const PlanStep *reshape = NULL;
+  for (int i = 0; i < plan->nsteps; i++)
+    if (kept_step(&plan->steps[i]) && plan->steps[i].cover[0] > 0) {
+      if (reshape) { snprintf(why, len, "two steps reshaped the launch"); return 2; }
+      reshape = &plan->steps[i];
+    }
+  int64_t cover[3] = {0, 0, 0};
+  if (reshape) {
+    for (int d = 0; d < 3; d++) {
+      cover[d] = reshape->cover[d] > 0 ? reshape->cover[d] : block0[d];
+      if ((grid0[d] * block0[d] + cover[d] - 1) / cover[d] != plan->grid[d]) {
+        snprintf(why, len, "the reshaped grid is not the original's threads over each block's cover");
+        return 2;
+      }
+    }
+  } else if (memcmp(plan->grid, grid0, sizeof plan->grid) || memcmp(plan->block, block0, sizeof plan->block)) {
+    snprintf(why, len, "the launch changed without a step saying how");
+    return 2;
+  }
+  Launches ls = {k, {0}, 0, false};
+  for (Obj *fn = orig->funcs; fn; fn = fn->next)
+    if (fn->body && fn->is_definition && !fn->is_kernel) walk(fn->body, launch_pre, NULL, &ls);
+  if (ls.overflow) { snprintf(why, len, "more than 64 launches of '%s'", kernel); return 2; }
+  /* the pieces of the file: [from, to) replaced by text, in file order */
+  typedef struct { const char *from, *to; Buf text; } Edit;
+  Edit ed[65];
+  int ne = 0;
+  ed[ne].from = k->def_start->loc;
+  ed[ne].to = k->body->end_tok->loc + k->body->end_tok->len;
+  memset(&ed[ne].text, 0, sizeof ed[ne].text);
+  Buf *t = &ed[ne].text;
+  print_headers(t, plan->result);
+  print_function(t, v);
+  if (reshape) {
+    /* the original, for launches of any other block shape */
+    const char *name_at = k->tok->loc;
+    buf_puts(t, "\n\n/* carve: the original kernel, for launches with another block shape than the one verified */\n");
+    buf_printf(t, "%.*s%s_carve_original%.*s", (int)(name_at - ed[ne].from), ed[ne].from, kernel,
+               (int)(ed[ne].to - (name_at + k->tok->len)), name_at + k->tok->len);
+    buf_printf(t, "\n\n/* carve: %s was optimized and verified for blocks of (%lld, %lld, %lld); it runs (%lld, %lld, %lld)-thread\n"
+                  " * blocks, each covering (%lld, %lld, %lld) threads of the original's grid */\n",
+               kernel, (long long)block0[0], (long long)block0[1], (long long)block0[2], (long long)plan->block[0],
+               (long long)plan->block[1], (long long)plan->block[2], (long long)cover[0], (long long)cover[1], (long long)cover[2]);
+    buf_printf(t, "static inline bool carve_fits_%s(dim3 g, dim3 b) { return b.x == %lldu && b.y == %lldu && b.z == %lldu; }\n", kernel,
+               (long long)block0[0], (long long)block0[1], (long long)block0[2]);
+    buf_printf(t, "static inline dim3 carve_grid_%s(dim3 g, dim3 b) {\n"
+                  "  return dim3((unsigned)(((unsigned long long)g.x * b.x + %lldull) / %lldull), (unsigned)(((unsigned long long)g.y * b.y + %lldull) / %lldull),\n"
+                  "              (unsigned)(((unsigned long long)g.z * b.z + %lldull) / %lldull));\n}",
+               kernel, (long long)cover[0] - 1, (long long)cover[0], (long long)cover[1] - 1, (long long)cover[1], (long long)cover[2] - 1,
+               (long long)cover[2]);
+  }
+  ne++;
+  int rc = 0;
+  for (int i = 0; reshape && i < ls.n && !rc; i++) {
+    Node *n = ls.launch[i];
+    Token *name = n->tok, *open = name->next;
+    const char *beg[4], *end[4];
+    int nop = in_file(name, f) && tok_equal(open, "<<<") ? launch_operands(open, f, beg, end, why, len) : -1;
+    if (nop < 0 && in_file(name, f) && !tok_equal(open, "<<<")) snprintf(why, len, "line %d: a templated launch of '%s'", name->line, kernel);
+    if (nop < 0 && !in_file(name, f)) snprintf(why, len, "a launch of '%s' inside a macro", kernel);
+    Token *close = nop > 0 ? past_close(open, "<<<", ">>>") : NULL;
+    Token *after = close && tok_equal(close, "(") ? past_close(close, "(", ")") : NULL;
+    if (nop < 2 || !after || !in_file(after->prev ? after->prev : close, f)) { if (nop >= 0) snprintf(why, len, "line %d: the launch could not be read", name->line); rc = 2; break; }
+    const char *args_from = close->loc, *args_to = after->prev->loc + after->prev->len;
+    Edit *e = &ed[ne++];
+    e->from = name->loc;
+    e->to = args_to;
+    memset(&e->text, 0, sizeof e->text);
+    Buf rest = {0};   /* ", shmem, stream" as written */
+    for (int j = 2; j < nop; j++) buf_printf(&rest, ", %.*s", (int)(end[j] - beg[j]), beg[j]);
+    buf_printf(&e->text, "(carve_fits_%s(dim3(%.*s), dim3(%.*s)) ? (void)(%s<<<carve_grid_%s(dim3(%.*s), dim3(%.*s)), dim3(%lld, %lld, %lld)%s>>>%.*s) : (void)(%s_carve_original<<<%.*s, %.*s%s>>>%.*s))",
+               kernel, (int)(end[0] - beg[0]), beg[0], (int)(end[1] - beg[1]), beg[1], kernel, kernel, (int)(end[0] - beg[0]), beg[0],
+               (int)(end[1] - beg[1]), beg[1], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2], rest.s ? rest.s : "",
+               (int)(args_to - args_from), args_from, kernel, (int)(end[0] - beg[0]), beg[0], (int)(end[1] - beg[1]), beg[1], rest.s ? rest.s : "",
+               (int)(args_to - args_from), args_from);
+    buf_free(&rest);
+  }
+  if (!rc) {
+    /* in file order; the kernel's definition comes before its launches' text or after it */
+    for (int i = 1; i < ne; i++)
+      for (int j = i; j > 0 && ed[j].from < ed[j - 1].from; j--) { Edit x = ed[j]; ed[j] = ed[j - 1]; ed[j - 1] = x; }
+    for (int i = 1; i < ne && !rc; i++)
+      if (ed[i].from < ed[i - 1].to) { snprintf(why, len, "a launch of '%s' inside its own definition", kernel); rc = 2; }
+  }
+  if (!rc) {
+    plan_comment(b, plan, file, kernel);
+    /* the text between the edits as the user wrote it: the tokenizer's copy has its line
+     * continuations joined, so positions are mapped back to the file's own text */
+    size_t plen = strlen(f->contents), rlen = 0;
+    char *raw = read_file(f->name, &rlen);
+    size_t *map = raw ? raw_map(f->contents, plen, raw, rlen) : NULL;
+    const char *at = f->contents;
+    for (int i = 0; i <= ne; i++) {
+      const char *to = i < ne ? ed[i].from : f->contents + plen;
+      if (map) buf_printf(b, "%.*s", (int)(map[to - f->contents] - map[at - f->contents]), raw + map[at - f->contents]);
+      else buf_printf(b, "%.*s", (int)(to - at), at);
+      if (i == ne) break;
+      if (ed[i].text.s) buf_puts(b, ed[i].text.s);
+      at = ed[i].to;
+    }
+    free(map);
+    free(raw);
+  }
+  for (int i = 0; i < ne; i++) buf_free(&ed[i].text);
+  return rc;
 }

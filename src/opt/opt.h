@@ -178,6 +178,14 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
 
 /* ---- emitters (emit.c): print the plan's results, compute nothing ---- */
 void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel);
+/* a host program's optimized file: the user's text as it is, with the kernel's definition
+ * replaced by the optimized one and, where a kept step reshaped the launch, each <<<...>>> of it
+ * rewritten: launches with the verified block shape (block0, over grid0) run the optimized kernel
+ * on the reshaped grid, any other shape the original (kept as KERNEL_carve_original). 0, or 2
+ * with why (a template, a launch inside a macro, an operand with a side effect, ...); nothing is
+ * appended to b then. */
+int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
+                     const int64_t block0[3], char *why, size_t len);
 /* text: one line a pass, or (explain) every size verified and every estimate; json: an object */
 void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain);
 

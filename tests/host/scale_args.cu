@@ -1,0 +1,30 @@
+// y = a * x with the size and the block size from the command line: carve optimize records the
+// launch of the default run (n = 3000, 128 threads) and writes the whole program back; a run
+// with another block size takes the original kernel (tests/optimize_cli.sh).
+#include <stdio.h>
+#include <stdlib.h>
+
+__global__ void scale(const float *x, float *y, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i];
+}
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 3000;
+  int threads = argc > 2 ? atoi(argv[2]) : 128;
+  float *h = (float *)malloc(n * sizeof(float)), *g = (float *)malloc(n * sizeof(float));
+  for (int i = 0; i < n; i++) h[i] = (float)(i % 97) - 48.0f;
+  float *x, *y;
+  cudaMalloc(&x, n * sizeof(float));
+  cudaMalloc(&y, n * sizeof(float));
+  cudaMemcpy(x, h, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemset(y, 0, n * sizeof(float));
+  dim3 grid((n + threads - 1) / threads), block(threads);
+  scale<<<grid, block>>>(x, y, 2.5f, n);
+  cudaMemcpy(g, y, n * sizeof(float), cudaMemcpyDeviceToHost);
+  int bad = 0;
+  for (int i = 0; i < n; i++) bad += g[i] != 2.5f * h[i];
+  printf("scale: n %d, block %d: %d wrong\n", n, threads, bad);
+  cudaFree(x); cudaFree(y); free(h); free(g);
+  return bad != 0;
+}
