@@ -48,5 +48,17 @@ done
 # an output every block updates with atomics cannot be checked on sampled blocks: JSON says unknown
 out=$("$carve" bench examples/sum.cu -D N=1000000 --verify --verify-blocks 2 --reps 3 --format json 2>>"$log")
 echo "$out" | grep -q '"ok": null, "unknown": "updated by atomics'; check $? "sum.cu sampled: verify says unknown in JSON ($(echo "$out" | grep -o '"verify": [^]]*'))"
+# a host program optimized to a whole program (docs/optimize.md): built by nvcc and run on the GPU
+# with its own check, at the recorded size and others, with the verified block and another
+"$carve" optimize tests/host/vadd.cu -o "$tmp/vadd_opt.cu" 2>>"$log"; check $? "vadd: carve optimize to a program"
+"$carve" optimize tests/host/scale_args.cu -o "$tmp/scale_opt.cu" 2>>"$log"; check $? "scale_args: carve optimize to a program"
+nvcc -O3 -arch=sm_90 -o "$tmp/vadd_opt" "$tmp/vadd_opt.cu" 2>>"$log" && nvcc -O3 -arch=sm_90 -o "$tmp/scale_opt" "$tmp/scale_opt.cu" 2>>"$log"
+check $? "nvcc builds both optimized programs"
+for n in 5000 100000 4097; do
+  "$tmp/vadd_opt" $n > "$tmp/o" 2>&1 && grep -q "vadd: $n elements, 0 errors" "$tmp/o"; check $? "vadd optimized, n = $n, on the GPU: $(cat "$tmp/o")"
+done
+for a in "3000" "5001" "5001 64" "100 32"; do
+  "$tmp/scale_opt" $a > "$tmp/o" 2>&1 && grep -q " 0 wrong" "$tmp/o"; check $? "scale_args optimized ($a) on the GPU: $(cat "$tmp/o")"
+done
 echo "gpu: $pass passed, $fail failed"
 [ $fail = 0 ]
