@@ -107,8 +107,12 @@ kill)
   for _ in $(seq 1 2400); do
     n=$(grep -c '"type": "time"' "$out/kill.jsonl")
     if [ "$n" -ge "$at" ]; then
-      for c in $(pgrep -P $tp); do   # the worker whose CUDA_VISIBLE_DEVICES is the first GPU
-        if tr '\0' '\n' < /proc/$c/environ 2>/dev/null | grep -qx "CUDA_VISIBLE_DEVICES=$first"; then victim=$c; break; fi
+      # while timing, the tune's live children are its GPU workers, forked in the order of the list
+      # (their CUDA_VISIBLE_DEVICES is set after fork, so /proc/PID/environ does not show it):
+      # the first is the first GPU's
+      for c in $(pgrep -P $tp); do
+        st=$(awk '{print $3}' /proc/$c/stat 2>/dev/null)
+        if [ -n "$st" ] && [ "$st" != Z ]; then victim=$c; break; fi
       done
       [ -n "$victim" ] && { kill -9 "$victim"; break; }
     fi
