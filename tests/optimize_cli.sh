@@ -96,9 +96,11 @@ done
 "$carve" optimize tests/host/scale_args.cu -o "$t/sc.cu" 2>/dev/null; check $? "scale_args optimizes"
 "$carve" run "$t/sc.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1), (128,1,1)>>>" "$t/out"; check $? "the verified block: the optimized kernel on half the blocks: $(cat "$t/out")"
 "$carve" run "$t/sc.cu" -- 5001 64 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale_carve_original<<<(79,1,1), (64,1,1)>>>" "$t/out"; check $? "another block: the original kernel: $(cat "$t/out")"
+"$carve" optimize tests/host/scale_late.cu -o "$t/sl.cu" 2>/dev/null; check $? "scale_late (defined after main) optimizes"
+"$carve" run "$t/sl.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1)" "$t/out"; check $? "its helpers come before main: $(head -3 "$t/out")"
 sed 's/  scale<<<grid, block>>>(x, y, 2.5f, n);/  LAUNCH;/; s/^__global__ void scale/#define LAUNCH scale<<<grid, block>>>(x, y, 2.5f, n)\n__global__ void scale/' tests/host/scale_args.cu > "$t/scm.cu"
 "$carve" optimize "$t/scm.cu" -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"
-grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
+grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro or another file); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -165,6 +165,18 @@ static void test_types(void) {
   CHECK(p && diag_errors == 0, "struct layout parses");
 }
 
+/* a kernel declared first and defined later prints as a declaration, then the definition (it
+ * printed twice as a definition: found by the fuzz replay of tests/host/scale_late.cu) */
+static void test_printer_prototype(void) {
+  Program *p = load_text("__global__ void k(float *a);\n__device__ float twice(float x) { return 2 * x; }\n"
+                         "__global__ void k(float *a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n", NULL);
+  CHECK(p != NULL, "a prototype and a later definition load");
+  if (!p) return;
+  char *s = print_text(p);
+  CHECK(strstr(s, "__global__ void k(float *a);\n") && strstr(s, "__global__ void k(float *a) {"), "a declaration, then the definition:\n%s", s);
+  round_trip("prototype", p);
+}
+
 static void test_printer_precedence(void) {
   const char *src =
     "__global__ void k(int *o, float *f, int a, int b, int c) {\n"
@@ -290,6 +302,7 @@ int main(void) {
   test_include_and_defines();
   test_pragma_unroll();
   test_types();
+  test_printer_prototype();
   test_printer_precedence();
   test_constants_and_structs_print();
   test_spec_overflow();

@@ -9,6 +9,7 @@
 typedef struct {
   Buf *b; int indent; Type **done; int ndone; const char *ns;
   PrintSubstFn *sub; void *sub_ctx;   /* print_*_with: text printed in place of some nodes */
+  bool proto;                          /* the function being printed is a prototype of a later definition */
 } Printer;
 
 static void out(Printer *p, const char *s) { buf_puts(p->b, s); }
@@ -79,7 +80,7 @@ static void params_str(Printer *p, Type *fn, Buf *o) {
   for (Type *q = fn->params; q; q = q->next) {
     if (q != fn->params) buf_puts(o, ", ");
     Buf pb = {0};
-    Printer pp = {&pb, 0, p->done, p->ndone, NULL, NULL, NULL};
+    Printer pp = {&pb, 0, p->done, p->ndone, NULL, NULL, NULL, false};
     print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
     buf_puts(o, pb.s);
     buf_free(&pb);
@@ -149,7 +150,7 @@ static void decl(Printer *p, Type *t, const char *name, bool define) {
 }
 
 void print_type_decl(Buf *b, Type *ty, const char *name) {
-  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL, false};
   decl(&p, ty, name, false);
   free(p.done);
 }
@@ -434,7 +435,7 @@ static void expr(Printer *p, Node *n, int min) {
 }
 
 void print_expr(Buf *b, Node *n) {
-  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL, false};
   expr(&p, n, P_COMMA);
   free(p.done);
 }
@@ -443,13 +444,13 @@ void print_expr(Buf *b, Node *n) {
 static void stmt(Printer *p, Node *n);
 
 void print_expr_with(Buf *b, Node *n, PrintSubstFn *sub, void *ctx) {
-  Printer p = {b, 0, NULL, 0, NULL, sub, ctx};
+  Printer p = {b, 0, NULL, 0, NULL, sub, ctx, false};
   expr(&p, n, P_COMMA);
   free(p.done);
 }
 
 void print_stmts_with(Buf *b, Node *list, int level, PrintSubstFn *sub, void *ctx) {
-  Printer p = {b, level, NULL, 0, NULL, sub, ctx};
+  Printer p = {b, level, NULL, 0, NULL, sub, ctx, false};
   for (Node *s = list; s; s = s->next) {
     indent(&p);
     stmt(&p, s);
@@ -634,7 +635,7 @@ static void function(Printer *p, Obj *fn) {
   if (!ft->params) buf_puts(&ps, "void");
   for (Type *q = ft->params; q; q = q->next) {
     if (q != ft->params) buf_puts(&ps, ", ");
-    Printer pp = {&ps, 0, p->done, p->ndone, p->ns, NULL, NULL};
+    Printer pp = {&ps, 0, p->done, p->ndone, p->ns, NULL, NULL, false};
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
     p->done = pp.done;
     p->ndone = pp.ndone;
@@ -645,7 +646,7 @@ static void function(Printer *p, Obj *fn) {
   declarator_str(p, ft->return_ty, &inner);
   outf(p, " %s", inner.s);
   buf_free(&inner);
-  if (!fn->body) { out(p, ";\n"); return; }
+  if (!fn->body || p->proto) { out(p, ";\n"); return; }
   out(p, " ");
   stmt(p, fn->body);
   out(p, "\n");
@@ -660,7 +661,7 @@ static bool header_pre(Node *n, void *ctx) {
 }
 
 void print_function(Buf *b, Obj *fn) {
-  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL, false};
   function(&p, fn);
   free(p.done);
 }
@@ -688,7 +689,7 @@ void print_headers(Buf *b, Program *prog) {
 }
 
 void print_program(Buf *b, Program *prog) {
-  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL};
+  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL, false};
   size_t before = b->len;
   if (print_includes) print_headers(b, prog);
   if (b->len > before) out(&p, "\n");
@@ -728,7 +729,15 @@ void print_program(Buf *b, Program *prog) {
       out(&p, it->end && it->end->prev && tok_equal(it->end->prev, ";") ? "\n" : ";\n");
       break;
     case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;
-    case TOP_FUNC: function(&p, it->obj); break;
+    case TOP_FUNC: {
+      /* a prototype before the definition: the same function object, printed as a declaration */
+      bool later = false;
+      for (TopItem *q = it->next; q && !later; q = q->next) later = q->kind == TOP_FUNC && q->obj == it->obj;
+      p.proto = later;
+      function(&p, it->obj);
+      p.proto = false;
+      break;
+    }
     case TOP_VAR: {
       Obj *v = it->obj;
       if (v->is_static) out(&p, "static ");

@@ -286,12 +286,20 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     return 2;
   }
   Launches ls = {k, {0}, 0, false};
-  for (Obj *fn = orig->funcs; fn; fn = fn->next)
-    if (fn->body && fn->is_definition && !fn->is_kernel) walk(fn->body, launch_pre, NULL, &ls);
+  /* the carve block (the original kernel and the launch helpers) must come before every launch:
+   * after the kernel's definition, or before the first function that launches it when that comes
+   * first (a prototype at the top, the definition at the end) */
+  const char *block_at = k->body->end_tok->loc + k->body->end_tok->len;
+  for (Obj *fn = orig->funcs; fn; fn = fn->next) {
+    if (!fn->body || !fn->is_definition || fn->is_kernel) continue;
+    int before = ls.n;
+    walk(fn->body, launch_pre, NULL, &ls);
+    if (ls.n > before && fn->def_start && in_file(fn->def_start, f) && fn->def_start->loc < block_at) block_at = fn->def_start->loc;
+  }
   if (ls.overflow) { snprintf(why, len, "more than 64 launches of '%s'", kernel); return 2; }
   /* the pieces of the file: [from, to) replaced by text, in file order */
   typedef struct { const char *from, *to; Buf text; } Edit;
-  Edit ed[65];
+  Edit ed[66];
   int ne = 0;
   ed[ne].from = k->def_start->loc;
   ed[ne].to = k->body->end_tok->loc + k->body->end_tok->len;
@@ -299,12 +307,20 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   Buf *t = &ed[ne].text;
   print_headers(t, plan->result);
   print_function(t, v);
+  const char *def_from = ed[ne].from, *def_to = ed[ne].to;
+  if (reshape && block_at != def_to) {   /* a block of its own, inserted before the first launching function */
+    ne++;
+    ed[ne].from = ed[ne].to = block_at;
+    memset(&ed[ne].text, 0, sizeof ed[ne].text);
+    t = &ed[ne].text;
+  }
   if (reshape) {
     /* the original, for launches of any other block shape */
     const char *name_at = k->tok->loc;
-    buf_puts(t, "\n\n/* carve: the original kernel, for launches with another block shape than the one verified */\n");
-    buf_printf(t, "%.*s%s_carve_original%.*s", (int)(name_at - ed[ne].from), ed[ne].from, kernel,
-               (int)(ed[ne].to - (name_at + k->tok->len)), name_at + k->tok->len);
+    buf_puts(t, block_at == def_to ? "\n\n" : "");
+    buf_puts(t, "/* carve: the original kernel, for launches with another block shape than the one verified */\n");
+    buf_printf(t, "%.*s%s_carve_original%.*s", (int)(name_at - def_from), def_from, kernel,
+               (int)(def_to - (name_at + k->tok->len)), name_at + k->tok->len);
     buf_printf(t, "\n\n/* carve: %s was optimized and verified for blocks of (%lld, %lld, %lld); it runs (%lld, %lld, %lld)-thread\n"
                   " * blocks, each covering (%lld, %lld, %lld) threads of the original's grid */\n",
                kernel, (long long)block0[0], (long long)block0[1], (long long)block0[2], (long long)plan->block[0],
@@ -316,6 +332,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
                   "              (unsigned)(((unsigned long long)g.z * b.z + %lldull) / %lldull));\n}",
                kernel, (long long)cover[0] - 1, (long long)cover[0], (long long)cover[1] - 1, (long long)cover[1], (long long)cover[2] - 1,
                (long long)cover[2]);
+    if (block_at != def_to) buf_puts(t, "\n\n");
   }
   ne++;
   int rc = 0;
@@ -325,7 +342,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     const char *beg[4], *end[4];
     int nop = in_file(name, f) && tok_equal(open, "<<<") ? launch_operands(open, f, beg, end, why, len) : -1;
     if (nop < 0 && in_file(name, f) && !tok_equal(open, "<<<")) snprintf(why, len, "line %d: a templated launch of '%s'", name->line, kernel);
-    if (nop < 0 && !in_file(name, f)) snprintf(why, len, "a launch of '%s' inside a macro", kernel);
+    if (nop < 0 && !in_file(name, f)) snprintf(why, len, "a launch of '%s' inside a macro or another file", kernel);
     Token *close = nop > 0 ? past_close(open, "<<<", ">>>") : NULL;
     Token *after = close && tok_equal(close, "(") ? past_close(close, "(", ")") : NULL;
     if (nop < 2 || !after || !in_file(after->prev ? after->prev : close, f)) { if (nop >= 0) snprintf(why, len, "line %d: the launch could not be read", name->line); rc = 2; break; }
