@@ -101,6 +101,10 @@ done
 sed 's/  scale<<<grid, block>>>(x, y, 2.5f, n);/  LAUNCH;/; s/^__global__ void scale/#define LAUNCH scale<<<grid, block>>>(x, y, 2.5f, n)\n__global__ void scale/' tests/host/scale_args.cu > "$t/scm.cu"
 "$carve" optimize "$t/scm.cu" -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"
 grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro or another file); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
+# a launch in a host function carve cannot read (skipped) would stay unrewritten: refused, said
+sed 's|^int main(int argc, char \*\*argv) {|static void again(const float *x, float *y, int n) {\n  auto f = [\&](int t) { scale<<<(n + t - 1) / t, t>>>(x, y, 1.0f, n); };\n  f(64);\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/skip.cu"
+"$carve" optimize "$t/skip.cu" -o "$t/skip.out.cu" 2> "$t/err"; check $? "a program with an unreadable launching function still optimizes"
+grep -q "(1 launch of 'scale' in code carve could not read)" "$t/err" && ! grep -q "^int main" "$t/skip.out.cu"; check $? "and the output is the kernel alone, said: $(grep warning "$t/err")"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -297,6 +297,20 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     if (ls.n > before && fn->def_start && in_file(fn->def_start, f) && fn->def_start->loc < block_at) block_at = fn->def_start->loc;
   }
   if (ls.overflow) { snprintf(why, len, "more than 64 launches of '%s'", kernel); return 2; }
+  /* every `K<<<` of the token stream must be one of those: a launch in a host function carve
+   * could not read (skipped) would otherwise stay unrewritten and start the optimized kernel on
+   * the original grid */
+  if (reshape) {
+    Token *first = k->def_start;
+    while (first->prev) first = first->prev;
+    int written = 0;
+    for (Token *q = first; q && q->kind != TK_EOF; q = q->next)
+      if (q->kind == TK_IDENT && q->len == (int)strlen(kernel) && !strncmp(q->loc, kernel, (size_t)q->len) && tok_equal(q->next, "<<<")) written++;
+    if (written != ls.n) {
+      snprintf(why, len, "%d launch%s of '%s' in code carve could not read", written - ls.n, written - ls.n == 1 ? "" : "es", kernel);
+      return 2;
+    }
+  }
   /* the pieces of the file: [from, to) replaced by text, in file order */
   typedef struct { const char *from, *to; Buf text; } Edit;
   Edit ed[66];
