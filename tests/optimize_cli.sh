@@ -105,6 +105,8 @@ grep -q "warning: the output holds the optimized kernel alone, not the whole pro
 sed 's|^int main(int argc, char \*\*argv) {|static void again(const float *x, float *y, int n) {\n  auto f = [\&](int t) { scale<<<(n + t - 1) / t, t>>>(x, y, 1.0f, n); };\n  f(64);\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/skip.cu"
 "$carve" optimize "$t/skip.cu" -o "$t/skip.out.cu" 2> "$t/err"; check $? "a program with an unreadable launching function still optimizes"
 grep -q "(1 launch of 'scale' in code carve could not read)" "$t/err" && ! grep -q "^int main" "$t/skip.out.cu"; check $? "and the output is the kernel alone, said: $(grep warning "$t/err")"
+sed 's|^int main(int argc, char \*\*argv) {|static void tweak(void) {\n  auto f = [\&]() { cudaFuncSetAttribute(scale, cudaFuncAttributePreferredSharedMemoryCarveout, 0); };\n  f();\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/api.cu"
+"$carve" optimize "$t/api.cu" -o "$t/api.out.cu" 2> "$t/err"; grep -q "'scale' is used as a value" "$t/err" && ! grep -q "^int main" "$t/api.out.cu"; check $? "the kernel used as a value (a runtime-API launch keeps the original grid): refused, said: $(grep warning "$t/err")"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -304,8 +304,14 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     Token *first = k->def_start;
     while (first->prev) first = first->prev;
     int written = 0;
-    for (Token *q = first; q && q->kind != TK_EOF; q = q->next)
-      if (q->kind == TK_IDENT && q->len == (int)strlen(kernel) && !strncmp(q->loc, kernel, (size_t)q->len) && tok_equal(q->next, "<<<")) written++;
+    for (Token *q = first; q && q->kind != TK_EOF; q = q->next) {
+      if (q->kind != TK_IDENT || q->len != (int)strlen(kernel) || strncmp(q->loc, kernel, (size_t)q->len)) continue;
+      if (tok_equal(q->next, "<<<")) written++;
+      else if (!tok_equal(q->next, "(")) {   /* cudaLaunchKernel((void *)K, ...), cudaFuncSetAttribute(K, ...) */
+        snprintf(why, len, "line %d: '%s' is used as a value (a launch through the runtime API keeps the original grid)", q->line, kernel);
+        return 2;
+      }
+    }
     if (written != ls.n) {
       snprintf(why, len, "%d launch%s of '%s' in code carve could not read", written - ls.n, written - ls.n == 1 ? "" : "es", kernel);
       return 2;
