@@ -85,7 +85,9 @@ static const char usage_optimize[] =
   "  --set stage.tile=16   a pass parameter (values: docs/optimize.md); --passes scalar,unroll runs\n"
   "                        only those, --skip camping all but those\n"
   "A file with a main and no launch specification: the launches the program made (--launch N,\n"
-  "--kernel K, --host FUNC), with the buffers as the program filled them.\n"
+  "--kernel K, --host FUNC), with the buffers as the program filled them; the output is then the\n"
+  "whole program, the kernel and its launches replaced (the verified block shape runs the optimized\n"
+  "kernel, any other the original), or the kernel alone with a warning where that is not safe.\n"
   "Exit 0 with the output written (also when no pass applied), 2 on an error.\n";
 
 static const char usage_check[] =
