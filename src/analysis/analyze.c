@@ -46,25 +46,50 @@ typedef struct {
   bool record;
 } BlockL1;
 
-static void sort_u64(uint64_t *v, int n);
+/* addresses of a warp are short and usually ascending: insertion sort beats qsort here */
+static void sort_u64(uint64_t *v, int n) {
+  for (int i = 1; i < n; i++) {
+    uint64_t x = v[i];
+    int j = i - 1;
+    while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
+    v[j + 1] = x;
+  }
+}
+
+/* the active lanes' distinct addresses, sorted, into e (32 at most); their count */
+static int request_addresses(const uint64_t *addr, Mask m, uint64_t e[32]) {
+  int n = 0, d = 0;
+  for (int l = 0; l < 32; l++) if (m >> l & 1) e[n++] = addr[l];
+  sort_u64(e, n);
+  for (int i = 0; i < n; i++) if (!i || e[i] != e[i - 1]) e[d++] = e[i];
+  return d;
+}
+
+/* the 32-byte sectors a request of `size`-byte accesses at the sorted distinct addresses e
+ * touches, each once, ascending (sorted addresses give non-decreasing sectors); their count */
+static int request_sectors(const uint64_t *e, int d, int size, uint64_t *xs, int max) {
+  int nx = 0;
+  for (int i = 0; i < d; i++)
+    for (uint64_t x = e[i] >> 5; x <= (e[i] + (uint64_t)size - 1) >> 5; x++)
+      if (!nx || x != xs[nx - 1]) { if (nx == max) return nx; xs[nx++] = x; }
+  return nx;
+}
 
 static void l1_load(BlockL1 *b, int warp, const uint64_t *addr, Mask m, int size) {
   if (warp < 0 || warp >= 32) return;
   uint32_t step = b->step[warp]++;
-  uint64_t xs[256];
-  int nx = 0;
-  for (int l = 0; l < 32; l++)
-    if (m >> l & 1)
-      for (uint64_t x = addr[l] >> 5; x <= (addr[l] + (uint64_t)size - 1) >> 5 && nx < 256; x++) xs[nx++] = x;
-  sort_u64(xs, nx);
+  uint64_t e[32], small[256], *xs = small;
+  int need = 32 * ((size + 31) / 32 + 1);
+  if (need > 256) xs = xmalloc(sizeof *xs * (size_t)need);
+  int nx = request_sectors(e, request_addresses(addr, m, e), size, xs, need > 256 ? need : 256);
   for (int i = 0; i < nx; i++) {
-    if (i && xs[i] == xs[i - 1]) continue;   /* lanes of one request on one sector: one load of it */
     set_add(&b->sec[warp], xs[i]);
     if (!b->record) continue;
     if (b->n == b->cap) { b->cap = b->cap ? 2 * b->cap : 4096; b->t = xrealloc(b->t, b->cap * sizeof *b->t); }
     b->t[b->n] = (Touch){xs[i], step, (uint32_t)b->n, warp};
     b->n++;
   }
+  if (xs != small) free(xs);
 }
 
 static int touch_cmp(const void *x, const void *y) {
@@ -81,6 +106,13 @@ static int byte_bucket(double bytes) {
   return k;
 }
 
+/* loads of one sector next to each other, in trace order */
+static int by_sector(const void *x, const void *y) {
+  const Touch *a = x, *b = y;
+  if (a->sector != b->sector) return a->sector < b->sector ? -1 : 1;
+  return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
 /* stack distances of the block's trace (Bennett and Kruskal's counting: a Fenwick tree marks
  * the position of each sector's latest load; the marks between two loads of a sector are the
  * distinct sectors in between) into a; the per-warp distinct sectors added to *warp_sectors
@@ -93,36 +125,32 @@ static void l1_fold(BlockL1 *b, Analysis *a, double *warp_sectors) {
   if (b->record && b->n) {
     size_t n = b->n;
     qsort(b->t, n, sizeof *b->t, touch_cmp);
+    /* each load's previous load of its sector (1-based position, 0: none), from a copy sorted
+     * by sector with the trace position as seq */
+    size_t *prev = xmalloc(n * sizeof *prev);
+    Touch *s = xmalloc(n * sizeof *s);
+    for (size_t i = 0; i < n; i++) { s[i] = b->t[i]; s[i].seq = (uint32_t)i; }
+    qsort(s, n, sizeof *s, by_sector);
+    for (size_t i = 0; i < n; i++) prev[s[i].seq] = i && s[i - 1].sector == s[i].sector ? s[i - 1].seq + 1 : 0;
+    free(s);
     int64_t *bit = xmalloc((n + 1) * sizeof *bit);
     memset(bit, 0, (n + 1) * sizeof *bit);
-    /* sector -> its latest position + 1, in an open-addressed table */
-    size_t cap = 1024;
-    while (cap < 2 * n) cap *= 2;
-    uint64_t *key = xmalloc(cap * sizeof *key);
-    size_t *pos = xmalloc(cap * sizeof *pos);
-    memset(key, 0, cap * sizeof *key);
     for (size_t i = 0; i < n; i++) {
-      uint64_t k = b->t[i].sector | 1ull << 63;
-      size_t h = (k * 0x9E3779B97F4A7C15ull) >> 20 & (cap - 1);
-      while (key[h] && key[h] != k) h = (h + 1) & (cap - 1);
+      size_t p = prev[i];
       a->l1_loads += 1;
-      if (key[h]) {
-        size_t p = pos[h];   /* 1-based position of the previous load */
+      if (p) {
         int64_t between = 0;
         for (size_t j = i; j > 0; j -= j & -j) between += bit[j];
         for (size_t j = p; j > 0; j -= j & -j) between -= bit[j];
         a->l1_reuse[byte_bucket((double)between * 32.0)] += 1;
         for (size_t j = p; j <= n; j += j & -j) bit[j]--;
       } else {
-        key[h] = k;
         a->l1_cold += 1;
       }
-      pos[h] = i + 1;
       for (size_t j = i + 1; j <= n; j += j & -j) bit[j]++;
     }
     free(bit);
-    free(key);
-    free(pos);
+    free(prev);
   }
   b->n = 0;
   for (int w = 0; w < 32; w++) { set_clear(&b->sec[w]); b->step[w] = 0; }
@@ -247,16 +275,6 @@ static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int si
   return s;
 }
 
-/* addresses of a warp are short and usually ascending: insertion sort beats qsort here */
-static void sort_u64(uint64_t *v, int n) {
-  for (int i = 1; i < n; i++) {
-    uint64_t x = v[i];
-    int j = i - 1;
-    while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
-    v[j + 1] = x;
-  }
-}
-
 /* cc 1.0/1.1 (G80): a half-warp is one transaction only when thread k reads word k of an aligned
  * segment; otherwise one transaction per thread */
 static uint64_t cc10_transactions(const uint64_t *addr, Mask m, int size, uint64_t *bytes) {
@@ -358,11 +376,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   if (space == SPACE_GLOBAL && kind != ACC_STORE) l1_load(&c->l1, warp, addr, m, size);
   /* the active lanes' addresses, sorted once: distinct elements, sectors and the reuse set */
   uint64_t e[32];
-  int n = 0;
-  for (int l = 0; l < 32; l++) if (m >> l & 1) e[n++] = addr[l];
-  sort_u64(e, n);
-  int d = 0;
-  for (int i = 0; i < n; i++) if (!i || e[i] != e[i - 1]) e[d++] = e[i];
+  int d = request_addresses(addr, m, e);
   uint64_t units, ideal = 0, moved = 0;
   const Machine *mc = c->a->m;
   if (space == SPACE_GLOBAL) {
@@ -376,14 +390,13 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     if (mc && mc->mem_rule == MEMRULE_CC10) units = cc10_transactions(addr, m, size, &moved);
     else if (mc && mc->mem_rule == MEMRULE_CC12) units = cc12_transactions(addr, m, size, &moved);
     else {
-      /* sorted distinct addresses give a non-decreasing sequence of sectors */
-      uint64_t last = UINT64_MAX, last_line = UINT64_MAX;
-      units = 0;
-      for (int i = 0; i < d; i++)
-        for (uint64_t x = e[i] >> 5; x <= (e[i] + (uint64_t)size - 1) >> 5; x++) {
-          if (x != last) { units++; last = x; }
-          if (x >> 2 != last_line) { s->lines++; last_line = x >> 2; }
-        }
+      uint64_t small[256], *xs = small, last_line = UINT64_MAX;
+      int need = 32 * ((size + 31) / 32 + 1);
+      if (need > 256) xs = xmalloc(sizeof *xs * (size_t)need);
+      units = (uint64_t)request_sectors(e, d, size, xs, need > 256 ? need : 256);
+      for (uint64_t i = 0; i < units; i++)
+        if (xs[i] >> 2 != last_line) { s->lines++; last_line = xs[i] >> 2; }
+      if (xs != small) free(xs);
       moved = units * 32;
     }
     s->moved += moved;
