@@ -1286,16 +1286,16 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
     int64_t g0[3] = {g[0], g[1], g[2]}, b0[3] = {bl[0], bl[1], bl[2]};
     if (opt_emit_program(&src, &plan, p, o->file, k->name, g0, b0, why, sizeof why)) {
       buf_free(&src);
+      bool reshaped = memcmp(plan.grid, g0, sizeof g0) || memcmp(plan.block, b0, sizeof b0);
+      fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)", o->file, why);
+      if (reshaped)
+        fprintf(stderr, "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size", (long long)plan.grid[0],
+                (long long)plan.grid[1], (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2]);
+      fputc('\n', stderr);
       host = false;
     }
   }
   if (!host) opt_emit_source(&src, &plan, o->file, k->name);
-  if (why[0])
-    fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)%s\n", o->file, why,
-            plan.grid[0] * plan.block[0] != 0 && (memcmp(plan.grid, (int64_t[3]){g[0], g[1], g[2]}, sizeof plan.grid) || memcmp(plan.block, (int64_t[3]){bl[0], bl[1], bl[2]}, sizeof plan.block))
-                ? fmt("; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size", (long long)plan.grid[0], (long long)plan.grid[1],
-                      (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2])
-                : "");
   bool json = !strcmp(o->format, "json");
   int rc = 0;
   if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;

@@ -96,7 +96,11 @@ done
 "$carve" optimize tests/host/scale_args.cu -o "$t/sc.cu" 2>/dev/null; check $? "scale_args optimizes"
 "$carve" run "$t/sc.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1), (128,1,1)>>>" "$t/out"; check $? "the verified block: the optimized kernel on half the blocks: $(cat "$t/out")"
 "$carve" run "$t/sc.cu" -- 5001 64 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale_carve_original<<<(79,1,1), (64,1,1)>>>" "$t/out"; check $? "another block: the original kernel: $(cat "$t/out")"
-"$carve" optimize tests/host/scale_late.cu -o "$t/sl.cu" 2>/dev/null; check $? "scale_late (defined after main) optimizes"
+# the kernel declared first and defined after main: what the rewritten launch uses must come before main
+awk '/^__global__ void scale\(/ { k = 1; print "__global__ void scale(const float *x, float *y, float a, int n);" }
+     k { body = body $0 "\n"; if ($0 == "}") k = 0; next } { print } END { printf "\n%s", body }' tests/host/scale_args.cu > "$t/scale_late.cu"
+[ "$(grep -n '^int main\|^__global__ void scale(.*) {' "$t/scale_late.cu" | cut -d: -f2 | cut -c1-3 | tr -d '\n')" = "int__g" ]; check $? "the test program defines the kernel after main"
+"$carve" optimize "$t/scale_late.cu" -o "$t/sl.cu" 2>/dev/null; check $? "scale_late (defined after main) optimizes"
 "$carve" run "$t/sl.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1)" "$t/out"; check $? "its helpers come before main: $(head -3 "$t/out")"
 sed 's/  scale<<<grid, block>>>(x, y, 2.5f, n);/  LAUNCH;/; s/^__global__ void scale/#define LAUNCH scale<<<grid, block>>>(x, y, 2.5f, n)\n__global__ void scale/' tests/host/scale_args.cu > "$t/scm.cu"
 "$carve" optimize "$t/scm.cu" -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"

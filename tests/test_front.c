@@ -166,7 +166,7 @@ static void test_types(void) {
 }
 
 /* a kernel declared first and defined later prints as a declaration, then the definition (it
- * printed twice as a definition: found by the fuzz replay of tests/host/scale_late.cu) */
+ * printed twice as a definition: found by the fuzz replay of a host program so written) */
 static void test_printer_prototype(void) {
   Program *p = load_text("__global__ void k(float *a);\n__device__ float twice(float x) { return 2 * x; }\n"
                          "__global__ void k(float *a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n", NULL);

@@ -408,7 +408,7 @@ Node *new_node(NodeKind kind, Token *tok);
 void print_program(Buf *out, Program *p);
 extern bool print_carve_pragmas;   /* print `#pragma carve` lines (default true) */
 extern bool print_includes;        /* print the #include lines the builtins need (default true) */
-void print_headers(Buf *out, Program *p);   /* just those #include lines */
+void print_headers(Buf *out, Program *const *progs, int n);   /* just those #include lines, for n programs */
 void print_function(Buf *out, Obj *fn);
 void print_expr(Buf *out, Node *n);
 /* the same with some nodes printed as other text: sub(n) returns the text for n (NULL: print n

@@ -675,12 +675,14 @@ static void close_ns(Printer *p) {
 
 bool print_includes = true;
 
-/* the headers the program's builtins need, one #include line each */
-void print_headers(Buf *b, Program *prog) {
+/* the headers the builtins of n programs need, one #include line each, each once */
+void print_headers(Buf *b, Program *const *progs, int n) {
   uint64_t used = 0;
-  for (Obj *f = prog->funcs; f; f = f->next) if (f->body) walk(f->body, header_pre, NULL, &used);
-  for (Obj *f = prog->funcs; f; f = f->next)
-    for (Type *q = f->ty->params; q; q = q->next) if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
+  for (int i = 0; i < n; i++)
+    for (Obj *f = progs[i]->funcs; f; f = f->next) {
+      if (f->body) walk(f->body, header_pre, NULL, &used);
+      for (Type *q = f->ty->params; q; q = q->next) if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
+    }
   static const struct { Builtin b; const char *h; } headers[] = {
     {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"},
     {BI_CG, "cooperative_groups/reduce.h"}, {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
@@ -691,7 +693,7 @@ void print_headers(Buf *b, Program *prog) {
 void print_program(Buf *b, Program *prog) {
   Printer p = {b, 0, NULL, 0, NULL, NULL, NULL, false};
   size_t before = b->len;
-  if (print_includes) print_headers(b, prog);
+  if (print_includes) print_headers(b, &prog, 1);
   if (b->len > before) out(&p, "\n");
   TopKind last = TOP_PRAGMA;
   bool first = true;

@@ -382,19 +382,10 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
   buf_puts(b, prologue);
   /* the headers every variant needs, once, outside the namespaces (a header included inside
    * cv_3 declares its functions as cv_3's: cp.async variants did not compile in a batch) */
-  Buf inc = {0};
-  for (int i = 0; i < n; i++) {
-    Buf one = {0};
-    print_headers(&one, Lv[i]->prog);
-    for (char *l = one.s, *e; l && *l; l = e + 1) {
-      if (!(e = strchr(l, '\n'))) break;
-      *e = 0;
-      if (!inc.s || !strstr(inc.s, l)) buf_printf(&inc, "%s\n", l);
-    }
-    buf_free(&one);
-  }
-  if (inc.s) buf_puts(b, inc.s);
-  buf_free(&inc);
+  Program **progs = xmalloc(sizeof *progs * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) progs[i] = Lv[i]->prog;
+  print_headers(b, progs, n);
+  free(progs);
   buf_puts(b, "\n// ---- the variants' device code, one namespace each ----\n");
   bool keep = print_carve_pragmas, keep_inc = print_includes;
   print_carve_pragmas = print_includes = false;

@@ -38,7 +38,7 @@ static void plan_comment(Buf *b, const Plan *plan, const char *file, const char 
   int n = 0;
   for (int i = 0; i < plan->nsteps; i++) {
     const PlanStep *s = &plan->steps[i];
-    if (!s->applied || s->rejected || s->unprofitable) continue;
+    if (!plan_step_kept(s)) continue;
     buf_printf(b, " *   %s", s->pass->name);
     params_text(b, s);
     buf_printf(b, ": %s%s\n", s->did, s->verified ? " [verified]" : " [NOT verified: --no-verify]");
@@ -84,7 +84,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
     for (int i = 0; i < plan->nsteps; i++) {
       const PlanStep *s = &plan->steps[i];
       buf_printf(&b, "carve optimize: %-8s ", s->pass->name);
-      if (s->applied && !s->rejected && !s->unprofitable) {
+      if (plan_step_kept(s)) {
         buf_printf(&b, "applied%s", s->verified ? ", verified" : ", NOT verified (--no-verify)");
         if (s->est_before_ms > 0 && s->est_after_ms > 0) buf_printf(&b, ", estimate %.4f -> %.4f ms", s->est_before_ms, s->est_after_ms);
         if (s->motivation[0]) buf_printf(&b, ", for %.*s", (int)(strchr(s->motivation, ':') ? strchr(s->motivation, ':') - s->motivation : (long)strlen(s->motivation)), s->motivation);
@@ -100,7 +100,7 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
     for (int i = 0; i < plan->nsteps; i++) {
       const PlanStep *s = &plan->steps[i];
       buf_printf(&b, "%-8s ", s->pass->name);
-      if (s->applied && !s->rejected && !s->unprofitable) {
+      if (plan_step_kept(s)) {
         buf_puts(&b, "applied");
         params_text(&b, s);
         buf_printf(&b, ": %s\n", s->did);
@@ -248,8 +248,6 @@ static size_t *raw_map(const char *p, size_t plen, const char *raw, size_t rlen)
   return map;
 }
 
-static bool kept_step(const PlanStep *s) { return s->applied && !s->rejected && !s->unprofitable; }
-
 int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
                      const int64_t block0[3], char *why, size_t len) {
   Obj *k = find_kernel(orig, kernel), *v = plan->result ? find_kernel(plan->result, kernel) : NULL;
@@ -268,7 +266,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   }
   const PlanStep *reshape = NULL;
   for (int i = 0; i < plan->nsteps; i++)
-    if (kept_step(&plan->steps[i]) && plan->steps[i].cover[0] > 0) {
+    if (plan_step_kept(&plan->steps[i]) && plan->steps[i].cover[0] > 0) {
       if (reshape) { snprintf(why, len, "two steps reshaped the launch"); return 2; }
       reshape = &plan->steps[i];
     }
@@ -325,7 +323,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   ed[ne].to = k->body->end_tok->loc + k->body->end_tok->len;
   memset(&ed[ne].text, 0, sizeof ed[ne].text);
   Buf *t = &ed[ne].text;
-  print_headers(t, plan->result);
+  print_headers(t, &plan->result, 1);
   print_function(t, v);
   const char *def_from = ed[ne].from, *def_to = ed[ne].to;
   if (reshape && block_at != def_to) {   /* a block of its own, inserted before the first launching function */

@@ -177,6 +177,8 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
                          char *why, size_t whylen);
 
 /* ---- emitters (emit.c): print the plan's results, compute nothing ---- */
+/* a step the plan keeps: applied, and neither rejected by verification nor by the estimate */
+bool plan_step_kept(const PlanStep *s);
 void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel);
 /* a host program's optimized file: the user's text as it is, with the kernel's definition
  * replaced by the optimized one and, where a kept step reshaped the launch, each <<<...>>> of it

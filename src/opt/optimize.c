@@ -174,7 +174,7 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
   Program *v = program_clone(p);
   if (!v) { snprintf(why, whylen, "the program could not be copied"); return NULL; }
   for (int i = 0; i < nsteps; i++) {
-    if (!steps[i].applied || steps[i].rejected || steps[i].unprofitable) continue;
+    if (!plan_step_kept(&steps[i])) continue;
     PassCtx c;
     if (!run_pass_protected(steps[i].pass, v, L, m, steps[i].param, steps[i].mutation, &c)) {
       snprintf(why, whylen, "%s: %.400s", steps[i].pass->name, c.why);

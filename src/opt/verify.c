@@ -165,14 +165,14 @@ static int prepare(const OptInput *in, Program *p, Launch *L, Shape sh) {
   return rc;
 }
 
-static bool kept(const PlanStep *s) { return s->applied && !s->rejected && !s->unprofitable; }
+bool plan_step_kept(const PlanStep *s) { return s->applied && !s->rejected && !s->unprofitable; }
 
 /* the last kept step that reshaped the launch (a pass that changes it says which threads of the
  * original each new block covers), or NULL */
 static const PlanStep *last_reshape(const PlanStep *steps, int nsteps) {
   const PlanStep *r = NULL;
   for (int i = 0; i < nsteps; i++)
-    if (kept(&steps[i]) && steps[i].cover[0] > 0) r = &steps[i];
+    if (plan_step_kept(&steps[i]) && steps[i].cover[0] > 0) r = &steps[i];
   return r;
 }
 

@@ -338,7 +338,7 @@ static void plan_section(Buf *b, const HtmlInput *in) {
     const char *outcome = s->rejected ? "rejected by verification" : s->unprofitable ? "verified, slower by the estimate: not kept"
                           : s->applied ? (s->verified ? "kept, verified" : "kept (not verified)")
                           : s->legality == LEGAL ? "legal, not applied" : s->legality == ILLEGAL ? "illegal" : "not applicable";
-    kept += s->applied && !s->rejected && !s->unprofitable;
+    kept += plan_step_kept(s);
     buf_puts(b, "<tr><td>");
     h(b, s->pass ? s->pass->name : "?");
     buf_puts(b, "</td><td>");

@@ -125,6 +125,7 @@ void built_free(Built *b);
 /* the variant's CUDA source as carve optimize writes it */
 void variant_source(Space *s, Built *b, Buf *out);
 uint64_t search_hash(const char *text);
+uint64_t search_hash_bytes(const void *data, size_t n);   /* FNV-1a, as search_hash */
 int space_count(const Space *s, VariantStatus st);
 /* the launch settings of program p (the --arg settings); false if one does not parse */
 bool search_overrides(const Space *s, Program *p, LaunchOverrides *ov);

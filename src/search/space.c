@@ -242,7 +242,8 @@ static bool orig_launch(Space *s, char *err, size_t errlen) {
 }
 
 /* ---- a host program's launch: the program run, its launch recorded, given as flags ---- */
-static uint64_t bytes_hash(const unsigned char *p, size_t n) {
+uint64_t search_hash_bytes(const void *data, size_t n) {
+  const unsigned char *p = data;
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
   return h;
@@ -277,7 +278,7 @@ static bool recorded_spec(Space *s, const RecordedLaunch *rl, Buf *spec, Buf *fp
     if (f && fclose(f)) ok = false;
     if (!ok) { snprintf(err, errlen, "cannot write %s", path); return false; }
     buf_printf(spec, "#pragma carve arg %s = %s[%lld] : file(\"%s.bin\") out\n", a->name, type_name(a->elem_ty), (long long)a->count, a->name);
-    buf_printf(fp, "\n%s %s[%lld] %016llx", a->name, type_name(a->elem_ty), (long long)a->count, (unsigned long long)bytes_hash(a->bytes, bytes));
+    buf_printf(fp, "\n%s %s[%lld] %016llx", a->name, type_name(a->elem_ty), (long long)a->count, (unsigned long long)search_hash_bytes(a->bytes, bytes));
   }
   buf_puts(fp, spec->s);
   return true;

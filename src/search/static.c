@@ -27,14 +27,10 @@ static uint64_t model_stamp(const Space *s) {
   if (!exe) {
     size_t n = 0;
     char *bin = read_file("/proc/self/exe", &n);
-    exe = 1469598103934665603ull;
-    for (size_t i = 0; bin && i < n; i++) exe = (exe ^ (unsigned char)bin[i]) * 1099511628211ull;
+    exe = search_hash_bytes(bin, bin ? n : 0) | 1;   /* nonzero: computed */
     free(bin);
-    if (!exe) exe = 1;
   }
-  uint64_t h = exe;
-  for (const char *c = s->in.m ? s->in.m->name : ""; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
-  return h;
+  return exe ^ search_hash(s->in.m ? s->in.m->name : "");
 }
 
 static char *cache_path(const char *dir, const Space *s, uint64_t hash) {
