@@ -8,6 +8,8 @@
 #                                    dropped): wall time of each, the speedup, each GPU's idle
 #                                    share while the tune ran (nvidia-smi utilization.gpu sampled
 #                                    every 200 ms), the best variant of each
+#   bench/gpus-tune.sh warm [DIR]    the same two tunes again with the build cache the cold ones
+#                                    filled (a re-tune: every harness from the cache, no nvcc)
 #   bench/gpus-tune.sh kill [DIR]    a tune over every GPU; when KILL_AT (default 40%) of the
 #                                    variants are timed, one worker (GPU 0's) is killed with
 #                                    SIGKILL; the others finish; a resume completes the space;
@@ -32,9 +34,11 @@ out=$dir/gpus
 mkdir -p "$out"
 echo "gpus-tune: $phase on GPUs $gpus ($(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ' | paste -sd';'))"
 
-# a tune from the common start, nvidia-smi sampling the GPUs meanwhile; prints its wall time
-tune_from_start() {   # NAME GPULIST SECONDS
+# a tune from the common start, nvidia-smi sampling the GPUs meanwhile; prints its wall time.
+# COLD=1: the build cache ($dir/cache/builds, harnesses by source hash) emptied first
+tune_from_start() {   # NAME GPULIST SECONDS COLD
   local name=$1 list=$2 limit=$3
+  [ "${4:-1}" = 1 ] && rm -rf "$dir/cache/builds"
   grep -v '"type": "time"' "$dir/mm.jsonl" > "$out/$name.jsonl"
   nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 200 > "$out/$name.smi" 2>/dev/null &
   local smi=$! t0 t1 rc
@@ -81,10 +85,11 @@ for n, (g, rc, w) in walls.items():
     except (OSError, ValueError, IndexError): complete = False
     print(f"{n}: GPUs {g}, exit {rc}, wall {w:.1f} s, {'complete' if complete else 'NOT complete'}, {len(cnt)} variants with a time record ({len(t)} ok), "
           f"timed twice {twice}; idle share {ids or 'unknown'}; best {best} {t.get(best, 0):.4f} ms")
-if "one" in walls and "two" in walls:
-    t1, _ = times("one"); t2, _ = times("two")
+for one, two in (("one", "two"), ("one-warm", "two-warm")):
+    if one not in walls or two not in walls: continue
+    t1, _ = times(one); t2, _ = times(two)
     b1, b2 = min(t1, key=t1.get), min(t2, key=t2.get)
-    print(f"speedup one worker -> one per GPU: {walls['one'][2] / walls['two'][2]:.2f}x; "
+    print(f"speedup {one} -> {two} (one worker -> one per GPU): {walls[one][2] / walls[two][2]:.2f}x; "
           f"best {b1} {t1[b1]:.4f} ms vs {b2} {t2[b2]:.4f} ms ({100 * (t2[b2] / t1[b1] - 1):+.2f}%)"
           + (f"; each run's best timed in the other: {t2.get(b1, float('nan')):.4f} / {t1.get(b2, float('nan')):.4f} ms" if b1 != b2 else "; the same variant"))
 PY
@@ -96,7 +101,12 @@ speed)
   tune_from_start two "$gpus" "${TWO_LIMIT:-560}"
   tune_from_start one "$first" "${ONE_LIMIT:-560}"
   summary ;;
+warm)
+  tune_from_start two-warm "$gpus" "${TWO_LIMIT:-560}" 0
+  tune_from_start one-warm "$first" "${ONE_LIMIT:-560}" 0
+  summary ;;
 kill)
+  rm -rf "$dir/cache/builds"
   grep -v '"type": "time"' "$dir/mm.jsonl" > "$out/kill.jsonl"
   want=$(grep -c '"type": "verify"' "$dir/mm.jsonl")
   at=$(( want * ${KILL_AT:-40} / 100 ))
@@ -134,6 +144,6 @@ print(f"  after the resume: {len(cnt)} variants timed, {sum(1 for c in cnt.value
       f"ground truth complete: {'ground_truth' in s}")
 PY
   ;;
-*) echo "usage: bench/gpus-tune.sh speed|kill [DIR]" >&2; exit 2 ;;
+*) echo "usage: bench/gpus-tune.sh speed|warm|kill [DIR]" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then tar czf "$OUT/gpus-$phase.tgz" -C "$dir" gpus; fi

@@ -16,7 +16,8 @@ if "$carve" estimate examples/vv.cu 2>&1 | grep -q "no CUDA toolkit"; then regs=
 Z="tests/tune/zero.cu --passes vector $regs --strategy exhaustive --workers 2"
 times_of() { grep -c '"type": "time"' "$1"; }
 status_count() { grep '"type": "time"' "$1" | grep -c "\"status\": \"$2\""; }
-fresh() { grep -v '"type": "time"' "$t/all.jsonl" > "$t/$1.jsonl"; : > "$t/log"; }   # static and verify records kept: only timing repeats
+# static and verify records kept: only timing repeats; a build cache of its own (faults are injected at build time)
+fresh() { grep -v '"type": "time"' "$t/all.jsonl" > "$t/$1.jsonl"; : > "$t/log"; export CARVE_CACHE_DIR="$t/cache-$1"; }
 
 # ---- every variant timed once, batches built in parallel ----
 "$carve" tune $Z --results "$t/all.jsonl" --batch 4 --builds 3 --format json > "$t/all.json" 2> "$t/all.err"; check $? "the exhaustive tune on the fake GPU exits 0: $(tail -3 "$t/all.err")"
@@ -28,6 +29,14 @@ grep -q '"gpu": "Fake GPU all"' "$t/all.jsonl"; check $? "the device the harness
 : > "$t/log"
 "$carve" tune $Z --results "$t/all.jsonl" --progress > /dev/null 2> "$t/again.err"
 [ ! -s "$t/log" ] && grep -q "$valid of $valid variants already timed" "$t/again.err" && [ "$(times_of "$t/all.jsonl")" = "$valid" ]; check $? "a resumed tune times nothing again: $(grep already "$t/again.err")"
+
+# ---- the build cache: the same batches again are not rebuilt, and time the same ----
+grep -v '"type": "time"' "$t/all.jsonl" > "$t/cached.jsonl"; : > "$t/log"
+FAKE_NVCC_LOG="$t/builds" "$carve" tune $Z --results "$t/cached.jsonl" --batch 4 --builds 3 > /dev/null 2>&1; check $? "a tune from the build cache exits 0"
+[ ! -s "$t/builds" ] && [ "$(status_count "$t/cached.jsonl" ok)" = "$valid" ] && [ "$(wc -l < "$t/log")" = $(( (valid + 3) / 4 )) ]; check $? "the cached harnesses run, nvcc runs no build ($(cat "$t/builds" 2>/dev/null | wc -l) builds, $(status_count "$t/cached.jsonl" ok) ok)"
+grep -v '"type": "time"' "$t/all.jsonl" > "$t/nocache.jsonl"
+FAKE_NVCC_LOG="$t/builds2" "$carve" tune $Z --results "$t/nocache.jsonl" --batch 4 --no-cache > /dev/null 2>&1
+[ "$(wc -l < "$t/builds2")" = $(( (valid + 3) / 4 )) ]; check $? "--no-cache builds every batch ($(wc -l < "$t/builds2") builds)"
 
 # ---- nvcc refuses the variants with float4 stores: their batches are halved until each stands alone ----
 fresh refuse
@@ -48,10 +57,30 @@ nt=$(status_count "$t/hang.jsonl" timeout); nok=$(status_count "$t/hang.jsonl" o
 [ "$nt" = "$nr" ] && [ $((nt + nok)) = "$valid" ]; check $? "a hang past --timeout: that variant 'timeout' ($nt timeout, $nok ok)"
 grep '"status": "timeout"' "$t/hang.jsonl" | head -1 | grep -q "no result within 2 s"; check $? "the timeout says so"
 
-# ---- two workers sharing the GPUs 0 and 1 ----
+# ---- two workers sharing the GPUs 0 and 1: batches claimed from one queue ----
 fresh two
 "$carve" tune $Z --results "$t/two.jsonl" --batch 4 --gpus 0,1 > /dev/null 2>&1; check $? "--gpus 0,1"
 [ "$(times_of "$t/two.jsonl")" = "$valid" ] && grep -q '"gpu": "Fake GPU 0"' "$t/two.jsonl" && grep -q '"gpu": "Fake GPU 1"' "$t/two.jsonl"; check $? "each worker on its device (CUDA_VISIBLE_DEVICES), every variant once ($(times_of "$t/two.jsonl"))"
+# a slow GPU (device 1: 0.3 s a variant, device 0 none) takes fewer batches than a fast one
+fresh steal
+FAKE_SLEEP_GPU=1 FAKE_SLEEP=0.3 "$carve" tune $Z --results "$t/steal.jsonl" --batch 2 --builds 2 --gpus 0,1 > /dev/null 2>&1
+n0=$(grep -c '"gpu": "Fake GPU 0"' "$t/steal.jsonl"); n1=$(grep -c '"gpu": "Fake GPU 1"' "$t/steal.jsonl")
+[ "$(times_of "$t/steal.jsonl")" = "$valid" ] && [ "$n0" -gt "$n1" ] && [ "$n1" -ge 1 ]; check $? "the faster GPU claims more batches (GPU 0 $n0, GPU 1 $n1 variants)"
+# one of two workers killed: the other takes every batch left unclaimed; a resume times the rest once
+fresh kill2
+FAKE_SLEEP=0.2 "$carve" tune $Z --results "$t/kill2.jsonl" --batch 2 --builds 1 --gpus 0,1 > /dev/null 2>&1 &
+pid=$!
+victim=""
+for i in $(seq 1 1200); do
+  if [ "$(times_of "$t/kill2.jsonl")" -ge 4 ]; then victim=$(pgrep -P $pid | head -1); [ -n "$victim" ] && kill -9 "$victim"; break; fi
+  sleep 0.05
+done
+wait $pid 2> /dev/null
+part=$(times_of "$t/kill2.jsonl")
+[ -n "$victim" ] && [ "$part" -lt "$valid" ] && [ "$part" -ge $((valid - 4)) ]; check $? "one worker killed: the other timed all but the victim's claimed batches ($part of $valid)"
+"$carve" tune $Z --results "$t/kill2.jsonl" --batch 2 > /dev/null 2>&1
+dups=$(grep '"type": "time"' "$t/kill2.jsonl" | sed 's/.*"hash": "\([0-9a-f]*\)".*/\1/' | sort | uniq -d | wc -l)
+[ "$(times_of "$t/kill2.jsonl")" = "$valid" ] && [ "$dups" = 0 ]; check $? "the resume completes the space, nothing timed twice ($(times_of "$t/kill2.jsonl") records, $dups twice)"
 
 # ---- kill -9 in the middle of timing, then resume: nothing lost, nothing timed twice ----
 fresh kill

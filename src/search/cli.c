@@ -477,6 +477,7 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
     a->to.deadline = a->deadline;
     a->to.progress = a->progress;
     a->to.workers = a->so.workers;
+    a->to.cache_dir = a->so.cache_dir;
     rc = time_variants(s, sel.idx, sel.n, res, &a->to);
     /* workers (one per GPU) appended to the file: read it again */
     if (a->results) {

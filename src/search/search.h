@@ -126,6 +126,8 @@ void built_free(Built *b);
 void variant_source(Space *s, Built *b, Buf *out);
 uint64_t search_hash(const char *text);
 uint64_t search_hash_bytes(const void *data, size_t n);   /* FNV-1a, as search_hash */
+/* the cache directory: given ("" none), else $CARVE_CACHE_DIR, else ~/.cache/carve/tune */
+const char *search_cache_dir(const char *given);
 int space_count(const Space *s, VariantStatus st);
 /* the launch settings of program p (the --arg settings); false if one does not parse */
 bool search_overrides(const Space *s, Program *p, LaunchOverrides *ov);
@@ -255,7 +257,8 @@ typedef struct TimeOptions {
   bool progress;
   int batch;                    /* variants per harness process */
   int workers;                  /* verification processes (0: one per core) */
-  int builds;                   /* nvcc builds at once (0: cores per GPU worker, at most 8) */
+  int builds;                   /* nvcc builds at once per GPU worker (0: the host's cores shared out among the GPU workers) */
+  const char *cache_dir;        /* built harnesses by source hash: NULL the default cache, "" none */
 } TimeOptions;
 /* verify (interpreter) then time the selected variants not yet in r; 0 ok, 3 no GPU/toolkit */
 int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions *o);

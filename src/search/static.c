@@ -38,8 +38,8 @@ static char *cache_path(const char *dir, const Space *s, uint64_t hash) {
   return fmt("%s/%016llx-%016llx.json", dir, (unsigned long long)hash, (unsigned long long)model_stamp(s));
 }
 
-static const char *default_cache_dir(const StaticOptions *o) {
-  if (o->cache_dir) return o->cache_dir;
+const char *search_cache_dir(const char *given) {
+  if (given) return given;
   const char *env = getenv("CARVE_CACHE_DIR");
   if (env) return env;
   const char *home = getenv("HOME");
@@ -200,7 +200,7 @@ static void mark_duplicates(Space *s) {
 }
 
 int space_metrics(Space *s, const StaticOptions *o) {
-  const char *dir = default_cache_dir(o);
+  const char *dir = search_cache_dir(o->cache_dir);
   cache_now = dir;
   int *pend = xmalloc(sizeof(int) * (size_t)(s->nv + 1)), np = 0;
   for (int i = 0; i < s->nv; i++) {

@@ -218,8 +218,35 @@ static int run_from(Worker *w, const char *dir, Variant **vs, int n, int first, 
   return n;
 }
 
-/* build a batch's harness in dir: its variants rebuilt, one source, one nvcc. 0 built, 1 nvcc
- * failed (dir/nvcc.err), -1 a variant could not be rebuilt */
+/* a file copied whole to to (a temporary beside it renamed over it); false on any failure */
+static bool copy_whole(const char *from, const char *to, mode_t mode) {
+  size_t n;
+  char *bytes = read_file(from, &n);
+  if (!bytes) return false;
+  char *tmp = fmt("%s.%ld.tmp", to, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  bool ok = f && fwrite(bytes, 1, n, f) == n;
+  if (f && fclose(f)) ok = false;
+  free(bytes);
+  ok = ok && chmod(tmp, mode) == 0 && rename(tmp, to) == 0;
+  if (!ok) unlink(tmp);
+  return ok;
+}
+
+/* where a harness built from src with these nvcc arguments is cached, or NULL (no cache) */
+static char *build_cache_path(const Worker *w, const Buf *src, const char *arch) {
+  const char *dir = search_cache_dir(w->o->cache_dir);
+  if (!dir || !*dir) return NULL;
+  char *sub = fmt("%s/builds", dir);
+  mkdir(dir, 0700);
+  mkdir(sub, 0700);
+  uint64_t key = search_hash_bytes(src->s, src->len) ^ search_hash(fmt("%s -O3 -arch=%s", w->nvcc, arch));
+  return fmt("%s/%016llx", sub, (unsigned long long)key);
+}
+
+/* build a batch's harness in dir: its variants rebuilt, one source, one nvcc (or the harness
+ * built from the same source before, from the cache). 0 built, 1 nvcc failed (dir/nvcc.err),
+ * -1 a variant could not be rebuilt */
 static int build_batch(Worker *w, Variant **vs, int n, const char *dir) {
   Launch *L = xmalloc(sizeof(Launch) * (size_t)n), **Lp = xmalloc(sizeof(Launch *) * (size_t)n);
   Built *b = xmalloc(sizeof(Built) * (size_t)n);
@@ -234,15 +261,18 @@ static int build_batch(Worker *w, Variant **vs, int n, const char *dir) {
     Buf src = {0};
     HarnessOptions ho = {.reps = w->o->reps};
     harness_generate_multi(&src, &w->ref->L, Lp, n, &ho);
-    char *cu = fmt("%s/tune.cu", dir), *exe = fmt("%s/tune", dir);
+    const char *arch = w->o->arch ? w->o->arch : "sm_90";
+    char *cu = fmt("%s/tune.cu", dir), *exe = fmt("%s/tune", dir), *cached = build_cache_path(w, &src, arch);
     FILE *f = fopen(cu, "w");
     bool written = f && fwrite(src.s, 1, src.len, f) == src.len;
     if (f && fclose(f)) written = false;
     buf_free(&src);
     rc = 1;
-    if (written) {
-      char *argv[] = {(char *)w->nvcc, "-O3", fmt("-arch=%s", w->o->arch ? w->o->arch : "sm_90"), "-o", exe, cu, NULL};
+    if (written && cached && access(cached, X_OK) == 0 && copy_whole(cached, exe, 0700)) rc = 0;
+    else if (written) {
+      char *argv[] = {(char *)w->nvcc, "-O3", fmt("-arch=%s", arch), "-o", exe, cu, NULL};
       rc = run_program(argv, NULL, fmt("%s/nvcc.err", dir), 600) ? 1 : 0;
+      if (rc == 0 && cached) copy_whole(exe, cached, 0700);   /* a cache that cannot be written costs only the next tune */
     }
   }
   for (int i = 0; i < built; i++) { launch_free(&L[i]); built_free(&b[i]); }
@@ -322,61 +352,100 @@ static bool reap_build(Batch *b, bool block) {
   return true;
 }
 
-static void stop_builds(Batch *bs, int nb) {
-  for (int i = 0; i < nb; i++) if (bs[i].pid > 0) { kill(-bs[i].pid, SIGKILL); kill(bs[i].pid, SIGKILL); reap_build(&bs[i], true); }
-}
-
+/* nvcc builds at once for one GPU worker: the host's cores shared out among the GPU workers
+ * (nvcc's front end and ptxas are single-threaded, so a core a build) */
 static int build_jobs(const TimeOptions *o) {
   if (o->builds > 0) return o->builds;
   int ng = 1;
   for (const char *g = o->gpus; g && *g; g++) ng += *g == ',';
   int j = pool_workers(0) / ng;
-  return j < 1 ? 1 : j > 8 ? 8 : j;
+  return j < 1 ? 1 : j > 64 ? 64 : j;
 }
 
-static void time_batches(Worker *w, Batch *bs, int nb) {
-  int jobs = build_jobs(w->o), next = 0;
-  for (int i = 0; i < nb && !w->no_gpu; i++) {
-    if (w->o->deadline > 0 && search_now() > w->o->deadline) {
-      int left = 0;
-      for (int j = i; j < nb; j++) left += bs[j].n;
-      if (w->o->progress) fprintf(stderr, "  time budget spent: %d variants left untimed\n", left);
+/* The batches waiting to be timed, shared by the GPU workers: each worker claims the next batch
+ * when it starts building it, so a faster GPU takes more and a worker that dies loses only the
+ * batches it had claimed (their variants have no time record: a resume times them). With one
+ * worker the queue is a counter; with several, a pipe the parent filled with the batch numbers
+ * before forking (a read of 4 bytes from a pipe is atomic: no batch is claimed twice). */
+typedef struct { int fd, next, nb; } BatchQueue;
+
+static int claim_batch(BatchQueue *q) {
+  if (q->fd < 0) return q->next < q->nb ? q->next++ : -1;
+  int32_t i;
+  for (;;) {
+    ssize_t r = read(q->fd, &i, sizeof i);
+    if (r == (ssize_t)sizeof i) return i >= 0 && i < q->nb ? i : -1;
+    if (r < 0 && errno == EINTR) continue;
+    return -1;   /* empty and closed: every batch claimed */
+  }
+}
+
+/* batches claimed from q, built ahead by up to build_jobs() builders, timed in claim order */
+static void time_batches(Worker *w, Batch *bs, BatchQueue *q) {
+  int jobs = build_jobs(w->o), nmine = 0, next = 0;
+  int *mine = xmalloc(sizeof(int) * (size_t)(q->nb + 1));
+  bool drained = false, late = false;
+  for (int i = 0; !w->no_gpu; i++) {
+    late = w->o->deadline > 0 && search_now() > w->o->deadline;
+    int running = 0;
+    for (int j = i; j < next; j++) running += !reap_build(&bs[mine[j]], false);
+    /* keep the builders busy: claim and start batches while a builder is free (and always the
+     * one to time next) */
+    while (!drained && !late && (next <= i || running < jobs)) {
+      if (next == nmine) {
+        int c = claim_batch(q);
+        if (c < 0) { drained = true; break; }
+        mine[nmine++] = c;
+      }
+      start_build(w, &bs[mine[next++]]);
+      running++;
+    }
+    if (late || i >= next) {
+      if (late && w->o->progress) {
+        int left = 0;
+        for (int j = i; j < nmine; j++) left += bs[mine[j]].n;
+        for (int j = q->fd < 0 ? q->next : q->nb; j < q->nb; j++) left += bs[j].n;   /* unclaimed, when only this worker claims */
+        fprintf(stderr, "  time budget spent: no batch starts; %d variants left untimed%s\n", left, q->fd < 0 ? "" : " by this worker");
+      }
       break;
     }
-    int running = 0;
-    for (int j = i; j < next; j++) running += !reap_build(&bs[j], false);
-    for (; next < nb && (next <= i || running < jobs); next++, running++) start_build(w, &bs[next]);
+    Batch *b = &bs[mine[i]];
     double t_wait = now_s();
-    reap_build(&bs[i], true);
+    reap_build(b, true);
     w->wait_build_s += now_s() - t_wait;
-    Batch *b = &bs[i];
     if (b->rc == 0) run_batch(w, b->vs, b->n, b->dir, b->compile_s, b->verify_s);
     else if (b->rc == 2) record_all(w, b->vs, b->n, "compile", "the variant could not be rebuilt", b->compile_s, b->verify_s);
     else if (b->rc == 1) refused(w, b->vs, b->n, b->verify_s, b->dir, b->compile_s);
     else time_batch(w, b->vs, b->n, b->verify_s, fmt("%s/here", b->dir));   /* no builder could start */
   }
-  stop_builds(bs, nb);
+  for (int j = 0; j < next; j++) {
+    Batch *b = &bs[mine[j]];
+    if (b->pid > 0) { kill(-b->pid, SIGKILL); kill(b->pid, SIGKILL); reap_build(b, true); }
+  }
+  free(mine);
 }
 
-/* one GPU's share (every variant verified already): timed in batches */
-static int gpu_worker(Space *s, Variant **vs, int n, const double *verify_s, Results *r, const TimeOptions *o, const char *nvcc) {
+/* variants per harness build: --batch, else enough batches for every builder of every GPU
+ * twice over (the first batches arrive sooner), between 4 and 16 variants each */
+static int batch_size(const TimeOptions *o, int n) {
+  if (o->batch > 0) return o->batch;
+  int ng = 1;
+  for (const char *g = o->gpus; g && *g; g++) ng += *g == ',';
+  int builders = build_jobs(o) * ng, per = (n + 2 * builders - 1) / (2 * builders);
+  return per < 4 ? 4 : per > 16 ? 16 : per;
+}
+
+/* one GPU's worker (every variant verified already): the batches of bs it claims from q, timed */
+static int gpu_worker(Space *s, Batch *bs, BatchQueue *q, Results *r, const TimeOptions *o, const char *nvcc) {
   Reference ref;
   if (!reference_run(s, &ref)) { fprintf(stderr, "carve tune: the original faults in the interpreter; nothing can be verified\n"); reference_free(&ref); return 2; }
   char tmpl[300];
   snprintf(tmpl, sizeof tmpl, "%s/time-XXXXXX", s->tmpdir);
   char *dir = mkdtemp(tmpl);
   if (!dir) { reference_free(&ref); return 2; }
-  Worker w = {s, r, o, &ref, nvcc, dir, "", 0, 0, 0, n, now_s(), 0, 0, 0};
-  int per = o->batch > 0 ? o->batch : 16, nb = (n + per - 1) / per;
-  Batch *bs = xmalloc(sizeof(Batch) * (size_t)(nb + 1));
-  for (int i = 0; i < nb; i++) {
-    bs[i].vs = vs + i * per;
-    bs[i].n = i + 1 < nb ? per : n - i * per;
-    bs[i].verify_s = verify_s + i * per;
-    snprintf(bs[i].dir, sizeof bs[i].dir, "%s/b%d", dir, i);
-  }
-  time_batches(&w, bs, nb);
-  free(bs);
+  Worker w = {s, r, o, &ref, nvcc, dir, "", 0, 0, 0, 0, now_s(), 0, 0, 0};
+  for (int i = 0; i < q->nb; i++) { snprintf(bs[i].dir, sizeof bs[i].dir, "%s/b%d", dir, i); w.total += bs[i].n; }
+  time_batches(&w, bs, q);
   if (o->progress && w.done) {
     double all = now_s() - w.t0;
     fprintf(stderr, "  GPU worker (%s%s%s): %d variants in %.1f s: waiting for nvcc %.1f s, comparing outputs %.1f s, "
@@ -408,17 +477,36 @@ static int verify_before_timing(Space *s, Variant **todo, int nt, double *vsec, 
   return m;
 }
 
-/* one worker process per GPU, CUDA_VISIBLE_DEVICES naming its device; the variants dealt round-robin */
+/* the verified variants in batches, timed by one worker process per GPU (CUDA_VISIBLE_DEVICES
+ * naming its device), each claiming batches from one queue */
 static int time_on_gpus(Space *s, Variant **todo, double *vsec, int nt, Results *r, const TimeOptions *o, const char *nvcc) {
-  /* the GPUs: one worker process each, CUDA_VISIBLE_DEVICES naming its device */
   const char *gl = o->gpus;
   int ng = 0;
   char *gpus[64];
   if (gl) for (char *t = strtok(arena_strdup(gl), ","); t && ng < 64; t = strtok(NULL, ",")) gpus[ng++] = t;
+  int per = batch_size(o, nt), nb = (nt + per - 1) / per;
+  Batch *bs = xmalloc(sizeof(Batch) * (size_t)(nb + 1));
+  memset(bs, 0, sizeof(Batch) * (size_t)(nb + 1));
+  for (int i = 0; i < nb; i++) {
+    bs[i].vs = todo + i * per;
+    bs[i].n = i + 1 < nb ? per : nt - i * per;
+    bs[i].verify_s = vsec + i * per;
+  }
+  if (o->progress) fprintf(stderr, "  timing %d variants in %d batches of up to %d on %d GPU worker%s, %d nvcc builds at once each\n",
+                           nt, nb, per, ng > 1 ? ng : 1, ng > 1 ? "s" : "", build_jobs(o));
+  BatchQueue q = {-1, 0, nb};
   if (ng <= 1) {
     if (ng == 1) setenv("CUDA_VISIBLE_DEVICES", gpus[0], 1);
-    return gpu_worker(s, todo, nt, vsec, r, o, nvcc);
+    int rc = gpu_worker(s, bs, &q, r, o, nvcc);
+    free(bs);
+    return rc;
   }
+  int pfd[2];
+  if (pipe(pfd)) { free(bs); fprintf(stderr, "carve tune: pipe: %s\n", strerror(errno)); return 2; }
+  for (int32_t i = 0; i < nb; i++)   /* nb * 4 bytes: far below a pipe's buffer for any space carve builds */
+    if (write(pfd[1], &i, sizeof i) != (ssize_t)sizeof i) { close(pfd[0]); close(pfd[1]); free(bs); return 2; }
+  close(pfd[1]);
+  q.fd = pfd[0];
   fflush(stdout);
   fflush(stderr);
   pid_t pids[64];
@@ -426,11 +514,10 @@ static int time_on_gpus(Space *s, Variant **todo, double *vsec, int nt, Results 
     pids[g] = fork();
     if (pids[g] == 0) {
       setenv("CUDA_VISIBLE_DEVICES", gpus[g], 1);
-      int m = 0;
-      for (int i = g; i < nt; i += ng) { vsec[m] = vsec[i]; todo[m++] = todo[i]; }
-      _exit(gpu_worker(s, todo, m, vsec, r, o, nvcc));
+      _exit(gpu_worker(s, bs, &q, r, o, nvcc));
     }
   }
+  close(pfd[0]);
   int rc = 0;
   for (int g = 0; g < ng; g++) {
     int st = 0;
@@ -438,6 +525,7 @@ static int time_on_gpus(Space *s, Variant **todo, double *vsec, int nt, Results 
     int c = pids[g] < 0 ? 2 : WIFEXITED(st) ? WEXITSTATUS(st) : 2;
     if (c && !rc) rc = c;
   }
+  free(bs);
   return rc;
 }
 
