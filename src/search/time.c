@@ -387,11 +387,16 @@ static void time_batches(Worker *w, Batch *bs, BatchQueue *q) {
   bool drained = false, late = false;
   for (int i = 0; !w->no_gpu; i++) {
     late = w->o->deadline > 0 && search_now() > w->o->deadline;
-    int running = 0;
-    for (int j = i; j < next; j++) running += !reap_build(&bs[mine[j]], false);
-    /* keep the builders busy: claim and start batches while a builder is free (and always the
-     * one to time next) */
-    while (!drained && !late && (next <= i || running < jobs)) {
+    int running = 0, ready = 0;
+    for (int j = i; j < next; j++) {
+      bool done = reap_build(&bs[mine[j]], false);
+      running += !done;
+      ready += done;
+    }
+    /* keep the builders busy: claim and start a batch while a builder is free and fewer than two
+     * built batches wait for this GPU (and always the one to time next). Builds from the cache
+     * finish at once: without the second bound the first worker would claim them all. */
+    while (!drained && !late && (next <= i || (running < jobs && ready < 2))) {
       if (next == nmine) {
         int c = claim_batch(q);
         if (c < 0) { drained = true; break; }
