@@ -316,6 +316,9 @@ struct OutFile {
   char *target;   /* what the rename replaces (links resolved); NULL: written in place */
   char *tmp;      /* the temporary, until renamed */
   FILE *fp;
+  bool to_stdout; /* "-": held in memory (mem, memlen), written to standard output at commit */
+  char *mem;
+  size_t memlen;
 };
 static OutFile *out_files;
 
@@ -332,7 +335,7 @@ static char *dup_str(const char *s) {
 static void out_free(OutFile *f) {
   if (f->fp) fclose(f->fp);
   if (f->tmp) unlink(f->tmp);
-  free(f->path); free(f->target); free(f->tmp);
+  free(f->path); free(f->target); free(f->tmp); free(f->mem);
   free(f);
 }
 
@@ -375,6 +378,16 @@ static FILE *out_temp(const char *target, const struct stat *st, bool exists, ch
 }
 
 OutFile *out_begin(const char *path) {
+  if (!strcmp(path, "-")) {   /* standard output, as everywhere: written whole at commit */
+    OutFile *f = xmalloc(sizeof *f);
+    f->path = dup_str("standard output");
+    f->to_stdout = true;
+    f->fp = open_memstream(&f->mem, &f->memlen);
+    if (!f->fp) { out_fail(f->path, strerror(errno)); out_free(f); return NULL; }
+    f->next = out_files;
+    out_files = f;
+    return f;
+  }
   struct stat st;
   bool exists;
   const char *why = NULL;
@@ -424,7 +437,9 @@ bool out_commit_all(void) {
   }
   bool ok = true;
   for (OutFile *f = out_files; f; f = f->next)
-    if (f->tmp) {
+    if (f->to_stdout) {
+      if ((f->memlen && fwrite(f->mem, 1, f->memlen, stdout) != f->memlen) || fflush(stdout)) ok = out_fail(f->path, strerror(errno));
+    } else if (f->tmp) {
       if (rename(f->tmp, f->target) != 0) ok = out_fail(f->path, strerror(errno));
       else { free(f->tmp); f->tmp = NULL; }
     }

@@ -127,5 +127,10 @@ CARVE_CALIBRATION=$cal "$carve" arch h200 --format json | python3 -c 'import jso
 err=$("$carve" run examples/vv.cu --arg 'a=float[10]:nope' 2>&1 >/dev/null); rc=$?
 [ $rc = 2 ] && [ "$err" = "carve: error: --arg a=float[10]:nope: unknown initializer 'nope' (expected zeros, fill, iota, random or file)" ]
 check $? "an --arg error reads cleanly: $err"
+# "-" is standard output for every command that writes a file with -o: no file named "-"
+( cd "$tmp" && "$carve" print "$f" -o - > print.out && "$carve" optimize "$f" -o - > opt.out 2> /dev/null )
+rc=$?
+[ $rc = 0 ] && [ ! -e "$tmp/-" ] && cmp -s "$tmp/print.out" "$tmp/expected.cu" && grep -q "carve optimize" "$tmp/opt.out"
+check $? "print -o - and optimize -o - write standard output, no file named '-' (exit $rc)"
 echo "output-cli: $pass passed, $fail failed"
 [ $fail = 0 ]
