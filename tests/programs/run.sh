@@ -1,0 +1,46 @@
+#!/bin/bash
+# Whole naive programs written in the style of public GPU benchmark suites (sizes as macros or
+# from argv, a CPU reference, a verdict printed and returned), taken through the user's flow:
+# carve run (the program's own PASS), carve optimize -o OUT at the default size, then OUT run at
+# the default size AND at sizes it was not optimized or verified at (its own check must still
+# pass), and OUT compiled by nvcc where nvcc exists. The passes each kept are printed.
+carve=$(realpath "${1:-./carve}")
+cd "$(dirname "$0")" || exit 2
+pass=0; fail=0
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "programs: FAIL: $2"; fail=$((fail+1)); fi; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+[ -n "$nvcc" ] || echo "programs: nvcc compiles of the outputs skipped (no nvcc)"
+verdict() { grep -q '^PASS$' "$1"; }
+# program | optimize flags | other runs, ';'-separated (flags for carve run)
+while IFS='|' read -r prog oflags others; do
+  [ -n "$prog" ] || continue
+  timeout 300 "$carve" run -I. "$prog.cu" $oflags > "$t/$prog.orig" 2>&1
+  verdict "$t/$prog.orig"; check $? "$prog: the original passes its own check under carve run: $(tail -2 "$t/$prog.orig")"
+  timeout 600 "$carve" optimize -I. "$prog.cu" -o "$t/$prog.opt.cu" $oflags 2> "$t/$prog.plan"; rc=$?
+  check $rc "$prog: carve optimize exits 0 ($rc): $(tail -3 "$t/$prog.plan")"
+  kept=$(grep -o 'optimize: [a-z]* *applied, verified' "$t/$prog.plan" | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s ", $2, ($1 > 1 ? "x" $1 : "")}')
+  echo "programs: $prog: kept ${kept:-nothing}"
+  [ -f "$t/$prog.opt.cu" ] || continue
+  cp common.h "$t/"
+  timeout 300 "$carve" run -I. "$t/$prog.opt.cu" $oflags > "$t/$prog.out" 2>&1
+  verdict "$t/$prog.out"; check $? "$prog: the output passes the program's check at the size optimized: $(tail -2 "$t/$prog.out")"
+  IFS=';' read -ra runs <<< "$others"
+  for r in "${runs[@]}"; do
+    [ -n "$r" ] || continue
+    timeout 300 "$carve" run -I. $r "$prog.cu" > "$t/$prog.o2" 2>&1
+    timeout 300 "$carve" run -I. $r "$t/$prog.opt.cu" > "$t/$prog.x" 2>&1
+    verdict "$t/$prog.x" || ! verdict "$t/$prog.o2"; check $? "$prog: the output passes the program's check at '$r', where the original does: $(grep -v '^  ' "$t/$prog.x" | tail -2)"
+  done
+  if [ -n "$nvcc" ]; then
+    "$nvcc" -arch=sm_90 -I. -o "$t/$prog.exe" "$t/$prog.opt.cu" > "$t/$prog.nvcc" 2>&1; check $? "$prog: nvcc compiles the output: $(head -3 "$t/$prog.nvcc")"
+  fi
+done <<'LIST'
+gemm||-D NI=130 -D NJ=100 -D NK=50;-D NI=7 -D NJ=33 -D NK=129
+atax||-D NX=200 -D NY=33;-D NX=31 -D NY=300
+covar||-D M=150 -D N=40;-D M=17 -D N=100
+jacobi2d||-D N=77 -D TSTEPS=3;-D N=130 -D TSTEPS=2
+matmul_argv|-- 40|-- 100;-- 17;-- 64
+LIST
+echo "programs: $pass passed, $fail failed"
+[ $fail = 0 ]
