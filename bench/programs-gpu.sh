@@ -16,7 +16,10 @@ list='gemm|-D NI=256 -D NJ=256 -D NK=256|-D NI=2048 -D NJ=2048 -D NK=2048
 atax|-D NX=512 -D NY=512|-D NX=8192 -D NY=8192
 covar|-D M=256 -D N=256|-D M=2048 -D N=2048
 jacobi2d|-D N=256 -D TSTEPS=4|-D N=4096 -D TSTEPS=20
-matmul_argv|-- 256|-- 1024'
+matmul_argv|-- 256|-- 1024
+sum_managed|-- 70000|-- 16777216
+mvt|-D N=256|-D N=8192
+conv2d|-D NI=256 -D NJ=256|-D NI=4096 -D NJ=4096'
 : > "$out/programs.jsonl"
 kernel_ms() {   # EXE ARGS...: total gpu__time_duration of every launch, in ms; the run's output in $1.log
   local exe=$1; shift

@@ -41,6 +41,9 @@ atax||-D NX=200 -D NY=33;-D NX=31 -D NY=300
 covar||-D M=150 -D N=40;-D M=17 -D N=100
 jacobi2d||-D N=77 -D TSTEPS=3;-D N=130 -D TSTEPS=2
 matmul_argv|-- 40|-- 100;-- 17;-- 64
+sum_managed|-- 70000|-- 1000000;-- 4097
+mvt||-D N=300;-D N=33
+conv2d||-D NI=300 -D NJ=65;-D NI=33 -D NJ=500
 LIST
 echo "programs: $pass passed, $fail failed"
 [ $fail = 0 ]
