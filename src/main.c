@@ -986,8 +986,21 @@ static int calibration_file(const char *cmd, const char *given, const char **pat
 }
 
 /* ---- analyze, estimate, bench ---- */
+/* the machine --arch names. nvcc's name of a part carve has no description for (-arch=sm_80, as
+ * a program's build flags say) is modeled as the H100 with a warning where the machine matters
+ * (analyze, estimate, optimize, bench, report); run and check need only the limits every
+ * sm_30+ part shares (1024 threads a block, 48 KB of static shared memory), and say nothing. */
 static const Machine *machine_flag(Opts *o) {
   const Machine *m = machine_find(o->machine ? o->machine : "h100");
+  if (!m && o->machine && machine_sm_name(o->machine) && atoi(machine_sm_name(o->machine) + 3) >= 30) {
+    static bool warned;
+    bool quiet = !strcmp(o->cmd->name, "run") || !strcmp(o->cmd->name, "check");
+    if (!warned && !quiet)
+      fprintf(stderr, "carve %s: warning: no machine description for %s (carve describes h100 and h200 (sm_90), g80 (sm_10), gt200 and "
+              "c1060 (sm_13)); modeled as the h100\n", o->cmd->name, machine_sm_name(o->machine));
+    warned = true;
+    m = machine_find("h100");
+  }
   if (!m) usage_error(o->cmd->name, fmt("no machine description for --arch '%s' (carve describes h100 and h200 (sm_90), g80 (sm_10), gt200 and c1060 (sm_13))", o->machine));
   return m;
 }
