@@ -24,7 +24,7 @@ wait
 : > "$out/naive.jsonl"
 for f in $files; do
   [ -f "$out/cu/$f.cu" ] || { echo "{\"file\": \"$f\", \"error\": \"optimize\"}" >> "$out/naive.jsonl"; continue; }
-  passes=$(grep -o '^carve optimize: [a-z]* *applied, verified' "$out/cu/$f.plan" | awk '{print $3}' | tr '\n' ' ')
+  passes=$(grep -E '^[a-z]+ +applied' "$out/cu/$f.plan" | awk '{print $1}' | tr '\n' ' ')
   for v in naive opt; do
     src=$dir/$f.cu; [ $v = opt ] && src=$out/cu/$f.cu
     b=$(timeout 300 ./carve bench "$src" $defs --verify --verify-blocks ${VERIFY_BLOCKS:-2} --baseline --reps 20 --format json 2>> "$out/bench.err")
