@@ -5,7 +5,7 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter
 LDLIBS = -lm -ldl
 PREFIX ?= /usr/local
 
-SRC_LIB = src/base.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c) $(wildcard src/search/*.c)
+SRC_LIB = src/base.c src/json.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c) $(wildcard src/search/*.c)
 OBJ_LIB = $(SRC_LIB:%.c=build/%.o)
 SAN_OBJ_LIB = $(SRC_LIB:%.c=build-san/%.o)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -46,7 +46,7 @@ clean:
 .PHONY: all clean
 
 # ---- tests ----
-TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async test_align test_half test_symbols test_launch
+TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async test_align test_half test_symbols test_launch test_json
 TEST_BINS = $(TEST_PROGS:%=build/tests/%)
 SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
 
@@ -90,7 +90,7 @@ build/bench/bench_front: build/bench/bench_front.o build/libcarve.a
 # default the ASan+UBSan one.
 FUZZ_CC ?= clang
 FUZZ_LIMITS ?= -DLIMIT_TOKENS='(1LL<<20)'
-FUZZ_SRC = src/base.c $(wildcard src/front/*.c)
+FUZZ_SRC = src/base.c src/json.c $(wildcard src/front/*.c)
 build/fuzz/fuzz_front: tests/fuzz/fuzz_front.c tests/fuzz/hostile.h $(FUZZ_SRC) $(wildcard src/*.h src/front/*.h src/front/*.def)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_LIMITS) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_front.c $(FUZZ_SRC) $(LDLIBS)

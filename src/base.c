@@ -1,4 +1,5 @@
 #include "base.h"
+#include "json.h"
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -222,12 +223,11 @@ bool make_dirs(const char *path) {
 }
 
 bool json_number(const char *js, const char *key, double *v) {
-  const char *p = js ? strstr(js, fmt("\"%s\":", key)) : NULL;
-  if (!p) return false;
-  p += strlen(key) + 3;
-  char *end;
-  *v = strtod(p, &end);
-  return end != p;
+  char why[160];
+  Json *j = js ? json_parse(js, strlen(js), why, sizeof why) : NULL;
+  bool ok = json_get_number(j, key, v);
+  json_free(j);
+  return ok;
 }
 
 char *calibration_path(const char *given) {

@@ -76,7 +76,8 @@ void diag_reset(void);
 char *read_file(const char *path, size_t *len);
 /* mkdir -p; false with errno set when the directory cannot be made */
 bool make_dirs(const char *path);
-/* the number after "key": in a flat JSON text (the harness and calibration outputs) */
+/* the number member `key` of the JSON object json (a member of that object, not one nested
+ * deeper or inside a string: json.h); false when json is not an object or has no such number */
 bool json_number(const char *json, const char *key, double *v);
 int usage_error(const char *cmd, const char *msg);             /* a command's usage error: 2 */
 void arena_push(const char ***arr, int *n, const char *s);     /* append to an arena string array */

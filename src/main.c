@@ -2,6 +2,7 @@
  * options it accepts and its function; one parser reads every command's flags and rejects the
  * options a command does not take. Exit status: 0 ok, 1 a kernel fault was found (or a check
  * failed), 2 usage or input error (or a failed write), 3 no GPU or no CUDA toolkit. */
+#include "json.h"
 #include "front/front.h"
 #include "interp/interp.h"
 #include "gpu/gpu.h"
@@ -942,16 +943,18 @@ static const char *calibration_keys[] = {"copy_gbps", "l2_gbps", "shared_gbps", 
 /* what is wrong with a calibration text, or NULL */
 static const char *calibration_problem(const char *s, size_t n) {
   char why[200];
-  if (!json_valid(s, n, why, sizeof why)) return fmt("%s", why);
-  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
-  if (*s != '{') return "not a JSON object";
+  Json *j = json_parse(s, n, why, sizeof why);
+  if (!j) return fmt("%s", why);
+  const char *bad = j->kind != JSON_OBJECT ? "not a JSON object" : NULL;
   int found = 0;
-  for (size_t i = 0; i < sizeof calibration_keys / sizeof *calibration_keys; i++) {
-    double v;
-    if (!strstr(s, fmt("\"%s\"", calibration_keys[i]))) continue;
-    if (!json_number(s, calibration_keys[i], &v) || !(v > 0) || v > 1e300) return fmt("\"%s\" is not a positive number", calibration_keys[i]);
+  for (size_t i = 0; !bad && i < sizeof calibration_keys / sizeof *calibration_keys; i++) {
+    const Json *v = json_get(j, calibration_keys[i]);
+    if (!v) continue;
+    if (v->kind != JSON_NUMBER || !(v->num > 0) || v->num > 1e300) bad = fmt("\"%s\" is not a positive number", calibration_keys[i]);
     found++;
   }
+  json_free(j);
+  if (bad) return bad;
   return found ? NULL : "none of the measurements carve reads (\"copy_gbps\", \"fp32_gflops\", ...): not a file of 'carve calibrate'";
 }
 

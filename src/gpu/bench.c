@@ -1,5 +1,6 @@
 /* bench: build the harness with nvcc, run it on the GPU, verify its outputs against the
  * interpreter, and read Nsight Compute's counters. */
+#include "../json.h"
 #include "gpu.h"
 #include "../report/report.h"
 #include "../model/model.h"
@@ -22,15 +23,6 @@ static char *slurp(const char *path) {
   return r;
 }
 
-
-/* ---- tiny JSON field readers (the harness prints flat objects) ---- */
-static char *json_strv(const char *js, const char *key) {
-  const char *p = strstr(js, fmt("\"%s\": \"", key));
-  if (!p) return NULL;
-  p += strlen(key) + 5;
-  const char *e = strchr(p, '"');
-  return e ? arena_strndup(p, (size_t)(e - p)) : NULL;
-}
 
 /* ---- verification ---- */
 static bool cmp_json_first;   /* reset per verification, for the commas between entries */
@@ -328,11 +320,16 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   if (rc == 3) { fprintf(stderr, "carve bench: no CUDA GPU available (%s)\n", err[0] ? strtok(err, "\n") : "cudaGetDeviceCount found none"); return 3; }
   if (rc == 124) { fprintf(stderr, "carve bench: %s: the kernel did not finish within %d s (hang?); killed\n", L->kernel->name, o->timeout_s > 0 ? o->timeout_s : 120); return 1; }
   if (rc != 0) { fprintf(stderr, "carve bench: %s: the harness failed (exit %d):\n%s", L->kernel->name, rc, err); return 1; }
+  /* the harness prints one JSON object: the device, the times, and the baseline's beside them */
+  char jwhy[160];
+  Json *rj = json_parse(res, strlen(res), jwhy, sizeof jwhy);
+  if (!rj) { fprintf(stderr, "carve bench: %s: the harness's output is %s\n", L->kernel->name, jwhy); return 1; }
   double med = 0, mn = 0, mx = 0;
-  json_number(res, "median_ms", &med);
-  json_number(res, "min_ms", &mn);
-  json_number(res, "max_ms", &mx);
-  char *dev = json_strv(res, "device");
+  json_get_number(rj, "median_ms", &med);
+  json_get_number(rj, "min_ms", &mn);
+  json_get_number(rj, "max_ms", &mx);
+  const char *dev = json_get_string(rj, "device");
+  const Json *base = json_get(rj, "baseline");
   LaunchSpec *s = find_spec(L->prog, L->kernel->name);
   double bytes = s && s->bytes > 0 ? s->bytes : min_bytes(L), flops = s ? s->flops : 0;
   double gbps = med > 0 ? bytes / (med * 1e-3) / 1e9 : 0, gflops = med > 0 && flops > 0 ? flops / (med * 1e-3) / 1e9 : 0;
@@ -350,10 +347,10 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
            flops, gbps, gflops);
     if (copy_gbps > 0) printf(", \"fraction_of_copy_bw\": %.4f", gbps / copy_gbps);
     if (fp32 > 0 && gflops > 0) printf(", \"fraction_of_fp32\": %.4f", gflops / fp32);
-    const char *b = strstr(res, "\"baseline\":");
+    const char *b = base ? strstr(res, "\"baseline\":") : NULL;   /* printed as the harness wrote it */
     if (b) {
       const char *e = strchr(b, '}');
-      printf(", %.*s", (int)(e - b + 1), b);
+      if (e) printf(", %.*s", (int)(e - b + 1), b);
     }
   } else {
     printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> on %s\n", file, L->kernel->name, (long long)L->grid[0], (long long)L->grid[1],
@@ -367,13 +364,12 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
       if (fp32 > 0) printf(", %.1f%% of the measured FP32 rate", 100 * gflops / fp32);
       printf("\n");
     }
-    const char *b = strstr(res, "\"baseline\":");
-    if (b) {
+    if (base) {
       double bm = 0, bf = 0, bb = 0;
-      json_number(b, "median_ms", &bm);
-      json_number(b, "flops", &bf);
-      json_number(b, "bytes", &bb);
-      char *bn = json_strv(b, "name");
+      json_get_number(base, "median_ms", &bm);
+      json_get_number(base, "flops", &bf);
+      json_get_number(base, "bytes", &bb);
+      const char *bn = json_get_string(base, "name");
       printf("  baseline %s: median %.4f ms (%.1f GFLOP/s, %.1f GB/s); the kernel takes %.2fx its time\n", bn ? bn : "?", bm,
              bm > 0 ? bf / (bm * 1e-3) / 1e9 : 0, bm > 0 ? bb / (bm * 1e-3) / 1e9 : 0, bm > 0 ? med / bm : 0);
     }
@@ -387,8 +383,9 @@ int bench_run(Launch *L, const char *file, const BenchOptions *o) {
   if (o->ncu) {
     char *ncu = find_program("ncu");
     if (!ncu) fprintf(stderr, "carve bench: ncu (Nsight Compute) not found; counters skipped\n");
-    else if (run_ncu(ncu, exe, dir, L, o, dev)) result = result ? result : 2;
+    else if (run_ncu(ncu, exe, dir, L, o, dev ? dev : "?")) result = result ? result : 2;
   }
   if (o->json) printf("}\n");
+  json_free(rj);
   return result;
 }

@@ -2,6 +2,7 @@
  * points, per thread), Ryoo's Efficiency and Utilization (eqs. 5.1, 5.2), and carve's
  * bottleneck time estimate from the counts, the analyzer's traffic, the occupancy and the
  * machine's measured ceilings. */
+#include "../json.h"
 #include "metrics.h"
 #include <math.h>
 #include <stdlib.h>
@@ -484,23 +485,26 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
                 0, 0, 0, m->l1_latency_cycles, "machine description"};
   if (m->dram_latency_cycles > 0 && m->clock_mhz > 0) c.latency_ns = m->dram_latency_cycles / m->clock_mhz * 1e3;
   size_t n;
-  char *js = path ? read_file(path, &n) : NULL;
+  char *text = path ? read_file(path, &n) : NULL;
+  char why[160];
+  Json *js = text ? json_parse(text, n, why, sizeof why) : NULL;   /* not JSON: the description's ceilings (check_calibration says why) */
+  free(text);
   if (js && m->cc_major >= 7) {
     double v = 0;
-    if (json_number(js, "copy_gbps", &v) && v > 0) c.dram_gbps = v;
-    if (json_number(js, "l2_gbps", &v) && v > 0) c.l2_gbps = v;
-    if (json_number(js, "shared_gbps", &v) && v > 0) c.shared_gbps = v;
-    if (json_number(js, "fp32_gflops", &v) && v > 0) c.fp32_gflops = v;
-    if (json_number(js, "global_latency_ns", &v) && v > 0) c.latency_ns = v;
-    if (json_number(js, "l2_latency_ns", &v) && v > 0) c.l2_latency_ns = v;
-    if (json_number(js, "launch_overhead_us", &v) && v > 0) c.launch_us = v;
-    if (json_number(js, "barrier_cycles", &v) && v > 0) c.barrier_cycles = v;
-    if (json_number(js, "shared_latency_cycles", &v) && v > 0) c.shared_latency_cycles = v;
-    if (json_number(js, "l1_latency_cycles", &v) && v > 0 && m->l1_smem_bytes > 0) c.l1_latency_cycles = v;
-    if (json_number(js, "clock_mhz", &v) && v > 0) c.clock_mhz = v;
+    if (json_get_number(js, "copy_gbps", &v) && v > 0) c.dram_gbps = v;
+    if (json_get_number(js, "l2_gbps", &v) && v > 0) c.l2_gbps = v;
+    if (json_get_number(js, "shared_gbps", &v) && v > 0) c.shared_gbps = v;
+    if (json_get_number(js, "fp32_gflops", &v) && v > 0) c.fp32_gflops = v;
+    if (json_get_number(js, "global_latency_ns", &v) && v > 0) c.latency_ns = v;
+    if (json_get_number(js, "l2_latency_ns", &v) && v > 0) c.l2_latency_ns = v;
+    if (json_get_number(js, "launch_overhead_us", &v) && v > 0) c.launch_us = v;
+    if (json_get_number(js, "barrier_cycles", &v) && v > 0) c.barrier_cycles = v;
+    if (json_get_number(js, "shared_latency_cycles", &v) && v > 0) c.shared_latency_cycles = v;
+    if (json_get_number(js, "l1_latency_cycles", &v) && v > 0 && m->l1_smem_bytes > 0) c.l1_latency_cycles = v;
+    if (json_get_number(js, "clock_mhz", &v) && v > 0) c.clock_mhz = v;
     c.source = "calibration file";
   }
-  free(js);
+  json_free(js);
   if (c.l2_gbps <= 0) c.l2_gbps = c.dram_gbps * 2.5;
   if (c.shared_gbps <= 0) c.shared_gbps = m->sm_count * 128.0 * c.clock_mhz * 1e-3;
   if (c.latency_ns <= 0) c.latency_ns = 500;

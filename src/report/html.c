@@ -4,6 +4,7 @@
  * time, the optimizer's plan as a before/after diff, and predicted against measured figures
  * from a `carve bench --format json` file. Everything comes from the structs the text and JSON
  * emitters print: Analysis, ReportCost (the Estimate), Findings, Plan. */
+#include "../json.h"
 #include "report.h"
 #include "../opt/opt.h"
 #include <math.h>
@@ -370,16 +371,21 @@ static void measured_section(Buf *b, const HtmlInput *in, double measured_ms) {
   const char *names[64];
   double pr[64], me[64];
   bool fl[64];
-  for (const char *c = in->bench_json; n < 64 && (c = strstr(c, "{\"counter\": \"")); c++) {
-    const char *q = c + 13, *e = strchr(q, '"');
+  char why[160];
+  Json *bj = json_parse(in->bench_json, strlen(in->bench_json), why, sizeof why);
+  const Json *cmp = json_get(bj, "compare");
+  for (int i = 0; cmp && cmp->kind == JSON_ARRAY && i < cmp->n && n < 64; i++) {
+    const Json *c = &cmp->kids[i];
+    const char *name = json_get_string(c, "counter");
     double p, m;
-    if (!e || !json_number(c, "predicted", &p) || !json_number(c, "measured", &m)) continue;
-    names[n] = arena_strndup(q, (size_t)(e - q));
+    if (!name || !json_get_number(c, "predicted", &p) || !json_get_number(c, "measured", &m)) continue;
+    names[n] = arena_strdup(name);
     pr[n] = p; me[n] = m;
-    const char *f = strstr(c, "\"flagged\": ");
-    fl[n] = f && !strncmp(f + 11, "true", 4);
+    const Json *f = json_get(c, "flagged");
+    fl[n] = f && f->kind == JSON_TRUE;
     n++;
   }
+  json_free(bj);
   if (!n) { buf_puts(b, "<p>The file has no counter comparison (bench without --ncu).</p>\n"); return; }
   double lo = 1e300, hi = 0;
   for (int i = 0; i < n; i++) {
