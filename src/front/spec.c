@@ -156,10 +156,14 @@ static ArgSpec *parse_arg(Token *tok, const char *dir) {
   return a;
 }
 
+/* a launch's settings, one per parameter: a second `#pragma carve arg` for one parameter is an
+ * error, as a second launch for one kernel is (which of the two meant what is not carve's guess) */
 static void add_arg(LaunchSpec *s, ArgSpec *a) {
   ArgSpec **pp = &s->args;
   for (; *pp; pp = &(*pp)->next)
-    if (!strcmp((*pp)->name, a->name)) { a->next = (*pp)->next; *pp = a; return; }
+    if (!strcmp((*pp)->name, a->name))
+      error_tok(a->tok, "a second '#pragma carve arg' for parameter '%s' of '%s' (the first is at line %d)", a->name,
+                s->kernel ? s->kernel : "?", (*pp)->tok->line);
   *pp = a;
 }
 
