@@ -796,6 +796,7 @@ static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r) 
   argv[0] = o->file;
   for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
+                    .copy_launch = o->launch_no, .copy_kernel = o->kernel,
                     .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
   if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
   fflush(stdout);
@@ -816,8 +817,8 @@ static int cmd_run_host(Opts *o, Program *p) {
   if (!strcmp(o->format, "json")) {
     printf("{\"file\": ");
     json_string(stdout, o->file);
-    printf(", \"status\": \"%s\", \"exit_code\": %d, \"launches\": %d, \"kernel_lane_ops\": %llu, \"distinct\": [",
-           rc == 0 ? "ok" : rc == 1 ? "fault" : "error", r.exit_code, r.launches, (unsigned long long)r.kernel_lane_ops);
+    printf(", \"status\": \"%s\", \"exit_code\": %d, \"launches\": %d, \"invalid_launches\": %d, \"kernel_lane_ops\": %llu, \"distinct\": [",
+           rc == 0 ? "ok" : rc == 1 ? "fault" : "error", r.exit_code, r.launches, r.invalid_launches, (unsigned long long)r.kernel_lane_ops);
     for (int i = 0; i < r.nrec; i++) {
       printf("%s{\"launch\": %d, \"kernel\": ", i ? ", " : "", i + 1);
       json_string(stdout, r.rec[i].kernel->name);
@@ -832,7 +833,8 @@ static int cmd_run_host(Opts *o, Program *p) {
             (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
-    if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 64)\n", r.unrecorded);
+    if (r.invalid_launches) fprintf(stderr, "  %d launch%s not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration)\n", r.invalid_launches, r.invalid_launches == 1 ? "" : "es");
+    if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 2^20)\n", r.unrecorded);
   }
   int code = r.exit_code;
   host_result_free(&r);
@@ -861,6 +863,12 @@ static int select_recorded(Opts *o, HostResult *r, int *sel) {
     if (!seen && (!o->kernel || !strcmp(o->kernel, r->rec[i].kernel->name))) sel[n++] = i;
   }
   if (!n) fprintf(stderr, "carve %s: %s\n", o->cmd->name, o->kernel ? fmt("the program never launched '%s'", o->kernel) : "the program made no launch");
+  for (int i = 0; i < n; i++)
+    if (!r->rec[sel[i]].kept) {
+      fprintf(stderr, "carve %s: launch %d's buffers were not kept (carve copies at most 1 GiB of recorded buffers; --launch N picks one)\n",
+              o->cmd->name, sel[i] + 1);
+      return 0;
+    }
   return n;
 }
 

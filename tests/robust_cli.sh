@@ -30,5 +30,28 @@ expect "check of 5,000 kernels: the host launch found" grep -q 'k4999.*' "$tmp/o
 expect "check of 5,000 kernels: the host launch found (line)" grep -q 'launched by the host code at line 5001' "$tmp/out"
 expect "check of 5,000 kernels in under 5 s (took ${secs}s)" [ "$secs" -lt 5 ]
 
+# ---- item 8: an empty grid is cudaErrorInvalidConfiguration and the program goes on ----
+"$CARVE" run tests/host/sweep_empty.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "sweep_empty: exit 0 (got $rc: $(head -3 "$tmp/err"))" [ "$rc" -eq 0 ]
+expect "sweep_empty: cudaGetLastError sees the empty launch" grep -qx 'left 0: invalid configuration argument (invalid configuration)' "$tmp/out"
+expect "sweep_empty: the program went on" grep -qx 'h\[0\]=4 h\[999\]=1' "$tmp/out"
+expect "sweep_empty: a located warning" grep -q "sweep_empty.cu:15:5: warning: launch of 'step': grid (0,1,1)" "$tmp/err"
+expect "sweep_empty: counted in the summary" grep -q '1 launch not run: a configuration CUDA refuses' "$tmp/err"
+"$CARVE" analyze tests/host/sweep_empty.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "sweep_empty: analyze takes its launches (got $rc)" [ "$rc" -eq 0 ]
+
+# ---- item 8: more than 64 distinct launches are recorded; the selected one is analyzed ----
+"$CARVE" run tests/host/many_launches.cu > "$tmp/out" 2> "$tmp/err"
+expect "many_launches: 102 distinct" grep -q '102 launches (102 distinct)' "$tmp/err"
+expect "many_launches: launch 102 listed" grep -q 'launch 102: last<<<(2,1,1), (128,1,1)>>>' "$tmp/err"
+"$CARVE" analyze tests/host/many_launches.cu --launch 102 > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "many_launches: analyze --launch 102 (got $rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
+expect "many_launches: analyze --launch 102 is that launch" grep -q 'last<<<(2,1,1), (128,1,1)>>> on h100' "$tmp/out"
+"$CARVE" estimate tests/host/many_launches.cu --launch 80 > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "many_launches: estimate --launch 80 (got $rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
+"$CARVE" analyze tests/host/many_launches.cu --launch 103 > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "many_launches: --launch 103 is an error" [ "$rc" -eq 2 ]
+expect "many_launches: --launch 103 says how many" grep -q 'made 102 distinct launches' "$tmp/err"
+
 echo "robust: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
