@@ -53,5 +53,34 @@ expect "many_launches: estimate --launch 80 (got $rc: $(head -2 "$tmp/err"))" [ 
 expect "many_launches: --launch 103 is an error" [ "$rc" -eq 2 ]
 expect "many_launches: --launch 103 says how many" grep -q 'made 102 distinct launches' "$tmp/err"
 
+# ---- item 6: analyze of a one-block launch runs all 4 warps and fails on thread 40's store ----
+cat > "$tmp/oob40.cu" <<'CU'
+#pragma carve launch k grid(GRID) block(128)
+#pragma carve arg a = float[12800] : zeros out
+__global__ void k(float *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 40) a[i + 100000] = 1.0f;
+  else a[i] = 2.0f;
+}
+CU
+"$CARVE" analyze "$tmp/oob40.cu" -D GRID=1 --fail-on error > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "analyze one block: exit 1 on the fault (got $rc)" [ "$rc" -eq 1 ]
+expect "analyze one block: thread 40's store named" grep -q 'out-of-bounds global write.*thread (40,0,0)' "$tmp/err"
+expect "analyze one block: 4 of 4 warps" grep -q '4 of 4 warps in each' "$tmp/out"
+if command -v python3 > /dev/null 2>&1; then
+  "$CARVE" analyze "$tmp/oob40.cu" -D GRID=100 --format sarif 2> /dev/null > "$tmp/sarif"
+  expect "SARIF of a sampled launch: sampled, and a located note for the unreached store" python3 -c '
+import json, sys
+inv = json.load(open(sys.argv[1]))["runs"][0]["invocations"][0]
+assert inv["properties"]["sampled"] is True, inv
+notes = [n for n in inv["toolExecutionNotifications"] if "not reached" in n["message"]["text"]]
+assert len(notes) == 1 and notes[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 5, notes' "$tmp/sarif"
+  "$CARVE" analyze "$tmp/oob40.cu" -D GRID=100 --format json 2> /dev/null > "$tmp/json"
+  expect "JSON of a sampled launch: sampled true" python3 -c '
+import json, sys; d = json.load(open(sys.argv[1])); assert d["sampled"] is True and d["unreached"], d["sampled"]' "$tmp/json"
+else
+  echo "robust: skipped (python3 not found): SARIF and JSON checks"
+fi
+
 echo "robust: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
