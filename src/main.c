@@ -88,6 +88,8 @@ static const char usage_optimize[] =
   "--kernel K, --host FUNC), with the buffers as the program filled them; the output is then the\n"
   "whole program, the kernel and its launches replaced (the verified block shape runs the optimized\n"
   "kernel, any other the original), or the kernel alone with a warning where that is not safe.\n"
+  "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
+  "60); --max-steps N gives an exact step limit instead.\n"
   "Exit 0 with the output written (also when no pass applied), 2 on an error.\n";
 
 static const char usage_check[] =
@@ -176,6 +178,10 @@ static const char usage_analyze[] =
   "first distinct launch is analyzed with the buffers as the program filled them (--launch N: the Nth\n"
   "distinct launch, --kernel K: K's first; flags override the recorded grid, block and arguments;\n"
   "JSON: an array when there are several).\n"
+  "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
+  "60); --max-steps N gives an exact step limit instead.\n"
+  "A small launch (every block run, at most 64 warps) runs every warp; JSON's sampled is true when\n"
+  "any block, warp or step was skipped.\n"
   "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
 
 static const char usage_estimate[] =
@@ -197,6 +203,8 @@ static const char usage_estimate[] =
   "fields: docs/estimate-json.md.\n"
   "A file with a main and no launch specification: the launches the program made, as analyze takes\n"
   "them (--launch N, --kernel K, --host FUNC).\n"
+  "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
+  "60); --max-steps N gives an exact step limit instead.\n"
   "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n"
   "                         (each file's kernel is the one its launch specification names)\n"
   "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
@@ -237,7 +245,7 @@ static const char usage_calibrate[] =
 
 /* ---- options ---- */
 typedef enum {
-  O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_NO_RACE,
+  O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_MAX_SECONDS, O_NO_RACE,
   O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
   O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
   O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
@@ -256,7 +264,7 @@ static const OptDef options[] = {
   {"-D", O_DEFINE, "NAME[=VALUE]"}, {"-I", O_INCLUDE, "a directory"}, {"--kernel", O_KERNEL, "a name"},
   {"--format", O_FORMAT, "a format"}, {"-o", O_OUTPUT, "a path"}, {"--grid", O_GRID, "X[,Y[,Z]]"},
   {"--block", O_BLOCK, "X[,Y[,Z]]"}, {"--shared", O_SHARED, "a byte count"}, {"--arg", O_ARG, "NAME=VALUE"},
-  {"--out", O_OUT, "NAME=PATH"}, {"--max-steps", O_MAX_STEPS, "a number"}, {"--no-race-check", O_NO_RACE, NULL},
+  {"--out", O_OUT, "NAME=PATH"}, {"--max-steps", O_MAX_STEPS, "a number"}, {"--max-seconds", O_MAX_SECONDS, "seconds"}, {"--no-race-check", O_NO_RACE, NULL},
   {"--dump-inputs", O_DUMP_INPUTS, "a directory"}, {"--verify", O_VERIFY, NULL}, {"--verify-blocks", O_VERIFY_BLOCKS, "a positive number"},
   {"--ncu", O_NCU, NULL}, {"--flush-l2", O_FLUSH_L2, NULL}, {"--baseline", O_BASELINE, NULL}, {"--no-baseline", O_NO_BASELINE, NULL},
   {"--emit", O_EMIT, "a directory"}, {"--reps", O_REPS, "a positive number"}, {"--timeout", O_TIMEOUT, "a positive number"},
@@ -282,6 +290,7 @@ typedef struct Opts {
   const char **arg_texts; int nargs;
   const char *grid, *block;
   uint64_t max_steps;
+  double max_seconds;                /* a host program's wall-clock limit where only its launches matter */
   bool no_race, rank;
   const char *dump_inputs;
   int blocks, fail_on, regs;
@@ -379,6 +388,10 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
     o->max_steps = n < 1.8e19 ? (uint64_t)n : UINT64_MAX;
     return 0;
   }
+  case O_MAX_SECONDS:
+    o->max_seconds = strtod(v, &end);
+    if (!*v || *end || !(o->max_seconds > 0 && o->max_seconds < 1e9)) return usage_error(cmd, "--max-seconds needs a positive number of seconds");
+    return 0;
   case O_NO_RACE: o->no_race = true; return 0;
   case O_DUMP_INPUTS: o->dump_inputs = v; return 0;
   case O_VERIFY: o->bench.verify = true; return 0;
@@ -791,12 +804,13 @@ static bool has_main(Program *p, const char *fn) {
 }
 
 /* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
-static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r) {
+static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only) {
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
   argv[0] = o->file;
   for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
                     .copy_launch = o->launch_no, .copy_kernel = o->kernel,
+                    .max_seconds = launches_only ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0,
                     .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
   if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
   fflush(stdout);
@@ -813,7 +827,7 @@ static const char *launch_text(const RecordedLaunch *rl) {
  * standard error (JSON: standard output, after the program's) */
 static int cmd_run_host(Opts *o, Program *p) {
   HostResult r;
-  int rc = run_host(o, p, true, NULL, &r);
+  int rc = run_host(o, p, true, NULL, &r, false);
   if (!strcmp(o->format, "json")) {
     printf("{\"file\": ");
     json_string(stdout, o->file);
@@ -892,7 +906,7 @@ typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const Laun
 static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
   FILE *devnull = fopen("/dev/null", "w");
   HostResult r;
-  int rc = run_host(o, p, true, devnull ? devnull : stderr, &r);
+  int rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
   if (devnull) fclose(devnull);
   if (rc) { fprintf(stderr, "carve %s: the host program did not run to its end, so its launches are not analyzed\n", o->cmd->name); host_result_free(&r); return rc; }
   int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
@@ -1412,12 +1426,12 @@ static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
   {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
-  {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
+  {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
-  {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
+  {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
   {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", LOAD_FILE, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", 0, cmd_arch},

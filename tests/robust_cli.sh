@@ -82,5 +82,42 @@ else
   echo "robust: skipped (python3 not found): SARIF and JSON checks"
 fi
 
+# ---- item 9: the host limits of the commands that want only the launches ----
+for cmd in analyze estimate optimize; do
+  start=$(date +%s)
+  extra=()
+  [ $cmd = optimize ] && extra=(-o "$tmp/o.cu")
+  timeout 60 "$CARVE" $cmd tests/host/forever.cu --max-steps 1000000 "${extra[@]}" > "$tmp/out" 2> "$tmp/err"; rc=$?
+  expect "$cmd --max-steps on a for(;;): exit 2 (got $rc)" [ "$rc" -eq 2 ]
+  expect "$cmd --max-steps: the step limit named" grep -q 'step limit 1000000 reached in the host function' "$tmp/err"
+  timeout 60 "$CARVE" $cmd tests/host/forever.cu --max-seconds 1 "${extra[@]}" > "$tmp/out" 2> "$tmp/err"; rc=$?
+  secs=$(( $(date +%s) - start ))
+  expect "$cmd --max-seconds 1 on a for(;;): exit 2 (got $rc)" [ "$rc" -eq 2 ]
+  expect "$cmd --max-seconds 1: the time limit named" grep -q 'ran past its time limit of 1 s' "$tmp/err"
+  expect "$cmd: both stops within 20 s (took ${secs}s)" [ "$secs" -lt 20 ]
+done
+timeout 60 "$CARVE" space tests/host/forever.cu --no-metrics --max-seconds 1 > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "space --max-seconds 1 on a for(;;): exit 2 (got $rc)" [ "$rc" -eq 2 ]
+expect "space --max-seconds 1: the time limit named" grep -q 'ran past its time limit of 1 s' "$tmp/err"
+timeout 60 "$CARVE" space tests/host/forever.cu --no-metrics --max-steps 100000 > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "space --max-steps: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+expect "space --max-steps: the step limit named" grep -q 'step limit 100000 reached' "$tmp/err"
+"$CARVE" analyze tests/host/forever.cu --max-seconds 0 > /dev/null 2> "$tmp/err"; rc=$?
+expect "--max-seconds 0 is a usage error (got $rc)" [ "$rc" -eq 2 ]
+# carve run wants the whole program: no wall-clock limit, its step limit stays 10^11
+"$CARVE" run tests/host/forever.cu --max-steps 100000 > /dev/null 2> "$tmp/err"; rc=$?
+expect "run --max-steps on a for(;;): stopped, exit 2 (got $rc)" [ "$rc" -eq 2 ]
+
+# ---- item 9: host recursion 50,000 deep and a template 1,000 deep run ----
+"$CARVE" run tests/host/recursion_deep.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "recursion 50,000 deep: exit 0 (got $rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
+expect "recursion 50,000 deep: its answer" grep -qx 'depth 50000, h\[31\] = 50031' "$tmp/out"
+"$CARVE" run tests/host/recursion_deep.cu -- 100000 > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "recursion past 100,000 calls: a located fault, exit 1 (got $rc)" [ "$rc" -eq 1 ]
+expect "recursion past 100,000: the limit named" grep -q 'recursion_deep.cu:6:.*call depth exceeds 100000' "$tmp/err"
+"$CARVE" run tests/cxx/template_deep.cu --out a="$tmp/a.bin" > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "template 1,000 deep: exit 0 (got $rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
+expect "template 1,000 deep: a[31] = 1031" [ "$(od -An -t d4 -j 124 -N 4 "$tmp/a.bin" 2>/dev/null | tr -d ' ')" = 1031 ]
+
 echo "robust: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3474,7 +3474,7 @@ static void toplevel_call(void *ud) {
  * scope where each type parameter names the argument type and each value parameter is its
  * value: the instance is an ordinary function named "k<256, float>", printed back as an
  * explicit specialization after the template's declaration. */
-enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 32 };
+enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 1024 };
 typedef struct { char *name; bool is_type; Type *vty; Token *deflt; } TParam;
 typedef struct Template {
   char *name, *local;     /* "ns::k" and "k" */
@@ -3659,7 +3659,8 @@ static Obj *instantiate(Template *t, TArg *args, Token *at) {
   VarScope *have = find_global_n(full, (int)strlen(full));
   if (have && have->var) return have->var;
   if (instance_depth >= MAX_INSTANCE_DEPTH)
-    error_tok(at, "template instances nested too deeply (%d) instantiating '%s'", MAX_INSTANCE_DEPTH, full);
+    error_tok(at, "template instances nested too deeply (%d, as clang's and nvcc's -ftemplate-depth; docs/limits.md) instantiating '%s'",
+              MAX_INSTANCE_DEPTH, full);
   ParserState saved = save_parser();
   char **su = using_ns; int sn = n_using;
   NsAlias *sa = ns_aliases; int sna = n_ns_aliases;

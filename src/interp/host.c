@@ -1085,7 +1085,9 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   if (!bind_main(hw, f, o->argc, o->argv)) goto done;
   RunStats st;
   RunOptions ro = o->kernel_opt;
-  ro.max_steps = o->max_steps ? o->max_steps : 100000000000ull;
+  /* the step limit: the one given; else none where a wall-clock limit applies, else 10^11 */
+  ro.max_steps = o->max_steps ? o->max_steps : o->max_seconds > 0 ? UINT64_MAX / 2 : 100000000000ull;
+  ro.max_seconds = o->max_steps ? 0 : o->max_seconds;
   ro.hooks = NULL;
   status = interp_run(HL, &ro, &st);
   r->host_steps = st.warp_steps;

@@ -106,6 +106,7 @@ typedef struct RunOptions {
   bool poison_shared;    /* each block's shared memory starts as 0xff bytes (NaN, -1), not zeros:
                           * a read of an element nobody wrote changes the result (verification) */
   bool progress;         /* a progress line on stderr for launches running over a second */
+  double max_seconds;    /* host code: stopped (status 2) past this much wall-clock time (0: no limit) */
 } RunOptions;
 
 /* A fault as data (run's JSON): the same facts the diagnostic prints, recorded where the fault is
@@ -207,7 +208,9 @@ typedef struct HostOptions {
   int argc; const char **argv;  /* argv[0] is the program's name */
   const struct Machine *machine; /* cudaGetDeviceProperties answers for it (NULL: the H100) */
   RunOptions kernel_opt; /* for every launch */
-  uint64_t max_steps;    /* the host function's own step limit (0: 10^11) */
+  uint64_t max_steps;    /* the host function's own step limit (0: 10^11, or none with max_seconds) */
+  double max_seconds;    /* its wall-clock limit (0: none): what commands that want only the
+                          * launches use by default instead of a step count (docs/limits.md) */
   bool record;           /* keep the distinct launches (RecordedLaunch) */
   int copy_launch;       /* copy the buffers of only this distinct launch (1-based; 0: see below) */
   const char *copy_kernel; /* else of only this kernel's first; else of the first 64 and each

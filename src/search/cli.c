@@ -12,7 +12,8 @@ static const char usage_space[] =
   "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
   "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
   "                   [--passes A,B | --skip A,B] [--blocks orig|WxH,...] [--no-metrics]\n"
-  "                   [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a program's recorded launch)\n"
+  "                   [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [-- PROGRAM ARGS]\n"
+  "                   (a program's recorded launch)\n"
   "\n"
   "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
   "pass is an axis, on or off, and its parameters axes while it is on), and the launch shape\n"
@@ -29,7 +30,8 @@ static const char usage_space[] =
   "A file with a main and no launch specification: the launch the program makes (run in the\n"
   "interpreter; --launch N the Nth distinct, --kernel K K's first, by default the first), with\n"
   "the buffers as the program filled them; its block shape stays the program's (the host code\n"
-  "launches it), the passes are the space.\n"
+  "launches it), the passes are the space. The program runs for at most --max-seconds S of\n"
+  "wall-clock time (default 60), or exactly --max-steps N steps when given.\n"
   "--no-metrics: the axes and the size before constraints only, no variant built (seconds, for\n"
   "sizing a space before computing it).\n"
   "See docs/tune.md.\n"
@@ -44,7 +46,8 @@ static const char usage_tune[] =
   "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
   "                  [--batch N] [--builds N]   (variants per harness build, default 16; builds at once,\n"
   "                  default the cores per GPU, at most 8)\n"
-  "                  [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a host program: its recorded launch, see carve space)\n"
+  "                  [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [-- PROGRAM ARGS]\n"
+  "                  (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
   "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
@@ -79,6 +82,7 @@ typedef struct TuneArgs {
   const char **prog_args; int nprog_args;
   const char *host_fn;
   int launch_no;
+  double max_steps, max_seconds; /* the host program's limits (0: 60 s of wall-clock time) */
   CarveOptions co;
   StaticOptions so;
   TimeOptions to;
@@ -107,6 +111,8 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--blocks")) a->blocks = val;
   else if (!strcmp(opt, "--host")) a->host_fn = val;
   else if (!strcmp(opt, "--launch")) { NEEDS_INT(1, 1e6); a->launch_no = (int)x; }
+  else if (!strcmp(opt, "--max-steps")) { if (!number(val, 1, 1.8e19, &a->max_steps)) { usage_error(cmd, "--max-steps needs a positive number"); return 2; } }
+  else if (!strcmp(opt, "--max-seconds")) { if (!number(val, 1e-3, 1e9, &a->max_seconds)) { usage_error(cmd, "--max-seconds needs a positive number of seconds"); return 2; } }
   else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
   else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
   else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
@@ -524,6 +530,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   }
   SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
                    .only = a->only, .skip = a->skip, .blocks = a->blocks, .launch_no = a->launch_no, .host_fn = a->host_fn,
+                   .max_steps = (uint64_t)a->max_steps, .max_seconds = a->max_seconds > 0 ? a->max_seconds : 60,
                    .prog_args = a->prog_args, .nprog_args = a->nprog_args};
   Space s;
   char err[512];

@@ -80,6 +80,7 @@ typedef struct SearchInput {
   int launch_no;                /* --launch N: the Nth distinct launch (0: the kernel's first) */
   const char *host_fn;          /* --host FUNC (NULL: main) */
   const char **prog_args; int nprog_args;   /* the program's own arguments (after --) */
+  uint64_t max_steps; double max_seconds;   /* its limits (HostOptions) */
 } SearchInput;
 
 typedef struct Space {

@@ -313,7 +313,8 @@ static bool record_launch(Space *s, Buf *fp, char *err, size_t errlen) {
   for (int i = 0; i < s->in.nprog_args; i++) argv[i + 1] = s->in.prog_args[i];
   FILE *null = fopen("/dev/null", "w");
   HostOptions ho = {.func = s->in.host_fn, .argc = s->in.nprog_args + 1, .argv = argv, .machine = s->in.m, .record = true, .out = null,
-                    .copy_launch = s->in.launch_no, .copy_kernel = s->in.kernel};
+                    .copy_launch = s->in.launch_no, .copy_kernel = s->in.kernel, .max_steps = s->in.max_steps,
+                    .max_seconds = s->in.max_seconds};
   HostResult r;
   fflush(stdout);
   int rc = host_run(s->orig, &ho, &r);
