@@ -484,17 +484,18 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
     a->to.progress = a->progress;
     a->to.workers = a->so.workers;
     rc = time_variants(s, sel.idx, sel.n, res, &a->to);
-    /* workers (one per GPU) appended to the file: read it again */
-    if (a->results) {
+    /* workers (one per GPU) appended to the file: read it again (the lock kept) */
+    if (a->results && res->fd >= 0) {
       char why[256];
-      results_close(res);
-      if (!results_open(res, a->results, why, sizeof why)) { fprintf(stderr, "carve tune: %s\n", why); rc = 2; }
+      if (!results_reload(res, why, sizeof why)) { fprintf(stderr, "carve tune: %s\n", why); rc = 2; }
     }
     for (int k = 0; k < sel.n; k++) {
       const TimeRecord *t = results_time(res, s->v[sel.idx[k]].hash);
       verified[k] = !t ? 0 : !strcmp(t->status, "ok") ? 1 : -1;
     }
   }
+  /* a record that could not be written: an error, not a table that looks whole */
+  if (!results_check(res, "tune")) rc = 2;
   Summary u;
   summarize(s, &sel, res, &u);
   if (rc != 3 && rc != 2) print_summary(s, a, res, &sel, &u, verified, !strcmp(a->format, "json"));
@@ -546,6 +547,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   a->so.ntasks = a->tasks;
   a->so.deadline = a->deadline;
   int computed = space_metrics(&s, &a->so);
+  if (!results_check(&res, cmd)) { results_close(&res); space_free(&s); return 2; }
   if (a->progress) fprintf(stderr, "  static metrics: %d variants computed here (the rest from the results file, or constrained before building)\n", computed);
   if (!a->tune) print_space(&s, a->format);
   else rc = run_tune(a, &s, &res);

@@ -189,6 +189,11 @@ typedef struct Results {
   char **lines; int nlines;     /* static and verify records read back (JSON lines) */
   TimeRecord *t; int nt;
   uint64_t *ix_key; int *ix_line; int ix_cap, ix_n;   /* lines by (space, key) and by verified hash */
+  int foreign;                  /* records of another carve build: read, not used */
+  int nread, written;           /* whole records in the file when read; appended since */
+  int failed;                   /* records that could not be written (the first failure stops writing) */
+  int fail_after;               /* tests: the write after this many fails (-1: never) */
+  char fail_why[160];
 } Results;
 typedef struct VerifyRecord { bool ok; char why[256]; double verify_s; } VerifyRecord;
 /* open (create) path, read what it holds; false with why */
@@ -196,6 +201,11 @@ bool results_open(Results *r, const char *path, char *why, size_t whylen);
 void results_close(Results *r);
 /* one record, written whole with one write() and fsync'd (O_APPEND: workers may share it) */
 bool results_append(Results *r, const char *line);
+/* false after a message (exit 2) when a record could not be written: how many, why, what was kept */
+bool results_check(const Results *r, const char *cmd);
+/* the file read again (workers appended to it), the lock kept */
+bool results_reload(Results *r, char *why, size_t whylen);
+uint64_t results_build(void);   /* this carve binary's hash: every record names it */
 const TimeRecord *results_time(const Results *r, uint64_t hash);
 /* the static record of a variant key in the space with this fingerprint, or NULL */
 const char *results_static(const Results *r, uint64_t space, const char *key);

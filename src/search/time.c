@@ -428,7 +428,8 @@ static int time_on_gpus(Space *s, Variant **todo, double *vsec, int nt, Results 
       setenv("CUDA_VISIBLE_DEVICES", gpus[g], 1);
       int m = 0;
       for (int i = g; i < nt; i += ng) { vsec[m] = vsec[i]; todo[m++] = todo[i]; }
-      _exit(gpu_worker(s, todo, m, vsec, r, o, nvcc));
+      int c = gpu_worker(s, todo, m, vsec, r, o, nvcc);
+      _exit(c ? c : results_check(r, "tune") ? 0 : 2);   /* a record this worker could not write */
     }
   }
   int rc = 0;
