@@ -1146,6 +1146,7 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   const char *dir = keep ? fmt("%s/launch-%d", o->bench.emit_dir, rl->first) : mkdtemp(tmpl);
   if (keep) f.bench.emit_dir = dir;
   if (!dir || (keep && !make_dirs(dir))) { fprintf(stderr, "carve %s: cannot create a directory for the launch's buffers: %s\n", o->cmd->name, strerror(errno)); return 2; }
+  if (!keep) search_guard_tmpdir(dir);   /* removed if a signal ends carve */
   f.kernel = rl->kernel->name;
   f.launch_no = 0;
   f.host_fn = NULL;
@@ -1175,6 +1176,7 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   if (!keep) {
     for (int i = 0; i < nw; i++) unlink(written[i]);
     rmdir(dir);
+    search_unguard_tmpdir(dir);
   }
   return rc;
 }

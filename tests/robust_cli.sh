@@ -119,5 +119,71 @@ expect "recursion past 100,000: the limit named" grep -q 'recursion_deep.cu:6:.*
 expect "template 1,000 deep: exit 0 (got $rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
 expect "template 1,000 deep: a[31] = 1031" [ "$(od -An -t d4 -j 124 -N 4 "$tmp/a.bin" 2>/dev/null | tr -d ' ')" = 1031 ]
 
+# ---- item 5: carve tune's results file ----
+export CARVE_CACHE_DIR="$tmp/cache"
+MM=(examples/mm.cu -D N=128 --regs 32 --skip split,vector,tile --no-bench)
+"$CARVE" tune "${MM[@]}" --no-cache --results "$tmp/whole.jsonl" > "$tmp/whole.txt" 2> "$tmp/err"; rc=$?
+whole=$(wc -l < "$tmp/whole.jsonl")
+expect "tune: a whole run (got $rc, $whole records)" [ "$rc" -eq 0 ] && [ "$whole" -gt 100 ]
+expect "tune: every record names its build" [ "$(grep -c '"build": "[0-9a-f]\{16\}"' "$tmp/whole.jsonl")" -eq "$whole" ]
+# the disk fills after 50 records: exit 2, what was kept said, no table; a resume finishes
+CARVE_RESULTS_FAIL_AFTER=50 "$CARVE" tune "${MM[@]}" --no-cache --results "$tmp/full.jsonl" > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "tune on a full disk: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+expect "tune on a full disk: says how many records were lost and what was kept" \
+  grep -q "records could not be written to $tmp/full.jsonl (No space left on device.*it holds the 50 whole records" "$tmp/err"
+expect "tune on a full disk: no table that looks whole" [ ! -s "$tmp/out" ]
+expect "tune on a full disk: 50 records in the file" [ "$(wc -l < "$tmp/full.jsonl")" -eq 50 ]
+"$CARVE" tune "${MM[@]}" --no-cache --results "$tmp/full.jsonl" > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "tune resumed after the disk had room: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+expect "tune resumed: as many records as a whole run" [ "$(wc -l < "$tmp/full.jsonl")" -eq "$whole" ]
+expect "tune resumed: the same table" cmp -s "$tmp/out" "$tmp/whole.txt"
+"$CARVE" tune "${MM[@]}" --no-cache --results /dev/full > /dev/null 2> "$tmp/err"; rc=$?
+expect "tune --results /dev/full: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+expect "tune --results /dev/full: the error named" grep -q 'could not be written to /dev/full (No space left on device)' "$tmp/err"
+# two tunes on one file: the second waits for the first's lock and reuses its records
+"$CARVE" tune "${MM[@]}" --no-cache --results "$tmp/two.jsonl" > "$tmp/a.txt" 2> "$tmp/a.err" &
+first=$!
+for _ in $(seq 100); do [ -s "$tmp/two.jsonl" ] && break; sleep 0.1; done
+"$CARVE" tune "${MM[@]}" --no-cache --results "$tmp/two.jsonl" > "$tmp/b.txt" 2> "$tmp/b.err"; rb=$?
+wait $first; ra=$?
+expect "two tunes on one file: both exit 0 ($ra, $rb)" [ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]
+expect "two tunes on one file: the work done once ($(wc -l < "$tmp/two.jsonl") records, a whole run $whole)" [ "$(wc -l < "$tmp/two.jsonl")" -eq "$whole" ]
+expect "two tunes on one file: the second waited" grep -q 'is being written by another carve; waiting' "$tmp/b.err"
+expect "two tunes on one file: the same answer" cmp -s "$tmp/a.txt" "$tmp/b.txt"
+# records of another build: re-checked, not trusted
+sed 's/"build": "[0-9a-f]*"/"build": "0123456789abcdef"/' "$tmp/whole.jsonl" > "$tmp/old.jsonl"
+"$CARVE" tune "${MM[@]}" --no-cache --results "$tmp/old.jsonl" > "$tmp/out" 2> "$tmp/err"; rc=$?
+expect "another build's records: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+expect "another build's records: said" grep -q "$whole records in $tmp/old.jsonl were written by another carve build: not trusted" "$tmp/err"
+expect "another build's records: every verdict made again" [ "$(grep -c '"type": "verify"' "$tmp/old.jsonl")" -eq $(( 2 * $(grep -c '"type": "verify"' "$tmp/whole.jsonl") )) ]
+expect "another build's records: the same table" cmp -s "$tmp/out" "$tmp/whole.txt"
+# a tune stopped by SIGTERM (and SIGINT) leaves no temporary directory
+mkdir -p "$tmp/tmpdir"
+BIG=(examples/mm.cu -D N=256 --regs 32 --skip split,tile --no-bench --no-cache --strategy exhaustive)
+TMPDIR="$tmp/tmpdir" "$CARVE" tune "${BIG[@]}" > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ "$(find "$tmp/tmpdir" | wc -l)" -gt 10 ] && break; sleep 0.1; done
+made=$(find "$tmp/tmpdir" | wc -l)
+kill -TERM $pid; wait $pid; rc=$?
+expect "SIGTERM: the tune had its temporary directory ($made entries)" [ "$made" -gt 10 ]
+expect "SIGTERM: the tune died of it (got $rc)" [ "$rc" -eq 143 ]
+expect "SIGTERM: no temporary directory left ($(ls "$tmp/tmpdir"))" [ -z "$(ls "$tmp/tmpdir")" ]
+if command -v python3 > /dev/null 2>&1; then
+  TMPDIR="$tmp/tmpdir" python3 -c '
+import os, signal, subprocess, sys, time
+d = os.environ["TMPDIR"]
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+for _ in range(200):
+    if sum(len(f) + len(s) for _, s, f in os.walk(d)) > 10: break
+    time.sleep(0.1)
+made = sum(len(f) + len(s) for _, s, f in os.walk(d))
+p.send_signal(signal.SIGINT)
+rc = p.wait()
+assert made > 10 and rc == -signal.SIGINT and not os.listdir(d), (made, rc, os.listdir(d))' "$CARVE" tune "${BIG[@]}"
+  expect "SIGINT: no temporary directory left" [ $? -eq 0 ]
+fi
+unset CARVE_CACHE_DIR
+
 echo "robust: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,9 +2,12 @@
  * command accepting its own; any other is an error naming the command. */
 #include "search.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -574,4 +577,73 @@ int search_main(const char *name, int argc, char **argv) {
     return rc;
   }
   return search_run(&a, argc, argv);
+}
+
+/* ---- temporary directories removed on SIGINT, SIGTERM and SIGHUP ----
+ * The recorded buffers, relaunched sources and harness builds of a space live in a temporary
+ * directory that space_free removes; a tune stopped by Ctrl-C or kill must not leave it (it can
+ * hold gigabytes of a program's buffers). The handler removes every guarded directory with system
+ * calls only (openat, getdents64, unlinkat: nothing that allocates, so it is safe in a handler),
+ * in the process that made them (a forked worker just dies), then dies of the signal. */
+enum { GUARD_MAX = 8, GUARD_PATH = 4096 };
+static char guarded[GUARD_MAX][GUARD_PATH];
+static volatile sig_atomic_t guard_pid;
+
+struct carve_dirent64 { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; };
+
+/* remove what is inside the directory fd, to `depth` levels, then nothing else */
+static void rm_inside(int fd, int depth) {
+  char buf[4096];
+  for (;;) {
+    long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n <= 0) return;
+    bool removed = false;
+    for (long off = 0; off < n;) {
+      struct carve_dirent64 *d = (struct carve_dirent64 *)(buf + off);
+      off += d->reclen;
+      if (!strcmp(d->name, ".") || !strcmp(d->name, "..")) continue;
+      if (unlinkat(fd, d->name, 0) == 0) { removed = true; continue; }
+      int sub = depth > 0 ? openat(fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+      if (sub >= 0) { rm_inside(sub, depth - 1); close(sub); }
+      if (unlinkat(fd, d->name, AT_REMOVEDIR) == 0) removed = true;
+    }
+    if (removed) lseek(fd, 0, SEEK_SET);   /* entries moved under us: read the rest again */
+  }
+}
+
+static void on_fatal_signal(int sig) {
+  if (getpid() == guard_pid)
+    for (int i = 0; i < GUARD_MAX; i++) {
+      if (!guarded[i][0]) continue;
+      int fd = open(guarded[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd >= 0) { rm_inside(fd, 16); close(fd); }
+      rmdir(guarded[i]);
+    }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void search_guard_tmpdir(const char *dir) {
+  if (!dir || !*dir || strlen(dir) >= GUARD_PATH || getenv("CARVE_KEEP_TMP")) return;
+  if (!guard_pid) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+      struct sigaction old;
+      /* a signal the caller ignores (nohup, a shell's background job) stays ignored */
+      if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+      sigaction(sigs[i], &sa, NULL);
+    }
+  }
+  guard_pid = getpid();
+  for (int i = 0; i < GUARD_MAX; i++)
+    if (!guarded[i][0]) { snprintf(guarded[i], GUARD_PATH, "%s", dir); return; }
+}
+
+void search_unguard_tmpdir(const char *dir) {
+  for (int i = 0; i < GUARD_MAX; i++)
+    if (guarded[i][0] && !strcmp(guarded[i], dir)) guarded[i][0] = 0;
 }

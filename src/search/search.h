@@ -205,7 +205,10 @@ bool results_append(Results *r, const char *line);
 bool results_check(const Results *r, const char *cmd);
 /* the file read again (workers appended to it), the lock kept */
 bool results_reload(Results *r, char *why, size_t whylen);
-uint64_t results_build(void);   /* this carve binary's hash: every record names it */
+uint64_t results_build(void);
+/* a temporary directory removed if a signal (SIGINT, SIGTERM, SIGHUP) ends the process (cli.c) */
+void search_guard_tmpdir(const char *dir);
+void search_unguard_tmpdir(const char *dir);   /* this carve binary's hash: every record names it */
 const TimeRecord *results_time(const Results *r, uint64_t hash);
 /* the static record of a variant key in the space with this fingerprint, or NULL */
 const char *results_static(const Results *r, uint64_t space, const char *key);

@@ -473,6 +473,7 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   if (s->orig->errors || diag_errors > errs) { snprintf(err, errlen, "%s has errors", in->path); return 2; }
   snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(s->tmpdir)) { s->tmpdir[0] = 0; snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
+  search_guard_tmpdir(s->tmpdir);
   /* the fingerprint: what makes records reusable (never the temporary paths); the launch's
    * identity beyond the printed source (--arg settings, a program's buffers) also enters each
    * variant's hash, which keys its verification and its time */
@@ -550,6 +551,7 @@ void space_free(Space *s) {
   }
   /* the relaunched sources and the harness builds: all ours ($CARVE_KEEP_TMP keeps them) */
   if (s->tmpdir[0] && !getenv("CARVE_KEEP_TMP")) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (s->tmpdir[0]) search_unguard_tmpdir(s->tmpdir);
   if (s->orig) program_free(s->orig);
   if (s->user) program_free(s->user);
   free(s->v);
