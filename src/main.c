@@ -89,6 +89,8 @@ static const char usage_optimize[] =
   "--kernel K, --host FUNC), with the buffers as the program filled them; the output is then the\n"
   "whole program, the kernel and its launches replaced (the verified block shape runs the optimized\n"
   "kernel, any other the original), or the kernel alone with a warning where that is not safe.\n"
+  "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
+  "60); --max-steps N gives an exact step limit instead.\n"
   "Exit 0 with the output written (also when no pass applied), 2 on an error.\n";
 
 static const char usage_check[] =
@@ -177,6 +179,10 @@ static const char usage_analyze[] =
   "first distinct launch is analyzed with the buffers as the program filled them (--launch N: the Nth\n"
   "distinct launch, --kernel K: K's first; flags override the recorded grid, block and arguments;\n"
   "JSON: an array when there are several).\n"
+  "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
+  "60); --max-steps N gives an exact step limit instead.\n"
+  "A small launch (every block run, at most 64 warps) runs every warp; JSON's sampled is true when\n"
+  "any block, warp or step was skipped.\n"
   "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
 
 static const char usage_estimate[] =
@@ -198,6 +204,8 @@ static const char usage_estimate[] =
   "fields: docs/estimate-json.md.\n"
   "A file with a main and no launch specification: the launches the program made, as analyze takes\n"
   "them (--launch N, --kernel K, --host FUNC).\n"
+  "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
+  "60); --max-steps N gives an exact step limit instead.\n"
   "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n"
   "                         (each file's kernel is the one its launch specification names)\n"
   "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
@@ -238,7 +246,7 @@ static const char usage_calibrate[] =
 
 /* ---- options ---- */
 typedef enum {
-  O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_NO_RACE,
+  O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_MAX_SECONDS, O_NO_RACE,
   O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
   O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
   O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
@@ -257,7 +265,7 @@ static const OptDef options[] = {
   {"-D", O_DEFINE, "NAME[=VALUE]"}, {"-I", O_INCLUDE, "a directory"}, {"--kernel", O_KERNEL, "a name"},
   {"--format", O_FORMAT, "a format"}, {"-o", O_OUTPUT, "a path"}, {"--grid", O_GRID, "X[,Y[,Z]]"},
   {"--block", O_BLOCK, "X[,Y[,Z]]"}, {"--shared", O_SHARED, "a byte count"}, {"--arg", O_ARG, "NAME=VALUE"},
-  {"--out", O_OUT, "NAME=PATH"}, {"--max-steps", O_MAX_STEPS, "a number"}, {"--no-race-check", O_NO_RACE, NULL},
+  {"--out", O_OUT, "NAME=PATH"}, {"--max-steps", O_MAX_STEPS, "a number"}, {"--max-seconds", O_MAX_SECONDS, "seconds"}, {"--no-race-check", O_NO_RACE, NULL},
   {"--dump-inputs", O_DUMP_INPUTS, "a directory"}, {"--verify", O_VERIFY, NULL}, {"--verify-blocks", O_VERIFY_BLOCKS, "a positive number"},
   {"--ncu", O_NCU, NULL}, {"--flush-l2", O_FLUSH_L2, NULL}, {"--baseline", O_BASELINE, NULL}, {"--no-baseline", O_NO_BASELINE, NULL},
   {"--emit", O_EMIT, "a directory"}, {"--reps", O_REPS, "a positive number"}, {"--timeout", O_TIMEOUT, "a positive number"},
@@ -283,6 +291,7 @@ typedef struct Opts {
   const char **arg_texts; int nargs;
   const char *grid, *block;
   uint64_t max_steps;
+  double max_seconds;                /* a host program's wall-clock limit where only its launches matter */
   bool no_race, rank;
   const char *dump_inputs;
   int blocks, fail_on, regs;
@@ -380,6 +389,10 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
     o->max_steps = n < 1.8e19 ? (uint64_t)n : UINT64_MAX;
     return 0;
   }
+  case O_MAX_SECONDS:
+    o->max_seconds = strtod(v, &end);
+    if (!*v || *end || !(o->max_seconds > 0 && o->max_seconds < 1e9)) return usage_error(cmd, "--max-seconds needs a positive number of seconds");
+    return 0;
   case O_NO_RACE: o->no_race = true; return 0;
   case O_DUMP_INPUTS: o->dump_inputs = v; return 0;
   case O_VERIFY: o->bench.verify = true; return 0;
@@ -559,12 +572,11 @@ static bool find_launch(Node *n, void *ctx) {
   return !lf->at;
 }
 
-static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Program *p) {
+/* launch: the first <<<...>>> of f in the host code, or NULL */
+static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Node *launch) {
   printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
   if (f->shared_size || f->uses_barrier) printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
-  LaunchFind lf = {f, NULL};
-  if (!s) walk_program(p, find_launch, NULL, &lf);
-  if (!s && lf.at) { printf("    launched by the host code at line %d (run and analyze take the program's launches)\n", tok_loc(lf.at->tok).line); return; }
+  if (!s && launch) { printf("    launched by the host code at line %d (run and analyze take the program's launches)\n", tok_loc(launch->tok).line); return; }
   if (!s) { printf("    no launch specification (#pragma carve launch %s ...)\n", f->name); return; }
   printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
          (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
@@ -581,12 +593,17 @@ static int cmd_check(Opts *o, Program *p) {
   bool json = !strcmp(o->format, "json");
   int nk = 0;
   if (json) printf("{\"file\": "), json_string(stdout, o->file), printf(", \"kernels\": [");
-  for (Obj *f = p->funcs; f; f = f->next) {
-    if (!f->is_kernel || !f->is_definition) continue;
-    if (json) check_kernel_json(f, find_spec(p, f->name), nk == 0);
-    else check_kernel_text(o->file, f, find_spec(p, f->name), p);
-    nk++;
+  Obj **ks = NULL;   /* the kernels, and each one's first launch by the host code (one walk) */
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (f->is_kernel && f->is_definition) { ks = xrealloc(ks, sizeof(Obj *) * (size_t)(nk + 1)); ks[nk++] = f; }
+  Node **at = xmalloc(sizeof(Node *) * (size_t)(nk + 1));
+  if (!json) first_launches(p, ks, nk, at);
+  for (int i = 0; i < nk; i++) {
+    if (json) check_kernel_json(ks[i], find_spec(p, ks[i]->name), i == 0);
+    else check_kernel_text(o->file, ks[i], find_spec(p, ks[i]->name), at[i]);
   }
+  free(ks);
+  free(at);
   if (json) {
     /* every diagnostic of the load, with its notes */
     diag_capture_end(o->diags, stderr);
@@ -788,11 +805,13 @@ static bool has_main(Program *p, const char *fn) {
 }
 
 /* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
-static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r) {
+static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only) {
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
   argv[0] = o->file;
   for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
+                    .copy_launch = o->launch_no, .copy_kernel = o->kernel,
+                    .max_seconds = launches_only ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0,
                     .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
   if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
   fflush(stdout);
@@ -809,12 +828,12 @@ static const char *launch_text(const RecordedLaunch *rl) {
  * standard error (JSON: standard output, after the program's) */
 static int cmd_run_host(Opts *o, Program *p) {
   HostResult r;
-  int rc = run_host(o, p, true, NULL, &r);
+  int rc = run_host(o, p, true, NULL, &r, false);
   if (!strcmp(o->format, "json")) {
     printf("{\"file\": ");
     json_string(stdout, o->file);
-    printf(", \"status\": \"%s\", \"exit_code\": %d, \"launches\": %d, \"kernel_lane_ops\": %llu, \"distinct\": [",
-           rc == 0 ? "ok" : rc == 1 ? "fault" : "error", r.exit_code, r.launches, (unsigned long long)r.kernel_lane_ops);
+    printf(", \"status\": \"%s\", \"exit_code\": %d, \"launches\": %d, \"invalid_launches\": %d, \"kernel_lane_ops\": %llu, \"distinct\": [",
+           rc == 0 ? "ok" : rc == 1 ? "fault" : "error", r.exit_code, r.launches, r.invalid_launches, (unsigned long long)r.kernel_lane_ops);
     for (int i = 0; i < r.nrec; i++) {
       printf("%s{\"launch\": %d, \"kernel\": ", i ? ", " : "", i + 1);
       json_string(stdout, r.rec[i].kernel->name);
@@ -829,7 +848,8 @@ static int cmd_run_host(Opts *o, Program *p) {
             (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
-    if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 64)\n", r.unrecorded);
+    if (r.invalid_launches) fprintf(stderr, "  %d launch%s not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration)\n", r.invalid_launches, r.invalid_launches == 1 ? "" : "es");
+    if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 2^20)\n", r.unrecorded);
   }
   int code = r.exit_code;
   host_result_free(&r);
@@ -858,6 +878,12 @@ static int select_recorded(Opts *o, HostResult *r, int *sel) {
     if (!seen && (!o->kernel || !strcmp(o->kernel, r->rec[i].kernel->name))) sel[n++] = i;
   }
   if (!n) fprintf(stderr, "carve %s: %s\n", o->cmd->name, o->kernel ? fmt("the program never launched '%s'", o->kernel) : "the program made no launch");
+  for (int i = 0; i < n; i++)
+    if (!r->rec[sel[i]].kept) {
+      fprintf(stderr, "carve %s: launch %d's buffers were not kept (carve copies at most 1 GiB of recorded buffers; --launch N picks one)\n",
+              o->cmd->name, sel[i] + 1);
+      return 0;
+    }
   return n;
 }
 
@@ -881,7 +907,7 @@ typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const Laun
 static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
   FILE *devnull = fopen("/dev/null", "w");
   HostResult r;
-  int rc = run_host(o, p, true, devnull ? devnull : stderr, &r);
+  int rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
   if (devnull) fclose(devnull);
   if (rc) { fprintf(stderr, "carve %s: the host program did not run to its end, so its launches are not analyzed\n", o->cmd->name); host_result_free(&r); return rc; }
   int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
@@ -1136,6 +1162,7 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   const char *dir = keep ? fmt("%s/launch-%d", o->bench.emit_dir, rl->first) : mkdtemp(tmpl);
   if (keep) f.bench.emit_dir = dir;
   if (!dir || (keep && !make_dirs(dir))) { fprintf(stderr, "carve %s: cannot create a directory for the launch's buffers: %s\n", o->cmd->name, strerror(errno)); return 2; }
+  if (!keep) search_guard_tmpdir(dir);   /* removed if a signal ends carve */
   f.kernel = rl->kernel->name;
   f.launch_no = 0;
   f.host_fn = NULL;
@@ -1165,6 +1192,7 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   if (!keep) {
     for (int i = 0; i < nw; i++) unlink(written[i]);
     rmdir(dir);
+    search_unguard_tmpdir(dir);
   }
   return rc;
 }
@@ -1416,12 +1444,12 @@ static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
   {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
-  {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
+  {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
-  {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
+  {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
   {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", LOAD_FILE, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", 0, cmd_arch},

@@ -59,26 +59,37 @@ done
 out=$("$carve" analyze "$tmp/sm.cu" --arch g80 --block 520 --shared 4096 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q "block of 520 threads: CUDA allows 1 to 512 on the NVIDIA GeForce 8800 GTX (G80)"
 check $? "a block of 520 threads cannot run on g80 (512 at most): a located launch error, exit 2: $out"
-# issue 11: analyze promises only what it checked (thread 40 of 128 writes out of bounds)
+# issue 11: analyze promises only what it checked (thread 40 of each block writes out of bounds);
+# issue 26: a launch this small (one block of 4 warps) runs every warp, so the fault is found
 cat > "$tmp/t40.cu" <<'CU'
-#pragma carve launch k grid(1) block(BLK)
-#pragma carve arg a = int[128] : zeros out
-__global__ void k(int *a) { int t = threadIdx.x; a[t == 40 ? 1000 : t] = 1; }
+#pragma carve launch k grid(GRID) block(BLK)
+#pragma carve arg a = int[100000] : zeros out
+__global__ void k(int *a) { int t = threadIdx.x; a[t == 40 ? 200000 : blockIdx.x * blockDim.x + t] = 1; }
 CU
-"$carve" run "$tmp/t40.cu" -D BLK=128 >/dev/null 2>&1; check $([ $? = 1 ] && echo 0 || echo 1) "run finds the fault of thread 40"
-out=$("$carve" analyze "$tmp/t40.cu" -D BLK=128 2>&1); rc=$?
-[ $rc = 0 ] && echo "$out" | grep -q "3 of 4 warps in each" && echo "$out" | grep -q "faults: none in the threads run; not a check of the launch"
-check $? "analyze says which warps ran and that no fault there is not a check of the launch: $out"
-out=$("$carve" analyze "$tmp/t40.cu" -D BLK=96 2>&1); rc=$?
+"$carve" run "$tmp/t40.cu" -D GRID=1 -D BLK=128 >/dev/null 2>&1; check $([ $? = 1 ] && echo 0 || echo 1) "run finds the fault of thread 40"
+out=$("$carve" analyze "$tmp/t40.cu" -D GRID=1 -D BLK=128 --fail-on error 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "4 of 4 warps in each" && echo "$out" | grep -q "out-of-bounds global write.*thread (40,0,0)"
+check $? "one block of 4 warps: every warp run, thread 40's fault found, exit 1: $out"
+out=$("$carve" analyze "$tmp/t40.cu" -D GRID=100 -D BLK=128 2>&1); rc=$?
+[ $rc = 0 ] && echo "$out" | grep -q "8 of 100 blocks (sampled), 3 of 4 warps in each" && echo "$out" | grep -q "faults: none in the threads run; not a check of the launch"
+check $? "a large launch: analyze says which warps ran and that no fault there is not a check of the launch: $out"
+out=$("$carve" analyze "$tmp/t40.cu" -D GRID=1 -D BLK=96 2>&1); rc=$?
 [ $rc = 1 ] && echo "$out" | grep -q "out-of-bounds global write"; check $? "with every warp run the fault is found, exit 1: $out"
 if command -v python3 >/dev/null 2>&1; then
-  "$carve" analyze "$tmp/t40.cu" -D BLK=128 --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)
-assert d["warps_per_block"]==4 and d["warps_run_per_block"]==3 and d["complete"] is False and d["faults"]==0, d'
-  check $? "the JSON says what ran"
-  "$carve" analyze "$tmp/t40.cu" -D BLK=128 --format sarif | python3 -c 'import json,sys; d=json.load(sys.stdin)
-n=d["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
-assert "3 of 4 warps" in n and "not a check of the launch" in n, n'
+  "$carve" analyze "$tmp/t40.cu" -D GRID=100 -D BLK=128 --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["warps_per_block"]==4 and d["warps_run_per_block"]==3 and d["complete"] is False and d["faults"]==0 and d["sampled"] is True, d'
+  check $? "the JSON says what ran (sampled: true)"
+  "$carve" analyze "$tmp/t40.cu" -D GRID=1 -D BLK=128 --format json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["warps_run_per_block"]==4 and d["faults"]==1 and d["sampled"] is False, d'
+  check $? "the JSON of the small launch: every warp, the fault"
+  "$carve" analyze "$tmp/t40.cu" -D GRID=100 -D BLK=128 --format sarif | python3 -c 'import json,sys; d=json.load(sys.stdin)
+inv=d["runs"][0]["invocations"][0]; n=inv["toolExecutionNotifications"][0]["message"]["text"]
+assert "3 of 4 warps" in n and "not a check of the launch" in n and inv["properties"]["sampled"] is True, n'
   check $? "SARIF says what ran in a notification"
+  "$carve" analyze "$tmp/t40.cu" -D GRID=1 -D BLK=128 --format sarif 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin)
+r=[x for x in d["runs"][0]["results"] if x["ruleId"]=="fault"]
+assert len(r)==1 and r[0]["level"]=="error" and r[0]["properties"]["thread"]==[40,0,0], r'
+  check $? "SARIF has the fault as an error result, with its thread"
 fi
 # device printf of the sampled run does not reach standard output (JSON stays JSON)
 cat > "$tmp/pf.cu" <<'CU'

@@ -450,15 +450,24 @@ static int analyze_quiet(const char *src, Analysis *a, Launch *L) {
 }
 
 static void test_coverage(void) {
-  /* only thread 40 of 128 writes out of bounds: warp 1 is not among the first, middle and last */
+  /* only thread 40 of 128 writes out of bounds: warp 1 is not among the first, middle and last,
+   * but a launch this small runs every warp (issue 26): the fault is found */
   const char *oob = "#pragma carve launch k grid(1) block(%d)\n#pragma carve arg out = float[128] : zeros out\n"
                     "__global__ void k(float *out) {\n  int t = threadIdx.x;\n  int i = t == 40 ? 1000 : t;\n  out[i] = 1.0f;\n}\n";
   Analysis a;
   Launch L;
   int rc = analyze_quiet(fmt(oob, 128), &a, &L);
-  CHECK(rc == 0 && a.faults == 0 && !a.complete, "128 threads: no fault seen, and the analysis says it is incomplete (rc %d)", rc);
-  CHECK(a.warps_per_block == 4 && a.warps_run_per_block == 3 && a.blocks_run == 1 && a.step_cap > 0, "it ran 3 of 4 warps (%d of %d)",
-        a.warps_run_per_block, a.warps_per_block);
+  CHECK(rc == 1 && a.faults >= 1 && a.nfault >= 1 && a.fault_rec[0].thread[0] == 40 && !a.complete && !a.sampled,
+        "128 threads, one block: every warp run, thread 40's fault found (rc %d)", rc);
+  CHECK(a.warps_per_block == 4 && a.warps_run_per_block == 4, "it ran 4 of 4 warps (%d of %d)", a.warps_run_per_block, a.warps_per_block);
+  finish(&a, &L);
+  /* a large launch is sampled: blocks and warps skipped, and it says so */
+  const char *oob20 = "#pragma carve launch k grid(20) block(128)\n#pragma carve arg out = float[2560] : zeros out\n"
+                      "__global__ void k(float *out) {\n  int t = threadIdx.x;\n  int i = t == 40 ? 100000 : blockIdx.x * 128 + t;\n  out[i] = 1.0f;\n}\n";
+  rc = analyze_quiet(oob20, &a, &L);
+  CHECK(rc == 0 && a.faults == 0 && !a.complete && a.sampled, "20 blocks: no fault seen, sampled and incomplete (rc %d)", rc);
+  CHECK(a.warps_per_block == 4 && a.warps_run_per_block == 3 && a.blocks_run == 8 && a.step_cap > 0 && a.nunreached == 0,
+        "it ran 3 of 4 warps of 8 blocks (%d of %d, %llu blocks)", a.warps_run_per_block, a.warps_per_block, (unsigned long long)a.blocks_run);
   finish(&a, &L);
   /* 96 threads: three warps, all run: the fault is found and recorded */
   rc = analyze_quiet(fmt(oob, 96), &a, &L);

@@ -78,7 +78,8 @@ with open(p, "a") as f:
     for i, (h, r) in enumerate(sorted(seen.items())):
         t = round(r["est_ms"] * (1 + 0.37 * ((i * 7) % 11) / 10), 6)
         f.write(json.dumps({"type": "time", "key": r["key"], "hash": h, "status": "ok", "median_ms": t, "min_ms": t, "max_ms": t,
-                            "compile_s": 1.0, "verify_s": 0.5, "run_s": 0.1 * (i + 1), "gpu": "synthetic", "why": "", "times": [t]}) + "\n")
+                            "compile_s": 1.0, "verify_s": 0.5, "run_s": 0.1 * (i + 1), "gpu": "synthetic", "why": "", "times": [t],
+                            "build": r["build"]}) + "\n")   # as this carve build wrote them (records of another are not trusted)
 PY
   "$carve" tune $MM --no-bench --results "$t/gt.jsonl" --format json > "$t/gt.json"; check $? "tune with a ground truth in the results"
   python3 - "$t/gt.jsonl" "$t/gt.json" <<'PY'; check $? "the summary's ground truth: best, evaluation time, random sampling (Appendix A)"

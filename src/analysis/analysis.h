@@ -214,6 +214,7 @@ typedef struct Analysis {
   uint64_t step_cap;         /* warp-steps each warp may take before it is stopped quietly */
   bool complete;             /* every warp of every block ran to its end: no fault means none for these inputs */
   int faults;                /* faults found and diagnosed (the run stops at the first) */
+  Fault fault_rec[RUN_MAX_FAULT_RECORDS]; int nfault;   /* their records (SARIF results) */
   Facts *facts;              /* the kernel's facts (analysis_free frees them) */
 } Analysis;
 

@@ -546,25 +546,30 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   for (int i = 0; i < nn; i++) c.br_of[i] = -1;
   a->blocks_total = L->grid[0] * L->grid[1] * L->grid[2];
   int want_blocks = o && o->max_blocks > 0 ? o->max_blocks : 8;
-  a->sampled = a->blocks_total > want_blocks;
+  bool sample_blocks = a->blocks_total > want_blocks;
   bool first_wave = m && m->partition_map == PARTMAP_LINEAR && m->mem_partitions > 0;
-  if (a->sampled && first_wave) {
+  if (sample_blocks && first_wave) {
     /* partition camping is a property of the blocks that run together: the first wave */
     want_blocks = m->sm_count < a->blocks_total ? m->sm_count : (int)a->blocks_total;
     c.blocks = xmalloc(sizeof(int64_t) * (size_t)want_blocks);
     for (int i = 0; i < want_blocks; i++) c.blocks[c.nblocks++] = i;
-  } else if (a->sampled) {
+  } else if (sample_blocks) {
     c.blocks = xmalloc(sizeof(int64_t) * (size_t)want_blocks);
     /* first, last and evenly spread in between, deterministic */
     for (int i = 0; i < want_blocks; i++) c.blocks[c.nblocks++] = (int64_t)((double)i * (double)(a->blocks_total - 1) / (double)(want_blocks - 1));
   }
-  Hooks h = {.ctx = &c, .access = on_access, .branch = on_branch, .want_block = a->sampled ? want : NULL, .want_warp = want_warp};
+  Hooks h = {.ctx = &c, .access = on_access, .branch = on_branch, .want_block = sample_blocks ? want : NULL, .want_warp = want_warp};
   /* a budget of warp-steps keeps one analysis near 100 ms; each warp gets an equal share, so
    * long loops are sampled by their first iterations (reported as such) */
   uint64_t budget = o && o->budget ? o->budget : 2000000;
-  int64_t nblocks = a->sampled ? want_blocks : a->blocks_total;
+  int64_t nblocks = sample_blocks ? want_blocks : a->blocks_total;
   int64_t warps = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
-  if (!L->kernel->uses_barrier && warps > 3) warps = 3;
+  /* a small launch (every block run, at most SMALL_LAUNCH_WARPS warps in all) runs every warp:
+   * a fault in a warp the sample would skip (thread 40 of one 4-warp block) is then found */
+  enum { SMALL_LAUNCH_WARPS = 64 };
+  bool small = !sample_blocks && a->blocks_total * warps <= SMALL_LAUNCH_WARPS;
+  if (!L->kernel->uses_barrier && !small && warps > 3) warps = 3;
+  if (warps == (L->block[0] * L->block[1] * L->block[2] + 31) / 32) h.want_warp = NULL;
   /* the L1 shared by a block's warps is measured where whole blocks run (else by whole_block_reuse) */
   c.l1.record = warps == (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
   uint64_t cap = budget / (uint64_t)(nblocks * warps > 0 ? nblocks * warps : 1);
@@ -639,7 +644,11 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   a->warps_run_per_block = (int)warps;
   a->step_cap = ro.warp_step_cap;
   a->faults = st.faults;
+  a->nfault = st.nfault;
+  memcpy(a->fault_rec, st.fault, sizeof(Fault) * (size_t)st.nfault);
   a->complete = rc == 0 && st.blocks_run == (uint64_t)a->blocks_total && warps == nw && st.warps_truncated == 0;
+  /* sampled: anything skipped (blocks, warps of a block, a warp's steps past the cap) */
+  a->sampled = st.blocks_run < (uint64_t)a->blocks_total || warps < nw || st.warps_truncated > 0;
   if (rc == 2) analysis_free(a);   /* nothing to report: the caller returns at once */
   return rc;
 }

@@ -353,6 +353,7 @@ typedef struct LaunchSpec {
 /* parse every `#pragma carve` of the program into p->specs; diagnostics on error */
 void build_specs(Program *p, const char *file_dir);
 LaunchSpec *find_spec(Program *p, const char *kernel);
+void first_launches(Program *p, Obj **kernels, int n, Node **out);
 /* one argument setting "NAME = EXPR" or "NAME = TYPE[COUNT] : INIT [out]", from a flag; the
  * program's macros and type names apply. NULL after a diagnostic. */
 ArgSpec *parse_arg_setting(Program *p, const char *text, const char *file_dir);

@@ -3125,6 +3125,56 @@ static DeclClass classify(Token *tok, bool *has_device) {
   return DECL_HOST;
 }
 
+/* whether the host declaration at tok is a function (its declarator's "(" comes before any
+ * "=", ";" or "{" at depth 0): only such a declaration's failure is skipped quietly */
+static bool is_host_function(Token *tok) {
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    if (tok_equal(t, "(")) return true;
+    if (tok_equal(t, "=") || tok_equal(t, ";") || tok_equal(t, "{")) return false;
+  }
+  return false;
+}
+
+/* whether a host variable's error is carve not knowing what nvcc would (a type from a system
+ * header carve does not read, a C++ template, a dynamic initializer, which C++ allows at file
+ * scope): skipped quietly, the variable unknown to carve. Any other error (a syntax error) is
+ * reported: a broken declaration before a kernel must not pass for host code. */
+static bool host_var_unsupported(const char *msg) {
+  static const char *const kinds[] = {"unknown type name", "expected a type before", "use of undeclared identifier",
+                                      "initializer of a file-scope variable must be a constant", "no member named",
+                                      "unsupported C++"};
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+    if (!strncmp(msg, kinds[i], strlen(kinds[i]))) return true;
+  return false;
+}
+
+/* whether a declaration begins with a name that is no type carve knows, used as one
+ * ("cudaArray *a;", "extern \"C\" cudaTextureObject_t t;"): a type of a header carve does not read */
+static bool unknown_type_first(Token *tok) {
+  while (tok_equal(tok, "static") || tok_equal(tok, "extern") || tok_equal(tok, "const") || tok_equal(tok, "volatile") ||
+         tok_equal(tok, "inline") || tok->kind == TK_STR)
+    tok = tok->next;
+  if (tok->kind != TK_IDENT || is_typename(tok)) return false;
+  Token *n = tok->next;
+  return n->kind == TK_IDENT || tok_equal(n, "*") || tok_equal(n, "&") || tok_equal(n, "<") || tok_equal(n, "::");
+}
+
+/* recovery after a host variable that did not parse: to its ';', but never past the start of
+ * a line that begins device code ("int x = 1" missing its ';' must not swallow the kernel) */
+static Token *skip_host_var(Token *tok) {
+  int depth = 0;
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    if (t != tok && t->at_bol && depth <= 0 &&
+        (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__host__") ||
+         tok_equal(t, "template") || t->kind == TK_PRAGMA))
+      return t;
+    if (tok_equal(t, "(") || tok_equal(t, "[") || tok_equal(t, "{")) depth++;
+    else if (tok_equal(t, ")") || tok_equal(t, "]") || tok_equal(t, "}")) depth--;
+    else if (tok_equal(t, ";") && depth <= 0) return t->next;
+  }
+  return skip_declaration(tok);
+}
+
 /* a host function that did not parse: its name (for "calling a __host__ function" in device
  * code) and its first error, kept in the Program for when the host program is run */
 static void record_host_func(Token *tok) {
@@ -3424,7 +3474,7 @@ static void toplevel_call(void *ud) {
  * scope where each type parameter names the argument type and each value parameter is its
  * value: the instance is an ordinary function named "k<256, float>", printed back as an
  * explicit specialization after the template's declaration. */
-enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 32 };
+enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 1024 };
 typedef struct { char *name; bool is_type; Type *vty; Token *deflt; } TParam;
 typedef struct Template {
   char *name, *local;     /* "ns::k" and "k" */
@@ -3609,7 +3659,8 @@ static Obj *instantiate(Template *t, TArg *args, Token *at) {
   VarScope *have = find_global_n(full, (int)strlen(full));
   if (have && have->var) return have->var;
   if (instance_depth >= MAX_INSTANCE_DEPTH)
-    error_tok(at, "template instances nested too deeply (%d) instantiating '%s'", MAX_INSTANCE_DEPTH, full);
+    error_tok(at, "template instances nested too deeply (%d, as clang's and nvcc's -ftemplate-depth; docs/limits.md) instantiating '%s'",
+              MAX_INSTANCE_DEPTH, full);
   ParserState saved = save_parser();
   char **su = using_ns; int sn = n_using;
   NsAlias *sa = ns_aliases; int sna = n_ns_aliases;
@@ -3907,6 +3958,9 @@ Program *parse(Token *tok) {
     /* parse; on error, recover at the next declaration */
     bool quiet_saved = diag_quiet;
     int errs = diag_errors;
+    /* quiet for host functions (C++ bodies are not carve's business) and type definitions and
+     * constants that are not C; a host variable that does not parse is an error like any other */
+    bool host_var = dc == DECL_HOST && !is_host_function(tok);
     if (dc == DECL_TYPE || dc == DECL_CONST || dc == DECL_HOST) diag_quiet = true;
     Scope *scope_saved = scope;
     TopCall call = {tok, dc == DECL_CONST};
@@ -3917,7 +3971,14 @@ Program *parse(Token *tok) {
       cur_fn = NULL;
       block_depth = 0;
       nest_depth = stmt_depth = expr_level = 0;
-      if (dc == DECL_DEVICE) {
+      if (host_var && !host_var_unsupported(diag_last_msg) && !unknown_type_first(start)) {
+        diag_quiet = quiet_saved;
+        diag_errors = errs;
+        char msg[sizeof diag_last_msg];
+        snprintf(msg, sizeof msg, "%s", diag_last_msg);
+        diag_at(DIAG_ERROR, diag_last_loc, "%s", msg);
+        prog->errors++;
+      } else if (dc == DECL_DEVICE) {
         prog->errors++;
         for (Token *t = start; t->kind != TK_EOF && !tok_equal(t, "{") && !tok_equal(t, ";"); t = t->next)
           if (tok_equal(t, "__global__")) { prog->skipped_kernels++; break; }
@@ -3926,7 +3987,7 @@ Program *parse(Token *tok) {
         if (dc == DECL_TYPE) record_failed_type(start);
         if (dc == DECL_HOST) record_host_func(start);   /* reported if the host program is run */
       }
-      tok = skip_declaration(start);
+      tok = host_var ? skip_host_var(start) : skip_declaration(start);
       if (tok == start) tok = tok->next;
     }
     diag_quiet = quiet_saved;

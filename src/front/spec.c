@@ -3,6 +3,7 @@
 #include "front.h"
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------- launch specifications ---------------- */
@@ -156,10 +157,14 @@ static ArgSpec *parse_arg(Token *tok, const char *dir) {
   return a;
 }
 
+/* a launch's settings, one per parameter: a second `#pragma carve arg` for one parameter is an
+ * error, as a second launch for one kernel is (which of the two meant what is not carve's guess) */
 static void add_arg(LaunchSpec *s, ArgSpec *a) {
   ArgSpec **pp = &s->args;
   for (; *pp; pp = &(*pp)->next)
-    if (!strcmp((*pp)->name, a->name)) { a->next = (*pp)->next; *pp = a; return; }
+    if (!strcmp((*pp)->name, a->name))
+      error_tok(a->tok, "a second '#pragma carve arg' for parameter '%s' of '%s' (the first is at line %d)", a->name,
+                s->kernel ? s->kernel : "?", (*pp)->tok->line);
   *pp = a;
 }
 
@@ -302,4 +307,30 @@ bool parse_flag_dims(Program *p, const char *flag, const char *text, int64_t d[3
     diag_at(DIAG_ERROR, (SrcLoc){0}, "%s %s: %s", flag, text, msg);
   }
   return ok;
+}
+
+/* ---------------- launches in the host code ---------------- */
+/* out[i] = the first <<<...>>> of kernels[i] in the host code (walk order), or NULL: one walk of
+ * the program for all of them (a walk per kernel made `carve check` of 5,000 kernels take
+ * half a minute), each launch's kernel found by binary search among the kernels by address. */
+typedef struct { Obj *k; int i; } KernelAt;
+typedef struct { KernelAt *by_addr; int n; Node **out; } LaunchTable;
+static int by_addr_cmp(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const KernelAt *)a)->k, y = (uintptr_t)((const KernelAt *)b)->k;
+  return x < y ? -1 : x > y;
+}
+static bool note_launch(Node *n, void *ctx) {
+  LaunchTable *t = ctx;
+  if (n->kind != ND_LAUNCH || !n->fn) return true;
+  KernelAt key = {n->fn, 0};
+  KernelAt *at = bsearch(&key, t->by_addr, (size_t)t->n, sizeof key, by_addr_cmp);
+  if (at && !t->out[at->i]) t->out[at->i] = n;
+  return true;
+}
+void first_launches(Program *p, Obj **kernels, int n, Node **out) {
+  LaunchTable t = {xmalloc(sizeof(KernelAt) * (size_t)(n ? n : 1)), n, out};
+  for (int i = 0; i < n; i++) { t.by_addr[i] = (KernelAt){kernels[i], i}; out[i] = NULL; }
+  qsort(t.by_addr, (size_t)n, sizeof(KernelAt), by_addr_cmp);
+  walk_program(p, note_launch, NULL, &t);
+  free(t.by_addr);
 }

@@ -15,9 +15,14 @@
 #endif
 #define MAX_BUFFERS (1 << 20)             /* buffer numbers have 20 bits (interp.h addresses) */
 #define HANDLE_BASE 0x100000ull           /* events and streams: opaque handles, never memory */
-/* recorded launches keep copies of their buffers: a loop whose scalar argument changes every
- * launch (a time value) would otherwise keep one copy per launch */
-#define MAX_RECORDED 64
+/* Every distinct launch configuration is kept (kernel, grid, block, shared bytes, scalars: a
+ * few hundred bytes each, found again through a hash table), up to MAX_DISTINCT; copies of the
+ * buffers, which a launch needs to be analyzed, only for the launches HostOptions asks for
+ * (--launch N, --kernel K's first, by default the first 64 and each kernel's first), up to
+ * MAX_RECORDED_BYTES in all: a loop whose scalar argument changes every launch (a time value)
+ * must not keep a copy per launch. */
+#define MAX_DISTINCT (1 << 20)
+#define DEFAULT_COPIED 64
 #define MAX_RECORDED_BYTES (1ull << 30)
 
 enum { FILE_STDIN = 1, FILE_STDOUT = 2, FILE_STDERR = 3 };
@@ -40,6 +45,8 @@ struct HostWorld {
   int nevents, nstreams;
   uint64_t kernel_steps; /* warp-steps of every launch so far */
   uint64_t recorded_bytes;
+  int *by_hash; int hash_cap;   /* open addressing: index + 1 into r->rec, by launch_hash */
+  Obj **kernels_seen; int nseen;/* kernels with a recorded launch (for each kernel's first) */
   Buf scratch;           /* formatted output: held here, not on a frame a fault unwinds */
   bool exited;
   int exit_code;
@@ -798,9 +805,29 @@ static unsigned char *copy_bytes_of(const unsigned char *p, size_t n) {
   return d;
 }
 
+/* a launch's configuration hashed (FNV-1a over what same_launch compares) */
+static uint64_t launch_hash(Obj *k, const Launch *KL) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(x) do { uint64_t v_ = (uint64_t)(x); for (int b_ = 0; b_ < 8; b_++) { h ^= (v_ >> (8 * b_)) & 0xff; h *= 1099511628211ull; } } while (0)
+  MIX((uintptr_t)k);
+  for (int d = 0; d < 3; d++) { MIX(KL->grid[d]); MIX(KL->block[d]); }
+  MIX(KL->dyn_shared);
+  int i = 0;
+  for (Obj *q = k->params; q; q = q->next, i++)
+    if (q->ty->kind != TY_PTR) MIX(q->ty->kind == TY_FLOAT ? (uint64_t)KL->args[i].u & 0xffffffffu : KL->args[i].u);
+#undef MIX
+  return h;
+}
+
+/* whether a pointer argument points into device memory (else the launch faults, unrecorded) */
+static bool device_pointer(HostWorld *hw, uint64_t v) {
+  uint64_t b = (v >> 40) & 0xfffff, off = v & ((1ull << 40) - 1);
+  return ADDR_SPACE(v) == SPACE_GLOBAL && b < (uint64_t)hw->HL.nbufs && !hw->HL.bufs[b].freed && off <= hw->HL.bufs[b].bytes;
+}
+
 /* a pointer argument as a buffer of the flags' kind: the bytes from the pointer to the end of
- * its allocation, as they are now */
-static ArgSpec *recorded_buffer(HostWorld *hw, Obj *q, uint64_t v, const char **why) {
+ * its allocation, as they are now (device_pointer has said it is one) */
+static ArgSpec *recorded_buffer(HostWorld *hw, Obj *q, uint64_t v) {
   ArgSpec *a = arena_alloc(sizeof(ArgSpec));
   a->name = q->name;
   a->tok = q->tok;
@@ -809,10 +836,6 @@ static ArgSpec *recorded_buffer(HostWorld *hw, Obj *q, uint64_t v, const char **
   a->elem_ty = et->kind == TY_VOID || et->size <= 0 ? ty_uchar : et;
   a->init = INIT_BYTES;
   uint64_t b = (v >> 40) & 0xfffff, off = v & ((1ull << 40) - 1);
-  if (ADDR_SPACE(v) != SPACE_GLOBAL || b >= (uint64_t)hw->HL.nbufs || hw->HL.bufs[b].freed || off > hw->HL.bufs[b].bytes) {
-    *why = fmt("parameter '%s' is not a pointer into device memory", q->name);
-    return NULL;
-  }
   Buffer *B = &hw->HL.bufs[b];
   a->count = (int64_t)((B->bytes - off) / (size_t)a->elem_ty->size);
   a->bytes = copy_bytes_of(B->data + off, (size_t)a->count * (size_t)a->elem_ty->size);
@@ -831,26 +854,68 @@ static ArgSpec *recorded_scalar(Obj *q, Val v) {
   return a;
 }
 
-/* keep a launch whose configuration is new (the program's buffers as they are now) */
-static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
-  (void)at;
+/* which new distinct launches get copies of their buffers (HostOptions: --launch N, --kernel
+ * K's first; by default the first DEFAULT_COPIED and each kernel's first) */
+static bool wants_copy(const HostOptions *o, int number, Obj *k, bool kernel_first) {
+  if (o->copy_launch) return number == o->copy_launch;
+  if (o->copy_kernel) return kernel_first && !strcmp(k->name, o->copy_kernel);
+  return number <= DEFAULT_COPIED || kernel_first;
+}
+
+/* the index in r->rec of a launch of KL's configuration, or where a new one goes (-slot - 1) */
+static int find_recorded(HostWorld *hw, uint64_t h, const Launch *KL) {
   HostResult *r = hw->r;
-  for (int i = 0; i < r->nrec; i++)
-    if (same_launch(&r->rec[i], KL->kernel, KL)) { r->rec[i].count++; return; }
-  int np = 0;
-  for (Obj *q = KL->kernel->params; q; q = q->next) np++;
-  ArgSpec **args = arena_alloc(sizeof(ArgSpec *) * (size_t)(np + 1));
-  if (r->nrec >= MAX_RECORDED || hw->recorded_bytes >= MAX_RECORDED_BYTES) { r->unrecorded++; return; }
-  int i = 0;
-  for (Obj *q = KL->kernel->params; q; q = q->next, i++) {
-    const char *why = NULL;
-    args[i] = q->ty->kind == TY_PTR ? recorded_buffer(hw, q, KL->args[i].u, &why) : recorded_scalar(q, KL->args[i]);
-    if (!args[i]) return;   /* not device memory: the launch faults, and is not analyzed */
+  if (r->nrec * 2 >= hw->hash_cap) {   /* grow and rehash */
+    int cap = hw->hash_cap ? hw->hash_cap * 2 : 256;
+    free(hw->by_hash);
+    hw->by_hash = xmalloc(sizeof(int) * (size_t)cap);
+    hw->hash_cap = cap;
+    for (int i = 0; i < r->nrec; i++) {
+      size_t j = (size_t)r->rec[i].hash & (size_t)(cap - 1);
+      while (hw->by_hash[j]) j = (j + 1) & (size_t)(cap - 1);
+      hw->by_hash[j] = i + 1;
+    }
   }
-  r->rec = xrealloc(r->rec, sizeof(RecordedLaunch) * (size_t)(r->nrec + 1));
+  size_t j = (size_t)h & (size_t)(hw->hash_cap - 1);
+  for (; hw->by_hash[j]; j = (j + 1) & (size_t)(hw->hash_cap - 1)) {
+    RecordedLaunch *rl = &r->rec[hw->by_hash[j] - 1];
+    if (rl->hash == h && same_launch(rl, KL->kernel, KL)) return hw->by_hash[j] - 1;
+  }
+  return -(int)j - 1;
+}
+
+/* keep a launch whose configuration is new; its buffers as they are now where wants_copy */
+static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
+  (void)number;
+  HostResult *r = hw->r;
+  uint64_t h = launch_hash(KL->kernel, KL);
+  int found = find_recorded(hw, h, KL);
+  if (found >= 0) { r->rec[found].count++; return; }
+  int np = 0, i = 0;
+  for (Obj *q = KL->kernel->params; q; q = q->next, np++)
+    if (q->ty->kind == TY_PTR && !device_pointer(hw, KL->args[np].u)) return;   /* the launch faults, and is not analyzed */
+  if (r->nrec >= MAX_DISTINCT) { r->unrecorded++; return; }
+  bool kernel_first = true;
+  for (int s = 0; s < hw->nseen; s++) kernel_first &= hw->kernels_seen[s] != KL->kernel;
+  if (kernel_first) {
+    hw->kernels_seen = xrealloc(hw->kernels_seen, sizeof(Obj *) * (size_t)(hw->nseen + 1));
+    hw->kernels_seen[hw->nseen++] = KL->kernel;
+  }
+  bool copy = wants_copy(hw->o, r->nrec + 1, KL->kernel, kernel_first);
+  if (copy && hw->recorded_bytes >= MAX_RECORDED_BYTES) { copy = false; r->uncopied++; }
+  ArgSpec **args = arena_alloc(sizeof(ArgSpec *) * (size_t)(np + 1));
+  for (Obj *q = KL->kernel->params; q; q = q->next, i++)
+    args[i] = q->ty->kind != TY_PTR ? recorded_scalar(q, KL->args[i]) : copy ? recorded_buffer(hw, q, KL->args[i].u) : NULL;
+  if (r->nrec == r->cap_rec) {
+    r->cap_rec = r->cap_rec ? r->cap_rec * 2 : 16;
+    r->rec = xrealloc(r->rec, sizeof(RecordedLaunch) * (size_t)r->cap_rec);
+  }
+  hw->by_hash[-found - 1] = r->nrec + 1;
   RecordedLaunch *rl = &r->rec[r->nrec++];
   memset(rl, 0, sizeof *rl);
   rl->kernel = KL->kernel;
+  rl->hash = h;
+  rl->kept = copy;
   memcpy(rl->grid, KL->grid, sizeof rl->grid);
   memcpy(rl->block, KL->block, sizeof rl->block);
   rl->dyn_shared = KL->dyn_shared;
@@ -863,8 +928,10 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
   rl->ov.dyn_shared = KL->dyn_shared;
   rl->ov.args = args;
   rl->ov.nargs = np;
-  rl->ov.constant = copy_bytes_of(hw->HL.constant, (size_t)hw->p->constant_size);
-  rl->ov.device_vars = copy_bytes_of(hw->HL.bufs[0].data, hw->HL.bufs[0].bytes);
+  if (copy) {
+    rl->ov.constant = copy_bytes_of(hw->HL.constant, (size_t)hw->p->constant_size);
+    rl->ov.device_vars = copy_bytes_of(hw->HL.bufs[0].data, hw->HL.bufs[0].bytes);
+  }
 }
 
 void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t block[3], int64_t shmem, const Val *args, int *status) {
@@ -891,7 +958,25 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
     free(KL.args);
     return;
   }
-  if (hw->o->record && launch_check_dims(&KL) == 0) record(hw, at, &KL, number);
+  /* a configuration CUDA refuses (an empty grid, as the last step of a factorization sweep
+   * makes; a block over 1024 threads): the launch does not run, cudaGetLastError returns
+   * cudaErrorInvalidConfiguration, and the program goes on, as on a GPU */
+  bool quiet = diag_quiet;
+  int errs = diag_errors;
+  diag_quiet = true;
+  int bad = launch_check_dims(&KL);
+  diag_quiet = quiet;
+  diag_errors = errs;
+  if (bad) {
+    if (!hw->r->invalid_launches++)
+      diag_at(DIAG_WARNING, tok_loc(at->tok), "launch of '%s': %s; CUDA does not run it and returns cudaErrorInvalidConfiguration "
+              "(cudaGetLastError sees it), and so does carve", at->fn->name, diag_last_msg);
+    hw->last_error = 9;
+    *status = 0;
+    free(KL.args);
+    return;
+  }
+  if (hw->o->record) record(hw, at, &KL, number);
   RunStats st;
   RunOptions ro = hw->o->kernel_opt;
   fflush(hw->out);
@@ -1000,7 +1085,9 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   if (!bind_main(hw, f, o->argc, o->argv)) goto done;
   RunStats st;
   RunOptions ro = o->kernel_opt;
-  ro.max_steps = o->max_steps ? o->max_steps : 100000000000ull;
+  /* the step limit: the one given; else none where a wall-clock limit applies, else 10^11 */
+  ro.max_steps = o->max_steps ? o->max_steps : o->max_seconds > 0 ? UINT64_MAX / 2 : 100000000000ull;
+  ro.max_seconds = o->max_steps ? 0 : o->max_seconds;
   ro.hooks = NULL;
   status = interp_run(HL, &ro, &st);
   r->host_steps = st.warp_steps;
@@ -1014,6 +1101,8 @@ done:
   free(HL->constant);
   free(hw->strs);
   free(hw->events);
+  free(hw->by_hash);
+  free(hw->kernels_seen);
   buf_free(&hw->scratch);
   free(hw);
   return status;

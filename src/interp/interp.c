@@ -27,7 +27,16 @@ void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #define W 32
 #define FULL 0xffffffffu
 #define OFF_MASK ((1ull << 40) - 1)
-#define MAX_CALL_DEPTH 64
+/* calls inside one another (docs/limits.md): a kernel's, as deep as the template instances the
+ * parser makes (nvcc inlines such chains; true device recursion is bounded on a GPU by its stack,
+ * 1 KB a thread by default), and a host program's, bounded on a CPU by its 8 MiB stack; carve's
+ * frames are allocated as a call first reaches a depth */
+#ifndef MAX_CALL_DEPTH
+#define MAX_CALL_DEPTH 1024
+#endif
+#ifndef MAX_HOST_CALL_DEPTH
+#define MAX_HOST_CALL_DEPTH 100000
+#endif
 /* helpers with large frames stay out of eval, whose frame every level of a tree pays for */
 #define NOINLINE __attribute__((noinline))
 
@@ -55,6 +64,16 @@ void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #define PAGE_BYTES ((size_t)4096)
 #define WARP_STACK ((STACK_MARGIN + (size_t)LIMIT_EXPR_DEPTH * EXPR_LEVEL_BYTES + (size_t)LIMIT_STMT_NESTING * STMT_LEVEL_BYTES + \
                      (size_t)LIMIT_EXPR_NESTING * NEST_LEVEL_BYTES + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1))
+
+/* host code is one thread whose calls recurse as a C program's do: its stack is large enough for
+ * MAX_HOST_CALL_DEPTH calls of a small function (1.8 KB of carve's stack a level at -O2;
+ * reserved, not touched, until used) */
+#ifdef CARVE_ASAN
+#define HOST_WARP_STACK ((size_t)4 << 30)
+#else
+#define HOST_WARP_STACK ((size_t)1 << 30)
+#endif
+#define STACK_BYTES(I) ((I)->host ? HOST_WARP_STACK : WARP_STACK)
 
 typedef enum { WS_READY, WS_BARRIER, WS_DONE } WarpState;
 
@@ -92,8 +111,9 @@ typedef struct Warp {
   int barrier_pred_count;  /* __syncthreads_count etc. */
   int barrier_result;
   Frame *frame;
-  Frame frames[MAX_CALL_DEPTH];   /* regs buffers are kept and reused across calls */
-  int reg_cap[MAX_CALL_DEPTH];
+  Frame **frames;      /* one per depth reached, each allocated once: regs buffers are kept and
+                        * reused across calls, and a Frame never moves */
+  int *reg_cap, nframes;
   int depth;
   uint64_t sp;         /* top of the thread-local stacks (same offset in every lane's stack) */
   Mask *brk, *cont;    /* innermost loop/switch: lanes that broke / continued */
@@ -139,6 +159,7 @@ struct Interp {
   bool dev_ok;         /* host code: a runtime call (cudaMemcpy) may reach device memory now */
   double t0, last_progress;   /* progress: start and last line printed (seconds) */
   bool progress_shown;
+  bool time_out;              /* host code stopped by RunOptions.max_seconds */
   uint64_t host_ticks;        /* host code: loop iterations, for the progress line */
   bool host, world;           /* L->host_code, L->world != NULL: read on hot paths */
   size_t abandoned;    /* ASan: how far below a stack's top frames were left by a longjmp */
@@ -156,7 +177,7 @@ struct Interp {
  * remember how deep, so the next warp to start on the stack unpoisons that much. */
 static _Noreturn void unwind_warp(Warp *w) {
 #ifdef CARVE_ASAN
-  size_t depth = (size_t)((uintptr_t)w->stack + WARP_STACK - (uintptr_t)__builtin_frame_address(0));
+  size_t depth = (size_t)((uintptr_t)w->stack + STACK_BYTES(w->I) - (uintptr_t)__builtin_frame_address(0));
   if (depth > w->I->abandoned) w->I->abandoned = depth;
 #endif
   longjmp(w->fault_jmp, 1);
@@ -564,7 +585,7 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
 /* the second line of defence behind the parser's nesting limits (see WARP_STACK) */
 static _Noreturn __attribute__((noinline, cold)) void stack_exhausted(Warp *w, Node *n) {
   fault_at(w, FAULT_STACK_OVERFLOW, n, -1, "code nested too deeply to interpret: the warp's stack (%zu MiB) is used up at call depth %d "
-           "(recursion through deeply nested expressions?)", (size_t)WARP_STACK >> 20, w->depth);
+           "(recursion through deeply nested expressions?)", STACK_BYTES(w->I) >> 20, w->depth);
 }
 #define STACK_GUARD(w, n) \
   do { char probe_; if (__builtin_expect((uintptr_t)&probe_ < (w)->stack_floor, 0)) stack_exhausted(w, n); } while (0)
@@ -578,7 +599,10 @@ static _Noreturn NOINLINE void stop_at(Warp *w, Node *n) {
   if (I->progress_shown) fputs("\r\033[K", stderr);
   I->progress_shown = false;
   const char *who = I->L->host_code ? fmt("the host function '%s'", I->L->kernel->name) : fmt("kernel '%s'", I->L->kernel->name);
-  fprintf(diag_out, "carve: stopped: step limit %llu reached in %s (raise with --max-steps)\n", (unsigned long long)I->max_steps, who);
+  if (I->time_out)
+    fprintf(diag_out, "carve: stopped: %s ran past its time limit of %g s (raise with --max-seconds, or give --max-steps for an exact step limit)\n",
+            who, I->opt->max_seconds);
+  else fprintf(diag_out, "carve: stopped: step limit %llu reached in %s (raise with --max-steps)\n", (unsigned long long)I->max_steps, who);
   if (I->L->host_code) diag_at(DIAG_NOTE, tok_loc(n->tok), "the host program was here");
   else {
     char where[128];
@@ -596,6 +620,11 @@ static double now_seconds(void);
 static NOINLINE void host_progress(Warp *w, Node *n) {
   Interp *I = w->I;
   double t = now_seconds(), el = t - I->t0;
+  if (I->opt->max_seconds > 0 && el > I->opt->max_seconds) {
+    I->time_out = true;
+    stop_at(w, n);
+  }
+  if (!I->opt->progress) return;
   if (el < 1.0 || t - I->last_progress < 0.5) return;
   I->last_progress = t;
   I->progress_shown = true;
@@ -1468,9 +1497,20 @@ static void bind_param(Warp *w, Frame *f, Obj *p, Mask m, const Val *v, Node *at
 }
 
 static Frame *push_frame(Warp *w, Obj *fn, Node *at) {
-  if (w->depth >= MAX_CALL_DEPTH) fault_at(w, FAULT_STACK_OVERFLOW, at, -1, "call depth exceeds %d (runaway recursion?)", MAX_CALL_DEPTH);
+  int limit = w->I->host ? MAX_HOST_CALL_DEPTH : MAX_CALL_DEPTH;
+  if (w->depth > limit)   /* the entry frame (the kernel, main) and `limit` calls inside it */
+    fault_at(w, FAULT_STACK_OVERFLOW, at, -1, "call depth exceeds %d (runaway recursion? docs/limits.md)", limit);
   int d = w->depth;
-  Frame *f = &w->frames[d];
+  if (d == w->nframes) {
+    int cap = w->nframes ? w->nframes * 2 : 4;
+    if (cap > limit + 1) cap = limit + 1;
+    w->frames = xrealloc(w->frames, sizeof(Frame *) * (size_t)cap);
+    w->reg_cap = xrealloc(w->reg_cap, sizeof(int) * (size_t)cap);
+    for (int i = w->nframes; i < cap; i++) { w->frames[i] = NULL; w->reg_cap[i] = 0; }
+    w->nframes = cap;
+  }
+  if (!w->frames[d]) w->frames[d] = xmalloc(sizeof(Frame));
+  Frame *f = w->frames[d];
   int need = fn->nslots ? fn->nslots : 1;
   if (w->reg_cap[d] < need) {
     free(f->regs);
@@ -1819,8 +1859,9 @@ static Mask loop(Warp *w, Node *n, Mask m) {
     }
     first = false;
     if (!active) break;
-    /* host code: now and then, the progress line (per iteration, not per node: the hot path) */
-    if (__builtin_expect(w->I->host, 0) && !(++w->I->host_ticks & 0xffff) && w->I->opt->progress) host_progress(w, n);
+    /* host code: now and then, the progress line and the wall-clock limit (per iteration, not
+     * per node: the hot path) */
+    if (__builtin_expect(w->I->host, 0) && !(++w->I->host_ticks & 0xffff) && (w->I->opt->progress || w->I->opt->max_seconds > 0)) host_progress(w, n);
     Mask brk = 0, cont = 0;
     w->brk = &brk;
     w->cont = &cont;
@@ -2013,7 +2054,7 @@ static void resume(Interp *I, Warp *w) {
   I->running = w;
   carve_current_interp = I;
 #ifdef CARVE_ASAN
-  __sanitizer_start_switch_fiber(&I->sched_fake_stack, w->stack, WARP_STACK);
+  __sanitizer_start_switch_fiber(&I->sched_fake_stack, w->stack, STACK_BYTES(I));
 #endif
   swapcontext(&I->sched_ctx, &w->ctx);
 #ifdef CARVE_ASAN
@@ -2026,8 +2067,8 @@ static void resume(Interp *I, Warp *w) {
 static void unpoison_stack(Interp *I, void *stack) {
 #ifdef CARVE_ASAN
   size_t dirty = I->abandoned + ((size_t)64 << 10);
-  if (dirty > WARP_STACK) dirty = WARP_STACK;
-  __asan_unpoison_memory_region((unsigned char *)stack + WARP_STACK - dirty, dirty);
+  if (dirty > STACK_BYTES(I)) dirty = STACK_BYTES(I);
+  __asan_unpoison_memory_region((unsigned char *)stack + STACK_BYTES(I) - dirty, dirty);
 #else
   (void)I; (void)stack;
 #endif
@@ -2038,7 +2079,7 @@ static void start_warp_context(Interp *I, Warp *w) {
   unpoison_stack(I, w->stack);
   getcontext(&w->ctx);
   w->ctx.uc_stack.ss_sp = w->stack;
-  w->ctx.uc_stack.ss_size = WARP_STACK;
+  w->ctx.uc_stack.ss_size = STACK_BYTES(I);
   w->ctx.uc_link = NULL;
   makecontext(&w->ctx, warp_entry, 0);
   w->state = WS_READY;
@@ -2130,15 +2171,15 @@ static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
 static size_t kernel_local_size(Program *p, bool host) {
   size_t max_frame = 16;
   for (Obj *f = p->funcs; f; f = f->next) if ((size_t)f->frame_size > max_frame) max_frame = (size_t)f->frame_size;
-  size_t s = max_frame * 8 + 4096;
+  size_t s = max_frame * 8 + 4096 + (size_t)16 * MAX_CALL_DEPTH;   /* and MAX_CALL_DEPTH small frames */
   /* the host program is one thread: a C stack's worth (arrays in main's frame) */
   if (host) s = max_frame * 8 + ((size_t)8 << 20);
   return s < 16384 ? 16384 : s;
 }
 
 /* a warp stack with a guard page below it; NULL if it cannot be mapped */
-static void *map_stack(void) {
-  unsigned char *s = mmap(NULL, WARP_STACK + PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+static void *map_stack(Interp *I) {
+  unsigned char *s = mmap(NULL, STACK_BYTES(I) + PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (s == MAP_FAILED) return NULL;
   mprotect(s, PAGE_BYTES, PROT_NONE);
   return s + PAGE_BYTES;
@@ -2146,7 +2187,7 @@ static void *map_stack(void) {
 static void unmap_stack(Interp *I, void *s) {
   if (!s) return;
   unpoison_stack(I, s);   /* the next mapping there starts clean */
-  munmap((unsigned char *)s - PAGE_BYTES, WARP_STACK + PAGE_BYTES);
+  munmap((unsigned char *)s - PAGE_BYTES, STACK_BYTES(I) + PAGE_BYTES);
 }
 
 /* The configuration against the machine's limits (CUDA's, common to every machine, are
@@ -2198,8 +2239,8 @@ static int alloc_interp(Interp *I) {
   /* warps that wait at barriers each keep a stack; others run one at a time on one */
   I->nstacks = I->coroutines ? I->nwarps : 1;
   for (int i = 0; i < I->nstacks; i++)
-    if (!(I->warps[i].stack = map_stack())) {
-      diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "cannot map a warp stack of %zu MiB", (size_t)WARP_STACK >> 20);
+    if (!(I->warps[i].stack = map_stack(I))) {
+      diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "cannot map a warp stack of %zu MiB", STACK_BYTES(I) >> 20);
       return 2;
     }
   return 0;
@@ -2209,7 +2250,11 @@ static void free_interp(Interp *I) {
   if (I->warps) {
     for (int i = 0; i < I->nstacks; i++) unmap_stack(I, I->warps[i].stack);
     for (int i = 0; i < I->nwarps; i++)
-      for (int d = 0; d < MAX_CALL_DEPTH; d++) free(I->warps[i].frames[d].regs);
+      for (int d = 0; d < I->warps[i].nframes; d++) {
+        if (I->warps[i].frames[d]) free(I->warps[i].frames[d]->regs);
+        free(I->warps[i].frames[d]);
+      }
+    for (int i = 0; i < I->nwarps; i++) { free(I->warps[i].frames); free(I->warps[i].reg_cap); }
     for (int i = 0; i < I->nwarps; i++) free(I->warps[i].pending);
   }
   free(I->warps);

@@ -106,6 +106,7 @@ typedef struct RunOptions {
   bool poison_shared;    /* each block's shared memory starts as 0xff bytes (NaN, -1), not zeros:
                           * a read of an element nobody wrote changes the result (verification) */
   bool progress;         /* a progress line on stderr for launches running over a second */
+  double max_seconds;    /* host code: stopped (status 2) past this much wall-clock time (0: no limit) */
 } RunOptions;
 
 /* A fault as data (run's JSON): the same facts the diagnostic prints, recorded where the fault is
@@ -196,7 +197,10 @@ typedef struct RecordedLaunch {
   SrcLoc site;           /* the <<<...>>> */
   int first;             /* the program's launch number (1-based) of its first occurrence */
   int count;             /* how many launches had this configuration */
-  LaunchOverrides ov;    /* the launch as flags would give it: buffers with the bytes they held */
+  LaunchOverrides ov;    /* the launch as flags would give it: buffers with the bytes they held
+                          * (when kept; otherwise its pointer arguments are NULL) */
+  bool kept;             /* its buffers were copied (HostOptions.copy_launch/copy_kernel) */
+  uint64_t hash;         /* of the configuration, for finding it again */
 } RecordedLaunch;
 
 typedef struct HostOptions {
@@ -204,8 +208,13 @@ typedef struct HostOptions {
   int argc; const char **argv;  /* argv[0] is the program's name */
   const struct Machine *machine; /* cudaGetDeviceProperties answers for it (NULL: the H100) */
   RunOptions kernel_opt; /* for every launch */
-  uint64_t max_steps;    /* the host function's own step limit (0: 10^11) */
+  uint64_t max_steps;    /* the host function's own step limit (0: 10^11, or none with max_seconds) */
+  double max_seconds;    /* its wall-clock limit (0: none): what commands that want only the
+                          * launches use by default instead of a step count (docs/limits.md) */
   bool record;           /* keep the distinct launches (RecordedLaunch) */
+  int copy_launch;       /* copy the buffers of only this distinct launch (1-based; 0: see below) */
+  const char *copy_kernel; /* else of only this kernel's first; else of the first 64 and each
+                          * kernel's first */
   FILE *out;             /* the program's standard output (NULL: stdout) */
 } HostOptions;
 
@@ -214,8 +223,10 @@ typedef struct HostResult {
                             kernel or in host code), 2 could not run or stopped (diagnosed) */
   int exit_code;
   int launches;          /* launches made */
-  RecordedLaunch *rec; int nrec;
-  int unrecorded;        /* distinct launches past the recording's limits (64, 1 GiB of copies) */
+  int invalid_launches;  /* of them, not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration) */
+  RecordedLaunch *rec; int nrec, cap_rec;
+  int unrecorded;        /* distinct launches past the recording's limit (2^20 configurations) */
+  int uncopied;          /* launches whose buffers were wanted but not copied (1 GiB of copies) */
   uint64_t kernel_lane_ops, host_steps;
   double kernel_seconds;
 } HostResult;

@@ -469,6 +469,10 @@ static const struct Rule { const char *id, *name, *short_text, *full, *help; } r
   {"launch", "LaunchShape", "The launch leaves lanes or SMs idle",
    "A block that is not a multiple of 32 threads runs a partial last warp; a grid with fewer blocks than SMs leaves SMs idle.",
    "Use a multiple of 32 threads per block, and at least one block per SM (several, to hide latency)."},
+  {"fault", "KernelFault", "A thread the analyzer ran faulted (out of bounds, a race, a divergent barrier...)",
+   "The interpreter checks every access of the threads it runs; a fault found there is a bug in the kernel for these inputs, and "
+   "the analysis stops at it (exit status 1).",
+   "Fix the access the message names (a missing bounds check, a missing __syncthreads); carve run checks every thread."},
 };
 enum { NRULES = sizeof rules / sizeof *rules };
 
@@ -512,13 +516,41 @@ static void sarif(Analysis *a, Findings *fs, const char *file, FILE *o) {
       fprintf(o, ", \"rank\": %.1f, \"properties\": {\"saving_seconds\": %.4g, \"share\": %.4f}", 100 * f->share, f->saving_s, f->share);
     fprintf(o, "}");
   }
+  /* the faults found: errors, each where it happened and by which thread */
+  for (int i = 0; i < a->nfault; i++) {
+    const Fault *f = &a->fault_rec[i];
+    SrcLoc l = f->at ? tok_loc(f->at->tok) : (SrcLoc){0};
+    fprintf(o, "%s\n {\"ruleId\": \"fault\", \"ruleIndex\": %d, \"level\": \"error\", \"message\": {\"text\": ", i || fs->n ? "," : "",
+            rule_index("fault"));
+    json_string(o, f->message);
+    fprintf(o, "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+    json_string(o, l.file ? l.file->name : file);
+    fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}], \"properties\": {\"kind\": \"%s\"", l.line > 0 ? l.line : 1,
+            l.col > 0 ? l.col : 1, fault_kind_name(f->kind));
+    if (f->in_kernel) fprintf(o, ", \"block\": [%lld, %lld, %lld]", (long long)f->block[0], (long long)f->block[1], (long long)f->block[2]);
+    if (f->lane >= 0) fprintf(o, ", \"thread\": [%u, %u, %u]", f->thread[0], f->thread[1], f->thread[2]);
+    fprintf(o, "}}");
+  }
   /* what ran: a code-scanning tool must not read "no results" as "no faults" */
-  fprintf(o, "], \"invocations\": [{\"executionSuccessful\": true, \"toolExecutionNotifications\": [{\"level\": \"note\", \"message\": {\"text\": ");
+  fprintf(o, "], \"invocations\": [{\"executionSuccessful\": true, \"properties\": {\"sampled\": %s, \"complete\": %s}, "
+             "\"toolExecutionNotifications\": [{\"level\": \"note\", \"message\": {\"text\": ", a->sampled ? "true" : "false",
+          a->complete ? "true" : "false");
   json_string(o, fmt("interpreted %llu of %lld blocks%s, %d of %d warps in each; %s", (unsigned long long)a->blocks_run, (long long)a->blocks_total,
                      a->sampled ? " (sampled)" : "", a->warps_run_per_block, a->warps_per_block,
                      a->faults ? "a fault was found" : a->complete ? "every thread ran to its end: no fault for these inputs"
                                                                      : "no fault in the threads run; not a check of the launch ('carve run' runs every thread)"));
-  fprintf(o, "}}]}]}]}\n");
+  fprintf(o, "}}");
+  /* the accesses no thread run reached: not checked for faults, not measured */
+  for (int i = 0; i < a->nunreached; i++) {
+    int line = 0, col = 0;
+    sscanf(a->unreached[i], "%d:%d", &line, &col);
+    fprintf(o, ",\n  {\"level\": \"note\", \"message\": {\"text\": ");
+    json_string(o, fmt("not reached by the threads run (not checked, not measured): %s", strchr(a->unreached[i], ' ') ? strchr(a->unreached[i], ' ') + 1 : a->unreached[i]));
+    fprintf(o, "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+    json_string(o, a->L && a->L->kernel ? tok_loc(a->L->kernel->tok).file->name : file);
+    fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]}", line > 0 ? line : 1, col > 0 ? col : 1);
+  }
+  fprintf(o, "]}]}]}\n");
 }
 
 void sarif_input_error(FILE *o, const char *file, const DiagCapture *c) {

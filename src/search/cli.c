@@ -2,9 +2,12 @@
  * command accepting its own; any other is an error naming the command. */
 #include "search.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,7 +15,8 @@ static const char usage_space[] =
   "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
   "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
   "                   [--passes A,B | --skip A,B] [--blocks orig|WxH,...] [--no-metrics]\n"
-  "                   [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a program's recorded launch)\n"
+  "                   [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [-- PROGRAM ARGS]\n"
+  "                   (a program's recorded launch)\n"
   "\n"
   "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
   "pass is an axis, on or off, and its parameters axes while it is on), and the launch shape\n"
@@ -29,7 +33,8 @@ static const char usage_space[] =
   "A file with a main and no launch specification: the launch the program makes (run in the\n"
   "interpreter; --launch N the Nth distinct, --kernel K K's first, by default the first), with\n"
   "the buffers as the program filled them; its block shape stays the program's (the host code\n"
-  "launches it), the passes are the space.\n"
+  "launches it), the passes are the space. The program runs for at most --max-seconds S of\n"
+  "wall-clock time (default 60), or exactly --max-steps N steps when given.\n"
   "--no-metrics: the axes and the size before constraints only, no variant built (seconds, for\n"
   "sizing a space before computing it).\n"
   "See docs/tune.md.\n"
@@ -44,7 +49,8 @@ static const char usage_tune[] =
   "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
   "                  [--batch N] [--builds N]   (variants per harness build, default 4-16 from the builders;\n"
   "                  nvcc builds at once per GPU worker, default the cores shared out among the GPUs)\n"
-  "                  [--launch N] [--host FUNC] [-- PROGRAM ARGS]   (a host program: its recorded launch, see carve space)\n"
+  "                  [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [-- PROGRAM ARGS]\n"
+  "                  (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
   "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
@@ -79,6 +85,7 @@ typedef struct TuneArgs {
   const char **prog_args; int nprog_args;
   const char *host_fn;
   int launch_no;
+  double max_steps, max_seconds; /* the host program's limits (0: 60 s of wall-clock time) */
   CarveOptions co;
   StaticOptions so;
   TimeOptions to;
@@ -107,6 +114,8 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--blocks")) a->blocks = val;
   else if (!strcmp(opt, "--host")) a->host_fn = val;
   else if (!strcmp(opt, "--launch")) { NEEDS_INT(1, 1e6); a->launch_no = (int)x; }
+  else if (!strcmp(opt, "--max-steps")) { if (!number(val, 1, 1.8e19, &a->max_steps)) { usage_error(cmd, "--max-steps needs a positive number"); return 2; } }
+  else if (!strcmp(opt, "--max-seconds")) { if (!number(val, 1e-3, 1e9, &a->max_seconds)) { usage_error(cmd, "--max-seconds needs a positive number of seconds"); return 2; } }
   else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
   else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
   else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
@@ -479,17 +488,18 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
     a->to.workers = a->so.workers;
     a->to.cache_dir = a->so.cache_dir;
     rc = time_variants(s, sel.idx, sel.n, res, &a->to);
-    /* workers (one per GPU) appended to the file: read it again */
-    if (a->results) {
+    /* workers (one per GPU) appended to the file: read it again (the lock kept) */
+    if (a->results && res->fd >= 0) {
       char why[256];
-      results_close(res);
-      if (!results_open(res, a->results, why, sizeof why)) { fprintf(stderr, "carve tune: %s\n", why); rc = 2; }
+      if (!results_reload(res, why, sizeof why)) { fprintf(stderr, "carve tune: %s\n", why); rc = 2; }
     }
     for (int k = 0; k < sel.n; k++) {
       const TimeRecord *t = results_time(res, s->v[sel.idx[k]].hash);
       verified[k] = !t ? 0 : !strcmp(t->status, "ok") ? 1 : -1;
     }
   }
+  /* a record that could not be written: an error, not a table that looks whole */
+  if (!results_check(res, "tune")) rc = 2;
   Summary u;
   summarize(s, &sel, res, &u);
   if (rc != 3 && rc != 2) print_summary(s, a, res, &sel, &u, verified, !strcmp(a->format, "json"));
@@ -525,6 +535,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   }
   SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
                    .only = a->only, .skip = a->skip, .blocks = a->blocks, .launch_no = a->launch_no, .host_fn = a->host_fn,
+                   .max_steps = (uint64_t)a->max_steps, .max_seconds = a->max_seconds > 0 ? a->max_seconds : 60,
                    .prog_args = a->prog_args, .nprog_args = a->nprog_args};
   Space s;
   char err[512];
@@ -540,6 +551,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   a->so.ntasks = a->tasks;
   a->so.deadline = a->deadline;
   int computed = space_metrics(&s, &a->so);
+  if (!results_check(&res, cmd)) { results_close(&res); space_free(&s); return 2; }
   if (a->progress) fprintf(stderr, "  static metrics: %d variants computed here (the rest from the results file, or constrained before building)\n", computed);
   if (!a->tune) print_space(&s, a->format);
   else rc = run_tune(a, &s, &res);
@@ -566,4 +578,73 @@ int search_main(const char *name, int argc, char **argv) {
     return rc;
   }
   return search_run(&a, argc, argv);
+}
+
+/* ---- temporary directories removed on SIGINT, SIGTERM and SIGHUP ----
+ * The recorded buffers, relaunched sources and harness builds of a space live in a temporary
+ * directory that space_free removes; a tune stopped by Ctrl-C or kill must not leave it (it can
+ * hold gigabytes of a program's buffers). The handler removes every guarded directory with system
+ * calls only (openat, getdents64, unlinkat: nothing that allocates, so it is safe in a handler),
+ * in the process that made them (a forked worker just dies), then dies of the signal. */
+enum { GUARD_MAX = 8, GUARD_PATH = 4096 };
+static char guarded[GUARD_MAX][GUARD_PATH];
+static volatile sig_atomic_t guard_pid;
+
+struct carve_dirent64 { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; };
+
+/* remove what is inside the directory fd, to `depth` levels, then nothing else */
+static void rm_inside(int fd, int depth) {
+  char buf[4096];
+  for (;;) {
+    long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n <= 0) return;
+    bool removed = false;
+    for (long off = 0; off < n;) {
+      struct carve_dirent64 *d = (struct carve_dirent64 *)(buf + off);
+      off += d->reclen;
+      if (!strcmp(d->name, ".") || !strcmp(d->name, "..")) continue;
+      if (unlinkat(fd, d->name, 0) == 0) { removed = true; continue; }
+      int sub = depth > 0 ? openat(fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+      if (sub >= 0) { rm_inside(sub, depth - 1); close(sub); }
+      if (unlinkat(fd, d->name, AT_REMOVEDIR) == 0) removed = true;
+    }
+    if (removed) lseek(fd, 0, SEEK_SET);   /* entries moved under us: read the rest again */
+  }
+}
+
+static void on_fatal_signal(int sig) {
+  if (getpid() == guard_pid)
+    for (int i = 0; i < GUARD_MAX; i++) {
+      if (!guarded[i][0]) continue;
+      int fd = open(guarded[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd >= 0) { rm_inside(fd, 16); close(fd); }
+      rmdir(guarded[i]);
+    }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void search_guard_tmpdir(const char *dir) {
+  if (!dir || !*dir || strlen(dir) >= GUARD_PATH || getenv("CARVE_KEEP_TMP")) return;
+  if (!guard_pid) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+      struct sigaction old;
+      /* a signal the caller ignores (nohup, a shell's background job) stays ignored */
+      if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+      sigaction(sigs[i], &sa, NULL);
+    }
+  }
+  guard_pid = getpid();
+  for (int i = 0; i < GUARD_MAX; i++)
+    if (!guarded[i][0]) { snprintf(guarded[i], GUARD_PATH, "%s", dir); return; }
+}
+
+void search_unguard_tmpdir(const char *dir) {
+  for (int i = 0; i < GUARD_MAX; i++)
+    if (guarded[i][0] && !strcmp(guarded[i], dir)) guarded[i][0] = 0;
 }

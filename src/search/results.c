@@ -1,6 +1,11 @@
 /* results: one JSON object per line, appended with one write() each and fsync'd, so a search
  * killed at any moment (kill -9) leaves whole records and at most one torn last line, which is
- * ignored; a restart reads the file and computes or times only what has no record. Records:
+ * ignored; a restart reads the file and computes or times only what has no record. A write that
+ * fails (a full disk) is an error the command reports (results_check: exit 2, what was kept),
+ * and nothing is written after it. One tune at a time writes a file: the second waits for the
+ * first's lock (flock) and then reads what the first did, so the work is not done twice. Every
+ * record names the carve build that wrote it (a hash of the binary); records of another build
+ * are counted and not used, so their verdicts are checked again by this one. Records:
  *   {"type": "static", "i": ..., "key": ..., "hash": ..., "status": "ok"|"constraint", ...}
  *   {"type": "verify", "hash": ..., "key": ..., "ok": true|false, "why": ..., "verify_s": ...}
  *   {"type": "time", "key": ..., "hash": ..., "status": "ok"|..., "median_ms": ..., "times": [...]}
@@ -10,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +59,24 @@ static double num(const char *js, const char *key) {
   return v;
 }
 
+/* this carve binary, hashed once (as static.c's cache key): the build every record names */
+uint64_t results_build(void) {
+  static uint64_t exe;
+  if (!exe) {
+    size_t n = 0;
+    char *bin = read_file("/proc/self/exe", &n);
+    exe = search_hash_bytes(bin, bin ? n : 0) | 1;   /* nonzero: computed */
+    free(bin);
+  }
+  return exe;
+}
+
+/* whether a record was written by this build */
+static bool own_build(const char *line) {
+  char b[32];
+  return json_str(line, "build", b, sizeof b) && strtoull(b, NULL, 16) == results_build();
+}
+
 char *variant_record(const Space *s, const Variant *v) {
   Buf b = {0};
   int i = (int)(v - s->v);
@@ -70,7 +94,7 @@ char *variant_record(const Space *s, const Variant *v) {
                    "\"mem_ms\": %.9g, \"mem_bound\": %s, \"bottleneck\": \"%s\"",
                m->regs, m->smem, m->threads, m->blocks_per_sm, m->spills, m->instr, m->regions, m->long_regions, m->efficiency,
                m->utilization, m->utilization_simple, m->est_ms, m->mem_ms, m->mem_bound ? "true" : "false", m->bottleneck);
-  buf_printf(&b, ", \"metric_s\": %.4f}", v->metric_s);
+  buf_printf(&b, ", \"metric_s\": %.4f, \"build\": \"%016llx\"}", v->metric_s, (unsigned long long)results_build());
   char *r = arena_strdup(b.s);
   buf_free(&b);
   return r;
@@ -121,7 +145,7 @@ char *time_record(const TimeRecord *t) {
   json_esc(&b, t->why);
   buf_puts(&b, ", \"times\": [");
   for (int i = 0; i < t->ntimes; i++) buf_printf(&b, "%s%.6f", i ? ", " : "", t->times[i]);
-  buf_printf(&b, "], \"timestamp\": %lld}", (long long)time(NULL));
+  buf_printf(&b, "], \"timestamp\": %lld, \"build\": \"%016llx\"}", (long long)time(NULL), (unsigned long long)results_build());
   char *r = arena_strdup(b.s);
   buf_free(&b);
   return r;
@@ -192,6 +216,8 @@ static void ix_put(Results *r, uint64_t k, int line) {
 
 static void add_line(Results *r, const char *line) {
   TimeRecord t;
+  /* another build's record: not a verdict this build trusts (computed, verified, timed again) */
+  if (!own_build(line)) { r->foreign++; return; }
   if (time_from_record(&t, line)) {
     r->t = xrealloc(r->t, sizeof(TimeRecord) * (size_t)(r->nt + 1));
     r->t[r->nt++] = t;
@@ -215,7 +241,7 @@ char *verify_record(const Variant *v, bool ok, const char *why, double secs) {
   json_esc(&b, v->key);
   buf_printf(&b, ", \"ok\": %s, \"why\": ", ok ? "true" : "false");
   json_esc(&b, why ? why : "");
-  buf_printf(&b, ", \"verify_s\": %.3f}", secs);
+  buf_printf(&b, ", \"verify_s\": %.3f, \"build\": \"%016llx\"}", secs, (unsigned long long)results_build());
   char *r = arena_strdup(b.s);
   buf_free(&b);
   return r;
@@ -243,40 +269,95 @@ static void read_lines(Results *r, const char *text) {
   }
 }
 
+/* the records of the file, read again (other processes appended to it): the index rebuilt */
+static void forget(Results *r) {
+  free(r->lines);
+  free(r->t);
+  free(r->ix_key);
+  free(r->ix_line);
+  r->lines = NULL; r->t = NULL; r->ix_key = NULL; r->ix_line = NULL;
+  r->nlines = r->nt = r->ix_cap = r->ix_n = r->foreign = 0;
+}
+
+static bool read_records(Results *r, char *why, size_t whylen) {
+  size_t n = 0;
+  struct stat st;
+  if (fstat(r->fd, &st) == 0 && !S_ISREG(st.st_mode)) return true;   /* a device (/dev/full), a FIFO: nothing to resume */
+  char *text = read_file(r->path, &n);
+  if (!text) { snprintf(why, whylen, "cannot read %s: %s", r->path, strerror(errno)); return false; }
+  if (text) read_lines(r, text);
+  r->nread = r->nlines + r->nt + r->foreign;
+  /* a torn last line (killed mid-write) is closed, so the next record starts a line */
+  bool ok = !(text && n && text[n - 1] != '\n' && write(r->fd, "\n", 1) != 1);
+  free(text);
+  if (!ok) snprintf(why, whylen, "cannot write %s: %s", r->path, strerror(errno));
+  return ok;
+}
+
 bool results_open(Results *r, const char *path, char *why, size_t whylen) {
   memset(r, 0, sizeof *r);
   r->fd = -1;
   r->path = path;
   if (!path) return true;
-  size_t n = 0;
-  char *text = read_file(path, &n);
-  if (text) { read_lines(r, text); }
   r->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (r->fd < 0) { snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno)); free(text); return false; }
-  /* a torn last line (killed mid-write) is closed, so the next record starts a line */
-  if (text && n && text[n - 1] != '\n' && write(r->fd, "\n", 1) != 1) { snprintf(why, whylen, "cannot write %s", path); free(text); return false; }
-  free(text);
+  if (r->fd < 0) { snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno)); return false; }
+  /* one writer at a time: a second tune on this file waits, then reads what the first did */
+  if (flock(r->fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) {
+      fprintf(stderr, "carve tune: %s is being written by another carve; waiting for it to finish (what it records is not done again)\n", path);
+      while (flock(r->fd, LOCK_EX) != 0 && errno == EINTR) {}
+    }
+  }
+  const char *hook = getenv("CARVE_RESULTS_FAIL_AFTER");   /* tests: the disk fills after N records */
+  r->fail_after = hook && *hook ? atoi(hook) : -1;
+  if (!read_records(r, why, whylen)) return false;
+  if (r->foreign)
+    fprintf(stderr, "carve tune: %d record%s in %s were written by another carve build: not trusted, computed and verified again\n", r->foreign,
+            r->foreign == 1 ? "" : "s", path);
   return true;
 }
 
+bool results_reload(Results *r, char *why, size_t whylen) {
+  if (!r->path) return true;
+  forget(r);
+  return read_records(r, why, whylen);
+}
+
 void results_close(Results *r) {
-  if (r->fd >= 0) close(r->fd);
-  free(r->lines);
-  free(r->t);
-  free(r->ix_key);
-  free(r->ix_line);
+  if (r->fd >= 0) close(r->fd);   /* and the lock with it */
+  forget(r);
   memset(r, 0, sizeof *r);
   r->fd = -1;
 }
 
+/* one record: after a write that failed nothing more is written (a torn record stays the last
+ * line, which a reader ignores), and every record not written is counted */
 bool results_append(Results *r, const char *line) {
   if (!r) return true;
   add_line(r, line);
   if (r->fd < 0) return true;
+  if (r->failed) { r->failed++; return false; }
   char *rec = fmt("%s\n", line);
   size_t n = strlen(rec);
-  if (write(r->fd, rec, n) != (ssize_t)n) return false;
-  return fsync(r->fd) == 0 || errno == EINVAL;
+  const char *err = NULL;
+  if (r->fail_after >= 0 && r->written >= r->fail_after) err = "No space left on device (CARVE_RESULTS_FAIL_AFTER)";
+  else if (write(r->fd, rec, n) != (ssize_t)n) err = errno ? strerror(errno) : "a short write";
+  else if (fsync(r->fd) != 0 && errno != EINVAL) err = strerror(errno);
+  if (err) {
+    r->failed = 1;
+    snprintf(r->fail_why, sizeof r->fail_why, "%s", err);
+    return false;
+  }
+  r->written++;
+  return true;
+}
+
+bool results_check(const Results *r, const char *cmd) {
+  if (!r || !r->failed) return true;
+  fprintf(stderr, "carve %s: error: %d record%s could not be written to %s (%s); it holds the %d whole records written before "
+          "(%d read at the start, %d by this run): free space and run again to resume from them\n", cmd, r->failed,
+          r->failed == 1 ? "" : "s", r->path, r->fail_why, r->nread + r->written, r->nread, r->written);
+  return false;
 }
 
 const TimeRecord *results_time(const Results *r, uint64_t hash) {

@@ -80,6 +80,7 @@ typedef struct SearchInput {
   int launch_no;                /* --launch N: the Nth distinct launch (0: the kernel's first) */
   const char *host_fn;          /* --host FUNC (NULL: main) */
   const char **prog_args; int nprog_args;   /* the program's own arguments (after --) */
+  uint64_t max_steps; double max_seconds;   /* its limits (HostOptions) */
 } SearchInput;
 
 typedef struct Space {
@@ -190,6 +191,11 @@ typedef struct Results {
   char **lines; int nlines;     /* static and verify records read back (JSON lines) */
   TimeRecord *t; int nt;
   uint64_t *ix_key; int *ix_line; int ix_cap, ix_n;   /* lines by (space, key) and by verified hash */
+  int foreign;                  /* records of another carve build: read, not used */
+  int nread, written;           /* whole records in the file when read; appended since */
+  int failed;                   /* records that could not be written (the first failure stops writing) */
+  int fail_after;               /* tests: the write after this many fails (-1: never) */
+  char fail_why[160];
 } Results;
 typedef struct VerifyRecord { bool ok; char why[256]; double verify_s; } VerifyRecord;
 /* open (create) path, read what it holds; false with why */
@@ -197,6 +203,14 @@ bool results_open(Results *r, const char *path, char *why, size_t whylen);
 void results_close(Results *r);
 /* one record, written whole with one write() and fsync'd (O_APPEND: workers may share it) */
 bool results_append(Results *r, const char *line);
+/* false after a message (exit 2) when a record could not be written: how many, why, what was kept */
+bool results_check(const Results *r, const char *cmd);
+/* the file read again (workers appended to it), the lock kept */
+bool results_reload(Results *r, char *why, size_t whylen);
+uint64_t results_build(void);
+/* a temporary directory removed if a signal (SIGINT, SIGTERM, SIGHUP) ends the process (cli.c) */
+void search_guard_tmpdir(const char *dir);
+void search_unguard_tmpdir(const char *dir);   /* this carve binary's hash: every record names it */
 const TimeRecord *results_time(const Results *r, uint64_t hash);
 /* the static record of a variant key in the space with this fingerprint, or NULL */
 const char *results_static(const Results *r, uint64_t space, const char *key);

@@ -252,8 +252,11 @@ uint64_t search_hash_bytes(const void *data, size_t n) {
 /* which recorded launch: --launch N, --kernel K's first, or the first; -1 with err */
 static int pick_recorded(const Space *s, const HostResult *r, char *err, size_t errlen) {
   if (s->in.launch_no > r->nrec) { snprintf(err, errlen, "--launch %d: the program made %d distinct launches", s->in.launch_no, r->nrec); return -1; }
-  if (s->in.launch_no) return s->in.launch_no - 1;
-  for (int i = 0; i < r->nrec; i++) if (!s->in.kernel || !strcmp(r->rec[i].kernel->name, s->in.kernel)) return i;
+  int i = s->in.launch_no - 1;
+  if (!s->in.launch_no)
+    for (i = 0; i < r->nrec && s->in.kernel && strcmp(r->rec[i].kernel->name, s->in.kernel); i++) {}
+  if (i < r->nrec && !r->rec[i].kept) { snprintf(err, errlen, "launch %d's buffers were not kept (at most 1 GiB of copies)", i + 1); return -1; }
+  if (i < r->nrec) return i;
   snprintf(err, errlen, s->in.kernel ? "the program never launched '%s'" : "the program made no launch%s", s->in.kernel ? s->in.kernel : "");
   return -1;
 }
@@ -309,7 +312,9 @@ static bool record_launch(Space *s, Buf *fp, char *err, size_t errlen) {
   argv[0] = s->in.path;
   for (int i = 0; i < s->in.nprog_args; i++) argv[i + 1] = s->in.prog_args[i];
   FILE *null = fopen("/dev/null", "w");
-  HostOptions ho = {.func = s->in.host_fn, .argc = s->in.nprog_args + 1, .argv = argv, .machine = s->in.m, .record = true, .out = null};
+  HostOptions ho = {.func = s->in.host_fn, .argc = s->in.nprog_args + 1, .argv = argv, .machine = s->in.m, .record = true, .out = null,
+                    .copy_launch = s->in.launch_no, .copy_kernel = s->in.kernel, .max_steps = s->in.max_steps,
+                    .max_seconds = s->in.max_seconds};
   HostResult r;
   fflush(stdout);
   int rc = host_run(s->orig, &ho, &r);
@@ -468,6 +473,7 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   if (s->orig->errors || diag_errors > errs) { snprintf(err, errlen, "%s has errors", in->path); return 2; }
   snprintf(s->tmpdir, sizeof s->tmpdir, "%s/carve-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(s->tmpdir)) { s->tmpdir[0] = 0; snprintf(err, errlen, "cannot create a temporary directory"); return 2; }
+  search_guard_tmpdir(s->tmpdir);
   /* the fingerprint: what makes records reusable (never the temporary paths); the launch's
    * identity beyond the printed source (--arg settings, a program's buffers) also enters each
    * variant's hash, which keys its verification and its time */
@@ -545,6 +551,7 @@ void space_free(Space *s) {
   }
   /* the relaunched sources and the harness builds: all ours ($CARVE_KEEP_TMP keeps them) */
   if (s->tmpdir[0] && !getenv("CARVE_KEEP_TMP")) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (s->tmpdir[0]) search_unguard_tmpdir(s->tmpdir);
   if (s->orig) program_free(s->orig);
   if (s->user) program_free(s->user);
   free(s->v);

@@ -519,7 +519,8 @@ static int time_on_gpus(Space *s, Variant **todo, double *vsec, int nt, Results 
     pids[g] = fork();
     if (pids[g] == 0) {
       setenv("CUDA_VISIBLE_DEVICES", gpus[g], 1);
-      _exit(gpu_worker(s, bs, &q, r, o, nvcc));
+      int c = gpu_worker(s, bs, &q, r, o, nvcc);
+      _exit(c ? c : results_check(r, "tune") ? 0 : 2);   /* a record this worker could not write */
     }
   }
   close(pfd[0]);
