@@ -846,6 +846,17 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
     const char *why = NULL;
     args[i] = q->ty->kind == TY_PTR ? recorded_buffer(hw, q, KL->args[i].u, &why) : recorded_scalar(q, KL->args[i]);
     if (!args[i]) return;   /* not device memory: the launch faults, and is not analyzed */
+    /* a pointer into the buffer of an earlier pointer argument, at or after it: recorded as
+     * that alias, so the launch replayed (carve optimize's verification) binds one buffer */
+    int j = 0;
+    for (Obj *r = KL->kernel->params; r != q && q->ty->kind == TY_PTR; r = r->next, j++) {
+      uint64_t u = KL->args[i].u, w = KL->args[j].u;
+      if (r->ty->kind == TY_PTR && !args[j]->alias && ((u >> 40) & 0xfffff) == ((w >> 40) & 0xfffff) && (u & ((1ull << 40) - 1)) >= (w & ((1ull << 40) - 1))) {
+        args[i]->alias = r->name;
+        args[i]->alias_off = (int64_t)((u & ((1ull << 40) - 1)) - (w & ((1ull << 40) - 1)));
+        break;
+      }
+    }
   }
   r->rec = xrealloc(r->rec, sizeof(RecordedLaunch) * (size_t)(r->nrec + 1));
   RecordedLaunch *rl = &r->rec[r->nrec++];

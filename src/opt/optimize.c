@@ -350,6 +350,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
     if (c.legality == LEGAL) motivation(fs, ps, c.site, st->motivation, sizeof st->motivation);
     if (c.changes_launch) memcpy(st->cover, c.cover, sizeof st->cover);
+    st->spec = c.spec | (c.changes_launch && !c.grid_generic ? OPT_SPEC_GRID : 0u);
     if (!ok) { program_free(v); continue; }
     st->applied = true;
     bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) || memcmp(plan->block, L.block, sizeof L.block);

@@ -335,13 +335,20 @@ static char *expr_with(Node *e, Sub *u) {
 
 typedef struct { const char *acc, *r, *b, *b0, *ws, *q, *v, *lane; } AtomNames;
 
+/* the original grid's blocks along x as the kernel tests them: gridDim.x * M when M divides
+ * the recorded grid (the kernel is then right for every grid M divides), else the recorded count */
+static const char *grid_text(PassCtx *c, int M) {
+  if (c->L->grid[0] % M == 0) { c->grid_generic = true; return fmt("gridDim.x * %du", M); }
+  return fmt("%lldu", (long long)c->L->grid[0]);
+}
+
 /* the original threads of original block `blk`, folded into acc (mutation 1: a chunk that
  * reaches past the guard is dropped whole: the tail) */
 static void scalar_loop(Buf *o, PassCtx *c, Atomic *a, AtomNames *n, const char *tname, int M, const char *in) {
   Sub u = {.blk = n->b};
   buf_printf(o, "%sfor (int %s = 0; %s < %d; %s++) {\n", in, n->r, n->r, M, n->r);
   buf_printf(o, "%s  const unsigned int %s = blockIdx.x * %du + (unsigned int)%s;\n", in, n->b, M, n->r);
-  buf_printf(o, "%s  if (%s >= %lldu) break;\n", in, n->b, (long long)c->L->grid[0]);
+  buf_printf(o, "%s  if (%s >= %s) break;\n", in, n->b, grid_text(c, M));
   for (int i = 0; i < a->npre; i++) {
     Node *s = a->pre[i];
     if (s->kind == ND_IF) buf_printf(o, "%s  if (%s) continue;\n", in, expr_with(s->cond, &u));
@@ -384,7 +391,7 @@ static bool apply_atomic(PassCtx *c, Atomic *a) {
     const char *et = type_name(unqual(a->in->ty->base));
     buf_printf(&o, "  const unsigned int %s = blockIdx.x * %du;\n", n.b0, M);
     buf_printf(&o, "  const %s *%s = %s + (%s);\n", et, n.q, a->in->name, expr_with(a->gload, &first));
-    buf_printf(&o, "  if (%s + %du <= %lldu && (%s) && ((unsigned long long)%s & 15ull) == 0ull) {\n", n.b0, M, (long long)c->L->grid[0],
+    buf_printf(&o, "  if (%s + %du <= %s && (%s) && ((unsigned long long)%s & 15ull) == 0ull) {\n", n.b0, M, grid_text(c, M),
                expr_with(a->gguard, &last), n.q);
     buf_printf(&o, "    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", n.r, n.r, M / 4, n.r);
     buf_printf(&o, "      const %s %s = ((const %s *)%s)[%s * %lld + (int)threadIdx.x];\n", vec_type(unqual(a->in->ty->base)), n.v,

@@ -244,6 +244,9 @@ static int written_groups(const LoopScan *s) {
 
 static Legality legal(PassCtx *c) {
   Loops l = {0};
+  /* the rewrite keeps values in registers past other pointers' accesses: an aliased launch (one
+   * buffer bound to two parameters, as the program made it) would see stale values */
+  if (rw_launch_aliases(c, c->why, sizeof c->why)) return ILLEGAL;
   walk(c->k->body, collect_loops, NULL, &l);
   Legality r = NOT_APPLICABLE;
   snprintf(c->why, sizeof c->why, "no loop accesses a global element in every iteration");

@@ -332,6 +332,7 @@ static void apply_x(PassCtx *c, Site *s, int L) {
   body->stmts = dl;
   c->new_grid[0] = c->L->grid[0] * L;
   c->cover[0] = c->L->block[0] / L;
+  c->grid_generic = true;   /* each original block becomes whole new blocks: nothing of the grid written */
 }
 
 /* `if (c) return; REST` at the kernel's top level becomes `if (!(c)) { REST }` */
@@ -438,6 +439,7 @@ static bool apply_y(PassCtx *c, Site *s, int L) {
   c->new_block[1] = L;
   c->new_grid[0] = c->L->grid[0] * (c->L->block[0] / bw);
   c->cover[0] = bw;
+  c->grid_generic = true;
   return true;
 }
 
