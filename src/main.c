@@ -1299,7 +1299,7 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
       host = false;
     }
   }
-  if (!host) opt_emit_source(&src, &plan, o->file, k->name);
+  if (!host && !opt_emit_unchanged(&src, &plan, o->file, k->name)) opt_emit_source(&src, &plan, o->file, k->name);
   bool json = !strcmp(o->format, "json");
   int rc = 0;
   if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;

@@ -49,9 +49,69 @@ static void plan_comment(Buf *b, const Plan *plan, const char *file, const char 
   buf_puts(b, " */\n");
 }
 
+bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel) {
+  for (int i = 0; i < plan->nsteps; i++)
+    if (plan_step_kept(&plan->steps[i])) return false;
+  size_t len = 0;
+  char *raw = read_file(file, &len);
+  if (!raw) return false;
+  plan_comment(b, plan, file, kernel);
+  buf_printf(b, "%.*s", (int)len, raw);
+  free(raw);
+  return true;
+}
+
+/* a kernel-only output (no host code to wrap its launches): the test of what its kept steps
+ * specialize, asserted at the kernel's entry, into t; false when nothing is specialized */
+static bool entry_test(Buf *t, const Plan *plan, const char *kernel) {
+  unsigned spec = 0;
+  bool reshaped = false;
+  for (int i = 0; i < plan->nsteps; i++)
+    if (plan_step_kept(&plan->steps[i])) { spec |= plan->steps[i].spec; reshaped |= plan->steps[i].cover[0] > 0; }
+  if (!spec && !reshaped) return false;
+  Obj *k = find_kernel(plan->result, kernel);
+  buf_printf(t, "blockDim.x == %lldu && blockDim.y == %lldu && blockDim.z == %lldu", (long long)plan->block[0], (long long)plan->block[1],
+             (long long)plan->block[2]);
+  if (spec & OPT_SPEC_GRID)
+    buf_printf(t, " && gridDim.x == %lldu && gridDim.y == %lldu && gridDim.z == %lldu", (long long)plan->grid[0], (long long)plan->grid[1],
+               (long long)plan->grid[2]);
+  if ((spec & OPT_SPEC_ARGS) && plan->arg_test[0]) buf_printf(t, " && %s", plan->arg_test);
+  if ((spec & OPT_SPEC_NOALIAS) && k)
+    for (Obj *q = k->params; q; q = q->next)
+      for (Obj *r = k->params; r != q && q->ty->kind == TY_PTR; r = r->next)
+        if (r->ty->kind == TY_PTR) buf_printf(t, " && (const void *)%s != (const void *)%s", q->name, r->name);
+  return true;
+}
+
 void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel) {
   plan_comment(b, plan, file, kernel);
-  print_program(b, plan->result);
+  Buf t = {0}, test = {0};
+  print_program(&t, plan->result);
+  /* the kernel's entry asserts the launch it was optimized and verified for */
+  const char *sig = NULL;
+  char *want = fmt(" %s(", kernel);
+  for (const char *q = t.s ? strstr(t.s, want) : NULL; q && !sig; q = strstr(q + 1, want)) {
+    const char *line = q;
+    while (line > t.s && line[-1] != '\n') line--;
+    if (strstr(line, "__global__") && strstr(line, "__global__") < q) sig = q;
+  }
+  const char *open = sig ? strstr(sig, "{\n") : NULL;
+  if (open && entry_test(&test, plan, kernel)) {
+    buf_printf(b, "/* carve: %s asserts at its entry the launch it was optimized and verified for: %s; any other launch is a failed\n"
+                  " * assert(), never a silent wrong answer (a build with NDEBUG drops the test: launch it only as its #pragma carve launch says) */\n",
+               kernel, test.s);
+    buf_printf(b, "%.*s\n  assert((%s) && \"carve: launched other than it was optimized for\");\n%s", (int)(open + 1 - t.s), t.s, test.s, open + 2);
+    if (!strstr(t.s, "<assert.h>")) {
+      /* the header the assert needs, first */
+      Buf w = {0};
+      buf_puts(&w, "#include <assert.h>\n");
+      buf_puts(&w, b->s);
+      buf_free(b);
+      *b = w;
+    }
+  } else if (t.s) buf_puts(b, t.s);
+  buf_free(&t);
+  buf_free(&test);
 }
 
 /* the values the model tried for a pass's first parameter, fastest first in the reader's eye */
@@ -89,7 +149,9 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         if (s->est_before_ms > 0 && s->est_after_ms > 0) buf_printf(&b, ", estimate %.4f -> %.4f ms", s->est_before_ms, s->est_after_ms);
         if (s->motivation[0]) buf_printf(&b, ", for %.*s", (int)(strchr(s->motivation, ':') ? strchr(s->motivation, ':') - s->motivation : (long)strlen(s->motivation)), s->motivation);
         buf_printf(&b, ": %s\n", s->did);
-      } else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says not faster (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
+      } else if (s->unprofitable && (s->est_before_ms <= 0 || s->est_after_ms <= 0))
+        buf_printf(&b, "not kept, the estimate failed (%s): unknown is not faster: %s\n", s->est_before_ms <= 0 ? "before" : "after", s->did);
+      else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says not faster (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
       else if (s->rejected) {
         const VerifySize *z = NULL;
         for (int k = 0; k < s->verify.nsizes; k++) if (s->verify.size[k].ran && !s->verify.size[k].skipped && !s->verify.size[k].ok) z = &s->verify.size[k];

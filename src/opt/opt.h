@@ -167,6 +167,8 @@ typedef struct Plan {
   char error[512];
   int64_t grid[3], block[3]; /* the launch of the result */
   bool permuted;             /* a kept step permutes blocks (full-size samples cannot be matched) */
+  char arg_test[512];        /* the recorded scalar arguments as a C test ("n == 4700 && a == (float)2"),
+                              * "" when there are none: what an OPT_SPEC_ARGS output checks */
 } Plan;
 
 /* optimize kernel `in->kernel` of p (loaded from in->path): 0 ok (plan filled, maybe no pass
@@ -200,6 +202,9 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
  * appended to b then. */
 int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
                      const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len);
+/* no step kept: the user's file as written (macros, comments) under the plan's comment, true;
+ * false (nothing appended) when a step was kept */
+bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel);
 /* text: one line a pass, or (explain) every size verified and every estimate; json: an object */
 void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain);
 
