@@ -73,7 +73,7 @@ static void test_stage_tp(void) {
   Opt r = run_opt("examples/tp.cu", "tp", defs, 2, NULL);
   CHECK(r.rc == 0 && applied(&r.plan, "stage"), "tp: the transposed load is staged and verified");
   const PlanStep *s = step(&r.plan, "stage");
-  CHECK(s && s->verify.nsizes == 3 && s->verify.size[1].ok && !s->verify.size[1].skipped, "tp: verified at the ragged size too");
+  CHECK(s && s->verify.nsizes == 4 && s->verify.size[1].ok && !s->verify.size[1].skipped, "tp: verified at the ragged size too");
   CHECK(s && strstr(s->did, "tile[32][33]") && strstr(s->did, "block 32x8"), "tp: a 32x33 padded tile on 32x8 threads (%s)", s ? s->did : "");
   CHECK(r.plan.block[0] == 32 && r.plan.block[1] == 8 && r.plan.grid[0] == 8 && r.plan.grid[1] == 8, "tp: the launch is reshaped to 8x8 blocks of 32x8");
   CHECK(s && s->verify.size[2].ok && !s->verify.size[2].skipped && strstr(s->verify.size[2].defines, "the original: 32 of 256"),

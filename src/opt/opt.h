@@ -29,6 +29,8 @@ enum {
   OPT_SPEC_GRID = 1,         /* the recorded grid (an extent or the grid's shape written into the kernel) */
   OPT_SPEC_ARGS = 2,         /* the recorded scalar arguments (a decision taken at their values) */
   OPT_SPEC_NOALIAS = 4,      /* pointer arguments that do not alias (__restrict__) */
+  OPT_SPEC_REASSOC = 8,      /* a floating-point sum reassociated: verified against the bound
+                              * |variant - original| <= 2*n*eps*sum|terms| on signed data (verify.c) */
 };
 
 /* what a pass is given: the variant (a clone it may change), its kernel, the launch it will run
@@ -77,7 +79,7 @@ bool opt_passes_known(const char *list, const char *flag, char *err, size_t len)
 
 /* ---- verification (verify.c) ---- */
 typedef struct VerifySize {
-  const char *label;         /* "reduced", "ragged", "full (sampled blocks)" */
+  const char *label;         /* "reduced", "signed", "ragged", "full (sampled blocks)" */
   char defines[256];         /* the size macros set for this run ("N=64") */
   bool ran, ok, skipped;
   char detail[512];          /* first difference, fault, or why skipped */
@@ -86,7 +88,7 @@ typedef struct VerifySize {
 
 typedef struct VerifyResult {
   bool ok;
-  VerifySize size[3];
+  VerifySize size[5];
   int nsizes;
 } VerifyResult;
 

@@ -376,6 +376,7 @@ static bool apply_atomic(PassCtx *c, Atomic *a) {
   AtomNames n = {rw_fresh(&nm, "carve_acc"), rw_fresh(&nm, "carve_r"), rw_fresh(&nm, "carve_b"), rw_fresh(&nm, "carve_b0"), rw_fresh(&nm, "carve_warp"),
                  rw_fresh(&nm, "carve_q"), rw_fresh(&nm, "carve_v"), rw_fresh(&nm, "carve_lane")};
   const char *tname = type_name(a->ty);
+  if (floating(a->ty)) c->spec |= OPT_SPEC_REASSOC;
   /* signed integer sums wrap on the GPU; the register sum is kept unsigned for C's sake */
   bool wrap = a->op == ND_ADD && a->ty->kind == TY_INT && !a->ty->is_unsigned;
   const char *accty = wrap ? "unsigned int" : tname;
@@ -664,11 +665,13 @@ static Legality find_tree(PassCtx *c, Tree *t) {
 }
 
 static bool apply_tree(PassCtx *c, Tree *t) {
+  c->spec |= OPT_SPEC_ARGS;   /* the tree was run symbolically at the recorded arguments */
   int B = (int)c->L->block[0], nw = B / 32;
   RwNames nm = {.c = c};
   const char *acc = rw_fresh(&nm, "carve_acc"), *ws = rw_fresh(&nm, "carve_warp");
   Type *et = unqual(t->s->ty->base);
   const char *tname = type_name(et);
+  if (floating(et)) c->spec |= OPT_SPEC_REASSOC;
   Buf o = {0};
   signature(&o, c);
   buf_printf(&o, "  __shared__ %s %s[%d];\n", tname, ws, nw);
@@ -700,7 +703,7 @@ static Legality legal(PassCtx *c) {
   if (la != NOT_APPLICABLE) {
     if (la == LEGAL)
       snprintf(c->why, sizeof c->why, "one %s per thread into %s: %d threads folded per thread, shuffles, one atomic per %s%s", type_name(a.ty), a.out->name,
-               c->param[0], c->param[2] == LEVEL_WARP ? "warp" : "block", floating(a.ty) ? " (a floating-point sum reassociated: verified within the spec's tolerance)" : "");
+               c->param[0], c->param[2] == LEVEL_WARP ? "warp" : "block", floating(a.ty) ? " (a floating-point sum reassociated: verified within the spec's tolerance, and on signed data within 2*n*eps*sum|terms|)" : "");
     return la;
   }
   char atomic_why[512];

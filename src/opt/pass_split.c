@@ -261,8 +261,9 @@ static Legality legal(PassCtx *c) {
   for (int j = 0; j < s.nacc; j++) buf_printf(&names, "%s'%s'", j ? ", " : "", s.acc[j]->name);
   bool fl = false;
   for (int j = 0; j < s.nacc; j++) fl |= is_flonum(s.acc[j]->ty) != 0;
+  if (fl) c->spec |= OPT_SPEC_REASSOC;
   snprintf(c->why, sizeof c->why, "the sum%s into %s (line %d) split across %d lanes along %s%s", s.nacc > 1 ? "s" : "", names.s,
-           tok_loc(s.loop->tok).line, L, along_name(along), fl ? " (a floating-point sum reassociated: verified within the spec's tolerance)" : "");
+           tok_loc(s.loop->tok).line, L, along_name(along), fl ? " (a floating-point sum reassociated: verified within the spec's tolerance, and on signed data within 2*n*eps*sum|terms|)" : "");
   buf_free(&names);
   c->site = s.loop;
   return LEGAL;
