@@ -338,6 +338,7 @@ typedef struct { const char *acc, *r, *b, *b0, *ws, *q, *v, *lane; } AtomNames;
 /* the original grid's blocks along x as the kernel tests them: gridDim.x * M when M divides
  * the recorded grid (the kernel is then right for every grid M divides), else the recorded count */
 static const char *grid_text(PassCtx *c, int M) {
+  if (c->L->grid[0] % M == 0 && c->mutation == 4) { c->grid_generic = true; return fmt("%lldu", (long long)c->L->grid[0]); }   /* broken: baked */
   if (c->L->grid[0] % M == 0) { c->grid_generic = true; return fmt("gridDim.x * %du", M); }
   return fmt("%lldu", (long long)c->L->grid[0]);
 }
@@ -738,6 +739,7 @@ const Pass pass_reduce = {
   .motivation = "divergence",   /* the tree's interleaved branch; no rule names atomic contention */
   .legal = legal,
   .apply = apply,
-  .nmutations = 3,
-  .mutation_names = {"the tail dropped (a chunk past the guard, or the last warps' partial sums)", "a shuffle step missing", "the atomic (or the warp's shared slot) written by every lane"},
+  .nmutations = 4,
+  .mutation_names = {"the tail dropped (a chunk past the guard, or the last warps' partial sums)", "a shuffle step missing", "the atomic (or the warp's shared slot) written by every lane",
+                     "the recorded grid written into a kernel called grid-generic"},
 };
