@@ -22,7 +22,7 @@ out=$("$carve" optimize examples/mm_acc.cu -D N=128 --format json -o "$t/mm.cu")
 if [ $have_py = 1 ]; then
   echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s={x["pass"]: x for x in d["plan"]["steps"]}
 assert s["scalar"]["status"]=="applied" and s["scalar"]["verified"], s["scalar"]
-assert [z["size"] for z in s["scalar"]["sizes"]]==["reduced","ragged","full","signed"] and all(z["result"]=="equal" for z in s["scalar"]["sizes"]), s["scalar"]
+assert [z["size"] for z in s["scalar"]["sizes"]][:4]==["reduced","ragged","full","signed"] and all(z["result"]=="equal" for z in s["scalar"]["sizes"]), s["scalar"]
 assert d["output"].endswith("mm.cu") and "source" not in d' ; check $? "the JSON plan: applied, verified at three sizes and on signed data: $out"
 fi
 grep -q "__restrict__" "$t/mm.cu" && grep -q "assumes the 3 pointer parameters do not alias" "$t/mm.cu"; check $? "the no-alias assumption is stated and declared"
