@@ -1181,6 +1181,10 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
       arena_push(&f.arg_texts, &f.nargs, a->scalar.is_float ? fmt("%s=%.17g", a->name, a->scalar.d) : fmt("%s=%lld", a->name, (long long)a->scalar.i));
       continue;
     }
+    if (a->alias) {   /* one buffer bound to two parameters, as the program made the launch */
+      arena_push(&f.arg_texts, &f.nargs, fmt("%s=alias(%s, %lld)", a->name, a->alias, (long long)a->alias_off));
+      continue;
+    }
     const char *path = fmt("%s/%s.bin", dir, a->name);
     OutFile *of = out_begin(path);
     if (!of || !out_write(of, a->bytes, (size_t)a->count * (size_t)a->elem_ty->size) || !out_commit_all()) { out_abort_all(); rc = 2; break; }
@@ -1328,7 +1332,7 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
               sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 && sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
   if (host) {
     int64_t g0[3] = {g[0], g[1], g[2]}, b0[3] = {bl[0], bl[1], bl[2]};
-    if (opt_emit_program(&src, &plan, p, o->file, k->name, g0, b0, why, sizeof why)) {
+    if (opt_emit_program(&src, &plan, p, o->file, k->name, g0, b0, o->arg_texts, o->nargs, why, sizeof why)) {
       buf_free(&src);
       bool reshaped = memcmp(plan.grid, g0, sizeof g0) || memcmp(plan.block, b0, sizeof b0);
       fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)", o->file, why);
@@ -1339,7 +1343,7 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
       host = false;
     }
   }
-  if (!host) opt_emit_source(&src, &plan, o->file, k->name);
+  if (!host && !opt_emit_unchanged(&src, &plan, o->file, k->name)) opt_emit_source(&src, &plan, o->file, k->name);
   bool json = !strcmp(o->format, "json");
   int rc = 0;
   if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;

@@ -49,6 +49,9 @@ static inline bool applied(const Plan *p, const char *name) { return kept_step(s
 
 /* verified whole at the reduced and ragged sizes (the ragged one not skipped) and on sampled blocks */
 static inline bool all_sizes_ok(const PlanStep *s) {
-  return s && s->verify.nsizes == 3 && s->verify.size[0].ok && s->verify.size[1].ok && s->verify.size[2].ok && !s->verify.size[1].skipped;
+  /* reduced, ragged, full, and the signed-data run (issue 26) */
+  /* and, where the output claims any grid, another grid (issue 26) */
+  return s && s->verify.nsizes >= 4 && s->verify.size[0].ok && s->verify.size[1].ok && s->verify.size[2].ok && !s->verify.size[1].skipped &&
+         s->verify.size[3].ok && !strcmp(s->verify.size[3].label, "signed") && (s->verify.nsizes == 4 || s->verify.size[4].ok || s->verify.size[4].skipped);
 }
 #endif

@@ -22,8 +22,8 @@ out=$("$carve" optimize examples/mm_acc.cu -D N=128 --format json -o "$t/mm.cu")
 if [ $have_py = 1 ]; then
   echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s={x["pass"]: x for x in d["plan"]["steps"]}
 assert s["scalar"]["status"]=="applied" and s["scalar"]["verified"], s["scalar"]
-assert [z["size"] for z in s["scalar"]["sizes"]]==["reduced","ragged","full"] and all(z["result"]=="equal" for z in s["scalar"]["sizes"]), s["scalar"]
-assert d["output"].endswith("mm.cu") and "source" not in d' ; check $? "the JSON plan: applied, verified at three sizes: $out"
+assert [z["size"] for z in s["scalar"]["sizes"]][:4]==["reduced","ragged","full","signed"] and all(z["result"]=="equal" for z in s["scalar"]["sizes"]), s["scalar"]
+assert d["output"].endswith("mm.cu") and "source" not in d' ; check $? "the JSON plan: applied, verified at three sizes and on signed data: $out"
 fi
 grep -q "__restrict__" "$t/mm.cu" && grep -q "assumes the 3 pointer parameters do not alias" "$t/mm.cu"; check $? "the no-alias assumption is stated and declared"
 # mv without split: staging is legal and verifiable, but the model says slower: not kept, and the source is unchanged
@@ -69,7 +69,8 @@ grep -q "factor chosen by the estimate from 2: " "$t/plan"; check $? "the plan l
 grep -q "vector   applied(factor=[24]" "$t/plan"; check $? "the estimate picks x2 or x4 (measured fastest on the H100): $(grep -A1 chosen "$t/plan")"
 n0=$("$carve" estimate examples/imregionmax.cu -D H=1024 -D W=1024 --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["estimate"]["seconds"])')
 n4=$("$carve" estimate "$t/vimr4.cu" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["estimate"]["seconds"])')
-python3 -c "import sys; sys.exit(0 if $n4 < 0.95 * $n0 else 1)"; check $? "the chosen factor predicted at least 5% faster than naive ($n4 s against $n0 s)"
+# (4%: the output asserts its launch at the kernel's entry, a few instructions a thread the model counts)
+python3 -c "import sys; sys.exit(0 if $n4 < 0.96 * $n0 else 1)"; check $? "the chosen factor predicted at least 4% faster than naive ($n4 s against $n0 s)"
 # a host program: the launch it recorded (given to the optimizer as --grid/--block) is the
 # original's; a step that reshapes the launch is verified with its own (a bug: vector's 10 blocks
 # ran as the original's 20 and the correct step was rejected)
@@ -87,7 +88,7 @@ fi
 grep -q "verified full     as given, all blocks: equal" "$t/plan"; check $? "the flags' launch is the original's, the vector step's the variant's: $(cat "$t/plan")"
 # a host program's output is the whole program: the user's text, the kernel replaced, each launch
 # rewritten to the reshaped grid where the block is the one verified, the original kernel otherwise
-"$carve" optimize tests/host/vadd.cu -o "$t/hv.cu" 2> "$t/plan"; check $? "vadd optimizes to a whole program"
+"$carve" optimize tests/host/vadd.cu --no-estimate -o "$t/hv.cu" 2> "$t/plan"; check $? "vadd optimizes to a whole program (--no-estimate: at 5000 the model calls vector even)"
 grep -q "^int main" "$t/hv.cu" && grep -q '^#define CHECK(call) *\\$' "$t/hv.cu" && grep -q "^// Vector addition with checks" "$t/hv.cu"; check $? "host code, comments and line continuations as written"
 grep -q "vadd_carve_original<<<blocks, threads>>>" "$t/hv.cu" && grep -q "carve_grid_vadd(dim3(blocks), dim3(threads))" "$t/hv.cu"; check $? "the launch rewritten: $(grep -n 'carve_fits_vadd(d' "$t/hv.cu")"
 for n in 100000 4097; do

@@ -73,7 +73,7 @@ static void test_stage_tp(void) {
   Opt r = run_opt("examples/tp.cu", "tp", defs, 2, NULL);
   CHECK(r.rc == 0 && applied(&r.plan, "stage"), "tp: the transposed load is staged and verified");
   const PlanStep *s = step(&r.plan, "stage");
-  CHECK(s && s->verify.nsizes == 3 && s->verify.size[1].ok && !s->verify.size[1].skipped, "tp: verified at the ragged size too");
+  CHECK(s && s->verify.nsizes >= 4 && s->verify.size[1].ok && !s->verify.size[1].skipped, "tp: verified at the ragged size too");
   CHECK(s && strstr(s->did, "tile[32][33]") && strstr(s->did, "block 32x8"), "tp: a 32x33 padded tile on 32x8 threads (%s)", s ? s->did : "");
   CHECK(r.plan.block[0] == 32 && r.plan.block[1] == 8 && r.plan.grid[0] == 8 && r.plan.grid[1] == 8, "tp: the launch is reshaped to 8x8 blocks of 32x8");
   CHECK(s && s->verify.size[2].ok && !s->verify.size[2].skipped && strstr(s->verify.size[2].defines, "the original: 32 of 256"),
@@ -549,8 +549,10 @@ static void test_verify_cache(void) {
     VerifyCacheStats st = verify_cache_stats(in.cache);
     CHECK(same, "bound %zu: every verdict with the cache equals the fresh one, to the detail and count", bounds[b]);
     if (b == 0) {
-      /* 5 variants twice: reduced, ragged and 2 distinct full-size samples (merged by vector or not) */
-      CHECK(st.loads == 2 && st.load_hits == 2 * NV * 2 - 2 && st.runs == 4 && st.run_hits == 3 * NV * 2 - 4 && st.evictions == 0,
+      /* 5 variants twice: reduced, ragged and 2 distinct full-size samples (merged by vector or not),
+       * and the other grid of the one variant that claims any grid (unroll: no reshape, nothing of
+       * the grid written; vector's 3 -> 2 blocks writes the recorded extent) */
+      CHECK(st.loads == 2 && st.load_hits == 2 * NV * 2 - 2 && st.runs == 5 && st.run_hits == 3 * NV * 2 + 2 - 5 && st.evictions == 0,
             "the original's runs: %lld made, %lld reused; loads %lld, reused %lld", (long long)st.runs, (long long)st.run_hits,
             (long long)st.loads, (long long)st.load_hits);
       bounds[2] = st.bytes - 1;   /* one of the full size's two runs must go to make room for the other */
@@ -570,7 +572,7 @@ static void test_verify_cache(void) {
   VerifyResult w;
   if (built == NV) verify_variant(&in, p, plans[2].result, plans[2].steps, plans[2].nsteps, plans[2].permuted, &w);
   VerifyCacheStats w1 = verify_cache_stats(in.cache);
-  CHECK(built == NV && w0.runs == 3 && w1.runs == 3 && w1.run_hits == 3 && same_verdict(&w, &cold[2]),
+  CHECK(built == NV && w0.runs == 4 && w1.runs == 4 && w1.run_hits == 4 && same_verdict(&w, &cold[2]),
         "warmed: the unroll variant runs no original (%lld made before, %lld after, %lld reused)", (long long)w0.runs, (long long)w1.runs,
         (long long)w1.run_hits);
   verify_cache_free(in.cache);
@@ -579,26 +581,31 @@ static void test_verify_cache(void) {
 }
 
 static void test_mutations(void) {
-  static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; const char *sets[2]; } cases[] = {
-    {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2, {0}},
-    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4, {0}},
-    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4, {"stage.tile=16", "stage.rows=0"}},
-    {"stage", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 4, {0}},
-    {"camping", "examples/tp.cu", "tp", {"H=128", "W=128"}, "gt200", 1, {0}},
-    {"vector", "examples/imregionmax.cu", "imregionmax", {"H=64", "W=64"}, "h100", 3, {"vector.factor=4"}},
-    {"vector", "examples/demosaic.cu", "demosaic", {"H=64", "W=64"}, "h100", 3, {0}},
-    {"split", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3, {0}},
-    {"split", "examples/rd.cu", "rd", {"N=4000", "SEG=200"}, "h100", 3, {"split.lanes=8"}},
-    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=32", "tile.thread=4"}},
-    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=64", "tile.prefetch=2"}},
-    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 5, {"tile.tile=64", "tile.prefetch=4"}},
-    {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.merge=16", 0}},
-    {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.vec=1", "reduce.level=0"}},
-    {"reduce", "examples/reduce_shared.cu", "reduce_shared", {"N=5003", "N=5003"}, "h100", 3, {0}},
-    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 4, {0}},
-    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 6, {"split.along=1", "split.lanes=8"}},
-    {"split", "examples/tmv.cu", "tmv", {"H=256", "W=256"}, "h100", 3, {"split.along=1", "split.lanes=32"}},
-    {"launch", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 2, {"launch.x=32", "launch.y=8"}},
+  /* first: the first mutation a case runs (0: 1), for kernels made for one mutation (issue 26: a
+   * size written into a kernel called generic, a launch's aliasing ignored) */
+  static const struct { const char *pass, *file, *kernel, *defs[2]; const char *machine; int nmut; const char *sets[2]; int first; } cases[] = {
+    {"scalar", "examples/mrifhd.cu", "mrifhd", {"NX=256", "NK=64"}, "h100", 2, {0}, 0},
+    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4, {0}, 0},
+    {"stage", "examples/tp.cu", "tp", {"H=256", "W=256"}, "h100", 4, {"stage.tile=16", "stage.rows=0"}, 0},
+    {"stage", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 4, {0}, 0},
+    {"camping", "examples/tp.cu", "tp", {"H=128", "W=128"}, "gt200", 1, {0}, 0},
+    {"vector", "examples/imregionmax.cu", "imregionmax", {"H=64", "W=64"}, "h100", 3, {"vector.factor=4"}, 0},
+    {"vector", "examples/demosaic.cu", "demosaic", {"H=64", "W=64"}, "h100", 3, {0}, 0},
+    {"split", "examples/mv.cu", "mv", {"H=256", "W=256"}, "h100", 3, {0}, 0},
+    {"split", "examples/rd.cu", "rd", {"N=4000", "SEG=200"}, "h100", 3, {"split.lanes=8"}, 0},
+    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=32", "tile.thread=4"}, 0},
+    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 4, {"tile.tile=64", "tile.prefetch=2"}, 0},
+    {"tile", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 5, {"tile.tile=64", "tile.prefetch=4"}, 0},
+    {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.merge=16", 0}, 0},
+    {"reduce", "examples/sum.cu", "sum", {"N=100003", "N=100003"}, "h100", 3, {"reduce.vec=1", "reduce.level=0"}, 0},
+    {"reduce", "examples/reduce_shared.cu", "reduce_shared", {"N=5003", "N=5003"}, "h100", 3, {0}, 0},
+    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 4, {0}, 0},
+    {"split", "examples/mv2.cu", "mv2", {"H=256", "W=256"}, "h100", 6, {"split.along=1", "split.lanes=8"}, 0},
+    {"split", "examples/tmv.cu", "tmv", {"H=256", "W=256"}, "h100", 3, {"split.along=1", "split.lanes=32"}, 0},
+    {"launch", "examples/mm.cu", "mm", {"N=64", "N=64"}, "h100", 2, {"launch.x=32", "launch.y=8"}, 0},
+    {"vector", "tests/sound/partial.cu", "part", {"N=1000", "N=1000"}, "h100", 4, {0}, 4},
+    {"reduce", "tests/sound/psum.cu", "psum", {"N=20000", "N=20000"}, "h100", 4, {"reduce.merge=16", 0}, 4},
+    {"scalar", "tests/sound/acc_spec.cu", "acc", {"N=1024", "N=1024"}, "h100", 3, {0}, 3},
   };
   int npasses, total = 0, rejected = 0, rejected_warm = 0, same = 0;
   int64_t hits = 0;
@@ -615,7 +622,8 @@ static void test_mutations(void) {
     OptOptions o = {.only = cases[c].pass, .mutation_pass = idx, .sets = (const char **)cases[c].sets,
                     .nsets = (cases[c].sets[0] != NULL) + (cases[c].sets[1] != NULL)};
     VerifyResult cold[8];
-    for (int m = 1; m <= cases[c].nmut; m++) {   /* cold: each verification runs the original afresh */
+    int first = cases[c].first ? cases[c].first : 1;
+    for (int m = first; m <= cases[c].nmut; m++) {   /* cold: each verification runs the original afresh */
       Program *p = load_program(cases[c].file, &pp);
       o.mutation = m;
       Plan plan;
@@ -635,13 +643,16 @@ static void test_mutations(void) {
     Program *p = load_program(cases[c].file, &pp);
     in.cache = verify_cache_new(0);
     for (int m = 0; m <= cases[c].nmut; m++) {
+      if (m && m < first) continue;
       o.mutation = m;
       Plan plan;
       int rc = optimize(p, &in, &o, &plan);
       const PlanStep *s = step(&plan, cases[c].pass);
       if (m && rc == 0 && s && s->applied && s->rejected) rejected_warm++;
       if (m && s && same_verdict(&s->verify, &cold[m - 1])) same++;
-      CHECK(m || (rc == 0 && s && s->applied && !s->rejected), "the correct %s on %s is verified with the cache", cases[c].pass, cases[c].kernel);
+      /* the correct pass: verified, or (the aliased launch) not legal, and said why */
+      CHECK(m || (rc == 0 && s && s->applied && !s->rejected) || (rc == 0 && s && s->legality == ILLEGAL && strstr(s->why, "aliased pointers")),
+            "the correct %s on %s is verified with the cache, or illegal on an aliased launch", cases[c].pass, cases[c].kernel);
       CHECK(!m || (s && s->rejected && same_verdict(&s->verify, &cold[m - 1])), "mutation '%s' of %s on %s: rejected with the cache, as without",
             all[idx]->mutation_names[m > 0 ? m - 1 : 0], cases[c].pass, cases[c].kernel);
       plan_free(&plan);

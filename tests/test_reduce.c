@@ -47,7 +47,7 @@ static bool run_counting(Program *p, const char *kernel, Count *c, int64_t *bloc
 
 /* every size verification ran passed (reduce_shared's ragged size is skipped: BLOCK shrinks with it) */
 static bool sizes_run_ok(const PlanStep *s) {
-  return s && s->verify.nsizes == 3 && s->verify.size[0].ok && s->verify.size[1].ok && s->verify.size[2].ok;
+  return s && s->verify.nsizes >= 4 && s->verify.size[0].ok && s->verify.size[1].ok && s->verify.size[2].ok && s->verify.size[3].ok;   /* and the signed-data run */
 }
 
 static void test_sum(void) {

@@ -331,6 +331,8 @@ typedef struct ArgSpec {
   bool out;
   /* host programs */
   const unsigned char *bytes; /* INIT_BYTES: count x elem size bytes */
+  char *alias;         /* `alias(P, OFF)`: the buffer of the earlier parameter P, OFF bytes in */
+  int64_t alias_off;
 } ArgSpec;
 
 typedef struct LaunchSpec {

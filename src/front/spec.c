@@ -133,7 +133,17 @@ static ArgSpec *parse_arg(Token *tok, const char *dir) {
   tok = tok->next;
   if (!tok_equal(tok, "=")) error_tok(tok, "expected '=' after the parameter name");
   tok = tok->next;
-  if (starts_type(tok)) {
+  if (tok_equal(tok, "alias") && tok_equal(tok->next, "(")) {   /* alias(P [, OFF]): P's buffer, OFF bytes in */
+    a->is_buffer = true;
+    tok = tok->next->next;
+    if (tok->kind != TK_IDENT) error_tok(tok, "expected the name of an earlier pointer parameter in alias(...)");
+    a->alias = tok_text(tok);
+    tok = tok->next;
+    if (tok_equal(tok, ",")) a->alias_off = int_expr(&tok, tok->next, "alias offset");
+    if (!tok_equal(tok, ")")) error_tok(tok, "expected ')' after alias(NAME, BYTES)");
+    if (a->alias_off < 0) error_tok(a->tok, "alias offset %lld is negative", (long long)a->alias_off);
+    tok = tok->next;
+  } else if (starts_type(tok)) {
     a->is_buffer = true;
     Token *rest;
     Type *ty = spec_base_type(&rest, tok);

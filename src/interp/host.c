@@ -904,8 +904,22 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
   bool copy = wants_copy(hw->o, r->nrec + 1, KL->kernel, kernel_first);
   if (copy && hw->recorded_bytes >= MAX_RECORDED_BYTES) { copy = false; r->uncopied++; }
   ArgSpec **args = arena_alloc(sizeof(ArgSpec *) * (size_t)(np + 1));
-  for (Obj *q = KL->kernel->params; q; q = q->next, i++)
+  for (Obj *q = KL->kernel->params; q; q = q->next, i++) {
     args[i] = q->ty->kind != TY_PTR ? recorded_scalar(q, KL->args[i]) : copy ? recorded_buffer(hw, q, KL->args[i].u) : NULL;
+    if (!args[i] || q->ty->kind != TY_PTR) continue;
+    /* a pointer into the buffer of an earlier pointer argument, at or after it: recorded as
+     * that alias, so the launch replayed (carve optimize's verification) binds one buffer */
+    int j = 0;
+    for (Obj *r = KL->kernel->params; r != q; r = r->next, j++) {
+      uint64_t u = KL->args[i].u, w = KL->args[j].u;
+      if (r->ty->kind == TY_PTR && args[j] && !args[j]->alias && ((u >> 40) & 0xfffff) == ((w >> 40) & 0xfffff) &&
+          (u & ((1ull << 40) - 1)) >= (w & ((1ull << 40) - 1))) {
+        args[i]->alias = r->name;
+        args[i]->alias_off = (int64_t)((u & ((1ull << 40) - 1)) - (w & ((1ull << 40) - 1)));
+        break;
+      }
+    }
+  }
   if (r->nrec == r->cap_rec) {
     r->cap_rec = r->cap_rec ? r->cap_rec * 2 : 16;
     r->rec = xrealloc(r->rec, sizeof(RecordedLaunch) * (size_t)r->cap_rec);

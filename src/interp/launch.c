@@ -354,6 +354,22 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
                 type_name(t), q->name);
         return 2;
       }
+      if (a->alias) {   /* an earlier parameter's buffer, alias_off bytes in */
+        int j = 0;
+        Obj *r = k->params;
+        for (; r != q && strcmp(r->name, a->alias); r = r->next) j++;
+        if (r == q || r->ty->kind != TY_PTR) {
+          diag_at(DIAG_ERROR, tok_loc(a->tok), "alias(%s): no earlier pointer parameter of '%s' is named '%s'", a->alias, k->name, a->alias);
+          return 2;
+        }
+        uint64_t base = L->args[j].u, b = (base >> 40) & 0xfffff, off = (base & ((1ull << 40) - 1)) + (uint64_t)a->alias_off;
+        if (b >= (uint64_t)L->nbufs || off > L->bufs[b].bytes) {
+          diag_at(DIAG_ERROR, tok_loc(a->tok), "alias(%s, %lld) lies past the end of '%s''s buffer", a->alias, (long long)a->alias_off, a->alias);
+          return 2;
+        }
+        L->args[i].u = GLOBAL_ADDR(b, off);
+        continue;
+      }
       Type *bt = unqual(t->base);
       if (bt->kind != TY_VOID && !same_type(bt, unqual(a->elem_ty)) && bt->size != a->elem_ty->size) {
         diag_at(DIAG_ERROR, tok_loc(a->tok), "buffer '%s' holds '%s' but the parameter points to '%s'", q->name, type_name(a->elem_ty),

@@ -49,9 +49,69 @@ static void plan_comment(Buf *b, const Plan *plan, const char *file, const char 
   buf_puts(b, " */\n");
 }
 
+bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel) {
+  for (int i = 0; i < plan->nsteps; i++)
+    if (plan_step_kept(&plan->steps[i])) return false;
+  size_t len = 0;
+  char *raw = read_file(file, &len);
+  if (!raw) return false;
+  plan_comment(b, plan, file, kernel);
+  buf_printf(b, "%.*s", (int)len, raw);
+  free(raw);
+  return true;
+}
+
+/* a kernel-only output (no host code to wrap its launches): the test of what its kept steps
+ * specialize, asserted at the kernel's entry, into t; false when nothing is specialized */
+static bool entry_test(Buf *t, const Plan *plan, const char *kernel) {
+  unsigned spec = 0;
+  bool reshaped = false;
+  for (int i = 0; i < plan->nsteps; i++)
+    if (plan_step_kept(&plan->steps[i])) { spec |= plan->steps[i].spec; reshaped |= plan->steps[i].cover[0] > 0; }
+  if (!spec && !reshaped) return false;
+  Obj *k = find_kernel(plan->result, kernel);
+  buf_printf(t, "blockDim.x == %lldu && blockDim.y == %lldu && blockDim.z == %lldu", (long long)plan->block[0], (long long)plan->block[1],
+             (long long)plan->block[2]);
+  if (spec & OPT_SPEC_GRID)
+    buf_printf(t, " && gridDim.x == %lldu && gridDim.y == %lldu && gridDim.z == %lldu", (long long)plan->grid[0], (long long)plan->grid[1],
+               (long long)plan->grid[2]);
+  if ((spec & OPT_SPEC_ARGS) && plan->arg_test[0]) buf_printf(t, " && %s", plan->arg_test);
+  if ((spec & OPT_SPEC_NOALIAS) && k)
+    for (Obj *q = k->params; q; q = q->next)
+      for (Obj *r = k->params; r != q && q->ty->kind == TY_PTR; r = r->next)
+        if (r->ty->kind == TY_PTR) buf_printf(t, " && (const void *)%s != (const void *)%s", q->name, r->name);
+  return true;
+}
+
 void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *kernel) {
   plan_comment(b, plan, file, kernel);
-  print_program(b, plan->result);
+  Buf t = {0}, test = {0};
+  print_program(&t, plan->result);
+  /* the kernel's entry asserts the launch it was optimized and verified for */
+  const char *sig = NULL;
+  char *want = fmt(" %s(", kernel);
+  for (const char *q = t.s ? strstr(t.s, want) : NULL; q && !sig; q = strstr(q + 1, want)) {
+    const char *line = q;
+    while (line > t.s && line[-1] != '\n') line--;
+    if (strstr(line, "__global__") && strstr(line, "__global__") < q) sig = q;
+  }
+  const char *open = sig ? strstr(sig, "{\n") : NULL;
+  if (open && entry_test(&test, plan, kernel)) {
+    buf_printf(b, "/* carve: %s asserts at its entry the launch it was optimized and verified for: %s; any other launch is a failed\n"
+                  " * assert(), never a silent wrong answer (a build with NDEBUG drops the test: launch it only as its #pragma carve launch says) */\n",
+               kernel, test.s);
+    buf_printf(b, "%.*s\n  assert((%s) && \"carve: launched other than it was optimized for\");\n%s", (int)(open + 1 - t.s), t.s, test.s, open + 2);
+    if (!strstr(t.s, "<assert.h>")) {
+      /* the header the assert needs, first */
+      Buf w = {0};
+      buf_puts(&w, "#include <assert.h>\n");
+      buf_puts(&w, b->s);
+      buf_free(b);
+      *b = w;
+    }
+  } else if (t.s) buf_puts(b, t.s);
+  buf_free(&t);
+  buf_free(&test);
 }
 
 /* the values the model tried for a pass's first parameter, fastest first in the reader's eye */
@@ -89,7 +149,9 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         if (s->est_before_ms > 0 && s->est_after_ms > 0) buf_printf(&b, ", estimate %.4f -> %.4f ms", s->est_before_ms, s->est_after_ms);
         if (s->motivation[0]) buf_printf(&b, ", for %.*s", (int)(strchr(s->motivation, ':') ? strchr(s->motivation, ':') - s->motivation : (long)strlen(s->motivation)), s->motivation);
         buf_printf(&b, ": %s\n", s->did);
-      } else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says not faster (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
+      } else if (s->unprofitable && (s->est_before_ms <= 0 || s->est_after_ms <= 0))
+        buf_printf(&b, "not kept, the estimate failed (%s): unknown is not faster: %s\n", s->est_before_ms <= 0 ? "before" : "after", s->did);
+      else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says not faster (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
       else if (s->rejected) {
         const VerifySize *z = NULL;
         for (int k = 0; k < s->verify.nsizes; k++) if (s->verify.size[k].ran && !s->verify.size[k].skipped && !s->verify.size[k].ok) z = &s->verify.size[k];
@@ -191,6 +253,14 @@ static bool launch_pre(Node *n, void *ctx) {
 /* a token spelled in the file itself, not produced by a macro */
 static bool in_file(const Token *t, const SrcFile *f) { return t && t->file == f && !t->origin && !t->macro; }
 
+/* where t's text stands in the file: its own position, or for a token a macro produced the
+ * macro's use in the file (NULL: neither) */
+static const char *file_loc(const Token *t, const SrcFile *f) {
+  if (in_file(t, f)) return t->loc;
+  if (t && t->origin && in_file(t->origin, f)) return t->origin->loc;
+  return NULL;
+}
+
 /* the token after the one that closes the bracket t opens ("<<<" closes at ">>>") */
 static Token *past_close(Token *t, const char *open, const char *close) {
   int depth = 0;
@@ -204,9 +274,12 @@ static Token *past_close(Token *t, const char *open, const char *close) {
 /* the operands of a launch's <<<...>>> as text: [start, end) of each, split at top-level commas */
 static int launch_operands(Token *open, const SrcFile *f, const char *beg[4], const char *end[4], char *why, size_t len) {
   int n = 0, depth = 0;
-  beg[0] = open->next->loc;
+  beg[0] = file_loc(open->next, f);
   for (Token *t = open->next; t && t->kind != TK_EOF; t = t->next) {
-    if (!in_file(t, f)) { snprintf(why, len, "line %d: a launch operand comes from a macro", open->line); return -1; }
+    /* a size macro in an operand (`<<<(N + 31) / 32, 32>>>`) is copied as written; the
+     * separators themselves must be the file's */
+    bool sep = depth == 0 && (tok_equal(t, ">>>") || tok_equal(t, ","));
+    if (!file_loc(t, f) || (sep && !in_file(t, f)) || !beg[n]) { snprintf(why, len, "line %d: a launch operand comes from a macro", open->line); return -1; }
     if (depth == 0 && tok_equal(t, ">>>")) { end[n++] = t->loc; return n; }
     if (tok_equal(t, "(") || tok_equal(t, "[") || tok_equal(t, "{")) depth++;
     else if (tok_equal(t, ")") || tok_equal(t, "]") || tok_equal(t, "}")) depth--;
@@ -218,7 +291,7 @@ static int launch_operands(Token *open, const SrcFile *f, const char *beg[4], co
     else if (depth == 0 && tok_equal(t, ",")) {
       if (n == 3) break;
       end[n++] = t->loc;
-      beg[n] = t->next->loc;
+      beg[n] = file_loc(t->next, f);
     }
   }
   snprintf(why, len, "line %d: the launch's <<<...>>> could not be read", open->line);
@@ -248,11 +321,68 @@ static size_t *raw_map(const char *p, size_t plen, const char *raw, size_t rlen)
   return map;
 }
 
+/* the macros the kernel's text uses (those the printed kernel has expanded): names[] (at most
+ * 16), each an integer object-like macro (ival) or not */
+typedef struct { const char *name[16]; int64_t val[16]; bool is_int[16]; int n; } KMacros;
+static void kernel_macros(Program *orig, Obj *k, KMacros *km) {
+  km->n = 0;
+  for (Token *t = k->def_start; t && t != k->body->end_tok->next; t = t->next) {
+    const char *cand[2] = {t->origin && t->origin->kind == TK_IDENT ? arena_strndup(t->origin->loc, (size_t)t->origin->len) : NULL, t->macro};
+    for (int c = 0; c < 2; c++) {
+      if (!cand[c]) continue;
+      bool dup = false;
+      for (int i = 0; i < km->n; i++) dup |= !strcmp(km->name[i], cand[c]);
+      if (dup || km->n == 16) continue;
+      km->name[km->n] = cand[c];
+      km->is_int[km->n] = program_macro_value(orig, cand[c], &km->val[km->n]);
+      km->n++;
+    }
+  }
+}
+
+/* a launch's arguments "(a, b, n)" read for side effects (they are evaluated twice: once by the
+ * test of the launch's assumptions) */
+static bool args_pure(Token *open, Token *after, const SrcFile *f) {
+  for (Token *t = open; t && t != after; t = t->next) {
+    if (!file_loc(t, f) || ((tok_equal(t, "(") || tok_equal(t, ")")) && (t == open || t->next == after) && !in_file(t, f))) return false;
+    if (tok_equal(t, "++") || tok_equal(t, "--") || (t->len >= 1 && t->loc[t->len - 1] == '=' && !tok_equal(t, "==") && !tok_equal(t, "!=") &&
+                                                     !tok_equal(t, "<=") && !tok_equal(t, ">=")))
+      return false;
+  }
+  return true;
+}
+
+/* the recorded value of scalar parameter `name` from the launch's --arg texts ("n=4700") */
+static const char *arg_value(const char **texts, int n, const char *name) {
+  size_t l = strlen(name);
+  const char *v = NULL;
+  for (int i = 0; i < n; i++)
+    if (!strncmp(texts[i], name, l) && texts[i][l] == '=') v = texts[i] + l + 1;
+  if (!v) return NULL;
+  char *end;
+  strtod(v, &end);
+  return end != v && !*end ? v : NULL;
+}
+
 int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
-                     const int64_t block0[3], char *why, size_t len) {
+                     const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len) {
   Obj *k = find_kernel(orig, kernel), *v = plan->result ? find_kernel(plan->result, kernel) : NULL;
   if (!k || !v || !k->body || !v->body) { snprintf(why, len, "the kernel '%s' is not defined in both programs", kernel); return 2; }
   SrcFile *f = k->tok->file;
+  /* what the kept steps specialize: every assumption the wrapper tests */
+  unsigned spec = 0;
+  int kept = 0;
+  for (int i = 0; i < plan->nsteps; i++)
+    if (plan_step_kept(&plan->steps[i])) { spec |= plan->steps[i].spec; kept++; }
+  if (!kept) {   /* no step kept: the user's file as it is (macros, comments), under the plan's comment */
+    plan_comment(b, plan, file, kernel);
+    size_t rlen = 0;
+    char *raw = read_file(f->name, &rlen);
+    if (raw) buf_printf(b, "%.*s", (int)rlen, raw);
+    else buf_puts(b, f->contents);
+    free(raw);
+    return 0;
+  }
   if (k->tmpl_head || !k->def_start || !in_file(k->def_start, f) || !in_file(k->tok, f) || !k->body->end_tok || !in_file(k->body->end_tok, f)) {
     snprintf(why, len, "'%s' is a template or is defined through a macro", kernel);
     return 2;
@@ -270,7 +400,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
       if (reshape) { snprintf(why, len, "two steps reshaped the launch"); return 2; }
       reshape = &plan->steps[i];
     }
-  int64_t cover[3] = {0, 0, 0};
+  int64_t cover[3] = {block0[0], block0[1], block0[2]};
   if (reshape) {
     for (int d = 0; d < 3; d++) {
       cover[d] = reshape->cover[d] > 0 ? reshape->cover[d] : block0[d];
@@ -283,6 +413,22 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     snprintf(why, len, "the launch changed without a step saying how");
     return 2;
   }
+  /* the scalar arguments' recorded values, when a step decided something at them */
+  int np = 0;
+  for (Obj *q = k->params; q; q = q->next) np++;
+  const char **val = arena_alloc(sizeof(char *) * (size_t)(np + 1));
+  {
+    int i = 0;
+    for (Obj *q = k->params; q; q = q->next, i++) {
+      if (q->ty->kind == TY_PTR || !(spec & OPT_SPEC_ARGS)) continue;
+      if (!(val[i] = arg_value(arg_texts, nargs, q->name))) {
+        snprintf(why, len, "the recorded value of '%s' is unknown: the launch's test of it cannot be written", q->name);
+        return 2;
+      }
+    }
+  }
+  KMacros km;
+  kernel_macros(orig, k, &km);
   Launches ls = {k, {0}, 0, false};
   /* the carve block (the original kernel and the launch helpers) must come before every launch:
    * after the kernel's definition, or before the first function that launches it when that comes
@@ -296,9 +442,9 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   }
   if (ls.overflow) { snprintf(why, len, "more than 64 launches of '%s'", kernel); return 2; }
   /* every `K<<<` of the token stream must be one of those: a launch in a host function carve
-   * could not read (skipped) would otherwise stay unrewritten and start the optimized kernel on
-   * the original grid */
-  if (reshape) {
+   * could not read (skipped) would otherwise stay unrewritten and start the optimized kernel
+   * with no test of its assumptions */
+  {
     Token *first = k->def_start;
     while (first->prev) first = first->prev;
     int written = 0;
@@ -306,7 +452,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
       if (q->kind != TK_IDENT || q->len != (int)strlen(kernel) || strncmp(q->loc, kernel, (size_t)q->len)) continue;
       if (tok_equal(q->next, "<<<")) written++;
       else if (!tok_equal(q->next, "(")) {   /* cudaLaunchKernel((void *)K, ...), cudaFuncSetAttribute(K, ...) */
-        snprintf(why, len, "line %d: '%s' is used as a value (a launch through the runtime API keeps the original grid)", q->line, kernel);
+        snprintf(why, len, "line %d: '%s' is used as a value (a launch through the runtime API would skip the test of the launch)", q->line, kernel);
         return 2;
       }
     }
@@ -323,28 +469,70 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   ed[ne].to = k->body->end_tok->loc + k->body->end_tok->len;
   memset(&ed[ne].text, 0, sizeof ed[ne].text);
   Buf *t = &ed[ne].text;
+  const char *def_from = ed[ne].from, *def_to = ed[ne].to;
+  /* the size macros the printed kernel expanded: tested by the preprocessor; at other values
+   * the kernel is the user's text and every launch runs the original */
+  Buf cond = {0};
+  for (int i = 0; i < km.n; i++)
+    if (km.is_int[i]) buf_printf(&cond, "%s(%s) == %lld", cond.len ? " && " : "", km.name[i], (long long)km.val[i]);
+  if (cond.len) buf_printf(t, "#if %s\n", cond.s);
   print_headers(t, &plan->result, 1);
   print_function(t, v);
-  const char *def_from = ed[ne].from, *def_to = ed[ne].to;
-  if (reshape && block_at != def_to) {   /* a block of its own, inserted before the first launching function */
+  if (cond.len) buf_printf(t, "\n#else\n%.*s\n#endif", (int)(def_to - def_from), def_from);
+  if (block_at != def_to) {   /* a block of its own, inserted before the first launching function */
     ne++;
     ed[ne].from = ed[ne].to = block_at;
     memset(&ed[ne].text, 0, sizeof ed[ne].text);
     t = &ed[ne].text;
   }
-  if (reshape) {
-    /* the original, for launches of any other block shape */
+  {
+    /* the original, for launches the optimized kernel was not verified for */
     const char *name_at = k->tok->loc;
     buf_puts(t, block_at == def_to ? "\n\n" : "");
-    buf_puts(t, "/* carve: the original kernel, for launches with another block shape than the one verified */\n");
+    buf_puts(t, "/* carve: the original kernel, for launches that do not meet the optimized one's assumptions */\n");
     buf_printf(t, "%.*s%s_carve_original%.*s", (int)(name_at - def_from), def_from, kernel,
                (int)(def_to - (name_at + k->tok->len)), name_at + k->tok->len);
-    buf_printf(t, "\n\n/* carve: %s was optimized and verified for blocks of (%lld, %lld, %lld); it runs (%lld, %lld, %lld)-thread\n"
-                  " * blocks, each covering (%lld, %lld, %lld) threads of the original's grid */\n",
-               kernel, (long long)block0[0], (long long)block0[1], (long long)block0[2], (long long)plan->block[0],
-               (long long)plan->block[1], (long long)plan->block[2], (long long)cover[0], (long long)cover[1], (long long)cover[2]);
-    buf_printf(t, "static inline bool carve_fits_%s(dim3 g, dim3 b) { return b.x == %lldu && b.y == %lldu && b.z == %lldu; }\n", kernel,
-               (long long)block0[0], (long long)block0[1], (long long)block0[2]);
+    buf_printf(t, "\n\n/* carve: %s was optimized and verified for blocks of (%lld, %lld, %lld)", kernel, (long long)block0[0], (long long)block0[1],
+               (long long)block0[2]);
+    if (reshape)
+      buf_printf(t, "; it runs (%lld, %lld, %lld)-thread blocks, each covering (%lld, %lld, %lld) threads of the original's grid", (long long)plan->block[0],
+                 (long long)plan->block[1], (long long)plan->block[2], (long long)cover[0], (long long)cover[1], (long long)cover[2]);
+    buf_printf(t, ".\n * carve_fits_%s and carve_args_%s test every assumption it makes; any other launch runs the original */\n", kernel, kernel);
+    buf_printf(t, "static inline bool carve_fits_%s(dim3 g, dim3 b) {\n", kernel);
+    if (cond.len) buf_printf(t, "#if !(%s)\n  return false;   /* the kernel was optimized at other macro values */\n#endif\n", cond.s);
+    buf_printf(t, "  return b.x == %lldu && b.y == %lldu && b.z == %lldu", (long long)block0[0], (long long)block0[1], (long long)block0[2]);
+    if (spec & OPT_SPEC_GRID)
+      buf_printf(t, "\n      && g.x == %lldu && g.y == %lldu && g.z == %lldu   /* the grid written into the kernel */", (long long)grid0[0],
+                 (long long)grid0[1], (long long)grid0[2]);
+    else if (reshape)
+      for (int d = 0; d < 3; d++)
+        if (cover[d] != block0[d])
+          buf_printf(t, "\n      && (unsigned long long)g.%c * b.%c %% %lldull == 0ull   /* whole new blocks */", "xyz"[d], "xyz"[d], (long long)cover[d]);
+    buf_puts(t, ";\n}\n");
+    buf_printf(t, "static inline bool carve_args_%s(", kernel);
+    int i = 0;
+    for (Obj *q = k->params; q; q = q->next, i++) {
+      Buf d = {0};
+      print_type_decl(&d, q->ty, fmt("carve_a%d", i));
+      buf_printf(t, "%s%s", i ? ", " : "", d.s);
+      buf_free(&d);
+    }
+    buf_puts(t, ") {\n  return true");
+    i = 0;
+    for (Obj *q = k->params; q; q = q->next, i++) {
+      if (val[i]) {
+        Type *u = unqual(q->ty);
+        if (u->kind == TY_FLOAT) buf_printf(t, "\n      && carve_a%d == (float)%s", i, val[i]);
+        else if (u->kind == TY_DOUBLE) buf_printf(t, "\n      && carve_a%d == %s", i, val[i]);
+        else buf_printf(t, "\n      && carve_a%d == %s%s", i, val[i], u->is_unsigned ? "u" : "");
+        buf_printf(t, "   /* %s as recorded */", q->name);
+      }
+      if (q->ty->kind != TY_PTR || !(spec & OPT_SPEC_NOALIAS)) continue;
+      int j = 0;
+      for (Obj *r = k->params; r != q; r = r->next, j++)
+        if (r->ty->kind == TY_PTR) buf_printf(t, "\n      && (const void *)carve_a%d != (const void *)carve_a%d   /* %s, %s: __restrict__ */", i, j, q->name, r->name);
+    }
+    buf_puts(t, ";\n}\n");
     buf_printf(t, "static inline dim3 carve_grid_%s(dim3 g, dim3 b) {\n"
                   "  return dim3((unsigned)(((unsigned long long)g.x * b.x + %lldull) / %lldull), (unsigned)(((unsigned long long)g.y * b.y + %lldull) / %lldull),\n"
                   "              (unsigned)(((unsigned long long)g.z * b.z + %lldull) / %lldull));\n}",
@@ -354,7 +542,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   }
   ne++;
   int rc = 0;
-  for (int i = 0; reshape && i < ls.n && !rc; i++) {
+  for (int i = 0; i < ls.n && !rc; i++) {
     Node *n = ls.launch[i];
     Token *name = n->tok, *open = name->next;
     const char *beg[4], *end[4];
@@ -364,6 +552,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     Token *close = nop > 0 ? past_close(open, "<<<", ">>>") : NULL;
     Token *after = close && tok_equal(close, "(") ? past_close(close, "(", ")") : NULL;
     if (nop < 2 || !after || !in_file(after->prev ? after->prev : close, f)) { if (nop >= 0) snprintf(why, len, "line %d: the launch could not be read", name->line); rc = 2; break; }
+    if (!args_pure(close, after, f)) { snprintf(why, len, "line %d: a launch argument has a side effect or comes from a macro (it would be evaluated twice)", name->line); rc = 2; break; }
     const char *args_from = close->loc, *args_to = after->prev->loc + after->prev->len;
     Edit *e = &ed[ne++];
     e->from = name->loc;
@@ -371,11 +560,13 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     memset(&e->text, 0, sizeof e->text);
     Buf rest = {0};   /* ", shmem, stream" as written */
     for (int j = 2; j < nop; j++) buf_printf(&rest, ", %.*s", (int)(end[j] - beg[j]), beg[j]);
-    buf_printf(&e->text, "(carve_fits_%s(dim3(%.*s), dim3(%.*s)) ? (void)(%s<<<carve_grid_%s(dim3(%.*s), dim3(%.*s)), dim3(%lld, %lld, %lld)%s>>>%.*s) : (void)(%s_carve_original<<<%.*s, %.*s%s>>>%.*s))",
-               kernel, (int)(end[0] - beg[0]), beg[0], (int)(end[1] - beg[1]), beg[1], kernel, kernel, (int)(end[0] - beg[0]), beg[0],
-               (int)(end[1] - beg[1]), beg[1], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2], rest.s ? rest.s : "",
-               (int)(args_to - args_from), args_from, kernel, (int)(end[0] - beg[0]), beg[0], (int)(end[1] - beg[1]), beg[1], rest.s ? rest.s : "",
-               (int)(args_to - args_from), args_from);
+    int G = (int)(end[0] - beg[0]), B = (int)(end[1] - beg[1]), A = (int)(args_to - args_from);
+    buf_printf(&e->text, "(carve_fits_%s(dim3(%.*s), dim3(%.*s)) && carve_args_%s%.*s ? ", kernel, G, beg[0], B, beg[1], kernel, A, args_from);
+    if (reshape)
+      buf_printf(&e->text, "(void)(%s<<<carve_grid_%s(dim3(%.*s), dim3(%.*s)), dim3(%lld, %lld, %lld)%s>>>%.*s)", kernel, kernel, G, beg[0], B, beg[1],
+                 (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2], rest.s ? rest.s : "", A, args_from);
+    else buf_printf(&e->text, "(void)(%s<<<%.*s, %.*s%s>>>%.*s)", kernel, G, beg[0], B, beg[1], rest.s ? rest.s : "", A, args_from);
+    buf_printf(&e->text, " : (void)(%s_carve_original<<<%.*s, %.*s%s>>>%.*s))", kernel, G, beg[0], B, beg[1], rest.s ? rest.s : "", A, args_from);
     buf_free(&rest);
   }
   if (!rc) {
@@ -387,6 +578,17 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   }
   if (!rc) {
     plan_comment(b, plan, file, kernel);
+    buf_printf(b, "/* carve: every launch of %s tests the assumptions above (carve_fits_%s, carve_args_%s): blocks of (%lld, %lld, %lld)", kernel, kernel,
+               kernel, (long long)block0[0], (long long)block0[1], (long long)block0[2]);
+    if (spec & OPT_SPEC_GRID) buf_printf(b, ", the grid (%lld, %lld, %lld)", (long long)grid0[0], (long long)grid0[1], (long long)grid0[2]);
+    else if (reshape) buf_printf(b, ", a grid whose threads a whole number of (%lld, %lld, %lld)-thread covers span", (long long)cover[0], (long long)cover[1], (long long)cover[2]);
+    if (spec & OPT_SPEC_ARGS) buf_puts(b, ", the scalar arguments as recorded");
+    if (spec & OPT_SPEC_NOALIAS) buf_puts(b, ", pointer arguments that differ (one buffer passed twice is caught; overlapping parts of one buffer at different addresses are not)");
+    if (cond.len) buf_printf(b, ", and at compile time %s", cond.s);
+    buf_puts(b, "; any other launch runs the original kernel, kept as ");
+    buf_printf(b, "%s_carve_original */\n", kernel);
+    for (int i = 0; i < km.n; i++)
+      if (!km.is_int[i]) buf_printf(b, "/* carve: assumes the macro %s expands as it did when optimized (not an integer: not tested) */\n", km.name[i]);
     /* the text between the edits as the user wrote it: the tokenizer's copy has its line
      * continuations joined, so positions are mapped back to the file's own text */
     size_t plen = strlen(f->contents), rlen = 0;
@@ -404,6 +606,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     free(map);
     free(raw);
   }
+  buf_free(&cond);
   for (int i = 0; i < ne; i++) buf_free(&ed[i].text);
   return rc;
 }

@@ -23,6 +23,16 @@ typedef struct OptParamDef {
 
 typedef enum { LEGAL, ILLEGAL, NOT_APPLICABLE } Legality;
 
+/* what a rewritten kernel is specialized to (PassCtx.spec, PlanStep.spec): a host program's
+ * launch wrapper checks each and runs the original otherwise (emit.c, docs/optimize.md) */
+enum {
+  OPT_SPEC_GRID = 1,         /* the recorded grid (an extent or the grid's shape written into the kernel) */
+  OPT_SPEC_ARGS = 2,         /* the recorded scalar arguments (a decision taken at their values) */
+  OPT_SPEC_NOALIAS = 4,      /* pointer arguments that do not alias (__restrict__) */
+  OPT_SPEC_REASSOC = 8,      /* a floating-point sum reassociated: verified against the bound
+                              * |variant - original| <= 2*n*eps*sum|terms| on signed data (verify.c) */
+};
+
 /* what a pass is given: the variant (a clone it may change), its kernel, the launch it will run
  * with, the machine, and its parameter values */
 typedef struct PassCtx {
@@ -37,6 +47,8 @@ typedef struct PassCtx {
   bool changes_launch;       /* the grid or block changed: new_grid/new_block hold it */
   int64_t new_grid[3], new_block[3];
   int64_t cover[3];          /* changes_launch: threads of the original each new block covers, per dimension */
+  unsigned spec;             /* OPT_SPEC_*: what of the recorded launch the output is right only at */
+  bool grid_generic;         /* changes_launch: right for any grid whose threads each cover divides */
   int mutation;              /* > 0: deliberately broken variant (the mutation test) */
   Node *site;                /* the access or loop the pass acts on (set by legality) */
   Legality legality;         /* what legal() said (set by the driver) */
@@ -67,7 +79,7 @@ bool opt_passes_known(const char *list, const char *flag, char *err, size_t len)
 
 /* ---- verification (verify.c) ---- */
 typedef struct VerifySize {
-  const char *label;         /* "reduced", "ragged", "full (sampled blocks)" */
+  const char *label;         /* "reduced", "signed", "ragged", "full (sampled blocks)" */
   char defines[256];         /* the size macros set for this run ("N=64") */
   bool ran, ok, skipped;
   char detail[512];          /* first difference, fault, or why skipped */
@@ -76,7 +88,7 @@ typedef struct VerifySize {
 
 typedef struct VerifyResult {
   bool ok;
-  VerifySize size[3];
+  VerifySize size[5];
   int nsizes;
 } VerifyResult;
 
@@ -121,6 +133,8 @@ typedef struct PlanStep {
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
   char est_bottleneck[2][64];           /* the limit that names each estimate */
   int64_t cover[3];                     /* the pass reshaped the launch: original threads per new block */
+  unsigned spec;                        /* OPT_SPEC_* of the step (PassCtx.spec, and GRID for a reshape
+                                         * that is not grid_generic) */
   char motivation[256];                 /* the analyzer's finding behind the pass: "[rule] line N: ..." or "" */
   int ncand;                            /* model_chooses: the values tried and their estimates */
   int ncand_params;                     /* parameters chosen jointly (1 or 2) */
@@ -155,6 +169,8 @@ typedef struct Plan {
   char error[512];
   int64_t grid[3], block[3]; /* the launch of the result */
   bool permuted;             /* a kept step permutes blocks (full-size samples cannot be matched) */
+  char arg_test[512];        /* the recorded scalar arguments as a C test ("n == 4700 && a == (float)2"),
+                              * "" when there are none: what an OPT_SPEC_ARGS output checks */
 } Plan;
 
 /* optimize kernel `in->kernel` of p (loaded from in->path): 0 ok (plan filled, maybe no pass
@@ -187,7 +203,10 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
  * with why (a template, a launch inside a macro, an operand with a side effect, ...); nothing is
  * appended to b then. */
 int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
-                     const int64_t block0[3], char *why, size_t len);
+                     const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len);
+/* no step kept: the user's file as written (macros, comments) under the plan's comment, true;
+ * false (nothing appended) when a step was kept */
+bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel);
 /* text: one line a pass, or (explain) every size verified and every estimate; json: an object */
 void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain);
 
@@ -228,6 +247,9 @@ bool rw_is_special(Node *n, SpecialReg r, int dim);   /* threadIdx/blockIdx/bloc
 int rw_global_index_dim(Node *e, int ndims);            /* blockIdx.d*blockDim.d + threadIdx.d: d < ndims, else -1 */
 /* the kernel's pointer parameters declared __restrict__; c->assumed says so */
 void rw_restrict_params(PassCtx *c);
+/* two pointer arguments of c->L point into one buffer (why names them): a pass that assumes no
+ * aliasing is ILLEGAL there */
+bool rw_launch_aliases(const PassCtx *c, char *why, size_t len);
 /* the kernel's threads cannot observe each other or the grid's x extent (no barrier, shared
  * memory, warp operation, fence, volatile, device-function call, gridDim.x, or return inside a
  * loop): passes may regroup them along x. why names the first obstacle. */

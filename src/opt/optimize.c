@@ -187,12 +187,20 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
 
 /* the model's time for kernel `name` of program v (-1 when it cannot say), inside v's scope;
  * flags' grid and block apply only while the launch is the original's */
-static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped, char bottleneck[64]) {
+static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped, const int64_t *grid, const int64_t *block,
+                          char bottleneck[64]) {
   ProgramScope s = program_enter(v);
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
   if (!reshaped && in->grid && parse_flag_dims(v, "--grid", in->grid, ov.grid)) ov.has_grid = true;
   if (!reshaped && in->block && parse_flag_dims(v, "--block", in->block, ov.block)) ov.has_block = true;
+  /* a reshaped launch given as its grid and block (a host program's variant has no spec of its
+   * own to hold them: without this its estimate failed and counted as faster) */
+  if (reshaped && grid && block) {
+    memcpy(ov.grid, grid, sizeof ov.grid);
+    memcpy(ov.block, block, sizeof ov.block);
+    ov.has_grid = ov.has_block = true;
+  }
   parse_arg_settings(v, in->arg_texts, in->nargs, &ov);   /* checked when optimize() began */
   EstimateOptions eo = {.regs = o->regs, .ceilings = o->ceilings};
   EstimateResult r;
@@ -219,7 +227,7 @@ static double candidate_ms(const Pass *ps, Program *cur, const Launch *L, const 
   PassCtx c;
   if (v && run_pass_protected(ps, v, L, in->m, param, 0, &c)) {
     char bn[64];
-    ms = estimate_ms(v, in, o, true, bn);
+    ms = estimate_ms(v, in, o, true, c.changes_launch ? c.new_grid : NULL, c.changes_launch ? c.new_block : NULL, bn);
   }
   program_free(v);
   return ms;
@@ -319,12 +327,27 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   }
   memcpy(plan->grid, L.grid, sizeof plan->grid);
   memcpy(plan->block, L.block, sizeof plan->block);
+  {
+    Buf t = {0};
+    int i = 0;
+    for (Obj *q = k->params; q; q = q->next, i++) {
+      Type *u = unqual(q->ty);
+      if (u->kind == TY_PTR || !is_numeric(u) || u->is_half) continue;
+      buf_printf(&t, "%s%s == ", t.len ? " && " : "", q->name);
+      if (u->kind == TY_FLOAT) buf_printf(&t, "(float)%.9g", (double)L.args[i].f);
+      else if (u->kind == TY_DOUBLE) buf_printf(&t, "%.17g", L.args[i].d);
+      else if (u->is_unsigned) buf_printf(&t, "%lluull", (unsigned long long)L.args[i].u);
+      else buf_printf(&t, "%lldll", (long long)L.args[i].i);
+    }
+    snprintf(plan->arg_test, sizeof plan->arg_test, "%s", t.s && t.len < sizeof plan->arg_test ? t.s : "");
+    buf_free(&t);
+  }
   Findings *fs = o->no_findings ? NULL : original_findings(&L, in->m);
   int npasses;
   const Pass *const *all = opt_passes(&npasses);
   Program *cur = p;
   char cur_bn[64] = "";
-  double cur_ms = o->estimate ? estimate_ms(p, in, o, false, cur_bn) : -1;
+  double cur_ms = o->estimate ? estimate_ms(p, in, o, false, NULL, NULL, cur_bn) : -1;
   for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
     const Pass *ps = all[i];
     if (o->only && !opt_listed(o->only, ps->name)) continue;
@@ -350,6 +373,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
     if (c.legality == LEGAL) motivation(fs, ps, c.site, st->motivation, sizeof st->motivation);
     if (c.changes_launch) memcpy(st->cover, c.cover, sizeof st->cover);
+    st->spec = c.spec | (c.changes_launch && !c.grid_generic ? OPT_SPEC_GRID : 0u);
     if (!ok) { program_free(v); continue; }
     st->applied = true;
     bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) || memcmp(plan->block, L.block, sizeof L.block);
@@ -358,10 +382,11 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
     if (o->estimate) {
       char bn[64];
-      st->est_after_ms = estimate_ms(v, in, o, reshaped, bn);
+      st->est_after_ms = estimate_ms(v, in, o, reshaped, c.changes_launch ? c.new_grid : plan->grid, c.changes_launch ? c.new_block : plan->block, bn);
       snprintf(st->est_bottleneck[1], sizeof st->est_bottleneck[1], "%s", bn);
-      /* a reshaped launch must be predicted faster; other steps (a pragma) may be within 2% */
-      if (cur_ms > 0 && (c.changes_launch ? st->est_after_ms >= cur_ms : st->est_after_ms > cur_ms * 1.02)) {
+      /* a reshaped launch must be predicted faster; other steps (a pragma) may be within 2%; an
+       * estimate that failed (-1, before or after) is unknown, never faster */
+      if (cur_ms <= 0 || st->est_after_ms <= 0 || (c.changes_launch ? st->est_after_ms >= cur_ms : st->est_after_ms > cur_ms * 1.02)) {
         st->unprofitable = true;
         program_free(v);
         continue;

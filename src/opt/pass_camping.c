@@ -58,6 +58,7 @@ static void collect(Node **slot, Slots *s) {
 }
 
 static bool apply(PassCtx *c) {
+  c->spec |= OPT_SPEC_GRID;   /* the diagonal mapping is for the recorded square grid */
   Obj *k = c->k;
   Slots s = {.n = 0};
   collect(&k->body->stmts, &s);

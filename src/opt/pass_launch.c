@@ -340,6 +340,7 @@ static Legality legal(PassCtx *c) {
 }
 
 static bool apply(PassCtx *c) {
+  c->spec |= OPT_SPEC_ARGS;   /* the guard's bound was evaluated at the recorded arguments */
   Shape s;
   if (decide(c, &s) != LEGAL) return false;
   const Launch *L = c->L;

@@ -335,13 +335,21 @@ static char *expr_with(Node *e, Sub *u) {
 
 typedef struct { const char *acc, *r, *b, *b0, *ws, *q, *v, *lane; } AtomNames;
 
+/* the original grid's blocks along x as the kernel tests them: gridDim.x * M when M divides
+ * the recorded grid (the kernel is then right for every grid M divides), else the recorded count */
+static const char *grid_text(PassCtx *c, int M) {
+  if (c->L->grid[0] % M == 0 && c->mutation == 4) { c->grid_generic = true; return fmt("%lldu", (long long)c->L->grid[0]); }   /* broken: baked */
+  if (c->L->grid[0] % M == 0) { c->grid_generic = true; return fmt("gridDim.x * %du", M); }
+  return fmt("%lldu", (long long)c->L->grid[0]);
+}
+
 /* the original threads of original block `blk`, folded into acc (mutation 1: a chunk that
  * reaches past the guard is dropped whole: the tail) */
 static void scalar_loop(Buf *o, PassCtx *c, Atomic *a, AtomNames *n, const char *tname, int M, const char *in) {
   Sub u = {.blk = n->b};
   buf_printf(o, "%sfor (int %s = 0; %s < %d; %s++) {\n", in, n->r, n->r, M, n->r);
   buf_printf(o, "%s  const unsigned int %s = blockIdx.x * %du + (unsigned int)%s;\n", in, n->b, M, n->r);
-  buf_printf(o, "%s  if (%s >= %lldu) break;\n", in, n->b, (long long)c->L->grid[0]);
+  buf_printf(o, "%s  if (%s >= %s) break;\n", in, n->b, grid_text(c, M));
   for (int i = 0; i < a->npre; i++) {
     Node *s = a->pre[i];
     if (s->kind == ND_IF) buf_printf(o, "%s  if (%s) continue;\n", in, expr_with(s->cond, &u));
@@ -369,6 +377,7 @@ static bool apply_atomic(PassCtx *c, Atomic *a) {
   AtomNames n = {rw_fresh(&nm, "carve_acc"), rw_fresh(&nm, "carve_r"), rw_fresh(&nm, "carve_b"), rw_fresh(&nm, "carve_b0"), rw_fresh(&nm, "carve_warp"),
                  rw_fresh(&nm, "carve_q"), rw_fresh(&nm, "carve_v"), rw_fresh(&nm, "carve_lane")};
   const char *tname = type_name(a->ty);
+  if (floating(a->ty)) c->spec |= OPT_SPEC_REASSOC;
   /* signed integer sums wrap on the GPU; the register sum is kept unsigned for C's sake */
   bool wrap = a->op == ND_ADD && a->ty->kind == TY_INT && !a->ty->is_unsigned;
   const char *accty = wrap ? "unsigned int" : tname;
@@ -384,7 +393,7 @@ static bool apply_atomic(PassCtx *c, Atomic *a) {
     const char *et = type_name(unqual(a->in->ty->base));
     buf_printf(&o, "  const unsigned int %s = blockIdx.x * %du;\n", n.b0, M);
     buf_printf(&o, "  const %s *%s = %s + (%s);\n", et, n.q, a->in->name, expr_with(a->gload, &first));
-    buf_printf(&o, "  if (%s + %du <= %lldu && (%s) && ((unsigned long long)%s & 15ull) == 0ull) {\n", n.b0, M, (long long)c->L->grid[0],
+    buf_printf(&o, "  if (%s + %du <= %s && (%s) && ((unsigned long long)%s & 15ull) == 0ull) {\n", n.b0, M, grid_text(c, M),
                expr_with(a->gguard, &last), n.q);
     buf_printf(&o, "    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", n.r, n.r, M / 4, n.r);
     buf_printf(&o, "      const %s %s = ((const %s *)%s)[%s * %lld + (int)threadIdx.x];\n", vec_type(unqual(a->in->ty->base)), n.v,
@@ -657,11 +666,13 @@ static Legality find_tree(PassCtx *c, Tree *t) {
 }
 
 static bool apply_tree(PassCtx *c, Tree *t) {
+  c->spec |= OPT_SPEC_ARGS;   /* the tree was run symbolically at the recorded arguments */
   int B = (int)c->L->block[0], nw = B / 32;
   RwNames nm = {.c = c};
   const char *acc = rw_fresh(&nm, "carve_acc"), *ws = rw_fresh(&nm, "carve_warp");
   Type *et = unqual(t->s->ty->base);
   const char *tname = type_name(et);
+  if (floating(et)) c->spec |= OPT_SPEC_REASSOC;
   Buf o = {0};
   signature(&o, c);
   buf_printf(&o, "  __shared__ %s %s[%d];\n", tname, ws, nw);
@@ -693,7 +704,7 @@ static Legality legal(PassCtx *c) {
   if (la != NOT_APPLICABLE) {
     if (la == LEGAL)
       snprintf(c->why, sizeof c->why, "one %s per thread into %s: %d threads folded per thread, shuffles, one atomic per %s%s", type_name(a.ty), a.out->name,
-               c->param[0], c->param[2] == LEVEL_WARP ? "warp" : "block", floating(a.ty) ? " (a floating-point sum reassociated: verified within the spec's tolerance)" : "");
+               c->param[0], c->param[2] == LEVEL_WARP ? "warp" : "block", floating(a.ty) ? " (a floating-point sum reassociated: verified within the spec's tolerance, and on signed data within 2*n*eps*sum|terms|)" : "");
     return la;
   }
   char atomic_why[512];
@@ -728,6 +739,7 @@ const Pass pass_reduce = {
   .motivation = "divergence",   /* the tree's interleaved branch; no rule names atomic contention */
   .legal = legal,
   .apply = apply,
-  .nmutations = 3,
-  .mutation_names = {"the tail dropped (a chunk past the guard, or the last warps' partial sums)", "a shuffle step missing", "the atomic (or the warp's shared slot) written by every lane"},
+  .nmutations = 4,
+  .mutation_names = {"the tail dropped (a chunk past the guard, or the last warps' partial sums)", "a shuffle step missing", "the atomic (or the warp's shared slot) written by every lane",
+                     "the recorded grid written into a kernel called grid-generic"},
 };

@@ -261,8 +261,9 @@ static Legality legal(PassCtx *c) {
   for (int j = 0; j < s.nacc; j++) buf_printf(&names, "%s'%s'", j ? ", " : "", s.acc[j]->name);
   bool fl = false;
   for (int j = 0; j < s.nacc; j++) fl |= is_flonum(s.acc[j]->ty) != 0;
+  if (fl) c->spec |= OPT_SPEC_REASSOC;
   snprintf(c->why, sizeof c->why, "the sum%s into %s (line %d) split across %d lanes along %s%s", s.nacc > 1 ? "s" : "", names.s,
-           tok_loc(s.loop->tok).line, L, along_name(along), fl ? " (a floating-point sum reassociated: verified within the spec's tolerance)" : "");
+           tok_loc(s.loop->tok).line, L, along_name(along), fl ? " (a floating-point sum reassociated: verified within the spec's tolerance, and on signed data within 2*n*eps*sum|terms|)" : "");
   buf_free(&names);
   c->site = s.loop;
   return LEGAL;
@@ -332,6 +333,7 @@ static void apply_x(PassCtx *c, Site *s, int L) {
   body->stmts = dl;
   c->new_grid[0] = c->L->grid[0] * L;
   c->cover[0] = c->L->block[0] / L;
+  c->grid_generic = true;   /* each original block becomes whole new blocks: nothing of the grid written */
 }
 
 /* `if (c) return; REST` at the kernel's top level becomes `if (!(c)) { REST }` */
@@ -438,6 +440,7 @@ static bool apply_y(PassCtx *c, Site *s, int L) {
   c->new_block[1] = L;
   c->new_grid[0] = c->L->grid[0] * (c->L->block[0] / bw);
   c->cover[0] = bw;
+  c->grid_generic = true;
   return true;
 }
 

@@ -293,6 +293,7 @@ static Legality find_rows(PassCtx *c, Rows *r) {
 }
 
 static bool apply_rows(PassCtx *c, Rows *r) {
+  c->spec |= OPT_SPEC_ARGS;   /* the row walk was found at the recorded arguments' strides */
   Obj *k = c->k;
   Token *at = r->acc->tok;
   int T = c->param[1], pad = c->param[0], Bx = r->Bx;
@@ -411,6 +412,7 @@ static Node *step_loop(Obj *j, int T, int R, Node *body, Token *at) {
 }
 
 static bool apply_coarse(PassCtx *c, Site *s) {
+  c->spec |= OPT_SPEC_ARGS;   /* the transposed access was found at the recorded arguments' strides */
   Obj *k = c->k;
   Token *at = s->acc->tok;
   int T = c->param[1], R = c->param[2] ? c->param[2] : T, pad = c->param[0], B = s->B;

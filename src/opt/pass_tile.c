@@ -359,6 +359,7 @@ typedef struct {
   const char *q, *v;        /* a 16-byte group of the B tile and an element in it */
   const char *As, *Bs, *tx, *ty, *tid, *row0, *col0, *accv, *kend, *k0, *e, *r, *kk, *av, *bv, *i, *j, *l;
   int64_t XT, YT;
+  const char *XTs, *YTs;      /* the extents as the kernel tests them: gridDim-based when the tiles divide them */
   const char *ta, *tb, *tacc;   /* element types as declarations need them */
 } Gen;
 
@@ -405,7 +406,7 @@ static void tile_loads(Buf *o, PassCtx *c, const Shape *s, const Gen *g, bool ta
     Sub u = {.s = s, .row = typed(s->row, fmt("%s + %s", g->row0, rv)), .col = typed(s->col, fmt("%s + %s", g->col0, rv)),
              .k = typed(s->k, fmt("%s + %s", kbase, kv))};
     Buf cond = {0};
-    buf_printf(&cond, "%s + %s < %lld", isa ? g->row0 : g->col0, rv, (long long)(isa ? g->YT : g->XT));
+    buf_printf(&cond, "%s + %s < %s", isa ? g->row0 : g->col0, rv, isa ? g->YTs : g->XTs);
     guard_terms(&cond, s, isa ? D_ROW : D_COL, &u);
     if (tail) buf_printf(&cond, " && %s + %s < %s", kbase, kv, g->kend);
     char *load = expr_with(isa ? s->la : s->lb, &u);
@@ -466,7 +467,7 @@ static void tile_copies(Buf *o, PassCtx *c, const Shape *s, const Gen *g, const 
     Sub u = {.s = s, .row = typed(s->row, fmt("%s + %s", g->row0, rv)), .col = typed(s->col, fmt("%s + %s", g->col0, rv)),
              .k = typed(s->k, fmt("%s + %s", kbase, g->kk))};
     Buf cond = {0};
-    buf_printf(&cond, "%s + %s < %lld", isa ? g->row0 : g->col0, rv, (long long)(isa ? g->YT : g->XT));
+    buf_printf(&cond, "%s + %s < %s", isa ? g->row0 : g->col0, rv, isa ? g->YTs : g->XTs);
     guard_terms(&cond, s, isa ? D_ROW : D_COL, &u);
     char *load = expr_with(isa ? s->la : s->lb, &u);
     const char *in2 = vw == 1 ? in : fmt("%s    ", in);
@@ -596,6 +597,9 @@ static bool async_ok(PassCtx *c, int ea, int eb) {
 
 static Legality legal(PassCtx *c) {
   Shape s;
+  /* the rewrite keeps values in registers past other pointers' accesses: an aliased launch (one
+   * buffer bound to two parameters, as the program made it) would see stale values */
+  if (rw_launch_aliases(c, c->why, sizeof c->why)) return ILLEGAL;
   Legality l = find(c, &s);
   if (l != LEGAL) return l;
   Gen g;
@@ -659,6 +663,11 @@ static bool apply(PassCtx *c) {
   g.bp = rw_fresh(&nm, s.pa == s.pb ? fmt("%s_next_b", s.pb->name) : fmt("%s_next", s.pb->name));
   g.XT = c->L->grid[0] * c->L->block[0];
   g.YT = c->L->grid[1] * c->L->block[1];
+  /* extents the block tiles divide are the new grid's exactly: written from gridDim, the kernel
+   * is right for every such grid (the wrapper tests that); otherwise the recorded ones */
+  c->grid_generic = g.XT % g.BN == 0 && g.YT % g.BM == 0;
+  g.XTs = c->grid_generic ? fmt("(int)(gridDim.x * %du)", g.BN) : fmt("%lld", (long long)g.XT);
+  g.YTs = c->grid_generic ? fmt("(int)(gridDim.y * %du)", g.BM) : fmt("%lld", (long long)g.YT);
   Type *ea = unqual(s.pa->ty->base), *eb = unqual(s.pb->ty->base);
   g.ta = type_name(ea); g.tb = type_name(eb); g.tacc = type_name(unqual(s.acc->ty));   /* "float" */
   /* pad the k-major tiles so that a warp's stores along k hit distinct banks (16-byte rows kept) */
@@ -698,7 +707,7 @@ static bool apply(PassCtx *c) {
   Sub none = {.s = &s};
   buf_printf(&o, "  %s %s[%d][%d];\n", g.tacc, g.accv, g.TM, g.TN);
   Buf cond = {0};
-  buf_printf(&cond, "%s < %lld && %s < %lld", s.row->name, (long long)g.YT, s.col->name, (long long)g.XT);
+  buf_printf(&cond, "%s < %s && %s < %s", s.row->name, g.YTs, s.col->name, g.XTs);
   guard_terms(&cond, &s, D_ROW | D_COL, &none);
   if (!deps(&s, s.acc_decl->decl_init, NULL, NULL, false)) {
     buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) %s[%s][%s] = %s;\n",

@@ -100,6 +100,9 @@ static void find_stores(PassCtx *c, Stores *s) {
 
 static Legality legal(PassCtx *c) {
   char no[256];
+  /* the rewrite keeps values in registers past other pointers' accesses: an aliased launch (one
+   * buffer bound to two parameters, as the program made it) would see stale values */
+  if (rw_launch_aliases(c, c->why, sizeof c->why)) return ILLEGAL;
   bool reads_tid_x;
   if (!rw_threads_separable(c->k->body, &reads_tid_x, no, sizeof no)) {
     snprintf(c->why, sizeof c->why, "threads cannot be merged along x: %s", no);
@@ -261,7 +264,8 @@ static bool apply(PassCtx *c) {
   free(slots);
   /* a grid whose x extent does not divide by F: the merged grid has threads the original did not
    * launch; they stop at once (a kernel relying on its grid, not a bounds test, stays exact) */
-  if (c->L->grid[0] % F) {
+  c->grid_generic = c->L->grid[0] % F == 0;   /* no extent written: right for any grid F divides */
+  if (c->L->grid[0] % F || c->mutation == 4) {   /* mutation 4: the extent written, the kernel still called grid-generic */
     int64_t threads = c->L->grid[0] * c->L->block[0];
     Node *x = rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(at, SR_CTAID, 0), rw_bin(ND_MUL, rw_special(at, SR_NTID, 0), rw_unum(at, (int64_t)F))),
                      rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(at, SR_TID, 0), rw_unum(at, (int64_t)F)), rw_var(at, cv)));
@@ -313,6 +317,7 @@ const Pass pass_vector = {
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
-  .nmutations = 3,
-  .mutation_names = {"alignment not checked before a vector store", "one merged thread skipped", "the last element of a ragged edge dropped"},
+  .nmutations = 4,
+  .mutation_names = {"alignment not checked before a vector store", "one merged thread skipped", "the last element of a ragged edge dropped",
+                     "the recorded grid's extent written into a kernel called grid-generic"},
 };

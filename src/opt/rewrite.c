@@ -284,6 +284,25 @@ void rw_restrict_params(PassCtx *c) {
   Type *q = ft->params;
   for (Obj *o = c->k->params; o && q; o = o->next, q = q->next) o->ty = q;
   snprintf(c->assumed, sizeof c->assumed, "the %d pointer parameters do not alias (each is bound to its own buffer): declared __restrict__", np);
+  c->spec |= OPT_SPEC_NOALIAS;
+}
+
+/* two pointer arguments of the launch point into one buffer (a host program's `k<<<>>>(d, d)`,
+ * recorded as it was made): why names them */
+bool rw_launch_aliases(const PassCtx *c, char *why, size_t len) {
+  const Launch *L = c->L;
+  if (!L || !L->args) return false;
+  int i = 0;
+  for (Obj *p = c->k->params; p; p = p->next, i++) {
+    if (p->ty->kind != TY_PTR || ADDR_SPACE(L->args[i].u) != SPACE_GLOBAL) continue;
+    int j = 0;
+    for (Obj *q = c->k->params; q != p; q = q->next, j++)
+      if (q->ty->kind == TY_PTR && ADDR_SPACE(L->args[j].u) == SPACE_GLOBAL && ((L->args[i].u >> 40) & 0xfffff) == ((L->args[j].u >> 40) & 0xfffff)) {
+        snprintf(why, len, "the launch passes one buffer as '%s' and '%s' (aliased pointers): the rewrite assumes they do not alias", q->name, p->name);
+        return true;
+      }
+  }
+  return false;
 }
 
 /* ---- threads that cannot see each other ---- */

@@ -678,6 +678,152 @@ static void warm_launch(const OptInput *in, Program *p, bool sampled) {
   launch_free(&fresh);
 }
 
+/* ---- signed and special data (issue 26, item 3) ----
+ * The launch spec's generators give non-negative data, where a reassociated sum is as exact as
+ * the original's. A second run fills every floating-point buffer (inputs and outputs, both
+ * programs alike) with values of both signs, in [-1, 1] and a few special ones (0, -0, tiny,
+ * subnormal, 1000); every block runs. Each element must agree within the spec's tol, or, for a
+ * step that reassociates a floating-point sum (OPT_SPEC_REASSOC), within the bound such a sum
+ * meets whatever the order: |variant - original| <= 2 * n * eps * S, with S the original run on
+ * the magnitudes of the same data (the sum of |terms| for sums of products), n that run on ones
+ * (the number of terms, at least 1) and eps the element type's unit roundoff (2^-24, 2^-53). */
+enum { SIGNED_MAX_THREADS = 1 << 21 };
+
+static void signed_fill(Launch *L, int mode) {   /* mode 0 signed, 1 magnitudes, 2 ones */
+  static const double special[6] = {0.0, -0.0, 1e-30, -1.0e-42, 1000.0, -1000.0};
+  for (int i = 1; i < L->nbufs; i++) {
+    Buffer *b = &L->bufs[i];
+    if (!b->elem_ty) continue;
+    Type *t = b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
+    if (t->kind != TY_FLOAT && t->kind != TY_DOUBLE) continue;
+    size_t es = (size_t)t->size, n = b->bytes / es;
+    for (size_t e = 0; e < n; e++) {
+      uint64_t r = random_bits(0x51a9ed00u + (uint64_t)i, e);
+      double x = (double)(r >> 11) / 9007199254740992.0 * 2 - 1;
+      if (r % 61 == 0) x = special[(r >> 8) % 6];
+      if (mode == 1) x = fabs(x);
+      if (mode == 2) x = 1;
+      if (t->kind == TY_FLOAT) { float f = (float)x; memcpy(b->data + e * es, &f, 4); }
+      else memcpy(b->data + e * es, &x, 8);
+    }
+  }
+}
+
+static double elem_at(Type *t, const unsigned char *p) {
+  if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); return f; }
+  double d; memcpy(&d, p, 8); return d;
+}
+
+/* the original (its launch from the flags) run on data of mode; 0 ok */
+static int signed_original(const OptInput *in, Program *orig, int mode, Launch *L, char *msg, size_t len) {
+  memset(L, 0, sizeof *L);
+  Quiet q = quiet();
+  int rc = prepare(in, orig, L, FLAGS);
+  loud(q);
+  if (rc) { snprintf(msg, len, "the original's launch cannot be prepared"); return 2; }
+  signed_fill(L, mode);
+  RunOptions ro = {.poison_shared = true};
+  return run_quiet(L, &ro, msg, len);
+}
+
+static void check_signed(const OptInput *in, Program *orig, Program *variant, Shape vshape, bool reassoc, VerifySize *vs) {
+  vs->ran = true;
+  Launch a, b, mag, one;
+  memset(&b, 0, sizeof b);
+  memset(&mag, 0, sizeof mag);
+  memset(&one, 0, sizeof one);
+  char msg[400];
+  int ra = signed_original(in, orig, 0, &a, msg, sizeof msg);
+  if (ra) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "the original faults on signed data: %s", msg); launch_free(&a); return; }
+  if (a.grid[0] * a.grid[1] * a.grid[2] * a.block[0] * a.block[1] * a.block[2] > SIGNED_MAX_THREADS) {
+    vs->skipped = true;
+    snprintf(vs->detail, sizeof vs->detail, "more than %d threads: not run on every block", SIGNED_MAX_THREADS);
+    launch_free(&a);
+    return;
+  }
+  Quiet q = quiet();
+  int rb = prepare(in, variant, &b, vshape);
+  loud(q);
+  if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&a); return; }
+  signed_fill(&b, 0);
+  RunOptions ro = {.poison_shared = true};
+  if (run_quiet(&b, &ro, msg, sizeof msg)) {
+    vs->ok = false;
+    snprintf(vs->detail, sizeof vs->detail, "the variant faults on signed data: %s", msg);
+    launch_free(&a); launch_free(&b);
+    return;
+  }
+  LaunchSpec *sp = find_spec(orig, in->kernel);
+  double rel = sp ? sp->rel_tol : 0, abs_tol = sp ? sp->abs_tol : 0;
+  bool have_bound = reassoc && !signed_original(in, orig, 1, &mag, msg, sizeof msg) && !signed_original(in, orig, 2, &one, msg, sizeof msg);
+  vs->ok = a.nbufs == b.nbufs;
+  if (!vs->ok) snprintf(vs->detail, sizeof vs->detail, "the variant's launch has other buffers");
+  for (int i = 0; i < a.nbufs && vs->ok; i++) {
+    Buffer *x = &a.bufs[i], *y = &b.bufs[i];
+    if (x->bytes != y->bytes) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "buffer %s has another size", x->name ? x->name : "?"); break; }
+    Type *t = x->elem_ty ? x->elem_ty : ty_uchar;
+    Type *comp = t->kind == TY_STRUCT && t->is_vector ? t->members->ty : t;
+    size_t es = comp->size ? (size_t)comp->size : 1, n = x->bytes / es;
+    for (size_t e = 0; e < n && vs->ok; e++) {
+      double va, vb;
+      if (close_enough(comp, x->data + e * es, y->data + e * es, rel, abs_tol, &va, &vb)) continue;
+      if (have_bound && is_flonum(comp) && isfinite(va) && isfinite(vb)) {
+        double S = fabs(elem_at(comp, mag.bufs[i].data + e * es)), terms = fabs(elem_at(comp, one.bufs[i].data + e * es));
+        double eps = comp->kind == TY_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+        double bound = 2 * fmax(terms, 1) * eps * S;
+        if (isfinite(bound) && fabs(va - vb) <= bound) continue;
+        snprintf(vs->detail, sizeof vs->detail, "%s[%zu]: original %.9g, variant %.9g: beyond tol and the reassociation bound %.3g (2*n*eps*S, n=%g, S=%.6g)",
+                 x->name ? x->name : "?", e, va, vb, bound, fmax(terms, 1), S);
+      } else if (is_flonum(comp))
+        snprintf(vs->detail, sizeof vs->detail, "%s[%zu]: original %.9g, variant %.9g%s", x->name ? x->name : "?", e, va, vb,
+                 reassoc ? " (the bound's runs failed)" : "");
+      else snprintf(vs->detail, sizeof vs->detail, "%s[%zu] differs (byte-exact comparison)", x->name ? x->name : "?", e);
+      vs->ok = false;
+    }
+    if (vs->ok) vs->compared += (int64_t)n;
+  }
+  launch_free(&a); launch_free(&b); launch_free(&mag); launch_free(&one);
+}
+
+/* ---- a grid the user did not give (issue 26, item 4) ----
+ * Where no kept step specializes the grid (OPT_SPEC_GRID), the output claims to be right for any
+ * grid whose threads each new block's cover divides: the wrapper of a host program runs it
+ * there. The claim is tested: the original on a larger grid (x, and y where a step's cover spans
+ * several blocks, grown by one cover) and the variant as it is on the grid covering the same
+ * threads, sampled blocks compared as at the full size. The original faulting there (its
+ * buffers end) skips it, and says so. */
+static void other_grid(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps, bool remaps_blocks,
+                       const PlanStep *reshape, const int64_t *vgrid, const int64_t *vblock, VerifySize *vs) {
+  memset(vs, 0, sizeof *vs);
+  unsigned spec = 0;
+  for (int i = 0; i < nsteps; i++)
+    if (plan_step_kept(&steps[i]) || i == nsteps - 1) spec |= steps[i].spec;
+  if (remaps_blocks || (spec & OPT_SPEC_GRID) || (reshape && (!vgrid || !vblock))) return;
+  int64_t g[3], b[3];
+  LaunchSpec *sp = find_spec(orig, in->kernel);
+  if (in->grid ? !parse_flag_dims(orig, "--grid", in->grid, g) : !(sp && sp->has_grid)) return;
+  if (in->block ? !parse_flag_dims(orig, "--block", in->block, b) : !(sp && sp->has_block)) return;
+  if (!in->grid) memcpy(g, sp->grid, sizeof g);
+  if (!in->block) memcpy(b, sp->block, sizeof b);
+  vs->label = "other grid";
+  int64_t g2[3], v2[3];
+  for (int d = 0; d < 3; d++) {
+    int64_t cv = reshape && reshape->cover[d] > 0 ? reshape->cover[d] : b[d];
+    int64_t grow = cv > b[d] && cv % b[d] == 0 ? cv / b[d] : 1;
+    g2[d] = g[d] + (d == 0 || (reshape && cv != b[d]) ? grow : 0);
+    v2[d] = (g2[d] * b[d] + cv - 1) / cv;
+  }
+  OptInput in2 = *in;
+  in2.grid = fmt("%lld,%lld,%lld", (long long)g2[0], (long long)g2[1], (long long)g2[2]);
+  in2.block = fmt("%lld,%lld,%lld", (long long)b[0], (long long)b[1], (long long)b[2]);
+  Shape vshape = reshape ? (Shape){false, v2, vblock} : FLAGS;
+  check_size(&in2, orig, variant, vshape, true, reshape ? reshape->cover : NULL, vs);
+  char was[sizeof vs->defines];
+  memcpy(was, vs->defines, sizeof was);
+  snprintf(vs->defines, sizeof vs->defines, "grid (%lld, %lld, %lld)%s%.180s", (long long)g2[0], (long long)g2[1], (long long)g2[2], was[0] ? ", " : "",
+           was);
+}
+
 static const struct { const char *label; int target; } sizes[2] = {{"reduced", REDUCED}, {"ragged", RAGGED}};
 
 bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps,
@@ -689,6 +835,10 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   /* the flags' grid and block are the original's; a variant whose launch a kept step reshaped
    * runs with the shape that step gave it */
   const PlanStep *reshape = last_reshape(steps, nsteps);
+  VerifySize signed_at;
+  memset(&signed_at, 0, sizeof signed_at);
+  bool reassoc = false;
+  for (int i = 0; i < nsteps; i++) reassoc |= (steps[i].spec & OPT_SPEC_REASSOC) && (plan_step_kept(&steps[i]) || i == nsteps - 1);
   for (int s = 0; s < 2; s++) {
     VerifySize *vs = &r->size[r->nsizes++];
     vs->label = sizes[s].label;
@@ -721,6 +871,11 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
       snprintf(vs->detail, sizeof vs->detail, "the passes do not apply at %s: %.200s", at, why);
     } else {
       check_size(in, po, pv, reshape ? OWN_SPEC : FLAGS, false, NULL, vs);
+      if (s == 0) {   /* the reduced size again, on signed and special data (listed last) */
+        signed_at.label = "signed";
+        memcpy(signed_at.defines, vs->defines, sizeof signed_at.defines);
+        check_signed(in, po, pv, reshape ? OWN_SPEC : FLAGS, reassoc, &signed_at);
+      }
       program_free(pv);
     }
     unload(ld, po);
@@ -739,7 +894,15 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
     snprintf(vf->defines, sizeof vf->defines, "as given, all blocks");
     Shape vshape = reshape ? (Shape){false, grid, block} : FLAGS;
     check_size(in, orig, variant, vshape, true, reshape ? reshape->cover : NULL, vf);
+    if (!nm) {   /* no size macro (a host program's launch): the given size on signed data, every block */
+      signed_at.label = "signed";
+      snprintf(signed_at.defines, sizeof signed_at.defines, "as given, all blocks");
+      check_signed(in, orig, variant, vshape, reassoc, &signed_at);
+    }
   }
+  if (signed_at.label) r->size[r->nsizes++] = signed_at;
+  other_grid(in, orig, variant, steps, nsteps, remaps_blocks, reshape, reshape ? grid : NULL, reshape ? block : NULL, &r->size[r->nsizes]);
+  if (r->size[r->nsizes].label) r->nsizes++;
   /* verified: every size that ran agreed, and at least one size ran */
   bool any = false;
   r->ok = true;
@@ -764,4 +927,15 @@ void verify_warm(const OptInput *in, Program *orig) {
     unload(ld, po);
   }
   warm_launch(in, orig, true);
+  /* the other grid (other_grid) of a variant that keeps the launch: x grown by one block */
+  int64_t g[3], b[3];
+  LaunchSpec *sp = find_spec(orig, in->kernel);
+  if ((in->grid ? parse_flag_dims(orig, "--grid", in->grid, g) : sp && sp->has_grid) && (in->block ? parse_flag_dims(orig, "--block", in->block, b) : sp && sp->has_block)) {
+    if (!in->grid) memcpy(g, sp->grid, sizeof g);
+    if (!in->block) memcpy(b, sp->block, sizeof b);
+    OptInput in2 = *in;
+    in2.grid = fmt("%lld,%lld,%lld", (long long)g[0] + 1, (long long)g[1], (long long)g[2]);
+    in2.block = fmt("%lld,%lld,%lld", (long long)b[0], (long long)b[1], (long long)b[2]);
+    warm_launch(&in2, orig, true);
+  }
 }

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Sound outputs (issue 26): an optimized program is right for every launch it can be run with.
+# Each reproducer runs as a user does: carve optimize a program at one size, then carve run the
+# output at another (and at the same), and the program's own check must pass.
+carve=${1:-./carve}
+pass=0; fail=0
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "sound: FAIL: $2"; fail=$((fail+1)); fi; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+d=tests/sound
+
+# vadd optimized at 4700 (19 blocks: vector writes the grid's extent), run at 10000 and 4700
+# (--no-estimate: the steps are kept whatever the model says, as the issue's reproducers had them)
+"$carve" optimize tests/host/vadd.cu --no-estimate -o "$t/v.cu" -- 4700 2> "$t/plan"; check $? "vadd optimizes: $(cat "$t/plan")"
+grep -q "vector   applied, verified" "$t/plan"; check $? "vadd: vector kept: $(cat "$t/plan")"
+"$carve" run "$t/v.cu" -- 10000 > "$t/out" 2> "$t/err"; check $? "vadd output at 10000 exits 0: $(cat "$t/out" "$t/err")"
+grep -qx "vadd: 10000 elements, 0 errors" "$t/out"; check $? "vadd at 10000: $(cat "$t/out")"
+grep -q "vadd_carve_original<<<(40,1,1)" "$t/err"; check $? "vadd at 10000: another grid runs the original: $(cat "$t/err")"
+"$carve" run "$t/v.cu" -- 4700 > "$t/out" 2> "$t/err"; grep -qx "vadd: 4700 elements, 0 errors" "$t/out" && grep -q "launch 1: vadd<<<(10,1,1)" "$t/err"; check $? "vadd at 4700 runs the optimized kernel: $(cat "$t/out" "$t/err")"
+grep -q "g.x == 19u" "$t/v.cu" && grep -q "the grid (19, 1, 1)" "$t/v.cu"; check $? "the wrapper tests the grid and the header says so"
+# vadd optimized at 5120 (20 blocks: no extent written): other even grids run the optimized kernel
+"$carve" optimize tests/host/vadd.cu --no-estimate -o "$t/v2.cu" -- 5120 2> /dev/null; check $? "vadd at 5120 optimizes"
+"$carve" run "$t/v2.cu" -- 10000 > "$t/out" 2> "$t/err"; grep -qx "vadd: 10000 elements, 0 errors" "$t/out" && grep -q "launch 1: vadd<<<(20,1,1)" "$t/err"; check $? "a grid-generic vector kernel at 10000 (40 blocks): $(cat "$t/out" "$t/err")"
+"$carve" run "$t/v2.cu" -- 4700 > "$t/out" 2> "$t/err"; grep -qx "vadd: 4700 elements, 0 errors" "$t/out" && grep -q "vadd_carve_original<<<(19,1,1)" "$t/err"; check $? "an odd grid runs the original: $(cat "$t/out" "$t/err")"
+
+# naive matrix multiply optimized at n=40, run at n=100 and 40
+"$carve" optimize $d/mm_naive.cu --no-estimate -o "$t/mm.cu" 2> "$t/plan"; check $? "mm optimizes: $(cat "$t/plan")"
+grep -q "tile     applied, verified" "$t/plan"; check $? "mm: tile kept: $(cat "$t/plan")"
+for n in 100 40 17; do
+  "$carve" run "$t/mm.cu" -- $n > "$t/out" 2>&1; grep -qx "mm: n=$n, 0 wrong" "$t/out"; check $? "mm at n=$n: $(cat "$t/out")"
+done
+# optimized at n=256 (the tiles divide the extents): n=512 runs the optimized kernel too
+"$carve" optimize $d/mm_naive.cu --no-estimate -o "$t/mm2.cu" -- 256 2> "$t/plan"; check $? "mm at 256 optimizes"
+grep -q "gridDim" "$t/mm2.cu"; check $? "mm at 256: the tile kernel's extents come from gridDim"
+
+# one kernel launched at n=4700 and n=10000 in one run
+"$carve" optimize $d/two_sizes.cu --no-estimate -o "$t/ts.cu" 2> "$t/plan"; check $? "two_sizes optimizes"
+"$carve" run "$t/ts.cu" > "$t/out" 2> "$t/err"; grep -qx "scale: 0 and 0 wrong" "$t/out"; check $? "both launches right: $(cat "$t/out" "$t/err")"
+"$carve" optimize $d/two_sizes.cu --no-estimate --launch 2 -o "$t/ts2.cu" 2> "$t/plan"; check $? "two_sizes, its second launch"
+"$carve" run "$t/ts2.cu" > "$t/out" 2> "$t/err"; grep -qx "scale: 0 and 0 wrong" "$t/out"; check $? "both launches right (optimized for the second): $(cat "$t/out" "$t/err")"
+
+# an atomic sum optimized at n=70000, run at n=10^6
+"$carve" optimize $d/atomic_sum.cu --no-estimate -o "$t/as.cu" 2> "$t/plan"; check $? "atomic_sum optimizes"
+grep -q "reduce   applied, verified" "$t/plan"; check $? "atomic_sum: reduce kept: $(cat "$t/plan")"
+for n in 1000000 70000 4097; do
+  "$carve" run "$t/as.cu" -- $n > "$t/out" 2>&1; grep -qx "sum: n=$n, got $n" "$t/out"; check $? "atomic sum at $n: $(cat "$t/out")"
+done
+
+# a size macro: optimized at -D N=40, built at N=300 and N=40
+"$carve" optimize $d/macro_size.cu --no-estimate -D N=40 -o "$t/ms.cu" 2> "$t/plan"; check $? "macro_size optimizes"
+grep -q "^#if (N) == 40" "$t/ms.cu"; check $? "the kernel's macros are tested by the preprocessor: $(grep -n '#if' "$t/ms.cu")"
+for n in 300 40 33; do
+  "$carve" run "$t/ms.cu" -D N=$n > "$t/out" 2>&1; grep -qx "rowsum: N=$n, 0 wrong" "$t/out"; check $? "macro_size at N=$n: $(cat "$t/out")"
+done
+
+# the program's own aliasing: acc(d, d, n, 4)
+"$carve" optimize $d/acc_alias.cu -o "$t/acc.cu" 2> "$t/plan"; check $? "acc_alias optimizes"
+grep -q "scalar   not legal: the launch passes one buffer as 'out' and 'in'" "$t/plan"; check $? "scalar is illegal on an aliased launch: $(cat "$t/plan")"
+"$carve" run "$t/acc.cu" > "$t/out" 2>&1; grep -q "acc: h\[0\] = 16, 0 wrong" "$t/out"; check $? "acc output: $(cat "$t/out")"
+# the same kernel given its own buffers: scalar applies, and the wrapper tests the pointers
+sed 's/acc<<<4, 256>>>(d, d, n, 4);/float *e; cudaMalloc((void **)\&e, n * sizeof(float)); cudaMemcpy(e, h, n * sizeof(float), cudaMemcpyHostToDevice); acc<<<4, 256>>>(d, e, n, 4);/' $d/acc_alias.cu > "$t/acc2.cu"
+"$carve" optimize "$t/acc2.cu" -o "$t/acc2o.cu" 2> "$t/plan"; grep -q "scalar   applied, verified" "$t/plan"; check $? "scalar on separate buffers: $(cat "$t/plan")"
+grep -q "(const void \*)carve_a1 != (const void \*)carve_a0" "$t/acc2o.cu"; check $? "the wrapper tests that the __restrict__ pointers differ"
+sed 's/(d, e, n, 4)/(d, d, n, 4)/g' "$t/acc2o.cu" > "$t/acc3.cu"
+"$carve" run "$t/acc3.cu" > "$t/out" 2> "$t/err"; grep -q "acc: h\[0\] = 16, 0 wrong" "$t/out" && grep -q "acc_carve_original" "$t/err"; check $? "the output launched with one buffer twice runs the original: $(cat "$t/out" "$t/err")"
+# the launch spec's alias(...) binds one buffer twice (what carve optimize replays)
+"$carve" run $d/acc_alias.cu --kernel acc --grid 4 --block 256 --arg 'out=float[1024]:fill(1)' --arg 'in=alias(out)' --arg n=1024 --arg reps=4 --out out="$t/o.bin" > /dev/null 2>&1
+check $? "--arg in=alias(out) runs"
+[ "$(od -An -f -N4 "$t/o.bin" | tr -d ' ')" = 16 ]; check $? "alias(out): one buffer, 1 -> 16: $(od -An -f -N4 "$t/o.bin")"
+
+# an estimate that fails is not "faster": a host program's reshaped variant is estimated with its
+# own grid (it was -1, and kept); at n=40 the model calls mm's tiles slower
+"$carve" optimize $d/mm_naive.cu -o "$t/mme.cu" 2> "$t/plan"; grep -q "tile     not kept, the estimate says not faster (0.0045 -> 0.00" "$t/plan"; check $? "mm at 40: tile estimated and not kept: $(grep tile "$t/plan")"
+! grep -q "estimate failed" "$t/plan"; check $? "no estimate fails for a host program's variants: $(cat "$t/plan")"
+
+# a kernel no pass changes: the output is the user's text, macros and all
+"$carve" optimize tests/host/vadd.cu --passes unroll -o "$t/same.cu" 2>/dev/null; check $? "no pass applies"
+tail -n +4 "$t/same.cu" | cmp -s - tests/host/vadd.cu; check $? "an unchanged program is the user's file byte for byte after the header"
+
+echo "sound: $pass passed, $fail failed"
+[ $fail = 0 ]
