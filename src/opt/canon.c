@@ -390,8 +390,9 @@ static bool rule_loops(Canon *cn, Node **list, Node *body) {
           rhs->ty->size <= k->ty->size && rw_pure(rhs) && !(m_const(rhs, &cv) && cv >= (int64_t)0x7fffffff) && is_step_of(d->inc, k) &&
           !k->ty->is_unsigned) {
         if (!note(cn, R_LOOPS, d->tok, fmt("'%s <= e' as '%s < e + 1'", k->name, k->name))) return true;
-        Node *one = rw_num(rhs->tok, 1);
-        d->cond = rw_bin(ND_LT, lhs, rw_bin(ND_ADD, rhs, one));
+        /* a constant bound folded (`i <= N - 1` with N a macro is `i < 256`) */
+        Node *hi = m_const(rhs, &cv) ? rw_num(rhs->tok, cv + 1) : rw_bin(ND_ADD, rhs, rw_num(rhs->tok, 1));
+        d->cond = rw_bin(ND_LT, lhs, hi);
         return true;
       }
     }
