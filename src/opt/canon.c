@@ -187,7 +187,7 @@ static bool rule_rows(Canon *cn, Node **list, Node *body) {
       walk_one(s, row_use_pre, NULL, &u);
       written |= m_writes(s, d->var);
     }
-    if (u.bad || written) continue;
+    if (u.bad || written || !list_uses(d->next, d->var)) continue;
     if (!note(cn, R_ROWS, d->tok, fmt("pointer row '%s' folded into its indices", d->var->name))) return true;
     for (Node **s = &d->next; *s; s = &(*s)->next) replace_one(s, row_match, &u, row_make);
     *slot = d->next;   /* the declaration goes */
@@ -642,7 +642,9 @@ static bool each_list(Canon *cn, Node **list, Node *body, ListRule *r, bool in_l
     for (int i = 1; i < 3; i++) {
       Node *s = subs[i];
       if (!s || (n->kind != ND_IF && n->kind != ND_FOR && n->kind != ND_WHILE && n->kind != ND_DO)) continue;
-      if (s->kind == ND_BLOCK) { if (each_list(cn, &s->stmts, body, r, in_loop || loop, skip_loops)) return true; }
+      /* a body that is one statement is a list of one: rules that need a neighbour find none */
+      Node **sub = s->kind == ND_BLOCK ? &s->stmts : i == 1 ? &n->then : &n->els;
+      if (each_list(cn, sub, body, r, in_loop || loop, skip_loops)) return true;
     }
   }
   return false;

@@ -32,13 +32,17 @@ emit() {   # emit NAME: stdin is the spelling; kept only if it differs from the 
 first_for=$(grep -nE '^[[:space:]]*for \(int [A-Za-z_][A-Za-z0-9_]* = [^;]*; [A-Za-z_][A-Za-z0-9_]* < [^;]*; [A-Za-z_][A-Za-z0-9_]*\+\+\)' "$f" | head -1 | cut -d: -f1)
 if [ -n "$first_for" ]; then
   var=$(sed -n "${first_for}p" "$f" | sed -E 's/^[[:space:]]*for \(int ([A-Za-z_][A-Za-z0-9_]*) = .*/\1/')
+  # the loop stands in a statement list (not the body of an if or loop without braces): the line
+  # before it ends a statement or opens a block
+  prev=$(sed -n "$((first_for - 1))p" "$f" | sed -E 's:/\*.*\*/::; s/[[:space:]]*$//')
+  inlist=1; case "$prev" in *'{'|*';'|*'}') inlist=0;; esac
   # declared once in the file: a counter moved out of its loop cannot collide with another
-  if [ "$(grep -cE "for \(int $var = " "$f")" = 1 ]; then
+  if [ $inlist = 0 ] && [ "$(grep -cE "for \(int $var = " "$f")" = 1 ]; then
     sed -E "${first_for}s/for \(int ($var) = /int \1; for (\1 = /" "$f" | emit loopvar
   fi
   sed -E "${first_for}s/; ($var) < ([^;]*);/; \1 <= \2 - 1;/" "$f" | emit le
   # while: the body is the next line, one statement
-  awk -v L="$first_for" -v V="$var" '
+  [ $inlist = 0 ] && awk -v L="$first_for" -v V="$var" '
     NR == L { line = $0; if (match(line, /for \(int [^;]*;/) == 0) { print; next }
               ind = line; sub(/for.*/, "", ind)
               init = line; sub(/.*for \(/, "", init); sub(/;.*/, "", init)
