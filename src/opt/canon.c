@@ -9,6 +9,8 @@
  *   loops   counted loops as `for (T i = START; i < END; i++/+= s)`: a counter declared before
  *           the loop and dead after it moves into the loop; `while (i < n) { ...; i++; }` after
  *           `T i = START;` becomes a for; `i <= E` is `i < E + 1` (integers)
+ *   update  an accumulation `x = x + e` or `x = e + x` (x a local or a pure element) as `x += e`,
+ *           and `x = x * e` as `x *= e`: the form a reduction is recognized in
  *   subst   a local of a loop body defined once and used once later in it, with nothing
  *           stored in between, substituted into its use (the body becomes one update)
  *   sink    an accumulator's declaration (`float c = 0.0f;` above the thread indices) moved to
@@ -27,11 +29,11 @@ enum { CANON_ROUNDS = 8 };
 typedef struct Canon {
   PassCtx *c;
   bool dry;            /* legality: report the first match, change nothing */
-  int count[8];        /* changes per rule */
+  int count[9];        /* changes per rule */
   Buf did;             /* what was done, for the plan */
 } Canon;
-enum { R_ROWS, R_TID, R_GUARD, R_LOOPS, R_SUBST, R_SINK, R_LIFT, R_NRULES };
-static const char *rule_names[R_NRULES] = {"rows", "tid", "guard", "loops", "subst", "sink", "lift"};
+enum { R_ROWS, R_TID, R_GUARD, R_LOOPS, R_UPDATE, R_SUBST, R_SINK, R_LIFT, R_NRULES };
+static const char *rule_names[R_NRULES] = {"rows", "tid", "guard", "loops", "update", "subst", "sink", "lift"};
 
 /* record one change of rule r at tok: false in dry mode (the caller stops there) */
 static bool note(Canon *cn, int r, Token *tok, const char *what) {
@@ -400,6 +402,30 @@ static bool rule_loops(Canon *cn, Node **list, Node *body) {
   return false;
 }
 
+/* ---- update: accumulations in compound form ---- */
+static bool rule_update(Canon *cn, Node **list, Node *body) {
+  (void)body;
+  for (Node *n = *list; n; n = n->next) {
+    if (n->kind != ND_EXPR_STMT) continue;
+    Node *a = m_strip(n->lhs);
+    if (a->kind != ND_ASSIGN) continue;
+    Node *x = m_strip(a->lhs), *r = m_strip(a->rhs);
+    if (!(x->kind == ND_VAR || (x->kind == ND_INDEX && rw_pure(x->rhs))) || !is_numeric(x->ty)) continue;
+    if (r->kind != ND_ADD && r->kind != ND_MUL) continue;
+    /* IEEE addition and multiplication commute exactly: e + x is x + e */
+    Node *e = NULL;
+    if (rw_same_expr(r->lhs, x) && same_type(m_strip(r->lhs)->ty, x->ty)) e = r->rhs;
+    else if (rw_same_expr(r->rhs, x) && same_type(m_strip(r->rhs)->ty, x->ty)) e = r->lhs;
+    /* the operation's type is x's (no wider arithmetic that `op=` would also do, but let us not
+     * reason about it): only then is x op= e the same computation */
+    if (!e || !same_type(r->ty, x->ty) || !rw_pure(e)) continue;
+    if (!note(cn, R_UPDATE, n->tok, r->kind == ND_ADD ? "'x = x + e' as 'x += e'" : "'x = x * e' as 'x *= e'")) return true;
+    n->lhs = rw_assign_op(r->kind, a->lhs, e);
+    return true;
+  }
+  return false;
+}
+
 /* ---- subst: single-use locals of a loop body ---- */
 static bool subst_match(Node *n, void *ctx) { return n->kind == ND_VAR && n->var == ((Node *)ctx)->var; }
 static Node *subst_make(Node *old, void *ctx) {
@@ -661,6 +687,8 @@ static bool round_once(Canon *cn) {
   any |= each_list(cn, &body->stmts, body, rule_guard, false, true);
   if (cn->dry && any) return true;
   any |= each_list(cn, &body->stmts, body, rule_loops, false, false);
+  if (cn->dry && any) return true;
+  any |= each_list(cn, &body->stmts, body, rule_update, false, false);
   if (cn->dry && any) return true;
   any |= each_list(cn, &body->stmts, body, rule_subst, false, false);
   if (cn->dry && any) return true;

@@ -14,6 +14,8 @@
 #   global    an accumulator `float s = 0.0f; for (...) s += e; OUT[i] = s;` accumulated in OUT[i]
 #   ptrrow    a load `A[r * w + k]` in a loop over k through a pointer row `const T *A_row = A + r * w`
 #   declfirst the accumulator declared first in the kernel, before the thread indices
+#   compound  the first accumulation `s += e;` into a register as `s = s + (e);`
+#   commute   the same as `s = (e) + s;`
 # A rewrite whose pattern the file does not have writes nothing; the files written are listed
 # on standard output (one path a line). Only bash, sed and awk are needed.
 set -u
@@ -164,4 +166,11 @@ if [ -n "$first_for" ]; then
         { print }' "$f" | emit ptrrow
     fi
   fi
+fi
+
+# compound and commute: the first `s += e;` with s a plain name
+acc=$(grep -nE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]* \+= [^;]*;[[:space:]]*(/\*.*\*/)?[[:space:]]*$' "$f" | head -1 | cut -d: -f1)
+if [ -n "$acc" ]; then
+  sed -E "${acc}s/^([[:space:]]*)([A-Za-z_][A-Za-z0-9_]*) \+= ([^;]*);/\1\2 = \2 + (\3);/" "$f" | emit compound
+  sed -E "${acc}s/^([[:space:]]*)([A-Za-z_][A-Za-z0-9_]*) \+= ([^;]*);/\1\2 = (\3) + \2;/" "$f" | emit commute
 fi
