@@ -14,6 +14,8 @@
 #   global    an accumulator `float s = 0.0f; for (...) s += e; OUT[i] = s;` accumulated in OUT[i]
 #   ptrrow    a load `A[r * w + k]` in a loop over k through a pointer row `const T *A_row = A + r * w`
 #   declfirst the accumulator declared first in the kernel, before the thread indices
+#   shape     another block shape: block(16, 16) over grid((X+15)/16, (Y+15)/16) as block(32, 8)
+#             over grid((X+31)/32, (Y+7)/8), block(128 or 256) over (X+127)/128 as 64 over (X+63)/64
 #   compound  the first accumulation `s += e;` into a register as `s = s + (e);`
 #   commute   the same as `s = (e) + s;`
 # A rewrite whose pattern the file does not have writes nothing; the files written are listed
@@ -173,4 +175,13 @@ acc=$(grep -nE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]* \+= [^;]*;[[:space:]]*(/\*.*
 if [ -n "$acc" ]; then
   sed -E "${acc}s/^([[:space:]]*)([A-Za-z_][A-Za-z0-9_]*) \+= ([^;]*);/\1\2 = \2 + (\3);/" "$f" | emit compound
   sed -E "${acc}s/^([[:space:]]*)([A-Za-z_][A-Za-z0-9_]*) \+= ([^;]*);/\1\2 = (\3) + \2;/" "$f" | emit commute
+fi
+
+# shape: the same threads in blocks of another shape (kernels that read only global indices)
+if ! grep -qE '__shared__|__syncthreads|__shfl|gridDim|atomic' "$f"; then
+  sed -E '/^#pragma carve launch/{
+    s/grid\(\(([^)+]*)\+15\)\/16, \(([^)+]*)\+15\)\/16\) block\(16, 16\)/grid((\1+31)\/32, (\2+7)\/8) block(32, 8)/
+    s/grid\(\(([^)+]*)\+255\)\/256\) block\(256\)/grid((\1+63)\/64) block(64)/
+    s/grid\(\(([^)+]*)\+127\)\/128\) block\(128\)/grid((\1+63)\/64) block(64)/
+  }' "$f" | emit shape
 fi
