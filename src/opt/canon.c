@@ -29,6 +29,7 @@ enum { CANON_ROUNDS = 8 };
 typedef struct Canon {
   PassCtx *c;
   bool dry;            /* legality: report the first match, change nothing */
+  bool in_loop;        /* the list a rule is looking at is inside a loop */
   int count[9];        /* changes per rule */
   Buf did;             /* what was done, for the plan */
 } Canon;
@@ -354,8 +355,9 @@ static bool rule_loops(Canon *cn, Node **list, Node *body) {
       }
     }
     /* T k = START; while (k CMP e) { ...; k++; } -> for */
-    if (d->kind == ND_DECL && d->decl_init && d->next && d->next->kind == ND_WHILE && plain_local(d->var, body) && is_integer(d->var->ty)) {
-      Node *w = d->next;
+    Node *w = d->next;
+    while (w && w->kind == ND_DECL && d->kind == ND_DECL && !m_uses(w, d->var)) w = w->next;
+    if (d->kind == ND_DECL && d->decl_init && w && w->kind == ND_WHILE && plain_local(d->var, body) && is_integer(d->var->ty)) {
       Obj *k = d->var;
       Node *b = w->then;
       Node *last = NULL, **lastslot = NULL;
@@ -370,11 +372,14 @@ static bool rule_loops(Canon *cn, Node **list, Node *body) {
         if (!other && counted) {
           if (!note(cn, R_LOOPS, w->tok, fmt("while loop over '%s' as a counted for", k->name))) return true;
           *lastslot = NULL;
+          *slot = d->next;   /* the declaration moves into the loop */
           Node *f = rw_for(d, w->cond, last->lhs, b);
           f->tok = w->tok;
           d->next = NULL;
           f->next = w->next;
-          *slot = f;
+          Node **ws = slot;
+          while (*ws != w) ws = &(*ws)->next;
+          *ws = f;
           return true;
         }
       }
@@ -437,6 +442,7 @@ static Node *subst_make(Node *old, void *ctx) {
 }
 
 static bool rule_subst(Canon *cn, Node **list, Node *body) {
+  if (!cn->in_loop) return false;   /* a loop body's locals; the kernel's own (thread indices) stay */
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *d = *slot;
     if (d->kind != ND_DECL || !d->decl_init || d->decl_init->kind == ND_INIT_LIST || !plain_local(d->var, body) ||
@@ -498,6 +504,10 @@ static bool rule_sink(Canon *cn, Node **list, Node *body) {
     Node *u = *use;
     bool into_if = u->kind == ND_IF && !u->els && !m_uses(u->cond, v) && list_uses(u->next, v) == 0;
     if (use == &d->next && !into_if) continue;   /* already just before its loop */
+    /* past other accumulators' declarations only: nothing gained, and two would take turns */
+    bool only_accs = !into_if;
+    for (Node *q = d->next; q != u && only_accs; q = q->next) only_accs = q->kind == ND_DECL && (!q->decl_init || const_init(q->decl_init));
+    if (only_accs) continue;
     if (!note(cn, R_SINK, d->tok, fmt("the declaration of '%s' moved to the loop that accumulates into it", v->name))) return true;
     *slot = d->next;                 /* unlink */
     if (use == &d->next) use = slot;
@@ -659,6 +669,7 @@ typedef bool ListRule(Canon *cn, Node **list, Node *body);
 /* every statement list of the subtree at n (blocks' lists; the kernel body's); in_loop: inside a
  * loop (guards are not rewritten there) */
 static bool each_list(Canon *cn, Node **list, Node *body, ListRule *r, bool in_loop, bool skip_loops) {
+  cn->in_loop = in_loop;
   if (r(cn, list, body)) return true;
   for (Node *n = *list; n; n = n->next) {
     bool loop = n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO;
