@@ -1,14 +1,18 @@
 #!/bin/bash
 # The spelling suite: every bundled example in equivalent spellings (tests/spell/gen.sh writes
 # them: loop forms, accumulation in global memory, tile constants for blockDim, early return,
-# nested guards, pointer rows, unsigned indices, declarations reordered). For each spelling:
+# nested guards, pointer rows, unsigned indices, declarations reordered, compound updates,
+# another block shape). For each spelling:
 #   1. it computes what the original computes: `carve run` of both at the example's interpreter
 #      size (examples/sizes.txt) writes the same bytes into every output buffer;
-#   2. `carve optimize` at the example's GPU size keeps the same passes as for the original (the
-#      canon step aside, which is what makes them the same), and its final estimate is within 10%
-#      of the original's.
-# Usage: tests/spell/run.sh [./carve] [EXAMPLE.cu ...]  (default: every example in sizes.txt;
-# SPELL_ONLY="mm mv" limits it to those). Prints `spell: N passed, M failed` and a table.
+#   2. `carve optimize` at the example's GPU size gets the original's plan (the canon step aside,
+#      which is what makes them the same) and a final estimate within 10% of the original's.
+#      By default the plan is legality's (--no-estimate: every legal pass applied with its
+#      default parameters and verified; the estimate is `carve estimate` of the output);
+#      SPELL_MODEL=1 asks the model as a user's run does (slower: every candidate estimated).
+# Usage: tests/spell/run.sh [./carve] [EXAMPLE.cu ...]. The default is the examples that
+# products and mat-vecs stand for (mm, mv, tmv); SPELL_ALL=1 every example in sizes.txt;
+# SPELL_ONLY="mm conv" those. Prints a table, the rate, and `spell: N passed, M failed`.
 carve=${1:-./carve}
 shift || true
 pass=0; fail=0
@@ -29,13 +33,26 @@ final_ms() {
     }
     END { print (last != "" ? last : first) }'
 }
+# optimize FILE -D...: $t/plan.json and the final estimate in $t/ms
+plan() {
+  local f=$1; shift
+  if [ -n "${SPELL_MODEL:-}" ]; then
+    "$carve" optimize "$f" "$@" --format json -o /dev/null > "$t/plan.json" 2>/dev/null
+    final_ms "$t/plan.json" > "$t/ms"
+  else
+    "$carve" optimize "$f" "$@" --no-estimate --format json -o "$t/plan.cu" > "$t/plan.json" 2>/dev/null
+    "$carve" estimate "$t/plan.cu" 2>/dev/null | sed -n 's/^  estimate: \([0-9.e+-]*\) ms.*/\1/p' | head -1 > "$t/ms"
+  fi
+}
 outs() { grep -E '^#pragma carve arg [A-Za-z_][A-Za-z0-9_]* = .*[[:space:]]out([[:space:]]|$)' "$1" | sed -E 's/^#pragma carve arg ([A-Za-z_][A-Za-z0-9_]*) .*/\1/'; }
 
 files=("$@")
 if [ ${#files[@]} = 0 ]; then
   while read -r name defs _; do
     case "$name" in ''|'#'*) continue;; esac
-    if [ -n "${SPELL_ONLY:-}" ] && ! echo " $SPELL_ONLY " | grep -q " ${name%.cu} "; then continue; fi
+    sel=${SPELL_ONLY:-mm mv tmv}
+    [ -n "${SPELL_ALL:-}" ] && [ -z "${SPELL_ONLY:-}" ] && sel=""
+    if [ -n "$sel" ] && ! echo " $sel " | grep -q " ${name%.cu} "; then continue; fi
     files+=("examples/$name")
   done < examples/sizes.txt
 fi
@@ -51,8 +68,8 @@ for f in "${files[@]}"; do
   for d in $gdefs; do G+=(-D "$d"); done   # plans at the GPU size: where the passes pay
   bash "$here/gen.sh" "$f" "$t/sp" > "$t/list"
   [ -s "$t/list" ] || continue
-  "$carve" optimize "$f" "${G[@]}" --format json -o /dev/null > "$t/orig.json" 2>/dev/null
-  ko=$(kept "$t/orig.json"); eo=$(final_ms "$t/orig.json")
+  plan "$f" "${G[@]}"
+  ko=$(kept "$t/plan.json"); eo=$(cat "$t/ms")
   mapfile -t bufs < <(outs "$f")
   O=(); for b in "${bufs[@]}"; do O+=(--out "$b=$t/o.$b.bin"); done
   "$carve" run "$f" "${D[@]}" "${O[@]}" > /dev/null 2>&1
@@ -66,8 +83,8 @@ for f in "${files[@]}"; do
     for b in "${bufs[@]}"; do cmp -s "$t/o.$b.bin" "$t/s.$b.bin" || eq=1; done
     check $((rc | eq)) "$sn: the spelling runs and writes the original's bytes (run exit $rc)"
     rm -f "$t"/s.*.bin
-    "$carve" optimize "$s" "${G[@]}" --format json -o /dev/null > "$t/s.json" 2>/dev/null
-    ks=$(kept "$t/s.json"); es=$(final_ms "$t/s.json")
+    plan "$s" "${G[@]}"
+    ks=$(kept "$t/plan.json"); es=$(cat "$t/ms")
     ratio=$(awk -v a="$es" -v b="$eo" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "unknown" }')
     within=$(awk -v r="$ratio" 'BEGIN { print (r != "unknown" && r >= 0.9 && r <= 1.1) ? 0 : 1 }')
     [ "$ks" = "$ko" ]; check $? "$sn: passes kept '$ks', the original's '$ko'"
