@@ -260,12 +260,24 @@ static bool is_bare_return(Node *n) {
   return n && n->kind == ND_RETURN && !n->lhs;
 }
 
-/* `if (c) return;` followed by statements S, in a list not inside a loop */
+/* an atomic in the subtree at n */
+static bool atomic_pre(Node *n, void *ctx) {
+  if (n->kind == ND_CALL && n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR) *(bool *)ctx = true;
+  return !*(bool *)ctx;
+}
+static bool list_has_atomic(Node *n) {
+  bool f = false;
+  for (; n && !f; n = n->next) walk_one(n, atomic_pre, NULL, &f);
+  return f;
+}
+
+/* `if (c) return;` followed by statements S, in a list not inside a loop. Not where S holds an
+ * atomic: reduce recognizes an atomic per thread after early returns (its form) */
 static bool rule_guard(Canon *cn, Node **list, Node *body) {
   (void)body;
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *n = *slot;
-    if (n->kind == ND_IF && !n->els && is_bare_return(n->then) && n->next && rw_pure(n->cond)) {
+    if (n->kind == ND_IF && !n->els && is_bare_return(n->then) && n->next && rw_pure(n->cond) && !list_has_atomic(n->next)) {
       if (!note(cn, R_GUARD, n->tok, "an early return as a guard around the rest")) return true;
       Node *rest = n->next;
       Node *g = rw_if(negate(n->cond), rw_block(n->tok, rest), NULL);
