@@ -95,6 +95,30 @@ static bool plain_local(Obj *v, Node *body) {
   return v && v->sc == SC_LOCAL && v->ty->kind != TY_ARRAY && v->ty->kind != TY_STRUCT && !v->in_memory && !m_addr_taken(body, v);
 }
 
+/* a declaration in the subtree at s names a variable that e reads (another object of the same
+ * name): e copied below it would print as the other variable */
+typedef struct { Node *e; bool found; } Shadow;
+typedef struct { const char *name; const Obj *v; bool found; } NameUse;
+static bool nameuse_pre(Node *n, void *ctx) {
+  NameUse *u = ctx;
+  if (n->kind == ND_VAR && n->var != u->v && n->var->name && !strcmp(n->var->name, u->name)) u->found = true;
+  return !u->found;
+}
+static bool shadow_pre(Node *n, void *ctx) {
+  Shadow *sh = ctx;
+  if (n->kind == ND_DECL && n->var->name) {
+    NameUse u = {n->var->name, n->var, false};
+    walk_one(sh->e, nameuse_pre, NULL, &u);
+    if (u.found) sh->found = true;
+  }
+  return !sh->found;
+}
+static bool shadows(Node *s, Node *e) {
+  Shadow sh = {e, false};
+  if (s && e) walk_one(s, shadow_pre, NULL, &sh);
+  return sh.found;
+}
+
 /* uses of v in the list at n */
 static int list_uses(Node *n, const Obj *v) {
   int k = 0;
@@ -182,7 +206,7 @@ static bool rule_rows(Canon *cn, Node **list, Node *body) {
     if (!row_decl(d, body, &base, &off)) continue;
     bool stable = true;
     /* a variable of the offset written anywhere but at its declaration: its value at a use may differ */
-    for (Node *s = d->next; s && stable; s = s->next) stable = vars_unwritten(off, s);
+    for (Node *s = d->next; s && stable; s = s->next) stable = vars_unwritten(off, s) && !shadows(s, off);
     if (!stable) continue;
     RowUse u = {d->var, base, off, false};
     bool written = false;
@@ -471,6 +495,7 @@ static bool rule_subst(Canon *cn, Node **list, Node *body) {
     if (n != 1 || use->kind != ND_EXPR_STMT || m_writes(use, v)) continue;
     bool ok = true;
     for (Node *s = d->next; s != use && ok; s = s->next) ok = !stores(s) && vars_unwritten(d->decl_init, s);
+    if (shadows(use, d->decl_init)) continue;
     /* the use statement itself: the value is read before its own store */
     if (!ok || !vars_unwritten(d->decl_init, use)) continue;
     if (!note(cn, R_SUBST, d->tok, fmt("'%s' substituted into its one use", v->name))) return true;

@@ -142,6 +142,18 @@ kernel rows_moved '    int j = blockIdx.x * blockDim.x + threadIdx.x;
     C[i * n + j] = s;'
 opt rows_moved; ! body rows_moved | grep -q "A\[i \* n"; check $? "rows: a row pointer that moves is kept: $(body rows_moved)"
 
+# a row whose offset names a variable an inner declaration shadows is kept (printed, the folded
+# index would name the inner one)
+kernel rows_shadow '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const float *a = A + i * n;
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += a[i] * B[i * n + j];
+    C[i * n + j] = s;'
+opt rows_shadow; ! body rows_shadow | grep -q "A\[i \* n + i\]"; check $? "rows: not folded under a shadowing declaration: $(body rows_shadow)"
+"$carve" run "$t/rows_shadow.out" > /dev/null 2>&1; check $? "rows: the output runs"
+
 # subst + sink: the column-major sgemm of the issue
 kernel sink '    float c = 0.0f;
     int m = blockIdx.x * blockDim.x + threadIdx.x;
