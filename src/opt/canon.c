@@ -540,6 +540,10 @@ static bool rule_sink(Canon *cn, Node **list, Node *body) {
     if (!use || !loop_writes(*use, v)) continue;
     Node *u = *use;
     bool into_if = u->kind == ND_IF && !u->els && !m_uses(u->cond, v) && list_uses(u->next, v) == 0;
+    /* not into a block that declares the same name */
+    if (into_if && u->then->kind == ND_BLOCK)
+      for (Node *q = u->then->stmts; q; q = q->next)
+        if (q->kind == ND_DECL && q->var->name && v->name && !strcmp(q->var->name, v->name)) into_if = false;
     if (use == &d->next && !into_if) continue;   /* already just before its loop */
     /* past other accumulators' declarations only: nothing gained, and two would take turns */
     bool only_accs = !into_if;
