@@ -117,3 +117,33 @@ bool m_has_jump(Node *n, bool returns_only) {
   if (n) walk_one(n, jump_pre, jump_post, &s);
   return s.found;
 }
+
+/* threadIdx in e, or in the initializer of a local e reads (followed to a bounded depth) */
+typedef struct { Node *body; bool found; int depth; } TidDep;
+static bool local_def_reads_tid(Node *body, Obj *v, int depth);
+static bool tiddep_pre(Node *n, void *ctx) {
+  TidDep *t = ctx;
+  if (n->kind == ND_SPECIAL && n->sreg == SR_TID) t->found = true;
+  if (n->kind == ND_VAR && n->var->sc == SC_LOCAL && t->depth < 4 && local_def_reads_tid(t->body, n->var, t->depth + 1)) t->found = true;
+  return !t->found;
+}
+typedef struct { Obj *v; Node *init; } DefFind;
+static bool deffind_pre(Node *n, void *ctx) {
+  DefFind *d = ctx;
+  if (n->kind == ND_DECL && n->var == d->v) d->init = n->decl_init;
+  return !d->init;
+}
+static bool local_def_reads_tid(Node *body, Obj *v, int depth) {
+  DefFind d = {v, NULL};
+  walk_one(body, deffind_pre, NULL, &d);
+  if (!d.init) return false;
+  TidDep t = {body, false, depth};
+  walk_one(d.init, tiddep_pre, NULL, &t);
+  return t.found;
+}
+
+bool m_thread_dependent(Node *body, Node *e) {
+  TidDep t = {body, false, 0};
+  if (e) walk_one(e, tiddep_pre, NULL, &t);
+  return t.found;
+}

@@ -31,6 +31,9 @@ int m_uses(Node *n, const Obj *v);
 bool m_writes(Node *n, const Obj *v);
 /* &v anywhere in the subtree at n (its value may then change through a pointer) */
 bool m_addr_taken(Node *n, const Obj *v);
+/* e reads threadIdx, directly or through locals of body whose initializers do (four levels
+ * deep): e may name a different element in each thread of a block */
+bool m_thread_dependent(Node *body, Node *e);
 /* the subtree at n contains break, continue, return, goto-like jumps that
  * leave the innermost loop or function at this level (loops inside count only their return) */
 bool m_has_jump(Node *n, bool returns_only);

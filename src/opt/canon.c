@@ -610,32 +610,6 @@ static Node *elem_update(Node *s, Obj **base, Node **idx) {
   return a;
 }
 
-/* idx names a different element in each thread: it reads a thread index (directly or through
- * locals defined from one) */
-typedef struct { Node *body; bool found; int depth; } TidDep;
-static bool tiddep_pre(Node *n, void *ctx);
-static bool local_def_reads_tid(Node *body, Obj *v, int depth);
-static bool tiddep_pre(Node *n, void *ctx) {
-  TidDep *t = ctx;
-  if (n->kind == ND_SPECIAL && (n->sreg == SR_TID)) t->found = true;
-  if (n->kind == ND_VAR && n->var->sc == SC_LOCAL && t->depth < 4 && local_def_reads_tid(t->body, n->var, t->depth + 1)) t->found = true;
-  return !t->found;
-}
-typedef struct { Obj *v; Node *init; } DefFind;
-static bool deffind_pre(Node *n, void *ctx) {
-  DefFind *d = ctx;
-  if (n->kind == ND_DECL && n->var == d->v) d->init = n->decl_init;
-  return !d->init;
-}
-static bool local_def_reads_tid(Node *body, Obj *v, int depth) {
-  DefFind d = {v, NULL};
-  walk_one(body, deffind_pre, NULL, &d);
-  if (!d.init) return false;
-  TidDep t = {body, false, depth};
-  walk_one(d.init, tiddep_pre, NULL, &t);
-  return t.found;
-}
-
 static bool rule_lift(Canon *cn, Node **list, Node *body) {
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *p0 = *slot;
@@ -660,9 +634,7 @@ static bool rule_lift(Canon *cn, Node **list, Node *body) {
     /* the index keeps its value through the loop, and names this thread's element */
     if (!vars_unwritten(idx, loop)) continue;
     if (base->sc == SC_PARAM ? m_writes(body, base) : !plain_local(base, body) || m_writes(loop, base)) continue;
-    TidDep td = {body, false, 0};
-    walk_one(idx, tiddep_pre, NULL, &td);
-    if (!td.found) continue;
+    if (!m_thread_dependent(body, idx)) continue;
     /* at least one access in the loop: else there is nothing to lift */
     ElemCount ec = {&e, 0};
     walk_one(loop, count_pre, NULL, &ec);
