@@ -294,14 +294,21 @@ static bool list_has_atomic(Node *n) {
   for (; n && !f; n = n->next) walk_one(n, atomic_pre, NULL, &f);
   return f;
 }
+static bool list_has_barrier(Node *n) {
+  for (; n; n = n->next)
+    if (rw_has_barrier(n)) return true;
+  return false;
+}
 
 /* `if (c) return;` followed by statements S, in a list not inside a loop. Not where S holds an
- * atomic: reduce recognizes an atomic per thread after early returns (its form) */
+ * atomic (reduce recognizes an atomic per thread after early returns: its form) or a barrier
+ * (threads that returned have exited; threads that skip a barrier inside an if have not) */
 static bool rule_guard(Canon *cn, Node **list, Node *body) {
   (void)body;
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *n = *slot;
-    if (n->kind == ND_IF && !n->els && is_bare_return(n->then) && n->next && rw_pure(n->cond) && !list_has_atomic(n->next)) {
+    if (n->kind == ND_IF && !n->els && is_bare_return(n->then) && n->next && rw_pure(n->cond) && !list_has_atomic(n->next) &&
+        !list_has_barrier(n->next)) {
       if (!note(cn, R_GUARD, n->tok, "an early return as a guard around the rest")) return true;
       Node *rest = n->next;
       Node *g = rw_if(negate(n->cond), rw_block(n->tok, rest), NULL);

@@ -108,6 +108,25 @@ kernel guard_loop '    int j = blockIdx.x * blockDim.x + threadIdx.x;
     }'
 opt guard_loop; ! applied guard_loop; check $? "guard: a return inside a loop stays: $(cat "$t/guard_loop.plan")"
 
+# a return before a barrier stays (the threads that skip it inside an if would not have exited)
+cat > "$t/guard_sync.cu" <<'EOF2'
+#define N 256
+#pragma carve launch k grid(N/64) block(64)
+#pragma carve arg A = float[N] : random(1)
+#pragma carve arg C = float[N] : zeros out
+#pragma carve arg n = 250
+__global__ void k(const float *A, float *C, int n)
+{
+    __shared__ float t[64];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    t[threadIdx.x] = A[i];
+    __syncthreads();
+    C[i] = t[threadIdx.x];
+}
+EOF2
+opt guard_sync; ! applied guard_sync; check $? "guard: an early return before a barrier stays: $(cat "$t/guard_sync.plan")"
+
 # tid: a tile constant equal to the launch's block, and one that is not
 kernel tid '    int j = blockIdx.x * T + threadIdx.x;
     int i = threadIdx.y + blockIdx.y * 16;
