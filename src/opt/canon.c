@@ -253,7 +253,15 @@ static bool tid_pre(Node *n, void *ctx) {
   t->changed++;
   return false;
 }
+/* shared memory in the kernel: its tile constants size the tiles too, left as written */
+static bool shared_pre(Node *n, void *ctx) {
+  if (n->kind == ND_VAR && (n->var->sc == SC_SHARED || n->var->sc == SC_EXTERN_SHARED)) *(bool *)ctx = true;
+  return !*(bool *)ctx;
+}
 static bool rule_tid(Canon *cn, Node *body) {
+  bool shared = false;
+  walk_one(body, shared_pre, NULL, &shared);
+  if (shared || rw_has_barrier(body)) return false;
   TidCtx t = {cn, 0};
   walk_one(body, tid_pre, NULL, &t);
   return t.changed > 0;
