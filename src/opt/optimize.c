@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const Pass pass_canon;
 extern const Pass pass_reduce, pass_scalar, pass_split, pass_stage, pass_tile, pass_vector, pass_unroll, pass_camping, pass_launch;
 /* reduce first: it recognizes a whole kernel (an atomic per thread, a shared-memory tree) and
  * writes it anew, so it must see the statements before another pass renames or regroups them
@@ -25,6 +26,7 @@ const Pass *const *opt_passes(int *n) {
 }
 
 const Pass *opt_find_pass(const char *name) {
+  if (!strcmp(name, pass_canon.name)) return &pass_canon;   /* not in the table: it runs first, unasked */
   for (size_t i = 0; i < sizeof passes / sizeof *passes; i++)
     if (!strcmp(passes[i]->name, name)) return passes[i];
   return NULL;
@@ -348,6 +350,40 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   Program *cur = p;
   char cur_bn[64] = "";
   double cur_ms = o->estimate ? estimate_ms(p, in, o, false, NULL, NULL, cur_bn) : -1;
+  /* canonicalization first (canon.c): one step, verified like a pass, kept whatever the model
+   * says; a kernel already in canonical form gets no step. Not run for `--passes ""` (the
+   * program must come back unchanged) or with --skip canon. */
+  if (!(o->only && !*o->only) && !opt_listed(o->skip, pass_canon.name)) {
+    Program *v = program_clone(cur);
+    PassCtx c;
+    int none[OPT_MAX_PARAMS] = {0};
+    bool ok = v && run_pass_protected(&pass_canon, v, &L, in->m, none, 0, &c);
+    if (v && c.legality == LEGAL) {
+      PlanStep *st = &plan->steps[plan->nsteps++];
+      st->pass = &pass_canon;
+      st->legality = c.legality;
+      st->est_before_ms = cur_ms;
+      st->est_after_ms = -1;
+      snprintf(st->why, sizeof st->why, "%s", c.why);
+      snprintf(st->did, sizeof st->did, "%s", c.did);
+      snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
+      snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
+      st->applied = ok;
+      if (ok && o->estimate) st->est_after_ms = estimate_ms(v, in, o, false, NULL, NULL, st->est_bottleneck[1]);
+      if (ok && !o->no_verify) {
+        verify_variant(in, p, v, plan->steps, plan->nsteps, false, &st->verify);
+        st->verified = st->verify.ok;
+        st->rejected = !st->verified;
+      }
+      if (ok && !st->rejected) {
+        if (st->est_after_ms > 0) { cur_ms = st->est_after_ms; snprintf(cur_bn, sizeof cur_bn, "%s", st->est_bottleneck[1]); }
+        plan->chain[plan->nchain++] = v;
+        cur = v;
+        v = NULL;
+      }
+    }
+    if (v) program_free(v);
+  }
   for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
     const Pass *ps = all[i];
     if (o->only && !opt_listed(o->only, ps->name)) continue;

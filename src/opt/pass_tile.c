@@ -173,6 +173,8 @@ static Legality find(PassCtx *c, Shape *s) {
   /* declarations: the two global indices and invariants */
   for (; st && st->kind == ND_DECL; st = st->next) {
     Obj *v = st->var;
+    /* an unguarded kernel: the accumulator declared just before its loop ends the declarations */
+    if (s->row && s->col && st->next && st->next->kind == ND_FOR && rw_writes_var(st->next, v)) break;
     int dim = st->decl_init ? global_index_dim(st->decl_init) : -1;
     if (dim == 0 && !s->col && is_integer(v->ty)) { s->col = v; continue; }
     if (dim == 1 && !s->row && is_integer(v->ty)) { s->row = v; continue; }

@@ -145,9 +145,14 @@ static bool pass_applies(Space *s, int shape, const Pass *ps, const int *vals, c
   OptOptions oo = {.only = ps->name, .sets = setp, .nsets = ps->nparams, .no_verify = true, .no_findings = true, .mutation_pass = -1};
   Plan plan;
   bool ok = false;
-  if (!optimize(sh->p, &oi, &oo, &plan) && plan.nsteps == 1) {
-    ok = plan.steps[0].applied;
-    snprintf(why, len, "%s", plan.steps[0].why);
+  /* the pass's own step (canon's may come first: the pass then applies to the canonical form) */
+  const PlanStep *st = NULL;
+  int rc = optimize(sh->p, &oi, &oo, &plan);
+  for (int i = 0; !rc && i < plan.nsteps; i++)
+    if (plan.steps[i].pass == ps) st = &plan.steps[i];
+  if (st) {
+    ok = st->applied;
+    snprintf(why, len, "%s", st->why);
   } else snprintf(why, len, "%s", plan.error);
   plan_free(&plan);
   return ok;
