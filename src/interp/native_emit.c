@@ -64,6 +64,11 @@ static const char *clean(const char *s) {
   return fmt("%s", b);
 }
 
+static void promote(Emit *e, Obj *v) {
+  int i = var_index(e, v);   /* first: it may move the arrays */
+  e->promoted[i] = true;
+}
+
 static const char *var_cname(Emit *e, Obj *v) {
   int i = var_index(e, v);
   return fmt("v%d_%s", i, clean(v->name));
@@ -639,7 +644,7 @@ static void block_level(Emit *e, Node *list) {
   Node *s = list;
   /* the declarations at this level live across thread loops: fields of the per-thread record */
   for (Node *d = s; d; d = d->next)
-    if (d->kind == ND_DECL && d->var->sc == SC_LOCAL) e->promoted[var_index(e, d->var)] = true;
+    if (d->kind == ND_DECL && d->var->sc == SC_LOCAL) promote(e, d->var);
   while (s) {
     if (has_barrier(s)) { block_stmt(e, s); s = s->next; continue; }
     region_begin(e);
@@ -798,7 +803,7 @@ static void emit_kernel(Emit *e, Buf *src) {
   } else {
     Buf kb = {0};
     e->o = &kb;
-    for (Obj *p = k->params; p; p = p->next) e->promoted[var_index(e, p)] = true;
+    for (Obj *p = k->params; p; p = p->next) promote(e, p);
     block_level(e, stmts_of(k->body));
     e->o = &code;
     /* the per-thread record: thread index, done flag, parameters and promoted locals */
