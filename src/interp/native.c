@@ -218,7 +218,8 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
   atomic_init(&j.next, 0);
   atomic_init(&j.fault, 0);
   j.shared_size = (size_t)ctx.dyn_base + (size_t)(L->dyn_shared > 0 ? L->dyn_shared : 0);
-  int n = threads > 0 ? threads : cores();
+  const char *env = getenv("CARVE_NATIVE_THREADS");
+  int n = threads > 0 ? threads : env && atoi(env) > 0 ? atoi(env) : cores();
   if (c->ordered) n = 1;   /* atomics in the interpreter's order: blocks in order, one worker */
   if ((int64_t)n > j.total) n = (int)j.total;
   if (n < 1) n = 1;
@@ -236,7 +237,7 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
 }
 
 static const char *fault_words(int f) {
-  return f & 8 ? "out of memory" : f & 2 ? "a divergent barrier" : f & 1 ? "an integer division by zero" : "a failed assertion";
+  return f & 8 ? "out of memory" : f & 2 ? "a divergent barrier" : f & 1 ? "an integer division by zero" : f & 16 ? "a shuffle of an undefined value" : "a failed assertion";
 }
 
 /* ---------------- engines and the check ---------------- */

@@ -32,6 +32,10 @@ typedef struct Emit {
   int brk_depth, cont_depth;               /* loops/switches open inside the current region or function */
   int tmp;
   bool ordered;                            /* atomics in serial order (one worker, blocks in order) */
+  int grp, ngrp;                           /* barrier mode: the current group of threads (0 the block, else a warp loop) */
+  Buf tsx;                                 /* extra fields of the per-thread record (warp operands, inlined results) */
+  Node **pref; int *prefslot; int npref, cappref;   /* nodes computed before their statement */
+  Obj *inl[8]; Node *inl_last[8]; int inl_ret[8]; int ninl;   /* synchronizing functions being inlined */
   jmp_buf fail;
   char *why; size_t nwhy;
 } Emit;
@@ -145,6 +149,8 @@ static const char *suffix(Emit *e, Node *at, Type *t) {
 
 /* ---------------- expressions ---------------- */
 static const char *ex(Emit *e, Node *n);
+static const char *warp_value(Emit *e, Node *n, int j);
+static int pref_find(Emit *e, Node *n);
 
 /* the C text converting x (of type from) to type to, as interp.c's convert does */
 static const char *conv(Emit *e, Node *at, const char *x, Type *from, Type *to) {
@@ -351,6 +357,12 @@ static const char *assign_op(Emit *e, Node *n) {
 }
 
 static const char *ex(Emit *e, Node *n) {
+  if (e->npref) {   /* computed before its statement: a warp operation, an inlined call */
+    int j = pref_find(e, n);
+    if (j >= 0 && n->fn) return fmt("(_S->_r%d)", j);
+    if (j == -3) return "((void)0)";
+    if (j >= 0 || j == -2) return warp_value(e, n, j);
+  }
   switch (n->kind) {
   case ND_NUM: return num(e, n);
   case ND_SIZEOF: return fmt("((%s)%lldLL)", ctype(e, n->ty), (long long)n->ival);
@@ -498,6 +510,12 @@ static void stmt(Emit *e, Node *n) {
     out(e, "continue;\n");
     return;
   case ND_RETURN:
+    if (e->ninl) {   /* the end of an inlined synchronizing function: its value to its field */
+      if (n != e->inl_last[e->ninl - 1] || !e->in_region) unsupported(e, n, "a return before the end of a function with barriers or warp operations");
+      if (n->lhs && e->inl_ret[e->ninl - 1] >= 0) out(e, "_S->_r%d = %s;\n", e->inl_ret[e->ninl - 1], ex(e, n->lhs));
+      else if (n->lhs) out(e, "(void)(%s);\n", ex(e, n->lhs));
+      return;
+    }
     if (e->in_kernel && e->barrier_mode) {   /* the thread is done: it skips the rest of the kernel */
       if (e->in_region) out(e, "{ _S->_done = 1; goto _next%d; }\n", e->region);
       else out(e, "goto _end;\n");
@@ -553,6 +571,16 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
 }
 
 /* ---------------- barriers: loop fission ---------------- */
+/* what a subtree synchronizes: SYNC_BLOCK a block-wide barrier (__syncthreads, also through a
+ * device function), SYNC_WARP a warp operation (shuffle, vote, __syncwarp, __activemask) */
+enum { SYNC_BLOCK = 1, SYNC_WARP = 2 };
+static bool is_warp_op(Node *n) {
+  if (n->kind != ND_CALL || n->fn) return false;
+  switch (n->builtin) {
+  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: case BI_BALLOT: case BI_ANY: case BI_ALL: case BI_ACTIVEMASK: return true;
+  default: return false;
+  }
+}
 static bool is_barrier_call(Node *n) {
   return n->kind == ND_CALL && !n->fn && (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCWARP);
 }
@@ -562,23 +590,54 @@ static Node *strip_void(Node *x) {
   while (x->kind == ND_CAST && x->ty->kind == TY_VOID) x = x->lhs;
   return x;
 }
-static bool find_barrier(Node *n, void *ctx) {
-  bool *found = ctx;
-  if (is_barrier_call(n) || n->builtin == BI_SYNCTHREADS_COUNT || n->builtin == BI_SYNCTHREADS_AND || n->builtin == BI_SYNCTHREADS_OR ||
-      (n->kind == ND_CALL && n->fn && n->fn->uses_barrier) || (n->kind == ND_CALL && n->builtin == BI_CG))
-    *found = true;
-  return !*found;
+typedef struct SyncScan { int kind, depth; } SyncScan;
+static int sync_kind(Node *n);
+static bool find_sync(Node *n, void *ctx) {
+  SyncScan *s = ctx;
+  if (n->kind != ND_CALL) return true;
+  if (!n->fn) {
+    if (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCTHREADS_COUNT || n->builtin == BI_SYNCTHREADS_AND ||
+        n->builtin == BI_SYNCTHREADS_OR || n->builtin == BI_CG)
+      s->kind |= SYNC_BLOCK;
+    if (n->builtin == BI_SYNCWARP || is_warp_op(n)) s->kind |= SYNC_WARP;
+    return true;
+  }
+  if (n->fn->uses_barrier) s->kind |= SYNC_BLOCK;
+  if (n->fn->body && s->depth < 8) {   /* device functions: what they do is done here */
+    s->depth++;
+    walk(n->fn->body, find_sync, NULL, s);
+    s->depth--;
+  }
+  return true;
 }
-static bool has_barrier(Node *n) {
-  bool found = false;
-  walk_one(n, find_barrier, NULL, &found);
-  return found;
+static int sync_kind(Node *n) {
+  SyncScan s = {0, 0};
+  walk_one(n, find_sync, NULL, &s);
+  return s.kind;
+}
+static bool has_barrier(Node *n) { return sync_kind(n) != 0; }
+
+/* a node computed before its statement (a warp operation's operands, an inlined call's result) */
+static void pref_add(Emit *e, Node *n, int slot) {
+  if (e->npref == e->cappref) {
+    e->cappref = e->cappref ? e->cappref * 2 : 32;
+    e->pref = realloc(e->pref, sizeof *e->pref * (size_t)e->cappref);
+    e->prefslot = realloc(e->prefslot, sizeof *e->prefslot * (size_t)e->cappref);
+    if (!e->pref || !e->prefslot) abort();
+  }
+  e->pref[e->npref] = n;
+  e->prefslot[e->npref++] = slot;
+}
+static int pref_find(Emit *e, Node *n) {
+  for (int i = e->npref - 1; i >= 0; i--) if (e->pref[i] == n) return e->prefslot[i];
+  return -1;
 }
 
-/* a thread loop: every live thread of the block runs the statements */
+/* a thread loop: every live thread of the current group (the block, or one warp) runs the statements */
 static void region_begin(Emit *e) {
   e->region++;
-  out(e, "for (int _t = 0; _t < _nt; _t++) {\nTS *_S = &_ts[_t];\nif (_S->_done) continue;\n_e->tx = _S->_tx; _e->ty = _S->_ty; _e->tz = _S->_tz;\n{\n");
+  out(e, "for (int _t = _L%d; _t < _H%d; _t++) {\nTS *_S = &_ts[_t];\nif (_S->_done) continue;\n_e->tx = _S->_tx; _e->ty = _S->_ty; _e->tz = _S->_tz;\n{\n",
+      e->grp, e->grp);
   e->in_region = true;
   e->brk_depth = e->cont_depth = 0;
 }
@@ -586,10 +645,128 @@ static void region_end(Emit *e) {
   out(e, "}\n_next%d:;\n}\nif (_e->fault) goto _end;\n", e->region);
   e->in_region = false;
 }
+/* where the group goes when none of its threads is live: the kernel's end, or the next warp */
+static const char *group_exit(Emit *e) { return e->grp ? fmt("_wn%d", e->grp) : "_end"; }
 
-/* the block-wide value of a condition: every live thread evaluates it and all must agree;
- * leaves _u<id> = -1 when no thread is live */
+/* the value of a warp operation for thread _t, from the operands every live lane of its warp
+ * stored in the operation's slot (interp.c's eval_shfl and votes; a read of an inactive lane or
+ * a bad width or mask is a fault, and the interpreter then says where) */
+static const char *warp_value(Emit *e, Node *n, int j) {
+  int g = e->grp;
+  switch (n->builtin) {
+  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: {
+    int kind = n->builtin == BI_SHFL ? 0 : n->builtin == BI_SHFL_UP ? 1 : n->builtin == BI_SHFL_DOWN ? 2 : 3;
+    return fmt("({ int _l = _t - _L%d; int _s = _L%d + cshfl_src(%d, _l, _S->_sa%d, _S->_sw%d, _S->_sm%d, &_e->fault);"
+               " if (_s != _t && (_s >= _H%d || _ts[_s]._done || !((_S->_sm%d >> (_s - _L%d)) & 1u))) { _e->fault |= CF_SHUFFLE; _s = _t; } _ts[_s]._sv%d; })",
+               g, g, kind, j, j, j, g, j, g, j);
+  }
+  case BI_BALLOT: case BI_ANY: case BI_ALL: {
+    int kind = n->builtin == BI_BALLOT ? 0 : n->builtin == BI_ANY ? 1 : 2;
+    return fmt("({ uint32_t _b = 0, _a = 0; for (int _k = _L%d; _k < _H%d; _k++) if (!_ts[_k]._done) { _a |= 1u << (_k - _L%d);"
+               " if (_ts[_k]._sa%d) _b |= 1u << (_k - _L%d); } uint32_t _sel = _S->_sm%d & _a; _b &= _sel;"
+               " (unsigned)(%d == 0 ? _b : %d == 1 ? _b != 0 : _b == _sel); })",
+               g, g, g, j, g, j, kind, kind);
+  }
+  default:   /* __activemask: the live lanes */
+    return fmt("({ uint32_t _a = 0; for (int _k = _L%d; _k < _H%d; _k++) if (!_ts[_k]._done) _a |= 1u << (_k - _L%d); _a; })", g, g, g);
+  }
+}
+
+static void block_level(Emit *e, Node *list);
+
+/* the warp operations and calls of synchronizing device functions in expression n, computed
+ * before the statement that holds n: operands stored by every live thread, calls inlined at
+ * the level of the barriers; n then reads their results */
+typedef struct Collect { Node *list[64]; int n; int under_cond; Node *bad; } Collect;
+static bool collect_pre(Node *n, void *ctx) {
+  Collect *c = ctx;
+  bool sync = (n->kind == ND_CALL && n->fn && sync_kind(n)) || is_warp_op(n);
+  if (sync) {
+    if (c->under_cond || c->n == 64) c->bad = n;
+    else c->list[c->n++] = n;
+    /* operands holding another one: not supported */
+    for (Node *a = n->args; a; a = a->next) if (sync_kind(a)) c->bad = n;
+    return false;
+  }
+  if (n->kind == ND_COND || n->kind == ND_LOGAND || n->kind == ND_LOGOR) c->under_cond++;
+  return true;
+}
+static bool collect_post(Node *n, void *ctx) {
+  Collect *c = ctx;
+  if (n->kind == ND_COND || n->kind == ND_LOGAND || n->kind == ND_LOGOR) c->under_cond--;
+  return true;
+}
+
+static void inline_call(Emit *e, Node *call);
+
+static void prefetch(Emit *e, Node *n) {
+  if (!n || !sync_kind(n)) return;
+  Collect c = {.n = 0};
+  walk_one(n, collect_pre, collect_post, &c);
+  if (c.bad) unsupported(e, c.bad, "a warp operation or synchronizing call inside a condition, or in another one's operands");
+  bool ops = false;
+  for (int i = 0; i < c.n; i++) if (!c.list[i]->fn && c.list[i]->builtin != BI_ACTIVEMASK) ops = true;
+  if (ops) {   /* one thread loop stores every operation's operands */
+    region_begin(e);
+    for (int i = 0; i < c.n; i++) {
+      Node *x = c.list[i];
+      if (x->fn || x->builtin == BI_ACTIVEMASK) continue;
+      int j = e->tmp++;
+      Node *m = x->args, *v = m->next;
+      if (x->builtin == BI_BALLOT || x->builtin == BI_ANY || x->builtin == BI_ALL) {
+        buf_printf(&e->tsx, "int64_t _sa%d; uint32_t _sm%d;\n", j, j);
+        out(e, "_S->_sm%d = (uint32_t)(%s); _S->_sa%d = (%s) != 0;\n", j, ex(e, m), j, ex(e, v));
+      } else {
+        Node *s = v->next, *w = s->next;
+        buf_printf(&e->tsx, "%s; int64_t _sa%d; uint32_t _sm%d; int _sw%d;\n", decl(e, x->ty, fmt("_sv%d", j)), j, j, j);
+        out(e, "_S->_sm%d = (uint32_t)(%s); _S->_sv%d = (%s); _S->_sa%d = (int64_t)(%s); _S->_sw%d = %s;\n", j, ex(e, m), j, ex(e, v), j,
+            ex(e, s), j, w ? fmt("(int)(%s)", ex(e, w)) : "32");
+      }
+      pref_add(e, x, j);
+    }
+    region_end(e);
+  }
+  for (int i = 0; i < c.n; i++) {
+    if (c.list[i]->fn) inline_call(e, c.list[i]);
+    else if (c.list[i]->builtin == BI_ACTIVEMASK) pref_add(e, c.list[i], -2);
+  }
+}
+
+/* a call of a device function that synchronizes, inlined at the level of the barriers: its
+ * parameters and the locals at its top level are fields of the per-thread record; its return
+ * must be its last statement (its value goes to a field _r<j>) */
+static void inline_call(Emit *e, Node *call) {
+  Obj *fn = call->fn;
+  if (!fn->body) unsupported(e, call, fmt("a call of '%s', which has no device definition", fn->name));
+  for (int i = 0; i < e->ninl; i++) if (e->inl[i] == fn) unsupported(e, call, "a recursive call of a synchronizing function");
+  if (e->ninl == 8) unsupported(e, call, "synchronizing calls nested more than 8 deep");
+  Type *rt = fn->ty->return_ty ? fn->ty->return_ty : ty_void;
+  int j = e->tmp++;
+  if (rt->kind != TY_VOID) buf_printf(&e->tsx, "%s;\n", decl(e, rt, fmt("_r%d", j)));
+  region_begin(e);
+  Node *a = call->args;
+  for (Obj *p = fn->params; p; p = p->next, a = a ? a->next : NULL) {
+    if (!a) unsupported(e, call, "a call with too few arguments");
+    promote(e, p);
+    if (p->ty->kind == TY_ARRAY) unsupported(e, call, "an array parameter");
+    out(e, "_S->%s = %s;\n", var_cname(e, p), ex(e, a));
+  }
+  region_end(e);
+  Node *body = stmts_of(fn->body), *last = body;
+  while (last && last->next) last = last->next;
+  e->inl[e->ninl] = fn;
+  e->inl_last[e->ninl] = last && last->kind == ND_RETURN ? last : NULL;
+  e->inl_ret[e->ninl] = rt->kind != TY_VOID ? j : -1;
+  e->ninl++;
+  block_level(e, body);
+  e->ninl--;
+  pref_add(e, call, rt->kind != TY_VOID ? j : -3);
+}
+
+/* the block-wide (or warp-wide) value of a condition: every live thread evaluates it and all
+ * must agree; leaves _u<id> = -1 when no thread is live */
 static int uniform_cond(Emit *e, Node *cond) {
+  prefetch(e, cond);
   int u = e->tmp++;
   out(e, "int _u%d = -1;\n", u);
   region_begin(e);
@@ -598,17 +775,34 @@ static int uniform_cond(Emit *e, Node *cond) {
   return u;
 }
 
-static void block_level(Emit *e, Node *list);
-
 static void block_stmt(Emit *e, Node *n) {
+  int k = sync_kind(n);
+  if (e->grp == 0 && !(k & SYNC_BLOCK)) {
+    /* only warp operations: the statement runs warp by warp, as the interpreter runs warps */
+    int g = ++e->ngrp, outer = e->grp;
+    out(e, "for (int _wb%d = _L%d; _wb%d < _H%d; _wb%d += 32) {\nint _L%d = _wb%d, _H%d = _wb%d + 32 < _H%d ? _wb%d + 32 : _H%d;\n", g, outer, g,
+        outer, g, g, g, g, g, outer, g, outer);
+    e->grp = g;
+    block_stmt(e, n);
+    e->grp = outer;
+    out(e, "_wn%d:;\n}\n", g);
+    return;
+  }
   switch (n->kind) {
   case ND_EXPR_STMT:
     if (is_barrier_call(strip_void(n->lhs))) { out(e, "/* barrier (line %d) */\n", tok_loc(n->tok).line); return; }
-    break;
+    /* fallthrough */
+  case ND_DECL: case ND_RETURN:
+    prefetch(e, n->kind == ND_DECL ? n->decl_init : n->lhs);
+    if (n->kind == ND_DECL && n->decl_init && n->decl_init->kind == ND_INIT_LIST) unsupported(e, n, "an initializer list with a warp operation");
+    region_begin(e);
+    stmt(e, n);
+    region_end(e);
+    return;
   case ND_BLOCK: block_level(e, n->stmts); return;
   case ND_IF: {
     int u = uniform_cond(e, n->cond);
-    out(e, "if (_u%d < 0) goto _end;\nif (_u%d) {\n", u, u);
+    out(e, "if (_u%d < 0) goto %s;\nif (_u%d) {\n", u, group_exit(e), u);
     block_level(e, stmts_of(n->then));
     out(e, "}\n");
     if (n->els) { out(e, "else {\n"); block_level(e, stmts_of(n->els)); out(e, "}\n"); }
@@ -627,6 +821,7 @@ static void block_stmt(Emit *e, Node *n) {
       out(e, "if (_u%d <= 0) break;\n", u);
     }
     if (n->kind == ND_FOR && n->inc) {
+      prefetch(e, n->inc);
       region_begin(e);
       out(e, "(void)(%s);\n", ex(e, n->inc));
       region_end(e);
@@ -636,7 +831,7 @@ static void block_stmt(Emit *e, Node *n) {
   }
   default: break;
   }
-  unsupported(e, n, "a barrier inside this statement (a switch, or an expression)");
+  unsupported(e, n, "a barrier or warp operation inside this statement (a switch, break, continue)");
 }
 
 /* a statement list at the level of the barriers: barrier-free runs become thread loops */
@@ -698,7 +893,14 @@ static const char prelude[] =
   "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n"
   "typedef struct { const uint64_t *args; unsigned char *globals; const unsigned char *constant; int64_t grid[3], block[3]; uint64_t dyn_base; } CarveNativeCtx;\n"
   "typedef struct { const CarveNativeCtx *c; unsigned char *sh; uint64_t dyn_base; unsigned bx, by, bz, nbx, nby, nbz, ntx, nty, ntz, tx, ty, tz; int fault; } Env;\n"
-  "enum { CF_DIVZERO = 1, CF_DIVERGENT = 2, CF_ASSERT = 4 };\n"
+  "enum { CF_DIVZERO = 1, CF_DIVERGENT = 2, CF_ASSERT = 4, CF_SHUFFLE = 16 };\n"
+  /* a shuffle's source lane (interp.c eval_shfl) */
+  "static inline int cshfl_src(int kind, int l, int64_t s, int width, uint32_t mask, int *f) {\n"
+  "  if (width < 1 || width > 32 || (width & (width - 1)) || !((mask >> l) & 1)) { *f |= CF_SHUFFLE; return l; }\n"
+  "  int seg = l & ~(width - 1);\n"
+  "  switch (kind) { case 0: return seg + (int)(s & (width - 1)); case 1: return (l - seg) >= (int)(uint64_t)s ? l - (int)(uint64_t)s : l;\n"
+  "  case 2: return (l - seg) + (int64_t)(uint64_t)s < width ? l + (int)(uint64_t)s : l;\n"
+  "  default: { int x = l ^ (int)(s & 31); return (x & ~(width - 1)) == seg ? x : l; } }\n}\n"
   /* interp.c's helpers, exactly */
   "static inline int bits_f2i(float f) { int i; memcpy(&i, &f, 4); return i; }\n"
   "static inline float bits_i2f(int i) { float f; memcpy(&f, &i, 4); return f; }\n"
@@ -810,11 +1012,11 @@ static void emit_kernel(Emit *e, Buf *src) {
     out(e, "typedef struct {\nunsigned _tx, _ty, _tz; unsigned char _done;\n");
     for (int i = 0; i < e->nvars; i++)
       if (e->promoted[i]) out(e, "%s;\n", decl(e, e->vars[i]->ty, var_cname(e, e->vars[i])));
-    out(e, "} TS;\n");
+    out(e, "%s} TS;\n", e->tsx.s ? e->tsx.s : "");
     out(e, "int carve_block(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *tsv) {\n"
            "Env _env = {c, sh, c->dyn_base, (unsigned)bx, (unsigned)by, (unsigned)bz, (unsigned)c->grid[0], (unsigned)c->grid[1], (unsigned)c->grid[2],"
            " (unsigned)c->block[0], (unsigned)c->block[1], (unsigned)c->block[2], 0, 0, 0, 0};\nEnv *_e = &_env;\n"
-           "TS *_ts = tsv;\nint _nt = (int)(c->block[0] * c->block[1] * c->block[2]);\n"
+           "TS *_ts = tsv;\nint _nt = (int)(c->block[0] * c->block[1] * c->block[2]);\nint _L0 = 0, _H0 = _nt;\n"
            "for (int _t = 0; _t < _nt; _t++) {\nTS *_S = &_ts[_t];\n_S->_done = 0;\n"
            "_S->_tx = (unsigned)(_t %% c->block[0]); _S->_ty = (unsigned)((_t / c->block[0]) %% c->block[1]); _S->_tz = (unsigned)(_t / (c->block[0] * c->block[1]));\n");
     pi = 0;
@@ -858,6 +1060,9 @@ void native_emit(Program *p, Obj *k, NativeCode *out_code) {
   buf_free(&e->types);
   buf_free(&e->protos);
   buf_free(&e->fns);
+  buf_free(&e->tsx);
+  free(e->pref);
+  free(e->prefslot);
   free(e->vars);
   free(e->promoted);
   free(e->structs);
