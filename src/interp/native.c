@@ -22,6 +22,10 @@ typedef struct {
   const unsigned char *constant;
   int64_t grid[3], block[3];
   uint64_t dyn_base;
+  unsigned char *const *bufbase;   /* pointers as integers: carve's addresses (interp.h) */
+  const uint64_t *bufbytes;
+  int nbufs;
+  uint64_t shared_size, constant_size;
 } CarveNativeCtx;
 typedef int BlockFn(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *ts);
 
@@ -213,6 +217,14 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
   CarveNativeCtx ctx = {.args = words, .globals = L->nbufs > 0 ? L->bufs[0].data : NULL, .constant = L->constant};
   for (int d = 0; d < 3; d++) { ctx.grid[d] = L->grid[d]; ctx.block[d] = L->block[d]; }
   ctx.dyn_base = ((uint64_t)L->prog->shared_size + 15) & ~(uint64_t)15;
+  unsigned char **bases = xmalloc(sizeof *bases * (size_t)(L->nbufs + 1));
+  uint64_t *sizes = xmalloc(sizeof *sizes * (size_t)(L->nbufs + 1));
+  for (int b = 0; b < L->nbufs; b++) { bases[b] = L->bufs[b].data; sizes[b] = L->bufs[b].bytes; }
+  ctx.bufbase = bases;
+  ctx.bufbytes = sizes;
+  ctx.nbufs = L->nbufs;
+  ctx.shared_size = ctx.dyn_base + (uint64_t)(L->dyn_shared > 0 ? L->dyn_shared : 0);
+  ctx.constant_size = (uint64_t)L->prog->constant_size;
   Job j = {.ctx = &ctx, .block = c->block, .total = L->grid[0] * L->grid[1] * L->grid[2], .tstate = c->tstate,
            .nthreads = (int)(L->block[0] * L->block[1] * L->block[2])};
   atomic_init(&j.next, 0);
@@ -233,11 +245,14 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
   *seconds = now() - t0;
   *used = started + 1;
   free(words);
+  free(bases);
+  free(sizes);
   return atomic_load(&j.fault);
 }
 
 static const char *fault_words(int f) {
-  return f & 8 ? "out of memory" : f & 2 ? "a divergent barrier" : f & 1 ? "an integer division by zero" : f & 16 ? "a shuffle of an undefined value" : "a failed assertion";
+  return f & 8 ? "out of memory" : f & 2 ? "a divergent barrier" : f & 1 ? "an integer division by zero" : f & 16 ? "a shuffle of an undefined value"
+         : f & 32 ? "a local address converted to an integer (or an integer that is no address)" : "a failed assertion";
 }
 
 /* ---------------- engines and the check ---------------- */

@@ -157,14 +157,15 @@ static const char *conv(Emit *e, Node *at, const char *x, Type *from, Type *to) 
   if (to->kind == TY_VOID) return fmt("((void)(%s))", x);
   if (to->kind == TY_STRUCT) return x;
   if (from->kind == TY_ARRAY) from = pointer_to(from->base);
+  /* pointers as integers are carve's addresses (space, buffer, offset), as the interpreter sees them */
   if (to->kind == TY_PTR) {
     if (from->kind != TY_PTR && !(at && at->lhs && at->lhs->kind == ND_NUM && at->lhs->ival == 0))
-      unsupported(e, at, "an integer converted to a pointer (native addresses are not carve's)");
+      return fmt("((%s)cint2ptr(_e, (uint64_t)(%s)))", ctype(e, to), x);
     return fmt("((%s)(%s))", ctype(e, to), x);
   }
   if (from->kind == TY_PTR) {
     if (to->kind == TY_BOOL) return fmt("((_Bool)(%s))", x);
-    unsupported(e, at, "a pointer converted to an integer (native addresses are not carve's)");
+    return fmt("((%s)cptr2int(_e, (const void *)(%s)))", ctype(e, to), x);
   }
   if (is_flonum(from) && is_integer(to) && to->kind != TY_BOOL) return fmt("cf2i_%s((double)(%s))", suffix(e, at, to), x);
   return fmt("((%s)(%s))", ctype(e, to), x);
@@ -891,9 +892,25 @@ static bool find_volatile(Node *n, void *ctx) {
 /* ---------------- the whole kernel ---------------- */
 static const char prelude[] =
   "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n"
-  "typedef struct { const uint64_t *args; unsigned char *globals; const unsigned char *constant; int64_t grid[3], block[3]; uint64_t dyn_base; } CarveNativeCtx;\n"
+  "typedef struct { const uint64_t *args; unsigned char *globals; const unsigned char *constant; int64_t grid[3], block[3]; uint64_t dyn_base;"
+  " unsigned char *const *bufbase; const uint64_t *bufbytes; int nbufs; uint64_t shared_size, constant_size; } CarveNativeCtx;\n"
   "typedef struct { const CarveNativeCtx *c; unsigned char *sh; uint64_t dyn_base; unsigned bx, by, bz, nbx, nby, nbz, ntx, nty, ntz, tx, ty, tz; int fault; } Env;\n"
-  "enum { CF_DIVZERO = 1, CF_DIVERGENT = 2, CF_ASSERT = 4, CF_SHUFFLE = 16 };\n"
+  "enum { CF_DIVZERO = 1, CF_DIVERGENT = 2, CF_ASSERT = 4, CF_SHUFFLE = 16, CF_ADDRESS = 32 };\n"
+  /* a pointer as the integer the interpreter sees: space in the top 4 bits, buffer, offset */
+  "static uint64_t cptr2int(Env *e, const void *v) {\n"
+  "  const unsigned char *p = v; const CarveNativeCtx *c = e->c;\n"
+  "  if (!p) return 0;\n"
+  "  if (p >= e->sh && p <= e->sh + c->shared_size) return (2ull << 60) | (uint64_t)(p - e->sh);\n"
+  "  for (int b = 0; b < c->nbufs; b++) if (c->bufbase[b] && p >= c->bufbase[b] && p <= c->bufbase[b] + c->bufbytes[b]) return (1ull << 60) | ((uint64_t)b << 40) | (uint64_t)(p - c->bufbase[b]);\n"
+  "  if (c->constant && p >= c->constant && p <= c->constant + c->constant_size) return (4ull << 60) | (uint64_t)(p - c->constant);\n"
+  "  e->fault |= CF_ADDRESS; return 0;\n}\n"
+  "static void *cint2ptr(Env *e, uint64_t a) {\n"
+  "  const CarveNativeCtx *c = e->c; uint64_t sp = a >> 60, off = a & ((1ull << 40) - 1), b = (a >> 40) & 0xfffff;\n"
+  "  if (!a) return 0;\n"
+  "  if (sp == 2 && off <= c->shared_size) return e->sh + off;\n"
+  "  if (sp == 1 && b < (uint64_t)c->nbufs && off <= c->bufbytes[b]) return c->bufbase[b] + off;\n"
+  "  if (sp == 4 && off <= c->constant_size) return (void *)(c->constant + off);\n"
+  "  e->fault |= CF_ADDRESS; return 0;\n}\n"
   /* a shuffle's source lane (interp.c eval_shfl) */
   "static inline int cshfl_src(int kind, int l, int64_t s, int width, uint32_t mask, int *f) {\n"
   "  if (width < 1 || width > 32 || (width & (width - 1)) || !((mask >> l) & 1)) { *f |= CF_SHUFFLE; return l; }\n"

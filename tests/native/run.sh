@@ -54,6 +54,15 @@ for f in $(grep -rl '#pragma carve launch' tests --include='*.cu' | grep -v '^te
   done <"$tmp/kernels"
 done
 
+# the optimizer's outputs (warp shuffles, float4 loads, pointer alignment tests, shared tiles, barriers)
+for spec in "sum.cu N=100000" "mv.cu H=256 W=256" "tp.cu H=256 W=256" "rd.cu N=100000 SEG=1000" "conv.cu N=48 K=5" \
+            "reduce_shared.cu N=65536" "stencil.cu N=100000" "histogram.cu N=65536" "mm_acc.cu N=64"; do
+  set -- $spec; f=$1; shift
+  dflags=""; for d in "$@"; do dflags="$dflags -D $d"; done
+  if "$carve" optimize examples/$f $dflags -o "$tmp/opt_$f" >/dev/null 2>&1; then compare "optimized $f" "$tmp/opt_$f"
+  else bad "carve optimize examples/$f failed"; fi
+done
+
 # usage errors name the flag
 "$carve" run examples/mm.cu -D N=16 --engine fast >/dev/null 2>"$tmp/e"; r=$?
 if [ $r -eq 2 ] && grep -q -- "--engine takes native, interp or auto" "$tmp/e"; then ok; else bad "--engine fast: status $r"; fi
