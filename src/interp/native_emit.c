@@ -36,12 +36,16 @@ typedef struct Emit {
   Buf tsx;                                 /* extra fields of the per-thread record (warp operands, inlined results) */
   Node **pref; int *prefslot; int npref, cappref;   /* nodes computed before their statement */
   Obj *inl[8]; Node *inl_last[8]; int inl_ret[8]; int ninl;   /* synchronizing functions being inlined */
+  Node *at;                                /* the node being translated, for messages */
+  Token *at_tok;                           /* or the declaration */
   jmp_buf fail;
   char *why; size_t nwhy;
 } Emit;
 
 static _Noreturn void unsupported(Emit *e, Node *at, const char *what) {
-  snprintf(e->why, e->nwhy, "%s (line %d)", what, at && at->tok ? tok_loc(at->tok).line : 0);
+  if (!at || !at->tok) at = e->at;
+  Token *t = at && at->tok ? at->tok : e->at_tok;
+  snprintf(e->why, e->nwhy, "%s (line %d)", what, t ? tok_loc(t).line : 0);
   longjmp(e->fail, 1);
 }
 
@@ -197,8 +201,10 @@ static const char *var_ref(Emit *e, Node *n) {
     int i = var_index(e, v);
     return e->promoted[i] ? fmt("(_S->%s)", var_cname(e, v)) : var_cname(e, v);
   }
-  case SC_SHARED: return fmt("(*(%s)(_e->sh + %d))", decl(e, v->ty, "(*)"), v->offset);
-  case SC_EXTERN_SHARED: return fmt("(*(%s)(_e->sh + _e->dyn_base))", decl(e, v->ty, "(*)"));
+  /* the kernel's own code reads the block's constants from locals (a store through a pointer
+   * cannot change them, so the compiler keeps them in registers); device functions from _e */
+  case SC_SHARED: return fmt("(*(%s)(%s + %d))", decl(e, v->ty, "(*)"), e->in_kernel ? "_sh" : "_e->sh", v->offset);
+  case SC_EXTERN_SHARED: return fmt("(*(%s)(%s + _e->dyn_base))", decl(e, v->ty, "(*)"), e->in_kernel ? "_sh" : "_e->sh");
   case SC_CONSTANT: return fmt("(*(%s)(_e->c->constant + %d))", decl(e, v->ty, "(*)"), v->offset);
   case SC_DEVICE_GLOBAL: return fmt("(*(%s)(_e->c->globals + %d))", decl(e, v->ty, "(*)"), v->offset);
   default: unsupported(e, n, fmt("the variable '%s' of this storage class", v->name));
@@ -358,6 +364,7 @@ static const char *assign_op(Emit *e, Node *n) {
 }
 
 static const char *ex(Emit *e, Node *n) {
+  if (n->tok) { e->at = n; e->at_tok = NULL; }
   if (e->npref) {   /* computed before its statement: a warp operation, an inlined call */
     int j = pref_find(e, n);
     if (j >= 0 && n->fn) return fmt("(_S->_r%d)", j);
@@ -371,7 +378,7 @@ static const char *ex(Emit *e, Node *n) {
   case ND_SPECIAL: {
     static const char *f[4][3] = {{"tx", "ty", "tz"}, {"bx", "by", "bz"}, {"ntx", "nty", "ntz"}, {"nbx", "nby", "nbz"}};
     if (n->sreg == SR_WARPSIZE) return "((int)32)";
-    return fmt("((%s)_e->%s)", ctype(e, n->ty), f[n->sreg][n->dim]);
+    return fmt("((%s)%s%s)", ctype(e, n->ty), e->in_kernel ? "_" : "_e->", f[n->sreg][n->dim]);
   }
   case ND_ADD: case ND_SUB:
     if (n->contract) return fused(e, n);
@@ -434,6 +441,7 @@ static void stmt(Emit *e, Node *n);
 
 static void decl_stmt(Emit *e, Node *n) {
   Obj *v = n->var;
+  if (v->tok) e->at = n;
   if (v->sc == SC_SHARED || v->sc == SC_EXTERN_SHARED) return;   /* in the shared area by offset */
   if (v->sc != SC_LOCAL) unsupported(e, n, "a static local variable");
   if (v->is_volatile || (v->ty->qual & Q_VOLATILE)) unsupported(e, n, "a volatile variable");
@@ -461,6 +469,7 @@ static void body_stmt(Emit *e, Node *n) {
 }
 
 static void stmt(Emit *e, Node *n) {
+  if (n->tok) { e->at = n; e->at_tok = NULL; }
   switch (n->kind) {
   case ND_BLOCK:
     out(e, "{\n");
@@ -542,6 +551,8 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
   Buf b = {0};
   buf_printf(&b, "f%d_%s(Env *_e", id, clean(fn->name));
   for (Obj *p = fn->params; p; p = p->next) {
+    e->at = NULL;
+    e->at_tok = p->tok;
     if (p->ty->kind == TY_ARRAY) unsupported(e, at, "an array parameter");
     buf_printf(&b, ", %s", decl(e, p->ty, var_cname(e, p)));
   }
@@ -637,8 +648,8 @@ static int pref_find(Emit *e, Node *n) {
 /* a thread loop: every live thread of the current group (the block, or one warp) runs the statements */
 static void region_begin(Emit *e) {
   e->region++;
-  out(e, "for (int _t = _L%d; _t < _H%d; _t++) {\nTS *_S = &_ts[_t];\nif (_S->_done) continue;\n_e->tx = _S->_tx; _e->ty = _S->_ty; _e->tz = _S->_tz;\n{\n",
-      e->grp, e->grp);
+  out(e, "for (int _t = _L%d; _t < _H%d; _t++) {\nTS *_S = &_ts[_t];\nif (_S->_done) continue;\n"
+         "const unsigned _tx = _S->_tx, _ty = _S->_ty, _tz = _S->_tz;\n_e->tx = _tx; _e->ty = _ty; _e->tz = _tz;\n{\n", e->grp, e->grp);
   e->in_region = true;
   e->brk_depth = e->cont_depth = 0;
 }
@@ -987,8 +998,15 @@ static const char *math_type(const char *c) {
   }
 }
 
+static const char kernel_locals[] =
+  "unsigned char *const _sh = _e->sh;\n"
+  "const unsigned _bx = _e->bx, _by = _e->by, _bz = _e->bz, _nbx = _e->nbx, _nby = _e->nby, _nbz = _e->nbz, _ntx = _e->ntx, _nty = _e->nty, _ntz = _e->ntz;\n";
+
 static void emit_kernel(Emit *e, Buf *src) {
   Obj *k = e->k;
+  e->at_tok = k->tok;
+  for (Obj *p = k->params; p; p = p->next) { e->at_tok = p->tok ? p->tok : k->tok; (void)decl(e, p->ty, "x"); }
+  e->at_tok = k->tok;
   bool vol = false;
   walk(k->body, find_volatile, NULL, &vol);
   if (vol) unsupported(e, k->body, "volatile memory (warp-synchronous code needs lanes in lockstep)");
@@ -1006,7 +1024,8 @@ static void emit_kernel(Emit *e, Buf *src) {
   /* parameters: read from the argument words once per block */
   int pi = 0;
   if (!e->barrier_mode) {
-    out(e, "static inline __attribute__((always_inline)) void kthread(Env *_e) {\n");
+    out(e, "static inline __attribute__((always_inline)) void kthread(Env *_e) {\n%s", kernel_locals);
+    out(e, "const unsigned _tx = _e->tx, _ty = _e->ty, _tz = _e->tz;\n");
     pi = 0;
     for (Obj *p = k->params; p; p = p->next, pi++)
       out(e, "%s; memcpy(&%s, &_e->c->args[%d], sizeof %s);\n", decl(e, p->ty, var_cname(e, p)), var_cname(e, p), pi, var_cname(e, p));
@@ -1033,9 +1052,9 @@ static void emit_kernel(Emit *e, Buf *src) {
     out(e, "int carve_block(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *tsv) {\n"
            "Env _env = {c, sh, c->dyn_base, (unsigned)bx, (unsigned)by, (unsigned)bz, (unsigned)c->grid[0], (unsigned)c->grid[1], (unsigned)c->grid[2],"
            " (unsigned)c->block[0], (unsigned)c->block[1], (unsigned)c->block[2], 0, 0, 0, 0};\nEnv *_e = &_env;\n"
-           "TS *_ts = tsv;\nint _nt = (int)(c->block[0] * c->block[1] * c->block[2]);\nint _L0 = 0, _H0 = _nt;\n"
+           "TS *_ts = tsv;\nint _nt = (int)(c->block[0] * c->block[1] * c->block[2]);\nint _L0 = 0, _H0 = _nt;\n%s"
            "for (int _t = 0; _t < _nt; _t++) {\nTS *_S = &_ts[_t];\n_S->_done = 0;\n"
-           "_S->_tx = (unsigned)(_t %% c->block[0]); _S->_ty = (unsigned)((_t / c->block[0]) %% c->block[1]); _S->_tz = (unsigned)(_t / (c->block[0] * c->block[1]));\n");
+           "_S->_tx = (unsigned)(_t %% c->block[0]); _S->_ty = (unsigned)((_t / c->block[0]) %% c->block[1]); _S->_tz = (unsigned)(_t / (c->block[0] * c->block[1]));\n", kernel_locals);
     pi = 0;
     for (Obj *p = k->params; p; p = p->next, pi++) out(e, "memcpy(&_S->%s, &c->args[%d], sizeof _S->%s);\n", var_cname(e, p), pi, var_cname(e, p));
     out(e, "}\n");
