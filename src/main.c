@@ -136,6 +136,7 @@ static const char usage_run[] =
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
   "                 [--max-steps N] [--no-race-check] [--dump-inputs DIR] [--format text|json]\n"
+  "                 [--engine native|interp|auto] [--check sample|all|none]\n"
   "\n"
   "A file with a main (or --host FUNC) runs as a whole program: the host code in the interpreter\n"
   "with carve's C library and CUDA runtime (docs/host-programs.md), every <<<...>>> launch checked\n"
@@ -158,7 +159,13 @@ static const char usage_run[] =
   "  --max-steps N                   stop after N warp-steps, status 2 (default: 2e9 or 10^6 per warp of\n"
   "                                  the launch, whichever is larger; a host program 10^11); a run over\n"
   "                                  a second shows its progress on a terminal\n"
-  "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n";
+  "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n"
+  "  --engine native|interp|auto     native: the kernel compiled to C with the system's cc ($CC), cached,\n"
+  "                                  run over the cores, bit-identical to the interpreter (what it cannot\n"
+  "                                  translate runs in the interpreter, named); auto (default): native\n"
+  "                                  from 65536 threads; the summary says which engine ran\n"
+  "  --check sample|all|none         native: the interpreter checks 4 sampled blocks (sample), every\n"
+  "                                  block (all) or none, on a copy; they must agree byte for byte\n";
 
 static const char usage_analyze[] =
   "usage: carve analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
