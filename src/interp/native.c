@@ -10,6 +10,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -250,6 +251,70 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
   return atomic_load(&j.fault);
 }
 
+/* The native run in a child process, on copies of the buffers in shared mappings with 1 GiB of
+ * inaccessible addresses on each side: an access up to 1 GiB past a buffer's ends (beyond its
+ * last 16-byte granule) or a crash stops the child, not carve, and the buffers are only copied
+ * back when it ended well. *sig: the signal that stopped it (0: none). */
+enum { GUARD = 1 << 30 };
+typedef struct Isolated { int fault, used; double seconds; } Isolated;
+static int run_isolated(Launch *L, const Compiled *c, int threads, double *seconds, int *used, int *sig) {
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  int n = L->nbufs;
+  unsigned char **maps = xmalloc(sizeof *maps * (size_t)(n + 1)), **orig = xmalloc(sizeof *orig * (size_t)(n + 1));
+  size_t *lens = xmalloc(sizeof *lens * (size_t)(n + 1));
+  int f = 0;
+  *sig = 0;
+  Isolated *res = mmap(NULL, sizeof(Isolated), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  bool ok = res != MAP_FAILED;
+  for (int b = 0; b < n && ok; b++) {
+    size_t bytes = L->bufs[b].bytes, body = (bytes + page - 1) / page * page;
+    if (!body) body = page;
+    lens[b] = body + 2 * (size_t)GUARD;
+    maps[b] = mmap(NULL, lens[b], PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (maps[b] == MAP_FAILED) { maps[b] = NULL; ok = false; break; }
+    if (mmap(maps[b] + GUARD, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
+      munmap(maps[b], lens[b]);
+      maps[b] = NULL;
+      ok = false;
+      break;
+    }
+    orig[b] = L->bufs[b].data;
+    unsigned char *data = maps[b] + GUARD + body - ((bytes + 15) & ~(size_t)15);
+    if (bytes) memcpy(data, orig[b], bytes);
+    L->bufs[b].data = data;
+  }
+  if (ok) {
+    memset(res, 0, sizeof *res);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+      res->fault = run_compiled(L, c, threads, &res->seconds, &res->used);
+      _exit(0);
+    }
+    int status = 0;
+    if (pid < 0) ok = false;
+    else while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (ok && WIFSIGNALED(status)) *sig = WTERMSIG(status);
+    else if (ok && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) *sig = -1;
+    f = res->fault;
+    *seconds = res->seconds;
+    *used = res->used;
+  }
+  for (int b = 0; b < n; b++) {
+    if (!maps[b]) break;
+    if (ok && !*sig && !f && L->bufs[b].bytes) memcpy(orig[b], L->bufs[b].data, L->bufs[b].bytes);
+    L->bufs[b].data = orig[b];
+    munmap(maps[b], lens[b]);
+  }
+  if (res != MAP_FAILED) munmap(res, sizeof *res);
+  free(maps);
+  free(orig);
+  free(lens);
+  if (!ok) return run_compiled(L, c, threads, seconds, used);   /* no mappings or no fork: in process */
+  return f;
+}
+
 static const char *fault_words(int f) {
   return f & 8 ? "out of memory" : f & 2 ? "a divergent barrier" : f & 1 ? "an integer division by zero" : f & 16 ? "a shuffle of an undefined value"
          : f & 32 ? "a local address converted to an integer (or an integer that is no address)" : "a failed assertion";
@@ -359,8 +424,15 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   }
   int used = 0;
   uint64_t check_ops = st->lane_ops;
-  int f = run_compiled(L, &c, o->threads, &rep->native_seconds, &used);
+  int sig = 0;
+  int f = run_isolated(L, &c, o->threads, &rep->native_seconds, &used, &sig);
   rep->threads = used;
+  if (sig) {
+    snprintf(rep->why, sizeof rep->why, "the native run stopped with %s (an access out of bounds in a block the check did not run?); the interpreter says where",
+             sig > 0 ? strsignal(sig) : "an error");
+    rc = interp_fallback(L, ro, o, st, rep);
+    goto done;
+  }
   if (f) {
     snap_restore(&orig, L);
     snprintf(rep->why, sizeof rep->why, "the native run found %s; the interpreter says where", fault_words(f));

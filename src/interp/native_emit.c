@@ -878,7 +878,7 @@ static bool atom_pre(Node *n, void *ctx) {
     Builtin b = n->builtin;
     if (used || is_flonum(n->ty) || b == BI_ATOMIC_EXCH || b == BI_ATOMIC_INC || b == BI_ATOMIC_DEC || b == BI_ATOMIC_CAS) a->ordered = true;
   }
-  if (n->kind == ND_CALL && n->fn && n->fn->body) {   /* device functions: as if inlined */
+  if (n->kind == ND_CALL && n->fn && n->fn->body && a->loops < 8000) {   /* device functions: as if inlined (8 deep) */
     Obj *fn = n->fn;
     a->loops += 1000;   /* an atomic in a function counts as in a loop: calls may repeat */
     walk(fn->body, atom_pre, NULL, ctx);
