@@ -21,6 +21,7 @@ compare() {
   "$carve" run "$@" --engine native --check all >"$tmp/n.out" 2>"$tmp/n.err"; rn=$?
   if [ $rn -ne 0 ]; then bad "$label: native status $rn"; cat "$tmp/n.err"; return; fi
   if grep -q "the interpreter runs" "$tmp/n.err"; then
+    case "$label" in tests/native/*) bad "$label: fell back to the interpreter: $(cat "$tmp/n.err")"; return;; esac
     fallback=$((fallback + 1))
     echo "  $label: interpreter ($(sed -n 's/.*the interpreter runs [^:]*: //p' "$tmp/n.err" | head -1))"
   elif grep -q "differ" "$tmp/n.err"; then
