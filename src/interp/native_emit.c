@@ -822,6 +822,19 @@ static void block_stmt(Emit *e, Node *n) {
   }
   case ND_FOR: case ND_WHILE: case ND_DO: {
     if (n->kind == ND_FOR && n->init) block_level(e, n->init);
+    if (n->kind == ND_FOR && n->inc && !sync_kind(n->inc) && (!n->cond || !sync_kind(n->cond))) {
+      /* the increment and the next test in one thread loop (no barrier lies between them) */
+      int u = uniform_cond(e, n->cond);
+      out(e, "for (;;) {\nif (_u%d <= 0) break;\n", u);
+      block_level(e, stmts_of(n->then));
+      out(e, "_u%d = -1;\n", u);
+      region_begin(e);
+      out(e, "(void)(%s);\nint _v = (%s) != 0;\nif (_u%d < 0) _u%d = _v; else if (_u%d != _v) _e->fault |= CF_DIVERGENT;\n", ex(e, n->inc),
+          n->cond ? ex(e, n->cond) : "1", u, u, u);
+      region_end(e);
+      out(e, "}\n");
+      return;
+    }
     out(e, "for (;;) {\n");
     if (n->kind != ND_DO) {
       int u = uniform_cond(e, n->cond);
