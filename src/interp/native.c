@@ -3,6 +3,7 @@
  * sample of blocks (or all) and runs whatever the native engine cannot. See native.h. */
 #include "native.h"
 #include "../arch/arch.h"
+#include "half.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -27,6 +28,9 @@ typedef struct {
   const uint64_t *bufbytes;
   int nbufs;
   uint64_t shared_size, constant_size;
+  double (*h2d)(uint16_t);         /* __half through carve's own rounding (half.c) */
+  uint16_t (*hfd)(double);
+  uint64_t (*hop)(int, uint64_t, uint64_t, uint64_t);
 } CarveNativeCtx;
 typedef int BlockFn(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *ts);
 
@@ -226,6 +230,9 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
   ctx.nbufs = L->nbufs;
   ctx.shared_size = ctx.dyn_base + (uint64_t)(L->dyn_shared > 0 ? L->dyn_shared : 0);
   ctx.constant_size = (uint64_t)L->prog->constant_size;
+  ctx.h2d = half_to_double;
+  ctx.hfd = half_from_double;
+  ctx.hop = half_op;
   Job j = {.ctx = &ctx, .block = c->block, .total = L->grid[0] * L->grid[1] * L->grid[2], .tstate = c->tstate,
            .nthreads = (int)(L->block[0] * L->block[1] * L->block[2])};
   atomic_init(&j.next, 0);

@@ -109,7 +109,6 @@ static const char *struct_name(Emit *e, Type *t) {
 }
 
 static const char *base_name(Emit *e, Type *t) {
-  if (t->is_half) unsupported(e, NULL, "__half arithmetic");
   if (t->cg_group) unsupported(e, NULL, "cooperative groups");
   switch (t->kind) {
   case TY_VOID: return "void";
@@ -259,6 +258,32 @@ static const char *atomic(Emit *e, Node *n) {
   return fmt("%s%s_%s(%s, %s)", mode, names[n->builtin], s, p, a);
 }
 
+/* a __half operation as interp.c's eval_half does it, through carve's own half.c (the context
+ * carries its functions): binary16 values are their bits (unsigned short, __half2 unsigned int) */
+static const char *half(Emit *e, Node *n) {
+  const char *a = n->args ? ex(e, n->args) : "0";
+  const char *b = n->args && n->args->next ? ex(e, n->args->next) : a;
+  const char *c = n->args && n->args->next && n->args->next->next ? ex(e, n->args->next->next) : a;
+  const char *T = ctype(e, n->ty);
+  switch (n->ival) {
+  case HOP_F2H: case HOP_I2H: return fmt("((%s)_e->c->hfd((double)(%s)))", T, a);
+  case HOP_F2H2: return fmt("((%s)((uint64_t)_e->c->hfd((double)(%s)) * 0x10001u))", T, a);
+  case HOP_FLOATS2H2: return fmt("((%s)((uint64_t)_e->c->hfd((double)(%s)) | (uint64_t)_e->c->hfd((double)(%s)) << 16))", T, a, b);
+  case HOP_H2F: case HOP_LOWF: return fmt("((float)_e->c->h2d((uint16_t)(%s)))", a);
+  case HOP_HIGHF: return fmt("((float)_e->c->h2d((uint16_t)((uint64_t)(%s) >> 16)))", a);
+  case HOP_H2I: {
+    int i = e->tmp++;
+    return fmt("({ double _d%d = trunc(_e->c->h2d((uint16_t)(%s))); (%s)(isnan(_d%d) ? 0 : _d%d >= 2147483647.0 ? 2147483647 : _d%d <= -2147483648.0 ? "
+               "(-2147483647 - 1) : (int64_t)_d%d); })", i, a, T, i, i, i, i);
+  }
+  case HOP_H22F2: {
+    int i = e->tmp++;
+    return fmt("({ uint64_t _h%d = (uint64_t)(%s); (%s){(float)_e->c->h2d((uint16_t)_h%d), (float)_e->c->h2d((uint16_t)(_h%d >> 16))}; })", i, a, T, i, i);
+  }
+  default: return fmt("((%s)_e->c->hop(%d, (uint64_t)(%s), (uint64_t)(%s), (uint64_t)(%s)))", T, (int)n->ival, a, b, c);
+  }
+}
+
 static const char *builtin(Emit *e, Node *n) {
   Node *a = n->args;
   Type *t = n->ty;
@@ -318,7 +343,7 @@ static const char *builtin(Emit *e, Node *n) {
   case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR: unsupported(e, n, "__syncthreads_count/and/or");
   case BI_PRINTF: unsupported(e, n, "printf");
   case BI_CLOCK: unsupported(e, n, "clock()");
-  case BI_HALF: unsupported(e, n, "__half arithmetic");
+  case BI_HALF: return half(e, n);
   case BI_CG: unsupported(e, n, "cooperative groups");
   case BI_PIPE_COPY: case BI_PIPE_COMMIT: case BI_PIPE_WAIT: unsupported(e, n, "async copies (__pipeline_*)");
   default: unsupported(e, n, "this builtin");
@@ -917,7 +942,8 @@ static bool find_volatile(Node *n, void *ctx) {
 static const char prelude[] =
   "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n"
   "typedef struct { const uint64_t *args; unsigned char *globals; const unsigned char *constant; int64_t grid[3], block[3]; uint64_t dyn_base;"
-  " unsigned char *const *bufbase; const uint64_t *bufbytes; int nbufs; uint64_t shared_size, constant_size; } CarveNativeCtx;\n"
+  " unsigned char *const *bufbase; const uint64_t *bufbytes; int nbufs; uint64_t shared_size, constant_size;"
+  " double (*h2d)(uint16_t); uint16_t (*hfd)(double); uint64_t (*hop)(int, uint64_t, uint64_t, uint64_t); } CarveNativeCtx;\n"
   "typedef struct { const CarveNativeCtx *c; unsigned char *sh; uint64_t dyn_base; unsigned bx, by, bz, nbx, nby, nbz, ntx, nty, ntz, tx, ty, tz; int fault; } Env;\n"
   "enum { CF_DIVZERO = 1, CF_DIVERGENT = 2, CF_ASSERT = 4, CF_SHUFFLE = 16, CF_ADDRESS = 32 };\n"
   /* a pointer as the integer the interpreter sees: space in the top 4 bits, buffer, offset */
