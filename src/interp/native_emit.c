@@ -36,11 +36,24 @@ typedef struct Emit {
   Buf tsx;                                 /* extra fields of the per-thread record (warp operands, inlined results) */
   Node **pref; int *prefslot; int npref, cappref;   /* nodes computed before their statement */
   Obj *inl[8]; Node *inl_last[8]; int inl_ret[8]; int ninl;   /* synchronizing functions being inlined */
+  Buf **tmp_bufs; int ntmp_bufs, captmp_bufs;   /* scratch buffers, freed at the end (also after an unwind) */
   Node *at;                                /* the node being translated, for messages */
   Token *at_tok;                           /* or the declaration */
   jmp_buf fail;
   char *why; size_t nwhy;
 } Emit;
+
+/* a scratch buffer that lives until native_emit returns, whichever way it leaves */
+static Buf *tmpbuf(Emit *e) {
+  if (e->ntmp_bufs == e->captmp_bufs) {
+    e->captmp_bufs = e->captmp_bufs ? e->captmp_bufs * 2 : 64;
+    e->tmp_bufs = realloc(e->tmp_bufs, sizeof *e->tmp_bufs * (size_t)e->captmp_bufs);
+    if (!e->tmp_bufs) abort();
+  }
+  Buf *b = calloc(1, sizeof *b);
+  if (!b) abort();
+  return e->tmp_bufs[e->ntmp_bufs++] = b;
+}
 
 static _Noreturn void unsupported(Emit *e, Node *at, const char *what) {
   if (!at || !at->tok) at = e->at;
@@ -96,15 +109,14 @@ static const char *struct_name(Emit *e, Type *t) {
   }
   int id = e->nstructs++;
   e->structs[id] = key;
-  Buf def = {0};
-  buf_printf(&def, "struct S%d {", id);
-  for (Member *m = t->members; m; m = m->next) buf_printf(&def, " %s;", decl(e, m->ty, fmt("m_%s", clean(tok_text(m->name)))));
-  buf_printf(&def, " } __attribute__((aligned(%d)));\n", t->align > 0 ? t->align : 1);
-  buf_printf(&def, "_Static_assert(sizeof(struct S%d) == %d, \"layout\");\n", id, t->size);
+  Buf *def = tmpbuf(e);
+  buf_printf(def, "struct S%d {", id);
+  for (Member *m = t->members; m; m = m->next) buf_printf(def, " %s;", decl(e, m->ty, fmt("m_%s", clean(tok_text(m->name)))));
+  buf_printf(def, " } __attribute__((aligned(%d)));\n", t->align > 0 ? t->align : 1);
+  buf_printf(def, "_Static_assert(sizeof(struct S%d) == %d, \"layout\");\n", id, t->size);
   for (Member *m = t->members; m; m = m->next)
-    buf_printf(&def, "_Static_assert(__builtin_offsetof(struct S%d, m_%s) == %d, \"layout\");\n", id, clean(tok_text(m->name)), m->offset);
-  buf_puts(&e->types, def.s ? def.s : "");
-  buf_free(&def);
+    buf_printf(def, "_Static_assert(__builtin_offsetof(struct S%d, m_%s) == %d, \"layout\");\n", id, clean(tok_text(m->name)), m->offset);
+  buf_puts(&e->types, def->s ? def->s : "");
   return fmt("struct S%d", id);
 }
 
@@ -327,13 +339,12 @@ static const char *builtin(Emit *e, Node *n) {
     return fmt("m_%s(%s, %s, %s)", n->math->name, args[0], args[1], args[2]);
   }
   case BI_MAKE_VECTOR: {
-    Buf b = {0};
-    buf_printf(&b, "((%s){", ctype(e, t));
+    Buf *b = tmpbuf(e);
+    buf_printf(b, "((%s){", ctype(e, t));
     Member *m = t->members;
-    for (Node *x = a; x && m; x = x->next, m = m->next) buf_printf(&b, "%s(%s)(%s)", x == a ? "" : ", ", ctype(e, m->ty), ex(e, x));
-    buf_puts(&b, "})");
-    const char *r = fmt("%s", b.s);
-    buf_free(&b);
+    for (Node *x = a; x && m; x = x->next, m = m->next) buf_printf(b, "%s(%s)(%s)", x == a ? "" : ", ", ctype(e, m->ty), ex(e, x));
+    buf_puts(b, "})");
+    const char *r = fmt("%s", b->s);
     return r;
   }
   case BI_ASSERT: return fmt("((%s) ? (void)0 : (void)(_e->fault |= CF_ASSERT))", ex(e, a));
@@ -360,12 +371,11 @@ static const char *call(Emit *e, Node *n) {
   emit_function(e, fn, n);
   int id = 0;
   while (e->funcs[id] != fn) id++;
-  Buf b = {0};
-  buf_printf(&b, "f%d_%s(_e", id, clean(fn->name));
-  for (Node *x = n->args; x; x = x->next) buf_printf(&b, ", %s", ex(e, x));
-  buf_puts(&b, ")");
-  const char *r = fmt("%s", b.s);
-  buf_free(&b);
+  Buf *b = tmpbuf(e);
+  buf_printf(b, "f%d_%s(_e", id, clean(fn->name));
+  for (Node *x = n->args; x; x = x->next) buf_printf(b, ", %s", ex(e, x));
+  buf_puts(b, ")");
+  const char *r = fmt("%s", b->s);
   return r;
 }
 
@@ -453,12 +463,11 @@ static void out(Emit *e, const char *f, ...) {
 
 static const char *init_list(Emit *e, Node *init) {
   if (init->kind != ND_INIT_LIST) return ex(e, init);
-  Buf b = {0};
-  buf_puts(&b, "{");
-  for (Node *x = init->elems; x; x = x->next) buf_printf(&b, "%s%s", x == init->elems ? "" : ", ", init_list(e, x));
-  buf_puts(&b, "}");
-  const char *r = fmt("%s", b.s ? b.s : "{}");
-  buf_free(&b);
+  Buf *b = tmpbuf(e);
+  buf_puts(b, "{");
+  for (Node *x = init->elems; x; x = x->next) buf_printf(b, "%s%s", x == init->elems ? "" : ", ", init_list(e, x));
+  buf_puts(b, "}");
+  const char *r = fmt("%s", b->s ? b->s : "{}");
   return r;
 }
 
@@ -573,24 +582,23 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
   }
   int id = e->nfuncs++;
   e->funcs[id] = fn;
-  Buf b = {0};
-  buf_printf(&b, "f%d_%s(Env *_e", id, clean(fn->name));
+  Buf *b = tmpbuf(e);
+  buf_printf(b, "f%d_%s(Env *_e", id, clean(fn->name));
   for (Obj *p = fn->params; p; p = p->next) {
     e->at = NULL;
     e->at_tok = p->tok;
     if (p->ty->kind == TY_ARRAY) unsupported(e, at, "an array parameter");
-    buf_printf(&b, ", %s", decl(e, p->ty, var_cname(e, p)));
+    buf_printf(b, ", %s", decl(e, p->ty, var_cname(e, p)));
   }
-  buf_puts(&b, ")");
+  buf_puts(b, ")");
   Type *rt = fn->ty->return_ty ? fn->ty->return_ty : ty_void;
-  const char *head = decl(e, rt, b.s);
-  buf_free(&b);
+  const char *head = decl(e, rt, b->s);
   buf_printf(&e->protos, "static %s;\n", head);
   /* the body, with the emitter's per-function state saved around it */
-  Buf body = {0}, *save_o = e->o;
+  Buf *body = tmpbuf(e), *save_o = e->o;
   bool save_k = e->in_kernel, save_r = e->in_region;
   int sb = e->brk_depth, sc = e->cont_depth;
-  e->o = &body;
+  e->o = body;
   e->in_kernel = false;
   e->in_region = false;
   e->brk_depth = e->cont_depth = 0;
@@ -603,8 +611,7 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
   e->in_region = save_r;
   e->brk_depth = sb;
   e->cont_depth = sc;
-  buf_puts(&e->fns, body.s);
-  buf_free(&body);
+  buf_puts(&e->fns, body->s);
 }
 
 /* ---------------- barriers: loop fission ---------------- */
@@ -1057,8 +1064,8 @@ static void emit_kernel(Emit *e, Buf *src) {
   e->barrier_mode = has_barrier(k->body);
   for (Obj *p = k->params; p; p = p->next)
     if (p->ty->kind == TY_STRUCT || p->ty->kind == TY_ARRAY) unsupported(e, k->body, "a struct parameter");
-  Buf code = {0};
-  e->o = &code;
+  Buf *code = tmpbuf(e);
+  e->o = code;
   e->in_kernel = true;
   /* parameters: read from the argument words once per block */
   int pi = 0;
@@ -1078,11 +1085,11 @@ static void emit_kernel(Emit *e, Buf *src) {
            "_e->tx = x; _e->ty = y; _e->tz = z; kthread(_e);\n}\nreturn _e->fault;\n}\n"
            "const unsigned carve_tstate_size = 0;\n");
   } else {
-    Buf kb = {0};
-    e->o = &kb;
+    Buf *kb = tmpbuf(e);
+    e->o = kb;
     for (Obj *p = k->params; p; p = p->next) promote(e, p);
     block_level(e, stmts_of(k->body));
-    e->o = &code;
+    e->o = code;
     /* the per-thread record: thread index, done flag, parameters and promoted locals */
     out(e, "typedef struct {\nunsigned _tx, _ty, _tz; unsigned char _done;\n");
     for (int i = 0; i < e->nvars; i++)
@@ -1097,8 +1104,7 @@ static void emit_kernel(Emit *e, Buf *src) {
     pi = 0;
     for (Obj *p = k->params; p; p = p->next, pi++) out(e, "memcpy(&_S->%s, &c->args[%d], sizeof _S->%s);\n", var_cname(e, p), pi, var_cname(e, p));
     out(e, "}\n");
-    buf_puts(&code, kb.s ? kb.s : "");
-    buf_free(&kb);
+    buf_puts(code, kb->s ? kb->s : "");
     out(e, "_end:\nreturn _e->fault;\n}\nconst unsigned carve_tstate_size = sizeof(TS);\n");
   }
   buf_puts(src, prelude);
@@ -1110,8 +1116,7 @@ static void emit_kernel(Emit *e, Buf *src) {
   buf_puts(src, e->types.s ? e->types.s : "");
   buf_puts(src, e->protos.s ? e->protos.s : "");
   buf_puts(src, e->fns.s ? e->fns.s : "");
-  buf_puts(src, code.s ? code.s : "");
-  buf_free(&code);
+  buf_puts(src, code->s ? code->s : "");
 }
 
 void native_emit(Program *p, Obj *k, NativeCode *out_code) {
@@ -1136,6 +1141,8 @@ void native_emit(Program *p, Obj *k, NativeCode *out_code) {
   buf_free(&e->protos);
   buf_free(&e->fns);
   buf_free(&e->tsx);
+  for (int i = 0; i < e->ntmp_bufs; i++) { buf_free(e->tmp_bufs[i]); free(e->tmp_bufs[i]); }
+  free(e->tmp_bufs);
   free(e->pref);
   free(e->prefslot);
   free(e->vars);
