@@ -121,7 +121,7 @@ static const char *struct_name(Emit *e, Type *t) {
 }
 
 static const char *base_name(Emit *e, Type *t) {
-  if (t->cg_group) unsupported(e, NULL, "cooperative groups");
+  if (t->cg_group) return "int";   /* a cooperative group is its kind: 0 the block, N a tile of N */
   switch (t->kind) {
   case TY_VOID: return "void";
   case TY_BOOL: return "_Bool";
@@ -355,7 +355,11 @@ static const char *builtin(Emit *e, Node *n) {
   case BI_PRINTF: unsupported(e, n, "printf");
   case BI_CLOCK: unsupported(e, n, "clock()");
   case BI_HALF: return half(e, n);
-  case BI_CG: unsupported(e, n, "cooperative groups");
+  case BI_CG:   /* interp.c's eval_cg: a method runs what it lowered to (lhs) */
+    if (n->ival == CG_THIS_BLOCK) return "((int)0)";
+    if (n->ival == CG_TILED) return fmt("((int)%d)", n->ty->cg_group);
+    if (n->ival == CG_METHOD || n->ival == CG_SYNC) return ex(e, n->lhs);
+    unsupported(e, n, "a cooperative groups reduce outside the level of the barriers");
   case BI_PIPE_COPY: case BI_PIPE_COMMIT: case BI_PIPE_WAIT: unsupported(e, n, "async copies (__pipeline_*)");
   default: unsupported(e, n, "this builtin");
   }
@@ -620,6 +624,7 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
 enum { SYNC_BLOCK = 1, SYNC_WARP = 2 };
 static bool is_warp_op(Node *n) {
   if (n->kind != ND_CALL || n->fn) return false;
+  if (n->builtin == BI_CG) return n->ival == CG_REDUCE;
   switch (n->builtin) {
   case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: case BI_BALLOT: case BI_ANY: case BI_ALL: case BI_ACTIVEMASK: return true;
   default: return false;
@@ -631,8 +636,11 @@ static bool is_barrier_call(Node *n) {
 /* the statements of a compound statement, or the one statement */
 static Node *stmts_of(Node *n) { return n && n->kind == ND_BLOCK ? n->stmts : n; }
 static Node *strip_void(Node *x) {
-  while (x->kind == ND_CAST && x->ty->kind == TY_VOID) x = x->lhs;
-  return x;
+  for (;;) {
+    if (x->kind == ND_CAST && x->ty->kind == TY_VOID) x = x->lhs;
+    else if (x->kind == ND_CALL && !x->fn && x->builtin == BI_CG && (x->ival == CG_METHOD || x->ival == CG_SYNC) && x->lhs) x = x->lhs;
+    else return x;
+  }
 }
 typedef struct SyncScan { int kind, depth; } SyncScan;
 static int sync_kind(Node *n);
@@ -641,7 +649,7 @@ static bool find_sync(Node *n, void *ctx) {
   if (n->kind != ND_CALL) return true;
   if (!n->fn) {
     if (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCTHREADS_COUNT || n->builtin == BI_SYNCTHREADS_AND ||
-        n->builtin == BI_SYNCTHREADS_OR || n->builtin == BI_CG)
+        n->builtin == BI_SYNCTHREADS_OR)
       s->kind |= SYNC_BLOCK;
     if (n->builtin == BI_SYNCWARP || is_warp_op(n)) s->kind |= SYNC_WARP;
     return true;
@@ -711,6 +719,17 @@ static const char *warp_value(Emit *e, Node *n, int j) {
                " (unsigned)(%d == 0 ? _b : %d == 1 ? _b != 0 : _b == _sel); })",
                g, g, g, j, g, j, kind, kind);
   }
+  case BI_CG: {   /* cooperative_groups::reduce: the xor butterfly over the tile, the whole tile live */
+    int size = n->args->ty->cg_group;
+    const char *T = ctype(e, n->ty);
+    const char *comb = n->op == ND_ADD ? "(%s)(_a + _b)" : n->op == ND_LT ? "(_a < _b ? _a : _b)" : n->op == ND_GT ? "(_a > _b ? _a : _b)"
+                       : n->op == ND_BITAND ? "(%s)(_a & _b)" : n->op == ND_BITOR ? "(%s)(_a | _b)" : "(%s)(_a ^ _b)";
+    return fmt("({ int _l = _t - _L%d, _sb = _l & ~(%d - 1); %s _v[32], _n[32];"
+               " for (int _k = 0; _k < %d; _k++) { int _g = _L%d + _sb + _k; if (_g >= _H%d || _ts[_g]._done) { _e->fault |= CF_SHUFFLE; _v[_k] = 0; } else _v[_k] = _ts[_g]._sv%d; }"
+               " for (int _o = %d / 2; _o >= 1; _o /= 2) { for (int _k = 0; _k < %d; _k++) { %s _a = _v[_k], _b = _v[_k ^ _o]; _n[_k] = %s; }"
+               " memcpy(_v, _n, sizeof(%s) * %d); } _v[_l - _sb]; })",
+               g, size, T, size, g, g, j, size, size, T, fmt(comb, T), T, size);
+  }
   default:   /* __activemask: the live lanes */
     return fmt("({ uint32_t _a = 0; for (int _k = _L%d; _k < _H%d; _k++) if (!_ts[_k]._done) _a |= 1u << (_k - _L%d); _a; })", g, g, g);
   }
@@ -757,7 +776,10 @@ static void prefetch(Emit *e, Node *n) {
       if (x->fn || x->builtin == BI_ACTIVEMASK) continue;
       int j = e->tmp++;
       Node *m = x->args, *v = m->next;
-      if (x->builtin == BI_BALLOT || x->builtin == BI_ANY || x->builtin == BI_ALL) {
+      if (x->builtin == BI_CG) {   /* reduce: the value */
+        buf_printf(&e->tsx, "%s;\n", decl(e, x->ty, fmt("_sv%d", j)));
+        out(e, "_S->_sv%d = (%s);\n", j, ex(e, v));
+      } else if (x->builtin == BI_BALLOT || x->builtin == BI_ANY || x->builtin == BI_ALL) {
         buf_printf(&e->tsx, "int64_t _sa%d; uint32_t _sm%d;\n", j, j);
         out(e, "_S->_sm%d = (uint32_t)(%s); _S->_sa%d = (%s) != 0;\n", j, ex(e, m), j, ex(e, v));
       } else {

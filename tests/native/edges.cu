@@ -149,3 +149,23 @@ __global__ void mem(const float *x, float *o) {
   for (int k = 0; k < 5; k++) loc[k] += p.a * (float)k;
   o[i] = r + loc[p.b % 5] + (float)p.b;
 }
+
+/* cooperative groups: the block, tiles of 16, tile shuffles, reduce with min, max and xor */
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+#pragma carve launch groups grid(N/128) block(128)
+#pragma carve arg x = int[N] : random(7, -1000, 1000)
+#pragma carve arg o = int[N] : zeros out
+__global__ void groups(const int *x, int *o) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<16> tile = cg::tiled_partition<16>(block);
+  int i = blockIdx.x * blockDim.x + block.thread_rank();
+  int v = x[i];
+  int lo = cg::reduce(tile, v, cg::less<int>());
+  int hi = cg::reduce(tile, v, cg::greater<int>());
+  int xr = cg::reduce(tile, v, cg::bit_xor<int>());
+  int nb = tile.shfl_down(v, 3);
+  block.sync();
+  o[i] = lo * 7 + hi * 3 + xr + nb + (int)tile.meta_group_rank();
+}
