@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -264,7 +265,7 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
  * back when it ended well. *sig: the signal that stopped it (0: none). */
 enum { GUARD = 1 << 30 };
 typedef struct Isolated { int fault, used; double seconds; } Isolated;
-static int run_isolated(Launch *L, const Compiled *c, int threads, double *seconds, int *used, int *sig) {
+static int run_isolated(Launch *L, const Compiled *c, int threads, double limit, double *seconds, int *used, int *sig) {
   const size_t page = (size_t)sysconf(_SC_PAGESIZE);
   int n = L->nbufs;
   unsigned char **maps = xmalloc(sizeof *maps * (size_t)(n + 1)), **orig = xmalloc(sizeof *orig * (size_t)(n + 1));
@@ -300,9 +301,25 @@ static int run_isolated(Launch *L, const Compiled *c, int threads, double *secon
       _exit(0);
     }
     int status = 0;
+    bool late = false;
     if (pid < 0) ok = false;
-    else while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (ok && WIFSIGNALED(status)) *sig = WTERMSIG(status);
+    else {
+      /* wait, and past the limit (longer than the interpreter would take) stop it */
+      double t0 = now(), nap = 0.0005;
+      for (;;) {
+        pid_t r = waitpid(pid, &status, limit > 0 ? WNOHANG : 0);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR) { ok = false; break; }
+        if (r == 0 && now() - t0 > limit) { kill(pid, SIGKILL); late = true; }
+        if (r == 0) {
+          struct timespec ts = {0, (long)(nap * 1e9)};
+          nanosleep(&ts, NULL);
+          if (nap < 0.05) nap *= 2;
+        }
+      }
+    }
+    if (ok && late) *sig = -2;
+    else if (ok && WIFSIGNALED(status)) *sig = WTERMSIG(status);
     else if (ok && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) *sig = -1;
     f = res->fault;
     *seconds = res->seconds;
@@ -432,8 +449,17 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   int used = 0;
   uint64_t check_ops = st->lane_ops;
   int sig = 0;
-  int f = run_isolated(L, &c, o->threads, &rep->native_seconds, &used, &sig);
+  /* a native run longer than the interpreter would take for the whole launch (from the check's
+   * time per block), with a margin, is a loop that does not end: the interpreter's step limit
+   * then applies */
+  double limit = rep->blocks_checked > 0 ? 10.0 + 4.0 * rep->check_seconds * (double)total / (double)rep->blocks_checked : 0;
+  int f = run_isolated(L, &c, o->threads, limit, &rep->native_seconds, &used, &sig);
   rep->threads = used;
+  if (sig == -2) {
+    snprintf(rep->why, sizeof rep->why, "the native run took longer than the interpreter would (%.0f s): stopped; the interpreter runs it", limit);
+    rc = interp_fallback(L, ro, o, st, rep);
+    goto done;
+  }
   if (sig) {
     snprintf(rep->why, sizeof rep->why, "the native run stopped with %s (an access out of bounds in a block the check did not run?); the interpreter says where",
              sig > 0 ? strsignal(sig) : "an error");

@@ -140,6 +140,22 @@ K
 "$carve" run "$tmp/divb.cu" >"$tmp/o" 2>&1; r=$?
 if [ $r -eq 1 ] && grep -q "the native run found a divergent barrier" "$tmp/o" && grep -q "error: .*__syncthreads" "$tmp/o"; then ok; else bad "divergent barrier: status $r"; cat "$tmp/o"; fi
 
+# a loop that never ends in a block the check did not run: the native run is stopped once it takes
+# longer than the interpreter would (10 s plus 4x the check's time per block), and the interpreter's step limit applies
+cat >"$tmp/hang.cu" <<'K'
+#pragma carve launch hang grid(1024) block(128)
+#pragma carve arg y = int[131072] : zeros out
+__global__ void hang(int *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int k = 0;
+  while (blockIdx.x == 700 && k >= 0) k = (k + 1) & 0xffff;
+  y[i] = k;
+}
+K
+"$carve" run "$tmp/hang.cu" --max-steps 1e7 >"$tmp/o" 2>&1; r=$?
+if [ $r -eq 2 ] && grep -q "the native run took longer than the interpreter would" "$tmp/o" && grep -q "step limit" "$tmp/o"; then ok
+else bad "endless loop: status $r"; cat "$tmp/o"; fi
+
 echo "  ($native launches ran natively, bit-identical; $fallback ran in the interpreter)"
 [ $native -ge 20 ] && ok || bad "only $native launches ran natively"
 echo "native: $pass passed, $fail failed"
