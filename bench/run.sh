@@ -2,9 +2,10 @@
 # make bench: speed figures (not tests). Each line is one measurement; docs/results.md keeps them.
 set -e
 echo "== interpreter: mm 512x512 (examples/mm.cu -D N=512), one core"
-./carve run examples/mm.cu -D N=512 | sed -n '2p'
+./carve run examples/mm.cu -D N=512 --engine interp | sed -n '2p'
 echo "== interpreter: reduce_shared with barriers (N=4194304)"
-./carve run examples/reduce_shared.cu -D N=4194304 | sed -n '2p'
+./carve run examples/reduce_shared.cu -D N=4194304 --engine interp | sed -n '2p'
+sh bench/native.sh ./carve
 echo "== front end: a generated file of 2000 kernels"
 build/bench/bench_front 2000
 echo "== variants per second (programs as values: clone, edit, layout, analyze, free), one core"

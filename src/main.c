@@ -5,6 +5,7 @@
 #include "json.h"
 #include "front/front.h"
 #include "interp/interp.h"
+#include "interp/native.h"
 #include "gpu/gpu.h"
 #include "arch/arch.h"
 #include "analysis/analysis.h"
@@ -141,6 +142,7 @@ static const char usage_run[] =
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
   "                 [--max-steps N] [--no-race-check] [--dump-inputs DIR] [--format text|json]\n"
+  "                 [--engine native|interp|auto] [--check sample|all|none]\n"
   "\n"
   "A file with a main (or --host FUNC) runs as a whole program: the host code in the interpreter\n"
   "with carve's C library and CUDA runtime (docs/host-programs.md), every <<<...>>> launch checked\n"
@@ -163,7 +165,13 @@ static const char usage_run[] =
   "  --max-steps N                   stop after N warp-steps, status 2 (default: 2e9 or 10^6 per warp of\n"
   "                                  the launch, whichever is larger; a host program 10^11); a run over\n"
   "                                  a second shows its progress on a terminal\n"
-  "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n";
+  "  --dump-inputs DIR               write each buffer's initial bytes to DIR/NAME.bin before running\n"
+  "  --engine native|interp|auto     native: the kernel compiled to C with the system's cc ($CC), cached,\n"
+  "                                  run over the cores, bit-identical to the interpreter (what it cannot\n"
+  "                                  translate runs in the interpreter, named); auto (default): native\n"
+  "                                  from 65536 threads; the summary says which engine ran\n"
+  "  --check sample|all|none         native: the interpreter checks 4 sampled blocks (sample), every\n"
+  "                                  block (all) or none, on a copy; they must agree byte for byte\n";
 
 static const char usage_analyze[] =
   "usage: carve analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
@@ -253,7 +261,8 @@ typedef enum {
   O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
   O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
   O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
-  O_HOST, O_LAUNCH   /* host programs */
+  O_HOST, O_LAUNCH,  /* host programs */
+  O_ENGINE, O_CHECK  /* run: the native engine (src/interp/native.h) */
 } OptId;
 
 typedef struct {
@@ -279,6 +288,7 @@ static const OptDef options[] = {
   {"--set", O_SET, "PASS.PARAM=VALUE"}, {"--explain", O_EXPLAIN, NULL}, {"--no-verify", O_NO_VERIFY, NULL},
   {"--no-estimate", O_NO_ESTIMATE, NULL},
   {"--host", O_HOST, "a host function's name"}, {"--launch", O_LAUNCH, "a launch number (1, 2, ...)"},
+  {"--engine", O_ENGINE, "native, interp or auto"}, {"--check", O_CHECK, "sample, all or none"},
 };
 
 typedef struct Command Command;
@@ -308,6 +318,7 @@ typedef struct Opts {
   const char *host_fn;               /* host programs: --host FUNC */
   int launch_no;                     /* --launch N (0: not given) */
   const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
+  NativeOptions native;              /* run: --engine, --check */
 } Opts;
 
 enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
@@ -423,6 +434,14 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_NO_VERIFY: o->no_verify = true; return 0;
   case O_NO_ESTIMATE: o->no_estimate = true; return 0;
   case O_HOST: o->host_fn = v; return 0;
+  case O_ENGINE:
+    if (strcmp(v, "native") && strcmp(v, "interp") && strcmp(v, "auto")) return usage_error(cmd, "--engine takes native, interp or auto");
+    o->native.engine = !strcmp(v, "native") ? ENGINE_NATIVE : !strcmp(v, "interp") ? ENGINE_INTERP : ENGINE_AUTO;
+    return 0;
+  case O_CHECK:
+    if (strcmp(v, "sample") && strcmp(v, "all") && strcmp(v, "none")) return usage_error(cmd, "--check takes sample, all or none");
+    o->native.check = !strcmp(v, "all") ? CHECK_ALL : !strcmp(v, "none") ? CHECK_NONE : CHECK_SAMPLE;
+    return 0;
   case O_LAUNCH:
     if ((o->launch_no = (int)positive(v, 1000000)) < 0) return usage_error(cmd, "--launch needs a launch number (1, 2, ...)");
     return 0;
@@ -736,7 +755,7 @@ static bool dump_inputs(const char *dir, Launch *L) {
   return out_commit_all();
 }
 
-static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st) {
+static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st, const NativeReport *nr) {
   printf("{\"file\": ");
   json_string(stdout, o->file);
   printf(", \"kernel\": ");
@@ -746,8 +765,8 @@ static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *s
          st->faults);
   printf(" ");
   fault_json(stdout, st);   /* the interpreter's records, not the diagnostics read back */
-  printf(",\n \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", st->seconds,
-         (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
+  printf(",\n \"engine\": \"%s\", \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", nr->engine,
+         st->seconds, (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
   int no = 0;
   for (int b = 1; b < L->nbufs; b++) {
     if (!L->bufs[b].out) continue;
@@ -760,11 +779,15 @@ static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *s
   printf("]}\n");
 }
 
-static void run_summary_text(const Opts *o, Launch *L, int rc, const RunStats *st) {
+static void run_summary_text(const Opts *o, Launch *L, int rc, const RunStats *st, const NativeReport *nr) {
   printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> %s\n", o->file, L->kernel->name, (long long)L->grid[0], (long long)L->grid[1],
          (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "FAULT" : "ok");
-  printf("  %.3f s, %llu lane-ops (%.1f M lane-ops/s), %llu blocks\n", st->seconds, (unsigned long long)st->lane_ops,
-         st->seconds > 0 ? (double)st->lane_ops / st->seconds / 1e6 : 0.0, (unsigned long long)st->blocks_run);
+  if (!strcmp(nr->engine, "native"))   /* lane-operations are counted only where the interpreter ran */
+    printf("  %.3f s native on %d thread%s, %llu blocks; %lld checked in the interpreter (%llu lane-ops)\n", st->seconds, nr->threads,
+           nr->threads == 1 ? "" : "s", (unsigned long long)st->blocks_run, (long long)nr->blocks_checked, (unsigned long long)st->lane_ops);
+  else
+    printf("  %.3f s, %llu lane-ops (%.1f M lane-ops/s), %llu blocks\n", st->seconds, (unsigned long long)st->lane_ops,
+           st->seconds > 0 ? (double)st->lane_ops / st->seconds / 1e6 : 0.0, (unsigned long long)st->blocks_run);
   if (rc) return;
   for (int b = 1; b < L->nbufs; b++)
     if (L->bufs[b].out) {
@@ -787,12 +810,13 @@ static int run_launch(Opts *o, Launch *L) {
     if (!(out[i] = out_begin(strchr(o->outs[i], '=') + 1))) { out_abort_all(); return 2; }
   RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0};
   RunStats st;
+  NativeReport nr;
   fflush(stdout);
-  int rc = interp_run(L, &ro, &st);
+  int rc = native_run_launch(L, &ro, &o->native, &st, &nr);
   if (rc == 2) { out_abort_all(); return 2; }
   if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults' text before the summary */
-  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st);
-  else run_summary_text(o, L, rc, &st);
+  if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st, &nr);
+  else run_summary_text(o, L, rc, &st, &nr);
   if (rc) { out_abort_all(); return rc; }
   for (int i = 0; i < o->nouts; i++)
     if (!out_write(out[i], L->bufs[out_buf[i]].data, L->bufs[out_buf[i]].bytes)) { out_abort_all(); return 2; }
@@ -1450,7 +1474,7 @@ static int cmd_report(Opts *o, Program *p) {
 static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
   {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
   {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
