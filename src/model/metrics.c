@@ -54,7 +54,8 @@ double hopper_utilization(double instr, double regions, double long_regions, int
   double w_tb = (double)((threads_per_block + ws - 1) / ws);
   double blocks = b_sm, tail = 1;
   if (grid_blocks > 0) {
-    double per_sm = grid_blocks / sms, busiest = ceil(per_sm - 1e-9);
+    /* a grid from a stored Efficiency carries its 9 digits: a whole number of blocks per SM stays whole */
+    double per_sm = grid_blocks / sms, busiest = ceil(per_sm * (1 - 1e-6));
     if (busiest < 1) busiest = 1;
     tail = per_sm / busiest;
     if (busiest < blocks) blocks = busiest;

@@ -106,7 +106,7 @@ static void rank(const Space *s, int *idx, int n) {
 
 /* the trade-off stage over the nt candidates left by the threshold: Ryoo's front of Efficiency x
  * Utilization, or the Hopper front (Efficiency x hopper_utilization x 1/estimate, strict beyond
- * CARVE_EPS); why[v] gets KEPT_FRONT or KEPT_ESTIMATE for every survivor v */
+ * o->eps); why[v] gets KEPT_FRONT or KEPT_ESTIMATE for every survivor v */
 static void trade_off(const Space *s, const CarveOptions *o, const int *cand, int nt, Selection *sel, unsigned char *why) {
   bool *keep = xmalloc(sizeof(bool) * (size_t)(nt + 1));
   if (o->front == FRONT_HOPPER) {
@@ -118,8 +118,8 @@ static void trade_off(const Space *s, const CarveOptions *o, const int *cand, in
       obj[3 * i + 1] = two[2 * i + 1] = variant_hopper_util(m, s->in.m);
       obj[3 * i + 2] = m->est_ms > 0 ? 1.0 / m->est_ms : 0;
     }
-    pareto_front_eps(obj, 3, nt, CARVE_EPS, keep);
-    pareto_front_eps(two, 2, nt, CARVE_EPS, keep2);
+    pareto_front_eps(obj, 3, nt, o->eps, keep);
+    pareto_front_eps(two, 2, nt, o->eps, keep2);
     for (int i = 0; i < nt; i++) {
       if (keep2[i] && !keep[i]) sel->pruned_by_estimate++;
       if (keep[i]) why[cand[i]] = keep2[i] ? KEPT_FRONT : KEPT_ESTIMATE;
