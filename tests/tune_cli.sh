@@ -33,6 +33,7 @@ fi
 grep -q "strategy carving (Hopper front: Efficiency x Utilization per scheduler x estimate, eps 0.01)" "$t/tune.txt" && grep -q "threshold carving left" "$t/tune.txt" \
   && grep -qE "the estimate kept [0-9]+ survivors off the Efficiency x Utilization front and pruned [0-9]+ points on it" "$t/tune.txt"; check $? "carving's stages are reported, the Hopper front by default"
 n=$(grep -cE '^  [0-9]+ +block=.* yes$' "$t/tune.txt"); [ "$n" -ge 1 ]; check $? "verified survivors are ranked: $(cat "$t/tune.txt")"
+grep -q "kept by" "$t/tune.txt" && [ "$(grep -cE '^  [0-9]+ +block=.*(E x U\(H\)|estimate) +yes$' "$t/tune.txt")" = "$n" ]; check $? "each survivor says which objective kept it"
 head -1 "$t/best.cu" | grep -q "^// carve tune: block="; check $? "the best's configuration heads its source"
 "$carve" run examples/mm.cu -D N=128 --out C="$t/a.bin" > /dev/null && "$carve" run "$t/best.cu" --out C="$t/b.bin" > /dev/null
 cmp -s "$t/a.bin" "$t/b.bin"; check $? "the best runs and writes the original's bytes"

@@ -419,15 +419,17 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
     printf("  the estimate kept %d survivors off the Efficiency x Utilization front and pruned %d points on it\n", by_est, sel->pruned_by_estimate);
   }
   printf("  selected %d of %d (%.1f%% of the valid space never timed)\n", sel->n, valid, 100 * reduction);
-  printf("  %-4s %-44s %10s %10s %9s %9s  %s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", "verified");
+  bool kept = a->co.strategy == STRAT_CARVING && a->co.front == FRONT_HOPPER;   /* which objective kept each survivor */
+  printf("  %-4s %-44s %10s %10s %9s %9s  %s%s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", kept ? "kept by   " : "", "verified");
   double me = max_metric(s, 0), mu = max_metric(s, 1);
   for (int k = 0; k < sel->n; k++) {
     const Variant *v = &s->v[sel->idx[k]];
     const TimeRecord *t = results_time(r, v->hash);
     VerifyRecord vr = {0};
     const char *why = t ? t->why : results_verify(r, v->hash, &vr) ? vr.why : "";
-    printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
-           v->m.efficiency / me, v->m.utilization / mu, verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why) : "-");
+    printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s%s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
+           v->m.efficiency / me, v->m.utilization / mu, !kept ? "" : sel->kept[k] == KEPT_ESTIMATE ? "estimate  " : "E x U(H)  ",
+           verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why) : "-");
   }
   if (u->timed) printf("  timed %d, %d verified on the GPU; evaluation %.1f s\n", u->timed, u->timed_ok, u->sel_eval_s);
   if (u->best >= 0) printf("  best: %s, %.4f ms\n", s->v[u->best].key, u->best_ms);
