@@ -11,6 +11,11 @@
 #                                              (static metrics and verifications reused from
 #                                              DIR/KERNEL.jsonl): the configurations they pick
 #   bench/ryoo-tables.sh --table [DIR]         the tables from what DIR holds (no GPU needed)
+#   bench/ryoo-tables.sh --replay [FILE.jsonl ...]   no GPU: each ground truth judged by `carve tune
+#                                              --replay` (the Hopper front, Ryoo's fronts, the
+#                                              model's top k; Kernel Tuner's P), one table row each
+#                                              (default: docs/data/tune-replay-2026-11-27/*.jsonl and
+#                                              docs/data/tune-unseen-h100-2026-11-27/*.jsonl)
 #
 # DIR defaults to build/ryoo (ignored by git: it stays on a warm device machine between calls; a
 # fresh machine needs it carried). With $OUT set (the device tool), DIR is also copied there.
@@ -167,11 +172,31 @@ if rep:
 PY
 }
 
+# the replay tables: one row per ground truth, each cell "timed; never timed of all points; best /
+# optimum; P" (docs/tune.md, "Carving on the H100, from stored timings")
+replay_table() {
+  command -v python3 > /dev/null || { echo "ryoo-tables: skipped (no python3)"; return 0; }
+  local f
+  for f in "$@"; do "$carve" tune --replay "$f" --format json || return 2; done | python3 -c '
+import json, sys
+print("| kernel | points | violate a constraint | distinct valid | " + " | ".join(["carving, Hopper front", "Ryoo (ties kept)", "Ryoo strict", "Ryoo eq. 6.1", "model top 5", "model top n (carving n)"]) + " | kept by the estimate / pruned by it | optimum |")
+print("|---" * 11 + "|")
+for l in sys.stdin:
+    d = json.loads(l)
+    k = d["file"].split("/")[-1].rsplit(".", 1)[0]
+    cells = ["%d; %.1f%%; %.1f%%; P %.2f" % (s["timed"], 100 * s["never_timed_points"], 100 * s["best_vs_optimum"], s["p"]) for s in d["strategies"]]
+    est = sum(1 for x in d["survivors"] if x["kept_by"] == "estimate")
+    print("| %s | %d | %d | %d | %s | %d / %d | %.4f ms |" % (k, d["points"], d["constrained"], d["valid"], " | ".join(cells), est, d["pruned_by_estimate"], d["optimum"]["ms"]))
+'
+}
+
 mode=run
 case ${1:-} in
+  --replay) shift; if [ $# = 0 ]; then set -- docs/data/tune-replay-2026-11-27/*.jsonl docs/data/tune-unseen-h100-2026-11-27/*.jsonl; fi
+            replay_table "$@"; exit $? ;;
   --table) mode=table; shift ;;
   --repeat) mode=repeat; shift ;;
-  ""|-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+  ""|-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
 esac
 if [ $mode = table ]; then
   dir=${1:-build/ryoo}

@@ -83,6 +83,92 @@ static void fake_variant(Space *s, int i, double eff, double util, double est, d
   v->m.mem_bound = mem_bound;
 }
 
+
+/* the Hopper front: strict dominance beyond a relative eps, in any number of objectives */
+static void test_front_eps(void) {
+  /* (E, U, 1/est): A; B within 1% of A in E, worse in U; C best E; D best estimate; T a tie of A
+   * (its estimate 0.1% better) */
+  double o[] = {1, 1, 1,   1.005, 0.5, 1,   2, 0.2, 0.5,   0.5, 0.5, 3,   1, 1, 1.001};
+  bool keep[5];
+  pareto_front_eps(o, 3, 5, 0.01, keep);
+  CHECK(keep[0] && !keep[1] && keep[2] && keep[3] && keep[4], "eps 1%%: B pruned by A (0.5%% better E is within eps), A and T a tie: %d%d%d%d%d",
+        keep[0], keep[1], keep[2], keep[3], keep[4]);
+  pareto_front_eps(o, 3, 5, 0, keep);
+  CHECK(!keep[0] && keep[1] && keep[2] && keep[3] && keep[4], "eps 0: T's 0.1%% better estimate prunes A; B's 0.5%% better E keeps it: %d%d%d%d%d", keep[0],
+        keep[1], keep[2], keep[3], keep[4]);
+  double two[] = {1, 2, 2, 1};
+  pareto_front_eps(two, 2, 2, 0.01, keep);
+  CHECK(keep[0] && keep[1], "a trade-off keeps both");
+}
+
+/* hopper_utilization by hand: H100, 4 schedulers, 132 SMs, 683 cycles of global latency */
+static void test_hopper_util(void) {
+  const Machine *m = machine_find("h100");
+  CHECK(m && m->sub_partitions == 4 && m->sm_count == 132 && m->dram_latency_cycles == 683, "the H100's schedulers, SMs and latency");
+  /* no barriers: 100 instructions a region, 8-warp blocks, 4 resident (two whole waves): every
+   * other resident warp covers, a quarter of them on the stalled warp's scheduler */
+  double u = hopper_utilization(1000, 10, 10, 256, 4, 1056, m);
+  CHECK(fabs(u - 100 * (1 + 31 / 4.0) / 683) < 1e-9, "no barriers: 100 x (1 + 31/4) / 683 = 1.2811: %g", u);
+  /* barriers (2 of 12 regions): Ryoo's half of the own block's warps, (8-1)/2 + 3 x 8 = 27.5 */
+  u = hopper_utilization(1000, 12, 10, 256, 4, 1056, m);
+  CHECK(fabs(u - 1000 / 12.0 * (1 + 27.5 / 4) / 683) < 1e-9, "barriers: 83.3 x (1 + 27.5/4) / 683 = 0.9608: %g", u);
+  /* a grid of 66 blocks: half the SMs hold one block each (tail 0.5), 8 warps resident */
+  u = hopper_utilization(1000, 10, 10, 256, 4, 66, m);
+  CHECK(fabs(u - 100 * (1 + 7 / 4.0) / 683 * 0.5) < 1e-9, "the tail of a small grid: 100 x 2.75 / 683 x 0.5 = 0.2013: %g", u);
+  /* one warp per SM: three schedulers idle */
+  u = hopper_utilization(1000, 10, 10, 32, 1, 132, m);
+  CHECK(fabs(u - 100 / 683.0 * 0.25) < 1e-9, "one warp: a quarter of the schedulers: 0.0366: %g", u);
+  /* the tail of a last partial wave: 1.5 blocks per SM, the busiest runs 2 */
+  u = hopper_utilization(1000, 10, 10, 256, 4, 198, m);
+  CHECK(fabs(u - 100 * (1 + 15 / 4.0) / 683 * 0.75) < 1e-9, "1.5 blocks per SM of 2: tail 0.75 and 2 resident: %g", u);
+  CHECK(hopper_utilization(1000, 0, 0, 256, 4, 66, m) == 0 && hopper_utilization(1000, 10, 10, 256, 0, 66, m) == 0, "no regions or no block: 0");
+}
+
+/* Kernel Tuner's P: 0 random search's expected best, 1 the optimum */
+static void test_score_p(void) {
+  CHECK(fabs(score_p(6, 10, 5) - 0.8) < 1e-12 && score_p(5, 10, 5) == 1 && score_p(10, 10, 5) == 0 && fabs(score_p(12, 10, 5) + 0.4) < 1e-12,
+        "P = (10 - t) / (10 - 5): 0.8, 1, 0, -0.4");
+  CHECK(score_p(5, 5, 5) == 0, "random already at the optimum: 0");
+  /* four times 1..4 ms: random's expected best of 2 is (3x1 + 2x2 + 1x3) / 6 = 5/3 */
+  double t[] = {4, 2, 1, 3};
+  double e = expected_min_sample(t, 4, 2);
+  CHECK(fabs(e - 5 / 3.0) < 1e-12 && fabs(score_p(2, e, 1) + 0.5) < 1e-12, "E[min of 2] = 5/3; a best of 2 ms scores -0.5: %g", e);
+}
+
+/* the Hopper front in search_select: the estimate breaks ties and keeps what it alone ranks first */
+static void test_select_hopper(void) {
+  Space s;
+  memset(&s, 0, sizeof s);
+  s.in.m = machine_find("h100");
+  s.nv = 5;
+  s.v = calloc(5, sizeof(Variant));
+  double threads = 256.0 * 1056;
+  for (int i = 0; i < 5; i++) {
+    fake_variant(&s, i, 0, 0, 1, 1, false);
+    VariantMetrics *m = &s.v[i].m;
+    m->threads = 256; m->blocks_per_sm = 4; m->instr = 1000; m->regions = m->long_regions = 10;
+  }
+  s.v[0].m.est_ms = 2.0;                                  /* ties of 2 in E and U(H), slower: pruned by the estimate */
+  s.v[1].m.est_ms = 1.5;
+  s.v[2].m.est_ms = 1.0;                                  /* the tie the estimate keeps */
+  s.v[3].m.instr = 500; s.v[3].m.est_ms = 3.0;             /* twice the Efficiency, half U(H): on the front */
+  s.v[4].m.instr = 2000; s.v[4].m.regions = s.v[4].m.long_regions = 40; s.v[4].m.est_ms = 0.5;   /* worse in both, the best estimate */
+  for (int i = 0; i < 5; i++) s.v[i].m.efficiency = 1.0 / (s.v[i].m.instr * threads);
+  CarveOptions co = {.strategy = STRAT_CARVING, .front = FRONT_HOPPER, .threshold = 1.25, .eps = 0.01};
+  Selection sel = search_select(&s, &co);
+  CHECK(sel.n == 3 && sel.idx[0] == 4 && sel.idx[1] == 2 && sel.idx[2] == 3, "survivors 4, 2, 3 ranked by the estimate: %d [%d %d %d]", sel.n,
+        sel.idx[0], sel.n > 1 ? sel.idx[1] : -1, sel.n > 2 ? sel.idx[2] : -1);
+  CHECK(sel.n == 3 && sel.kept[0] == KEPT_ESTIMATE && sel.kept[1] == KEPT_FRONT && sel.kept[2] == KEPT_FRONT && sel.pruned_by_estimate == 2,
+        "kept by: the estimate (4), the front (2, 3); the estimate pruned 2 of the front: %d", sel.pruned_by_estimate);
+  selection_free(&sel);
+  co.front = FRONT_RYOO;
+  for (int i = 0; i < 5; i++) s.v[i].m.utilization = 1;
+  sel = search_select(&s, &co);
+  CHECK(sel.n == 5 && sel.kept[0] == KEPT_FRONT, "Ryoo's front with equal U keeps all five (ties kept): %d", sel.n);
+  selection_free(&sel);
+  free(s.v);
+}
+
 static void test_select(void) {
   Space s;
   memset(&s, 0, sizeof s);
@@ -409,6 +495,10 @@ int main(void) {
   test_sampling();
   test_pareto();
   test_select();
+  test_front_eps();
+  test_hopper_util();
+  test_score_p();
+  test_select_hopper();
   test_space();
   test_results();
   test_pool();

@@ -30,8 +30,10 @@ fi
 
 # ---- tune --no-bench: the ranked, verified survivors and the best written ----
 "$carve" tune $MM --no-bench -o "$t/best.cu" > "$t/tune.txt"; check $? "tune --no-bench (carving) exits 0: $(tail -3 "$t/tune.txt")"
-grep -q "strategy carving (tie-keeping Pareto front)" "$t/tune.txt" && grep -q "threshold carving left" "$t/tune.txt"; check $? "carving's stages are reported"
+grep -q "strategy carving (Hopper front: Efficiency x Utilization per scheduler x estimate, eps 0.01)" "$t/tune.txt" && grep -q "threshold carving left" "$t/tune.txt" \
+  && grep -qE "the estimate kept [0-9]+ survivors off the Efficiency x Utilization front and pruned [0-9]+ points on it" "$t/tune.txt"; check $? "carving's stages are reported, the Hopper front by default"
 n=$(grep -cE '^  [0-9]+ +block=.* yes$' "$t/tune.txt"); [ "$n" -ge 1 ]; check $? "verified survivors are ranked: $(cat "$t/tune.txt")"
+grep -q "kept by" "$t/tune.txt" && [ "$(grep -cE '^  [0-9]+ +block=.*(E x U\(H\)|estimate) +yes$' "$t/tune.txt")" = "$n" ]; check $? "each survivor says which objective kept it"
 head -1 "$t/best.cu" | grep -q "^// carve tune: block="; check $? "the best's configuration heads its source"
 "$carve" run examples/mm.cu -D N=128 --out C="$t/a.bin" > /dev/null && "$carve" run "$t/best.cu" --out C="$t/b.bin" > /dev/null
 cmp -s "$t/a.bin" "$t/b.bin"; check $? "the best runs and writes the original's bytes"
@@ -48,7 +50,8 @@ n3=$(ls "$CARVE_CACHE_DIR" | wc -l)
 [ "$n1" -gt 0 ] && [ "$n2" = "$n1" ] && [ "$n3" -gt "$n1" ]; check $? "the same tune again adds no cache record ($n1, $n2); another --arch writes its own ($n3)"
 [ "$(grep -cE '^  [0-9]+ +block=' "$t/model.txt")" = 3 ] && [ "$(grep -cE '^  [0-9]+ +block=' "$t/random.txt")" = 3 ]; check $? "model and random take --budget"
 grep -q "selected 27 of 27" "$t/exhaustive.txt"; check $? "exhaustive selects every distinct valid variant: $(grep selected "$t/exhaustive.txt")"
-tie=$(grep -cE '^  [0-9]+ +block=' "$t/tune.txt"); strict=$("$carve" tune $MM --no-bench --strict --results "$t/shared.jsonl" | grep -cE '^  [0-9]+ +block=')
+"$carve" tune $MM --no-bench --front ryoo --results "$t/shared.jsonl" > "$t/ryoo.txt"; grep -q "strategy carving (tie-keeping Pareto front)" "$t/ryoo.txt"; check $? "--front ryoo: Ryoo's front"
+tie=$(grep -cE '^  [0-9]+ +block=' "$t/ryoo.txt"); strict=$("$carve" tune $MM --no-bench --strict --results "$t/shared.jsonl" | grep -cE '^  [0-9]+ +block=')
 [ "$strict" -le "$tie" ] && [ "$strict" -ge 1 ]; check $? "the strict front is no larger than the tie-keeping one ($strict, $tie)"
 "$carve" tune tests/tune/fixed16.cu --no-bench --strategy exhaustive $regs --skip split,vector,tile > "$t/fixed.txt"; check $? "fixed16"
 grep -qE 'block=16x16 camping=off .* yes$' "$t/fixed.txt" && grep -qE 'block=32x8 camping=off .* REJECTED' "$t/fixed.txt"; check $? "a kernel correct only at its own block: the other shapes are rejected by verification"
@@ -116,7 +119,7 @@ for w in 1 2; do
   made=$(echo "$line" | sed -n 's/.*runs: \([0-9]*\) made, \([0-9]*\) reused.*/\1/p'); reused=$(echo "$line" | sed -n 's/.*runs: \([0-9]*\) made, \([0-9]*\) reused.*/\2/p')
   [ "${made:-0}" -ge 3 ] && [ "${reused:-0}" -gt $((3 * made)) ]; check $? "$w worker(s): the original's runs are reused more than made: $line"
 done
-grep -aq "(3 runs before the workers started)" "$t/vc2.err"; check $? "two workers: reduced, ragged and full made once before forking: $(grep -a "original's runs" "$t/vc2.err")"
+grep -aqE "\(([3-9]|[1-9][0-9]+) runs before the workers started\)" "$t/vc2.err"; check $? "two workers: reduced, ragged, full (and the other sizes verification adds) made once before forking: $(grep -a "original's runs" "$t/vc2.err")"
 diff "$t/vc1.txt" "$t/vc2.txt" > /dev/null && [ "$(grep -c '"ok": true' "$t/vc1.jsonl")" -ge 8 ]; check $? "the same variants verified either way: $(diff "$t/vc1.txt" "$t/vc2.txt" | head -4)"
 
 # ---- kill -9 and resume ----
@@ -164,6 +167,33 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; t
 fi
 
 # ---- bad input ----
+# ---- --replay: every strategy judged against a stored ground truth (hand-computable) ----
+# four variants alike in Efficiency and Utilization, timed 1..4 ms; the estimate ties b and c
+# (within 1%) ahead of a and d, so the Hopper front keeps b and c; e violates a constraint
+R="$t/gt.jsonl"; : > "$R"
+for v in "a 0 1 2.0 1.0" "b 1 2 1.0 2.0" "c 2 3 1.005 3.0" "d 3 4 3.0 4.0"; do
+  set -- $v
+  echo "{\"type\": \"static\", \"i\": $2, \"space\": \"00000000000000aa\", \"key\": \"block=$1\", \"kernel\": \"k\", \"hash\": \"000000000000000$3\", \"status\": \"ok\", \"why\": \"\", \"regs\": 32, \"smem\": 0, \"threads\": 256, \"blocks_per_sm\": 4, \"spills\": 0, \"instr\": 1000, \"regions\": 10, \"long_regions\": 10, \"efficiency\": 3.6991004e-09, \"utilization\": 100, \"utilization_simple\": 100, \"est_ms\": $4, \"mem_ms\": 0.1, \"mem_bound\": false, \"bottleneck\": \"instruction issue\", \"metric_s\": 0.1}" >> "$R"
+  echo "{\"type\": \"time\", \"key\": \"block=$1\", \"hash\": \"000000000000000$3\", \"status\": \"ok\", \"median_ms\": $5, \"min_ms\": $5, \"max_ms\": $5, \"compile_s\": 1, \"verify_s\": 1, \"run_s\": 0.1, \"gpu\": \"test\", \"why\": \"\", \"times\": [$5], \"timestamp\": 1}" >> "$R"
+done
+echo '{"type": "static", "i": 4, "space": "00000000000000aa", "key": "block=e", "kernel": "k", "hash": "0000000000000005", "status": "constraint", "why": "registers", "metric_s": 0.1}' >> "$R"
+"$carve" tune --replay "$R" --budget 1 > "$t/replay.txt"; check $? "--replay exits 0: $(cat "$t/replay.txt")"
+grep -q "5 points; 1 violate a constraint, 0 duplicates; 4 distinct valid, 4 verified and timed" "$t/replay.txt" && grep -q "optimum: block=a, 1.0000 ms" "$t/replay.txt"; check $? "--replay: the space and the optimum"
+grep -qE "^  carving \(Hopper front\) +2 +60.0% +50.0% +50.0% +1.6667 +-0.500  block=b" "$t/replay.txt"; check $? "--replay: the Hopper front times b and c: best 2 ms, random's expected best of 2 is 5/3, P = -0.5: $(grep Hopper "$t/replay.txt" | head -1)"
+grep -qE "^  model top 1 +1 .* 50.0% +2.5000 +0.333  block=b" "$t/replay.txt"; check $? "--replay: the model's top 1: P = (2.5 - 2) / (2.5 - 1) = 1/3"
+grep -qE "^  carving \(Ryoo, ties kept\) +4 .* 100.0% +1.0000 +0.000" "$t/replay.txt"; check $? "--replay: Ryoo's front keeps all four ties: random finds the optimum too, P = 0"
+grep -qE "^  1 +block=b +E x U\(H\)" "$t/replay.txt" && grep -q "the estimate pruned 2 points" "$t/replay.txt"; check $? "--replay: why each survivor survived, and what the estimate pruned"
+if [ $have_py = 1 ]; then
+  "$carve" tune --replay "$R" --format json --eps 0 | python3 -c 'import json,sys; d=json.load(sys.stdin)
+h=d["strategies"][0]; assert d["valid"]==4 and d["eps"]==0 and h["timed"]==1 and h["best_key"]=="block=b" and abs(h["p"]-1/3)<1e-3, h
+assert [s["kept_by"] for s in d["survivors"]]==["front"], d["survivors"]'; check $? "--replay --format json --eps 0: c's 0.5% worse estimate counts, b alone"
+fi
+grep -v '"key": "block=d", "hash": "0000000000000004", "status": "ok", "median' "$R" > "$t/part.jsonl"
+"$carve" tune --replay "$t/part.jsonl" 2> "$t/e0"; [ $? = 3 ] && grep -q "not a ground truth: 1 of 4 distinct valid variants have no time record" "$t/e0"; check $? "--replay of an incomplete ground truth: exit 3: $(cat "$t/e0")"
+"$carve" tune --replay "$t/none.jsonl" 2> "$t/e0"; [ $? = 2 ]; check $? "--replay of a missing file: exit 2"
+"$carve" tune --replay "$R" examples/mm.cu 2> "$t/e0"; [ $? = 2 ] && grep -q "no input file" "$t/e0"; check $? "--replay takes no kernel"
+"$carve" tune $MM --front best 2> "$t/e0"; [ $? = 2 ] && grep -q -- "--front is hopper or ryoo" "$t/e0"; check $? "a bad --front"
+
 "$carve" tune $MM --strategy best 2> "$t/e1"; [ $? = 2 ] && grep -q "carve tune: --strategy is carving, model, exhaustive or random" "$t/e1"; check $? "a bad strategy: $(cat "$t/e1")"
 "$carve" tune $MM --bogus 2> "$t/e2"; [ $? = 2 ] && grep -q "unknown option '--bogus'" "$t/e2"; check $? "an unknown option: $(cat "$t/e2")"
 "$carve" space $MM --no-bench 2> "$t/e3"; [ $? = 2 ] && grep -q "carve space: unknown option '--no-bench'" "$t/e3"; check $? "space takes only its own options"

@@ -20,6 +20,54 @@ double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int 
   return instr / long_regions * ((double)b_sm * w_tb - 1);
 }
 
+/* Utilization for a machine of several warp schedulers per SM (Hopper), after eq. 5.2. Ryoo's
+ * Utilization counts the instructions other warps can issue while one warp waits at the end of a
+ * stall region: Instr/Regions per warp times (W_TB-1)/2 warps of its own block (half of them, on
+ * average, are held at a barrier with it) plus (B_SM-1) x W_TB warps of the other blocks. On the
+ * G80 one issue unit served the SM; an H100 SM has sub_partitions (4) schedulers, each issuing
+ * one warp instruction a clock, with the resident warps dealt among them, so a stalled warp is
+ * covered only by the warps of its own scheduler: the other-warp term is divided by the
+ * schedulers. Four more facts of the machine enter:
+ *   - barriers: Ryoo's half of the block's own warps holds where the warps meet at barriers
+ *     (regions > long_regions); without barriers the warps of a block drift apart and every other
+ *     resident warp covers the stall (B_SM x W_TB - 1);
+ *   - the warp's own work: a register tile issues its region's independent instructions (Instr /
+ *     Regions of them) while its own loads are in flight, so the warp covers part of its stall
+ *     itself (the "1 +" below), which counts where a scheduler holds one warp only;
+ *   - the grid: the busiest SM runs ceil(blocks / SMs) blocks (the tail of the last wave: the
+ *     grid's share of the busiest SM's work, (blocks / SMs) / ceil(blocks / SMs), multiplies the
+ *     result), and holds at most that many at once (a grid smaller than the GPU does not fill
+ *     B_SM);
+ *   - schedulers left idle: fewer resident warps than schedulers leave the others without work
+ *     (resident warps / sub_partitions, at most 1).
+ * The register file and shared memory per SM enter through B_SM (occupancy, from NVRTC's counts).
+ * The result is in units of the machine's global latency (dram_latency_cycles): 1 means a
+ * scheduler has about one latency's worth of other work for each stall. It is not capped (as
+ * eq. 5.2 is not): only the order matters. grid_blocks <= 0: the tail and the grid's fill are not
+ * known and not applied. */
+double hopper_utilization(double instr, double regions, double long_regions, int threads_per_block, int b_sm, double grid_blocks,
+                          const Machine *m) {
+  if (regions <= 0 || instr <= 0 || b_sm <= 0 || threads_per_block <= 0) return 0;
+  int ws = m && m->warp_size > 0 ? m->warp_size : 32;
+  double sched = m && m->sub_partitions > 0 ? m->sub_partitions : 1;
+  double sms = m && m->sm_count > 0 ? m->sm_count : 1;
+  double lat = m && m->dram_latency_cycles > 0 ? m->dram_latency_cycles : 1;
+  double w_tb = (double)((threads_per_block + ws - 1) / ws);
+  double blocks = b_sm, tail = 1;
+  if (grid_blocks > 0) {
+    /* a grid from a stored Efficiency carries its 9 digits: a whole number of blocks per SM stays whole */
+    double per_sm = grid_blocks / sms, busiest = ceil(per_sm * (1 - 1e-6));
+    if (busiest < 1) busiest = 1;
+    tail = per_sm / busiest;
+    if (busiest < blocks) blocks = busiest;
+  }
+  double warps = blocks * w_tb;
+  bool barriers = regions > long_regions * (1 + 1e-9);
+  double others = barriers ? (w_tb - 1) / 2.0 + (blocks - 1) * w_tb : warps - 1;
+  double fill = warps < sched ? warps / sched : 1;
+  return instr / regions * (1 + others / sched) / lat * fill * tail;
+}
+
 /* what the hooks share: the counts, whether a global load awaits its consumer, the sampled blocks,
  * the cost model, lanes entering each loop, and the lanes of hoisted nodes (counted at the end,
  * once per entry of the loop they leave) */

@@ -74,6 +74,10 @@ int count_instructions(Launch *L, Counts *c, int max_blocks);
 double ryoo_efficiency(double instr, double threads);                            /* eq. 5.1 */
 double ryoo_utilization(double instr, double regions, int w_tb, int b_sm);       /* eq. 5.2 */
 double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int b_sm);  /* eq. 6.1 */
+/* eq. 5.2 per warp scheduler, with barriers, the warp's own work, the grid's tail and idle
+ * schedulers (metrics.c); in units of the machine's global latency; grid_blocks <= 0: unknown */
+double hopper_utilization(double instr, double regions, double long_regions, int threads_per_block, int b_sm, double grid_blocks,
+                          const Machine *m);
 
 typedef struct Ceilings {     /* what one GPU sustains (calibration file, else the machine table) */
   double dram_gbps, l2_gbps, shared_gbps, fp32_gflops, latency_ns, launch_us, clock_mhz, l2_latency_ns;

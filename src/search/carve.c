@@ -1,6 +1,7 @@
 /* carve: which variants to time. Ryoo's optimization carving (Ch. 5.2, 6.2): a threshold stage
  * on the first-order concern (memory-bound variants much slower in memory than the best), then
- * the Pareto front of Efficiency (eq. 5.1) x Utilization (eq. 5.2, or 6.1); the model's top k
+ * the Pareto front of Efficiency (eq. 5.1) x Utilization (eq. 5.2, or 6.1), or the Hopper front
+ * (Efficiency x Utilization per scheduler x the estimate, docs/tune.md); the model's top k
  * by the estimate; exhaustive; random sampling (Appendix A's expected best). Only distinct valid
  * variants (status VS_OK) are candidates: duplicates of one source are timed once. */
 #include "search.h"
@@ -18,6 +19,36 @@ void pareto_front(const double *x, const double *y, int n, bool strict, bool *ke
       if (dominated) keep[i] = false;
     }
   }
+}
+
+void pareto_front_eps(const double *obj, int k, int n, double eps, bool *keep) {
+  for (int i = 0; i < n; i++) {
+    keep[i] = true;
+    const double *p = obj + (size_t)i * (size_t)k;
+    for (int j = 0; j < n && keep[i]; j++) {
+      if (j == i) continue;
+      const double *q = obj + (size_t)j * (size_t)k;
+      bool no_worse = true, better = false;
+      for (int d = 0; d < k; d++) {
+        if (q[d] < p[d] - eps * fabs(p[d])) no_worse = false;
+        if (q[d] > p[d] + eps * fabs(p[d])) better = true;
+      }
+      if (no_worse && better) keep[i] = false;
+    }
+  }
+}
+
+/* the grid's blocks come from Efficiency (eq. 5.1: 1 / (Instr x Threads)), so a stored record
+ * is enough */
+double variant_hopper_util(const VariantMetrics *vm, const Machine *m) {
+  double threads = vm->efficiency > 0 && vm->instr > 0 ? 1.0 / (vm->efficiency * vm->instr) : 0;
+  double blocks = vm->threads > 0 ? threads / vm->threads : 0;
+  return hopper_utilization(vm->instr, vm->regions, vm->long_regions, vm->threads, vm->blocks_per_sm, blocks, m);
+}
+
+double score_p(double t, double random_expected, double best) {
+  double span = random_expected - best;
+  return span > 0 ? (random_expected - t) / span : 0;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -73,8 +104,46 @@ static void rank(const Space *s, int *idx, int n) {
   qsort(idx, (size_t)n, sizeof *idx, by_estimate);
 }
 
+/* the trade-off stage over the nt candidates left by the threshold: Ryoo's front of Efficiency x
+ * Utilization, or the Hopper front (Efficiency x hopper_utilization x 1/estimate, strict beyond
+ * o->eps); why[v] gets KEPT_FRONT or KEPT_ESTIMATE for every survivor v */
+static void trade_off(const Space *s, const CarveOptions *o, const int *cand, int nt, Selection *sel, unsigned char *why) {
+  bool *keep = xmalloc(sizeof(bool) * (size_t)(nt + 1));
+  if (o->front == FRONT_HOPPER) {
+    double *obj = xmalloc(sizeof(double) * 3 * (size_t)(nt + 1)), *two = xmalloc(sizeof(double) * 2 * (size_t)(nt + 1));
+    bool *keep2 = xmalloc(sizeof(bool) * (size_t)(nt + 1));
+    for (int i = 0; i < nt; i++) {
+      const VariantMetrics *m = &s->v[cand[i]].m;
+      obj[3 * i] = two[2 * i] = m->efficiency;
+      obj[3 * i + 1] = two[2 * i + 1] = variant_hopper_util(m, s->in.m);
+      obj[3 * i + 2] = m->est_ms > 0 ? 1.0 / m->est_ms : 0;
+    }
+    pareto_front_eps(obj, 3, nt, o->eps, keep);
+    pareto_front_eps(two, 2, nt, o->eps, keep2);
+    for (int i = 0; i < nt; i++) {
+      if (keep2[i] && !keep[i]) sel->pruned_by_estimate++;
+      if (keep[i]) why[cand[i]] = keep2[i] ? KEPT_FRONT : KEPT_ESTIMATE;
+    }
+    free(obj); free(two); free(keep2);
+  } else {
+    double *x = xmalloc(sizeof(double) * (size_t)(nt + 1)), *y = xmalloc(sizeof(double) * (size_t)(nt + 1));
+    for (int i = 0; i < nt; i++) {
+      const VariantMetrics *m = &s->v[cand[i]].m;
+      x[i] = m->efficiency;
+      y[i] = o->simple_util ? m->utilization_simple : m->utilization;
+    }
+    pareto_front(x, y, nt, o->strict, keep);
+    for (int i = 0; i < nt; i++) if (keep[i]) why[cand[i]] = KEPT_FRONT;
+    free(x); free(y);
+  }
+  for (int i = 0; i < nt; i++) if (keep[i]) sel->idx[sel->n++] = cand[i];
+  free(keep);
+}
+
 Selection search_select(const Space *s, const CarveOptions *o) {
-  Selection sel = {xmalloc(sizeof(int) * (size_t)(s->nv + 1)), 0, 0, 0};
+  Selection sel = {xmalloc(sizeof(int) * (size_t)(s->nv + 1)), 0, 0, 0, NULL, 0};
+  unsigned char *why = xmalloc((size_t)(s->nv + 1));
+  memset(why, 0, (size_t)(s->nv + 1));
   int *cand = xmalloc(sizeof(int) * (size_t)(s->nv + 1)), nc = 0;
   for (int i = 0; i < s->nv; i++) if (s->v[i].status == VS_OK) cand[nc++] = i;
   sel.candidates = nc;
@@ -109,24 +178,20 @@ Selection search_select(const Space *s, const CarveOptions *o) {
       cand[nt++] = cand[i];
     }
     sel.after_threshold = nt;
-    double *x = xmalloc(sizeof(double) * (size_t)(nt + 1)), *y = xmalloc(sizeof(double) * (size_t)(nt + 1));
-    bool *keep = xmalloc(sizeof(bool) * (size_t)(nt + 1));
-    for (int i = 0; i < nt; i++) {
-      const VariantMetrics *m = &s->v[cand[i]].m;
-      x[i] = m->efficiency;
-      y[i] = o->simple_util ? m->utilization_simple : m->utilization;
-    }
-    pareto_front(x, y, nt, o->strict, keep);
-    for (int i = 0; i < nt; i++) if (keep[i]) sel.idx[sel.n++] = cand[i];
-    free(x); free(y); free(keep);
+    trade_off(s, o, cand, nt, &sel, why);
   }
   rank(s, sel.idx, sel.n);
+  sel.kept = xmalloc((size_t)(sel.n + 1));
+  for (int i = 0; i < sel.n; i++) sel.kept[i] = why[sel.idx[i]];
+  free(why);
   free(cand);
   return sel;
 }
 
 void selection_free(Selection *sel) {
   free(sel->idx);
+  free(sel->kept);
   sel->idx = NULL;
+  sel->kept = NULL;
   sel->n = 0;
 }

@@ -43,7 +43,8 @@ static const char usage_space[] =
 static const char usage_tune[] =
   "usage: carve tune FILE.cu [--strategy carving|model|exhaustive|random] [--budget N] [--time SECONDS]\n"
   "                  [--results FILE.jsonl] [--gpus 0,1,...] [--t4 OUT.json] [-o BEST.cu] [--no-bench]\n"
-  "                  [--strict] [--simple-util] [--threshold X] [--seed N] [--reps N] [--timeout SECONDS]\n"
+  "                  [--front hopper|ryoo] [--eps X] [--strict] [--simple-util] [--threshold X] [--seed N]\n"
+  "                  [--reps N] [--timeout SECONDS]\n"
   "                  [--workers N] [--no-cache] [--regs N] [--progress] [--format text|json]\n"
   "                  [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE] [--arch h100|h200]\n"
   "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
@@ -53,13 +54,17 @@ static const char usage_tune[] =
   "                  (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
-  "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
+  "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"  "       carve tune --replay R.jsonl [--budget K] [--eps X] [--arch A] [--format text|json]\n"
+  "                  (no GPU: every strategy judged against the ground truth R holds, Kernel Tuner's P)\n"
   "\n"
   "Search the space of 'carve space' for the fastest verified variant. Strategies:\n"
   "  carving     (default) Ryoo's optimization carving: a threshold on memory time (memory-bound\n"
   "              variants slower in memory than --threshold x the best, default 1.25), then the\n"
-  "              Pareto front of Efficiency x Utilization (ties kept; --strict: weak dominance;\n"
-  "              --simple-util: eq. 6.1); the survivors are timed\n"
+  "              Pareto front; the survivors are timed. --front hopper (the default): Efficiency x\n"
+  "              Utilization per warp scheduler (the grid's tail, barriers, idle schedulers) x the\n"
+  "              estimate, a point pruned only when another is no worse in all three and better by\n"
+  "              more than --eps (default 0.01) in one; --front ryoo: Efficiency x Utilization\n"
+  "              (eq. 5.2, ties kept; --strict: weak dominance; --simple-util: eq. 6.1)\n"
   "  model       the estimate ranks every variant; the top --budget (default 5) are timed\n"
   "  exhaustive  every distinct valid variant is timed: the ground truth\n"
   "  random      --budget (default 10) variants drawn without replacement (--seed)\n"
@@ -78,7 +83,8 @@ const char *search_usage(const char *name) { return !strcmp(name, "space") ? usa
 
 typedef struct TuneArgs {
   bool tune;
-  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip, *blocks;
+  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip, *blocks, *replay;
+  bool front_set;                /* --front given (else: hopper, or ryoo with --strict / --simple-util) */
   PPOptions pp;
   const char **args; int nargs;
   const char **merge; int nmerge;
@@ -138,6 +144,13 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--t4") && t) a->t4 = val;
   else if (!strcmp(opt, "-o") && t) a->out = val;
   else if (!strcmp(opt, "--threshold") && t) { if (!number(val, 0, 1e9, &a->co.threshold)) { usage_error(cmd, "--threshold needs a number (0: none)"); return 2; } }
+  else if (!strcmp(opt, "--replay") && t) a->replay = val;
+  else if (!strcmp(opt, "--front") && t) {
+    if (!strcmp(val, "hopper")) a->co.front = FRONT_HOPPER;
+    else if (!strcmp(val, "ryoo")) a->co.front = FRONT_RYOO;
+    else { usage_error(cmd, "--front is hopper or ryoo"); return 2; }
+    a->front_set = true;
+  } else if (!strcmp(opt, "--eps") && t) { if (!number(val, 0, 1, &a->co.eps)) { usage_error(cmd, "--eps needs a number from 0 to 1"); return 2; } }
   else if (!strcmp(opt, "--seed") && t) { NEEDS_INT(0, 4e18); a->co.seed = (uint64_t)x; }
   else if (!strcmp(opt, "--reps") && t) { NEEDS_INT(1, 100000); a->to.reps = (int)x; }
   else if (!strcmp(opt, "--timeout") && t) { NEEDS_INT(1, 86400); a->to.timeout_s = (int)x; }
@@ -198,6 +211,7 @@ static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
     if (!a->out) return usage_error(cmd, "--merge needs -o OUT.jsonl");
     return 0;
   }
+  if (a->replay) return npos ? usage_error(cmd, "--replay takes a results file, no input file") : 0;
   if (npos != 1) return usage_error(cmd, npos ? "one input file" : "no input file");
   a->file = pos[0];
   if (a->tasks && (a->task >= a->tasks)) return usage_error(cmd, "--task must be below --tasks");
@@ -386,8 +400,9 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
     printf(", \"ranked\": [");
     for (int k = 0; k < sel->n; k++) {
       const Variant *v = &s->v[sel->idx[k]];
-      printf("%s{\"key\": \"%s\", \"est_ms\": %.6g, \"verified\": %s}", k ? ", " : "", v->key, v->m.est_ms,
-             verified[k] > 0 ? "true" : verified[k] < 0 ? "false" : "null");
+      printf("%s{\"key\": \"%s\", \"est_ms\": %.6g, \"verified\": %s, \"kept_by\": \"%s\"}", k ? ", " : "", v->key, v->m.est_ms,
+             verified[k] > 0 ? "true" : verified[k] < 0 ? "false" : "null",
+             a->co.strategy != STRAT_CARVING ? a->co.strategy == STRAT_MODEL ? "estimate" : strategy_name(a->co.strategy) : sel->kept[k] == KEPT_ESTIMATE ? "estimate" : "front");
     }
     printf("]");
     if (u->best >= 0) printf(", \"best\": {\"key\": \"%s\", \"median_ms\": %.6f}", s->v[u->best].key, u->best_ms);
@@ -400,22 +415,30 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
     return;
   }
   printf("%s: kernel %s, strategy %s%s\n", s->in.path, s->kernel, strategy_name(a->co.strategy),
-         a->co.strategy == STRAT_CARVING ? (a->co.strict ? " (strict Pareto front)" : " (tie-keeping Pareto front)") : "");
+         a->co.strategy != STRAT_CARVING ? "" : a->co.front == FRONT_HOPPER ? fmt(" (Hopper front: Efficiency x Utilization per scheduler x estimate, eps %g)", a->co.eps)
+         : a->co.strict ? " (strict Pareto front)" : " (tie-keeping Pareto front)");
   if (s->launch_note[0]) printf("  the program's %s\n", s->launch_note);
   int pending = space_count(s, VS_PENDING);
   printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants%s\n", s->nv, space_count(s, VS_CONSTRAINT),
          space_count(s, VS_DUPLICATE), valid, pending ? fmt("; %d without static metrics yet (--time: run again to resume)", pending) : "");
   if (a->co.strategy == STRAT_CARVING) printf("  threshold carving left %d; trade-off carving (Pareto front) left %d\n", sel->after_threshold, sel->n);
+  if (a->co.strategy == STRAT_CARVING && a->co.front == FRONT_HOPPER) {
+    int by_est = 0;
+    for (int k = 0; k < sel->n; k++) by_est += sel->kept[k] == KEPT_ESTIMATE;
+    printf("  the estimate kept %d survivors off the Efficiency x Utilization front and pruned %d points on it\n", by_est, sel->pruned_by_estimate);
+  }
   printf("  selected %d of %d (%.1f%% of the valid space never timed)\n", sel->n, valid, 100 * reduction);
-  printf("  %-4s %-44s %10s %10s %9s %9s  %s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", "verified");
+  bool kept = a->co.strategy == STRAT_CARVING && a->co.front == FRONT_HOPPER;   /* which objective kept each survivor */
+  printf("  %-4s %-44s %10s %10s %9s %9s  %s%s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", kept ? "kept by   " : "", "verified");
   double me = max_metric(s, 0), mu = max_metric(s, 1);
   for (int k = 0; k < sel->n; k++) {
     const Variant *v = &s->v[sel->idx[k]];
     const TimeRecord *t = results_time(r, v->hash);
     VerifyRecord vr = {0};
     const char *why = t ? t->why : results_verify(r, v->hash, &vr) ? vr.why : "";
-    printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
-           v->m.efficiency / me, v->m.utilization / mu, verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why) : "-");
+    printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s%s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
+           v->m.efficiency / me, v->m.utilization / mu, !kept ? "" : sel->kept[k] == KEPT_ESTIMATE ? "estimate  " : "E x U(H)  ",
+           verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why) : "-");
   }
   if (u->timed) printf("  timed %d, %d verified on the GPU; evaluation %.1f s\n", u->timed, u->timed_ok, u->sel_eval_s);
   if (u->best >= 0) printf("  best: %s, %.4f ms\n", s->v[u->best].key, u->best_ms);
@@ -565,12 +588,20 @@ int search_main(const char *name, int argc, char **argv) {
   memset(&a, 0, sizeof a);
   a.tune = !strcmp(name, "tune");
   a.format = "text";
+  a.co.eps = CARVE_EPS;
   a.progress = isatty(2);
   for (int i = 0; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(search_usage(name), stdout); return 0; }
   int rc = parse_args(&a, name, argc, argv);
   if (rc) return rc;
+  if (!a.front_set) a.co.front = a.co.strict || a.co.simple_util ? FRONT_RYOO : FRONT_HOPPER;
   if (a.time_s > 0) a.deadline = search_now() + a.time_s;
+  if (a.replay) {
+    const Machine *m = machine_find(a.arch ? a.arch : "h100");
+    if (!m) return usage_error(name, fmt("unknown --arch '%s' (h100, h200)", a.arch));
+    ReplayOptions ro = {m, a.co.budget, a.co.eps, !strcmp(a.format, "json")};
+    return search_replay(a.replay, &ro);
+  }
   if (a.merge) {
     char why[512];
     rc = results_merge(a.merge, a.nmerge, a.out, why, sizeof why);

@@ -217,7 +217,7 @@ static void ix_put(Results *r, uint64_t k, int line) {
 static void add_line(Results *r, const char *line) {
   TimeRecord t;
   /* another build's record: not a verdict this build trusts (computed, verified, timed again) */
-  if (!own_build(line)) { r->foreign++; return; }
+  if (!r->any_build && !own_build(line)) { r->foreign++; return; }
   if (time_from_record(&t, line)) {
     r->t = xrealloc(r->t, sizeof(TimeRecord) * (size_t)(r->nt + 1));
     r->t[r->nt++] = t;
@@ -314,6 +314,20 @@ bool results_open(Results *r, const char *path, char *why, size_t whylen) {
   if (r->foreign)
     fprintf(stderr, "carve tune: %d record%s in %s were written by another carve build: not trusted, computed and verified again\n", r->foreign,
             r->foreign == 1 ? "" : "s", path);
+  return true;
+}
+
+bool results_open_stored(Results *r, const char *path, char *why, size_t whylen) {
+  memset(r, 0, sizeof *r);
+  r->fd = -1;
+  r->path = path;
+  r->any_build = true;
+  size_t n = 0;
+  char *text = read_file(path, &n);
+  if (!text) { snprintf(why, whylen, "cannot read %s: %s", path, strerror(errno)); return false; }
+  read_lines(r, text);
+  r->nread = r->nlines + r->nt;
+  free(text);
   return true;
 }
 

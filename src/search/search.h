@@ -4,8 +4,10 @@
  *              optimize() on a relaunched copy of the source; constraints
  *   static.c   static metrics of every variant (NVRTC resources, Ryoo's Efficiency and
  *              Utilization, the estimate), a worker per core (fork), cached by source hash
- *   carve.c    threshold and trade-off carving (Pareto front, tie-keeping or strict), the model's
+ *   carve.c    threshold and trade-off carving (Pareto front, tie-keeping or strict; the Hopper
+ *              front of Efficiency x Utilization per scheduler x the estimate), the model's
  *              top k, random sampling, Appendix A's expected best without replacement
+ *   replay.c   the strategies judged offline from a stored ground truth, Kernel Tuner's score P
  *   results.c  append-only JSON lines (resume after kill -9), merge, Kernel Tuner's T4 export,
  *              the Slurm array file
  *   check.c    verification against the interpreter (the launch shape by sampled threads, the
@@ -150,12 +152,20 @@ void variant_metrics(Space *s, Variant *v);
 
 /* ---- carve.c ---- */
 typedef enum { STRAT_CARVING, STRAT_MODEL, STRAT_EXHAUSTIVE, STRAT_RANDOM } Strategy;
+/* the trade-off stage: Ryoo's Efficiency x Utilization (eq. 5.2 or 6.1), or the Hopper front:
+ * Efficiency x Utilization per scheduler (hopper_utilization) x the estimate, with strict
+ * dominance beyond the static metrics' precision (CARVE_EPS) */
+typedef enum { FRONT_RYOO, FRONT_HOPPER } CarveFront;
+enum { KEPT_FRONT = 1, KEPT_ESTIMATE = 2 };   /* Selection.kept: why a survivor survived */
+#define CARVE_EPS 0.01
 typedef struct CarveOptions {
   Strategy strategy;
+  CarveFront front;             /* carving's trade-off stage (FRONT_RYOO: 0, the zero value) */
   bool strict;                  /* weak-dominance Pareto front (Ryoo 6.4.2); default tie-keeping (6.2) */
   bool simple_util;             /* eq. 6.1 in place of eq. 5.2 */
   double threshold;             /* threshold carving: drop memory-bound variants whose memory time
                                    exceeds this times the space's best (0: no threshold stage) */
+  double eps;                   /* the Hopper front's relative tolerance (CARVE_EPS from the command) */
   int budget;                   /* model: k; random: n; 0 default */
   uint64_t seed;                /* random */
 } CarveOptions;
@@ -163,17 +173,41 @@ typedef struct Selection {
   int *idx; int n;              /* selected variants, ranked (best estimate first) */
   int after_threshold;          /* variants left by the threshold stage */
   int candidates;               /* distinct valid variants the strategy chose from */
+  unsigned char *kept;          /* per selected variant (idx order), carving: KEPT_FRONT where it is on
+                                   the two-metric front, KEPT_ESTIMATE where the estimate kept it */
+  int pruned_by_estimate;       /* Hopper front: points of the two-metric front the estimate pruned */
 } Selection;
 Selection search_select(const Space *s, const CarveOptions *o);
 void selection_free(Selection *sel);
 /* tie-keeping: drop i when some j is better in both; strict: when some j is no worse in both
  * and better in one. keep[] gets the front of the n points (x, y larger is better) */
 void pareto_front(const double *x, const double *y, int n, bool strict, bool *keep);
+/* n points of k objectives each (row-major, larger is better): keep[i] unless some j is no worse
+ * than i in every objective (within a relative eps) and better than i by more than eps in one */
+void pareto_front_eps(const double *obj, int k, int n, double eps, bool *keep);
+/* hopper_utilization of a variant's metrics on machine m (the grid from Efficiency: 1/(E x Instr)
+ * threads) */
+double variant_hopper_util(const VariantMetrics *vm, const Machine *m);
+/* Kernel Tuner's normalized score: (random - t) / (random - best) (0: random search's expected
+ * best at the same budget, 1: the optimum); 0 where random already finds the optimum */
+double score_p(double t, double random_expected, double best);
 /* Appendix A: the expected minimum of n values drawn without replacement from t[0..S-1]
  * (any order) */
 double expected_min_sample(const double *t, int S, int n);
 /* the smallest n whose expected best reaches `fraction` of the best (best/E[min] >= fraction) */
 int sample_size_for(const double *t, int S, double fraction);
+
+/* ---- replay.c ---- */
+typedef struct ReplayOptions {
+  const Machine *m;             /* the machine the records were computed for (hopper_utilization) */
+  int budget;                   /* the model's top k (0: 5) */
+  double eps;                   /* the Hopper front's tolerance */
+  bool json;
+} ReplayOptions;
+/* carving (the Hopper front, Ryoo's three), the model's top k and random search judged against the
+ * ground truth a results file holds, with Kernel Tuner's score P at equal budgets; 0, 2 an error,
+ * 3 not a ground truth (a distinct valid variant without a time record) */
+int search_replay(const char *path, const ReplayOptions *ro);
 
 /* ---- results.c ---- */
 typedef struct TimeRecord {
@@ -192,6 +226,7 @@ typedef struct Results {
   TimeRecord *t; int nt;
   uint64_t *ix_key; int *ix_line; int ix_cap, ix_n;   /* lines by (space, key) and by verified hash */
   int foreign;                  /* records of another carve build: read, not used */
+  bool any_build;               /* results_open_stored: every record used, whatever build wrote it */
   int nread, written;           /* whole records in the file when read; appended since */
   int failed;                   /* records that could not be written (the first failure stops writing) */
   int fail_after;               /* tests: the write after this many fails (-1: never) */
@@ -201,6 +236,10 @@ typedef struct VerifyRecord { bool ok; char why[256]; double verify_s; } VerifyR
 /* open (create) path, read what it holds; false with why */
 bool results_open(Results *r, const char *path, char *why, size_t whylen);
 void results_close(Results *r);
+/* a stored results file read as it is, for --replay: measurements of any carve build used (a
+ * replay judges strategies against the times stored, it verifies and times nothing), no lock,
+ * nothing written; false with why */
+bool results_open_stored(Results *r, const char *path, char *why, size_t whylen);
 /* one record, written whole with one write() and fsync'd (O_APPEND: workers may share it) */
 bool results_append(Results *r, const char *line);
 /* false after a message (exit 2) when a record could not be written: how many, why, what was kept */
