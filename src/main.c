@@ -69,7 +69,7 @@ static const char usage_optimize[] =
   "usage: carve optimize FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
   "                      [--arg ...] [--arch MACHINE|sm_XX] [-o OUT.cu] [--passes A,B | --skip A]\n"
   "                      [--set PASS.PARAM=VALUE] [--explain] [--format text|json] [--no-verify]\n"
-  "                      [--no-estimate] [--regs N] [--calibration FILE]\n"
+  "                      [--no-estimate] [--regs N] [--calibration FILE] [--max-steps N] [--max-seconds S]\n"
   "\n"
   "First canon (canonical forms, verified, not gated by the estimate: counted loops, one guard,\n"
   "pointer rows folded, tile constants as blockDim, accumulations in global memory kept in a\n"
@@ -116,7 +116,7 @@ static const char usage_bench[] =
   "usage: carve bench FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
   "                   [--shared BYTES] [--arg ...] [--reps N] [--flush-l2] [--verify] [--verify-blocks N]\n"
   "                   [--ncu] [--baseline | --no-baseline] [--arch sm_XX|MACHINE] [--timeout SECONDS]\n"
-  "                   [--calibration FILE] [--format text|json] [--emit DIR]\n"
+  "                   [--calibration FILE] [--format text|json] [--emit DIR] [--max-steps N] [--max-seconds S]\n"
   "\n"
   "Generate a standalone CUDA harness for the launch (inputs made by exactly the generators\n"
   "'carve run' uses), build it with nvcc and time it: 2 warm-up launches, then the median, min and\n"
@@ -133,7 +133,8 @@ static const char usage_bench[] =
   "  --emit DIR    write DIR/harness.cu and DIR/build.sh; do not build or run\n"
   "A file with a main and no launch specification: the launches the program made (as analyze takes\n"
   "them: --launch N, --kernel K, --host FUNC), their buffers given to the harness as files\n"
-  "(--emit DIR: DIR/launch-N/ each).\n"
+  "(--emit DIR: DIR/launch-N/ each); the program runs for at most --max-seconds S (default 60) or\n"
+  "exactly --max-steps N steps.\n"
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char usage_run[] =
@@ -176,7 +177,7 @@ static const char usage_run[] =
 static const char usage_analyze[] =
   "usage: carve analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
   "                     [--shared BYTES] [--arg ...] [--arch MACHINE|sm_XX] [--blocks N]\n"
-  "                     [--format text|json|sarif] [--fail-on warning|error]\n"
+  "                     [--format text|json|sarif] [--fail-on warning|error] [--max-steps N] [--max-seconds S]\n"
   "\n"
   "Run N sampled blocks (default 16: first, last and evenly spread; all when the grid is smaller)\n"
   "in the interpreter and report, for every global and shared memory instruction: its index as an\n"
@@ -199,7 +200,7 @@ static const char usage_analyze[] =
 static const char usage_estimate[] =
   "usage: carve estimate FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--grid ...] [--block ...]\n"
   "                      [--shared BYTES] [--arg ...] [--arch MACHINE|sm_XX] [--regs N]\n"
-  "                      [--calibration FILE] [--format text|json]\n"
+  "                      [--calibration FILE] [--format text|json] [--max-steps N] [--max-seconds S]\n"
   "       carve estimate --rank A.cu B.cu ... [-D ...] [--arch ...] [--regs N] [--format text|json]\n"
   "\n"
   "Registers per thread, static shared memory, stack and spills as ptxas reports them (NVRTC loaded\n"

@@ -19,14 +19,14 @@ check $? "check --ncu: exit 2 and one line naming the command and the flag (got 
 values=("-D N=4" "-I ." "--kernel vv" "--format json" "-o $tmp/x" "--grid 1" "--block 32" "--shared 0" "--arg h=8"
         "--out C=$tmp/x" "--max-steps 100" "--no-race-check" "--dump-inputs $tmp/d" "--verify" "--verify-blocks 2" "--ncu"
         "--flush-l2" "--baseline" "--no-baseline" "--emit $tmp/e" "--reps 3" "--timeout 5" "--arch h100" "--blocks 4"
-        "--regs 32" "--fail-on warning" "--calibration $tmp/c" "--rank")
+        "--regs 32" "--fail-on warning" "--calibration $tmp/c" "--rank" "--max-seconds 5")
 declare -A accepts=(
   [check]="-D -I --format"
   [print]="-D -I --kernel -o"
   [run]="-D -I --kernel --grid --block --shared --arg --arch --out --max-steps --no-race-check --dump-inputs --format"
-  [analyze]="-D -I --kernel --grid --block --shared --arg --arch --blocks --format --fail-on"
-  [estimate]="-D -I --kernel --grid --block --shared --arg --arch --regs --calibration --format --rank"
-  [bench]="-D -I --kernel --grid --block --shared --arg --reps --flush-l2 --verify --verify-blocks --ncu --baseline --no-baseline --arch --timeout --calibration --format --emit"
+  [analyze]="-D -I --kernel --grid --block --shared --arg --arch --blocks --format --fail-on --max-steps --max-seconds"
+  [estimate]="-D -I --kernel --grid --block --shared --arg --arch --regs --calibration --format --rank --max-steps --max-seconds"
+  [bench]="-D -I --kernel --grid --block --shared --arg --reps --flush-l2 --verify --verify-blocks --ncu --baseline --no-baseline --arch --timeout --calibration --format --emit --max-steps --max-seconds"
   [arch]="--format"
   [calibrate]="--out --arch")
 for cmd in check print run analyze estimate bench arch calibrate; do

@@ -7,6 +7,7 @@
 #include "limits_parse.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* ---- scopes ---- */
 typedef struct VarScope {
@@ -3151,7 +3152,7 @@ static bool host_var_unsupported(const char *msg) {
 /* whether a declaration begins with a name that is no type carve knows, used as one
  * ("cudaArray *a;", "extern \"C\" cudaTextureObject_t t;"): a type of a header carve does not read */
 static bool unknown_type_first(Token *tok) {
-  while (tok_equal(tok, "static") || tok_equal(tok, "extern") || tok_equal(tok, "const") || tok_equal(tok, "volatile") ||
+  while (tok_equal(tok, "static") || tok_equal(tok, "extern") || tok_equal(tok, "const") || tok_equal(tok, "constexpr") || tok_equal(tok, "volatile") ||
          tok_equal(tok, "inline") || tok->kind == TK_STR)
     tok = tok->next;
   if (tok->kind != TK_IDENT || is_typename(tok)) return false;
@@ -3475,6 +3476,21 @@ static void toplevel_call(void *ud) {
  * value: the instance is an ordinary function named "k<256, float>", printed back as an
  * explicit specialization after the template's declaration. */
 enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 1024 };
+
+/* Each nested template instance parses a whole function on the C stack (2 to 4 KB a level at
+ * -O2, several times that under ASan), so the depth is also bounded by the stack: an instance
+ * is refused with a diagnostic once half the process's stack is used, leaving the other half
+ * for parsing the function itself (whose nesting limits were measured to fit in it). */
+static uintptr_t stack_base;   /* the frame of parse() or late_instance(), 0 outside them */
+static size_t stack_limit(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < ((rlim_t)1 << 30)) return (size_t)rl.rlim_cur;
+  return (size_t)8 << 20;
+}
+static bool stack_half_used(void) {
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  return stack_base && here < stack_base && stack_base - here > stack_limit() / 2;
+}
 typedef struct { char *name; bool is_type; Type *vty; Token *deflt; } TParam;
 typedef struct Template {
   char *name, *local;     /* "ns::k" and "k" */
@@ -3661,6 +3677,9 @@ static Obj *instantiate(Template *t, TArg *args, Token *at) {
   if (instance_depth >= MAX_INSTANCE_DEPTH)
     error_tok(at, "template instances nested too deeply (%d, as clang's and nvcc's -ftemplate-depth; docs/limits.md) instantiating '%s'",
               MAX_INSTANCE_DEPTH, full);
+  if (stack_half_used())
+    error_tok(at, "template instances nested too deeply for carve's stack (%d levels; half of the %zu MiB stack used) instantiating '%s'",
+              instance_depth, stack_limit() >> 20, full);
   ParserState saved = save_parser();
   char **su = using_ns; int sn = n_using;
   NsAlias *sa = ns_aliases; int sna = n_ns_aliases;
@@ -3879,6 +3898,7 @@ Program *parse(Token *tok) {
   last_item = NULL;
   n_host_funcs = 0;
   nest_depth = stmt_depth = expr_level = 0;
+  stack_base = (uintptr_t)__builtin_frame_address(0);
   merge_qualified(tok);
   define_cg_types();
   vla_reset();
@@ -3960,7 +3980,7 @@ Program *parse(Token *tok) {
     int errs = diag_errors;
     /* quiet for host functions (C++ bodies are not carve's business) and type definitions and
      * constants that are not C; a host variable that does not parse is an error like any other */
-    bool host_var = dc == DECL_HOST && !is_host_function(tok);
+    bool host_var = (dc == DECL_HOST || dc == DECL_CONST) && !is_host_function(tok);
     if (dc == DECL_TYPE || dc == DECL_CONST || dc == DECL_HOST) diag_quiet = true;
     Scope *scope_saved = scope;
     TopCall call = {tok, dc == DECL_CONST};
@@ -3971,7 +3991,8 @@ Program *parse(Token *tok) {
       cur_fn = NULL;
       block_depth = 0;
       nest_depth = stmt_depth = expr_level = 0;
-      if (host_var && !host_var_unsupported(diag_last_msg) && !unknown_type_first(start)) {
+      /* an extern declaration is the program's own (C++ allows `extern const T x;`): quiet */
+      if (host_var && !host_var_unsupported(diag_last_msg) && !unknown_type_first(start) && !tok_equal(start, "extern")) {
         diag_quiet = quiet_saved;
         diag_errors = errs;
         char msg[sizeof diag_last_msg];
@@ -3993,6 +4014,7 @@ Program *parse(Token *tok) {
     diag_quiet = quiet_saved;
   }
   instantiate_launches();
+  stack_base = 0;
   vla_reset();
   Program *p = prog;
   program_finish(p);
@@ -4095,7 +4117,9 @@ static Obj *late_instance(Program *p, const char *name) {
   while (*funcs_tail) funcs_tail = &(*funcs_tail)->next;
   for (last_item = p->items; last_item && last_item->next; last_item = last_item->next) {}
   LateInstance li = {p, name, NULL};
+  stack_base = (uintptr_t)__builtin_frame_address(0);
   bool ok = carve_pcall(late_instance_call, &li);
+  stack_base = 0;
   prog = NULL; scope = NULL; last_item = NULL; funcs_tail = NULL; cur_fn = NULL;
   instance_depth = 0;
   if (ok && li.fn && li.fn->body) program_finish(p);

@@ -886,7 +886,6 @@ static int find_recorded(HostWorld *hw, uint64_t h, const Launch *KL) {
 
 /* keep a launch whose configuration is new; its buffers as they are now where wants_copy */
 static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
-  (void)number;
   HostResult *r = hw->r;
   uint64_t h = launch_hash(KL->kernel, KL);
   int found = find_recorded(hw, h, KL);

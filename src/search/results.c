@@ -285,10 +285,10 @@ static bool read_records(Results *r, char *why, size_t whylen) {
   if (fstat(r->fd, &st) == 0 && !S_ISREG(st.st_mode)) return true;   /* a device (/dev/full), a FIFO: nothing to resume */
   char *text = read_file(r->path, &n);
   if (!text) { snprintf(why, whylen, "cannot read %s: %s", r->path, strerror(errno)); return false; }
-  if (text) read_lines(r, text);
+  read_lines(r, text);
   r->nread = r->nlines + r->nt + r->foreign;
   /* a torn last line (killed mid-write) is closed, so the next record starts a line */
-  bool ok = !(text && n && text[n - 1] != '\n' && write(r->fd, "\n", 1) != 1);
+  bool ok = !(n && text[n - 1] != '\n' && write(r->fd, "\n", 1) != 1);
   free(text);
   if (!ok) snprintf(why, whylen, "cannot write %s: %s", r->path, strerror(errno));
   return ok;
@@ -355,7 +355,7 @@ bool results_append(Results *r, const char *line) {
   size_t n = strlen(rec);
   const char *err = NULL;
   if (r->fail_after >= 0 && r->written >= r->fail_after) err = "No space left on device (CARVE_RESULTS_FAIL_AFTER)";
-  else if (write(r->fd, rec, n) != (ssize_t)n) err = errno ? strerror(errno) : "a short write";
+  else if ((errno = 0, write(r->fd, rec, n) != (ssize_t)n)) err = errno ? strerror(errno) : "a short write";
   else if (fsync(r->fd) != 0 && errno != EINVAL) err = strerror(errno);
   if (err) {
     r->failed = 1;
