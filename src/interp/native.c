@@ -389,6 +389,8 @@ static int64_t first_difference(const Launch *L, const Snapshot *interp, const W
   return -1;
 }
 
+static bool want_no_block(void *ctx, int64_t b) { (void)ctx; (void)b; return false; }
+
 static int interp_fallback(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st, NativeReport *rep) {
   rep->engine = "interpreter";
   if (!o->quiet && rep->why[0]) fprintf(stderr, "carve: note: the interpreter runs '%s': %s\n", L->kernel->name, rep->why);
@@ -400,6 +402,7 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   if (!ro) ro = &none;
   memset(rep, 0, sizeof *rep);
   memset(st, 0, sizeof *st);
+  rep->engine = "interpreter";   /* until the native run succeeds */
   double threads_total = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * (double)(L->block[0] * L->block[1] * L->block[2]);
   bool native = o->engine == ENGINE_NATIVE || (o->engine == ENGINE_AUTO && threads_total >= NATIVE_THRESHOLD);
   if (!native || L->host_code || L->world || ro->hooks) {
@@ -418,6 +421,15 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
   int64_t *blocks = NULL;
   Launch C = *L;
+  if (o->check == CHECK_NONE) {
+    /* no block checked, but the launch's configuration is (threads per block, shared memory) */
+    Hooks none = {.want_block = want_no_block};
+    RunOptions cro = *ro;
+    cro.hooks = &none;
+    rc = interp_run(L, &cro, st);
+    memset(st, 0, sizeof *st);
+    if (rc) goto done;
+  }
   if (o->check != CHECK_NONE) {
     /* the interpreter first, on a copy: a fault is found before native code touches anything */
     C.bufs = xmalloc(sizeof(Buffer) * (size_t)(L->nbufs + 1));

@@ -70,6 +70,10 @@ if [ $r -eq 2 ] && grep -q -- "--engine takes native, interp or auto" "$tmp/e"; 
 "$carve" run examples/mm.cu -D N=16 --check most >/dev/null 2>"$tmp/e"; r=$?
 if [ $r -eq 2 ] && grep -q -- "--check takes sample, all or none" "$tmp/e"; then ok; else bad "--check most: status $r"; fi
 
+# --check none still checks the configuration: more shared memory than a block can have is an error, as in the interpreter
+"$carve" run tests/native/edges.cu --kernel tree --shared 999999 --engine native --check none >"$tmp/o" 2>&1; r=$?
+if [ $r -eq 2 ] && grep -q "block needs 999999 bytes of shared memory" "$tmp/o"; then ok; else bad "--check none, shared 999999: status $r"; cat "$tmp/o"; fi
+
 # auto: a small launch stays in the interpreter, a large one runs natively and says so
 "$carve" run examples/mm.cu -D N=16 >"$tmp/o" 2>&1
 if grep -q "lane-ops/s" "$tmp/o" && ! grep -q "native" "$tmp/o"; then ok; else bad "auto, small launch: not the interpreter"; cat "$tmp/o"; fi
