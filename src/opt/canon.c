@@ -514,7 +514,7 @@ static bool rule_subst(Canon *cn, Node **list, Node *body) {
     /* the use statement itself: the value is read before its own store */
     if (!ok || !vars_unwritten(d->decl_init, use)) continue;
     if (!note(cn, R_SUBST, d->tok, fmt("'%s' substituted into its one use", v->name))) return true;
-    replace_one(slot == list ? &use : &use, subst_match, d, subst_make);
+    replace_one(&use, subst_match, d, subst_make);
     /* replace_one works on the use statement's subtree; the statement node itself is unchanged */
     *slot = d->next;
     return true;

@@ -87,8 +87,15 @@ for f in "${files[@]}"; do
     ks=$(kept "$t/plan.json"); es=$(cat "$t/ms")
     ratio=$(awk -v a="$es" -v b="$eo" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "unknown" }')
     within=$(awk -v r="$ratio" 'BEGIN { print (r != "unknown" && r >= 0.9 && r <= 1.1) ? 0 : 1 }')
-    [ "$ks" = "$ko" ]; check $? "$sn: passes kept '$ks', the original's '$ko'"
-    [ "$within" = 0 ]; check $? "$sn: final estimate $es ms against the original's $eo ms (ratio $ratio, 10% allowed)"
+    if [ "${sn##*.}" = shape ] && { [ "$ks" != "$ko" ] || [ "$within" != 0 ]; }; then
+      # another launch shape is another launch: which passes are legal depends on it (split wants
+      # blockDim.x a multiple of 32), so a different plan is reported, counted in the rate below,
+      # and not failed; its outputs must still be the original's (checked above)
+      echo "spell: differs with another launch shape: $sn: passes '$ks' (the original's '$ko'), estimate ratio $ratio"
+    else
+      [ "$ks" = "$ko" ]; check $? "$sn: passes kept '$ks', the original's '$ko'"
+      [ "$within" = 0 ]; check $? "$sn: final estimate $es ms against the original's $eo ms (ratio $ratio, 10% allowed)"
+    fi
     [ "$ks" = "$ko" ] && [ "$within" = 0 ] && same=$((same + 1))
     printf '%-34s %-26s %-26s %s\n' "$sn" "${ks:-(none)}" "${ko:-(none)}" "$ratio" >> "$t/table"
   done < "$t/list"
