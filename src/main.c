@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "opt/opt.h"
 #include "search/search.h"
+#include "rt/rt.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -241,7 +242,8 @@ typedef enum {
   O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
   O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
   O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
-  O_HOST, O_LAUNCH   /* host programs */
+  O_HOST, O_LAUNCH,  /* host programs */
+  O_ROUTE            /* nvcc builds the host code, or carve interprets it (src/rt) */
 } OptId;
 
 typedef struct {
@@ -267,6 +269,7 @@ static const OptDef options[] = {
   {"--set", O_SET, "PASS.PARAM=VALUE"}, {"--explain", O_EXPLAIN, NULL}, {"--no-verify", O_NO_VERIFY, NULL},
   {"--no-estimate", O_NO_ESTIMATE, NULL},
   {"--host", O_HOST, "a host function's name"}, {"--launch", O_LAUNCH, "a launch number (1, 2, ...)"},
+  {"--route", O_ROUTE, "nvcc, interp or auto"},
 };
 
 typedef struct Command Command;
@@ -295,6 +298,9 @@ typedef struct Opts {
   const char *host_fn;               /* host programs: --host FUNC */
   int launch_no;                     /* --launch N (0: not given) */
   const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
+  const char *route;                 /* --route: "nvcc", "interp" or "auto" (the default) */
+  bool nvcc_route;                   /* decided: the program is built by nvcc with carve's runtime */
+  const char **nvcc_words; int nnvcc;/* nvcc's own flags as given, for the nvcc route */
 } Opts;
 
 enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
@@ -406,6 +412,10 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_NO_VERIFY: o->no_verify = true; return 0;
   case O_NO_ESTIMATE: o->no_estimate = true; return 0;
   case O_HOST: o->host_fn = v; return 0;
+  case O_ROUTE:
+    if (strcmp(v, "nvcc") && strcmp(v, "interp") && strcmp(v, "auto")) return usage_error(cmd, "--route takes nvcc, interp or auto");
+    o->route = v;
+    return 0;
   case O_LAUNCH:
     if ((o->launch_no = (int)positive(v, 1000000)) < 0) return usage_error(cmd, "--launch needs a launch number (1, 2, ...)");
     return 0;
@@ -459,8 +469,12 @@ static int nvcc_flag(Opts *o, int argc, char **argv, int i) {
     else { usage_error(o->cmd->name, fmt("%s needs a value", a)); return -2; }
   }
   if (!used) return 0;
-  if (strstr(a, "fast_math")) { arena_push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
   bool is_arch = !strcmp(a, "-arch") || !strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture", 18);
+  if (!is_arch) {   /* for the nvcc route, as given (-arch: rt_run gives --arch's) */
+    arena_push(&o->nvcc_words, &o->nnvcc, a);
+    if (used == 2) arena_push(&o->nvcc_words, &o->nnvcc, val);
+  }
+  if (strstr(a, "fast_math")) { arena_push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
   bool any_gpu = is_arch && (!strcmp(val, "native") || !strcmp(val, "all") || !strcmp(val, "all-major"));
   if (is_arch && !any_gpu && o->cmd->options >> O_ARCH & 1) {
     static const OptDef arch = {"--arch", O_ARCH, "a value"};
@@ -501,7 +515,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
     if (r) return r;
   }
   o->file = o->files[0];
-  if (o->nvcc_ignored) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
+  if (o->nvcc_ignored && (!(c->options >> O_ROUTE & 1) || (o->route && !strcmp(o->route, "interp")))) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
   return check_arguments(o);
 }
 
@@ -786,11 +800,25 @@ static bool has_main(Program *p, const char *fn) {
   return false;
 }
 
+/* the nvcc route's last result: its temporary directory (recorded buffers) lives until the command ends */
+static RtResult nvcc_run;
+
 /* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
 static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r) {
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
   argv[0] = o->file;
   for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
+  if (o->nvcc_route) {   /* built by nvcc, carve's runtime in place of CUDA's (src/rt) */
+    RtOptions ro = {.files = o->files, .nfiles = o->nfiles, .nvcc_flags = o->nvcc_words, .nnvcc = o->nnvcc, .pp = &o->pp,
+                    .machine = o->machine ? machine_flag(o) ? machine_flag(o)->name : NULL : NULL, .sm = o->bench.arch,
+                    .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .no_race = o->no_race,
+                    .record = record && strcmp(o->cmd->name, "run"), .out = out};
+    rt_cleanup(&nvcc_run);
+    int rc = rt_run(p, &ro, &nvcc_run);
+    *r = nvcc_run.h;
+    memset(&nvcc_run.h, 0, sizeof nvcc_run.h);   /* r owns the recorded launches now */
+    return rc;
+  }
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
                     .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
   if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
@@ -823,13 +851,19 @@ static int cmd_run_host(Opts *o, Program *p) {
     }
     printf("]}\n");
   } else if (rc != 2) {
-    fprintf(stderr, "carve run: %s: %s; %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file,
-            rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code), r.launches, r.launches == 1 ? "" : "es", r.nrec,
-            (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
+    const char *end = !o->nvcc_route ? (rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code))
+                      : nvcc_run.signal ? fmt("killed by signal %d (%s)", nvcc_run.signal, strsignal(nvcc_run.signal))
+                      : fmt("exit status %d%s", r.exit_code, rc ? " after a fault" : "");
+    fprintf(stderr, "carve run: %s: %s (%s); %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file, end,
+            o->nvcc_route ? fmt("host code built by nvcc in %.1f s, kernels run by carve", nvcc_run.build_seconds) : "host code interpreted by carve",
+            r.launches, r.launches == 1 ? "" : "es", r.nrec, (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
     if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 64)\n", r.unrecorded);
   }
+  /* as compute-sanitizer ends: kernel faults and misuses of the runtime */
+  if (o->nvcc_route && rc != 2) fprintf(stderr, "========= ERROR SUMMARY: %d error%s\n", nvcc_run.faults + nvcc_run.api_errors,
+                                        nvcc_run.faults + nvcc_run.api_errors == 1 ? "" : "s");
   int code = r.exit_code;
   host_result_free(&r);
   return rc ? rc : code;
@@ -1399,9 +1433,9 @@ static int cmd_report(Opts *o, Program *p) {
 static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ROUTE) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_ROUTE) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_ROUTE) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
@@ -1436,11 +1470,54 @@ static Program *load_sources(Opts *o) {
   return p;
 }
 
+/* a source nvcc compiles as C++ host code, which carve's interpreter does not run */
+static bool cxx_source(const char *f) {
+  const char *dot = strrchr(f, '.');
+  return dot && (!strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".cxx") || !strcmp(dot, ".C") || !strcmp(dot, ".o"));
+}
+
+/* --route (docs/host-programs.md): nvcc builds the program with carve's CUDA runtime (src/rt),
+ * interp runs its host code in the interpreter; auto, the default, takes nvcc where carve cannot
+ * read the whole host program (C++ sources, a host function it could not parse) and nvcc and the
+ * runtime library are there. Decided on a quiet reading of the .cu files; on the nvcc route that
+ * reading is the program (*pp: the kernels the recorded launches name), else NULL and the caller
+ * loads as before. */
+static bool choose_nvcc_route(Opts *o, Program **pp) {
+  *pp = NULL;
+  if (!(o->cmd->options >> O_ROUTE & 1) || (o->route && !strcmp(o->route, "interp"))) return false;
+  if (o->host_fn || o->kernel || o->grid || o->block || o->nargs || o->nouts || o->dump_inputs) return false;
+  bool cxx = false, forced = o->route && !strcmp(o->route, "nvcc");
+  Buf text = {0};
+  for (int i = 0; i < o->nfiles; i++) {
+    cxx |= cxx_source(o->files[i]);
+    const char *dot = strrchr(o->files[i], '.');
+    if (dot && !strcmp(dot, ".cu") && !strchr(o->files[i], '"') && !strchr(o->files[i], '\n')) buf_printf(&text, "#include \"%s\"\n", o->files[i]);
+  }
+  int errors = diag_errors, warnings = diag_warnings;
+  diag_quiet = true;
+  Program *p = load_program_text("<command line>", text.s ? text.s : "", &o->pp);
+  diag_quiet = false;
+  diag_errors = errors, diag_warnings = warnings;
+  buf_free(&text);
+  bool unreadable = p && has_main(p, NULL) && (p->host_skipped || p->errors);
+  bool want = forced || ((cxx || unreadable || (!p && o->nfiles)) && rt_nvcc() && rt_library());
+  if (!want || !p) { if (p) program_free(p); return want && forced ? (fprintf(stderr, "carve %s: carve cannot read the kernels of the sources\n", o->cmd->name), false) : false; }
+  *pp = p;
+  return o->nvcc_route = true;
+}
+
 static int run_command(const Command *c, int argc, char **argv) {
   Opts o;
   int r = parse_opts(c, argc, argv, &o);
   if (r) return r < 0 ? 0 : r;
   if (!c->load) return c->run(&o, NULL);
+  Program *np;
+  if (choose_nvcc_route(&o, &np)) {
+    int rc = c->run(&o, np);
+    program_free(np);
+    rt_cleanup(&nvcc_run);
+    return rc;
+  }
   /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
   DiagCapture cap;
   if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);
