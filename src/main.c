@@ -872,7 +872,7 @@ static int cmd_run_host(Opts *o, Program *p) {
 /* analyze and estimate on a program: the launches it made, unless a launch specification or
  * --grid says otherwise (they override) */
 static bool use_recorded(Opts *o, Program *p) {
-  if (o->launch_no || o->host_fn) return true;
+  if (o->launch_no || o->host_fn || o->nvcc_route) return true;
   return !p->specs && !o->grid && has_main(p, NULL);
 }
 
@@ -943,7 +943,7 @@ static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
 }
 
 static int cmd_run(Opts *o, Program *p) {
-  if (o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL))) return cmd_run_host(o, p);
+  if (o->nvcc_route || o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL))) return cmd_run_host(o, p);
   Obj *k = pick_kernel(p, o->kernel, o->file, "run");
   if (!k) return 2;
   /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */

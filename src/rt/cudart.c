@@ -236,7 +236,7 @@ static int new_buf(BufferKind kind, size_t bytes, const char *how, void *data) {
   B->elem_ty = ty_uchar;
   B->count = (int64_t)bytes;
   B->kind = kind;
-  B->how = NULL;
+  B->how = NULL;   /* no host location to name (interp.c's buffer_desc would print one) */
   B->name = b ? fmt("%s #%d (%zu bytes)", how, b, bytes) : how;
   rt.borrowed[b] = data != NULL;
   rt.bytes += bytes;
@@ -400,6 +400,19 @@ static Val arg_value(Type *t, const void *src, int *tmp) {
   return v;
 }
 
+/* a block first passed to a kernel's pointer parameter takes its name and element type there,
+ * so a fault says "element 1000 of 'a = cudaMalloc #1 (4000 bytes)' (1000 elements)" */
+static void name_buffer(uint64_t a, Obj *q) {
+  uint64_t b = (a >> 40) & 0xfffff;
+  if (!is_device_addr(a) || b == 0 || b >= (uint64_t)rt.W.nbufs) return;
+  Buffer *B = &rt.W.bufs[b];
+  Type *et = q->ty->base ? unqual(q->ty->base) : NULL;
+  if (B->freed || B->elem_ty != ty_uchar || !et || et->kind == TY_VOID || et->size <= 0 || B->bytes % (size_t)et->size) return;
+  B->elem_ty = et;
+  B->count = (int64_t)(B->bytes / (size_t)et->size);
+  B->name = fmt("%s = %s", q->name, B->name);
+}
+
 static void release(int b) {
   Buffer *B = &rt.W.bufs[b];
   rt.bytes -= B->bytes;
@@ -438,6 +451,7 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   for (Obj *q = k->params; q; q = q->next, i++) {
     tmp[i] = -1;
     vals[i] = arg_value(q->ty, args[i], &tmp[i]);
+    if (q->ty->kind == TY_PTR) name_buffer(vals[i].u, q);
   }
   KL.args = vals;
   KL.bufs = rt.W.bufs;
