@@ -1091,9 +1091,11 @@ static int estimate_recorded(Opts *o, Program *p, const RecordedLaunch *rl, cons
 }
 
 /* estimate on a program's own launches (one file, no --rank) */
+static bool choose_nvcc_route(Opts *o, Program **pp);
 static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo, bool *done) {
   *done = false;
-  Program *p = load_program(o->file, &o->pp);
+  Program *p;
+  if (!choose_nvcc_route(o, &p)) p = load_program(o->file, &o->pp);
   if (!p) { *done = true; return 2; }
   int rc = 0;
   if (use_recorded(o, p)) {
@@ -1495,7 +1497,11 @@ static bool choose_nvcc_route(Opts *o, Program **pp) {
   }
   int errors = diag_errors, warnings = diag_warnings;
   diag_quiet = true;
-  Program *p = load_program_text("<command line>", text.s ? text.s : "", &o->pp);
+  int ncu = 0;
+  const char *one = NULL;
+  for (int i = 0; i < o->nfiles; i++)
+    if (strrchr(o->files[i], '.') && !strcmp(strrchr(o->files[i], '.'), ".cu")) ncu++, one = o->files[i];
+  Program *p = ncu == 1 ? load_program(one, &o->pp) : load_program_text("<command line>", text.s ? text.s : "", &o->pp);
   diag_quiet = false;
   diag_errors = errors, diag_warnings = warnings;
   buf_free(&text);
@@ -1510,7 +1516,11 @@ static int run_command(const Command *c, int argc, char **argv) {
   Opts o;
   int r = parse_opts(c, argc, argv, &o);
   if (r) return r < 0 ? 0 : r;
-  if (!c->load) return c->run(&o, NULL);
+  if (!c->load) {
+    int rc = c->run(&o, NULL);
+    rt_cleanup(&nvcc_run);   /* estimate's nvcc route: the recorded buffers' files */
+    return rc;
+  }
   Program *np;
   if (choose_nvcc_route(&o, &np)) {
     int rc = c->run(&o, np);

@@ -469,7 +469,8 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
     rt.faults += st.faults > 0 ? st.faults : 1;
     diag_at(DIAG_NOTE, tok_loc(k->tok), "in launch %d of '%s' (grid (%u,%u,%u), block (%u,%u,%u))%s", number, k->name, g.x, g.y, g.z, b.x, b.y, b.z,
             caller_name(ret) ? fmt(", made by %s", caller_name(ret)) : "");
-    e = rt.sticky = cudaErrorIllegalAddress;
+    /* a failed assert() is cudaErrorAssert, any other fault an illegal address; both stick */
+    e = rt.sticky = st.nfault > 0 && st.fault[0].kind == FAULT_ASSERTION ? cudaErrorAssert : cudaErrorIllegalAddress;
   } else if (status == 2) {
     rt.api_errors++;
     e = rt.sticky = st.stopped ? cudaErrorLaunchTimeout : cudaErrorLaunchFailure;
@@ -797,6 +798,7 @@ static const struct { cudaError_t e; const char *name, *text; } errors[] = {
   {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
   {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
   {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+  {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
   {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
   {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
   {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
@@ -993,4 +995,21 @@ EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb
   (void)f;
   cb(s, ok_or_sticky(), data);
   return ok_or_sticky();
+}
+EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID a, const cudaStreamAttrValue *v) { (void)s, (void)a, (void)v; return ok_or_sticky(); }
+EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID a, cudaStreamAttrValue *v) {
+  (void)s, (void)a;
+  memset(v, 0, sizeof *v);
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return ok_or_sticky(); }
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) { (void)l; *v = 0; return ok_or_sticky(); }
+EXPORT cudaError_t cudaGetDeviceFlags(unsigned *f) { *f = 0; return cudaSuccess; }
+EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p) {
+  memset(a, 0, sizeof *a);
+  uint64_t v = (uint64_t)(uintptr_t)p, off;
+  if (is_device_addr(v)) { a->type = cudaMemoryTypeDevice; a->devicePointer = (void *)p; }
+  else if (host_block(v, &off) >= 0) { a->type = cudaMemoryTypeManaged; a->devicePointer = a->hostPointer = (void *)p; }
+  else { a->type = cudaMemoryTypeUnregistered; a->hostPointer = (void *)p; }
+  return cudaSuccess;
 }

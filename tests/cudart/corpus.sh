@@ -1,0 +1,74 @@
+#!/bin/bash
+# The corpus survey (docs/results.md): each program of ../shared/corpus that the nvcc route can
+# take, run as `carve run SOURCES -I Common -- ARGS` (small inputs), with its own verdict, one
+# line each: NAME<TAB>carve's exit<TAB>the program's exit<TAB>errors<TAB>seconds<TAB>verdict line.
+# usage: tests/cudart/corpus.sh ./carve [NAME ...] (default: all); TIMEOUT per program (default 300)
+carve=$(realpath "${1:-./carve}"); shift
+corpus=$(realpath ../shared/corpus 2>/dev/null) || { echo "corpus: skipped (no corpus)"; exit 0; }
+command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "corpus: skipped (no nvcc)"; exit 0; }
+S=$corpus/cuda-samples/Samples; C=$corpus/cuda-samples/Common; R=$corpus/rodinia/cuda
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# NAME | directory | sources (in the directory) | program arguments | verdict (grep -E on stdout)
+programs=$(cat <<LIST
+vectorAdd|$S/0_Introduction/vectorAdd|vectorAdd.cu||Test PASSED
+matrixMul|$S/0_Introduction/matrixMul|matrixMul.cu|-wA=64 -hA=64 -wB=64 -hB=64|Result = PASS
+asyncAPI|$S/0_Introduction/asyncAPI|asyncAPI.cu||CPU executed [0-9]+ iterations
+clock|$S/0_Introduction/clock|clock.cu||Average clocks
+simpleAssert|$S/0_Introduction/simpleAssert|simpleAssert.cu||completed, returned OK
+simpleAtomicIntrinsics|$S/0_Introduction/simpleAtomicIntrinsics|simpleAtomicIntrinsics.cu simpleAtomicIntrinsics_cpu.cpp||completed, returned OK
+simpleAttributes|$S/0_Introduction/simpleAttributes|simpleAttributes.cu||completed, returned OK
+simpleCooperativeGroups|$S/0_Introduction/simpleCooperativeGroups|simpleCooperativeGroups.cu||PASSED
+simpleOccupancy|$S/0_Introduction/simpleOccupancy|simpleOccupancy.cu||Test PASSED
+simplePrintf|$S/0_Introduction/simplePrintf|simplePrintf.cu||Value is:10
+simpleStreams|$S/0_Introduction/simpleStreams|simpleStreams.cu||Test PASSED|passed
+simpleTemplates|$S/0_Introduction/simpleTemplates|simpleTemplates.cu||Test passed
+simpleVoteIntrinsics|$S/0_Introduction/simpleVoteIntrinsics|simpleVoteIntrinsics.cu||completed, returned OK
+simpleZeroCopy|$S/0_Introduction/simpleZeroCopy|simpleZeroCopy.cu||Test PASSED|completed, returned OK
+simpleMultiCopy|$S/0_Introduction/simpleMultiCopy|simpleMultiCopy.cu||Test PASSED|PASSED
+simpleHyperQ|$S/0_Introduction/simpleHyperQ|simpleHyperQ.cu||PASSED|Test passed
+simpleAWBarrier|$S/0_Introduction/simpleAWBarrier|simpleAWBarrier.cu||Result = PASSED|PASSED
+fp16ScalarProduct|$S/0_Introduction/fp16ScalarProduct|fp16ScalarProduct.cu||Result native operators	: [0-9]
+template|$S/0_Introduction/template|template.cu template_cpu.cpp||PASSED|passed
+mergeSort|$S/0_Introduction/mergeSort|main.cpp mergeSort.cu bitonic.cu mergeSort_host.cpp mergeSort_validate.cpp||TEST PASSED|passed
+systemWideAtomics|$S/0_Introduction/systemWideAtomics|systemWideAtomics.cu||PASSED|passed
+scalarProd|$S/2_Concepts_and_Techniques/scalarProd|scalarProd.cu scalarProd_cpu.cpp||L1 error: [0-9]
+histogram|$S/2_Concepts_and_Techniques/histogram|main.cpp histogram64.cu histogram256.cu histogram_gold.cpp||TEST PASSED|passed
+reduction|$S/2_Concepts_and_Techniques/reduction|reduction.cpp reduction_kernel.cu|--n=4096|Test passed|PASSED
+reductionMultiBlockCG|$S/2_Concepts_and_Techniques/reductionMultiBlockCG|reductionMultiBlockCG.cu||PASSED|passed
+scan|$S/2_Concepts_and_Techniques/scan|main.cpp scan.cu scan_gold.cpp||passed|PASSED
+shfl_scan|$S/2_Concepts_and_Techniques/shfl_scan|shfl_scan.cu||PASSED|passed
+sortingNetworks|$S/2_Concepts_and_Techniques/sortingNetworks|main.cpp bitonicSort.cu oddEvenMergeSort.cu sortingNetworks_validate.cpp||PASSED|passed
+threadFenceReduction|$S/2_Concepts_and_Techniques/threadFenceReduction|threadFenceReduction.cu|--n=4096|PASSED|passed
+convolutionSeparable|$S/2_Concepts_and_Techniques/convolutionSeparable|main.cpp convolutionSeparable.cu convolutionSeparable_gold.cpp||Test passed|PASSED
+interval|$S/2_Concepts_and_Techniques/interval|interval.cu||PASSED|passed
+eigenvalues|$S/2_Concepts_and_Techniques/eigenvalues|main.cu bisect_small.cu bisect_large.cu bisect_util.cu gerschgorin.cpp matlab.cpp||PASSED|passed
+StreamPriorities|$S/3_CUDA_Features/StreamPriorities|StreamPriorities.cu||PASSED|passed
+binaryPartitionCG|$S/3_CUDA_Features/binaryPartitionCG|binaryPartitionCG.cu||PASSED|passed
+warpAggregatedAtomicsCG|$S/3_CUDA_Features/warpAggregatedAtomicsCG|warpAggregatedAtomicsCG.cu||PASSED|passed
+newdelete|$S/3_CUDA_Features/newdelete|newdelete.cu||PASSED|passed
+globalToShmemAsyncCopy|$S/3_CUDA_Features/globalToShmemAsyncCopy|globalToShmemAsyncCopy.cu|-wA=64 -hA=64 -wB=64 -hB=64|Result = PASS
+LargeKernelParameter|$S/6_Performance/LargeKernelParameter|LargeKernelParameter.cu||PASSED|passed
+alignedTypes|$S/6_Performance/alignedTypes|alignedTypes.cu||PASSED|passed
+transpose|$S/6_Performance/transpose|transpose.cu|-dimX=64 -dimY=64|PASSED|passed
+gaussian|$R/gaussian|gaussian.cu|-s 16 -q|Time for CUDA kernels
+pathfinder|$R/pathfinder|pathfinder.cu|1000 10 5|^[0-9]
+backprop|$R/backprop|backprop_cuda.cu backprop.c facetrain.c imagenet.c|4096|Training done
+srad_v2|$R/srad/srad_v2|srad.cu|64 64 0 31 0 31 0.5 2|Computation Done
+LIST
+)
+printf 'program\tcarve\tprogram_exit\terrors\tseconds\tverdict\n'
+while IFS='|' read -r name dir srcs args v1 v2; do
+  [ -n "$name" ] || continue
+  if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
+  cd "$dir" || continue
+  start=$(date +%s.%N)
+  timeout "${TIMEOUT:-300}" "$carve" run --route nvcc $srcs -I"$C" -I. -- $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+  secs=$(echo "$(date +%s.%N) - $start" | bc)
+  pexit=$(grep -o 'exit status [0-9]*' "$tmp/err" | tail -1 | awk '{print $3}')
+  errs=$(grep -o 'ERROR SUMMARY: [0-9]*' "$tmp/err" | awk '{print $3}')
+  verdict=$(grep -E "$v1${v2:+|$v2}" "$tmp/out" | head -1 | cut -c1-60)
+  [ $rc = 124 ] && verdict="timeout (${TIMEOUT:-300} s)"
+  [ -z "$verdict" ] && verdict="no verdict: $(grep -E 'error|FAIL|fail' "$tmp/err" "$tmp/out" | head -1 | sed 's/^[^:]*://' | cut -c1-150)"
+  printf '%s\t%s\t%s\t%s\t%.1f\t%s\n' "$name" "$rc" "${pexit:--}" "${errs:--}" "$secs" "$verdict"
+  cp "$tmp/err" "/tmp/corpus-$name.err" 2>/dev/null; cp "$tmp/out" "/tmp/corpus-$name.out" 2>/dev/null
+done <<<"$programs"
