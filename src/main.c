@@ -131,7 +131,8 @@ static const char usage_bench[] =
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char usage_run[] =
-  "usage: carve run FILE.cu [MORE.cu ...] [--host FUNC] [--arch h100|h200|g80|gt200|c1060] [-- PROGRAM ARGUMENTS]\n"
+  "usage: carve run FILE.cu [MORE.cu|.cpp ...] [--route nvcc|interp|auto] [--host FUNC] [--arch h100|h200|g80|gt200|c1060]\n"
+  "                 [nvcc's flags] [-- PROGRAM ARGUMENTS]\n"
   "       carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
@@ -142,7 +143,13 @@ static const char usage_run[] =
   "as below, faults located in the kernel and at the launch; the program's output and exit status\n"
   "are its own, and carve lists the distinct launches it made on standard error. --arch: the machine\n"
   "cudaGetDeviceProperties describes and whose limits the launches meet. Several files are the\n"
-  "sources of one program, read in order as one unit (static names must differ between them).\n"
+  "sources of one program, read in order as one unit (static names must differ between them).\n"  "Where carve cannot read the whole host program (C++: classes, new, std::vector, helper headers;\n"
+  ".cpp sources) and nvcc is installed, the program is built by nvcc (-cudart none, your flags) against\n"
+  "carve's CUDA runtime library (build/libcarve_cudart.so) and runs natively; each launch runs in the\n"
+  "interpreter, every access checked; misused runtime calls are reported and counted, and the run ends\n"
+  "with '========= ERROR SUMMARY: N errors' as compute-sanitizer's (exit 1 after a kernel fault).\n"
+  "  --route nvcc|interp|auto  nvcc: build with nvcc; interp: interpret the host code; auto (default):\n"
+  "                  nvcc where carve cannot read the host program. analyze and estimate take it too.\n"
   "\n"
   "With --kernel, --grid or --arg (or without a main), execute one launch of a kernel on the CPU,\n"
   "warp by warp, with CUDA's semantics. The launch\n"

@@ -51,8 +51,9 @@ const char *rt_library(void) {
   if (e && *e) return access(e, R_OK) == 0 ? e : NULL;
   const char *d = self_dir();
   if (!d) return NULL;
-  const char *cands[] = {fmt("%s/build/libcarve_cudart.so", d), fmt("%s/../lib/carve/libcarve_cudart.so", d)};
-  for (int i = 0; i < 2; i++)
+  /* ./carve, build-san/carve (the sanitizer build uses the plain library), PREFIX/bin/carve */
+  const char *cands[] = {fmt("%s/build/libcarve_cudart.so", d), fmt("%s/../build/libcarve_cudart.so", d), fmt("%s/../lib/carve/libcarve_cudart.so", d)};
+  for (int i = 0; i < 3; i++)
     if (access(cands[i], R_OK) == 0) return realpath(cands[i], NULL);
   return NULL;
 }
