@@ -183,7 +183,8 @@ static const char usage_analyze[] =
   "A file with a main and no launch specification is run first (its output discarded): each kernel's\n"
   "first distinct launch is analyzed with the buffers as the program filled them (--launch N: the Nth\n"
   "distinct launch, --kernel K: K's first; flags override the recorded grid, block and arguments;\n"
-  "JSON: an array when there are several).\n"
+  "JSON: an array when there are several).\n"  "A program carve cannot read whole (C++ host code, .cpp sources: give them all) is built by nvcc with\n"
+  "carve's CUDA runtime and run natively first (--route nvcc|interp|auto, as carve run takes it).\n"
   "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
 
 static const char usage_estimate[] =
@@ -204,7 +205,8 @@ static const char usage_estimate[] =
   "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md; JSON\n"
   "fields: docs/estimate-json.md.\n"
   "A file with a main and no launch specification: the launches the program made, as analyze takes\n"
-  "them (--launch N, --kernel K, --host FUNC).\n"
+  "them (--launch N, --kernel K, --host FUNC); its sources with C++ host code are built by nvcc with\n"
+  "carve's CUDA runtime first (--route nvcc|interp|auto, as carve run takes it).\n"
   "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n"
   "                         (each file's kernel is the one its launch specification names)\n"
   "  --calibration FILE     the ceilings (default $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json\n"
@@ -1059,6 +1061,8 @@ static int analyze_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const
 }
 
 static int cmd_analyze(Opts *o, Program *p) {
+  /* several files are the sources of one program only on the nvcc route */
+  if (o->nfiles > 1 && !o->nvcc_route) return usage_error("analyze", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
   const Machine *m = machine_flag(o);
   if (!m) return 2;
   if (use_recorded(o, p)) return each_recorded(o, p, analyze_recorded, (void *)m);
@@ -1099,10 +1103,19 @@ static int estimate_recorded(Opts *o, Program *p, const RecordedLaunch *rl, cons
 
 /* estimate on a program's own launches (one file, no --rank) */
 static bool choose_nvcc_route(Opts *o, Program **pp);
+static bool cxx_source(const char *f);
+/* several sources for estimate: a program with C++ host sources (the nvcc route decides later) */
+static bool cxx_program(const Opts *o) {
+  for (int i = 0; i < o->nfiles; i++) if (cxx_source(o->files[i])) return true;
+  return false;
+}
 static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo, bool *done) {
   *done = false;
   Program *p;
-  if (!choose_nvcc_route(o, &p)) p = load_program(o->file, &o->pp);
+  if (!choose_nvcc_route(o, &p)) {
+    if (o->nfiles > 1) { *done = true; return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1])); }
+    p = load_program(o->file, &o->pp);
+  }
   if (!p) { *done = true; return 2; }
   int rc = 0;
   if (use_recorded(o, p)) {
@@ -1116,7 +1129,7 @@ static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo
 
 static int cmd_estimate(Opts *o, Program *unused) {
   if (o->rank && o->nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
-  if (!o->rank && o->nfiles > 1) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
+  if (!o->rank && o->nfiles > 1 && !cxx_program(o)) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
   if (o->rank && o->kernel) return usage_error("estimate", "--kernel and --rank: each file's kernel is the one its launch specification names");
   const Machine *m = machine_flag(o);
   if (!m) return 2;
@@ -1443,7 +1456,7 @@ static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
   {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ROUTE) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_ROUTE) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_ROUTE) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
   {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_ROUTE) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
@@ -1494,7 +1507,7 @@ static bool cxx_source(const char *f) {
 static bool choose_nvcc_route(Opts *o, Program **pp) {
   *pp = NULL;
   if (!(o->cmd->options >> O_ROUTE & 1) || (o->route && !strcmp(o->route, "interp"))) return false;
-  if (o->host_fn || o->kernel || o->grid || o->block || o->nargs || o->nouts || o->dump_inputs) return false;
+  if (o->host_fn || (o->kernel && o->cmd->run == cmd_run) || o->grid || o->block || o->nargs || o->nouts || o->dump_inputs || o->rank) return false;
   bool cxx = false, forced = o->route && !strcmp(o->route, "nvcc");
   Buf text = {0};
   for (int i = 0; i < o->nfiles; i++) {

@@ -2,9 +2,12 @@
 # The corpus survey (docs/results.md): each program of ../shared/corpus that the nvcc route can
 # take, run as `carve run SOURCES -I Common -- ARGS` (small inputs), with its own verdict, one
 # line each: NAME<TAB>carve's exit<TAB>the program's exit<TAB>errors<TAB>seconds<TAB>verdict line.
-# usage: tests/cudart/corpus.sh ./carve [NAME ...] (default: all); TIMEOUT per program (default 300)
+# usage: tests/cudart/corpus.sh ./carve [NAME ...] (default: all); TIMEOUT per program (default 300);
+# CORPUS=DIR another copy of the corpus; GPU=1: the device check, each program built by nvcc with
+# CUDA's own runtime and run on the GPU instead (carve's exit column is then nvcc's); OUTDIR=DIR
+# keeps each program's output as DIR/NAME.out
 carve=$(realpath "${1:-./carve}"); shift
-corpus=$(realpath ../shared/corpus 2>/dev/null) || { echo "corpus: skipped (no corpus)"; exit 0; }
+corpus=$(realpath "${CORPUS:-../shared/corpus}" 2>/dev/null) || { echo "corpus: skipped (no corpus)"; exit 0; }
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "corpus: skipped (no nvcc)"; exit 0; }
 S=$corpus/cuda-samples/Samples; C=$corpus/cuda-samples/Common; R=$corpus/rodinia/cuda
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -62,7 +65,12 @@ while IFS='|' read -r name dir srcs args v1 v2; do
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
   cd "$dir" || continue
   start=$(date +%s.%N)
-  timeout "${TIMEOUT:-300}" "$carve" run --route nvcc $srcs -I"$C" -I. -- $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ -n "$GPU" ]; then
+    nvcc -arch=sm_90 -I"$C" -I. -o "$tmp/prog" $srcs >"$tmp/err" 2>&1; rc=$?
+    if [ $rc = 0 ]; then timeout "${TIMEOUT:-300}" "$tmp/prog" $args >"$tmp/out" 2>>"$tmp/err"; echo "exit status $?" >>"$tmp/err"; echo "ERROR SUMMARY: 0" >>"$tmp/err"; fi
+  else
+    timeout "${TIMEOUT:-300}" "$carve" run --route nvcc $srcs -I"$C" -I. -- $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+  fi
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   pexit=$(grep -o 'exit status [0-9]*' "$tmp/err" | tail -1 | awk '{print $3}')
   errs=$(grep -o 'ERROR SUMMARY: [0-9]*' "$tmp/err" | awk '{print $3}')
@@ -70,5 +78,5 @@ while IFS='|' read -r name dir srcs args v1 v2; do
   [ $rc = 124 ] && verdict="timeout (${TIMEOUT:-300} s)"
   [ -z "$verdict" ] && verdict="no verdict: $(grep -E 'error|FAIL|fail' "$tmp/err" "$tmp/out" | head -1 | sed 's/^[^:]*://' | cut -c1-150)"
   printf '%s\t%s\t%s\t%s\t%.1f\t%s\n' "$name" "$rc" "${pexit:--}" "${errs:--}" "$secs" "$verdict"
-  cp "$tmp/err" "/tmp/corpus-$name.err" 2>/dev/null; cp "$tmp/out" "/tmp/corpus-$name.out" 2>/dev/null
+  if [ -n "$OUTDIR" ]; then cp "$tmp/err" "$OUTDIR/$name.err"; cp "$tmp/out" "$OUTDIR/$name.out"; fi
 done <<<"$programs"
