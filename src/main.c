@@ -859,10 +859,10 @@ static int cmd_run_host(Opts *o, Program *p) {
              (long long)r.rec[i].block[2], r.rec[i].count, r.rec[i].site.line);
     }
     printf("]}\n");
-  } else if (rc != 2) {
+  } else if (rc != 2 || nvcc_run.unrun) {
     const char *end = !o->nvcc_route ? (rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code))
                       : nvcc_run.signal ? fmt("killed by signal %d (%s)", nvcc_run.signal, strsignal(nvcc_run.signal))
-                      : fmt("exit status %d%s", r.exit_code, rc ? " after a fault" : "");
+                      : fmt("exit status %d%s", r.exit_code, rc == 1 ? " after a fault" : rc == 2 ? fmt(" (%d launch%s carve could not run)", nvcc_run.unrun, nvcc_run.unrun == 1 ? "" : "es") : "");
     fprintf(stderr, "carve run: %s: %s (%s); %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file, end,
             o->nvcc_route ? fmt("host code built by nvcc in %.1f s, kernels run by carve", nvcc_run.build_seconds) : "host code interpreted by carve",
             r.launches, r.launches == 1 ? "" : "es", r.nrec, (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
@@ -871,7 +871,7 @@ static int cmd_run_host(Opts *o, Program *p) {
     if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 64)\n", r.unrecorded);
   }
   /* as compute-sanitizer ends: kernel faults and misuses of the runtime */
-  if (o->nvcc_route && rc != 2) fprintf(stderr, "========= ERROR SUMMARY: %d error%s\n", nvcc_run.faults + nvcc_run.api_errors,
+  if (o->nvcc_route && (rc != 2 || nvcc_run.unrun)) fprintf(stderr, "========= ERROR SUMMARY: %d error%s\n", nvcc_run.faults + nvcc_run.api_errors,
                                         nvcc_run.faults + nvcc_run.api_errors == 1 ? "" : "s");
   int code = r.exit_code;
   host_result_free(&r);

@@ -56,6 +56,7 @@ static struct {
   int ncfg;
   cudaError_t last_error, sticky;
   int launches, faults, api_errors;
+  int unrun;                     /* launches carve could not run (kernel not read, stopped): the run is not a check */
   uint64_t lane_ops; double kernel_seconds;
   double *events; int nevents;
   int nstreams;
@@ -430,7 +431,7 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   RtFunc *f = func_of(fun);
   if (!f) return api_error(ret, cudaErrorInvalidDeviceFunction, "launch of a function that is not a registered kernel");
   Obj *k = kernel_of(f);
-  if (!k) { rt.api_errors++; return rt.last_error = cudaErrorInvalidDeviceFunction; }
+  if (!k) { rt.api_errors++; rt.unrun++; return rt.last_error = cudaErrorInvalidDeviceFunction; }
   const Machine *M = rt.W.machine;
   uint64_t threads = (uint64_t)b.x * b.y * b.z;
   if (!g.x || !g.y || !g.z || !threads || threads > (uint64_t)M->max_threads_per_block || b.z > 64 || g.y > 65535 || g.z > 65535 ||
@@ -473,6 +474,7 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
     e = rt.sticky = st.nfault > 0 && st.fault[0].kind == FAULT_ASSERTION ? cudaErrorAssert : cudaErrorIllegalAddress;
   } else if (status == 2) {
     rt.api_errors++;
+    rt.unrun++;
     e = rt.sticky = st.stopped ? cudaErrorLaunchTimeout : cudaErrorLaunchFailure;
   }
   for (i = 0; i < np; i++)
@@ -594,8 +596,8 @@ static void write_summary(void) {
   if (!path || !*path) return;
   FILE *f = fopen(path, "w");
   if (!f) return;
-  fprintf(f, "launches %d\nfaults %d\nerrors %d\nlane_ops %llu\nseconds %.6f\nunrecorded %d\n", rt.launches, rt.faults, rt.api_errors,
-          (unsigned long long)rt.lane_ops, rt.kernel_seconds, rt.unrecorded);
+  fprintf(f, "launches %d\nfaults %d\nerrors %d\nunrun %d\nlane_ops %llu\nseconds %.6f\nunrecorded %d\n", rt.launches, rt.faults, rt.api_errors,
+          rt.unrun, (unsigned long long)rt.lane_ops, rt.kernel_seconds, rt.unrecorded);
   for (int i = 0; i < rt.nrec; i++) {
     RtRecord *r = &rt.rec[i];
     SrcLoc at = tok_loc(r->kernel->tok);

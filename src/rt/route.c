@@ -114,6 +114,7 @@ static void read_summary(Program *p, const char *path, RtResult *r) {
       if (!strcmp(key, "launches")) h->launches = atoi(val);
       else if (!strcmp(key, "faults")) r->faults = atoi(val);
       else if (!strcmp(key, "errors")) r->api_errors = atoi(val);
+      else if (!strcmp(key, "unrun")) r->unrun = atoi(val);
       else if (!strcmp(key, "lane_ops")) h->kernel_lane_ops = strtoull(val, NULL, 10);
       else if (!strcmp(key, "seconds")) h->kernel_seconds = strtod(val, NULL);
       else if (!strcmp(key, "unrecorded")) h->unrecorded = atoi(val);
@@ -264,7 +265,7 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   read_summary(p, summary, r);
   if (o->record) read_globals(p, dir, &r->h);
   r->h.exit_code = code;
-  r->h.status = r->faults ? 1 : 0;
+  r->h.status = r->faults ? 1 : r->unrun ? 2 : 0;   /* a launch carve could not run: not a check */
   return r->h.status;
 }
 

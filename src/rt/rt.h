@@ -38,11 +38,12 @@ const char *rt_nvcc(void);
 /* the runtime library (NULL: not built): $CARVE_CUDART, beside the carve executable's build/ */
 const char *rt_library(void);
 /* build and run the program; r as host_run fills it (p: the program carve read from the same .cu
- * files, where recorded launches find their kernels). 0 ran (r->exit_code), 1 a fault,
- * 2 could not build or run (diagnosed); r->errors: the error summary's count */
+ * files, where recorded launches find their kernels). 0 ran (r->h.exit_code), 1 a kernel fault,
+ * 2 could not build or run it, or a launch carve could not run (diagnosed) */
 typedef struct RtResult {
   HostResult h;
   int faults, api_errors;             /* kernel faults, misuse of the runtime (bad copies, frees) */
+  int unrun;                          /* launches carve could not run (kernel not read, step limit): exit 2 */
   int signal;                         /* the program was killed by it (0: exited) */
   double build_seconds, run_seconds;
   const char *dir;                    /* the temporary directory (the build, the recorded buffers) */
