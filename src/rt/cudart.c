@@ -17,6 +17,7 @@
 #include "../arch/arch.h"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,12 @@ static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...) {
   return e;
 }
 #define RET __builtin_return_address(0)
+
+/* host threads (OpenMP, std::thread) may call the runtime at once: the interpreter and carve's
+ * arenas are one thread's, so launches, allocations and copies take one lock in turn */
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+#define LOCKED(call) (pthread_mutex_lock(&lock), lock_result = (call), pthread_mutex_unlock(&lock), lock_result)
+static __thread cudaError_t lock_result;
 
 static cudaError_t ok_or_sticky(void) { return rt.sticky ? rt.sticky : cudaSuccess; }
 
@@ -487,19 +494,19 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
 
 EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
   (void)s;
-  return launch((const void *)k, g, b, args, shm, RET);
+  return LOCKED(launch((const void *)k, g, b, args, shm, RET));
 }
 EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
   (void)s;
-  return launch((const void *)k, g, b, args, shm, RET);
+  return LOCKED(launch((const void *)k, g, b, args, shm, RET));
 }
 EXPORT cudaError_t cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
   (void)s;
-  return launch(f, g, b, args, shm, RET);
+  return LOCKED(launch(f, g, b, args, shm, RET));
 }
 EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
   (void)s;
-  return launch(f, g, b, args, shm, RET);
+  return LOCKED(launch(f, g, b, args, shm, RET));
 }
 
 /* ---------------- recording the distinct launches ---------------- */
@@ -626,7 +633,7 @@ static cudaError_t alloc(void **p, size_t n, BufferKind kind, const char *how, v
   *p = kind == BUF_DEVICE ? (void *)(uintptr_t)GLOBAL_ADDR(b, 0) : rt.W.bufs[b].data;
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMalloc(void **p, size_t n) { return alloc(p, n, BUF_DEVICE, "cudaMalloc", RET); }
+EXPORT cudaError_t cudaMalloc(void **p, size_t n) { return LOCKED(alloc(p, n, BUF_DEVICE, "cudaMalloc", RET)); }
 EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) { (void)flags; return alloc(p, n, BUF_MANAGED, "cudaMallocManaged", RET); }
 EXPORT cudaError_t cudaMallocHost(void **p, size_t n) { return alloc(p, n, BUF_MANAGED, "cudaMallocHost", RET); }
 EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) { (void)flags; return alloc(p, n, BUF_MANAGED, "cudaHostAlloc", RET); }
@@ -668,7 +675,7 @@ static cudaError_t free_mem(void *p, bool host, const char *fn, void *ret) {
   release(b);
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaFree(void *p) { return free_mem(p, false, "cudaFree", RET); }
+EXPORT cudaError_t cudaFree(void *p) { return LOCKED(free_mem(p, false, "cudaFree", RET)); }
 EXPORT cudaError_t cudaFreeHost(void *p) { return free_mem(p, true, "cudaFreeHost", RET); }
 
 static const char *kind_name(enum cudaMemcpyKind k) {
@@ -695,10 +702,10 @@ static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKin
   memmove(D, S, n);
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) { return copy(d, s, n, k, "cudaMemcpy", RET); }
+EXPORT cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) { return LOCKED(copy(d, s, n, k, "cudaMemcpy", RET)); }
 EXPORT cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st) {
   (void)st;
-  return copy(d, s, n, k, "cudaMemcpyAsync", RET);
+  return LOCKED(copy(d, s, n, k, "cudaMemcpyAsync", RET));
 }
 static cudaError_t copy2d(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, enum cudaMemcpyKind k, void *ret) {
   if (w > dp || w > sp) return api_error(ret, cudaErrorInvalidPitchValue, "cudaMemcpy2D with a width of %zu bytes over a pitch of %zu", w, w > dp ? dp : sp);
