@@ -1527,7 +1527,11 @@ static bool choose_nvcc_route(Opts *o, Program **pp) {
   buf_free(&text);
   bool unreadable = p && has_main(p, NULL) && (p->host_skipped || p->errors);
   bool want = forced || ((cxx || unreadable || (!p && o->nfiles)) && rt_nvcc() && rt_library());
-  if (!want || !p) { if (p) program_free(p); return want && forced ? (fprintf(stderr, "carve %s: carve cannot read the kernels of the sources\n", o->cmd->name), false) : false; }
+  if (!want) { if (p) program_free(p); return false; }
+  /* the front end could not read the sources at all: the program still runs, and the runtime says
+   * why each launch could not (exit 2) */
+  if (!p) p = load_program_text("<no device code>", "", &o->pp);
+  if (!p) return false;
   *pp = p;
   return o->nvcc_route = true;
 }
