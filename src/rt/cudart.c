@@ -627,7 +627,7 @@ static void write_summary(void) {
 static cudaError_t alloc(void **p, size_t n, BufferKind kind, const char *how, void *ret) {
   if (rt.sticky) return rt.sticky;
   if (!p) return api_error(ret, cudaErrorInvalidValue, "%s with a null pointer to store the address in", how);
-  if (!load()) return rt.last_error = cudaErrorInitializationError;
+  if (!load()) { rt.unrun++; return rt.last_error = cudaErrorInitializationError; }   /* nothing can be checked: exit 2 */
   int b = new_buf(kind, n, how, NULL);
   if (b < 0) return rt.last_error = cudaErrorMemoryAllocation;
   *p = kind == BUF_DEVICE ? (void *)(uintptr_t)GLOBAL_ADDR(b, 0) : rt.W.bufs[b].data;
