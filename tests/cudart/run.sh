@@ -69,7 +69,7 @@ grep -q "global  load   x .*unit stride" "$tmp/out"; check $? "analyze: x's load
 "$carve" estimate --route nvcc --format json $d/vector_new.cu >"$tmp/out" 2>"$tmp/err"; check $? "estimate on the nvcc route: $(cat "$tmp/err")"
 grep -q '"kernel": "saxpy"' "$tmp/out"; check $? "estimate: the kernel: $(head -c 300 "$tmp/out")"
 "$carve" analyze $d/two_main.cpp $d/two_kernels.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze of a two-file program: $(cat "$tmp/err")"
-grep -q "two_kernels.cu: scale<<<(13,1,1), (64,1,1)>>>" "$tmp/out"; check $? "analyze: the .cu's kernel as the .cpp launched it: $(head -3 "$tmp/out")"
+grep -q ": scale<<<(13,1,1), (64,1,1)>>> on h100" "$tmp/out"; check $? "analyze: the .cu's kernel as the .cpp launched it: $(head -3 "$tmp/out")"
 "$carve" estimate $d/two_main.cpp $d/two_kernels.cu >"$tmp/out" 2>"$tmp/err"; check $? "estimate of a two-file program: $(cat "$tmp/err")"
 ls -d /tmp/carve-run-* 2>/dev/null | while read -r t; do [ "$t" -nt "$tmp" ] && echo "$t"; done >"$tmp/left"
 [ ! -s "$tmp/left" ]; check $? "no temporary directory left behind: $(cat "$tmp/left")"
