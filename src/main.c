@@ -1498,10 +1498,17 @@ static bool cxx_source(const char *f) {
   return dot && (!strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".cxx") || !strcmp(dot, ".C") || !strcmp(dot, ".o"));
 }
 
+/* a diagnostic about C++ carve's host interpreter does not run (classes, std::, templates, new) */
+static bool cxx_words(const char *m) {
+  static const char *words[] = {"C++", "std", "class", "template", "namespace", "operator", "'new'", "'delete'", "::", "lambda", "reference"};
+  for (size_t i = 0; m && i < sizeof words / sizeof *words; i++) if (strstr(m, words[i])) return true;
+  return false;
+}
+
 /* --route (docs/host-programs.md): nvcc builds the program with carve's CUDA runtime (src/rt),
  * interp runs its host code in the interpreter; auto, the default, takes nvcc where carve cannot
- * read the whole host program (C++ sources, a host function it could not parse) and nvcc and the
- * runtime library are there. Decided on a quiet reading of the .cu files; on the nvcc route that
+ * read the whole host program because it is C++ (C++ sources; an error about C++ in the reading)
+ * and nvcc and the runtime library are there. Decided on a quiet reading of the .cu files; on the nvcc route that
  * reading is the program (*pp: the kernels the recorded launches name), else NULL and the caller
  * loads as before. */
 static bool choose_nvcc_route(Opts *o, Program **pp) {
@@ -1516,16 +1523,23 @@ static bool choose_nvcc_route(Opts *o, Program **pp) {
     if (dot && !strcmp(dot, ".cu") && !strchr(o->files[i], '"') && !strchr(o->files[i], '\n')) buf_printf(&text, "#include \"%s\"\n", o->files[i]);
   }
   int errors = diag_errors, warnings = diag_warnings;
-  diag_quiet = true;
+  DiagCapture cap;
+  diag_capture_begin(&cap);
   int ncu = 0;
   const char *one = NULL;
   for (int i = 0; i < o->nfiles; i++)
     if (strrchr(o->files[i], '.') && !strcmp(strrchr(o->files[i], '.'), ".cu")) ncu++, one = o->files[i];
   Program *p = ncu == 1 ? load_program(one, &o->pp) : load_program_text("<command line>", text.s ? text.s : "", &o->pp);
-  diag_quiet = false;
+  diag_capture_end(&cap, NULL);
   diag_errors = errors, diag_warnings = warnings;
   buf_free(&text);
-  bool unreadable = p && has_main(p, NULL) && (p->host_skipped || p->errors);
+  /* host code carve cannot read because it is C++ (not because it is wrong: a bad program keeps
+   * the interpreted route and its diagnostics) */
+  bool cxx_host = false;
+  for (int i = 0; i < cap.n && !cxx_host; i++) cxx_host = cap.d[i].level == DIAG_ERROR && cxx_words(cap.d[i].msg);
+  for (HostSkip *h = p ? p->host_skipped : NULL; h && !cxx_host; h = h->next) cxx_host = cxx_words(h->msg);
+  diag_capture_free(&cap);
+  bool unreadable = p && has_main(p, NULL) && cxx_host;
   bool want = forced || ((cxx || unreadable || (!p && o->nfiles)) && rt_nvcc() && rt_library());
   if (!want) { if (p) program_free(p); return false; }
   /* the front end could not read the sources at all: the program still runs, and the runtime says
