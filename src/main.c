@@ -524,7 +524,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
     if (r) return r;
   }
   o->file = o->files[0];
-  if (o->nvcc_ignored && (!(c->options >> O_ROUTE & 1) || (o->route && !strcmp(o->route, "interp")))) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
+  if (o->nvcc_ignored && !(o->route && !strcmp(o->route, "nvcc"))) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
   return check_arguments(o);
 }
 
