@@ -64,6 +64,13 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* SIGINT/SIGTERM while a child runs (nvcc, the program): passed on to it, so it ends and carve
+ * goes on to remove its temporary directory and report, as after any other end of the program */
+static volatile pid_t child_pid;
+static void pass_on(int sig) {
+  if (child_pid > 0) kill(child_pid, sig);
+}
+
 /* run argv (NULL-terminated) with the environment changes env ("NAME=VALUE"), standard output to
  * out_fd (-1: inherited); the exit status, 128 + signal when killed (*sig set), -1 if it could not start */
 static int spawn(char **argv, char **env, int nenv, int out_fd, int err_fd, int *sig) {
@@ -79,9 +86,18 @@ static int spawn(char **argv, char **env, int nenv, int out_fd, int err_fd, int 
     fprintf(stderr, "carve run: cannot run '%s': %s\n", argv[0], strerror(errno));
     _exit(127);
   }
+  child_pid = pid;
+  struct sigaction sa = {0}, old_int, old_term;
+  sa.sa_handler = pass_on;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
   int st;
   while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) return -1;
+    if (errno != EINTR) { st = -1; break; }
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  child_pid = 0;
+  if (st == -1) return -1;
   if (sig) *sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

@@ -71,6 +71,11 @@ grep -q '"kernel": "saxpy"' "$tmp/out"; check $? "estimate: the kernel: $(head -
 "$carve" analyze $d/two_main.cpp $d/two_kernels.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze of a two-file program: $(cat "$tmp/err")"
 grep -q ": scale<<<(13,1,1), (64,1,1)>>> on h100" "$tmp/out"; check $? "analyze: the .cu's kernel as the .cpp launched it: $(head -3 "$tmp/out")"
 "$carve" estimate $d/two_main.cpp $d/two_kernels.cu >"$tmp/out" 2>"$tmp/err"; check $? "estimate of a two-file program: $(cat "$tmp/err")"
+# SIGTERM while the program runs: passed on to it; carve removes its directory and reports
+"$carve" run --route nvcc $d/sleeper.cu >"$tmp/out" 2>"$tmp/err" & cpid=$!
+for i in $(seq 1 120); do grep -q ready "$tmp/out" && break; sleep 0.5; done
+kill -TERM $cpid; wait $cpid
+grep -q "killed by signal 15" "$tmp/err"; check $? "SIGTERM: the program was stopped and carve said so: $(cat "$tmp/err")"
 ls -d /tmp/carve-run-* 2>/dev/null | while read -r t; do [ "$t" -nt "$tmp" ] && echo "$t"; done >"$tmp/left"
 [ ! -s "$tmp/left" ]; check $? "no temporary directory left behind: $(cat "$tmp/left")"
 
