@@ -887,6 +887,7 @@ EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev) {
   p->canMapHostMemory = 1;
   p->cooperativeLaunch = 1;
   p->asyncEngineCount = 1;
+  p->memoryPoolsSupported = 1;   /* cudaMallocAsync: at once, streams being synchronous */
   return ok_or_sticky();
 }
 
@@ -915,7 +916,7 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int dev
   case cudaDevAttrGlobalMemoryBusWidth: *v = M->mem_bus_bits; break;
   case cudaDevAttrL2CacheSize: *v = (int)M->l2_bytes; break;
   case cudaDevAttrUnifiedAddressing: case cudaDevAttrManagedMemory: case cudaDevAttrConcurrentKernels: case cudaDevAttrCooperativeLaunch:
-  case cudaDevAttrCanMapHostMemory: case cudaDevAttrConcurrentManagedAccess:
+  case cudaDevAttrCanMapHostMemory: case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrMemoryPoolsSupported:
     *v = 1;
     break;
   default: *v = 0;
@@ -1021,4 +1022,18 @@ EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, con
   else if (host_block(v, &off) >= 0) { a->type = cudaMemoryTypeManaged; a->devicePointer = a->hostPointer = (void *)p; }
   else { a->type = cudaMemoryTypeUnregistered; a->hostPointer = (void *)p; }
   return cudaSuccess;
+}
+/* stream-ordered allocation: streams run at once, so in order is now */
+EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { (void)s; return LOCKED(alloc(p, n, BUF_DEVICE, "cudaMallocAsync", RET)); }
+EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return LOCKED(free_mem(p, false, "cudaFreeAsync", RET)); }
+EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int dev) {
+  (void)dev;
+  *pool = (cudaMemPool_t)(uintptr_t)0xd0000000ull;   /* one pool, a handle */
+  return cudaSuccess;
+}
+EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr a, void *v) { (void)pool, (void)a, (void)v; return ok_or_sticky(); }
+EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr a, void *v) {
+  (void)pool, (void)a;
+  memset(v, 0, sizeof(uint64_t));
+  return ok_or_sticky();
 }

@@ -46,6 +46,7 @@ threadFenceReduction|$S/2_Concepts_and_Techniques/threadFenceReduction|threadFen
 convolutionSeparable|$S/2_Concepts_and_Techniques/convolutionSeparable|main.cpp convolutionSeparable.cu convolutionSeparable_gold.cpp||Test passed|PASSED
 interval|$S/2_Concepts_and_Techniques/interval|interval.cu||PASSED|passed
 eigenvalues|$S/2_Concepts_and_Techniques/eigenvalues|main.cu bisect_small.cu bisect_large.cu bisect_util.cu gerschgorin.cpp matlab.cpp||PASSED|passed
+streamOrderedAllocation|$S/2_Concepts_and_Techniques/streamOrderedAllocation|streamOrderedAllocation.cu||PostSync PASSED
 StreamPriorities|$S/3_CUDA_Features/StreamPriorities|StreamPriorities.cu||launched to HI  priority stream
 binaryPartitionCG|$S/3_CUDA_Features/binaryPartitionCG|binaryPartitionCG.cu||PASSED|passed
 warpAggregatedAtomicsCG|$S/3_CUDA_Features/warpAggregatedAtomicsCG|warpAggregatedAtomicsCG.cu||PASSED|passed
