@@ -5,12 +5,14 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter
 LDLIBS = -lm -ldl
 PREFIX ?= /usr/local
 
-SRC_LIB = src/base.c src/json.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c) $(wildcard src/search/*.c)
+SRC_LIB = src/base.c src/json.c src/rt/route.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c) $(wildcard src/search/*.c)
 OBJ_LIB = $(SRC_LIB:%.c=build/%.o)
 SAN_OBJ_LIB = $(SRC_LIB:%.c=build-san/%.o)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-all: carve
+CUDA_INC ?= /usr/local/cuda/include
+CUDART_SO = $(if $(wildcard $(CUDA_INC)/cuda_runtime_api.h),build/libcarve_cudart.so)
+all: carve $(CUDART_SO)
 
 build/gen/calibrate_src.h: bench/calibrate.cu tools/embed.c
 	@mkdir -p build/gen
@@ -40,6 +42,23 @@ carve: build/src/main.o build/libcarve.a
 build-san/carve: build-san/src/main.o build-san/libcarve.a
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
+# carve's substitute CUDA runtime (src/rt/cudart.c, docs/host-programs.md): a shared library a
+# program built by nvcc with -cudart none links, so its launches run in the interpreter. Built
+# with the CUDA toolkit's headers (its types and signatures are checked against them) and the
+# front end and interpreter compiled position-independent; only its cuda* names are exported.
+SRC_PIC = src/base.c src/json.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/arch/*.c)
+OBJ_PIC = $(SRC_PIC:%.c=build/pic/%.o)
+build/pic/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def src/*/*.inc)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+build/pic/src/rt/cudart.o: src/rt/cudart.c src/rt/rt.h $(wildcard src/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -Wno-deprecated-declarations -I$(CUDA_INC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+build/libcarve_cudart.so: build/pic/src/rt/cudart.o $(OBJ_PIC)
+	$(CC) -shared -Wl,-Bsymbolic -o $@ $^ $(LDLIBS)
+cudart: build/libcarve_cudart.so
+.PHONY: cudart
+
 clean:
 	rm -rf build build-san carve
 
@@ -55,7 +74,7 @@ build/tests/test_kernels: build/tests/test_kernels.o build/tests/ref/refs.o buil
 build-san/tests/test_kernels: build-san/tests/test_kernels.o build-san/tests/ref/refs.o build-san/libcarve.a
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-test: carve $(TEST_BINS)
+test: carve $(CUDART_SO) $(TEST_BINS)
 	@sh tests/run_all.sh build ./carve
 
 test-san: build-san/carve $(SAN_TEST_BINS)

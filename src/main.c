@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "opt/opt.h"
 #include "search/search.h"
+#include "rt/rt.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -138,7 +139,8 @@ static const char usage_bench[] =
   "Exit: 0 ok, 1 verification failed or the kernel faulted/hung, 2 error, 3 no GPU or no CUDA toolkit.\n";
 
 static const char usage_run[] =
-  "usage: carve run FILE.cu [MORE.cu ...] [--host FUNC] [--arch h100|h200|g80|gt200|c1060] [-- PROGRAM ARGUMENTS]\n"
+  "usage: carve run FILE.cu [MORE.cu|.cpp ...] [--route nvcc|interp|auto] [--host FUNC] [--arch h100|h200|g80|gt200|c1060]\n"
+  "                 [nvcc's flags] [-- PROGRAM ARGUMENTS]\n"
   "       carve run FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                 [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
   "                 [--arg NAME=VALUE | --arg NAME=TYPE[COUNT]:INIT] [--out NAME=PATH]\n"
@@ -150,7 +152,13 @@ static const char usage_run[] =
   "as below, faults located in the kernel and at the launch; the program's output and exit status\n"
   "are its own, and carve lists the distinct launches it made on standard error. --arch: the machine\n"
   "cudaGetDeviceProperties describes and whose limits the launches meet. Several files are the\n"
-  "sources of one program, read in order as one unit (static names must differ between them).\n"
+  "sources of one program, read in order as one unit (static names must differ between them).\n"  "Where carve cannot read the whole host program (C++: classes, new, std::vector, helper headers;\n"
+  ".cpp sources) and nvcc is installed, the program is built by nvcc (-cudart none, your flags) against\n"
+  "carve's CUDA runtime library (build/libcarve_cudart.so) and runs natively; each launch runs in the\n"
+  "interpreter, every access checked; misused runtime calls are reported and counted, and the run ends\n"
+  "with '========= ERROR SUMMARY: N errors' as compute-sanitizer's (exit 1 after a kernel fault).\n"
+  "  --route nvcc|interp|auto  nvcc: build with nvcc; interp: interpret the host code; auto (default):\n"
+  "                  nvcc where carve cannot read the host program. analyze and estimate take it too.\n"
   "\n"
   "With --kernel, --grid or --arg (or without a main), execute one launch of a kernel on the CPU,\n"
   "warp by warp, with CUDA's semantics. The launch\n"
@@ -195,6 +203,8 @@ static const char usage_analyze[] =
   "60); --max-steps N gives an exact step limit instead.\n"
   "A small launch (every block run, at most 64 warps) runs every warp; JSON's sampled is true when\n"
   "any block, warp or step was skipped.\n"
+  "A program carve cannot read whole (C++ host code, .cpp sources: give them all) is built by nvcc with\n"
+  "carve's CUDA runtime and run natively first (--route nvcc|interp|auto, as carve run takes it).\n"
   "Exit: 0, or 1 when --fail-on's level is reached or the kernel faults; 2 on input errors.\n";
 
 static const char usage_estimate[] =
@@ -215,7 +225,8 @@ static const char usage_estimate[] =
   "names the bottleneck, the roofline shows the headroom. Validation: docs/validation.md; JSON\n"
   "fields: docs/estimate-json.md.\n"
   "A file with a main and no launch specification: the launches the program made, as analyze takes\n"
-  "them (--launch N, --kernel K, --host FUNC).\n"
+  "them (--launch N, --kernel K, --host FUNC); its sources with C++ host code are built by nvcc with\n"
+  "carve's CUDA runtime first (--route nvcc|interp|auto, as carve run takes it).\n"
   "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
   "60); --max-steps N gives an exact step limit instead.\n"
   "  --rank A.cu B.cu ...   rank variants by estimated time and say why each is slower than the best\n"
@@ -263,7 +274,8 @@ typedef enum {
   O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
   O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
   O_HOST, O_LAUNCH,  /* host programs */
-  O_ENGINE, O_CHECK  /* run: the native engine (src/interp/native.h) */
+  O_ENGINE, O_CHECK, /* run: the native engine (src/interp/native.h) */
+  O_ROUTE            /* nvcc builds the host code, or carve interprets it (src/rt) */
 } OptId;
 
 typedef struct {
@@ -290,6 +302,7 @@ static const OptDef options[] = {
   {"--no-estimate", O_NO_ESTIMATE, NULL},
   {"--host", O_HOST, "a host function's name"}, {"--launch", O_LAUNCH, "a launch number (1, 2, ...)"},
   {"--engine", O_ENGINE, "native, interp or auto"}, {"--check", O_CHECK, "sample, all or none"},
+  {"--route", O_ROUTE, "nvcc, interp or auto"},
 };
 
 typedef struct Command Command;
@@ -320,6 +333,9 @@ typedef struct Opts {
   int launch_no;                     /* --launch N (0: not given) */
   const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
   NativeOptions native;              /* run: --engine, --check */
+  const char *route;                 /* --route: "nvcc", "interp" or "auto" (the default) */
+  bool nvcc_route;                   /* decided: the program is built by nvcc with carve's runtime */
+  const char **nvcc_words; int nnvcc;/* nvcc's own flags as given, for the nvcc route */
 } Opts;
 
 enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
@@ -443,6 +459,10 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
     if (strcmp(v, "sample") && strcmp(v, "all") && strcmp(v, "none")) return usage_error(cmd, "--check takes sample, all or none");
     o->native.check = !strcmp(v, "all") ? CHECK_ALL : !strcmp(v, "none") ? CHECK_NONE : CHECK_SAMPLE;
     return 0;
+  case O_ROUTE:
+    if (strcmp(v, "nvcc") && strcmp(v, "interp") && strcmp(v, "auto")) return usage_error(cmd, "--route takes nvcc, interp or auto");
+    o->route = v;
+    return 0;
   case O_LAUNCH:
     if ((o->launch_no = (int)positive(v, 1000000)) < 0) return usage_error(cmd, "--launch needs a launch number (1, 2, ...)");
     return 0;
@@ -496,8 +516,12 @@ static int nvcc_flag(Opts *o, int argc, char **argv, int i) {
     else { usage_error(o->cmd->name, fmt("%s needs a value", a)); return -2; }
   }
   if (!used) return 0;
-  if (strstr(a, "fast_math")) { arena_push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
   bool is_arch = !strcmp(a, "-arch") || !strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture", 18);
+  if (!is_arch) {   /* for the nvcc route, as given (-arch: rt_run gives --arch's) */
+    arena_push(&o->nvcc_words, &o->nnvcc, a);
+    if (used == 2) arena_push(&o->nvcc_words, &o->nnvcc, val);
+  }
+  if (strstr(a, "fast_math")) { arena_push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
   bool any_gpu = is_arch && (!strcmp(val, "native") || !strcmp(val, "all") || !strcmp(val, "all-major"));
   if (is_arch && !any_gpu && o->cmd->options >> O_ARCH & 1) {
     static const OptDef arch = {"--arch", O_ARCH, "a value"};
@@ -538,7 +562,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
     if (r) return r;
   }
   o->file = o->files[0];
-  if (o->nvcc_ignored) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
+  if (o->nvcc_ignored && !(o->route && !strcmp(o->route, "nvcc"))) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
   return check_arguments(o);
 }
 
@@ -832,11 +856,25 @@ static bool has_main(Program *p, const char *fn) {
   return false;
 }
 
+/* the nvcc route's last result: its temporary directory (recorded buffers) lives until the command ends */
+static RtResult nvcc_run;
+
 /* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
 static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only) {
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
   argv[0] = o->file;
   for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
+  if (o->nvcc_route) {   /* built by nvcc, carve's runtime in place of CUDA's (src/rt) */
+    RtOptions ro = {.files = o->files, .nfiles = o->nfiles, .nvcc_flags = o->nvcc_words, .nnvcc = o->nnvcc, .pp = &o->pp,
+                    .machine = o->machine ? machine_flag(o) ? machine_flag(o)->name : NULL : NULL, .sm = o->bench.arch,
+                    .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .no_race = o->no_race,
+                    .record = record && strcmp(o->cmd->name, "run"), .out = out};
+    rt_cleanup(&nvcc_run);
+    int rc = rt_run(p, &ro, &nvcc_run);
+    *r = nvcc_run.h;
+    memset(&nvcc_run.h, 0, sizeof nvcc_run.h);   /* r owns the recorded launches now */
+    return rc;
+  }
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
                     .copy_launch = o->launch_no, .copy_kernel = o->kernel,
                     .max_seconds = launches_only ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0,
@@ -870,15 +908,21 @@ static int cmd_run_host(Opts *o, Program *p) {
              (long long)r.rec[i].block[2], r.rec[i].count, r.rec[i].site.line);
     }
     printf("]}\n");
-  } else if (rc != 2) {
-    fprintf(stderr, "carve run: %s: %s; %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file,
-            rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code), r.launches, r.launches == 1 ? "" : "es", r.nrec,
-            (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
+  } else if (rc != 2 || nvcc_run.unrun) {
+    const char *end = !o->nvcc_route ? (rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code))
+                      : nvcc_run.signal ? fmt("killed by signal %d (%s)", nvcc_run.signal, strsignal(nvcc_run.signal))
+                      : fmt("exit status %d%s", r.exit_code, rc == 1 ? " after a fault" : rc == 2 ? fmt(" (%d launch%s carve could not run)", nvcc_run.unrun, nvcc_run.unrun == 1 ? "" : "es") : "");
+    fprintf(stderr, "carve run: %s: %s (%s); %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file, end,
+            o->nvcc_route ? fmt("host code built by nvcc in %.1f s, kernels run by carve", nvcc_run.build_seconds) : "host code interpreted by carve",
+            r.launches, r.launches == 1 ? "" : "es", r.nrec, (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
     if (r.invalid_launches) fprintf(stderr, "  %d launch%s not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration)\n", r.invalid_launches, r.invalid_launches == 1 ? "" : "es");
     if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 2^20)\n", r.unrecorded);
   }
+  /* as compute-sanitizer ends: kernel faults and misuses of the runtime */
+  if (o->nvcc_route && (rc != 2 || nvcc_run.unrun)) fprintf(stderr, "========= ERROR SUMMARY: %d error%s\n", nvcc_run.faults + nvcc_run.api_errors,
+                                        nvcc_run.faults + nvcc_run.api_errors == 1 ? "" : "s");
   int code = r.exit_code;
   host_result_free(&r);
   return rc ? rc : code;
@@ -887,7 +931,7 @@ static int cmd_run_host(Opts *o, Program *p) {
 /* analyze and estimate on a program: the launches it made, unless a launch specification or
  * --grid says otherwise (they override) */
 static bool use_recorded(Opts *o, Program *p) {
-  if (o->launch_no || o->host_fn) return true;
+  if (o->launch_no || o->host_fn || o->nvcc_route) return true;
   return !p->specs && !o->grid && has_main(p, NULL);
 }
 
@@ -964,7 +1008,7 @@ static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
 }
 
 static int cmd_run(Opts *o, Program *p) {
-  if (o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL))) return cmd_run_host(o, p);
+  if (o->nvcc_route || o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL))) return cmd_run_host(o, p);
   Obj *k = pick_kernel(p, o->kernel, o->file, "run");
   if (!k) return 2;
   /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
@@ -1088,6 +1132,8 @@ static int analyze_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const
 }
 
 static int cmd_analyze(Opts *o, Program *p) {
+  /* several files are the sources of one program only on the nvcc route */
+  if (o->nfiles > 1 && !o->nvcc_route) return usage_error("analyze", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
   const Machine *m = machine_flag(o);
   if (!m) return 2;
   if (use_recorded(o, p)) return each_recorded(o, p, analyze_recorded, (void *)m);
@@ -1127,9 +1173,20 @@ static int estimate_recorded(Opts *o, Program *p, const RecordedLaunch *rl, cons
 }
 
 /* estimate on a program's own launches (one file, no --rank) */
+static bool choose_nvcc_route(Opts *o, Program **pp);
+static bool cxx_source(const char *f);
+/* several sources for estimate: a program with C++ host sources (the nvcc route decides later) */
+static bool cxx_program(const Opts *o) {
+  for (int i = 0; i < o->nfiles; i++) if (cxx_source(o->files[i])) return true;
+  return false;
+}
 static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo, bool *done) {
   *done = false;
-  Program *p = load_program(o->file, &o->pp);
+  Program *p;
+  if (!choose_nvcc_route(o, &p)) {
+    if (o->nfiles > 1) { *done = true; return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1])); }
+    p = load_program(o->file, &o->pp);
+  }
   if (!p) { *done = true; return 2; }
   int rc = 0;
   if (use_recorded(o, p)) {
@@ -1143,7 +1200,7 @@ static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo
 
 static int cmd_estimate(Opts *o, Program *unused) {
   if (o->rank && o->nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
-  if (!o->rank && o->nfiles > 1) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
+  if (!o->rank && o->nfiles > 1 && !cxx_program(o)) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
   if (o->rank && o->kernel) return usage_error("estimate", "--kernel and --rank: each file's kernel is the one its launch specification names");
   const Machine *m = machine_flag(o);
   if (!m) return 2;
@@ -1475,9 +1532,9 @@ static int cmd_report(Opts *o, Program *p) {
 static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT), "text|json|sarif", 1, 1, "input file", LOAD_FILE, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT), "text|json", 1, -1, "input file", 0,
+  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT) | OPT(O_ENGINE) | OPT(O_CHECK) | OPT(O_ROUTE), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT) | OPT(O_ROUTE), "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT) | OPT(O_ROUTE), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
@@ -1512,11 +1569,80 @@ static Program *load_sources(Opts *o) {
   return p;
 }
 
+/* a source nvcc compiles as C++ host code, which carve's interpreter does not run */
+static bool cxx_source(const char *f) {
+  const char *dot = strrchr(f, '.');
+  return dot && (!strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".cxx") || !strcmp(dot, ".C") || !strcmp(dot, ".o"));
+}
+
+/* a diagnostic about C++ carve's host interpreter does not run (classes, std::, templates, new) */
+static bool cxx_words(const char *m) {
+  static const char *words[] = {"C++", "std", "class", "template", "namespace", "operator", "'new'", "'delete'", "::", "lambda", "reference"};
+  for (size_t i = 0; m && i < sizeof words / sizeof *words; i++) if (strstr(m, words[i])) return true;
+  return false;
+}
+
+/* --route (docs/host-programs.md): nvcc builds the program with carve's CUDA runtime (src/rt),
+ * interp runs its host code in the interpreter; auto, the default, takes nvcc where carve cannot
+ * read the whole host program because it is C++ (C++ sources; an error about C++ in the reading)
+ * and nvcc and the runtime library are there. Decided on a quiet reading of the .cu files; on the nvcc route that
+ * reading is the program (*pp: the kernels the recorded launches name), else NULL and the caller
+ * loads as before. */
+static bool choose_nvcc_route(Opts *o, Program **pp) {
+  *pp = NULL;
+  if (!(o->cmd->options >> O_ROUTE & 1) || (o->route && !strcmp(o->route, "interp"))) return false;
+  if (o->host_fn || (o->kernel && o->cmd->run == cmd_run) || o->grid || o->block || o->nargs || o->nouts || o->dump_inputs || o->rank) return false;
+  bool cxx = false, forced = o->route && !strcmp(o->route, "nvcc");
+  Buf text = {0};
+  for (int i = 0; i < o->nfiles; i++) {
+    cxx |= cxx_source(o->files[i]);
+    const char *dot = strrchr(o->files[i], '.');
+    if (dot && !strcmp(dot, ".cu") && !strchr(o->files[i], '"') && !strchr(o->files[i], '\n')) buf_printf(&text, "#include \"%s\"\n", o->files[i]);
+  }
+  int errors = diag_errors, warnings = diag_warnings;
+  DiagCapture cap;
+  diag_capture_begin(&cap);
+  int ncu = 0;
+  const char *one = NULL;
+  for (int i = 0; i < o->nfiles; i++)
+    if (strrchr(o->files[i], '.') && !strcmp(strrchr(o->files[i], '.'), ".cu")) ncu++, one = o->files[i];
+  Program *p = ncu == 1 ? load_program(one, &o->pp) : load_program_text("<command line>", text.s ? text.s : "", &o->pp);
+  diag_capture_end(&cap, NULL);
+  diag_errors = errors, diag_warnings = warnings;
+  buf_free(&text);
+  /* host code carve cannot read because it is C++ (not because it is wrong: a bad program keeps
+   * the interpreted route and its diagnostics) */
+  bool cxx_host = false;
+  for (int i = 0; i < cap.n && !cxx_host; i++) cxx_host = cap.d[i].level == DIAG_ERROR && cxx_words(cap.d[i].msg);
+  for (HostSkip *h = p ? p->host_skipped : NULL; h && !cxx_host; h = h->next) cxx_host = cxx_words(h->msg);
+  diag_capture_free(&cap);
+  bool unreadable = p && has_main(p, NULL) && cxx_host;
+  bool want = forced || ((cxx || unreadable || (!p && o->nfiles)) && rt_nvcc() && rt_library());
+  if (!want) { if (p) program_free(p); return false; }
+  /* the front end could not read the sources at all: the program still runs, and the runtime says
+   * why each launch could not (exit 2) */
+  if (!p) p = load_program_text("<no device code>", "", &o->pp);
+  if (!p) return false;
+  *pp = p;
+  return o->nvcc_route = true;
+}
+
 static int run_command(const Command *c, int argc, char **argv) {
   Opts o;
   int r = parse_opts(c, argc, argv, &o);
   if (r) return r < 0 ? 0 : r;
-  if (!c->load) return c->run(&o, NULL);
+  if (!c->load) {
+    int rc = c->run(&o, NULL);
+    rt_cleanup(&nvcc_run);   /* estimate's nvcc route: the recorded buffers' files */
+    return rc;
+  }
+  Program *np;
+  if (choose_nvcc_route(&o, &np)) {
+    int rc = c->run(&o, np);
+    program_free(np);
+    rt_cleanup(&nvcc_run);
+    return rc;
+  }
   /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
   DiagCapture cap;
   if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);

@@ -868,6 +868,9 @@ static Token *preprocess2(Token *tok) {
         char *name = arena_strndup(ft->loc + 1, (size_t)ft->len - 2);
         if (opts->no_includes) error_tok(ft, "#include is disabled here");
         char *path = search_include(name, ft);
+        /* as nvcc: a quoted name not found beside the file or in -I is looked for as a system
+         * header (#include "cuda.h", "math.h"), which the prelude stands in for */
+        if (!path && known_system_header(name)) { tok = skip_line(ft->next); continue; }
         if (!path) error_tok(ft, "'%s' file not found", name);
         tok = skip_line(ft->next);
         tok = include_file(tok, path, ft);

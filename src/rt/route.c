@@ -1,0 +1,292 @@
+/* route: the nvcc route of `carve run` (docs/host-programs.md). The program is built by nvcc as it
+ * is, host code and all (C++ with its standard library, several files, the user's flags), with
+ * `-cudart none` and carve's runtime library (src/rt/cudart.c) in its place, into a temporary
+ * directory; then run with its arguments, its standard output and error its own. The runtime
+ * finds the sources in the environment, reads the kernels with carve's front end, runs each
+ * launch in the interpreter, and leaves a summary file that this file reads back into the
+ * HostResult the interpreted route fills (launches, the distinct ones with their buffers). */
+#include "rt.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static bool executable(const char *p) { return p && access(p, X_OK) == 0; }
+
+const char *rt_nvcc(void) {
+  const char *e = getenv("CARVE_NVCC");
+  if (e && *e) return executable(e) ? e : NULL;
+  const char *home = getenv("CUDA_HOME");
+  if (home && executable(fmt("%s/bin/nvcc", home))) return fmt("%s/bin/nvcc", home);
+  if (executable("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  const char *path = getenv("PATH");
+  for (const char *p = path; p && *p;) {
+    const char *c = strchr(p, ':');
+    size_t n = c ? (size_t)(c - p) : strlen(p);
+    const char *cand = fmt("%.*s/nvcc", (int)n, p);
+    if (n && executable(cand)) return cand;
+    p += n + (c ? 1 : 0);
+  }
+  return NULL;
+}
+
+/* the directory of the running carve executable */
+static const char *self_dir(void) {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return NULL;
+  buf[n] = 0;
+  char *slash = strrchr(buf, '/');
+  if (!slash) return NULL;
+  *slash = 0;
+  return arena_strdup(buf);
+}
+
+const char *rt_library(void) {
+  const char *e = getenv("CARVE_CUDART");
+  if (e && *e) return access(e, R_OK) == 0 ? e : NULL;
+  const char *d = self_dir();
+  if (!d) return NULL;
+  /* ./carve, build-san/carve (the sanitizer build uses the plain library), PREFIX/bin/carve */
+  const char *cands[] = {fmt("%s/build/libcarve_cudart.so", d), fmt("%s/../build/libcarve_cudart.so", d), fmt("%s/../lib/carve/libcarve_cudart.so", d)};
+  for (int i = 0; i < 3; i++)
+    if (access(cands[i], R_OK) == 0) return realpath(cands[i], NULL);
+  return NULL;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* SIGINT/SIGTERM while a child runs (nvcc, the program): passed on to it, so it ends and carve
+ * goes on to remove its temporary directory and report, as after any other end of the program */
+static volatile pid_t child_pid;
+static void pass_on(int sig) {
+  if (child_pid > 0) kill(child_pid, sig);
+}
+
+/* run argv (NULL-terminated) with the environment changes env ("NAME=VALUE"), standard output to
+ * out_fd (-1: inherited); the exit status, 128 + signal when killed (*sig set), -1 if it could not start */
+static int spawn(char **argv, char **env, int nenv, int out_fd, int err_fd, int *sig) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    for (int i = 0; i < nenv; i++) putenv(env[i]);
+    if (out_fd >= 0) dup2(out_fd, 1);
+    if (err_fd >= 0) dup2(err_fd, 2);
+    execvp(argv[0], argv);
+    fprintf(stderr, "carve run: cannot run '%s': %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  child_pid = pid;
+  struct sigaction sa = {0}, old_int, old_term;
+  sa.sa_handler = pass_on;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) { st = -1; break; }
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  child_pid = 0;
+  if (st == -1) return -1;
+  if (sig) *sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static bool has_suffix(const char *s, const char *suf) {
+  size_t n = strlen(s), m = strlen(suf);
+  return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* remove a directory made here and what is in it (one level of launch-N folders) */
+static void remove_tree(const char *dir) {
+  char *argv[] = {"rm", "-rf", (char *)dir, NULL};
+  spawn(argv, NULL, 0, -1, -1, NULL);
+}
+
+/* the summary the runtime wrote, into r (recorded launches made against p) */
+static void read_summary(Program *p, const char *path, RtResult *r) {
+  size_t len;
+  char *text = read_file(path, &len);
+  if (!text) return;
+  HostResult *h = &r->h;
+  RecordedLaunch *cur = NULL;
+  const char **args = NULL;
+  int nargs = 0;
+  bool usable = true;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *sp = strchr(line, ' ');
+    const char *key = sp ? arena_strndup(line, (size_t)(sp - line)) : line, *val = sp ? sp + 1 : "";
+    if (!cur) {
+      if (!strcmp(key, "launches")) h->launches = atoi(val);
+      else if (!strcmp(key, "faults")) r->faults = atoi(val);
+      else if (!strcmp(key, "errors")) r->api_errors = atoi(val);
+      else if (!strcmp(key, "unrun")) r->unrun = atoi(val);
+      else if (!strcmp(key, "lane_ops")) h->kernel_lane_ops = strtoull(val, NULL, 10);
+      else if (!strcmp(key, "seconds")) h->kernel_seconds = strtod(val, NULL);
+      else if (!strcmp(key, "unrecorded")) h->unrecorded = atoi(val);
+      else if (!strcmp(key, "launch")) {
+        Obj *k = p ? find_kernel(p, val) : NULL;
+        if (!k) { h->unrecorded++; usable = false; }
+        h->rec = xrealloc(h->rec, sizeof(RecordedLaunch) * (size_t)(h->nrec + 1));
+        cur = &h->rec[h->nrec];
+        memset(cur, 0, sizeof *cur);
+        cur->kernel = k;
+        args = NULL;
+        nargs = 0;
+        usable = k != NULL;
+      }
+      continue;
+    }
+    long long a, b, c;
+    if (!strcmp(key, "grid") && sscanf(val, "%lld %lld %lld", &a, &b, &c) == 3) cur->grid[0] = a, cur->grid[1] = b, cur->grid[2] = c;
+    else if (!strcmp(key, "block") && sscanf(val, "%lld %lld %lld", &a, &b, &c) == 3) cur->block[0] = a, cur->block[1] = b, cur->block[2] = c;
+    else if (!strcmp(key, "shared")) cur->dyn_shared = atoll(val);
+    else if (!strcmp(key, "first")) cur->first = atoi(val);
+    else if (!strcmp(key, "count")) cur->count = atoi(val);
+    else if (!strcmp(key, "line") && cur->kernel) { cur->site = tok_loc(cur->kernel->tok); cur->site.line = atoi(val); }
+    else if (!strcmp(key, "arg")) {
+      if (!strcmp(val, "-")) usable = false;
+      else arena_push(&args, &nargs, val);
+    } else if (!strcmp(key, "end")) {
+      /* the launch as flags would give it: buffers from the files the runtime wrote */
+      if (usable) {
+        LaunchOverrides *ov = &cur->ov;
+        ov->has_grid = ov->has_block = true;
+        memcpy(ov->grid, cur->grid, sizeof ov->grid);
+        memcpy(ov->block, cur->block, sizeof ov->block);
+        ov->dyn_shared = cur->dyn_shared;
+        ProgramScope s = program_enter(p);
+        usable = parse_arg_settings(p, args, nargs, ov);
+        program_leave(s);
+      }
+      if (usable) { cur->kept = true; h->nrec++; }   /* its buffers are the files the runtime wrote */
+      else h->unrecorded++;
+      cur = NULL;
+    }
+  }
+  free(text);
+}
+
+/* the recorded launch's __constant__ and __device__ bytes, from launch-N/ */
+static void read_globals(Program *p, const char *dir, HostResult *h) {
+  for (int i = 0; i < h->nrec; i++) {
+    size_t n;
+    char *c = read_file(fmt("%s/launch-%d/constant.bin", dir, i + 1), &n);
+    if (c && n == (size_t)p->constant_size) { h->rec[i].ov.constant = (unsigned char *)arena_strndup(c, n); }
+    free(c);
+    char *d = read_file(fmt("%s/launch-%d/device.bin", dir, i + 1), &n);
+    if (d && n == (size_t)p->device_global_size) { h->rec[i].ov.device_vars = (unsigned char *)arena_strndup(d, n); }
+    free(d);
+  }
+}
+
+int rt_run(Program *p, const RtOptions *o, RtResult *r) {
+  memset(r, 0, sizeof *r);
+  r->h.status = 2;
+  const char *nvcc = rt_nvcc(), *lib = rt_library();
+  if (!nvcc) { fprintf(stderr, "carve run: nvcc not found (set CARVE_NVCC or CUDA_HOME): use --host-route interp\n"); return 2; }
+  if (!lib) { fprintf(stderr, "carve run: carve's CUDA runtime library (build/libcarve_cudart.so) is not built: run 'make cudart', or set CARVE_CUDART\n"); return 2; }
+  char tmpl[] = "/tmp/carve-run-XXXXXX";
+  char *dir = mkdtemp(tmpl);
+  if (!dir) { fprintf(stderr, "carve run: cannot make a temporary directory: %s\n", strerror(errno)); return 2; }
+  dir = arena_strdup(dir);
+  const char *exe = fmt("%s/%s", dir, "program");
+  const char *libdir = arena_strndup(lib, (size_t)(strrchr(lib, '/') - lib));
+
+  /* nvcc: the user's sources and flags, carve's runtime in place of libcudart */
+  const char **av = NULL;
+  int n = 0;
+  arena_push(&av, &n, nvcc);
+  arena_push(&av, &n, fmt("-arch=%s", o->sm ? o->sm : "sm_90"));
+  arena_push(&av, &n, "-cudart");
+  arena_push(&av, &n, "none");
+  for (int i = 0; o->pp && i < o->pp->n_include_dirs; i++) arena_push(&av, &n, fmt("-I%s", o->pp->include_dirs[i]));
+  for (int i = 0; o->pp && i < o->pp->n_defines; i++) arena_push(&av, &n, fmt("-D%s", o->pp->defines[i]));
+  for (int i = 0; i < o->nnvcc; i++) arena_push(&av, &n, o->nvcc_flags[i]);
+  for (int i = 0; i < o->nfiles; i++) arena_push(&av, &n, o->files[i]);
+  arena_push(&av, &n, lib);
+  arena_push(&av, &n, fmt("-Xlinker=-rpath,%s", libdir));
+  arena_push(&av, &n, "-Xlinker=-export-dynamic");
+  arena_push(&av, &n, "-o");
+  arena_push(&av, &n, exe);
+  arena_push(&av, &n, NULL);
+  n--;
+  double t0 = now_s();
+  const char *log = fmt("%s/nvcc.log", dir);
+  FILE *lf = fopen(log, "w");
+  int lfd = lf ? fileno(lf) : -1;
+  int rc = spawn((char **)av, NULL, 0, lfd, lfd, NULL);
+  if (lf) fclose(lf);
+  r->build_seconds = now_s() - t0;
+  if (rc != 0) {
+    size_t len;
+    char *text = read_file(log, &len);
+    fprintf(stderr, "%s", text ? text : "");
+    free(text);
+    fprintf(stderr, "carve run: nvcc could not build the program (exit %d):", rc);
+    for (int i = 0; i < n; i++) fprintf(stderr, " %s", av[i]);
+    fprintf(stderr, "\n");
+    remove_tree(dir);
+    return 2;
+  }
+
+  /* the environment the runtime reads */
+  Buf src = {0}, ppf = {0};
+  for (int i = 0; i < o->nfiles; i++)
+    if (has_suffix(o->files[i], ".cu")) {
+      char *abs = realpath(o->files[i], NULL);
+      buf_printf(&src, "%s\n", abs ? abs : o->files[i]);
+      free(abs);
+    }
+  for (int i = 0; o->pp && i < o->pp->n_include_dirs; i++) {
+    char *abs = realpath(o->pp->include_dirs[i], NULL);
+    buf_printf(&ppf, "-I%s\n", abs ? abs : o->pp->include_dirs[i]);
+    free(abs);
+  }
+  for (int i = 0; o->pp && i < o->pp->n_defines; i++) buf_printf(&ppf, "-D%s\n", o->pp->defines[i]);
+  const char *summary = fmt("%s/summary.txt", dir);
+  char *env[8];
+  int nenv = 0;
+  env[nenv++] = fmt("%s=%s", RT_ENV_SOURCES, src.s ? src.s : "");
+  env[nenv++] = fmt("%s=%s", RT_ENV_PPFLAGS, ppf.s ? ppf.s : "");
+  env[nenv++] = fmt("%s=%s", RT_ENV_ARCH, o->machine ? o->machine : "h100");
+  env[nenv++] = fmt("%s=%llu", RT_ENV_MAX_STEPS, (unsigned long long)o->max_steps);
+  env[nenv++] = fmt("%s=%s", RT_ENV_NO_RACE, o->no_race ? "1" : "0");
+  env[nenv++] = fmt("%s=%s", RT_ENV_SUMMARY, summary);
+  if (o->record) env[nenv++] = fmt("%s=%s", RT_ENV_RECORD, dir);
+  buf_free(&src);
+  buf_free(&ppf);
+
+  /* the program, with its own arguments (argv[0] as the user named the program) */
+  const char **pv = NULL;
+  int np = 0;
+  arena_push(&pv, &np, exe);
+  for (int i = 1; i < o->argc; i++) arena_push(&pv, &np, o->argv[i]);
+  arena_push(&pv, &np, NULL);
+  t0 = now_s();
+  int code = spawn((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal);
+  r->run_seconds = now_s() - t0;
+  r->dir = dir;
+  if (code < 0) { fprintf(stderr, "carve run: could not start the program\n"); return 2; }
+  read_summary(p, summary, r);
+  if (o->record) read_globals(p, dir, &r->h);
+  r->h.exit_code = code;
+  r->h.status = r->faults ? 1 : r->unrun ? 2 : 0;   /* a launch carve could not run: not a check */
+  return r->h.status;
+}
+
+void rt_cleanup(RtResult *r) {
+  if (r->dir) remove_tree(r->dir);
+  host_result_free(&r->h);
+  memset(r, 0, sizeof *r);
+}
