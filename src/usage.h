@@ -1,0 +1,16 @@
+/* usage: the text of `carve --help` and of each command's --help (src/main.c's table names
+ * them). Kept apart from the command line's code: they are data. */
+#ifndef CARVE_USAGE_H
+#define CARVE_USAGE_H
+extern const char usage_main[];
+extern const char usage_optimize[];
+extern const char usage_check[];
+extern const char usage_print[];
+extern const char usage_bench[];
+extern const char usage_run[];
+extern const char usage_analyze[];
+extern const char usage_estimate[];
+extern const char usage_report[];
+extern const char usage_arch[];
+extern const char usage_calibrate[];
+#endif
