@@ -903,20 +903,26 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
   bool copy = wants_copy(hw->o, r->nrec + 1, KL->kernel, kernel_first);
   if (copy && hw->recorded_bytes >= MAX_RECORDED_BYTES) { copy = false; r->uncopied++; }
   ArgSpec **args = arena_alloc(sizeof(ArgSpec *) * (size_t)(np + 1));
-  for (Obj *q = KL->kernel->params; q; q = q->next, i++) {
+  for (Obj *q = KL->kernel->params; q; q = q->next, i++)
     args[i] = q->ty->kind != TY_PTR ? recorded_scalar(q, KL->args[i]) : copy ? recorded_buffer(hw, q, KL->args[i].u) : NULL;
-    if (!args[i] || q->ty->kind != TY_PTR) continue;
-    /* a pointer into the buffer of an earlier pointer argument, at or after it: recorded as
-     * that alias, so the launch replayed (carve optimize's verification) binds one buffer */
-    int j = 0;
-    for (Obj *r = KL->kernel->params; r != q; r = r->next, j++) {
-      uint64_t u = KL->args[i].u, w = KL->args[j].u;
-      if (r->ty->kind == TY_PTR && args[j] && !args[j]->alias && ((u >> 40) & 0xfffff) == ((w >> 40) & 0xfffff) &&
-          (u & ((1ull << 40) - 1)) >= (w & ((1ull << 40) - 1))) {
-        args[i]->alias = r->name;
-        args[i]->alias_off = (int64_t)((u & ((1ull << 40) - 1)) - (w & ((1ull << 40) - 1)));
-        break;
-      }
+  /* pointers into one allocation: the one at the lowest address keeps the bytes, the others are
+   * recorded as aliases of it (alias(P, OFF)), so the launch replayed (carve optimize's
+   * verification) binds one buffer, as the program did */
+  i = 0;
+  for (Obj *q = KL->kernel->params; q; q = q->next, i++) {
+    if (q->ty->kind != TY_PTR || !args[i]) continue;
+    uint64_t u = KL->args[i].u, ub = (u >> 40) & 0xfffff, uo = u & ((1ull << 40) - 1);
+    int j = 0, base = -1;
+    uint64_t bo = uo;
+    const char *bname = NULL;
+    for (Obj *r = KL->kernel->params; r; r = r->next, j++) {
+      uint64_t w = KL->args[j].u, wo = w & ((1ull << 40) - 1);
+      if (r == q || r->ty->kind != TY_PTR || ((w >> 40) & 0xfffff) != ub) continue;
+      if (wo < bo || (wo == bo && j < i && base < 0)) { base = j; bo = wo; bname = r->name; }
+    }
+    if (base >= 0 && (bo < uo || base < i)) {
+      args[i]->alias = (char *)bname;
+      args[i]->alias_off = (int64_t)(uo - bo);
     }
   }
   if (r->nrec == r->cap_rec) {

@@ -354,22 +354,7 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
                 type_name(t), q->name);
         return 2;
       }
-      if (a->alias) {   /* an earlier parameter's buffer, alias_off bytes in */
-        int j = 0;
-        Obj *r = k->params;
-        for (; r != q && strcmp(r->name, a->alias); r = r->next) j++;
-        if (r == q || r->ty->kind != TY_PTR) {
-          diag_at(DIAG_ERROR, tok_loc(a->tok), "alias(%s): no earlier pointer parameter of '%s' is named '%s'", a->alias, k->name, a->alias);
-          return 2;
-        }
-        uint64_t base = L->args[j].u, b = (base >> 40) & 0xfffff, off = (base & ((1ull << 40) - 1)) + (uint64_t)a->alias_off;
-        if (b >= (uint64_t)L->nbufs || off > L->bufs[b].bytes) {
-          diag_at(DIAG_ERROR, tok_loc(a->tok), "alias(%s, %lld) lies past the end of '%s''s buffer", a->alias, (long long)a->alias_off, a->alias);
-          return 2;
-        }
-        L->args[i].u = GLOBAL_ADDR(b, off);
-        continue;
-      }
+      if (a->alias) continue;   /* bound below, once every buffer is */
       Type *bt = unqual(t->base);
       if (bt->kind != TY_VOID && !same_type(bt, unqual(a->elem_ty)) && bt->size != a->elem_ty->size) {
         diag_at(DIAG_ERROR, tok_loc(a->tok), "buffer '%s' holds '%s' but the parameter points to '%s'", q->name, type_name(a->elem_ty),
@@ -404,6 +389,26 @@ int launch_prepare(Launch *L, Program *p, Obj *k, const LaunchOverrides *ov) {
       return 2;
     }
     if (bind_scalar(a, q, &L->args[i])) return 2;
+  }
+  /* alias(P, OFF): the buffer of pointer parameter P (itself given a buffer), OFF bytes in */
+  i = 0;
+  for (Obj *q = k->params; q; q = q->next, i++) {
+    const ArgSpec *a = q->ty->kind == TY_PTR ? find_arg(s, ov, q->name) : NULL;
+    if (!a || !a->alias) continue;
+    int j = 0;
+    Obj *r = k->params;
+    for (; r && strcmp(r->name, a->alias); r = r->next) j++;
+    const ArgSpec *ra = r ? find_arg(s, ov, r->name) : NULL;
+    if (!r || r == q || r->ty->kind != TY_PTR || !ra || ra->alias) {
+      diag_at(DIAG_ERROR, tok_loc(a->tok), "alias(%s): '%s' has no pointer parameter of that name with a buffer of its own", a->alias, k->name);
+      return 2;
+    }
+    uint64_t base = L->args[j].u, b = (base >> 40) & 0xfffff, off = (base & ((1ull << 40) - 1)) + (uint64_t)a->alias_off;
+    if (b >= (uint64_t)L->nbufs || off > L->bufs[b].bytes) {
+      diag_at(DIAG_ERROR, tok_loc(a->tok), "alias(%s, %lld) lies past the end of '%s''s buffer", a->alias, (long long)a->alias_off, a->alias);
+      return 2;
+    }
+    L->args[i].u = GLOBAL_ADDR(b, off);
   }
   /* flags may name parameters that do not exist */
   if (ov)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The differential test's kernel-file half (tests/sound/diff.sh): a kernel file optimized by
+"""The differential test's kernel-file half (tests/sound_diff.sh): a kernel file optimized by
 carve and its output run on data the optimizer never saw: every floating-point buffer of the
 launch spec filled with values of both signs (and a few special ones), every block run, each
 output buffer compared with the original's. Within the spec's tol, or, where the plan

@@ -72,6 +72,14 @@ check $? "--arg in=alias(out) runs"
 "$carve" optimize $d/mm_naive.cu -o "$t/mme.cu" 2> "$t/plan"; grep -q "tile     not kept, the estimate says not faster (0.0045 -> 0.00" "$t/plan"; check $? "mm at 40: tile estimated and not kept: $(grep tile "$t/plan")"
 ! grep -q "estimate failed" "$t/plan"; check $? "no estimate fails for a host program's variants: $(cat "$t/plan")"
 
+# two pointers into one allocation, the first at the higher address (k(a + n, a, n)): recorded
+# as out = alias(in, 4000), verified so, and the passes that assume no aliasing are not legal
+"$carve" optimize $d/halves.cu --no-estimate -o "$t/hv.cu" 2> "$t/plan"; check $? "halves optimizes: $(cat "$t/plan")"
+grep -q "vector   not legal: the launch passes one buffer as 'out' and 'in'" "$t/plan"; check $? "halves: vector sees the aliasing: $(grep vector "$t/plan")"
+for n in 1000 777; do "$carve" run "$t/hv.cu" -- $n > "$t/out" 2>&1; grep -q "halves: n=$n, 0 wrong" "$t/out"; check $? "halves at $n: $(cat "$t/out")"; done
+"$carve" run $d/acc_alias.cu --kernel acc --grid 4 --block 256 --arg 'out=alias(in, 0)' --arg 'in=float[1024]:fill(1)' --arg n=1024 --arg reps=4 --out in="$t/o2.bin" > /dev/null 2>&1
+[ "$(od -An -f -N4 "$t/o2.bin" | tr -d ' ')" = 16 ]; check $? "alias() of a later parameter binds its buffer: $(od -An -f -N4 "$t/o2.bin")"
+
 # a kernel no pass changes: the output is the user's text, macros and all
 "$carve" optimize tests/host/vadd.cu --passes unroll -o "$t/same.cu" 2>/dev/null; check $? "no pass applies"
 tail -n +4 "$t/same.cu" | cmp -s - tests/host/vadd.cu; check $? "an unchanged program is the user's file byte for byte after the header"
