@@ -54,6 +54,8 @@ grep -q "no pass applied" "$t/none.cu"; check $? "prints the kernel unchanged"
 # paper machine: diagonal reordering on the GT200
 "$carve" optimize examples/tp.cu --arch gt200 -D H=128 -D W=128 --passes camping --regs 10 -o "$t/gt.cu" 2> "$t/plan"; check $? "tp for the GT200"
 grep -q "camping  applied, verified" "$t/plan" && grep -q "bid_x" "$t/gt.cu"; check $? "diagonal block order on a linearly partitioned GPU: $(cat "$t/plan")"
+# (the host-program outputs below keep their reshaping step with --no-estimate: the model keeps a new
+# launch shape only for a predicted gain over 5%, which a streaming scale does not have)
 # the vector pass: int4 stores of imregionmax, three float2 planes of demosaic, float4 of vv
 "$carve" optimize examples/imregionmax.cu -D H=64 -D W=64 --passes vector --set vector.factor=4 --no-estimate -o "$t/vimr.cu" 2> "$t/plan"; check $? "vector on imregionmax"
 grep -q "vector   applied" "$t/plan" && grep -q "\*(int4 \*)&C\[C_at\]" "$t/vimr.cu" && grep -q "if (all)" "$t/vimr.cu"; check $? "int4 stores and a guard-free fast path: $(cat "$t/plan")"
@@ -94,24 +96,24 @@ grep -q "vadd_carve_original<<<blocks, threads>>>" "$t/hv.cu" && grep -q "carve_
 for n in 100000 4097; do
   "$carve" run "$t/hv.cu" -- $n > "$t/out" 2>&1 && grep -q "vadd: $n elements, 0 errors" "$t/out"; check $? "the optimized program checks its own result at n = $n: $(head -3 "$t/out")"
 done
-"$carve" optimize tests/host/scale_args.cu -o "$t/sc.cu" 2>/dev/null; check $? "scale_args optimizes"
+"$carve" optimize tests/host/scale_args.cu --no-estimate -o "$t/sc.cu" 2>/dev/null; check $? "scale_args optimizes"
 "$carve" run "$t/sc.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1), (128,1,1)>>>" "$t/out"; check $? "the verified block: the optimized kernel on half the blocks: $(cat "$t/out")"
 "$carve" run "$t/sc.cu" -- 5001 64 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale_carve_original<<<(79,1,1), (64,1,1)>>>" "$t/out"; check $? "another block: the original kernel: $(cat "$t/out")"
 # the kernel declared first and defined after main: what the rewritten launch uses must come before main
 awk '/^__global__ void scale\(/ { k = 1; print "__global__ void scale(const float *x, float *y, float a, int n);" }
      k { body = body $0 "\n"; if ($0 == "}") k = 0; next } { print } END { printf "\n%s", body }' tests/host/scale_args.cu > "$t/scale_late.cu"
 [ "$(grep -n '^int main\|^__global__ void scale(.*) {' "$t/scale_late.cu" | cut -d: -f2 | cut -c1-3 | tr -d '\n')" = "int__g" ]; check $? "the test program defines the kernel after main"
-"$carve" optimize "$t/scale_late.cu" -o "$t/sl.cu" 2>/dev/null; check $? "scale_late (defined after main) optimizes"
+"$carve" optimize "$t/scale_late.cu" --no-estimate -o "$t/sl.cu" 2>/dev/null; check $? "scale_late (defined after main) optimizes"
 "$carve" run "$t/sl.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1)" "$t/out"; check $? "its helpers come before main: $(head -3 "$t/out")"
 sed 's/  scale<<<grid, block>>>(x, y, 2.5f, n);/  LAUNCH;/; s/^__global__ void scale/#define LAUNCH scale<<<grid, block>>>(x, y, 2.5f, n)\n__global__ void scale/' tests/host/scale_args.cu > "$t/scm.cu"
-"$carve" optimize "$t/scm.cu" -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"
+"$carve" optimize "$t/scm.cu" --no-estimate -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"
 grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro or another file); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
 # a launch in a host function carve cannot read (skipped) would stay unrewritten: refused, said
 sed 's|^int main(int argc, char \*\*argv) {|static void again(const float *x, float *y, int n) {\n  auto f = [\&](int t) { scale<<<(n + t - 1) / t, t>>>(x, y, 1.0f, n); };\n  f(64);\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/skip.cu"
-"$carve" optimize "$t/skip.cu" -o "$t/skip.out.cu" 2> "$t/err"; check $? "a program with an unreadable launching function still optimizes"
+"$carve" optimize "$t/skip.cu" --no-estimate -o "$t/skip.out.cu" 2> "$t/err"; check $? "a program with an unreadable launching function still optimizes"
 grep -q "(1 launch of 'scale' in code carve could not read)" "$t/err" && ! grep -q "^int main" "$t/skip.out.cu"; check $? "and the output is the kernel alone, said: $(grep warning "$t/err")"
 sed 's|^int main(int argc, char \*\*argv) {|static void tweak(void) {\n  auto f = [\&]() { cudaFuncSetAttribute(scale, cudaFuncAttributePreferredSharedMemoryCarveout, 0); };\n  f();\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/api.cu"
-"$carve" optimize "$t/api.cu" -o "$t/api.out.cu" 2> "$t/err"; grep -q "'scale' is used as a value" "$t/err" && ! grep -q "^int main" "$t/api.out.cu"; check $? "the kernel used as a value (a runtime-API launch keeps the original grid): refused, said: $(grep warning "$t/err")"
+"$carve" optimize "$t/api.cu" --no-estimate -o "$t/api.out.cu" 2> "$t/err"; grep -q "'scale' is used as a value" "$t/err" && ! grep -q "^int main" "$t/api.out.cu"; check $? "the kernel used as a value (a runtime-API launch keeps the original grid): refused, said: $(grep warning "$t/err")"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -151,6 +151,9 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         buf_printf(&b, ": %s\n", s->did);
       } else if (s->unprofitable && (s->est_before_ms <= 0 || s->est_after_ms <= 0))
         buf_printf(&b, "not kept, the estimate failed (%s): unknown is not faster: %s\n", s->est_before_ms <= 0 ? "before" : "after", s->did);
+      else if (s->unprofitable && s->est_after_ms < s->est_before_ms)
+        buf_printf(&b, "not kept, the estimate's gain (%.4f -> %.4f ms, %.1f%%) is under the %.0f%% a new launch shape needs: %s\n", s->est_before_ms,
+                   s->est_after_ms, 100 * (1 - s->est_after_ms / s->est_before_ms), 100 * OPT_RESHAPE_GAIN, s->did);
       else if (s->unprofitable) buf_printf(&b, "not kept, the estimate says not faster (%.4f -> %.4f ms): %s\n", s->est_before_ms, s->est_after_ms, s->did);
       else if (s->rejected) {
         const VerifySize *z = NULL;
@@ -173,9 +176,13 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         estimate_text(&b, s, "         ");
         candidates_text(&b, s);
       } else if (s->unprofitable) {
-        buf_printf(&b, "not kept: the estimate says it is not faster (%.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
+        if (s->est_after_ms < s->est_before_ms)
+          buf_printf(&b, "not kept: the estimate's gain (%.4f ms against %.4f ms, %.1f%%) is under the %.0f%% a new launch shape needs", s->est_after_ms,
+                     s->est_before_ms, 100 * (1 - s->est_after_ms / s->est_before_ms), 100 * OPT_RESHAPE_GAIN);
+        else buf_printf(&b, "not kept: the estimate says it is not faster (%.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
         params_text(&b, s);
         buf_printf(&b, ": %s\n", s->did);
+        candidates_text(&b, s);
         if (s->verified) verify_text(&b, &s->verify, "         verified ");
       } else if (s->rejected) {
         buf_puts(&b, "REJECTED by verification");

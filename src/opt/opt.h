@@ -120,6 +120,13 @@ typedef struct OptInput {
   VerifyCache *cache;               /* NULL: every verification runs the original afresh */
 } OptInput;
 
+/* A step that reshapes the launch is kept only when the estimate says it saves more than 5%: the
+ * model does not rank block shapes of one kernel within a few percent (docs/results.md: Spearman
+ * 0.39-0.89 over the launch shapes of cp, mri-q, mm and rd on the H100, 2026-11-24), and on the
+ * H100 (2026-11-27) a Jacobi step the launch pass reshaped on a 0.6% estimated gain ran 13%
+ * slower. Passes that change the work (tile, vector, reduce) clear it by far when they pay. */
+#define OPT_RESHAPE_GAIN 0.05
+
 /* ---- the driver (optimize.c) ---- */
 typedef struct PlanStep {
   const Pass *pass;

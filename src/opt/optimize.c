@@ -4,6 +4,7 @@
  * lays the result out again (program_finish) and verifies it against the original; a step that
  * fails verification is rejected and the next pass starts from the last verified program. */
 #include "opt.h"
+
 #include "../model/estimate.h"
 #include "../report/report.h"
 #include <stdlib.h>
@@ -420,9 +421,11 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       char bn[64];
       st->est_after_ms = estimate_ms(v, in, o, reshaped, c.changes_launch ? c.new_grid : plan->grid, c.changes_launch ? c.new_block : plan->block, bn);
       snprintf(st->est_bottleneck[1], sizeof st->est_bottleneck[1], "%s", bn);
-      /* a reshaped launch must be predicted faster; other steps (a pragma) may be within 2%; an
-       * estimate that failed (-1, before or after) is unknown, never faster */
-      if (cur_ms <= 0 || st->est_after_ms <= 0 || (c.changes_launch ? st->est_after_ms >= cur_ms : st->est_after_ms > cur_ms * 1.02)) {
+      /* a reshaped launch must be predicted faster by more than the model resolves block shapes
+       * (OPT_RESHAPE_GAIN); other steps (a pragma) may be within 2%; an estimate that failed (-1,
+       * before or after) is unknown, never faster */
+      if (cur_ms <= 0 || st->est_after_ms <= 0 ||
+          (c.changes_launch ? st->est_after_ms > cur_ms * (1 - OPT_RESHAPE_GAIN) : st->est_after_ms > cur_ms * 1.02)) {
         st->unprofitable = true;
         program_free(v);
         continue;
