@@ -170,3 +170,11 @@ void json_write_string(Buf *b, const char *s) {
   }
   buf_putc(b, '"');
 }
+
+const char *json_quoted(const char *s) {
+  Buf b = {0};
+  json_write_string(&b, s);
+  char *r = arena_strdup(b.s);
+  buf_free(&b);
+  return r;
+}

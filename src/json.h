@@ -31,4 +31,6 @@ bool json_get_number(const Json *j, const char *key, double *v);
 const char *json_get_string(const Json *j, const char *key);
 /* s as a JSON string, quoted, with ", \ and control characters escaped */
 void json_write_string(Buf *b, const char *s);
+/* the same as a string in the arena (printf's %s) */
+const char *json_quoted(const char *s);
 #endif

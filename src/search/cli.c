@@ -1,5 +1,6 @@
 /* cli: `carve space` and `carve tune`. Options are parsed here (main.c only dispatches), each
  * command accepting its own; any other is an error naming the command. */
+#include "../json.h"
 #include "search.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -232,20 +233,6 @@ static double max_metric(const Space *s, int which) {
   return m > 0 ? m : 1;
 }
 
-/* s as a JSON string (paths may hold quotes) */
-static const char *jstr(const char *s) {
-  Buf b = {0};
-  buf_putc(&b, '"');
-  for (; s && *s; s++) {
-    if (*s == '"' || *s == '\\') buf_putc(&b, '\\');
-    if ((unsigned char)*s < 0x20) buf_printf(&b, "\\u%04x", *s);
-    else buf_putc(&b, *s);
-  }
-  buf_putc(&b, '"');
-  char *r = arena_strdup(b.s);
-  buf_free(&b);
-  return r;
-}
 
 static const char *status_name(VariantStatus st) {
   return st == VS_OK ? "ok" : st == VS_CONSTRAINT ? "constraint" : st == VS_DUPLICATE ? "duplicate" : "pending";
@@ -274,7 +261,7 @@ static void print_axes(const Space *s) {
 static void print_size_only(const Space *s, const char *format) {
   int con = space_count(s, VS_CONSTRAINT);
   if (!strcmp(format, "json")) {
-    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"launch_constrained\": %d, \"shapes\": %d}\n", jstr(s->in.path),
+    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"launch_constrained\": %d, \"shapes\": %d}\n", json_quoted(s->in.path),
            s->kernel, s->in.m->name, s->nv, con, s->nshapes);
     return;
   }
@@ -301,15 +288,15 @@ static void print_space(const Space *s, const char *format) {
   }
   if (!strcmp(format, "json")) {
     printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, \"axes\": [",
-           jstr(s->in.path), s->kernel, s->in.m->name, s->nv, con, dup, ok);
+           json_quoted(s->in.path), s->kernel, s->in.m->name, s->nv, con, dup, ok);
     for (int d = 0; d < s->ndims; d++) {
       printf("%s{\"name\": \"%s\", \"values\": [", d ? ", " : "", s->dims[d].name);
       for (int k = 0; k < s->dims[d].nvalues; k++) printf("%s%d", k ? ", " : "", s->dims[d].values[k]);
       printf("]}");
     }
     printf("], \"not_applicable\": [");
-    for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", jstr(s->skipped[i]));
-    printf("], \"program_launch\": %s, \"variants\": [\n", s->launch_note[0] ? jstr(s->launch_note) : "null");
+    for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", json_quoted(s->skipped[i]));
+    printf("], \"program_launch\": %s, \"variants\": [\n", s->launch_note[0] ? json_quoted(s->launch_note) : "null");
     for (int i = 0; i < s->nv; i++) printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
     printf("]}\n");
     return;
@@ -394,9 +381,9 @@ static void print_summary(const Space *s, const TuneArgs *a, const Results *r, c
   if (json) {
     printf("{\"file\": %s, \"kernel\": \"%s\", \"strategy\": \"%s\", \"space\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, "
            "\"after_threshold\": %d, \"selected\": %d, \"reduction\": %.4f, \"timed\": %d, \"timed_ok\": %d, \"selected_eval_s\": %.3f",
-           jstr(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
+           json_quoted(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
            sel->after_threshold, sel->n, reduction, u->timed, u->timed_ok, u->sel_eval_s);
-    if (s->launch_note[0]) printf(", \"program_launch\": %s", jstr(s->launch_note));
+    if (s->launch_note[0]) printf(", \"program_launch\": %s", json_quoted(s->launch_note));
     printf(", \"ranked\": [");
     for (int k = 0; k < sel->n; k++) {
       const Variant *v = &s->v[sel->idx[k]];

@@ -7,6 +7,7 @@
  * 1: the optimum; Appendix A's expectation, without replacement, over the verified times). The
  * static records are the ones stored: recompute them with this carve first where they are stale
  * (docs/tune.md, "Replay"). */
+#include "../json.h"
 #include "search.h"
 #include <math.h>
 #include <stdlib.h>
@@ -73,20 +74,6 @@ fail:
   return 2;
 }
 
-/* s as a JSON string */
-static const char *json_string(const char *s) {
-  Buf b = {0};
-  buf_putc(&b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') buf_putc(&b, '\\');
-    if ((unsigned char)*s < 0x20) buf_printf(&b, "\\u%04x", *s);
-    else buf_putc(&b, *s);
-  }
-  buf_putc(&b, '"');
-  char *r = arena_strdup(b.s);
-  buf_free(&b);
-  return r;
-}
 
 /* one strategy's outcome against the ground truth */
 typedef struct Outcome {
@@ -163,7 +150,7 @@ int search_replay(const char *path, const ReplayOptions *ro) {
   if (ro->json) {
     printf("{\"file\": %s, \"space\": \"%s\", \"points\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, \"verified\": %d, "
            "\"optimum\": {\"key\": \"%s\", \"ms\": %.9g}, \"eps\": %g, \"strategies\": [",
-           json_string(path), space, s.nv, space_count(&s, VS_CONSTRAINT), space_count(&s, VS_DUPLICATE), valid, nt, s.v[opt_i].key, opt, ro->eps);
+           json_quoted(path), space, s.nv, space_count(&s, VS_CONSTRAINT), space_count(&s, VS_DUPLICATE), valid, nt, s.v[opt_i].key, opt, ro->eps);
     for (int i = 0; i < nout; i++) {
       Outcome *o = &out[i];
       printf("%s{\"name\": \"%s\", \"timed\": %d, \"never_timed_points\": %.4f, \"never_timed_valid\": %.4f, \"best_key\": \"%s\", \"best_ms\": %.9g, "

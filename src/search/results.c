@@ -10,6 +10,7 @@
  *   {"type": "verify", "hash": ..., "key": ..., "ok": true|false, "why": ..., "verify_s": ...}
  *   {"type": "time", "key": ..., "hash": ..., "status": "ok"|..., "median_ms": ..., "times": [...]}
  * Also: joining the files of Slurm array tasks, Kernel Tuner's T4 export, the sbatch file. */
+#include "../json.h"
 #include "search.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -20,17 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void json_esc(Buf *b, const char *s) {
-  buf_putc(b, '"');
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') { buf_putc(b, '\\'); buf_putc(b, (char)c); }
-    else if (c == '\n') buf_puts(b, "\\n");
-    else if (c < 0x20) buf_printf(b, "\\u%04x", c);
-    else buf_putc(b, (char)c);
-  }
-  buf_putc(b, '"');
-}
 
 /* the string value of "key": in a flat record, unescaped; false if absent */
 static bool json_str(const char *js, const char *key, char *out, size_t len) {
@@ -59,7 +49,7 @@ static double num(const char *js, const char *key) {
   return v;
 }
 
-/* this carve binary, hashed once (as static.c's cache key): the build every record names */
+/* this carve binary, hashed once: the build every record names (and static.c's cache key) */
 uint64_t results_build(void) {
   static uint64_t exe;
   if (!exe) {
@@ -82,12 +72,12 @@ char *variant_record(const Space *s, const Variant *v) {
   int i = (int)(v - s->v);
   const VariantMetrics *m = &v->m;
   buf_printf(&b, "{\"type\": \"static\", \"i\": %d, \"space\": \"%016llx\", \"key\": ", i, (unsigned long long)s->fingerprint);
-  json_esc(&b, v->key);
+  json_write_string(&b, v->key);
   buf_printf(&b, ", \"kernel\": ");
-  json_esc(&b, s->kernel);
+  json_write_string(&b, s->kernel);
   buf_printf(&b, ", \"hash\": \"%016llx\", \"status\": \"%s\", \"why\": ", (unsigned long long)v->hash,
              v->status == VS_OK || v->status == VS_DUPLICATE ? "ok" : v->status == VS_CONSTRAINT ? "constraint" : "pending");
-  json_esc(&b, v->why);
+  json_write_string(&b, v->why);
   if (m->known)
     buf_printf(&b, ", \"regs\": %d, \"smem\": %d, \"threads\": %d, \"blocks_per_sm\": %d, \"spills\": %d, \"instr\": %.6g, \"regions\": %.6g, "
                    "\"long_regions\": %.6g, \"efficiency\": %.9g, \"utilization\": %.9g, \"utilization_simple\": %.9g, \"est_ms\": %.9g, "
@@ -136,13 +126,13 @@ bool variant_from_record(Variant *v, const char *line) {
 char *time_record(const TimeRecord *t) {
   Buf b = {0};
   buf_puts(&b, "{\"type\": \"time\", \"key\": ");
-  json_esc(&b, t->key);
+  json_write_string(&b, t->key);
   buf_printf(&b, ", \"hash\": \"%016llx\", \"status\": \"%s\", \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"compile_s\": %.3f, "
                  "\"verify_s\": %.3f, \"run_s\": %.3f, \"gpu\": ",
              (unsigned long long)t->hash, t->status, t->median_ms, t->min_ms, t->max_ms, t->compile_s, t->verify_s, t->run_s);
-  json_esc(&b, t->gpu);
+  json_write_string(&b, t->gpu);
   buf_puts(&b, ", \"why\": ");
-  json_esc(&b, t->why);
+  json_write_string(&b, t->why);
   buf_puts(&b, ", \"times\": [");
   for (int i = 0; i < t->ntimes; i++) buf_printf(&b, "%s%.6f", i ? ", " : "", t->times[i]);
   buf_printf(&b, "], \"timestamp\": %lld, \"build\": \"%016llx\"}", (long long)time(NULL), (unsigned long long)results_build());
@@ -238,9 +228,9 @@ static void add_line(Results *r, const char *line) {
 char *verify_record(const Variant *v, bool ok, const char *why, double secs) {
   Buf b = {0};
   buf_printf(&b, "{\"type\": \"verify\", \"hash\": \"%016llx\", \"key\": ", (unsigned long long)v->hash);
-  json_esc(&b, v->key);
+  json_write_string(&b, v->key);
   buf_printf(&b, ", \"ok\": %s, \"why\": ", ok ? "true" : "false");
-  json_esc(&b, why ? why : "");
+  json_write_string(&b, why ? why : "");
   buf_printf(&b, ", \"verify_s\": %.3f, \"build\": \"%016llx\"}", secs, (unsigned long long)results_build());
   char *r = arena_strdup(b.s);
   buf_free(&b);
@@ -449,9 +439,9 @@ static const char *t4_invalidity(const char *status) {
 bool results_t4(const Space *s, const Results *r, const char *out) {
   Buf b = {0};
   buf_puts(&b, "{\n  \"schema_version\": \"1.0.0\",\n  \"metadata\": {\"generator\": \"carve tune\", \"file\": ");
-  json_esc(&b, s->in.path);
+  json_write_string(&b, s->in.path);
   buf_puts(&b, ", \"kernel\": ");
-  json_esc(&b, s->kernel);
+  json_write_string(&b, s->kernel);
   buf_printf(&b, ", \"arch\": \"%s\"},\n  \"results\": [", s->in.m->name);
   int n = 0;
   for (int i = 0; i < s->nv; i++) {
@@ -473,7 +463,7 @@ bool results_t4(const Space *s, const Results *r, const char *out) {
                  v->m.regs, v->m.efficiency, v->m.utilization, v->m.est_ms);
     else {
       buf_puts(&b, "{\"name\": \"constraint\", \"value\": ");
-      json_esc(&b, v->why);
+      json_write_string(&b, v->why);
       buf_puts(&b, ", \"unit\": \"\"}");
     }
     if (b.len >= 2 && b.s[b.len - 2] == ',') { b.len -= 2; b.s[b.len] = 0; }

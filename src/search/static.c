@@ -23,14 +23,7 @@ static double now_s(void) {
  * hashed once) and the machine it estimates for. A cache written by an older model or for
  * another --arch is not read (the NVRTC facts in it would hold, the estimate would not). */
 static uint64_t model_stamp(const Space *s) {
-  static uint64_t exe;
-  if (!exe) {
-    size_t n = 0;
-    char *bin = read_file("/proc/self/exe", &n);
-    exe = search_hash_bytes(bin, bin ? n : 0) | 1;   /* nonzero: computed */
-    free(bin);
-  }
-  return exe ^ search_hash(s->in.m ? s->in.m->name : "");
+  return results_build() ^ search_hash(s->in.m ? s->in.m->name : "");
 }
 
 static char *cache_path(const char *dir, const Space *s, uint64_t hash) {
