@@ -55,12 +55,13 @@ for f in $(grep -rl '#pragma carve launch' tests --include='*.cu' | grep -v '^te
   done <"$tmp/kernels"
 done
 
-# the optimizer's outputs (warp shuffles, float4 loads, pointer alignment tests, shared tiles, barriers)
+# the optimizer's outputs (warp shuffles, float4 loads, pointer alignment tests, shared tiles, barriers),
+# run at the sizes they were optimized at (an output with no step kept is the user's file, default sizes)
 for spec in "sum.cu N=100000" "mv.cu H=256 W=256" "tp.cu H=256 W=256" "rd.cu N=100000 SEG=1000" "conv.cu N=48 K=5" \
             "reduce_shared.cu N=65536" "stencil.cu N=100000" "histogram.cu N=65536" "mm_acc.cu N=64"; do
   set -- $spec; f=$1; shift
   dflags=""; for d in "$@"; do dflags="$dflags -D $d"; done
-  if "$carve" optimize examples/$f $dflags -o "$tmp/opt_$f" >/dev/null 2>&1; then compare "optimized $f" "$tmp/opt_$f"
+  if "$carve" optimize examples/$f $dflags -o "$tmp/opt_$f" >/dev/null 2>&1; then compare "optimized $f" "$tmp/opt_$f" $dflags
   else bad "carve optimize examples/$f failed"; fi
 done
 
