@@ -54,7 +54,12 @@ const char *rt_library(void) {
   /* ./carve, build-san/carve (the sanitizer build uses the plain library), PREFIX/bin/carve */
   const char *cands[] = {fmt("%s/build/libcarve_cudart.so", d), fmt("%s/../build/libcarve_cudart.so", d), fmt("%s/../lib/carve/libcarve_cudart.so", d)};
   for (int i = 0; i < 3; i++)
-    if (access(cands[i], R_OK) == 0) return realpath(cands[i], NULL);
+    if (access(cands[i], R_OK) == 0) {
+      char *r = realpath(cands[i], NULL);   /* malloc'd: kept in the arena, freed here */
+      const char *a = r ? arena_strdup(r) : NULL;
+      free(r);
+      return a;
+    }
   return NULL;
 }
 
