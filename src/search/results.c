@@ -22,26 +22,26 @@
 #include <unistd.h>
 
 
-/* the string value of "key": in a flat record, unescaped; false if absent */
+/* the string member `key` of a record (json.h: a member, not text inside another string),
+ * decoded and cut to len; false if absent or not a string */
 static bool json_str(const char *js, const char *key, char *out, size_t len) {
-  const char *p = strstr(js, fmt("\"%s\": \"", key));
-  if (!p) return false;
-  p += strlen(key) + 5;
-  size_t n = 0;
-  for (; *p && *p != '"'; p++) {
-    char c = *p;
-    if (c == '\\' && p[1]) {
-      p++;
-      c = *p == 'n' ? '\n' : *p == 'u' ? '?' : *p;
-      if (*p == 'u') for (int k = 0; k < 4 && p[1]; k++) p++;
-    }
-    if (n + 1 < len) out[n++] = c;
-  }
-  out[n] = 0;
-  return *p == '"';
+  char why[160];
+  Json *j = json_parse(js, strlen(js), why, sizeof why);
+  const char *v = json_get_string(j, key);
+  if (v) snprintf(out, len, "%s", v);
+  json_free(j);
+  return v != NULL;
 }
 
-static bool json_bool(const char *js, const char *key) { return strstr(js, fmt("\"%s\": true", key)) != NULL; }
+/* the member `key` is true */
+static bool json_bool(const char *js, const char *key) {
+  char why[160];
+  Json *j = json_parse(js, strlen(js), why, sizeof why);
+  const Json *v = json_get(j, key);
+  bool t = v && v->kind == JSON_TRUE;
+  json_free(j);
+  return t;
+}
 
 static double num(const char *js, const char *key) {
   double v = 0;
