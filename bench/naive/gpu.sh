@@ -8,6 +8,7 @@
 # GPUs the kernels are split among them (CUDA_VISIBLE_DEVICES). Writes OUTDIR/opt/*.{cu,plan},
 # OUTDIR/bench/*.json and OUTDIR/summary.txt: naive ms, optimized ms, speedup, baseline ms and
 # the optimized kernel's share of it, the verdicts, the passes kept; the geometric mean.
+# OPT_LIST (default KERNELS) is what is optimized first; REUSE=1 keeps outputs already in OUTDIR/opt.
 carve=${1:-./carve}
 out=${2:-naive-gpu}
 dir=$(dirname "$0")
@@ -15,8 +16,9 @@ mkdir -p "$out/opt" "$out/bench"
 list=${KERNELS:-"gemm_a:gemm:-D_N=2048 gemm_b:sgemm_naive:-D_N=2048 syrk_a:syrk:-D_N=2048 2mm_a:mm2_1:-D_N=2048
 gemv_a:gemv gemv_b:gemv_rows atax_a:atax1 atax_a:atax2 bicg_a:bicg1 mvt_a:mvt2 covar_a:covar_kernel jacobi2d_a:jacobi2d conv2d_a:conv2d"}
 jobs=$(nproc 2>/dev/null || echo 2)
-for e in $list; do
+for e in ${OPT_LIST:-$list}; do
   IFS=: read -r f k d <<< "$e"
+  [ -n "$REUSE" ] && [ -s "$out/opt/$f.$k.cu" ] && continue   # REUSE=1: an earlier call's output
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.3; done
   ( timeout ${OPT_TIMEOUT:-300} "$carve" optimize "$dir/$f.cu" --kernel "$k" ${d//_/ } -o "$out/opt/$f.$k.cu" 2> "$out/opt/$f.$k.plan" ) &
 done
