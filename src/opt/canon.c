@@ -16,7 +16,9 @@
  *   sink    an accumulator's declaration (`float c = 0.0f;` above the thread indices) moved to
  *           just before the loop that accumulates into it, inside the guards around that loop
  *   lift    `E[idx] = e0;` or `E[idx] op= e1;` followed by a loop whose every access to E is
- *           E[idx]: the element lives in a register across the loop and is stored once after it
+ *           E[idx], or such a loop alone that updates E[idx] (`x[i] += A[i*n+j] * y[j]`: the
+ *           element's value is the start): the element lives in a register across the loop
+ *           and is stored once after it
  * Each rule decides legality from what the AST shows (src/analysis/match.h for the shapes); the
  * driver verifies the result like a pass (verify_variant) but does not ask the model: a
  * canonical form is not a speed-up, it is what lets the passes that are speed-ups apply. */
@@ -625,17 +627,47 @@ static Node *elem_update(Node *s, Obj **base, Node **idx) {
   return a;
 }
 
+/* the first `E[idx] op= e` in the subtree (E a pointer to numbers): a loop that updates an
+ * element it never set before, as `x[i] += A[i][j] * y[j]` (the sum starts at the element) */
+typedef struct { Obj *base; Node *idx; } FirstUpd;
+static bool first_upd_pre(Node *n, void *ctx) {
+  FirstUpd *f = ctx;
+  if (f->base) return false;
+  if (n->kind == ND_ASSIGN_OP) {
+    Node *l = m_strip(n->lhs);
+    if (l->kind == ND_INDEX && m_strip(l->lhs)->kind == ND_VAR) {
+      Obj *b = m_strip(l->lhs)->var;
+      if (b->ty->kind == TY_PTR && is_numeric(b->ty->base)) {
+        f->base = b;
+        f->idx = l->rhs;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 static bool rule_lift(Canon *cn, Node **list, Node *body) {
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *p0 = *slot;
     Obj *base;
     Node *idx;
-    Node *a0 = elem_update(p0, &base, &idx);
-    if (!a0 || !rw_pure(idx) || reads_memory(idx) || !rw_pure(a0->rhs)) continue;
+    Node *a0 = NULL;
+    if (p0->kind == ND_FOR) {            /* the loop first: the element's value is the start */
+      FirstUpd f = {NULL, NULL};
+      walk_one(p0->then, first_upd_pre, NULL, &f);
+      if (!f.base) continue;
+      base = f.base;
+      idx = f.idx;
+    } else {
+      a0 = elem_update(p0, &base, &idx);
+      if (!a0 || !rw_pure(a0->rhs)) continue;
+    }
+    if (!rw_pure(idx) || reads_memory(idx)) continue;
     /* more updates of the same element, then the loop */
-    Node *s = p0->next;
+    Node *s = a0 ? p0->next : p0;
     Elem e = {base, idx, false};
-    while (s && s->kind == ND_EXPR_STMT) {
+    while (a0 && s && s->kind == ND_EXPR_STMT) {
       Obj *b2;
       Node *i2;
       Node *a = elem_update(s, &b2, &i2);
@@ -660,9 +692,10 @@ static bool rule_lift(Canon *cn, Node **list, Node *body) {
     Obj *acc = rw_new_var(cn->c->p, cn->c->k, fmt("%s_acc", base->name), ety, SC_LOCAL, p0->tok);
     et.acc = acc;
     /* the first statement gives the initial value; later ones fold into it when types agree */
-    Node *init = a0->kind == ND_ASSIGN ? a0->rhs : rw_bin(a0->op, copy(m_strip(a0->lhs)), a0->rhs);
+    Node *init = !a0 ? rw_index(rw_var(p0->tok, base), copy(idx))
+               : a0->kind == ND_ASSIGN ? a0->rhs : rw_bin(a0->op, copy(m_strip(a0->lhs)), a0->rhs);
     Node *pre = NULL, **pt = &pre;
-    for (Node *q = p0->next; q != loop; q = q->next) {
+    for (Node *q = a0 ? p0->next : loop; q != loop; q = q->next) {
       Node *a = m_strip(q->lhs);
       Node *rhs = a->rhs;
       replace_one(&rhs, elem_match, &et.e, elem_make);

@@ -68,7 +68,7 @@ typedef struct Pass {
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
   bool (*apply)(PassCtx *c);       /* rewrites c->p in place (after legal said LEGAL) */
   int nmutations;            /* broken variants apply() can produce (c->mutation 1..n) */
-  const char *mutation_names[6];
+  const char *mutation_names[8];
 } Pass;
 
 const Pass *const *opt_passes(int *n);      /* Yang's order */

@@ -134,8 +134,14 @@ static bool body_ok(Node *kbody, Node *l, Site *s, char *why, size_t len) {
   }
   for (int j = 0; j < s->nacc; j++) {
     Node *d = decl_of(kbody, s->acc[j]);
-    if (!d || !zero_const(d->decl_init)) {
-      snprintf(why, len, "the accumulator '%s' does not start at 0 (every lane would add its initial value)", s->acc[j]->name);
+    if (!d || !d->decl_init) {
+      snprintf(why, len, "the accumulator '%s' has no initial value", s->acc[j]->name);
+      return false;
+    }
+    /* a sum that starts at a value (`float v = x[i];`, an update x[i] += A y lifted by canon):
+     * every lane starts at 0 and the start is added once after the combine (start_at_zero) */
+    if (!zero_const(d->decl_init) && (!rw_pure(d->decl_init) || reads_var(d->decl_init, s->acc[j]))) {
+      snprintf(why, len, "the accumulator '%s' starts at a value with side effects", s->acc[j]->name);
       return false;
     }
     if (reads_var(l->cond, s->acc[j]) || (s->step && reads_var(s->step, s->acc[j]))) {
@@ -444,11 +450,33 @@ static bool apply_y(PassCtx *c, Site *s, int L) {
   return true;
 }
 
+/* `T acc = E;` (E not 0) becomes `T acc_start = E; T acc = 0;` and the first statement after the
+ * loop `acc = acc_start + acc;`: every lane adds from 0, and the start is added once, by the lane
+ * that runs the tail (lane 0), after the partial sums meet (a reassociation: E + (t0 + t1 + ...)) */
+static void start_at_zero(PassCtx *c, Site *s) {
+  for (int j = 0; j < s->nacc; j++) {
+    Node *d = decl_of(c->k->body, s->acc[j]);
+    if (zero_const(d->decl_init)) continue;
+    Obj *acc = s->acc[j];
+    Token *at = d->tok;
+    Obj *st = rw_new_var(c->p, c->k, fmt("%s_start", acc->name), acc->ty, SC_LOCAL, at);
+    Node *sd = rw_decl(st, d->decl_init);
+    Node *z = rw_decl(acc, rw_num(at, 0));
+    d->decl_init = z->decl_init;
+    acc->init = d->decl_init;
+    rw_insert_before(rw_slot_of(&c->k->body->stmts, d), sd);
+    Node *add = rw_expr_stmt(rw_assign(rw_var(at, acc), rw_bin(ND_ADD, rw_var(at, st), rw_var(at, acc))));
+    add->next = s->loop->next;
+    s->loop->next = add;
+  }
+}
+
 static bool apply(PassCtx *c) {
   int L = c->param[0], along = c->param[1];
   Site s;
   char why[256];
   if (!find_site(c->k, &s, why, sizeof why)) { snprintf(c->why, sizeof c->why, "%s", why); return false; }
+  if (c->mutation != 7) start_at_zero(c, &s);   /* broken: every lane adds its start */
   c->changes_launch = true;
   for (int i = 0; i < 3; i++) { c->new_grid[i] = c->L->grid[i]; c->new_block[i] = c->L->block[i]; c->cover[i] = c->L->block[i]; }
   Buf names = {0};
@@ -479,8 +507,8 @@ const Pass pass_split = {
   .motivation = "coalescing",
   .legal = legal,
   .apply = apply,
-  .nmutations = 6,
+  .nmutations = 7,
   .mutation_names = {"half the partial sums dropped", "every lane runs what follows the loop", "lanes step by one (their iterations overlap)",
                      "the second accumulator combined from the first's partial sums", "along y: no barrier before the combine",
-                     "along y: one lane's partial sum left out of the combine"},
+                     "along y: one lane's partial sum left out of the combine", "every lane starts its sum at the accumulator's start"},
 };

@@ -228,6 +228,26 @@ kernel lift_other '    int j = blockIdx.x * blockDim.x + threadIdx.x;
             C[i * n + j] += A[i * n + k] * C[k];
     }'
 opt lift_other; ! body lift_other | grep -q "C_acc"; check $? "lift: a loop that reads another element of C keeps C in memory: $(body lift_other)"
+# the loop alone updates the element (x += A y, as PolyBench's mvt): its value is the start
+kernel lift_first '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < n && j < n) {
+        int k;
+        for (k = 0; k < n; k++)
+            C[i * n + j] += A[i * n + k] * B[k * n + j];
+    }'
+opt lift_first; applied lift_first; check $? "lift: a loop alone updating C[i][j]: applied and verified: $(cat "$t/lift_first.plan")"
+body lift_first | grep -q "float C_acc = C\[i \* n + j\];" && body lift_first | grep -q "C\[i \* n + j\] = C_acc;"; check $? "lift: the element loaded before the loop, stored after it: $(body lift_first)"
+# a loop that writes the element twice at different places stays in memory
+kernel lift_first_other '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < n && j < n) {
+        for (int k = 0; k < n; k++) {
+            C[i * n + j] += A[i * n + k];
+            C[j * n + i] += B[k];
+        }
+    }'
+opt lift_first_other; ! body lift_first_other | grep -q "C_acc"; check $? "lift: a loop that updates two elements of C keeps C in memory: $(body lift_first_other)"
 
 # a canonical kernel gets no canon step at all; --skip canon leaves the kernel as written
 "$carve" optimize examples/mm.cu -D N=64 "${only[@]}" -o /dev/null 2> "$t/mm.plan"
