@@ -3,13 +3,13 @@
 # in two spellings): every kernel whose class a pass covers gets that pass in each spelling.
 #   products (gemm, 2mm, syrk, covariance)        -> tile   (block and register tiles)
 #   row mat-vecs (gemv, atax1, bicg2, mvt1)       -> split  (the row's sum across a warp's lanes)
+#   column mat-vecs (atax2, bicg1, mvt2)          -> split  (along y: the column's sum across rows of the block)
 # The question here is the pass's legality on the canonical form, so the model is not asked
 # (--no-estimate) and the sizes are small enough for the interpreter: the pass must apply and
 # verify. Every other kernel (column mat-vecs, rank-1 update, stencils, a triangular solve step)
-# must optimize with no step rejected by verification. mvt1 (x1 += A y1) is a row mat-vec that
-# split does not take yet: its sum starts at x1[i], not at 0, and every lane would add it (moving
-# the start after the loop reassociates a float sum, which canon does not do). Which passes the model keeps at the full
-# sizes is in bench/naive/README.md.
+# must optimize with no step rejected by verification. mvt1/mvt2 (x1 += A y1) sum from x1[i]:
+# canon lifts the element, split starts the lanes at 0 and adds it once. Which passes the model
+# keeps at the full sizes is in bench/naive/README.md.
 carve=${1:-./carve}
 pass=0; fail=0
 check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "naive: FAIL: $2"; fail=$((fail+1)); fi; }
@@ -52,14 +52,14 @@ atax_a.cu     atax1         split
 atax_b.cu     atax1         split
 bicg_a.cu     bicg2         split
 bicg_b.cu     bicg2         split
-mvt_a.cu      mvt1          -
-mvt_b.cu      mvt1          -
-atax_a.cu     atax2         -
-atax_b.cu     atax2         -
-bicg_a.cu     bicg1         -
-bicg_b.cu     bicg1         -
-mvt_a.cu      mvt2          -
-mvt_b.cu      mvt2          -
+mvt_a.cu      mvt1          split
+mvt_b.cu      mvt1          split
+atax_a.cu     atax2         split
+atax_b.cu     atax2         split
+bicg_a.cu     bicg1         split
+bicg_b.cu     bicg1         split
+mvt_a.cu      mvt2          split
+mvt_b.cu      mvt2          split
 covar_a.cu    mean_kernel   -
 covar_b.cu    mean_kernel   -
 corr_a.cu     std_kernel    -
