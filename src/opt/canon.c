@@ -19,6 +19,16 @@
  *           E[idx], or such a loop alone that updates E[idx] (`x[i] += A[i*n+j] * y[j]`: the
  *           element's value is the start): the element lives in a register across the loop
  *           and is stored once after it
+ *   deref   `*(P + e)` (P a pointer never reassigned, any sum of integer offsets) as `P[e]`
+ *   alias   `T tx = threadIdx.x;` (a local copy of a special register, never written again)
+ *           substituted into its uses as `(T)threadIdx.x`: the thread indices a tutorial names
+ *   index   `int row = (int)blockIdx.y * 16 + (int)threadIdx.y;`: the casts of 32-bit special
+ *           registers in a sum/product of 32-bit integers stored into a 32-bit integer dropped
+ *           (arithmetic modulo 2^32 gives the same bits; where the int arithmetic would overflow
+ *           the original is undefined), so the index has the form the passes match
+ *   loops   (also) a down-counting loop whose iterations only accumulate, `for (k = hi; k >= lo;
+ *           k--) acc += e`, counted upward (a floating-point sum is then reassociated: verified
+ *           within the bound of docs/optimize.md)
  * Each rule decides legality from what the AST shows (src/analysis/match.h for the shapes); the
  * driver verifies the result like a pass (verify_variant) but does not ask the model: a
  * canonical form is not a speed-up, it is what lets the passes that are speed-ups apply. */
@@ -32,11 +42,11 @@ typedef struct Canon {
   PassCtx *c;
   bool dry;            /* legality: report the first match, change nothing */
   bool in_loop;        /* the list a rule is looking at is inside a loop */
-  int count[9];        /* changes per rule */
+  int count[16];       /* changes per rule (R_NRULES of them) */
   Buf did;             /* what was done, for the plan */
 } Canon;
-enum { R_ROWS, R_TID, R_GUARD, R_LOOPS, R_UPDATE, R_SUBST, R_SINK, R_LIFT, R_NRULES };
-static const char *rule_names[R_NRULES] = {"rows", "tid", "guard", "loops", "update", "subst", "sink", "lift"};
+enum { R_ROWS, R_TID, R_GUARD, R_LOOPS, R_UPDATE, R_SUBST, R_SINK, R_LIFT, R_DEREF, R_ALIAS, R_INDEX, R_NRULES };
+static const char *rule_names[R_NRULES] = {"rows", "tid", "guard", "loops", "update", "subst", "sink", "lift", "deref", "alias", "index"};
 
 /* record one change of rule r at tok: false in dry mode (the caller stops there) */
 static bool note(Canon *cn, int r, Token *tok, const char *what) {
@@ -389,6 +399,42 @@ static bool is_step_of(Node *inc, Obj *k) {
   return false;
 }
 
+/* a loop body whose iterations commute: declarations with pure initializers and sums `x += e`
+ * (x a local other than k, or an element whose index does not name k) that nothing else in the
+ * body reads; *fl set when a sum is of floating point (reversing it reassociates) */
+static bool accum_only(Node *then, Obj *k, bool *fl) {
+  bool blk = then->kind == ND_BLOCK;
+  Node *list = blk ? then->stmts : then;
+  for (Node *st = list; st; st = blk ? st->next : NULL) {
+    if (st->kind == ND_DECL) {
+      if (!st->decl_init || !rw_pure(st->decl_init) || st->var->in_memory) return false;
+      continue;
+    }
+    if (st->kind != ND_EXPR_STMT) return false;
+    Node *a = m_strip(st->lhs);
+    if (a->kind != ND_ASSIGN_OP || a->op != ND_ADD || !rw_pure(a->rhs) || m_writes(a->rhs, k)) return false;
+    Node *x = m_strip(a->lhs);
+    if (x->kind == ND_VAR) {
+      if (x->var == k || x->var->sc != SC_LOCAL || x->var->in_memory) return false;
+    } else if (x->kind != ND_INDEX || m_uses(x->rhs, k) || !rw_pure(x->rhs)) return false;
+    *fl |= is_flonum(x->ty) != 0;
+    /* the sum is read nowhere else in the body */
+    for (Node *o = list; o; o = blk ? o->next : NULL) {
+      Node *e = o->kind == ND_DECL ? o->decl_init : m_strip(o->lhs)->rhs;
+      if (x->kind == ND_VAR ? m_uses(e, x->var) : m_uses(e, m_strip(x->lhs)->kind == ND_VAR ? m_strip(x->lhs)->var : k)) return false;
+    }
+  }
+  return true;
+}
+
+/* k-- / --k / k -= 1 */
+static bool is_down_step(Node *inc, Obj *k) {
+  inc = m_strip(inc);
+  int64_t one;
+  if (!inc || m_strip(inc->lhs)->kind != ND_VAR || m_strip(inc->lhs)->var != k) return false;
+  return inc->kind == ND_POSTDEC || inc->kind == ND_PREDEC || (inc->kind == ND_ASSIGN_OP && inc->op == ND_SUB && m_const(inc->rhs, &one) && one == 1);
+}
+
 static bool rule_loops(Canon *cn, Node **list, Node *body) {
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *d = *slot;
@@ -435,6 +481,38 @@ static bool rule_loops(Canon *cn, Node **list, Node *body) {
           *ws = f;
           return true;
         }
+      }
+    }
+    /* for (T k = hi; k >= lo; k--) S, S only accumulating: for (T k = lo; k < hi + 1; k++) S
+     * (`k > lo`: from lo + 1). k signed, lo and hi pure and written nowhere in the loop */
+    if (d->kind == ND_FOR && d->cond && d->init && d->init->kind == ND_DECL && d->init->decl_init && d->inc && d->then) {
+      Obj *k = d->init->var;
+      Node *cond = m_strip(d->cond), *lo = NULL;
+      bool strict = false;
+      if ((cond->kind == ND_GE || cond->kind == ND_GT) && m_strip(cond->lhs)->kind == ND_VAR && m_strip(cond->lhs)->var == k) {
+        lo = cond->rhs;
+        strict = cond->kind == ND_GT;
+      } else if ((cond->kind == ND_LE || cond->kind == ND_LT) && m_strip(cond->rhs)->kind == ND_VAR && m_strip(cond->rhs)->var == k) {
+        lo = cond->lhs;
+        strict = cond->kind == ND_LT;
+      }
+      Node *hi = d->init->decl_init;
+      bool fl = false;
+      int64_t cv;
+      if (lo && is_integer(k->ty) && !k->ty->is_unsigned && k->ty->size == 4 && is_down_step(d->inc, k) && rw_pure(lo) && rw_pure(hi) &&
+          !reads_memory(lo) && !reads_memory(hi) && is_integer(lo->ty) && lo->ty->size <= 4 && !m_uses(lo, k) &&
+          vars_unwritten(lo, d->then) && vars_unwritten(hi, d->then) && !m_has_jump(d->then, false) && !m_writes(d->then, k) &&
+          !(m_const(hi, &cv) && cv >= (int64_t)0x7fffffff) && accum_only(d->then, k, &fl)) {
+        if (!note(cn, R_LOOPS, d->tok, fmt("the down-counting loop over '%s' counted upward%s", k->name, fl ? " (a floating-point sum reassociated)" : ""))) return true;
+        if (fl) cn->c->spec |= OPT_SPEC_REASSOC;
+        Node *start = strict ? rw_bin(ND_ADD, copy(lo), rw_num(lo->tok, 1)) : copy(lo);
+        Node *end = m_const(hi, &cv) ? rw_num(hi->tok, cv + 1) : rw_bin(ND_ADD, copy(hi), rw_num(hi->tok, 1));
+        Node *nd = rw_decl(k, start);
+        d->init->decl_init = nd->decl_init;
+        k->init = nd->decl_init;
+        d->cond = rw_bin(ND_LT, rw_var(d->tok, k), end);
+        d->inc = rw_unary(ND_POSTINC, rw_var(d->tok, k));
+        return true;
       }
     }
     /* for (...; k <= e; ...) -> k < e + 1 (integers; e below the type's maximum, else the
@@ -724,6 +802,110 @@ static bool rule_lift(Canon *cn, Node **list, Node *body) {
   return false;
 }
 
+/* ---- deref: pointer arithmetic as an index ---- */
+/* e is P + o1 + o2 - o3 ... with P a pointer variable: P and the integer offset (NULL: none) */
+static bool ptr_sum(Node *e, Obj **base, Node **off) {
+  e = m_strip(e);
+  if (e->kind == ND_VAR && e->ty->kind == TY_PTR) { *base = e->var; *off = NULL; return true; }
+  if ((e->kind == ND_ADD || e->kind == ND_SUB) && e->ty->kind == TY_PTR) {
+    Node *p = e->lhs, *o = e->rhs;
+    if (e->kind == ND_ADD && m_strip(p)->ty->kind != TY_PTR) { p = e->rhs; o = e->lhs; }
+    if (m_strip(p)->ty->kind != TY_PTR || !is_integer(o->ty) || !ptr_sum(p, base, off)) return false;
+    Node *oc = copy(o);
+    if (e->kind == ND_SUB) *off = *off ? rw_bin(ND_SUB, *off, oc) : rw_bin(ND_SUB, rw_num(o->tok, 0), oc);
+    else *off = *off ? rw_bin(ND_ADD, *off, oc) : oc;
+    return true;
+  }
+  return false;
+}
+typedef struct { Canon *cn; Node *body; Obj *base; Node *off; int n; bool stop; } DerefCtx;
+static bool deref_ok(Node *n, DerefCtx *d) {
+  Obj *b;
+  Node *o;
+  if (n->kind != ND_DEREF || !ptr_sum(n->lhs, &b, &o) || !o) return false;
+  if (b->sc != SC_PARAM || m_writes(d->body, b)) return false;   /* a local row pointer: rule rows */
+  if (!same_type(n->ty, b->ty->base) || !rw_pure(o)) return false;
+  d->base = b;
+  d->off = o;
+  return true;
+}
+static bool deref_match(Node *n, void *ctx) { return deref_ok(n, ctx); }
+static Node *deref_make(Node *old, void *ctx) {
+  DerefCtx *d = ctx;
+  d->n++;
+  Node *r = rw_index(rw_var(old->tok, d->base), d->off);
+  r->tok = old->tok;
+  return r;
+}
+static bool deref_find(Node *n, void *ctx) {
+  DerefCtx *d = ctx;
+  if (deref_ok(n, d)) d->stop = true;
+  return !d->stop;
+}
+static bool rule_deref(Canon *cn, Node *body) {
+  DerefCtx d = {cn, body, NULL, NULL, 0, false};
+  walk_one(body, deref_find, NULL, &d);
+  if (!d.stop) return false;
+  if (!note(cn, R_DEREF, body->tok, "pointer arithmetic '*(P + e)' as 'P[e]'")) return true;
+  for (Node **s = &body->stmts; *s; s = &(*s)->next) replace_all(s, deref_match, &d, deref_make);
+  return d.n > 0;
+}
+
+/* ---- alias: local copies of special registers ---- */
+static bool rule_alias(Canon *cn, Node **list, Node *body) {
+  for (Node **slot = list; *slot; slot = &(*slot)->next) {
+    Node *d = *slot;
+    if (d->kind != ND_DECL || !d->decl_init || d->decl_init->kind == ND_INIT_LIST || !plain_local(d->var, body) ||
+        !is_integer(d->var->ty) || d->var->ty->qual & Q_VOLATILE || m_strip(d->decl_init)->kind != ND_SPECIAL)
+      continue;
+    Obj *v = d->var;
+    bool written = false;
+    for (Node *s = d->next; s && !written; s = s->next) written = m_writes(s, v) || m_addr_taken(s, v);
+    if (written) continue;
+    Node *sr = m_strip(d->decl_init);
+    if (!note(cn, R_ALIAS, d->tok, fmt("'%s' (%s.%c) substituted into its uses", v->name,
+                                       sr->sreg == SR_TID ? "threadIdx" : sr->sreg == SR_CTAID ? "blockIdx" : sr->sreg == SR_NTID ? "blockDim" : "gridDim",
+                                       "xyz"[sr->dim])))
+      return true;
+    for (Node **s = &d->next; *s; s = &(*s)->next) replace_all(s, subst_match, d, subst_make);
+    *slot = d->next;
+    return true;
+  }
+  return false;
+}
+
+/* ---- index: casts of special registers in a 32-bit index ---- */
+static bool int32(Type *t) { return t && is_integer(t) && t->size == 4; }
+/* e rebuilt without casts between 32-bit integers, over + - * of 32-bit integers: NULL when it
+ * holds anything else; *dropped counts the explicit casts of special registers dropped */
+static Node *ring(Node *e, int *dropped) {
+  if (e->kind == ND_CAST) {
+    if (!int32(e->ty) || !int32(e->lhs->ty)) return NULL;
+    if (!e->implicit && m_strip(e->lhs)->kind == ND_SPECIAL) (*dropped)++;
+    return ring(e->lhs, dropped);
+  }
+  if (!int32(e->ty)) return NULL;
+  if (e->kind == ND_SPECIAL || e->kind == ND_NUM || e->kind == ND_VAR) return copy(e);
+  if (e->kind != ND_ADD && e->kind != ND_SUB && e->kind != ND_MUL) return NULL;
+  Node *l = ring(e->lhs, dropped), *r = l ? ring(e->rhs, dropped) : NULL;
+  return r ? rw_bin(e->kind, l, r) : NULL;
+}
+static bool rule_index(Canon *cn, Node **list, Node *body) {
+  for (Node **slot = list; *slot; slot = &(*slot)->next) {
+    Node *d = *slot;
+    if (d->kind != ND_DECL || !d->decl_init || d->decl_init->kind == ND_INIT_LIST || !int32(d->var->ty)) continue;
+    int dropped = 0;
+    Node *e = ring(d->decl_init, &dropped);
+    if (!e || !dropped) continue;
+    if (!note(cn, R_INDEX, d->tok, fmt("'%s': the casts of thread indices dropped (the same value modulo 2^32)", d->var->name))) return true;
+    Node *nd = rw_decl(d->var, e);
+    d->decl_init = nd->decl_init;
+    d->var->init = d->decl_init;
+    return true;
+  }
+  return false;
+}
+
 /* ---- the driver of the rules ---- */
 typedef bool ListRule(Canon *cn, Node **list, Node *body);
 
@@ -753,6 +935,12 @@ static bool round_once(Canon *cn) {
   Node *body = cn->c->k->body;
   bool any = false;
   any |= each_list(cn, &body->stmts, body, rule_rows, false, false);
+  if (cn->dry && any) return true;
+  any |= rule_deref(cn, body);
+  if (cn->dry && any) return true;
+  any |= each_list(cn, &body->stmts, body, rule_alias, false, false);
+  if (cn->dry && any) return true;
+  any |= each_list(cn, &body->stmts, body, rule_index, false, false);
   if (cn->dry && any) return true;
   any |= rule_tid(cn, body);
   if (cn->dry && any) return true;

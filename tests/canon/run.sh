@@ -251,6 +251,50 @@ opt lift_first_other; ! body lift_first_other | grep -q "C_acc"; check $? "lift:
 
 # a canonical kernel gets no canon step at all; --skip canon leaves the kernel as written
 "$carve" optimize examples/mm.cu -D N=64 "${only[@]}" -o /dev/null 2> "$t/mm.plan"
+# deref: pointer arithmetic as an index
+kernel deref '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    float s = 0.0f;
+    for (int k = 0; k < n; k++) s += *(A + i * n + k) * *(B + k * n + j);
+    *(C + i * n + j) = s;'
+opt deref; applied deref; check $? "deref: applied and verified: $(cat "$t/deref.plan")"
+body deref | grep -q "A\[i \* n + k\]" && body deref | grep -q "C\[i \* n + j\] = s" && ! body deref | grep -q '\*(' ; check $? "deref: every *(P + e) as P[e]: $(body deref)"
+# alias: a tutorial's names for the thread indices
+kernel alias '    int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+    int i = by * T + ty;
+    int j = bx * T + tx;
+    float s = 0.0f;
+    for (int k = 0; k < n; k++) s += A[i * n + k] * B[k * n + j];
+    C[i * n + j] = s;'
+opt alias; applied alias; check $? "alias: applied and verified: $(cat "$t/alias.plan")"
+body alias | grep -q "int i = blockIdx.y \* blockDim.y + threadIdx.y;" && ! body alias | grep -qw tx; check $? "alias: the copies substituted, the casts dropped, the tile constant as blockDim: $(body alias)"
+# a copy written later is not an alias
+kernel alias_w '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int tx = threadIdx.x;
+    tx = tx + 1;
+    C[i * n + j] = A[i * n + j] + (float)tx;'
+opt alias_w; body alias_w | grep -q "int tx = threadIdx.x"; check $? "alias: a copy assigned later stays: $(body alias_w)"
+# index: a cast other than between 32-bit integers stays
+kernel index_l '    long j = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    C[i * n + j] = A[i * n + j];'
+opt index_l; ! grep -q "index line" "$t/index_l.plan"; check $? "index: a 64-bit index keeps its casts: $(cat "$t/index_l.plan")"
+# loops: a down-counting accumulation counted upward; one that stores per iteration is not
+kernel down '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    float s = 0.0f;
+    for (int k = n - 1; k >= 0; k--) s += A[i * n + k] * B[k * n + j];
+    C[i * n + j] = s;'
+sed -i 's/tol rel(1e-6)/tol rel(1e-3)/' "$t/down.cu"   # the sum is reassociated: the spec must allow it
+opt down; applied down; check $? "loops: a down-counting sum: applied and verified: $(cat "$t/down.plan")"
+body down | grep -q "for (int k = 0; k < n - 1 + 1; k++)"; check $? "loops: counted upward from the lower bound: $(body down)"
+grep -q "reassociated" "$t/down.plan"; check $? "loops: the plan says the float sum is reassociated: $(cat "$t/down.plan")"
+kernel down_store '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i == 0 && j == 0)
+        for (int k = n - 1; k > 0; k--) C[k] = C[k - 1] + A[k];'
+opt down_store; body down_store | grep -q "k--"; check $? "loops: a down-counting loop with a dependence between iterations stays: $(body down_store)"
 ! grep -q canon "$t/mm.plan"; check $? "a canonical kernel gets no canon step: $(cat "$t/mm.plan")"
 "$carve" optimize "$t/lift.cu" "${only[@]}" --skip reduce,scalar,split,stage,tile,vector,unroll,camping,launch,canon -o "$t/skip.out" 2> "$t/skip.plan"
 ! grep -q canon "$t/skip.plan" && grep -q "C\[i \* n + j\] += " "$t/skip.out"; check $? "--skip canon: the kernel as written: $(cat "$t/skip.plan")"
