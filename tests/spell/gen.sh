@@ -16,6 +16,9 @@
 #   declfirst the accumulator declared first in the kernel, before the thread indices
 #   shape     another block shape: block(16, 16) over grid((X+15)/16, (Y+15)/16) as block(32, 8)
 #             over grid((X+31)/32, (Y+7)/8), block(128 or 256) over (X+127)/128 as 64 over (X+63)/64
+#   alias     the thread indices through a tutorial's names: `int tx = threadIdx.x, bx = blockIdx.x;`
+#             declared before the first index, which reads `bx * blockDim.x + tx`
+#   deref     in the line after the first counted loop, a load `P[e]` as `*(P + e)`
 #   compound  the first accumulation `s += e;` into a register as `s = s + (e);`
 #   commute   the same as `s = (e) + s;`
 # A rewrite whose pattern the file does not have writes nothing; the files written are listed
@@ -167,6 +170,29 @@ if [ -n "$first_for" ]; then
         NR == L + 1 { i = index($0, from); if (i) $0 = substr($0, 1, i - 1) to substr($0, i + length(from)) }
         { print }' "$f" | emit ptrrow
     fi
+  fi
+fi
+
+# alias: the index declarations read tx/ty/bx/by, declared just before the first of them
+if [ "$nix" -ge 1 ] && ! grep -qwE 'tx|ty|bx|by' "$f"; then
+  a=$(echo "$ix" | head -1)
+  ind=$(sed -n "${a}p" "$f" | sed -E 's/[^[:space:]].*//')
+  awk -v A="$a" -v decl="${ind}int tx = threadIdx.x, ty = threadIdx.y, bx = blockIdx.x, by = blockIdx.y;" '
+    NR == A { print decl }
+    /^[[:space:]]*int [A-Za-z_][A-Za-z0-9_]* = blockIdx\.[xy] \* blockDim\.[xy] \+ threadIdx\.[xy];/ {
+      gsub(/blockIdx\.x/, "bx"); gsub(/blockIdx\.y/, "by"); gsub(/threadIdx\.x/, "tx"); gsub(/threadIdx\.y/, "ty") }
+    { print }' "$f" | emit alias
+fi
+
+# deref: in the line after the first counted loop, the first load P[e] (e without brackets) as *(P + e)
+if [ -n "$first_for" ]; then
+  nxt=$((first_for + 1))
+  m=$(sed -n "${nxt}p" "$f" | grep -oE "[A-Za-z_][A-Za-z0-9_]*\[[^][]*\]" | head -1)
+  if [ -n "$m" ] && grep -qE "\*${m%%[*}[,)]" "$f"; then
+    p=${m%%[*}; e=${m#*[}; e=${e%]}
+    awk -v L="$nxt" -v from="$m" -v to="*(${p} + ${e})" '
+      NR == L { i = index($0, from); if (i) $0 = substr($0, 1, i - 1) to substr($0, i + length(from)) }
+      { print }' "$f" | emit deref
   fi
 fi
 
