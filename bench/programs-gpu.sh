@@ -5,6 +5,9 @@
 # Nsight Compute (gpu__time_duration.sum of every launch, --clock-control none) with the program's
 # own verdict checked. Prints one row per program: kernel time naive, optimized, speedup, verdicts,
 # the passes kept. Output: $OUT/programs.jsonl (run on the device machine). PROGS selects.
+# SAME=1 optimizes each program at the size it is run at (as a user does: `carve optimize` on the
+# program as it will run), every program at once, one process a core (MAXSEC: carve's
+# --max-seconds for the host program, default 120); LIST=FILE reads the table from FILE.
 set -u
 out=${OUT:-build/programs-gpu}; mkdir -p "$out"
 make -s -j16 carve || exit 2
@@ -35,11 +38,22 @@ for r in csv.DictReader(rows):
 print(f"{tot / 1e6:.4f} {n}")
 PY
 }
+[ -n "${LIST:-}" ] && list=$(cat "$LIST")
+if [ -n "${SAME:-}" ]; then   # optimize every program at its run size first, in parallel
+  while IFS='|' read -r prog opt big; do
+    case " ${PROGS:-$prog} " in *" $prog "*) ;; *) continue ;; esac
+    while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do sleep 0.5; done
+    bflags=${big%%--*}; bargs=""; [ "$big" != "$bflags" ] && bargs="-- ${big#*--}"
+    ( timeout 560 "$carve" optimize -I. $prog.cu $bflags --max-seconds ${MAXSEC:-120} -o "$out/$prog.opt.cu" $bargs 2> "$out/$prog.plan" ) &
+  done <<< "$list"
+  wait
+fi
 while IFS='|' read -r prog opt big; do
   case " ${PROGS:-$prog} " in *" $prog "*) ;; *) continue ;; esac
   oflags=${opt%%--*}; oargs=""; [ "$opt" != "$oflags" ] && oargs="-- ${opt#*--}"
   bflags=${big%%--*}; bargs=""; [ "$big" != "$bflags" ] && bargs=${big#*--}
-  timeout 500 "$carve" optimize -I. $prog.cu $oflags -o "$out/$prog.opt.cu" $oargs 2> "$out/$prog.plan"
+  [ -n "${SAME:-}" ] || timeout 500 "$carve" optimize -I. $prog.cu $oflags -o "$out/$prog.opt.cu" $oargs 2> "$out/$prog.plan"
+  [ -s "$out/$prog.opt.cu" ] || { echo "$prog: carve optimize wrote nothing: $(tail -2 "$out/$prog.plan")"; continue; }
   kept=$(grep -o 'optimize: [a-z]* *applied, verified' "$out/$prog.plan" | awk '{print $2}' | tr '\n' ' ')
   cp common.h "$out/" 2>/dev/null
   nvcc -O3 -arch=sm_90 -I. $bflags -o "$out/$prog.naive" $prog.cu > "$out/$prog.nvcc" 2>&1 || { echo "$prog: nvcc failed (naive)"; continue; }
