@@ -80,6 +80,12 @@ for n in 1000 777; do "$carve" run "$t/hv.cu" -- $n > "$t/out" 2>&1; grep -q "ha
 "$carve" run $d/acc_alias.cu --kernel acc --grid 4 --block 256 --arg 'out=alias(in, 0)' --arg 'in=float[1024]:fill(1)' --arg n=1024 --arg reps=4 --out in="$t/o2.bin" > /dev/null 2>&1
 [ "$(od -An -f -N4 "$t/o2.bin" | tr -d ' ')" = 16 ]; check $? "alias() of a later parameter binds its buffer: $(od -An -f -N4 "$t/o2.bin")"
 
+# a host program's kernel has no tol: a reassociated sum (split of x += A y) is verified within
+# the reassociation bound on the program's own data, and the output runs to the program's check
+"$carve" optimize tests/programs/mvt.cu -I tests/programs -D N=300 --kernel mvt_kernel1 --passes split --no-estimate -o "$t/mvt.cu" 2> "$t/plan"
+grep -q "split    applied, verified" "$t/plan"; check $? "host program: split of a sum from x[i] verified within the bound: $(grep split "$t/plan")"
+"$carve" run "$t/mvt.cu" -I tests/programs -D N=300 > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "host program: the split output passes the program's check: $(tail -2 "$t/out")"
+
 # a kernel no pass changes: the output is the user's text, macros and all
 "$carve" optimize tests/host/vadd.cu --passes unroll -o "$t/same.cu" 2>/dev/null; check $? "no pass applies"
 tail -n +4 "$t/same.cu" | cmp -s - tests/host/vadd.cu; check $? "an unchanged program is the user's file byte for byte after the header"
