@@ -93,6 +93,7 @@ typedef struct Opts {
   const char *route;                 /* --route: "nvcc", "interp" or "auto" (the default) */
   bool nvcc_route;                   /* decided: the program is built by nvcc with carve's runtime */
   const char **nvcc_words; int nnvcc;/* nvcc's own flags as given, for the nvcc route */
+  struct WholeOpt *whole;            /* optimize on a host program: each kernel's plan is collected here */
 } Opts;
 
 enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
@@ -1137,12 +1138,131 @@ static int cmd_arch(Opts *o, Program *unused) {
   return 0;
 }
 
+/* optimize on a host program: each selected kernel's plan (its first recorded launch), kept
+ * until every kernel is planned, then one output for them all (optimize_output) */
+typedef struct {
+  Plan plan;
+  const char *kernel;
+  int64_t grid0[3], block0[3];      /* the recorded launch (given as --grid/--block) */
+  const char **arg_texts; int nargs;
+  bool host;                        /* a host program's launch: the output is the whole program */
+} OptOne;
+typedef struct WholeOpt { OptOne *k; int n; bool json; } WholeOpt;
+
+static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n);
 static int cmd_optimize_launch(Opts *o, Program *p);
 static int cmd_optimize(Opts *o, Program *p) {
-  if (!diag_errors && use_recorded(o, p)) return each_recorded(o, p, via_flags, &(ViaFlags){cmd_optimize_launch});
-  return cmd_optimize_launch(o, p);
+  if (diag_errors || !use_recorded(o, p)) return cmd_optimize_launch(o, p);
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  WholeOpt w = {.json = !strcmp(o->format, "json")};
+  Opts q = *o;
+  q.whole = &w;
+  q.format = "text";   /* one JSON object for every kernel, printed after (not each_recorded's array of one each) */
+  int rc = each_recorded(&q, p, via_flags, &(ViaFlags){cmd_optimize_launch});
+  /* a kernel whose optimization failed stops it all: nothing is written */
+  if (rc < 2 && w.n) rc = optimize_output(o, p, m, w.k, w.n);
+  else if (rc < 2) rc = 2;
+  for (int i = 0; i < w.n; i++) plan_free(&w.k[i].plan);
+  free(w.k);
+  return rc;
 }
 
+/* the kernels' names and what was kept of each, one line (several kernels in one output) */
+static void whole_summary(const OptKernelOut *outs, int n, const char *out_path) {
+  fprintf(stderr, "carve optimize: one output%s%s for %d kernels:", out_path ? " " : "", out_path ? out_path : "", n);
+  for (int i = 0; i < n; i++) {
+    Buf kept = {0};
+    for (int j = 0; j < outs[i].plan->nsteps; j++)
+      if (plan_step_kept(&outs[i].plan->steps[j])) buf_printf(&kept, "%s%s", kept.len ? ", " : "", outs[i].plan->steps[j].pass->name);
+    fprintf(stderr, "%s %s (%s)", i ? ";" : "", outs[i].kernel,
+            outs[i].written ? kept.s : outs[i].why[0] ? "as written: its steps could not be written in" : "nothing kept, as written");
+    buf_free(&kept);
+  }
+  fputc('\n', stderr);
+}
+
+/* the output of one kernel's plan or several (a host program: the user's file with every kernel
+ * replaced), written to -o or standard output, the plan(s) as text or JSON */
+static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n) {
+  Buf src = {0};
+  char why[256] = "";
+  bool json = !strcmp(o->format, "json"), host = ks[0].host;
+  OptKernelOut *outs = arena_alloc(sizeof(OptKernelOut) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    memset(&outs[i], 0, sizeof outs[i]);
+    outs[i].plan = &ks[i].plan;
+    outs[i].kernel = ks[i].kernel;
+    memcpy(outs[i].grid0, ks[i].grid0, sizeof outs[i].grid0);
+    memcpy(outs[i].block0, ks[i].block0, sizeof outs[i].block0);
+    outs[i].arg_texts = ks[i].arg_texts;
+    outs[i].nargs = ks[i].nargs;
+  }
+  if (n > 1) {
+    /* several kernels: one program; a kernel whose steps cannot be written in stays as written */
+    if (opt_emit_programs(&src, p, o->file, outs, n, why, sizeof why)) {
+      fprintf(stderr, "carve optimize: %s: %s\n", o->file, why);
+      buf_free(&src);
+      return 2;
+    }
+    for (int i = 0; i < n; i++)
+      if (outs[i].why[0])
+        fprintf(stderr, "carve optimize: %s: warning: the steps kept for '%s' are not in the output, which runs it as written (%s)\n", o->file,
+                outs[i].kernel, outs[i].why);
+  } else {
+    const Plan *plan = &ks[0].plan;
+    const char *kname = ks[0].kernel;
+    /* a host program (its launch recorded, given here as flags): the user's file with the kernel
+     * and its launches replaced, so the output still builds and runs as a program */
+    if (host && opt_emit_program(&src, plan, p, o->file, kname, ks[0].grid0, ks[0].block0, ks[0].arg_texts, ks[0].nargs, why, sizeof why)) {
+      buf_free(&src);
+      bool reshaped = memcmp(plan->grid, ks[0].grid0, sizeof ks[0].grid0) || memcmp(plan->block, ks[0].block0, sizeof ks[0].block0);
+      fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)", o->file, why);
+      if (reshaped)
+        fprintf(stderr, "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size", (long long)plan->grid[0],
+                (long long)plan->grid[1], (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+      fputc('\n', stderr);
+      host = false;
+    }
+    if (!host && !opt_emit_unchanged(&src, plan, o->file, kname)) opt_emit_source(&src, plan, o->file, kname);
+  }
+  int rc = 0;
+  if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
+  if (json) {
+    printf("{\"file\": ");
+    json_string(stdout, o->file);
+    if (n == 1) { printf(", \"kernel\": "); json_string(stdout, ks[0].kernel); }
+    printf(", \"arch\": \"%s\", \"output\": ", m->name);
+    if (o->out_path) json_string(stdout, o->out_path); else printf("null");
+    if (n > 1) printf(", \"kernels\": [");
+    for (int i = 0; i < n; i++) {
+      const Plan *plan = &ks[i].plan;
+      if (n > 1) {
+        printf("%s{\"kernel\": ", i ? ", " : "");
+        json_string(stdout, ks[i].kernel);
+        printf(", \"written\": %s, \"why\": ", outs[i].written ? "true" : "false");
+        json_string(stdout, outs[i].why);
+        printf(", \"recorded_grid\": [%lld, %lld, %lld], \"recorded_block\": [%lld, %lld, %lld]", (long long)ks[i].grid0[0], (long long)ks[i].grid0[1],
+               (long long)ks[i].grid0[2], (long long)ks[i].block0[0], (long long)ks[i].block0[1], (long long)ks[i].block0[2]);
+      }
+      printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan->grid[0], (long long)plan->grid[1],
+             (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+      opt_emit_plan(stdout, plan, true, true);
+      if (n > 1) printf("}");
+    }
+    if (n > 1) printf("]");
+    if (!o->out_path) { printf(", \"source\": "); json_string(stdout, src.s ? src.s : ""); }
+    printf("}\n");
+  } else {
+    if (n == 1) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
+    else whole_summary(outs, n, o->out_path);
+    if (!o->out_path) fputs(src.s ? src.s : "", stdout);
+  }
+  buf_free(&src);
+  return rc;
+}
+
+/* optimize one kernel for one launch (flags, a spec, or a recorded launch given as flags) */
 static int cmd_optimize_launch(Opts *o, Program *p) {
   if (diag_errors) return 2;
   if (o->passes && o->skip) return usage_error("optimize", "--passes and --skip: give one");
@@ -1159,54 +1279,27 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
                  .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
   OptOptions oo = {.estimate = !o->no_estimate, .regs = o->regs, .ceilings = &ce, .only = o->passes, .skip = o->skip,
                    .sets = o->sets, .nsets = o->nsets, .no_verify = o->no_verify, .mutation_pass = -1};
-  Plan plan;
-  if (optimize(p, &in, &oo, &plan)) {
-    fprintf(stderr, "carve optimize: %s\n", plan.error);
-    plan_free(&plan);
+  OptOne one = {.kernel = k->name, .arg_texts = o->arg_texts, .nargs = o->nargs};
+  if (optimize(p, &in, &oo, &one.plan)) {
+    fprintf(stderr, "carve optimize: %s%s%s\n", o->whole ? k->name : "", o->whole ? ": " : "", one.plan.error);
+    plan_free(&one.plan);
     return 2;
   }
-  Buf src = {0};
-  /* a host program (its launch recorded, given here as flags): the user's file with the kernel
-   * and its launches replaced, so the output still builds and runs as a program */
   long long g[3], bl[3];
-  char why[256] = "";
-  bool host = has_main(p, o->host_fn) && !find_spec(p, k->name) && o->grid && o->block &&
-              sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 && sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
-  if (host) {
-    int64_t g0[3] = {g[0], g[1], g[2]}, b0[3] = {bl[0], bl[1], bl[2]};
-    if (opt_emit_program(&src, &plan, p, o->file, k->name, g0, b0, o->arg_texts, o->nargs, why, sizeof why)) {
-      buf_free(&src);
-      bool reshaped = memcmp(plan.grid, g0, sizeof g0) || memcmp(plan.block, b0, sizeof b0);
-      fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)", o->file, why);
-      if (reshaped)
-        fprintf(stderr, "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size", (long long)plan.grid[0],
-                (long long)plan.grid[1], (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2]);
-      fputc('\n', stderr);
-      host = false;
-    }
+  one.host = has_main(p, o->host_fn) && !find_spec(p, k->name) && o->grid && o->block &&
+             sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 && sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
+  for (int d = 0; one.host && d < 3; d++) { one.grid0[d] = g[d]; one.block0[d] = bl[d]; }
+  if (o->whole) {   /* a host program's kernel: its plan now, the one output when all are planned */
+    WholeOpt *w = o->whole;
+    if (!w->json) opt_emit_plan(stderr, &one.plan, false, o->explain);
+    OptOne *grown = realloc(w->k, sizeof(OptOne) * (size_t)(w->n + 1));
+    if (!grown) { plan_free(&one.plan); fprintf(stderr, "carve optimize: out of memory\n"); return 2; }
+    w->k = grown;
+    w->k[w->n++] = one;
+    return 0;
   }
-  if (!host && !opt_emit_unchanged(&src, &plan, o->file, k->name)) opt_emit_source(&src, &plan, o->file, k->name);
-  bool json = !strcmp(o->format, "json");
-  int rc = 0;
-  if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
-  if (json) {
-    printf("{\"file\": ");
-    json_string(stdout, o->file);
-    printf(", \"kernel\": ");
-    json_string(stdout, k->name);
-    printf(", \"arch\": \"%s\", \"output\": ", m->name);
-    if (o->out_path) json_string(stdout, o->out_path); else printf("null");
-    printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan.grid[0], (long long)plan.grid[1],
-           (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2]);
-    opt_emit_plan(stdout, &plan, true, true);
-    if (!o->out_path) { printf(", \"source\": "); json_string(stdout, src.s ? src.s : ""); }
-    printf("}\n");
-  } else {
-    opt_emit_plan(stderr, &plan, false, o->explain);
-    if (!o->out_path) fputs(src.s ? src.s : "", stdout);
-  }
-  buf_free(&src);
-  plan_free(&plan);
+  int rc = optimize_output(o, p, m, &one, 1);
+  plan_free(&one.plan);
   return rc;
 }
 

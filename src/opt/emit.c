@@ -371,24 +371,61 @@ static const char *arg_value(const char **texts, int n, const char *name) {
   return end != v && !*end ? v : NULL;
 }
 
-int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
-                     const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len) {
+/* the pieces of the file: [from, to) replaced by text (from == to: inserted there) */
+typedef struct { const char *from, *to; Buf text; } Edit;
+typedef struct { Edit *e; int n, cap; } Edits;
+
+static Edit *edit_new(Edits *es, const char *from, const char *to) {
+  if (es->n == es->cap) {
+    es->cap = es->cap ? 2 * es->cap : 16;
+    es->e = realloc(es->e, sizeof(Edit) * (size_t)es->cap);
+    if (!es->e) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+  }
+  Edit *e = &es->e[es->n++];
+  e->from = from;
+  e->to = to;
+  memset(&e->text, 0, sizeof e->text);
+  return e;
+}
+
+static void edits_free(Edits *es) {
+  for (int i = 0; i < es->n; i++) buf_free(&es->e[i].text);
+  free(es->e);
+  memset(es, 0, sizeof *es);
+}
+
+/* two edits touch the same text (an insertion may sit at either end of a replaced range) */
+static bool edits_clash(const Edit *a, const Edit *b) {
+  if (a->from == a->to && b->from == b->to) return false;
+  if (a->from == a->to) return b->from < a->from && a->from < b->to;
+  if (b->from == b->to) return a->from < b->from && b->from < a->to;
+  return a->from < b->to && b->from < a->to;
+}
+
+/* kernel_edits: one kernel's part of a host program's output. Its edits of f's text (the
+ * definition replaced, the carve block of the original and the launch tests inserted, every
+ * launch wrapped) appended to es, and its header comment to head: 0; 1 when no step was kept
+ * (the plan's comment alone, nothing edited); 2 with ko->why when the file cannot be edited
+ * safely for it (es and head as they were) */
+static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFile *f, Edits *es, Buf *head) {
+  const Plan *plan = ko->plan;
+  const char *kernel = ko->kernel;
+  const int64_t *grid0 = ko->grid0, *block0 = ko->block0;
+  const char **arg_texts = ko->arg_texts;
+  int nargs = ko->nargs;
+  char *why = ko->why;
+  size_t len = sizeof ko->why;
   Obj *k = find_kernel(orig, kernel), *v = plan->result ? find_kernel(plan->result, kernel) : NULL;
   if (!k || !v || !k->body || !v->body) { snprintf(why, len, "the kernel '%s' is not defined in both programs", kernel); return 2; }
-  SrcFile *f = k->tok->file;
+  if (k->tok->file != f) { snprintf(why, len, "'%s' is defined in %s, not in %s", kernel, k->tok->file->name, f->name); return 2; }
   /* what the kept steps specialize: every assumption the wrapper tests */
   unsigned spec = 0;
   int kept = 0;
   for (int i = 0; i < plan->nsteps; i++)
     if (plan_step_kept(&plan->steps[i])) { spec |= plan->steps[i].spec; kept++; }
-  if (!kept) {   /* no step kept: the user's file as it is (macros, comments), under the plan's comment */
-    plan_comment(b, plan, file, kernel);
-    size_t rlen = 0;
-    char *raw = read_file(f->name, &rlen);
-    if (raw) buf_printf(b, "%.*s", (int)rlen, raw);
-    else buf_puts(b, f->contents);
-    free(raw);
-    return 0;
+  if (!kept) {   /* no step kept: the kernel as written, under the plan's comment */
+    plan_comment(head, plan, file, kernel);
+    return 1;
   }
   if (k->tmpl_head || !k->def_start || !in_file(k->def_start, f) || !in_file(k->tok, f) || !k->body->end_tok || !in_file(k->body->end_tok, f)) {
     snprintf(why, len, "'%s' is a template or is defined through a macro", kernel);
@@ -468,15 +505,10 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
       return 2;
     }
   }
-  /* the pieces of the file: [from, to) replaced by text, in file order */
-  typedef struct { const char *from, *to; Buf text; } Edit;
-  Edit ed[66];
-  int ne = 0;
-  ed[ne].from = k->def_start->loc;
-  ed[ne].to = k->body->end_tok->loc + k->body->end_tok->len;
-  memset(&ed[ne].text, 0, sizeof ed[ne].text);
-  Buf *t = &ed[ne].text;
-  const char *def_from = ed[ne].from, *def_to = ed[ne].to;
+  /* this kernel's edits, kept apart until they are known to fit among the others' */
+  Edits mine = {0};
+  Buf *t = &edit_new(&mine, k->def_start->loc, k->body->end_tok->loc + k->body->end_tok->len)->text;
+  const char *def_from = mine.e[0].from, *def_to = mine.e[0].to;
   /* the size macros the printed kernel expanded: tested by the preprocessor; at other values
    * the kernel is the user's text and every launch runs the original */
   Buf cond = {0};
@@ -486,12 +518,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   print_headers(t, &plan->result, 1);
   print_function(t, v);
   if (cond.len) buf_printf(t, "\n#else\n%.*s\n#endif", (int)(def_to - def_from), def_from);
-  if (block_at != def_to) {   /* a block of its own, inserted before the first launching function */
-    ne++;
-    ed[ne].from = ed[ne].to = block_at;
-    memset(&ed[ne].text, 0, sizeof ed[ne].text);
-    t = &ed[ne].text;
-  }
+  if (block_at != def_to) t = &edit_new(&mine, block_at, block_at)->text;   /* a block of its own, before the first launching function */
   {
     /* the original, for launches the optimized kernel was not verified for */
     const char *name_at = k->tok->loc;
@@ -547,7 +574,6 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
                (long long)cover[2]);
     if (block_at != def_to) buf_puts(t, "\n\n");
   }
-  ne++;
   int rc = 0;
   for (int i = 0; i < ls.n && !rc; i++) {
     Node *n = ls.launch[i];
@@ -561,10 +587,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     if (nop < 2 || !after || !in_file(after->prev ? after->prev : close, f)) { if (nop >= 0) snprintf(why, len, "line %d: the launch could not be read", name->line); rc = 2; break; }
     if (!args_pure(close, after, f)) { snprintf(why, len, "line %d: a launch argument has a side effect or comes from a macro (it would be evaluated twice)", name->line); rc = 2; break; }
     const char *args_from = close->loc, *args_to = after->prev->loc + after->prev->len;
-    Edit *e = &ed[ne++];
-    e->from = name->loc;
-    e->to = args_to;
-    memset(&e->text, 0, sizeof e->text);
+    Edit *e = edit_new(&mine, name->loc, args_to);
     Buf rest = {0};   /* ", shmem, stream" as written */
     for (int j = 2; j < nop; j++) buf_printf(&rest, ", %.*s", (int)(end[j] - beg[j]), beg[j]);
     int G = (int)(end[0] - beg[0]), B = (int)(end[1] - beg[1]), A = (int)(args_to - args_from);
@@ -576,14 +599,14 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     buf_printf(&e->text, " : (void)(%s_carve_original<<<%.*s, %.*s%s>>>%.*s))", kernel, G, beg[0], B, beg[1], rest.s ? rest.s : "", A, args_from);
     buf_free(&rest);
   }
-  if (!rc) {
-    /* in file order; the kernel's definition comes before its launches' text or after it */
-    for (int i = 1; i < ne; i++)
-      for (int j = i; j > 0 && ed[j].from < ed[j - 1].from; j--) { Edit x = ed[j]; ed[j] = ed[j - 1]; ed[j - 1] = x; }
-    for (int i = 1; i < ne && !rc; i++)
-      if (ed[i].from < ed[i - 1].to) { snprintf(why, len, "a launch of '%s' inside its own definition", kernel); rc = 2; }
+  for (int i = 0; i < mine.n && !rc; i++) {
+    for (int j = 0; j < i && !rc; j++)
+      if (edits_clash(&mine.e[i], &mine.e[j])) { snprintf(why, len, "a launch of '%s' inside its own definition", kernel); rc = 2; }
+    for (int j = 0; j < es->n && !rc; j++)
+      if (edits_clash(&mine.e[i], &es->e[j])) { snprintf(why, len, "a launch of '%s' inside another kernel's definition", kernel); rc = 2; }
   }
   if (!rc) {
+    Buf *b = head;
     plan_comment(b, plan, file, kernel);
     buf_printf(b, "/* carve: every launch of %s tests the assumptions above (carve_fits_%s, carve_args_%s): blocks of (%lld, %lld, %lld)", kernel, kernel,
                kernel, (long long)block0[0], (long long)block0[1], (long long)block0[2]);
@@ -596,24 +619,71 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     buf_printf(b, "%s_carve_original */\n", kernel);
     for (int i = 0; i < km.n; i++)
       if (!km.is_int[i]) buf_printf(b, "/* carve: assumes the macro %s expands as it did when optimized (not an integer: not tested) */\n", km.name[i]);
-    /* the text between the edits as the user wrote it: the tokenizer's copy has its line
-     * continuations joined, so positions are mapped back to the file's own text */
-    size_t plen = strlen(f->contents), rlen = 0;
-    char *raw = read_file(f->name, &rlen);
-    size_t *map = raw ? raw_map(f->contents, plen, raw, rlen) : NULL;
-    const char *at = f->contents;
-    for (int i = 0; i <= ne; i++) {
-      const char *to = i < ne ? ed[i].from : f->contents + plen;
-      if (map) buf_printf(b, "%.*s", (int)(map[to - f->contents] - map[at - f->contents]), raw + map[at - f->contents]);
-      else buf_printf(b, "%.*s", (int)(to - at), at);
-      if (i == ne) break;
-      if (ed[i].text.s) buf_puts(b, ed[i].text.s);
-      at = ed[i].to;
+    for (int i = 0; i < mine.n; i++) {   /* moved into es: the texts are es's now */
+      Edit *e = edit_new(es, mine.e[i].from, mine.e[i].to);
+      e->text = mine.e[i].text;
+      memset(&mine.e[i].text, 0, sizeof mine.e[i].text);
     }
-    free(map);
-    free(raw);
   }
   buf_free(&cond);
-  for (int i = 0; i < ne; i++) buf_free(&ed[i].text);
+  edits_free(&mine);
   return rc;
 }
+
+int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, char *why, size_t len) {
+  SrcFile *f = NULL;
+  for (int i = 0; i < nk && !f; i++) {
+    Obj *k = find_kernel(orig, ks[i].kernel);
+    if (k && k->tok) f = k->tok->file;
+  }
+  if (!f) { snprintf(why, len, "no kernel of the plans is defined in the program"); return 2; }
+  Edits es = {0};
+  Buf head = {0};
+  for (int i = 0; i < nk; i++) {
+    ks[i].why[0] = 0;
+    ks[i].written = false;
+    int r = kernel_edits(&ks[i], orig, file, f, &es, &head);
+    ks[i].written = r == 0;
+    if (r == 2) {
+      plan_comment(&head, ks[i].plan, file, ks[i].kernel);
+      buf_printf(&head, "/* carve: the steps above are not written into the program (%s): %s runs as written */\n", ks[i].why, ks[i].kernel);
+    }
+  }
+  /* in file order; a kernel's definition comes before its launches' text or after it */
+  for (int i = 1; i < es.n; i++)
+    for (int j = i; j > 0 && es.e[j].from < es.e[j - 1].from; j--) { Edit x = es.e[j]; es.e[j] = es.e[j - 1]; es.e[j - 1] = x; }
+  if (head.s) buf_puts(b, head.s);
+  buf_free(&head);
+  /* the text between the edits as the user wrote it: the tokenizer's copy has its line
+   * continuations joined, so positions are mapped back to the file's own text */
+  size_t plen = strlen(f->contents), rlen = 0;
+  char *raw = read_file(f->name, &rlen);
+  size_t *map = raw ? raw_map(f->contents, plen, raw, rlen) : NULL;
+  const char *at = f->contents;
+  for (int i = 0; i <= es.n; i++) {
+    const char *to = i < es.n ? es.e[i].from : f->contents + plen;
+    if (map) buf_printf(b, "%.*s", (int)(map[to - f->contents] - map[at - f->contents]), raw + map[at - f->contents]);
+    else buf_printf(b, "%.*s", (int)(to - at), at);
+    if (i == es.n) break;
+    if (es.e[i].text.s) buf_puts(b, es.e[i].text.s);
+    at = es.e[i].to;
+  }
+  free(map);
+  free(raw);
+  edits_free(&es);
+  return 0;
+}
+
+int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
+                     const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len) {
+  OptKernelOut ko = {.plan = plan, .kernel = kernel, .arg_texts = arg_texts, .nargs = nargs};
+  memcpy(ko.grid0, grid0, sizeof ko.grid0);
+  memcpy(ko.block0, block0, sizeof ko.block0);
+  Buf t = {0};
+  int rc = opt_emit_programs(&t, orig, file, &ko, 1, why, len);
+  if (!rc && ko.why[0]) { snprintf(why, len, "%s", ko.why); rc = 2; }
+  if (!rc && t.s) buf_puts(b, t.s);
+  buf_free(&t);
+  return rc;
+}
+

@@ -211,6 +211,20 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
  * appended to b then. */
 int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
                      const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len);
+/* a program with several kernels: one output, the user's file with every kernel's kept steps
+ * written in as opt_emit_program writes one (each kernel's definition replaced, its launches
+ * wrapped in carve_fits_K/carve_args_K tests); a kernel with no kept step stays as written, and
+ * so does one whose rewrite cannot be written into the file (its why says why, written false).
+ * The header holds every kernel's plan comment. 0, or 2 with why when no kernel is the file's. */
+typedef struct OptKernelOut {
+  const Plan *plan;
+  const char *kernel;
+  int64_t grid0[3], block0[3];      /* the recorded launch it was optimized for */
+  const char **arg_texts; int nargs;/* its --arg settings (the scalars' recorded values) */
+  char why[256];                    /* out: why its steps could not be written in ("" otherwise) */
+  bool written;                     /* out: its optimized kernel is in the output */
+} OptKernelOut;
+int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, char *why, size_t len);
 /* no step kept: the user's file as written (macros, comments) under the plan's comment, true;
  * false (nothing appended) when a step was kept */
 bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel);
