@@ -345,6 +345,15 @@ static void kernel_macros(Program *orig, Obj *k, KMacros *km) {
       km->n++;
     }
   }
+  /* a macro that gave the kernel a floating constant (`#define FLOAT_N 3214212.01f`) is not an
+   * integer, though its value queried as one truncates: `#if` cannot test it */
+  for (Token *t = k->def_start; t && t != k->body->end_tok->next; t = t->next) {
+    if (t->kind != TK_NUM || !t->ty || (t->ty->kind != TY_FLOAT && t->ty->kind != TY_DOUBLE)) continue;
+    for (int i = 0; i < km->n; i++)
+      if ((t->macro && !strcmp(t->macro, km->name[i])) ||
+          (t->origin && t->origin->kind == TK_IDENT && (int)strlen(km->name[i]) == t->origin->len && !strncmp(t->origin->loc, km->name[i], (size_t)t->origin->len)))
+        km->is_int[i] = false;
+  }
 }
 
 /* a launch's arguments "(a, b, n)" read for side effects (they are evaluated twice: once by the

@@ -22,6 +22,15 @@ while IFS='|' read -r prog oflags others; do
   kept=$(grep -o 'optimize: [a-z]* *applied, verified' "$t/$prog.plan" | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s ", $2, ($1 > 1 ? "x" $1 : "")}')
   echo "programs: $prog: kept ${kept:-nothing}"
   [ -f "$t/$prog.opt.cu" ] || continue
+  # several kernels: one output with every kernel whose steps were kept replaced (its launches
+  # wrapped in its own carve_fits_K test), the others as written
+  summary=$(grep '^carve optimize: one output' "$t/$prog.plan")
+  if [ -n "$summary" ]; then
+    want=$(echo "$summary" | sed 's/^[^:]*: [^:]*://' | tr ';' '\n' | grep -vc 'as written')
+    have=$(grep -c '^static inline bool carve_fits_' "$t/$prog.opt.cu")
+    [ "$want" = "$have" ]; check $? "$prog: every optimized kernel is in the one output ($want kept, $have carve_fits_K in the output): $summary"
+    echo "programs: $prog: ${summary#carve optimize: one output * for }"
+  fi
   cp common.h "$t/"
   timeout 300 "$carve" run -I. "$t/$prog.opt.cu" $oflags > "$t/$prog.out" 2>&1
   verdict "$t/$prog.out"; check $? "$prog: the output passes the program's check at the size optimized: $(tail -2 "$t/$prog.out")"
@@ -44,6 +53,11 @@ matmul_argv|-- 40|-- 100;-- 17;-- 64
 sum_managed|-- 70000|-- 1000000;-- 4097
 mvt||-D N=300;-D N=33
 conv2d||-D NI=300 -D NJ=65;-D NI=33 -D NJ=500
+mm2||-D NI=33 -D NJ=70 -D NK=17 -D NL=65;-D NI=100 -D NJ=9 -D NK=64 -D NL=31
+bicg||-D NX=33 -D NY=300;-D NX=257 -D NY=31
+corr||-D M=17 -D N=90;-D M=70 -D N=23
+fdtd2d|--no-estimate|-D TMAX=7 -D NX=33 -D NY=70;-D TMAX=2 -D NX=65 -D NY=17;-D TMAX=3 -D NX=48 -D NY=64
+lu|--no-estimate|-D N=33;-D N=100;-D N=64
 LIST
 echo "programs: $pass passed, $fail failed"
 [ $fail = 0 ]
