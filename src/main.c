@@ -1146,6 +1146,8 @@ typedef struct {
   int64_t grid0[3], block0[3];      /* the recorded launch (given as --grid/--block) */
   const char **arg_texts; int nargs;
   bool host;                        /* a host program's launch: the output is the whole program */
+  bool flags;                       /* the launch came from --grid/--block (a recorded one among them) */
+  int64_t dyn_shared;               /* --shared's bytes (-1: none) */
 } OptOne;
 typedef struct WholeOpt { OptOne *k; int n; bool json; } WholeOpt;
 
@@ -1225,9 +1227,18 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
       host = false;
     }
     if (!host && !opt_emit_unchanged(&src, plan, o->file, kname)) opt_emit_source(&src, plan, o->file, kname);
+    /* a kernel-only output whose launch came from flags (or a recorded launch given as flags):
+     * the launch it was optimized for, as reshaped, goes with it, so `carve run OUT --arg ...`
+     * needs no --grid/--block (the kernel's entry asserts them) */
+    if (!host && !find_spec(p, kname) && ks[0].flags)
+      buf_printf(&src, "\n/* carve: the launch the kernel was optimized and verified for (its buffers and scalars: the same --arg flags) */\n"
+                       "#pragma carve launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)%s\n", kname, (long long)plan->grid[0],
+                 (long long)plan->grid[1], (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2],
+                 ks[0].dyn_shared > 0 ? fmt(" shared(%lld)", (long long)ks[0].dyn_shared) : "");
   }
   int rc = 0;
   if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
+  if (n > 1) whole_summary(outs, n, o->out_path);
   if (json) {
     printf("{\"file\": ");
     json_string(stdout, o->file);
@@ -1255,7 +1266,6 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
     printf("}\n");
   } else {
     if (n == 1) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
-    else whole_summary(outs, n, o->out_path);
     if (!o->out_path) fputs(src.s ? src.s : "", stdout);
   }
   buf_free(&src);
@@ -1279,7 +1289,7 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
                  .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
   OptOptions oo = {.estimate = !o->no_estimate, .regs = o->regs, .ceilings = &ce, .only = o->passes, .skip = o->skip,
                    .sets = o->sets, .nsets = o->nsets, .no_verify = o->no_verify, .mutation_pass = -1};
-  OptOne one = {.kernel = k->name, .arg_texts = o->arg_texts, .nargs = o->nargs};
+  OptOne one = {.kernel = k->name, .arg_texts = o->arg_texts, .nargs = o->nargs, .flags = o->grid && o->block, .dyn_shared = o->ov.dyn_shared};
   if (optimize(p, &in, &oo, &one.plan)) {
     fprintf(stderr, "carve optimize: %s%s%s\n", o->whole ? k->name : "", o->whole ? ": " : "", one.plan.error);
     plan_free(&one.plan);

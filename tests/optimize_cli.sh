@@ -114,10 +114,38 @@ sed 's|^int main(int argc, char \*\*argv) {|static void again(const float *x, fl
 grep -q "(1 launch of 'scale' in code carve could not read)" "$t/err" && ! grep -q "^int main" "$t/skip.out.cu"; check $? "and the output is the kernel alone, said: $(grep warning "$t/err")"
 sed 's|^int main(int argc, char \*\*argv) {|static void tweak(void) {\n  auto f = [\&]() { cudaFuncSetAttribute(scale, cudaFuncAttributePreferredSharedMemoryCarveout, 0); };\n  f();\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/api.cu"
 "$carve" optimize "$t/api.cu" --no-estimate -o "$t/api.out.cu" 2> "$t/err"; grep -q "'scale' is used as a value" "$t/err" && ! grep -q "^int main" "$t/api.out.cu"; check $? "the kernel used as a value (a runtime-API launch keeps the original grid): refused, said: $(grep warning "$t/err")"
+grep -q "^#pragma carve launch scale grid(" "$t/skip.out.cu"; check $? "the kernel alone carries its recorded launch as #pragma carve launch: $(grep -c 'pragma carve launch' "$t/skip.out.cu")"
+# a kernel file launched by flags: the output carries the launch (as reshaped), so carve run
+# needs only the same --arg flags (it said "no grid" before)
+cat > "$t/axpy.cu" <<'EOF2'
+__global__ void axpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+EOF2
+args=(--arg n=1250 --arg a=2.5 --arg 'x=float[1280]:random(1)' --arg 'y=float[1280]:random(2) out')
+ref=$("$carve" run "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" | grep -o 'checksum [0-9a-f]*')
+"$carve" optimize "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" -o "$t/axpy1.cu" 2> "$t/plan"; check $? "a kernel launched by flags optimizes: $(tail -2 "$t/plan")"
+grep -q "^#pragma carve launch axpy grid(10, 1, 1) block(128, 1, 1)$" "$t/axpy1.cu"; check $? "its output carries the launch: $(grep 'carve launch' "$t/axpy1.cu")"
+got=$("$carve" run "$t/axpy1.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*'); [ -n "$ref" ] && [ "$got" = "$ref" ]; check $? "carve run of it with the same --arg flags and no --grid writes the original's bytes ($ref, $got)"
+"$carve" optimize "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" --no-estimate --passes vector -o "$t/axpy2.cu" 2> "$t/plan"; check $? "vector on it (--no-estimate) optimizes: $(tail -2 "$t/plan")"
+grep -q "^#pragma carve launch axpy grid(5, 1, 1) block(128, 1, 1)$" "$t/axpy2.cu"; check $? "its output carries the reshaped launch: $(grep 'carve launch' "$t/axpy2.cu")"
+got=$("$carve" run "$t/axpy2.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*'); [ -n "$ref" ] && [ "$got" = "$ref" ]; check $? "carve run of the reshaped output with the same --arg flags writes the original's bytes ($ref, $got)"
+"$carve" run "$t/axpy2.cu" "${args[@]}" --block 64 > "$t/o" 2>&1; [ $? != 0 ]; check $? "and another block is refused by the kernel's entry test, not a silent wrong answer: $(tail -1 "$t/o")"
+# a program of two kernels: one output holding both, the plan as one JSON object with each kernel's steps
+"$carve" optimize -I tests/programs tests/programs/mvt.cu -o "$t/mvt.cu" --format json > "$t/mvt.json" 2> "$t/plan"; check $? "mvt (two kernels) optimizes: $(tail -2 "$t/plan")"
+[ "$(grep -c '^static inline bool carve_fits_mvt_kernel[12]' "$t/mvt.cu")" = 2 ]; check $? "the one output holds both kernels' launch tests"
+grep -q "one output $t/mvt.cu for 2 kernels: mvt_kernel1 (" "$t/plan"; check $? "the text says what each kernel kept: $(grep 'one output' "$t/plan")"
+if [ $have_py = 1 ]; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k=d["kernels"]
+assert [x["kernel"] for x in k]==["mvt_kernel1","mvt_kernel2"] and all(x["written"] and x["plan"]["steps"] for x in k), k' "$t/mvt.json"; check $? "the JSON plan lists both kernels with their steps"
+fi
+cp tests/programs/common.h "$t/"
+"$carve" run "$t/mvt.cu" 2>&1 | grep -q '^PASS$'; check $? "the output passes the program's check"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  for f in tp mm mv2 mvs sq gt vimr vdem vvv hv; do
+  for f in tp mm mv2 mvs sq gt vimr vdem vvv hv axpy1 axpy2; do
     "$nv" -arch=sm_90 -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
   done
 else
