@@ -132,6 +132,9 @@ got=$("$carve" run "$t/axpy1.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*
 grep -q "^#pragma carve launch axpy grid(5, 1, 1) block(128, 1, 1)$" "$t/axpy2.cu"; check $? "its output carries the reshaped launch: $(grep 'carve launch' "$t/axpy2.cu")"
 got=$("$carve" run "$t/axpy2.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*'); [ -n "$ref" ] && [ "$got" = "$ref" ]; check $? "carve run of the reshaped output with the same --arg flags writes the original's bytes ($ref, $got)"
 "$carve" run "$t/axpy2.cu" "${args[@]}" --block 64 > "$t/o" 2>&1; [ $? != 0 ]; check $? "and another block is refused by the kernel's entry test, not a silent wrong answer: $(tail -1 "$t/o")"
+"$carve" optimize "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" --no-estimate --passes launch --set launch.x=64 -o "$t/axpy3.cu" 2> "$t/plan"; check $? "launch on it optimizes: $(tail -2 "$t/plan")"
+grep -q "^#pragma carve launch axpy grid(20, 1, 1) block(64, 1, 1)$" "$t/axpy3.cu"; check $? "launch's new block is the output's launch: $(grep 'carve launch' "$t/axpy3.cu")"
+got=$("$carve" run "$t/axpy3.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*'); [ -n "$ref" ] && [ "$got" = "$ref" ]; check $? "carve run of it writes the original's bytes ($ref, $got)"
 # a program of two kernels: one output holding both, the plan as one JSON object with each kernel's steps
 "$carve" optimize -I tests/programs tests/programs/mvt.cu -o "$t/mvt.cu" --format json > "$t/mvt.json" 2> "$t/plan"; check $? "mvt (two kernels) optimizes: $(tail -2 "$t/plan")"
 [ "$(grep -c '^static inline bool carve_fits_mvt_kernel[12]' "$t/mvt.cu")" = 2 ]; check $? "the one output holds both kernels' launch tests"
@@ -145,7 +148,7 @@ cp tests/programs/common.h "$t/"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  for f in tp mm mv2 mvs sq gt vimr vdem vvv hv axpy1 axpy2; do
+  for f in tp mm mv2 mvs sq gt vimr vdem vvv hv axpy1 axpy2 axpy3; do
     "$nv" -arch=sm_90 -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
   done
 else
