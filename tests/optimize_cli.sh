@@ -143,6 +143,7 @@ if [ $have_py = 1 ]; then
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k=d["kernels"]
 assert [x["kernel"] for x in k]==["mvt_kernel1","mvt_kernel2"] and all(x["written"] and x["plan"]["steps"] for x in k), k' "$t/mvt.json"; check $? "the JSON plan lists both kernels with their steps"
 fi
+"$carve" optimize -I tests/programs tests/programs/mvt.cu --set launch.x=33 -o "$t/mvt_bad.cu" 2> "$t/err"; [ $? = 2 ] && [ ! -e "$t/mvt_bad.cu" ] && grep -q "mvt_kernel1: --set launch.x=33" "$t/err"; check $? "a kernel's optimization that fails stops it all: exit 2, nothing written: $(tail -1 "$t/err")"
 cp tests/programs/common.h "$t/"
 "$carve" run "$t/mvt.cu" 2>&1 | grep -q '^PASS$'; check $? "the output passes the program's check"
 # nvcc compiles every output
