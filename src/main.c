@@ -1170,20 +1170,6 @@ static int cmd_optimize(Opts *o, Program *p) {
   return rc;
 }
 
-/* the kernels' names and what was kept of each, one line (several kernels in one output) */
-static void whole_summary(const OptKernelOut *outs, int n, const char *out_path) {
-  fprintf(stderr, "carve optimize: one output%s%s for %d kernels:", out_path ? " " : "", out_path ? out_path : "", n);
-  for (int i = 0; i < n; i++) {
-    Buf kept = {0};
-    for (int j = 0; j < outs[i].plan->nsteps; j++)
-      if (plan_step_kept(&outs[i].plan->steps[j])) buf_printf(&kept, "%s%s", kept.len ? ", " : "", outs[i].plan->steps[j].pass->name);
-    fprintf(stderr, "%s %s (%s)", i ? ";" : "", outs[i].kernel,
-            outs[i].written ? kept.s : outs[i].why[0] ? "as written: its steps could not be written in" : "nothing kept, as written");
-    buf_free(&kept);
-  }
-  fputc('\n', stderr);
-}
-
 /* the output of one kernel's plan or several (a host program: the user's file with every kernel
  * replaced), written to -o or standard output, the plan(s) as text or JSON */
 static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n) {
@@ -1227,44 +1213,14 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
       host = false;
     }
     if (!host && !opt_emit_unchanged(&src, plan, o->file, kname)) opt_emit_source(&src, plan, o->file, kname);
-    /* a kernel-only output whose launch came from flags (or a recorded launch given as flags):
-     * the launch it was optimized for, as reshaped, goes with it, so `carve run OUT --arg ...`
-     * needs no --grid/--block (the kernel's entry asserts them) */
-    if (!host && !find_spec(p, kname) && ks[0].flags)
-      buf_printf(&src, "\n/* carve: the launch the kernel was optimized and verified for (its buffers and scalars: the same --arg flags) */\n"
-                       "#pragma carve launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)%s\n", kname, (long long)plan->grid[0],
-                 (long long)plan->grid[1], (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2],
-                 ks[0].dyn_shared > 0 ? fmt(" shared(%lld)", (long long)ks[0].dyn_shared) : "");
+    /* a kernel-only output whose launch came from flags (or a recorded launch given as flags) */
+    if (!host && !find_spec(p, kname) && ks[0].flags) opt_emit_launch_line(&src, plan, kname, ks[0].dyn_shared);
   }
   int rc = 0;
   if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
-  if (n > 1) whole_summary(outs, n, o->out_path);
-  if (json) {
-    printf("{\"file\": ");
-    json_string(stdout, o->file);
-    if (n == 1) { printf(", \"kernel\": "); json_string(stdout, ks[0].kernel); }
-    printf(", \"arch\": \"%s\", \"output\": ", m->name);
-    if (o->out_path) json_string(stdout, o->out_path); else printf("null");
-    if (n > 1) printf(", \"kernels\": [");
-    for (int i = 0; i < n; i++) {
-      const Plan *plan = &ks[i].plan;
-      if (n > 1) {
-        printf("%s{\"kernel\": ", i ? ", " : "");
-        json_string(stdout, ks[i].kernel);
-        printf(", \"written\": %s, \"why\": ", outs[i].written ? "true" : "false");
-        json_string(stdout, outs[i].why);
-        printf(", \"recorded_grid\": [%lld, %lld, %lld], \"recorded_block\": [%lld, %lld, %lld]", (long long)ks[i].grid0[0], (long long)ks[i].grid0[1],
-               (long long)ks[i].grid0[2], (long long)ks[i].block0[0], (long long)ks[i].block0[1], (long long)ks[i].block0[2]);
-      }
-      printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan->grid[0], (long long)plan->grid[1],
-             (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
-      opt_emit_plan(stdout, plan, true, true);
-      if (n > 1) printf("}");
-    }
-    if (n > 1) printf("]");
-    if (!o->out_path) { printf(", \"source\": "); json_string(stdout, src.s ? src.s : ""); }
-    printf("}\n");
-  } else {
+  if (n > 1) opt_emit_summary(stderr, outs, n, o->out_path);
+  if (json) opt_emit_json(stdout, o->file, m->name, o->out_path, outs, n, o->out_path ? NULL : src.s ? src.s : "");
+  else {
     if (n == 1) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
     if (!o->out_path) fputs(src.s ? src.s : "", stdout);
   }

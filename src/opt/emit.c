@@ -2,6 +2,7 @@
  * optimized CUDA source with a header comment naming the passes, their parameters and how each
  * was verified; the plan as text or JSON. */
 #include "opt.h"
+#include "../report/report.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -696,3 +697,53 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   return rc;
 }
 
+
+/* the kernels' names and what was kept of each, one line (several kernels in one output) */
+void opt_emit_summary(FILE *out, const OptKernelOut *ks, int n, const char *out_path) {
+  fprintf(out, "carve optimize: one output%s%s for %d kernels:", out_path ? " " : "", out_path ? out_path : "", n);
+  for (int i = 0; i < n; i++) {
+    Buf kept = {0};
+    for (int j = 0; j < ks[i].plan->nsteps; j++)
+      if (plan_step_kept(&ks[i].plan->steps[j])) buf_printf(&kept, "%s%s", kept.len ? ", " : "", ks[i].plan->steps[j].pass->name);
+    fprintf(out, "%s %s (%s)", i ? ";" : "", ks[i].kernel,
+            ks[i].written ? kept.s : ks[i].why[0] ? "as written: its steps could not be written in" : "nothing kept, as written");
+    buf_free(&kept);
+  }
+  fputc('\n', out);
+}
+
+void opt_emit_json(FILE *out, const char *file, const char *arch, const char *out_path, const OptKernelOut *ks, int n, const char *source) {
+  fprintf(out, "{\"file\": ");
+  json_string(out, file);
+  if (n == 1) { fprintf(out, ", \"kernel\": "); json_string(out, ks[0].kernel); }
+  fprintf(out, ", \"arch\": \"%s\", \"output\": ", arch);
+  if (out_path) json_string(out, out_path); else fprintf(out, "null");
+  if (n > 1) fprintf(out, ", \"kernels\": [");
+  for (int i = 0; i < n; i++) {
+    const Plan *plan = ks[i].plan;
+    if (n > 1) {
+      fprintf(out, "%s{\"kernel\": ", i ? ", " : "");
+      json_string(out, ks[i].kernel);
+      fprintf(out, ", \"written\": %s, \"why\": ", ks[i].written ? "true" : "false");
+      json_string(out, ks[i].why);
+      fprintf(out, ", \"recorded_grid\": [%lld, %lld, %lld], \"recorded_block\": [%lld, %lld, %lld]", (long long)ks[i].grid0[0],
+              (long long)ks[i].grid0[1], (long long)ks[i].grid0[2], (long long)ks[i].block0[0], (long long)ks[i].block0[1], (long long)ks[i].block0[2]);
+    }
+    fprintf(out, ", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan->grid[0], (long long)plan->grid[1],
+            (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+    fflush(out);
+    opt_emit_plan(out, plan, true, true);
+    if (n > 1) fprintf(out, "}");
+  }
+  if (n > 1) fprintf(out, "]");
+  if (source) { fprintf(out, ", \"source\": "); json_string(out, source); }
+  fprintf(out, "}\n");
+}
+
+void opt_emit_launch_line(Buf *b, const Plan *plan, const char *kernel, int64_t dyn_shared) {
+  buf_printf(b, "\n/* carve: the launch the kernel was optimized and verified for (its buffers and scalars: the same --arg flags) */\n"
+                "#pragma carve launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)", kernel, (long long)plan->grid[0], (long long)plan->grid[1],
+             (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+  if (dyn_shared > 0) buf_printf(b, " shared(%lld)", (long long)dyn_shared);
+  buf_puts(b, "\n");
+}

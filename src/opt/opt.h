@@ -225,6 +225,15 @@ typedef struct OptKernelOut {
   bool written;                     /* out: its optimized kernel is in the output */
 } OptKernelOut;
 int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, char *why, size_t len);
+/* carve optimize's report of an output: one line naming each kernel and what was kept of it
+ * (several kernels); the JSON object (one kernel: its grid, block and plan; several: a "kernels"
+ * array of them with "written" and "why"), source NULL when the output went to a file */
+/* a kernel-only output whose launch came from flags: that launch, as the kept steps reshaped it
+ * (plan->grid, plan->block), appended as its `#pragma carve launch` line, so `carve run OUT`
+ * needs only the same --arg flags */
+void opt_emit_launch_line(Buf *b, const Plan *plan, const char *kernel, int64_t dyn_shared);
+void opt_emit_summary(FILE *out, const OptKernelOut *ks, int n, const char *out_path);
+void opt_emit_json(FILE *out, const char *file, const char *arch, const char *out_path, const OptKernelOut *ks, int n, const char *source);
 /* no step kept: the user's file as written (macros, comments) under the plan's comment, true;
  * false (nothing appended) when a step was kept */
 bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel);
