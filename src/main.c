@@ -1170,6 +1170,28 @@ static int cmd_optimize(Opts *o, Program *p) {
   return rc;
 }
 
+/* -o DIR: the file given as DIR/its name, each other source edited at its place under the file's
+ * directory; all or nothing */
+static int write_sources(const char *dir, const char *file, const Buf *src, OptFileOut *more, int nmore) {
+  const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+  size_t dl = strlen(dir);
+  while (dl > 1 && dir[dl - 1] == '/') dl--;
+  dir = arena_strndup(dir, dl);
+  for (int i = 0; i < nmore; i++)
+    if (!more[i].rel) { fprintf(stderr, "carve optimize: %s is edited but outside %s's directory: nothing written\n", more[i].path, file); return 2; }
+  if (!make_dirs(dir)) { fprintf(stderr, "carve optimize: cannot create %s: %s\n", dir, strerror(errno)); return 2; }
+  for (int i = -1; i < nmore; i++) {
+    const char *path = i < 0 ? fmt("%s/%s", dir, base) : fmt("%s/%s", dir, more[i].rel);
+    const Buf *t = i < 0 ? src : &more[i].text;
+    char *slash = strrchr(path, '/');
+    if (i >= 0 && slash && !make_dirs(arena_strndup(path, (size_t)(slash - path)))) { out_abort_all(); return 2; }
+    OutFile *f = out_begin(path);
+    if (!f || !out_write(f, t->s ? t->s : "", t->len)) { out_abort_all(); return 2; }
+    fprintf(stderr, "carve optimize: wrote %s\n", path);
+  }
+  return out_commit_all() ? 0 : 2;
+}
+
 /* the output of one kernel's plan or several (a host program: the user's file with every kernel
  * replaced), written to -o or standard output, the plan(s) as text or JSON */
 static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n) {
@@ -1186,9 +1208,15 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
     outs[i].arg_texts = ks[i].arg_texts;
     outs[i].nargs = ks[i].nargs;
   }
-  if (n > 1) {
+  /* -o DIR (an existing directory, or a path ending in '/'): the sources edited, each a file */
+  struct stat st;
+  size_t ol = o->out_path ? strlen(o->out_path) : 0;
+  bool dir = ol && (o->out_path[ol - 1] == '/' || (stat(o->out_path, &st) == 0 && S_ISDIR(st.st_mode)));
+  OptFileOut *more = NULL;
+  int nmore = 0;
+  if (n > 1 || (dir && host)) {
     /* several kernels: one program; a kernel whose steps cannot be written in stays as written */
-    if (opt_emit_programs(&src, p, o->file, outs, n, why, sizeof why)) {
+    if (opt_emit_programs(&src, p, o->file, outs, n, dir ? &more : NULL, &nmore, why, sizeof why)) {
       fprintf(stderr, "carve optimize: %s: %s\n", o->file, why);
       buf_free(&src);
       return 2;
@@ -1217,7 +1245,10 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
     if (!host && !find_spec(p, kname) && ks[0].flags) opt_emit_launch_line(&src, plan, kname, ks[0].dyn_shared);
   }
   int rc = 0;
-  if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
+  if (dir) rc = write_sources(o->out_path, o->file, &src, more, nmore);
+  else if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
+  for (int i = 0; i < nmore; i++) buf_free(&more[i].text);
+  free(more);
   if (n > 1) opt_emit_summary(stderr, outs, n, o->out_path);
   if (json) opt_emit_json(stdout, o->file, m->name, o->out_path, outs, n, o->out_path ? NULL : src.s ? src.s : "");
   else {

@@ -215,7 +215,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
  * written in as opt_emit_program writes one (each kernel's definition replaced, its launches
  * wrapped in carve_fits_K/carve_args_K tests); a kernel with no kept step stays as written, and
  * so does one whose rewrite cannot be written into the file (its why says why, written false).
- * The header holds every kernel's plan comment. 0, or 2 with why when no kernel is the file's. */
+ * The header holds every kernel's plan comment. 0, or 2 with why when no kernel is the program's. */
 typedef struct OptKernelOut {
   const Plan *plan;
   const char *kernel;
@@ -224,7 +224,15 @@ typedef struct OptKernelOut {
   char why[256];                    /* out: why its steps could not be written in ("" otherwise) */
   bool written;                     /* out: its optimized kernel is in the output */
 } OptKernelOut;
-int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, char *why, size_t len);
+/* more == NULL: every edit must be in the file given (a kernel defined in an included source
+ * stays as written, its why says so); else the other sources edited come back in *more (their
+ * path as read, their text; the array xmalloc'd, the caller frees each text and it) */
+typedef struct OptFileOut {
+  const char *path;                 /* as the front end read it */
+  const char *rel;                  /* its path under the file given's directory (NULL: outside it) */
+  Buf text;
+} OptFileOut;
+int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, OptFileOut **more, int *nmore, char *why, size_t len);
 /* carve optimize's report of an output: one line naming each kernel and what was kept of it
  * (several kernels); the JSON object (one kernel: its grid, block and plan; several: a "kernels"
  * array of them with "written" and "why"), source NULL when the output went to a file */
