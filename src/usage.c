@@ -74,6 +74,7 @@ const char usage_optimize[] =
   "meets what the kernel was verified for runs it, on the reshaped grid where a step reshaped the\n"
   "launch; any other the original), kernels with nothing kept as written; a kernel that cannot be\n"
   "written in safely stays as written (one kernel alone: its optimized kernel, with a warning).\n"
+  "-o DIR/ (or an existing directory): every source edited, kernels in included files among them.\n"
   "A kernel launched by --grid/--block: the output ends with its launch (as reshaped) as\n"
   "'#pragma carve launch', so 'carve run OUT' takes the same --arg flags.\n"
   "The host program runs until it ends or for at most --max-seconds S of wall-clock time (default\n"
