@@ -1151,7 +1151,7 @@ typedef struct {
 } OptOne;
 typedef struct WholeOpt { OptOne *k; int n; bool json; } WholeOpt;
 
-static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n);
+static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n, bool printed);
 static int cmd_optimize_launch(Opts *o, Program *p);
 static int cmd_optimize(Opts *o, Program *p) {
   if (diag_errors || !use_recorded(o, p)) return cmd_optimize_launch(o, p);
@@ -1163,7 +1163,7 @@ static int cmd_optimize(Opts *o, Program *p) {
   q.format = "text";   /* one JSON object for every kernel, printed after (not each_recorded's array of one each) */
   int rc = each_recorded(&q, p, via_flags, &(ViaFlags){cmd_optimize_launch});
   /* a kernel whose optimization failed stops it all: nothing is written */
-  if (rc < 2 && w.n) rc = optimize_output(o, p, m, w.k, w.n);
+  if (rc < 2 && w.n) rc = optimize_output(o, p, m, w.k, w.n, true);
   else if (rc < 2) rc = 2;
   for (int i = 0; i < w.n; i++) plan_free(&w.k[i].plan);
   free(w.k);
@@ -1193,8 +1193,9 @@ static int write_sources(const char *dir, const char *file, const Buf *src, OptF
 }
 
 /* the output of one kernel's plan or several (a host program: the user's file with every kernel
- * replaced), written to -o or standard output, the plan(s) as text or JSON */
-static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n) {
+ * replaced), written to -o or standard output, the plan(s) as text (printed: already, as each
+ * kernel was planned) or JSON */
+static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n, bool printed) {
   Buf src = {0};
   char why[256] = "";
   bool json = !strcmp(o->format, "json"), host = ks[0].host;
@@ -1252,7 +1253,7 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
   if (n > 1) opt_emit_summary(stderr, outs, n, o->out_path);
   if (json) opt_emit_json(stdout, o->file, m->name, o->out_path, outs, n, o->out_path ? NULL : src.s ? src.s : "");
   else {
-    if (n == 1) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
+    if (!printed) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
     if (!o->out_path) fputs(src.s ? src.s : "", stdout);
   }
   buf_free(&src);
@@ -1295,7 +1296,7 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
     w->k[w->n++] = one;
     return 0;
   }
-  int rc = optimize_output(o, p, m, &one, 1);
+  int rc = optimize_output(o, p, m, &one, 1, false);
   plan_free(&one.plan);
   return rc;
 }
