@@ -93,6 +93,7 @@ typedef struct Opts {
   const char *route;                 /* --route: "nvcc", "interp" or "auto" (the default) */
   bool nvcc_route;                   /* decided: the program is built by nvcc with carve's runtime */
   const char **nvcc_words; int nnvcc;/* nvcc's own flags as given, for the nvcc route */
+  struct WholeOpt *whole;            /* optimize on a host program: each kernel's plan is collected here */
 } Opts;
 
 enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
@@ -1137,12 +1138,129 @@ static int cmd_arch(Opts *o, Program *unused) {
   return 0;
 }
 
+/* optimize on a host program: each selected kernel's plan (its first recorded launch), kept
+ * until every kernel is planned, then one output for them all (optimize_output) */
+typedef struct {
+  Plan plan;
+  const char *kernel;
+  int64_t grid0[3], block0[3];      /* the recorded launch (given as --grid/--block) */
+  const char **arg_texts; int nargs;
+  bool host;                        /* a host program's launch: the output is the whole program */
+  bool flags;                       /* the launch came from --grid/--block (a recorded one among them) */
+  int64_t dyn_shared;               /* --shared's bytes (-1: none) */
+} OptOne;
+typedef struct WholeOpt { OptOne *k; int n; bool json; } WholeOpt;
+
+static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n, bool printed);
 static int cmd_optimize_launch(Opts *o, Program *p);
 static int cmd_optimize(Opts *o, Program *p) {
-  if (!diag_errors && use_recorded(o, p)) return each_recorded(o, p, via_flags, &(ViaFlags){cmd_optimize_launch});
-  return cmd_optimize_launch(o, p);
+  if (diag_errors || !use_recorded(o, p)) return cmd_optimize_launch(o, p);
+  const Machine *m = machine_flag(o);
+  if (!m) return 2;
+  WholeOpt w = {.json = !strcmp(o->format, "json")};
+  Opts q = *o;
+  q.whole = &w;
+  q.format = "text";   /* one JSON object for every kernel, printed after (not each_recorded's array of one each) */
+  int rc = each_recorded(&q, p, via_flags, &(ViaFlags){cmd_optimize_launch});
+  /* a kernel whose optimization failed stops it all: nothing is written */
+  if (rc < 2 && w.n) rc = optimize_output(o, p, m, w.k, w.n, true);
+  else if (rc < 2) rc = 2;
+  for (int i = 0; i < w.n; i++) plan_free(&w.k[i].plan);
+  free(w.k);
+  return rc;
 }
 
+/* -o DIR: the file given as DIR/its name, each other source edited at its place under the file's
+ * directory; all or nothing */
+static int write_sources(const char *dir, const char *file, const Buf *src, OptFileOut *more, int nmore) {
+  const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+  size_t dl = strlen(dir);
+  while (dl > 1 && dir[dl - 1] == '/') dl--;
+  dir = arena_strndup(dir, dl);
+  for (int i = 0; i < nmore; i++)
+    if (!more[i].rel) { fprintf(stderr, "carve optimize: %s is edited but outside %s's directory: nothing written\n", more[i].path, file); return 2; }
+  if (!make_dirs(dir)) { fprintf(stderr, "carve optimize: cannot create %s: %s\n", dir, strerror(errno)); return 2; }
+  for (int i = -1; i < nmore; i++) {
+    const char *path = i < 0 ? fmt("%s/%s", dir, base) : fmt("%s/%s", dir, more[i].rel);
+    const Buf *t = i < 0 ? src : &more[i].text;
+    char *slash = strrchr(path, '/');
+    if (i >= 0 && slash && !make_dirs(arena_strndup(path, (size_t)(slash - path)))) { out_abort_all(); return 2; }
+    OutFile *f = out_begin(path);
+    if (!f || !out_write(f, t->s ? t->s : "", t->len)) { out_abort_all(); return 2; }
+    fprintf(stderr, "carve optimize: wrote %s\n", path);
+  }
+  return out_commit_all() ? 0 : 2;
+}
+
+/* the output of one kernel's plan or several (a host program: the user's file with every kernel
+ * replaced), written to -o or standard output, the plan(s) as text (printed: already, as each
+ * kernel was planned) or JSON */
+static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n, bool printed) {
+  Buf src = {0};
+  char why[256] = "";
+  bool json = !strcmp(o->format, "json"), host = ks[0].host;
+  OptKernelOut *outs = arena_alloc(sizeof(OptKernelOut) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    memset(&outs[i], 0, sizeof outs[i]);
+    outs[i].plan = &ks[i].plan;
+    outs[i].kernel = ks[i].kernel;
+    memcpy(outs[i].grid0, ks[i].grid0, sizeof outs[i].grid0);
+    memcpy(outs[i].block0, ks[i].block0, sizeof outs[i].block0);
+    outs[i].arg_texts = ks[i].arg_texts;
+    outs[i].nargs = ks[i].nargs;
+  }
+  /* -o DIR (an existing directory, or a path ending in '/'): the sources edited, each a file */
+  struct stat st;
+  size_t ol = o->out_path ? strlen(o->out_path) : 0;
+  bool dir = ol && (o->out_path[ol - 1] == '/' || (stat(o->out_path, &st) == 0 && S_ISDIR(st.st_mode)));
+  OptFileOut *more = NULL;
+  int nmore = 0;
+  if (n > 1 || (dir && host)) {
+    /* several kernels: one program; a kernel whose steps cannot be written in stays as written */
+    if (opt_emit_programs(&src, p, o->file, outs, n, dir ? &more : NULL, &nmore, why, sizeof why)) {
+      fprintf(stderr, "carve optimize: %s: %s\n", o->file, why);
+      buf_free(&src);
+      return 2;
+    }
+    for (int i = 0; i < n; i++)
+      if (outs[i].why[0])
+        fprintf(stderr, "carve optimize: %s: warning: the steps kept for '%s' are not in the output, which runs it as written (%s)\n", o->file,
+                outs[i].kernel, outs[i].why);
+  } else {
+    const Plan *plan = &ks[0].plan;
+    const char *kname = ks[0].kernel;
+    /* a host program (its launch recorded, given here as flags): the user's file with the kernel
+     * and its launches replaced, so the output still builds and runs as a program */
+    if (host && opt_emit_program(&src, plan, p, o->file, kname, ks[0].grid0, ks[0].block0, ks[0].arg_texts, ks[0].nargs, why, sizeof why)) {
+      buf_free(&src);
+      bool reshaped = memcmp(plan->grid, ks[0].grid0, sizeof ks[0].grid0) || memcmp(plan->block, ks[0].block0, sizeof ks[0].block0);
+      fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)", o->file, why);
+      if (reshaped)
+        fprintf(stderr, "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size", (long long)plan->grid[0],
+                (long long)plan->grid[1], (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+      fputc('\n', stderr);
+      host = false;
+    }
+    if (!host && !opt_emit_unchanged(&src, plan, o->file, kname)) opt_emit_source(&src, plan, o->file, kname);
+    /* a kernel-only output whose launch came from flags (or a recorded launch given as flags) */
+    if (!host && !find_spec(p, kname) && ks[0].flags) opt_emit_launch_line(&src, plan, kname, ks[0].dyn_shared);
+  }
+  int rc = 0;
+  if (dir) rc = write_sources(o->out_path, o->file, &src, more, nmore);
+  else if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
+  for (int i = 0; i < nmore; i++) buf_free(&more[i].text);
+  free(more);
+  if (n > 1) opt_emit_summary(stderr, outs, n, o->out_path);
+  if (json) opt_emit_json(stdout, o->file, m->name, o->out_path, outs, n, o->out_path ? NULL : src.s ? src.s : "");
+  else {
+    if (!printed) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
+    if (!o->out_path) fputs(src.s ? src.s : "", stdout);
+  }
+  buf_free(&src);
+  return rc;
+}
+
+/* optimize one kernel for one launch (flags, a spec, or a recorded launch given as flags) */
 static int cmd_optimize_launch(Opts *o, Program *p) {
   if (diag_errors) return 2;
   if (o->passes && o->skip) return usage_error("optimize", "--passes and --skip: give one");
@@ -1159,54 +1277,27 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
                  .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
   OptOptions oo = {.estimate = !o->no_estimate, .regs = o->regs, .ceilings = &ce, .only = o->passes, .skip = o->skip,
                    .sets = o->sets, .nsets = o->nsets, .no_verify = o->no_verify, .mutation_pass = -1};
-  Plan plan;
-  if (optimize(p, &in, &oo, &plan)) {
-    fprintf(stderr, "carve optimize: %s\n", plan.error);
-    plan_free(&plan);
+  OptOne one = {.kernel = k->name, .arg_texts = o->arg_texts, .nargs = o->nargs, .flags = o->grid && o->block, .dyn_shared = o->ov.dyn_shared};
+  if (optimize(p, &in, &oo, &one.plan)) {
+    fprintf(stderr, "carve optimize: %s%s%s\n", o->whole ? k->name : "", o->whole ? ": " : "", one.plan.error);
+    plan_free(&one.plan);
     return 2;
   }
-  Buf src = {0};
-  /* a host program (its launch recorded, given here as flags): the user's file with the kernel
-   * and its launches replaced, so the output still builds and runs as a program */
   long long g[3], bl[3];
-  char why[256] = "";
-  bool host = has_main(p, o->host_fn) && !find_spec(p, k->name) && o->grid && o->block &&
-              sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 && sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
-  if (host) {
-    int64_t g0[3] = {g[0], g[1], g[2]}, b0[3] = {bl[0], bl[1], bl[2]};
-    if (opt_emit_program(&src, &plan, p, o->file, k->name, g0, b0, o->arg_texts, o->nargs, why, sizeof why)) {
-      buf_free(&src);
-      bool reshaped = memcmp(plan.grid, g0, sizeof g0) || memcmp(plan.block, b0, sizeof b0);
-      fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)", o->file, why);
-      if (reshaped)
-        fprintf(stderr, "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size", (long long)plan.grid[0],
-                (long long)plan.grid[1], (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2]);
-      fputc('\n', stderr);
-      host = false;
-    }
+  one.host = has_main(p, o->host_fn) && !find_spec(p, k->name) && o->grid && o->block &&
+             sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 && sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
+  for (int d = 0; one.host && d < 3; d++) { one.grid0[d] = g[d]; one.block0[d] = bl[d]; }
+  if (o->whole) {   /* a host program's kernel: its plan now, the one output when all are planned */
+    WholeOpt *w = o->whole;
+    if (!w->json) opt_emit_plan(stderr, &one.plan, false, o->explain);
+    OptOne *grown = realloc(w->k, sizeof(OptOne) * (size_t)(w->n + 1));
+    if (!grown) { plan_free(&one.plan); fprintf(stderr, "carve optimize: out of memory\n"); return 2; }
+    w->k = grown;
+    w->k[w->n++] = one;
+    return 0;
   }
-  if (!host && !opt_emit_unchanged(&src, &plan, o->file, k->name)) opt_emit_source(&src, &plan, o->file, k->name);
-  bool json = !strcmp(o->format, "json");
-  int rc = 0;
-  if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
-  if (json) {
-    printf("{\"file\": ");
-    json_string(stdout, o->file);
-    printf(", \"kernel\": ");
-    json_string(stdout, k->name);
-    printf(", \"arch\": \"%s\", \"output\": ", m->name);
-    if (o->out_path) json_string(stdout, o->out_path); else printf("null");
-    printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan.grid[0], (long long)plan.grid[1],
-           (long long)plan.grid[2], (long long)plan.block[0], (long long)plan.block[1], (long long)plan.block[2]);
-    opt_emit_plan(stdout, &plan, true, true);
-    if (!o->out_path) { printf(", \"source\": "); json_string(stdout, src.s ? src.s : ""); }
-    printf("}\n");
-  } else {
-    opt_emit_plan(stderr, &plan, false, o->explain);
-    if (!o->out_path) fputs(src.s ? src.s : "", stdout);
-  }
-  buf_free(&src);
-  plan_free(&plan);
+  int rc = optimize_output(o, p, m, &one, 1, false);
+  plan_free(&one.plan);
   return rc;
 }
 

@@ -107,18 +107,62 @@ awk '/^__global__ void scale\(/ { k = 1; print "__global__ void scale(const floa
 "$carve" run "$t/sl.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1)" "$t/out"; check $? "its helpers come before main: $(head -3 "$t/out")"
 sed 's/  scale<<<grid, block>>>(x, y, 2.5f, n);/  LAUNCH;/; s/^__global__ void scale/#define LAUNCH scale<<<grid, block>>>(x, y, 2.5f, n)\n__global__ void scale/' tests/host/scale_args.cu > "$t/scm.cu"
 "$carve" optimize "$t/scm.cu" --no-estimate -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"
-grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro or another file); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
+grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
 # a launch in a host function carve cannot read (skipped) would stay unrewritten: refused, said
 sed 's|^int main(int argc, char \*\*argv) {|static void again(const float *x, float *y, int n) {\n  auto f = [\&](int t) { scale<<<(n + t - 1) / t, t>>>(x, y, 1.0f, n); };\n  f(64);\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/skip.cu"
 "$carve" optimize "$t/skip.cu" --no-estimate -o "$t/skip.out.cu" 2> "$t/err"; check $? "a program with an unreadable launching function still optimizes"
 grep -q "(1 launch of 'scale' in code carve could not read)" "$t/err" && ! grep -q "^int main" "$t/skip.out.cu"; check $? "and the output is the kernel alone, said: $(grep warning "$t/err")"
 sed 's|^int main(int argc, char \*\*argv) {|static void tweak(void) {\n  auto f = [\&]() { cudaFuncSetAttribute(scale, cudaFuncAttributePreferredSharedMemoryCarveout, 0); };\n  f();\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/api.cu"
 "$carve" optimize "$t/api.cu" --no-estimate -o "$t/api.out.cu" 2> "$t/err"; grep -q "'scale' is used as a value" "$t/err" && ! grep -q "^int main" "$t/api.out.cu"; check $? "the kernel used as a value (a runtime-API launch keeps the original grid): refused, said: $(grep warning "$t/err")"
+grep -q "^#pragma carve launch scale grid(" "$t/skip.out.cu"; check $? "the kernel alone carries its recorded launch as #pragma carve launch: $(grep -c 'pragma carve launch' "$t/skip.out.cu")"
+# a kernel file launched by flags: the output carries the launch (as reshaped), so carve run
+# needs only the same --arg flags (it said "no grid" before)
+cat > "$t/axpy.cu" <<'EOF2'
+__global__ void axpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+EOF2
+args=(--arg n=1250 --arg a=2.5 --arg 'x=float[1280]:random(1)' --arg 'y=float[1280]:random(2) out')
+ref=$("$carve" run "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" | grep -o 'checksum [0-9a-f]*')
+"$carve" optimize "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" -o "$t/axpy1.cu" 2> "$t/plan"; check $? "a kernel launched by flags optimizes: $(tail -2 "$t/plan")"
+grep -q "^#pragma carve launch axpy grid(10, 1, 1) block(128, 1, 1)$" "$t/axpy1.cu"; check $? "its output carries the launch: $(grep 'carve launch' "$t/axpy1.cu")"
+got=$("$carve" run "$t/axpy1.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*'); [ -n "$ref" ] && [ "$got" = "$ref" ]; check $? "carve run of it with the same --arg flags and no --grid writes the original's bytes ($ref, $got)"
+"$carve" optimize "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" --no-estimate --passes vector -o "$t/axpy2.cu" 2> "$t/plan"; check $? "vector on it (--no-estimate) optimizes: $(tail -2 "$t/plan")"
+grep -q "^#pragma carve launch axpy grid(5, 1, 1) block(128, 1, 1)$" "$t/axpy2.cu"; check $? "its output carries the reshaped launch: $(grep 'carve launch' "$t/axpy2.cu")"
+got=$("$carve" run "$t/axpy2.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*'); [ -n "$ref" ] && [ "$got" = "$ref" ]; check $? "carve run of the reshaped output with the same --arg flags writes the original's bytes ($ref, $got)"
+"$carve" run "$t/axpy2.cu" "${args[@]}" --block 64 > "$t/o" 2>&1; [ $? != 0 ]; check $? "and another block is refused by the kernel's entry test, not a silent wrong answer: $(tail -1 "$t/o")"
+"$carve" optimize "$t/axpy.cu" --grid 10 --block 128 "${args[@]}" --no-estimate --passes launch --set launch.x=64 -o "$t/axpy3.cu" 2> "$t/plan"; check $? "launch on it optimizes: $(tail -2 "$t/plan")"
+grep -q "^#pragma carve launch axpy grid(20, 1, 1) block(64, 1, 1)$" "$t/axpy3.cu"; check $? "launch's new block is the output's launch: $(grep 'carve launch' "$t/axpy3.cu")"
+got=$("$carve" run "$t/axpy3.cu" "${args[@]}" 2>&1 | grep -o 'checksum [0-9a-f]*'); [ -n "$ref" ] && [ "$got" = "$ref" ]; check $? "carve run of it writes the original's bytes ($ref, $got)"
+# a program of two kernels: one output holding both, the plan as one JSON object with each kernel's steps
+"$carve" optimize -I tests/programs tests/programs/mvt.cu -o "$t/mvt.cu" --format json > "$t/mvt.json" 2> "$t/plan"; check $? "mvt (two kernels) optimizes: $(tail -2 "$t/plan")"
+[ "$(grep -c '^static inline bool carve_fits_mvt_kernel[12]' "$t/mvt.cu")" = 2 ]; check $? "the one output holds both kernels' launch tests"
+grep -q "one output $t/mvt.cu for 2 kernels: mvt_kernel1 (" "$t/plan"; check $? "the text says what each kernel kept: $(grep 'one output' "$t/plan")"
+if [ $have_py = 1 ]; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k=d["kernels"]
+assert [x["kernel"] for x in k]==["mvt_kernel1","mvt_kernel2"] and all(x["written"] and x["plan"]["steps"] for x in k), k' "$t/mvt.json"; check $? "the JSON plan lists both kernels with their steps"
+fi
+"$carve" optimize -I tests/programs tests/programs/mvt.cu --set launch.x=33 -o "$t/mvt_bad.cu" 2> "$t/err"; [ $? = 2 ] && [ ! -e "$t/mvt_bad.cu" ] && grep -q "mvt_kernel1: --set launch.x=33" "$t/err"; check $? "a kernel's optimization that fails stops it all: exit 2, nothing written: $(tail -1 "$t/err")"
+# kernels in another source (heat.cu includes heat_kernels.cuh): -o DIR writes both edited
+"$carve" optimize -I tests/programs tests/programs/heat.cu --no-estimate -o "$t/heat/" 2> "$t/plan"; check $? "heat (kernels in an included source) optimizes into a directory: $(tail -2 "$t/plan")"
+[ -f "$t/heat/heat.cu" ] && [ -f "$t/heat/heat_kernels.cuh" ] && grep -q "one output $t/heat/ for 3 kernels: heat_init (vector); heat_step (vector); heat_copy (vector)" "$t/plan"; check $? "both sources written, every kernel optimized: $(grep 'one output\|wrote' "$t/plan")"
+grep -q "^static inline bool carve_fits_heat_step" "$t/heat/heat_kernels.cuh" && grep -q "carve_fits_heat_step(dim3(grid), dim3(block))" "$t/heat/heat.cu"; check $? "the kernel's test beside it in its source, its launches wrapped in the main file"
+for sz in "" "-D NX=100 -D NY=33"; do
+  "$carve" run -I tests/programs $sz "$t/heat/heat.cu" 2>&1 | grep -q '^PASS$'; check $? "the directory's program passes its check at '$sz'"
+done
+"$carve" optimize -I tests/programs tests/programs/heat.cu --no-estimate -o "$t/heat1.cu" 2> "$t/plan"; check $? "-o FILE on it optimizes"
+grep -q "'heat_step' is defined in .*heat_kernels.cuh, another source than .*heat.cu (-o DIR writes both)" "$t/plan" && grep -q "heat_init (vector); heat_step (as written" "$t/plan"; check $? "with -o FILE the included source's kernels stay as written, said: $(grep 'one output' "$t/plan")"
+"$carve" run -I tests/programs "$t/heat1.cu" 2>&1 | grep -q '^PASS$'; check $? "and that output passes the program's check"
+mkdir -p "$t/m" "$t/hd"; cp tests/programs/heat_kernels.cuh "$t/hd/"; sed 's|"heat_kernels.cuh"|"../hd/heat_kernels.cuh"|' tests/programs/heat.cu > "$t/m/heat.cu"
+"$carve" optimize -I tests/programs "$t/m/heat.cu" --no-estimate -o "$t/heatx/" 2> "$t/plan"; [ $? = 2 ] && [ -z "$(ls "$t/heatx" 2>/dev/null)" ] && grep -q "outside .*directory: nothing written" "$t/plan"; check $? "a source outside the file's directory: exit 2, nothing written: $(tail -1 "$t/plan")"
+cp tests/programs/common.h "$t/"
+"$carve" run "$t/mvt.cu" 2>&1 | grep -q '^PASS$'; check $? "the output passes the program's check"
 # nvcc compiles every output
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  for f in tp mm mv2 mvs sq gt vimr vdem vvv hv; do
-    "$nv" -arch=sm_90 -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
+  for f in tp mm mv2 mvs sq gt vimr vdem vvv hv axpy1 axpy2 axpy3 heat/heat; do
+    "$nv" -arch=sm_90 -I tests/programs -c -o "$t/$f.o" "$t/$f.cu" 2> "$t/nverr"; check $? "nvcc compiles the optimized $f: $(head -3 "$t/nverr")"
   done
 else
   echo "optimize-cli: nvcc checks skipped (no nvcc)"

@@ -76,7 +76,8 @@ static void test_refusals(void) {
   }
 }
 
-/* a launch that cannot be written back: no launch line (host code, flags), another pass first */
+/* a launch with no launch line (host code, flags) is written back by the output; flags over a
+ * launch line cannot be, nor a launch another pass reshaped first */
 static void test_launch_origin(void) {
   char *path = write_tmp("__global__ void k(const float *in, float *out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                          "  if (i < n) out[i] = in[i]; }\n");
@@ -91,8 +92,19 @@ static void test_launch_origin(void) {
   Plan plan;
   int rc = p ? optimize(p, &in, &o, &plan) : 2;
   const PlanStep *st = rc == 0 ? step(&plan, "launch") : NULL;
-  CHECK(st && !st->applied && strstr(st->why, "comes from host code or from --grid/--block"), "a launch from host code is refused: %s",
-        st ? st->why : plan.error);
+  /* the output writes the new launch (the program's launches wrapped, or a #pragma carve launch
+   * line for flags): the pass applies, verified */
+  CHECK(st && st->applied && st->verified && plan.grid[0] == 2 && plan.block[0] == 128 && st->cover[0] == 128,
+        "a launch from host code or flags is reshaped (64 -> 128 threads, grid 4 -> 2): %s, grid %lld block %lld", st ? st->why : plan.error,
+        (long long)plan.grid[0], (long long)plan.block[0]);
+  if (rc == 0) plan_free(&plan);
+  /* after another pass reshaped it (vector: 2 threads merged, grid 4 -> 2), not again */
+  OptOptions o2 = {.only = "vector,launch", .sets = (const char *[]){"launch.x=128"}, .nsets = 1, .mutation_pass = -1};
+  rc = p ? optimize(p, &in, &o2, &plan) : 2;
+  const PlanStep *sv = rc == 0 ? step(&plan, "vector") : NULL;
+  st = rc == 0 ? step(&plan, "launch") : NULL;
+  CHECK(sv && sv->applied && st && !st->applied && strstr(st->why, "an earlier pass reshaped the launch"),
+        "a launch from flags that vector reshaped is not reshaped again: %s", st ? st->why : plan.error);
   if (rc == 0) plan_free(&plan);
   program_free(p);
   unlink(path);

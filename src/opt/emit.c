@@ -2,6 +2,8 @@
  * optimized CUDA source with a header comment naming the passes, their parameters and how each
  * was verified; the plan as text or JSON. */
 #include "opt.h"
+#include "../report/report.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,6 +347,15 @@ static void kernel_macros(Program *orig, Obj *k, KMacros *km) {
       km->n++;
     }
   }
+  /* a macro that gave the kernel a floating constant (`#define FLOAT_N 3214212.01f`) is not an
+   * integer, though its value queried as one truncates: `#if` cannot test it */
+  for (Token *t = k->def_start; t && t != k->body->end_tok->next; t = t->next) {
+    if (t->kind != TK_NUM || !t->ty || (t->ty->kind != TY_FLOAT && t->ty->kind != TY_DOUBLE)) continue;
+    for (int i = 0; i < km->n; i++)
+      if ((t->macro && !strcmp(t->macro, km->name[i])) ||
+          (t->origin && t->origin->kind == TK_IDENT && (int)strlen(km->name[i]) == t->origin->len && !strncmp(t->origin->loc, km->name[i], (size_t)t->origin->len)))
+        km->is_int[i] = false;
+  }
 }
 
 /* a launch's arguments "(a, b, n)" read for side effects (they are evaluated twice: once by the
@@ -371,8 +382,60 @@ static const char *arg_value(const char **texts, int n, const char *name) {
   return end != v && !*end ? v : NULL;
 }
 
-int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
-                     const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len) {
+/* the pieces of the file: [from, to) replaced by text (from == to: inserted there) */
+typedef struct { SrcFile *file; const char *from, *to; Buf text; } Edit;
+typedef struct { Edit *e; int n, cap; } Edits;
+
+static Edit *edit_new(Edits *es, SrcFile *file, const char *from, const char *to) {
+  if (es->n == es->cap) {
+    es->cap = es->cap ? 2 * es->cap : 16;
+    es->e = realloc(es->e, sizeof(Edit) * (size_t)es->cap);
+    if (!es->e) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+  }
+  Edit *e = &es->e[es->n++];
+  e->file = file;
+  e->from = from;
+  e->to = to;
+  memset(&e->text, 0, sizeof e->text);
+  return e;
+}
+
+static void edits_free(Edits *es) {
+  for (int i = 0; i < es->n; i++) buf_free(&es->e[i].text);
+  free(es->e);
+  memset(es, 0, sizeof *es);
+}
+
+/* two edits touch the same text (an insertion may sit at either end of a replaced range) */
+static bool edits_clash(const Edit *a, const Edit *b) {
+  if (a->file != b->file) return false;
+  if (a->from == a->to && b->from == b->to) return false;
+  if (a->from == a->to) return b->from < a->from && a->from < b->to;
+  if (b->from == b->to) return a->from < b->from && b->from < a->to;
+  return a->from < b->to && b->from < a->to;
+}
+
+/* t comes after from in the token stream (the preprocessed program, includes expanded) */
+static bool follows(const Token *from, const Token *t) {
+  for (const Token *q = from; q && q->kind != TK_EOF; q = q->next)
+    if (q == t) return true;
+  return false;
+}
+
+/* kernel_edits: one kernel's part of a host program's output. Its edits of the sources' text
+ * (the definition replaced, the carve block of the original and the launch tests inserted, every
+ * launch wrapped) appended to es, and its header comment to head: 0; 1 when no step was kept
+ * (the plan's comment alone, nothing edited); 2 with ko->why when the sources cannot be edited
+ * safely for it (es and head as they were). Its edits touch only main (the file given) unless
+ * several (the output is a directory of sources) */
+static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFile *main, bool several, Edits *es, Buf *head) {
+  const Plan *plan = ko->plan;
+  const char *kernel = ko->kernel;
+  const int64_t *grid0 = ko->grid0, *block0 = ko->block0;
+  const char **arg_texts = ko->arg_texts;
+  int nargs = ko->nargs;
+  char *why = ko->why;
+  size_t len = sizeof ko->why;
   Obj *k = find_kernel(orig, kernel), *v = plan->result ? find_kernel(plan->result, kernel) : NULL;
   if (!k || !v || !k->body || !v->body) { snprintf(why, len, "the kernel '%s' is not defined in both programs", kernel); return 2; }
   SrcFile *f = k->tok->file;
@@ -381,14 +444,9 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   int kept = 0;
   for (int i = 0; i < plan->nsteps; i++)
     if (plan_step_kept(&plan->steps[i])) { spec |= plan->steps[i].spec; kept++; }
-  if (!kept) {   /* no step kept: the user's file as it is (macros, comments), under the plan's comment */
-    plan_comment(b, plan, file, kernel);
-    size_t rlen = 0;
-    char *raw = read_file(f->name, &rlen);
-    if (raw) buf_printf(b, "%.*s", (int)rlen, raw);
-    else buf_puts(b, f->contents);
-    free(raw);
-    return 0;
+  if (!kept) {   /* no step kept: the kernel as written, under the plan's comment */
+    plan_comment(head, plan, file, kernel);
+    return 1;
   }
   if (k->tmpl_head || !k->def_start || !in_file(k->def_start, f) || !in_file(k->tok, f) || !k->body->end_tok || !in_file(k->body->end_tok, f)) {
     snprintf(why, len, "'%s' is a template or is defined through a macro", kernel);
@@ -468,15 +526,10 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
       return 2;
     }
   }
-  /* the pieces of the file: [from, to) replaced by text, in file order */
-  typedef struct { const char *from, *to; Buf text; } Edit;
-  Edit ed[66];
-  int ne = 0;
-  ed[ne].from = k->def_start->loc;
-  ed[ne].to = k->body->end_tok->loc + k->body->end_tok->len;
-  memset(&ed[ne].text, 0, sizeof ed[ne].text);
-  Buf *t = &ed[ne].text;
-  const char *def_from = ed[ne].from, *def_to = ed[ne].to;
+  /* this kernel's edits, kept apart until they are known to fit among the others' */
+  Edits mine = {0};
+  Buf *t = &edit_new(&mine, f, k->def_start->loc, k->body->end_tok->loc + k->body->end_tok->len)->text;
+  const char *def_from = mine.e[0].from, *def_to = mine.e[0].to;
   /* the size macros the printed kernel expanded: tested by the preprocessor; at other values
    * the kernel is the user's text and every launch runs the original */
   Buf cond = {0};
@@ -486,12 +539,7 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
   print_headers(t, &plan->result, 1);
   print_function(t, v);
   if (cond.len) buf_printf(t, "\n#else\n%.*s\n#endif", (int)(def_to - def_from), def_from);
-  if (block_at != def_to) {   /* a block of its own, inserted before the first launching function */
-    ne++;
-    ed[ne].from = ed[ne].to = block_at;
-    memset(&ed[ne].text, 0, sizeof ed[ne].text);
-    t = &ed[ne].text;
-  }
+  if (block_at != def_to) t = &edit_new(&mine, f, block_at, block_at)->text;   /* a block of its own, before the first launching function */
   {
     /* the original, for launches the optimized kernel was not verified for */
     const char *name_at = k->tok->loc;
@@ -547,24 +595,26 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
                (long long)cover[2]);
     if (block_at != def_to) buf_puts(t, "\n\n");
   }
-  ne++;
   int rc = 0;
   for (int i = 0; i < ls.n && !rc; i++) {
     Node *n = ls.launch[i];
     Token *name = n->tok, *open = name->next;
     const char *beg[4], *end[4];
-    int nop = in_file(name, f) && tok_equal(open, "<<<") ? launch_operands(open, f, beg, end, why, len) : -1;
-    if (nop < 0 && in_file(name, f) && !tok_equal(open, "<<<")) snprintf(why, len, "line %d: a templated launch of '%s'", name->line, kernel);
-    if (nop < 0 && !in_file(name, f)) snprintf(why, len, "a launch of '%s' inside a macro or another file", kernel);
+    SrcFile *fl = name->file;   /* the launch's own source (the kernel's, or one that includes it) */
+    if (fl != f && in_file(name, fl) && !follows(k->body->end_tok, name)) {
+      snprintf(why, len, "line %d of %s: a launch of '%s' before its definition in %s", name->line, fl->name, kernel, f->name);
+      rc = 2;
+      break;
+    }
+    int nop = in_file(name, fl) && tok_equal(open, "<<<") ? launch_operands(open, fl, beg, end, why, len) : -1;
+    if (nop < 0 && in_file(name, fl) && !tok_equal(open, "<<<")) snprintf(why, len, "line %d: a templated launch of '%s'", name->line, kernel);
+    if (nop < 0 && !in_file(name, fl)) snprintf(why, len, "a launch of '%s' inside a macro", kernel);
     Token *close = nop > 0 ? past_close(open, "<<<", ">>>") : NULL;
     Token *after = close && tok_equal(close, "(") ? past_close(close, "(", ")") : NULL;
-    if (nop < 2 || !after || !in_file(after->prev ? after->prev : close, f)) { if (nop >= 0) snprintf(why, len, "line %d: the launch could not be read", name->line); rc = 2; break; }
-    if (!args_pure(close, after, f)) { snprintf(why, len, "line %d: a launch argument has a side effect or comes from a macro (it would be evaluated twice)", name->line); rc = 2; break; }
+    if (nop < 2 || !after || !in_file(after->prev ? after->prev : close, fl)) { if (nop >= 0) snprintf(why, len, "line %d: the launch could not be read", name->line); rc = 2; break; }
+    if (!args_pure(close, after, fl)) { snprintf(why, len, "line %d: a launch argument has a side effect or comes from a macro (it would be evaluated twice)", name->line); rc = 2; break; }
     const char *args_from = close->loc, *args_to = after->prev->loc + after->prev->len;
-    Edit *e = &ed[ne++];
-    e->from = name->loc;
-    e->to = args_to;
-    memset(&e->text, 0, sizeof e->text);
+    Edit *e = edit_new(&mine, fl, name->loc, args_to);
     Buf rest = {0};   /* ", shmem, stream" as written */
     for (int j = 2; j < nop; j++) buf_printf(&rest, ", %.*s", (int)(end[j] - beg[j]), beg[j]);
     int G = (int)(end[0] - beg[0]), B = (int)(end[1] - beg[1]), A = (int)(args_to - args_from);
@@ -576,14 +626,17 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     buf_printf(&e->text, " : (void)(%s_carve_original<<<%.*s, %.*s%s>>>%.*s))", kernel, G, beg[0], B, beg[1], rest.s ? rest.s : "", A, args_from);
     buf_free(&rest);
   }
-  if (!rc) {
-    /* in file order; the kernel's definition comes before its launches' text or after it */
-    for (int i = 1; i < ne; i++)
-      for (int j = i; j > 0 && ed[j].from < ed[j - 1].from; j--) { Edit x = ed[j]; ed[j] = ed[j - 1]; ed[j - 1] = x; }
-    for (int i = 1; i < ne && !rc; i++)
-      if (ed[i].from < ed[i - 1].to) { snprintf(why, len, "a launch of '%s' inside its own definition", kernel); rc = 2; }
+  for (int i = 0; i < mine.n && !rc && !several; i++)
+    if (mine.e[i].file != main)
+      snprintf(why, len, "'%s' is defined in %s, another source than %s (-o DIR writes both)", kernel, mine.e[i].file->name, main->name), rc = 2;
+  for (int i = 0; i < mine.n && !rc; i++) {
+    for (int j = 0; j < i && !rc; j++)
+      if (edits_clash(&mine.e[i], &mine.e[j])) { snprintf(why, len, "a launch of '%s' inside its own definition", kernel); rc = 2; }
+    for (int j = 0; j < es->n && !rc; j++)
+      if (edits_clash(&mine.e[i], &es->e[j])) { snprintf(why, len, "a launch of '%s' inside another kernel's definition", kernel); rc = 2; }
   }
   if (!rc) {
+    Buf *b = head;
     plan_comment(b, plan, file, kernel);
     buf_printf(b, "/* carve: every launch of %s tests the assumptions above (carve_fits_%s, carve_args_%s): blocks of (%lld, %lld, %lld)", kernel, kernel,
                kernel, (long long)block0[0], (long long)block0[1], (long long)block0[2]);
@@ -596,24 +649,158 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
     buf_printf(b, "%s_carve_original */\n", kernel);
     for (int i = 0; i < km.n; i++)
       if (!km.is_int[i]) buf_printf(b, "/* carve: assumes the macro %s expands as it did when optimized (not an integer: not tested) */\n", km.name[i]);
-    /* the text between the edits as the user wrote it: the tokenizer's copy has its line
-     * continuations joined, so positions are mapped back to the file's own text */
-    size_t plen = strlen(f->contents), rlen = 0;
-    char *raw = read_file(f->name, &rlen);
-    size_t *map = raw ? raw_map(f->contents, plen, raw, rlen) : NULL;
-    const char *at = f->contents;
-    for (int i = 0; i <= ne; i++) {
-      const char *to = i < ne ? ed[i].from : f->contents + plen;
-      if (map) buf_printf(b, "%.*s", (int)(map[to - f->contents] - map[at - f->contents]), raw + map[at - f->contents]);
-      else buf_printf(b, "%.*s", (int)(to - at), at);
-      if (i == ne) break;
-      if (ed[i].text.s) buf_puts(b, ed[i].text.s);
-      at = ed[i].to;
+    for (int i = 0; i < mine.n; i++) {   /* moved into es: the texts are es's now */
+      Edit *e = edit_new(es, mine.e[i].file, mine.e[i].from, mine.e[i].to);
+      e->text = mine.e[i].text;
+      memset(&mine.e[i].text, 0, sizeof mine.e[i].text);
     }
-    free(map);
-    free(raw);
   }
   buf_free(&cond);
-  for (int i = 0; i < ne; i++) buf_free(&ed[i].text);
+  edits_free(&mine);
   return rc;
+}
+
+/* f's text with its edits (in es, sorted by position) applied, into b */
+static void write_edited(Buf *b, SrcFile *f, const Edits *es) {
+  /* the text between the edits as the user wrote it: the tokenizer's copy has its line
+   * continuations joined, so positions are mapped back to the file's own text */
+  size_t plen = strlen(f->contents), rlen = 0;
+  char *raw = read_file(f->name, &rlen);
+  size_t *map = raw ? raw_map(f->contents, plen, raw, rlen) : NULL;
+  const char *at = f->contents;
+  for (int i = 0; i <= es->n; i++) {
+    if (i < es->n && es->e[i].file != f) continue;
+    const char *to = i < es->n ? es->e[i].from : f->contents + plen;
+    if (map) buf_printf(b, "%.*s", (int)(map[to - f->contents] - map[at - f->contents]), raw + map[at - f->contents]);
+    else buf_printf(b, "%.*s", (int)(to - at), at);
+    if (i == es->n) break;
+    if (es->e[i].text.s) buf_puts(b, es->e[i].text.s);
+    at = es->e[i].to;
+  }
+  free(map);
+  free(raw);
+}
+
+int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, OptFileOut **more, int *nmore, char *why, size_t len) {
+  /* the file given: the one the front end read by that name (the first token may be an include's) */
+  SrcFile *f = NULL, *first = NULL;
+  for (int i = 0; i < nk && !first; i++) {
+    Obj *k = find_kernel(orig, ks[i].kernel);
+    if (k && k->def_start) {
+      Token *t = k->def_start;
+      while (t->prev) t = t->prev;
+      for (; t && t->kind != TK_EOF && !f; t = t->next) {
+        if (t->file && !first) first = t->file;
+        if (t->file && !strcmp(t->file->name, file)) f = t->file;
+      }
+    }
+  }
+  if (!f) f = first;
+  if (!f) { snprintf(why, len, "no kernel of the plans is defined in the program"); return 2; }
+  if (nmore) *nmore = 0;
+  if (more) *more = NULL;
+  Edits es = {0};
+  Buf head = {0};
+  for (int i = 0; i < nk; i++) {
+    ks[i].why[0] = 0;
+    ks[i].written = false;
+    int r = kernel_edits(&ks[i], orig, file, f, more != NULL, &es, &head);
+    ks[i].written = r == 0;
+    if (r == 2) {
+      plan_comment(&head, ks[i].plan, file, ks[i].kernel);
+      buf_printf(&head, "/* carve: the steps above are not written into the program (%s): %s runs as written */\n", ks[i].why, ks[i].kernel);
+    }
+  }
+  /* in file order; a kernel's definition comes before its launches' text or after it */
+  for (int i = 1; i < es.n; i++)
+    for (int j = i; j > 0 && es.e[j].from < es.e[j - 1].from; j--) { Edit x = es.e[j]; es.e[j] = es.e[j - 1]; es.e[j - 1] = x; }
+  if (head.s) buf_puts(b, head.s);
+  buf_free(&head);
+  write_edited(b, f, &es);
+  /* the other sources edited (-o DIR), each once, in the order of their first edit */
+  for (int i = 0; more && i < es.n; i++) {
+    bool seen = es.e[i].file == f;
+    for (int j = 0; j < i && !seen; j++) seen = es.e[j].file == es.e[i].file;
+    if (seen) continue;
+    *more = realloc(*more, sizeof(OptFileOut) * (size_t)(*nmore + 1));
+    if (!*more) { fprintf(stderr, "carve: out of memory\n"); exit(2); }
+    OptFileOut *o = &(*more)[(*nmore)++];
+    o->path = es.e[i].file->name;
+    o->rel = NULL;
+    char mreal[PATH_MAX], oreal[PATH_MAX];
+    if (realpath(f->name, mreal) && realpath(o->path, oreal)) {
+      char *slash = strrchr(mreal, '/');
+      size_t dl = slash ? (size_t)(slash - mreal) : 0;
+      if (slash && !strncmp(oreal, mreal, dl) && oreal[dl] == '/') o->rel = arena_strdup(oreal + dl + 1);
+    }
+    memset(&o->text, 0, sizeof o->text);
+    buf_printf(&o->text, "/* carve: edited by carve optimize %s (its header lists the plans) */\n", file);
+    write_edited(&o->text, es.e[i].file, &es);
+  }
+  edits_free(&es);
+  return 0;
+}
+
+int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
+                     const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len) {
+  OptKernelOut ko = {.plan = plan, .kernel = kernel, .arg_texts = arg_texts, .nargs = nargs};
+  memcpy(ko.grid0, grid0, sizeof ko.grid0);
+  memcpy(ko.block0, block0, sizeof ko.block0);
+  Buf t = {0};
+  int rc = opt_emit_programs(&t, orig, file, &ko, 1, NULL, NULL, why, len);
+  if (!rc && ko.why[0]) { snprintf(why, len, "%s", ko.why); rc = 2; }
+  if (!rc && t.s) buf_puts(b, t.s);
+  buf_free(&t);
+  return rc;
+}
+
+
+/* the kernels' names and what was kept of each, one line (several kernels in one output) */
+void opt_emit_summary(FILE *out, const OptKernelOut *ks, int n, const char *out_path) {
+  fprintf(out, "carve optimize: one output%s%s for %d kernels:", out_path ? " " : "", out_path ? out_path : "", n);
+  for (int i = 0; i < n; i++) {
+    Buf kept = {0};
+    for (int j = 0; j < ks[i].plan->nsteps; j++)
+      if (plan_step_kept(&ks[i].plan->steps[j])) buf_printf(&kept, "%s%s", kept.len ? ", " : "", ks[i].plan->steps[j].pass->name);
+    fprintf(out, "%s %s (%s)", i ? ";" : "", ks[i].kernel,
+            ks[i].written ? kept.s : ks[i].why[0] ? "as written: its steps could not be written in" : "nothing kept, as written");
+    buf_free(&kept);
+  }
+  fputc('\n', out);
+}
+
+void opt_emit_json(FILE *out, const char *file, const char *arch, const char *out_path, const OptKernelOut *ks, int n, const char *source) {
+  fprintf(out, "{\"file\": ");
+  json_string(out, file);
+  if (n == 1) { fprintf(out, ", \"kernel\": "); json_string(out, ks[0].kernel); }
+  fprintf(out, ", \"arch\": \"%s\", \"output\": ", arch);
+  if (out_path) json_string(out, out_path); else fprintf(out, "null");
+  if (n > 1) fprintf(out, ", \"kernels\": [");
+  for (int i = 0; i < n; i++) {
+    const Plan *plan = ks[i].plan;
+    if (n > 1) {
+      fprintf(out, "%s{\"kernel\": ", i ? ", " : "");
+      json_string(out, ks[i].kernel);
+      fprintf(out, ", \"written\": %s, \"why\": ", ks[i].written ? "true" : "false");
+      json_string(out, ks[i].why);
+      fprintf(out, ", \"recorded_grid\": [%lld, %lld, %lld], \"recorded_block\": [%lld, %lld, %lld]", (long long)ks[i].grid0[0],
+              (long long)ks[i].grid0[1], (long long)ks[i].grid0[2], (long long)ks[i].block0[0], (long long)ks[i].block0[1], (long long)ks[i].block0[2]);
+    }
+    fprintf(out, ", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ", (long long)plan->grid[0], (long long)plan->grid[1],
+            (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+    fflush(out);
+    opt_emit_plan(out, plan, true, true);
+    if (n > 1) fprintf(out, "}");
+  }
+  if (n > 1) fprintf(out, "]");
+  if (source) { fprintf(out, ", \"source\": "); json_string(out, source); }
+  fprintf(out, "}\n");
+}
+
+void opt_emit_launch_line(Buf *b, const Plan *plan, const char *kernel, int64_t dyn_shared) {
+  buf_printf(b, "\n/* carve: the launch the kernel was optimized and verified for (its buffers and scalars: the same --arg flags) */\n"
+                "#pragma carve launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)", kernel, (long long)plan->grid[0], (long long)plan->grid[1],
+             (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+  if (dyn_shared > 0) buf_printf(b, " shared(%lld)", (long long)dyn_shared);
+  buf_puts(b, "\n");
 }

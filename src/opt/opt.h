@@ -211,6 +211,37 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
  * appended to b then. */
 int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
                      const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len);
+/* a program with several kernels: one output, the user's file with every kernel's kept steps
+ * written in as opt_emit_program writes one (each kernel's definition replaced, its launches
+ * wrapped in carve_fits_K/carve_args_K tests); a kernel with no kept step stays as written, and
+ * so does one whose rewrite cannot be written into the file (its why says why, written false).
+ * The header holds every kernel's plan comment. 0, or 2 with why when no kernel is the program's. */
+typedef struct OptKernelOut {
+  const Plan *plan;
+  const char *kernel;
+  int64_t grid0[3], block0[3];      /* the recorded launch it was optimized for */
+  const char **arg_texts; int nargs;/* its --arg settings (the scalars' recorded values) */
+  char why[256];                    /* out: why its steps could not be written in ("" otherwise) */
+  bool written;                     /* out: its optimized kernel is in the output */
+} OptKernelOut;
+/* more == NULL: every edit must be in the file given (a kernel defined in an included source
+ * stays as written, its why says so); else the other sources edited come back in *more (their
+ * path as read, their text; the array xmalloc'd, the caller frees each text and it) */
+typedef struct OptFileOut {
+  const char *path;                 /* as the front end read it */
+  const char *rel;                  /* its path under the file given's directory (NULL: outside it) */
+  Buf text;
+} OptFileOut;
+int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, OptFileOut **more, int *nmore, char *why, size_t len);
+/* carve optimize's report of an output: one line naming each kernel and what was kept of it
+ * (several kernels); the JSON object (one kernel: its grid, block and plan; several: a "kernels"
+ * array of them with "written" and "why"), source NULL when the output went to a file */
+/* a kernel-only output whose launch came from flags: that launch, as the kept steps reshaped it
+ * (plan->grid, plan->block), appended as its `#pragma carve launch` line, so `carve run OUT`
+ * needs only the same --arg flags */
+void opt_emit_launch_line(Buf *b, const Plan *plan, const char *kernel, int64_t dyn_shared);
+void opt_emit_summary(FILE *out, const OptKernelOut *ks, int n, const char *out_path);
+void opt_emit_json(FILE *out, const char *file, const char *arch, const char *out_path, const OptKernelOut *ks, int n, const char *source);
 /* no step kept: the user's file as written (macros, comments) under the plan's comment, true;
  * false (nothing appended) when a step was kept */
 bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel);

@@ -101,8 +101,22 @@ bool opt_passes_known(const char *list, const char *flag, char *err, size_t len)
 }
 
 /* a pass that reshapes the launch: the variant gets its own launch spec and `#pragma carve
- * launch` line, so the printed program and every later run use the new grid and block */
+ * launch` line, so the printed program and every later run use the new grid and block. A launch
+ * from host code or flags (no spec): the variant gets a spec of the new shape and no line (the
+ * output writes the launch: emit.c's wrapper, main.c's pragma), so later passes see the reshape */
 static void set_launch(Program *v, const char *kernel, const int64_t grid[3], const int64_t block[3]) {
+  if (!find_spec(v, kernel)) {
+    LaunchSpec *s = arena_alloc(sizeof *s);
+    Obj *k = find_kernel(v, kernel);
+    s->kernel = arena_strdup(kernel);
+    s->tok = k ? k->tok : NULL;
+    memcpy(s->grid, grid, sizeof s->grid);
+    memcpy(s->block, block, sizeof s->block);
+    s->has_grid = s->has_block = true;
+    s->next = v->specs;
+    v->specs = s;
+    return;
+  }
   LaunchSpec head = {0}, *cur = &head;
   for (LaunchSpec *s = v->specs; s; s = s->next) {
     LaunchSpec *c = arena_alloc(sizeof(LaunchSpec));

@@ -19,8 +19,10 @@
  * block is a whole number of warps and at most the machine's threads a block; the grid within
  * CUDA's limits; with the registers NVRTC reports for the kernel, a block fits an SM; minblocks
  * blocks of that size fit an SM. The launch is written back as the file's `#pragma carve
- * launch`, so a launch that comes from host code or from --grid/--block flags is refused, and so
- * is a launch another pass already reshaped (the shape tuned is the original's). */
+ * launch`; one from host code as the program's launches, wrapped (emit.c: carve_grid_K, the
+ * verified block); one from --grid/--block flags as the output's `#pragma carve launch` line
+ * (main.c). --grid/--block over a file's spec are refused, and so is a launch another pass
+ * already reshaped (the shape tuned is the original's). */
 #include "opt.h"
 #include "../model/model.h"
 #include <string.h>
@@ -225,8 +227,19 @@ static Legality launch_origin(PassCtx *c) {
   const char *name = c->k->name;
   const Launch *L = c->L;
   LaunchSpec *os = L->prog ? find_spec(L->prog, name) : NULL, *cs = find_spec(c->p, name);
-  if (!os || !os->has_grid || !os->has_block) {
-    snprintf(c->why, sizeof c->why, "the launch comes from host code or from --grid/--block, not a `#pragma carve launch %s` line: the new launch could not be written back", name);
+  if (!os) {
+    /* host code's launch or flags': the output writes the new one (a host program's launches
+     * wrapped, carve_grid_K; a kernel-only output's #pragma carve launch). A spec in the variant
+     * is an earlier pass's reshape (set_launch) */
+    if (cs) {
+      snprintf(c->why, sizeof c->why, "an earlier pass reshaped the launch (grid %lldx%lld, block %lldx%lld): the pass tunes the original's shape only",
+               (long long)cs->grid[0], (long long)cs->grid[1], (long long)cs->block[0], (long long)cs->block[1]);
+      return NOT_APPLICABLE;
+    }
+    return LEGAL;
+  }
+  if (!os->has_grid || !os->has_block) {
+    snprintf(c->why, sizeof c->why, "the file's `#pragma carve launch %s` line has no grid or block: the new launch could not be written back", name);
     return NOT_APPLICABLE;
   }
   if (!same_dims(os->grid, L->grid) || !same_dims(os->block, L->block)) {
