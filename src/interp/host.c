@@ -43,6 +43,8 @@ struct HostWorld {
   uint64_t err_strings[1024];
   double *events;        /* simulated time (ms) each event was recorded at */
   int nevents, nstreams;
+  int64_t limits[3];          /* cudaDeviceSetLimit/cudaThreadSetLimit: stack, printf FIFO, heap (0: the default) */
+  int cache_config;           /* cudaDeviceSetCacheConfig/cudaThreadSetCacheConfig */
   uint64_t kernel_steps; /* warp-steps of every launch so far */
   uint64_t recorded_bytes;
   int *by_hash; int hash_cap;   /* open addressing: index + 1 into r->rec, by launch_hash */
@@ -652,6 +654,26 @@ FN(h_errorString) {
 FN(h_getDeviceCount) { UNUSED; int one = 1; memcpy(c->mem(c, a[0].u, 4, true, false), &one, 4); ret->i = 0; return HC_OK; }
 FN(h_getDevice) { UNUSED; int zero = 0; memcpy(c->mem(c, a[0].u, 4, true, false), &zero, 4); ret->i = 0; return HC_OK; }
 FN(h_setDevice) { UNUSED; ret->i = a[0].i == 0 ? 0 : 101; return HC_OK; }
+/* the limits and cache preference of the legacy cudaThread* calls (removed in CUDA 13) and their
+ * cudaDevice* successors: what was set, else CUDA's defaults (CUDA Runtime API,
+ * cudaDeviceSetLimit: a 1 KiB stack, a 1 MiB printf FIFO, an 8 MiB malloc heap); a setting is
+ * remembered and changes nothing else */
+static int64_t limit_default(int64_t which) { return which == 0 ? 1024 : which == 1 ? 1 << 20 : which == 2 ? 8 << 20 : 0; }
+FN(h_setLimit) {
+  UNUSED;
+  if (a[0].i >= 0 && a[0].i < 3) c->hw->limits[a[0].i] = a[1].i;
+  ret->i = a[0].i >= 0 && a[0].i < 3 ? 0 : 1;
+  return HC_OK;
+}
+FN(h_getLimit) {
+  UNUSED;
+  int64_t v = a[1].i >= 0 && a[1].i < 3 && c->hw->limits[a[1].i] ? c->hw->limits[a[1].i] : limit_default(a[1].i);
+  memcpy(c->mem(c, a[0].u, 8, true, false), &v, 8);
+  ret->i = a[1].i >= 0 && a[1].i < 3 ? 0 : 1;
+  return HC_OK;
+}
+FN(h_setCacheConfig) { UNUSED; c->hw->cache_config = (int)a[0].i; ret->i = 0; return HC_OK; }
+FN(h_getCacheConfig) { UNUSED; memcpy(c->mem(c, a[0].u, 4, true, false), &c->hw->cache_config, 4); ret->i = 0; return HC_OK; }
 
 static void set_member(HostCtx *c, Type *st, uint64_t base, const char *name, int64_t v) {
   Member *m = find_member(st, name);
@@ -757,6 +779,9 @@ static const struct { const char *name; HostFn *fn; } host_fns[] = {
   {"cudaFree", h_cudaFree}, {"cudaFreeHost", h_cudaFree}, {"cudaMemcpy", h_cudaMemcpy}, {"cudaMemcpyAsync", h_cudaMemcpy},
   {"cudaMemset", h_cudaMemset}, {"cudaMemsetAsync", h_cudaMemset}, {"cudaMemcpyToSymbol", h_symbol}, {"cudaMemcpyFromSymbol", h_symbol},
   {"cudaDeviceSynchronize", h_cuda_ok}, {"cudaThreadSynchronize", h_cuda_ok}, {"cudaDeviceReset", h_cuda_ok}, {"cudaThreadExit", h_cuda_ok},
+  {"cudaThreadSetLimit", h_setLimit}, {"cudaDeviceSetLimit", h_setLimit}, {"cudaThreadGetLimit", h_getLimit}, {"cudaDeviceGetLimit", h_getLimit},
+  {"cudaThreadSetCacheConfig", h_setCacheConfig}, {"cudaDeviceSetCacheConfig", h_setCacheConfig}, {"cudaThreadGetCacheConfig", h_getCacheConfig},
+  {"cudaDeviceGetCacheConfig", h_getCacheConfig},
   {"cudaGetLastError", h_getLastError}, {"cudaPeekAtLastError", h_getLastError}, {"cudaGetErrorString", h_errorString},
   {"cudaGetErrorName", h_errorString}, {"cudaGetDeviceCount", h_getDeviceCount}, {"cudaGetDevice", h_getDevice},
   {"cudaSetDevice", h_setDevice}, {"cudaGetDeviceProperties", h_getDeviceProperties},

@@ -65,6 +65,8 @@ static struct {
   const char *record_dir;
   RunOptions ro;
   bool summary_hooked;
+  size_t limits[3];              /* cudaDeviceSetLimit: stack, printf FIFO, heap (0: the default) */
+  enum cudaFuncCache cache_config;
 } rt;
 
 /* ---------------- messages ---------------- */
@@ -842,15 +844,34 @@ EXPORT cudaError_t cudaSetDeviceFlags(unsigned f) { (void)f; return ok_or_sticky
 EXPORT cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *p) { (void)p; *d = 0; return cudaSuccess; }
 EXPORT cudaError_t cudaDeviceSynchronize(void) { return ok_or_sticky(); }
 EXPORT cudaError_t cudaThreadSynchronize(void) { return ok_or_sticky(); }
+/* the rest of the legacy cudaThread* API CUDA 13 removed (cuda_runtime_api.h no longer declares
+ * them; route.c's compat header does, for programs written against older toolkits): each is its
+ * cudaDevice* successor. A limit reads what was set, else CUDA's default (a 1 KiB stack, a 1 MiB
+ * printf FIFO, an 8 MiB malloc heap); settings are remembered and change nothing else. */
+static size_t limit_default(enum cudaLimit l) {
+  return l == cudaLimitStackSize ? 1024 : l == cudaLimitPrintfFifoSize ? (size_t)1 << 20 : l == cudaLimitMallocHeapSize ? (size_t)8 << 20 : 0;
+}
+EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v) {
+  if ((unsigned)l < 3) rt.limits[l] = v;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) { *v = (unsigned)l < 3 && rt.limits[l] ? rt.limits[l] : limit_default(l); return ok_or_sticky(); }
+EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) { rt.cache_config = c; return ok_or_sticky(); }
+EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) { *c = rt.cache_config; return ok_or_sticky(); }
+EXPORT cudaError_t cudaThreadExit(void) { return cudaSuccess; }
+EXPORT cudaError_t cudaThreadSetLimit(enum cudaLimit l, size_t v) { return cudaDeviceSetLimit(l, v); }
+EXPORT cudaError_t cudaThreadGetLimit(size_t *v, enum cudaLimit l) { return cudaDeviceGetLimit(v, l); }
+EXPORT cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache c) { return cudaDeviceSetCacheConfig(c); }
+EXPORT cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *c) { return cudaDeviceGetCacheConfig(c); }
+EXPORT cudaError_t cudaSetDoubleForDevice(double *d) { (void)d; return cudaSuccess; }
+EXPORT cudaError_t cudaSetDoubleForHost(double *d) { (void)d; return cudaSuccess; }
 EXPORT cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 EXPORT cudaError_t cudaDriverGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
 EXPORT cudaError_t cudaRuntimeGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
 EXPORT cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 EXPORT cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, enum cudaFuncCache c) { (void)f, (void)c; return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) { (void)c; return ok_or_sticky(); }
 EXPORT cudaError_t cudaFuncSetAttribute(const void *f, enum cudaFuncAttribute a, int v) { (void)f, (void)a, (void)v; return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v) { (void)l, (void)v; return ok_or_sticky(); }
 
 /* cudaGetDeviceProperties: the --arch machine's numbers (src/arch/machines.c, each with its
  * source); totalGlobalMem is what carve lets a program allocate */
@@ -1013,7 +1034,6 @@ EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID a, cu
   return ok_or_sticky();
 }
 EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) { (void)l; *v = 0; return ok_or_sticky(); }
 EXPORT cudaError_t cudaGetDeviceFlags(unsigned *f) { *f = 0; return cudaSuccess; }
 EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p) {
   memset(a, 0, sizeof *a);

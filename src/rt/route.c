@@ -63,6 +63,30 @@ const char *rt_library(void) {
   return NULL;
 }
 
+/* included into every source nvcc compiles (-include): the legacy runtime calls CUDA 13 removed
+ * from its headers, which programs written for older toolkits still call (cudaThreadSynchronize
+ * in the CUDA ports of PolyBench and Rodinia); carve's runtime library defines them (cudart.c) */
+static const char compat_header[] =
+  "/* carve's compat header (carve run --route nvcc): the legacy CUDA runtime calls CUDA 13 removed */\n"
+  "#pragma once\n"
+  "#include <cuda_runtime_api.h>\n"
+  "#if CUDART_VERSION >= 13000\n"
+  "#ifdef __cplusplus\n"
+  "extern \"C\" {\n"
+  "#endif\n"
+  "cudaError_t cudaThreadSynchronize(void);\n"
+  "cudaError_t cudaThreadExit(void);\n"
+  "cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);\n"
+  "cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit);\n"
+  "cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);\n"
+  "cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config);\n"
+  "cudaError_t cudaSetDoubleForDevice(double *d);\n"
+  "cudaError_t cudaSetDoubleForHost(double *d);\n"
+  "#ifdef __cplusplus\n"
+  "}\n"
+  "#endif\n"
+  "#endif\n";
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -207,6 +231,11 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   dir = arena_strdup(dir);
   const char *exe = fmt("%s/%s", dir, "program");
   const char *libdir = arena_strndup(lib, (size_t)(strrchr(lib, '/') - lib));
+  const char *compat = fmt("%s/carve_compat.h", dir);
+  FILE *cf = fopen(compat, "w");
+  bool compat_ok = cf && fputs(compat_header, cf) >= 0;
+  if (cf && fclose(cf) != 0) compat_ok = false;
+  if (!compat_ok) { fprintf(stderr, "carve run: cannot write %s: %s\n", compat, strerror(errno)); remove_tree(dir); return 2; }
 
   /* nvcc: the user's sources and flags, carve's runtime in place of libcudart */
   const char **av = NULL;
@@ -215,6 +244,8 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   arena_push(&av, &n, fmt("-arch=%s", o->sm ? o->sm : "sm_90"));
   arena_push(&av, &n, "-cudart");
   arena_push(&av, &n, "none");
+  arena_push(&av, &n, "-include");
+  arena_push(&av, &n, compat);
   for (int i = 0; o->pp && i < o->pp->n_include_dirs; i++) arena_push(&av, &n, fmt("-I%s", o->pp->include_dirs[i]));
   for (int i = 0; o->pp && i < o->pp->n_defines; i++) arena_push(&av, &n, fmt("-D%s", o->pp->defines[i]));
   for (int i = 0; i < o->nnvcc; i++) arena_push(&av, &n, o->nvcc_flags[i]);

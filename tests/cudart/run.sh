@@ -62,6 +62,10 @@ grep -q "host code interpreted by carve" "$tmp/err"; check $? "vadd: auto keeps 
 "$carve" run --route nvcc tests/host/vadd.cu >"$tmp/out2" 2>"$tmp/err"; check $? "vadd on the nvcc route: $(cat "$tmp/err")"
 cmp -s "$tmp/out1" "$tmp/out2"; check $? "vadd: both routes print the same: $(diff "$tmp/out1" "$tmp/out2")"
 
+# the legacy runtime calls CUDA 13 removed (cudaThreadSynchronize, ...): declared by carve's compat header
+"$carve" run --route nvcc tests/host/legacy.cu >"$tmp/out" 2>"$tmp/err"; check $? "legacy on the nvcc route: $(cat "$tmp/err")"
+grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "legacy on the nvcc route: $(cat "$tmp/out")"
+
 # analyze and estimate take the launches the nvcc-built program made, with its buffers
 "$carve" analyze --route nvcc $d/vector_new.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze on the nvcc route: $(cat "$tmp/err")"
 grep -q "launch 1 of 1 distinct: saxpy<<<(8,1,1), (128,1,1)>>>" "$tmp/err"; check $? "analyze: the recorded launch: $(cat "$tmp/err")"

@@ -150,6 +150,10 @@ grep -q "carve run: $tmp/two.cu has 2 kernels; this is 'a', the first with a lau
 "$carve" analyze "$tmp/two.cu" >/dev/null 2>"$tmp/err"; check $? "two kernels: analyze exit 0"
 grep -q "has 2 kernels; this is 'a'" "$tmp/err"; check $? "two kernels: analyze says which"
 
+# a program in a benchmark suite's style: struct timezone, the legacy cudaThread* calls
+"$carve" run $d/legacy.cu >"$tmp/out" 2>"$tmp/err"; check $? "legacy exit 0: $(cat "$tmp/err")"
+grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "legacy: cudaThreadSetLimit/GetLimit, timezone, ceil grids: $(cat "$tmp/out")"
+
 "$carve" check $d/heat.cu >"$tmp/out" 2>&1; check $? "check a host program"
 grep -q "launched by the host code at line 52" "$tmp/out"; check $? "check: where the host launches a kernel: $(cat "$tmp/out")"
 # device code unchanged by the host code beside it
