@@ -625,7 +625,10 @@ static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, 
     RtOptions ro = {.files = o->files, .nfiles = o->nfiles, .nvcc_flags = o->nvcc_words, .nnvcc = o->nnvcc, .pp = &o->pp,
                     .machine = o->machine ? machine_flag(o) ? machine_flag(o)->name : NULL : NULL, .sm = o->bench.arch,
                     .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .no_race = o->no_race,
-                    .record = record && strcmp(o->cmd->name, "run"), .out = out};
+                    .record = record && strcmp(o->cmd->name, "run"), .out = out,
+                    .engine = o->native.engine == ENGINE_NATIVE ? "native" : o->native.engine == ENGINE_INTERP ? "interp" : "auto",
+                    .check = o->native.check == CHECK_ALL ? "all" : o->native.check == CHECK_NONE ? "none" : "sample",
+                    .max_seconds = launches_only && !o->max_steps ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0};
     rt_cleanup(&nvcc_run);
     int rc = rt_run(p, &ro, &nvcc_run);
     *r = nvcc_run.h;
@@ -633,7 +636,7 @@ static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, 
     return rc;
   }
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
-                    .copy_launch = o->launch_no, .copy_kernel = o->kernel,
+                    .copy_launch = o->launch_no, .copy_kernel = o->kernel, .native = &o->native,
                     .max_seconds = launches_only ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0,
                     .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
   if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
@@ -645,6 +648,16 @@ static const char *launch_text(const RecordedLaunch *rl) {
   return fmt("%s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> at %s:%d", rl->kernel->name, (long long)rl->grid[0], (long long)rl->grid[1],
              (long long)rl->grid[2], (long long)rl->block[0], (long long)rl->block[1], (long long)rl->block[2],
              rl->site.file ? rl->site.file->name : "?", rl->site.line);
+}
+
+/* which engines ran the program's launches (native.c: large launches natively, their sampled
+ * blocks checked in the interpreter) */
+static const char *engines_text(const HostResult *r) {
+  int interp = r->launches - r->invalid_launches - r->native_launches;
+  if (!r->native_launches) return fmt("every launch in the interpreter (%s)", r->launches ? "below the native engine's threshold of 65536 threads, or --engine interp" : "none made");
+  return fmt("%d launch%s on the native engine (%.3f s; %llu block%s checked in the interpreter, bit-identical), %d in the interpreter",
+             r->native_launches, r->native_launches == 1 ? "" : "es", r->native_seconds, (unsigned long long)r->blocks_checked,
+             r->blocks_checked == 1 ? "" : "s", interp < 0 ? 0 : interp);
 }
 
 /* carve run on a program: its output and exit status are the program's; carve's summary goes to
@@ -664,7 +677,8 @@ static int cmd_run_host(Opts *o, Program *p) {
              (long long)r.rec[i].grid[1], (long long)r.rec[i].grid[2], (long long)r.rec[i].block[0], (long long)r.rec[i].block[1],
              (long long)r.rec[i].block[2], r.rec[i].count, r.rec[i].site.line);
     }
-    printf("]}\n");
+    printf("], \"native_launches\": %d, \"native_seconds\": %.3f, \"blocks_checked\": %llu}\n", r.native_launches, r.native_seconds,
+           (unsigned long long)r.blocks_checked);
   } else if (rc != 2 || nvcc_run.unrun) {
     const char *end = !o->nvcc_route ? (rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code))
                       : nvcc_run.signal ? fmt("killed by signal %d (%s)", nvcc_run.signal, strsignal(nvcc_run.signal))
@@ -674,6 +688,7 @@ static int cmd_run_host(Opts *o, Program *p) {
             r.launches, r.launches == 1 ? "" : "es", r.nrec, (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
+    fprintf(stderr, "  engines: %s\n", engines_text(&r));
     if (r.invalid_launches) fprintf(stderr, "  %d launch%s not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration)\n", r.invalid_launches, r.invalid_launches == 1 ? "" : "es");
     if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 2^20)\n", r.unrecorded);
   }

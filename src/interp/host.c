@@ -4,11 +4,13 @@
  * launched with <<<...>>> share. Everything is deterministic: rand() is glibc's generator, time
  * is a simulated clock (1 ns per interpreter step), events read that clock. */
 #include "host.h"
+#include "native.h"
 #include "../arch/arch.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifndef LIMIT_LAUNCH_BYTES
 #define LIMIT_LAUNCH_BYTES (8ull << 30)   /* the same limit as one launch's buffers (launch.c) */
@@ -43,6 +45,7 @@ struct HostWorld {
   uint64_t err_strings[1024];
   double *events;        /* simulated time (ms) each event was recorded at */
   int nevents, nstreams;
+  Obj **said; int nsaid;      /* kernels whose reason for running in the interpreter was said */
   int64_t limits[3];          /* cudaDeviceSetLimit/cudaThreadSetLimit: stack, printf FIFO, heap (0: the default) */
   int cache_config;           /* cudaDeviceSetCacheConfig/cudaThreadSetCacheConfig */
   uint64_t kernel_steps; /* warp-steps of every launch so far */
@@ -1024,7 +1027,27 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
   RunStats st;
   RunOptions ro = hw->o->kernel_opt;
   fflush(hw->out);
-  *status = interp_run(&KL, &ro, &st);
+  if (hw->o->native) {
+    /* a large launch runs natively, sampled blocks checked in the interpreter first (native.c);
+     * why the interpreter ran a kernel instead is said once per kernel */
+    NativeOptions no = *hw->o->native;
+    no.quiet = true;
+    NativeReport rep;
+    *status = native_run_launch(&KL, &ro, &no, &st, &rep);
+    if (!strcmp(rep.engine, "native")) {
+      hw->r->native_launches++;
+      hw->r->native_seconds += rep.native_seconds;
+      hw->r->blocks_checked += (uint64_t)rep.blocks_checked;
+    } else if (rep.why[0] && *status != 1) {
+      bool said = false;
+      for (int s = 0; s < hw->nsaid; s++) said |= hw->said[s] == at->fn;
+      if (!said) {
+        hw->said = xrealloc(hw->said, sizeof(Obj *) * (size_t)(hw->nsaid + 1));
+        hw->said[hw->nsaid++] = at->fn;
+        fprintf(stderr, "carve: note: the interpreter runs '%s': %s\n", at->fn->name, rep.why);
+      }
+    }
+  } else *status = interp_run(&KL, &ro, &st);
   hw->kernel_steps += st.warp_steps;
   hw->r->kernel_lane_ops += st.lane_ops;
   hw->r->kernel_seconds += st.seconds;
@@ -1098,6 +1121,12 @@ static bool bind_main(HostWorld *hw, Obj *f, int argc, const char **argv) {
   return true;
 }
 
+static double wall_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 int host_run(Program *p, const HostOptions *o, HostResult *r) {
   memset(r, 0, sizeof *r);
   r->status = 2;
@@ -1133,7 +1162,11 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   ro.max_steps = o->max_steps ? o->max_steps : o->max_seconds > 0 ? UINT64_MAX / 2 : 100000000000ull;
   ro.max_seconds = o->max_steps ? 0 : o->max_seconds;
   ro.hooks = NULL;
+  double t0 = wall_now();
   status = interp_run(HL, &ro, &st);
+  r->host_seconds = wall_now() - t0;
+  /* stopped by the wall-clock limit (the step limit is then out of reach) */
+  r->timed_out = status == 2 && st.stopped && !o->max_steps && o->max_seconds > 0;
   r->host_steps = st.warp_steps;
   fflush(hw->out);
   if (status == 0) r->exit_code = hw->exited ? hw->exit_code : (int)(HL->host_ret.i & 0xff);
@@ -1147,6 +1180,7 @@ done:
   free(hw->events);
   free(hw->by_hash);
   free(hw->kernels_seen);
+  free(hw->said);
   buf_free(&hw->scratch);
   free(hw);
   return status;

@@ -216,6 +216,7 @@ typedef struct HostOptions {
   const char *copy_kernel; /* else of only this kernel's first; else of the first 64 and each
                           * kernel's first */
   FILE *out;             /* the program's standard output (NULL: stdout) */
+  const struct NativeOptions *native; /* each launch's engine and check (native.h; NULL: the interpreter) */
 } HostOptions;
 
 typedef struct HostResult {
@@ -229,6 +230,11 @@ typedef struct HostResult {
   int uncopied;          /* launches whose buffers were wanted but not copied (1 GiB of copies) */
   uint64_t kernel_lane_ops, host_steps;
   double kernel_seconds;
+  int native_launches;   /* launches the native engine ran (the rest: the interpreter) */
+  double native_seconds; /* their native time */
+  uint64_t blocks_checked; /* blocks the interpreter ran as their check */
+  bool timed_out;        /* the host code was stopped by HostOptions.max_seconds (status 2) */
+  double host_seconds;   /* wall-clock time of the whole program */
 } HostResult;
 
 int host_run(Program *p, const HostOptions *o, HostResult *r);

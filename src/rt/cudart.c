@@ -14,6 +14,7 @@
  * cudaErrorIllegalAddress, as a GPU context does. The summary (launches, faults, the distinct
  * launches with their arguments as --arg texts) is written at exit for carve. */
 #include "rt.h"
+#include "../interp/native.h"
 #include "../arch/arch.h"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_CONFIG 64            /* nested <<<>>> configurations pushed and not popped */
@@ -64,6 +66,10 @@ static struct {
   RtRecord *rec; int nrec, unrecorded; uint64_t recorded_bytes;
   const char *record_dir;
   RunOptions ro;
+  NativeOptions native;          /* each launch's engine and check (RT_ENV_ENGINE, RT_ENV_CHECK) */
+  int native_launches; double native_seconds; uint64_t blocks_checked;
+  Obj **said; int nsaid;         /* kernels whose reason for running in the interpreter was said */
+  double last_summary;           /* when the summary was last written (it is rewritten as launches come) */
   bool summary_hooked;
   size_t limits[3];              /* cudaDeviceSetLimit: stack, printf FIFO, heap (0: the default) */
   enum cudaFuncCache cache_config;
@@ -124,6 +130,7 @@ static char **lines_of(const char *s, int *n) {
 
 static int new_buf(BufferKind kind, size_t bytes, const char *how, void *data);
 static void write_summary(void);
+static double now_ms(void);
 
 /* read the .cu files as carve run does (one unit, each included in turn); its diagnostics are kept
  * and shown only when a kernel the program launches is missing */
@@ -164,6 +171,10 @@ static bool load(void) {
   rt.ro.no_race_check = getenv(RT_ENV_NO_RACE) && !strcmp(getenv(RT_ENV_NO_RACE), "1");
   rt.ro.progress = false;
   rt.record_dir = getenv(RT_ENV_RECORD);
+  const char *eng = getenv(RT_ENV_ENGINE), *chk = getenv(RT_ENV_CHECK);
+  rt.native.engine = eng && !strcmp(eng, "native") ? ENGINE_NATIVE : eng && !strcmp(eng, "interp") ? ENGINE_INTERP : ENGINE_AUTO;
+  rt.native.check = chk && !strcmp(chk, "all") ? CHECK_ALL : chk && !strcmp(chk, "none") ? CHECK_NONE : CHECK_SAMPLE;
+  rt.native.quiet = true;
   rt.state = 1;
   return true;
 }
@@ -466,11 +477,28 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   KL.args = vals;
   KL.bufs = rt.W.bufs;
   KL.nbufs = rt.W.nbufs;
-  int number = ++rt.launches;
+  int number = ++rt.launches, had = rt.nrec;
   record(k, &KL, number);
+  if (rt.nrec != had || now_ms() - rt.last_summary > 1000) write_summary();   /* what a stopped program leaves */
   RunStats st;
   fflush(stdout);
-  int status = interp_run(&KL, &rt.ro, &st);
+  /* a large launch runs natively, sampled blocks checked in the interpreter first (native.c);
+   * why the interpreter ran a kernel instead is said once per kernel */
+  NativeReport rep;
+  int status = native_run_launch(&KL, &rt.ro, &rt.native, &st, &rep);
+  if (!strcmp(rep.engine, "native")) {
+    rt.native_launches++;
+    rt.native_seconds += rep.native_seconds;
+    rt.blocks_checked += (uint64_t)rep.blocks_checked;
+  } else if (rep.why[0] && status != 1) {
+    bool said = false;
+    for (int s = 0; s < rt.nsaid; s++) said |= rt.said[s] == k;
+    if (!said) {
+      rt.said = xrealloc(rt.said, sizeof(Obj *) * (size_t)(rt.nsaid + 1));
+      rt.said[rt.nsaid++] = k;
+      fprintf(stderr, "carve: note: the interpreter runs '%s': %s\n", k->name, rep.why);
+    }
+  }
   fflush(stdout);
   rt.lane_ops += st.lane_ops;
   rt.kernel_seconds += st.seconds;
@@ -491,6 +519,7 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   free(vals);
   free(tmp);
   if (e) rt.last_error = e;
+  if (now_ms() - rt.last_summary > 1000) write_summary();
   return e;
 }
 
@@ -603,10 +632,14 @@ static void record(Obj *k, const Launch *KL, int number) {
 static void write_summary(void) {
   const char *path = getenv(RT_ENV_SUMMARY);
   if (!path || !*path) return;
-  FILE *f = fopen(path, "w");
+  /* written to a temporary and renamed: carve may stop the program at any time (--max-seconds)
+   * and then reads the last complete summary */
+  const char *tmp = fmt("%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
   if (!f) return;
   fprintf(f, "launches %d\nfaults %d\nerrors %d\nunrun %d\nlane_ops %llu\nseconds %.6f\nunrecorded %d\n", rt.launches, rt.faults, rt.api_errors,
           rt.unrun, (unsigned long long)rt.lane_ops, rt.kernel_seconds, rt.unrecorded);
+  fprintf(f, "native %d\nnative_seconds %.6f\nchecked %llu\n", rt.native_launches, rt.native_seconds, (unsigned long long)rt.blocks_checked);
   for (int i = 0; i < rt.nrec; i++) {
     RtRecord *r = &rt.rec[i];
     SrcLoc at = tok_loc(r->kernel->tok);
@@ -621,7 +654,9 @@ static void write_summary(void) {
     }
     fprintf(f, "end\n");
   }
-  fclose(f);
+  if (fclose(f) == 0) rename(tmp, path);
+  else unlink(tmp);
+  rt.last_summary = now_ms();
 }
 
 
