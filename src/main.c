@@ -747,12 +747,66 @@ static bool recorded_overrides(Opts *o, Program *p, const RecordedLaunch *rl, La
 
 typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
 
-/* run the program, then fn on each selected launch (a header line each when there are several) */
+/* fn's standard output with "host_program": NOTE as the first member of each JSON object it
+ * wrote at the top level (a report of launches recorded from a program that was stopped) */
+static int with_json_note(Opts *o, Program *p, RecordedFn *fn, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx, const char *note) {
+  fflush(stdout);
+  FILE *cap = tmpfile();
+  int saved = cap ? dup(1) : -1;
+  if (saved < 0 || dup2(fileno(cap), 1) < 0) {
+    if (cap) fclose(cap);
+    if (saved >= 0) close(saved);
+    return fn(o, p, rl, ov, ctx);
+  }
+  int rc = fn(o, p, rl, ov, ctx);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  rewind(cap);
+  int c, depth = 0;
+  bool in_str = false, esc = false;
+  while ((c = fgetc(cap)) != EOF) {
+    putchar(c);
+    if (in_str) { if (esc) esc = false; else if (c == '\\') esc = true; else if (c == '"') in_str = false; continue; }
+    if (c == '"') in_str = true;
+    else if (c == '{' && depth++ == 0) printf("\"host_program\": %s, ", note);
+    else if (c == '}') depth--;
+  }
+  fclose(cap);
+  return rc;
+}
+
+/* run the program, then fn on each selected launch (a header line each when there are several).
+ * A program whose host code runs past the time limit (--max-seconds, default 60 s) after it made
+ * a launch is stopped, and the launches recorded until then are used, said on stderr and in
+ * JSON; one that made none in that time on the interpreted route runs again built by nvcc (its
+ * host code native) where nvcc is there. */
 static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
   FILE *devnull = fopen("/dev/null", "w");
   HostResult r;
   int rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
+  double limit = o->max_seconds > 0 ? o->max_seconds : 60;
+  if (rc == 2 && r.timed_out && !r.nrec && !o->nvcc_route && !(o->route && !strcmp(o->route, "interp")) && rt_nvcc() && rt_library()) {
+    fprintf(stderr, "carve %s: the host program made no launch in %g s of interpreted host code (--max-seconds); running it again built by nvcc "
+            "(host code native, kernels run by carve)\n", o->cmd->name, limit);
+    host_result_free(&r);
+    o->nvcc_route = true;
+    rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
+  }
   if (devnull) fclose(devnull);
+  const char *note = NULL;
+  if (rc == 2 && r.timed_out && r.nrec) {
+    fprintf(stderr, "carve %s: the host program was stopped after %g s in host code (--max-seconds); %d launch%s recorded (%d distinct); "
+            "launches after that point are not seen\n", o->cmd->name, limit, r.launches, r.launches == 1 ? "" : "es", r.nrec);
+    note = fmt("{\"stopped\": true, \"after_seconds\": %g, \"launches\": %d, \"distinct\": %d, \"route\": \"%s\"}", limit, r.launches, r.nrec,
+               o->nvcc_route ? "nvcc" : "interp");
+    rc = 0;
+  } else if (rc == 2 && r.timed_out) {
+    fprintf(stderr, "carve %s: the host program made no launch in %g s (--max-seconds): nothing to %s; raise --max-seconds%s\n", o->cmd->name, limit,
+            o->cmd->name, o->nvcc_route || !rt_nvcc() || !rt_library() ? "" : ", or --route nvcc to run its host code natively");
+    host_result_free(&r);
+    return 2;
+  }
   if (rc) { fprintf(stderr, "carve %s: the host program did not run to its end, so its launches are not analyzed\n", o->cmd->name); host_result_free(&r); return rc; }
   int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
   int n = select_recorded(o, &r, sel), worst = 0;
@@ -771,7 +825,7 @@ static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
     fprintf(stderr, "carve %s: launch %d of %d distinct: %s (made %d time%s)%s\n", o->cmd->name, sel[i] + 1, r.nrec, launch_text(rl), rl->count,
             rl->count == 1 ? "" : "s", n > 1 || r.nrec == 1 ? "" : "; --launch N or --kernel K picks another");
     LaunchOverrides ov;
-    int one = recorded_overrides(o, p, rl, &ov) ? fn(o, p, rl, &ov, ctx) : 2;
+    int one = !recorded_overrides(o, p, rl, &ov) ? 2 : note && !strcmp(o->format, "json") ? with_json_note(o, p, fn, rl, &ov, ctx, note) : fn(o, p, rl, &ov, ctx);
     if (one > worst) worst = one;
   }
   if (array) printf("]\n");
