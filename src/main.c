@@ -1096,6 +1096,10 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
       arena_push(&f.arg_texts, &f.nargs, fmt("%s=alias(%s, %lld)", a->name, a->alias, (long long)a->alias_off));
       continue;
     }
+    if (a->init == INIT_FILE && a->path) {   /* the nvcc route's recording: already a file of the runtime's */
+      arena_push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\") out", a->name, type_name(a->elem_ty), (long long)a->count, a->path));
+      continue;
+    }
     const char *path = fmt("%s/%s.bin", dir, a->name);
     OutFile *of = out_begin(path);
     if (!of || !out_write(of, a->bytes, (size_t)a->count * (size_t)a->elem_ty->size) || !out_commit_all()) { out_abort_all(); rc = 2; break; }
@@ -1359,13 +1363,13 @@ static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
   {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT) | OPT(O_ENGINE) | OPT(O_CHECK) | OPT(O_ROUTE), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT) | OPT(O_ROUTE), "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT) | OPT(O_ROUTE), "text|json", 1, -1, "input file", 0,
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
-   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
+   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
   {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
-   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
+   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
   {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", LOAD_FILE, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", 0, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", 0, cmd_calibrate},

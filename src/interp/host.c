@@ -46,6 +46,7 @@ struct HostWorld {
   double *events;        /* simulated time (ms) each event was recorded at */
   int nevents, nstreams;
   Obj **said; int nsaid;      /* kernels whose reason for running in the interpreter was said */
+  RunOptions *host_ro;        /* the host function's run options: its time limit grows by each launch's time */
   int64_t limits[3];          /* cudaDeviceSetLimit/cudaThreadSetLimit: stack, printf FIFO, heap (0: the default) */
   int cache_config;           /* cudaDeviceSetCacheConfig/cudaThreadSetCacheConfig */
   uint64_t kernel_steps; /* warp-steps of every launch so far */
@@ -813,6 +814,12 @@ HostStatus host_call(HostCtx *c, Obj *fn, const Val *args, Type **tys, int nargs
 }
 
 /* ---------------- launches ---------------- */
+static double wall_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* the same configuration as a recorded launch: kernel, grid, block, shared bytes, scalars */
 static bool same_launch(const RecordedLaunch *r, Obj *k, const Launch *KL) {
   if (r->kernel != k || r->dyn_shared != KL->dyn_shared || memcmp(r->grid, KL->grid, sizeof r->grid) || memcmp(r->block, KL->block, sizeof r->block))
@@ -1027,6 +1034,7 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
   RunStats st;
   RunOptions ro = hw->o->kernel_opt;
   fflush(hw->out);
+  double launch_t0 = wall_now();
   if (hw->o->native) {
     /* a large launch runs natively, sampled blocks checked in the interpreter first (native.c);
      * why the interpreter ran a kernel instead is said once per kernel */
@@ -1048,6 +1056,8 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
       }
     }
   } else *status = interp_run(&KL, &ro, &st);
+  /* the time limit is for host code: a launch's time does not count */
+  if (hw->host_ro && hw->host_ro->max_seconds > 0) hw->host_ro->max_seconds += wall_now() - launch_t0;
   hw->kernel_steps += st.warp_steps;
   hw->r->kernel_lane_ops += st.lane_ops;
   hw->r->kernel_seconds += st.seconds;
@@ -1121,12 +1131,6 @@ static bool bind_main(HostWorld *hw, Obj *f, int argc, const char **argv) {
   return true;
 }
 
-static double wall_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 int host_run(Program *p, const HostOptions *o, HostResult *r) {
   memset(r, 0, sizeof *r);
   r->status = 2;
@@ -1162,6 +1166,7 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   ro.max_steps = o->max_steps ? o->max_steps : o->max_seconds > 0 ? UINT64_MAX / 2 : 100000000000ull;
   ro.max_seconds = o->max_steps ? 0 : o->max_seconds;
   ro.hooks = NULL;
+  hw->host_ro = &ro;
   double t0 = wall_now();
   status = interp_run(HL, &ro, &st);
   r->host_seconds = wall_now() - t0;

@@ -70,6 +70,8 @@ static struct {
   int native_launches; double native_seconds; uint64_t blocks_checked;
   Obj **said; int nsaid;         /* kernels whose reason for running in the interpreter was said */
   double last_summary;           /* when the summary was last written (it is rewritten as launches come) */
+  double start_ms, launch_ms;    /* the program's start; wall-clock time spent in launches */
+  bool stopped;                  /* ended by the watchdog: RT_ENV_MAX_SECONDS of host time */
   bool summary_hooked;
   size_t limits[3];              /* cudaDeviceSetLimit: stack, printf FIFO, heap (0: the default) */
   enum cudaFuncCache cache_config;
@@ -311,6 +313,43 @@ static uint64_t kernel_addr(uint64_t a) {
   return b >= 0 ? GLOBAL_ADDR(b, off) : a;
 }
 
+/* ---------------- the time limit ---------------- */
+/* carve's commands that want only the launches give the program RT_ENV_MAX_SECONDS of time
+ * outside launches (its host code: a CPU reference of a large problem takes hours). A thread
+ * started when the library loads watches it; it takes the runtime's lock, so it waits while a
+ * launch runs (launches do not count), and past the limit it writes the summary (the launches
+ * recorded so far, "stopped") and ends the program. */
+static void *watchdog(void *arg) {
+  double limit_ms = *(double *)arg * 1e3;
+  for (;;) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    pthread_mutex_lock(&lock);
+    if (now_ms() - rt.start_ms - rt.launch_ms > limit_ms) {
+      rt.stopped = true;
+      write_summary();
+      fflush(stdout);
+      _exit(124);
+    }
+    pthread_mutex_unlock(&lock);
+  }
+  return NULL;
+}
+
+__attribute__((constructor)) static void start_watchdog(void) {
+  rt.start_ms = now_ms();
+  const char *e = getenv(RT_ENV_MAX_SECONDS);
+  static double limit;
+  limit = e ? strtod(e, NULL) : 0;
+  if (limit <= 0) return;
+  pthread_t t;
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  pthread_create(&t, &at, watchdog, &limit);
+  pthread_attr_destroy(&at);
+}
+
 /* ---------------- registration ---------------- */
 EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
   (void)fatCubin;
@@ -477,6 +516,7 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   KL.args = vals;
   KL.bufs = rt.W.bufs;
   KL.nbufs = rt.W.nbufs;
+  double launch_t0 = now_ms();
   int number = ++rt.launches, had = rt.nrec;
   record(k, &KL, number);
   if (rt.nrec != had || now_ms() - rt.last_summary > 1000) write_summary();   /* what a stopped program leaves */
@@ -502,6 +542,7 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   fflush(stdout);
   rt.lane_ops += st.lane_ops;
   rt.kernel_seconds += st.seconds;
+  rt.launch_ms += now_ms() - launch_t0;
   cudaError_t e = cudaSuccess;
   if (status == 1) {
     rt.faults += st.faults > 0 ? st.faults : 1;
@@ -640,6 +681,7 @@ static void write_summary(void) {
   fprintf(f, "launches %d\nfaults %d\nerrors %d\nunrun %d\nlane_ops %llu\nseconds %.6f\nunrecorded %d\n", rt.launches, rt.faults, rt.api_errors,
           rt.unrun, (unsigned long long)rt.lane_ops, rt.kernel_seconds, rt.unrecorded);
   fprintf(f, "native %d\nnative_seconds %.6f\nchecked %llu\n", rt.native_launches, rt.native_seconds, (unsigned long long)rt.blocks_checked);
+  if (rt.stopped) fprintf(f, "stopped %.3f\n", (now_ms() - rt.start_ms - rt.launch_ms) / 1e3);
   for (int i = 0; i < rt.nrec; i++) {
     RtRecord *r = &rt.rec[i];
     SrcLoc at = tok_loc(r->kernel->tok);

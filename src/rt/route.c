@@ -182,6 +182,7 @@ static void read_summary(Program *p, const char *path, RtResult *r) {
       else if (!strcmp(key, "native")) h->native_launches = atoi(val);
       else if (!strcmp(key, "native_seconds")) h->native_seconds = strtod(val, NULL);
       else if (!strcmp(key, "checked")) h->blocks_checked = strtoull(val, NULL, 10);
+      else if (!strcmp(key, "stopped")) h->timed_out = true;
       else if (!strcmp(key, "launch")) {
         Obj *k = p ? find_kernel(p, val) : NULL;
         if (!k) { h->unrecorded++; usable = false; }
@@ -310,7 +311,7 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   }
   for (int i = 0; o->pp && i < o->pp->n_defines; i++) buf_printf(&ppf, "-D%s\n", o->pp->defines[i]);
   const char *summary = fmt("%s/summary.txt", dir);
-  char *env[10];
+  char *env[12];
   int nenv = 0;
   env[nenv++] = fmt("%s=%s", RT_ENV_SOURCES, src.s ? src.s : "");
   env[nenv++] = fmt("%s=%s", RT_ENV_PPFLAGS, ppf.s ? ppf.s : "");
@@ -321,6 +322,7 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   if (o->record) env[nenv++] = fmt("%s=%s", RT_ENV_RECORD, dir);
   env[nenv++] = fmt("%s=%s", RT_ENV_ENGINE, o->engine ? o->engine : "auto");
   env[nenv++] = fmt("%s=%s", RT_ENV_CHECK, o->check ? o->check : "sample");
+  if (o->max_seconds > 0) env[nenv++] = fmt("%s=%g", RT_ENV_MAX_SECONDS, o->max_seconds);
   buf_free(&src);
   buf_free(&ppf);
 
@@ -332,7 +334,9 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   arena_push(&pv, &np, NULL);
   t0 = now_s();
   bool late = false;
-  int code = spawn_limited((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal, o->max_seconds, &late);
+  /* the runtime's watchdog stops the program after max_seconds outside launches; this limit, far
+   * beyond it, is for a program that never loaded the runtime */
+  int code = spawn_limited((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal, o->max_seconds > 0 ? 3600 + 10 * o->max_seconds : 0, &late);
   r->run_seconds = now_s() - t0;
   r->h.host_seconds = r->run_seconds;
   r->dir = dir;
@@ -341,7 +345,7 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   if (o->record) read_globals(p, dir, &r->h);
   r->h.exit_code = code;
   r->h.status = r->faults ? 1 : r->unrun ? 2 : 0;   /* a launch carve could not run: not a check */
-  if (late) {   /* stopped at the time limit: the launches recorded until then are kept */
+  if (late || r->h.timed_out) {   /* stopped at the time limit: the launches recorded until then are kept */
     r->h.timed_out = true;
     r->signal = 0;
     if (!r->faults) r->h.status = 2;

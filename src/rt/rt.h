@@ -20,6 +20,7 @@
 #define RT_ENV_RECORD "CARVE_RT_RECORD"       /* a directory: keep each distinct launch's buffers there */
 #define RT_ENV_ENGINE "CARVE_RT_ENGINE"       /* "auto" (native above the threshold), "native", "interp" */
 #define RT_ENV_CHECK "CARVE_RT_CHECK"         /* "sample", "all", "none": the native engine's check */
+#define RT_ENV_MAX_SECONDS "CARVE_RT_MAX_SECONDS" /* stop the program after this much time outside launches */
 
 typedef struct RtOptions {
   const char **files; int nfiles;     /* sources: .cu (device code, read by carve too), .cpp, .c, .o */
@@ -33,8 +34,9 @@ typedef struct RtOptions {
   bool record;                        /* keep the distinct launches with their buffers */
   bool quiet_build;                   /* nvcc's output only when it fails */
   const char *engine, *check;         /* RT_ENV_ENGINE, RT_ENV_CHECK (NULL: auto, sample) */
-  double max_seconds;                 /* stop the program after this long (0: never): SIGKILL, the
-                                       * launches recorded so far kept (r->h.timed_out) */
+  double max_seconds;                 /* stop the program after this long outside launches (0: never):
+                                       * the runtime's watchdog ends it, the launches recorded so far
+                                       * kept (r->h.timed_out) */
   FILE *out;                          /* the program's standard output (NULL: inherited) */
 } RtOptions;
 

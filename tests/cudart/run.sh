@@ -66,6 +66,18 @@ cmp -s "$tmp/out1" "$tmp/out2"; check $? "vadd: both routes print the same: $(di
 "$carve" run --route nvcc tests/host/legacy.cu >"$tmp/out" 2>"$tmp/err"; check $? "legacy on the nvcc route: $(cat "$tmp/err")"
 grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "legacy on the nvcc route: $(cat "$tmp/out")"
 
+# launches at real size on the native engine; the time limit outside launches (the runtime's watchdog)
+"$carve" run --route nvcc tests/host/gemm_big.cu >"$tmp/out" 2>"$tmp/err"; check $? "gemm_big on the nvcc route: $(cat "$tmp/err")"
+grep -qx "gemm 512x512x512: 0 of 63 sampled elements differ, checksum 69.617" "$tmp/out"; check $? "gemm_big on the nvcc route: its check: $(cat "$tmp/out")"
+grep -q "engines: 1 launch on the native engine" "$tmp/err"; check $? "gemm_big on the nvcc route: native: $(grep engines "$tmp/err")"
+"$carve" analyze --route nvcc --max-seconds 2 tests/host/forever.cu >/dev/null 2>"$tmp/err"; check $? "forever on the nvcc route: analyze goes on: $(tail -3 "$tmp/err")"
+grep -q "carve analyze: the host program was stopped after 2 s in host code (--max-seconds); 1 launch recorded (1 distinct)" "$tmp/err"; check $? "forever on the nvcc route: the stop said: $(cat "$tmp/err")"
+# optimize on the nvcc route: the recorded launch's buffers are the runtime's files; the output runs
+"$carve" optimize --route nvcc tests/host/legacy.cu -o "$tmp/legacy_opt.cu" >/dev/null 2>"$tmp/err"; check $? "optimize --route nvcc: $(tail -3 "$tmp/err")"
+mkdir -p "$tmp/common" && cp tests/host/common/benchutil.h "$tmp/common/"
+"$carve" run --route nvcc "$tmp/legacy_opt.cu" >"$tmp/out" 2>"$tmp/err"; check $? "the optimized program runs on the nvcc route: $(tail -3 "$tmp/err")"
+grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "the optimized program passes its own check: $(cat "$tmp/out")"
+
 # analyze and estimate take the launches the nvcc-built program made, with its buffers
 "$carve" analyze --route nvcc $d/vector_new.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze on the nvcc route: $(cat "$tmp/err")"
 grep -q "launch 1 of 1 distinct: saxpy<<<(8,1,1), (128,1,1)>>>" "$tmp/err"; check $? "analyze: the recorded launch: $(cat "$tmp/err")"
