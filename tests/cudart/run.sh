@@ -78,6 +78,12 @@ mkdir -p "$tmp/common" && cp tests/host/common/benchutil.h "$tmp/common/"
 "$carve" run --route nvcc "$tmp/legacy_opt.cu" >"$tmp/out" 2>"$tmp/err"; check $? "the optimized program runs on the nvcc route: $(tail -3 "$tmp/err")"
 grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "the optimized program passes its own check: $(cat "$tmp/out")"
 
+# space (and tune) on the nvcc route: the recorded launch from the runtime's files
+"$carve" space --route nvcc --no-metrics tests/host/legacy.cu >"$tmp/out" 2>"$tmp/err"; check $? "space --route nvcc: $(tail -3 "$tmp/err")"
+grep -q "the program's launch 1 of 1 distinct: scale_kernel<<<(3,10,1), (32,8,1)>>>" "$tmp/out"; check $? "space --route nvcc: the launch: $(grep distinct "$tmp/out")"
+"$carve" space --max-seconds 2 --no-metrics tests/host/late_launch.cu >/dev/null 2>"$tmp/err"; check $? "space: no launch in 2 s interpreted, run again on the nvcc route: $(tail -3 "$tmp/err")"
+grep -q "running it again built by nvcc" "$tmp/err"; check $? "space: the retry said: $(cat "$tmp/err")"
+
 # analyze and estimate take the launches the nvcc-built program made, with its buffers
 "$carve" analyze --route nvcc $d/vector_new.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze on the nvcc route: $(cat "$tmp/err")"
 grep -q "launch 1 of 1 distinct: saxpy<<<(8,1,1), (128,1,1)>>>" "$tmp/err"; check $? "analyze: the recorded launch: $(cat "$tmp/err")"
