@@ -616,6 +616,66 @@ static bool has_main(Program *p, const char *fn) {
 /* the nvcc route's last result: its temporary directory (recorded buffers) lives until the command ends */
 static RtResult nvcc_run;
 
+/* seconds of host code carve run gives the interpreted route before the nvcc route (auto);
+ * $CARVE_RUN_INTERP_SECONDS overrides (tests) */
+#define RUN_INTERP_SECONDS 60
+static double run_interp_seconds(void) {
+  const char *e = getenv("CARVE_RUN_INTERP_SECONDS");
+  double v = e ? strtod(e, NULL) : 0;
+  return v > 0 ? v : RUN_INTERP_SECONDS;
+}
+
+static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only);
+
+/* carve run on the auto route: the interpreted route first, the program's standard output and
+ * error and carve's diagnostics held in files and given out when it ends; past RUN_INTERP_SECONDS
+ * of host code they are dropped (the interpreted program has no other effect: carve's C library
+ * opens no files) and the program runs again built by nvcc, which is said */
+static int run_host_interp_first(Opts *o, Program *p, bool record, HostResult *r) {
+  const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
+  argv[0] = o->file;
+  for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
+  FILE *out = tmpfile(), *err = tmpfile(), *diags = tmpfile();
+  if (!out || !err || !diags) {
+    if (out) fclose(out);
+    if (err) fclose(err);
+    if (diags) fclose(diags);
+    o->route = "interp";
+    return run_host(o, p, record, NULL, r, false);
+  }
+  HostOptions ho = {.argc = o->nprog_args + 1, .argv = argv, .record = record, .out = out, .err = err, .native = &o->native,
+                    .max_seconds = run_interp_seconds(),
+                    .func = o->host_fn, .kernel_opt = {.no_race_check = o->no_race, .progress = isatty(2) != 0}};
+  if (o->bench.arch && !(ho.machine = machine_flag(o))) { fclose(out); fclose(err); fclose(diags); return 2; }
+  fflush(stdout);
+  fflush(stderr);
+  FILE *saved = diag_out;
+  diag_out = diags;
+  int rc = host_run(p, &ho, r);
+  diag_out = saved;
+  if (rc == 2 && r->timed_out) {
+    fclose(out);
+    fclose(err);
+    fclose(diags);
+    host_result_free(r);
+    fprintf(stderr, "carve run: %s: the host code ran %g s in carve's interpreter (launches not counted); running the program again built by nvcc "
+            "(host code native, kernels run by carve; --route interp keeps the interpreter)\n", o->file, run_interp_seconds());
+    o->nvcc_route = true;
+    return run_host(o, p, record, NULL, r, false);
+  }
+  /* the program's output as it would have come, then carve's diagnostics */
+  FILE *pairs[][2] = {{out, stdout}, {err, stderr}, {diags, stderr}};
+  for (int i = 0; i < 3; i++) {
+    rewind(pairs[i][0]);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pairs[i][0])) > 0) fwrite(buf, 1, n, pairs[i][1]);
+    fclose(pairs[i][0]);
+    fflush(pairs[i][1]);
+  }
+  return rc;
+}
+
 /* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
 static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only) {
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
@@ -635,6 +695,11 @@ static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, 
     memset(&nvcc_run.h, 0, sizeof nvcc_run.h);   /* r owns the recorded launches now */
     return rc;
   }
+  /* carve run, route auto: the interpreter checks more, but a program at its real size may run
+   * its host code for hours there; it gets RUN_INTERP_SECONDS of host code (launches not
+   * counted) with its output held back, and past that runs again built by nvcc */
+  if (!launches_only && !out && (!o->route || !strcmp(o->route, "auto")) && !o->max_steps && rt_nvcc() && rt_library())
+    return run_host_interp_first(o, p, record, r);
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
                     .copy_launch = o->launch_no, .copy_kernel = o->kernel, .native = &o->native,
                     .max_seconds = launches_only ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0,

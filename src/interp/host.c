@@ -220,7 +220,7 @@ static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, T
 
 static FILE *stream_of(HostCtx *c, uint64_t f, const char **msg) {
   if (f == FILE_STDOUT) return c->hw->out;
-  if (f == FILE_STDERR) return stderr;
+  if (f == FILE_STDERR) return c->hw->o->err ? c->hw->o->err : stderr;
   *msg = f == FILE_STDIN ? "writing to stdin" : "a FILE * that is not stdout or stderr (carve's host runtime opens no files)";
   return NULL;
 }

@@ -216,6 +216,7 @@ typedef struct HostOptions {
   const char *copy_kernel; /* else of only this kernel's first; else of the first 64 and each
                           * kernel's first */
   FILE *out;             /* the program's standard output (NULL: stdout) */
+  FILE *err;             /* its standard error (NULL: stderr) */
   const struct NativeOptions *native; /* each launch's engine and check (native.h; NULL: the interpreter) */
 } HostOptions;
 

@@ -184,6 +184,12 @@ if [ -x "$nvcc" ] && [ -f build/libcarve_cudart.so ]; then
   grep -q "scale<<<(16,1,1), (256,1,1)>>>" "$tmp/out"; check $? "late_launch: the launch analyzed: $(head -3 "$tmp/out")"
   "$carve" analyze --route interp --max-seconds 2 $d/late_launch.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "late_launch --route interp: exit 2 (got $rc)"
   grep -q "carve analyze: the host program made no launch in 2 s (--max-seconds): nothing to analyze" "$tmp/err"; check $? "late_launch --route interp: said: $(cat "$tmp/err")"
+  # carve run, route auto: past its interpreted time (60 s; here 2) the program runs again built by nvcc, its output once
+  CARVE_RUN_INTERP_SECONDS=2 "$carve" run $d/late_launch.cu >"$tmp/out" 2>"$tmp/err"; check $? "late_launch: carve run goes to the nvcc route: $(tail -3 "$tmp/err")"
+  [ "$(cat "$tmp/out")" = "late_launch: sum 103173.5, PASS" ]; check $? "late_launch: the program's output, once: $(cat "$tmp/out")"
+  grep -q "carve run: $d/late_launch.cu: the host code ran 2 s in carve's interpreter (launches not counted); running the program again built by nvcc" "$tmp/err"; check $? "late_launch: the switch said: $(cat "$tmp/err")"
+  grep -q "host code built by nvcc" "$tmp/err"; check $? "late_launch: the route named"
+  "$carve" run $d/late_launch.cu --route interp --max-steps 1000 >"$tmp/out" 2>"$tmp/err"; rc=$?; [ $rc = 2 ] && [ ! -s "$tmp/out" ]; check $? "late_launch --route interp: the interpreter's step limit, no switch (got $rc)"
 else
   echo "host: skipped (no nvcc or build/libcarve_cudart.so): the nvcc retry of a program stopped before its first launch"
 fi
