@@ -1057,7 +1057,7 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
     }
   } else *status = interp_run(&KL, &ro, &st);
   /* the time limit is for host code: a launch's time does not count */
-  if (hw->host_ro && hw->host_ro->max_seconds > 0) hw->host_ro->max_seconds += wall_now() - launch_t0;
+  if (hw->host_ro) hw->host_ro->seconds_excluded += wall_now() - launch_t0;
   hw->kernel_steps += st.warp_steps;
   hw->r->kernel_lane_ops += st.lane_ops;
   hw->r->kernel_seconds += st.seconds;

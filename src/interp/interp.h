@@ -107,6 +107,7 @@ typedef struct RunOptions {
                           * a read of an element nobody wrote changes the result (verification) */
   bool progress;         /* a progress line on stderr for launches running over a second */
   double max_seconds;    /* host code: stopped (status 2) past this much wall-clock time (0: no limit) */
+  double seconds_excluded; /* host code: time not counted against max_seconds (its launches; host.c grows it) */
 } RunOptions;
 
 /* A fault as data (run's JSON): the same facts the diagnostic prints, recorded where the fault is
