@@ -146,6 +146,8 @@ const char usage_run[] =
   "                  nvcc where carve cannot read the host program. analyze, estimate, optimize and\n"
   "                  bench take it too. On the nvcc route, legacy calls CUDA 13 removed\n"
   "                  (cudaThreadSynchronize, ...) are declared by carve's compat header (-include).\n"
+  "                  auto also moves a program whose host code runs 60 s in the interpreter (launches\n"
+  "                  not counted; its output held back until then) to the nvcc route, and says so.\n"
   "\n"
   "With --kernel, --grid or --arg (or without a main), execute one launch of a kernel on the CPU,\n"
   "warp by warp, with CUDA's semantics. The launch\n"
