@@ -617,6 +617,66 @@ static bool has_main(Program *p, const char *fn) {
 /* the nvcc route's last result: its temporary directory (recorded buffers) lives until the command ends */
 static RtResult nvcc_run;
 
+/* seconds of host code carve run gives the interpreted route before the nvcc route (auto);
+ * $CARVE_RUN_INTERP_SECONDS overrides (tests) */
+#define RUN_INTERP_SECONDS 60
+static double run_interp_seconds(void) {
+  const char *e = getenv("CARVE_RUN_INTERP_SECONDS");
+  double v = e ? strtod(e, NULL) : 0;
+  return v > 0 ? v : RUN_INTERP_SECONDS;
+}
+
+static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only);
+
+/* carve run on the auto route: the interpreted route first, the program's standard output and
+ * error and carve's diagnostics held in files and given out when it ends; past RUN_INTERP_SECONDS
+ * of host code they are dropped (the interpreted program has no other effect: carve's C library
+ * opens no files) and the program runs again built by nvcc, which is said */
+static int run_host_interp_first(Opts *o, Program *p, bool record, HostResult *r) {
+  const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
+  argv[0] = o->file;
+  for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
+  FILE *out = tmpfile(), *err = tmpfile(), *diags = tmpfile();
+  if (!out || !err || !diags) {
+    if (out) fclose(out);
+    if (err) fclose(err);
+    if (diags) fclose(diags);
+    o->route = "interp";
+    return run_host(o, p, record, NULL, r, false);
+  }
+  HostOptions ho = {.argc = o->nprog_args + 1, .argv = argv, .record = record, .out = out, .err = err, .native = &o->native,
+                    .max_seconds = run_interp_seconds(),
+                    .func = o->host_fn, .kernel_opt = {.no_race_check = o->no_race, .progress = isatty(2) != 0}};
+  if (o->bench.arch && !(ho.machine = machine_flag(o))) { fclose(out); fclose(err); fclose(diags); return 2; }
+  fflush(stdout);
+  fflush(stderr);
+  FILE *saved = diag_out;
+  diag_out = diags;
+  int rc = host_run(p, &ho, r);
+  diag_out = saved;
+  if (rc == 2 && r->timed_out) {
+    fclose(out);
+    fclose(err);
+    fclose(diags);
+    host_result_free(r);
+    fprintf(stderr, "carve run: %s: the host code ran %g s in carve's interpreter (launches not counted); running the program again built by nvcc "
+            "(host code native, kernels run by carve; --route interp keeps the interpreter)\n", o->file, run_interp_seconds());
+    o->nvcc_route = true;
+    return run_host(o, p, record, NULL, r, false);
+  }
+  /* the program's output as it would have come, then carve's diagnostics */
+  FILE *pairs[][2] = {{out, stdout}, {err, stderr}, {diags, stderr}};
+  for (int i = 0; i < 3; i++) {
+    rewind(pairs[i][0]);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pairs[i][0])) > 0) fwrite(buf, 1, n, pairs[i][1]);
+    fclose(pairs[i][0]);
+    fflush(pairs[i][1]);
+  }
+  return rc;
+}
+
 /* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
 static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only) {
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
@@ -626,15 +686,23 @@ static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, 
     RtOptions ro = {.files = o->files, .nfiles = o->nfiles, .nvcc_flags = o->nvcc_words, .nnvcc = o->nnvcc, .pp = &o->pp,
                     .machine = o->machine ? machine_flag(o) ? machine_flag(o)->name : NULL : NULL, .sm = o->bench.arch,
                     .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .no_race = o->no_race,
-                    .record = record && strcmp(o->cmd->name, "run"), .out = out};
+                    .record = record && strcmp(o->cmd->name, "run"), .out = out,
+                    .engine = o->native.engine == ENGINE_NATIVE ? "native" : o->native.engine == ENGINE_INTERP ? "interp" : "auto",
+                    .check = o->native.check == CHECK_ALL ? "all" : o->native.check == CHECK_NONE ? "none" : "sample",
+                    .max_seconds = launches_only && !o->max_steps ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0};
     rt_cleanup(&nvcc_run);
     int rc = rt_run(p, &ro, &nvcc_run);
     *r = nvcc_run.h;
     memset(&nvcc_run.h, 0, sizeof nvcc_run.h);   /* r owns the recorded launches now */
     return rc;
   }
+  /* carve run, route auto: the interpreter checks more, but a program at its real size may run
+   * its host code for hours there; it gets RUN_INTERP_SECONDS of host code (launches not
+   * counted) with its output held back, and past that runs again built by nvcc */
+  if (!launches_only && !out && (!o->route || !strcmp(o->route, "auto")) && !o->max_steps && rt_nvcc() && rt_library())
+    return run_host_interp_first(o, p, record, r);
   HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
-                    .copy_launch = o->launch_no, .copy_kernel = o->kernel,
+                    .copy_launch = o->launch_no, .copy_kernel = o->kernel, .native = &o->native,
                     .max_seconds = launches_only ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0,
                     .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
   if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
@@ -646,6 +714,16 @@ static const char *launch_text(const RecordedLaunch *rl) {
   return fmt("%s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> at %s:%d", rl->kernel->name, (long long)rl->grid[0], (long long)rl->grid[1],
              (long long)rl->grid[2], (long long)rl->block[0], (long long)rl->block[1], (long long)rl->block[2],
              rl->site.file ? rl->site.file->name : "?", rl->site.line);
+}
+
+/* which engines ran the program's launches (native.c: large launches natively, their sampled
+ * blocks checked in the interpreter) */
+static const char *engines_text(const HostResult *r) {
+  int interp = r->launches - r->invalid_launches - r->native_launches;
+  if (!r->native_launches) return fmt("every launch in the interpreter (%s)", r->launches ? "below the native engine's threshold of 65536 threads, or --engine interp" : "none made");
+  return fmt("%d launch%s on the native engine (%.3f s; %llu block%s checked in the interpreter, bit-identical), %d in the interpreter",
+             r->native_launches, r->native_launches == 1 ? "" : "es", r->native_seconds, (unsigned long long)r->blocks_checked,
+             r->blocks_checked == 1 ? "" : "s", interp < 0 ? 0 : interp);
 }
 
 /* carve run on a program: its output and exit status are the program's; carve's summary goes to
@@ -665,7 +743,8 @@ static int cmd_run_host(Opts *o, Program *p) {
              (long long)r.rec[i].grid[1], (long long)r.rec[i].grid[2], (long long)r.rec[i].block[0], (long long)r.rec[i].block[1],
              (long long)r.rec[i].block[2], r.rec[i].count, r.rec[i].site.line);
     }
-    printf("]}\n");
+    printf("], \"native_launches\": %d, \"native_seconds\": %.3f, \"blocks_checked\": %llu}\n", r.native_launches, r.native_seconds,
+           (unsigned long long)r.blocks_checked);
   } else if (rc != 2 || nvcc_run.unrun) {
     const char *end = !o->nvcc_route ? (rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code))
                       : nvcc_run.signal ? fmt("killed by signal %d (%s)", nvcc_run.signal, strsignal(nvcc_run.signal))
@@ -675,6 +754,7 @@ static int cmd_run_host(Opts *o, Program *p) {
             r.launches, r.launches == 1 ? "" : "es", r.nrec, (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
     for (int i = 0; i < r.nrec; i++)
       fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
+    fprintf(stderr, "  engines: %s\n", engines_text(&r));
     if (r.invalid_launches) fprintf(stderr, "  %d launch%s not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration)\n", r.invalid_launches, r.invalid_launches == 1 ? "" : "es");
     if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 2^20)\n", r.unrecorded);
   }
@@ -733,12 +813,66 @@ static bool recorded_overrides(Opts *o, Program *p, const RecordedLaunch *rl, La
 
 typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
 
-/* run the program, then fn on each selected launch (a header line each when there are several) */
+/* fn's standard output with "host_program": NOTE as the first member of each JSON object it
+ * wrote at the top level (a report of launches recorded from a program that was stopped) */
+static int with_json_note(Opts *o, Program *p, RecordedFn *fn, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx, const char *note) {
+  fflush(stdout);
+  FILE *cap = tmpfile();
+  int saved = cap ? dup(1) : -1;
+  if (saved < 0 || dup2(fileno(cap), 1) < 0) {
+    if (cap) fclose(cap);
+    if (saved >= 0) close(saved);
+    return fn(o, p, rl, ov, ctx);
+  }
+  int rc = fn(o, p, rl, ov, ctx);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  rewind(cap);
+  int c, depth = 0;
+  bool in_str = false, esc = false;
+  while ((c = fgetc(cap)) != EOF) {
+    putchar(c);
+    if (in_str) { if (esc) esc = false; else if (c == '\\') esc = true; else if (c == '"') in_str = false; continue; }
+    if (c == '"') in_str = true;
+    else if (c == '{' && depth++ == 0) printf("\"host_program\": %s, ", note);
+    else if (c == '}') depth--;
+  }
+  fclose(cap);
+  return rc;
+}
+
+/* run the program, then fn on each selected launch (a header line each when there are several).
+ * A program whose host code runs past the time limit (--max-seconds, default 60 s) after it made
+ * a launch is stopped, and the launches recorded until then are used, said on stderr and in
+ * JSON; one that made none in that time on the interpreted route runs again built by nvcc (its
+ * host code native) where nvcc is there. */
 static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
   FILE *devnull = fopen("/dev/null", "w");
   HostResult r;
   int rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
+  double limit = o->max_seconds > 0 ? o->max_seconds : 60;
+  if (rc == 2 && r.timed_out && !r.nrec && !o->nvcc_route && !(o->route && !strcmp(o->route, "interp")) && rt_nvcc() && rt_library()) {
+    fprintf(stderr, "carve %s: the host program made no launch in %g s of interpreted host code (--max-seconds); running it again built by nvcc "
+            "(host code native, kernels run by carve)\n", o->cmd->name, limit);
+    host_result_free(&r);
+    o->nvcc_route = true;
+    rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
+  }
   if (devnull) fclose(devnull);
+  const char *note = NULL;
+  if (rc == 2 && r.timed_out && r.nrec) {
+    fprintf(stderr, "carve %s: the host program was stopped after %g s in host code (--max-seconds); %d launch%s recorded (%d distinct); "
+            "launches after that point are not seen\n", o->cmd->name, limit, r.launches, r.launches == 1 ? "" : "es", r.nrec);
+    note = fmt("{\"stopped\": true, \"after_seconds\": %g, \"launches\": %d, \"distinct\": %d, \"route\": \"%s\"}", limit, r.launches, r.nrec,
+               o->nvcc_route ? "nvcc" : "interp");
+    rc = 0;
+  } else if (rc == 2 && r.timed_out) {
+    fprintf(stderr, "carve %s: the host program made no launch in %g s (--max-seconds): nothing to %s; raise --max-seconds%s\n", o->cmd->name, limit,
+            o->cmd->name, o->nvcc_route || !rt_nvcc() || !rt_library() ? "" : ", or --route nvcc to run its host code natively");
+    host_result_free(&r);
+    return 2;
+  }
   if (rc) { fprintf(stderr, "carve %s: the host program did not run to its end, so its launches are not analyzed\n", o->cmd->name); host_result_free(&r); return rc; }
   int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
   int n = select_recorded(o, &r, sel), worst = 0;
@@ -757,7 +891,7 @@ static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
     fprintf(stderr, "carve %s: launch %d of %d distinct: %s (made %d time%s)%s\n", o->cmd->name, sel[i] + 1, r.nrec, launch_text(rl), rl->count,
             rl->count == 1 ? "" : "s", n > 1 || r.nrec == 1 ? "" : "; --launch N or --kernel K picks another");
     LaunchOverrides ov;
-    int one = recorded_overrides(o, p, rl, &ov) ? fn(o, p, rl, &ov, ctx) : 2;
+    int one = !recorded_overrides(o, p, rl, &ov) ? 2 : note && !strcmp(o->format, "json") ? with_json_note(o, p, fn, rl, &ov, ctx, note) : fn(o, p, rl, &ov, ctx);
     if (one > worst) worst = one;
   }
   if (array) printf("]\n");
@@ -1026,6 +1160,10 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
     }
     if (a->alias) {   /* one buffer bound to two parameters, as the program made the launch */
       arena_push(&f.arg_texts, &f.nargs, fmt("%s=alias(%s, %lld)", a->name, a->alias, (long long)a->alias_off));
+      continue;
+    }
+    if (a->init == INIT_FILE && a->path) {   /* the nvcc route's recording: already a file of the runtime's */
+      arena_push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\") out", a->name, type_name(a->elem_ty), (long long)a->count, a->path));
       continue;
     }
     const char *path = fmt("%s/%s.bin", dir, a->name);
@@ -1381,13 +1519,13 @@ static const Command commands[] = {
   {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
   {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
   {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT) | OPT(O_ENGINE) | OPT(O_CHECK) | OPT(O_ROUTE), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT) | OPT(O_ROUTE), "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT) | OPT(O_ROUTE), "text|json", 1, -1, "input file", 0,
+  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, -1, "input file", 0,
    cmd_estimate},
   {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
-   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
+   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
   {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
-   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
+   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
   {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", LOAD_FILE, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", 0, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", 0, cmd_calibrate},

@@ -92,12 +92,15 @@ for cmd in analyze estimate optimize; do
   expect "$cmd --max-steps: the step limit named" grep -q 'step limit 1000000 reached in the host function' "$tmp/err"
   timeout 60 "$CARVE" $cmd tests/host/forever.cu --max-seconds 1 "${extra[@]}" > "$tmp/out" 2> "$tmp/err"; rc=$?
   secs=$(( $(date +%s) - start ))
-  expect "$cmd --max-seconds 1 on a for(;;): exit 2 (got $rc)" [ "$rc" -eq 2 ]
+  # stopped after its launch: the launch recorded is used, and that is said
+  expect "$cmd --max-seconds 1 on a for(;;) after a launch: exit 0 (got $rc)" [ "$rc" -eq 0 ]
   expect "$cmd --max-seconds 1: the time limit named" grep -q 'ran past its time limit of 1 s' "$tmp/err"
+  expect "$cmd --max-seconds 1: the stop and the launches recorded said" grep -q "carve $cmd: the host program was stopped after 1 s in host code (--max-seconds); 1 launch recorded (1 distinct); launches after that point are not seen" "$tmp/err"
   expect "$cmd: both stops within 20 s (took ${secs}s)" [ "$secs" -lt 20 ]
 done
 timeout 60 "$CARVE" space tests/host/forever.cu --no-metrics --max-seconds 1 > "$tmp/out" 2> "$tmp/err"; rc=$?
-expect "space --max-seconds 1 on a for(;;): exit 2 (got $rc)" [ "$rc" -eq 2 ]
+expect "space --max-seconds 1 on a for(;;) after a launch: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+expect "space --max-seconds 1: the stop said" grep -q 'the host program was stopped after 1 s in host code' "$tmp/err"
 expect "space --max-seconds 1: the time limit named" grep -q 'ran past its time limit of 1 s' "$tmp/err"
 timeout 60 "$CARVE" space tests/host/forever.cu --no-metrics --max-steps 100000 > "$tmp/out" 2> "$tmp/err"; rc=$?
 expect "space --max-steps: exit 2 (got $rc)" [ "$rc" -eq 2 ]

@@ -3265,7 +3265,17 @@ static const char host_prelude_text[] =
   "cudaError_t cudaStreamCreate(cudaStream_t *); cudaError_t cudaStreamCreateWithFlags(cudaStream_t *, unsigned int);\n"
   "cudaError_t cudaStreamSynchronize(cudaStream_t); cudaError_t cudaStreamDestroy(cudaStream_t);\n"
   /* C99 variable-length arrays: the parser's lowering calls these (the VLA section) */
-  "size_t __carve_vla_size(long, size_t); void *__carve_vla_alloc(size_t, void *); void __carve_vla_free(void *);\n";
+  "size_t __carve_vla_size(long, size_t); void *__carve_vla_alloc(size_t, void *); void __carve_vla_free(void *);\n"
+  /* <sys/time.h>'s timezone (gettimeofday's second argument, ignored); the legacy cudaThread*
+   * calls CUDA 13 removed and their cudaDevice* successors (limits and cache preference) */
+  "struct timezone { int tz_minuteswest; int tz_dsttime; };\n"
+  "enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2 };\n"
+  "enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,\n"
+  "  cudaFuncCachePreferEqual = 3 };\n"
+  "cudaError_t cudaThreadSetLimit(enum cudaLimit, size_t); cudaError_t cudaThreadGetLimit(size_t *, enum cudaLimit);\n"
+  "cudaError_t cudaDeviceSetLimit(enum cudaLimit, size_t); cudaError_t cudaDeviceGetLimit(size_t *, enum cudaLimit);\n"
+  "cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache); cudaError_t cudaThreadGetCacheConfig(void *);\n"
+  "cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache); cudaError_t cudaDeviceGetCacheConfig(void *);\n";
 
 static void host_prelude(void) {
   Token *tok = tokenize_string("<host runtime>", host_prelude_text);

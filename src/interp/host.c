@@ -4,11 +4,13 @@
  * launched with <<<...>>> share. Everything is deterministic: rand() is glibc's generator, time
  * is a simulated clock (1 ns per interpreter step), events read that clock. */
 #include "host.h"
+#include "native.h"
 #include "../arch/arch.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifndef LIMIT_LAUNCH_BYTES
 #define LIMIT_LAUNCH_BYTES (8ull << 30)   /* the same limit as one launch's buffers (launch.c) */
@@ -43,6 +45,10 @@ struct HostWorld {
   uint64_t err_strings[1024];
   double *events;        /* simulated time (ms) each event was recorded at */
   int nevents, nstreams;
+  Obj **said; int nsaid;      /* kernels whose reason for running in the interpreter was said */
+  RunOptions *host_ro;        /* the host function's run options: its time limit grows by each launch's time */
+  int64_t limits[3];          /* cudaDeviceSetLimit/cudaThreadSetLimit: stack, printf FIFO, heap (0: the default) */
+  int cache_config;           /* cudaDeviceSetCacheConfig/cudaThreadSetCacheConfig */
   uint64_t kernel_steps; /* warp-steps of every launch so far */
   uint64_t recorded_bytes;
   int *by_hash; int hash_cap;   /* open addressing: index + 1 into r->rec, by launch_hash */
@@ -214,7 +220,7 @@ static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, T
 
 static FILE *stream_of(HostCtx *c, uint64_t f, const char **msg) {
   if (f == FILE_STDOUT) return c->hw->out;
-  if (f == FILE_STDERR) return stderr;
+  if (f == FILE_STDERR) return c->hw->o->err ? c->hw->o->err : stderr;
   *msg = f == FILE_STDIN ? "writing to stdin" : "a FILE * that is not stdout or stderr (carve's host runtime opens no files)";
   return NULL;
 }
@@ -652,6 +658,26 @@ FN(h_errorString) {
 FN(h_getDeviceCount) { UNUSED; int one = 1; memcpy(c->mem(c, a[0].u, 4, true, false), &one, 4); ret->i = 0; return HC_OK; }
 FN(h_getDevice) { UNUSED; int zero = 0; memcpy(c->mem(c, a[0].u, 4, true, false), &zero, 4); ret->i = 0; return HC_OK; }
 FN(h_setDevice) { UNUSED; ret->i = a[0].i == 0 ? 0 : 101; return HC_OK; }
+/* the limits and cache preference of the legacy cudaThread* calls (removed in CUDA 13) and their
+ * cudaDevice* successors: what was set, else CUDA's defaults (CUDA Runtime API,
+ * cudaDeviceSetLimit: a 1 KiB stack, a 1 MiB printf FIFO, an 8 MiB malloc heap); a setting is
+ * remembered and changes nothing else */
+static int64_t limit_default(int64_t which) { return which == 0 ? 1024 : which == 1 ? 1 << 20 : which == 2 ? 8 << 20 : 0; }
+FN(h_setLimit) {
+  UNUSED;
+  if (a[0].i >= 0 && a[0].i < 3) c->hw->limits[a[0].i] = a[1].i;
+  ret->i = a[0].i >= 0 && a[0].i < 3 ? 0 : 1;
+  return HC_OK;
+}
+FN(h_getLimit) {
+  UNUSED;
+  int64_t v = a[1].i >= 0 && a[1].i < 3 && c->hw->limits[a[1].i] ? c->hw->limits[a[1].i] : limit_default(a[1].i);
+  memcpy(c->mem(c, a[0].u, 8, true, false), &v, 8);
+  ret->i = a[1].i >= 0 && a[1].i < 3 ? 0 : 1;
+  return HC_OK;
+}
+FN(h_setCacheConfig) { UNUSED; c->hw->cache_config = (int)a[0].i; ret->i = 0; return HC_OK; }
+FN(h_getCacheConfig) { UNUSED; memcpy(c->mem(c, a[0].u, 4, true, false), &c->hw->cache_config, 4); ret->i = 0; return HC_OK; }
 
 static void set_member(HostCtx *c, Type *st, uint64_t base, const char *name, int64_t v) {
   Member *m = find_member(st, name);
@@ -757,6 +783,9 @@ static const struct { const char *name; HostFn *fn; } host_fns[] = {
   {"cudaFree", h_cudaFree}, {"cudaFreeHost", h_cudaFree}, {"cudaMemcpy", h_cudaMemcpy}, {"cudaMemcpyAsync", h_cudaMemcpy},
   {"cudaMemset", h_cudaMemset}, {"cudaMemsetAsync", h_cudaMemset}, {"cudaMemcpyToSymbol", h_symbol}, {"cudaMemcpyFromSymbol", h_symbol},
   {"cudaDeviceSynchronize", h_cuda_ok}, {"cudaThreadSynchronize", h_cuda_ok}, {"cudaDeviceReset", h_cuda_ok}, {"cudaThreadExit", h_cuda_ok},
+  {"cudaThreadSetLimit", h_setLimit}, {"cudaDeviceSetLimit", h_setLimit}, {"cudaThreadGetLimit", h_getLimit}, {"cudaDeviceGetLimit", h_getLimit},
+  {"cudaThreadSetCacheConfig", h_setCacheConfig}, {"cudaDeviceSetCacheConfig", h_setCacheConfig}, {"cudaThreadGetCacheConfig", h_getCacheConfig},
+  {"cudaDeviceGetCacheConfig", h_getCacheConfig},
   {"cudaGetLastError", h_getLastError}, {"cudaPeekAtLastError", h_getLastError}, {"cudaGetErrorString", h_errorString},
   {"cudaGetErrorName", h_errorString}, {"cudaGetDeviceCount", h_getDeviceCount}, {"cudaGetDevice", h_getDevice},
   {"cudaSetDevice", h_setDevice}, {"cudaGetDeviceProperties", h_getDeviceProperties},
@@ -785,6 +814,12 @@ HostStatus host_call(HostCtx *c, Obj *fn, const Val *args, Type **tys, int nargs
 }
 
 /* ---------------- launches ---------------- */
+static double wall_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* the same configuration as a recorded launch: kernel, grid, block, shared bytes, scalars */
 static bool same_launch(const RecordedLaunch *r, Obj *k, const Launch *KL) {
   if (r->kernel != k || r->dyn_shared != KL->dyn_shared || memcmp(r->grid, KL->grid, sizeof r->grid) || memcmp(r->block, KL->block, sizeof r->block))
@@ -999,7 +1034,30 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
   RunStats st;
   RunOptions ro = hw->o->kernel_opt;
   fflush(hw->out);
-  *status = interp_run(&KL, &ro, &st);
+  double launch_t0 = wall_now();
+  if (hw->o->native) {
+    /* a large launch runs natively, sampled blocks checked in the interpreter first (native.c);
+     * why the interpreter ran a kernel instead is said once per kernel */
+    NativeOptions no = *hw->o->native;
+    no.quiet = true;
+    NativeReport rep;
+    *status = native_run_launch(&KL, &ro, &no, &st, &rep);
+    if (!strcmp(rep.engine, "native")) {
+      hw->r->native_launches++;
+      hw->r->native_seconds += rep.native_seconds;
+      hw->r->blocks_checked += (uint64_t)rep.blocks_checked;
+    } else if (rep.why[0] && *status != 1) {
+      bool said = false;
+      for (int s = 0; s < hw->nsaid; s++) said |= hw->said[s] == at->fn;
+      if (!said) {
+        hw->said = xrealloc(hw->said, sizeof(Obj *) * (size_t)(hw->nsaid + 1));
+        hw->said[hw->nsaid++] = at->fn;
+        fprintf(stderr, "carve: note: the interpreter runs '%s': %s\n", at->fn->name, rep.why);
+      }
+    }
+  } else *status = interp_run(&KL, &ro, &st);
+  /* the time limit is for host code: a launch's time does not count */
+  if (hw->host_ro) hw->host_ro->seconds_excluded += wall_now() - launch_t0;
   hw->kernel_steps += st.warp_steps;
   hw->r->kernel_lane_ops += st.lane_ops;
   hw->r->kernel_seconds += st.seconds;
@@ -1108,7 +1166,12 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   ro.max_steps = o->max_steps ? o->max_steps : o->max_seconds > 0 ? UINT64_MAX / 2 : 100000000000ull;
   ro.max_seconds = o->max_steps ? 0 : o->max_seconds;
   ro.hooks = NULL;
+  hw->host_ro = &ro;
+  double t0 = wall_now();
   status = interp_run(HL, &ro, &st);
+  r->host_seconds = wall_now() - t0;
+  /* stopped by the wall-clock limit (the step limit is then out of reach) */
+  r->timed_out = status == 2 && st.stopped && !o->max_steps && o->max_seconds > 0;
   r->host_steps = st.warp_steps;
   fflush(hw->out);
   if (status == 0) r->exit_code = hw->exited ? hw->exit_code : (int)(HL->host_ret.i & 0xff);
@@ -1122,6 +1185,7 @@ done:
   free(hw->events);
   free(hw->by_hash);
   free(hw->kernels_seen);
+  free(hw->said);
   buf_free(&hw->scratch);
   free(hw);
   return status;

@@ -620,7 +620,7 @@ static double now_seconds(void);
 static NOINLINE void host_progress(Warp *w, Node *n) {
   Interp *I = w->I;
   double t = now_seconds(), el = t - I->t0;
-  if (I->opt->max_seconds > 0 && el > I->opt->max_seconds) {
+  if (I->opt->max_seconds > 0 && el - I->opt->seconds_excluded > I->opt->max_seconds) {
     I->time_out = true;
     stop_at(w, n);
   }

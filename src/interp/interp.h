@@ -107,6 +107,7 @@ typedef struct RunOptions {
                           * a read of an element nobody wrote changes the result (verification) */
   bool progress;         /* a progress line on stderr for launches running over a second */
   double max_seconds;    /* host code: stopped (status 2) past this much wall-clock time (0: no limit) */
+  double seconds_excluded; /* host code: time not counted against max_seconds (its launches; host.c grows it) */
 } RunOptions;
 
 /* A fault as data (run's JSON): the same facts the diagnostic prints, recorded where the fault is
@@ -216,6 +217,8 @@ typedef struct HostOptions {
   const char *copy_kernel; /* else of only this kernel's first; else of the first 64 and each
                           * kernel's first */
   FILE *out;             /* the program's standard output (NULL: stdout) */
+  FILE *err;             /* its standard error (NULL: stderr) */
+  const struct NativeOptions *native; /* each launch's engine and check (native.h; NULL: the interpreter) */
 } HostOptions;
 
 typedef struct HostResult {
@@ -229,6 +232,11 @@ typedef struct HostResult {
   int uncopied;          /* launches whose buffers were wanted but not copied (1 GiB of copies) */
   uint64_t kernel_lane_ops, host_steps;
   double kernel_seconds;
+  int native_launches;   /* launches the native engine ran (the rest: the interpreter) */
+  double native_seconds; /* their native time */
+  uint64_t blocks_checked; /* blocks the interpreter ran as their check */
+  bool timed_out;        /* the host code was stopped by HostOptions.max_seconds (status 2) */
+  double host_seconds;   /* wall-clock time of the whole program */
 } HostResult;
 
 int host_run(Program *p, const HostOptions *o, HostResult *r);

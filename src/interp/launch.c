@@ -464,8 +464,9 @@ void written_init(Written *w, const Launch *L) {
   w->bytes = xmalloc(sizeof(unsigned char *) * (size_t)(L->nbufs + 1));
   w->atomic = xmalloc(sizeof(bool) * (size_t)(L->nbufs + 1));
   for (int i = 0; i < L->nbufs; i++) {
-    w->bytes[i] = xmalloc(L->bufs[i].bytes + 1);
-    memset(w->bytes[i], 0, L->bufs[i].bytes + 1);
+    size_t n = L->bufs[i].kind == BUF_HOST ? 0 : L->bufs[i].bytes;   /* host memory: a kernel's store there faults */
+    w->bytes[i] = xmalloc(n + 1);
+    memset(w->bytes[i], 0, n + 1);
     w->atomic[i] = false;
   }
 }
@@ -483,7 +484,7 @@ static void written_access(void *ctx, Node *at, int space, AccessKind kind, int 
     if (!(m >> l & 1)) continue;
     if (w->keep && !w->keep(w->keep_ctx, blk, warp * 32 + l)) continue;
     uint64_t b = (addr[l] >> 40) & 0xfffff, off = addr[l] & ((1ull << 40) - 1);
-    if (b == 0 || b >= (uint64_t)w->L->nbufs || off + (uint64_t)size > w->L->bufs[b].bytes) continue;
+    if (b == 0 || b >= (uint64_t)w->L->nbufs || off + (uint64_t)size > w->L->bufs[b].bytes || w->L->bufs[b].kind == BUF_HOST) continue;
     if (kind == ACC_ATOMIC) w->atomic[b] = true;
     memset(w->bytes[b] + off, 1, (size_t)size);
   }

@@ -161,6 +161,11 @@ static bool compile_kernel(Program *p, Obj *k, Compiled *c, char *why, size_t nw
   return true;
 }
 
+/* A buffer a kernel can reach. A host program's launch carries the whole world's buffers: host
+ * memory (malloc, host variables, strings) faults in a kernel (the interpreter's address spaces)
+ * and a freed block has no bytes, so neither is copied, checked or mapped for the native run. */
+static bool kernel_buffer(const Buffer *B) { return B->kind != BUF_HOST && !B->freed; }
+
 /* ---------------- running the blocks ---------------- */
 typedef struct Job {
   const CarveNativeCtx *ctx;
@@ -274,7 +279,9 @@ static int run_isolated(Launch *L, const Compiled *c, int threads, double limit,
   *sig = 0;
   Isolated *res = mmap(NULL, sizeof(Isolated), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   bool ok = res != MAP_FAILED;
+  for (int b = 0; b < n; b++) maps[b] = NULL;
   for (int b = 0; b < n && ok; b++) {
+    if (!kernel_buffer(&L->bufs[b])) continue;   /* not the kernel's: the child's own copy, never copied back */
     size_t bytes = L->bufs[b].bytes, body = (bytes + page - 1) / page * page;
     if (!body) body = page;
     lens[b] = body + 2 * (size_t)GUARD;
@@ -326,7 +333,7 @@ static int run_isolated(Launch *L, const Compiled *c, int threads, double limit,
     *used = res->used;
   }
   for (int b = 0; b < n; b++) {
-    if (!maps[b]) break;
+    if (!maps[b]) continue;
     if (ok && !*sig && !f && L->bufs[b].bytes) memcpy(orig[b], L->bufs[b].data, L->bufs[b].bytes);
     L->bufs[b].data = orig[b];
     munmap(maps[b], lens[b]);
@@ -350,12 +357,14 @@ static void snap_take(Snapshot *s, const Launch *L) {
   s->n = L->nbufs;
   s->data = xmalloc(sizeof *s->data * (size_t)(L->nbufs + 1));
   for (int i = 0; i < L->nbufs; i++) {
+    s->data[i] = NULL;
+    if (!kernel_buffer(&L->bufs[i])) continue;
     s->data[i] = xmalloc(L->bufs[i].bytes + 1);
     if (L->bufs[i].bytes) memcpy(s->data[i], L->bufs[i].data, L->bufs[i].bytes);
   }
 }
 static void snap_restore(const Snapshot *s, Launch *L) {
-  for (int i = 0; i < s->n; i++) if (L->bufs[i].bytes) memcpy(L->bufs[i].data, s->data[i], L->bufs[i].bytes);
+  for (int i = 0; i < s->n; i++) if (s->data[i] && L->bufs[i].bytes) memcpy(L->bufs[i].data, s->data[i], L->bufs[i].bytes);
 }
 static void snap_free(Snapshot *s) {
   for (int i = 0; i < s->n; i++) free(s->data[i]);
@@ -381,7 +390,7 @@ int native_run_only(Launch *L, int threads, NativeReport *rep) {
  * interpreter's blocks wrote, when sampled); -1 when they agree */
 static int64_t first_difference(const Launch *L, const Snapshot *interp, const Written *w, int *buf) {
   for (int b = 0; b < L->nbufs; b++) {
-    if (w && w->atomic[b]) continue;   /* updated by atomics of every block: a sample cannot check it */
+    if ((w && w->atomic[b]) || !interp->data[b]) continue;   /* updated by atomics of every block: a sample cannot check it */
     const unsigned char *a = L->bufs[b].data, *x = interp->data[b];
     for (size_t i = 0; i < L->bufs[b].bytes; i++)
       if ((!w || w->bytes[b][i]) && a[i] != x[i]) { *buf = b; return (int64_t)i; }
@@ -405,7 +414,7 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   rep->engine = "interpreter";   /* until the native run succeeds */
   double threads_total = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * (double)(L->block[0] * L->block[1] * L->block[2]);
   bool native = o->engine == ENGINE_NATIVE || (o->engine == ENGINE_AUTO && threads_total >= NATIVE_THRESHOLD);
-  if (!native || L->host_code || L->world || ro->hooks) {
+  if (!native || L->host_code || ro->hooks) {
     if (o->engine == ENGINE_NATIVE) snprintf(rep->why, sizeof rep->why, "%s", L->host_code ? "host code runs in the interpreter" : "hooks need the interpreter");
     return interp_fallback(L, ro, o, st, rep);
   }
@@ -435,7 +444,7 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
     C.bufs = xmalloc(sizeof(Buffer) * (size_t)(L->nbufs + 1));
     memcpy(C.bufs, L->bufs, sizeof(Buffer) * (size_t)L->nbufs);
     snap_take(&chk, L);
-    for (int i = 0; i < L->nbufs; i++) C.bufs[i].data = chk.data[i];
+    for (int i = 0; i < L->nbufs; i++) C.bufs[i].data = chk.data[i] ? chk.data[i] : L->bufs[i].data;
     written_init(&w, &C);
     if (o->check == CHECK_SAMPLE) {
       int want = o->check_blocks > 0 ? o->check_blocks : 4;

@@ -14,6 +14,7 @@
  * cudaErrorIllegalAddress, as a GPU context does. The summary (launches, faults, the distinct
  * launches with their arguments as --arg texts) is written at exit for carve. */
 #include "rt.h"
+#include "../interp/native.h"
 #include "../arch/arch.h"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_CONFIG 64            /* nested <<<>>> configurations pushed and not popped */
@@ -64,7 +66,15 @@ static struct {
   RtRecord *rec; int nrec, unrecorded; uint64_t recorded_bytes;
   const char *record_dir;
   RunOptions ro;
+  NativeOptions native;          /* each launch's engine and check (RT_ENV_ENGINE, RT_ENV_CHECK) */
+  int native_launches; double native_seconds; uint64_t blocks_checked;
+  Obj **said; int nsaid;         /* kernels whose reason for running in the interpreter was said */
+  double last_summary;           /* when the summary was last written (it is rewritten as launches come) */
+  double start_ms, launch_ms;    /* the program's start; wall-clock time spent in launches */
+  bool stopped;                  /* ended by the watchdog: RT_ENV_MAX_SECONDS of host time */
   bool summary_hooked;
+  size_t limits[3];              /* cudaDeviceSetLimit: stack, printf FIFO, heap (0: the default) */
+  enum cudaFuncCache cache_config;
 } rt;
 
 /* ---------------- messages ---------------- */
@@ -122,6 +132,7 @@ static char **lines_of(const char *s, int *n) {
 
 static int new_buf(BufferKind kind, size_t bytes, const char *how, void *data);
 static void write_summary(void);
+static double now_ms(void);
 
 /* read the .cu files as carve run does (one unit, each included in turn); its diagnostics are kept
  * and shown only when a kernel the program launches is missing */
@@ -162,6 +173,10 @@ static bool load(void) {
   rt.ro.no_race_check = getenv(RT_ENV_NO_RACE) && !strcmp(getenv(RT_ENV_NO_RACE), "1");
   rt.ro.progress = false;
   rt.record_dir = getenv(RT_ENV_RECORD);
+  const char *eng = getenv(RT_ENV_ENGINE), *chk = getenv(RT_ENV_CHECK);
+  rt.native.engine = eng && !strcmp(eng, "native") ? ENGINE_NATIVE : eng && !strcmp(eng, "interp") ? ENGINE_INTERP : ENGINE_AUTO;
+  rt.native.check = chk && !strcmp(chk, "all") ? CHECK_ALL : chk && !strcmp(chk, "none") ? CHECK_NONE : CHECK_SAMPLE;
+  rt.native.quiet = true;
   rt.state = 1;
   return true;
 }
@@ -296,6 +311,43 @@ static uint64_t kernel_addr(uint64_t a) {
   uint64_t off;
   int b = host_block(a, &off);
   return b >= 0 ? GLOBAL_ADDR(b, off) : a;
+}
+
+/* ---------------- the time limit ---------------- */
+/* carve's commands that want only the launches give the program RT_ENV_MAX_SECONDS of time
+ * outside launches (its host code: a CPU reference of a large problem takes hours). A thread
+ * started when the library loads watches it; it takes the runtime's lock, so it waits while a
+ * launch runs (launches do not count), and past the limit it writes the summary (the launches
+ * recorded so far, "stopped") and ends the program. */
+static void *watchdog(void *arg) {
+  double limit_ms = *(double *)arg * 1e3;
+  for (;;) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    pthread_mutex_lock(&lock);
+    if (now_ms() - rt.start_ms - rt.launch_ms > limit_ms) {
+      rt.stopped = true;
+      write_summary();
+      fflush(stdout);
+      _exit(124);
+    }
+    pthread_mutex_unlock(&lock);
+  }
+  return NULL;
+}
+
+__attribute__((constructor)) static void start_watchdog(void) {
+  rt.start_ms = now_ms();
+  const char *e = getenv(RT_ENV_MAX_SECONDS);
+  static double limit;
+  limit = e ? strtod(e, NULL) : 0;
+  if (limit <= 0) return;
+  pthread_t t;
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  pthread_create(&t, &at, watchdog, &limit);
+  pthread_attr_destroy(&at);
 }
 
 /* ---------------- registration ---------------- */
@@ -464,14 +516,33 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   KL.args = vals;
   KL.bufs = rt.W.bufs;
   KL.nbufs = rt.W.nbufs;
-  int number = ++rt.launches;
+  double launch_t0 = now_ms();
+  int number = ++rt.launches, had = rt.nrec;
   record(k, &KL, number);
+  if (rt.nrec != had || now_ms() - rt.last_summary > 1000) write_summary();   /* what a stopped program leaves */
   RunStats st;
   fflush(stdout);
-  int status = interp_run(&KL, &rt.ro, &st);
+  /* a large launch runs natively, sampled blocks checked in the interpreter first (native.c);
+   * why the interpreter ran a kernel instead is said once per kernel */
+  NativeReport rep;
+  int status = native_run_launch(&KL, &rt.ro, &rt.native, &st, &rep);
+  if (!strcmp(rep.engine, "native")) {
+    rt.native_launches++;
+    rt.native_seconds += rep.native_seconds;
+    rt.blocks_checked += (uint64_t)rep.blocks_checked;
+  } else if (rep.why[0] && status != 1) {
+    bool said = false;
+    for (int s = 0; s < rt.nsaid; s++) said |= rt.said[s] == k;
+    if (!said) {
+      rt.said = xrealloc(rt.said, sizeof(Obj *) * (size_t)(rt.nsaid + 1));
+      rt.said[rt.nsaid++] = k;
+      fprintf(stderr, "carve: note: the interpreter runs '%s': %s\n", k->name, rep.why);
+    }
+  }
   fflush(stdout);
   rt.lane_ops += st.lane_ops;
   rt.kernel_seconds += st.seconds;
+  rt.launch_ms += now_ms() - launch_t0;
   cudaError_t e = cudaSuccess;
   if (status == 1) {
     rt.faults += st.faults > 0 ? st.faults : 1;
@@ -489,6 +560,7 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   free(vals);
   free(tmp);
   if (e) rt.last_error = e;
+  if (now_ms() - rt.last_summary > 1000) write_summary();
   return e;
 }
 
@@ -601,10 +673,15 @@ static void record(Obj *k, const Launch *KL, int number) {
 static void write_summary(void) {
   const char *path = getenv(RT_ENV_SUMMARY);
   if (!path || !*path) return;
-  FILE *f = fopen(path, "w");
+  /* written to a temporary and renamed: carve may stop the program at any time (--max-seconds)
+   * and then reads the last complete summary */
+  const char *tmp = fmt("%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
   if (!f) return;
   fprintf(f, "launches %d\nfaults %d\nerrors %d\nunrun %d\nlane_ops %llu\nseconds %.6f\nunrecorded %d\n", rt.launches, rt.faults, rt.api_errors,
           rt.unrun, (unsigned long long)rt.lane_ops, rt.kernel_seconds, rt.unrecorded);
+  fprintf(f, "native %d\nnative_seconds %.6f\nchecked %llu\n", rt.native_launches, rt.native_seconds, (unsigned long long)rt.blocks_checked);
+  if (rt.stopped) fprintf(f, "stopped %.3f\n", (now_ms() - rt.start_ms - rt.launch_ms) / 1e3);
   for (int i = 0; i < rt.nrec; i++) {
     RtRecord *r = &rt.rec[i];
     SrcLoc at = tok_loc(r->kernel->tok);
@@ -619,7 +696,9 @@ static void write_summary(void) {
     }
     fprintf(f, "end\n");
   }
-  fclose(f);
+  if (fclose(f) == 0) rename(tmp, path);
+  else unlink(tmp);
+  rt.last_summary = now_ms();
 }
 
 
@@ -842,15 +921,34 @@ EXPORT cudaError_t cudaSetDeviceFlags(unsigned f) { (void)f; return ok_or_sticky
 EXPORT cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *p) { (void)p; *d = 0; return cudaSuccess; }
 EXPORT cudaError_t cudaDeviceSynchronize(void) { return ok_or_sticky(); }
 EXPORT cudaError_t cudaThreadSynchronize(void) { return ok_or_sticky(); }
+/* the rest of the legacy cudaThread* API CUDA 13 removed (cuda_runtime_api.h no longer declares
+ * them; route.c's compat header does, for programs written against older toolkits): each is its
+ * cudaDevice* successor. A limit reads what was set, else CUDA's default (a 1 KiB stack, a 1 MiB
+ * printf FIFO, an 8 MiB malloc heap); settings are remembered and change nothing else. */
+static size_t limit_default(enum cudaLimit l) {
+  return l == cudaLimitStackSize ? 1024 : l == cudaLimitPrintfFifoSize ? (size_t)1 << 20 : l == cudaLimitMallocHeapSize ? (size_t)8 << 20 : 0;
+}
+EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v) {
+  if ((unsigned)l < 3) rt.limits[l] = v;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) { *v = (unsigned)l < 3 && rt.limits[l] ? rt.limits[l] : limit_default(l); return ok_or_sticky(); }
+EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) { rt.cache_config = c; return ok_or_sticky(); }
+EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) { *c = rt.cache_config; return ok_or_sticky(); }
+EXPORT cudaError_t cudaThreadExit(void) { return cudaSuccess; }
+EXPORT cudaError_t cudaThreadSetLimit(enum cudaLimit l, size_t v) { return cudaDeviceSetLimit(l, v); }
+EXPORT cudaError_t cudaThreadGetLimit(size_t *v, enum cudaLimit l) { return cudaDeviceGetLimit(v, l); }
+EXPORT cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache c) { return cudaDeviceSetCacheConfig(c); }
+EXPORT cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *c) { return cudaDeviceGetCacheConfig(c); }
+EXPORT cudaError_t cudaSetDoubleForDevice(double *d) { (void)d; return cudaSuccess; }
+EXPORT cudaError_t cudaSetDoubleForHost(double *d) { (void)d; return cudaSuccess; }
 EXPORT cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 EXPORT cudaError_t cudaDriverGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
 EXPORT cudaError_t cudaRuntimeGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
 EXPORT cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 EXPORT cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, enum cudaFuncCache c) { (void)f, (void)c; return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) { (void)c; return ok_or_sticky(); }
 EXPORT cudaError_t cudaFuncSetAttribute(const void *f, enum cudaFuncAttribute a, int v) { (void)f, (void)a, (void)v; return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v) { (void)l, (void)v; return ok_or_sticky(); }
 
 /* cudaGetDeviceProperties: the --arch machine's numbers (src/arch/machines.c, each with its
  * source); totalGlobalMem is what carve lets a program allocate */
@@ -1013,7 +1111,6 @@ EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID a, cu
   return ok_or_sticky();
 }
 EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) { (void)l; *v = 0; return ok_or_sticky(); }
 EXPORT cudaError_t cudaGetDeviceFlags(unsigned *f) { *f = 0; return cudaSuccess; }
 EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p) {
   memset(a, 0, sizeof *a);

@@ -63,6 +63,30 @@ const char *rt_library(void) {
   return NULL;
 }
 
+/* included into every source nvcc compiles (-include): the legacy runtime calls CUDA 13 removed
+ * from its headers, which programs written for older toolkits still call (cudaThreadSynchronize
+ * in the CUDA ports of PolyBench and Rodinia); carve's runtime library defines them (cudart.c) */
+static const char compat_header[] =
+  "/* carve's compat header (carve run --route nvcc): the legacy CUDA runtime calls CUDA 13 removed */\n"
+  "#pragma once\n"
+  "#include <cuda_runtime_api.h>\n"
+  "#if CUDART_VERSION >= 13000\n"
+  "#ifdef __cplusplus\n"
+  "extern \"C\" {\n"
+  "#endif\n"
+  "cudaError_t cudaThreadSynchronize(void);\n"
+  "cudaError_t cudaThreadExit(void);\n"
+  "cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);\n"
+  "cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit);\n"
+  "cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);\n"
+  "cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config);\n"
+  "cudaError_t cudaSetDoubleForDevice(double *d);\n"
+  "cudaError_t cudaSetDoubleForHost(double *d);\n"
+  "#ifdef __cplusplus\n"
+  "}\n"
+  "#endif\n"
+  "#endif\n";
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -77,8 +101,9 @@ static void pass_on(int sig) {
 }
 
 /* run argv (NULL-terminated) with the environment changes env ("NAME=VALUE"), standard output to
- * out_fd (-1: inherited); the exit status, 128 + signal when killed (*sig set), -1 if it could not start */
-static int spawn(char **argv, char **env, int nenv, int out_fd, int err_fd, int *sig) {
+ * out_fd (-1: inherited), killed after limit seconds (0: none; *late then set); the exit status,
+ * 128 + signal when killed (*sig set), -1 if it could not start */
+static int spawn_limited(char **argv, char **env, int nenv, int out_fd, int err_fd, int *sig, double limit, bool *late) {
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
@@ -97,14 +122,29 @@ static int spawn(char **argv, char **env, int nenv, int out_fd, int err_fd, int 
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) { st = -1; break; }
+  double t0 = now_s(), nap = 0.001;
+  for (;;) {
+    pid_t w = waitpid(pid, &st, limit > 0 ? WNOHANG : 0);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) { st = -1; break; }
+    if (w == 0 && now_s() - t0 > limit && !*late) { *late = true; kill(pid, SIGKILL); }
+    if (w == 0) {
+      struct timespec ts = {0, (long)(nap * 1e9)};
+      nanosleep(&ts, NULL);
+      if (nap < 0.05) nap *= 2;
+    }
+  }
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   child_pid = 0;
   if (st == -1) return -1;
   if (sig) *sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int spawn(char **argv, char **env, int nenv, int out_fd, int err_fd, int *sig) {
+  bool late = false;
+  return spawn_limited(argv, env, nenv, out_fd, err_fd, sig, 0, &late);
 }
 
 static bool has_suffix(const char *s, const char *suf) {
@@ -139,6 +179,10 @@ static void read_summary(Program *p, const char *path, RtResult *r) {
       else if (!strcmp(key, "lane_ops")) h->kernel_lane_ops = strtoull(val, NULL, 10);
       else if (!strcmp(key, "seconds")) h->kernel_seconds = strtod(val, NULL);
       else if (!strcmp(key, "unrecorded")) h->unrecorded = atoi(val);
+      else if (!strcmp(key, "native")) h->native_launches = atoi(val);
+      else if (!strcmp(key, "native_seconds")) h->native_seconds = strtod(val, NULL);
+      else if (!strcmp(key, "checked")) h->blocks_checked = strtoull(val, NULL, 10);
+      else if (!strcmp(key, "stopped")) h->timed_out = true;
       else if (!strcmp(key, "launch")) {
         Obj *k = p ? find_kernel(p, val) : NULL;
         if (!k) { h->unrecorded++; usable = false; }
@@ -207,6 +251,11 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   dir = arena_strdup(dir);
   const char *exe = fmt("%s/%s", dir, "program");
   const char *libdir = arena_strndup(lib, (size_t)(strrchr(lib, '/') - lib));
+  const char *compat = fmt("%s/carve_compat.h", dir);
+  FILE *cf = fopen(compat, "w");
+  bool compat_ok = cf && fputs(compat_header, cf) >= 0;
+  if (cf && fclose(cf) != 0) compat_ok = false;
+  if (!compat_ok) { fprintf(stderr, "carve run: cannot write %s: %s\n", compat, strerror(errno)); remove_tree(dir); return 2; }
 
   /* nvcc: the user's sources and flags, carve's runtime in place of libcudart */
   const char **av = NULL;
@@ -215,6 +264,8 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   arena_push(&av, &n, fmt("-arch=%s", o->sm ? o->sm : "sm_90"));
   arena_push(&av, &n, "-cudart");
   arena_push(&av, &n, "none");
+  arena_push(&av, &n, "-include");
+  arena_push(&av, &n, compat);
   for (int i = 0; o->pp && i < o->pp->n_include_dirs; i++) arena_push(&av, &n, fmt("-I%s", o->pp->include_dirs[i]));
   for (int i = 0; o->pp && i < o->pp->n_defines; i++) arena_push(&av, &n, fmt("-D%s", o->pp->defines[i]));
   for (int i = 0; i < o->nnvcc; i++) arena_push(&av, &n, o->nvcc_flags[i]);
@@ -260,7 +311,7 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   }
   for (int i = 0; o->pp && i < o->pp->n_defines; i++) buf_printf(&ppf, "-D%s\n", o->pp->defines[i]);
   const char *summary = fmt("%s/summary.txt", dir);
-  char *env[8];
+  char *env[12];
   int nenv = 0;
   env[nenv++] = fmt("%s=%s", RT_ENV_SOURCES, src.s ? src.s : "");
   env[nenv++] = fmt("%s=%s", RT_ENV_PPFLAGS, ppf.s ? ppf.s : "");
@@ -269,6 +320,9 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   env[nenv++] = fmt("%s=%s", RT_ENV_NO_RACE, o->no_race ? "1" : "0");
   env[nenv++] = fmt("%s=%s", RT_ENV_SUMMARY, summary);
   if (o->record) env[nenv++] = fmt("%s=%s", RT_ENV_RECORD, dir);
+  env[nenv++] = fmt("%s=%s", RT_ENV_ENGINE, o->engine ? o->engine : "auto");
+  env[nenv++] = fmt("%s=%s", RT_ENV_CHECK, o->check ? o->check : "sample");
+  if (o->max_seconds > 0) env[nenv++] = fmt("%s=%g", RT_ENV_MAX_SECONDS, o->max_seconds);
   buf_free(&src);
   buf_free(&ppf);
 
@@ -279,14 +333,23 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   for (int i = 1; i < o->argc; i++) arena_push(&pv, &np, o->argv[i]);
   arena_push(&pv, &np, NULL);
   t0 = now_s();
-  int code = spawn((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal);
+  bool late = false;
+  /* the runtime's watchdog stops the program after max_seconds outside launches; this limit, far
+   * beyond it, is for a program that never loaded the runtime */
+  int code = spawn_limited((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal, o->max_seconds > 0 ? 3600 + 10 * o->max_seconds : 0, &late);
   r->run_seconds = now_s() - t0;
+  r->h.host_seconds = r->run_seconds;
   r->dir = dir;
   if (code < 0) { fprintf(stderr, "carve run: could not start the program\n"); return 2; }
   read_summary(p, summary, r);
   if (o->record) read_globals(p, dir, &r->h);
   r->h.exit_code = code;
   r->h.status = r->faults ? 1 : r->unrun ? 2 : 0;   /* a launch carve could not run: not a check */
+  if (late || r->h.timed_out) {   /* stopped at the time limit: the launches recorded until then are kept */
+    r->h.timed_out = true;
+    r->signal = 0;
+    if (!r->faults) r->h.status = 2;
+  }
   return r->h.status;
 }
 

@@ -18,6 +18,9 @@
 #define RT_ENV_NO_RACE "CARVE_RT_NO_RACE"     /* "1": no race check */
 #define RT_ENV_SUMMARY "CARVE_RT_SUMMARY"     /* the summary file */
 #define RT_ENV_RECORD "CARVE_RT_RECORD"       /* a directory: keep each distinct launch's buffers there */
+#define RT_ENV_ENGINE "CARVE_RT_ENGINE"       /* "auto" (native above the threshold), "native", "interp" */
+#define RT_ENV_CHECK "CARVE_RT_CHECK"         /* "sample", "all", "none": the native engine's check */
+#define RT_ENV_MAX_SECONDS "CARVE_RT_MAX_SECONDS" /* stop the program after this much time outside launches */
 
 typedef struct RtOptions {
   const char **files; int nfiles;     /* sources: .cu (device code, read by carve too), .cpp, .c, .o */
@@ -30,6 +33,10 @@ typedef struct RtOptions {
   bool no_race;
   bool record;                        /* keep the distinct launches with their buffers */
   bool quiet_build;                   /* nvcc's output only when it fails */
+  const char *engine, *check;         /* RT_ENV_ENGINE, RT_ENV_CHECK (NULL: auto, sample) */
+  double max_seconds;                 /* stop the program after this long outside launches (0: never):
+                                       * the runtime's watchdog ends it, the launches recorded so far
+                                       * kept (r->h.timed_out) */
   FILE *out;                          /* the program's standard output (NULL: inherited) */
 } RtOptions;
 

@@ -16,7 +16,8 @@ static const char usage_space[] =
   "usage: carve space FILE.cu [--kernel NAME] [-D NAME[=VALUE]] [-I DIR] [--arg NAME=VALUE]\n"
   "                   [--arch h100|h200] [--format text|json|csv] [--workers N] [--no-cache] [--regs N]\n"
   "                   [--passes A,B | --skip A,B] [--blocks orig|WxH,...] [--no-metrics]\n"
-  "                   [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [-- PROGRAM ARGS]\n"
+  "                   [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [--route nvcc|interp|auto]\n"
+  "                   [-- PROGRAM ARGS]\n"
   "                   (a program's recorded launch)\n"
   "\n"
   "The optimization space of a kernel: every parameter of every applicable optimizer pass (a\n"
@@ -35,7 +36,10 @@ static const char usage_space[] =
   "interpreter; --launch N the Nth distinct, --kernel K K's first, by default the first), with\n"
   "the buffers as the program filled them; its block shape stays the program's (the host code\n"
   "launches it), the passes are the space. The program runs for at most --max-seconds S of\n"
-  "wall-clock time (default 60), or exactly --max-steps N steps when given.\n"
+  "host code (default 60; launches do not count), or exactly --max-steps N steps when given:\n"
+  "stopped after a launch, the launches recorded until then are used (said); stopped before any,\n"
+  "it runs again built by nvcc where nvcc is installed (--route nvcc: always; interp: never).\n"
+  "Its launches of 65536 threads or more run on the native engine, sampled blocks checked.\n"
   "--no-metrics: the axes and the size before constraints only, no variant built (seconds, for\n"
   "sizing a space before computing it).\n"
   "See docs/tune.md.\n"
@@ -51,8 +55,8 @@ static const char usage_tune[] =
   "                  [--passes A,B | --skip A,B] [--blocks orig|WxH,...]   (the passes and launch shapes of the space)\n"
   "                  [--batch N] [--builds N]   (variants per harness build, default 4-16 from the builders;\n"
   "                  nvcc builds at once per GPU worker, default the cores shared out among the GPUs)\n"
-  "                  [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [-- PROGRAM ARGS]\n"
-  "                  (a host program: its recorded launch, see carve space)\n"
+  "                  [--launch N] [--host FUNC] [--max-steps N] [--max-seconds S] [--route nvcc|interp|auto]\n"
+  "                  [-- PROGRAM ARGS]   (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
   "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"  "       carve tune --replay R.jsonl [--budget K] [--eps X] [--arch A] [--format text|json]\n"
@@ -90,7 +94,7 @@ typedef struct TuneArgs {
   const char **args; int nargs;
   const char **merge; int nmerge;
   const char **prog_args; int nprog_args;
-  const char *host_fn;
+  const char *host_fn, *route;
   int launch_no;
   double max_steps, max_seconds; /* the host program's limits (0: 60 s of wall-clock time) */
   CarveOptions co;
@@ -120,6 +124,10 @@ static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val
   else if (!strcmp(opt, "--skip")) a->skip = val;
   else if (!strcmp(opt, "--blocks")) a->blocks = val;
   else if (!strcmp(opt, "--host")) a->host_fn = val;
+  else if (!strcmp(opt, "--route")) {
+    if (strcmp(val, "nvcc") && strcmp(val, "interp") && strcmp(val, "auto")) { usage_error(cmd, "--route is nvcc, interp or auto"); return 2; }
+    a->route = val;
+  }
   else if (!strcmp(opt, "--launch")) { NEEDS_INT(1, 1e6); a->launch_no = (int)x; }
   else if (!strcmp(opt, "--max-steps")) { if (!number(val, 1, 1.8e19, &a->max_steps)) { usage_error(cmd, "--max-steps needs a positive number"); return 2; } }
   else if (!strcmp(opt, "--max-seconds")) { if (!number(val, 1e-3, 1e9, &a->max_seconds)) { usage_error(cmd, "--max-seconds needs a positive number of seconds"); return 2; } }
@@ -544,7 +552,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
     return 0;
   }
   SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
-                   .only = a->only, .skip = a->skip, .blocks = a->blocks, .launch_no = a->launch_no, .host_fn = a->host_fn,
+                   .only = a->only, .skip = a->skip, .blocks = a->blocks, .launch_no = a->launch_no, .host_fn = a->host_fn, .route = a->route,
                    .max_steps = (uint64_t)a->max_steps, .max_seconds = a->max_seconds > 0 ? a->max_seconds : 60,
                    .prog_args = a->prog_args, .nprog_args = a->nprog_args};
   Space s;

@@ -83,6 +83,7 @@ typedef struct SearchInput {
   const char *host_fn;          /* --host FUNC (NULL: main) */
   const char **prog_args; int nprog_args;   /* the program's own arguments (after --) */
   uint64_t max_steps; double max_seconds;   /* its limits (HostOptions) */
+  const char *route;            /* --route nvcc|interp|auto (NULL: auto): nvcc builds the program with carve's runtime */
 } SearchInput;
 
 typedef struct Space {

@@ -3,6 +3,8 @@
  * line rewritten with the grid as an expression of the original's, so reduced sizes follow) and
  * saved as a temporary file: every pass then runs, and verifies, on an ordinary carve input. */
 #include "search.h"
+#include "../interp/native.h"
+#include "../rt/rt.h"
 #include <ctype.h>
 #include <ftw.h>
 #include <stdlib.h>
@@ -279,14 +281,19 @@ static bool recorded_spec(Space *s, const RecordedLaunch *rl, Buf *spec, Buf *fp
       buf_printf(spec, "#pragma carve arg %s = %s\n", a->name, a->scalar.is_float ? fmt("%.17g", a->scalar.d) : fmt("%lld", (long long)a->scalar.i));
       continue;
     }
-    size_t bytes = (size_t)a->count * (size_t)a->elem_ty->size;
+    size_t bytes = (size_t)a->count * (size_t)a->elem_ty->size, have = 0;
+    /* the nvcc route's recording: the runtime's file */
+    char *loaded = !a->bytes && a->init == INIT_FILE && a->path ? read_file(a->path, &have) : NULL;
+    const unsigned char *data = loaded ? (const unsigned char *)loaded : a->bytes;
+    if (!data || (loaded && have < bytes)) { free(loaded); snprintf(err, errlen, "the recorded buffer '%s' cannot be read", a->name); return false; }
     const char *path = fmt("%s/%s.bin", s->tmpdir, a->name);
     FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(a->bytes, 1, bytes, f) == bytes;
+    bool ok = f && fwrite(data, 1, bytes, f) == bytes;
     if (f && fclose(f)) ok = false;
-    if (!ok) { snprintf(err, errlen, "cannot write %s", path); return false; }
+    if (!ok) { free(loaded); snprintf(err, errlen, "cannot write %s", path); return false; }
     buf_printf(spec, "#pragma carve arg %s = %s[%lld] : file(\"%s.bin\") out\n", a->name, type_name(a->elem_ty), (long long)a->count, a->name);
-    buf_printf(fp, "\n%s %s[%lld] %016llx", a->name, type_name(a->elem_ty), (long long)a->count, (unsigned long long)search_hash_bytes(a->bytes, bytes));
+    buf_printf(fp, "\n%s %s[%lld] %016llx", a->name, type_name(a->elem_ty), (long long)a->count, (unsigned long long)search_hash_bytes(data, bytes));
+    free(loaded);
   }
   buf_puts(fp, spec->s);
   return true;
@@ -312,18 +319,46 @@ static bool spec_copy(Space *s, const Buf *spec, char *err, size_t errlen) {
   return true;
 }
 
+/* the nvcc route's last run: its directory holds the recorded buffers until the space is freed */
+static RtResult nvcc_run;
+
 static bool record_launch(Space *s, Buf *fp, char *err, size_t errlen) {
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(s->in.nprog_args + 2));
   argv[0] = s->in.path;
   for (int i = 0; i < s->in.nprog_args; i++) argv[i + 1] = s->in.prog_args[i];
   FILE *null = fopen("/dev/null", "w");
+  /* large launches on the native engine, sampled blocks checked (docs/host-programs.md, "Real sizes") */
+  NativeOptions no = {.engine = ENGINE_AUTO, .check = CHECK_SAMPLE};
   HostOptions ho = {.func = s->in.host_fn, .argc = s->in.nprog_args + 1, .argv = argv, .machine = s->in.m, .record = true, .out = null,
                     .copy_launch = s->in.launch_no, .copy_kernel = s->in.kernel, .max_steps = s->in.max_steps,
-                    .max_seconds = s->in.max_seconds};
+                    .max_seconds = s->in.max_seconds, .native = &no};
   HostResult r;
   fflush(stdout);
-  int rc = host_run(s->orig, &ho, &r);
+  bool nvcc = s->in.route && !strcmp(s->in.route, "nvcc");
+  int rc = nvcc ? 2 : host_run(s->orig, &ho, &r);
+  /* no launch within the limit on the interpreted route (or --route nvcc): built by nvcc, host code native */
+  bool retry = !nvcc && rc == 2 && r.timed_out && !r.nrec && !(s->in.route && !strcmp(s->in.route, "interp")) && rt_nvcc() && rt_library();
+  if (retry) {
+    fprintf(stderr, "carve: the host program made no launch in %g s of interpreted host code (--max-seconds); running it again built by nvcc "
+            "(host code native, kernels run by carve)\n", s->in.max_seconds);
+    host_result_free(&r);
+  }
+  if (nvcc || retry) {
+    const char *files[] = {s->in.path};
+    RtOptions ro = {.files = files, .nfiles = 1, .pp = &s->in.pp, .machine = s->in.m ? s->in.m->name : NULL, .argc = s->in.nprog_args + 1,
+                    .argv = argv, .max_steps = s->in.max_steps, .record = true, .out = null, .max_seconds = s->in.max_steps ? 0 : s->in.max_seconds};
+    rt_cleanup(&nvcc_run);
+    rc = rt_run(s->orig, &ro, &nvcc_run);
+    r = nvcc_run.h;
+    memset(&nvcc_run.h, 0, sizeof nvcc_run.h);   /* r owns the recorded launches; the files stay until the space is freed */
+  }
   if (null) fclose(null);
+  /* stopped at the time limit after a launch: the launches recorded until then (docs/host-programs.md) */
+  if (rc == 2 && r.timed_out && r.nrec) {
+    fprintf(stderr, "carve: the host program was stopped after %g s in host code (--max-seconds); %d launch%s recorded (%d distinct); "
+            "launches after that point are not seen\n", s->in.max_seconds, r.launches, r.launches == 1 ? "" : "es", r.nrec);
+    rc = 0;
+  }
   int sel = rc ? -1 : pick_recorded(s, &r, err, errlen);
   if (rc) snprintf(err, errlen, "the host program did not run to its end (see carve run), so its launches are not known");
   bool ok = sel >= 0;
@@ -559,6 +594,7 @@ void space_free(Space *s) {
   if (s->tmpdir[0]) search_unguard_tmpdir(s->tmpdir);
   if (s->orig) program_free(s->orig);
   if (s->user) program_free(s->user);
+  rt_cleanup(&nvcc_run);
   free(s->v);
   memset(s, 0, sizeof *s);
 }

@@ -62,6 +62,28 @@ grep -q "host code interpreted by carve" "$tmp/err"; check $? "vadd: auto keeps 
 "$carve" run --route nvcc tests/host/vadd.cu >"$tmp/out2" 2>"$tmp/err"; check $? "vadd on the nvcc route: $(cat "$tmp/err")"
 cmp -s "$tmp/out1" "$tmp/out2"; check $? "vadd: both routes print the same: $(diff "$tmp/out1" "$tmp/out2")"
 
+# the legacy runtime calls CUDA 13 removed (cudaThreadSynchronize, ...): declared by carve's compat header
+"$carve" run --route nvcc tests/host/legacy.cu >"$tmp/out" 2>"$tmp/err"; check $? "legacy on the nvcc route: $(cat "$tmp/err")"
+grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "legacy on the nvcc route: $(cat "$tmp/out")"
+
+# launches at real size on the native engine; the time limit outside launches (the runtime's watchdog)
+"$carve" run --route nvcc tests/host/gemm_big.cu >"$tmp/out" 2>"$tmp/err"; check $? "gemm_big on the nvcc route: $(cat "$tmp/err")"
+grep -qx "gemm 512x512x512: 0 of 63 sampled elements differ, checksum 69.617" "$tmp/out"; check $? "gemm_big on the nvcc route: its check: $(cat "$tmp/out")"
+grep -q "engines: 1 launch on the native engine" "$tmp/err"; check $? "gemm_big on the nvcc route: native: $(grep engines "$tmp/err")"
+"$carve" analyze --route nvcc --max-seconds 2 tests/host/forever.cu >/dev/null 2>"$tmp/err"; check $? "forever on the nvcc route: analyze goes on: $(tail -3 "$tmp/err")"
+grep -q "carve analyze: the host program was stopped after 2 s in host code (--max-seconds); 1 launch recorded (1 distinct)" "$tmp/err"; check $? "forever on the nvcc route: the stop said: $(cat "$tmp/err")"
+# optimize on the nvcc route: the recorded launch's buffers are the runtime's files; the output runs
+"$carve" optimize --route nvcc tests/host/legacy.cu -o "$tmp/legacy_opt.cu" >/dev/null 2>"$tmp/err"; check $? "optimize --route nvcc: $(tail -3 "$tmp/err")"
+mkdir -p "$tmp/common" && cp tests/host/common/benchutil.h "$tmp/common/"
+"$carve" run --route nvcc "$tmp/legacy_opt.cu" >"$tmp/out" 2>"$tmp/err"; check $? "the optimized program runs on the nvcc route: $(tail -3 "$tmp/err")"
+grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "the optimized program passes its own check: $(cat "$tmp/out")"
+
+# space (and tune) on the nvcc route: the recorded launch from the runtime's files
+"$carve" space --route nvcc --no-metrics tests/host/legacy.cu >"$tmp/out" 2>"$tmp/err"; check $? "space --route nvcc: $(tail -3 "$tmp/err")"
+grep -q "the program's launch 1 of 1 distinct: scale_kernel<<<(3,10,1), (32,8,1)>>>" "$tmp/out"; check $? "space --route nvcc: the launch: $(grep distinct "$tmp/out")"
+"$carve" space --max-seconds 2 --no-metrics tests/host/late_launch.cu >/dev/null 2>"$tmp/err"; check $? "space: no launch in 2 s interpreted, run again on the nvcc route: $(tail -3 "$tmp/err")"
+grep -q "running it again built by nvcc" "$tmp/err"; check $? "space: the retry said: $(cat "$tmp/err")"
+
 # analyze and estimate take the launches the nvcc-built program made, with its buffers
 "$carve" analyze --route nvcc $d/vector_new.cu >"$tmp/out" 2>"$tmp/err"; check $? "analyze on the nvcc route: $(cat "$tmp/err")"
 grep -q "launch 1 of 1 distinct: saxpy<<<(8,1,1), (128,1,1)>>>" "$tmp/err"; check $? "analyze: the recorded launch: $(cat "$tmp/err")"

@@ -150,6 +150,50 @@ grep -q "carve run: $tmp/two.cu has 2 kernels; this is 'a', the first with a lau
 "$carve" analyze "$tmp/two.cu" >/dev/null 2>"$tmp/err"; check $? "two kernels: analyze exit 0"
 grep -q "has 2 kernels; this is 'a'" "$tmp/err"; check $? "two kernels: analyze says which"
 
+# a program in a benchmark suite's style: struct timezone, the legacy cudaThread* calls
+"$carve" run $d/legacy.cu >"$tmp/out" 2>"$tmp/err"; check $? "legacy exit 0: $(cat "$tmp/err")"
+grep -qx "legacy: grid (3,10), stack limit 4096, time ok, 0 mismatches" "$tmp/out"; check $? "legacy: cudaThreadSetLimit/GetLimit, timezone, ceil grids: $(cat "$tmp/out")"
+
+# launches at real size: the native engine above 65536 threads, sampled blocks checked in the interpreter
+"$carve" run $d/gemm_big.cu >"$tmp/out" 2>"$tmp/err"; check $? "gemm_big exit 0: $(cat "$tmp/err")"
+grep -qx "gemm 512x512x512: 0 of 63 sampled elements differ, checksum 69.617" "$tmp/out"; check $? "gemm_big: its own check: $(cat "$tmp/out")"
+grep -q "engines: 1 launch on the native engine (.* s; 4 blocks checked in the interpreter, bit-identical), 0 in the interpreter" "$tmp/err"; check $? "gemm_big: the engine said: $(cat "$tmp/err")"
+"$carve" run --format json $d/gemm_big.cu 2>/dev/null | grep -q '"native_launches": 1, "native_seconds": [0-9.]*, "blocks_checked": 4}'; check $? "gemm_big: the engines in JSON"
+# whole programs on both engines: the same output (every launch native with --engine native)
+for f in legacy heat kernels coef; do
+  "$carve" run --engine interp $d/$f.cu >"$tmp/i.out" 2>/dev/null; a=$?
+  "$carve" run --engine native $d/$f.cu >"$tmp/n.out" 2>"$tmp/err"; b=$?
+  [ $a = $b ] && cmp -s "$tmp/i.out" "$tmp/n.out"; check $? "$f: --engine native gives the interpreter's output and status: $(diff "$tmp/i.out" "$tmp/n.out" | head -3) $(head -3 "$tmp/err")"
+done
+"$carve" run --engine native $d/heat.cu >/dev/null 2>"$tmp/err"; grep -q "engines: [0-9]* launches on the native engine" "$tmp/err"; check $? "heat --engine native: the launches ran natively: $(grep engines "$tmp/err")"
+
+# the time limit of the commands that want only the launches: stopped after a launch, the
+# launches recorded so far are used, said on stderr and in JSON
+"$carve" analyze --max-seconds 1 $d/forever.cu >/dev/null 2>"$tmp/err"; check $? "forever: analyze goes on with the launch recorded: $(tail -2 "$tmp/err")"
+grep -q "carve analyze: the host program was stopped after 1 s in host code (--max-seconds); 1 launch recorded (1 distinct); launches after that point are not seen" "$tmp/err"; check $? "forever: the stop said: $(cat "$tmp/err")"
+"$carve" estimate --max-seconds 1 --format json $d/forever.cu >"$tmp/out" 2>/dev/null; check $? "forever: estimate --format json exit 0"
+grep -q '^{"host_program": {"stopped": true, "after_seconds": 1, "launches": 1, "distinct": 1, "route": "interp"}, "file": ' "$tmp/out"; check $? "forever: the stop in JSON: $(head -c 200 "$tmp/out")"
+if command -v python3 >/dev/null; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["host_program"]["stopped"] and d["kernel"] == "k"' "$tmp/out"; check $? "forever: the JSON parses"
+fi
+# no launch within the limit: the interpreted route gives up, and the nvcc route (host code native) is tried
+nvcc=${CARVE_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$nvcc" ] && [ -f build/libcarve_cudart.so ]; then
+  "$carve" analyze --max-seconds 2 $d/late_launch.cu >"$tmp/out" 2>"$tmp/err"; check $? "late_launch: analyze exit 0 on the nvcc route: $(tail -3 "$tmp/err")"
+  grep -q "carve analyze: the host program made no launch in 2 s of interpreted host code (--max-seconds); running it again built by nvcc" "$tmp/err"; check $? "late_launch: the retry said: $(cat "$tmp/err")"
+  grep -q "scale<<<(16,1,1), (256,1,1)>>>" "$tmp/out"; check $? "late_launch: the launch analyzed: $(head -3 "$tmp/out")"
+  "$carve" analyze --route interp --max-seconds 2 $d/late_launch.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "late_launch --route interp: exit 2 (got $rc)"
+  grep -q "carve analyze: the host program made no launch in 2 s (--max-seconds): nothing to analyze" "$tmp/err"; check $? "late_launch --route interp: said: $(cat "$tmp/err")"
+  # carve run, route auto: past its interpreted time (60 s; here 2) the program runs again built by nvcc, its output once
+  CARVE_RUN_INTERP_SECONDS=2 "$carve" run $d/late_launch.cu >"$tmp/out" 2>"$tmp/err"; check $? "late_launch: carve run goes to the nvcc route: $(tail -3 "$tmp/err")"
+  [ "$(cat "$tmp/out")" = "late_launch: sum 103173.5, PASS" ]; check $? "late_launch: the program's output, once: $(cat "$tmp/out")"
+  grep -q "carve run: $d/late_launch.cu: the host code ran 2 s in carve's interpreter (launches not counted); running the program again built by nvcc" "$tmp/err"; check $? "late_launch: the switch said: $(cat "$tmp/err")"
+  grep -q "host code built by nvcc" "$tmp/err"; check $? "late_launch: the route named"
+  "$carve" run $d/late_launch.cu --route interp --max-steps 1000 >"$tmp/out" 2>"$tmp/err"; rc=$?; [ $rc = 2 ] && [ ! -s "$tmp/out" ]; check $? "late_launch --route interp: the interpreter's step limit, no switch (got $rc)"
+else
+  echo "host: skipped (no nvcc or build/libcarve_cudart.so): the nvcc retry of a program stopped before its first launch"
+fi
+
 "$carve" check $d/heat.cu >"$tmp/out" 2>&1; check $? "check a host program"
 grep -q "launched by the host code at line 52" "$tmp/out"; check $? "check: where the host launches a kernel: $(cat "$tmp/out")"
 # device code unchanged by the host code beside it
