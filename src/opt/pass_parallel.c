@@ -245,6 +245,42 @@ static Node *global_y(Token *at) {
   return rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(at, SR_CTAID, 1), rw_special(at, SR_NTID, 1)), rw_special(at, SR_TID, 1));
 }
 
+typedef struct { Obj *v; Node *loop; int n; } CounterScan;
+static bool counter_pre(Node *n, void *ctx) {
+  CounterScan *cs = ctx;
+  Node *init = n->kind == ND_FOR ? n->init : NULL;
+  if (init && init->kind == ND_EXPR_STMT && init->lhs->kind == ND_ASSIGN && rw_strip(init->lhs->lhs)->kind == ND_VAR && rw_strip(init->lhs->lhs)->var == cs->v) {
+    cs->loop = n;
+    cs->n++;
+  }
+  return true;
+}
+
+/* an inner loop's counter declared at the top (`int i;` ... `for (i = 0; ...)`), used by that
+ * one loop only, declared in the loop instead (`for (int i = 0; ...)`), as canon's loops rule
+ * writes it: each new thread's iteration owns it */
+static void own_counters(PassCtx *c, Site *s) {
+  Node **lists[2] = {s->top, s->guard ? s->list : NULL};
+  for (int l = 0; l < 2; l++) {
+    if (!lists[l]) continue;
+    for (Node **slot = lists[l]; *slot;) {
+      Node *d = *slot;
+      if (d->kind != ND_DECL || d->decl_init || !is_integer(d->var->ty)) { slot = &d->next; continue; }
+      CounterScan cs = {d->var, NULL, 0};
+      int uses = 0;
+      for (Node *st = *s->top; st; st = st->next) { uses += m_uses(st, d->var); if (m_addr_taken(st, d->var)) uses = -1; }
+      walk(*s->top, counter_pre, NULL, &cs);
+      if (cs.n != 1 || uses < 0 || uses != m_uses(cs.loop, d->var)) { slot = &d->next; continue; }
+      Node *init = cs.loop->init;
+      Node *nd = rw_decl(d->var, init->lhs->rhs);
+      nd->next = init->next;
+      cs.loop->init = nd;
+      *slot = d->next;
+    }
+  }
+  (void)c;
+}
+
 static bool apply(PassCtx *c) {
   Check k;
   if (check(c, &k) != LEGAL) return false;
@@ -271,8 +307,9 @@ static bool apply(PassCtx *c) {
   Node **gslot = rw_slot_of(s->top, s->guard ? s->guard : s->loop);
   if (!gslot) { snprintf(c->why, sizeof c->why, "internal: the loop's statement not found"); return false; }
   /* the loop becomes a guard (mutation 1: the lower bound's test dropped) */
-  Node *cond = rw_bin(ND_LT, rw_var(at, s->iv), clone_node(s->hi));
-  if (!k.base_is_lo && c->mutation != 1) cond = rw_bin(ND_LOGAND, rw_bin(ND_GE, rw_var(at, s->iv), clone_node(s->lo)), cond);
+  Node *ge = !k.base_is_lo && c->mutation != 1 ? rw_bin(ND_GE, rw_var(at, s->iv), clone_node(s->lo)) : NULL;
+  Node *lt = rw_bin(ND_LT, rw_var(at, s->iv), clone_node(s->hi));
+  Node *cond = ge ? rw_bin(ND_LOGAND, ge, lt) : lt;
   Node *lslot_owner = s->loop;
   Node **lslot = rw_slot_of(s->list, lslot_owner);
   if (!lslot) { snprintf(c->why, sizeof c->why, "internal: the loop's slot not found"); return false; }
@@ -293,9 +330,16 @@ static bool apply(PassCtx *c) {
     *sl = w;
     nonce++;
   }
+  /* the loop alone in its guard: one guard `if (G && j2 >= lo && j2 < hi)` (the form tile takes) */
+  if (s->guard && *s->list == g && !g->next) {
+    s->guard->cond = ge ? rw_bin(ND_LOGAND, rw_bin(ND_LOGAND, s->guard->cond, ge), lt) : rw_bin(ND_LOGAND, s->guard->cond, lt);
+    s->guard->then = g->then->kind == ND_BLOCK ? g->then : rw_block(at, g->then);
+    g = s->guard;
+  }
   gslot = rw_slot_of(s->top, s->guard ? s->guard : g);
   if (!gslot) { snprintf(c->why, sizeof c->why, "internal: the guard's statement not found"); return false; }
   rw_insert_before(gslot, decl);
+  own_counters(c, s);
   int64_t bx = c->param[0], by = c->param[1];
   c->changes_launch = true;
   c->new_block[0] = bx; c->new_block[1] = by; c->new_block[2] = 1;
@@ -303,9 +347,9 @@ static bool apply(PassCtx *c) {
   c->cover[0] = bx; c->cover[1] = 0; c->cover[2] = 0;   /* y: every new y block covers the original's one row of threads */
   c->grid_generic = false;
   snprintf(c->did, sizeof c->did,
-           "the loop over '%s' (line %d, %lld iterations at most) mapped to y: %s = %s + blockIdx.y*blockDim.y + threadIdx.y, its bounds kept as a guard%s; "
+           "the loop over '%s' (line %d, %lld iterations at most) mapped to y: %s = %sblockIdx.y*blockDim.y + threadIdx.y, its bounds kept as a guard%s; "
            "block %lldx%lld, grid %lldx%lld (independence: %s)%s",
-           s->iv->name, line, (long long)k.dr.max_trip, s->iv->name, k.base_is_lo ? "its start" : k.base ? fmt("%lld", (long long)k.base) : "0",
+           s->iv->name, line, (long long)k.dr.max_trip, s->iv->name, k.base_is_lo ? "its start + " : k.base ? fmt("%lld + ", (long long)k.base) : "",
            k.base_is_lo ? "" : " (the start's test included)", (long long)bx, (long long)by, (long long)k.gx, (long long)k.gy,
            k.dr.exact ? "every thread's iterations checked" : fmt("%lld of %lld threads sampled", (long long)k.dr.threads_checked, (long long)k.dr.threads),
            nonce ? fmt("; %d statement%s beside the loop run by y-thread 0", nonce, nonce > 1 ? "s" : "") : "");

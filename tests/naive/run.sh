@@ -24,6 +24,7 @@ while read -r file kernel want; do
   case "$want" in
     tile)  opts=(--passes tile -D N=128 -D M=128);;
     split) opts=(--passes scalar,split -D N=256);;
+    parallel) opts=(--passes parallel -D N=64 -D M=64);;
     *)     opts=(-D N=128 -D M=128 -D NX=128 -D NY=128 -D J=10);;
   esac
   "$carve" optimize "$f" --kernel "$kernel" --no-estimate "${opts[@]}" -o "$t/out.cu" 2> "$t/plan"
@@ -46,6 +47,8 @@ syrk_a.cu     syrk          tile
 syrk_b.cu     syrk_rows     tile
 covar_a.cu    covar_kernel  tile
 covar_b.cu    covar_kernel  tile
+covar_c.cu    covar_kernel  parallel
+corr_c.cu     corr_kernel   parallel
 gemv_a.cu     gemv          split
 gemv_b.cu     gemv_rows     split
 atax_a.cu     atax1         split
