@@ -365,6 +365,7 @@ const Pass pass_parallel = {
   .nparams = 2,
   .model_chooses = true,
   .model_params = 2,
+  .new_launch = true,
   .motivation = NULL,
   .legal = legal,
   .apply = apply,
