@@ -224,6 +224,17 @@ static void test_parallel(void) {
   program_free(q);
   buf_free(&b);
   done(&r);
+  /* then tile takes the triangular product: each output guarded by j2 >= j1, empty tiles left */
+  OptOptions pt = {.only = "parallel,tile", .mutation_pass = -1};
+  r = run_opt("bench/naive/covar_c.cu", "covar_kernel", defs, 2, &pt);
+  s = step(&r.plan, "tile");
+  CHECK(r.rc == 0 && applied(&r.plan, "parallel") && applied(&r.plan, "tile"), "covar_c: parallel, then tile on the triangle, verified (%s)", s ? s->why : "");
+  b = (Buf){0};
+  opt_emit_source(&b, &r.plan, "bench/naive/covar_c.cu", "covar_kernel");
+  CHECK(b.s && strstr(b.s, "(row0 + 127 >= col0 + 0)") && strstr(b.s, "return;") && strstr(b.s, "j2 >= j1"),
+        "the empty tiles of the triangle return at once, the diagonal ones test each output:\n%s", b.s ? b.s : "");
+  buf_free(&b);
+  done(&r);
   /* correlation: the diagonal store beside the loop runs in y-thread 0; the start j1 + 1 */
   r = run_opt("bench/naive/corr_c.cu", "corr_kernel", defs, 2, &o);
   s = step(&r.plan, "parallel");
@@ -405,7 +416,19 @@ static void test_tile(void) {
     close(fd);
     Opt g = run_opt(path, "k", NULL, 0, &t);
     const PlanStep *sg = step(&g.plan, "tile");
-    CHECK(sg && sg->legality == NOT_APPLICABLE && strstr(sg->why, "both the row and the column"), "a triangular guard: not applicable (%s)", sg ? sg->why : "");
+    /* issue 28, item 2: a triangular bound guards each output; the tiles wholly above it are skipped */
+    CHECK(sg && sg->legality == LEGAL && sg->applied && sg->verified && !sg->rejected, "a triangular guard (x <= y): tiled and verified (%s)",
+          sg ? (sg->verified ? sg->did : sg->verify.size[0].detail) : "");
+    done(&g);
+    /* a guard term on both that is not linear in them: a corner test would not decide a tile */
+    char s1[2048];
+    const char *at1 = strstr(src, "if (x <= y)");
+    snprintf(s1, sizeof s1, "%.*sif (x * y < n)%s", (int)(at1 - src), src, at1 + 11);
+    FILE *f1 = fopen(path, "w");
+    if (f1) { fputs(s1, f1); fclose(f1); }
+    g = run_opt(path, "k", NULL, 0, &t);
+    sg = step(&g.plan, "tile");
+    CHECK(sg && sg->legality == NOT_APPLICABLE && strstr(sg->why, "other than a linear comparison"), "a guard x * y < n: not applicable (%s)", sg ? sg->why : "");
     done(&g);
     /* A stored to: its tile could go stale */
     char *s2 = strdup(src);
@@ -670,6 +693,7 @@ static void test_mutations(void) {
     {"reduce", "tests/sound/psum.cu", "psum", {"N=20000", "N=20000"}, "h100", 4, {"reduce.merge=16", 0}, 4},
     {"scalar", "tests/sound/acc_spec.cu", "acc", {"N=1024", "N=1024"}, "h100", 3, {0}, 3},
     {"parallel", "tests/par/tri.cu", "tri", {"M=64", "N=32"}, "h100", 2, {0}, 0},
+    {"tile", "tests/par/tri2d.cu", "tri2d", {"M=64", "N=32"}, "h100", 6, {"tile.tile=32", "tile.thread=2"}, 6},
     {"parallel", "bench/naive/corr_c.cu", "corr_kernel", {"M=48", "N=16"}, "h100", 2, {"parallel.x=64", "parallel.y=4"}, 0},
   };
   int npasses, total = 0, rejected = 0, rejected_warm = 0, same = 0;

@@ -165,6 +165,11 @@ typedef struct DependResult {
   char why[256];
 } DependResult;
 bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, int nbeside, uint64_t budget, DependResult *r);
+/* the longest thread's trip count of loop li over the average thread's, every thread of a 1-D
+ * launch evaluated from the affine start and bound (a triangular loop: about 2); 1 when the
+ * bounds are not such forms or the launch is not 1-D. The model's latency limit follows the
+ * longest warp, which a sampled run's average does not see. */
+double depend_trip_imbalance(const Facts *f, int li, const Launch *L);
 
 /* ---- analyze.c ---- */
 typedef struct AccessStat {

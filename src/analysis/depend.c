@@ -245,3 +245,39 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
   free(c.acc);
   return ok;
 }
+
+/* the loop's start and bound as forms (lo from its init), or false */
+static bool loop_bounds(const Facts *f, const Loop *l, Affine *flo, Affine *fhi) {
+  if (!l->iv || l->step_op != ND_ADD || l->step <= 0 || (l->cmp != ND_LT && l->cmp != ND_LE) || !l->bound) return false;
+  Node *init = l->node->init, *lo = NULL;
+  if (init && init->kind == ND_DECL && init->var == l->iv) lo = init->decl_init;
+  else if (init && init->kind == ND_EXPR_STMT && init->lhs && init->lhs->kind == ND_ASSIGN) lo = init->lhs->rhs;
+  if (!lo) return false;
+  *flo = facts_affine(f, lo);
+  *fhi = facts_affine(f, l->bound);
+  return flo->ok && fhi->ok && !other_loop_sym(flo, NULL) && !other_loop_sym(fhi, NULL);
+}
+
+double depend_trip_imbalance(const Facts *f, int li, const Launch *L) {
+  facts_check(f);
+  const Loop *l = facts_loop(f, li);
+  Affine flo, fhi;
+  if (!l || l->has_exit || L->block[1] != 1 || L->block[2] != 1 || L->grid[1] != 1 || L->grid[2] != 1 || !loop_bounds(f, l, &flo, &fhi))
+    return 1;
+  int64_t threads = L->grid[0] * L->block[0];
+  int64_t stride = threads > (1 << 20) ? threads / (1 << 20) + 1 : 1;
+  Point pt = {f, L, 0, 0, NULL, 0, 0};
+  double sum = 0, n = 0, max = 0;
+  for (int64_t t = 0; t < threads; t += stride) {
+    pt.tid = t % L->block[0];
+    pt.ctaid = t / L->block[0];
+    int64_t a, b;
+    if (!affine_value(&pt, &flo, &a) || !affine_value(&pt, &fhi, &b)) return 1;
+    int64_t trip = l->cmp == ND_LE ? b - a + 1 : b - a;
+    trip = trip > 0 ? (trip + l->step - 1) / l->step : 0;
+    sum += (double)trip;
+    n++;
+    if ((double)trip > max) max = (double)trip;
+  }
+  return sum > 0 ? max / (sum / n) : 1;
+}

@@ -427,6 +427,16 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   CountCtx b = {.c = c};
   Facts *facts = L->prog ? facts_new(L->prog, L->kernel) : NULL;
   CostModel *cm = facts ? cost_model_new(facts) : NULL;
+  /* a loop whose trip count differs by thread (triangular: j2 from j1 to M) makes the longest
+   * warp's chain longer than the sampled threads' average: about twice for a triangle (depend.c,
+   * every thread's bounds from their affine forms; issue 28) */
+  double imbalance = 1;
+  for (int i = 0; facts && i < facts_nloops(facts); i++) {
+    const Loop *l = facts_loop(facts, i);
+    if (l->fn != L->kernel || l->depth != 0) continue;
+    double r = depend_trip_imbalance(facts, i, L);
+    if (r > imbalance) imbalance = r;
+  }
   if (cm) {
     b.cm = cm;
     b.nnodes = L->prog->nodes > 0 ? L->prog->nodes : 1;
@@ -713,6 +723,16 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   bool reuse = a && a->facts && facts_current(a->facts) && facts_program(a->facts) == L->prog && facts_kernel(a->facts) == L->kernel;
   Facts *facts = reuse ? a->facts : L->prog ? facts_new(L->prog, L->kernel) : NULL;
   CostModel *cm = facts ? cost_model_new(facts) : NULL;
+  /* a loop whose trip count differs by thread (triangular: j2 from j1 to M) makes the longest
+   * warp's chain longer than the sampled threads' average: about twice for a triangle (depend.c,
+   * every thread's bounds from their affine forms; issue 28) */
+  double imbalance = 1;
+  for (int i = 0; facts && i < facts_nloops(facts); i++) {
+    const Loop *l = facts_loop(facts, i);
+    if (l->fn != L->kernel || l->depth != 0) continue;
+    double r = depend_trip_imbalance(facts, i, L);
+    if (r > imbalance) imbalance = r;
+  }
   int nacc = a ? a->nacc : 0;
   double *acc_l1 = xmalloc(sizeof(double) * (size_t)(nacc + 1)), *acc_traffic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
   double *acc_atomic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
@@ -796,7 +816,7 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
    * launch-shape times, bench/launch-rank.py): charging it without barriers ranked cp's and
    * mri-q's block shapes backwards (Spearman -0.35 and -0.77; +0.89 and +0.83 without it) */
   double own_issue = warp_instr * (w_tb > 4 && L->kernel->uses_barrier ? w_tb / 4.0 : 1.0);
-  e.chain_s = stall_s + (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + own_issue) / clock;
+  e.chain_s = (stall_s + (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + own_issue) / clock) * imbalance;
   /* the busiest SM runs its blocks in rounds of blocks_per_sm; a last, partial round still
    * takes a whole chain */
   double rounds = oc.blocks_per_sm > 0 ? ceil(ceil((double)blocks / m->sm_count) / oc.blocks_per_sm) : 1;
