@@ -165,11 +165,11 @@ typedef struct DependResult {
   char why[256];
 } DependResult;
 bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, int nbeside, uint64_t budget, DependResult *r);
-/* the longest thread's trip count of loop li over the average thread's, every thread of a 1-D
- * launch evaluated from the affine start and bound (a triangular loop: about 2); 1 when the
- * bounds are not such forms or the launch is not 1-D. The model's latency limit follows the
- * longest warp, which a sampled run's average does not see. */
-double depend_trip_imbalance(const Facts *f, int li, const Launch *L);
+/* the longest thread's trip count of loop li (every thread of a 1-D launch, its start and bound
+ * evaluated from their affine forms): true when the count differs between threads (a triangular
+ * loop). The model's latency limit follows the longest warp, which the average of a sampled run
+ * (the first and last warps of two blocks) does not see. */
+bool depend_trip_max(const Facts *f, int li, const Launch *L, int64_t *max_trip);
 
 /* ---- analyze.c ---- */
 typedef struct AccessStat {

@@ -258,12 +258,12 @@ static bool loop_bounds(const Facts *f, const Loop *l, Affine *flo, Affine *fhi)
   return flo->ok && fhi->ok && !other_loop_sym(flo, NULL) && !other_loop_sym(fhi, NULL);
 }
 
-double depend_trip_imbalance(const Facts *f, int li, const Launch *L) {
+bool depend_trip_max(const Facts *f, int li, const Launch *L, int64_t *max_trip) {
   facts_check(f);
   const Loop *l = facts_loop(f, li);
   Affine flo, fhi;
   if (!l || l->has_exit || L->block[1] != 1 || L->block[2] != 1 || L->grid[1] != 1 || L->grid[2] != 1 || !loop_bounds(f, l, &flo, &fhi))
-    return 1;
+    return false;
   int64_t threads = L->grid[0] * L->block[0];
   int64_t stride = threads > (1 << 20) ? threads / (1 << 20) + 1 : 1;
   Point pt = {f, L, 0, 0, NULL, 0, 0};
@@ -272,12 +272,13 @@ double depend_trip_imbalance(const Facts *f, int li, const Launch *L) {
     pt.tid = t % L->block[0];
     pt.ctaid = t / L->block[0];
     int64_t a, b;
-    if (!affine_value(&pt, &flo, &a) || !affine_value(&pt, &fhi, &b)) return 1;
+    if (!affine_value(&pt, &flo, &a) || !affine_value(&pt, &fhi, &b)) return false;
     int64_t trip = l->cmp == ND_LE ? b - a + 1 : b - a;
     trip = trip > 0 ? (trip + l->step - 1) / l->step : 0;
     sum += (double)trip;
     n++;
     if ((double)trip > max) max = (double)trip;
   }
-  return sum > 0 ? max / (sum / n) : 1;
+  *max_trip = (int64_t)max;
+  return sum > 0 && max > sum / n;   /* the trip count differs by thread */
 }
