@@ -258,6 +258,14 @@ static void test_parallel(void) {
     {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64*64] : zeros out\n"
      "__global__ void k(float *a) { int j1 = blockIdx.x * blockDim.x + threadIdx.x; if (j1 < 64) { a[j1 * 64] = 1.0f; for (int j2 = 1; j2 < 64; j2++) a[j1 * 64 + j2] = a[j1 * 64] * 2.0f; } }",
      ILLEGAL, "depend on each other"},
+    /* a declaration at the top reads an element an iteration writes (it would read it late) */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64*64] : random(1) out\n"
+     "__global__ void k(float *a) { int j1 = blockIdx.x * blockDim.x + threadIdx.x; float d = a[j1 * 64 + 5]; if (j1 < 64) { for (int j2 = 1; j2 < 64; j2++) a[j1 * 64 + j2] = d; } }",
+     ILLEGAL, "depend on each other"},
+    /* no guard: a store after the loop reads what the loop wrote */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64*64] : random(1) out\n#pragma carve arg b = float[64] : zeros out\n"
+     "__global__ void k(float *a, float *b) { int j1 = threadIdx.x; for (int j2 = 0; j2 < 64; j2++) a[j1 * 64 + j2] = 2.0f; b[j1] = a[j1 * 64 + 63]; }",
+     ILLEGAL, "depend on each other"},
     /* already 2-D */
     {"#pragma carve launch k grid(1, 1) block(8, 8)\n#pragma carve arg a = float[64*64] : zeros out\n"
      "__global__ void k(float *a) { int j1 = threadIdx.x; for (int j2 = 0; j2 < 64; j2++) a[j1 * 64 + j2] = threadIdx.y; }",

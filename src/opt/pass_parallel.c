@@ -111,7 +111,7 @@ static bool find_site(PassCtx *c, Site *s, Facts *f) {
   }
   for (Node *st = *s->list; st; st = st->next) {
     if (st->kind == ND_FOR && !s->loop) { s->loop = st; continue; }
-    if (s->guard || st->kind == ND_FOR) {
+    if (s->guard || s->loop) {   /* in the guard, or after the loop at the top */
       if (st->kind == ND_FOR) { snprintf(c->why, sizeof c->why, "line %d: a second loop beside the first", tok_loc(st->tok).line); return false; }
       if (s->nbeside == MAX_BESIDE) { snprintf(c->why, sizeof c->why, "more than %d statements beside the loop", MAX_BESIDE); return false; }
       if (!decl_ok(st) && !store_stmt(st)) {
@@ -175,14 +175,6 @@ static bool find_site(PassCtx *c, Site *s, Facts *f) {
   return true;
 }
 
-/* the beside statements that run once (stores, not declarations); the counter's declaration is
- * not one */
-static int once_stmts(const Site *s, Node **out) {
-  int n = 0;
-  for (int i = 0; i < s->nbeside; i++) if (s->beside[i]->kind != ND_DECL) out[n++] = s->beside[i];
-  return n;
-}
-
 typedef struct Check {
   Site s;
   DependResult dr;
@@ -206,10 +198,17 @@ static Legality check(PassCtx *c, Check *k) {
   if (!rw_threads_separable(c->k->body, NULL, why, sizeof why)) { snprintf(c->why, sizeof c->why, "%s", why); return NOT_APPLICABLE; }
   Facts *f = facts_new(c->p, c->k);
   if (!find_site(c, &k->s, f)) { facts_free(f); return NOT_APPLICABLE; }
-  Node *once[MAX_BESIDE];
-  int n = once_stmts(&k->s, once);
+  /* what runs outside the loop's order now: the statements beside it (stores in y-thread 0,
+   * declarations in every new thread) and the top's declarations before it (every new thread),
+   * counted as one more iteration: none may touch what an iteration writes */
+  Node *out[MAX_BESIDE * 2];
+  int n = 0;
+  for (int i = 0; i < k->s.nbeside; i++)
+    if (!(k->s.beside[i]->kind == ND_DECL && k->s.beside[i]->var == k->s.iv)) out[n++] = k->s.beside[i];
+  for (Node *st = *k->s.top; st && st != k->s.guard && st != k->s.loop && n < MAX_BESIDE * 2; st = st->next)
+    if (st->kind == ND_DECL && st->decl_init && st->var != k->s.iv) out[n++] = st;
   int li = facts_loop_index(f, k->s.loop);
-  bool ok = depend_loop(f, li, L, once, n, DEPEND_BUDGET, &k->dr);
+  bool ok = depend_loop(f, li, L, out, n, DEPEND_BUDGET, &k->dr);
   k->base_is_lo = ok && !facts_thread_dependent(f, k->s.lo);
   facts_free(f);
   int line = tok_loc(k->s.loop->tok).line;
