@@ -205,6 +205,88 @@ static void test_vector_legality(void) {
   }
 }
 
+/* loop-to-thread: the thread-per-column covariance and correlation get their column loop on y,
+ * verified; loops whose iterations depend on each other are refused, with the reason */
+static void test_parallel(void) {
+  const char *defs[] = {"M=64", "N=32"};
+  OptOptions o = {.only = "parallel", .mutation_pass = -1};
+  Opt r = run_opt("bench/naive/covar_c.cu", "covar_kernel", defs, 2, &o);
+  const PlanStep *s = step(&r.plan, "parallel");
+  CHECK(r.rc == 0 && applied(&r.plan, "parallel"), "covar_c: the column loop mapped to y, verified (%s)", s ? s->why : "");
+  CHECK(s && strstr(s->did, "j2 = blockIdx.y*blockDim.y + threadIdx.y") && strstr(s->did, "block 32x8, grid 8x8") &&
+        strstr(s->did, "every thread's iterations checked"), "j2 from the global y index, grid.y covers 64 iterations (%s)", s ? s->did : "");
+  CHECK(s && s->verify.size[0].ok && s->verify.size[1].ok && s->verify.size[0].compared > 0, "reduced and ragged sizes compared (%s / %s)",
+        s ? s->verify.size[0].detail : "", s ? s->verify.size[1].detail : "");
+  Buf b = {0};
+  opt_emit_source(&b, &r.plan, "bench/naive/covar_c.cu", "covar_kernel");
+  Program *q = load_program_text("out.cu", b.s, NULL);
+  CHECK(q && q->errors == 0 && strstr(b.s, "if (j1 < 64 && j2 >= j1 && j2 < 64)") && strstr(b.s, "for (int i = 0; i < 32; i++)") && strstr(b.s, "#pragma carve launch covar_kernel grid(8, 8, 1) block(32, 8, 1)"),
+        "the output parses again, the triangular bound a guard, the launch 2-D:\n%s", b.s ? b.s : "");
+  program_free(q);
+  buf_free(&b);
+  done(&r);
+  /* then tile takes the triangular product: each output guarded by j2 >= j1, empty tiles left */
+  OptOptions pt = {.only = "parallel,tile", .mutation_pass = -1};
+  r = run_opt("bench/naive/covar_c.cu", "covar_kernel", defs, 2, &pt);
+  s = step(&r.plan, "tile");
+  CHECK(r.rc == 0 && applied(&r.plan, "parallel") && applied(&r.plan, "tile"), "covar_c: parallel, then tile on the triangle, verified (%s)", s ? s->why : "");
+  b = (Buf){0};
+  opt_emit_source(&b, &r.plan, "bench/naive/covar_c.cu", "covar_kernel");
+  CHECK(b.s && strstr(b.s, "(row0 + 127 >= col0 + 0)") && strstr(b.s, "return;") && strstr(b.s, "j2 >= j1"),
+        "the empty tiles of the triangle return at once, the diagonal ones test each output:\n%s", b.s ? b.s : "");
+  buf_free(&b);
+  done(&r);
+  /* correlation: the diagonal store beside the loop runs in y-thread 0; the start j1 + 1 */
+  r = run_opt("bench/naive/corr_c.cu", "corr_kernel", defs, 2, &o);
+  s = step(&r.plan, "parallel");
+  CHECK(r.rc == 0 && applied(&r.plan, "parallel") && s && strstr(s->did, "j2 = 1 + blockIdx.y") && strstr(s->did, "1 statement beside the loop run by y-thread 0"),
+        "corr_c: parallelized, the diagonal store once (%s)", s ? s->did : (r.rc ? r.plan.error : ""));
+  done(&r);
+  static const struct { const char *src; Legality legal; const char *why; } cases[] = {
+    /* a prefix along the row: iteration j2 reads what j2 - 1 wrote */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64*64] : random(1) out\n"
+     "__global__ void k(float *a) { int j1 = blockIdx.x * blockDim.x + threadIdx.x; if (j1 < 64) { for (int j2 = 1; j2 < 64; j2++) a[j1 * 64 + j2] += a[j1 * 64 + j2 - 1]; } }",
+     ILLEGAL, "iterations depend on each other"},
+    /* every iteration writes the thread's one element */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64] : zeros out\n#pragma carve arg b = float[64*64] : random(1)\n"
+     "__global__ void k(float *a, const float *b) { int j1 = blockIdx.x * blockDim.x + threadIdx.x; if (j1 < 64) { for (int j2 = 0; j2 < 64; j2++) a[j1] = b[j1 * 64 + j2]; } }",
+     ILLEGAL, "written by another"},
+    /* a sum carried in a register from one iteration to the next */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64] : zeros out\n#pragma carve arg b = float[64*64] : random(1)\n"
+     "__global__ void k(float *a, const float *b) { int j1 = blockIdx.x * blockDim.x + threadIdx.x; float s = 0.0f; if (j1 < 64) { for (int j2 = 0; j2 < 64; j2++) s += b[j2 * 64 + j1]; a[j1] = s; } }",
+     NOT_APPLICABLE, "carries 's'"},
+    /* the statement beside the loop writes what an iteration reads */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64*64] : zeros out\n"
+     "__global__ void k(float *a) { int j1 = blockIdx.x * blockDim.x + threadIdx.x; if (j1 < 64) { a[j1 * 64] = 1.0f; for (int j2 = 1; j2 < 64; j2++) a[j1 * 64 + j2] = a[j1 * 64] * 2.0f; } }",
+     ILLEGAL, "depend on each other"},
+    /* a declaration at the top reads an element an iteration writes (it would read it late) */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64*64] : random(1) out\n"
+     "__global__ void k(float *a) { int j1 = blockIdx.x * blockDim.x + threadIdx.x; float d = a[j1 * 64 + 5]; if (j1 < 64) { for (int j2 = 1; j2 < 64; j2++) a[j1 * 64 + j2] = d; } }",
+     ILLEGAL, "depend on each other"},
+    /* no guard: a store after the loop reads what the loop wrote */
+    {"#pragma carve launch k grid(1) block(64)\n#pragma carve arg a = float[64*64] : random(1) out\n#pragma carve arg b = float[64] : zeros out\n"
+     "__global__ void k(float *a, float *b) { int j1 = threadIdx.x; for (int j2 = 0; j2 < 64; j2++) a[j1 * 64 + j2] = 2.0f; b[j1] = a[j1 * 64 + 63]; }",
+     ILLEGAL, "depend on each other"},
+    /* already 2-D */
+    {"#pragma carve launch k grid(1, 1) block(8, 8)\n#pragma carve arg a = float[64*64] : zeros out\n"
+     "__global__ void k(float *a) { int j1 = threadIdx.x; for (int j2 = 0; j2 < 64; j2++) a[j1 * 64 + j2] = threadIdx.y; }",
+     NOT_APPLICABLE, "not 1-D"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    char path[] = "/tmp/carve_par_XXXXXX.cu";
+    int fd = mkstemps(path, 3);
+    if (fd < 0) continue;
+    if (write(fd, cases[c].src, strlen(cases[c].src)) < 0) { close(fd); continue; }
+    close(fd);
+    r = run_opt(path, "k", NULL, 0, &o);
+    s = step(&r.plan, "parallel");
+    CHECK(r.rc == 0 && s && s->legality == cases[c].legal && strstr(s->why, cases[c].why), "case %zu: %s because of %s (%s)", c,
+          cases[c].legal == ILLEGAL ? "illegal" : "not applicable", cases[c].why, s ? s->why : r.plan.error);
+    done(&r);
+    unlink(path);
+  }
+}
+
 static void test_split(void) {
   const char *defs[] = {"H=256", "W=256"};
   OptOptions o = {.only = "split", .mutation_pass = -1};
@@ -345,7 +427,19 @@ static void test_tile(void) {
     close(fd);
     Opt g = run_opt(path, "k", NULL, 0, &t);
     const PlanStep *sg = step(&g.plan, "tile");
-    CHECK(sg && sg->legality == NOT_APPLICABLE && strstr(sg->why, "both the row and the column"), "a triangular guard: not applicable (%s)", sg ? sg->why : "");
+    /* issue 28, item 2: a triangular bound guards each output; the tiles wholly above it are skipped */
+    CHECK(sg && sg->legality == LEGAL && sg->applied && sg->verified && !sg->rejected, "a triangular guard (x <= y): tiled and verified (%s)",
+          sg ? (sg->verified ? sg->did : sg->verify.size[0].detail) : "");
+    done(&g);
+    /* a guard term on both that is not linear in them: a corner test would not decide a tile */
+    char s1[2048];
+    const char *at1 = strstr(src, "if (x <= y)");
+    snprintf(s1, sizeof s1, "%.*sif (x * y < n)%s", (int)(at1 - src), src, at1 + 11);
+    FILE *f1 = fopen(path, "w");
+    if (f1) { fputs(s1, f1); fclose(f1); }
+    g = run_opt(path, "k", NULL, 0, &t);
+    sg = step(&g.plan, "tile");
+    CHECK(sg && sg->legality == NOT_APPLICABLE && strstr(sg->why, "other than a linear comparison"), "a guard x * y < n: not applicable (%s)", sg ? sg->why : "");
     done(&g);
     /* A stored to: its tile could go stale */
     char *s2 = strdup(src);
@@ -611,6 +705,9 @@ static void test_mutations(void) {
     {"vector", "tests/sound/partial.cu", "part", {"N=1000", "N=1000"}, "h100", 4, {0}, 4},
     {"reduce", "tests/sound/psum.cu", "psum", {"N=20000", "N=20000"}, "h100", 4, {"reduce.merge=16", 0}, 4},
     {"scalar", "tests/sound/acc_spec.cu", "acc", {"N=1024", "N=1024"}, "h100", 3, {0}, 3},
+    {"parallel", "tests/par/tri.cu", "tri", {"M=64", "N=32"}, "h100", 2, {0}, 0},
+    {"tile", "tests/par/tri2d.cu", "tri2d", {"M=64", "N=32"}, "h100", 6, {"tile.tile=32", "tile.thread=2"}, 6},
+    {"parallel", "bench/naive/corr_c.cu", "corr_kernel", {"M=48", "N=16"}, "h100", 2, {"parallel.x=64", "parallel.y=4"}, 0},
   };
   int npasses, total = 0, rejected = 0, rejected_warm = 0, same = 0;
   int64_t hits = 0;
@@ -909,6 +1006,7 @@ int main(int argc, char **argv) {
   test_vector_image();
   test_vector_legality();
   test_split();
+  test_parallel();
   test_camping_after_reshape();
   test_tile();
   test_tile_review();

@@ -149,6 +149,28 @@ bool affine_block_stride(const Affine *a, const int64_t block[3], int64_t *strid
 bool affine_var_coefficient(const Affine *a, const Obj *v, int64_t *coef);
 
 
+/* ---- depend.c: are a loop's iterations independent at a launch? ----
+ * Loop li (`for (i = lo; i < hi; i++)`) of a 1-D launch: no element one iteration of a thread
+ * writes is read or written by another iteration of that thread, nor by the statements `beside`
+ * (which move out of the loop's order). Decided from the facts' affine forms evaluated at L for
+ * every thread (exact) or, past `budget` element visits, evenly spread threads (sampled). false
+ * with why when it cannot tell (a form it cannot evaluate) or when a conflict is found
+ * (dependent). The bounds are taken over every thread of the grid. */
+typedef struct DependResult {
+  bool exact;                 /* every thread's iterations enumerated */
+  bool dependent;             /* a conflict was found (why names it) */
+  int64_t threads, threads_checked, elements;
+  int64_t lo_min, hi_max;     /* the loop's start and bound, min and max over threads that iterate */
+  int64_t max_trip;
+  char why[256];
+} DependResult;
+bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, int nbeside, uint64_t budget, DependResult *r);
+/* the longest thread's trip count of loop li (every thread of a 1-D launch, its start and bound
+ * evaluated from their affine forms): true when the count differs between threads (a triangular
+ * loop). The model's latency limit follows the longest warp, which the average of a sampled run
+ * (the first and last warps of two blocks) does not see. */
+bool depend_trip_max(const Facts *f, int li, const Launch *L, int64_t *max_trip);
+
 /* ---- analyze.c ---- */
 typedef struct AccessStat {
   Node *node;

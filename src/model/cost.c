@@ -20,6 +20,8 @@ struct CostModel {
   const Facts *f;
   int nnodes, nloops;
   double *unroll;        /* per loop: body copies per loop-control step */
+  bool *carried;         /* per loop: an element read and written in each iteration (`s[i] += ...` with
+                          * i unchanged in the loop): each iteration's load waits for the last store */
   Obj **known; int nknown;   /* variables whose value is a compile-time constant in each body copy */
   bool *in_index;        /* node id -> part of an address computation */
   bool *offset_chain;    /* node id -> a sum of the address itself (adds, subtracts, casts only) */
@@ -308,6 +310,22 @@ static void choose_unroll(CostModel *cm, int li) {
     int size = body_ops(cm, l->node->then);
     cm->unroll[li] = 16;
     while (cm->unroll[li] > 1 && cm->unroll[li] * size > 1024) cm->unroll[li] /= 2;
+  }
+}
+
+/* loops that accumulate into memory: a global element loaded and stored by one access (`+=`)
+ * whose index does not change in the loop. The next iteration's load is of the element this one
+ * stores, so unrolled copies cannot issue their loads together: a memory round trip per
+ * iteration (the naive thread-per-column covariance, symmat[j1*M + j2] += ... over i, measured
+ * 1,100 ms on an H200 against 8.7 ms estimated with the overlap: issue 28). */
+static void find_carried(CostModel *cm) {
+  cm->carried = xmalloc((size_t)cm->nloops + 1);
+  for (int i = 0; i < facts_naccesses(cm->f); i++) {
+    const Access *a = facts_access(cm->f, i);
+    if (a->loop < 0 || !a->load || !a->store || a->atomic || a->space != SPACE_GLOBAL || !a->index.ok || a->indirect) continue;
+    const Loop *l = loop_at(cm, a->loop);
+    int64_t c;
+    if (l->iv && affine_var_coefficient(&a->index, l->iv, &c) && c == 0) cm->carried[a->loop] = true;
   }
 }
 
@@ -741,6 +759,7 @@ CostModel *cost_model_new(const Facts *f) {
   int nf = facts_nfunctions(f);
   for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, mark_addresses, NULL, cm);
   for (int i = 0; i < cm->nloops; i++) choose_unroll(cm, i);
+  find_carried(cm);
   find_known_variables(cm);
   if (kernel && kernel->body) cm->prologue = prologue_of(cm, kernel);
   for (int i = 0; i < nf; i++) walk(facts_function(f, i)->body, assign_pre, NULL, cm);
@@ -756,6 +775,7 @@ CostModel *cost_model_new(const Facts *f) {
 void cost_model_free(CostModel *cm) {
   if (!cm) return;
   free(cm->unroll);
+  free(cm->carried);
   free(cm->known);
   free(cm->hoist);
   free(cm->factor);
@@ -796,7 +816,7 @@ double cost_stall_share(const CostModel *cm, const Node *n) {
    * grows with the requests in flight. MEMORY_OVERLAP caps the overlap; fitted on the H200. */
   const double MEMORY_OVERLAP = 4;
   int loop = valid(cm, n) ? loop_of(cm, n) : -1;
-  if (loop < 0 || cm->unroll[loop] <= 1) return 1.0;
+  if (loop < 0 || cm->unroll[loop] <= 1 || cm->carried[loop]) return 1.0;
   double u = cm->unroll[loop];
   return 1.0 / (u < MEMORY_OVERLAP || fully_unrolled(cm, loop) ? u : MEMORY_OVERLAP);
 }

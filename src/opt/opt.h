@@ -63,6 +63,7 @@ typedef struct Pass {
   const char *motivation;    /* the analyzer's rule (finding category) that motivates it, or NULL */
   bool remaps_blocks;        /* block b of the variant computes another block's outputs */
   bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
+  bool new_launch;           /* kept, later passes see the launch it made (a new thread dimension), not the original's */
   int model_params;          /* model_chooses: how many leading parameters it chooses jointly (0: one;
                               * 3: the first two jointly, then the third with them fixed) */
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */

@@ -11,14 +11,14 @@
 #include <string.h>
 
 extern const Pass pass_canon;
-extern const Pass pass_reduce, pass_scalar, pass_split, pass_stage, pass_tile, pass_vector, pass_unroll, pass_camping, pass_launch;
+extern const Pass pass_parallel, pass_reduce, pass_scalar, pass_split, pass_stage, pass_tile, pass_vector, pass_unroll, pass_camping, pass_launch;
 /* reduce first: it recognizes a whole kernel (an atomic per thread, a shared-memory tree) and
  * writes it anew, so it must see the statements before another pass renames or regroups them
  * (Yang's order starts with the passes that change how memory is reached, and this one changes
  * every access of the kernel); split regroups threads before stage looks at their accesses;
  * vector merges threads after stage, whose shared tiles it cannot merge; launch last (Yang's
  * Sec. 3.8: the block is sized once the kernel's code is final) */
-static const Pass *const passes[] = {&pass_reduce, &pass_scalar, &pass_split, &pass_stage, &pass_tile, &pass_vector, &pass_unroll, &pass_camping,
+static const Pass *const passes[] = {&pass_parallel, &pass_reduce, &pass_scalar, &pass_split, &pass_stage, &pass_tile, &pass_vector, &pass_unroll, &pass_camping,
                                      &pass_launch};
 
 const Pass *const *opt_passes(int *n) {
@@ -190,6 +190,7 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
                          char *why, size_t whylen) {
   Program *v = program_clone(p);
   if (!v) { snprintf(why, whylen, "the program could not be copied"); return NULL; }
+  Launch grown;   /* after a kept new_launch step: the launch it made (a shallow copy of L) */
   for (int i = 0; i < nsteps; i++) {
     if (!plan_step_kept(&steps[i])) continue;
     PassCtx c;
@@ -198,6 +199,7 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
       program_free(v);
       return NULL;
     }
+    if (steps[i].pass->new_launch && c.changes_launch) { grown = *L; memcpy(grown.grid, c.new_grid, sizeof grown.grid); memcpy(grown.block, c.new_block, sizeof grown.block); L = &grown; }
   }
   return v;
 }
@@ -399,6 +401,8 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     }
     if (v) program_free(v);
   }
+  Launch grown;              /* after a kept new_launch step (parallel): the launch it made, which */
+  const Launch *Lp = &L;     /* later passes see (a shallow copy of L: the same buffers and arguments) */
   for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
     const Pass *ps = all[i];
     if (o->only && !opt_listed(o->only, ps->name)) continue;
@@ -412,18 +416,19 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       launch_free(&L);
       return 2;
     }
-    if (ps->model_chooses && o->estimate && !given[0]) choose_value(ps, cur, &L, in, o, st, given);
+    if (ps->model_chooses && o->estimate && !given[0]) choose_value(ps, cur, Lp, in, o, st, given);
     Program *v = program_clone(cur);
     if (!v) { snprintf(st->why, sizeof st->why, "the program could not be copied"); continue; }
     PassCtx c;
     st->mutation = o->mutation_pass == i ? o->mutation : 0;
-    bool ok = run_pass_protected(ps, v, &L, in->m, st->param, st->mutation, &c);
+    bool ok = run_pass_protected(ps, v, Lp, in->m, st->param, st->mutation, &c);
     st->legality = c.legality;   /* LEGAL with !ok: apply failed (why says so) */
     snprintf(st->why, sizeof st->why, "%s", c.why);
     snprintf(st->did, sizeof st->did, "%s", c.did);
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
     if (c.legality == LEGAL) motivation(fs, ps, c.site, st->motivation, sizeof st->motivation);
     if (c.changes_launch) memcpy(st->cover, c.cover, sizeof st->cover);
+    if (c.changes_launch && Lp != &L) st->cover[1] = st->cover[2] = 0;   /* no block of the original's 1-D launch covers it along y */
     st->spec = c.spec | (c.changes_launch && !c.grid_generic ? OPT_SPEC_GRID : 0u);
     if (!ok) { program_free(v); continue; }
     st->applied = true;
@@ -454,6 +459,12 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     if (c.changes_launch) {
       memcpy(plan->grid, c.new_grid, sizeof plan->grid);
       memcpy(plan->block, c.new_block, sizeof plan->block);
+    }
+    if (ps->new_launch && c.changes_launch) {
+      grown = L;
+      memcpy(grown.grid, c.new_grid, sizeof grown.grid);
+      memcpy(grown.block, c.new_block, sizeof grown.block);
+      Lp = &grown;
     }
     if (ps->remaps_blocks) plan->permuted = true;
     plan->chain[plan->nchain++] = v;

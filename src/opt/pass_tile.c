@@ -41,7 +41,8 @@ typedef struct {
   Obj *row, *col, *k, *acc;
   Node *pre[MAX_PRE]; int npre;      /* invariant declarations before the guard, printed as they are */
   Node *conj[MAX_CONJ]; int nconj;   /* the guard's && terms */
-  int conj_dep[MAX_CONJ];            /* D_ROW, D_COL or 0 */
+  int conj_dep[MAX_CONJ];            /* D_ROW, D_COL, both (a triangular bound: row >= col) or 0 */
+  int ntri;                          /* terms on both the row and the column */
   Node *acc_decl, *loop, *lo, *hi, *upd, *post;
   Node *la, *lb;                     /* the loads shared along x (row, k) and along y (k, col) */
   Obj *pa, *pb;
@@ -162,6 +163,34 @@ static bool list_writes(Node *list, Obj *v) {
   return false;
 }
 
+/* e is linear in the row and the column: sums and differences of them, integer constants times
+ * them, and terms on neither (parameters, invariants) */
+static bool linear_rc(const Shape *s, Node *e) {
+  e = rw_strip(e);
+  if (!is_integer(e->ty)) return false;
+  int d = deps(s, e, NULL, NULL, false);
+  if (!(d & (D_ROW | D_COL))) return d == 0;
+  switch (e->kind) {
+  case ND_VAR: return e->var == s->row || e->var == s->col;
+  case ND_ADD: case ND_SUB: return linear_rc(s, e->lhs) && linear_rc(s, e->rhs);
+  case ND_NEG: return linear_rc(s, e->lhs);
+  case ND_MUL: {
+    int64_t v;
+    return (node_int_constant(rw_strip(e->lhs), &v) && linear_rc(s, e->rhs)) || (node_int_constant(rw_strip(e->rhs), &v) && linear_rc(s, e->lhs));
+  }
+  default: return false;
+  }
+}
+
+/* a triangular bound: `a CMP b` (<, <=, >, >=) with a - b linear in the row and the column, so
+ * that it holds somewhere in a rectangle of outputs exactly when it holds at one of its corners */
+static bool linear_cmp(const Shape *s, Node *t) {
+  t = rw_strip(t);
+  if (t->kind != ND_LT && t->kind != ND_LE && t->kind != ND_GT && t->kind != ND_GE) return false;
+  bool u = (t->lhs->ty && t->lhs->ty->is_unsigned) || (t->rhs->ty && t->rhs->ty->is_unsigned);
+  return !u && linear_rc(s, t->lhs) && linear_rc(s, t->rhs);
+}
+
 static Legality find(PassCtx *c, Shape *s) {
   memset(s, 0, sizeof *s);
   const Launch *L = c->L;
@@ -206,10 +235,12 @@ static Legality find(PassCtx *c, Shape *s) {
     for (int i = nt - 1; i >= 0; i--) {   /* in source order */
       Node *term = terms[i];
       int d = deps(s, term, NULL, NULL, false);
-      if (d & ~(D_ROW | D_COL) || (d & (D_ROW | D_COL)) == (D_ROW | D_COL) || !rw_pure(term)) {
-        snprintf(c->why, sizeof c->why, "line %d: a guard term on both the row and the column, or on more", tok_loc(term->tok).line);
+      bool tri = (d & (D_ROW | D_COL)) == (D_ROW | D_COL) && linear_cmp(s, term);
+      if (d & ~(D_ROW | D_COL) || ((d & (D_ROW | D_COL)) == (D_ROW | D_COL) && !tri) || !rw_pure(term)) {
+        snprintf(c->why, sizeof c->why, "line %d: a guard term on both the row and the column other than a linear comparison, or on more", tok_loc(term->tok).line);
         return NOT_APPLICABLE;
       }
+      s->ntri += tri;
       s->conj_dep[s->nconj] = d;
       s->conj[s->nconj++] = term;
     }
@@ -345,7 +376,7 @@ static char *expr_with(Node *e, Sub *u) {
 /* the guard terms of one kind (D_ROW, D_COL, or both) with the row/col written as given */
 static void guard_terms(Buf *b, const Shape *s, int want, Sub *u) {
   for (int i = 0; i < s->nconj; i++) {
-    if (s->conj_dep[i] && !(s->conj_dep[i] & want)) continue;
+    if (s->conj_dep[i] & ~want) continue;   /* a load's tile is guarded by its own dimension's terms only */
     buf_printf(b, " && %s", expr_with(s->conj[i], u));
   }
 }
@@ -707,6 +738,24 @@ static bool apply(PassCtx *c) {
   buf_printf(&o, "  const int %s = threadIdx.x, %s = threadIdx.y, %s = %s * %d + %s;\n", g.tx, g.ty, g.tid, g.ty, g.TX, g.tx);
   buf_printf(&o, "  const int %s = blockIdx.y * %d, %s = blockIdx.x * %d;\n", g.row0, g.BM, g.col0, g.BN);
   Sub none = {.s = &s};
+  if (s.ntri) {
+    /* a block whose outputs all fail a triangular bound has nothing to do (the bound is linear:
+     * it holds in the tile iff at one of its corners); the block leaves before any barrier */
+    Buf skip = {0};
+    for (int i = 0; i < s.nconj; i++) {
+      if (s.conj_dep[i] != (D_ROW | D_COL)) continue;
+      buf_printf(&skip, "%s!(", skip.len ? " || " : "");
+      for (int r = 0; r < 2; r++)
+        for (int q = 0; q < 2; q++) {
+          Sub cu = {.s = &s, .row = fmt("(%s + %d)", g.row0, r ? g.BM - 1 : 0), .col = fmt("(%s + %d)", g.col0, q ? g.BN - 1 : 0)};
+          buf_printf(&skip, "%s(%s)", r || q ? " || " : "", expr_with(s.conj[i], &cu));
+        }
+      buf_puts(&skip, ")");
+    }
+    if (c->mutation != 6) buf_printf(&o, "  if (%s) return;   /* an empty tile of the triangle */\n", skip.s);
+    else buf_printf(&o, "  if (!(%s)) return;   /* broken: the full tiles skipped */\n", skip.s);
+    buf_free(&skip);
+  }
   buf_printf(&o, "  %s %s[%d][%d];\n", g.tacc, g.accv, g.TM, g.TN);
   Buf cond = {0};
   buf_printf(&cond, "%s < %s && %s < %s", s.row->name, g.YTs, s.col->name, g.XTs);
@@ -823,8 +872,8 @@ const Pass pass_tile = {
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
-  .nmutations = 5,
+  .nmutations = 6,
   .mutation_names = {"a register tile read at the wrong index", "the barrier between two steps of the pipeline dropped", "the ragged last step of k dropped",
                      "two elements of a 128-bit tile load (or of its element-wise async copies) swapped",
-                     "the wait for a stage's async copies dropped (prefetch 3, 4)"},
+                     "the wait for a stage's async copies dropped (prefetch 3, 4)", "triangular bounds: the non-empty tiles skipped instead of the empty ones"},
 };

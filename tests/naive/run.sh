@@ -4,6 +4,8 @@
 #   products (gemm, 2mm, syrk, covariance)        -> tile   (block and register tiles)
 #   row mat-vecs (gemv, atax1, bicg2, mvt1)       -> split  (the row's sum across a warp's lanes)
 #   column mat-vecs (atax2, bicg1, mvt2)          -> split  (along y: the column's sum across rows of the block)
+#   thread-per-column statistics (covar_c, corr_c) -> parallel (the column loop on threadIdx.y),
+#                                                    then tile for covariance (a triangular product)
 # The question here is the pass's legality on the canonical form, so the model is not asked
 # (--no-estimate) and the sizes are small enough for the interpreter: the pass must apply and
 # verify. Every other kernel (column mat-vecs, rank-1 update, stencils, a triangular solve step)
@@ -24,6 +26,8 @@ while read -r file kernel want; do
   case "$want" in
     tile)  opts=(--passes tile -D N=128 -D M=128);;
     split) opts=(--passes scalar,split -D N=256);;
+    parallel) opts=(--passes parallel -D N=64 -D M=64);;
+    parallel,tile) opts=(--passes parallel,tile -D N=64 -D M=64);;
     *)     opts=(-D N=128 -D M=128 -D NX=128 -D NY=128 -D J=10);;
   esac
   "$carve" optimize "$f" --kernel "$kernel" --no-estimate "${opts[@]}" -o "$t/out.cu" 2> "$t/plan"
@@ -31,8 +35,10 @@ while read -r file kernel want; do
   check $rc "$file $kernel: optimize exits 0 ($(tail -1 "$t/plan"))"
   ! grep -q "rejected" "$t/plan"; check $? "$file $kernel: no step rejected by verification: $(grep rejected "$t/plan")"
   if [ "$want" != "-" ]; then
-    grep -qE "^carve optimize: $want +applied, verified" "$t/plan"
-    check $? "$file $kernel: $want applied and verified: $(grep -E "canon|$want" "$t/plan" | cut -c1-300)"
+    for w in ${want//,/ }; do
+      grep -qE "^carve optimize: $w +applied, verified" "$t/plan"
+      check $? "$file $kernel: $w applied and verified: $(grep -E "canon|$w" "$t/plan" | cut -c1-300)"
+    done
   fi
   [ $rc = 0 ] && "$carve" run "$t/out.cu" > /dev/null 2>&1; check $? "$file $kernel: the output runs as it is (carve run)"
 done <<'EOF'
@@ -46,6 +52,8 @@ syrk_a.cu     syrk          tile
 syrk_b.cu     syrk_rows     tile
 covar_a.cu    covar_kernel  tile
 covar_b.cu    covar_kernel  tile
+covar_c.cu    covar_kernel  parallel,tile
+corr_c.cu     corr_kernel   parallel
 gemv_a.cu     gemv          split
 gemv_b.cu     gemv_rows     split
 atax_a.cu     atax1         split
