@@ -95,16 +95,71 @@ static bool names_thread(const Affine *a) {
       if (a->t[i].sym[s].kind == SYM_TID || a->t[i].sym[s].kind == SYM_CTAID || a->t[i].sym[s].kind == SYM_PROGRESS) return true;
   return false;
 }
-/* the coefficient of the term that is exactly these symbols (sorted as affine.c sorts them: by name) */
-static int64_t coef_of(const Affine *a, SymKind k1, SymKind k2, int dim) {
-  for (int i = 0; i < a->n; i++) {
+
+static bool is_sym(const Sym *s, SymKind k, int dim, const Obj *var) { return s->kind == k && (var ? s->var == var : s->dim == dim); }
+
+/* the polynomial that multiplies the symbols (k1, and k2 when k2 != k1) in a: the terms holding
+ * each exactly once, with them removed; *rest: whether another term holds k1 (or k2) otherwise */
+static Affine coef_poly(const Affine *a, SymKind k1, SymKind k2, int dim, const Obj *var, bool *rest) {
+  Affine r = {.ok = a->ok};
+  *rest = false;
+  for (int i = 0; i < a->n && r.ok; i++) {
     const Term *t = &a->t[i];
-    if (k2 == SYM_WARPSIZE && t->deg == 1 && t->sym[0].kind == k1 && t->sym[0].dim == dim) return t->coef;
-    if (k2 != SYM_WARPSIZE && t->deg == 2 && t->sym[0].dim == dim && t->sym[1].dim == dim &&
-        ((t->sym[0].kind == k1 && t->sym[1].kind == k2) || (t->sym[0].kind == k2 && t->sym[1].kind == k1)))
-      return t->coef;
+    int n1 = 0, n2 = 0;
+    for (int s = 0; s < t->deg; s++) { n1 += is_sym(&t->sym[s], k1, dim, var); n2 += k2 != k1 && is_sym(&t->sym[s], k2, dim, var); }
+    bool want = n1 == 1 && (k2 == k1 || n2 == 1);
+    if (!want) { if (n1 || n2) *rest = true; continue; }
+    Term m = {t->coef, 0, {{0}}};
+    for (int s = 0; s < t->deg; s++)
+      if (!is_sym(&t->sym[s], k1, dim, var) && !(k2 != k1 && is_sym(&t->sym[s], k2, dim, var))) m.sym[m.deg++] = t->sym[s];
+    if (r.n == AFFINE_TERMS) { r.ok = false; break; }
+    r.t[r.n++] = m;
   }
-  return 0;
+  return r;
+}
+
+/* a == c * b for a small nonzero integer c */
+static bool multiple_of(const Affine *a, const Affine *b) {
+  if (!b->n) return false;
+  for (int64_t c = -4; c <= 4; c++) {
+    if (!c) continue;
+    Affine cb = *b, dd;
+    for (int i = 0; i < cb.n; i++) cb.t[i].coef *= c;
+    if (affine_sub(a, &cb, &dd) && !dd.n) return true;
+  }
+  return false;
+}
+
+/* the row stride S of an index (what multiplies threadIdx.d), when the index reaches its row as
+ * S*(blockIdx.d*blockDim.d + threadIdx.d) does: no tile constant for blockDim.d, no other
+ * blockIdx.d or threadIdx.d term */
+static bool row_stride(const Affine *a, int d, Affine *S) {
+  bool r1, r2;
+  *S = coef_poly(a, SYM_TID, SYM_TID, d, NULL, &r1);
+  Affine B = coef_poly(a, SYM_CTAID, SYM_NTID, d, NULL, &r2), dd;
+  return S->ok && S->n && !r1 && !r2 && affine_sub(S, &B, &dd) && !dd.n;
+}
+
+/* a load whose rows the merged rows share: another load of the buffer one or a few rows away
+ * (their indices differ by a small multiple of the row stride), or a loop whose counter walks
+ * rows (its coefficient is such a multiple: the loop's unrolled copies and the merged rows meet) */
+static bool shares_rows(Facts *f, const Access *a, int d) {
+  Affine S;
+  if (!row_stride(&a->index, d, &S)) return false;
+  for (int k = 0; k < facts_naccesses(f); k++) {
+    const Access *b = facts_access(f, k);
+    Affine dd;
+    if (b != a && b->load && b->base == a->base && b->index.ok && affine_sub(&a->index, &b->index, &dd) && multiple_of(&dd, &S)) return true;
+  }
+  for (int i = 0; i < a->index.n; i++)
+    for (int s = 0; s < a->index.t[i].deg; s++) {
+      const Sym *y = &a->index.t[i].sym[s];
+      if (y->kind != SYM_LOOP || !y->var) continue;
+      bool rest;
+      Affine L = coef_poly(&a->index, SYM_LOOP, SYM_LOOP, 0, y->var, &rest);
+      if (!rest && multiple_of(&L, &S)) return true;
+    }
+  return false;
 }
 
 static int dim_of(const PassCtx *c) { return c->param[1] == 2 ? 2 : 1; }
@@ -116,20 +171,17 @@ static Legality stencil_facts(PassCtx *c, Scan *s) {
   Facts *f = facts_new(c->p, c->k);
   Legality r = LEGAL;
   int neighbours = 0;
-  Affine ref = {0};
   for (int i = 0; i < s->n; i++) {
     Node *lhs = s->st[i].stmt->lhs->lhs;
     bool ind = false;
-    Affine a = facts_index_form(f, lhs, &ind);
+    Affine a = facts_index_form(f, lhs, &ind), S;
     if (!a.ok || ind) {
       snprintf(c->why, sizeof c->why, "the store to '%s' has no affine index", s->st[i].param->name);
       r = NOT_APPLICABLE;
       goto out;
     }
-    int64_t t = coef_of(&a, SYM_TID, SYM_WARPSIZE, d), bt = coef_of(&a, SYM_CTAID, SYM_NTID, d), b = coef_of(&a, SYM_CTAID, SYM_WARPSIZE, d);
-    if (!t || bt != t || b) {
-      snprintf(c->why, sizeof c->why, "the store to '%s' is not at blockIdx.%s*blockDim.%s + threadIdx.%s (%s)", s->st[i].param->name, dn, dn, dn,
-               b ? "blockIdx scaled by a tile constant" : "threadIdx does not index it so");
+    if (!row_stride(&a, d, &S)) {
+      snprintf(c->why, sizeof c->why, "the store to '%s' is not at a row of blockIdx.%s*blockDim.%s + threadIdx.%s", s->st[i].param->name, dn, dn, dn);
       r = NOT_APPLICABLE;
       goto out;
     }
@@ -139,13 +191,12 @@ static Legality stencil_facts(PassCtx *c, Scan *s) {
         r = NOT_APPLICABLE;
         goto out;
       }
-    if (i == 0) ref = a;
   }
   for (int k = 0; k < facts_naccesses(f); k++) {
     const Access *a = facts_access(f, k);
     if (a->space == SPACE_LOCAL || a->space == SPACE_CONST) continue;
     if (a->space != SPACE_GLOBAL || !a->base || a->indirect || !a->index.ok || a->atomic || a->fn != c->k) {
-      snprintf(c->why, sizeof c->why, "an access (line %d) is not an affine global access of a parameter", a->node->tok->line);
+      snprintf(c->why, sizeof c->why, "an access (line %d) is not an affine global access of a parameter (%s)", a->node->tok->line, a->space != SPACE_GLOBAL ? "not global" : !a->base ? "a computed base" : a->indirect || !a->index.ok ? "no affine index" : a->atomic ? "an atomic" : "in a device function");
       r = NOT_APPLICABLE;
       goto out;
     }
@@ -161,10 +212,9 @@ static Legality stencil_facts(PassCtx *c, Scan *s) {
       }
       continue;
     }
-    Affine off;
     if (si >= 0) {
       bool ind = false;
-      Affine w = facts_index_form(f, s->st[si].stmt->lhs->lhs, &ind);
+      Affine w = facts_index_form(f, s->st[si].stmt->lhs->lhs, &ind), off;
       if (!affine_sub(&a->index, &w, &off) || off.n) {
         snprintf(c->why, sizeof c->why, "'%s' is read at another element than the one stored (line %d): a thread would see another's output",
                  a->base->name, a->node->tok->line);
@@ -174,16 +224,10 @@ static Legality stencil_facts(PassCtx *c, Scan *s) {
       continue;
     }
     if (!names_thread(&a->index)) continue;   /* every thread reads the same element: a coefficient */
-    if (!affine_sub(&a->index, &ref, &off) || names_thread(&off)) {
-      snprintf(c->why, sizeof c->why, "the load of '%s' (line %d) is not at a fixed offset from the stored element", a->base->name,
-               a->node->tok->line);
-      r = NOT_APPLICABLE;
-      goto out;
-    }
-    if (off.n) neighbours++;
+    neighbours += shares_rows(f, a, d);
   }
   if (!neighbours) {
-    snprintf(c->why, sizeof c->why, "no load reads a neighbour of the stored element: nothing for merged rows to share");
+    snprintf(c->why, sizeof c->why, "no load shares its rows with a neighbouring row's: nothing for merged rows to reuse");
     r = NOT_APPLICABLE;
   }
 out:
@@ -205,11 +249,7 @@ static Legality legal(PassCtx *c) {
   if (!s.reads_tid) { snprintf(c->why, sizeof c->why, "the kernel does not read threadIdx.%s", dn); return NOT_APPLICABLE; }
   if (s.griddim) { snprintf(c->why, sizeof c->why, "it reads gridDim.%s, which the pass changes", dn); return ILLEGAL; }
   if (s.too_many || !s.n) { snprintf(c->why, sizeof c->why, "%s", s.n ? "more than 4 stores" : "no store outside a loop"); return NOT_APPLICABLE; }
-  if (c->L->grid[d] < R) {
-    snprintf(c->why, sizeof c->why, "the grid has %lld block%s along %s, fewer than the factor %d", (long long)c->L->grid[d],
-             c->L->grid[d] == 1 ? "" : "s", dn, R);
-    return NOT_APPLICABLE;
-  }
+  /* a grid with fewer than R blocks along d is one block there: the rows past the original's stop */
   Legality r = stencil_facts(c, &s);
   if (r != LEGAL) return r;
   snprintf(c->why, sizeof c->why, "a stencil: %d outputs down %s per thread, the rows they share loaded once", R, dn);
@@ -295,7 +335,16 @@ static bool interval_guard(Facts *f, Node *g, int dim) {
   return linear_in_row(&l, dim) && linear_in_row(&r, dim);
 }
 
-/* the fast path keeps no mask: every row stores */
+/* the update of v runs whenever the list does: reached through plain blocks only */
+static bool unconditional(Node *list, Obj *v) {
+  for (Node *s = list; s; s = s->next) {
+    if (s->kind == ND_EXPR_STMT && s->lhs->kind == ND_ASSIGN_OP && rw_strip(s->lhs->lhs)->kind == ND_VAR && rw_strip(s->lhs->lhs)->var == v) return true;
+    if (s->kind == ND_BLOCK && unconditional(s->stmts, v)) return true;
+  }
+  return false;
+}
+
+/* the fast path keeps no mask where every row stores */
 static void drop_writes(Node **list, Obj *v) {
   for (Node **slot = list; *slot;) {
     Node *s = *slot;
@@ -457,12 +506,14 @@ static bool apply(PassCtx *c) {
     Node *g = guard_loop(c, loop, form, gi, all);
     if (interval && form == 1 && R > 2) g->inc = rw_assign_op(ND_ADD, rw_var(loop->tok, g->init->var), rw_num(loop->tok, R - 1));   /* the clone's own counter */   /* the first and the last row */
     Node *fl = fast_loop(loop, form, gi);
-    for (int i = 0; i < s.n; i++) drop_writes(&fl->then->stmts, df[i].mask);
+    bool every = true;   /* each row's copy stores in the fast path: no mask there */
+    for (int i = 0; i < s.n; i++) every &= unconditional(fl->then->stmts, df[i].mask);
+    for (int i = 0; i < s.n && every; i++) drop_writes(&fl->then->stmts, df[i].mask);
     Node fhead = {0}, *fcur = &fhead, shead = {0}, *scur = &shead;
     fcur = fcur->next = fl;
     scur = scur->next = loop;
     for (int i = 0; i < s.n; i++) {
-      fcur = fcur->next = flush_store(c, &s.st[i], &df[i], false);
+      fcur = fcur->next = flush_store(c, &s.st[i], &df[i], !every);
       scur = scur->next = flush_store(c, &s.st[i], &df[i], true);
     }
     /* mutation 2: the fast path taken whatever the guard says (the border guard dropped) */
