@@ -48,7 +48,7 @@ grep -q "tile\[16\]\[17\]" "$t/sq.cu" && grep -q "block(16, 16" "$t/sq.cu"; chec
 "$carve" optimize examples/tp.cu --passes stage,bogus 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "no pass named 'bogus'" "$t/err"; check $? "an unknown pass in --passes: $(cat "$t/err")"
 "$carve" optimize examples/tp.cu --passes stage --skip unroll 2> "$t/err" >/dev/null; [ $? = 2 ]; check $? "--passes with --skip is refused"
 "$carve" optimize examples/tp.cu --ncu 2> "$t/err" >/dev/null; [ $? = 2 ] && grep -q "unknown option '--ncu'" "$t/err"; check $? "bench's options are not optimize's: $(cat "$t/err")"
-"$carve" optimize examples/tp.cu -D H=64 -D W=64 --skip stage,split,tile,vector,unroll,camping,scalar,launch -o "$t/none.cu" 2>/dev/null; check $? "every pass skipped"
+"$carve" optimize examples/tp.cu -D H=64 -D W=64 --skip stage,split,tile,stencil,vector,unroll,camping,scalar,launch -o "$t/none.cu" 2>/dev/null; check $? "every pass skipped"
 grep -q "no pass applied" "$t/none.cu"; check $? "prints the kernel unchanged"
 "$carve" optimize /nonexistent.cu 2>/dev/null; [ $? = 2 ]; check $? "a missing file: exit 2"
 # paper machine: diagonal reordering on the GT200

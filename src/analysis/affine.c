@@ -132,6 +132,7 @@ static bool eval_pre(Node *n, void *ctx) {
     pbad(push(e));
     return false;
   case ND_ADD: case ND_SUB: case ND_MUL: case ND_SHL: case ND_NEG: case ND_POS: return true;
+  case ND_DIV: return is_integer(n->ty);   /* a constant over a constant only (eval_post) */
   default: pbad(push(e)); return false;
   }
 }
@@ -165,6 +166,15 @@ static bool eval_post(Node *n, void *ctx) {
     Affine m, c;
     if (!is_const(&e->st[e->sp - 1], &k) || k < 0 || k > 30) pbad(&m);
     else { pconst(&c, (int64_t)1 << k); pmul(&m, &e->st[e->sp - 2], &c); }
+    e->st[e->sp - 2] = m;
+    e->sp--;
+    return true;
+  }
+  case ND_DIV: {   /* `K / 2` of a filter's radius: both constant, non-negative (no rounding question) */
+    int64_t a, b;
+    Affine m;
+    if (!is_const(&e->st[e->sp - 2], &a) || !is_const(&e->st[e->sp - 1], &b) || a < 0 || b <= 0) pbad(&m);
+    else pconst(&m, a / b);
     e->st[e->sp - 2] = m;
     e->sp--;
     return true;

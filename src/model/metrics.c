@@ -449,8 +449,15 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
   int want = max_blocks > 0 ? max_blocks : 2;
   if (total > want) {
-    b.blocks = xmalloc(sizeof(int64_t) * (size_t)want);
+    b.blocks = xmalloc(sizeof(int64_t) * (size_t)(want + 1));
     b.nblocks = launch_sample_blocks(total, want, b.blocks);
+    /* and the block at the middle of every dimension: the first and last blocks of a 2-D grid
+     * hold its border rows, where a stencil's guard idles whole warps (conv2d at 2048: all four
+     * warps of those two blocks run border rows, half their loads skipped) */
+    int64_t mid = L->grid[0] / 2 + L->grid[0] * (L->grid[1] / 2 + L->grid[1] * (L->grid[2] / 2));
+    bool have = false;
+    for (int i = 0; i < b.nblocks; i++) have |= b.blocks[i] == mid;
+    if (!have && mid < total) b.blocks[b.nblocks++] = mid;
   }
   Hooks h = {.ctx = &b, .access = on_access, .branch = on_branch, .node = on_node, .want_block = b.nblocks ? want_block : NULL,
              .want_warp = first_warp};

@@ -6,6 +6,7 @@
 #   column mat-vecs (atax2, bicg1, mvt2)          -> split  (along y: the column's sum across rows of the block)
 #   thread-per-column statistics (covar_c, corr_c) -> parallel (the column loop on threadIdx.y),
 #                                                    then tile for covariance (a triangular product)
+#   stencils (conv2d, jacobi2d, fdtd2d, conv3d)   -> stencil (rows merged down y or z, shared loads)
 # The question here is the pass's legality on the canonical form, so the model is not asked
 # (--no-estimate) and the sizes are small enough for the interpreter: the pass must apply and
 # verify. Every other kernel (column mat-vecs, rank-1 update, stencils, a triangular solve step)
@@ -28,6 +29,7 @@ while read -r file kernel want; do
     split) opts=(--passes scalar,split -D N=256);;
     parallel) opts=(--passes parallel -D N=64 -D M=64);;
     parallel,tile) opts=(--passes parallel,tile -D N=64 -D M=64);;
+    stencil) opts=(--passes stencil -D N=128 -D NX=128 -D NY=128 -D NI=64 -D NJ=64 -D NK=64);;
     *)     opts=(-D N=128 -D M=128 -D NX=128 -D NY=128 -D J=10);;
   esac
   "$carve" optimize "$f" --kernel "$kernel" --no-estimate "${opts[@]}" -o "$t/out.cu" 2> "$t/plan"
@@ -74,12 +76,14 @@ corr_a.cu     std_kernel    -
 corr_b.cu     std_kernel    -
 ger_a.cu      ger           -
 ger_b.cu      ger_flat      -
-conv2d_a.cu   conv2d        -
-conv2d_b.cu   conv2d_k      -
-jacobi2d_a.cu jacobi2d      -
-jacobi2d_b.cu jacobi2d_rows -
-fdtd2d_a.cu   fdtd_hz       -
-fdtd2d_b.cu   fdtd_hz       -
+conv2d_a.cu   conv2d        stencil
+conv2d_b.cu   conv2d_k      stencil
+jacobi2d_a.cu jacobi2d      stencil
+jacobi2d_b.cu jacobi2d_rows stencil
+fdtd2d_a.cu   fdtd_hz       stencil
+fdtd2d_b.cu   fdtd_hz       stencil
+conv3d_a.cu   conv3d        stencil
+conv3d_b.cu   conv3d_k      stencil
 trisolv_a.cu  trisolv_step  -
 trisolv_b.cu  trisolv_step  -
 EOF
