@@ -397,6 +397,9 @@ struct Program {
 typedef struct HostSkip { struct HostSkip *next; char *name; SrcLoc loc; char *msg; } HostSkip;
 /* the host function `name` (NULL: main) defined in p, or NULL */
 Obj *find_host_function(Program *p, const char *name);
+/* the first function reachable from f by calls that was defined but whose body carve could not
+ * read (its first error in the HostSkip), *caller the function calling it; NULL if none */
+HostSkip *host_unread_callee(Program *p, Obj *f, Obj **caller);
 
 Program *parse(Token *tok);
 Obj *find_kernel(Program *p, const char *name);

@@ -1346,8 +1346,8 @@ static Node *initializer_at(Token **rest, Token *tok, Type *ty) {
 
 /* ---------------- declarations inside functions ---------------- */
 static void check_local_type(Type *ty, Token *tok) {
-  if (ty->kind == TY_VOID) error_tok(tok, "variable has incomplete type 'void'");
-  if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable has incomplete type '%s'", type_name(ty));
+  if (ty->kind == TY_VOID) error_tok(tok, "variable '%.*s' has incomplete type 'void'", tok->len, tok->loc);
+  if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable '%.*s' has incomplete type '%s'", tok->len, tok->loc, type_name(ty));
 }
 
 
@@ -3221,6 +3221,7 @@ static const char host_prelude_text[] =
   "typedef long clock_t;\n"
   "typedef long time_t;\n"
   "struct timeval { long tv_sec; long tv_usec; };\n"
+  "struct timezone { int tz_minuteswest; int tz_dsttime; };\n"
   "struct timespec { long tv_sec; long tv_nsec; };\n"
   "struct cudaDeviceProp { char name[256]; size_t totalGlobalMem; size_t sharedMemPerBlock; int regsPerBlock;\n"
   "  int warpSize; int maxThreadsPerBlock; int maxThreadsDim[3]; int maxGridSize[3]; int clockRate;\n"
@@ -3236,6 +3237,9 @@ static const char host_prelude_text[] =
   "void *memset(void *, int, size_t); int memcmp(const void *, const void *, size_t);\n"
   "size_t strlen(const char *); int strcmp(const char *, const char *); int strncmp(const char *, const char *, size_t);\n"
   "char *strcpy(char *, const char *); char *strncpy(char *, const char *, size_t);\n"
+  "char *strcat(char *, const char *); char *strncat(char *, const char *, size_t);\n"
+  "char *strchr(const char *, int); char *strrchr(const char *, int); char *strstr(const char *, const char *);\n"
+  "unsigned int sleep(unsigned int); int usleep(unsigned int);\n"
   "int rand(void); void srand(unsigned int); double drand48(void); void srand48(long);\n"
   "int atoi(const char *); long atol(const char *); double atof(const char *);\n"
   "long strtol(const char *, void *, int); unsigned long strtoul(const char *, void *, int); double strtod(const char *, void *);\n"
@@ -3410,6 +3414,37 @@ Obj *find_host_function(Program *p, const char *name) {
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->is_host && f->is_definition && f->body && !f->is_kernel && !strcmp(f->name, name)) return f;
   return NULL;
+}
+
+/* the host functions reachable from f by calls: the first one called whose body carve could not
+ * read (a HostSkip) and, in *caller, the function that calls it; NULL when every callee that has
+ * no body is a library function (the host runtime's) */
+typedef struct { Program *p; Obj **seen; int n; HostSkip *hit; Obj *caller, *cur; } Unread;
+static bool unread_call(Node *n, void *ctx);
+static void unread_fn(Unread *u, Obj *f) {
+  for (int i = 0; i < u->n; i++) if (u->seen[i] == f) return;
+  u->seen = xrealloc(u->seen, sizeof(Obj *) * (size_t)(u->n + 1));
+  u->seen[u->n++] = f;
+  Obj *saved = u->cur;
+  u->cur = f;
+  if (f->body) walk(f->body, unread_call, NULL, u);
+  u->cur = saved;
+}
+static bool unread_call(Node *n, void *ctx) {
+  Unread *u = ctx;
+  if (u->hit || n->kind != ND_CALL || !n->fn || n->fn->is_host_lib) return !u->hit;
+  Obj *def = n->fn->body ? n->fn : find_host_function(u->p, n->fn->name);
+  if (def) { unread_fn(u, def); return !u->hit; }
+  for (HostSkip *h = u->p->host_skipped; h; h = h->next)
+    if (!strcmp(h->name, n->fn->name)) { u->hit = h; u->caller = u->cur; return false; }
+  return true;
+}
+HostSkip *host_unread_callee(Program *p, Obj *f, Obj **caller) {
+  Unread u = {p, NULL, 0, NULL, NULL, NULL};
+  unread_fn(&u, f);
+  free(u.seen);
+  if (caller) *caller = u.caller;
+  return u.hit;
 }
 
 /* one declaration at file scope */
