@@ -2452,7 +2452,7 @@ static Node *funcall(Token **rest, Token *tok) {
 static Type *cg_type(int group) {
   Type *t = copy_type(ty_int);
   t->typedef_name = group == -1 ? "cooperative_groups::thread_block" : group == -2 ? "cooperative_groups::thread_block_tile"
-                                : fmt("cooperative_groups::thread_block_tile<%d>", group);
+                  : group == -3 ? "cooperative_groups::grid_group" : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
 }
@@ -2461,6 +2461,7 @@ static void define_cg_types(void) {
   push_global("cooperative_groups::thread_block")->type_def = cg_type(-1);
   push_global("cooperative_groups::thread_group")->type_def = cg_type(-1);
   push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
+  push_global("cooperative_groups::grid_group")->type_def = cg_type(-3);
 }
 
 static int tile_size(Token **rest, Token *tok) {
@@ -2514,6 +2515,40 @@ static Node *block_rank(Token *t) {
 static Node *block_size(Token *t) {
   return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), sreg(t, SR_NTID, 2), t));
 }
+/* the block's rank in the grid and the grid's blocks (grid_group::block_rank, num_blocks) */
+static Node *grid_block_rank(Token *t) {
+  Node *yx = new_binary(ND_MUL, sreg(t, SR_CTAID, 1), sreg(t, SR_NCTAID, 0), t);
+  Node *zxy = new_binary(ND_MUL, sreg(t, SR_CTAID, 2), new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t), t);
+  return typed(new_binary(ND_ADD, new_binary(ND_ADD, sreg(t, SR_CTAID, 0), yx, t), zxy, t));
+}
+static Node *grid_blocks(Token *t) {
+  return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t), sreg(t, SR_NCTAID, 2), t));
+}
+
+/* grid_group::sync(): a barrier across every block. carve's engines run the blocks of a launch one
+ * after another, so it is a block barrier when the grid has one block and otherwise a fault that
+ * says so (an assert whose text is the reason), never a barrier silently missing */
+static const BuiltinDef *find_builtin(const char *name);
+static Node *grid_sync(Token *t) {
+  Node *c = new_node(ND_CALL, t);
+  c->builtin = BI_ASSERT;
+  c->args = typed(new_binary(ND_EQ, grid_blocks(t), uconst(t, 1), t));
+  coerce_arg(&c->args, ty_bool);
+  Token *s = arena_alloc(sizeof(Token));
+  *s = *t;
+  s->kind = TK_STR;
+  s->origin = t;
+  s->macro = NULL;
+  s->str = "unsupported: grid-wide sync (cooperative_groups::grid_group::sync) in a launch of more than one block: "
+           "carve runs the blocks one after another";
+  Node *text = new_node(ND_STR, s);
+  text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
+  c->args->next = text;
+  c->nargs = 1;
+  c->ty = ty_void;
+  Node *bar = builtin_call(t, find_builtin("__syncthreads"), new_node(ND_CALL, t));
+  return typed(new_binary(ND_COMMA, c, bar, t));
+}
 
 static const BuiltinDef *find_builtin(const char *name) {
   for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
@@ -2523,6 +2558,15 @@ static const BuiltinDef *find_builtin(const char *name) {
 
 /* what g.method(args) does, for a group of size n (-1: the block) */
 static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs) {
+  if (n == -3) {   /* grid_group */
+    if (!strcmp(m, "sync")) return grid_sync(t);
+    if (!strcmp(m, "thread_rank")) return typed(new_binary(ND_ADD, new_binary(ND_MUL, grid_block_rank(t), block_size(t), t), block_rank(t), t));
+    if (!strcmp(m, "size") || !strcmp(m, "num_threads")) return typed(new_binary(ND_MUL, grid_blocks(t), block_size(t), t));
+    if (!strcmp(m, "block_rank")) return grid_block_rank(t);
+    if (!strcmp(m, "num_blocks")) return grid_blocks(t);
+    if (!strcmp(m, "is_valid")) return uconst(t, 1);
+    error_tok(t, "unsupported: cooperative groups method '%s' on a grid_group", m);
+  }
   if (!strcmp(m, "sync")) {
     Node *c = new_node(ND_CALL, t);
     if (n < 0) return builtin_call(t, find_builtin("__syncthreads"), c);
@@ -2589,11 +2633,17 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
     *rest = tok;
     return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-1));
   }
+  if (!strcmp(f, "this_grid")) {   /* a value like this_thread_block()'s; its methods are lowered */
+    tok = skip(skip(tok->next, "("), ")");
+    *rest = tok;
+    return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-3));
+  }
   if (!strcmp(f, "tiled_partition")) {
     if (!tok_equal(tok->next, "<")) error_tok(tok->next, "unsupported: tiled_partition with a size at run time (write tiled_partition<N>(g))");
     int n = tile_size(&tok, tok->next);
     Node *g = cg_group_arg(&tok, skip(tok, "("));
     *rest = skip(tok, ")");
+    if (g->ty->cg_group == -3) error_tok(g->tok, "a thread_block_tile comes from a thread_block or a tile, not a grid_group");
     if (g->ty->cg_group > 0 && n > g->ty->cg_group) error_tok(name, "a tile of %d threads cannot come from a tile of %d", n, g->ty->cg_group);
     return cg_node(CG_TILED, name, g, NULL, cg_type(n));
   }
@@ -2605,6 +2655,7 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
   }
   if (!strcmp(f, "reduce")) {
     Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    if (g->ty->cg_group == -3) error_tok(g->tok, "unsupported: reduce over a grid_group (cooperative groups reduce a thread_block_tile)");
     if (g->ty->cg_group < 0) error_tok(g->tok, "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
     Node *v = assign(&tok, skip(tok, ","));
     add_type(v);
@@ -2751,7 +2802,7 @@ static Node *primary(Token **rest, Token *tok) {
     VarScope *vs = find_var(tok);
     if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
     const char *cgf = vs ? NULL : cg_member(tok);
-    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
+    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "this_grid") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
       return cg_call(rest, tok, cgf);
     if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
