@@ -82,7 +82,7 @@ typedef enum {
   TY_FLOAT, TY_DOUBLE, TY_ENUM, TY_PTR, TY_ARRAY, TY_STRUCT, TY_FUNC
 } TypeKind;
 
-enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_GRID_CONSTANT = 8 };
 
 struct Type {
   TypeKind kind;

@@ -715,6 +715,8 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
       continue;
     }
     if (tok_equal(tok, "volatile")) { qual |= Q_VOLATILE; tok = tok->next; continue; }
+    /* __grid_constant__ (a const kernel parameter whose address may be taken): kept, printed */
+    if (tok_equal(tok, "__grid_constant__")) { qual |= Q_GRID_CONSTANT; tok = tok->next; continue; }
     if (tok_equal(tok, "restrict") || tok_equal(tok, "__restrict__") || tok_equal(tok, "__restrict")) { qual |= Q_RESTRICT; tok = tok->next; continue; }
     if (tok_equal(tok, "auto")) {
       if (counter) error_tok(tok, "invalid combination of type specifiers");
@@ -1270,7 +1272,7 @@ static bool is_typename(Token *tok) {
     "static", "extern", "signed", "unsigned", "const", "volatile", "restrict", "__restrict__",
     "__restrict", "float", "double", "inline", "__inline__", "register", "constexpr", "__align__",
     "_Alignas", "alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
-    "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class",
+    "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class", "__grid_constant__",
   };
   if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
@@ -2020,6 +2022,13 @@ static const BuiltinDef builtin_defs[] = {
   {"atomicMin", BI_ATOMIC_MIN, 2}, {"atomicMax", BI_ATOMIC_MAX, 2}, {"atomicInc", BI_ATOMIC_INC, 2},
   {"atomicDec", BI_ATOMIC_DEC, 2}, {"atomicCAS", BI_ATOMIC_CAS, 3}, {"atomicAnd", BI_ATOMIC_AND, 2},
   {"atomicOr", BI_ATOMIC_OR, 2}, {"atomicXor", BI_ATOMIC_XOR, 2},
+  /* the _system and _block scopes: one memory and one order in carve's engines, the same operation */
+  {"atomicAdd_system", BI_ATOMIC_ADD, 2}, {"atomicSub_system", BI_ATOMIC_SUB, 2}, {"atomicExch_system", BI_ATOMIC_EXCH, 2}, {"atomicMin_system", BI_ATOMIC_MIN, 2},
+  {"atomicMax_system", BI_ATOMIC_MAX, 2}, {"atomicInc_system", BI_ATOMIC_INC, 2}, {"atomicDec_system", BI_ATOMIC_DEC, 2}, {"atomicCAS_system", BI_ATOMIC_CAS, 3},
+  {"atomicAnd_system", BI_ATOMIC_AND, 2}, {"atomicOr_system", BI_ATOMIC_OR, 2}, {"atomicXor_system", BI_ATOMIC_XOR, 2},
+  {"atomicAdd_block", BI_ATOMIC_ADD, 2}, {"atomicSub_block", BI_ATOMIC_SUB, 2}, {"atomicExch_block", BI_ATOMIC_EXCH, 2}, {"atomicMin_block", BI_ATOMIC_MIN, 2},
+  {"atomicMax_block", BI_ATOMIC_MAX, 2}, {"atomicInc_block", BI_ATOMIC_INC, 2}, {"atomicDec_block", BI_ATOMIC_DEC, 2}, {"atomicCAS_block", BI_ATOMIC_CAS, 3},
+  {"atomicAnd_block", BI_ATOMIC_AND, 2}, {"atomicOr_block", BI_ATOMIC_OR, 2}, {"atomicXor_block", BI_ATOMIC_XOR, 2},
   {"__shfl_sync", BI_SHFL, -3}, {"__shfl_up_sync", BI_SHFL_UP, -3}, {"__shfl_down_sync", BI_SHFL_DOWN, -3},
   {"__shfl_xor_sync", BI_SHFL_XOR, -3}, {"__ballot_sync", BI_BALLOT, 2}, {"__any_sync", BI_ANY, 2},
   {"__all_sync", BI_ALL, 2}, {"__activemask", BI_ACTIVEMASK, 0}, {"__popc", BI_POPC, 1}, {"__popcll", BI_POPCLL, 1},
@@ -3454,7 +3463,14 @@ static Node *launch_expr(Token **rest, Token *tok) {
   if (n->nargs != np)
     error_tok(name, "kernel '%s' takes %d argument%s, the launch gives %d", k->name, np, np == 1 ? "" : "s", n->nargs);
   int i = 0;
-  for (Type *p = k->ty->params; p; p = p->next, i++) coerce_arg(nthp(&n->args, i), p);
+  for (Type *p = k->ty->params; p; p = p->next, i++) {
+    /* carve's interpreted host passes each argument as one scalar: a struct by value would arrive
+     * as zeros (silently wrong), so it is an error here and the nvcc route takes the program */
+    if (p->kind == TY_STRUCT)
+      error_tok((*nthp(&n->args, i))->tok, "unsupported: the %s '%s' passed by value to kernel '%s' from host code carve interprets "
+                "(the nvcc route, host code built as C++ by nvcc, runs it: --route nvcc)", p->is_vector ? "vector" : "struct", type_name(p), k->name);
+    coerce_arg(nthp(&n->args, i), p);
+  }
   n->ty = ty_void;
   *rest = tok;
   return n;

@@ -34,6 +34,7 @@ static bool is_done(Printer *p, Type *t) {
 static Type *root(Type *t) { while (t->origin && !t->typedef_name && t->kind == t->origin->kind) t = t->origin; return t; }
 
 static void base_name(Printer *p, Type *t, bool define) {
+  if (t->qual & Q_GRID_CONSTANT) out(p, "__grid_constant__ ");
   if (t->qual & Q_CONST) out(p, "const ");
   if (t->qual & Q_VOLATILE) out(p, "volatile ");
   if (t->typedef_name) { out(p, t->typedef_name); return; }
