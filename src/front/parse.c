@@ -78,6 +78,7 @@ static Type *cg_type(int group);
 static Type *half_type(int which);
 static int tile_size(Token **rest, Token *tok);
 static Node *cg_method(Token **rest, Node *obj, Token *m);
+static Node *half2_ctor(Token *name, Node *call);
 static Node *func_args(Token **rest, Token *tok, Node *call);
 static Node *make_vector_call(Token *name, Type *vt, Node *call);
 static bool strict_const = true;   /* a division by zero is an error (parsing), or just "not constant" */
@@ -1412,7 +1413,7 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       continue;
     }
     Type *ty;
-    if (base->is_vector && tok->kind == TK_IDENT && tok_equal(tok->next, "(") && !is_typename(tok->next->next)) {
+    if ((base->is_vector || base->is_half) && tok->kind == TK_IDENT && tok_equal(tok->next, "(") && !is_typename(tok->next->next)) {
       ty = copy_type(base);   /* C++ constructor syntax: dim3 grid(16, 16); */
       ty->name = tok;
       tok = tok->next;
@@ -1463,6 +1464,25 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       Node *call = new_node(ND_CALL, tn);
       call->args = func_args(&tok, tok->next, call);
       init = coerce_init(make_vector_call(name, ty, call), ty);
+    } else if (ty->is_half && ty->kind != TY_ARRAY && tok_equal(tok, "(") && sc == SC_LOCAL) {
+      /* C++: __half h(1.0f); half2 v(a, b) is cuda_fp16.hpp's __half2(const __half &, const __half &),
+       * written as __halves2half2 (printed so) */
+      Node *call = new_node(ND_CALL, name);
+      call->args = func_args(&tok, tok->next, call);
+      if (ty->is_half == 1) {
+        if (call->nargs != 1) error_tok(name, "a __half is constructed from one value, not %d", call->nargs);
+        init = coerce_init(call->args, ty);
+      } else {
+        if (call->nargs != 2) error_tok(name, "a __half2 is constructed from two __half values, not %d", call->nargs);
+        Token *tn = arena_alloc(sizeof(Token));
+        *tn = *name;
+        tn->loc = "__halves2half2";
+        tn->len = 14;
+        tn->origin = name;
+        tn->macro = NULL;
+        call->tok = tn;
+        init = coerce_init(half2_ctor(tn, call), ty);
+      }
     }
     if ((has_auto(ty) || ty->is_ref) && sc == SC_LOCAL) {
       if (!tok_equal(tok, "=")) error_tok(name, has_auto(ty) ? "declaration with 'auto' needs an initializer" : "a reference needs an initializer");
@@ -2086,9 +2106,9 @@ static void coerce_arg(Node **a, Type *ty) {
   tmp.ty = unqual(ty);
   fake->var = &tmp;
   fake->ty = tmp.ty;
+  Node *next = (*a)->next;   /* before add_type: a conversion built around *a may unlink it */
   Node *as = new_binary(ND_ASSIGN, fake, *a, (*a)->tok);
   add_type(as);
-  Node *next = (*a)->next;
   *a = as->rhs;
   (*a)->next = next;
 }
@@ -2291,6 +2311,33 @@ static Node *half_intrinsic(Token *name, const HalfFn *h, Node *call) {
   call->ival = h->op;
   call->ty = r == 'f' ? ty_float : r == 'i' ? ty_int : r == 'b' ? ty_bool : r == 'F' ? vector_type("float2") : half_type(r == 'h' ? 1 : 2);
   return call;
+}
+
+/* __half2(a, b) as cuda_fp16.hpp's constructor: each value made a __half first (a float as
+ * __float2half would), then __halves2half2 */
+static Node *half2_ctor(Token *name, Node *call) {
+  for (int i = 0; i < call->nargs; i++) {
+    Node **a = nthp(&call->args, i);
+    add_type(*a);
+    if (!(*a)->ty->is_half && !is_numeric((*a)->ty)) error_tok((*a)->tok, "a __half2 is constructed from two __half values, not '%s'", type_name((*a)->ty));
+    if ((*a)->ty->is_half == 1) continue;
+    coerce_arg(a, half_type(1));
+    if ((*a)->kind == ND_CALL && (*a)->builtin == BI_HALF && ((*a)->ival == HOP_F2H || (*a)->ival == HOP_I2H)) {
+      /* written out in the print (nvcc's __halves2half2 takes __half, as carve's does) */
+      Token *t = arena_alloc(sizeof(Token));
+      *t = *(*a)->tok;
+      t->kind = TK_IDENT;
+      t->loc = (*a)->ival == HOP_F2H ? "__float2half" : "__int2half_rn";
+      t->len = (int)strlen(t->loc);
+      t->origin = (*a)->tok;
+      t->macro = NULL;
+      (*a)->tok = t;
+      (*a)->implicit = false;
+    }
+  }
+  for (size_t i = 0; i < sizeof half_fns / sizeof *half_fns; i++)
+    if (half_fns[i].op == HOP_HALVES2H2) return half_intrinsic(name, &half_fns[i], call);
+  error_tok(name, "internal: no __halves2half2");
 }
 
 /* make_float4(x, y, z, w) and friends */
