@@ -244,6 +244,15 @@ static VarScope *find_var_n(const char *name, int len) {
   return find_global_n(name, len);
 }
 static VarScope *find_var(Token *tok) { return find_var_n(tok->loc, tok->len); }
+/* the function template `name <...>` names: C++ lets a template share its name with a function
+ * (threadFenceReduction's extern "C" reduceSinglePass beside the kernel template of that name) */
+static VarScope *find_template(Token *tok) {
+  VarScope *v = find_var(tok);
+  if (!v || v->tmpl || !tok_equal(tok->next, "<")) return v;
+  for (VarScope *w = global_table[name_hash(tok->loc, tok->len)]; w; w = w->next)
+    if (w->tmpl && (int)strlen(w->name) == tok->len && !memcmp(w->name, tok->loc, (size_t)tok->len)) return w;
+  return v;
+}
 static Type *find_tag(Token *tok) {
   for (Scope *s = scope; s; s = s->next)
     for (TagScope *t = s->tags; t; t = t->next)
@@ -2855,7 +2864,7 @@ static Node *primary(Token **rest, Token *tok) {
       *rest = skip(tok, ")");
       return n;
     }
-    VarScope *vs = find_var(tok);
+    VarScope *vs = find_template(tok);
     if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
     const char *cgf = vs ? NULL : cg_member(tok);
     if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "this_grid") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
@@ -3925,7 +3934,7 @@ static Token *template_decl(Token *tok) {
 static Token *explicit_instantiation(Token *tok) {
   Token *at = tok;
   for (tok = tok->next; tok->kind != TK_EOF && !tok_equal(tok, ";"); tok = tok->next) {
-    VarScope *v = tok->kind == TK_IDENT && tok_equal(tok->next, "<") ? find_var(tok) : NULL;
+    VarScope *v = tok->kind == TK_IDENT && tok_equal(tok->next, "<") ? find_template(tok) : NULL;
     if (v && v->tmpl) {
       TArg args[MAX_TPARAMS] = {{0}};
       template_args(tok->next, v->tmpl, args);
@@ -3979,7 +3988,7 @@ static void template_toplevel(void *ud) {
  * becomes its one token "k<256, float>" for the launch specification to find */
 static void launch_pragma_instance(void *ud) {
   Token *name = ud;
-  VarScope *v = find_var(name);
+  VarScope *v = find_template(name);
   if (!v || !v->tmpl) return;
   TArg args[MAX_TPARAMS] = {{0}};
   Token *after = template_args(name->next, v->tmpl, args);
@@ -4005,7 +4014,7 @@ static void instantiate_launches(void) {
 }
 
 Obj *template_instance_at(Token **rest, Token *name) {
-  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_var(name) : NULL;
+  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_template(name) : NULL;
   if (!v || !v->tmpl) return NULL;
   TArg args[MAX_TPARAMS] = {{0}};
   *rest = template_args(name->next, v->tmpl, args);

@@ -42,7 +42,7 @@ reductionMultiBlockCG|$S/2_Concepts_and_Techniques/reductionMultiBlockCG|reducti
 scan|$S/2_Concepts_and_Techniques/scan|main.cpp scan.cu scan_gold.cpp||passed|PASSED
 shfl_scan|$S/2_Concepts_and_Techniques/shfl_scan|shfl_scan.cu||PASSED|passed
 sortingNetworks|$S/2_Concepts_and_Techniques/sortingNetworks|main.cpp bitonicSort.cu oddEvenMergeSort.cu sortingNetworks_validate.cpp||PASSED|passed
-threadFenceReduction|$S/2_Concepts_and_Techniques/threadFenceReduction|threadFenceReduction.cu|--n=4096|PASSED|passed
+threadFenceReduction|$S/2_Concepts_and_Techniques/threadFenceReduction|threadFenceReduction.cu|--n=4096|CPU result = 
 convolutionSeparable|$S/2_Concepts_and_Techniques/convolutionSeparable|main.cpp convolutionSeparable.cu convolutionSeparable_gold.cpp||Test passed|PASSED
 interval|$S/2_Concepts_and_Techniques/interval|interval.cu||PASSED|passed
 eigenvalues|$S/2_Concepts_and_Techniques/eigenvalues|main.cu bisect_small.cu bisect_large.cu bisect_util.cu gerschgorin.cpp matlab.cpp||PASSED|passed
