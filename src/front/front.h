@@ -92,6 +92,7 @@ struct Type {
   Type *base;           /* pointer target / array element */
   int array_len;        /* -1: incomplete (extern __shared__ x[]) */
   Token *name;          /* declarator name */
+  Node *default_arg;    /* a parameter's default argument (C++: `int *p = NULL`), or NULL */
   const char *typedef_name;  /* set when the type was written through a typedef */
   const char *tag;      /* struct/enum tag */
   Member *members;

@@ -788,6 +788,7 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
   return qualified(ty, qual);
 }
 
+static bool has_side_effect(Node *n);
 /* func-params = ("void" | param ("," param)* ("," "...")?)? ")" */
 static Type *func_params(Token **rest, Token *tok, Type *ty) {
   Type *fn = func_type(ty);
@@ -809,7 +810,14 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
     if (pt->kind == TY_ARRAY) { Type *q = pointer_to(pt->base); q->qual = pt->qual; pt = q; pt->name = name; }
     else if (pt->kind == TY_FUNC) error_tok(name ? name : tok, "unsupported: function pointers");
     if (pt->kind == TY_VOID) error_tok(name ? name : tok, "parameter has type 'void'");
-    if (tok_equal(tok, "=")) error_tok(tok, "unsupported C++: default arguments");
+    Node *def = NULL;
+    if (tok_equal(tok, "=")) {   /* C++ default argument: filled in where a call leaves it out */
+      def = assign(&tok, tok->next);
+      add_type(def);
+      if (has_side_effect(def)) error_tok(def->tok, "unsupported C++: a default argument with side effects (carve fills it in at each call)");
+    } else if (cur != head && cur->default_arg) {
+      error_tok(name ? name : tok, "missing default argument on parameter '%s' (the parameters after one with a default have defaults)", name ? tok_text(name) : "");
+    }
     if (has_auto(pt)) error_tok(name ? name : tok, "unsupported C++: 'auto' parameters");
     if (pt->is_ref && (pt->base->qual & Q_CONST) && pt->base->kind != TY_ARRAY) {
       /* const T&: passed by value (the callee cannot write it; docs/cxx.md) */
@@ -818,6 +826,7 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
     }
     cur = cur->next = copy_type(pt);
     cur->name = name;
+    cur->default_arg = def;
   }
   vla_param_head = outer;
   fn->params = head->next;
@@ -2446,10 +2455,27 @@ static Token *std_name(Token *name) {
 }
 
 /* a call of a user function: arguments converted to its parameters */
+/* the arguments a call leaves out, from the parameters' defaults: each a copy of the default
+ * expression (printed at the call, which means the same) */
+static void fill_defaults(Node *call, Type *ft) {
+  int i = 0;
+  Node **tail = &call->args;
+  for (; *tail; tail = &(*tail)->next) i++;
+  Type *p = ft->params;
+  for (int k = 0; p && k < i; k++) p = p->next;
+  for (; p && p->default_arg; p = p->next) {
+    *tail = clone_nodes(p->default_arg);
+    add_type(*tail);
+    tail = &(*tail)->next;
+    call->nargs++;
+  }
+}
+
 static Node *user_call(Token *name, Node *call, Obj *fn) {
   if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
   call->fn = fn;
   Type *ft = fn->ty;
+  fill_defaults(call, ft);
   int np = 0;
   for (Type *p = ft->params; p; p = p->next) np++;
   if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
@@ -3514,6 +3540,7 @@ static Node *launch_expr(Token **rest, Token *tok) {
   tok = skip(tok, ">>>");
   tok = skip(tok, "(");
   n->args = func_args(&tok, tok, n);
+  fill_defaults(n, k->ty);
   int np = 0;
   for (Type *p = k->ty->params; p; p = p->next) np++;
   if (n->nargs != np)

@@ -83,6 +83,7 @@ static void params_str(Printer *p, Type *fn, Buf *o) {
     Buf pb = {0};
     Printer pp = {&pb, 0, p->done, p->ndone, NULL, NULL, NULL, false};
     print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
+    if (q->default_arg) { buf_puts(pp.b, " = "); print_expr(pp.b, q->default_arg); }
     buf_puts(o, pb.s);
     buf_free(&pb);
   }
@@ -638,6 +639,7 @@ static void function(Printer *p, Obj *fn) {
     if (q != ft->params) buf_puts(&ps, ", ");
     Printer pp = {&ps, 0, p->done, p->ndone, p->ns, NULL, NULL, false};
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
+    if (q->default_arg) { buf_puts(&ps, " = "); print_expr(&ps, q->default_arg); }   /* C++ default argument */
     p->done = pp.done;
     p->ndone = pp.ndone;
   }
