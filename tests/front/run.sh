@@ -7,7 +7,7 @@
 # default route, where nvcc exists, it must run and print only "ok".
 carve=${1:-./carve}
 pass=0; fail=0
-check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "front: FAIL: $2"; fail=$((fail+1)); fi; }
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "front-run: FAIL: $2"; fail=$((fail+1)); fi; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ok() { [ "$1" = 0 ] && grep -q ' ok' "$tmp/o" && ! grep -qw 'bad' "$tmp/o"; }
 for f in tests/front/run_*.cu; do
@@ -16,7 +16,7 @@ for f in tests/front/run_*.cu; do
   check $? "carve run $f: exit $rc: $(head -c 300 "$tmp/o") $(head -c 600 "$tmp/e")"
 done
 have_nvcc=0; { command -v nvcc || [ -x /usr/local/cuda/bin/nvcc ]; } >/dev/null 2>&1 && [ -f build/libcarve_cudart.so ] && have_nvcc=1
-[ $have_nvcc = 1 ] || echo "front: nvcc route skipped (no nvcc or no build/libcarve_cudart.so)"
+[ $have_nvcc = 1 ] || echo "front-run: nvcc route skipped (no nvcc or no build/libcarve_cudart.so)"
 for f in tests/front/both_*.cu; do
   "$carve" run --route interp "$f" >"$tmp/o" 2>"$tmp/e"; rc=$?
   [ $rc = 2 ] && grep -q "error: unsupported: the struct '.*' passed by value to kernel" "$tmp/e"
@@ -26,5 +26,5 @@ for f in tests/front/both_*.cu; do
   ok $rc && grep -q "host code built by nvcc" "$tmp/e"
   check $? "carve run $f (nvcc route): exit $rc: $(head -c 300 "$tmp/o") $(head -c 600 "$tmp/e")"
 done
-echo "front: $pass passed, $fail failed"
+echo "front-run: $pass passed, $fail failed"
 [ $fail = 0 ]
