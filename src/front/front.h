@@ -108,7 +108,7 @@ struct Type {
                          * non-pointer, const T& passed by value; printed as '&' either way */
   unsigned char is_half; /* 1: __half (16 bits of an IEEE binary16), 2: __half2 (two, .x low) */
   int cg_group;         /* cooperative groups: 0 none, -1 thread_block, -2 thread_block_tile
-                         * before its size is given, -3 grid_group, N > 0 a tile of N threads */
+                         * before its size is given, -3 grid_group, -4 thread_group (block or tile, known when run), N > 0 a tile of N threads */
 };
 
 struct Member {

@@ -2543,14 +2543,14 @@ static Node *funcall(Token **rest, Token *tok) {
 static Type *cg_type(int group) {
   Type *t = copy_type(ty_int);
   t->typedef_name = group == -1 ? "cooperative_groups::thread_block" : group == -2 ? "cooperative_groups::thread_block_tile"
-                  : group == -3 ? "cooperative_groups::grid_group" : fmt("cooperative_groups::thread_block_tile<%d>", group);
+                  : group == -3 ? "cooperative_groups::grid_group" : group == -4 ? "cooperative_groups::thread_group" : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
 }
 
 static void define_cg_types(void) {
   push_global("cooperative_groups::thread_block")->type_def = cg_type(-1);
-  push_global("cooperative_groups::thread_group")->type_def = cg_type(-1);
+  push_global("cooperative_groups::thread_group")->type_def = cg_type(-4);
   push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
   push_global("cooperative_groups::grid_group")->type_def = cg_type(-3);
 }
@@ -2648,7 +2648,33 @@ static const BuiltinDef *find_builtin(const char *name) {
 }
 
 /* what g.method(args) does, for a group of size n (-1: the block) */
-static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs) {
+/* a thread_group's methods, decided when the program runs: its value is 0 for a block and N for
+ * a tile of N (what this_thread_block() and tiled_partition<N>() evaluate to), so
+ * simpleCooperativeGroups' sumReduction(thread_group g, ...) works for either */
+static Node *dyn_group(Token *t, const char *m, Node *obj) {
+  Node *zero = typed(new_binary(ND_EQ, clone_nodes(obj), new_num(0, tnum_token(t, 0)), t));
+  Node *c = new_node(ND_COND, t);
+  c->cond = zero;
+  if (!strcmp(m, "thread_rank")) {
+    c->then = block_rank(t);
+    c->els = typed(new_binary(ND_MOD, block_rank(t), typed_cast(clone_nodes(obj), ty_uint), t));
+  } else if (!strcmp(m, "size") || !strcmp(m, "num_threads")) {
+    c->then = block_size(t);
+    c->els = typed_cast(clone_nodes(obj), ty_uint);
+  } else if (!strcmp(m, "sync")) {
+    Node *b = new_node(ND_CALL, t), *w = new_node(ND_CALL, t);
+    c->then = builtin_call(t, find_builtin("__syncthreads"), b);
+    w->args = uconst(t, 0xffffffffu);
+    w->nargs = 1;
+    c->els = builtin_call(t, find_builtin("__syncwarp"), w);
+  } else {
+    error_tok(t, "unsupported: cooperative groups method '%s' on a thread_group (carve has thread_rank, size, num_threads and sync)", m);
+  }
+  return typed(c);
+}
+
+static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, Node *obj) {
+  if (n == -4) return dyn_group(t, m, obj);
   if (n == -3) {   /* grid_group */
     if (!strcmp(m, "sync")) return grid_sync(t);
     if (!strcmp(m, "thread_rank")) return typed(new_binary(ND_ADD, new_binary(ND_MUL, grid_block_rank(t), block_size(t), t), block_rank(t), t));
@@ -2703,7 +2729,7 @@ static Node *cg_method(Token **rest, Node *obj, Token *m) {
   Node *args = NULL;
   if (!tok_equal(m->next, "(")) error_tok(m->next, "expected '(' after '%.*s' (cooperative groups have methods, not members)", m->len, m->loc);
   args = func_args(rest, m->next->next, tmp);
-  Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs);
+  Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs, obj);
   Node *n = cg_node(CG_METHOD, m, obj, low, low->ty);
   n->end_tok = tmp->end_tok;
   return n;
@@ -2741,12 +2767,13 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
   if (!strcmp(f, "sync")) {
     Node *g = cg_group_arg(&tok, skip(tok->next, "("));
     *rest = skip(tok, ")");
-    Node *low = cg_lowered(name, "sync", g->ty->cg_group, NULL, 0);
+    Node *low = cg_lowered(name, "sync", g->ty->cg_group, NULL, 0, g);
     return cg_node(CG_SYNC, name, g, low, ty_void);
   }
   if (!strcmp(f, "reduce")) {
     Node *g = cg_group_arg(&tok, skip(tok->next, "("));
-    if (g->ty->cg_group == -3) error_tok(g->tok, "unsupported: reduce over a grid_group (cooperative groups reduce a thread_block_tile)");
+    if (g->ty->cg_group == -3 || g->ty->cg_group == -4)
+      error_tok(g->tok, "unsupported: reduce over a %s (cooperative groups reduce a thread_block_tile)", g->ty->cg_group == -3 ? "grid_group" : "thread_group");
     if (g->ty->cg_group < 0) error_tok(g->tok, "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
     Node *v = assign(&tok, skip(tok, ","));
     add_type(v);
