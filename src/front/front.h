@@ -290,6 +290,7 @@ struct Obj {
                         * explicit specialization `template<> ... name<ARGS>(...)`) */
   /* host programs */
   bool is_host_lib;    /* declared by the host prelude: carve's host runtime implements it */
+  const char *unread;  /* a definition that did not parse: "FILE:LINE:COL: its error" (a call's fault names it) */
   int host_lib;        /* the runtime's index for it + 1, 0 until the first call resolves it */
 };
 

@@ -3366,6 +3366,22 @@ static void record_host_func(Token *tok) {
     }
 }
 
+/* a __device__ function whose definition did not parse: its Obj (declared, no body) keeps the
+ * error, so that a call that reaches it faults naming the cause, not "declared but never defined"
+ * (warpAggregatedAtomicsCG's atomicAggInc, whose body uses coalesced_group) */
+static void record_device_failure(Token *tok) {
+  Token *prev = NULL;
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, ";") && !tok_equal(t, "{"); prev = t, t = t->next)
+    if (tok_equal(t, "(")) {
+      Obj *f = prev && prev->kind == TK_IDENT ? find_func(ns_qualify(tok_text(prev))) : NULL;
+      if (f && !f->body) {
+        SrcLoc l = diag_last_loc;
+        f->unread = l.file ? fmt("%s:%d:%d: %s", l.file->name, l.line, l.col, diag_last_msg) : arena_strdup(diag_last_msg);
+      }
+      return;
+    }
+}
+
 /* ---------------- host programs ---------------- */
 /* What a host program uses from <stdio.h>, <stdlib.h>, <string.h>, <time.h>, <sys/time.h> and
  * <cuda_runtime.h>, declared as C: carve's host runtime (src/interp/host.c) implements each
@@ -4213,6 +4229,7 @@ Program *parse(Token *tok) {
         prog->errors++;
       } else if (dc == DECL_DEVICE) {
         prog->errors++;
+        record_device_failure(start);
         for (Token *t = start; t->kind != TK_EOF && !tok_equal(t, "{") && !tok_equal(t, ";"); t = t->next)
           if (tok_equal(t, "__global__")) { prog->skipped_kernels++; break; }
       } else {

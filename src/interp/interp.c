@@ -1538,6 +1538,8 @@ static void pop_frame(Warp *w, Frame *f) {
 
 static NOINLINE void eval_call(Warp *w, Node *n, Mask m, Val *out) {
   Obj *fn = n->fn;
+  if (!fn->body && fn->unread)   /* defined, but its definition did not parse: the cause (front end) */
+    fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1, "call to '%s', whose definition carve could not read: %s", fn->name, fn->unread);
   if (!fn->body) fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1, "call to '%s', which is declared but never defined", fn->name);
   uint64_t saved_sp = w->sp;
   uint64_t ret_tmp = 0;

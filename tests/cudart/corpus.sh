@@ -34,7 +34,7 @@ simpleAWBarrier|$S/0_Introduction/simpleAWBarrier|simpleAWBarrier.cu||Result = P
 fp16ScalarProduct|$S/0_Introduction/fp16ScalarProduct|fp16ScalarProduct.cu||Result native operators	: [0-9]
 template|$S/0_Introduction/template|template.cu template_cpu.cpp||Processing time
 mergeSort|$S/0_Introduction/mergeSort|main.cpp mergeSort.cu bitonic.cu mergeSort_host.cpp mergeSort_validate.cpp||TEST PASSED|passed
-systemWideAtomics|$S/0_Introduction/systemWideAtomics|systemWideAtomics.cu||PASSED|passed
+systemWideAtomics|$S/0_Introduction/systemWideAtomics|systemWideAtomics.cu||completed, returned OK
 scalarProd|$S/2_Concepts_and_Techniques/scalarProd|scalarProd.cu scalarProd_cpu.cpp||L1 error: [0-9]
 histogram|$S/2_Concepts_and_Techniques/histogram|main.cpp histogram64.cu histogram256.cu histogram_gold.cpp||TEST PASSED|passed
 reduction|$S/2_Concepts_and_Techniques/reduction|reduction.cpp reduction_kernel.cu|--n=4096|Test passed|PASSED
