@@ -639,7 +639,9 @@ static void function(Printer *p, Obj *fn) {
     if (q != ft->params) buf_puts(&ps, ", ");
     Printer pp = {&ps, 0, p->done, p->ndone, p->ns, NULL, NULL, false};
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
-    if (q->default_arg) { buf_puts(&ps, " = "); print_expr(&ps, q->default_arg); }   /* C++ default argument */
+    /* C++ default argument (not on an explicit specialization: C++ forbids it there, and the
+     * template's declaration printed above keeps the defaults as written) */
+    if (q->default_arg && !fn->tmpl_head) { buf_puts(&ps, " = "); print_expr(&ps, q->default_arg); }
     p->done = pp.done;
     p->ndone = pp.ndone;
   }
