@@ -82,7 +82,7 @@ typedef enum {
   TY_FLOAT, TY_DOUBLE, TY_ENUM, TY_PTR, TY_ARRAY, TY_STRUCT, TY_FUNC
 } TypeKind;
 
-enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_GRID_CONSTANT = 8 };
 
 struct Type {
   TypeKind kind;
@@ -92,6 +92,7 @@ struct Type {
   Type *base;           /* pointer target / array element */
   int array_len;        /* -1: incomplete (extern __shared__ x[]) */
   Token *name;          /* declarator name */
+  Node *default_arg;    /* a parameter's default argument (C++: `int *p = NULL`), or NULL */
   const char *typedef_name;  /* set when the type was written through a typedef */
   const char *tag;      /* struct/enum tag */
   Member *members;
@@ -107,7 +108,7 @@ struct Type {
                          * non-pointer, const T& passed by value; printed as '&' either way */
   unsigned char is_half; /* 1: __half (16 bits of an IEEE binary16), 2: __half2 (two, .x low) */
   int cg_group;         /* cooperative groups: 0 none, -1 thread_block, -2 thread_block_tile
-                         * before its size is given, N > 0 a tile of N threads */
+                         * before its size is given, -3 grid_group, -4 thread_group (block or tile, known when run), N > 0 a tile of N threads */
 };
 
 struct Member {
@@ -289,6 +290,7 @@ struct Obj {
                         * explicit specialization `template<> ... name<ARGS>(...)`) */
   /* host programs */
   bool is_host_lib;    /* declared by the host prelude: carve's host runtime implements it */
+  const char *unread;  /* a definition that did not parse: "FILE:LINE:COL: its error" (a call's fault names it) */
   int host_lib;        /* the runtime's index for it + 1, 0 until the first call resolves it */
 };
 
@@ -397,6 +399,9 @@ struct Program {
 typedef struct HostSkip { struct HostSkip *next; char *name; SrcLoc loc; char *msg; } HostSkip;
 /* the host function `name` (NULL: main) defined in p, or NULL */
 Obj *find_host_function(Program *p, const char *name);
+/* the first function reachable from f by calls that was defined but whose body carve could not
+ * read (its first error in the HostSkip), *caller the function calling it; NULL if none */
+HostSkip *host_unread_callee(Program *p, Obj *f, Obj **caller);
 
 Program *parse(Token *tok);
 Obj *find_kernel(Program *p, const char *name);

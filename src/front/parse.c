@@ -78,6 +78,7 @@ static Type *cg_type(int group);
 static Type *half_type(int which);
 static int tile_size(Token **rest, Token *tok);
 static Node *cg_method(Token **rest, Node *obj, Token *m);
+static Node *half2_ctor(Token *name, Node *call);
 static Node *func_args(Token **rest, Token *tok, Node *call);
 static Node *make_vector_call(Token *name, Type *vt, Node *call);
 static bool strict_const = true;   /* a division by zero is an error (parsing), or just "not constant" */
@@ -243,6 +244,15 @@ static VarScope *find_var_n(const char *name, int len) {
   return find_global_n(name, len);
 }
 static VarScope *find_var(Token *tok) { return find_var_n(tok->loc, tok->len); }
+/* the function template `name <...>` names: C++ lets a template share its name with a function
+ * (threadFenceReduction's extern "C" reduceSinglePass beside the kernel template of that name) */
+static VarScope *find_template(Token *tok) {
+  VarScope *v = find_var(tok);
+  if (!v || v->tmpl || !tok_equal(tok->next, "<")) return v;
+  for (VarScope *w = global_table[name_hash(tok->loc, tok->len)]; w; w = w->next)
+    if (w->tmpl && (int)strlen(w->name) == tok->len && !memcmp(w->name, tok->loc, (size_t)tok->len)) return w;
+  return v;
+}
 static Type *find_tag(Token *tok) {
   for (Scope *s = scope; s; s = s->next)
     for (TagScope *t = s->tags; t; t = t->next)
@@ -715,6 +725,8 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
       continue;
     }
     if (tok_equal(tok, "volatile")) { qual |= Q_VOLATILE; tok = tok->next; continue; }
+    /* __grid_constant__ (a const kernel parameter whose address may be taken): kept, printed */
+    if (tok_equal(tok, "__grid_constant__")) { qual |= Q_GRID_CONSTANT; tok = tok->next; continue; }
     if (tok_equal(tok, "restrict") || tok_equal(tok, "__restrict__") || tok_equal(tok, "__restrict")) { qual |= Q_RESTRICT; tok = tok->next; continue; }
     if (tok_equal(tok, "auto")) {
       if (counter) error_tok(tok, "invalid combination of type specifiers");
@@ -776,6 +788,7 @@ static Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
   return qualified(ty, qual);
 }
 
+static bool has_side_effect(Node *n);
 /* func-params = ("void" | param ("," param)* ("," "...")?)? ")" */
 static Type *func_params(Token **rest, Token *tok, Type *ty) {
   Type *fn = func_type(ty);
@@ -797,7 +810,14 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
     if (pt->kind == TY_ARRAY) { Type *q = pointer_to(pt->base); q->qual = pt->qual; pt = q; pt->name = name; }
     else if (pt->kind == TY_FUNC) error_tok(name ? name : tok, "unsupported: function pointers");
     if (pt->kind == TY_VOID) error_tok(name ? name : tok, "parameter has type 'void'");
-    if (tok_equal(tok, "=")) error_tok(tok, "unsupported C++: default arguments");
+    Node *def = NULL;
+    if (tok_equal(tok, "=")) {   /* C++ default argument: filled in where a call leaves it out */
+      def = assign(&tok, tok->next);
+      add_type(def);
+      if (has_side_effect(def)) error_tok(def->tok, "unsupported C++: a default argument with side effects (carve fills it in at each call)");
+    } else if (cur != head && cur->default_arg) {
+      error_tok(name ? name : tok, "missing default argument on parameter '%s' (the parameters after one with a default have defaults)", name ? tok_text(name) : "");
+    }
     if (has_auto(pt)) error_tok(name ? name : tok, "unsupported C++: 'auto' parameters");
     if (pt->is_ref && (pt->base->qual & Q_CONST) && pt->base->kind != TY_ARRAY) {
       /* const T&: passed by value (the callee cannot write it; docs/cxx.md) */
@@ -806,6 +826,7 @@ static Type *func_params(Token **rest, Token *tok, Type *ty) {
     }
     cur = cur->next = copy_type(pt);
     cur->name = name;
+    cur->default_arg = def;
   }
   vla_param_head = outer;
   fn->params = head->next;
@@ -1270,7 +1291,7 @@ static bool is_typename(Token *tok) {
     "static", "extern", "signed", "unsigned", "const", "volatile", "restrict", "__restrict__",
     "__restrict", "float", "double", "inline", "__inline__", "register", "constexpr", "__align__",
     "_Alignas", "alignas", "__global__", "__device__", "__host__", "__shared__", "__constant__",
-    "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class",
+    "__forceinline__", "__noinline__", "__launch_bounds__", "auto", "class", "__grid_constant__",
   };
   if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
@@ -1346,8 +1367,8 @@ static Node *initializer_at(Token **rest, Token *tok, Type *ty) {
 
 /* ---------------- declarations inside functions ---------------- */
 static void check_local_type(Type *ty, Token *tok) {
-  if (ty->kind == TY_VOID) error_tok(tok, "variable has incomplete type 'void'");
-  if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable has incomplete type '%s'", type_name(ty));
+  if (ty->kind == TY_VOID) error_tok(tok, "variable '%.*s' has incomplete type 'void'", tok->len, tok->loc);
+  if (ty->kind == TY_STRUCT && ty->size < 0) error_tok(tok, "variable '%.*s' has incomplete type '%s'", tok->len, tok->loc, type_name(ty));
 }
 
 
@@ -1410,7 +1431,7 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       continue;
     }
     Type *ty;
-    if (base->is_vector && tok->kind == TK_IDENT && tok_equal(tok->next, "(") && !is_typename(tok->next->next)) {
+    if ((base->is_vector || base->is_half) && tok->kind == TK_IDENT && tok_equal(tok->next, "(") && !is_typename(tok->next->next)) {
       ty = copy_type(base);   /* C++ constructor syntax: dim3 grid(16, 16); */
       ty->name = tok;
       tok = tok->next;
@@ -1461,6 +1482,25 @@ static Node *declaration(Token **rest, Token *tok, Type *base, VarAttr *attr) {
       Node *call = new_node(ND_CALL, tn);
       call->args = func_args(&tok, tok->next, call);
       init = coerce_init(make_vector_call(name, ty, call), ty);
+    } else if (ty->is_half && ty->kind != TY_ARRAY && tok_equal(tok, "(") && sc == SC_LOCAL) {
+      /* C++: __half h(1.0f); half2 v(a, b) is cuda_fp16.hpp's __half2(const __half &, const __half &),
+       * written as __halves2half2 (printed so) */
+      Node *call = new_node(ND_CALL, name);
+      call->args = func_args(&tok, tok->next, call);
+      if (ty->is_half == 1) {
+        if (call->nargs != 1) error_tok(name, "a __half is constructed from one value, not %d", call->nargs);
+        init = coerce_init(call->args, ty);
+      } else {
+        if (call->nargs != 2) error_tok(name, "a __half2 is constructed from two __half values, not %d", call->nargs);
+        Token *tn = arena_alloc(sizeof(Token));
+        *tn = *name;
+        tn->loc = "__halves2half2";
+        tn->len = 14;
+        tn->origin = name;
+        tn->macro = NULL;
+        call->tok = tn;
+        init = coerce_init(half2_ctor(tn, call), ty);
+      }
     }
     if ((has_auto(ty) || ty->is_ref) && sc == SC_LOCAL) {
       if (!tok_equal(tok, "=")) error_tok(name, has_auto(ty) ? "declaration with 'auto' needs an initializer" : "a reference needs an initializer");
@@ -2020,6 +2060,13 @@ static const BuiltinDef builtin_defs[] = {
   {"atomicMin", BI_ATOMIC_MIN, 2}, {"atomicMax", BI_ATOMIC_MAX, 2}, {"atomicInc", BI_ATOMIC_INC, 2},
   {"atomicDec", BI_ATOMIC_DEC, 2}, {"atomicCAS", BI_ATOMIC_CAS, 3}, {"atomicAnd", BI_ATOMIC_AND, 2},
   {"atomicOr", BI_ATOMIC_OR, 2}, {"atomicXor", BI_ATOMIC_XOR, 2},
+  /* the _system and _block scopes: one memory and one order in carve's engines, the same operation */
+  {"atomicAdd_system", BI_ATOMIC_ADD, 2}, {"atomicSub_system", BI_ATOMIC_SUB, 2}, {"atomicExch_system", BI_ATOMIC_EXCH, 2}, {"atomicMin_system", BI_ATOMIC_MIN, 2},
+  {"atomicMax_system", BI_ATOMIC_MAX, 2}, {"atomicInc_system", BI_ATOMIC_INC, 2}, {"atomicDec_system", BI_ATOMIC_DEC, 2}, {"atomicCAS_system", BI_ATOMIC_CAS, 3},
+  {"atomicAnd_system", BI_ATOMIC_AND, 2}, {"atomicOr_system", BI_ATOMIC_OR, 2}, {"atomicXor_system", BI_ATOMIC_XOR, 2},
+  {"atomicAdd_block", BI_ATOMIC_ADD, 2}, {"atomicSub_block", BI_ATOMIC_SUB, 2}, {"atomicExch_block", BI_ATOMIC_EXCH, 2}, {"atomicMin_block", BI_ATOMIC_MIN, 2},
+  {"atomicMax_block", BI_ATOMIC_MAX, 2}, {"atomicInc_block", BI_ATOMIC_INC, 2}, {"atomicDec_block", BI_ATOMIC_DEC, 2}, {"atomicCAS_block", BI_ATOMIC_CAS, 3},
+  {"atomicAnd_block", BI_ATOMIC_AND, 2}, {"atomicOr_block", BI_ATOMIC_OR, 2}, {"atomicXor_block", BI_ATOMIC_XOR, 2},
   {"__shfl_sync", BI_SHFL, -3}, {"__shfl_up_sync", BI_SHFL_UP, -3}, {"__shfl_down_sync", BI_SHFL_DOWN, -3},
   {"__shfl_xor_sync", BI_SHFL_XOR, -3}, {"__ballot_sync", BI_BALLOT, 2}, {"__any_sync", BI_ANY, 2},
   {"__all_sync", BI_ALL, 2}, {"__activemask", BI_ACTIVEMASK, 0}, {"__popc", BI_POPC, 1}, {"__popcll", BI_POPCLL, 1},
@@ -2077,9 +2124,9 @@ static void coerce_arg(Node **a, Type *ty) {
   tmp.ty = unqual(ty);
   fake->var = &tmp;
   fake->ty = tmp.ty;
+  Node *next = (*a)->next;   /* before add_type: a conversion built around *a may unlink it */
   Node *as = new_binary(ND_ASSIGN, fake, *a, (*a)->tok);
   add_type(as);
-  Node *next = (*a)->next;
   *a = as->rhs;
   (*a)->next = next;
 }
@@ -2284,6 +2331,33 @@ static Node *half_intrinsic(Token *name, const HalfFn *h, Node *call) {
   return call;
 }
 
+/* __half2(a, b) as cuda_fp16.hpp's constructor: each value made a __half first (a float as
+ * __float2half would), then __halves2half2 */
+static Node *half2_ctor(Token *name, Node *call) {
+  for (int i = 0; i < call->nargs; i++) {
+    Node **a = nthp(&call->args, i);
+    add_type(*a);
+    if (!(*a)->ty->is_half && !is_numeric((*a)->ty)) error_tok((*a)->tok, "a __half2 is constructed from two __half values, not '%s'", type_name((*a)->ty));
+    if ((*a)->ty->is_half == 1) continue;
+    coerce_arg(a, half_type(1));
+    if ((*a)->kind == ND_CALL && (*a)->builtin == BI_HALF && ((*a)->ival == HOP_F2H || (*a)->ival == HOP_I2H)) {
+      /* written out in the print (nvcc's __halves2half2 takes __half, as carve's does) */
+      Token *t = arena_alloc(sizeof(Token));
+      *t = *(*a)->tok;
+      t->kind = TK_IDENT;
+      t->loc = (*a)->ival == HOP_F2H ? "__float2half" : "__int2half_rn";
+      t->len = (int)strlen(t->loc);
+      t->origin = (*a)->tok;
+      t->macro = NULL;
+      (*a)->tok = t;
+      (*a)->implicit = false;
+    }
+  }
+  for (size_t i = 0; i < sizeof half_fns / sizeof *half_fns; i++)
+    if (half_fns[i].op == HOP_HALVES2H2) return half_intrinsic(name, &half_fns[i], call);
+  error_tok(name, "internal: no __halves2half2");
+}
+
 /* make_float4(x, y, z, w) and friends */
 static Node *make_vector_call(Token *name, Type *vt, Node *call) {
   int n = 0;
@@ -2381,10 +2455,27 @@ static Token *std_name(Token *name) {
 }
 
 /* a call of a user function: arguments converted to its parameters */
+/* the arguments a call leaves out, from the parameters' defaults: each a copy of the default
+ * expression (printed at the call, which means the same) */
+static void fill_defaults(Node *call, Type *ft) {
+  int i = 0;
+  Node **tail = &call->args;
+  for (; *tail; tail = &(*tail)->next) i++;
+  Type *p = ft->params;
+  for (int k = 0; p && k < i; k++) p = p->next;
+  for (; p && p->default_arg; p = p->next) {
+    *tail = clone_nodes(p->default_arg);
+    add_type(*tail);
+    tail = &(*tail)->next;
+    call->nargs++;
+  }
+}
+
 static Node *user_call(Token *name, Node *call, Obj *fn) {
   if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
   call->fn = fn;
   Type *ft = fn->ty;
+  fill_defaults(call, ft);
   int np = 0;
   for (Type *p = ft->params; p; p = p->next) np++;
   if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
@@ -2452,15 +2543,16 @@ static Node *funcall(Token **rest, Token *tok) {
 static Type *cg_type(int group) {
   Type *t = copy_type(ty_int);
   t->typedef_name = group == -1 ? "cooperative_groups::thread_block" : group == -2 ? "cooperative_groups::thread_block_tile"
-                                : fmt("cooperative_groups::thread_block_tile<%d>", group);
+                  : group == -3 ? "cooperative_groups::grid_group" : group == -4 ? "cooperative_groups::thread_group" : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
 }
 
 static void define_cg_types(void) {
   push_global("cooperative_groups::thread_block")->type_def = cg_type(-1);
-  push_global("cooperative_groups::thread_group")->type_def = cg_type(-1);
+  push_global("cooperative_groups::thread_group")->type_def = cg_type(-4);
   push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
+  push_global("cooperative_groups::grid_group")->type_def = cg_type(-3);
 }
 
 static int tile_size(Token **rest, Token *tok) {
@@ -2514,6 +2606,40 @@ static Node *block_rank(Token *t) {
 static Node *block_size(Token *t) {
   return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), sreg(t, SR_NTID, 2), t));
 }
+/* the block's rank in the grid and the grid's blocks (grid_group::block_rank, num_blocks) */
+static Node *grid_block_rank(Token *t) {
+  Node *yx = new_binary(ND_MUL, sreg(t, SR_CTAID, 1), sreg(t, SR_NCTAID, 0), t);
+  Node *zxy = new_binary(ND_MUL, sreg(t, SR_CTAID, 2), new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t), t);
+  return typed(new_binary(ND_ADD, new_binary(ND_ADD, sreg(t, SR_CTAID, 0), yx, t), zxy, t));
+}
+static Node *grid_blocks(Token *t) {
+  return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t), sreg(t, SR_NCTAID, 2), t));
+}
+
+/* grid_group::sync(): a barrier across every block. carve's engines run the blocks of a launch one
+ * after another, so it is a block barrier when the grid has one block and otherwise a fault that
+ * says so (an assert whose text is the reason), never a barrier silently missing */
+static const BuiltinDef *find_builtin(const char *name);
+static Node *grid_sync(Token *t) {
+  Node *c = new_node(ND_CALL, t);
+  c->builtin = BI_ASSERT;
+  c->args = typed(new_binary(ND_EQ, grid_blocks(t), uconst(t, 1), t));
+  coerce_arg(&c->args, ty_bool);
+  Token *s = arena_alloc(sizeof(Token));
+  *s = *t;
+  s->kind = TK_STR;
+  s->origin = t;
+  s->macro = NULL;
+  s->str = "unsupported: grid-wide sync (cooperative_groups::grid_group::sync) in a launch of more than one block: "
+           "carve runs the blocks one after another";
+  Node *text = new_node(ND_STR, s);
+  text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
+  c->args->next = text;
+  c->nargs = 1;
+  c->ty = ty_void;
+  Node *bar = builtin_call(t, find_builtin("__syncthreads"), new_node(ND_CALL, t));
+  return typed(new_binary(ND_COMMA, c, bar, t));
+}
 
 static const BuiltinDef *find_builtin(const char *name) {
   for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
@@ -2522,7 +2648,42 @@ static const BuiltinDef *find_builtin(const char *name) {
 }
 
 /* what g.method(args) does, for a group of size n (-1: the block) */
-static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs) {
+/* a thread_group's methods, decided when the program runs: its value is 0 for a block and N for
+ * a tile of N (what this_thread_block() and tiled_partition<N>() evaluate to), so
+ * simpleCooperativeGroups' sumReduction(thread_group g, ...) works for either */
+static Node *dyn_group(Token *t, const char *m, Node *obj) {
+  Node *zero = typed(new_binary(ND_EQ, clone_nodes(obj), new_num(0, tnum_token(t, 0)), t));
+  Node *c = new_node(ND_COND, t);
+  c->cond = zero;
+  if (!strcmp(m, "thread_rank")) {
+    c->then = block_rank(t);
+    c->els = typed(new_binary(ND_MOD, block_rank(t), typed_cast(clone_nodes(obj), ty_uint), t));
+  } else if (!strcmp(m, "size") || !strcmp(m, "num_threads")) {
+    c->then = block_size(t);
+    c->els = typed_cast(clone_nodes(obj), ty_uint);
+  } else if (!strcmp(m, "sync")) {
+    Node *b = new_node(ND_CALL, t), *w = new_node(ND_CALL, t);
+    c->then = builtin_call(t, find_builtin("__syncthreads"), b);
+    w->args = uconst(t, 0xffffffffu);
+    w->nargs = 1;
+    c->els = builtin_call(t, find_builtin("__syncwarp"), w);
+  } else {
+    error_tok(t, "unsupported: cooperative groups method '%s' on a thread_group (carve has thread_rank, size, num_threads and sync)", m);
+  }
+  return typed(c);
+}
+
+static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, Node *obj) {
+  if (n == -4) return dyn_group(t, m, obj);
+  if (n == -3) {   /* grid_group */
+    if (!strcmp(m, "sync")) return grid_sync(t);
+    if (!strcmp(m, "thread_rank")) return typed(new_binary(ND_ADD, new_binary(ND_MUL, grid_block_rank(t), block_size(t), t), block_rank(t), t));
+    if (!strcmp(m, "size") || !strcmp(m, "num_threads")) return typed(new_binary(ND_MUL, grid_blocks(t), block_size(t), t));
+    if (!strcmp(m, "block_rank")) return grid_block_rank(t);
+    if (!strcmp(m, "num_blocks")) return grid_blocks(t);
+    if (!strcmp(m, "is_valid")) return uconst(t, 1);
+    error_tok(t, "unsupported: cooperative groups method '%s' on a grid_group", m);
+  }
   if (!strcmp(m, "sync")) {
     Node *c = new_node(ND_CALL, t);
     if (n < 0) return builtin_call(t, find_builtin("__syncthreads"), c);
@@ -2568,7 +2729,7 @@ static Node *cg_method(Token **rest, Node *obj, Token *m) {
   Node *args = NULL;
   if (!tok_equal(m->next, "(")) error_tok(m->next, "expected '(' after '%.*s' (cooperative groups have methods, not members)", m->len, m->loc);
   args = func_args(rest, m->next->next, tmp);
-  Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs);
+  Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs, obj);
   Node *n = cg_node(CG_METHOD, m, obj, low, low->ty);
   n->end_tok = tmp->end_tok;
   return n;
@@ -2589,22 +2750,30 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
     *rest = tok;
     return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-1));
   }
+  if (!strcmp(f, "this_grid")) {   /* a value like this_thread_block()'s; its methods are lowered */
+    tok = skip(skip(tok->next, "("), ")");
+    *rest = tok;
+    return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-3));
+  }
   if (!strcmp(f, "tiled_partition")) {
     if (!tok_equal(tok->next, "<")) error_tok(tok->next, "unsupported: tiled_partition with a size at run time (write tiled_partition<N>(g))");
     int n = tile_size(&tok, tok->next);
     Node *g = cg_group_arg(&tok, skip(tok, "("));
     *rest = skip(tok, ")");
+    if (g->ty->cg_group == -3) error_tok(g->tok, "a thread_block_tile comes from a thread_block or a tile, not a grid_group");
     if (g->ty->cg_group > 0 && n > g->ty->cg_group) error_tok(name, "a tile of %d threads cannot come from a tile of %d", n, g->ty->cg_group);
     return cg_node(CG_TILED, name, g, NULL, cg_type(n));
   }
   if (!strcmp(f, "sync")) {
     Node *g = cg_group_arg(&tok, skip(tok->next, "("));
     *rest = skip(tok, ")");
-    Node *low = cg_lowered(name, "sync", g->ty->cg_group, NULL, 0);
+    Node *low = cg_lowered(name, "sync", g->ty->cg_group, NULL, 0, g);
     return cg_node(CG_SYNC, name, g, low, ty_void);
   }
   if (!strcmp(f, "reduce")) {
     Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    if (g->ty->cg_group == -3 || g->ty->cg_group == -4)
+      error_tok(g->tok, "unsupported: reduce over a %s (cooperative groups reduce a thread_block_tile)", g->ty->cg_group == -3 ? "grid_group" : "thread_group");
     if (g->ty->cg_group < 0) error_tok(g->tok, "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
     Node *v = assign(&tok, skip(tok, ","));
     add_type(v);
@@ -2748,10 +2917,10 @@ static Node *primary(Token **rest, Token *tok) {
       *rest = skip(tok, ")");
       return n;
     }
-    VarScope *vs = find_var(tok);
+    VarScope *vs = find_template(tok);
     if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
     const char *cgf = vs ? NULL : cg_member(tok);
-    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
+    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "this_grid") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
       return cg_call(rest, tok, cgf);
     if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
@@ -3197,6 +3366,22 @@ static void record_host_func(Token *tok) {
     }
 }
 
+/* a __device__ function whose definition did not parse: its Obj (declared, no body) keeps the
+ * error, so that a call that reaches it faults naming the cause, not "declared but never defined"
+ * (warpAggregatedAtomicsCG's atomicAggInc, whose body uses coalesced_group) */
+static void record_device_failure(Token *tok) {
+  Token *prev = NULL;
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, ";") && !tok_equal(t, "{"); prev = t, t = t->next)
+    if (tok_equal(t, "(")) {
+      Obj *f = prev && prev->kind == TK_IDENT ? find_func(ns_qualify(tok_text(prev))) : NULL;
+      if (f && !f->body) {
+        SrcLoc l = diag_last_loc;
+        f->unread = l.file ? fmt("%s:%d:%d: %s", l.file->name, l.line, l.col, diag_last_msg) : arena_strdup(diag_last_msg);
+      }
+      return;
+    }
+}
+
 /* ---------------- host programs ---------------- */
 /* What a host program uses from <stdio.h>, <stdlib.h>, <string.h>, <time.h>, <sys/time.h> and
  * <cuda_runtime.h>, declared as C: carve's host runtime (src/interp/host.c) implements each
@@ -3236,6 +3421,9 @@ static const char host_prelude_text[] =
   "void *memset(void *, int, size_t); int memcmp(const void *, const void *, size_t);\n"
   "size_t strlen(const char *); int strcmp(const char *, const char *); int strncmp(const char *, const char *, size_t);\n"
   "char *strcpy(char *, const char *); char *strncpy(char *, const char *, size_t);\n"
+  "char *strcat(char *, const char *); char *strncat(char *, const char *, size_t);\n"
+  "char *strchr(const char *, int); char *strrchr(const char *, int); char *strstr(const char *, const char *);\n"
+  "unsigned int sleep(unsigned int); int usleep(unsigned int);\n"
   "int rand(void); void srand(unsigned int); double drand48(void); void srand48(long);\n"
   "int atoi(const char *); long atol(const char *); double atof(const char *);\n"
   "long strtol(const char *, void *, int); unsigned long strtoul(const char *, void *, int); double strtod(const char *, void *);\n"
@@ -3404,12 +3592,20 @@ static Node *launch_expr(Token **rest, Token *tok) {
   tok = skip(tok, ">>>");
   tok = skip(tok, "(");
   n->args = func_args(&tok, tok, n);
+  fill_defaults(n, k->ty);
   int np = 0;
   for (Type *p = k->ty->params; p; p = p->next) np++;
   if (n->nargs != np)
     error_tok(name, "kernel '%s' takes %d argument%s, the launch gives %d", k->name, np, np == 1 ? "" : "s", n->nargs);
   int i = 0;
-  for (Type *p = k->ty->params; p; p = p->next, i++) coerce_arg(nthp(&n->args, i), p);
+  for (Type *p = k->ty->params; p; p = p->next, i++) {
+    /* carve's interpreted host passes each argument as one scalar: a struct by value would arrive
+     * as zeros (silently wrong), so it is an error here and the nvcc route takes the program */
+    if (p->kind == TY_STRUCT)
+      error_tok((*nthp(&n->args, i))->tok, "unsupported: the %s '%s' passed by value to kernel '%s' from host code carve interprets "
+                "(the nvcc route, host code built as C++ by nvcc, runs it: --route nvcc)", p->is_vector ? "vector" : "struct", type_name(p), k->name);
+    coerce_arg(nthp(&n->args, i), p);
+  }
   n->ty = ty_void;
   *rest = tok;
   return n;
@@ -3420,6 +3616,37 @@ Obj *find_host_function(Program *p, const char *name) {
   for (Obj *f = p->funcs; f; f = f->next)
     if (f->is_host && f->is_definition && f->body && !f->is_kernel && !strcmp(f->name, name)) return f;
   return NULL;
+}
+
+/* the host functions reachable from f by calls: the first one called whose body carve could not
+ * read (a HostSkip) and, in *caller, the function that calls it; NULL when every callee that has
+ * no body is a library function (the host runtime's) */
+typedef struct { Program *p; Obj **seen; int n; HostSkip *hit; Obj *caller, *cur; } Unread;
+static bool unread_call(Node *n, void *ctx);
+static void unread_fn(Unread *u, Obj *f) {
+  for (int i = 0; i < u->n; i++) if (u->seen[i] == f) return;
+  u->seen = xrealloc(u->seen, sizeof(Obj *) * (size_t)(u->n + 1));
+  u->seen[u->n++] = f;
+  Obj *saved = u->cur;
+  u->cur = f;
+  if (f->body) walk(f->body, unread_call, NULL, u);
+  u->cur = saved;
+}
+static bool unread_call(Node *n, void *ctx) {
+  Unread *u = ctx;
+  if (u->hit || n->kind != ND_CALL || !n->fn || n->fn->is_host_lib) return !u->hit;
+  Obj *def = n->fn->body ? n->fn : find_host_function(u->p, n->fn->name);
+  if (def) { unread_fn(u, def); return !u->hit; }
+  for (HostSkip *h = u->p->host_skipped; h; h = h->next)
+    if (!strcmp(h->name, n->fn->name)) { u->hit = h; u->caller = u->cur; return false; }
+  return true;
+}
+HostSkip *host_unread_callee(Program *p, Obj *f, Obj **caller) {
+  Unread u = {p, NULL, 0, NULL, NULL, NULL};
+  unread_fn(&u, f);
+  free(u.seen);
+  if (caller) *caller = u.caller;
+  return u.hit;
 }
 
 /* one declaration at file scope */
@@ -3786,7 +4013,7 @@ static Token *template_decl(Token *tok) {
 static Token *explicit_instantiation(Token *tok) {
   Token *at = tok;
   for (tok = tok->next; tok->kind != TK_EOF && !tok_equal(tok, ";"); tok = tok->next) {
-    VarScope *v = tok->kind == TK_IDENT && tok_equal(tok->next, "<") ? find_var(tok) : NULL;
+    VarScope *v = tok->kind == TK_IDENT && tok_equal(tok->next, "<") ? find_template(tok) : NULL;
     if (v && v->tmpl) {
       TArg args[MAX_TPARAMS] = {{0}};
       template_args(tok->next, v->tmpl, args);
@@ -3840,7 +4067,7 @@ static void template_toplevel(void *ud) {
  * becomes its one token "k<256, float>" for the launch specification to find */
 static void launch_pragma_instance(void *ud) {
   Token *name = ud;
-  VarScope *v = find_var(name);
+  VarScope *v = find_template(name);
   if (!v || !v->tmpl) return;
   TArg args[MAX_TPARAMS] = {{0}};
   Token *after = template_args(name->next, v->tmpl, args);
@@ -3866,7 +4093,7 @@ static void instantiate_launches(void) {
 }
 
 Obj *template_instance_at(Token **rest, Token *name) {
-  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_var(name) : NULL;
+  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_template(name) : NULL;
   if (!v || !v->tmpl) return NULL;
   TArg args[MAX_TPARAMS] = {{0}};
   *rest = template_args(name->next, v->tmpl, args);
@@ -4011,6 +4238,7 @@ Program *parse(Token *tok) {
         prog->errors++;
       } else if (dc == DECL_DEVICE) {
         prog->errors++;
+        record_device_failure(start);
         for (Token *t = start; t->kind != TK_EOF && !tok_equal(t, "{") && !tok_equal(t, ";"); t = t->next)
           if (tok_equal(t, "__global__")) { prog->skipped_kernels++; break; }
       } else {

@@ -794,7 +794,9 @@ static Token *counter_macro(Token *tmpl) {
  * headers are not read; these definitions stand in for them. */
 static const char *prelude =
   "#define __CUDACC__ 1\n#define __NVCC__ 1\n#define __CUDA_ARCH__ 900\n#define __carve__ 1\n"
-  "#define __CUDACC_VER_MAJOR__ 13\n"
+  "#define __CUDACC_VER_MAJOR__ 13\n#define __CUDACC_VER_MINOR__ 0\n"
+  /* cuda_runtime_api.h's and cuda.h's versions, as nvcc 13.0's headers define them (samples test them) */
+  "#define CUDART_VERSION 13000\n#define CUDA_VERSION 13000\n"
   "#define NULL 0\n#define nullptr 0\n"
   "#define FLT_MAX 3.40282347e+38F\n#define FLT_MIN 1.17549435e-38F\n#define FLT_EPSILON 1.19209290e-07F\n"
   "#define DBL_MAX 1.7976931348623157e+308\n#define DBL_MIN 2.2250738585072014e-308\n"

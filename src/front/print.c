@@ -34,6 +34,7 @@ static bool is_done(Printer *p, Type *t) {
 static Type *root(Type *t) { while (t->origin && !t->typedef_name && t->kind == t->origin->kind) t = t->origin; return t; }
 
 static void base_name(Printer *p, Type *t, bool define) {
+  if (t->qual & Q_GRID_CONSTANT) out(p, "__grid_constant__ ");
   if (t->qual & Q_CONST) out(p, "const ");
   if (t->qual & Q_VOLATILE) out(p, "volatile ");
   if (t->typedef_name) { out(p, t->typedef_name); return; }
@@ -82,6 +83,7 @@ static void params_str(Printer *p, Type *fn, Buf *o) {
     Buf pb = {0};
     Printer pp = {&pb, 0, p->done, p->ndone, NULL, NULL, NULL, false};
     print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
+    if (q->default_arg) { buf_puts(pp.b, " = "); print_expr(pp.b, q->default_arg); }
     buf_puts(o, pb.s);
     buf_free(&pb);
   }
@@ -637,6 +639,9 @@ static void function(Printer *p, Obj *fn) {
     if (q != ft->params) buf_puts(&ps, ", ");
     Printer pp = {&ps, 0, p->done, p->ndone, p->ns, NULL, NULL, false};
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
+    /* C++ default argument (not on an explicit specialization: C++ forbids it there, and the
+     * template's declaration printed above keeps the defaults as written) */
+    if (q->default_arg && !fn->tmpl_head) { buf_puts(&ps, " = "); print_expr(&ps, q->default_arg); }
     p->done = pp.done;
     p->ndone = pp.ndone;
   }

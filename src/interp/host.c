@@ -438,6 +438,30 @@ FN(h_strcpy) {
   ret->u = a[0].u;
   return HC_OK;
 }
+/* strcat, strncat: the source (at most n bytes) after the destination's string, then a NUL */
+FN(h_strcat) {
+  UNUSED;
+  size_t d = strlen(cstring(c, a[0].u));
+  const char *s = cstring(c, a[1].u);
+  size_t len = strlen(s);
+  if (!strcmp(call->fn->name, "strncat") && a[2].u < len) len = a[2].u;
+  unsigned char *to = bytes_at(c, a[0].u + d, len + 1, true);
+  memcpy(to, s, len);
+  to[len] = 0;
+  ret->u = a[0].u;
+  return HC_OK;
+}
+/* strchr, strrchr, strstr: the address found inside the first string, or NULL */
+FN(h_strfind) {
+  UNUSED;
+  const char *s = cstring(c, a[0].u), *f = call->fn->name, *p;
+  if (!strcmp(f, "strstr")) p = strstr(s, cstring(c, a[1].u));
+  else p = !strcmp(f, "strchr") ? strchr(s, (int)(char)a[1].i) : strrchr(s, (int)(char)a[1].i);
+  ret->u = p ? a[0].u + (uint64_t)(p - s) : 0;
+  return HC_OK;
+}
+/* sleep, usleep: no wait (the program's time is carve's simulated clock) */
+FN(h_sleep) { UNUSED; ret->i = 0; return HC_OK; }
 FN(h_rand) { UNUSED; ret->i = rand_next(c->hw); return HC_OK; }
 FN(h_srand) { UNUSED; rand_seed(c->hw, (unsigned)a[0].u); return HC_OK; }
 /* POSIX drand48: X' = (0x5DEECE66D X + 0xB) mod 2^48 */
@@ -774,6 +798,8 @@ static const struct { const char *name; HostFn *fn; } host_fns[] = {
   {"malloc", h_malloc}, {"calloc", h_calloc}, {"realloc", h_realloc}, {"free", h_free}, {"posix_memalign", h_posix_memalign},
   {"aligned_alloc", h_aligned_alloc}, {"memcpy", h_memcpy}, {"memmove", h_memcpy}, {"memset", h_memset}, {"memcmp", h_memcmp},
   {"strlen", h_strlen}, {"strcmp", h_strcmp}, {"strncmp", h_strncmp}, {"strcpy", h_strcpy}, {"strncpy", h_strcpy},
+  {"strcat", h_strcat}, {"strncat", h_strcat}, {"strchr", h_strfind}, {"strrchr", h_strfind}, {"strstr", h_strfind},
+  {"sleep", h_sleep}, {"usleep", h_sleep},
   {"rand", h_rand}, {"srand", h_srand}, {"drand48", h_drand48}, {"srand48", h_srand48},
   {"atoi", h_strto}, {"atol", h_strto}, {"atof", h_strto}, {"strtol", h_strto}, {"strtoul", h_strto}, {"strtod", h_strto},
   {"__carve_printf", h_printf}, {"fprintf", h_fprintf}, {"sprintf", h_sprintf}, {"snprintf", h_sprintf}, {"puts", h_puts}, {"fputs", h_puts},
@@ -1102,6 +1128,13 @@ static void init_host_vars(HostWorld *hw) {
 
 static Obj *host_entry(Program *p, const char *name) {
   Obj *f = find_host_function(p, name);
+  Obj *caller = NULL;
+  HostSkip *u = f ? host_unread_callee(p, f, &caller) : NULL;
+  if (u) {   /* defined, but its body did not parse: the real cause, not "never defined" at the call */
+    diag_at(DIAG_ERROR, u->loc, "%s", u->msg);
+    diag_at(DIAG_NOTE, u->loc, "the host function '%s' (called by '%s') could not be read, so the program cannot run", u->name, caller ? caller->name : f->name);
+    return NULL;
+  }
   if (f) return f;
   const char *want = name ? name : "main";
   for (HostSkip *h = p->host_skipped; h; h = h->next)

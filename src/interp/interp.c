@@ -1470,7 +1470,11 @@ static NOINLINE void eval_builtin(Warp *w, Node *n, Mask m, Val *out) {
                      * literal is a non-null pointer, so assert(c && "why") and assert(!"why") need nothing special */
     eval(w, n->args, m, a);
     for (int l = 0; l < W; l++)
-      if ((m >> l & 1) && !a[l].i) fault_at(w, FAULT_ASSERTION, n, l, "assertion '%s' failed", n->args->next->tok->str);
+      if ((m >> l & 1) && !a[l].i) {   /* the front end's checks of what carve cannot run say "unsupported: ..." */
+        const char *t = n->args->next->tok->str;
+        if (!strncmp(t, "unsupported: ", 13)) fault_at(w, FAULT_ASSERTION, n, l, "%s", t);
+        fault_at(w, FAULT_ASSERTION, n, l, "assertion '%s' failed", t);
+      }
     return;
   default: break;
   }
@@ -1534,6 +1538,8 @@ static void pop_frame(Warp *w, Frame *f) {
 
 static NOINLINE void eval_call(Warp *w, Node *n, Mask m, Val *out) {
   Obj *fn = n->fn;
+  if (!fn->body && fn->unread)   /* defined, but its definition did not parse: the cause (front end) */
+    fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1, "call to '%s', whose definition carve could not read: %s", fn->name, fn->unread);
   if (!fn->body) fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1, "call to '%s', which is declared but never defined", fn->name);
   uint64_t saved_sp = w->sp;
   uint64_t ret_tmp = 0;

@@ -7,6 +7,13 @@
 # CUDA's own runtime and run on the GPU instead (carve's exit column is then nvcc's); OUTDIR=DIR
 # keeps each program's output as DIR/NAME.out. Rodinia calls cudaThreadSynchronize, which CUDA 13 removed:
 # -DcudaThreadSynchronize=cudaDeviceSynchronize is given to nvcc (a flag, not an edit)
+# Verdict lines are the program's own: threadFenceReduction, reductionMultiBlockCG and others
+# print no PASS and exit 0 only when their check holds (a verdict found with a non-zero exit is
+# "wrong"); simpleCooperativeGroups prints its sums beside the expected ones and "...Done.".
+# Results (docs/results.md, issue 29): 22 of 49 programs reached their own verdict on
+# 2026-11-27 before the front-end work, 27 after (this 2-core CPU machine, TIMEOUT=120;
+# simpleMultiCopy took 111.6 s under load);
+# the 8 over 120 s have fixed large sizes and take no size argument.
 carve=$(realpath "${1:-./carve}"); shift
 corpus=$(realpath "${CORPUS:-../shared/corpus}" 2>/dev/null) || { echo "corpus: skipped (no corpus)"; exit 0; }
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "corpus: skipped (no nvcc)"; exit 0; }
@@ -21,7 +28,7 @@ clock|$S/0_Introduction/clock|clock.cu||Average clocks
 simpleAssert|$S/0_Introduction/simpleAssert|simpleAssert.cu||completed, returned OK
 simpleAtomicIntrinsics|$S/0_Introduction/simpleAtomicIntrinsics|simpleAtomicIntrinsics.cu simpleAtomicIntrinsics_cpu.cpp||completed, returned OK
 simpleAttributes|$S/0_Introduction/simpleAttributes|simpleAttributes.cu||completed, returned OK
-simpleCooperativeGroups|$S/0_Introduction/simpleCooperativeGroups|simpleCooperativeGroups.cu||PASSED
+simpleCooperativeGroups|$S/0_Introduction/simpleCooperativeGroups|simpleCooperativeGroups.cu||\.\.\.Done
 simpleOccupancy|$S/0_Introduction/simpleOccupancy|simpleOccupancy.cu||Test PASSED
 simplePrintf|$S/0_Introduction/simplePrintf|simplePrintf.cu||Value is:10
 simpleStreams|$S/0_Introduction/simpleStreams|simpleStreams.cu||Test PASSED|passed
@@ -34,7 +41,7 @@ simpleAWBarrier|$S/0_Introduction/simpleAWBarrier|simpleAWBarrier.cu||Result = P
 fp16ScalarProduct|$S/0_Introduction/fp16ScalarProduct|fp16ScalarProduct.cu||Result native operators	: [0-9]
 template|$S/0_Introduction/template|template.cu template_cpu.cpp||Processing time
 mergeSort|$S/0_Introduction/mergeSort|main.cpp mergeSort.cu bitonic.cu mergeSort_host.cpp mergeSort_validate.cpp||TEST PASSED|passed
-systemWideAtomics|$S/0_Introduction/systemWideAtomics|systemWideAtomics.cu||PASSED|passed
+systemWideAtomics|$S/0_Introduction/systemWideAtomics|systemWideAtomics.cu||completed, returned OK
 scalarProd|$S/2_Concepts_and_Techniques/scalarProd|scalarProd.cu scalarProd_cpu.cpp||L1 error: [0-9]
 histogram|$S/2_Concepts_and_Techniques/histogram|main.cpp histogram64.cu histogram256.cu histogram_gold.cpp||TEST PASSED|passed
 reduction|$S/2_Concepts_and_Techniques/reduction|reduction.cpp reduction_kernel.cu|--n=4096|Test passed|PASSED
@@ -42,7 +49,7 @@ reductionMultiBlockCG|$S/2_Concepts_and_Techniques/reductionMultiBlockCG|reducti
 scan|$S/2_Concepts_and_Techniques/scan|main.cpp scan.cu scan_gold.cpp||passed|PASSED
 shfl_scan|$S/2_Concepts_and_Techniques/shfl_scan|shfl_scan.cu||PASSED|passed
 sortingNetworks|$S/2_Concepts_and_Techniques/sortingNetworks|main.cpp bitonicSort.cu oddEvenMergeSort.cu sortingNetworks_validate.cpp||PASSED|passed
-threadFenceReduction|$S/2_Concepts_and_Techniques/threadFenceReduction|threadFenceReduction.cu|--n=4096|PASSED|passed
+threadFenceReduction|$S/2_Concepts_and_Techniques/threadFenceReduction|threadFenceReduction.cu|--n=4096|CPU result = 
 convolutionSeparable|$S/2_Concepts_and_Techniques/convolutionSeparable|main.cpp convolutionSeparable.cu convolutionSeparable_gold.cpp||Test passed|PASSED
 interval|$S/2_Concepts_and_Techniques/interval|interval.cu||PASSED|passed
 eigenvalues|$S/2_Concepts_and_Techniques/eigenvalues|main.cu bisect_small.cu bisect_large.cu bisect_util.cu gerschgorin.cpp matlab.cpp||PASSED|passed

@@ -1,5 +1,5 @@
-// expect: check 2 2:31: error: unsupported C++: default arguments
-__device__ int f(int x, int y = 1) { return x + y; }
+// expect: check 2 2:33: error: missing default argument on parameter 'y'
+__device__ int f(int x = 1, int y) { return x + y; }
 __global__ void k(int *a) {
-  a[0] = f(a[0]);
+  a[0] = f(a[0], 2);
 }

@@ -1,4 +1,4 @@
-// expect: check 2 3:8: error: variable has incomplete type 'void'
+// expect: check 2 3:8: error: variable 'v' has incomplete type 'void'
 __global__ void k(int *a) {
   void v;
   a[0] = 1;

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Programs the front end reads as written (issue 29): each tests/front/run_*.cu runs under
+# `carve run --route interp` (host code interpreted, so carve's own C library prelude is what is
+# tested) and must exit 0 with every "ok"/"bad" word it prints reading "ok". Each
+# tests/front/both_*.cu needs the nvcc route (a struct passed by value to a kernel): interpreted,
+# it must stop with exit 2 and "unsupported: the struct ... passed by value" (never zeros); on the
+# default route, where nvcc exists, it must run and print only "ok".
+carve=${1:-./carve}
+pass=0; fail=0
+check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "front-run: FAIL: $2"; fail=$((fail+1)); fi; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok() { [ "$1" = 0 ] && grep -q ' ok' "$tmp/o" && ! grep -qw 'bad' "$tmp/o"; }
+for f in tests/front/run_*.cu; do
+  "$carve" run --route interp "$f" >"$tmp/o" 2>"$tmp/e"; rc=$?
+  ok $rc
+  check $? "carve run $f: exit $rc: $(head -c 300 "$tmp/o") $(head -c 600 "$tmp/e")"
+done
+have_nvcc=0; { command -v nvcc || [ -x /usr/local/cuda/bin/nvcc ]; } >/dev/null 2>&1 && [ -f build/libcarve_cudart.so ] && have_nvcc=1
+[ $have_nvcc = 1 ] || echo "front-run: nvcc route skipped (no nvcc or no build/libcarve_cudart.so)"
+for f in tests/front/both_*.cu; do
+  "$carve" run --route interp "$f" >"$tmp/o" 2>"$tmp/e"; rc=$?
+  [ $rc = 2 ] && grep -q "error: unsupported: the struct '.*' passed by value to kernel" "$tmp/e"
+  check $? "carve run --route interp $f: exit $rc (want 2 and 'unsupported: the struct'): $(head -c 600 "$tmp/e")"
+  [ $have_nvcc = 1 ] || continue
+  "$carve" run "$f" >"$tmp/o" 2>"$tmp/e"; rc=$?
+  ok $rc && grep -q "host code built by nvcc" "$tmp/e"
+  check $? "carve run $f (nvcc route): exit $rc: $(head -c 300 "$tmp/o") $(head -c 600 "$tmp/e")"
+done
+echo "front-run: $pass passed, $fail failed"
+[ $fail = 0 ]
