@@ -191,6 +191,15 @@ static Legality check(PassCtx *c, Check *k) {
              (long long)L->block[1], (long long)L->block[2], (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2]);
     return NOT_APPLICABLE;
   }
+  /* a host program's launch (or --grid/--block): the program writer launches reshaped kernels
+   * over grids that cover the original's threads block by block (emit.c), which a grid grown
+   * along y does not; the launch must be the file's own `#pragma carve launch` */
+  LaunchSpec *os = L->prog ? find_spec(L->prog, c->k->name) : NULL;
+  if (!os || !os->has_grid || !os->has_block) {
+    snprintf(c->why, sizeof c->why, "the launch comes from host code or from --grid/--block, not a `#pragma carve launch %s` line: a host program's "
+             "launch of a grid grown along y cannot be written yet", c->k->name);
+    return NOT_APPLICABLE;
+  }
   Dims d = {false, ""};
   walk(c->k->body, dims_pre, NULL, &d);
   if (d.bad) { snprintf(c->why, sizeof c->why, "the kernel reads %s", d.what); return NOT_APPLICABLE; }
