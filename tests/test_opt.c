@@ -992,6 +992,9 @@ static void test_stencil(void) {
   static const struct { const char *body, *why; Legality want; } cases[] = {
     /* the output read at another row: a merged row would see what an earlier one wrote */
     {"  if (i > 0 && i < n - 1 && j < n) B[i * n + j] = A[i * n + j] + B[(i - 1) * n + j];\n", "read at another element", ILLEGAL},
+    /* the output read after its store: the deferred store would change what the read sees */
+    {"  if (i > 0 && i < n - 1 && j < n) {\n    B[i * n + j] = A[(i - 1) * n + j] + A[(i + 1) * n + j];\n    if (B[i * n + j] < 0.0f) return;\n  }\n",
+     "read outside the statement that stores it", ILLEGAL},
     /* an element-wise kernel: no row is shared */
     {"  if (i < n && j < n) B[i * n + j] = 2.0f * A[i * n + j];\n", "nothing for merged rows to reuse", NOT_APPLICABLE},
     /* threads that meet at a barrier cannot be merged */

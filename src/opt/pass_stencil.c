@@ -10,15 +10,22 @@
  * unrolled copies share"). A 3x3 convolution with R = 4 loads 6 rows of 3 where it loaded 12.
  * Rows where some copy fails the guard take the guarded loop: the borders stay exact.
  *
+ * Declarations the same for every row (the column index, coefficients) are computed once before
+ * the rows. Where the guard is a conjunction of comparisons of signed integers affine in the row,
+ * each holds on an interval of rows and so does the conjunction: the fast path's test evaluates
+ * it at the first and the last row only.
+ *
  * Legal, from the affine access facts, when the kernel is a stencil: every global store is
- * `P[i] = e` or `P[i] op= e` outside any loop, one per buffer, with i growing with threadIdx.d
- * as blockIdx.d*blockDim.d + threadIdx.d does (no tile constant for blockDim.d); the buffer it
- * writes is read only at that same element (offset 0); every other global load is at an offset
- * from the stored element that no thread or block index changes (a constant, a loop counter, a
- * parameter), or the same element for every thread (a filter coefficient); and the threads
- * cannot see each other (no barrier, shared memory, warp operation, fence, volatile, call,
- * gridDim, or return inside a loop). The launch must not alias two pointer arguments (the
- * deferred stores and shared loads assume distinct buffers; the output declares __restrict__). */
+ * `P[i] = e` or `P[i] op= e` outside any loop, one per buffer, its index S*(blockIdx.d*blockDim.d
+ * + threadIdx.d) + ... (S a constant or a parameter: no tile constant for blockDim.d); the buffer
+ * it writes is read only at that same element and only in the storing statement (the store is
+ * deferred past the rest of the row); every other global access is affine, not atomic, and not
+ * in a device function, and some load shares its rows with another row's (another load of the
+ * buffer a small multiple of S away, or a loop counter whose coefficient is such a multiple);
+ * the threads cannot see each other (no barrier, shared memory, warp operation, fence, volatile,
+ * call, gridDim, or return inside a loop). The launch must not bind one buffer to two pointer
+ * parameters (the deferred stores and shared loads assume distinct buffers; the output declares
+ * them __restrict__). */
 #include "opt.h"
 #include "../analysis/analysis.h"
 #include "../analysis/match.h"
@@ -221,6 +228,13 @@ static Legality stencil_facts(PassCtx *c, Scan *s) {
         r = ILLEGAL;
         goto out;
       }
+      /* the store is deferred past the rest of the row: a read after it would see the old value */
+      if (!rw_contains(s->st[si].stmt, a->node)) {
+        snprintf(c->why, sizeof c->why, "'%s' is read outside the statement that stores it (line %d): the deferred store would change what it reads",
+                 a->base->name, a->node->tok->line);
+        r = ILLEGAL;
+        goto out;
+      }
       continue;
     }
     if (!names_thread(&a->index)) continue;   /* every thread reads the same element: a coefficient */
@@ -400,7 +414,7 @@ static int guard_form(Node *stmts, int *at) {
       if (!rw_pure(s->decl_init)) return 0;
       continue;
     }
-    if (s->kind != ND_IF || s->els) return 0;
+    if (s->kind != ND_IF || s->els || !rw_pure(s->cond)) return 0;   /* the guard is evaluated twice */
     *at = i;
     Node *t = s->then;
     while (t->kind == ND_BLOCK && t->stmts && !t->stmts->next) t = t->stmts;

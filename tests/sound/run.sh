@@ -68,8 +68,9 @@ check $? "--arg in=alias(out) runs"
 [ "$(od -An -f -N4 "$t/o.bin" | tr -d ' ')" = 16 ]; check $? "alias(out): one buffer, 1 -> 16: $(od -An -f -N4 "$t/o.bin")"
 
 # an estimate that fails is not "faster": a host program's reshaped variant is estimated with its
-# own grid (it was -1, and kept); at n=40 the model calls mm's tiles slower
-"$carve" optimize $d/mm_naive.cu -o "$t/mme.cu" 2> "$t/plan"; grep -q "tile     not kept, the estimate says not faster (0.0045 -> 0.00" "$t/plan"; check $? "mm at 40: tile estimated and not kept: $(grep tile "$t/plan")"
+# own grid (it was -1, and kept); at n=40 the model calls mm's tiles slower (the naive kernel
+# 0.0045 ms, 0.0046 since the counts sample the grid's middle block too)
+"$carve" optimize $d/mm_naive.cu -o "$t/mme.cu" 2> "$t/plan"; grep -qE "tile     not kept, the estimate says not faster \(0\.004[56] -> 0\.00" "$t/plan"; check $? "mm at 40: tile estimated and not kept: $(grep tile "$t/plan")"
 ! grep -q "estimate failed" "$t/plan"; check $? "no estimate fails for a host program's variants: $(cat "$t/plan")"
 
 # two pointers into one allocation, the first at the higher address (k(a + n, a, n)): recorded
