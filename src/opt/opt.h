@@ -46,7 +46,9 @@ typedef struct PassCtx {
   char assumed[256];         /* an assumption the output states (e.g. __restrict__ parameters) */
   bool changes_launch;       /* the grid or block changed: new_grid/new_block hold it */
   int64_t new_grid[3], new_block[3];
-  int64_t cover[3];          /* changes_launch: threads of the original each new block covers, per dimension */
+  int64_t cover[3];          /* changes_launch: threads of the original each new block covers, per dimension;
+                              * a host program's output launches carve_grid_K = ceil(g.d * b.d / cover[d])
+                              * blocks along each d (emit.c), the reshaped grid's rule for every pass */
   unsigned spec;             /* OPT_SPEC_*: what of the recorded launch the output is right only at */
   bool grid_generic;         /* changes_launch: right for any grid whose threads each cover divides */
   int mutation;              /* > 0: deliberately broken variant (the mutation test) */
