@@ -466,10 +466,14 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
       reshape = &plan->steps[i];
     }
   int64_t cover[3] = {block0[0], block0[1], block0[2]};
+  /* a reshape whose grid is not the original's threads over covers (parallel grows y by a loop's
+   * trip count) is launched only where the grid and the scalar arguments are the recorded ones:
+   * carve_grid_K is then the recorded new grid */
+  bool pinned = reshape && (spec & OPT_SPEC_GRID) && (spec & OPT_SPEC_ARGS);
   if (reshape) {
     for (int d = 0; d < 3; d++) {
       cover[d] = reshape->cover[d] > 0 ? reshape->cover[d] : block0[d];
-      if ((grid0[d] * block0[d] + cover[d] - 1) / cover[d] != plan->grid[d]) {
+      if (!pinned && (grid0[d] * block0[d] + cover[d] - 1) / cover[d] != plan->grid[d]) {
         snprintf(why, len, "the reshaped grid is not the original's threads over each block's cover");
         return 2;
       }
@@ -588,6 +592,11 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
         if (r->ty->kind == TY_PTR) buf_printf(t, "\n      && (const void *)carve_a%d != (const void *)carve_a%d   /* %s, %s: __restrict__ */", i, j, q->name, r->name);
     }
     buf_puts(t, ";\n}\n");
+    if (pinned)
+      buf_printf(t, "static inline dim3 carve_grid_%s(dim3 g, dim3 b) {\n"
+                    "  (void)g; (void)b;\n  return dim3(%lldu, %lldu, %lldu);   /* the recorded launch's new grid (carve_fits_%s and carve_args_%s pin it) */\n}",
+                 kernel, (long long)plan->grid[0], (long long)plan->grid[1], (long long)plan->grid[2], kernel, kernel);
+    else
     buf_printf(t, "static inline dim3 carve_grid_%s(dim3 g, dim3 b) {\n"
                   "  return dim3((unsigned)(((unsigned long long)g.x * b.x + %lldull) / %lldull), (unsigned)(((unsigned long long)g.y * b.y + %lldull) / %lldull),\n"
                   "              (unsigned)(((unsigned long long)g.z * b.z + %lldull) / %lldull));\n}",

@@ -194,12 +194,9 @@ static Legality check(PassCtx *c, Check *k) {
   /* a host program's launch (or --grid/--block): the program writer launches reshaped kernels
    * over grids that cover the original's threads block by block (emit.c), which a grid grown
    * along y does not; the launch must be the file's own `#pragma carve launch` */
-  LaunchSpec *os = L->prog ? find_spec(L->prog, c->k->name) : NULL;
-  if (!os || !os->has_grid || !os->has_block) {
-    snprintf(c->why, sizeof c->why, "the launch comes from host code or from --grid/--block, not a `#pragma carve launch %s` line: a host program's "
-             "launch of a grid grown along y cannot be written yet", c->k->name);
-    return NOT_APPLICABLE;
-  }
+  /* a host program's launch (or --grid/--block): the output launches the grown grid only where
+   * the grid and the scalar arguments are the recorded ones (OPT_SPEC_GRID by the driver, ARGS
+   * here: the trip counts that sized y came from them); emit.c's carve_grid_K is that grid */
   Dims d = {false, ""};
   walk(c->k->body, dims_pre, NULL, &d);
   if (d.bad) { snprintf(c->why, sizeof c->why, "the kernel reads %s", d.what); return NOT_APPLICABLE; }
@@ -350,6 +347,7 @@ static bool apply(PassCtx *c) {
   own_counters(c, s);
   int64_t bx = c->param[0], by = c->param[1];
   c->changes_launch = true;
+  c->spec |= OPT_SPEC_ARGS;   /* y's extent is the loop's trip count at the recorded arguments */
   c->new_block[0] = bx; c->new_block[1] = by; c->new_block[2] = 1;
   c->new_grid[0] = k.gx; c->new_grid[1] = k.gy; c->new_grid[2] = 1;
   c->cover[0] = bx; c->cover[1] = 0; c->cover[2] = 0;   /* y: every new y block covers the original's one row of threads */

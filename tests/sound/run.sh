@@ -87,6 +87,12 @@ for n in 1000 777; do "$carve" run "$t/hv.cu" -- $n > "$t/out" 2>&1; grep -q "ha
 grep -q "split    applied, verified" "$t/plan"; check $? "host program: split of a sum from x[i] verified within the bound: $(grep split "$t/plan")"
 "$carve" run "$t/mvt.cu" -I tests/programs -D N=300 > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "host program: the split output passes the program's check: $(tail -2 "$t/out")"
 
+# a host program's thread-per-column loop mapped to y (parallel): the program's launch becomes the
+# recorded grown grid where the grid and the arguments are the recorded ones, the original elsewhere
+"$carve" optimize tests/programs/covar.cu -I tests/programs --kernel covar_kernel --passes parallel --no-estimate -o "$t/cv.cu" 2> "$t/plan"
+grep -q "parallel applied, verified" "$t/plan" && grep -q "return dim3(" "$t/cv.cu"; check $? "host program: parallel verified, its grown grid launched: $(grep parallel "$t/plan" | cut -c1-200)"
+for d in "" "-D M=48"; do "$carve" run "$t/cv.cu" -I tests/programs $d > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "host program: the parallel output passes the program's check ${d:-as optimized}: $(tail -2 "$t/out")"; done
+
 # a kernel no pass changes: the output is the user's text, macros and all
 "$carve" optimize tests/host/vadd.cu --passes unroll -o "$t/same.cu" 2>/dev/null; check $? "no pass applies"
 tail -n +4 "$t/same.cu" | cmp -s - tests/host/vadd.cu; check $? "an unchanged program is the user's file byte for byte after the header"
