@@ -34,6 +34,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a type's name spelled without the typedef it was written through (DATA_TYPE is float): the
+ * vector types (float4) are made of it */
+static const char *plain_type_name(Type *t) {
+  Type tmp = *t;
+  tmp.typedef_name = NULL;
+  return type_name(&tmp);
+}
+
 enum { D_ROW = 1, D_COL = 2, D_K = 4, D_ACC = 8, D_MEM = 16, D_OTHER = 32 };
 enum { MAX_PRE = 16, MAX_CONJ = 8 };
 
@@ -702,7 +710,7 @@ static bool apply(PassCtx *c) {
   g.XTs = c->grid_generic ? fmt("(int)(gridDim.x * %du)", g.BN) : fmt("%lld", (long long)g.XT);
   g.YTs = c->grid_generic ? fmt("(int)(gridDim.y * %du)", g.BM) : fmt("%lld", (long long)g.YT);
   Type *ea = unqual(s.pa->ty->base), *eb = unqual(s.pb->ty->base);
-  g.ta = type_name(ea); g.tb = type_name(eb); g.tacc = type_name(unqual(s.acc->ty));   /* "float" */
+  g.ta = plain_type_name(ea); g.tb = plain_type_name(eb); g.tacc = plain_type_name(unqual(s.acc->ty));   /* "float", not a typedef: "float4" is made of it */
   /* pad the k-major tiles so that a warp's stores along k hit distinct banks (16-byte rows kept) */
   g.PA = s.a_along_k ? 16 / (ea->size ? ea->size : 4) : 0;
   g.PB = !s.b_along_col ? 16 / (eb->size ? eb->size : 4) : 0;

@@ -432,8 +432,26 @@ static bool rebind_pre(Node *n, void *ctx) {
   return true;
 }
 
+/* a type a typedef of the user's program may stand for in a written kernel: numbers, void and
+ * pointers or arrays of them (typedef float DATA_TYPE;), spelled without another typedef */
+static bool plain_alias(Type *t) {
+  while (t && (t->kind == TY_PTR || t->kind == TY_ARRAY) && !t->typedef_name) t = t->base;
+  return t && !t->typedef_name && (is_numeric(t) || t->kind == TY_VOID || t->kind == TY_BOOL);
+}
+
 bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len) {
-  /* the text is complete C: no macro of the user's program may rename its words */
+  /* the text is complete C: no macro of the user's program may rename its words; the program's
+   * typedefs of plain types come first (the printer writes `DATA_TYPE` where the user did) */
+  Buf full = {0};
+  for (TopItem *it = c->p->items; it; it = it->next)
+    if (it->kind == TOP_TYPEDEF && it->name && plain_alias(it->ty)) {
+      buf_puts(&full, "typedef ");
+      print_type_decl(&full, it->ty, it->name);
+      buf_puts(&full, ";\n");
+    }
+  buf_puts(&full, text);
+  text = arena_strdup(full.s);   /* the tokens point into it */
+  buf_free(&full);
   const void *pps = pp_state_save();
   pp_state_restore(NULL);
   Token *t = pp_expand("<carve optimize>", text);

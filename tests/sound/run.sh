@@ -91,7 +91,11 @@ grep -q "split    applied, verified" "$t/plan"; check $? "host program: split of
 # recorded grown grid where the grid and the arguments are the recorded ones, the original elsewhere
 "$carve" optimize tests/programs/covar.cu -I tests/programs --kernel covar_kernel --passes parallel --no-estimate -o "$t/cv.cu" 2> "$t/plan"
 grep -q "parallel applied, verified" "$t/plan" && grep -q "return dim3(" "$t/cv.cu"; check $? "host program: parallel verified, its grown grid launched: $(grep parallel "$t/plan" | cut -c1-200)"
-for d in "" "-D M=48"; do "$carve" run "$t/cv.cu" -I tests/programs $d > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "host program: the parallel output passes the program's check ${d:-as optimized}: $(tail -2 "$t/out")"; done
+for sz in "" "-D M=48"; do "$carve" run "$t/cv.cu" -I tests/programs $sz > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "host program: the parallel output passes the program's check ${sz:-as optimized}: $(tail -2 "$t/out")"; done
+
+# a product spelled with a typedef (DATA_TYPE): tile's kernel, written anew, parses and verifies
+"$carve" optimize $d/typedef_mm.cu --no-estimate --passes tile -o "$t/td.cu" 2> "$t/plan"
+grep -q "tile     applied, verified" "$t/plan"; check $? "typedef'd buffers: tile applied and verified: $(grep tile "$t/plan" | cut -c1-200)"
 
 # a kernel no pass changes: the output is the user's text, macros and all
 "$carve" optimize tests/host/vadd.cu --passes unroll -o "$t/same.cu" 2>/dev/null; check $? "no pass applies"
