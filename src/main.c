@@ -636,43 +636,16 @@ static int run_host_interp_first(Opts *o, Program *p, bool record, HostResult *r
   const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
   argv[0] = o->file;
   for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
-  FILE *out = tmpfile(), *err = tmpfile(), *diags = tmpfile();
-  if (!out || !err || !diags) {
-    if (out) fclose(out);
-    if (err) fclose(err);
-    if (diags) fclose(diags);
-    o->route = "interp";
-    return run_host(o, p, record, NULL, r, false);
-  }
-  HostOptions ho = {.argc = o->nprog_args + 1, .argv = argv, .record = record, .out = out, .err = err, .native = &o->native,
-                    .max_seconds = run_interp_seconds(),
+  HostOptions ho = {.argc = o->nprog_args + 1, .argv = argv, .record = record, .native = &o->native, .max_seconds = run_interp_seconds(),
                     .func = o->host_fn, .kernel_opt = {.no_race_check = o->no_race, .progress = isatty(2) != 0}};
-  if (o->bench.arch && !(ho.machine = machine_flag(o))) { fclose(out); fclose(err); fclose(diags); return 2; }
-  fflush(stdout);
-  fflush(stderr);
-  FILE *saved = diag_out;
-  diag_out = diags;
-  int rc = host_run(p, &ho, r);
-  diag_out = saved;
+  if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
+  int rc = rt_host_run_held(p, &ho, r);
   if (rc == 2 && r->timed_out) {
-    fclose(out);
-    fclose(err);
-    fclose(diags);
     host_result_free(r);
     fprintf(stderr, "carve run: %s: the host code ran %g s in carve's interpreter (launches not counted); running the program again built by nvcc "
             "(host code native, kernels run by carve; --route interp keeps the interpreter)\n", o->file, run_interp_seconds());
     o->nvcc_route = true;
     return run_host(o, p, record, NULL, r, false);
-  }
-  /* the program's output as it would have come, then carve's diagnostics */
-  FILE *pairs[][2] = {{out, stdout}, {err, stderr}, {diags, stderr}};
-  for (int i = 0; i < 3; i++) {
-    rewind(pairs[i][0]);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pairs[i][0])) > 0) fwrite(buf, 1, n, pairs[i][1]);
-    fclose(pairs[i][0]);
-    fflush(pairs[i][1]);
   }
   return rc;
 }

@@ -56,6 +56,11 @@ typedef struct RtResult {
   const char *dir;                    /* the temporary directory (the build, the recorded buffers) */
 } RtResult;
 int rt_run(Program *p, const RtOptions *o, RtResult *r);
+/* host_run with the program's standard output and error and carve's diagnostics held in
+ * temporary files (o->out and o->err are set here): given out when it ends, dropped when it was
+ * stopped by o->max_seconds (r->timed_out: the caller runs it another way; an interpreted
+ * program has no other effect, carve's C library opens no files) */
+int rt_host_run_held(Program *p, HostOptions *o, HostResult *r);
 /* remove the temporary directory (the recorded buffers' files), free what r still holds */
 void rt_cleanup(RtResult *r);
 #endif
