@@ -44,7 +44,7 @@ if [ -n "${SAME:-}" ]; then   # optimize every program at its run size first, in
     case " ${PROGS:-$prog} " in *" $prog "*) ;; *) continue ;; esac
     while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do sleep 0.5; done
     bflags=${big%%--*}; bargs=""; [ "$big" != "$bflags" ] && bargs="-- ${big#*--}"
-    ( timeout 560 "$carve" optimize -I. $prog.cu $bflags --max-seconds ${MAXSEC:-120} -o "$out/$prog.opt.cu" $bargs 2> "$out/$prog.plan" ) &
+    ( timeout ${OPT_TIMEOUT:-560} "$carve" optimize -I. $prog.cu $bflags --max-seconds ${MAXSEC:-120} -o "$out/$prog.opt.cu" $bargs 2> "$out/$prog.plan" ) &
   done <<< "$list"
   wait
 fi
