@@ -66,6 +66,7 @@ typedef struct Pass {
   bool remaps_blocks;        /* block b of the variant computes another block's outputs */
   bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
   bool new_launch;           /* kept, later passes see the launch it made (a new thread dimension), not the original's */
+  bool opt_in;               /* run only when named in --passes or --set (launch: no measured gain yet) */
   int model_params;          /* model_chooses: how many leading parameters it chooses jointly (0: one;
                               * 3: the first two jointly, then the third with them fixed) */
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
@@ -138,6 +139,7 @@ typedef struct PlanStep {
   int mutation;              /* the mutation test: the broken variant applied (0: none) */
   bool applied, verified, rejected;
   bool unprofitable;         /* verified, but the estimate says it is slower: not kept */
+  bool idle;                 /* unprofitable because it merges the threads of a launch that does not fill the GPU */
   char why[512], did[512], assumed[256];
   VerifyResult verify;
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */

@@ -80,6 +80,14 @@ static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PA
   return true;
 }
 
+/* a --set NAME.PARAM=V names the pass */
+static bool set_for(const OptOptions *o, const char *name) {
+  size_t n = strlen(name);
+  for (int i = 0; i < o->nsets; i++)
+    if (o->sets[i] && !strncmp(o->sets[i], name, n) && o->sets[i][n] == '.') return true;
+  return false;
+}
+
 static bool check_sets(const OptOptions *o, char *err, size_t len) {
   for (int s = 0; s < o->nsets; s++) {
     const char *t = o->sets[s], *dot = strchr(t, '.');
@@ -408,6 +416,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     const Pass *ps = all[i];
     if (o->only && !opt_listed(o->only, ps->name)) continue;
     if (opt_listed(o->skip, ps->name)) continue;
+    if (ps->opt_in && !o->only && !set_for(o, ps->name)) continue;   /* named in --passes or --set only */
     PlanStep *st = &plan->steps[plan->nsteps++];
     st->pass = ps;
     st->est_before_ms = st->est_after_ms = -1;
@@ -444,7 +453,12 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       /* a reshaped launch must be predicted faster by more than the model resolves block shapes
        * (OPT_RESHAPE_GAIN); other steps (a pragma) may be within 2%; an estimate that failed (-1,
        * before or after) is unknown, never faster */
-      if (cur_ms <= 0 || st->est_after_ms <= 0 ||
+      /* merging the threads of a launch that does not fill the GPU leaves it idler, whatever the
+       * estimate says: a thread-per-column correlation (1,024 threads) merged by vector ran 2.5x
+       * slower on an H200 (docs/results.md, 2026-11-27) */
+      int64_t nthreads = plan->grid[0] * plan->grid[1] * plan->grid[2] * plan->block[0] * plan->block[1] * plan->block[2];   /* the launch as it stands */
+      st->idle = !strcmp(ps->name, "vector") && in->m && in->m->sm_count > 0 && nthreads < (int64_t)in->m->sm_count * in->m->max_threads_per_sm;
+      if (st->idle || cur_ms <= 0 || st->est_after_ms <= 0 ||
           (c.changes_launch ? st->est_after_ms > cur_ms * (1 - OPT_RESHAPE_GAIN) : st->est_after_ms > cur_ms * 1.02)) {
         st->unprofitable = true;
         program_free(v);

@@ -393,6 +393,7 @@ const Pass pass_launch = {
              {"minblocks", "__launch_bounds__'s minimum resident blocks an SM (caps registers; 0: the kernel's own, or none)", {0, 2, 4, 8}, 0}},
   .nparams = 3,
   .model_chooses = true,
+  .opt_in = true,   /* on the H100/H200 its kept shapes ran 0.49x-0.98x of the naive kernels (docs/results.md, 2026-11-27) */
   .model_params = 3,   /* x and y jointly, then minblocks with them fixed */
   .motivation = "launch",
   .legal = legal,
