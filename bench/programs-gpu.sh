@@ -47,6 +47,7 @@ if [ -n "${SAME:-}" ]; then   # optimize every program at its run size first, in
     ( timeout ${OPT_TIMEOUT:-560} "$carve" optimize -I. $prog.cu $bflags --max-seconds ${MAXSEC:-120} -o "$out/$prog.opt.cu" $bargs 2> "$out/$prog.plan" ) &
   done <<< "$list"
   wait
+  [ -n "${OPT_ONLY:-}" ] && exit 0   # OPT_ONLY=1: the outputs only (bench/programs-time.sh times them)
 fi
 while IFS='|' read -r prog opt big; do
   case " ${PROGS:-$prog} " in *" $prog "*) ;; *) continue ;; esac
