@@ -309,6 +309,8 @@ bool rw_pure(Node *e);                                /* no assignment, incremen
 /* the slots (kid fields or `next` links) holding threadIdx.x and blockDim.x in the list, and with
  * returns the return statements: xmalloc'd, *n of them */
 Node ***rw_x_slots(Node **list, bool returns, int *n);
+Node **rw_nth_slot(Node **list, int k);               /* the k-th statement's slot */
+Node *rw_fast_loop(Node *loop, int form, int at);     /* a guarded loop's copy without its guard */
 
 /* the kernel c->k gets the body of the kernel of that name `text` defines (source a pass wrote,
  * with c->k's parameters, no macros, and only what the language and CUDA declare), parsed in

@@ -424,31 +424,16 @@ static int guard_form(Node *stmts, int *at) {
   return 0;
 }
 
-static Node **nth_slot(Node **list, int k) {
-  while (k-- && *list) list = &(*list)->next;
-  return list;
-}
-
 /* a copy of the merged loop whose body keeps the declarations and, in place of the guard and
  * what follows, `all &= G;` (form 1) or `all &= !G;` (form 2); mutation 3 tests all rows but the last */
 static Node *guard_loop(PassCtx *c, Node *loop, int form, int at, Obj *all) {
   Node *g = clone_node(loop);
   if (c->mutation == 3) g->cond->rhs = rw_num(g->cond->tok, c->param[0] - 1);
-  Node **slot = nth_slot(&g->then->stmts, at);
+  Node **slot = rw_nth_slot(&g->then->stmts, at);
   Node *cond = (*slot)->cond;
   if (form == 2) cond = rw_unary(ND_NOT, cond);
   *slot = rw_expr_stmt(rw_assign_op(ND_BITAND, rw_var(cond->tok, all), cond));
   return g;
-}
-
-/* a copy of the merged loop with the guard dropped: every merged row known to pass it */
-static Node *fast_loop(Node *loop, int form, int at) {
-  Node *f = clone_node(loop);
-  Node **slot = nth_slot(&f->then->stmts, at);
-  Node *rest = (*slot)->next;
-  if (form == 1) { Node *t = (*slot)->then; t->next = rest; *slot = t; }
-  else *slot = rest;
-  return f;
 }
 
 static bool apply(PassCtx *c) {
@@ -464,7 +449,7 @@ static bool apply(PassCtx *c) {
   bool interval = false;
   if (guard_form(body->stmts, &gi0) == 1) {
     Facts *f = facts_new(c->p, c->k);
-    interval = interval_guard(f, (*nth_slot(&body->stmts, gi0))->cond, d);
+    interval = interval_guard(f, (*rw_nth_slot(&body->stmts, gi0))->cond, d);
     facts_free(f);
   }
   Obj *cy = rw_new_var(c->p, c->k, "cy", ty_int, SC_LOCAL, at);
@@ -519,7 +504,7 @@ static bool apply(PassCtx *c) {
     Node *dl = rw_decl(all, rw_num(loop->tok, 1));
     Node *g = guard_loop(c, loop, form, gi, all);
     if (interval && form == 1 && R > 2) g->inc = rw_assign_op(ND_ADD, rw_var(loop->tok, g->init->var), rw_num(loop->tok, R - 1));   /* the clone's own counter */   /* the first and the last row */
-    Node *fl = fast_loop(loop, form, gi);
+    Node *fl = rw_fast_loop(loop, form, gi);
     bool every = true;   /* each row's copy stores in the fast path: no mask there */
     for (int i = 0; i < s.n; i++) every &= unconditional(fl->then->stmts, df[i].mask);
     for (int i = 0; i < s.n && every; i++) drop_writes(&fl->then->stmts, df[i].mask);

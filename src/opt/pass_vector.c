@@ -201,30 +201,15 @@ static int guard_form(Node *stmts, int *at) {
   return 0;
 }
 
-static Node **nth_slot(Node **list, int k) {
-  while (k-- && *list) list = &(*list)->next;
-  return list;
-}
-
 /* a copy of the merged loop whose body keeps the declarations and, in place of the guard and
  * what follows, `all &= G;` (form 1) or `all &= !G;` (form 2) */
 static Node *guard_loop(Node *loop, int form, int at, Obj *all) {
   Node *g = clone_node(loop);
-  Node **slot = nth_slot(&g->then->stmts, at);
+  Node **slot = rw_nth_slot(&g->then->stmts, at);
   Node *cond = (*slot)->cond;
   if (form == 2) cond = rw_unary(ND_NOT, cond);
   *slot = rw_expr_stmt(rw_assign_op(ND_BITAND, rw_var(cond->tok, all), cond));
   return g;
-}
-
-/* a copy of the merged loop with the guard dropped: every merged thread known to pass it */
-static Node *fast_loop(Node *loop, int form, int at) {
-  Node *f = clone_node(loop);
-  Node **slot = nth_slot(&f->then->stmts, at);
-  Node *rest = (*slot)->next;
-  if (form == 1) { Node *t = (*slot)->then; t->next = rest; *slot = t; }
-  else *slot = rest;
-  return f;
 }
 
 static bool apply(PassCtx *c) {
@@ -284,7 +269,7 @@ static bool apply(PassCtx *c) {
     Obj *all = rw_new_var(c->p, c->k, "all", ty_int, SC_LOCAL, loop->tok);
     Node *d = rw_decl(all, rw_num(loop->tok, 1));
     Node *g = guard_loop(loop, form, gi, all);
-    Node *f = fast_loop(loop, form, gi);
+    Node *f = rw_fast_loop(loop, form, gi);
     Node *split = rw_if(rw_var(loop->tok, all), rw_block(loop->tok, f), rw_block(loop->tok, loop));
     d->next = g;
     g->next = split;

@@ -528,3 +528,21 @@ int rw_global_index_dim(Node *e, int ndims) {
     }
   return -1;
 }
+
+/* the slot of the k-th statement of a list (past its end: the slot after the last) */
+Node **rw_nth_slot(Node **list, int k) {
+  while (k-- && *list) list = &(*list)->next;
+  return list;
+}
+
+/* a copy of a merged loop with its guard (statement `at` of the body) dropped, for a fast path
+ * where every merged thread or row is known to pass it: form 1 `if (G) { S }` keeps S, form 2
+ * `if (!G) continue;` goes (vector and stencil) */
+Node *rw_fast_loop(Node *loop, int form, int at) {
+  Node *f = clone_node(loop);
+  Node **slot = rw_nth_slot(&f->then->stmts, at);
+  Node *rest = (*slot)->next;
+  if (form == 1) { Node *t = (*slot)->then; t->next = rest; *slot = t; }
+  else *slot = rest;
+  return f;
+}
