@@ -67,6 +67,7 @@ typedef struct Pass {
   bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
   bool new_launch;           /* kept, later passes see the launch it made (a new thread dimension), not the original's */
   bool opt_in;               /* run only when named in --passes or --set (launch: no measured gain yet) */
+  bool merges_threads;       /* fewer threads do the same work (not kept on a launch that does not fill the GPU) */
   int model_params;          /* model_chooses: how many leading parameters it chooses jointly (0: one;
                               * 3: the first two jointly, then the third with them fixed) */
   Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */

@@ -453,11 +453,11 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       /* a reshaped launch must be predicted faster by more than the model resolves block shapes
        * (OPT_RESHAPE_GAIN); other steps (a pragma) may be within 2%; an estimate that failed (-1,
        * before or after) is unknown, never faster */
-      /* merging the threads of a launch that does not fill the GPU leaves it idler, whatever the
-       * estimate says: a thread-per-column correlation (1,024 threads) merged by vector ran 2.5x
+      /* merging the threads of a launch that does not fill the GPU (Pass.merges_threads) leaves it
+       * idler, whatever the estimate says: a thread-per-column correlation (1,024 threads) merged by vector ran 2.5x
        * slower on an H200 (docs/results.md, 2026-11-27) */
       int64_t nthreads = plan->grid[0] * plan->grid[1] * plan->grid[2] * plan->block[0] * plan->block[1] * plan->block[2];   /* the launch as it stands */
-      st->idle = !strcmp(ps->name, "vector") && in->m && in->m->sm_count > 0 && nthreads < (int64_t)in->m->sm_count * in->m->max_threads_per_sm;
+      st->idle = ps->merges_threads && in->m && in->m->sm_count > 0 && nthreads < (int64_t)in->m->sm_count * in->m->max_threads_per_sm;
       if (st->idle || cur_ms <= 0 || st->est_after_ms <= 0 ||
           (c.changes_launch ? st->est_after_ms > cur_ms * (1 - OPT_RESHAPE_GAIN) : st->est_after_ms > cur_ms * 1.02)) {
         st->unprofitable = true;

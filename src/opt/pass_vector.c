@@ -292,6 +292,7 @@ static bool apply(PassCtx *c) {
 }
 
 const Pass pass_vector = {
+  .merges_threads = true,
   .name = "vector",
   .summary = "merge threads along x; stores with unit stride written as float2/float4 (int, double2)",
   .source = "Yang et al., PLDI 2010, Sec. 3.1 (vectorization) and 3.5.2 (thread merge along x)",
