@@ -222,5 +222,10 @@ grep -q "__global__ void vadd" "$t/vadd.cu" && ! grep -q 'file("' "$t/vadd.cu"; 
 "$carve" space tests/host/kernels.cu --launch 3 --no-metrics | grep -q "launch 3 of 4 distinct: saxpy"; check $? "--launch 3"
 "$carve" space tests/host/kernels.cu --launch 9 --no-metrics 2> "$t/e11"; [ $? = 2 ] && grep -q "made 4 distinct launches" "$t/e11"; check $? "--launch past the program's launches: $(cat "$t/e11")"
 "$carve" tune tests/host/bad/oob.cu --no-bench 2> "$t/e12" > /dev/null; [ $? = 2 ] && grep -q "did not run to its end" "$t/e12"; check $? "a program that faults: exit 2 and why"
+# a space too large, the user asked for no narrowing: narrowed by default, said, and how to choose
+"$carve" space examples/mm.cu --no-metrics > "$t/nw.txt" 2> "$t/nw.err"; check $? "a too-large space is narrowed by default (exit 0)"
+grep -q "^narrowed: the whole space has [0-9]* points, more than 200000" "$t/nw.txt" && grep -q "original block shape only" "$t/nw.txt" && grep -q -- "--passes A,B" "$t/nw.err"; check $? "the narrowing is said, with the options: $(cat "$t/nw.err")"
+n=$(sed -n 's/^size: \([0-9]*\) points.*/\1/p' "$t/nw.txt"); [ -n "$n" ] && [ "$n" -le 5000 ] && [ "$n" -gt 1 ]; check $? "narrowed to at most 5000 points (got $n)"
+"$carve" space examples/mm.cu --passes tile,split,unroll,vector,camping,scalar --no-metrics 2> "$t/nw2.err" > /dev/null; [ $? = 2 ] && grep -q "narrow it with --passes" "$t/nw2.err"; check $? "a narrowing the user chose that is still too large: exit 2 with how to narrow"
 echo "tune-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

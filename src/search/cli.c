@@ -31,7 +31,9 @@ static const char usage_space[] =
   "variant violates the compile constraint unless --regs N says what registers to assume.\n"
   "--passes A,B keeps only those optimizer passes in the space, --skip A,B leaves those out.\n"
   "--blocks orig keeps only the original's launch shape, --blocks 32x8,64x4 those shapes (and the\n"
-  "original's).\n"
+  "original's). A space of more than 200000 points for which none of these is given is narrowed\n"
+  "by default to at most 5000 (the original's shape, then the parameter axes with the most values\n"
+  "held at their defaults), said on stderr and as 'narrowed' in the output.\n"
   "A file with a main and no launch specification: the launch the program makes (run in the\n"
   "interpreter; --launch N the Nth distinct, --kernel K K's first, by default the first), with\n"
   "the buffers as the program filled them; its block shape stays the program's (the host code\n"
@@ -263,6 +265,7 @@ static void print_axes(const Space *s) {
   }
   for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
   if (s->launch_note[0]) printf("the program's %s\n", s->launch_note);
+  if (s->narrowed[0]) printf("narrowed: %s\n", s->narrowed);
 }
 
 /* --no-metrics: what is known before any variant is built */
@@ -304,7 +307,8 @@ static void print_space(const Space *s, const char *format) {
     }
     printf("], \"not_applicable\": [");
     for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", json_quoted(s->skipped[i]));
-    printf("], \"program_launch\": %s, \"variants\": [\n", s->launch_note[0] ? json_quoted(s->launch_note) : "null");
+    printf("], \"program_launch\": %s, \"narrowed\": %s, \"variants\": [\n", s->launch_note[0] ? json_quoted(s->launch_note) : "null",
+           s->narrowed[0] ? json_quoted(s->narrowed) : "null");
     for (int i = 0; i < s->nv; i++) printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
     printf("]}\n");
     return;
@@ -559,6 +563,7 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   char err[512];
   int rc = space_build(&in, &s, err, sizeof err);
   if (rc) { fprintf(stderr, "carve %s: %s: %s\n", cmd, a->file, err); space_free(&s); return rc; }
+  if (s.narrowed[0]) fprintf(stderr, "carve %s: %s: note: %s\n", cmd, a->file, s.narrowed);
   if (a->no_metrics) { print_size_only(&s, a->format); space_free(&s); return 0; }
   Results res;
   if (!results_open(&res, a->results, err, sizeof err)) { fprintf(stderr, "carve %s: %s\n", cmd, err); space_free(&s); return 2; }

@@ -24,7 +24,7 @@
 
 /* SEARCH_MAX_POINTS: a Variant is about 1 KB; 200,000 of them are 200 MB and, at the static rate
  * measured here (docs/tune.md), hours of metrics: larger spaces are refused with their size */
-enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64, SEARCH_MAX_POINTS = 200000, SEARCH_MAX_WORKERS = 64 };
+enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64, SEARCH_MAX_POINTS = 200000, SEARCH_NARROW_POINTS = 5000, SEARCH_MAX_WORKERS = 64 };
 
 /* one axis of the space: a launch dimension, a pass switched on or off, or one parameter of a
  * pass (meaningful only while its pass is on) */
@@ -106,6 +106,7 @@ typedef struct Space {
   Program *user;                /* host: the program as the user wrote it */
   char src_path[512];           /* the file orig was loaded from */
   char launch_note[512];        /* host: which launch, and why the block shape is fixed */
+  char narrowed[640];           /* a space too large, narrowed by default: how, and how to choose */
   uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
                                    records of another problem are never reused */
   uint64_t launch_id;           /* the --arg settings and a program's recorded buffers (0: none) */

@@ -495,6 +495,62 @@ static bool launch_axes(Space *s, char *err, size_t errlen) {
   return true;
 }
 
+/* the points of the space as its axes stand: the shapes times, for each pass, 1 (off) plus the
+ * product of its parameters' values (on) */
+static double space_points(const Space *s) {
+  double points = s->nshapes;
+  for (int d = 0; d < s->ndims; d++) {
+    if (s->dims[d].launch >= 0 || s->dims[d].param >= 0) continue;
+    double on = 1;
+    for (int j = d + 1; j < s->ndims && s->dims[j].param >= 0 && s->dims[j].pass == s->dims[d].pass; j++) on *= s->dims[j].nvalues;
+    points *= 1 + on;
+  }
+  return points;
+}
+
+/* A space too large to hold, and the user asked for no narrowing (--passes, --skip, --blocks):
+ * narrowed by default rather than refused (issue 29: `carve space examples/mm.cu` had 4.9M
+ * points and no hint), to at most SEARCH_NARROW_POINTS (minutes of static metrics on two cores). First the original's block shape only (the optimizer's `launch` is
+ * opt-in for the same reason: the shapes it kept were not faster); then, while still too large,
+ * the parameter axis with the most values held at the pass's default (what `carve optimize
+ * --no-estimate` applies), the largest first. Each step is said in s->narrowed, with the
+ * options that choose another narrowing. */
+static void narrow_space(Space *s, double full) {
+  Buf how = {0};
+  if (s->nshapes > 1) {
+    LaunchShape keep = s->shapes[s->orig_shape];
+    for (int i = 0; i < s->nshapes; i++)
+      if (i != s->orig_shape && s->shapes[i].p && s->shapes[i].p != s->orig) program_free(s->shapes[i].p);
+    s->shapes[0] = keep;
+    s->nshapes = 1;
+    s->orig_shape = 0;
+    for (int d = 0; d < s->ndims; d++)
+      if (s->dims[d].launch >= 0) {
+        s->dims[d].values[0] = (int)s->orig_block[s->dims[d].launch];
+        s->dims[d].nvalues = 1;
+      }
+    buf_printf(&how, "the original block shape only");
+  }
+  int np;
+  const Pass *const *ps = opt_passes(&np);
+  while (space_points(s) > SEARCH_NARROW_POINTS) {
+    int best = -1;
+    for (int d = 0; d < s->ndims; d++)
+      if (s->dims[d].param >= 0 && s->dims[d].nvalues > 1 && (best < 0 || s->dims[d].nvalues > s->dims[best].nvalues)) best = d;
+    if (best < 0) break;
+    SearchDim *d = &s->dims[best];
+    int dflt = ps[d->pass]->params[d->param].dflt, n = d->nvalues;
+    bool has = false;
+    for (int k = 0; k < d->nvalues; k++) has |= d->values[k] == dflt;
+    d->values[0] = has ? dflt : d->values[0];
+    d->nvalues = 1;
+    buf_printf(&how, "%s%s at %d (of %d values)", how.len ? "; " : "", d->name, d->values[0], n);
+  }
+  snprintf(s->narrowed, sizeof s->narrowed, "the whole space has %.0f points, more than %d (SEARCH_MAX_POINTS); narrowed to %.0f: %s. "
+           "--passes A,B, --skip A,B or --blocks choose another narrowing", full, SEARCH_MAX_POINTS, space_points(s), how.s ? how.s : "nothing");
+  buf_free(&how);
+}
+
 int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   s->in = *in;
@@ -552,16 +608,14 @@ int space_build(const SearchInput *in, Space *s, char *err, size_t errlen) {
       add_dim(s, fmt("%s.%s", ps[i]->name, ps[i]->params[j].name), vals, n, i, j, -1);
     }
   }
-  /* the size before enumerating: a space too large to hold is an error, not an exhaustion */
-  double points = s->nshapes;
-  for (int d = 0; d < s->ndims; d++) {
-    if (s->dims[d].launch >= 0 || s->dims[d].param >= 0) continue;
-    double on = 1;
-    for (int j = d + 1; j < s->ndims && s->dims[j].param >= 0 && s->dims[j].pass == s->dims[d].pass; j++) on *= s->dims[j].nvalues;
-    points *= 1 + on;
-  }
+  /* the size before enumerating: a space too large to hold is narrowed when the user chose no
+   * narrowing (said in s->narrowed), an error when they did */
+  double points = space_points(s);
+  if (points > SEARCH_MAX_POINTS && !in->only && !in->skip && !in->blocks) narrow_space(s, points);
+  points = space_points(s);
   if (points > SEARCH_MAX_POINTS) {
-    snprintf(err, errlen, "the space has %.0f points, more than %d (SEARCH_MAX_POINTS)", points, SEARCH_MAX_POINTS);
+    snprintf(err, errlen, "the space has %.0f points, more than %d (SEARCH_MAX_POINTS): narrow it with --passes A,B, --skip A,B or --blocks orig",
+             points, SEARCH_MAX_POINTS);
     return 2;
   }
   int cap = 0;
