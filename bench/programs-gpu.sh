@@ -12,7 +12,7 @@ set -u
 out=${OUT:-build/programs-gpu}; mkdir -p "$out"
 make -s -j16 carve || exit 2
 carve=$PWD/carve
-cd tests/programs || exit 2
+cd "${PROGDIR:-tests/programs}" || exit 2
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 # program | optimize at | build and run at (compile flags; run arguments after --)
 list='gemm|-D NI=256 -D NJ=256 -D NK=256|-D NI=2048 -D NJ=2048 -D NK=2048

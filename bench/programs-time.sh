@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/programs-time.sh DIR [PROG...]: time programs whose outputs carve optimize already wrote
 # (DIR/PROG.opt.cu, as bench/programs-gpu.sh SAME=1 leaves them) against the originals in
-# tests/programs, built by nvcc at the sizes of LIST (default bench/programs-large.txt): every
+# tests/programs (or PROGDIR), built by nvcc at the sizes of LIST (default bench/programs-large.txt): every
 # build at once, then each program once under Nsight Compute (gpu__time_duration.sum of every
 # launch, --clock-control none), the program's own verdict read from the same run. Prints one
 # JSON line a program and a table with the geometric mean. Run on the device machine.
@@ -9,7 +9,7 @@ set -u
 dir=$(cd "$1" && pwd); shift
 list=${LIST:-$PWD/bench/programs-large.txt}
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
-cd tests/programs || exit 2
+cd "${PROGDIR:-tests/programs}" || exit 2
 progs=${*:-$(cut -d'|' -f1 "$list")}
 flags() { grep "^$1|" "$list" | cut -d'|' -f3; }
 for p in $progs; do
