@@ -37,7 +37,7 @@ typedef int BlockFn(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz,
 
 /* the flags every kernel is compiled with: no contraction the interpreter does not make, no fast
  * math, integers wrap as on the GPU, and no aliasing assumptions about the shared area */
-static const char *cc_flags[] = {"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
+static const char *const cc_flags[] = {"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
                                  "-fno-fast-math", "-w"};
 
 /* the fused multiply-add instruction where the processor has it: fmaf is exact either way (one
