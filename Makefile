@@ -36,10 +36,11 @@ build/libcarve.a: $(OBJ_LIB)
 build-san/libcarve.a: $(SAN_OBJ_LIB)
 	ar rcs $@ $^
 
-carve: build/src/main.o build/libcarve.a
+SRC_CLI = src/main.c src/main_host.c src/main_json.c
+carve: $(SRC_CLI:%.c=build/%.o) build/libcarve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build-san/carve: build-san/src/main.o build-san/libcarve.a
+build-san/carve: $(SRC_CLI:%.c=build-san/%.o) build-san/libcarve.a
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 # carve's substitute CUDA runtime (src/rt/cudart.c, docs/host-programs.md): a shared library a

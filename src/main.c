@@ -2,7 +2,7 @@
  * options it accepts and its function; one parser reads every command's flags and rejects the
  * options a command does not take. Exit status: 0 ok, 1 a kernel fault was found (or a check
  * failed), 2 usage or input error (or a failed write), 3 no GPU or no CUDA toolkit. */
-#include "json.h"
+#include "main.h"
 #include "usage.h"
 #include "front/front.h"
 #include "interp/interp.h"
@@ -25,15 +25,6 @@
 #include <unistd.h>
 
 /* ---- options ---- */
-typedef enum {
-  O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_MAX_SECONDS, O_NO_RACE,
-  O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
-  O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
-  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
-  O_HOST, O_LAUNCH,  /* host programs */
-  O_ENGINE, O_CHECK, /* run: the native engine (src/interp/native.h) */
-  O_ROUTE            /* nvcc builds the host code, or carve interprets it (src/rt) */
-} OptId;
 
 typedef struct {
   const char *name;
@@ -62,51 +53,13 @@ static const OptDef options[] = {
   {"--route", O_ROUTE, "nvcc, interp or auto"},
 };
 
-typedef struct Command Command;
 
-typedef struct Opts {
-  const Command *cmd;
-  const char **files; int nfiles;    /* the positional arguments */
-  const char *file;                  /* files[0] */
-  const char *kernel, *format, *out_path, *cal_out;
-  PPOptions pp;
-  LaunchOverrides ov;
-  const char **outs; int nouts;
-  const char **arg_texts; int nargs;
-  const char *grid, *block;
-  uint64_t max_steps;
-  double max_seconds;                /* a host program's wall-clock limit where only its launches matter */
-  bool no_race, rank;
-  const char *dump_inputs;
-  int blocks, fail_on, regs;
-  BenchOptions bench;                /* also --arch and --calibration of analyze and estimate */
-  const char *passes, *skip;         /* optimize */
-  const char **sets; int nsets;
-  bool explain, no_verify, no_estimate;
-  DiagCapture *diags;                /* --format json/sarif: the diagnostics as data (report.h) */
-  const char *machine;               /* --arch as given: a machine or an sm_XX name */
-  const char *nvcc_ignored;          /* nvcc's flags carve has no use for, for one note */
-  const char *host_fn;               /* host programs: --host FUNC */
-  int launch_no;                     /* --launch N (0: not given) */
-  const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
-  NativeOptions native;              /* run: --engine, --check */
-  const char *route;                 /* --route: "nvcc", "interp" or "auto" (the default) */
-  bool nvcc_route;                   /* decided: the program is built by nvcc with carve's runtime */
-  const char **nvcc_words; int nnvcc;/* nvcc's own flags as given, for the nvcc route */
-  struct WholeOpt *whole;            /* optimize on a host program: each kernel's plan is collected here */
-} Opts;
-
-enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
-struct Command {
-  const char *name, *usage;
-  uint64_t options;          /* bit (1 << OptId) for each option it accepts */
-  const char *formats;       /* --format values, "text|json" */
-  int min_args, max_args;    /* positional arguments (-1: any number) */
-  const char *arg_name;      /* what they are */
-  int load;                  /* 0: nothing loaded; LOAD_FILE: the first argument is a FILE.cu loaded
-                              * before run; LOAD_SOURCES: every argument a source of one program */
-  int (*run)(Opts *o, Program *p);
-};
+/* a command's --help: its text; optimize's ends with the passes, from the pass table */
+static int cmd_optimize(Opts *o, Program *p);
+static void print_usage(const Command *c, FILE *out) {
+  fputs(c->usage, out);
+  if (c->run == cmd_optimize) usage_passes(out);
+}
 
 /* the option a names among those c accepts; *val: a value given in the same word */
 static const OptDef *find_option(const Command *c, const char *a, const char **val) {
@@ -300,7 +253,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
   o->files = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *val;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(c->usage, stdout); return -1; }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_usage(c, stdout); return -1; }
     if (!strcmp(a, "--") && (c->options >> O_HOST & 1)) {   /* the host program's own arguments */
       for (i++; i < argc; i++) arena_push(&o->prog_args, &o->nprog_args, argv[i]);
       break;
@@ -325,7 +278,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
 }
 
 /* ---- check, print ---- */
-static char *signature(Obj *k) {
+char *signature(Obj *k) {
   Buf b = {0};
   print_function(&b, &(Obj){.name = k->name, .ty = k->ty, .is_kernel = k->is_kernel, .is_device = k->is_device,
                             .is_host = k->is_host, .launch_bounds = {k->launch_bounds[0], k->launch_bounds[1]}});
@@ -334,29 +287,6 @@ static char *signature(Obj *k) {
   size_t n = strlen(s);
   while (n && (s[n - 1] == '\n' || s[n - 1] == ';')) s[--n] = 0;
   return s;
-}
-
-static void check_kernel_json(Obj *f, LaunchSpec *s, bool first) {
-  printf("%s\n  {\"name\": ", first ? "" : ",");
-  json_string(stdout, f->name);
-  printf(", \"line\": %d, \"signature\": ", tok_loc(f->tok).line);
-  json_string(stdout, signature(f));
-  printf(", \"static_shared_bytes\": %d, \"uses_barrier\": %s", f->shared_size, f->uses_barrier ? "true" : "false");
-  if (!s) { printf(", \"launch\": null}"); return; }
-  printf(", \"launch\": {\"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"dynamic_shared_bytes\": %lld, \"args\": [",
-         (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2], (long long)s->block[0], (long long)s->block[1],
-         (long long)s->block[2], (long long)s->dyn_shared);
-  for (ArgSpec *a = s->args; a; a = a->next) {
-    printf("%s{\"name\": ", a == s->args ? "" : ", ");
-    json_string(stdout, a->name);
-    if (a->is_buffer) {
-      printf(", \"type\": ");
-      json_string(stdout, type_name(a->elem_ty));
-      printf(", \"count\": %lld, \"output\": %s}", (long long)a->count, a->out ? "true" : "false");
-    } else if (a->scalar.is_float) printf(", \"value\": %.17g}", a->scalar.d);
-    else printf(", \"value\": %lld}", (long long)a->scalar.i);
-  }
-  printf("]}}");
 }
 
 static char *init_text(const ArgSpec *a) {
@@ -500,7 +430,7 @@ static void print_first(const Buffer *b, int n) {
 }
 
 /* the flags' grid, block and arguments, read with p's macros; false after a diagnostic */
-static bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
+bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
   *ov = o->ov;
   if (o->grid) { if (!parse_flag_dims(p, "--grid", o->grid, ov->grid)) return false; ov->has_grid = true; }
   if (o->block) { if (!parse_flag_dims(p, "--block", o->block, ov->block)) return false; ov->has_block = true; }
@@ -536,30 +466,6 @@ static bool dump_inputs(const char *dir, Launch *L) {
     if (!f || !out_write(f, L->bufs[b].data, L->bufs[b].bytes)) { out_abort_all(); return false; }
   }
   return out_commit_all();
-}
-
-static void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st, const NativeReport *nr) {
-  printf("{\"file\": ");
-  json_string(stdout, o->file);
-  printf(", \"kernel\": ");
-  json_string(stdout, L->kernel->name);
-  printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"status\": \"%s\", \"faults\": %d,\n", (long long)L->grid[0],
-         (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "fault" : "ok",
-         st->faults);
-  printf(" ");
-  fault_json(stdout, st);   /* the interpreter's records, not the diagnostics read back */
-  printf(",\n \"engine\": \"%s\", \"seconds\": %.6f, \"lane_ops\": %llu, \"warp_steps\": %llu, \"blocks\": %llu, \"outputs\": [", nr->engine,
-         st->seconds, (unsigned long long)st->lane_ops, (unsigned long long)st->warp_steps, (unsigned long long)st->blocks_run);
-  int no = 0;
-  for (int b = 1; b < L->nbufs; b++) {
-    if (!L->bufs[b].out) continue;
-    printf("%s{\"name\": ", no++ ? ", " : "");
-    json_string(stdout, L->bufs[b].name);
-    printf(", \"type\": ");
-    json_string(stdout, type_name(L->bufs[b].elem_ty));
-    printf(", \"count\": %lld, \"checksum\": \"%016llx\"}", (long long)L->bufs[b].count, (unsigned long long)buffer_checksum(&L->bufs[b]));
-  }
-  printf("]}\n");
 }
 
 static void run_summary_text(const Opts *o, Launch *L, int rc, const RunStats *st, const NativeReport *nr) {
@@ -604,272 +510,6 @@ static int run_launch(Opts *o, Launch *L) {
   for (int i = 0; i < o->nouts; i++)
     if (!out_write(out[i], L->bufs[out_buf[i]].data, L->bufs[out_buf[i]].bytes)) { out_abort_all(); return 2; }
   return out_commit_all() ? 0 : 2;
-}
-
-/* ---- host programs ---- */
-static const Machine *machine_flag(Opts *o);
-static bool has_main(Program *p, const char *fn) {
-  if (find_host_function(p, fn)) return true;
-  for (HostSkip *h = p->host_skipped; h; h = h->next) if (!strcmp(h->name, fn ? fn : "main")) return true;
-  return false;
-}
-
-/* the nvcc route's last result: its temporary directory (recorded buffers) lives until the command ends */
-static RtResult nvcc_run;
-
-/* seconds of host code carve run gives the interpreted route before the nvcc route (auto);
- * $CARVE_RUN_INTERP_SECONDS overrides (tests) */
-#define RUN_INTERP_SECONDS 60
-static double run_interp_seconds(void) {
-  const char *e = getenv("CARVE_RUN_INTERP_SECONDS");
-  double v = e ? strtod(e, NULL) : 0;
-  return v > 0 ? v : RUN_INTERP_SECONDS;
-}
-
-static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only);
-
-/* carve run on the auto route: the interpreted route first, the program's standard output and
- * error and carve's diagnostics held in files and given out when it ends; past RUN_INTERP_SECONDS
- * of host code they are dropped (the interpreted program has no other effect: carve's C library
- * opens no files) and the program runs again built by nvcc, which is said */
-static int run_host_interp_first(Opts *o, Program *p, bool record, HostResult *r) {
-  const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
-  argv[0] = o->file;
-  for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
-  HostOptions ho = {.argc = o->nprog_args + 1, .argv = argv, .record = record, .native = &o->native, .max_seconds = run_interp_seconds(),
-                    .func = o->host_fn, .kernel_opt = {.no_race_check = o->no_race, .progress = isatty(2) != 0}};
-  if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
-  int rc = rt_host_run_held(p, &ho, r);
-  if (rc == 2 && r->timed_out) {
-    host_result_free(r);
-    fprintf(stderr, "carve run: %s: the host code ran %g s in carve's interpreter (launches not counted); running the program again built by nvcc "
-            "(host code native, kernels run by carve; --route interp keeps the interpreter)\n", o->file, run_interp_seconds());
-    o->nvcc_route = true;
-    return run_host(o, p, record, NULL, r, false);
-  }
-  return rc;
-}
-
-/* run the host program; r->rec holds its distinct launches when record. 0, 1 (a fault), 2 */
-static int run_host(Opts *o, Program *p, bool record, FILE *out, HostResult *r, bool launches_only) {
-  const char **argv = arena_alloc(sizeof(char *) * (size_t)(o->nprog_args + 2));
-  argv[0] = o->file;
-  for (int i = 0; i < o->nprog_args; i++) argv[i + 1] = o->prog_args[i];
-  if (o->nvcc_route) {   /* built by nvcc, carve's runtime in place of CUDA's (src/rt) */
-    RtOptions ro = {.files = o->files, .nfiles = o->nfiles, .nvcc_flags = o->nvcc_words, .nnvcc = o->nnvcc, .pp = &o->pp,
-                    .machine = o->machine ? machine_flag(o) ? machine_flag(o)->name : NULL : NULL, .sm = o->bench.arch,
-                    .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .no_race = o->no_race,
-                    .record = record && strcmp(o->cmd->name, "run"), .out = out,
-                    .engine = o->native.engine == ENGINE_NATIVE ? "native" : o->native.engine == ENGINE_INTERP ? "interp" : "auto",
-                    .check = o->native.check == CHECK_ALL ? "all" : o->native.check == CHECK_NONE ? "none" : "sample",
-                    .max_seconds = launches_only && !o->max_steps ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0};
-    rt_cleanup(&nvcc_run);
-    int rc = rt_run(p, &ro, &nvcc_run);
-    *r = nvcc_run.h;
-    memset(&nvcc_run.h, 0, sizeof nvcc_run.h);   /* r owns the recorded launches now */
-    return rc;
-  }
-  /* carve run, route auto: the interpreter checks more, but a program at its real size may run
-   * its host code for hours there; it gets RUN_INTERP_SECONDS of host code (launches not
-   * counted) with its output held back, and past that runs again built by nvcc */
-  if (!launches_only && !out && (!o->route || !strcmp(o->route, "auto")) && !o->max_steps && rt_nvcc() && rt_library())
-    return run_host_interp_first(o, p, record, r);
-  HostOptions ho = {.func = o->host_fn, .argc = o->nprog_args + 1, .argv = argv, .max_steps = o->max_steps, .record = record, .out = out,
-                    .copy_launch = o->launch_no, .copy_kernel = o->kernel, .native = &o->native,
-                    .max_seconds = launches_only ? (o->max_seconds > 0 ? o->max_seconds : 60) : 0,
-                    .kernel_opt = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0}};
-  if (o->bench.arch && !(ho.machine = machine_flag(o))) return 2;
-  fflush(stdout);
-  return host_run(p, &ho, r);
-}
-
-static const char *launch_text(const RecordedLaunch *rl) {
-  return fmt("%s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> at %s:%d", rl->kernel->name, (long long)rl->grid[0], (long long)rl->grid[1],
-             (long long)rl->grid[2], (long long)rl->block[0], (long long)rl->block[1], (long long)rl->block[2],
-             rl->site.file ? rl->site.file->name : "?", rl->site.line);
-}
-
-/* which engines ran the program's launches (native.c: large launches natively, their sampled
- * blocks checked in the interpreter) */
-static const char *engines_text(const HostResult *r) {
-  int interp = r->launches - r->invalid_launches - r->native_launches;
-  if (!r->native_launches) return fmt("every launch in the interpreter (%s)", r->launches ? "below the native engine's threshold of 65536 threads, or --engine interp" : "none made");
-  return fmt("%d launch%s on the native engine (%.3f s; %llu block%s checked in the interpreter, bit-identical), %d in the interpreter",
-             r->native_launches, r->native_launches == 1 ? "" : "es", r->native_seconds, (unsigned long long)r->blocks_checked,
-             r->blocks_checked == 1 ? "" : "s", interp < 0 ? 0 : interp);
-}
-
-/* carve run on a program: its output and exit status are the program's; carve's summary goes to
- * standard error (JSON: standard output, after the program's) */
-static int cmd_run_host(Opts *o, Program *p) {
-  HostResult r;
-  int rc = run_host(o, p, true, NULL, &r, false);
-  if (!strcmp(o->format, "json")) {
-    printf("{\"file\": ");
-    json_string(stdout, o->file);
-    printf(", \"status\": \"%s\", \"exit_code\": %d, \"launches\": %d, \"invalid_launches\": %d, \"kernel_lane_ops\": %llu, \"distinct\": [",
-           rc == 0 ? "ok" : rc == 1 ? "fault" : "error", r.exit_code, r.launches, r.invalid_launches, (unsigned long long)r.kernel_lane_ops);
-    for (int i = 0; i < r.nrec; i++) {
-      printf("%s{\"launch\": %d, \"kernel\": ", i ? ", " : "", i + 1);
-      json_string(stdout, r.rec[i].kernel->name);
-      printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"count\": %d, \"line\": %d}", (long long)r.rec[i].grid[0],
-             (long long)r.rec[i].grid[1], (long long)r.rec[i].grid[2], (long long)r.rec[i].block[0], (long long)r.rec[i].block[1],
-             (long long)r.rec[i].block[2], r.rec[i].count, r.rec[i].site.line);
-    }
-    printf("], \"native_launches\": %d, \"native_seconds\": %.3f, \"blocks_checked\": %llu}\n", r.native_launches, r.native_seconds,
-           (unsigned long long)r.blocks_checked);
-  } else if (rc != 2 || nvcc_run.unrun) {
-    const char *end = !o->nvcc_route ? (rc ? "stopped at a fault" : fmt("exit status %d", r.exit_code))
-                      : nvcc_run.signal ? fmt("killed by signal %d (%s)", nvcc_run.signal, strsignal(nvcc_run.signal))
-                      : fmt("exit status %d%s", r.exit_code, rc == 1 ? " after a fault" : rc == 2 ? fmt(" (%d launch%s carve could not run)", nvcc_run.unrun, nvcc_run.unrun == 1 ? "" : "es") : "");
-    fprintf(stderr, "carve run: %s: %s (%s); %d launch%s (%d distinct), %.1f M lane-ops in kernels, %.3f s\n", o->file, end,
-            o->nvcc_route ? fmt("host code built by nvcc in %.1f s, kernels run by carve", nvcc_run.build_seconds) : "host code interpreted by carve",
-            r.launches, r.launches == 1 ? "" : "es", r.nrec, (double)r.kernel_lane_ops / 1e6, r.kernel_seconds);
-    for (int i = 0; i < r.nrec; i++)
-      fprintf(stderr, "  launch %d: %s, %d time%s\n", i + 1, launch_text(&r.rec[i]), r.rec[i].count, r.rec[i].count == 1 ? "" : "s");
-    fprintf(stderr, "  engines: %s\n", engines_text(&r));
-    if (r.invalid_launches) fprintf(stderr, "  %d launch%s not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration)\n", r.invalid_launches, r.invalid_launches == 1 ? "" : "es");
-    if (r.unrecorded) fprintf(stderr, "  and %d more launches of other configurations, not recorded (carve keeps 2^20)\n", r.unrecorded);
-  }
-  /* as compute-sanitizer ends: kernel faults and misuses of the runtime */
-  if (o->nvcc_route && (rc != 2 || nvcc_run.unrun)) fprintf(stderr, "========= ERROR SUMMARY: %d error%s\n", nvcc_run.faults + nvcc_run.api_errors,
-                                        nvcc_run.faults + nvcc_run.api_errors == 1 ? "" : "s");
-  int code = r.exit_code;
-  host_result_free(&r);
-  return rc ? rc : code;
-}
-
-/* analyze and estimate on a program: the launches it made, unless a launch specification or
- * --grid says otherwise (they override) */
-static bool use_recorded(Opts *o, Program *p) {
-  if (o->launch_no || o->host_fn || o->nvcc_route) return true;
-  return !p->specs && !o->grid && has_main(p, NULL);
-}
-
-/* the recorded launches to act on: --launch N, --kernel K's first, or every kernel's first;
- * their indices in r->rec in *sel, how many returned (0 after a message) */
-static int select_recorded(Opts *o, HostResult *r, int *sel) {
-  int n = 0;
-  if (o->launch_no) {
-    if (o->launch_no > r->nrec) { fprintf(stderr, "carve %s: --launch %d: the program made %d distinct launches\n", o->cmd->name, o->launch_no, r->nrec); return 0; }
-    sel[n++] = o->launch_no - 1;
-    return n;
-  }
-  for (int i = 0; i < r->nrec; i++) {
-    bool seen = false;
-    for (int j = 0; j < n; j++) seen |= r->rec[sel[j]].kernel == r->rec[i].kernel;
-    if (!seen && (!o->kernel || !strcmp(o->kernel, r->rec[i].kernel->name))) sel[n++] = i;
-  }
-  if (!n) fprintf(stderr, "carve %s: %s\n", o->cmd->name, o->kernel ? fmt("the program never launched '%s'", o->kernel) : "the program made no launch");
-  for (int i = 0; i < n; i++)
-    if (!r->rec[sel[i]].kept) {
-      fprintf(stderr, "carve %s: launch %d's buffers were not kept (carve copies at most 1 GiB of recorded buffers; --launch N picks one)\n",
-              o->cmd->name, sel[i] + 1);
-      return 0;
-    }
-  return n;
-}
-
-/* the recorded launch with the flags over it */
-static bool recorded_overrides(Opts *o, Program *p, const RecordedLaunch *rl, LaunchOverrides *ov) {
-  LaunchOverrides fl;
-  if (!launch_overrides(o, p, &fl)) return false;
-  *ov = rl->ov;
-  if (fl.has_block) { ov->has_block = true; memcpy(ov->block, fl.block, sizeof ov->block); ov->machine = fl.machine; }
-  if (fl.dyn_shared >= 0) ov->dyn_shared = fl.dyn_shared;
-  ov->args = arena_alloc(sizeof(ArgSpec *) * (size_t)(rl->ov.nargs + fl.nargs + 1));
-  memcpy(ov->args, rl->ov.args, sizeof(ArgSpec *) * (size_t)rl->ov.nargs);
-  memcpy(ov->args + rl->ov.nargs, fl.args, sizeof(ArgSpec *) * (size_t)fl.nargs);
-  ov->nargs = rl->ov.nargs + fl.nargs;
-  return true;
-}
-
-typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
-
-/* fn's standard output with "host_program": NOTE as the first member of each JSON object it
- * wrote at the top level (a report of launches recorded from a program that was stopped) */
-static int with_json_note(Opts *o, Program *p, RecordedFn *fn, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx, const char *note) {
-  fflush(stdout);
-  FILE *cap = tmpfile();
-  int saved = cap ? dup(1) : -1;
-  if (saved < 0 || dup2(fileno(cap), 1) < 0) {
-    if (cap) fclose(cap);
-    if (saved >= 0) close(saved);
-    return fn(o, p, rl, ov, ctx);
-  }
-  int rc = fn(o, p, rl, ov, ctx);
-  fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
-  rewind(cap);
-  int c, depth = 0;
-  bool in_str = false, esc = false;
-  while ((c = fgetc(cap)) != EOF) {
-    putchar(c);
-    if (in_str) { if (esc) esc = false; else if (c == '\\') esc = true; else if (c == '"') in_str = false; continue; }
-    if (c == '"') in_str = true;
-    else if (c == '{' && depth++ == 0) printf("\"host_program\": %s, ", note);
-    else if (c == '}') depth--;
-  }
-  fclose(cap);
-  return rc;
-}
-
-/* run the program, then fn on each selected launch (a header line each when there are several).
- * A program whose host code runs past the time limit (--max-seconds, default 60 s) after it made
- * a launch is stopped, and the launches recorded until then are used, said on stderr and in
- * JSON; one that made none in that time on the interpreted route runs again built by nvcc (its
- * host code native) where nvcc is there. */
-static int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
-  FILE *devnull = fopen("/dev/null", "w");
-  HostResult r;
-  int rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
-  double limit = o->max_seconds > 0 ? o->max_seconds : 60;
-  if (rc == 2 && r.timed_out && !r.nrec && !o->nvcc_route && !(o->route && !strcmp(o->route, "interp")) && rt_nvcc() && rt_library()) {
-    fprintf(stderr, "carve %s: the host program made no launch in %g s of interpreted host code (--max-seconds); running it again built by nvcc "
-            "(host code native, kernels run by carve)\n", o->cmd->name, limit);
-    host_result_free(&r);
-    o->nvcc_route = true;
-    rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
-  }
-  if (devnull) fclose(devnull);
-  const char *note = NULL;
-  if (rc == 2 && r.timed_out && r.nrec) {
-    fprintf(stderr, "carve %s: the host program was stopped after %g s in host code (--max-seconds); %d launch%s recorded (%d distinct); "
-            "launches after that point are not seen\n", o->cmd->name, limit, r.launches, r.launches == 1 ? "" : "es", r.nrec);
-    note = fmt("{\"stopped\": true, \"after_seconds\": %g, \"launches\": %d, \"distinct\": %d, \"route\": \"%s\"}", limit, r.launches, r.nrec,
-               o->nvcc_route ? "nvcc" : "interp");
-    rc = 0;
-  } else if (rc == 2 && r.timed_out) {
-    fprintf(stderr, "carve %s: the host program made no launch in %g s (--max-seconds): nothing to %s; raise --max-seconds%s\n", o->cmd->name, limit,
-            o->cmd->name, o->nvcc_route || !rt_nvcc() || !rt_library() ? "" : ", or --route nvcc to run its host code natively");
-    host_result_free(&r);
-    return 2;
-  }
-  if (rc) { fprintf(stderr, "carve %s: the host program did not run to its end, so its launches are not analyzed\n", o->cmd->name); host_result_free(&r); return rc; }
-  int *sel = arena_alloc(sizeof(int) * (size_t)(r.nrec + 1));
-  int n = select_recorded(o, &r, sel), worst = 0;
-  if (!n) { host_result_free(&r); return 2; }
-  /* several JSON reports make one JSON array; SARIF is one log: the first launch */
-  bool array = n > 1 && !strcmp(o->format, "json");
-  if (n > 1 && !strcmp(o->format, "sarif")) {
-    fprintf(stderr, "carve %s: SARIF holds one launch: the first; --launch N picks another\n", o->cmd->name);
-    n = 1;
-  }
-  if (array) printf("[\n");
-  for (int i = 0; i < n && worst < 2; i++) {
-    if (array && i) printf(",\n");
-    fflush(stdout);
-    const RecordedLaunch *rl = &r.rec[sel[i]];
-    fprintf(stderr, "carve %s: launch %d of %d distinct: %s (made %d time%s)%s\n", o->cmd->name, sel[i] + 1, r.nrec, launch_text(rl), rl->count,
-            rl->count == 1 ? "" : "s", n > 1 || r.nrec == 1 ? "" : "; --launch N or --kernel K picks another");
-    LaunchOverrides ov;
-    int one = !recorded_overrides(o, p, rl, &ov) ? 2 : note && !strcmp(o->format, "json") ? with_json_note(o, p, fn, rl, &ov, ctx, note) : fn(o, p, rl, &ov, ctx);
-    if (one > worst) worst = one;
-  }
-  if (array) printf("]\n");
-  host_result_free(&r);
-  return worst;
 }
 
 static int cmd_run(Opts *o, Program *p) {
@@ -956,7 +596,7 @@ static int calibration_file(const char *cmd, const char *given, const char **pat
  * a program's build flags say) is modeled as the H100 with a warning where the machine matters
  * (analyze, estimate, optimize, bench, report); run and check need only the limits every
  * sm_30+ part shares (1024 threads a block, 48 KB of static shared memory), and say nothing. */
-static const Machine *machine_flag(Opts *o) {
+const Machine *machine_flag(Opts *o) {
   const Machine *m = machine_find(o->machine ? o->machine : "h100");
   if (!m && o->machine && machine_sm_name(o->machine) && atoi(machine_sm_name(o->machine) + 3) >= 30) {
     static bool warned;
@@ -1592,14 +1232,14 @@ static int run_command(const Command *c, int argc, char **argv) {
   if (r) return r < 0 ? 0 : r;
   if (!c->load) {
     int rc = c->run(&o, NULL);
-    rt_cleanup(&nvcc_run);   /* estimate's nvcc route: the recorded buffers' files */
+    recorded_cleanup();   /* estimate's nvcc route: the recorded buffers' files */
     return rc;
   }
   Program *np;
   if (choose_nvcc_route(&o, &np)) {
     int rc = c->run(&o, np);
     program_free(np);
-    rt_cleanup(&nvcc_run);
+    recorded_cleanup();
     return rc;
   }
   /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
@@ -1626,7 +1266,8 @@ int main(int argc, char **argv) {
   int rc = 0;
   if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
     const Command *h = argc > 2 ? find_command(argv[2]) : NULL;
-    fputs(h ? h->usage : argc > 2 && search_usage(argv[2]) ? search_usage(argv[2]) : usage_main, stdout);
+    if (h) print_usage(h, stdout);
+    else fputs(argc > 2 && search_usage(argv[2]) ? search_usage(argv[2]) : usage_main, stdout);
   } else if (!strcmp(name, "--version") || !strcmp(name, "version")) {
     printf("carve %s\n", CARVE_VERSION);
   } else if (c) {

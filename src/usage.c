@@ -1,5 +1,7 @@
 /* usage: the help texts of carve and its commands (declared in usage.h). */
 #include "usage.h"
+#include "opt/opt.h"
+#include <string.h>
 
 const char usage_main[] =
   "usage: carve COMMAND [OPTIONS] FILE.cu\n"
@@ -53,14 +55,8 @@ const char usage_optimize[] =
   "\n"
   "First canon (canonical forms, verified, not gated by the estimate: counted loops, one guard,\n"
   "pointer rows folded, tile constants as blockDim, accumulations in global memory kept in a\n"
-  "register; --skip canon leaves the kernel as written). Then the passes\n"
-  "in Yang et al.'s order: parallel (a thread's loop with independent iterations on a new\n"
-  "thread dimension y, triangular bounds kept as guards), scalar (global elements in\n"
-  "registers), split (a thread's reduction loop across the lanes of a warp, joined by shuffles),\n"
-  "stage (transposed loads and row walks through a padded shared tile), stencil (a stencil's\n"
-  "threads merged down y or z, the rows they share loaded once), vector (threads merged\n"
-  "along x, unit-stride stores as float2/float4), unroll, camping (diagonal block order where\n"
-  "partitions are linear); vector's factor, stencil's rows and split's lanes are the estimate's choice. Each\n"
+  "register; --skip canon leaves the kernel as written). Then the passes listed at the end, in\n"
+  "Yang et al.'s order; a parameter marked there as the estimate's is chosen by the model. Each\n"
   "pass says whether it is legal, and why not; the estimate before and after decides whether it pays (--no-estimate keeps\n"
   "every legal step); every kept step is run against the original in the interpreter on random\n"
   "inputs at a reduced size (64), a ragged size (61) and sampled blocks of the given size, and\n"
@@ -276,3 +272,39 @@ const char usage_calibrate[] =
   "shared-memory and L2 bandwidth, global and L2 latency by pointer chase, launch overhead,\n"
   "__syncthreads cost) and write the result as JSON to FILE (default $CARVE_CALIBRATION or\n"
   "~/.cache/carve/calibration.json). Exit 3 without a GPU or CUDA toolkit.\n";
+
+/* words after indent, wrapped at 100 columns, each line continued at `indent` spaces */
+static void wrap(FILE *out, const char *text, int col, int indent) {
+  for (const char *p = text; *p;) {
+    size_t n = strcspn(p, " ");
+    if (col > indent && col + 1 + (int)n > 100) { fprintf(out, "\n%*s", indent, ""); col = indent; }
+    else if (col > indent) { fputc(' ', out); col++; }
+    fwrite(p, 1, n, out);
+    col += (int)n;
+    p += n;
+    while (*p == ' ') p++;
+  }
+  fputc('\n', out);
+}
+
+/* optimize's passes, from the pass table (src/opt/optimize.c) in the order they run: canon, then
+ * each pass's name and summary, with the parameters the estimate chooses and whether it runs
+ * only when named */
+void usage_passes(FILE *out) {
+  int n;
+  const Pass *const *passes = opt_passes(&n);
+  fprintf(out, "\npasses, in the order they run (--passes, --skip, --set NAME.PARAM=V):\n");
+  for (int i = -1; i < n; i++) {
+    const Pass *p = i < 0 ? opt_find_pass("canon") : passes[i];
+    if (!p) continue;
+    const char *text = p->summary;
+    if (p->model_chooses && p->nparams) {
+      int k = p->model_params > 1 ? p->model_params : 1;
+      text = fmt("%s; the estimate chooses its %s", text, p->params[0].name);
+      for (int j = 1; j < k && j < p->nparams; j++) text = fmt("%s%s%s", text, j + 1 == k ? " and " : ", ", p->params[j].name);
+    }
+    if (p->opt_in) text = fmt("%s (only when named in --passes or --set)", text);
+    fprintf(out, "  %-9s", p->name);
+    wrap(out, text, 11, 11);
+  }
+}

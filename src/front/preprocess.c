@@ -2,6 +2,7 @@
  * #pragma. Macro expansion follows Prosser's hideset algorithm, as chibicc does. Every token a
  * macro produces remembers its use site (Token.origin) so diagnostics point at the user's line. */
 #include "limits.h"
+#include "../hash.h"
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -43,11 +44,7 @@ static char **once_files;
 static int n_once;
 
 
-static unsigned hash(const char *s, int len) {
-  unsigned h = 2166136261u;
-  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h % 1024;
-}
+static unsigned hash(const char *s, int len) { return fnv1a32(s, (size_t)len) % 1024; }
 
 static Macro *find_macro_n(const char *s, int len) {
   for (Macro *m = macros[hash(s, len)]; m; m = m->next)
@@ -248,11 +245,7 @@ static CondIncl *push_cond_incl(Token *tok, bool included) {
 }
 
 /* ---- macro definitions ---- */
-static unsigned spelling_hash(const char *s, int len) {
-  unsigned h = 2166136261u;
-  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h;
-}
+static unsigned spelling_hash(const char *s, int len) { return fnv1a32(s, (size_t)len); }
 
 static int param_index(const Macro *m, const Token *t) {
   if (t->kind != TK_IDENT || !m->slots) return -1;

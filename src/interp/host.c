@@ -5,6 +5,7 @@
  * is a simulated clock (1 ns per interpreter step), events read that clock. */
 #include "host.h"
 #include "native.h"
+#include "../hash.h"
 #include "../arch/arch.h"
 #include <errno.h>
 #include <math.h>
@@ -868,8 +869,8 @@ static unsigned char *copy_bytes_of(const unsigned char *p, size_t n) {
 
 /* a launch's configuration hashed (FNV-1a over what same_launch compares) */
 static uint64_t launch_hash(Obj *k, const Launch *KL) {
-  uint64_t h = 1469598103934665603ull;
-#define MIX(x) do { uint64_t v_ = (uint64_t)(x); for (int b_ = 0; b_ < 8; b_++) { h ^= (v_ >> (8 * b_)) & 0xff; h *= 1099511628211ull; } } while (0)
+  uint64_t h = FNV64_BASIS;
+#define MIX(x) (h = fnv1a64_u64(h, (uint64_t)(x)))
   MIX((uintptr_t)k);
   for (int d = 0; d < 3; d++) { MIX(KL->grid[d]); MIX(KL->block[d]); }
   MIX(KL->dyn_shared);

@@ -2,6 +2,7 @@
  * values, exactly as docs/launch-spec.md defines the initializers. */
 #include "interp.h"
 #include "half.h"
+#include "../hash.h"
 #include "../arch/arch.h"
 
 /* every buffer of one launch together, in bytes: half of a 16 GiB machine */
@@ -22,9 +23,7 @@
 uint64_t random_bits(uint64_t seed, uint64_t i) { return carve_random_bits(seed, i); }
 
 uint64_t buffer_checksum(const Buffer *b) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < b->bytes; i++) h = (h ^ b->data[i]) * 1099511628211ull;
-  return h;
+  return fnv1a64(b->data, b->bytes);
 }
 
 /* the component description carve_fill works on */

@@ -4,6 +4,7 @@
 #include "native.h"
 #include "../arch/arch.h"
 #include "half.h"
+#include "../hash.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -37,7 +38,7 @@ typedef int BlockFn(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz,
 
 /* the flags every kernel is compiled with: no contraction the interpreter does not make, no fast
  * math, integers wrap as on the GPU, and no aliasing assumptions about the shared area */
-static const char *cc_flags[] = {"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
+static const char *const cc_flags[] = {"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
                                  "-fno-fast-math", "-w"};
 
 /* the fused multiply-add instruction where the processor has it: fmaf is exact either way (one
@@ -72,10 +73,6 @@ static const char *cache_dir(void) {
   return p;
 }
 
-static uint64_t fnv(uint64_t h, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ull; }
-  return h;
-}
 
 /* run the compiler on c_path into so_path; false with its first message in why */
 static bool run_cc(const char *c_path, const char *so_path, const char *err_path, char *why, size_t nwhy) {
@@ -124,10 +121,10 @@ static bool compile_kernel(Program *p, Obj *k, Compiled *c, char *why, size_t nw
   native_emit(p, k, &code);
   program_leave(scope);
   if (!code.src) { snprintf(why, nwhy, "not translated: %s", code.why); return false; }
-  uint64_t h = fnv(1469598103934665603ull, code.src, strlen(code.src));
-  h = fnv(h, compiler(), strlen(compiler()));
-  for (size_t i = 0; i < sizeof cc_flags / sizeof *cc_flags; i++) h = fnv(h, cc_flags[i], strlen(cc_flags[i]));
-  if (fma_flag()) h = fnv(h, fma_flag(), strlen(fma_flag()));
+  uint64_t h = fnv1a64(code.src, strlen(code.src));
+  h = fnv1a64_add(h, compiler(), strlen(compiler()));
+  for (size_t i = 0; i < sizeof cc_flags / sizeof *cc_flags; i++) h = fnv1a64_add(h, cc_flags[i], strlen(cc_flags[i]));
+  if (fma_flag()) h = fnv1a64_add(h, fma_flag(), strlen(fma_flag()));
   const char *dir = cache_dir();
   const char *so = fmt("%s/k%016llx.so", dir, (unsigned long long)h);
   struct stat st;

@@ -3,6 +3,7 @@
  * bottleneck time estimate from the counts, the analyzer's traffic, the occupancy and the
  * machine's measured ceilings. */
 #include "../json.h"
+#include "../hash.h"
 #include "metrics.h"
 #include <math.h>
 #include <stdlib.h>
@@ -97,9 +98,9 @@ static void add_stall(CountCtx *x, double w, double dist) {
 }
 
 static uint64_t access_hash(int size, const uint64_t *addr, Mask m) {
-  uint64_t h = 1469598103934665603ull ^ (uint64_t)size ^ ((uint64_t)m << 8);
+  uint64_t h = FNV64_BASIS ^ (uint64_t)size ^ ((uint64_t)m << 8);
   for (int l = 0; l < 32; l++)
-    if (m >> l & 1) { h ^= addr[l] + (uint64_t)l; h *= 1099511628211ull; }
+    if (m >> l & 1) h = fnv1a64_word(h, addr[l] + (uint64_t)l);
   return h;
 }
 

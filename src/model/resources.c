@@ -3,6 +3,7 @@
  * toolkit stays optional); an nvcc process is the fallback when NVRTC is absent. Results are
  * cached by a hash of the printed source, so carving many variants compiles each once. */
 #include "model.h"
+#include "../hash.h"
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,7 @@ typedef struct { uint64_t hash; char arch[16]; char kernel[128]; Resources r; } 
 static CacheEntry *cache;
 static int ncache;
 
-static uint64_t fnv(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
+static uint64_t fnv(const char *s) { return fnv1a64_str(s); }
 
 /* the number just before `phrase` in [line, eol) ("15 registers"), -1 when absent */
 static int number_before(const char *line, const char *eol, const char *phrase) {

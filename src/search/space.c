@@ -3,6 +3,7 @@
  * line rewritten with the grid as an expression of the original's, so reduced sizes follow) and
  * saved as a temporary file: every pass then runs, and verifies, on an ordinary carve input. */
 #include "search.h"
+#include "../hash.h"
 #include "../interp/native.h"
 #include "../rt/rt.h"
 #include <ctype.h>
@@ -16,11 +17,7 @@
 static const int block_x_values[] = {8, 16, 32, 64, 128, 256, 512, 1024};
 static const int block_y_values[] = {1, 2, 4, 8, 16, 32};
 
-uint64_t search_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
+uint64_t search_hash(const char *s) { return fnv1a64_str(s); }
 
 int space_count(const Space *s, VariantStatus st) {
   int n = 0;
@@ -249,12 +246,7 @@ static bool orig_launch(Space *s, char *err, size_t errlen) {
 }
 
 /* ---- a host program's launch: the program run, its launch recorded, given as flags ---- */
-uint64_t search_hash_bytes(const void *data, size_t n) {
-  const unsigned char *p = data;
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
+uint64_t search_hash_bytes(const void *data, size_t n) { return fnv1a64(data, n); }
 
 /* which recorded launch: --launch N, --kernel K's first, or the first; -1 with err */
 static int pick_recorded(const Space *s, const HostResult *r, char *err, size_t errlen) {
