@@ -1,7 +1,7 @@
 /* front: the CUDA C kernel language, from bytes to the typed AST that every later stage uses.
  *   tokenize.c   bytes -> tokens            preprocess.c  macros, #include, #if, #pragma
  *   consteval.c  constant expressions on tokens (#if, launch specs)
- *   parse.c      tokens -> typed AST        type.c        types and the usual conversions
+ *   parse*.c     tokens -> typed AST (parse_int.h: ParseState)   type.c   types and the usual conversions
  *   walk.c       the one child traversal; deep clone with fresh objects
  *   layout.c     program_finish: ids, slots, frames, shared offsets, barrier use, over the final AST
  *   print.c      AST -> CUDA source         spec.c        `#pragma carve` launch specifications

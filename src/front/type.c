@@ -4,7 +4,7 @@
 #include "limits_parse.h"
 #include <string.h>
 
-/* Type.array_len of a C99 variable-length array (host code; parse.c's VLA section, which writes
+/* Type.array_len of a C99 variable-length array (host code; parse_host.c's VLA section, which writes
  * every use that needs its size as byte arithmetic: anything that reaches type_node still
  * needing it is refused there) */
 #define VLA_LEN (-2)

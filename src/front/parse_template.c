@@ -1,0 +1,402 @@
+#include "parse_int.h"
+#include <sys/resource.h>
+
+/* ---------------- C++ templates (docs/cxx.md) ----------------
+ * A function template is kept as its tokens. Each use with new arguments (a call in device
+ * code, with arguments written or deduced; `#pragma carve launch k<256, float>`; an explicit
+ * instantiation `template __global__ void k<256, float>(...);`) parses those tokens again in a
+ * scope where each type parameter names the argument type and each value parameter is its
+ * value: the instance is an ordinary function named "k<256, float>", printed back as an
+ * explicit specialization after the template's declaration. */
+
+/* Each nested template instance parses a whole function on the C stack (2 to 4 KB a level at
+ * -O2, several times that under ASan), so the depth is also bounded by the stack: an instance
+ * is refused with a diagnostic once half the process's stack is used, leaving the other half
+ * for parsing the function itself (whose nesting limits were measured to fit in it). */
+static size_t stack_limit(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < ((rlim_t)1 << 30)) return (size_t)rl.rlim_cur;
+  return (size_t)8 << 20;
+}
+static bool stack_half_used(void) {
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  return ps.stack_base && here < ps.stack_base && ps.stack_base - here > stack_limit() / 2;
+}
+
+/* '>' closing a template argument list; a '>>' is split in two */
+Token *skip_angle(Token *tok) {
+  if (tok_equal(tok, ">>")) {
+    Token *second = arena_alloc(sizeof(Token));
+    *second = *tok;
+    second->loc++; second->len = 1; second->col++; second->origin = NULL; second->has_space = false;
+    second->prev = tok;
+    tok->len = 1;
+    tok->next = second;
+    if (second->next) second->next->prev = second;
+  }
+  return skip(tok, ">");
+}
+
+/* template-args = "<" (type-name | shift-expr) ("," ...)* ">" */
+static Token *template_args(Token *tok, Template *t, TArg *args) {
+  tok = skip(tok, "<");
+  for (int i = 0; !tok_equal(tok, ">") && !tok_equal(tok, ">>"); i++) {
+    if (i) tok = skip(tok, ",");
+    if (i >= t->nparams) error_tok(tok, "too many template arguments for '%s'", t->name);
+    if (t->params[i].is_type) {
+      args[i].ty = typename_(&tok, tok);
+    } else {
+      Node *e = binary_level(&tok, tok, 7);   /* no '<' or '>' at the top: C++'s rule */
+      add_type(e);
+      if (!eval_const(e, &args[i].val)) error_tok(e->tok, "template argument for '%s' is not an integer constant", t->params[i].name);
+    }
+    args[i].set = true;
+  }
+  return skip_angle(tok);
+}
+
+/* the parameter declarations of the template's function, split at top-level commas */
+static int template_fn_params(Template *t, Token **starts, int max) {
+  Token *tok = t->fname->next;
+  while (!tok_equal(tok, "(") && tok->kind != TK_EOF) tok = tok->next;
+  int n = 0, depth = 0;
+  for (tok = tok->next; tok->kind != TK_EOF && n < max; tok = tok->next) {
+    if (depth == 0 && !tok_equal(tok, ")") && (n == 0 || tok_equal(tok->prev, ","))) starts[n++] = tok;
+    if (tok_equal(tok, "(") || tok_equal(tok, "<") || tok_equal(tok, "[")) depth++;
+    else if (tok_equal(tok, "]") || tok_equal(tok, ">")) depth--;
+    else if (tok_equal(tok, ")") && depth-- == 0) break;
+  }
+  return n;
+}
+
+/* T from a call's arguments: a parameter written "T x", "const T *x", "T &x" takes the
+ * argument's type with as many pointer levels removed as it has '*' after T */
+static void deduce_args(Template *t, Node *call_args, TArg *args) {
+  Token *starts[32];
+  int np = template_fn_params(t, starts, 32);
+  Node *a = call_args;
+  for (int i = 0; i < np && a; i++, a = a->next) {
+    for (Token *p = starts[i]; p->kind != TK_EOF && !tok_equal(p, ",") && !tok_equal(p, ")"); p = p->next) {
+      int k = 0;
+      while (k < t->nparams && !(t->params[k].is_type && tok_equal(p, t->params[k].name))) k++;
+      if (k == t->nparams || args[k].set) continue;
+      Type *ty = a->ty;
+      for (Token *q = p->next; tok_equal(q, "*") || tok_equal(q, "const") || tok_equal(q, "__restrict__"); q = q->next)
+        if (tok_equal(q, "*")) { if (!is_pointer_like(ty)) goto next_param; ty = ty->base; }
+      if (ty->kind == TY_ARRAY) ty = pointer_to(ty->base);
+      args[k].ty = unqual(ty);
+      args[k].set = true;
+      break;
+    }
+  next_param:;
+  }
+}
+
+Token *tnum_token(Token *at, int64_t v) {
+  Token *t = arena_alloc(sizeof(Token));
+  *t = *at;
+  t->kind = TK_NUM;
+  t->loc = fmt("%lld", (long long)v);
+  t->len = (int)strlen(t->loc);
+  t->origin = at;
+  t->macro = NULL;
+  return t;
+}
+
+static char *instance_name(Template *t, TArg *args, bool local) {
+  Buf b = {0};
+  buf_printf(&b, "%s<", local ? t->local : t->name);
+  for (int i = 0; i < t->nparams; i++) {
+    if (i) buf_puts(&b, ", ");
+    if (t->params[i].is_type) buf_puts(&b, type_name(args[i].ty));
+    else if (t->params[i].vty->kind == TY_BOOL) buf_puts(&b, args[i].val ? "true" : "false");
+    else buf_printf(&b, "%lld", (long long)args[i].val);
+  }
+  buf_putc(&b, '>');
+  char *s = arena_strdup(b.s);
+  buf_free(&b);
+  return s;
+}
+
+typedef struct {
+  Scope *scope; Obj *cur_fn; int loop_depth, switch_depth, block_depth, nest_depth, stmt_depth, expr_level;
+  bool fn_body_pending; Node *cur_switch; char *cur_ns; int nbinds;
+} ParserState;
+static ParserState save_parser(void) {
+  return (ParserState){ps.scope, ps.cur_fn, ps.loop_depth, ps.switch_depth, ps.block_depth, ps.nest_depth, ps.stmt_depth, ps.expr_level,
+                       ps.fn_body_pending, ps.cur_switch, ps.cur_ns, ps.n_const_binds};
+}
+static void restore_parser(ParserState s) {
+  ps.scope = s.scope; ps.cur_fn = s.cur_fn; ps.loop_depth = s.loop_depth; ps.switch_depth = s.switch_depth;
+  ps.block_depth = s.block_depth; ps.nest_depth = s.nest_depth; ps.stmt_depth = s.stmt_depth; ps.expr_level = s.expr_level;
+  ps.fn_body_pending = s.fn_body_pending; ps.cur_switch = s.cur_switch; ps.cur_ns = s.cur_ns; ps.n_const_binds = s.nbinds;
+}
+
+typedef struct { Template *t; TArg *args; char *local; Obj *fn; } InstCall;
+static void instance_body(void *ud) {
+  InstCall *c = ud;
+  Template *t = c->t;
+  Scope *file = ps.scope;
+  while (file->next) file = file->next;
+  ps.scope = arena_alloc(sizeof(Scope));
+  ps.scope->next = file;
+  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  ps.cur_ns = t->ns;
+  ps.using_ns = t->usings; ps.n_using = t->nusing;
+  ps.ns_aliases = t->aliases; ps.n_ns_aliases = t->naliases;
+  for (int i = 0; i < t->nparams; i++) {
+    VarScope *v = arena_alloc(sizeof(VarScope));
+    v->name = t->params[i].name;
+    v->next = ps.scope->vars;
+    ps.scope->vars = v;
+    if (t->params[i].is_type) v->type_def = c->args[i].ty;
+    else { v->enum_ty = t->params[i].vty; v->enum_val = c->args[i].val; v->tparam = true; }
+  }
+  VarAttr attr = {0};
+  Token *tok = t->decl;
+  Type *base = declspec(&tok, tok, &attr);
+  Type *ty = declarator(&tok, tok, base);
+  if (ty->kind != TY_FUNC || !ty->name) error_tok(t->fname, "unsupported C++: this template (carve instantiates function templates)");
+  Token *nm = arena_alloc(sizeof(Token));
+  *nm = *ty->name;
+  nm->loc = c->local;
+  nm->len = (int)strlen(c->local);
+  nm->origin = ty->name;
+  nm->macro = NULL;
+  ty->name = nm;
+  Token *end;
+  function(&end, tok, ty, &attr);
+  c->fn = find_func(ns_qualify(c->local));
+  if (c->fn) { c->fn->tmpl_head = t->head; t->ninstances++; }
+}
+
+/* the instance of t for args (defaults filled in), parsed once */
+static Obj *instantiate(Template *t, TArg *args, Token *at) {
+  for (int i = 0; i < t->nparams; i++) {
+    if (args[i].set) continue;
+    if (!t->params[i].deflt)
+      error_tok(at, "cannot deduce the template argument '%s' of '%s': write %s<...>", t->params[i].name, t->name, t->local);
+    Token *d = t->params[i].deflt;
+    if (t->params[i].is_type) args[i].ty = typename_(&d, d);
+    else args[i].val = const_expr(&d, d);
+    args[i].set = true;
+  }
+  for (int i = 0; i < t->nparams; i++)
+    if (t->params[i].is_type && (args[i].ty->kind == TY_VOID || has_auto(args[i].ty)) )
+      error_tok(at, "template argument '%s' of '%s' cannot be '%s'", t->params[i].name, t->name, type_name(args[i].ty));
+  InstCall c = {t, args, instance_name(t, args, true), NULL};
+  char *full = instance_name(t, args, false);
+  VarScope *have = find_global_n(full, (int)strlen(full));
+  if (have && have->var) return have->var;
+  if (ps.instance_depth >= MAX_INSTANCE_DEPTH)
+    error_tok(at, "template instances nested too deeply (%d, as clang's and nvcc's -ftemplate-depth; docs/limits.md) instantiating '%s'",
+              MAX_INSTANCE_DEPTH, full);
+  if (stack_half_used())
+    error_tok(at, "template instances nested too deeply for carve's stack (%d levels; half of the %zu MiB stack used) instantiating '%s'",
+              ps.instance_depth, stack_limit() >> 20, full);
+  ParserState saved = save_parser();
+  char **su = ps.using_ns; int sn = ps.n_using;
+  NsAlias *sa = ps.ns_aliases; int sna = ps.n_ns_aliases;
+  ps.instance_depth++;
+  bool ok = carve_pcall(instance_body, &c);
+  ps.instance_depth--;
+  restore_parser(saved);
+  ps.using_ns = su; ps.n_using = sn; ps.ns_aliases = sa; ps.n_ns_aliases = sna;
+  if (!ok || !c.fn) {
+    note_tok(at, "in the instance '%s' of the template, required here", full);
+    carve_throw();
+  }
+  return c.fn;
+}
+
+/* name<ARGS>(...) or name(...) where name is a function template */
+Node *template_call(Token **rest, Token *tok, Template *t) {
+  Token *name = tok;
+  TArg args[MAX_TPARAMS] = {{0}};
+  tok = tok->next;
+  if (tok_equal(tok, "<")) tok = template_args(tok, t, args);
+  if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after the template '%s' (function templates are called)", t->name);
+  Node *call = new_node(ND_CALL, name);
+  call->args = func_args(rest, tok->next, call);
+  deduce_args(t, call->args, args);
+  Obj *fn = instantiate(t, args, name);
+  return user_call(name, call, fn);
+}
+
+/* template-decl = "template" "<" tparam ("," tparam)* ">" function-definition
+ * tparam = ("typename" | "class") ident ("=" type-name)? | declspec ident ("=" const-expr)? */
+static Token *template_decl(Token *tok) {
+  Template *t = arena_alloc(sizeof(Template));
+  t->head = tok;
+  tok = skip(tok->next, "<");
+  while (!tok_equal(tok, ">")) {
+    if (t->nparams) tok = skip(tok, ",");
+    if (t->nparams == MAX_TPARAMS) error_tok(tok, "more than %d template parameters", MAX_TPARAMS);
+    TParam *p = &t->params[t->nparams++];
+    if (tok_equal(tok, "typename") || tok_equal(tok, "class")) {
+      p->is_type = true;
+      tok = tok->next;
+    } else if (tok_equal(tok, "template")) {
+      error_tok(tok, "unsupported C++: template template parameters");
+    } else {
+      p->vty = typename_(&tok, tok);
+      if (!is_integer(p->vty)) error_tok(tok, "unsupported C++: a template parameter of type '%s' (integer and type parameters are)", type_name(p->vty));
+    }
+    if (tok_equal(tok, "...")) error_tok(tok, "unsupported C++: variadic templates");
+    p->name = get_ident(tok);
+    tok = tok->next;
+    if (tok_equal(tok, "=")) {
+      p->deflt = tok = tok->next;
+      for (int depth = 0; tok->kind != TK_EOF; tok = tok->next) {
+        if (depth == 0 && (tok_equal(tok, ",") || tok_equal(tok, ">"))) break;
+        if (tok_equal(tok, "(") || tok_equal(tok, "<")) depth++;
+        if (tok_equal(tok, ")") || tok_equal(tok, ">")) depth--;
+      }
+    }
+  }
+  t->decl = tok = tok->next;
+  if (tok_equal(tok, "struct") || tok_equal(tok, "class") || tok_equal(tok, "union"))
+    error_tok(tok, "unsupported C++: class templates (carve instantiates function templates)");
+  Token *prev = NULL;
+  for (; tok->kind != TK_EOF && !tok_equal(tok, "(") && !tok_equal(tok, ";") && !tok_equal(tok, "{"); prev = tok, tok = tok->next)
+    if (tok_equal(tok, "__global__")) t->is_kernel = true;
+  if (!tok_equal(tok, "(") || !prev || prev->kind != TK_IDENT) error_tok(t->decl, "unsupported C++: this template (carve instantiates function templates)");
+  t->fname = prev;
+  t->ns = ps.cur_ns;
+  t->nusing = ps.n_using;
+  t->usings = arena_alloc(sizeof(char *) * (size_t)(ps.n_using + 1));
+  if (ps.n_using) memcpy(t->usings, ps.using_ns, sizeof(char *) * (size_t)ps.n_using);
+  t->naliases = ps.n_ns_aliases;
+  t->aliases = arena_alloc(sizeof(NsAlias) * (size_t)(ps.n_ns_aliases + 1));
+  if (ps.n_ns_aliases) memcpy(t->aliases, ps.ns_aliases, sizeof(NsAlias) * (size_t)ps.n_ns_aliases);
+  t->local = tok_text(prev);
+  t->name = ns_qualify(t->local);
+  Token *end = skip_declaration(t->decl);
+  Token *body = t->decl;
+  while (body != end && !tok_equal(body, "{") && !tok_equal(body, ";")) body = body->next;
+  add_item(TOP_RAW, NULL, NULL, NULL, t->head);
+  ps.last_item->end = body;
+  VarScope *prior = find_global_n(t->name, (int)strlen(t->name));
+  if (prior && prior->tmpl) {   /* a declaration before the definition: the definition wins */
+    if (tok_equal(body, "{")) *prior->tmpl = *t;
+  } else {
+    push_global(t->name)->tmpl = t;
+    if (t->is_kernel) { t->next_kernel = ps.template_kernels; ps.template_kernels = t; }
+  }
+  return end;
+}
+
+/* template __global__ void k<256, float>(float *);  (an explicit instantiation) */
+static Token *explicit_instantiation(Token *tok) {
+  Token *at = tok;
+  for (tok = tok->next; tok->kind != TK_EOF && !tok_equal(tok, ";"); tok = tok->next) {
+    VarScope *v = tok->kind == TK_IDENT && tok_equal(tok->next, "<") ? find_template(tok) : NULL;
+    if (v && v->tmpl) {
+      TArg args[MAX_TPARAMS] = {{0}};
+      template_args(tok->next, v->tmpl, args);
+      instantiate(v->tmpl, args, tok);
+      return skip_declaration(at);
+    }
+  }
+  error_tok(at, "expected an explicit instantiation of a function template");
+}
+
+/* template <> __global__ void k<256, float>(float *a) { ... }  (an explicit specialization,
+ * which is how carve prints instances): the function is that instance */
+static Token *explicit_specialization(Token *head) {
+  Token *tok = head->next->next->next;
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, "(") && !tok_equal(t, ";"); t = t->next) {
+    VarScope *v = t->kind == TK_IDENT && tok_equal(t->next, "<") ? find_var(t) : NULL;
+    if (!v || !v->tmpl) continue;
+    TArg args[MAX_TPARAMS] = {{0}};
+    Token *after = template_args(t->next, v->tmpl, args);
+    for (int i = 0; i < v->tmpl->nparams; i++)
+      if (!args[i].set) error_tok(t, "an explicit specialization of '%s' names every template argument", v->tmpl->name);
+    Token *orig = arena_alloc(sizeof(Token));
+    *orig = *t;
+    t->origin = orig;
+    t->macro = NULL;
+    t->loc = instance_name(v->tmpl, args, true);
+    t->len = (int)strlen(t->loc);
+    t->next = after;
+    VarAttr attr = {0};
+    Type *base = declspec(&tok, tok, &attr);
+    Type *ty = declarator(&tok, tok, base);
+    if (ty->kind != TY_FUNC) error_tok(t, "expected a function");
+    Token *end;
+    function(&end, tok, ty, &attr);
+    Obj *fn = find_func(ns_qualify(tok_text(t)));
+    if (fn) { fn->tmpl_head = head; v->tmpl->ninstances++; }
+    return end;
+  }
+  error_tok(head, "expected an explicit specialization of a function template");
+}
+
+void template_toplevel(void *ud) {
+  TmplCall *c = ud;
+  Token *t = c->tok;
+  c->tok = !tok_equal(t->next, "<") ? explicit_instantiation(t)
+         : tok_equal(t->next->next, ">") ? explicit_specialization(t) : template_decl(t);
+}
+
+/* `#pragma carve launch k<256, float> ...`: the instance is made, and the pragma's name
+ * becomes its one token "k<256, float>" for the launch specification to find */
+static void launch_pragma_instance(void *ud) {
+  Token *name = ud;
+  VarScope *v = find_template(name);
+  if (!v || !v->tmpl) return;
+  TArg args[MAX_TPARAMS] = {{0}};
+  Token *after = template_args(name->next, v->tmpl, args);
+  Obj *fn = instantiate(v->tmpl, args, name);
+  Token *orig = arena_alloc(sizeof(Token));
+  *orig = *name;
+  name->origin = orig;
+  name->macro = NULL;
+  name->loc = fn->name;
+  name->len = (int)strlen(fn->name);
+  name->next = after;
+}
+
+void instantiate_launches(void) {
+  for (TopItem *it = ps.prog->items; it; it = it->next) {
+    Token *t = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
+    if (!t || !tok_equal(t, "launch") || t->next->kind != TK_IDENT || !tok_equal(t->next->next, "<")) continue;
+    if (!carve_pcall(launch_pragma_instance, t->next)) ps.prog->errors++;
+  }
+  for (Template *t = ps.template_kernels; t; t = t->next_kernel)
+    if (!t->ninstances)
+      warn_tok(t->fname, "template kernel '%s' has no instance: name its arguments where it is launched ('#pragma carve launch %s<...>')", t->name, t->name);
+}
+
+Obj *template_instance_at(Token **rest, Token *name) {
+  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_template(name) : NULL;
+  if (!v || !v->tmpl) return NULL;
+  TArg args[MAX_TPARAMS] = {{0}};
+  *rest = template_args(name->next, v->tmpl, args);
+  return instantiate(v->tmpl, args, name);
+}
+
+/* C++: a constexpr function without __device__ is callable from device code (nvcc's
+ * --expt-relaxed-constexpr, and constant expressions): it is parsed as __host__ __device__ */
+bool is_constexpr_function(Token *tok) {
+  bool ce = false;
+  for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
+    if (tok_equal(t, "constexpr")) ce = true;
+    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__host__") || tok_equal(t, "template")) return false;
+    if (tok_equal(t, "(")) return ce;
+    if (tok_equal(t, ";") || tok_equal(t, "=") || tok_equal(t, "{")) return false;
+  }
+  return false;
+}
+
+void constexpr_call(void *ud) {
+  TopCall *c = ud;
+  VarAttr attr = {0};
+  Token *tok = c->tok;
+  Type *base = declspec(&tok, tok, &attr);
+  Type *ty = declarator(&tok, tok, base);
+  if (ty->kind != TY_FUNC) error_tok(c->tok, "expected a constexpr function");
+  attr.device = attr.host = true;
+  function(&c->tok, tok, ty, &attr);
+}
