@@ -1072,7 +1072,7 @@ static void report_plan(Opts *o, Program *p, Obj *k, const Machine *m, Plan *pla
   buf_free(&after);
 }
 
-static int cmd_report(Opts *o, Program *p) {
+static int cmd_report_launch(Opts *o, Program *p) {
   if (diag_errors) return 2;
   const Machine *m = machine_flag(o);
   if (!m) return 2;
@@ -1124,6 +1124,27 @@ static int cmd_report(Opts *o, Program *p) {
   return rc;
 }
 
+/* a host program's recorded launch: one report per kernel (every kernel's first launch unless
+ * --kernel or --launch picks one), named STEM.KERNEL.html after -o's stem or the file's */
+static int report_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+  Opts q = *o;
+  if (!o->kernel && !o->launch_no && !(o->out_path && !strcmp(o->out_path, "-"))) {
+    const char *from = o->out_path ? o->out_path : o->file;
+    const char *base = o->out_path ? from : strrchr(from, '/') ? strrchr(from, '/') + 1 : from;
+    const char *dot = strrchr(base, '.');
+    const char *slash = strrchr(base, '/');
+    int stem = (int)(dot && (!slash || dot > slash) ? dot - base : (long)strlen(base));
+    q.out_path = fmt("%.*s.%s.html", stem, base, rl->kernel->name);
+  }
+  return via_flags(&q, p, rl, ov, &(ViaFlags){cmd_report_launch});
+}
+
+/* report: a kernel with its launch given (pragma or flags), or each kernel a program launched */
+static int cmd_report(Opts *o, Program *p) {
+  if (use_recorded(o, p)) return each_recorded(o, p, report_recorded, NULL);
+  return cmd_report_launch(o, p);
+}
+
 /* ---- the commands ---- */
 #define OPT(x) (1ull << (x))
 #define LOADING (OPT(O_DEFINE) | OPT(O_INCLUDE))
@@ -1139,7 +1160,8 @@ static const Command commands[] = {
    OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
   {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
    OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
-  {"report", usage_report, LAUNCH | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE), "", 1, 3, "input file", LOAD_FILE, cmd_report},
+  {"report", usage_report, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE) |
+   OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "", 1, 3, "input file", LOAD_FILE, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", 0, cmd_arch},
   {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", 0, cmd_calibrate},
 };

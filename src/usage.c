@@ -243,7 +243,8 @@ const char usage_estimate[] =
 const char usage_report[] =
   "usage: carve report FILE.cu [BENCH.json] [TUNE.jsonl] [-o REPORT.html] [--kernel NAME] [-D NAME[=VALUE]] [-I DIR]\n"
   "                    [--grid ...] [--block ...] [--shared BYTES] [--arg ...] [--arch h100|h200|g80|gt200|c1060]\n"
-  "                    [--blocks N] [--no-estimate]\n"
+  "                    [--blocks N] [--no-estimate] [--launch N] [--host FUNC] [--max-seconds S]\n"
+  "                    [--route nvcc|interp|auto] [-- PROGRAM ARGS]\n"
   "\n"
   "Write one self-contained HTML file (inline CSS and SVG: no script, nothing fetched) that shows\n"
   "where the launch loses its time: the estimate's limits with the bottleneck, a roofline with the\n"
@@ -256,6 +257,9 @@ const char usage_report[] =
   "tuning space (Efficiency x Utilization of every valid variant, the Pareto front, measured times).\n"
   "-o names the file (default: FILE.html in the\n"
   "current directory; '-' for standard output), written whole or not at all.\n"
+  "A whole program (a main, no launch specification): the program runs as for 'carve analyze' and\n"
+  "each kernel's first recorded launch gets a report, STEM.KERNEL.html (STEM from -o or the file);\n"
+  "--kernel K or --launch N picks one launch, written to -o or FILE.html.\n"
   "Exit: 0 written (also when the kernel has findings), 1 the kernel faulted, 2 error.\n";
 
 const char usage_arch[] =

@@ -213,5 +213,12 @@ PY
 [ $? = 2 ] && grep -q "two tuning results files" "$tmp/e" && [ ! -e "$tmp/x.html" ]; check $? "two results files: an error, nothing written"
 "$carve" report examples/sad.cu --no-estimate -o "$tmp/none.html" > /dev/null && grep -q "No tuning results given" "$tmp/none.html"; check $? "without results the section says how to get them"
 
+# a whole program: each kernel's first recorded launch gets its report (issue 29: "no grid" before)
+"$carve" report tests/programs/mm2.cu --no-estimate -o "$tmp/prog.html" > "$tmp/prog.out" 2> "$tmp/prog.err"; check $? "report on a host program: exit 0 ($(head -c 300 "$tmp/prog.err"))"
+[ -s "$tmp/prog.mm2_kernel1.html" ] && [ -s "$tmp/prog.mm2_kernel2.html" ]; check $? "one report per kernel the program launched, named after -o's stem"
+grep -q "mm2_kernel2" "$tmp/prog.mm2_kernel2.html" && grep -q "tests/programs/mm2.cu" "$tmp/prog.mm2_kernel2.html"; check $? "the report is of that kernel, in the user's file"
+grep -q "launch 2 of 2 distinct: mm2_kernel2" "$tmp/prog.err"; check $? "which recorded launch each report is of, on stderr"
+"$carve" report tests/programs/mm2.cu --no-estimate --kernel mm2_kernel2 -o "$tmp/one.html" > /dev/null 2>&1 && [ -s "$tmp/one.html" ] && grep -q "mm2_kernel2" "$tmp/one.html"; check $? "--kernel K: that kernel's report, to -o itself"
+
 echo "report-cli: $pass passed, $fail failed"
 [ $fail = 0 ]
