@@ -167,5 +167,26 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   echo "optimize-cli: nvcc checks skipped (no nvcc)"
 fi
+# a step that would shut out a later pass estimated faster is not kept (split's lanes leave tile
+# nothing to tile; a symmetric product split across lanes instead of tiled, 4x slower estimated)
+cat > "$t/syrk.cu" <<'EOF'
+#define N 512
+#pragma carve launch syrk grid(N/32, N/8) block(32, 8)
+#pragma carve arg a = float[N*N] : random(1)
+#pragma carve arg c = float[N*N] : random(2) out
+#pragma carve tol rel(1e-4)
+__global__ void syrk(const float *a, float *c) {
+  int i, j, k;
+  j = blockIdx.x * blockDim.x + threadIdx.x;
+  i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= N || j >= N) return;
+  c[i * N + j] *= 0.5f;
+  for (k = 0; k < N; k++) c[i * N + j] += a[i * N + k] * a[j * N + k];
+}
+EOF
+"$carve" optimize "$t/syrk.cu" -o "$t/syrk.out" 2> "$t/syrk.plan"; check $? "syrk spelled with C89 declarations optimizes: $(cat "$t/syrk.plan")"
+grep -q "split    not kept: it would shut out tile, estimated faster" "$t/syrk.plan"; check $? "split is not kept when tile, which it would shut out, is estimated faster: $(cat "$t/syrk.plan")"
+grep -q "tile     applied, verified" "$t/syrk.plan"; check $? "tile takes its turn: $(grep tile "$t/syrk.plan")"
+
 echo "optimize-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -26,6 +26,10 @@
  *           registers in a sum/product of 32-bit integers stored into a 32-bit integer dropped
  *           (arithmetic modulo 2^32 gives the same bits; where the int arithmetic would overflow
  *           the original is undefined), so the index has the form the passes match
+ *   decl    a scalar declared without a value (`int i, j, k;` at the top, as C89 taught) takes
+ *           the value of its first assignment, `int j; ... j = e;` as `int j = e;` there, when
+ *           nothing between mentions it; one whose every use is inside one branch of an `if` (or
+ *           one block) is declared there, so the other rules (a counter into its loop) see it
  *   loops   (also) a down-counting loop whose iterations only accumulate, `for (k = hi; k >= lo;
  *           k--) acc += e`, counted upward (a floating-point sum is then reassociated: verified
  *           within the bound of docs/optimize.md)
@@ -45,8 +49,8 @@ typedef struct Canon {
   int count[16];       /* changes per rule (R_NRULES of them) */
   Buf did;             /* what was done, for the plan */
 } Canon;
-enum { R_ROWS, R_TID, R_GUARD, R_LOOPS, R_UPDATE, R_SUBST, R_SINK, R_LIFT, R_DEREF, R_ALIAS, R_INDEX, R_NRULES };
-static const char *rule_names[R_NRULES] = {"rows", "tid", "guard", "loops", "update", "subst", "sink", "lift", "deref", "alias", "index"};
+enum { R_ROWS, R_TID, R_GUARD, R_LOOPS, R_UPDATE, R_SUBST, R_SINK, R_LIFT, R_DEREF, R_ALIAS, R_INDEX, R_DECL, R_NRULES };
+static const char *rule_names[R_NRULES] = {"rows", "tid", "guard", "loops", "update", "subst", "sink", "lift", "deref", "alias", "index", "decl"};
 
 /* record one change of rule r at tok: false in dry mode (the caller stops there) */
 static bool note(Canon *cn, int r, Token *tok, const char *what) {
@@ -351,6 +355,84 @@ static bool rule_guard(Canon *cn, Node **list, Node *body) {
   return false;
 }
 
+typedef struct { Obj *from, *to; } Rename;
+static bool ren_match(Node *n, void *ctx) { return n->kind == ND_VAR && n->var == ((Rename *)ctx)->from; }
+static Node *ren_make(Node *old, void *ctx) { return rw_var(old->tok, ((Rename *)ctx)->to); }
+
+/* ---- decl: a declaration where its value is first given ---- */
+/* a block's statements declare a variable named like v (v moved in would be shadowed or clash) */
+static bool declares_name(Node *blk, const Obj *v) {
+  if (!blk || blk->kind != ND_BLOCK || !v->name) return false;
+  for (Node *q = blk->stmts; q; q = q->next)
+    if (q->kind == ND_DECL && q->var && q->var->name && !strcmp(q->var->name, v->name)) return true;
+  return false;
+}
+
+static bool rule_decl(Canon *cn, Node **list, Node *body) {
+  for (Node **slot = list; *slot; slot = &(*slot)->next) {
+    Node *d = *slot;
+    if (d->kind != ND_DECL || d->decl_init || !plain_local(d->var, body) || !(is_integer(d->var->ty) || is_flonum(d->var->ty))) continue;
+    Obj *v = d->var;
+    Node **use = NULL;
+    for (Node **q = &d->next; *q; q = &(*q)->next)
+      if (m_uses(*q, v)) { use = q; break; }
+    if (!use) continue;
+    Node *u = *use;
+    /* T v; ... v = e;  ->  ... T v = e; */
+    Node *a = u->kind == ND_EXPR_STMT ? m_strip(u->lhs) : NULL;
+    if (a && a->kind == ND_ASSIGN && m_strip(a->lhs)->kind == ND_VAR && m_strip(a->lhs)->var == v && !m_uses(a->rhs, v)) {
+      if (!note(cn, R_DECL, u->tok, fmt("'%s' declared with its first value", v->name))) return true;
+      Node *nd = rw_decl(v, a->rhs);
+      nd->tok = d->tok;
+      nd->next = u->next;
+      *use = nd;
+      *slot = d->next;
+      return true;
+    }
+    /* every use inside one branch of an if, or one block: declared there */
+    if (list_uses(u->next, v)) continue;
+    Node **into = NULL;
+    if (u->kind == ND_IF && !m_uses(u->cond, v)) {
+      if (!m_uses(u->els, v)) into = &u->then;
+      else if (!m_uses(u->then, v)) into = &u->els;
+      else if (!declares_name(u->then, v) && !declares_name(u->els, v)) {
+        /* used in both branches and dead after: each branch its own (the value entering either
+         * is the same undefined one) */
+        if (!note(cn, R_DECL, d->tok, fmt("the declaration of '%s' given to each branch that uses it", v->name))) return true;
+        Obj *w = rw_new_var(cn->c->p, cn->c->k, v->name, v->ty, SC_LOCAL, v->tok);
+        Rename r = {v, w};
+        replace_all(&u->els, ren_match, &r, ren_make);
+        for (int b = 0; b < 2; b++) {
+          Node **br = b ? &u->els : &u->then;
+          if ((*br)->kind != ND_BLOCK) *br = rw_block((*br)->tok, *br);
+          Node *nd = b ? rw_decl(w, NULL) : d;
+          if (!b) *slot = d->next;
+          nd->next = (*br)->stmts;
+          (*br)->stmts = nd;
+        }
+        return true;
+      }
+    } else if (u->kind == ND_BLOCK) {
+      into = NULL;
+      if (!declares_name(u, v)) {
+        if (!note(cn, R_DECL, d->tok, fmt("the declaration of '%s' moved into the block that uses it", v->name))) return true;
+        *slot = d->next;
+        d->next = u->stmts;
+        u->stmts = d;
+        return true;
+      }
+    }
+    if (!into || !*into || declares_name(*into, v)) continue;
+    if (!note(cn, R_DECL, d->tok, fmt("the declaration of '%s' moved into the branch that uses it", v->name))) return true;
+    if ((*into)->kind != ND_BLOCK) *into = rw_block((*into)->tok, *into);
+    *slot = d->next;
+    d->next = (*into)->stmts;
+    (*into)->stmts = d;
+    return true;
+  }
+  return false;
+}
+
 /* ---- loops: one counted form ---- */
 /* init is `k = e` with k a plain integer local: k, else NULL */
 static Obj *assigned_counter(Node *init, Node *body) {
@@ -371,9 +453,6 @@ static bool loops_only(Node *from, Obj *k, Node *body) {
   return true;
 }
 
-typedef struct { Obj *from, *to; } Rename;
-static bool ren_match(Node *n, void *ctx) { return n->kind == ND_VAR && n->var == ((Rename *)ctx)->from; }
-static Node *ren_make(Node *old, void *ctx) { return rw_var(old->tok, ((Rename *)ctx)->to); }
 
 /* the loop's init `k = e` becomes the declaration `T k = e` (k itself, or a fresh copy of it) */
 static void declare_in_loop(Canon *cn, Node *loop, Obj *k, bool fresh) {
@@ -945,6 +1024,8 @@ static bool round_once(Canon *cn) {
   any |= rule_tid(cn, body);
   if (cn->dry && any) return true;
   any |= each_list(cn, &body->stmts, body, rule_guard, false, true);
+  if (cn->dry && any) return true;
+  any |= each_list(cn, &body->stmts, body, rule_decl, false, false);
   if (cn->dry && any) return true;
   any |= each_list(cn, &body->stmts, body, rule_loops, false, false);
   if (cn->dry && any) return true;

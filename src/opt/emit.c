@@ -151,7 +151,10 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         if (s->est_before_ms > 0 && s->est_after_ms > 0) buf_printf(&b, ", estimate %.4f -> %.4f ms", s->est_before_ms, s->est_after_ms);
         if (s->motivation[0]) buf_printf(&b, ", for %.*s", (int)(strchr(s->motivation, ':') ? strchr(s->motivation, ':') - s->motivation : (long)strlen(s->motivation)), s->motivation);
         buf_printf(&b, ": %s\n", s->did);
-      } else if (s->unprofitable && s->idle)
+      } else if (s->unprofitable && s->shuts_out)
+        buf_printf(&b, "not kept: it would shut out %s, estimated faster (%.4f ms against %.4f ms), which takes its own turn: %s\n", s->shuts_out->name,
+                   s->shut_ms, s->est_after_ms, s->did);
+      else if (s->unprofitable && s->idle)
         buf_printf(&b, "not kept: the launch has fewer threads than the GPU holds at once, and merging them would leave it idler (estimate %.4f -> %.4f ms): %s\n",
                    s->est_before_ms, s->est_after_ms, s->did);
       else if (s->unprofitable && (s->est_before_ms <= 0 || s->est_after_ms <= 0))
@@ -181,7 +184,8 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
         estimate_text(&b, s, "         ");
         candidates_text(&b, s);
       } else if (s->unprofitable) {
-        if (s->idle) buf_printf(&b, "not kept: the launch has fewer threads than the GPU holds at once; merging them would leave it idler (estimate %.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
+        if (s->shuts_out) buf_printf(&b, "not kept: it would shut out %s, estimated faster (%.4f ms against %.4f ms), which takes its own turn", s->shuts_out->name, s->shut_ms, s->est_after_ms);
+        else if (s->idle) buf_printf(&b, "not kept: the launch has fewer threads than the GPU holds at once; merging them would leave it idler (estimate %.4f ms against %.4f ms)", s->est_after_ms, s->est_before_ms);
         else if (s->est_after_ms < s->est_before_ms)
           buf_printf(&b, "not kept: the estimate's gain (%.4f ms against %.4f ms, %.1f%%) is under the %.0f%% a new launch shape needs", s->est_after_ms,
                      s->est_before_ms, 100 * (1 - s->est_after_ms / s->est_before_ms), 100 * OPT_RESHAPE_GAIN);

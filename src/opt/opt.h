@@ -141,6 +141,8 @@ typedef struct PlanStep {
   bool applied, verified, rejected;
   bool unprofitable;         /* verified, but the estimate says it is slower: not kept */
   bool idle;                 /* unprofitable because it merges the threads of a launch that does not fill the GPU */
+  const Pass *shuts_out;     /* unprofitable because it would shut out this later pass, estimated faster */
+  double shut_ms;            /* that pass's estimate on the kernel as it stood */
   char why[512], did[512], assumed[256];
   VerifyResult verify;
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */

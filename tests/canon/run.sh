@@ -298,5 +298,37 @@ opt down_store; body down_store | grep -q "k--"; check $? "loops: a down-countin
 ! grep -q canon "$t/mm.plan"; check $? "a canonical kernel gets no canon step: $(cat "$t/mm.plan")"
 "$carve" optimize "$t/lift.cu" "${only[@]}" --skip reduce,scalar,split,stage,tile,stencil,vector,unroll,camping,launch,canon -o "$t/skip.out" 2> "$t/skip.plan"
 ! grep -q canon "$t/skip.plan" && grep -q "C\[i \* n + j\] += " "$t/skip.out"; check $? "--skip canon: the kernel as written: $(cat "$t/skip.plan")"
+# decl: `int i, j, k;` at the top (C89), indices assigned after, the counter inside the guard
+kernel decl '    int i, j, k;
+    j = blockIdx.x * blockDim.x + threadIdx.x;
+    i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= n || j >= n)
+        return;
+    C[i * n + j] *= 0.5f;
+    for (k = 0; k < n; k++)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];'
+opt decl; applied decl; check $? "decl: applied and verified: $(cat "$t/decl.plan")"
+body decl | grep -q "int j = blockIdx.x \* blockDim.x + threadIdx.x;" && body decl | grep -q "int i = blockIdx.y \* blockDim.y + threadIdx.y;"; check $? "decl: each index declared with its first value: $(body decl)"
+body decl | grep -q "for (int k = 0; k < n; k++)"; check $? "decl: the counter moved into the guard, then into its loop: $(body decl)"
+! body decl | grep -qE "^ *int (i|j|k);"; check $? "decl: no bare declaration left: $(body decl)"
+# a variable read before its first assignment (its value undefined) or assigned from itself stays
+kernel decl_self '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int s;
+    s = 0;
+    s = s + i;
+    C[i * n + j] = (float)s;'
+opt decl_self; body decl_self | grep -q "int s = 0;"; check $? "decl: the first assignment gives the value, the later ones stay: $(body decl_self)"
+# a counter used in both branches of an if stays where it is
+kernel decl_both '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int k;
+    float s = 0.0f;
+    if (i < j) { for (k = 0; k < n; k++) s += A[i * n + k]; }
+    else { for (k = 0; k < n; k++) s += B[k * n + j]; }
+    C[i * n + j] = s;'
+opt decl_both; applied decl_both; check $? "decl: both branches: $(cat "$t/decl_both.plan")"
+[ "$(body decl_both | grep -cE 'for \(int k1? = 0')" = 2 ]; check $? "decl: a counter of two loops in two branches: each loop its own: $(body decl_both)"
+
 echo "canon: $pass passed, $fail failed"
 [ "$fail" = 0 ]
