@@ -514,6 +514,20 @@ static bool is_down_step(Node *inc, Obj *k) {
   return inc->kind == ND_POSTDEC || inc->kind == ND_PREDEC || (inc->kind == ND_ASSIGN_OP && inc->op == ND_SUB && m_const(inc->rhs, &one) && one == 1);
 }
 
+/* the for loops, at any depth of the statements from `from` on, whose init assigns k (not
+ * looking inside them): when they hold every use of k, k is declared in each */
+typedef struct { Obj *k; Node *body; Node *loops[16]; int n, inside; bool over; } CtrLoops;
+static bool ctr_pre(Node *n, void *ctx) {
+  CtrLoops *cl = ctx;
+  if (n->kind != ND_FOR || assigned_counter(n->init, cl->body) != cl->k) return true;
+  if (cl->n == 16) cl->over = true;
+  else {
+    cl->loops[cl->n++] = n;
+    cl->inside += m_uses(n, cl->k);
+  }
+  return false;
+}
+
 static bool rule_loops(Canon *cn, Node **list, Node *body) {
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *d = *slot;
@@ -530,6 +544,18 @@ static bool rule_loops(Canon *cn, Node **list, Node *body) {
           if (m_uses(s, k)) declare_in_loop(cn, s, k, nth++ > 0);
         *slot = d->next;
         return true;
+      }
+      /* every use in loops nested deeper that assign k first (`int i, j2; for (j2 ...) { for
+       * (i = 0; ...) }`): k declared in each of them */
+      CtrLoops cl = {.k = k, .body = body};
+      if (!d->decl_init && first) {
+        walk(d->next, ctr_pre, NULL, &cl);
+        if (cl.n && !cl.over && cl.inside == list_uses(d->next, k)) {
+          if (!note(cn, R_LOOPS, cl.loops[0]->tok, fmt("the counter '%s' declared in its loop%s", k->name, cl.n > 1 ? "s" : ""))) return true;
+          for (int j = 0; j < cl.n; j++) declare_in_loop(cn, cl.loops[j], k, j > 0);
+          *slot = d->next;
+          return true;
+        }
       }
     }
     /* T k = START; while (k CMP e) { ...; k++; } -> for */

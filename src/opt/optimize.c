@@ -430,6 +430,10 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       snprintf(st->why, sizeof st->why, "%s", c.why);
       snprintf(st->did, sizeof st->did, "%s", c.did);
       snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
+      /* what the canonical form assumes (lift's __restrict__, a reversed sum's reassociation):
+       * the output's launch wrapper tests it (emit.c), as for any pass. Not carried before, an
+       * aliased launch ran the lifted kernel (bench/holdout3/DIAGNOSIS.md, cause 0) */
+      st->spec = c.spec;
       snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
       st->applied = ok;
       if (ok && o->estimate) st->est_after_ms = estimate_ms(v, in, o, false, NULL, NULL, st->est_bottleneck[1]);

@@ -196,9 +196,17 @@ static bool find_in(Node *kbody, Node **list, Site *s, char *why, size_t len) {
   return false;
 }
 
+static bool loop_pre(Node *n, void *ctx) {
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) *(bool *)ctx = true;
+  return !*(bool *)ctx;
+}
+
 /* the loop at the kernel's top level, or in the body of a last `if` without else */
 static bool find_site(Obj *k, Site *s, char *why, size_t len) {
   memset(s, 0, sizeof *s);
+  bool any = false;
+  walk(k->body, loop_pre, NULL, &any);
+  if (!any) { snprintf(why, len, "no loop in the kernel"); return false; }
   Node **list = &k->body->stmts;
   for (Node *st = *list; st; st = st->next) {
     if (st->kind == ND_FOR) return find_in(k->body, list, s, why, len);
@@ -248,9 +256,13 @@ static Legality legal(PassCtx *c) {
     if (!tid_x) snprintf(c->why, sizeof c->why, "the kernel does not read threadIdx.x");
     return NOT_APPLICABLE;
   }
-  if (!along && (c->L->block[0] % 32 || c->L->block[0] % L)) {
-    snprintf(c->why, sizeof c->why, "blockDim.x (%lld) is not a multiple of the warp size: lanes of one group must share a warp",
-             (long long)c->L->block[0]);
+  /* a group of L neighbouring x-threads shares a warp when L divides blockDim.x (the group lies
+   * in one row) and the block is whole warps (the row's linear ids x + blockDim.x*y do not cross
+   * a multiple of 32, and every lane the mask names exists): a 16x16 block splits by 16 or less */
+  int64_t total = c->L->block[0] * c->L->block[1] * c->L->block[2];
+  if (!along && (c->L->block[0] % L || (c->L->block[0] % 32 && total % 32))) {
+    snprintf(c->why, sizeof c->why, "blockDim.x (%lld) is not a multiple of %d lanes, or the block (%lld threads) is not whole warps: lanes of one group must share a warp",
+             (long long)c->L->block[0], L, (long long)total);
     return NOT_APPLICABLE;
   }
   if (along) {
@@ -323,8 +335,15 @@ static void apply_x(PassCtx *c, Site *s, int L) {
   Obj *lane = rw_new_var(c->p, c->k, "lane", ty_int, SC_LOCAL, at);
   Node *dl = rw_decl(lane, rw_bin(ND_MOD, rw_special(at, SR_TID, 0), rw_unum(at, L)));
   restride(c, s, lane, L, at);
-  Node *mask = L == 32 ? rw_unum(at, 0xffffffffu)
-                       : rw_bin(ND_SHL, rw_unum(at, (1u << L) - 1), rw_bin(ND_BITAND, rw_special(at, SR_TID, 0), rw_unum(at, 31u & ~(unsigned)(L - 1))));
+  /* the group's lanes within the warp: from threadIdx.x where a row is whole warps, else from
+   * the linear thread id (a 16-wide row is half a warp) */
+  Node *tid = rw_special(at, SR_TID, 0);
+  if (c->L->block[0] % 32) {
+    Node *yz = rw_special(at, SR_TID, 1);
+    if (c->L->block[2] > 1) yz = rw_bin(ND_ADD, yz, rw_bin(ND_MUL, rw_special(at, SR_NTID, 1), rw_special(at, SR_TID, 2)));
+    tid = rw_bin(ND_ADD, tid, rw_bin(ND_MUL, rw_special(at, SR_NTID, 0), yz));
+  }
+  Node *mask = L == 32 ? rw_unum(at, 0xffffffffu) : rw_bin(ND_SHL, rw_unum(at, (1u << L) - 1), rw_bin(ND_BITAND, tid, rw_unum(at, 31u & ~(unsigned)(L - 1))));
   Obj *gm = rw_new_var(c->p, c->k, "group", ty_uint, SC_LOCAL, at);
   Node head = {0}, *cur = &head;
   cur = cur->next = rw_decl(gm, mask);
