@@ -463,10 +463,12 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
     for (TopItem *o = orig->items; o && !found; o = o->next) found = o->obj && !strcmp(o->obj->name, it->obj->name);
     if (!found) { snprintf(why, len, "the optimized kernel needs '%s', which the file does not declare", it->obj->name); return 2; }
   }
+  /* two reshapes (parallel, then tile) are written only where the launch is pinned: the
+   * recorded grid, block and arguments run the plan's final grid and block, nothing else */
   const PlanStep *reshape = NULL;
   for (int i = 0; i < plan->nsteps; i++)
     if (plan_step_kept(&plan->steps[i]) && plan->steps[i].cover[0] > 0) {
-      if (reshape) { snprintf(why, len, "two steps reshaped the launch"); return 2; }
+      if (reshape && !((spec & OPT_SPEC_GRID) && (spec & OPT_SPEC_ARGS))) { snprintf(why, len, "two steps reshaped the launch"); return 2; }
       reshape = &plan->steps[i];
     }
   int64_t cover[3] = {block0[0], block0[1], block0[2]};
