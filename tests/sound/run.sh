@@ -106,6 +106,11 @@ grep -q "verified reduced  M=64 N=64 (the -D sizes; grid 1,1,1" "$t/plan2" && gr
 "$carve" optimize tests/programs/covar.cu -I tests/programs -D M=256 -D N=256 --kernel mean_kernel --passes split --no-estimate --explain -o "$t/mean.cu" 2> "$t/plan"
 grep -q "split    applied(lanes=[0-9]*,along=0)" "$t/plan" && ! grep -q "REJECTED" "$t/plan" && grep -q "verified signed   M=64 N=64" "$t/plan"; check $? "a mean's split verified within the bound: $(grep -E 'split|signed|DIFFERENT' "$t/plan" | cut -c1-200)"
 "$carve" run "$t/mean.cu" -I tests/programs -D M=256 -D N=256 > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "the mean's split output passes the program's check: $(grep -E 'PASS|FAIL' "$t/out")"
+# the full size's sampled blocks run within a warp-step budget: a thread's long loop at the full
+# size is skipped and says so, the reduced sizes still verify the step
+"$carve" optimize $d/heavy.cu --passes unroll --no-estimate --explain -o /dev/null 2> "$t/plan"
+grep -q "verified full     as given, all blocks: skipped (the original takes more than 30000000 warp-steps" "$t/plan" && grep -q "verified reduced  N=64: equal" "$t/plan" && grep -q "^unroll   applied" "$t/plan"; check $? "a full size past the budget is skipped, said; the reduced size verifies: $(grep -E 'unroll|verified' "$t/plan")"
+
 # a product spelled with a typedef (DATA_TYPE): tile's kernel, written anew, parses and verifies
 "$carve" optimize $d/typedef_mm.cu --no-estimate --passes tile -o "$t/td.cu" 2> "$t/plan"
 grep -q "tile     applied, verified" "$t/plan"; check $? "typedef'd buffers: tile applied and verified: $(grep tile "$t/plan" | cut -c1-200)"
