@@ -239,8 +239,20 @@ static void test_parallel(void) {
   /* correlation: the diagonal store beside the loop runs in y-thread 0; the start j1 + 1 */
   r = run_opt("bench/naive/corr_c.cu", "corr_kernel", defs, 2, &o);
   s = step(&r.plan, "parallel");
-  CHECK(r.rc == 0 && applied(&r.plan, "parallel") && s && strstr(s->did, "j2 = 1 + blockIdx.y") && strstr(s->did, "1 statement beside the loop run by y-thread 0"),
-        "corr_c: parallelized, the diagonal store once (%s)", s ? s->did : (r.rc ? r.plan.error : ""));
+  CHECK(r.rc == 0 && applied(&r.plan, "parallel") && s && strstr(s->did, "j2 = blockIdx.y*blockDim.y + threadIdx.y") && strstr(s->did, "the start's test included") &&
+        strstr(s->did, "1 statement beside the loop run by y-thread 0"),
+        "corr_c: parallelized (the start 1, below one block's height, dropped: j2 is the global y index), the diagonal store once (%s)", s ? s->did : (r.rc ? r.plan.error : ""));
+  done(&r);
+  /* then tile: the diagonal store (`if (j2 == 0)`) is an early statement of each output, run also
+   * by the empty tiles of the triangle before they return */
+  r = run_opt("bench/naive/corr_c.cu", "corr_kernel", defs, 2, &pt);
+  s = step(&r.plan, "tile");
+  CHECK(r.rc == 0 && applied(&r.plan, "parallel") && applied(&r.plan, "tile"), "corr_c: parallel, then tile with the diagonal store, verified (%s)", s ? s->why : (r.rc ? r.plan.error : ""));
+  b = (Buf){0};
+  opt_emit_source(&b, &r.plan, "bench/naive/corr_c.cu", "corr_kernel");
+  const char *e1 = b.s ? strstr(b.s, "if (j2 == 0)") : NULL, *e2 = e1 ? strstr(e1 + 1, "if (j2 == 0)") : NULL;
+  CHECK(e1 && e2 && strstr(e1, "return;") && strstr(e1, "return;") < e2, "the empty tiles run the early statement, then return (and every output runs it):\n%s", b.s ? b.s : "");
+  buf_free(&b);
   done(&r);
   static const struct { const char *src; Legality legal; const char *why; } cases[] = {
     /* a prefix along the row: iteration j2 reads what j2 - 1 wrote */

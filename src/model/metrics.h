@@ -26,6 +26,8 @@ typedef struct Counts {
   /* what ran (faults are checked there only): blocks, and in each the first and last warp, or
    * all of them when the kernel has barriers */
   uint64_t blocks_run;
+  double idle_share;       /* share of the grid's blocks whose warps leave at once (an empty tile of a
+                            * triangle returns before any work; count_instructions' probe), 0 none */
   int warps_per_block, warps_run_per_block;
   int faults;              /* faults found and diagnosed */
   /* per source line of the kernel's file: warp instructions and memory stalls (lanes), for

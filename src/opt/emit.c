@@ -467,10 +467,12 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
     for (TopItem *o = orig->items; o && !found; o = o->next) found = o->obj && !strcmp(o->obj->name, it->obj->name);
     if (!found) { snprintf(why, len, "the optimized kernel needs '%s', which the file does not declare", it->obj->name); return 2; }
   }
+  /* two reshapes (parallel, then tile) are written only where the launch is pinned: the
+   * recorded grid, block and arguments run the plan's final grid and block, nothing else */
   const PlanStep *reshape = NULL;
   for (int i = 0; i < plan->nsteps; i++)
     if (plan_step_kept(&plan->steps[i]) && plan->steps[i].cover[0] > 0) {
-      if (reshape) { snprintf(why, len, "two steps reshaped the launch"); return 2; }
+      if (reshape && !((spec & OPT_SPEC_GRID) && (spec & OPT_SPEC_ARGS))) { snprintf(why, len, "two steps reshaped the launch"); return 2; }
       reshape = &plan->steps[i];
     }
   int64_t cover[3] = {block0[0], block0[1], block0[2]};
@@ -561,7 +563,10 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
                (int)(def_to - (name_at + k->tok->len)), name_at + k->tok->len);
     buf_printf(t, "\n\n/* carve: %s was optimized and verified for blocks of (%lld, %lld, %lld)", kernel, (long long)block0[0], (long long)block0[1],
                (long long)block0[2]);
-    if (reshape)
+    if (pinned)
+      buf_printf(t, "; it runs (%lld, %lld, %lld)-thread blocks on the grid (%lld, %lld, %lld), for the recorded launch only", (long long)plan->block[0],
+                 (long long)plan->block[1], (long long)plan->block[2], (long long)plan->grid[0], (long long)plan->grid[1], (long long)plan->grid[2]);
+    else if (reshape)
       buf_printf(t, "; it runs (%lld, %lld, %lld)-thread blocks, each covering (%lld, %lld, %lld) threads of the original's grid", (long long)plan->block[0],
                  (long long)plan->block[1], (long long)plan->block[2], (long long)cover[0], (long long)cover[1], (long long)cover[2]);
     buf_printf(t, ".\n * carve_fits_%s and carve_args_%s test every assumption it makes; any other launch runs the original */\n", kernel, kernel);

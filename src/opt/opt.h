@@ -148,6 +148,8 @@ typedef struct PlanStep {
   double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
   char est_bottleneck[2][64];           /* the limit that names each estimate */
   int64_t cover[3];                     /* the pass reshaped the launch: original threads per new block */
+  int reassoc_line, reassoc_col;        /* OPT_SPEC_REASSOC on a loop (the pass's site): its position, whose
+                                         * trip count at each verified size is the bound's n (verify.c); 0 none */
   unsigned spec;                        /* OPT_SPEC_* of the step (PassCtx.spec, and GRID for a reshape
                                          * that is not grid_generic) */
   char motivation[256];                 /* the analyzer's finding behind the pass: "[rule] line N: ..." or "" */

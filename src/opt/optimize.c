@@ -481,6 +481,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     if (c.changes_launch) memcpy(st->cover, c.cover, sizeof st->cover);
     if (c.changes_launch && Lp != &L) st->cover[1] = st->cover[2] = 0;   /* no block of the original's 1-D launch covers it along y */
     st->spec = c.spec | (c.changes_launch && !c.grid_generic ? OPT_SPEC_GRID : 0u);
+    if ((c.spec & OPT_SPEC_REASSOC) && c.site && c.site->kind == ND_FOR) { SrcLoc sl = tok_loc(c.site->tok); st->reassoc_line = sl.line; st->reassoc_col = sl.col; }
     if (!ok) { program_free(v); continue; }
     st->applied = true;
     bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) || memcmp(plan->block, L.block, sizeof L.block);

@@ -230,6 +230,9 @@ static Legality check(PassCtx *c, Check *k) {
     return ILLEGAL;
   }
   k->base = k->dr.lo_min;
+  /* a start below one block's height (corr's j2 from j1 + 1: 1) is dropped: the counter is then
+   * the global y index itself, the form tile takes, and the rows below the start fail its test */
+  if (!k->base_is_lo && k->base > 0 && k->base < by) k->base = 0;
   k->gx = span / bx;
   k->gy = (k->dr.hi_max - k->base + by - 1) / by;
   if (k->gy > 65535) { snprintf(c->why, sizeof c->why, "grid.y %lld beyond CUDA's 65535", (long long)k->gy); return ILLEGAL; }
@@ -330,7 +333,10 @@ static bool apply(PassCtx *c) {
     if (!sl) continue;
     Node *next = st->next;
     st->next = NULL;
-    Node *w = rw_if(rw_bin(ND_EQ, global_y(st->tok), rw_num(st->tok, 0)), rw_block(st->tok, st), NULL);
+    /* y-thread 0: the counter at its base where that is a number (`j2 == 0`, a row test tile
+     * takes), else the global y index 0 */
+    Node *y0 = k.base_is_lo ? rw_bin(ND_EQ, global_y(st->tok), rw_num(st->tok, 0)) : rw_bin(ND_EQ, rw_var(st->tok, s->iv), rw_num(st->tok, k.base));
+    Node *w = rw_if(y0, rw_block(st->tok, st), NULL);
     w->next = next;
     *sl = w;
     nonce++;

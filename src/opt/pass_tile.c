@@ -43,12 +43,14 @@ static const char *plain_type_name(Type *t) {
 }
 
 enum { D_ROW = 1, D_COL = 2, D_K = 4, D_ACC = 8, D_MEM = 16, D_OTHER = 32 };
-enum { MAX_PRE = 16, MAX_CONJ = 8 };
+enum { MAX_PRE = 16, MAX_CONJ = 8, MAX_EARLY = 4 };
 
 typedef struct {
   Obj *row, *col, *k, *acc;
   Node *pre[MAX_PRE]; int npre;      /* invariant declarations before the guard, printed as they are */
   Node *conj[MAX_CONJ]; int nconj;   /* the guard's && terms */
+  Node *early[MAX_EARLY]; int nearly;/* `if (C) { stores }` before a level's inner guard (parallel's y-thread 0 stores) */
+  int early_conj[MAX_EARLY];         /* the guard's terms in force where each stands */
   int conj_dep[MAX_CONJ];            /* D_ROW, D_COL, both (a triangular bound: row >= col) or 0 */
   int ntri;                          /* terms on both the row and the column */
   Node *acc_decl, *loop, *lo, *hi, *upd, *post;
@@ -199,6 +201,22 @@ static bool linear_cmp(const Shape *s, Node *t) {
   return !u && linear_rc(s, t->lhs) && linear_rc(s, t->rhs);
 }
 
+/* an early statement: `if (C) { stores }`, C pure on the row, the column and parameters; each
+ * store `E[i] = e` to memory with no call, barrier, thread index or local other than the row
+ * and the column (they run once per output, where the original thread stood) */
+static bool early_ok(const Shape *s, Node *n) {
+  if (deps(s, n->cond, NULL, NULL, false) & ~(D_ROW | D_COL) || !rw_pure(n->cond) || may_trap(n->cond)) return false;
+  Node *b = n->then->kind == ND_BLOCK ? n->then->stmts : n->then;
+  if (!b) return false;
+  for (; b; b = b->next) {
+    if (b->kind != ND_EXPR_STMT || !b->lhs || b->lhs->kind != ND_ASSIGN || rw_has_call(b) || rw_has_barrier(b)) return false;
+    Node *t = rw_strip(b->lhs->lhs);
+    if (t->kind != ND_INDEX && t->kind != ND_DEREF) return false;
+    if (deps(s, b->lhs, NULL, NULL, false) & ~(D_ROW | D_COL | D_MEM) || !rw_pure(b->lhs->rhs) || may_trap(b->lhs)) return false;
+  }
+  return true;
+}
+
 static Legality find(PassCtx *c, Shape *s) {
   memset(s, 0, sizeof *s);
   const Launch *L = c->L;
@@ -229,9 +247,18 @@ static Legality find(PassCtx *c, Shape *s) {
     snprintf(c->why, sizeof c->why, "the row or column index is assigned again");
     return NOT_APPLICABLE;
   }
-  /* the guard: nested ifs without else, each the only statement where it stands */
+  /* the guard: nested ifs without else, each the last statement where it stands; before it,
+   * early statements `if (C) { E[i] = e; }` on the row, the column, parameters and memory (a
+   * store parallel left to its y-thread 0), run per output where the original thread passed the
+   * outer terms, before that output's POST */
   Node *inner = st;
-  while (inner && inner->kind == ND_IF && !inner->els && !inner->next) {
+  for (;;) {
+    while (inner && inner->next && inner->kind == ND_IF && !inner->els && s->nearly < MAX_EARLY && early_ok(s, inner)) {
+      s->early_conj[s->nearly] = s->nconj;
+      s->early[s->nearly++] = inner;
+      inner = inner->next;
+    }
+    if (!(inner && inner->kind == ND_IF && !inner->els && !inner->next)) break;
     Node *terms[MAX_CONJ];
     int nt = 0;
     for (Node *g = inner->cond; g;) {
@@ -591,6 +618,29 @@ static void output_coords(Buf *o, const Shape *s, const Gen *g) {
   buf_printf(o, "      const %s %s = %s + %s;\n", type_name(s->col->ty), s->col->name, g->col0, col_of(g));
 }
 
+/* the early statements of output (row, col), each where the original thread existed and passed
+ * the guard's terms outside it, at indent 6 inside the loop over a thread's outputs */
+static void early_stmts(Buf *o, const Shape *s, const Gen *g) {
+  Sub none = {.s = s};
+  for (int e = 0; e < s->nearly; e++) {
+    buf_printf(o, "      if (%s < %s && %s < %s", s->row->name, g->YTs, s->col->name, g->XTs);
+    for (int i = 0; i < s->early_conj[e]; i++) buf_printf(o, " && %s", expr_with(s->conj[i], &none));
+    buf_puts(o, ") {\n");
+    Node *keep = s->early[e]->next;
+    s->early[e]->next = NULL;
+    print_stmts_with(o, s->early[e], 4, NULL, NULL);
+    s->early[e]->next = keep;
+    buf_puts(o, "      }\n");
+  }
+}
+
+/* the loop over a thread's outputs, opened (its coordinates declared) */
+static void outputs_open(Buf *o, const Shape *s, const Gen *g) {
+  buf_printf(o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", g->i, g->i, g->TM, g->i, g->j, g->j,
+             g->TN, g->j);
+  output_coords(o, s, g);
+}
+
 /* ---- parameters ---- */
 static bool sizes(PassCtx *c, Gen *g) {
   g->BM = g->BN = c->param[0];
@@ -760,8 +810,14 @@ static bool apply(PassCtx *c) {
         }
       buf_puts(&skip, ")");
     }
-    if (c->mutation != 6) buf_printf(&o, "  if (%s) return;   /* an empty tile of the triangle */\n", skip.s);
-    else buf_printf(&o, "  if (!(%s)) return;   /* broken: the full tiles skipped */\n", skip.s);
+    const char *neg = c->mutation != 6 ? "" : "!";   /* broken: the full tiles skipped */
+    if (!s.nearly) buf_printf(&o, "  if (%s(%s)) return;   /* an empty tile of the triangle */\n", neg, skip.s);
+    else {   /* the early statements still run for its outputs */
+      buf_printf(&o, "  if (%s(%s)) {   /* an empty tile of the triangle: its early statements only */\n", neg, skip.s);
+      outputs_open(&o, &s, &g);
+      early_stmts(&o, &s, &g);
+      buf_puts(&o, "    }\n    return;\n  }\n");
+    }
     buf_free(&skip);
   }
   buf_printf(&o, "  %s %s[%d][%d];\n", g.tacc, g.accv, g.TM, g.TN);
@@ -834,9 +890,8 @@ static bool apply(PassCtx *c) {
     buf_printf(&o, "  }\n");
   }
   /* each output where the original thread existed and passed the guard: POST as written */
-  buf_printf(&o, "  #pragma unroll\n  for (int %s = 0; %s < %d; %s++)\n    #pragma unroll\n    for (int %s = 0; %s < %d; %s++) {\n", g.i, g.i, g.TM, g.i, g.j, g.j,
-             g.TN, g.j);
-  output_coords(&o, &s, &g);
+  outputs_open(&o, &s, &g);
+  early_stmts(&o, &s, &g);
   buf_printf(&o, "      if (%s) {\n        %s = %s[%s][%s];\n", cond.s, fmt("%s %s", type_name(unqual(s.acc->ty)), s.acc->name), g.accv, g.i, g.j);
   print_stmts_with(&o, s.post, 4, NULL, NULL);
   buf_printf(&o, "      }\n    }\n}\n");

@@ -19,12 +19,20 @@
  * loads at the reduced and ragged sizes and its runs are kept and reused (carve tune verifies
  * many variants of one kernel), exactly: the run's inputs and outputs come from fixed seeds. */
 #include "opt.h"
+
+#include "../analysis/analysis.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { MAX_SIZE_MACROS = 8, REDUCED = 64, RAGGED = 61, FULL_BLOCKS = 8 };
+/* the full size runs its sampled blocks within a budget: past FULL_MAX_STEPS warp-steps of the
+ * original (about 3 s in the interpreter on this project's 2-core machine) the full size is
+ * skipped and says so (a thread-per-column kernel at 1024 runs about 6e8 on its 8 blocks,
+ * 2026-11-27); the variant gets VARIANT_STEPS_FACTOR times the original's budget */
+#define FULL_MAX_STEPS 30000000ull
+enum { VARIANT_STEPS_FACTOR = 8 };
 
 /* the macros the launch spec's sizes come from: identifiers in `#pragma carve` lines that name
  * integer macros, except those inside block(...) (the block shape stays) */
@@ -55,6 +63,62 @@ static int size_macros(Program *p, const char *names[], int64_t vals[]) {
     }
   }
   return n;
+}
+
+/* a launch from flags alone (a host program's recorded launch, or --grid/--block without a
+ * spec) has no `#pragma carve` sizes: the size macros are then the user's integer defines
+ * (-D M=1024) of at least 16, which the reduced sizes set as they set a spec's (issue 28) */
+static int define_macros(const OptInput *in, Program *p, const char *names[], int64_t vals[]) {
+  if (!in->grid || !in->block) return 0;
+  int n = 0;
+  for (int i = 0; i < in->pp.n_defines && n < MAX_SIZE_MACROS; i++) {
+    const char *d = in->pp.defines[i], *eq = strchr(d, '=');
+    char *name = arena_strndup(d, eq ? (size_t)(eq - d) : strlen(d));
+    int64_t v;
+    if (!eq || !program_macro_value(p, name, &v) || v < 16) continue;
+    bool dup = false;
+    for (int j = 0; j < n; j++) dup |= !strcmp(names[j], name);
+    if (!dup) { names[n] = name; vals[n] = v; n++; }
+  }
+  return n;
+}
+
+/* a flag launch at a reduced size (define_macros): every integer scalar --arg equal to a size
+ * macro's value takes that macro's reduced value (min(v, target): macros of one value reduce
+ * alike, so the match is never ambiguous), and a grid dimension that is ceil(v / block) for a
+ * macro's v becomes ceil(v' / block); buffers keep their recorded contents and counts (the
+ * kernel at the reduced size reads a prefix of them). Scaling every size the kernel reads
+ * alike keeps the launch one the program could have made; any other --arg is kept as given. */
+static OptInput scaled_flags(const OptInput *in, Program *p, const int64_t *vals, int n, int target) {
+  OptInput r = *in;
+  int64_t g[3], b[3];
+  if (!parse_flag_dims(p, "--grid", in->grid, g) || !parse_flag_dims(p, "--block", in->block, b)) return r;
+  for (int d = 0; d < 3; d++) {
+    if (g[d] < 2 || b[d] < 1) continue;
+    int64_t best = 0;
+    for (int j = 0; j < n; j++) {
+      int64_t nv = vals[j] < target ? vals[j] : target;
+      if ((vals[j] + b[d] - 1) / b[d] == g[d] && (nv + b[d] - 1) / b[d] > best) best = (nv + b[d] - 1) / b[d];
+    }
+    if (best) g[d] = best;
+  }
+  r.grid = fmt("%lld,%lld,%lld", (long long)g[0], (long long)g[1], (long long)g[2]);
+  const char **args = arena_alloc(sizeof(char *) * (size_t)(in->nargs + 1));
+  for (int i = 0; i < in->nargs; i++) {
+    const char *a = in->arg_texts[i], *eq = strchr(a, '=');
+    args[i] = a;
+    if (!eq || !eq[1]) continue;
+    char *end;
+    long long v = strtoll(eq + 1, &end, 10);
+    if (*end) continue;
+    for (int j = 0; j < n; j++)
+      if (vals[j] == v) {
+        args[i] = fmt("%.*s=%lld", (int)(eq - a), a, (long long)(vals[j] < target ? vals[j] : target));
+        break;
+      }
+  }
+  r.arg_texts = args;
+  return r;
 }
 
 /* the user's defines with the size macros replaced */
@@ -346,6 +410,7 @@ typedef struct OrigRun {
   int64_t *blocks; int nblocks;   /* the blocks run, sorted; 0: every block */
   Launch L;                       /* after the run: the buffers a variant's are compared with */
   int rc;                         /* the run's: nonzero, the original faults (msg) */
+  bool over_budget;               /* rc: it ran past its max_steps (FULL_MAX_STEPS) */
   char msg[400];
   size_t bytes;
   uint64_t used;
@@ -500,7 +565,7 @@ static size_t launch_bytes(const Launch *L) {
 
 /* the original run on the blocks of sample s (NULL: every block): kept in the cache, or owned by
  * the caller (*owned: run_free it). fresh: the launch prepared by orig_launch, or unprepared */
-static OrigRun *orig_run(const OptInput *in, OrigLaunch *ol, Program *orig, Launch *fresh, const Sample *s, bool *owned) {
+static OrigRun *orig_run(const OptInput *in, OrigLaunch *ol, Program *orig, Launch *fresh, const Sample *s, uint64_t max_steps, bool *owned) {
   VerifyCache *c = in->cache;
   int n = s ? s->n : 0;
   int64_t *sorted = n ? xmalloc(sizeof(int64_t) * (size_t)n) : NULL;
@@ -526,8 +591,9 @@ static OrigRun *orig_run(const OptInput *in, OrigLaunch *ol, Program *orig, Laun
   memset(fresh, 0, sizeof *fresh);
   randomize_outputs(&r->L);
   Hooks h = {.ctx = (void *)s, .want_block = want_block};
-  RunOptions ro = {.hooks = n ? &h : NULL, .poison_shared = true};
+  RunOptions ro = {.hooks = n ? &h : NULL, .poison_shared = true, .max_steps = max_steps};
   r->rc = run_quiet(&r->L, &ro, r->msg, sizeof r->msg);
+  r->over_budget = r->rc && max_steps && strstr(r->msg, "step limit");
   r->bytes = launch_bytes(&r->L) + sizeof(int64_t) * (size_t)n;
   *owned = true;
   if (c) c->st.runs++;
@@ -597,10 +663,10 @@ static void unload(Loaded *ld, Program *p) {
 /* one size: the original (its launch as the flags give it) and the variant (its launch as vshape
  * says) on the same inputs; sampled: first, last and spread blocks of the variant, and the
  * original's blocks that cover the same threads */
-static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double rel, double abs_tol, char *detail, size_t len, int64_t *compared);
+static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double trip, double rel, double abs_tol, char *detail, size_t len, int64_t *compared);
 static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch *mag, Launch *one);
 
-static void check_size(const OptInput *in, Program *orig, Program *variant, Shape vshape, bool sampled, const int64_t *cover, bool reassoc,
+static void check_size(const OptInput *in, Program *orig, Program *variant, Shape vshape, bool sampled, const int64_t *cover, double reassoc,
                        VerifySize *vs) {
   Launch fresh, b;
   memset(&fresh, 0, sizeof fresh);
@@ -636,11 +702,16 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, Shap
              (long long)(a.grid[0] * a.grid[1] * a.grid[2]));
   }
   bool owned;
-  OrigRun *ra = orig_run(in, ol, orig, &fresh, sb.n ? &sa : NULL, &owned);
+  uint64_t budget = sampled ? FULL_MAX_STEPS : 0;
+  OrigRun *ra = orig_run(in, ol, orig, &fresh, sb.n ? &sa : NULL, budget, &owned);
   Hooks hb = {.ctx = &sb, .want_block = want_block};
-  RunOptions rob = {.hooks = sb.n ? &hb : NULL, .poison_shared = true};
+  RunOptions rob = {.hooks = sb.n ? &hb : NULL, .poison_shared = true, .max_steps = budget * VARIANT_STEPS_FACTOR};
   char msg[400];
-  if (ra->rc) {
+  if (ra->rc && ra->over_budget) {
+    vs->skipped = true;
+    snprintf(vs->detail, sizeof vs->detail, "the original takes more than %llu warp-steps on the %s blocks in the interpreter: not run at this size",
+             (unsigned long long)FULL_MAX_STEPS, sb.n ? "sampled" : "launch's");
+  } else if (ra->rc) {
     vs->skipped = true;
     snprintf(vs->detail, sizeof vs->detail, "the original faults at this size: %s", ra->msg);
   } else if (run_quiet(&b, &rob, msg, sizeof msg)) {
@@ -653,9 +724,9 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, Shap
     /* a reassociated sum beyond tol (a host program's kernel has none): within the bound such a
      * sum meets, on the same data (the original run on its magnitudes and on ones) */
     Launch mag, one;
-    if (!vs->ok && reassoc && !bound_runs(in, orig, sa.n ? &sa : NULL, &mag, &one)) {
+    if (!vs->ok && reassoc >= 0 && !bound_runs(in, orig, sa.n ? &sa : NULL, &mag, &one)) {
       vs->compared = 0;
-      vs->ok = !compare_bound(&ra->L, &b, &mag, &one, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
+      vs->ok = !compare_bound(&ra->L, &b, &mag, &one, reassoc, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
       launch_free(&mag);
       launch_free(&one);
     }
@@ -684,7 +755,7 @@ static void warm_launch(const OptInput *in, Program *p, bool sampled) {
       s.n = launch_sample_blocks(total, FULL_BLOCKS, s.blocks);
     }
     bool owned;
-    OrigRun *r = orig_run(in, ol, p, &fresh, s.n ? &s : NULL, &owned);
+    OrigRun *r = orig_run(in, ol, p, &fresh, s.n ? &s : NULL, sampled ? FULL_MAX_STEPS : 0, &owned);
     if (owned) run_free(r);
     free(s.blocks);
   }
@@ -754,7 +825,7 @@ static int signed_original(const OptInput *in, Program *orig, int mode, Launch *
   return r;
 }
 
-static void check_signed(const OptInput *in, Program *orig, Program *variant, Shape vshape, bool reassoc, VerifySize *vs) {
+static void check_signed(const OptInput *in, Program *orig, Program *variant, Shape vshape, double reassoc, VerifySize *vs) {
   vs->ran = true;
   Launch a, b, mag, one;
   memset(&b, 0, sizeof b);
@@ -778,15 +849,15 @@ static void check_signed(const OptInput *in, Program *orig, Program *variant, Sh
   }
   LaunchSpec *sp = find_spec(orig, in->kernel);
   double rel = sp ? sp->rel_tol : 0, abs_tol = sp ? sp->abs_tol : 0;
-  bool have_bound = reassoc && !signed_original(in, orig, 1, &mag, msg, sizeof msg) && !signed_original(in, orig, 2, &one, msg, sizeof msg);
-  vs->ok = !compare_bound(&a, &b, have_bound ? &mag : NULL, have_bound ? &one : NULL, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
-  if (!vs->ok && reassoc && !have_bound && strlen(vs->detail) + 30 < sizeof vs->detail) strcat(vs->detail, " (the bound's runs failed)");
+  bool have_bound = reassoc >= 0 && !signed_original(in, orig, 1, &mag, msg, sizeof msg) && !signed_original(in, orig, 2, &one, msg, sizeof msg);
+  vs->ok = !compare_bound(&a, &b, have_bound ? &mag : NULL, have_bound ? &one : NULL, reassoc, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
+  if (!vs->ok && reassoc >= 0 && !have_bound && strlen(vs->detail) + 30 < sizeof vs->detail) strcat(vs->detail, " (the bound's runs failed)");
   launch_free(&a); launch_free(&b); launch_free(&mag); launch_free(&one);
 }
 
 /* every element of b against a within tol, or, where mag and one are given (a reassociated
  * sum), within |b - a| <= 2 * n * eps * S with S from mag and n from one; 0 equal, 1 differ */
-static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double rel, double abs_tol, char *detail, size_t len, int64_t *compared) {
+static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double trip, double rel, double abs_tol, char *detail, size_t len, int64_t *compared) {
   if (a->nbufs != b->nbufs || (mag && (mag->nbufs != a->nbufs || one->nbufs != a->nbufs))) {
     snprintf(detail, len, "the variant's launch has other buffers");
     return 1;
@@ -804,7 +875,9 @@ static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double 
       double va, vb;
       if (close_enough(comp, x->data + e * es, y->data + e * es, rel, abs_tol, &va, &vb)) continue;
       if (mag && is_flonum(comp) && isfinite(va) && isfinite(vb)) {
-        double S = fabs(elem_at(comp, mag->bufs[i].data + e * es)), terms = fabs(elem_at(comp, one->bufs[i].data + e * es));
+        /* n: the run on ones (terms summed into the element), or the reassociated loop's trip
+         * count where that is larger (a mean divides the sum on ones away) */
+        double S = fabs(elem_at(comp, mag->bufs[i].data + e * es)), terms = fmax(fabs(elem_at(comp, one->bufs[i].data + e * es)), trip);
         double eps = comp->kind == TY_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
         double bound = 2 * fmax(terms, 1) * eps * S;
         if (isfinite(bound) && fabs(va - vb) <= bound) continue;
@@ -856,6 +929,50 @@ static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch
   return 0;
 }
 
+/* the loop at line:col of the kernel (the reassociated sum's, as the step recorded it) */
+typedef struct { int line, col; Node *loop; } LoopAt;
+static bool loop_at_pre(Node *n, void *ctx) {
+  LoopAt *la = ctx;
+  if (!la->loop && n->kind == ND_FOR && n->tok) {
+    SrcLoc sl = tok_loc(n->tok);
+    if (sl.line == la->line && sl.col == la->col) la->loop = n;
+  }
+  return !la->loop;
+}
+
+/* the reassociation bound's n for the kept steps (and the last) of a plan, on the original p at
+ * the launch of `in`: -1 where no step reassociates a floating-point sum; else the longest
+ * trip count over the launch's threads of each loop a step recorded (reassoc_line), the
+ * largest, or 0 where none is known (the run on ones alone gives n). The trip count is the
+ * number of terms of the sum the split reassociates, whatever the kernel does with the sum
+ * afterwards (a mean divides it by its count: the run on ones then gives 1, not n). */
+static double reassoc_terms(const OptInput *in, Program *p, const PlanStep *steps, int nsteps) {
+  double n = -1;
+  Obj *k = find_kernel(p, in->kernel);
+  for (int i = 0; i < nsteps; i++) {
+    if (!(steps[i].spec & OPT_SPEC_REASSOC) || !(plan_step_kept(&steps[i]) || i == nsteps - 1)) continue;
+    if (n < 0) n = 0;
+    if (!steps[i].reassoc_line || !k || !k->body) continue;
+    LoopAt la = {steps[i].reassoc_line, steps[i].reassoc_col, NULL};
+    walk(k->body, loop_at_pre, NULL, &la);
+    if (!la.loop) continue;
+    Launch L;
+    memset(&L, 0, sizeof L);
+    Quiet q = quiet();
+    int rc = prepare(in, p, &L, FLAGS);
+    loud(q);
+    if (rc) continue;
+    Facts *f = facts_new(p, k);
+    int li = facts_loop_index(f, la.loop);
+    int64_t trip = -1;
+    if (li >= 0) depend_trip_max(f, li, &L, &trip);
+    if (trip > n) n = (double)trip;
+    facts_free(f);
+    launch_free(&L);
+  }
+  return n;
+}
+
 /* ---- a grid the user did not give (issue 26, item 4) ----
  * Where no kept step specializes the grid (OPT_SPEC_GRID), the output claims to be right for any
  * grid whose threads each new block's cover divides: the wrapper of a host program runs it
@@ -888,9 +1005,7 @@ static void other_grid(const OptInput *in, Program *orig, Program *variant, cons
   in2.grid = fmt("%lld,%lld,%lld", (long long)g2[0], (long long)g2[1], (long long)g2[2]);
   in2.block = fmt("%lld,%lld,%lld", (long long)b[0], (long long)b[1], (long long)b[2]);
   Shape vshape = reshape ? (Shape){false, v2, vblock} : FLAGS;
-  bool reassoc = false;
-  for (int i = 0; i < nsteps; i++) reassoc |= (steps[i].spec & OPT_SPEC_REASSOC) && (plan_step_kept(&steps[i]) || i == nsteps - 1);
-  check_size(&in2, orig, variant, vshape, true, reshape ? reshape->cover : NULL, reassoc, vs);
+  check_size(&in2, orig, variant, vshape, true, reshape ? reshape->cover : NULL, reassoc_terms(&in2, orig, steps, nsteps), vs);
   char was[sizeof vs->defines];
   memcpy(was, vs->defines, sizeof was);
   snprintf(vs->defines, sizeof vs->defines, "grid (%lld, %lld, %lld)%s%.180s", (long long)g2[0], (long long)g2[1], (long long)g2[2], was[0] ? ", " : "",
@@ -905,25 +1020,31 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   const char *names[MAX_SIZE_MACROS];
   int64_t vals[MAX_SIZE_MACROS];
   int nm = size_macros(orig, names, vals);
+  bool from_defines = false;
+  if (!nm) from_defines = (nm = define_macros(in, orig, names, vals)) > 0;
   /* the flags' grid and block are the original's; a variant whose launch a kept step reshaped
    * runs with the shape that step gave it */
   const PlanStep *reshape = last_reshape(steps, nsteps);
   VerifySize signed_at;
   memset(&signed_at, 0, sizeof signed_at);
-  bool reassoc = false;
-  for (int i = 0; i < nsteps; i++) reassoc |= (steps[i].spec & OPT_SPEC_REASSOC) && (plan_step_kept(&steps[i]) || i == nsteps - 1);
   for (int s = 0; s < 2; s++) {
     VerifySize *vs = &r->size[r->nsizes++];
     vs->label = sizes[s].label;
     if (!nm) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "no size macro in the launch specification"); continue; }
     PPOptions pp = resized(in, names, vals, nm, sizes[s].target, vs->defines, sizeof vs->defines);
+    OptInput sin = from_defines ? scaled_flags(in, orig, vals, nm, sizes[s].target) : *in;
+    if (from_defines) {
+      size_t u = strlen(vs->defines);
+      snprintf(vs->defines + u, sizeof vs->defines - u, " (the -D sizes; grid %s, scalars scaled alike)", sin.grid);
+    }
+    const OptInput *at = &sin;
     Loaded *ld;
-    Program *po = load_at(in, &pp, &ld);
+    Program *po = load_at(at, &pp, &ld);
     if (!po) {
       vs->skipped = true;
-      char at[256];
-      snprintf(at, sizeof at, "%s", vs->defines);
-      snprintf(vs->detail, sizeof vs->detail, "the source does not load at %s", at);
+      char where[256];
+      snprintf(where, sizeof where, "%s", vs->defines);
+      snprintf(vs->detail, sizeof vs->detail, "the source does not load at %s", where);
       continue;
     }
     Launch L;
@@ -931,23 +1052,24 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
     char why[512] = "";
     Program *pv = NULL;
     Quiet q = quiet();
-    int rc = prepare(in, po, &L, FLAGS);
+    int rc = prepare(at, po, &L, FLAGS);
     loud(q);
     if (!rc) {
-      pv = opt_apply_steps(po, &L, in->m, steps, nsteps, why, sizeof why);
+      pv = opt_apply_steps(po, &L, at->m, steps, nsteps, why, sizeof why);
       launch_free(&L);
     } else snprintf(why, sizeof why, "the launch cannot be prepared");
     if (!pv) {
       vs->skipped = true;
-      char at[256];
-      snprintf(at, sizeof at, "%s", vs->defines);
-      snprintf(vs->detail, sizeof vs->detail, "the passes do not apply at %s: %.200s", at, why);
+      char where[256];
+      snprintf(where, sizeof where, "%s", vs->defines);
+      snprintf(vs->detail, sizeof vs->detail, "the passes do not apply at %s: %.200s", where, why);
     } else {
-      check_size(in, po, pv, reshape ? OWN_SPEC : FLAGS, false, NULL, reassoc, vs);
+      double reassoc = reassoc_terms(at, po, steps, nsteps);
+      check_size(at, po, pv, reshape ? OWN_SPEC : FLAGS, false, NULL, reassoc, vs);
       if (s == 0) {   /* the reduced size again, on signed and special data (listed last) */
         signed_at.label = "signed";
         memcpy(signed_at.defines, vs->defines, sizeof signed_at.defines);
-        check_signed(in, po, pv, reshape ? OWN_SPEC : FLAGS, reassoc, &signed_at);
+        check_signed(at, po, pv, reshape ? OWN_SPEC : FLAGS, reassoc, &signed_at);
       }
       program_free(pv);
     }
@@ -966,6 +1088,7 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   } else {
     snprintf(vf->defines, sizeof vf->defines, "as given, all blocks");
     Shape vshape = reshape ? (Shape){false, grid, block} : FLAGS;
+    double reassoc = reassoc_terms(in, orig, steps, nsteps);
     check_size(in, orig, variant, vshape, true, reshape ? reshape->cover : NULL, reassoc, vf);
     if (!nm) {   /* no size macro (a host program's launch): the given size on signed data, every block */
       signed_at.label = "signed";
@@ -974,7 +1097,9 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
     }
   }
   if (signed_at.label) r->size[r->nsizes++] = signed_at;
-  other_grid(in, orig, variant, steps, nsteps, remaps_blocks, reshape, reshape ? grid : NULL, reshape ? block : NULL, &r->size[r->nsizes]);
+  /* the original past its budget at the full size is past it on a larger grid too */
+  if (vf->skipped && strstr(vf->detail, "warp-steps")) memset(&r->size[r->nsizes], 0, sizeof r->size[r->nsizes]);
+  else other_grid(in, orig, variant, steps, nsteps, remaps_blocks, reshape, reshape ? grid : NULL, reshape ? block : NULL, &r->size[r->nsizes]);
   if (r->size[r->nsizes].label) r->nsizes++;
   /* verified: every size that ran agreed, and at least one size ran */
   bool any = false;

@@ -93,6 +93,24 @@ grep -q "split    applied, verified" "$t/plan"; check $? "host program: split of
 grep -q "parallel applied, verified" "$t/plan" && grep -q "return dim3(" "$t/cv.cu"; check $? "host program: parallel verified, its grown grid launched: $(grep parallel "$t/plan" | cut -c1-200)"
 for sz in "" "-D M=48"; do "$carve" run "$t/cv.cu" -I tests/programs $sz > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "host program: the parallel output passes the program's check ${sz:-as optimized}: $(tail -2 "$t/out")"; done
 
+# a host program optimized at -D sizes (issue 28): its launch has no `#pragma carve` sizes, so the
+# reduced and ragged sizes set the -D macros (M, N) and scale the grid and the scalars alike; two
+# reshaping steps (parallel, then tile) are written where the launch is pinned to the recorded one
+"$carve" optimize tests/programs/covar.cu -I tests/programs -D M=256 -D N=256 --kernel covar_kernel --passes canon,parallel,tile --no-estimate -o "$t/cvt.cu" 2> "$t/plan"
+grep -q "parallel applied, verified" "$t/plan" && grep -q "tile     applied, verified" "$t/plan"; check $? "covar at 256: parallel and tile verified: $(grep 'applied' "$t/plan" | cut -c1-160)"
+"$carve" optimize tests/programs/covar.cu -I tests/programs -D M=256 -D N=256 --kernel covar_kernel --passes canon,parallel,tile --no-estimate --explain -o /dev/null 2> "$t/plan2"
+grep -q "verified reduced  M=64 N=64 (the -D sizes; grid 1,1,1" "$t/plan2" && grep -q "verified ragged   M=61 N=61" "$t/plan2" && grep -q "verified signed   M=64 N=64" "$t/plan2"; check $? "covar at 256: verified at the -D sizes reduced (grid scaled): $(grep 'verified' "$t/plan2" | head -5)"
+"$carve" run "$t/cvt.cu" -I tests/programs -D M=256 -D N=256 > "$t/out" 2>&1; grep -q "^PASS" "$t/out" && grep -q "launch 3: covar_kernel<<<(2,2,1), (16,16,1)>>>" "$t/out"; check $? "covar at 256: the output runs the tiled kernel and passes the program's check: $(grep -E 'PASS|FAIL|launch 3' "$t/out")"
+# a mean's split: the bound's n is the loop's trip count (a run on ones gives N / FLOAT_N after
+# the division, and the bound was then too tight: rejected before 2026-11-27)
+"$carve" optimize tests/programs/covar.cu -I tests/programs -D M=256 -D N=256 --kernel mean_kernel --passes split --no-estimate --explain -o "$t/mean.cu" 2> "$t/plan"
+grep -q "split    applied(lanes=[0-9]*,along=0)" "$t/plan" && ! grep -q "REJECTED" "$t/plan" && grep -q "verified signed   M=64 N=64" "$t/plan"; check $? "a mean's split verified within the bound: $(grep -E 'split|signed|DIFFERENT' "$t/plan" | cut -c1-200)"
+"$carve" run "$t/mean.cu" -I tests/programs -D M=256 -D N=256 > "$t/out" 2>&1; grep -q "^PASS" "$t/out"; check $? "the mean's split output passes the program's check: $(grep -E 'PASS|FAIL' "$t/out")"
+# the full size's sampled blocks run within a warp-step budget: a thread's long loop at the full
+# size is skipped and says so, the reduced sizes still verify the step
+"$carve" optimize $d/heavy.cu --passes unroll --no-estimate --explain -o /dev/null 2> "$t/plan"
+grep -q "verified full     as given, all blocks: skipped (the original takes more than 30000000 warp-steps" "$t/plan" && grep -q "verified reduced  N=64: equal" "$t/plan" && grep -q "^unroll   applied" "$t/plan"; check $? "a full size past the budget is skipped, said; the reduced size verifies: $(grep -E 'unroll|verified' "$t/plan")"
+
 # a product spelled with a typedef (DATA_TYPE): tile's kernel, written anew, parses and verifies
 "$carve" optimize $d/typedef_mm.cu --no-estimate --passes tile -o "$t/td.cu" 2> "$t/plan"
 grep -q "tile     applied, verified" "$t/plan"; check $? "typedef'd buffers: tile applied and verified: $(grep tile "$t/plan" | cut -c1-200)"
