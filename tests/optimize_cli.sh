@@ -194,5 +194,30 @@ grep -q "tile     applied, verified" "$t/syrk.plan"; check $? "tile takes its tu
 grep -q "canon    applied, verified" "$t/alias.plan" && grep -q "__restrict__" "$t/alias.cu"; check $? "canon lifts the element, the pointers declared __restrict__: $(cat "$t/alias.plan")"
 "$carve" run "$t/alias.cu" 2>&1 | grep -q "a\[0\] = 0 a\[63\] = 0"; check $? "the aliased launch runs the original (a[0] = 0): $("$carve" run "$t/alias.cu" 2>&1 | head -3)"
 
+# tile on an unsigned counter (size_t k): the tiled loop counts in a signed 64-bit copy; at a
+# ragged size (61: a last k-step shorter than the tile) the output equals the original
+cat > "$t/ut.cu" <<'EOF'
+#ifndef N
+#define N 61
+#endif
+#pragma carve launch mm grid((N+15)/16, (N+15)/16) block(16, 16)
+#pragma carve arg A = float[N*N] : random(1)
+#pragma carve arg B = float[N*N] : random(2)
+#pragma carve arg C = float[N*N] : zeros out
+#pragma carve tol rel(1e-4)
+__global__ void mm(const float *A, const float *B, float *C) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < N && j < N) {
+    float acc = 0.0f;
+    for (size_t k = 0; k < N; k++) acc += A[i * N + k] * B[k * N + j];
+    C[i * N + j] = acc;
+  }
+}
+EOF
+"$carve" optimize "$t/ut.cu" --passes tile --no-estimate -o "$t/ut_o.cu" 2> "$t/ut.plan"; grep -q "tile     applied, verified" "$t/ut.plan"; check $? "tile takes a size_t counter: $(cat "$t/ut.plan")"
+grep -q "const long long k_end = (long long)(size_t)" "$t/ut_o.cu"; check $? "the tiled loop counts in a signed copy: $(grep -m1 k_end "$t/ut_o.cu")"
+"$carve" run "$t/ut.cu" --out C="$t/ut_a.bin" > /dev/null 2>&1 && "$carve" run "$t/ut_o.cu" --out C="$t/ut_b.bin" > /dev/null 2>&1 && cmp -s "$t/ut_a.bin" "$t/ut_b.bin"; check $? "and computes the original's bytes at 61"
+
 echo "optimize-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

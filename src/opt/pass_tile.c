@@ -18,7 +18,7 @@
  * kept output uses; an output is written (POST) only where the original thread existed and
  * passed the guard.
  *
- * Legal when: the loop counter is signed (k_end - BK must not wrap); lo, hi, the initial value
+ * Legal when: (an unsigned counter counts in a signed 64-bit copy, so k_end - BK cannot wrap); lo, hi, the initial value
  * and the declarations before the guard are pure and cannot trap (they move above the guard);
  * POST assigns no parameter (it runs once per output now); the tiles fit the 48 KB of static
  * shared memory a kernel may declare; the two loads come from parameters the kernel never stores to (so hoisting them
@@ -302,10 +302,9 @@ static Legality find(PassCtx *c, Shape *s) {
     return NOT_APPLICABLE;
   }
   s->k = lp->init->var;
-  if (s->k->ty->is_unsigned) {   /* k_end - BK would wrap for a short k range */
-    snprintf(c->why, sizeof c->why, "line %d: the loop counter is unsigned", tok_loc(lp->tok).line);
-    return NOT_APPLICABLE;
-  }
+  /* an unsigned counter (`size_t k`, `unsigned k`): the tiled loop counts in a signed 64-bit
+   * copy (k_end - BK must not wrap), its bounds converted through the counter's own type first,
+   * so they are the original's values; exact for bounds below 2^63 (any size memory holds) */
   s->lo = lp->init->decl_init;
   Node *cond = rw_strip(lp->cond), *inc = rw_strip(lp->inc);
   bool inc_ok = (inc->kind == ND_POSTINC || inc->kind == ND_PREINC) && rw_strip(inc->lhs)->kind == ND_VAR && rw_strip(inc->lhs)->var == s->k;
@@ -833,7 +832,10 @@ static bool apply(PassCtx *c) {
     buf_printf(&o, "      %s[%s][%s] = %s ? %s : (%s)0;\n    }\n", g.accv, g.i, g.j, cond.s, expr_with(s.acc_decl->decl_init, &none), g.tacc);
   }
   const char *kty = type_name(s.k->ty);
-  buf_printf(&o, "  const %s %s = %s;\n  %s %s = %s;\n", kty, g.kend, expr_with(s.hi, &none), kty, g.k0, expr_with(s.lo, &none));
+  if (s.k->ty->is_unsigned)
+    buf_printf(&o, "  const long long %s = (long long)(%s)(%s);\n  long long %s = (long long)(%s)(%s);\n", g.kend, kty, expr_with(s.hi, &none), g.k0, kty,
+               expr_with(s.lo, &none));
+  else buf_printf(&o, "  const %s %s = %s;\n  %s %s = %s;\n", kty, g.kend, expr_with(s.hi, &none), kty, g.k0, expr_with(s.lo, &none));
   if (g.stages) {
     pipeline(&o, c, &s, &g, &nm);
   } else if (g.prefetch == 2) {
