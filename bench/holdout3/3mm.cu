@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <sys/time.h>
-#include <cuda.h>
+#include <cuda_runtime.h>
 
 /* Percent of relative difference above which two outputs are a mismatch. */
 #define PERCENT_DIFF_ERROR_THRESHOLD 0.05

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <math.h>
 #include <sys/time.h>
-#include <cuda.h>
+#include <cuda_runtime.h>
 
 #define PERCENT_DIFF_ERROR_THRESHOLD 0.05
 

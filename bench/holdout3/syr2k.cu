@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <sys/time.h>
-#include <cuda.h>
+#include <cuda_runtime.h>
 
 #define PERCENT_DIFF_ERROR_THRESHOLD 0.05
 
