@@ -30,5 +30,16 @@ for c in $codes; do
   grep -qi "exit status.*\b$c [a-z]" README.md || sed -n '/^Exit status/,/^$/p' README.md | grep -q "\b$c [a-z]"; check $? "exit status $c is not in README.md"
   echo "$help" | sed -n '/exit status/,$p' | grep -q "\b$c [a-z]"; check $? "exit status $c is not in 'carve --help'"
 done
+# every pass (its .name in src/opt, so a new pass fails here until it is listed) in optimize's
+# --help, as generated from the pass table, in the man page, and in the order the table runs them
+opt_help=$("$carve" optimize --help)
+passes=$(grep -ho '^ *\.name = "[a-z]*"' src/opt/pass_*.c src/opt/canon.c | sed 's/.*"\(.*\)"/\1/')
+[ "$(echo $passes | wc -w)" -ge 10 ]; check $? "passes read from src/opt: '$passes'"
+for k in $passes; do
+  echo "$opt_help" | grep -q "^  $k  *[a-z#]"; check $? "pass '$k' is not listed by 'carve optimize --help'"
+  sed 's/\\f[BIRP]//g' "$man" | grep -q "\b$k\b"; check $? "pass '$k' is not in $man"
+done
+listed=$(echo "$opt_help" | sed -n '/^passes, in the order/,$p' | grep -o '^  [a-z]*' | tr -d ' ' | tr '\n' ' ')
+case "$listed" in "canon "*) true;; *) false;; esac; check $? "optimize --help lists canon first: '$listed'"
 echo "docs: $pass passed, $fail failed"
 [ $fail = 0 ]

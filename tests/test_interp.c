@@ -1079,7 +1079,7 @@ static void test_step_limit_scaling(void) {
   CHECK(launch_step_limit(&L, 0) == 100000000000ull, "a host program: 10^11");
 }
 
-/* ---- fixes of session 4b ---- */
+/* ---- __half launch values, string literals, extern __shared__, spec typedefs, ptxas logs ---- */
 /* __half launch values are numbers rounded to half (docs/cxx.md), not bit patterns */
 static void test_half_launch_values(void) {
   const char *src =
@@ -1227,14 +1227,6 @@ static void test_ptxas_logs(void) {
                "ptxas info    : Used 255 registers\n", "rd", NULL, true, 255, 16, 0);
 }
 
-static void test_session4b_fixes(void) {
-  test_half_launch_values();
-  test_string_literal_nonnull();
-  test_file_scope_extern_shared_warning();
-  test_spec_typedefs();
-  test_ptxas_logs();
-}
-
 /* the one comparison of GPU outputs with the interpreter's (bench --verify and carve tune) */
 static void test_compare_gpu_buffer(void) {
   float ref[4] = {1.0f, 2.0f, NAN, 4.0f}, gpu[4] = {1.0f, 2.0f, NAN, 4.0f};
@@ -1307,7 +1299,11 @@ int main(void) {
   test_cooperative_groups();
   test_host_programs();
   test_step_limit_scaling();
-  test_session4b_fixes();
+  test_half_launch_values();
+  test_string_literal_nonnull();
+  test_file_scope_extern_shared_warning();
+  test_spec_typedefs();
+  test_ptxas_logs();
   test_compare_gpu_buffer();
   return TEST_SUMMARY("interp");
 }

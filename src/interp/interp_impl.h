@@ -185,6 +185,7 @@ struct Interp {
 /* a fault of the warp (mem.c's fault_raise): reported, recorded, and the warp unwound */
 #define fault_at(w, kind, n, lane, ...) fault_raise(w, kind, n, NULL, lane, __VA_ARGS__)
 
+/* a scalar of type t read from / written to memory, in the GPU's byte layout */
 static inline Val read_scalar(const unsigned char *p, Type *t) {
   Val v;
   switch (t->kind) {
@@ -216,10 +217,12 @@ static inline void write_scalar(unsigned char *p, Type *t, Val v) {
   }
 }
 
+/* the address of offset off in lane's thread-local stack */
 static inline uint64_t local_addr(Warp *w, int lane, uint64_t off) {
   return ((uint64_t)SPACE_LOCAL << 60) | ((uint64_t)w->linear_tid[lane] << 40) | off;
 }
 
+/* an integer wrapped to t's width and signedness (bool: 0 or 1) */
 static inline int64_t norm_int(Type *t, int64_t v) {
   switch (t->size) {
   case 1: return t->kind == TY_BOOL ? v != 0 : t->is_unsigned ? (int64_t)(uint8_t)v : (int64_t)(int8_t)v;
@@ -229,11 +232,14 @@ static inline int64_t norm_int(Type *t, int64_t v) {
   }
 }
 
+/* a branch for the hooks (analysis, model): the lanes that were active and those that took it */
 static inline void hook_branch(Warp *w, Node *at, Mask active, Mask taken) {
   const Hooks *h = w->I->opt->hooks;
   if (h && h->branch && active) h->branch(h->ctx, at, active, taken, w->I->block_linear, w->index);
 }
 
+/* The functions the files call of one another. Private to src/interp, yet global symbols of
+ * libcarve.a: a name that clashed with another directory's would fail the link, never silently. */
 /* mem.c: faults */
 _Noreturn void unwind_warp(Warp *w);
 void thread_desc(Warp *w, int lane, char *buf, size_t n);

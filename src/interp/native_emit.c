@@ -194,7 +194,7 @@ static const char *num(Emit *e, Node *n) {
     return fmt("((%s)%s)", t->kind == TY_FLOAT ? "float" : "double", c);
   }
   int64_t v = n->ival;
-  switch (t->size) {   /* interp.c's norm_int */
+  switch (t->size) {   /* interp_impl.h's norm_int */
   case 1: v = t->kind == TY_BOOL ? v != 0 : t->is_unsigned ? (int64_t)(uint8_t)v : (int64_t)(int8_t)v; break;
   case 2: v = t->is_unsigned ? (int64_t)(uint16_t)v : (int64_t)(int16_t)v; break;
   case 4: v = t->is_unsigned ? (int64_t)(uint32_t)v : (int64_t)(int32_t)v; break;
@@ -270,7 +270,7 @@ static const char *atomic(Emit *e, Node *n) {
   return fmt("%s%s_%s(%s, %s)", mode, names[n->builtin], s, p, a);
 }
 
-/* a __half operation as interp.c's eval_half does it, through carve's own half.c (the context
+/* a __half operation as builtins.c's eval_half does it, through carve's own half.c (the context
  * carries its functions): binary16 values are their bits (unsigned short, __half2 unsigned int) */
 static const char *half(Emit *e, Node *n) {
   const char *a = n->args ? ex(e, n->args) : "0";
@@ -355,7 +355,7 @@ static const char *builtin(Emit *e, Node *n) {
   case BI_PRINTF: unsupported(e, n, "printf");
   case BI_CLOCK: unsupported(e, n, "clock()");
   case BI_HALF: return half(e, n);
-  case BI_CG:   /* interp.c's eval_cg: a method runs what it lowered to (lhs) */
+  case BI_CG:   /* builtins.c's eval_cg: a method runs what it lowered to (lhs) */
     if (n->ival == CG_THIS_BLOCK) return "((int)0)";
     if (n->ival == CG_TILED) return fmt("((int)%d)", n->ty->cg_group);
     if (n->ival == CG_METHOD || n->ival == CG_SYNC) return ex(e, n->lhs);
@@ -701,7 +701,7 @@ static void region_end(Emit *e) {
 static const char *group_exit(Emit *e) { return e->grp ? fmt("_wn%d", e->grp) : "_end"; }
 
 /* the value of a warp operation for thread _t, from the operands every live lane of its warp
- * stored in the operation's slot (interp.c's eval_shfl and votes; a read of an inactive lane or
+ * stored in the operation's slot (builtins.c's eval_shfl and votes; a read of an inactive lane or
  * a bad width or mask is a fault, and the interpreter then says where) */
 static const char *warp_value(Emit *e, Node *n, int j) {
   int g = e->grp;
@@ -990,14 +990,14 @@ static const char prelude[] =
   "  if (sp == 1 && b < (uint64_t)c->nbufs && off <= c->bufbytes[b]) return c->bufbase[b] + off;\n"
   "  if (sp == 4 && off <= c->constant_size) return (void *)(c->constant + off);\n"
   "  e->fault |= CF_ADDRESS; return 0;\n}\n"
-  /* a shuffle's source lane (interp.c eval_shfl) */
+  /* a shuffle's source lane (builtins.c's eval_shfl) */
   "static inline int cshfl_src(int kind, int l, int64_t s, int width, uint32_t mask, int *f) {\n"
   "  if (width < 1 || width > 32 || (width & (width - 1)) || !((mask >> l) & 1)) { *f |= CF_SHUFFLE; return l; }\n"
   "  int seg = l & ~(width - 1);\n"
   "  switch (kind) { case 0: return seg + (int)(s & (width - 1)); case 1: return (l - seg) >= (int)(uint64_t)s ? l - (int)(uint64_t)s : l;\n"
   "  case 2: return (l - seg) + (int64_t)(uint64_t)s < width ? l + (int)(uint64_t)s : l;\n"
   "  default: { int x = l ^ (int)(s & 31); return (x & ~(width - 1)) == seg ? x : l; } }\n}\n"
-  /* interp.c's helpers, exactly */
+  /* builtins.c's helpers, exactly */
   "static inline int bits_f2i(float f) { int i; memcpy(&i, &f, 4); return i; }\n"
   "static inline float bits_i2f(int i) { float f; memcpy(&f, &i, 4); return f; }\n"
   "static inline long long bits_d2l(double d) { long long i; memcpy(&i, &d, 8); return i; }\n"
@@ -1027,7 +1027,7 @@ static const char prelude[] =
   "static inline int cclz32(uint32_t x) { return x ? __builtin_clz(x) : 32; }\n"
   "static inline int cclz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }\n"
   "static inline unsigned cbrev(uint32_t x) { uint32_t r = 0; for (int i = 0; i < 32; i++) r |= ((x >> i) & 1u) << (31 - i); return r; }\n"
-  /* atomics in order (one worker): interp.c's atomic_op */
+  /* atomics in order (one worker): builtins.c's atomic_op */
   "#define ATOM_INT(S, T, U) \\\n"
   " static inline T cas_add_##S(T *p, T v) { T o = *p; *p = (T)((U)o + (U)v); return o; } static inline T cas_sub_##S(T *p, T v) { T o = *p; *p = (T)((U)o - (U)v); return o; } \\\n"
   " static inline T cas_exch_##S(T *p, T v) { T o = *p; *p = v; return o; } static inline T cas_min_##S(T *p, T v) { T o = *p; if (v < o) *p = v; return o; } \\\n"

@@ -60,12 +60,12 @@ double cost_stall_share(const CostModel *cm, const Node *n);    /* 1/(loads over
 bool cost_if_predicated(const CostModel *cm, const Node *n);    /* an if issued for the whole warp, taken or not */
 int cost_vector_width(const CostModel *cm, const Node *access); /* elements per merged access (1, 2, 4) */
 bool cost_in_registers(const CostModel *cm, const Node *access); /* a local array ptxas keeps in registers */
-int cost_prologue(const CostModel *cm);
+int cost_prologue(const CostModel *cm);   /* instructions each thread runs once */
 /* where loaded values go: a load's register variable (NULL: unknown, used at once), and a
  * register read copied whole into another register variable (NULL: a real use) */
 Obj *cost_load_dest(const CostModel *cm, const Node *load);
 Obj *cost_copy_to(const CostModel *cm, const Node *read);
-Obj *cost_reg_base(const Node *access);   /* the variable an element access s.x, a[i] ends at */                         /* instructions each thread runs once */
+Obj *cost_reg_base(const Node *access);   /* the variable an element access s.x, a[i] ends at */
 /* a load the copies of a fully unrolled loop may share (the loop's index), or -1: the counting
  * hooks charge it only for addresses no earlier copy loaded */
 int cost_share_region(const CostModel *cm, const Node *access);

@@ -6,7 +6,7 @@
 #include "opt.h"
 
 #include "../model/estimate.h"
-#include "../report/report.h"
+#include "../model/findings.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,58 +1,19 @@
 /* report: printing results, computing nothing.
- *   report.c           an analysis as findings (location, cost, remedy): text, JSON
- *                      (docs/analyze-json.md), SARIF 2.1.0
+ *   report.c           an analysis's findings (src/model/findings.h: location, cost, remedy) as
+ *                      text, JSON (docs/analyze-json.md), SARIF 2.1.0
  *   estimate_report.c  an estimate and a ranking of variants: text, JSON (docs/estimate-json.md) */
 #ifndef CARVE_REPORT_H
 #define CARVE_REPORT_H
 #include "../analysis/analysis.h"
 #include "../model/estimate.h"
+#include "../model/findings.h"
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } ReportFormat;
-
-/* What findings cost: the model's estimate of the same launch (metrics.c's estimate_time on
- * the analysis and an instruction count of sampled blocks), with the warp instructions per
- * source line of the kernel's file. A finding's saving is the estimate less the estimate with
- * the finding's excess work taken off the limits it loads (the limits combine as in
- * estimate_time: their 3-norm plus the launch). */
-typedef struct ReportCost {
-  bool ok;
-  Estimate e;
-  double *line_ins; int nlines;     /* warp instructions per line (counts_free'd copy) */
-  double line_ins_total;
-  double *line_stalls;              /* memory stalls (lanes) per line */
-  double fp32_per_thread;           /* FP32 lane-instructions per thread (the roofline's flops) */
-  double threads;                   /* in the grid */
-  SrcFile *file;                    /* the file line_ins counts lines of */
-} ReportCost;
-/* 0 ok; otherwise rc->ok is false and findings keep their fixed levels. Prints nothing. */
-int report_cost_compute(Analysis *a, ReportCost *rc);
-void report_cost_free(ReportCost *rc);
-/* the estimated total for limit times t (estimate_time's combination) */
-double report_overlap_total(const double t[B_N]);
-
-typedef struct Finding {
-  int level;                 /* 1 note, 2 warning, 3 error */
-  const char *category;
-  Node *at;
-  char *msg, *remedy;
-  double saving_s;           /* estimated seconds saved by removing its excess work; < 0 unknown */
-  double share;              /* saving over the estimated kernel time, launch overhead excluded (0-1); < 0 unknown */
-  const char *limit;         /* the limit most of its work loads, NULL unknown */
-} Finding;
-typedef struct Findings { Finding *f; int n; } Findings;
-/* the findings, ranked by saving (unknown ones after, by level); cheap idioms (a branch or a
- * reuse that costs under 0.5% of the kernel) are left out; with a cost, levels follow the share:
- * 10% or more a warning, else a note */
-Findings findings_collect(Analysis *a, const ReportCost *rc);
-void findings_free(Findings *fs);
 
 /* print the report; returns the highest finding level (0 none, 1 note, 2 warning, 3 error) */
 int report(Analysis *a, const char *file, ReportFormat f, FILE *out);
 /* the same with costs (rc may be NULL) */
 int report_costed(Analysis *a, const ReportCost *rc, const char *file, ReportFormat f, FILE *out);
-/* reads per element within a block: over a whole block when measured there, else over the
- * sampled warps (*whole says which) */
-double access_reuse(const AccessStat *s, bool *whole);
 
 /* faults.c: `"fault_details": [...], "faults_dropped": N` of run's JSON, from the launch's fault
  * records (docs/analyze-json.md) */

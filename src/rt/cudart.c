@@ -259,7 +259,7 @@ static int new_buf(BufferKind kind, size_t bytes, const char *how, void *data) {
   B->elem_ty = ty_uchar;
   B->count = (int64_t)bytes;
   B->kind = kind;
-  B->how = NULL;   /* no host location to name (interp.c's buffer_desc would print one) */
+  B->how = NULL;   /* no host location to name (interp/mem.c's buffer_desc would print one) */
   B->name = b ? fmt("%s #%d (%zu bytes)", how, b, bytes) : how;
   rt.borrowed[b] = data != NULL;
   rt.bytes += bytes;
