@@ -31,7 +31,12 @@ Node *assign_rhs(Token **rest, Token *tok) {
   static const struct { const char *op; NodeKind k; } ops[] = {
     {"+=", ND_ADD}, {"-=", ND_SUB}, {"*=", ND_MUL}, {"/=", ND_DIV}, {"%=", ND_MOD}, {"&=", ND_BITAND},
     {"|=", ND_BITOR}, {"^=", ND_BITXOR}, {"<<=", ND_SHL}, {">>=", ND_SHR}};
-  if (tok_equal(tok, "=")) return new_binary(ND_ASSIGN, n, assign(rest, tok->next), tok);
+  if (tok_equal(tok, "=")) {
+    Node *r = assign(rest, tok->next);
+    add_type(r);
+    if (r->ty->kind == TY_STRUCT && r->ty->typedef_name) { add_type(n); r = class_convert(r, n->ty); }   /* operator T() */
+    return new_binary(ND_ASSIGN, n, r, tok);
+  }
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
     if (tok_equal(tok, ops[i].op)) {
       Node *a = new_binary(ND_ASSIGN_OP, n, assign(rest, tok->next), tok);
@@ -196,6 +201,21 @@ Node *postfix(Token **rest, Token *tok) {
       if (!st || st->kind != TY_STRUCT)
         error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base", type_name(n->ty), arrow ? "pointer to a struct" : "struct");
       if (tok->next->kind != TK_IDENT) error_tok(tok->next, "expected a member name");
+      Obj *mf = st->typedef_name && tok_equal(tok->next->next, "(")
+                    ? find_func(fmt("%s::%.*s", st->typedef_name, tok->next->len, tok->next->loc)) : NULL;
+      if (mf && mf->member) {   /* x.f(args): f(&x, args) (a class template's member function) */
+        Token *name = tok->next;
+        Node *call = new_node(ND_CALL, name);
+        Node *args = func_args(&tok, name->next->next, call);
+        Node *self = arrow ? n : new_unary(ND_ADDR, n, n->tok);
+        self->implicit = !arrow;
+        add_type(self);
+        self->next = args;
+        call->args = self;
+        call->nargs++;
+        n = user_call(name, call, mf);
+        continue;
+      }
       Member *m = find_member(st, tok_text(tok->next));
       if (!m) error_tok(tok->next, "no member named '%.*s' in '%s'", tok->next->len, tok->next->loc, type_name(st));
       Node *mn = new_node(ND_MEMBER, tok);
@@ -705,6 +725,13 @@ Node *funcall(Token **rest, Token *tok) {
   if (tok_equal(name, "sincos")) return sincos_call(name, call, false);
   const MathFn *mf = find_math(name->loc, name->len);
   if (mf) return math_call(name, mf, call);
+  Obj *lib = in_host_fn() ? NULL : device_lib_function(name);
+  if (lib) {
+    Node *a1 = call->nargs == 2 ? call->args->next : NULL;
+    bool u = a1 && a1->ty && is_integer(a1->ty) && a1->ty->is_unsigned && a1->ty->size == 4;
+    Node *c = user_call(name, call, lib);
+    return u ? typed_cast(c, ty_uint) : c;   /* the unsigned overload: the same bits, its type */
+  }
   name = qualified_name;
   if (is_host_func(name))
     error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);

@@ -104,7 +104,7 @@ static Node *decl_node(Obj *v, Node *init, Token *tok) {
 }
 
 /* a local of the current function that no name reaches */
-static Obj *hidden_local(const char *name, Type *ty, Token *tok) {
+Obj *hidden_local(const char *name, Type *ty, Token *tok) {
   Obj *o = new_obj(arena_strdup(name), ty, tok, SC_LOCAL);
   Obj **pp = &ps.cur_fn->locals;
   while (*pp) pp = &(*pp)->next_local;

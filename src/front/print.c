@@ -353,6 +353,16 @@ static void expr(Printer *p, Node *n, int min) {
     }
     if (n->builtin == BI_ASSERT) { out(p, "assert("); expr(p, n->args, P_ASSIGN); out(p, ")"); break; }
     if (n->builtin == BI_CG) { cg_call(p, n); break; }
+    if (n->fn && n->fn->member) {   /* a class's member function: x.f(args), q->f(args), or x converted */
+      Node *self = n->args;
+      Node *obj = self->kind == ND_ADDR && self->implicit ? self->lhs : NULL;
+      if (obj && obj->kind == ND_VAR && obj->var->class_temp) { base_name(p, obj->ty, false); out(p, "()"); }
+      else expr(p, obj ? obj : self, P_POSTFIX);
+      if (!strncmp(n->fn->member, "operator ", 9)) break;   /* the conversion is implicit, as written */
+      outf(p, "%s%s", obj ? "." : "->", n->fn->member);
+      args(p, self->next);
+      break;
+    }
     if (n->fn) out(p, n->fn->name);
     else tokout(p, n->tok);
     args(p, n->args);

@@ -32,7 +32,7 @@ simpleCooperativeGroups|$S/0_Introduction/simpleCooperativeGroups|simpleCooperat
 simpleOccupancy|$S/0_Introduction/simpleOccupancy|simpleOccupancy.cu||Test PASSED
 simplePrintf|$S/0_Introduction/simplePrintf|simplePrintf.cu||Value is:10
 simpleStreams|$S/0_Introduction/simpleStreams|simpleStreams.cu||Test PASSED|passed
-simpleTemplates|$S/0_Introduction/simpleTemplates|simpleTemplates.cu||Test passed
+simpleTemplates|$S/0_Introduction/simpleTemplates|simpleTemplates.cu||Test Results: 0 Failures
 simpleVoteIntrinsics|$S/0_Introduction/simpleVoteIntrinsics|simpleVoteIntrinsics.cu||Shutting down
 simpleZeroCopy|$S/0_Introduction/simpleZeroCopy|simpleZeroCopy.cu||Releasing CPU memory
 simpleMultiCopy|$S/0_Introduction/simpleMultiCopy|simpleMultiCopy.cu||Measured timings|throughput
