@@ -628,6 +628,7 @@ static bool known_system_header(const char *name) {
 }
 
 static Token *include_file(Token *tok, const char *path, Token *filename_tok);
+static Token *angle_include_name(const char *name, Token *lt, Token *next);
 /* #include <NAME>: as nvcc and gcc do, the -I directories are searched; a system header not
  * found there is stood in for by the prelude; any other gets a warning naming it */
 static Token *angle_include(Token *lt) {
@@ -636,7 +637,11 @@ static Token *angle_include(Token *lt) {
   if (!tok_equal(gt, ">") || gt->at_bol || gt->file != lt->file || gt->origin || lt->origin)
     error_tok(lt, "#include expects \"FILENAME\" or <FILENAME>");
   char *name = arena_strndup(lt->loc + 1, (size_t)(gt->loc - lt->loc - 1));
-  Token *next = skip_line(gt->next);
+  return angle_include_name(name, lt, skip_line(gt->next));
+}
+
+/* the header <name> (its directive at lt), then next */
+static Token *angle_include_name(const char *name, Token *lt, Token *next) {
   for (int i = 0; i < opts->n_include_dirs && name[0] != '/'; i++) {
     char *path = fmt("%s/%s", opts->include_dirs[i], name);
     if (access(path, R_OK) == 0) {
@@ -648,6 +653,35 @@ static Token *angle_include(Token *lt) {
     warn_tok(lt, "'%s' not found in the -I directories and not a system header carve knows; skipped "
              "(its declarations are unknown to carve: add -I DIR)", name);
   return next;
+}
+
+/* #include MACRO (C11 6.10.2p4, boost's `#include BOOST_USER_CONFIG`): the line's macros
+ * expanded, the result a "FILENAME" or a <FILENAME> spelled by its tokens */
+static Token *computed_include(Token *ft) {
+  Token *next;
+  Token *line = preprocess2(copy_line(&next, ft));
+  if (line->kind == TK_STR && line->next->kind == TK_EOF) {
+    char *name = arena_strndup(line->loc + 1, (size_t)line->len - 2);
+    char *path = search_include(name, ft);
+    if (!path && known_system_header(name)) return next;
+    if (!path) error_tok(ft, "'%s' file not found (from the macro '%.*s')", name, ft->len, ft->loc);
+    return include_file(next, path, ft);
+  }
+  if (tok_equal(line, "<")) {
+    Buf b = {0};
+    Token *t = line->next;
+    for (; t->kind != TK_EOF && !tok_equal(t, ">"); t = t->next) {
+      if (t->has_space && b.len) buf_putc(&b, ' ');
+      buf_printf(&b, "%.*s", t->len, t->loc);
+    }
+    if (tok_equal(t, ">") && t->next->kind == TK_EOF && b.len) {
+      char *name = arena_strdup(b.s);
+      buf_free(&b);
+      return angle_include_name(name, ft, next);
+    }
+    buf_free(&b);
+  }
+  error_tok(ft, "#include expects \"FILENAME\" or <FILENAME> (the macro '%.*s' expands to neither)", ft->len, ft->loc);
 }
 
 static bool is_once(const char *path) {
@@ -880,6 +914,11 @@ static Token *preprocess2(Token *tok) {
       }
       if (tok_equal(ft, "<")) {
         tok = angle_include(ft);
+        continue;
+      }
+      if (ft->kind == TK_IDENT && !ft->at_bol) {
+        if (opts->no_includes) error_tok(ft, "#include is disabled here");
+        tok = computed_include(ft);
         continue;
       }
       error_tok(ft->at_bol ? tok : ft, "#include expects \"FILENAME\" or <FILENAME>");
