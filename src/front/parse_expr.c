@@ -118,11 +118,12 @@ static Node *cast_at(Token **rest, Token *tok) {
 }
 
 /* unary = ("+" | "-" | "*" | "&" | "!" | "~") cast | ("++" | "--") unary
- *       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix */
+ *       | "sizeof" "(" type-name ")" | "sizeof" unary | "alignof" "(" type-name ")" | postfix */
 static Node *unary_at(Token **rest, Token *tok);
 Node *unary(Token **rest, Token *tok) {
   /* prefix operators recurse; a postfix expression does not (its parentheses count in assign) */
-  static const char *prefix[] = {"+", "-", "&", "*", "!", "~", "++", "--", "sizeof", "&&", "new", "delete"};
+  static const char *prefix[] = {"+", "-", "&", "*", "!", "~", "++", "--", "sizeof", "&&", "new", "delete",
+                                 "alignof", "_Alignof", "__alignof__"};
   bool is_prefix = false;
   for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) is_prefix |= tok_equal(tok, prefix[i]);
   if (!is_prefix) return postfix(rest, tok);
@@ -142,6 +143,17 @@ static Node *unary_at(Token **rest, Token *tok) {
   if (tok_equal(tok, "++")) return vla_lower(new_unary(ND_PREINC, unary(rest, tok->next), tok));
   if (tok_equal(tok, "--")) return vla_lower(new_unary(ND_PREDEC, unary(rest, tok->next), tok));
   if (tok_equal(tok, "&&")) error_tok(tok, "unsupported: address of a label");
+  if (tok_equal(tok, "alignof") || tok_equal(tok, "_Alignof") || tok_equal(tok, "__alignof__")) {
+    /* a constant of type size_t, printed as its value (the type is known here, in an instance too) */
+    Token *open = tok->next;
+    if (!tok_equal(open, "(") || !is_typename(open->next)) error_tok(tok, "expected '(' and a type name after '%.*s'", tok->len, tok->loc);
+    Type *ty = typename_(&tok, open->next);
+    *rest = skip(tok, ")");
+    if (ty->kind == TY_VOID || ty->kind == TY_FUNC || ty->size < 0) error_tok(open, "invalid application of 'alignof' to an incomplete type '%s'", type_name(ty));
+    Node *n = new_num(ty->align, open);
+    n->ty = ty_ulong;
+    return n;
+  }
   if (tok_equal(tok, "sizeof")) {
     Node *n = new_node(ND_SIZEOF, tok);
     if (tok_equal(tok->next, "(") && is_typename(tok->next->next)) {
@@ -705,6 +717,8 @@ Node *funcall(Token **rest, Token *tok) {
   if (!vs && in_host_fn() && tok_equal(name, "printf")) vs = find_var_n("__carve_printf", 14);   /* the host's, not the device builtin */
   if (vs && vs->var && vs->var->sc == SC_FUNC) {
     Obj *fn = vs->var;
+    Obj *lib = fn->is_host && !fn->is_device && !in_host_fn() ? device_lib_function(name) : NULL;
+    if (lib) return user_call(name, call, lib);   /* memcpy in device code: the device library's */
     if (fn->is_host && !fn->is_device && !in_host_fn())
       error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
     if (fn->is_host_lib) symbol_arg(fn, call);

@@ -554,15 +554,30 @@ Node *class_convert(Node *e, Type *to) {
  * that is never printed (no top-level item: the print keeps the call as written, which nvcc
  * compiles to the intrinsic). Its cost in analyze and estimate is that of the text, not of the
  * one instruction the GPU runs. */
-static const struct { const char *name, *text; } device_lib[] = {
+static const struct { const char *name, *internal, *text; } device_lib[] = {
   /* sm_80's __reduce_add_sync (int; the unsigned overload is the same sum, its type restored by
    * the caller): every lane of mask reads every other's value, in lane order */
-  {"__reduce_add_sync",
+  {"__reduce_add_sync", "__reduce_add_sync",
    "__device__ int __reduce_add_sync(unsigned int mask, int value) {\n"
    "  int sum = 0;\n"
    "  for (int lane = 0; lane < 32; lane++)\n"
    "    if (mask >> lane & 1u) sum += __shfl_sync(mask, value, lane);\n"
    "  return sum;\n"
+   "}\n"},
+  /* memcpy and memset in device code (CUDA's device runtime has both; the host's are the host
+   * runtime's): byte by byte */
+  {"memcpy", "__carve_device_memcpy",
+   "__device__ void *__carve_device_memcpy(void *dst, const void *src, unsigned long n) {\n"
+   "  unsigned char *d = (unsigned char *)dst;\n"
+   "  const unsigned char *s = (const unsigned char *)src;\n"
+   "  for (unsigned long i = 0; i < n; i++) d[i] = s[i];\n"
+   "  return dst;\n"
+   "}\n"},
+  {"memset", "__carve_device_memset",
+   "__device__ void *__carve_device_memset(void *dst, int c, unsigned long n) {\n"
+   "  unsigned char *d = (unsigned char *)dst;\n"
+   "  for (unsigned long i = 0; i < n; i++) d[i] = (unsigned char)c;\n"
+   "  return dst;\n"
    "}\n"},
 };
 
@@ -588,7 +603,7 @@ static void device_lib_body(void *ud) {
 Obj *device_lib_function(Token *name) {
   for (size_t i = 0; i < sizeof device_lib / sizeof *device_lib; i++) {
     if (!tok_equal(name, device_lib[i].name)) continue;
-    Obj *fn = find_func(device_lib[i].name);
+    Obj *fn = find_func(device_lib[i].internal);
     if (fn) return fn;
     LibCall c = {device_lib[i].text};
     ParserState saved = save_parser();
@@ -600,7 +615,9 @@ Obj *device_lib_function(Token *name) {
     ps.cur_class = cls;
     restore_parser(saved);
     if (!ok) carve_throw();
-    return find_func(device_lib[i].name);
+    fn = find_func(device_lib[i].internal);
+    if (fn) fn->lib_name = device_lib[i].name;
+    return fn;
   }
   return NULL;
 }

@@ -363,7 +363,7 @@ static void expr(Printer *p, Node *n, int min) {
       args(p, self->next);
       break;
     }
-    if (n->fn) out(p, n->fn->name);
+    if (n->fn) out(p, n->fn->lib_name ? n->fn->lib_name : n->fn->name);
     else tokout(p, n->tok);
     args(p, n->args);
     break;
