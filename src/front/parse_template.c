@@ -3,6 +3,7 @@
 
 static Token *class_template_decl(Template *t);
 static Token *class_specialization(Token *head, Token *kw);
+static void bind_params(Template *t, TArg *args);
 
 /* ---------------- C++ templates (docs/cxx.md) ----------------
  * A function template is kept as its tokens. Each use with new arguments (a call in device
@@ -148,14 +149,7 @@ static void instance_body(void *ud) {
   ps.cur_ns = t->ns;
   ps.using_ns = t->usings; ps.n_using = t->nusing;
   ps.ns_aliases = t->aliases; ps.n_ns_aliases = t->naliases;
-  for (int i = 0; i < t->nparams; i++) {
-    VarScope *v = arena_alloc(sizeof(VarScope));
-    v->name = t->params[i].name;
-    v->next = ps.scope->vars;
-    ps.scope->vars = v;
-    if (t->params[i].is_type) v->type_def = c->args[i].ty;
-    else { v->enum_ty = t->params[i].vty; v->enum_val = c->args[i].val; v->tparam = true; }
-  }
+  bind_params(t, c->args);
   VarAttr attr = {0};
   Token *tok = t->decl;
   Type *base = declspec(&tok, tok, &attr);
@@ -314,6 +308,7 @@ static Token *template_decl(Token *tok) {
  * x.f(a) calls one and prints as written; a conversion operator `operator T *()` applies where an
  * initializer or assignment converts to T *. Data members, inheritance and partial
  * specializations are located errors. */
+/* the instance's scope: each type parameter names its argument, each value parameter is its value */
 static void bind_params(Template *t, TArg *args) {
   for (int i = 0; i < t->nparams; i++) {
     VarScope *v = arena_alloc(sizeof(VarScope));
