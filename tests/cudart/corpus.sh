@@ -11,7 +11,7 @@
 # print no PASS and exit 0 only when their check holds (a verdict found with a non-zero exit is
 # "wrong"); simpleCooperativeGroups prints its sums beside the expected ones and "...Done.".
 # Results (docs/results.md, issue 29): 22 of 49 programs reached their own verdict on
-# 2026-11-27 before the front-end work, 27 after (this 2-core CPU machine, TIMEOUT=120;
+# 2026-11-27 before the front-end work, 27 after, 29 after class templates (this 2-core CPU machine, TIMEOUT=120;
 # simpleMultiCopy took 111.6 s under load);
 # the 8 over 120 s have fixed large sizes and take no size argument.
 carve=$(realpath "${1:-./carve}"); shift
