@@ -1,3 +1,5 @@
+/* parse_cg.c: C++ cooperative groups, special registers and primary expressions (split from
+ * parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- C++ cooperative groups (docs/cxx.md) ----------------

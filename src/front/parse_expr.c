@@ -1,3 +1,5 @@
+/* parse_expr.c: expressions below primary, calls, builtins, the math library and __half
+ * intrinsics (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- expressions ---------------- */

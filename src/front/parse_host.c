@@ -1,3 +1,5 @@
+/* parse_host.c: host code: C99 variable-length arrays, the host runtime's prelude, launches and
+ * dim3 (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- C99 variable-length arrays (host code) ----------------

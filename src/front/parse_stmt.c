@@ -1,3 +1,5 @@
+/* parse_stmt.c: declarations inside functions and statements (split from parse.c; the parser's
+ * private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- declarations inside functions ---------------- */

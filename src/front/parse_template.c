@@ -1,3 +1,5 @@
+/* parse_template.c: C++ function and class templates, constexpr functions and the device
+ * library (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 #include <sys/resource.h>
 

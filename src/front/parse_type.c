@@ -1,3 +1,5 @@
+/* parse_type.c: declaration specifiers, struct/enum definitions, declarators and type names,
+ * initializers (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- types ---------------- */
