@@ -719,6 +719,12 @@ Node *funcall(Token **rest, Token *tok) {
   if (!vs && in_host_fn() && tok_equal(name, "printf")) vs = find_var_n("__carve_printf", 14);   /* the host's, not the device builtin */
   if (vs && vs->var && vs->var->sc == SC_FUNC) {
     Obj *fn = vs->var;
+    for (int i = fn->ncaptures - 1; i >= 0; i--) {   /* a lambda: its captures first, by reference */
+      Node *c = new_var(fn->captures[i], name);
+      c->next = call->args;
+      call->args = c;
+      call->nargs++;
+    }
     Obj *lib = fn->is_host && !fn->is_device && !in_host_fn() ? device_lib_function(name) : NULL;
     if (lib) return user_call(name, call, lib);   /* memcpy in device code: the device library's */
     if (fn->is_host && !fn->is_device && !in_host_fn())

@@ -119,7 +119,8 @@ typedef struct ParseState {
   Template *template_kernels;  /* the file's template kernels, for the warning on those never made */
   int instance_depth;
   Type *cur_class;             /* the class instance whose member functions are being parsed */
-  bool in_device_lib;          /* parsing a function of the device library (parse_template.c) */
+  bool in_device_lib;          /* parsing a function never printed on its own: the device library's, a lambda's */
+  int nlambdas;                /* the file's lambdas, for their functions' names */
 } ParseState;
 extern ParseState ps;
 
@@ -239,6 +240,9 @@ bool is_class_template(Token *tok);
 Type *class_template_type(Token **rest, Token *tok);
 Node *class_convert(Node *e, Type *to);
 Obj *device_lib_function(Token *name);
+Node *lambda_decl(Token **rest, Token *start, Token *name);
+Type *func_params(Token **rest, Token *tok, Type *ty);
+Token *skip_balanced(Token *tok);
 Token *skip_angle(Token *tok);
 Token *tnum_token(Token *at, int64_t v);
 Node *template_call(Token **rest, Token *tok, Template *t);

@@ -619,6 +619,95 @@ Obj *device_lib_function(Token *name) {
   return NULL;
 }
 
+/* ---- lambdas (docs/cxx.md) ----
+ * auto f = [&a, &b](params) -> T { body };  in device code is a device function never printed on
+ * its own, whose first parameters are references to the captured locals; f(args) calls it with
+ * the captures first. The declaration prints as written and the call as written. Captures by
+ * value ([x], [=]: C++ copies them where the lambda is declared), default captures, a lambda
+ * without `-> T`, in host code or in a template instance are located errors. */
+typedef struct { Type *ty; Token *body; Token *end; } LambdaCall;
+static void lambda_body(void *ud) {
+  LambdaCall *c = ud;
+  Scope *file = ps.scope;
+  while (file->next) file = file->next;
+  ps.scope = file;
+  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  VarAttr attr = {0};
+  attr.device = true;
+  function(&c->end, c->body, c->ty, &attr);
+}
+
+Node *lambda_decl(Token **rest, Token *start, Token *name) {
+  Token *open = name->next->next;
+  if (!ps.cur_fn || in_host_fn()) error_tok(open, "unsupported C++: a lambda in host code");
+  if (ps.instance_depth) error_tok(open, "unsupported C++: a lambda in a template instance");
+  enum { MAX_CAPTURES = 16 };
+  Obj *caps[MAX_CAPTURES];
+  Token *capt[MAX_CAPTURES];
+  int ncap = 0;
+  Token *tok = open->next;
+  while (!tok_equal(tok, "]")) {
+    if (ncap) tok = skip(tok, ",");
+    if (!tok_equal(tok, "&") || tok->next->kind != TK_IDENT)
+      error_tok(tok, "unsupported C++: this capture (a lambda captures named locals by reference: [&x])");
+    tok = tok->next;
+    VarScope *v = find_var(tok);
+    if (!v || !v->var || (v->var->sc != SC_LOCAL && v->var->sc != SC_PARAM))
+      error_tok(tok, "'%.*s' is not a local variable of the function to capture", tok->len, tok->loc);
+    if (ncap == MAX_CAPTURES) error_tok(tok, "more than %d captures", MAX_CAPTURES);
+    capt[ncap] = tok;
+    caps[ncap++] = v->var;
+    tok = tok->next;
+  }
+  tok = skip(tok, "]");
+  if (!tok_equal(tok, "(")) error_tok(tok, "unsupported C++: a lambda without a parameter list");
+  Token *params = tok;
+  Token *after = skip_balanced(params);
+  while (tok_equal(after, "__device__") || tok_equal(after, "mutable")) after = after->next;
+  if (!tok_equal(after, "->")) error_tok(after, "unsupported C++: a lambda without a trailing return type ('-> T')");
+  Token *body;
+  Type *ret = typename_(&body, after->next);
+  if (!tok_equal(body, "{")) error_tok(body, "expected the lambda's body");
+  Token *dummy;
+  Type *fty = func_params(&dummy, params->next, ret);
+  Type head = {0}, *cur = &head;
+  for (int i = 0; i < ncap; i++) {
+    Type *r = copy_type(pointer_to(caps[i]->ty));
+    r->is_ref = true;
+    r->name = capt[i];
+    cur = cur->next = r;
+  }
+  cur->next = fty->params;
+  fty->params = head.next;
+  Token *nm = arena_alloc(sizeof(Token));
+  *nm = *name;
+  nm->loc = fmt("%s::lambda:%.*s:%d", ps.cur_fn->name, name->len, name->loc, ps.nlambdas++);
+  nm->len = (int)strlen(nm->loc);
+  nm->origin = name;
+  nm->macro = NULL;
+  fty->name = nm;
+  LambdaCall c = {fty, body, NULL};
+  ParserState saved = save_parser();
+  bool was = ps.in_device_lib;
+  ps.in_device_lib = true;
+  bool ok = carve_pcall(lambda_body, &c);
+  ps.in_device_lib = was;
+  restore_parser(saved);
+  if (!ok) carve_throw();
+  Obj *fn = find_func(tok_text(nm));
+  if (!fn) error_tok(name, "the lambda '%.*s' did not load", name->len, name->loc);
+  fn->lib_name = tok_text(name);
+  fn->ncaptures = ncap;
+  fn->captures = arena_alloc(sizeof(Obj *) * (size_t)ncap + 1);
+  memcpy(fn->captures, caps, sizeof(Obj *) * (size_t)ncap);
+  push_scope(tok_text(name))->var = fn;
+  *rest = skip(c.end, ";");
+  Node *n = new_node(ND_NULL_STMT, start);
+  n->end_tok = *rest;
+  return n;
+}
+
 /* template __global__ void k<256, float>(float *);  (an explicit instantiation) */
 static Token *explicit_instantiation(Token *tok) {
   Token *at = tok;

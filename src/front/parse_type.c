@@ -300,7 +300,7 @@ Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
 
 
 /* func-params = ("void" | param ("," param)* ("," "...")?)? ")" */
-static Type *func_params(Token **rest, Token *tok, Type *ty) {
+Type *func_params(Token **rest, Token *tok, Type *ty) {
   Type *fn = func_type(ty);
   if (tok_equal(tok, "void") && tok_equal(tok->next, ")")) { *rest = tok->next->next; return fn; }
   /* in the arena: array counts parsed meanwhile see the parameters so far (vla_param_head) */

@@ -243,6 +243,17 @@ static void number(Printer *p, Node *n) {
   if (n->ty->size == 8) out(p, "ll");
 }
 
+/* the tokens from `from` up to `end` (not included), as written: one line, a space where the
+ * source had one or two words meet */
+static void raw_tokens(Printer *p, Token *from, Token *end) {
+  for (Token *t = from; t && t != end && t->kind != TK_EOF; t = t->next) {
+    bool word = t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM;
+    bool prev_word = t != from && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD || t->prev->kind == TK_NUM);
+    if (t != from && (t->has_space || t->at_bol || (word && prev_word))) out(p, " ");
+    tokout(p, t);
+  }
+}
+
 static void args(Printer *p, Node *a) {
   out(p, "(");
   for (; a; a = a->next) {
@@ -365,7 +376,11 @@ static void expr(Printer *p, Node *n, int min) {
     }
     if (n->fn) out(p, n->fn->lib_name ? n->fn->lib_name : n->fn->name);
     else tokout(p, n->tok);
-    args(p, n->args);
+    {
+      Node *a = n->args;
+      for (int i = 0; n->fn && i < n->fn->ncaptures && a; i++) a = a->next;   /* a lambda's captures are not written */
+      args(p, a);
+    }
     break;
   case ND_COND:
     expr(p, n->cond, P_LOGOR);
@@ -528,7 +543,10 @@ static void stmt(Printer *p, Node *n) {
     return;
   case ND_DECL: var_decl(p, n, true); out(p, ";"); return;
   case ND_EXPR_STMT: expr(p, n->lhs, P_COMMA); out(p, ";"); return;
-  case ND_NULL_STMT: out(p, ";"); return;
+  case ND_NULL_STMT:
+    if (n->end_tok) { raw_tokens(p, n->tok, n->end_tok); return; }   /* a lambda's declaration, as written */
+    out(p, ";");
+    return;
   case ND_PRAGMA: pragma_line(p, n->pragma); return;
   case ND_RETURN:
     out(p, "return");
@@ -737,12 +755,7 @@ void print_program(Buf *b, Program *prog) {
       break;
     case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, local_name(&p, it->name), true); out(&p, ";\n"); break;
     case TOP_RAW:
-      for (Token *t = it->tok; t && t != it->end && t->kind != TK_EOF; t = t->next) {
-        bool word = t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM;
-        bool prev_word = t != it->tok && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD || t->prev->kind == TK_NUM);
-        if (t != it->tok && (t->has_space || t->at_bol || (word && prev_word))) out(&p, " ");
-        tokout(&p, t);
-      }
+      raw_tokens(&p, it->tok, it->end);
       out(&p, it->end && it->end->prev && tok_equal(it->end->prev, ";") ? "\n" : ";\n");
       break;
     case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;
