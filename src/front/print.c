@@ -309,7 +309,13 @@ static void cg_call(Printer *p, Node *n) {
   expr(p, n->args, P_POSTFIX);
   outf(p, ".%.*s(", n->tok->len, n->tok->loc);
   Node *low = n->lhs;
-  if (low->kind == ND_CALL && (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP || low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
+  if (low->kind == ND_CALL && low->builtin == BI_MAKE_VECTOR && low->args && low->args->kind == ND_CALL) {
+    /* a vector shuffled by components: the value is the first component's object */
+    Node *first = low->args;
+    expr(p, first->args->next->lhs, P_ASSIGN);
+    out(p, ", ");
+    expr(p, first->args->next->next, P_ASSIGN);
+  } else if (low->kind == ND_CALL && (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP || low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
     expr(p, low->args->next, P_ASSIGN);
     out(p, ", ");
     expr(p, low->args->next->next, P_ASSIGN);
