@@ -3,6 +3,7 @@
  * macro expands to <NAME> (searched in -I) or to "NAME" (searched beside the file, then -I). */
 #pragma carve launch k grid(1) block(32)
 #pragma carve arg a = float[32] : random(2, -1, 1)
+#pragma carve arg b = float[32] : zeros out
 #define SCALE_HEADER <scale_cfg.h>
 #include SCALE_HEADER
 #define QUOTED_HEADER "inc/scale_cfg.h"
@@ -10,8 +11,8 @@
 #ifndef CFG_SCALE
 #error the header named by the macro was not read
 #endif
-__global__ void k(float *a) {
+__global__ void k(const float *a, float *b) {
   float x = a[threadIdx.x];
-  a[threadIdx.x] = CFG_SCALE * x;
-  assert(a[threadIdx.x] == 3.0f * x);
+  b[threadIdx.x] = CFG_SCALE * x;
+  assert(b[threadIdx.x] == 3.0f * x);
 }
