@@ -235,7 +235,8 @@ static void test_spec_overflow(void) {
 
 /* the C++ corpus (tests/cxx): each loads without errors and its print loads and is stable */
 static void test_cxx_round_trip(void) {
-  const char *files[] = {"template_reduce.cu", "cg_reduce.cu", "namespaced.cu", "half_axpy.cu", "include_angle.cu"};
+  const char *files[] = {"template_reduce.cu", "cg_reduce.cu", "namespaced.cu", "half_axpy.cu", "include_angle.cu",
+                         "class_template.cu", "reduce_add_sync.cu", "device_memcpy.cu", "include_macro.cu"};
   const char *dirs[] = {"tests/cxx/inc"};
   PPOptions opt = {.include_dirs = dirs, .n_include_dirs = 1};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
@@ -294,10 +295,47 @@ static void test_cxx_templates_print(void) {
   round_trip("template unroll", p);
 }
 
+/* class templates (docs/cxx.md): instances made where device code uses them, the specialization
+ * chosen, member functions lowered to functions taking the object's address and printed as the
+ * call written; the template printed from its tokens; what is not done is a located error */
+static void test_cxx_class_templates(void) {
+  Program *p = load_text(
+    "template <typename T> struct Sh { __device__ T *get() { extern __shared__ T s_t[]; return s_t; } };\n"
+    "template <> struct Sh<int> { __device__ int *get() { extern __shared__ int s_i[]; return s_i + 1; } };\n"
+    "template <class T> struct Cv { __device__ operator T *() { extern __shared__ int m[]; return (T *)m; } };\n"
+    "template <class T> struct Unused { T x; };\n"
+    "__global__ void k(float *a, int *b) {\n"
+    "  Sh<float> f; Sh<int> i;\n"
+    "  float *p = f.get(); int *q = i.get(); float *r = Cv<float>();\n"
+    "  a[0] = p[0] + r[0]; b[0] = q[0];\n}\n", NULL);
+  CHECK(p && diag_errors == 0, "class templates load:\n%s", diag_text);
+  if (!p) return;
+  Obj *fget = NULL, *iget = NULL, *conv = NULL;
+  for (Obj *o = p->funcs; o; o = o->next) {
+    if (!strcmp(o->name, "Sh<float>::get")) fget = o;
+    if (!strcmp(o->name, "Sh<int>::get")) iget = o;
+    if (!strcmp(o->name, "Cv<float>::operator float *")) conv = o;
+  }
+  CHECK(fget && iget && conv && fget->member && !strcmp(fget->member, "get") && fget->params && !strcmp(fget->params->name, "this"),
+        "members are functions Name<args>::f with 'this' first");
+  CHECK(iget && iget->body && strstr(print_text(p), "return s_i + 1;"), "the specialization Sh<int> is the one parsed");
+  char *t = print_text(p);
+  CHECK(strstr(t, "template <typename T> struct Sh {") && strstr(t, "template <> struct Sh<int> {") && strstr(t, "template <class T> struct Unused { T x; };") &&
+        strstr(t, "Sh<float> f;") && strstr(t, "float *p = f.get();") && strstr(t, "int *q = i.get();") && strstr(t, "float *r = Cv<float>();") &&
+        !strstr(t, "Sh<float>::get") && !strstr(t, "this"), "printed as written:\n%s", t);
+  round_trip("class templates", p);
+  p = load_text("template <class T> struct V { T x; };\n__global__ void k(float *a) { V<float> v; a[0] = 1; }\n", NULL);
+  CHECK(strstr(diag_text, "t.cu:1:33: error: unsupported C++: data members of a class template (member functions are)") &&
+        strstr(diag_text, "t.cu:2:31: note: in the instance 'V<float>' of the class template, required here"), "data members: a located error:\n%s", diag_text);
+  p = load_text("template <class T> struct W : T { };\n__global__ void k(float *a) { W<float> w; a[0] = 1; }\n", NULL);
+  CHECK(strstr(diag_text, "t.cu:1:29: error: unsupported C++: inheritance") != NULL, "inheritance: a located error:\n%s", diag_text);
+}
+
 int main(void) {
   test_examples_round_trip();
   test_fuzz_regressions();
   test_host_code_skipped();
+  test_cxx_class_templates();
   test_macro_locations();
   test_include_and_defines();
   test_pragma_unroll();

@@ -288,6 +288,11 @@ struct Obj {
   bool is_constexpr;
   Token *tmpl_head;    /* a template instance: the primary's `template` token (printed as an
                         * explicit specialization `template<> ... name<ARGS>(...)`) */
+  const char *member;  /* a member function of a class template's instance: its own name ("getPointer",
+                        * "operator float *"); the object's address is the first argument (docs/cxx.md) */
+  bool class_temp;     /* the hidden local of a temporary `Name<args>()` (printed as written) */
+  const char *lib_name;   /* a function of carve's device library, or a lambda: the name its calls print */
+  Obj **captures; int ncaptures;   /* a lambda: the locals it captures by reference, its first arguments */
   /* host programs */
   bool is_host_lib;    /* declared by the host prelude: carve's host runtime implements it */
   const char *unread;  /* a definition that did not parse: "FILE:LINE:COL: its error" (a call's fault names it) */

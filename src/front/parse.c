@@ -544,7 +544,9 @@ void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn->is_forceinline = attr->forceinline;
   fn->launch_bounds[0] = attr->launch_bounds[0];
   fn->launch_bounds[1] = attr->launch_bounds[1];
-  if (consume(rest, tok, ";")) { add_item(TOP_FUNC, fn, NULL, NULL, name); return; }
+  /* a member is printed inside its class template, the device library not at all */
+  bool member = ps.cur_class != NULL || ps.in_device_lib;
+  if (consume(rest, tok, ";")) { if (!member) add_item(TOP_FUNC, fn, NULL, NULL, name); return; }
   if (!tok_equal(tok, "{")) {
     if (tok->kind == TK_EOF && tok->prev) error_after(tok->prev, fmt("expected '{' or ';' after the declaration of '%s'", fname));
     error_tok(tok, "expected '{' or ';' after the declaration of '%s'", fname);
@@ -576,7 +578,7 @@ void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn->body = compound_stmt(rest, tok->next);
   if (host) vla_function_end(fn->body);
   leave_scope();
-  add_item(TOP_FUNC, fn, NULL, NULL, name);
+  if (!member) add_item(TOP_FUNC, fn, NULL, NULL, name);
   ps.cur_fn = NULL;
 }
 

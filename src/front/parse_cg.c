@@ -1,3 +1,5 @@
+/* parse_cg.c: C++ cooperative groups, special registers and primary expressions (split from
+ * parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- C++ cooperative groups (docs/cxx.md) ----------------
@@ -157,6 +159,34 @@ static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, N
   for (int i = 0; n > 0 && i < 4; i++)
     if (!strcmp(m, shfl[i][0])) {
       if (nargs != 2) error_tok(t, "'%s' takes 2 arguments, %d given", shfl[i][0], nargs);
+      add_type(args);
+      Type *vt = args->ty;
+      while (vt && !(vt->is_vector && vt->tag && vt->members)) vt = vt->origin;
+      if (vt) {   /* a vector (cooperative groups shuffle any type): each component, make_T of them */
+        if (has_side_effect(args) || has_side_effect(args->next))
+          error_tok(args->tok, "unsupported: shuffling a vector whose value or lane has side effects (each component evaluates them)");
+        Token *mk = arena_alloc(sizeof(Token));
+        *mk = *t;
+        mk->kind = TK_IDENT;
+        mk->loc = fmt("make_%s", vt->tag);
+        mk->len = (int)strlen(mk->loc);
+        mk->origin = t;
+        mk->macro = NULL;
+        Node *call = new_node(ND_CALL, mk), **pp = &call->args;
+        for (Member *mb = vt->members; mb; mb = mb->next) {
+          Node *v = clone_node(args), *lane = clone_node(args->next);
+          Node *comp = new_node(ND_MEMBER, v->tok);
+          comp->lhs = v;
+          comp->member = mb;
+          comp->ty = mb->ty;
+          comp->next = lane;
+          lane->next = NULL;
+          *pp = cg_lowered(t, m, n, comp, 2, obj);
+          pp = &(*pp)->next;
+          call->nargs++;
+        }
+        return make_vector_call(mk, vt, call);
+      }
       Node *c = new_node(ND_CALL, t);
       Node *mask = uconst(t, 0xffffffffu);
       mask->next = args;

@@ -1,3 +1,5 @@
+/* parse_expr.c: expressions below primary, calls, builtins, the math library and __half
+ * intrinsics (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- expressions ---------------- */
@@ -31,7 +33,12 @@ Node *assign_rhs(Token **rest, Token *tok) {
   static const struct { const char *op; NodeKind k; } ops[] = {
     {"+=", ND_ADD}, {"-=", ND_SUB}, {"*=", ND_MUL}, {"/=", ND_DIV}, {"%=", ND_MOD}, {"&=", ND_BITAND},
     {"|=", ND_BITOR}, {"^=", ND_BITXOR}, {"<<=", ND_SHL}, {">>=", ND_SHR}};
-  if (tok_equal(tok, "=")) return new_binary(ND_ASSIGN, n, assign(rest, tok->next), tok);
+  if (tok_equal(tok, "=")) {
+    Node *r = assign(rest, tok->next);
+    add_type(r);
+    if (r->ty->kind == TY_STRUCT && r->ty->typedef_name) { add_type(n); r = class_convert(r, n->ty); }   /* operator T() */
+    return new_binary(ND_ASSIGN, n, r, tok);
+  }
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
     if (tok_equal(tok, ops[i].op)) {
       Node *a = new_binary(ND_ASSIGN_OP, n, assign(rest, tok->next), tok);
@@ -113,11 +120,12 @@ static Node *cast_at(Token **rest, Token *tok) {
 }
 
 /* unary = ("+" | "-" | "*" | "&" | "!" | "~") cast | ("++" | "--") unary
- *       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix */
+ *       | "sizeof" "(" type-name ")" | "sizeof" unary | "alignof" "(" type-name ")" | postfix */
 static Node *unary_at(Token **rest, Token *tok);
 Node *unary(Token **rest, Token *tok) {
   /* prefix operators recurse; a postfix expression does not (its parentheses count in assign) */
-  static const char *prefix[] = {"+", "-", "&", "*", "!", "~", "++", "--", "sizeof", "&&", "new", "delete"};
+  static const char *prefix[] = {"+", "-", "&", "*", "!", "~", "++", "--", "sizeof", "&&", "new", "delete",
+                                 "alignof", "_Alignof", "__alignof__"};
   bool is_prefix = false;
   for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) is_prefix |= tok_equal(tok, prefix[i]);
   if (!is_prefix) return postfix(rest, tok);
@@ -137,6 +145,17 @@ static Node *unary_at(Token **rest, Token *tok) {
   if (tok_equal(tok, "++")) return vla_lower(new_unary(ND_PREINC, unary(rest, tok->next), tok));
   if (tok_equal(tok, "--")) return vla_lower(new_unary(ND_PREDEC, unary(rest, tok->next), tok));
   if (tok_equal(tok, "&&")) error_tok(tok, "unsupported: address of a label");
+  if (tok_equal(tok, "alignof") || tok_equal(tok, "_Alignof") || tok_equal(tok, "__alignof__")) {
+    /* a constant of type size_t, printed as its value (the type is known here, in an instance too) */
+    Token *open = tok->next;
+    if (!tok_equal(open, "(") || !is_typename(open->next)) error_tok(tok, "expected '(' and a type name after '%.*s'", tok->len, tok->loc);
+    Type *ty = typename_(&tok, open->next);
+    *rest = skip(tok, ")");
+    if (ty->kind == TY_VOID || ty->kind == TY_FUNC || ty->size < 0) error_tok(open, "invalid application of 'alignof' to an incomplete type '%s'", type_name(ty));
+    Node *n = new_num(ty->align, open);
+    n->ty = ty_ulong;
+    return n;
+  }
   if (tok_equal(tok, "sizeof")) {
     Node *n = new_node(ND_SIZEOF, tok);
     if (tok_equal(tok->next, "(") && is_typename(tok->next->next)) {
@@ -196,6 +215,21 @@ Node *postfix(Token **rest, Token *tok) {
       if (!st || st->kind != TY_STRUCT)
         error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base", type_name(n->ty), arrow ? "pointer to a struct" : "struct");
       if (tok->next->kind != TK_IDENT) error_tok(tok->next, "expected a member name");
+      Obj *mf = st->typedef_name && tok_equal(tok->next->next, "(")
+                    ? find_func(fmt("%s::%.*s", st->typedef_name, tok->next->len, tok->next->loc)) : NULL;
+      if (mf && mf->member) {   /* x.f(args): f(&x, args) (a class template's member function) */
+        Token *name = tok->next;
+        Node *call = new_node(ND_CALL, name);
+        Node *args = func_args(&tok, name->next->next, call);
+        Node *self = arrow ? n : new_unary(ND_ADDR, n, n->tok);
+        self->implicit = !arrow;
+        add_type(self);
+        self->next = args;
+        call->args = self;
+        call->nargs++;
+        n = user_call(name, call, mf);
+        continue;
+      }
       Member *m = find_member(st, tok_text(tok->next));
       if (!m) error_tok(tok->next, "no member named '%.*s' in '%s'", tok->next->len, tok->next->loc, type_name(st));
       Node *mn = new_node(ND_MEMBER, tok);
@@ -685,6 +719,14 @@ Node *funcall(Token **rest, Token *tok) {
   if (!vs && in_host_fn() && tok_equal(name, "printf")) vs = find_var_n("__carve_printf", 14);   /* the host's, not the device builtin */
   if (vs && vs->var && vs->var->sc == SC_FUNC) {
     Obj *fn = vs->var;
+    for (int i = fn->ncaptures - 1; i >= 0; i--) {   /* a lambda: its captures first, by reference */
+      Node *c = new_var(fn->captures[i], name);
+      c->next = call->args;
+      call->args = c;
+      call->nargs++;
+    }
+    Obj *lib = fn->is_host && !fn->is_device && !in_host_fn() ? device_lib_function(name) : NULL;
+    if (lib) return user_call(name, call, lib);   /* memcpy in device code: the device library's */
     if (fn->is_host && !fn->is_device && !in_host_fn())
       error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
     if (fn->is_host_lib) symbol_arg(fn, call);
@@ -705,6 +747,13 @@ Node *funcall(Token **rest, Token *tok) {
   if (tok_equal(name, "sincos")) return sincos_call(name, call, false);
   const MathFn *mf = find_math(name->loc, name->len);
   if (mf) return math_call(name, mf, call);
+  Obj *lib = in_host_fn() ? NULL : device_lib_function(name);
+  if (lib) {
+    Node *a1 = call->nargs == 2 ? call->args->next : NULL;
+    bool u = a1 && a1->ty && is_integer(a1->ty) && a1->ty->is_unsigned && a1->ty->size == 4;
+    Node *c = user_call(name, call, lib);
+    return u ? typed_cast(c, ty_uint) : c;   /* the unsigned overload: the same bits, its type */
+  }
   name = qualified_name;
   if (is_host_func(name))
     error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);

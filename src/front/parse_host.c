@@ -1,3 +1,5 @@
+/* parse_host.c: host code: C99 variable-length arrays, the host runtime's prelude, launches and
+ * dim3 (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- C99 variable-length arrays (host code) ----------------
@@ -104,7 +106,7 @@ static Node *decl_node(Obj *v, Node *init, Token *tok) {
 }
 
 /* a local of the current function that no name reaches */
-static Obj *hidden_local(const char *name, Type *ty, Token *tok) {
+Obj *hidden_local(const char *name, Type *ty, Token *tok) {
   Obj *o = new_obj(arena_strdup(name), ty, tok, SC_LOCAL);
   Obj **pp = &ps.cur_fn->locals;
   while (*pp) pp = &(*pp)->next_local;

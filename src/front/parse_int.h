@@ -66,7 +66,10 @@ typedef struct Template {
   struct Template *next_kernel;   /* the file's template kernels, for the warning on those never made */
   char **usings; int nusing;      /* the `using namespace` and aliases in force at the definition */
   NsAlias *aliases; int naliases;
+  bool is_class;                  /* a class template: `template <...> struct Name { member functions };` */
+  struct ClassSpec *specs;        /* its explicit specializations `template <> struct Name<args> {...}` */
 } Template;
+typedef struct ClassSpec { struct ClassSpec *next; char *name; Token *decl; } ClassSpec;   /* name "Name<args>", decl at `struct` */
 typedef struct { Type *ty; int64_t val; bool set; } TArg;
 
 typedef struct { const char *name; Builtin bi; int nargs; } BuiltinDef;   /* a builtin function's name and arity */
@@ -115,6 +118,9 @@ typedef struct ParseState {
   /* C++ templates */
   Template *template_kernels;  /* the file's template kernels, for the warning on those never made */
   int instance_depth;
+  Type *cur_class;             /* the class instance whose member functions are being parsed */
+  bool in_device_lib;          /* parsing a function never printed on its own: the device library's, a lambda's */
+  int nlambdas;                /* the file's lambdas, for their functions' names */
 } ParseState;
 extern ParseState ps;
 
@@ -193,6 +199,8 @@ Node *dim3_ctor(Token **rest, Token *tok);
 Node *dim3_declarator(Token **rest, Token *tok, Type *base);
 Node *launch_expr(Token **rest, Token *tok);
 
+Obj *hidden_local(const char *name, Type *ty, Token *tok);
+
 /* parse_stmt.c */
 bool lvalue_node(Node *n);
 Node *stmt(Token **rest, Token *tok);
@@ -228,6 +236,13 @@ Node *cg_method(Token **rest, Node *obj, Token *m);
 Node *primary(Token **rest, Token *tok);
 
 /* parse_template.c */
+bool is_class_template(Token *tok);
+Type *class_template_type(Token **rest, Token *tok);
+Node *class_convert(Node *e, Type *to);
+Obj *device_lib_function(Token *name);
+Node *lambda_decl(Token **rest, Token *start, Token *name);
+Type *func_params(Token **rest, Token *tok, Type *ty);
+Token *skip_balanced(Token *tok);
 Token *skip_angle(Token *tok);
 Token *tnum_token(Token *at, int64_t v);
 Node *template_call(Token **rest, Token *tok, Template *t);

@@ -1,3 +1,5 @@
+/* parse_stmt.c: declarations inside functions and statements (split from parse.c; the parser's
+ * private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- declarations inside functions ---------------- */
@@ -208,7 +210,7 @@ static int parse_unroll(Token *p) {
 }
 
 /* past balanced brackets starting at an opening one */
-static Token *skip_balanced(Token *tok) {
+Token *skip_balanced(Token *tok) {
   int depth = 0;
   for (; tok->kind != TK_EOF; tok = tok->next) {
     if (tok_equal(tok, "{") || tok_equal(tok, "(") || tok_equal(tok, "[")) depth++;
@@ -290,7 +292,33 @@ static Node *stmt_at(Token **rest, Token *tok) {
       if (ps.cur_fn->ty->return_ty->kind != TY_VOID) error_tok(tok, "non-void function '%s' should return a value", ps.cur_fn->name);
       return n;
     }
-    Node *e = expr(&tok, tok->next);
+    Node *e;
+    if (tok_equal(tok->next, "{") && tok_equal(tok->next->next, "}")) {   /* return {}; the result value-initialized */
+      Token *at = tok->next;
+      Type *rt = unqual(ps.cur_fn->ty->return_ty);
+      Type *vt = ps.cur_fn->ty->return_ty;
+      while (vt && !(vt->is_vector && vt->tag && vt->members)) vt = vt->origin;
+      if (vt) {   /* make_uint4(0, 0, 0, 0) */
+        rt = vt;
+        Token *mk = arena_alloc(sizeof(Token));
+        *mk = *at;
+        mk->kind = TK_IDENT;
+        mk->loc = fmt("make_%s", rt->tag);
+        mk->len = (int)strlen(mk->loc);
+        mk->origin = at;
+        mk->macro = NULL;
+        Node *call = new_node(ND_CALL, mk), **pp = &call->args;
+        for (Member *m = rt->members; m; m = m->next) { *pp = new_num(0, tnum_token(at, 0)); pp = &(*pp)->next; call->nargs++; }
+        e = make_vector_call(mk, rt, call);
+      } else if (is_numeric(rt) || rt->kind == TY_PTR) {
+        e = new_num(0, tnum_token(at, 0));
+      } else {
+        error_tok(at, "unsupported C++: 'return {}' of type '%s'", type_name(rt));
+      }
+      tok = at->next->next;
+    } else {
+      e = expr(&tok, tok->next);
+    }
     add_type(e);
     if (ps.cur_fn->ty->return_ty->kind == TY_VOID) error_tok(e->tok, "void function '%s' should not return a value", ps.cur_fn->name);
     Node *fake = new_node(ND_VAR, e->tok);
@@ -448,9 +476,14 @@ Node *compound_stmt(Token **rest, Token *tok) {
     if (tok->kind == TK_EOF) error_tok(n->tok, "'{' is never closed");
     if (is_typename(tok) && !tok_equal(tok->next, ":") && !(find_typedef(tok) && tok_equal(tok->next, "("))) {
       VarAttr attr = {0};
+      Token *start = tok;
       Type *base = declspec(&tok, tok, &attr);
       if (tok_equal(tok, ";") && !attr.is_typedef) { tok = tok->next; continue; } /* struct definition */
-      cur->next = declaration(&tok, tok, base, &attr);
+      if (is_auto(base) && tok->kind == TK_IDENT && tok_equal(tok->next, "=") && tok_equal(tok->next->next, "[")) {
+        cur->next = lambda_decl(&tok, start, tok);   /* auto f = [&x](params) -> T { ... }; */
+      } else {
+        cur->next = declaration(&tok, tok, base, &attr);
+      }
     } else {
       cur->next = stmt(&tok, tok);
     }

@@ -1,5 +1,11 @@
+/* parse_template.c: C++ function and class templates, constexpr functions and the device
+ * library (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 #include <sys/resource.h>
+
+static Token *class_template_decl(Template *t);
+static Token *class_specialization(Token *head, Token *kw);
+static void bind_params(Template *t, TArg *args);
 
 /* ---------------- C++ templates (docs/cxx.md) ----------------
  * A function template is kept as its tokens. Each use with new arguments (a call in device
@@ -145,14 +151,7 @@ static void instance_body(void *ud) {
   ps.cur_ns = t->ns;
   ps.using_ns = t->usings; ps.n_using = t->nusing;
   ps.ns_aliases = t->aliases; ps.n_ns_aliases = t->naliases;
-  for (int i = 0; i < t->nparams; i++) {
-    VarScope *v = arena_alloc(sizeof(VarScope));
-    v->name = t->params[i].name;
-    v->next = ps.scope->vars;
-    ps.scope->vars = v;
-    if (t->params[i].is_type) v->type_def = c->args[i].ty;
-    else { v->enum_ty = t->params[i].vty; v->enum_val = c->args[i].val; v->tparam = true; }
-  }
+  bind_params(t, c->args);
   VarAttr attr = {0};
   Token *tok = t->decl;
   Type *base = declspec(&tok, tok, &attr);
@@ -172,7 +171,8 @@ static void instance_body(void *ud) {
 }
 
 /* the instance of t for args (defaults filled in), parsed once */
-static Obj *instantiate(Template *t, TArg *args, Token *at) {
+/* the arguments not written or deduced: the parameters' defaults */
+static void fill_template_defaults(Template *t, TArg *args, Token *at) {
   for (int i = 0; i < t->nparams; i++) {
     if (args[i].set) continue;
     if (!t->params[i].deflt)
@@ -182,6 +182,10 @@ static Obj *instantiate(Template *t, TArg *args, Token *at) {
     else args[i].val = const_expr(&d, d);
     args[i].set = true;
   }
+}
+
+static Obj *instantiate(Template *t, TArg *args, Token *at) {
+  fill_template_defaults(t, args, at);
   for (int i = 0; i < t->nparams; i++)
     if (t->params[i].is_type && (args[i].ty->kind == TY_VOID || has_auto(args[i].ty)) )
       error_tok(at, "template argument '%s' of '%s' cannot be '%s'", t->params[i].name, t->name, type_name(args[i].ty));
@@ -213,6 +217,15 @@ static Obj *instantiate(Template *t, TArg *args, Token *at) {
 /* name<ARGS>(...) or name(...) where name is a function template */
 Node *template_call(Token **rest, Token *tok, Template *t) {
   Token *name = tok;
+  if (t->is_class) {   /* Name<args>(): a temporary, a hidden local printed as written */
+    Type *ct = class_template_type(&tok, tok);
+    if (!ps.cur_fn) error_tok(name, "unsupported C++: a temporary of class type outside a function");
+    tok = skip(skip(tok, "("), ")");
+    Obj *o = hidden_local("__carve_tmp", ct, name);
+    o->class_temp = true;
+    *rest = tok;
+    return new_var(o, name);
+  }
   TArg args[MAX_TPARAMS] = {{0}};
   tok = tok->next;
   if (tok_equal(tok, "<")) tok = template_args(tok, t, args);
@@ -256,8 +269,8 @@ static Token *template_decl(Token *tok) {
     }
   }
   t->decl = tok = tok->next;
-  if (tok_equal(tok, "struct") || tok_equal(tok, "class") || tok_equal(tok, "union"))
-    error_tok(tok, "unsupported C++: class templates (carve instantiates function templates)");
+  if (tok_equal(tok, "union")) error_tok(tok, "unsupported C++: union templates");
+  if (tok_equal(tok, "struct") || tok_equal(tok, "class")) return class_template_decl(t);
   Token *prev = NULL;
   for (; tok->kind != TK_EOF && !tok_equal(tok, "(") && !tok_equal(tok, ";") && !tok_equal(tok, "{"); prev = tok, tok = tok->next)
     if (tok_equal(tok, "__global__")) t->is_kernel = true;
@@ -287,6 +300,414 @@ static Token *template_decl(Token *tok) {
   return end;
 }
 
+/* ---- class templates (docs/cxx.md) ----
+ * template <class T> struct Name { member functions }; is kept as its tokens and printed as
+ * written (a TOP_RAW item), as are its explicit specializations `template <> struct Name<int>
+ * {...}`. `Name<args>` used as a type in device code makes the instance: an empty struct whose
+ * type name is "Name<args>", whose member functions are functions "Name<args>::f" taking the
+ * object's address first, parsed from the explicit specialization for those arguments when there
+ * is one, else from the template with its parameters bound (as a function template's instance).
+ * x.f(a) calls one and prints as written; a conversion operator `operator T *()` applies where an
+ * initializer or assignment converts to T *. Data members, inheritance and partial
+ * specializations are located errors. */
+/* the instance's scope: each type parameter names its argument, each value parameter is its value */
+static void bind_params(Template *t, TArg *args) {
+  for (int i = 0; i < t->nparams; i++) {
+    VarScope *v = arena_alloc(sizeof(VarScope));
+    v->name = t->params[i].name;
+    v->next = ps.scope->vars;
+    ps.scope->vars = v;
+    if (t->params[i].is_type) v->type_def = args[i].ty;
+    else { v->enum_ty = t->params[i].vty; v->enum_val = args[i].val; v->tparam = true; }
+  }
+}
+
+/* the file-scope item of a class template or specialization: its tokens, printed as written */
+static Token *class_raw_item(Token *head, Token *decl) {
+  Token *end = skip_declaration(decl);
+  add_item(TOP_RAW, NULL, NULL, NULL, head);
+  ps.last_item->end = end;
+  return end;
+}
+
+static Token *class_template_decl(Template *t) {
+  Token *name = t->decl->next;
+  if (name->kind != TK_IDENT) error_tok(name, "expected the class template's name");
+  if (tok_equal(name->next, "<")) error_tok(name->next, "unsupported C++: partial specialization");
+  t->is_class = true;
+  t->fname = name;
+  t->ns = ps.cur_ns;
+  t->nusing = ps.n_using;
+  t->usings = arena_alloc(sizeof(char *) * (size_t)(ps.n_using + 1));
+  if (ps.n_using) memcpy(t->usings, ps.using_ns, sizeof(char *) * (size_t)ps.n_using);
+  t->naliases = ps.n_ns_aliases;
+  t->aliases = arena_alloc(sizeof(NsAlias) * (size_t)(ps.n_ns_aliases + 1));
+  if (ps.n_ns_aliases) memcpy(t->aliases, ps.ns_aliases, sizeof(NsAlias) * (size_t)ps.n_ns_aliases);
+  t->local = tok_text(name);
+  t->name = ns_qualify(t->local);
+  Token *end = class_raw_item(t->head, t->decl);
+  VarScope *prior = find_global_n(t->name, (int)strlen(t->name));
+  if (prior && prior->tmpl && prior->tmpl->is_class) {   /* a declaration before the definition: the definition wins */
+    if (tok_equal(name->next, "{")) { ClassSpec *specs = prior->tmpl->specs; *prior->tmpl = *t; prior->tmpl->specs = specs; }
+  } else {
+    push_global(t->name)->tmpl = t;
+  }
+  return end;
+}
+
+/* template <> struct Name<args> { ... };  (an explicit specialization, chosen for those args) */
+static Token *class_specialization(Token *head, Token *kw) {
+  Token *name = kw->next;
+  VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_var(name) : NULL;
+  if (!v || !v->tmpl || !v->tmpl->is_class) error_tok(name, "expected an explicit specialization of a class template");
+  TArg args[MAX_TPARAMS] = {{0}};
+  template_args(name->next, v->tmpl, args);
+  for (int i = 0; i < v->tmpl->nparams; i++)
+    if (!args[i].set) error_tok(name, "an explicit specialization of '%s' names every template argument", v->tmpl->name);
+  ClassSpec *s = arena_alloc(sizeof(ClassSpec));
+  s->name = instance_name(v->tmpl, args, false);
+  s->decl = kw;
+  s->next = v->tmpl->specs;
+  v->tmpl->specs = s;
+  return class_raw_item(head, kw);
+}
+
+bool is_class_template(Token *tok) {
+  if (tok->kind != TK_IDENT || !tok_equal(tok->next, "<")) return false;
+  VarScope *v = find_var(tok);
+  return v && v->tmpl && v->tmpl->is_class;
+}
+
+typedef struct { Template *t; TArg *args; Type *ty; Token *decl; bool spec; } ClassCall;
+
+/* one member function of a class instance: `[quals] type declarator [const] body` or
+ * `[quals] operator type () [const] body`, parsed as a function "Name<args>::f" whose first
+ * parameter is the object's address */
+static Token *member_function(Token *tok, Type *cls) {
+  VarAttr attr = {0};
+  Type *ty;
+  char *member;
+  bool conversion = false;
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, "(") && !tok_equal(t, ";") && !tok_equal(t, "{"); t = t->next)
+    if (tok_equal(t, "operator")) conversion = true;
+  if (conversion) {
+    for (;; tok = tok->next) {
+      if (tok_equal(tok, "__device__")) attr.device = true;
+      else if (tok_equal(tok, "__host__")) attr.host = true;
+      else if (tok_equal(tok, "__forceinline__")) attr.forceinline = true;
+      else if (!tok_equal(tok, "inline") && !tok_equal(tok, "__inline__") && !tok_equal(tok, "explicit")) break;
+    }
+    if (!tok_equal(tok, "operator")) error_tok(tok, "unsupported C++: this member");
+    Token *at = tok;
+    if (!is_typename(tok->next)) error_tok(at, "unsupported C++: operator overloading (conversion operators are)");
+    Type *to = declspec(&tok, tok->next, NULL);
+    to = pointers(&tok, tok, to);
+    tok = skip(skip(tok, "("), ")");
+    ty = func_type(to);
+    ty->name = at;
+    member = fmt("operator %s", type_name(to));
+  } else {
+    Type *base = declspec(&tok, tok, &attr);
+    ty = declarator(&tok, tok, base);
+    if (ty->kind != TY_FUNC || !ty->name)
+      error_tok(ty->name ? ty->name : tok, "unsupported C++: data members of a class template (member functions are)");
+    member = tok_text(ty->name);
+  }
+  if (tok_equal(tok, "const")) tok = tok->next;   /* a const member function: `this` points to const */
+  Token *this_tok = arena_alloc(sizeof(Token));
+  *this_tok = *ty->name;
+  this_tok->loc = "this";
+  this_tok->len = 4;
+  this_tok->origin = ty->name;
+  this_tok->macro = NULL;
+  Type *self = copy_type(pointer_to(cls));
+  self->name = this_tok;
+  self->next = ty->params;
+  ty->params = self;
+  Token *nm = arena_alloc(sizeof(Token));
+  *nm = *ty->name;
+  nm->loc = fmt("%s::%s", cls->typedef_name, member);
+  nm->len = (int)strlen(nm->loc);
+  nm->origin = ty->name;
+  nm->macro = NULL;
+  ty->name = nm;
+  Type *saved = ps.cur_class;
+  ps.cur_class = cls;
+  Token *end;
+  function(&end, tok, ty, &attr);
+  ps.cur_class = saved;
+  Obj *fn = find_func(ns_qualify(tok_text(nm)));
+  if (fn) fn->member = member;
+  return end;
+}
+
+static void class_body(void *ud) {
+  ClassCall *c = ud;
+  Template *t = c->t;
+  Scope *file = ps.scope;
+  while (file->next) file = file->next;
+  ps.scope = arena_alloc(sizeof(Scope));
+  ps.scope->next = file;
+  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  ps.cur_ns = t->ns;
+  ps.using_ns = t->usings; ps.n_using = t->nusing;
+  ps.ns_aliases = t->aliases; ps.n_ns_aliases = t->naliases;
+  if (!c->spec) bind_params(t, c->args);
+  Token *tok = c->decl->next->next;   /* past `struct Name` */
+  if (tok_equal(tok, "<")) {           /* a specialization's arguments */
+    int depth = 0;
+    for (; tok->kind != TK_EOF; tok = tok->next) {
+      if (tok_equal(tok, "<")) depth++;
+      else if (tok_equal(tok, ">") && --depth == 0) break;
+      else if (tok_equal(tok, ">>") && (depth -= 2) <= 0) break;
+    }
+    tok = tok->next;
+  }
+  if (tok_equal(tok, ":")) error_tok(tok, "unsupported C++: inheritance");
+  if (tok_equal(tok, ";")) error_tok(c->decl, "'%s' is declared but never defined", c->ty->typedef_name);
+  tok = skip(tok, "{");
+  while (!tok_equal(tok, "}")) {
+    if (tok->kind == TK_EOF) error_tok(tok, "expected '}' at the end of the class");
+    if ((tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected")) && tok_equal(tok->next, ":")) {
+      tok = tok->next->next;
+      continue;
+    }
+    if (tok_equal(tok, ";")) { tok = tok->next; continue; }
+    tok = member_function(tok, c->ty);
+  }
+}
+
+/* Name<args> as a type: the instance, made on first use */
+Type *class_template_type(Token **rest, Token *tok) {
+  Token *at = tok;
+  Template *t = find_var(tok)->tmpl;
+  TArg args[MAX_TPARAMS] = {{0}};
+  *rest = template_args(tok->next, t, args);
+  fill_template_defaults(t, args, at);
+  char *full = instance_name(t, args, false);
+  VarScope *have = find_global_n(full, (int)strlen(full));
+  if (have && have->type_def) return have->type_def;
+  if (ps.instance_depth >= MAX_INSTANCE_DEPTH || stack_half_used())
+    error_tok(at, "template instances nested too deeply instantiating '%s' (docs/limits.md)", full);
+  Type *ty = struct_type();
+  ty->size = 1;   /* C++: an empty class takes one byte */
+  ty->typedef_name = full;
+  VarScope *vs = push_global(full);
+  vs->type_def = ty;
+  ClassCall c = {t, args, ty, t->decl, false};
+  for (ClassSpec *s = t->specs; s; s = s->next)
+    if (!strcmp(s->name, full)) { c.decl = s->decl; c.spec = true; }
+  ParserState saved = save_parser();
+  char **su = ps.using_ns; int sn = ps.n_using;
+  NsAlias *sa = ps.ns_aliases; int sna = ps.n_ns_aliases;
+  ps.instance_depth++;
+  bool ok = carve_pcall(class_body, &c);
+  ps.instance_depth--;
+  restore_parser(saved);
+  ps.using_ns = su; ps.n_using = sn; ps.ns_aliases = sa; ps.n_ns_aliases = sna;
+  if (!ok) {
+    vs->type_def = NULL;
+    note_tok(at, "in the instance '%s' of the class template, required here", full);
+    carve_throw();
+  }
+  return ty;
+}
+
+/* e (a class instance's value) converted to `to` by the class's conversion operator: a call of
+ * "Name<args>::operator T" on e's address, the one returning `to` exactly, else the only one;
+ * anything else unchanged */
+Node *class_convert(Node *e, Type *to) {
+  add_type(e);
+  Type *ct = e->ty;
+  if (ct->kind != TY_STRUCT || !ct->typedef_name || !to || to->kind == TY_STRUCT) return e;
+  Obj *exact = NULL, *any = NULL;
+  int n = 0;
+  size_t len = strlen(ct->typedef_name);
+  for (Obj *f = ps.prog->funcs; f; f = f->next) {
+    if (!f->member || strncmp(f->member, "operator ", 9) || strncmp(f->name, ct->typedef_name, len) || strncmp(f->name + len, "::", 2)) continue;
+    Type *r = f->ty->return_ty;
+    if (same_type(unqual(r), unqual(to)) && (r->kind != TY_PTR || (r->base->qual & Q_CONST) == (to->base->qual & Q_CONST))) exact = f;
+    any = f;
+    n++;
+  }
+  Obj *fn = exact ? exact : n == 1 ? any : NULL;
+  if (!fn) {
+    if (n) error_tok(e->tok, "no conversion operator of '%s' returns '%s'", ct->typedef_name, type_name(to));
+    return e;
+  }
+  Node *call = new_node(ND_CALL, e->tok);
+  Node *self = new_unary(ND_ADDR, e, e->tok);
+  self->implicit = true;
+  add_type(self);
+  call->args = self;
+  call->nargs = 1;
+  call->implicit = false;
+  return user_call(e->tok, call, fn);
+}
+
+/* ---- the device library: CUDA intrinsics carve writes in CUDA C ----
+ * A function here is parsed from its text on the first call in a program, as a device function
+ * that is never printed (no top-level item: the print keeps the call as written, which nvcc
+ * compiles to the intrinsic). Its cost in analyze and estimate is that of the text, not of the
+ * one instruction the GPU runs. */
+static const struct { const char *name, *internal, *text; } device_lib[] = {
+  /* sm_80's __reduce_add_sync (int; the unsigned overload is the same sum, its type restored by
+   * the caller): every lane of mask reads every other's value, in lane order */
+  {"__reduce_add_sync", "__reduce_add_sync",
+   "__device__ int __reduce_add_sync(unsigned int mask, int value) {\n"
+   "  int sum = 0;\n"
+   "  for (int lane = 0; lane < 32; lane++)\n"
+   "    if (mask >> lane & 1u) sum += __shfl_sync(mask, value, lane);\n"
+   "  return sum;\n"
+   "}\n"},
+  /* memcpy and memset in device code (CUDA's device runtime has both; the host's are the host
+   * runtime's): byte by byte */
+  {"memcpy", "__carve_device_memcpy",
+   "__device__ void *__carve_device_memcpy(void *dst, const void *src, unsigned long n) {\n"
+   "  unsigned char *d = (unsigned char *)dst;\n"
+   "  const unsigned char *s = (const unsigned char *)src;\n"
+   "  for (unsigned long i = 0; i < n; i++) d[i] = s[i];\n"
+   "  return dst;\n"
+   "}\n"},
+  {"memset", "__carve_device_memset",
+   "__device__ void *__carve_device_memset(void *dst, int c, unsigned long n) {\n"
+   "  unsigned char *d = (unsigned char *)dst;\n"
+   "  for (unsigned long i = 0; i < n; i++) d[i] = (unsigned char)c;\n"
+   "  return dst;\n"
+   "}\n"},
+};
+
+typedef struct { const char *text; } LibCall;
+static void device_lib_body(void *ud) {
+  LibCall *c = ud;
+  Token *tok = tokenize_string("<carve device library>", c->text);
+  convert_pp_tokens(tok);
+  Scope *file = ps.scope;
+  while (file->next) file = file->next;
+  ps.scope = file;
+  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  ps.cur_ns = NULL;
+  VarAttr attr = {0};
+  Type *base = declspec(&tok, tok, &attr);
+  Type *ty = declarator(&tok, tok, base);
+  Token *end;
+  function(&end, tok, ty, &attr);
+}
+
+/* the device library's function `name`, parsed on its first use; NULL if there is none */
+Obj *device_lib_function(Token *name) {
+  for (size_t i = 0; i < sizeof device_lib / sizeof *device_lib; i++) {
+    if (!tok_equal(name, device_lib[i].name)) continue;
+    Obj *fn = find_func(device_lib[i].internal);
+    if (fn) return fn;
+    LibCall c = {device_lib[i].text};
+    ParserState saved = save_parser();
+    Type *cls = ps.cur_class;
+    ps.cur_class = NULL;
+    ps.in_device_lib = true;
+    bool ok = carve_pcall(device_lib_body, &c);
+    ps.in_device_lib = false;
+    ps.cur_class = cls;
+    restore_parser(saved);
+    if (!ok) carve_throw();
+    fn = find_func(device_lib[i].internal);
+    if (fn) fn->lib_name = device_lib[i].name;
+    return fn;
+  }
+  return NULL;
+}
+
+/* ---- lambdas (docs/cxx.md) ----
+ * auto f = [&a, &b](params) -> T { body };  in device code is a device function never printed on
+ * its own, whose first parameters are references to the captured locals; f(args) calls it with
+ * the captures first. The declaration prints as written and the call as written. Captures by
+ * value ([x], [=]: C++ copies them where the lambda is declared), default captures, a lambda
+ * without `-> T`, in host code or in a template instance are located errors. */
+typedef struct { Type *ty; Token *body; Token *end; } LambdaCall;
+static void lambda_body(void *ud) {
+  LambdaCall *c = ud;
+  Scope *file = ps.scope;
+  while (file->next) file = file->next;
+  ps.scope = file;
+  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  VarAttr attr = {0};
+  attr.device = true;
+  function(&c->end, c->body, c->ty, &attr);
+}
+
+Node *lambda_decl(Token **rest, Token *start, Token *name) {
+  Token *open = name->next->next;
+  if (!ps.cur_fn || in_host_fn()) error_tok(open, "unsupported C++: a lambda in host code");
+  if (ps.instance_depth) error_tok(open, "unsupported C++: a lambda in a template instance");
+  enum { MAX_CAPTURES = 16 };
+  Obj *caps[MAX_CAPTURES];
+  Token *capt[MAX_CAPTURES];
+  int ncap = 0;
+  Token *tok = open->next;
+  while (!tok_equal(tok, "]")) {
+    if (ncap) tok = skip(tok, ",");
+    if (!tok_equal(tok, "&") || tok->next->kind != TK_IDENT)
+      error_tok(tok, "unsupported C++: this capture (a lambda captures named locals by reference: [&x])");
+    tok = tok->next;
+    VarScope *v = find_var(tok);
+    if (!v || !v->var || (v->var->sc != SC_LOCAL && v->var->sc != SC_PARAM))
+      error_tok(tok, "'%.*s' is not a local variable of the function to capture", tok->len, tok->loc);
+    if (ncap == MAX_CAPTURES) error_tok(tok, "more than %d captures", MAX_CAPTURES);
+    capt[ncap] = tok;
+    caps[ncap++] = v->var;
+    tok = tok->next;
+  }
+  tok = skip(tok, "]");
+  if (!tok_equal(tok, "(")) error_tok(tok, "unsupported C++: a lambda without a parameter list");
+  Token *params = tok;
+  Token *after = skip_balanced(params);
+  while (tok_equal(after, "__device__") || tok_equal(after, "mutable")) after = after->next;
+  if (!tok_equal(after, "->")) error_tok(after, "unsupported C++: a lambda without a trailing return type ('-> T')");
+  Token *body;
+  Type *ret = typename_(&body, after->next);
+  if (!tok_equal(body, "{")) error_tok(body, "expected the lambda's body");
+  Token *dummy;
+  Type *fty = func_params(&dummy, params->next, ret);
+  Type head = {0}, *cur = &head;
+  for (int i = 0; i < ncap; i++) {
+    Type *r = copy_type(pointer_to(caps[i]->ty));
+    r->is_ref = true;
+    r->name = capt[i];
+    cur = cur->next = r;
+  }
+  cur->next = fty->params;
+  fty->params = head.next;
+  Token *nm = arena_alloc(sizeof(Token));
+  *nm = *name;
+  nm->loc = fmt("%s::lambda:%.*s:%d", ps.cur_fn->name, name->len, name->loc, ps.nlambdas++);
+  nm->len = (int)strlen(nm->loc);
+  nm->origin = name;
+  nm->macro = NULL;
+  fty->name = nm;
+  LambdaCall c = {fty, body, NULL};
+  ParserState saved = save_parser();
+  bool was = ps.in_device_lib;
+  ps.in_device_lib = true;
+  bool ok = carve_pcall(lambda_body, &c);
+  ps.in_device_lib = was;
+  restore_parser(saved);
+  if (!ok) carve_throw();
+  Obj *fn = find_func(tok_text(nm));
+  if (!fn) error_tok(name, "the lambda '%.*s' did not load", name->len, name->loc);
+  fn->lib_name = tok_text(name);
+  fn->ncaptures = ncap;
+  fn->captures = arena_alloc(sizeof(Obj *) * (size_t)ncap + 1);
+  memcpy(fn->captures, caps, sizeof(Obj *) * (size_t)ncap);
+  push_scope(tok_text(name))->var = fn;
+  *rest = skip(c.end, ";");
+  Node *n = new_node(ND_NULL_STMT, start);
+  n->end_tok = *rest;
+  return n;
+}
+
 /* template __global__ void k<256, float>(float *);  (an explicit instantiation) */
 static Token *explicit_instantiation(Token *tok) {
   Token *at = tok;
@@ -306,6 +727,7 @@ static Token *explicit_instantiation(Token *tok) {
  * which is how carve prints instances): the function is that instance */
 static Token *explicit_specialization(Token *head) {
   Token *tok = head->next->next->next;
+  if (tok_equal(tok, "struct") || tok_equal(tok, "class")) return class_specialization(head, tok);
   for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, "(") && !tok_equal(t, ";"); t = t->next) {
     VarScope *v = t->kind == TK_IDENT && tok_equal(t->next, "<") ? find_var(t) : NULL;
     if (!v || !v->tmpl) continue;

@@ -1,3 +1,5 @@
+/* parse_type.c: declaration specifiers, struct/enum definitions, declarators and type names,
+ * initializers (split from parse.c; the parser's private interface is parse_int.h) */
 #include "parse_int.h"
 
 /* ---------------- types ---------------- */
@@ -239,6 +241,12 @@ Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
     }
     if (tok_equal(tok, "typename") || tok_equal(tok, "template"))
       error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
+    if (is_class_template(tok)) {   /* Name<args>: a class template's instance */
+      if (counter) break;
+      ty = class_template_type(&tok, tok);
+      counter += OTHER;
+      continue;
+    }
     Type *td = find_typedef(tok);
     if (tok_equal(tok, "struct") || tok_equal(tok, "class") || tok_equal(tok, "union") || tok_equal(tok, "enum") || td) {
       if (counter) break;
@@ -292,7 +300,7 @@ Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
 
 
 /* func-params = ("void" | param ("," param)* ("," "...")?)? ")" */
-static Type *func_params(Token **rest, Token *tok, Type *ty) {
+Type *func_params(Token **rest, Token *tok, Type *ty) {
   Type *fn = func_type(ty);
   if (tok_equal(tok, "void") && tok_equal(tok->next, ")")) { *rest = tok->next->next; return fn; }
   /* in the arena: array counts parsed meanwhile see the parameters so far (vla_param_head) */
@@ -476,13 +484,14 @@ bool is_typename(Token *tok) {
   if (tok->kind == TK_KEYWORD || tok->kind == TK_IDENT)
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
       if (tok_equal(tok, kw[i])) return true;
-  return find_typedef(tok) != NULL;
+  return find_typedef(tok) != NULL || is_class_template(tok);
 }
 
 /* ---------------- initializers ---------------- */
 
 /* the initializer converted to ty as an assignment converts */
 Node *coerce_init(Node *e, Type *ty) {
+  e = class_convert(e, ty);
   Node *fake = new_node(ND_VAR, e->tok);
   Obj tmp = {0};
   tmp.ty = unqual(ty);

@@ -37,17 +37,31 @@ struct Hideset { Hideset *next; const char *name; int n; };
 
 typedef struct CondIncl { struct CondIncl *next; enum { IN_THEN, IN_ELIF, IN_ELSE } ctx; Token *tok; bool included; } CondIncl;
 
-static Macro *macros[1024];
-static CondIncl *cond_incl;
-static const PPOptions *opts;
-static char **once_files;
-static int n_once;
+/* The preprocessor's state: all of it, one struct (the parser's is ParseState, parse_int.h).
+ * init_macros starts a translation unit; the macro table lives on in the Program
+ * (pp_state_save) for settings read later. */
+#define NAMESET_SLOTS 4096
+typedef struct {
+  Macro *macros[1024];               /* hashed by name */
+  CondIncl *cond_incl;               /* the #if blocks open */
+  const PPOptions *opts;
+  char **once_files; int n_once;     /* the files of #pragma once */
+  long long made;                    /* tokens and hideset entries made for this translation unit */
+  long long bytes;                   /* its source text */
+  Token *site;                       /* the macro use being expanded: where a limit error points */
+  int expansion_depth;
+  const char *nameset_key[NAMESET_SLOTS];   /* hideset union and intersection: an open-addressing */
+  unsigned nameset_gen[NAMESET_SLOTS], nameset_cur;   /* table emptied by a new generation */
+  int counter;                       /* __COUNTER__ */
+} PPState;
+static PPState pp;
+
 
 
 static unsigned hash(const char *s, int len) { return fnv1a32(s, (size_t)len) % 1024; }
 
 static Macro *find_macro_n(const char *s, int len) {
-  for (Macro *m = macros[hash(s, len)]; m; m = m->next)
+  for (Macro *m = pp.macros[hash(s, len)]; m; m = m->next)
     if ((int)strlen(m->name) == len && !memcmp(m->name, s, (size_t)len)) return m->deleted ? NULL : m;
   return NULL;
 }
@@ -57,13 +71,13 @@ static Macro *add_macro(char *name, bool objlike, Token *body) {
   Macro *m = arena_alloc(sizeof(Macro));
   unsigned h = hash(name, (int)strlen(name));
   /* one spelling, one name pointer, across #undef and redefinitions: hidesets hold these */
-  for (Macro *o = macros[h]; o; o = o->next)
+  for (Macro *o = pp.macros[h]; o; o = o->next)
     if (!strcmp(o->name, name)) { name = o->name; break; }
   m->name = name;
   m->is_objlike = objlike;
   m->body = body;
-  m->next = macros[h];
-  macros[h] = m;
+  m->next = pp.macros[h];
+  pp.macros[h] = m;
   return m;
 }
 
@@ -73,14 +87,10 @@ static void undef_macro(const char *name) {
 }
 
 /* ---- the budget (limits.h) ---- */
-static long long pp_made;    /* tokens and hideset entries made for this translation unit */
-static long long pp_bytes;   /* its source text */
-static Token *pp_site;       /* the macro use being expanded: where a limit error points */
-static int expansion_depth;
 
 static void made(const Token *at, long long n) {
-  pp_made += n;
-  check_limit(pp_site ? pp_site : at, pp_made, &limit_tokens);
+  pp.made += n;
+  check_limit(pp.site ? pp.site : at, pp.made, &limit_tokens);
 }
 
 /* ---- hidesets ---- */
@@ -89,7 +99,7 @@ static Hideset *hideset_cons(const char *name, Hideset *next) {
   h->name = name;
   h->next = next;
   h->n = next ? next->n + 1 : 1;
-  check_limit(pp_site, h->n, &limit_macro_nesting);
+  check_limit(pp.site, h->n, &limit_macro_nesting);
   made(NULL, 1);
   return h;
 }
@@ -103,25 +113,22 @@ static Hideset *hideset_add(Hideset *h, const char *name) { return hideset_conta
 /* Union and intersection in linear time (a quadratic test of every pair is a time bomb for
  * hidesets near the nesting limit): the names of one set go into an open-addressing table,
  * emptied by starting a new generation. */
-#define NAMESET_SLOTS 4096
 _Static_assert(2 * LIMIT_MACRO_NESTING <= NAMESET_SLOTS, "the name table holds a hideset at most half full");
-static const char *nameset_key[NAMESET_SLOTS];
-static unsigned nameset_gen[NAMESET_SLOTS], nameset_cur;
 
 static unsigned nameset_slot(const char *name) {
   unsigned i = (unsigned)(((uintptr_t)name >> 3) * 2654435761u) & (NAMESET_SLOTS - 1);
-  while (nameset_gen[i] == nameset_cur && nameset_key[i] != name) i = (i + 1) & (NAMESET_SLOTS - 1);
+  while (pp.nameset_gen[i] == pp.nameset_cur && pp.nameset_key[i] != name) i = (i + 1) & (NAMESET_SLOTS - 1);
   return i;
 }
 static void nameset_fill(const Hideset *h) {
-  if (++nameset_cur == 0) { memset(nameset_gen, 0, sizeof nameset_gen); nameset_cur = 1; }
+  if (++pp.nameset_cur == 0) { memset(pp.nameset_gen, 0, sizeof pp.nameset_gen); pp.nameset_cur = 1; }
   for (; h; h = h->next) {
     unsigned i = nameset_slot(h->name);
-    nameset_key[i] = h->name;
-    nameset_gen[i] = nameset_cur;
+    pp.nameset_key[i] = h->name;
+    pp.nameset_gen[i] = pp.nameset_cur;
   }
 }
-static bool nameset_has(const char *name) { return nameset_gen[nameset_slot(name)] == nameset_cur; }
+static bool nameset_has(const char *name) { return pp.nameset_gen[nameset_slot(name)] == pp.nameset_cur; }
 
 /* the longer list is shared; only the other's missing names are new entries */
 static Hideset *hideset_union(Hideset *a, Hideset *b) {
@@ -236,11 +243,11 @@ static Token *skip_cond_incl(Token *tok) {
 
 static CondIncl *push_cond_incl(Token *tok, bool included) {
   CondIncl *ci = arena_alloc(sizeof(CondIncl));
-  ci->next = cond_incl;
+  ci->next = pp.cond_incl;
   ci->ctx = IN_THEN;
   ci->tok = tok;
   ci->included = included;
-  cond_incl = ci;
+  pp.cond_incl = ci;
   return ci;
 }
 
@@ -552,9 +559,9 @@ static bool expand_macro(Token **rest, Token *tok) {
   if (!m || hideset_contains(tok->hideset, m->name)) return false;
   if (m->handler) { *rest = m->handler(tok); (*rest)->next = tok->next; return true; }
   if (!m->is_objlike && !tok_equal(tok->next, "(")) return false;
-  Token *outer = pp_site;
-  pp_site = tok;
-  check_limit(tok, ++expansion_depth, &limit_macro_nesting);
+  Token *outer = pp.site;
+  pp.site = tok;
+  check_limit(tok, ++pp.expansion_depth, &limit_macro_nesting);
   Token *body, *after;
   Hideset *hs;
   if (m->is_objlike) {
@@ -580,8 +587,8 @@ static bool expand_macro(Token **rest, Token *tok) {
     (*rest)->at_bol = tok->at_bol;
     (*rest)->has_space = tok->has_space;
   }
-  expansion_depth--;
-  pp_site = outer;
+  pp.expansion_depth--;
+  pp.site = outer;
   return true;
 }
 
@@ -591,8 +598,8 @@ static char *search_include(const char *name, Token *from) {
   char *dir = arena_strdup(from->file->name);
   char *path = fmt("%s/%s", dirname(dir), name);
   if (access(path, R_OK) == 0) return path;
-  for (int i = 0; i < opts->n_include_dirs; i++) {
-    path = fmt("%s/%s", opts->include_dirs[i], name);
+  for (int i = 0; i < pp.opts->n_include_dirs; i++) {
+    path = fmt("%s/%s", pp.opts->include_dirs[i], name);
     if (access(path, R_OK) == 0) return path;
   }
   return NULL;
@@ -621,6 +628,7 @@ static bool known_system_header(const char *name) {
 }
 
 static Token *include_file(Token *tok, const char *path, Token *filename_tok);
+static Token *angle_include_name(const char *name, Token *lt, Token *next);
 /* #include <NAME>: as nvcc and gcc do, the -I directories are searched; a system header not
  * found there is stood in for by the prelude; any other gets a warning naming it */
 static Token *angle_include(Token *lt) {
@@ -629,11 +637,15 @@ static Token *angle_include(Token *lt) {
   if (!tok_equal(gt, ">") || gt->at_bol || gt->file != lt->file || gt->origin || lt->origin)
     error_tok(lt, "#include expects \"FILENAME\" or <FILENAME>");
   char *name = arena_strndup(lt->loc + 1, (size_t)(gt->loc - lt->loc - 1));
-  Token *next = skip_line(gt->next);
-  for (int i = 0; i < opts->n_include_dirs && name[0] != '/'; i++) {
-    char *path = fmt("%s/%s", opts->include_dirs[i], name);
+  return angle_include_name(name, lt, skip_line(gt->next));
+}
+
+/* the header <name> (its directive at lt), then next */
+static Token *angle_include_name(const char *name, Token *lt, Token *next) {
+  for (int i = 0; i < pp.opts->n_include_dirs && name[0] != '/'; i++) {
+    char *path = fmt("%s/%s", pp.opts->include_dirs[i], name);
     if (access(path, R_OK) == 0) {
-      if (opts->no_includes) error_tok(lt, "#include is disabled here");
+      if (pp.opts->no_includes) error_tok(lt, "#include is disabled here");
       return include_file(next, path, lt);
     }
   }
@@ -643,18 +655,47 @@ static Token *angle_include(Token *lt) {
   return next;
 }
 
+/* #include MACRO (C11 6.10.2p4, boost's `#include BOOST_USER_CONFIG`): the line's macros
+ * expanded, the result a "FILENAME" or a <FILENAME> spelled by its tokens */
+static Token *computed_include(Token *ft) {
+  Token *next;
+  Token *line = preprocess2(copy_line(&next, ft));
+  if (line->kind == TK_STR && line->next->kind == TK_EOF) {
+    char *name = arena_strndup(line->loc + 1, (size_t)line->len - 2);
+    char *path = search_include(name, ft);
+    if (!path && known_system_header(name)) return next;
+    if (!path) error_tok(ft, "'%s' file not found (from the macro '%.*s')", name, ft->len, ft->loc);
+    return include_file(next, path, ft);
+  }
+  if (tok_equal(line, "<")) {
+    Buf b = {0};
+    Token *t = line->next;
+    for (; t->kind != TK_EOF && !tok_equal(t, ">"); t = t->next) {
+      if (t->has_space && b.len) buf_putc(&b, ' ');
+      buf_printf(&b, "%.*s", t->len, t->loc);
+    }
+    if (tok_equal(t, ">") && t->next->kind == TK_EOF && b.len) {
+      char *name = arena_strdup(b.s);
+      buf_free(&b);
+      return angle_include_name(name, ft, next);
+    }
+    buf_free(&b);
+  }
+  error_tok(ft, "#include expects \"FILENAME\" or <FILENAME> (the macro '%.*s' expands to neither)", ft->len, ft->loc);
+}
+
 static bool is_once(const char *path) {
   char *rp = realpath(path, NULL);
   bool found = false;
-  for (int i = 0; rp && i < n_once; i++) if (!strcmp(once_files[i], rp)) found = true;
+  for (int i = 0; rp && i < pp.n_once; i++) if (!strcmp(pp.once_files[i], rp)) found = true;
   free(rp);
   return found;
 }
 static void mark_once(const char *path) {
   char *rp = realpath(path, NULL);
   if (!rp) return;
-  once_files = xrealloc(once_files, sizeof(char *) * (size_t)(n_once + 1));
-  once_files[n_once++] = arena_strdup(rp);
+  pp.once_files = xrealloc(pp.once_files, sizeof(char *) * (size_t)(pp.n_once + 1));
+  pp.once_files[pp.n_once++] = arena_strdup(rp);
   free(rp);
 }
 
@@ -663,10 +704,10 @@ static Token *include_file(Token *tok, const char *path, Token *filename_tok) {
   /* tokens are spliced in, not recursed into: the depth travels with each file */
   int depth = filename_tok->file->include_depth + 1;
   check_limit(filename_tok, depth, &limit_include_depth);
-  Token *t = tokenize_file_bounded(path, filename_tok, LIMIT_SOURCE_BYTES - pp_bytes);
+  Token *t = tokenize_file_bounded(path, filename_tok, LIMIT_SOURCE_BYTES - pp.bytes);
   if (!t) error_tok(filename_tok, "cannot open include file '%s': %s", path, strerror(errno));
   t->file->include_depth = depth;
-  pp_bytes += (long long)strlen(t->file->contents);
+  pp.bytes += (long long)strlen(t->file->contents);
   /* the file's tokens are the budget's too; they are spliced in, not copied */
   if (t->kind == TK_EOF) return tok;   /* an empty file */
   Token *last = t;
@@ -772,11 +813,10 @@ static Token *line_macro(Token *tmpl) {
   t->len = (int)strlen(t->loc);
   return t;
 }
-static int counter;
 static Token *counter_macro(Token *tmpl) {
   Token *t = number_at(tmpl);
   t->kind = TK_NUM;
-  t->ival = counter++;
+  t->ival = pp.counter++;
   t->ty = ty_int;
   t->loc = fmt("%d", (int)t->ival);
   t->len = (int)strlen(t->loc);
@@ -807,14 +847,14 @@ static const char *prelude =
   "#define CUDART_INF_F __int_as_float(0x7f800000)\n#define CUDART_PI_F 3.141592654f\n";
 
 void *pp_state_save(void) {
-  Macro **s = arena_alloc(sizeof macros);
-  memcpy(s, macros, sizeof macros);
+  Macro **s = arena_alloc(sizeof pp.macros);
+  memcpy(s, pp.macros, sizeof pp.macros);
   return s;
 }
 
 void pp_state_restore(const void *saved) {
-  if (saved) memcpy(macros, saved, sizeof macros);
-  else memset(macros, 0, sizeof macros);
+  if (saved) memcpy(pp.macros, saved, sizeof pp.macros);
+  else memset(pp.macros, 0, sizeof pp.macros);
 }
 
 static void define_macro_text(const char *name, const char *text) {
@@ -823,21 +863,21 @@ static void define_macro_text(const char *name, const char *text) {
 }
 
 static void init_macros(void) {
-  memset(macros, 0, sizeof macros);
-  cond_incl = NULL;
-  counter = 0;
-  n_once = 0;
+  memset(pp.macros, 0, sizeof pp.macros);
+  pp.cond_incl = NULL;
+  pp.counter = 0;
+  pp.n_once = 0;
   /* a load that failed half-way left the budget where it stopped */
-  expansion_depth = 0;
-  pp_site = NULL;
-  pp_made = 0;
+  pp.expansion_depth = 0;
+  pp.site = NULL;
+  pp.made = 0;
   add_macro("__FILE__", true, NULL)->handler = file_macro;
   add_macro("__LINE__", true, NULL)->handler = line_macro;
   add_macro("__COUNTER__", true, NULL)->handler = counter_macro;
   Token *t = tokenize_string("<built-in>", prelude);
   preprocess2(t);
-  for (int i = 0; i < opts->n_defines; i++) {
-    const char *d = opts->defines[i];
+  for (int i = 0; i < pp.opts->n_defines; i++) {
+    const char *d = pp.opts->defines[i];
     const char *eq = strchr(d, '=');
     if (eq) define_macro_text(arena_strndup(d, (size_t)(eq - d)), eq + 1);
     else define_macro_text(d, "1");
@@ -861,7 +901,7 @@ static Token *preprocess2(Token *tok) {
       Token *ft = tok->next;
       if (ft->kind == TK_STR) {
         char *name = arena_strndup(ft->loc + 1, (size_t)ft->len - 2);
-        if (opts->no_includes) error_tok(ft, "#include is disabled here");
+        if (pp.opts->no_includes) error_tok(ft, "#include is disabled here");
         char *path = search_include(name, ft);
         /* as nvcc: a quoted name not found beside the file or in -I is looked for as a system
          * header (#include "cuda.h", "math.h"), which the prelude stands in for */
@@ -873,6 +913,11 @@ static Token *preprocess2(Token *tok) {
       }
       if (tok_equal(ft, "<")) {
         tok = angle_include(ft);
+        continue;
+      }
+      if (ft->kind == TK_IDENT && !ft->at_bol) {
+        if (pp.opts->no_includes) error_tok(ft, "#include is disabled here");
+        tok = computed_include(ft);
         continue;
       }
       error_tok(ft->at_bol ? tok : ft, "#include expects \"FILENAME\" or <FILENAME>");
@@ -902,24 +947,24 @@ static Token *preprocess2(Token *tok) {
       continue;
     }
     if (tok_equal(tok, "elif")) {
-      if (!cond_incl) error_tok(tok, "#elif without #if");
-      if (cond_incl->ctx == IN_ELSE) error_tok(tok, "#elif after #else");
-      cond_incl->ctx = IN_ELIF;
-      if (!cond_incl->included && eval_const_expr(&tok, tok)) cond_incl->included = true;
+      if (!pp.cond_incl) error_tok(tok, "#elif without #if");
+      if (pp.cond_incl->ctx == IN_ELSE) error_tok(tok, "#elif after #else");
+      pp.cond_incl->ctx = IN_ELIF;
+      if (!pp.cond_incl->included && eval_const_expr(&tok, tok)) pp.cond_incl->included = true;
       else tok = skip_cond_incl(tok);
       continue;
     }
     if (tok_equal(tok, "else")) {
-      if (!cond_incl) error_tok(tok, "#else without #if");
-      if (cond_incl->ctx == IN_ELSE) error_tok(tok, "#else after #else");
-      cond_incl->ctx = IN_ELSE;
+      if (!pp.cond_incl) error_tok(tok, "#else without #if");
+      if (pp.cond_incl->ctx == IN_ELSE) error_tok(tok, "#else after #else");
+      pp.cond_incl->ctx = IN_ELSE;
       tok = skip_line(tok->next);
-      if (cond_incl->included) tok = skip_cond_incl(tok);
+      if (pp.cond_incl->included) tok = skip_cond_incl(tok);
       continue;
     }
     if (tok_equal(tok, "endif")) {
-      if (!cond_incl) error_tok(tok, "#endif without #if");
-      cond_incl = cond_incl->next;
+      if (!pp.cond_incl) error_tok(tok, "#endif without #if");
+      pp.cond_incl = pp.cond_incl->next;
       tok = skip_line(tok->next);
       continue;
     }
@@ -950,15 +995,15 @@ static Token *preprocess2(Token *tok) {
 
 Token *preprocess(Token *tok, const PPOptions *opt) {
   static const PPOptions none;
-  opts = opt ? opt : &none;
+  pp.opts = opt ? opt : &none;
   init_macros();
   /* the budget starts with the main file, as read */
-  pp_made = 0;   /* the prelude is free */
+  pp.made = 0;   /* the prelude is free */
   for (Token *t = tok; t->kind != TK_EOF; t = t->next) made(t, 1);
-  pp_bytes = (long long)strlen(tok->file->contents);
-  check_limit(tok, pp_bytes, &limit_source_bytes);
+  pp.bytes = (long long)strlen(tok->file->contents);
+  check_limit(tok, pp.bytes, &limit_source_bytes);
   tok = preprocess2(tok);
-  if (cond_incl) error_tok(cond_incl->tok->next, "unterminated conditional directive");
+  if (pp.cond_incl) error_tok(pp.cond_incl->tok->next, "unterminated conditional directive");
   convert_pp_tokens(tok);
   for (Token *t = tok, *p = NULL; t; p = t, t = t->next) t->prev = p;
   /* adjacent string literals */
@@ -993,13 +1038,13 @@ static void macro_query(void *ud) {
  * of its own and leaves the file's as it was */
 typedef struct { long long made; Token *site; int depth; } PPBudget;
 static PPBudget budget_enter(void) {
-  PPBudget b = {pp_made, pp_site, expansion_depth};
-  pp_made = 0;
-  pp_site = NULL;
-  expansion_depth = 0;
+  PPBudget b = {pp.made, pp.site, pp.expansion_depth};
+  pp.made = 0;
+  pp.site = NULL;
+  pp.expansion_depth = 0;
   return b;
 }
-static void budget_leave(PPBudget b) { pp_made = b.made; pp_site = b.site; expansion_depth = b.depth; }
+static void budget_leave(PPBudget b) { pp.made = b.made; pp.site = b.site; pp.expansion_depth = b.depth; }
 
 bool pp_macro_value(const char *name, int64_t *val) {
   Macro *m = find_macro_n(name, (int)strlen(name));

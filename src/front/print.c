@@ -243,6 +243,17 @@ static void number(Printer *p, Node *n) {
   if (n->ty->size == 8) out(p, "ll");
 }
 
+/* the tokens from `from` up to `end` (not included), as written: one line, a space where the
+ * source had one or two words meet */
+static void raw_tokens(Printer *p, Token *from, Token *end) {
+  for (Token *t = from; t && t != end && t->kind != TK_EOF; t = t->next) {
+    bool word = t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM;
+    bool prev_word = t != from && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD || t->prev->kind == TK_NUM);
+    if (t != from && (t->has_space || t->at_bol || (word && prev_word))) out(p, " ");
+    tokout(p, t);
+  }
+}
+
 static void args(Printer *p, Node *a) {
   out(p, "(");
   for (; a; a = a->next) {
@@ -298,7 +309,13 @@ static void cg_call(Printer *p, Node *n) {
   expr(p, n->args, P_POSTFIX);
   outf(p, ".%.*s(", n->tok->len, n->tok->loc);
   Node *low = n->lhs;
-  if (low->kind == ND_CALL && (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP || low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
+  if (low->kind == ND_CALL && low->builtin == BI_MAKE_VECTOR && low->args && low->args->kind == ND_CALL) {
+    /* a vector shuffled by components: the value is the first component's object */
+    Node *first = low->args;
+    expr(p, first->args->next->lhs, P_ASSIGN);
+    out(p, ", ");
+    expr(p, first->args->next->next, P_ASSIGN);
+  } else if (low->kind == ND_CALL && (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP || low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
     expr(p, low->args->next, P_ASSIGN);
     out(p, ", ");
     expr(p, low->args->next->next, P_ASSIGN);
@@ -353,9 +370,23 @@ static void expr(Printer *p, Node *n, int min) {
     }
     if (n->builtin == BI_ASSERT) { out(p, "assert("); expr(p, n->args, P_ASSIGN); out(p, ")"); break; }
     if (n->builtin == BI_CG) { cg_call(p, n); break; }
-    if (n->fn) out(p, n->fn->name);
+    if (n->fn && n->fn->member) {   /* a class's member function: x.f(args), q->f(args), or x converted */
+      Node *self = n->args;
+      Node *obj = self->kind == ND_ADDR && self->implicit ? self->lhs : NULL;
+      if (obj && obj->kind == ND_VAR && obj->var->class_temp) { base_name(p, obj->ty, false); out(p, "()"); }
+      else expr(p, obj ? obj : self, P_POSTFIX);
+      if (!strncmp(n->fn->member, "operator ", 9)) break;   /* the conversion is implicit, as written */
+      outf(p, "%s%s", obj ? "." : "->", n->fn->member);
+      args(p, self->next);
+      break;
+    }
+    if (n->fn) out(p, n->fn->lib_name ? n->fn->lib_name : n->fn->name);
     else tokout(p, n->tok);
-    args(p, n->args);
+    {
+      Node *a = n->args;
+      for (int i = 0; n->fn && i < n->fn->ncaptures && a; i++) a = a->next;   /* a lambda's captures are not written */
+      args(p, a);
+    }
     break;
   case ND_COND:
     expr(p, n->cond, P_LOGOR);
@@ -518,7 +549,10 @@ static void stmt(Printer *p, Node *n) {
     return;
   case ND_DECL: var_decl(p, n, true); out(p, ";"); return;
   case ND_EXPR_STMT: expr(p, n->lhs, P_COMMA); out(p, ";"); return;
-  case ND_NULL_STMT: out(p, ";"); return;
+  case ND_NULL_STMT:
+    if (n->end_tok) { raw_tokens(p, n->tok, n->end_tok); return; }   /* a lambda's declaration, as written */
+    out(p, ";");
+    return;
   case ND_PRAGMA: pragma_line(p, n->pragma); return;
   case ND_RETURN:
     out(p, "return");
@@ -727,12 +761,7 @@ void print_program(Buf *b, Program *prog) {
       break;
     case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, local_name(&p, it->name), true); out(&p, ";\n"); break;
     case TOP_RAW:
-      for (Token *t = it->tok; t && t != it->end && t->kind != TK_EOF; t = t->next) {
-        bool word = t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM;
-        bool prev_word = t != it->tok && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD || t->prev->kind == TK_NUM);
-        if (t != it->tok && (t->has_space || t->at_bol || (word && prev_word))) out(&p, " ");
-        tokout(&p, t);
-      }
+      raw_tokens(&p, it->tok, it->end);
       out(&p, it->end && it->end->prev && tok_equal(it->end->prev, ";") ? "\n" : ";\n");
       break;
     case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;

@@ -861,7 +861,7 @@ static Mask exec_switch(Warp *w, Node *n, Mask m) {
   Mask brk = 0;
   Mask *sb = w->brk;
   w->brk = &brk;
-  Mask active = 0;
+  Mask active = 0, entered = 0;
   Node *body = n->then;
   Node *stmts = body->kind == ND_BLOCK ? body->stmts : body;
   for (Node *s = stmts; s; s = s->next) {
@@ -871,6 +871,7 @@ static Mask exec_switch(Warp *w, Node *n, Mask m) {
       else for (int l = 0; l < W; l++) if ((m >> l & 1) && v[l].i == s->case_val) enter |= 1u << l;
       hook_branch(w, s, m, enter);
       active |= enter;
+      entered |= enter;
       if (active) active = exec(w, s->lhs, active);
       continue;
     }
@@ -878,7 +879,7 @@ static Mask exec_switch(Warp *w, Node *n, Mask m) {
     if (body->kind != ND_BLOCK) break;
   }
   w->brk = sb;
-  return active | brk;
+  return active | brk | (m & ~entered);   /* no case matched and no default: past the switch */
 }
 
 /* Execute a statement for the lanes in m; returns the lanes that continue normally after it

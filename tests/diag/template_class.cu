@@ -1,4 +1,4 @@
-// expect: check 2 3:1: error: unsupported C++: class templates (carve instantiates function templates)
+// expect: check 2 3:16: error: unsupported C++: data members of a class template (member functions are)
 template <typename T>
 struct Vec { T x, y; };
-__global__ void k(float *a) { a[0] = 1.0f; }
+__global__ void k(float *a) { Vec<float> v; a[0] = 1.0f; }
