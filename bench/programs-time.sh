@@ -32,7 +32,7 @@ PY
 for p in $progs; do
   [ -x "$dir/$p.naive" ] && [ -x "$dir/$p.optx" ] || { echo "{\"program\": \"$p\", \"error\": \"not built\"}"; continue; }
   read -r tn nn <<< "$(ms "$dir/$p.naive")"; read -r to no <<< "$(ms "$dir/$p.optx")"
-  vn=$(grep -c '^PASS' "$dir/$p.naive.log"); vo=$(grep -c '^PASS' "$dir/$p.optx.log")
+  vn=$(grep -cE '^PASS|: PASSED$' "$dir/$p.naive.log"); vo=$(grep -cE '^PASS|: PASSED$' "$dir/$p.optx.log")   # tests/programs print PASS, bench/holdout3 'NAME: PASSED'
   echo "{\"program\": \"$p\", \"run_at\": \"$(flags $p)\", \"naive_ms\": $tn, \"naive_launches\": $nn, \"opt_ms\": $to, \"opt_launches\": $no, \"naive_pass\": $vn, \"opt_pass\": $vo}"
 done | tee "$dir/times.jsonl"
 python3 - "$dir/times.jsonl" <<'PY'
