@@ -69,8 +69,8 @@ check $? "--arg in=alias(out) runs"
 
 # an estimate that fails is not "faster": a host program's reshaped variant is estimated with its
 # own grid (it was -1, and kept); at n=40 the model calls mm's tiles slower (the naive kernel
-# 0.0045 ms, 0.0046 since the counts sample the grid's middle block too)
-"$carve" optimize $d/mm_naive.cu -o "$t/mme.cu" 2> "$t/plan"; grep -qE "tile     not kept, the estimate says not faster \(0\.004[56] -> 0\.00" "$t/plan"; check $? "mm at 40: tile estimated and not kept: $(grep tile "$t/plan")"
+# 0.0045 ms, 0.0046 since the counts sample the grid's middle block too) (split skipped: it applies to 16-wide blocks since 2026-11-27 and would run first)
+"$carve" optimize $d/mm_naive.cu --skip split -o "$t/mme.cu" 2> "$t/plan"; grep -qE "tile     not kept, the estimate says not faster \(0\.004[56] -> 0\.00" "$t/plan"; check $? "mm at 40: tile estimated and not kept: $(grep tile "$t/plan")"
 ! grep -q "estimate failed" "$t/plan"; check $? "no estimate fails for a host program's variants: $(cat "$t/plan")"
 
 # two pointers into one allocation, the first at the higher address (k(a + n, a, n)): recorded
