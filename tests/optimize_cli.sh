@@ -190,7 +190,7 @@ grep -q "tile     applied, verified" "$t/syrk.plan"; check $? "tile takes its tu
 
 # canon's lift assumes __restrict__ pointers: the output tests them at each launch and runs the
 # original for a launch that binds one buffer twice (bench/holdout3/DIAGNOSIS.md, cause 0)
-"$carve" optimize tests/host/alias_lift.cu --skip scalar -o "$t/alias.cu" 2> "$t/alias.plan"; check $? "alias_lift optimizes: $(cat "$t/alias.plan")"
+"$carve" optimize bench/holdout3/repro/alias.cu --skip scalar -o "$t/alias.cu" 2> "$t/alias.plan"; check $? "alias_lift optimizes: $(cat "$t/alias.plan")"
 grep -q "canon    applied, verified" "$t/alias.plan" && grep -q "__restrict__" "$t/alias.cu"; check $? "canon lifts the element, the pointers declared __restrict__: $(cat "$t/alias.plan")"
 "$carve" run "$t/alias.cu" 2>&1 | grep -q "a\[0\] = 0 a\[63\] = 0"; check $? "the aliased launch runs the original (a[0] = 0): $("$carve" run "$t/alias.cu" 2>&1 | head -3)"
 

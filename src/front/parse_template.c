@@ -138,10 +138,9 @@ static void restore_parser(ParserState s) {
   ps.fn_body_pending = s.fn_body_pending; ps.cur_switch = s.cur_switch; ps.cur_ns = s.cur_ns; ps.n_const_binds = s.nbinds;
 }
 
-typedef struct { Template *t; TArg *args; char *local; Obj *fn; } InstCall;
-static void instance_body(void *ud) {
-  InstCall *c = ud;
-  Template *t = c->t;
+/* a template is instantiated in a fresh scope below the file's, in its own namespace and usings,
+ * outside any function, loop or switch (function and class instances alike) */
+static void enter_template_scope(Template *t) {
   Scope *file = ps.scope;
   while (file->next) file = file->next;
   ps.scope = arena_alloc(sizeof(Scope));
@@ -151,6 +150,13 @@ static void instance_body(void *ud) {
   ps.cur_ns = t->ns;
   ps.using_ns = t->usings; ps.n_using = t->nusing;
   ps.ns_aliases = t->aliases; ps.n_ns_aliases = t->naliases;
+}
+
+typedef struct { Template *t; TArg *args; char *local; Obj *fn; } InstCall;
+static void instance_body(void *ud) {
+  InstCall *c = ud;
+  Template *t = c->t;
+  enter_template_scope(t);
   bind_params(t, c->args);
   VarAttr attr = {0};
   Token *tok = t->decl;
@@ -444,15 +450,7 @@ static Token *member_function(Token *tok, Type *cls) {
 static void class_body(void *ud) {
   ClassCall *c = ud;
   Template *t = c->t;
-  Scope *file = ps.scope;
-  while (file->next) file = file->next;
-  ps.scope = arena_alloc(sizeof(Scope));
-  ps.scope->next = file;
-  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
-  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
-  ps.cur_ns = t->ns;
-  ps.using_ns = t->usings; ps.n_using = t->nusing;
-  ps.ns_aliases = t->aliases; ps.n_ns_aliases = t->naliases;
+  enter_template_scope(t);
   if (!c->spec) bind_params(t, c->args);
   Token *tok = c->decl->next->next;   /* past `struct Name` */
   if (tok_equal(tok, "<")) {           /* a specialization's arguments */
