@@ -11,8 +11,15 @@
 #include <unistd.h>
 
 /* ---- arena ---- */
-typedef struct Chunk { struct Chunk *next; size_t used, cap; max_align_t data[]; } Chunk;
-struct Arena { Chunk *chunks; size_t bytes; };
+typedef struct Chunk {
+  struct Chunk *next;
+  size_t used, cap;
+  max_align_t data[];
+} Chunk;
+struct Arena {
+  Chunk *chunks;
+  size_t bytes;
+};
 static Arena process_arena;
 static Arena *cur_arena = &process_arena;
 
@@ -28,7 +35,11 @@ Arena *arena_new(void) {
 }
 
 static void free_chunks(Arena *a) {
-  while (a->chunks) { Chunk *n = a->chunks->next; free(a->chunks); a->chunks = n; }
+  while (a->chunks) {
+    Chunk *n = a->chunks->next;
+    free(a->chunks);
+    a->chunks = n;
+  }
   a->bytes = 0;
 }
 
@@ -52,12 +63,16 @@ void *arena_alloc(size_t n) {
   n = (n + 15) & ~(size_t)15;
   if (!a->chunks || a->chunks->used + n > a->chunks->cap) {
     /* small first chunks: a variant of a small kernel needs a few kilobytes, not megabytes */
-    size_t cap = a->bytes < (64 << 10) ? (16 << 10) : a->bytes < (4 << 20) ? (256 << 10) : (4 << 20);
+    size_t cap = a->bytes < (64 << 10)  ? (16 << 10)
+                 : a->bytes < (4 << 20) ? (256 << 10)
+                                        : (4 << 20);
     if (n > cap) cap = n;
     /* calloc'ed chunks are bump-allocated once and never reused: already zero */
     Chunk *c = calloc(1, sizeof(Chunk) + cap);
     if (!c) out_of_memory();
-    c->next = a->chunks; c->used = 0; c->cap = cap;
+    c->next = a->chunks;
+    c->used = 0;
+    c->cap = cap;
     a->chunks = c;
     a->bytes += cap;
   }
@@ -69,7 +84,10 @@ void *arena_alloc(size_t n) {
 void arena_free_all(void) { free_chunks(&process_arena); }
 
 /* ---- protected calls ---- */
-typedef struct PCall { struct PCall *prev; jmp_buf jb; } PCall;
+typedef struct PCall {
+  struct PCall *prev;
+  jmp_buf jb;
+} PCall;
 static PCall *pcall_top;
 
 bool carve_pcall(ProtectedFn *f, void *ud) {
@@ -81,7 +99,10 @@ bool carve_pcall(ProtectedFn *f, void *ud) {
   bool ok = !setjmp(pc.jb);
   if (ok) f(ud);
   pcall_top = pc.prev;
-  if (!ok) { cur_arena = arena; diag_quiet = quiet; }
+  if (!ok) {
+    cur_arena = arena;
+    diag_quiet = quiet;
+  }
   return ok;
 }
 
@@ -140,7 +161,11 @@ static void buf_grow(Buf *b, size_t extra) {
   b->s = xrealloc(b->s, cap);
   b->cap = cap;
 }
-void buf_putc(Buf *b, char c) { buf_grow(b, 1); b->s[b->len++] = c; b->s[b->len] = 0; }
+void buf_putc(Buf *b, char c) {
+  buf_grow(b, 1);
+  b->s[b->len++] = c;
+  b->s[b->len] = 0;
+}
 void buf_puts(Buf *b, const char *s) {
   size_t n = strlen(s);
   buf_grow(b, n);
@@ -158,7 +183,11 @@ void buf_printf(Buf *b, const char *f, ...) {
   va_end(ap2);
   b->len += (size_t)n;
 }
-void buf_free(Buf *b) { free(b->s); b->s = NULL; b->len = b->cap = 0; }
+void buf_free(Buf *b) {
+  free(b->s);
+  b->s = NULL;
+  b->len = b->cap = 0;
+}
 
 /* ---- diagnostics ---- */
 int diag_errors, diag_warnings;
@@ -180,8 +209,8 @@ static void print_source_line(FILE *o, SrcLoc loc) {
   const char *end = loc.loc;
   while (*end && *end != '\n' && end - loc.loc < SOURCE_WINDOW) end++;
   bool cut_right = *end && *end != '\n';
-  fprintf(o, "%5d | %s%.*s%s\n      | %s", loc.line, cut_left ? "..." : "", (int)(end - start), start, cut_right ? "..." : "",
-          cut_left ? "   " : "");
+  fprintf(o, "%5d | %s%.*s%s\n      | %s", loc.line, cut_left ? "..." : "", (int)(end - start),
+          start, cut_right ? "..." : "", cut_left ? "   " : "");
   for (const char *p = start; p < loc.loc; p++) fputc(*p == '\t' ? '\t' : ' ', o);
   fprintf(o, "%s^%s\n", diag_color ? "\033[1;32m" : "", diag_color ? "\033[0m" : "");
 }
@@ -200,9 +229,11 @@ void vdiag_at(DiagLevel lv, SrcLoc loc, const char *f, va_list ap) {
   FILE *o = diag_out ? diag_out : stderr;
   static const char *names[] = {"note", "warning", "error"};
   static const char *colors[] = {"\033[1;36m", "\033[1;35m", "\033[1;31m"};
-  if (loc.file) fprintf(o, "%s%s:%d:%d: ", diag_color ? "\033[1m" : "", loc.file->name, loc.line, loc.col);
+  if (loc.file)
+    fprintf(o, "%s%s:%d:%d: ", diag_color ? "\033[1m" : "", loc.file->name, loc.line, loc.col);
   else fprintf(o, "%scarve: ", diag_color ? "\033[1m" : "");
-  fprintf(o, "%s%s:%s ", diag_color ? colors[lv] : "", names[lv], diag_color ? "\033[0m\033[1m" : "");
+  fprintf(o, "%s%s:%s ", diag_color ? colors[lv] : "", names[lv],
+          diag_color ? "\033[0m\033[1m" : "");
   vfprintf(o, f, ap);
   fprintf(o, "%s\n", diag_color ? "\033[0m" : "");
   if (loc.file) print_source_line(o, loc);
@@ -218,7 +249,11 @@ void diag_at(DiagLevel lv, SrcLoc loc, const char *f, ...) {
 bool make_dirs(const char *path) {
   char *p = arena_strdup(path);
   for (char *c = p + 1; *c; c++)
-    if (*c == '/') { *c = 0; mkdir(p, 0777); *c = '/'; }
+    if (*c == '/') {
+      *c = 0;
+      mkdir(p, 0777);
+      *c = '/';
+    }
   return mkdir(p, 0777) == 0 || errno == EEXIST;
 }
 
@@ -251,7 +286,11 @@ char *read_file(const char *path, size_t *len) {
   }
   int err = ferror(fp);
   fclose(fp);
-  if (err) { buf_free(&b); errno = EIO; return NULL; }
+  if (err) {
+    buf_free(&b);
+    errno = EIO;
+    return NULL;
+  }
   buf_grow(&b, 1);
   b.s[b.len] = 0;
   if (len) *len = b.len;
@@ -260,7 +299,8 @@ char *read_file(const char *path, size_t *len) {
 
 /* ---- processes ---- */
 char *find_program(const char *name) {
-  const char *env = strcmp(name, "nvcc") ? (strcmp(name, "ncu") ? NULL : getenv("CARVE_NCU")) : getenv("CARVE_NVCC");
+  const char *env = strcmp(name, "nvcc") ? (strcmp(name, "ncu") ? NULL : getenv("CARVE_NCU"))
+                                         : getenv("CARVE_NVCC");
   if (env && *env) return access(env, X_OK) == 0 ? arena_strdup(env) : NULL;
   const char *path = getenv("PATH");
   char *p = arena_strdup(path ? path : "/usr/bin:/bin");
@@ -308,13 +348,12 @@ int run_program(char *const argv[], const char *out, const char *err, int timeou
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-
 /* ---- files carve writes ---- */
 struct OutFile {
   struct OutFile *next;
-  char *path;     /* as given, for messages */
-  char *target;   /* what the rename replaces (links resolved); NULL: written in place */
-  char *tmp;      /* the temporary, until renamed */
+  char *path;   /* as given, for messages */
+  char *target; /* what the rename replaces (links resolved); NULL: written in place */
+  char *tmp;    /* the temporary, until renamed */
   FILE *fp;
   bool to_stdout; /* "-": held in memory (mem, memlen), written to standard output at commit */
   char *mem;
@@ -335,7 +374,10 @@ static char *dup_str(const char *s) {
 static void out_free(OutFile *f) {
   if (f->fp) fclose(f->fp);
   if (f->tmp) unlink(f->tmp);
-  free(f->path); free(f->target); free(f->tmp); free(f->mem);
+  free(f->path);
+  free(f->target);
+  free(f->tmp);
+  free(f->mem);
   free(f);
 }
 
@@ -344,13 +386,24 @@ static char *out_target(const char *path, struct stat *st, bool *exists, const c
   struct stat lst;
   *exists = false;
   if (lstat(path, &lst) != 0) {
-    if (errno != ENOENT) { *why = strerror(errno); return NULL; }
+    if (errno != ENOENT) {
+      *why = strerror(errno);
+      return NULL;
+    }
     return dup_str(path);
   }
-  if (!S_ISLNK(lst.st_mode)) { *st = lst; *exists = true; return dup_str(path); }
+  if (!S_ISLNK(lst.st_mode)) {
+    *st = lst;
+    *exists = true;
+    return dup_str(path);
+  }
   /* never create a file through a link: a link to nothing is refused */
   char *real = realpath(path, NULL);
-  if (!real || stat(real, st) != 0) { free(real); *why = "a symbolic link to a missing file"; return NULL; }
+  if (!real || stat(real, st) != 0) {
+    free(real);
+    *why = "a symbolic link to a missing file";
+    return NULL;
+  }
   *exists = true;
   return real;
 }
@@ -365,10 +418,14 @@ static FILE *out_temp(const char *target, const struct stat *st, bool exists, ch
   mode_t mask = umask(0);
   umask(mask);
   FILE *fp = NULL;
-  if (fd >= 0 && fchmod(fd, exists ? st->st_mode & 07777 : 0666 & ~mask) == 0) fp = fdopen(fd, "wb");
+  if (fd >= 0 && fchmod(fd, exists ? st->st_mode & 07777 : 0666 & ~mask) == 0)
+    fp = fdopen(fd, "wb");
   if (!fp) {
     int e = errno;
-    if (fd >= 0) { close(fd); unlink(t); }
+    if (fd >= 0) {
+      close(fd);
+      unlink(t);
+    }
     free(t);
     errno = e;
     return NULL;
@@ -378,12 +435,16 @@ static FILE *out_temp(const char *target, const struct stat *st, bool exists, ch
 }
 
 OutFile *out_begin(const char *path) {
-  if (!strcmp(path, "-")) {   /* standard output, as everywhere: written whole at commit */
+  if (!strcmp(path, "-")) { /* standard output, as everywhere: written whole at commit */
     OutFile *f = xmalloc(sizeof *f);
     f->path = dup_str("standard output");
     f->to_stdout = true;
     f->fp = open_memstream(&f->mem, &f->memlen);
-    if (!f->fp) { out_fail(f->path, strerror(errno)); out_free(f); return NULL; }
+    if (!f->fp) {
+      out_fail(f->path, strerror(errno));
+      out_free(f);
+      return NULL;
+    }
     f->next = out_files;
     out_files = f;
     return f;
@@ -392,7 +453,10 @@ OutFile *out_begin(const char *path) {
   bool exists;
   const char *why = NULL;
   char *target = out_target(path, &st, &exists, &why);
-  if (!target) { out_fail(path, why); return NULL; }
+  if (!target) {
+    out_fail(path, why);
+    return NULL;
+  }
   OutFile *f = xmalloc(sizeof *f);
   f->path = dup_str(path);
   if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
@@ -402,14 +466,19 @@ OutFile *out_begin(const char *path) {
     if (!f->fp && fd >= 0) close(fd);
   } else if (exists && !S_ISREG(st.st_mode)) {
     free(target);
-    out_fail(path, S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file, character device or FIFO");
+    out_fail(path, S_ISDIR(st.st_mode) ? "it is a directory"
+                                       : "not a regular file, character device or FIFO");
     out_free(f);
     return NULL;
   } else {
     f->target = target;
     f->fp = out_temp(target, &st, exists, &f->tmp);
   }
-  if (!f->fp) { out_fail(path, strerror(errno)); out_free(f); return NULL; }
+  if (!f->fp) {
+    out_fail(path, strerror(errno));
+    out_free(f);
+    return NULL;
+  }
   f->next = out_files;
   out_files = f;
   return f;
@@ -421,7 +490,11 @@ bool out_write(OutFile *f, const void *data, size_t n) {
 }
 
 void out_abort_all(void) {
-  while (out_files) { OutFile *n = out_files->next; out_free(out_files); out_files = n; }
+  while (out_files) {
+    OutFile *n = out_files->next;
+    out_free(out_files);
+    out_files = n;
+  }
 }
 
 bool out_commit_all(void) {
@@ -433,15 +506,23 @@ bool out_commit_all(void) {
     bad |= fclose(f->fp) != 0;
     if (!err) err = errno;
     f->fp = NULL;
-    if (bad) { out_fail(f->path, err ? strerror(err) : "write error"); out_abort_all(); return false; }
+    if (bad) {
+      out_fail(f->path, err ? strerror(err) : "write error");
+      out_abort_all();
+      return false;
+    }
   }
   bool ok = true;
   for (OutFile *f = out_files; f; f = f->next)
     if (f->to_stdout) {
-      if ((f->memlen && fwrite(f->mem, 1, f->memlen, stdout) != f->memlen) || fflush(stdout)) ok = out_fail(f->path, strerror(errno));
+      if ((f->memlen && fwrite(f->mem, 1, f->memlen, stdout) != f->memlen) || fflush(stdout))
+        ok = out_fail(f->path, strerror(errno));
     } else if (f->tmp) {
       if (rename(f->tmp, f->target) != 0) ok = out_fail(f->path, strerror(errno));
-      else { free(f->tmp); f->tmp = NULL; }
+      else {
+        free(f->tmp);
+        f->tmp = NULL;
+      }
     }
   out_abort_all();
   return ok;
@@ -450,7 +531,8 @@ bool out_commit_all(void) {
 bool out_check_stdout(void) {
   errno = 0;
   if (fflush(stdout) == 0 && !ferror(stdout)) return true;
-  diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot write to standard output%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+  diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot write to standard output%s%s", errno ? ": " : "",
+          errno ? strerror(errno) : "");
   return false;
 }
 
@@ -461,17 +543,30 @@ char *read_file_max(const char *path, size_t max, size_t *len) {
   size_t n = fread(s, 1, max + 1, fp);
   int err = ferror(fp);
   fclose(fp);
-  if (err || n > max) { free(s); errno = err ? EIO : EFBIG; return NULL; }
+  if (err || n > max) {
+    free(s);
+    errno = err ? EIO : EFBIG;
+    return NULL;
+  }
   s[n] = 0;
   if (len) *len = n;
   return s;
 }
 
 /* ---- JSON well-formedness (RFC 8259) ---- */
-typedef struct { const char *p, *end; int depth; const char *err; } JScan;
+typedef struct {
+  const char *p, *end;
+  int depth;
+  const char *err;
+} JScan;
 
-static bool jerr(JScan *j, const char *what) { if (!j->err) j->err = what; return false; }
-static void jspace(JScan *j) { while (j->p < j->end && *j->p && strchr(" \t\r\n", *j->p)) j->p++; }
+static bool jerr(JScan *j, const char *what) {
+  if (!j->err) j->err = what;
+  return false;
+}
+static void jspace(JScan *j) {
+  while (j->p < j->end && *j->p && strchr(" \t\r\n", *j->p)) j->p++;
+}
 static bool jdigits(JScan *j) {
   const char *s = j->p;
   while (j->p < j->end && *j->p >= '0' && *j->p <= '9') j->p++;
@@ -481,7 +576,10 @@ static bool jnumber(JScan *j) {
   if (*j->p == '-') j->p++;
   if (j->p < j->end && *j->p == '0') j->p++;
   else if (!jdigits(j)) return false;
-  if (j->p < j->end && *j->p == '.') { j->p++; if (!jdigits(j)) return false; }
+  if (j->p < j->end && *j->p == '.') {
+    j->p++;
+    if (!jdigits(j)) return false;
+  }
   if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
     j->p++;
     if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
@@ -493,13 +591,17 @@ static bool jstring(JScan *j) {
   if (j->p >= j->end || *j->p != '"') return jerr(j, "a string expected");
   for (j->p++; j->p < j->end; j->p++) {
     unsigned char c = (unsigned char)*j->p;
-    if (c == '"') { j->p++; return true; }
+    if (c == '"') {
+      j->p++;
+      return true;
+    }
     if (c < 0x20) return jerr(j, "a control character in a string");
     if (c != '\\') continue;
     if (++j->p >= j->end) break;
     if (*j->p == 'u') {
       for (int i = 0; i < 4; i++)
-        if (++j->p >= j->end || !strchr("0123456789abcdefABCDEF", *j->p) || !*j->p) return jerr(j, "a bad \\u escape");
+        if (++j->p >= j->end || !strchr("0123456789abcdefABCDEF", *j->p) || !*j->p)
+          return jerr(j, "a bad \\u escape");
     } else if (!*j->p || !strchr("\"\\/bfnrt", *j->p)) return jerr(j, "a bad escape in a string");
   }
   return jerr(j, "an unterminated string");
@@ -509,7 +611,11 @@ static bool jlist(JScan *j, char close, bool object) {
   if (++j->depth > 64) return jerr(j, "nesting deeper than 64");
   j->p++;
   jspace(j);
-  if (j->p < j->end && *j->p == close) { j->p++; j->depth--; return true; }
+  if (j->p < j->end && *j->p == close) {
+    j->p++;
+    j->depth--;
+    return true;
+  }
   for (;;) {
     if (object) {
       if (!jstring(j)) return false;
@@ -519,8 +625,16 @@ static bool jlist(JScan *j, char close, bool object) {
     }
     if (!jvalue(j)) return false;
     jspace(j);
-    if (j->p < j->end && *j->p == ',') { j->p++; jspace(j); continue; }
-    if (j->p < j->end && *j->p == close) { j->p++; j->depth--; return true; }
+    if (j->p < j->end && *j->p == ',') {
+      j->p++;
+      jspace(j);
+      continue;
+    }
+    if (j->p < j->end && *j->p == close) {
+      j->p++;
+      j->depth--;
+      return true;
+    }
     return jerr(j, object ? "',' or '}' expected" : "',' or ']' expected");
   }
 }
@@ -530,7 +644,10 @@ static bool jvalue(JScan *j) {
   static const char *words[] = {"true", "false", "null"};
   for (int i = 0; i < 3; i++) {
     size_t n = strlen(words[i]);
-    if ((size_t)(j->end - j->p) >= n && !memcmp(j->p, words[i], n)) { j->p += n; return true; }
+    if ((size_t)(j->end - j->p) >= n && !memcmp(j->p, words[i], n)) {
+      j->p += n;
+      return true;
+    }
   }
   char c = *j->p;
   if (c == '{' || c == '[') return jlist(j, c == '{' ? '}' : ']', c == '{');
@@ -547,7 +664,12 @@ bool json_valid(const char *text, size_t len, char *why, size_t whylen) {
     jerr(&j, "text after the value");
   }
   int line = 1, col = 1;
-  for (const char *c = text; c < j.p && c < j.end; c++) { if (*c == '\n') { line++; col = 1; } else col++; }
+  for (const char *c = text; c < j.p && c < j.end; c++) {
+    if (*c == '\n') {
+      line++;
+      col = 1;
+    } else col++;
+  }
   snprintf(why, whylen, "not JSON: %s at line %d, column %d", j.err, line, col);
   return false;
 }

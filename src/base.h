@@ -17,15 +17,15 @@
  * previous one, so a caller restores it; a protected call restores it on error. */
 typedef struct Arena Arena;
 Arena *arena_new(void);
-void arena_delete(Arena *a);           /* NULL: nothing */
-Arena *arena_enter(Arena *a);          /* NULL: the process arena; returns the previous current */
-size_t arena_bytes(const Arena *a);    /* bytes reserved by a (NULL: the process arena) */
-void *arena_alloc(size_t n);           /* zeroed, from the current arena */
+void arena_delete(Arena *a);        /* NULL: nothing */
+Arena *arena_enter(Arena *a);       /* NULL: the process arena; returns the previous current */
+size_t arena_bytes(const Arena *a); /* bytes reserved by a (NULL: the process arena) */
+void *arena_alloc(size_t n);        /* zeroed, from the current arena */
 char *arena_strndup(const char *s, size_t n);
 char *arena_strdup(const char *s);
 char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 char *vfmt(const char *f, va_list ap);
-void arena_free_all(void);             /* the process arena */
+void arena_free_all(void); /* the process arena */
 
 /* Protected calls (Lua's luaD_rawrunprotected): carve_pcall runs f(ud); an error raised inside
  * by carve_throw (error_tok, out of memory, a named limit) unwinds to the innermost protected
@@ -34,13 +34,16 @@ void arena_free_all(void);             /* the process arena */
 typedef void ProtectedFn(void *ud);
 bool carve_pcall(ProtectedFn *f, void *ud);
 _Noreturn void carve_throw(void);
-bool carve_protected(void);            /* inside a protected call */
+bool carve_protected(void); /* inside a protected call */
 
-void *xmalloc(size_t n);               /* zeroed; out of memory raises an error (carve_throw) */
+void *xmalloc(size_t n); /* zeroed; out of memory raises an error (carve_throw) */
 void *xrealloc(void *p, size_t n);
 
 /* Growable string buffer. */
-typedef struct { char *s; size_t len, cap; } Buf;
+typedef struct {
+  char *s;
+  size_t len, cap;
+} Buf;
 void buf_putc(Buf *b, char c);
 void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -51,11 +54,15 @@ typedef struct SrcFile {
   char *name;     /* as given, for diagnostics */
   char *contents; /* NUL-terminated, ends in '\n' */
   int id;
-  int include_depth;  /* #include nesting of this file */
+  int include_depth; /* #include nesting of this file */
 } SrcFile;
 
 /* A position in a source file; `file` NULL means "no location". */
-typedef struct { SrcFile *file; int line, col; const char *loc; } SrcLoc;
+typedef struct {
+  SrcFile *file;
+  int line, col;
+  const char *loc;
+} SrcLoc;
 
 typedef enum { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
 
@@ -64,9 +71,9 @@ typedef enum { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
 void diag_at(DiagLevel lv, SrcLoc loc, const char *f, ...) __attribute__((format(printf, 3, 4)));
 void vdiag_at(DiagLevel lv, SrcLoc loc, const char *f, va_list ap);
 extern int diag_errors, diag_warnings;
-extern FILE *diag_out;       /* default stderr */
-extern bool diag_color;      /* colour only when writing to a terminal */
-extern bool diag_quiet;      /* count but do not print (tentative parsing of host code) */
+extern FILE *diag_out;  /* default stderr */
+extern bool diag_color; /* colour only when writing to a terminal */
+extern bool diag_quiet; /* count but do not print (tentative parsing of host code) */
 /* the last error, kept even when quiet (to report a skipped definition when it is used) */
 extern char diag_last_msg[512];
 extern SrcLoc diag_last_loc;
@@ -79,8 +86,8 @@ bool make_dirs(const char *path);
 /* the number member `key` of the JSON object json (a member of that object, not one nested
  * deeper or inside a string: json.h); false when json is not an object or has no such number */
 bool json_number(const char *json, const char *key, double *v);
-int usage_error(const char *cmd, const char *msg);             /* a command's usage error: 2 */
-void arena_push(const char ***arr, int *n, const char *s);     /* append to an arena string array */
+int usage_error(const char *cmd, const char *msg);         /* a command's usage error: 2 */
+void arena_push(const char ***arr, int *n, const char *s); /* append to an arena string array */
 /* the calibration file: `given`, else $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json */
 char *calibration_path(const char *given);
 /* processes: a tool by name ($CARVE_NVCC, $CARVE_NCU, PATH, /usr/local/cuda/bin), NULL if absent;
@@ -97,10 +104,10 @@ int run_program(char *const argv[], const char *out, const char *err, int timeou
  * to nothing) is refused. Errors are diagnosed ("carve: error: cannot write 'PATH': why");
  * after one, the caller calls out_abort_all and nothing regular was changed. */
 typedef struct OutFile OutFile;
-OutFile *out_begin(const char *path);          /* NULL after a diagnostic */
+OutFile *out_begin(const char *path); /* NULL after a diagnostic */
 bool out_write(OutFile *f, const void *data, size_t n);
-bool out_commit_all(void);   /* flush and close everything, then rename; false after a diagnostic */
-void out_abort_all(void);    /* close and remove the temporaries; nothing was committed */
+bool out_commit_all(void); /* flush and close everything, then rename; false after a diagnostic */
+void out_abort_all(void);  /* close and remove the temporaries; nothing was committed */
 /* standard output at exit: flushed and checked; false after a diagnostic */
 bool out_check_stdout(void);
 

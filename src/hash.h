@@ -32,7 +32,9 @@ static inline uint64_t fnv1a64_add(uint64_t h, const void *data, size_t n) {
 }
 
 /* FNV-1a of n bytes (64-bit) */
-static inline uint64_t fnv1a64(const void *data, size_t n) { return fnv1a64_add(FNV64_BASIS, data, n); }
+static inline uint64_t fnv1a64(const void *data, size_t n) {
+  return fnv1a64_add(FNV64_BASIS, data, n);
+}
 
 /* FNV-1a of a NUL-terminated string (64-bit) */
 static inline uint64_t fnv1a64_str(const char *s) {

@@ -8,27 +8,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { const char *p; } Reader;
+typedef struct {
+  const char *p;
+} Reader;
 
-static void skip_space(Reader *r) { while (*r->p == ' ' || *r->p == '\t' || *r->p == '\r' || *r->p == '\n') r->p++; }
+static void skip_space(Reader *r) {
+  while (*r->p == ' ' || *r->p == '\t' || *r->p == '\r' || *r->p == '\n') r->p++;
+}
 
 static unsigned hex4(const char *p) {
   unsigned v = 0;
   for (int i = 0; i < 4; i++) {
     char c = p[i];
-    v = v * 16 + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c - 'A' + 10);
+    v = v * 16 + (unsigned)(c >= '0' && c <= '9'   ? c - '0'
+                            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                   : c - 'A' + 10);
   }
   return v;
 }
 
 static void put_utf8(Buf *b, unsigned cp) {
   if (cp < 0x80) buf_putc(b, (char)cp);
-  else if (cp < 0x800) { buf_putc(b, (char)(0xc0 | cp >> 6)); buf_putc(b, (char)(0x80 | (cp & 0x3f))); }
-  else if (cp < 0x10000) {
-    buf_putc(b, (char)(0xe0 | cp >> 12)); buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f))); buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+  else if (cp < 0x800) {
+    buf_putc(b, (char)(0xc0 | cp >> 6));
+    buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+  } else if (cp < 0x10000) {
+    buf_putc(b, (char)(0xe0 | cp >> 12));
+    buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+    buf_putc(b, (char)(0x80 | (cp & 0x3f)));
   } else {
-    buf_putc(b, (char)(0xf0 | cp >> 18)); buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
-    buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f))); buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+    buf_putc(b, (char)(0xf0 | cp >> 18));
+    buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
+    buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+    buf_putc(b, (char)(0x80 | (cp & 0x3f)));
   }
 }
 
@@ -37,7 +49,10 @@ static char *read_string(Reader *r) {
   Buf b = {0};
   buf_puts(&b, "");
   for (r->p++; *r->p != '"'; r->p++) {
-    if (*r->p != '\\') { buf_putc(&b, *r->p); continue; }
+    if (*r->p != '\\') {
+      buf_putc(&b, *r->p);
+      continue;
+    }
     char e = *++r->p;
     switch (e) {
     case 'b': buf_putc(&b, '\b'); break;
@@ -50,13 +65,16 @@ static char *read_string(Reader *r) {
       r->p += 4;
       if (cp >= 0xd800 && cp < 0xdc00 && r->p[1] == '\\' && r->p[2] == 'u') {
         unsigned lo = hex4(r->p + 3);
-        if (lo >= 0xdc00 && lo < 0xe000) { cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00); r->p += 6; }
+        if (lo >= 0xdc00 && lo < 0xe000) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+          r->p += 6;
+        }
       }
       if (cp >= 0xd800 && cp < 0xe000) cp = 0xfffd;
       put_utf8(&b, cp);
       break;
     }
-    default: buf_putc(&b, e); break;   /* " \ / */
+    default: buf_putc(&b, e); break; /* " \ / */
     }
   }
   r->p++;
@@ -80,11 +98,14 @@ static void read_list(Reader *r, Json *j, bool object) {
     if (object) {
       j->keys[j->n] = read_string(r);
       skip_space(r);
-      r->p++;   /* ':' */
+      r->p++; /* ':' */
     }
     read_value(r, &j->kids[j->n++]);
     skip_space(r);
-    if (*r->p == ',') { r->p++; skip_space(r); }
+    if (*r->p == ',') {
+      r->p++;
+      skip_space(r);
+    }
   }
   r->p++;
 }
@@ -93,12 +114,30 @@ static void read_value(Reader *r, Json *j) {
   memset(j, 0, sizeof *j);
   skip_space(r);
   switch (*r->p) {
-  case '{': j->kind = JSON_OBJECT; read_list(r, j, true); return;
-  case '[': j->kind = JSON_ARRAY; read_list(r, j, false); return;
-  case '"': j->kind = JSON_STRING; j->str = read_string(r); return;
-  case 't': j->kind = JSON_TRUE; r->p += 4; return;
-  case 'f': j->kind = JSON_FALSE; r->p += 5; return;
-  case 'n': j->kind = JSON_NULL; r->p += 4; return;
+  case '{':
+    j->kind = JSON_OBJECT;
+    read_list(r, j, true);
+    return;
+  case '[':
+    j->kind = JSON_ARRAY;
+    read_list(r, j, false);
+    return;
+  case '"':
+    j->kind = JSON_STRING;
+    j->str = read_string(r);
+    return;
+  case 't':
+    j->kind = JSON_TRUE;
+    r->p += 4;
+    return;
+  case 'f':
+    j->kind = JSON_FALSE;
+    r->p += 5;
+    return;
+  case 'n':
+    j->kind = JSON_NULL;
+    r->p += 4;
+    return;
   default: {
     char *end;
     j->kind = JSON_NUMBER;
@@ -161,8 +200,10 @@ const char *json_get_string(const Json *j, const char *key) {
 void json_write_string(Buf *b, const char *s) {
   buf_putc(b, '"');
   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (*p == '"' || *p == '\\') { buf_putc(b, '\\'); buf_putc(b, (char)*p); }
-    else if (*p == '\n') buf_puts(b, "\\n");
+    if (*p == '"' || *p == '\\') {
+      buf_putc(b, '\\');
+      buf_putc(b, (char)*p);
+    } else if (*p == '\n') buf_puts(b, "\\n");
     else if (*p == '\t') buf_puts(b, "\\t");
     else if (*p == '\r') buf_puts(b, "\\r");
     else if (*p < 0x20) buf_printf(b, "\\u%04x", *p);

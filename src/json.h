@@ -9,15 +9,23 @@
 #define CARVE_JSON_H
 #include "base.h"
 
-typedef enum { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } JsonKind;
+typedef enum {
+  JSON_NULL,
+  JSON_FALSE,
+  JSON_TRUE,
+  JSON_NUMBER,
+  JSON_STRING,
+  JSON_ARRAY,
+  JSON_OBJECT
+} JsonKind;
 
 typedef struct Json {
   JsonKind kind;
-  double num;             /* JSON_NUMBER */
-  char *str;              /* JSON_STRING: decoded, NUL-terminated (a \u0000 ends it early) */
-  struct Json *kids;      /* JSON_ARRAY: the elements; JSON_OBJECT: the members' values */
-  char **keys;            /* JSON_OBJECT: the members' keys, decoded */
-  int n;                  /* elements or members */
+  double num;        /* JSON_NUMBER */
+  char *str;         /* JSON_STRING: decoded, NUL-terminated (a \u0000 ends it early) */
+  struct Json *kids; /* JSON_ARRAY: the elements; JSON_OBJECT: the members' values */
+  char **keys;       /* JSON_OBJECT: the members' keys, decoded */
+  int n;             /* elements or members */
 } Json;
 
 /* text[0..len) as a tree; NULL with why (json_valid's message: what and where) */

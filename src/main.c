@@ -29,30 +29,54 @@
 typedef struct {
   const char *name;
   OptId id;
-  const char *value;   /* what its value is, for "needs ..."; NULL: a switch */
+  const char *value; /* what its value is, for "needs ..."; NULL: a switch */
 } OptDef;
 
 /* one name can mean different things to different commands (--out, --arch): the command's
  * accepted set picks the entry */
 static const OptDef options[] = {
-  {"-D", O_DEFINE, "NAME[=VALUE]"}, {"-I", O_INCLUDE, "a directory"}, {"--kernel", O_KERNEL, "a name"},
-  {"--format", O_FORMAT, "a format"}, {"-o", O_OUTPUT, "a path"}, {"--grid", O_GRID, "X[,Y[,Z]]"},
-  {"--block", O_BLOCK, "X[,Y[,Z]]"}, {"--shared", O_SHARED, "a byte count"}, {"--arg", O_ARG, "NAME=VALUE"},
-  {"--out", O_OUT, "NAME=PATH"}, {"--max-steps", O_MAX_STEPS, "a number"}, {"--max-seconds", O_MAX_SECONDS, "seconds"}, {"--no-race-check", O_NO_RACE, NULL},
-  {"--dump-inputs", O_DUMP_INPUTS, "a directory"}, {"--verify", O_VERIFY, NULL}, {"--verify-blocks", O_VERIFY_BLOCKS, "a positive number"},
-  {"--ncu", O_NCU, NULL}, {"--flush-l2", O_FLUSH_L2, NULL}, {"--baseline", O_BASELINE, NULL}, {"--no-baseline", O_NO_BASELINE, NULL},
-  {"--emit", O_EMIT, "a directory"}, {"--reps", O_REPS, "a positive number"}, {"--timeout", O_TIMEOUT, "a positive number"},
-  {"--arch", O_ARCH, "a value"}, {"--blocks", O_BLOCKS, "a positive number"}, {"--regs", O_REGS, "a register count (1-255)"},
-  {"--fail-on", O_FAIL_ON, "warning or error"}, {"--calibration", O_CALIBRATION, "a file"}, {"--rank", O_RANK, NULL},
+  {"-D", O_DEFINE, "NAME[=VALUE]"},
+  {"-I", O_INCLUDE, "a directory"},
+  {"--kernel", O_KERNEL, "a name"},
+  {"--format", O_FORMAT, "a format"},
+  {"-o", O_OUTPUT, "a path"},
+  {"--grid", O_GRID, "X[,Y[,Z]]"},
+  {"--block", O_BLOCK, "X[,Y[,Z]]"},
+  {"--shared", O_SHARED, "a byte count"},
+  {"--arg", O_ARG, "NAME=VALUE"},
+  {"--out", O_OUT, "NAME=PATH"},
+  {"--max-steps", O_MAX_STEPS, "a number"},
+  {"--max-seconds", O_MAX_SECONDS, "seconds"},
+  {"--no-race-check", O_NO_RACE, NULL},
+  {"--dump-inputs", O_DUMP_INPUTS, "a directory"},
+  {"--verify", O_VERIFY, NULL},
+  {"--verify-blocks", O_VERIFY_BLOCKS, "a positive number"},
+  {"--ncu", O_NCU, NULL},
+  {"--flush-l2", O_FLUSH_L2, NULL},
+  {"--baseline", O_BASELINE, NULL},
+  {"--no-baseline", O_NO_BASELINE, NULL},
+  {"--emit", O_EMIT, "a directory"},
+  {"--reps", O_REPS, "a positive number"},
+  {"--timeout", O_TIMEOUT, "a positive number"},
+  {"--arch", O_ARCH, "a value"},
+  {"--blocks", O_BLOCKS, "a positive number"},
+  {"--regs", O_REGS, "a register count (1-255)"},
+  {"--fail-on", O_FAIL_ON, "warning or error"},
+  {"--calibration", O_CALIBRATION, "a file"},
+  {"--rank", O_RANK, NULL},
   {"--out", O_CAL_OUT, "a file"},
-  {"--passes", O_PASSES, "a comma-separated list of passes"}, {"--skip", O_SKIP, "a comma-separated list of passes"},
-  {"--set", O_SET, "PASS.PARAM=VALUE"}, {"--explain", O_EXPLAIN, NULL}, {"--no-verify", O_NO_VERIFY, NULL},
+  {"--passes", O_PASSES, "a comma-separated list of passes"},
+  {"--skip", O_SKIP, "a comma-separated list of passes"},
+  {"--set", O_SET, "PASS.PARAM=VALUE"},
+  {"--explain", O_EXPLAIN, NULL},
+  {"--no-verify", O_NO_VERIFY, NULL},
   {"--no-estimate", O_NO_ESTIMATE, NULL},
-  {"--host", O_HOST, "a host function's name"}, {"--launch", O_LAUNCH, "a launch number (1, 2, ...)"},
-  {"--engine", O_ENGINE, "native, interp or auto"}, {"--check", O_CHECK, "sample, all or none"},
+  {"--host", O_HOST, "a host function's name"},
+  {"--launch", O_LAUNCH, "a launch number (1, 2, ...)"},
+  {"--engine", O_ENGINE, "native, interp or auto"},
+  {"--check", O_CHECK, "sample, all or none"},
   {"--route", O_ROUTE, "nvcc, interp or auto"},
 };
-
 
 /* a command's --help: its text; optimize's ends with the passes, from the pass table */
 static int cmd_optimize(Opts *o, Program *p);
@@ -69,8 +93,14 @@ static const OptDef *find_option(const Command *c, const char *a, const char **v
     size_t n = strlen(d->name);
     if (!(c->options >> d->id & 1) || strncmp(a, d->name, n)) continue;
     if (!a[n]) return d;
-    if (a[n] == '=') { *val = a + n + 1; return d; }
-    if (d->id == O_DEFINE || d->id == O_INCLUDE) { *val = a + n; return d; }   /* -DN=1, -Idir */
+    if (a[n] == '=') {
+      *val = a + n + 1;
+      return d;
+    }
+    if (d->id == O_DEFINE || d->id == O_INCLUDE) {
+      *val = a + n;
+      return d;
+    } /* -DN=1, -Idir */
   }
   return NULL;
 }
@@ -80,7 +110,8 @@ static char *one_of(const char *list) {
   char *s = arena_strdup(list), *words[8], *out = "";
   int n = 0;
   for (char *w = strtok(s, "|"); w && n < 8; w = strtok(NULL, "|")) words[n++] = w;
-  for (int i = 0; i < n; i++) out = fmt("%s%s%s", out, i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
+  for (int i = 0; i < n; i++)
+    out = fmt("%s%s%s", out, i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
   return out;
 }
 
@@ -108,7 +139,8 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_INCLUDE: arena_push(&o->pp.include_dirs, &o->pp.n_include_dirs, v); return 0;
   case O_KERNEL: o->kernel = v; return 0;
   case O_FORMAT:
-    if (!listed(o->cmd->formats, v)) return usage_error(cmd, fmt("--format takes %s", one_of(o->cmd->formats)));
+    if (!listed(o->cmd->formats, v))
+      return usage_error(cmd, fmt("--format takes %s", one_of(o->cmd->formats)));
     o->format = v;
     return 0;
   case O_OUTPUT: o->out_path = v; return 0;
@@ -133,7 +165,8 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   }
   case O_MAX_SECONDS:
     o->max_seconds = strtod(v, &end);
-    if (!*v || *end || !(o->max_seconds > 0 && o->max_seconds < 1e9)) return usage_error(cmd, "--max-seconds needs a positive number of seconds");
+    if (!*v || *end || !(o->max_seconds > 0 && o->max_seconds < 1e9))
+      return usage_error(cmd, "--max-seconds needs a positive number of seconds");
     return 0;
   case O_NO_RACE: o->no_race = true; return 0;
   case O_DUMP_INPUTS: o->dump_inputs = v; return 0;
@@ -147,7 +180,12 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
     /* one meaning everywhere: a machine (h100) or nvcc's name (sm_90); bench and calibrate
      * give nvcc the sm name, analyze and estimate model the machine */
     const char *sm = machine_sm_name(v);
-    if (!sm) return usage_error(cmd, fmt("unknown --arch '%s' (a machine: h100, h200, g80, gt200, c1060; or nvcc's sm_90, sm_80, ...)", v));
+    if (!sm)
+      return usage_error(
+        cmd,
+        fmt(
+          "unknown --arch '%s' (a machine: h100, h200, g80, gt200, c1060; or nvcc's sm_90, sm_80, ...)",
+          v));
     o->bench.arch = arena_strdup(sm);
     o->machine = v;
     return 0;
@@ -163,31 +201,47 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
   case O_NO_ESTIMATE: o->no_estimate = true; return 0;
   case O_HOST: o->host_fn = v; return 0;
   case O_ENGINE:
-    if (strcmp(v, "native") && strcmp(v, "interp") && strcmp(v, "auto")) return usage_error(cmd, "--engine takes native, interp or auto");
-    o->native.engine = !strcmp(v, "native") ? ENGINE_NATIVE : !strcmp(v, "interp") ? ENGINE_INTERP : ENGINE_AUTO;
+    if (strcmp(v, "native") && strcmp(v, "interp") && strcmp(v, "auto"))
+      return usage_error(cmd, "--engine takes native, interp or auto");
+    o->native.engine = !strcmp(v, "native")   ? ENGINE_NATIVE
+                       : !strcmp(v, "interp") ? ENGINE_INTERP
+                                              : ENGINE_AUTO;
     return 0;
   case O_CHECK:
-    if (strcmp(v, "sample") && strcmp(v, "all") && strcmp(v, "none")) return usage_error(cmd, "--check takes sample, all or none");
-    o->native.check = !strcmp(v, "all") ? CHECK_ALL : !strcmp(v, "none") ? CHECK_NONE : CHECK_SAMPLE;
+    if (strcmp(v, "sample") && strcmp(v, "all") && strcmp(v, "none"))
+      return usage_error(cmd, "--check takes sample, all or none");
+    o->native.check = !strcmp(v, "all")    ? CHECK_ALL
+                      : !strcmp(v, "none") ? CHECK_NONE
+                                           : CHECK_SAMPLE;
     return 0;
   case O_ROUTE:
-    if (strcmp(v, "nvcc") && strcmp(v, "interp") && strcmp(v, "auto")) return usage_error(cmd, "--route takes nvcc, interp or auto");
+    if (strcmp(v, "nvcc") && strcmp(v, "interp") && strcmp(v, "auto"))
+      return usage_error(cmd, "--route takes nvcc, interp or auto");
     o->route = v;
     return 0;
   case O_LAUNCH:
-    if ((o->launch_no = (int)positive(v, 1000000)) < 0) return usage_error(cmd, "--launch needs a launch number (1, 2, ...)");
+    if ((o->launch_no = (int)positive(v, 1000000)) < 0)
+      return usage_error(cmd, "--launch needs a launch number (1, 2, ...)");
     return 0;
   case O_FAIL_ON:
-    if (strcmp(v, "warning") && strcmp(v, "error")) return usage_error(cmd, "--fail-on takes warning or error");
+    if (strcmp(v, "warning") && strcmp(v, "error"))
+      return usage_error(cmd, "--fail-on takes warning or error");
     o->fail_on = !strcmp(v, "warning") ? 2 : 3;
     return 0;
   case O_REGS:
-    if ((o->regs = (int)positive(v, 255)) < 0) return usage_error(cmd, "--regs needs a register count (1-255)");
+    if ((o->regs = (int)positive(v, 255)) < 0)
+      return usage_error(cmd, "--regs needs a register count (1-255)");
     return 0;
-  case O_BLOCKS: case O_REPS: case O_VERIFY_BLOCKS: case O_TIMEOUT: {
+  case O_BLOCKS:
+  case O_REPS:
+  case O_VERIFY_BLOCKS:
+  case O_TIMEOUT: {
     long n = positive(v, 1000000);
     if (n < 0) return usage_error(cmd, fmt("%s needs a positive number", d->name));
-    *(d->id == O_BLOCKS ? &o->blocks : d->id == O_REPS ? &o->bench.h.reps : d->id == O_VERIFY_BLOCKS ? &o->bench.verify_blocks : &o->bench.timeout_s) = (int)n;
+    *(d->id == O_BLOCKS          ? &o->blocks
+      : d->id == O_REPS          ? &o->bench.h.reps
+      : d->id == O_VERIFY_BLOCKS ? &o->bench.verify_blocks
+                                 : &o->bench.timeout_s) = (int)n;
     return 0;
   }
   }
@@ -198,7 +252,8 @@ static int check_arguments(const Opts *o) {
   const Command *c = o->cmd;
   if (o->nfiles < c->min_args) return usage_error(c->name, fmt("no %s", c->arg_name));
   if (c->max_args >= 0 && o->nfiles > c->max_args)
-    return usage_error(c->name, c->max_args ? fmt("more than one %s ('%s' and '%s')", c->arg_name, o->files[0], o->files[1])
+    return usage_error(c->name, c->max_args ? fmt("more than one %s ('%s' and '%s')", c->arg_name,
+                                                  o->files[0], o->files[1])
                                             : fmt("unexpected argument '%s'", o->files[0]));
   return 0;
 }
@@ -208,13 +263,33 @@ static int check_arguments(const Opts *o) {
  * one note. --use_fast_math gives the fast intrinsics' semantics (expf as __expf, ...).
  * Returns the words used (0: not an nvcc flag), or -status after a usage error. */
 static int nvcc_flag(Opts *o, int argc, char **argv, int i) {
-  static const char *valued[] = {"-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code",
-    "-std", "--std", "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker", "--linker-options",
-    "-ccbin", "--compiler-bindir", "-maxrregcount", "--maxrregcount", "-rdc", "--relocatable-device-code",
+  static const char *valued[] = {
+    "-arch",           "--gpu-architecture", "-code",   "--gpu-code",
+    "-gencode",        "--generate-code",    "-std",    "--std",
+    "-Xcompiler",      "--compiler-options", "-Xptxas", "--ptxas-options",
+    "-Xlinker",        "--linker-options",   "-ccbin",  "--compiler-bindir",
+    "-maxrregcount",   "--maxrregcount",     "-rdc",    "--relocatable-device-code",
     "-default-stream", "--default-stream"};
-  static const char *switches[] = {"-lineinfo", "--generate-line-info", "-g", "-G", "--device-debug", "--debug", "-m64", "-w",
-    "--expt-relaxed-constexpr", "--expt-extended-lambda", "--extended-lambda", "-Wno-deprecated-gpu-targets",
-    "-O", "-O0", "-O1", "-O2", "-O3", "--optimize", "-use_fast_math", "--use_fast_math"};
+  static const char *switches[] = {"-lineinfo",
+                                   "--generate-line-info",
+                                   "-g",
+                                   "-G",
+                                   "--device-debug",
+                                   "--debug",
+                                   "-m64",
+                                   "-w",
+                                   "--expt-relaxed-constexpr",
+                                   "--expt-extended-lambda",
+                                   "--extended-lambda",
+                                   "-Wno-deprecated-gpu-targets",
+                                   "-O",
+                                   "-O0",
+                                   "-O1",
+                                   "-O2",
+                                   "-O3",
+                                   "--optimize",
+                                   "-use_fast_math",
+                                   "--use_fast_math"};
   const char *a = argv[i], *val = NULL;
   int used = 0;
   for (size_t k = 0; k < sizeof switches / sizeof *switches && !used; k++)
@@ -222,18 +297,30 @@ static int nvcc_flag(Opts *o, int argc, char **argv, int i) {
   for (size_t k = 0; k < sizeof valued / sizeof *valued && !used; k++) {
     size_t n = strlen(valued[k]);
     if (strncmp(a, valued[k], n) || (a[n] && a[n] != '=')) continue;
-    if (a[n] == '=') { val = a + n + 1; used = 1; }
-    else if (i + 1 < argc) { val = argv[i + 1]; used = 2; }
-    else { usage_error(o->cmd->name, fmt("%s needs a value", a)); return -2; }
+    if (a[n] == '=') {
+      val = a + n + 1;
+      used = 1;
+    } else if (i + 1 < argc) {
+      val = argv[i + 1];
+      used = 2;
+    } else {
+      usage_error(o->cmd->name, fmt("%s needs a value", a));
+      return -2;
+    }
   }
   if (!used) return 0;
-  bool is_arch = !strcmp(a, "-arch") || !strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture", 18);
-  if (!is_arch) {   /* for the nvcc route, as given (-arch: rt_run gives --arch's) */
+  bool is_arch =
+    !strcmp(a, "-arch") || !strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture", 18);
+  if (!is_arch) { /* for the nvcc route, as given (-arch: rt_run gives --arch's) */
     arena_push(&o->nvcc_words, &o->nnvcc, a);
     if (used == 2) arena_push(&o->nvcc_words, &o->nnvcc, val);
   }
-  if (strstr(a, "fast_math")) { arena_push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__"); return used; }
-  bool any_gpu = is_arch && (!strcmp(val, "native") || !strcmp(val, "all") || !strcmp(val, "all-major"));
+  if (strstr(a, "fast_math")) {
+    arena_push(&o->pp.defines, &o->pp.n_defines, "__CARVE_FAST_MATH__");
+    return used;
+  }
+  bool any_gpu =
+    is_arch && (!strcmp(val, "native") || !strcmp(val, "all") || !strcmp(val, "all-major"));
   if (is_arch && !any_gpu && o->cmd->options >> O_ARCH & 1) {
     static const OptDef arch = {"--arch", O_ARCH, "a value"};
     int r = set_option(o, &arch, val);
@@ -253,15 +340,24 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
   o->files = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *val;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_usage(c, stdout); return -1; }
-    if (!strcmp(a, "--") && (c->options >> O_HOST & 1)) {   /* the host program's own arguments */
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      print_usage(c, stdout);
+      return -1;
+    }
+    if (!strcmp(a, "--") && (c->options >> O_HOST & 1)) { /* the host program's own arguments */
       for (i++; i < argc; i++) arena_push(&o->prog_args, &o->nprog_args, argv[i]);
       break;
     }
-    if (a[0] != '-' || !a[1]) { o->files[o->nfiles++] = a; continue; }
+    if (a[0] != '-' || !a[1]) {
+      o->files[o->nfiles++] = a;
+      continue;
+    }
     int nv = nvcc_flag(o, argc, argv, i);
     if (nv < 0) return -nv;
-    if (nv) { i += nv - 1; continue; }
+    if (nv) {
+      i += nv - 1;
+      continue;
+    }
     const OptDef *d = find_option(c, a, &val);
     if (!d) return usage_error(c->name, fmt("unknown option '%s'", a));
     if (!d->value && val) return usage_error(c->name, fmt("%s takes no value", d->name));
@@ -273,15 +369,22 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
     if (r) return r;
   }
   o->file = o->files[0];
-  if (o->nvcc_ignored && !(o->route && !strcmp(o->route, "nvcc"))) fprintf(stderr, "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n", c->name, o->nvcc_ignored);
+  if (o->nvcc_ignored && !(o->route && !strcmp(o->route, "nvcc")))
+    fprintf(stderr,
+            "carve %s: note: nvcc flags that change nothing carve computes are ignored: %s\n",
+            c->name, o->nvcc_ignored);
   return check_arguments(o);
 }
 
 /* ---- check, print ---- */
 char *signature(Obj *k) {
   Buf b = {0};
-  print_function(&b, &(Obj){.name = k->name, .ty = k->ty, .is_kernel = k->is_kernel, .is_device = k->is_device,
-                            .is_host = k->is_host, .launch_bounds = {k->launch_bounds[0], k->launch_bounds[1]}});
+  print_function(&b, &(Obj){.name = k->name,
+                            .ty = k->ty,
+                            .is_kernel = k->is_kernel,
+                            .is_device = k->is_device,
+                            .is_host = k->is_host,
+                            .launch_bounds = {k->launch_bounds[0], k->launch_bounds[1]}});
   char *s = arena_strdup(b.s ? b.s : "");
   buf_free(&b);
   size_t n = strlen(s);
@@ -294,13 +397,18 @@ static char *init_text(const ArgSpec *a) {
   case INIT_ZEROS: return "zeros";
   case INIT_FILL: return fmt("fill(%g)", a->a);
   case INIT_IOTA: return fmt("iota(%g, %g)", a->a, a->b);
-  case INIT_RANDOM: return a->has_range ? fmt("random(%llu, %g, %g)", (unsigned long long)a->seed, a->a, a->b) : fmt("random(%llu)", (unsigned long long)a->seed);
+  case INIT_RANDOM:
+    return a->has_range ? fmt("random(%llu, %g, %g)", (unsigned long long)a->seed, a->a, a->b)
+                        : fmt("random(%llu)", (unsigned long long)a->seed);
   default: return fmt("file(\"%s\")", a->path);
   }
 }
 
 /* the first <<<...>>> of kernel k in the host code, or NULL */
-typedef struct { Obj *k; Node *at; } LaunchFind;
+typedef struct {
+  Obj *k;
+  Node *at;
+} LaunchFind;
 static bool find_launch(Node *n, void *ctx) {
   LaunchFind *lf = ctx;
   if (n->kind == ND_LAUNCH && n->fn == lf->k && !lf->at) lf->at = n;
@@ -310,15 +418,28 @@ static bool find_launch(Node *n, void *ctx) {
 /* launch: the first <<<...>>> of f in the host code, or NULL */
 static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Node *launch) {
   printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
-  if (f->shared_size || f->uses_barrier) printf("    static shared memory %d bytes%s\n", f->shared_size, f->uses_barrier ? ", uses __syncthreads" : "");
-  if (!s && launch) { printf("    launched by the host code at line %d (run and analyze take the program's launches)\n", tok_loc(launch->tok).line); return; }
-  if (!s) { printf("    no launch specification (#pragma carve launch %s ...)\n", f->name); return; }
-  printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2],
-         (long long)s->block[0], (long long)s->block[1], (long long)s->block[2]);
+  if (f->shared_size || f->uses_barrier)
+    printf("    static shared memory %d bytes%s\n", f->shared_size,
+           f->uses_barrier ? ", uses __syncthreads" : "");
+  if (!s && launch) {
+    printf(
+      "    launched by the host code at line %d (run and analyze take the program's launches)\n",
+      tok_loc(launch->tok).line);
+    return;
+  }
+  if (!s) {
+    printf("    no launch specification (#pragma carve launch %s ...)\n", f->name);
+    return;
+  }
+  printf("    launch grid(%lld,%lld,%lld) block(%lld,%lld,%lld)", (long long)s->grid[0],
+         (long long)s->grid[1], (long long)s->grid[2], (long long)s->block[0],
+         (long long)s->block[1], (long long)s->block[2]);
   if (s->dyn_shared) printf(" shared(%lld)", (long long)s->dyn_shared);
   printf("\n");
   for (ArgSpec *a = s->args; a; a = a->next) {
-    if (a->is_buffer) printf("    arg %s = %s[%lld] : %s%s\n", a->name, type_name(a->elem_ty), (long long)a->count, init_text(a), a->out ? " out" : "");
+    if (a->is_buffer)
+      printf("    arg %s = %s[%lld] : %s%s\n", a->name, type_name(a->elem_ty), (long long)a->count,
+             init_text(a), a->out ? " out" : "");
     else if (a->scalar.is_float) printf("    arg %s = %g\n", a->name, a->scalar.d);
     else printf("    arg %s = %lld\n", a->name, (long long)a->scalar.i);
   }
@@ -328,9 +449,12 @@ static int cmd_check(Opts *o, Program *p) {
   bool json = !strcmp(o->format, "json");
   int nk = 0;
   if (json) printf("{\"file\": "), json_string(stdout, o->file), printf(", \"kernels\": [");
-  Obj **ks = NULL;   /* the kernels, and each one's first launch by the host code (one walk) */
+  Obj **ks = NULL; /* the kernels, and each one's first launch by the host code (one walk) */
   for (Obj *f = p->funcs; f; f = f->next)
-    if (f->is_kernel && f->is_definition) { ks = xrealloc(ks, sizeof(Obj *) * (size_t)(nk + 1)); ks[nk++] = f; }
+    if (f->is_kernel && f->is_definition) {
+      ks = xrealloc(ks, sizeof(Obj *) * (size_t)(nk + 1));
+      ks[nk++] = f;
+    }
   Node **at = xmalloc(sizeof(Node *) * (size_t)(nk + 1));
   if (!json) first_launches(p, ks, nk, at);
   for (int i = 0; i < nk; i++) {
@@ -345,15 +469,17 @@ static int cmd_check(Opts *o, Program *p) {
     printf("\n], \"errors\": %d, \"warnings\": %d, \"diagnostics\": ", diag_errors, diag_warnings);
     diag_json(stdout, o->diags);
     printf("}\n");
-  }
-  else if (!nk) printf("%s: no kernels\n", o->file);
+  } else if (!nk) printf("%s: no kernels\n", o->file);
   return diag_errors ? 2 : 0;
 }
 
 /* one file, whole: begun, written and committed (out_begin diagnoses) */
 static bool write_file(const char *path, const void *data, size_t n) {
   OutFile *f = out_begin(path);
-  if (!f || !out_write(f, data, n)) { out_abort_all(); return false; }
+  if (!f || !out_write(f, data, n)) {
+    out_abort_all();
+    return false;
+  }
   return out_commit_all();
 }
 
@@ -362,7 +488,10 @@ static int cmd_print(Opts *o, Program *p) {
   Buf b = {0};
   if (o->kernel) {
     Obj *k = find_kernel(p, o->kernel);
-    if (!k) { fprintf(stderr, "carve print: no kernel named '%s' in %s\n", o->kernel, o->file); return 2; }
+    if (!k) {
+      fprintf(stderr, "carve print: no kernel named '%s' in %s\n", o->kernel, o->file);
+      return 2;
+    }
     print_function(&b, k);
   } else {
     print_program(&b, p);
@@ -380,7 +509,8 @@ static Obj *pick_kernel(Program *p, const char *name, const char *file, const ch
     Obj *k = find_kernel(p, name);
     if (!k) {
       fprintf(stderr, "carve %s: no kernel named '%s' in %s (kernels:", cmd, name, file);
-      for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) fprintf(stderr, " %s", f->name);
+      for (Obj *f = p->funcs; f; f = f->next)
+        if (f->is_kernel && f->is_definition) fprintf(stderr, " %s", f->name);
       fprintf(stderr, ")\n");
     }
     return k;
@@ -388,27 +518,46 @@ static Obj *pick_kernel(Program *p, const char *name, const char *file, const ch
   Obj *k = find_kernel(p, NULL);
   if (k) return k;
   int n = 0;
-  for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition) n++;
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (f->is_kernel && f->is_definition) n++;
   /* several kernels: the first one with a launch spec, and the user is told so */
   for (LaunchSpec *s = p->specs; s; s = s->next)
     if ((k = find_kernel(p, s->kernel))) {
-      fprintf(stderr, "carve %s: %s has %d kernels; this is '%s', the first with a launch specification (--kernel NAME picks another:", cmd, file, n, k->name);
-      for (Obj *f = p->funcs; f; f = f->next) if (f->is_kernel && f->is_definition && f != k) fprintf(stderr, " %s", f->name);
+      fprintf(
+        stderr,
+        "carve %s: %s has %d kernels; this is '%s', the first with a launch specification (--kernel NAME picks another:",
+        cmd, file, n, k->name);
+      for (Obj *f = p->funcs; f; f = f->next)
+        if (f->is_kernel && f->is_definition && f != k) fprintf(stderr, " %s", f->name);
       fprintf(stderr, ")\n");
       return k;
     }
   if (!n) fprintf(stderr, "carve %s: %s has no kernel\n", cmd, file);
-  else fprintf(stderr, "carve %s: %s has %d kernels and no launch specification; choose one with --kernel\n", cmd, file, n);
+  else
+    fprintf(stderr,
+            "carve %s: %s has %d kernels and no launch specification; choose one with --kernel\n",
+            cmd, file, n);
   return NULL;
 }
 
 /* the first few elements of a buffer, for a glance at the result */
 static void print_scalar(Type *t, const unsigned char *p) {
-  if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); printf("%g", f); return; }
-  if (t->kind == TY_DOUBLE) { double d; memcpy(&d, p, 8); printf("%g", d); return; }
+  if (t->kind == TY_FLOAT) {
+    float f;
+    memcpy(&f, p, 4);
+    printf("%g", f);
+    return;
+  }
+  if (t->kind == TY_DOUBLE) {
+    double d;
+    memcpy(&d, p, 8);
+    printf("%g", d);
+    return;
+  }
   int64_t x = 0;
   memcpy(&x, p, (size_t)t->size);
-  if (!t->is_unsigned && t->size < 8 && (x >> (8 * t->size - 1)) & 1) x = (int64_t)((uint64_t)x | ~((1ull << (8 * t->size)) - 1));
+  if (!t->is_unsigned && t->size < 8 && (x >> (8 * t->size - 1)) & 1)
+    x = (int64_t)((uint64_t)x | ~((1ull << (8 * t->size)) - 1));
   printf(t->is_unsigned ? "%llu" : "%lld", (long long)x);
 }
 
@@ -419,10 +568,14 @@ static void print_first(const Buffer *b, int n) {
   for (int i = 0; i < n && i < b->count; i++) {
     const unsigned char *p = b->data + (size_t)i * (size_t)t->size;
     printf(" ");
-    if (t->kind != TY_STRUCT) { print_scalar(t, p); continue; }
+    if (t->kind != TY_STRUCT) {
+      print_scalar(t, p);
+      continue;
+    }
     printf("(");
     for (Member *m = t->members; m; m = m->next) {
-      if (is_numeric(m->ty)) print_scalar(m->ty, p + m->offset); else printf("?");
+      if (is_numeric(m->ty)) print_scalar(m->ty, p + m->offset);
+      else printf("?");
       printf("%s", m->next ? ", " : ")");
     }
   }
@@ -432,9 +585,16 @@ static void print_first(const Buffer *b, int n) {
 /* the flags' grid, block and arguments, read with p's macros; false after a diagnostic */
 bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
   *ov = o->ov;
-  if (o->grid) { if (!parse_flag_dims(p, "--grid", o->grid, ov->grid)) return false; ov->has_grid = true; }
-  if (o->block) { if (!parse_flag_dims(p, "--block", o->block, ov->block)) return false; ov->has_block = true; }
-  if (o->bench.arch) ov->machine = machine_find(o->bench.arch);   /* --block's limit (NULL: the H100's) */
+  if (o->grid) {
+    if (!parse_flag_dims(p, "--grid", o->grid, ov->grid)) return false;
+    ov->has_grid = true;
+  }
+  if (o->block) {
+    if (!parse_flag_dims(p, "--block", o->block, ov->block)) return false;
+    ov->has_block = true;
+  }
+  if (o->bench.arch)
+    ov->machine = machine_find(o->bench.arch); /* --block's limit (NULL: the H100's) */
   if (!parse_arg_settings(p, o->arg_texts, o->nargs, ov)) return false;
   return true;
 }
@@ -444,7 +604,10 @@ bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
 static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
   LaunchOverrides ov;
   if (!launch_overrides(o, p, &ov)) return 2;
-  if (launch_prepare(L, p, k, &ov)) { launch_free(L); return 2; }
+  if (launch_prepare(L, p, k, &ov)) {
+    launch_free(L);
+    return 2;
+  }
   return 0;
 }
 
@@ -453,34 +616,53 @@ static int out_buffer(const char *setting, Launch *L) {
   const char *eq = strchr(setting, '=');
   char *name = arena_strndup(setting, (size_t)(eq - setting));
   for (int b = 1; b < L->nbufs; b++)
-    if (!strcmp(L->bufs[b].name, name)) { L->bufs[b].out = true; return b; }
-  fprintf(stderr, "carve run: --out %s: '%s' is not a buffer argument of '%s'\n", setting, name, L->kernel->name);
+    if (!strcmp(L->bufs[b].name, name)) {
+      L->bufs[b].out = true;
+      return b;
+    }
+  fprintf(stderr, "carve run: --out %s: '%s' is not a buffer argument of '%s'\n", setting, name,
+          L->kernel->name);
   return -1;
 }
 
 /* --dump-inputs DIR: each buffer's initial bytes, all written or none */
 static bool dump_inputs(const char *dir, Launch *L) {
-  if (!make_dirs(dir)) { fprintf(stderr, "carve run: cannot create %s: %s\n", dir, strerror(errno)); return false; }
+  if (!make_dirs(dir)) {
+    fprintf(stderr, "carve run: cannot create %s: %s\n", dir, strerror(errno));
+    return false;
+  }
   for (int b = 1; b < L->nbufs; b++) {
     OutFile *f = out_begin(fmt("%s/%s.bin", dir, L->bufs[b].name));
-    if (!f || !out_write(f, L->bufs[b].data, L->bufs[b].bytes)) { out_abort_all(); return false; }
+    if (!f || !out_write(f, L->bufs[b].data, L->bufs[b].bytes)) {
+      out_abort_all();
+      return false;
+    }
   }
   return out_commit_all();
 }
 
-static void run_summary_text(const Opts *o, Launch *L, int rc, const RunStats *st, const NativeReport *nr) {
-  printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> %s\n", o->file, L->kernel->name, (long long)L->grid[0], (long long)L->grid[1],
-         (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2], rc ? "FAULT" : "ok");
-  if (!strcmp(nr->engine, "native"))   /* lane-operations are counted only where the interpreter ran */
-    printf("  %.3f s native on %d thread%s, %llu blocks; %lld checked in the interpreter (%llu lane-ops)\n", st->seconds, nr->threads,
-           nr->threads == 1 ? "" : "s", (unsigned long long)st->blocks_run, (long long)nr->blocks_checked, (unsigned long long)st->lane_ops);
+static void run_summary_text(const Opts *o, Launch *L, int rc, const RunStats *st,
+                             const NativeReport *nr) {
+  printf("%s: %s<<<(%lld,%lld,%lld), (%lld,%lld,%lld)>>> %s\n", o->file, L->kernel->name,
+         (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2],
+         (long long)L->block[0], (long long)L->block[1], (long long)L->block[2],
+         rc ? "FAULT" : "ok");
+  if (!strcmp(nr->engine,
+              "native")) /* lane-operations are counted only where the interpreter ran */
+    printf(
+      "  %.3f s native on %d thread%s, %llu blocks; %lld checked in the interpreter (%llu lane-ops)\n",
+      st->seconds, nr->threads, nr->threads == 1 ? "" : "s", (unsigned long long)st->blocks_run,
+      (long long)nr->blocks_checked, (unsigned long long)st->lane_ops);
   else
-    printf("  %.3f s, %llu lane-ops (%.1f M lane-ops/s), %llu blocks\n", st->seconds, (unsigned long long)st->lane_ops,
-           st->seconds > 0 ? (double)st->lane_ops / st->seconds / 1e6 : 0.0, (unsigned long long)st->blocks_run);
+    printf("  %.3f s, %llu lane-ops (%.1f M lane-ops/s), %llu blocks\n", st->seconds,
+           (unsigned long long)st->lane_ops,
+           st->seconds > 0 ? (double)st->lane_ops / st->seconds / 1e6 : 0.0,
+           (unsigned long long)st->blocks_run);
   if (rc) return;
   for (int b = 1; b < L->nbufs; b++)
     if (L->bufs[b].out) {
-      printf("  output %s: %s[%lld] checksum %016llx  first:", L->bufs[b].name, type_name(L->bufs[b].elem_ty), (long long)L->bufs[b].count,
+      printf("  output %s: %s[%lld] checksum %016llx  first:", L->bufs[b].name,
+             type_name(L->bufs[b].elem_ty), (long long)L->bufs[b].count,
              (unsigned long long)buffer_checksum(&L->bufs[b]));
       print_first(&L->bufs[b], 4);
       printf("\n");
@@ -496,24 +678,38 @@ static int run_launch(Opts *o, Launch *L) {
     if ((out_buf[i] = out_buffer(o->outs[i], L)) < 0) return 2;
   if (o->dump_inputs && !dump_inputs(o->dump_inputs, L)) return 2;
   for (int i = 0; i < o->nouts; i++)
-    if (!(out[i] = out_begin(strchr(o->outs[i], '=') + 1))) { out_abort_all(); return 2; }
-  RunOptions ro = {.max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0};
+    if (!(out[i] = out_begin(strchr(o->outs[i], '=') + 1))) {
+      out_abort_all();
+      return 2;
+    }
+  RunOptions ro = {
+    .max_steps = o->max_steps, .no_race_check = o->no_race, .progress = isatty(2) != 0};
   RunStats st;
   NativeReport nr;
   fflush(stdout);
   int rc = native_run_launch(L, &ro, &o->native, &st, &nr);
-  if (rc == 2) { out_abort_all(); return 2; }
-  if (o->diags) diag_capture_end(o->diags, stderr);   /* the faults' text before the summary */
+  if (rc == 2) {
+    out_abort_all();
+    return 2;
+  }
+  if (o->diags) diag_capture_end(o->diags, stderr); /* the faults' text before the summary */
   if (!strcmp(o->format, "json")) run_summary_json(o, L, rc, &st, &nr);
   else run_summary_text(o, L, rc, &st, &nr);
-  if (rc) { out_abort_all(); return rc; }
+  if (rc) {
+    out_abort_all();
+    return rc;
+  }
   for (int i = 0; i < o->nouts; i++)
-    if (!out_write(out[i], L->bufs[out_buf[i]].data, L->bufs[out_buf[i]].bytes)) { out_abort_all(); return 2; }
+    if (!out_write(out[i], L->bufs[out_buf[i]].data, L->bufs[out_buf[i]].bytes)) {
+      out_abort_all();
+      return 2;
+    }
   return out_commit_all() ? 0 : 2;
 }
 
 static int cmd_run(Opts *o, Program *p) {
-  if (o->nvcc_route || o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL))) return cmd_run_host(o, p);
+  if (o->nvcc_route || o->host_fn || (!o->kernel && !o->grid && !o->nargs && has_main(p, NULL)))
+    return cmd_run_host(o, p);
   Obj *k = pick_kernel(p, o->kernel, o->file, "run");
   if (!k) return 2;
   /* errors elsewhere in the file do not stop this kernel, but errors in it or its specs do */
@@ -524,14 +720,17 @@ static int cmd_run(Opts *o, Program *p) {
       LaunchFind lf = {k, NULL};
       if (f->is_host && !f->is_device && f->body) walk(f->body, find_launch, NULL, &lf);
       if (!lf.at) continue;
-      fprintf(stderr, "carve run: kernel '%s' has no launch specification; the host function '%s' launches it at line %d: "
-              "carve run --host %s %s\n", k->name, f->name, tok_loc(lf.at->tok).line, f->name, o->file);
+      fprintf(
+        stderr,
+        "carve run: kernel '%s' has no launch specification; the host function '%s' launches it at line %d: "
+        "carve run --host %s %s\n",
+        k->name, f->name, tok_loc(lf.at->tok).line, f->name, o->file);
       return 2;
     }
   Launch L;
   if (o->bench.arch && !machine_flag(o)) return 2;
   if (prepare_launch(o, p, k, &L)) return 2;
-  if (o->bench.arch) L.machine = machine_flag(o);   /* its limits on threads and shared memory */
+  if (o->bench.arch) L.machine = machine_flag(o); /* its limits on threads and shared memory */
   int rc = run_launch(o, &L);
   launch_free(&L);
   return rc;
@@ -540,8 +739,11 @@ static int cmd_run(Opts *o, Program *p) {
 /* ---- the calibration file ---- */
 enum { CALIBRATION_MAX = 1 << 20 };
 /* the measurements carve reads from it (model/metrics.c ceilings_for, gpu/bench.c) */
-static const char *calibration_keys[] = {"copy_gbps", "l2_gbps", "shared_gbps", "fp32_gflops", "global_latency_ns", "l2_latency_ns",
-                                         "launch_overhead_us", "barrier_cycles", "shared_latency_cycles", "clock_mhz"};
+static const char *calibration_keys[] = {
+  "copy_gbps",          "l2_gbps",           "shared_gbps",
+  "fp32_gflops",        "global_latency_ns", "l2_latency_ns",
+  "launch_overhead_us", "barrier_cycles",    "shared_latency_cycles",
+  "clock_mhz"};
 
 /* what is wrong with a calibration text, or NULL */
 static const char *calibration_problem(const char *s, size_t n) {
@@ -553,12 +755,15 @@ static const char *calibration_problem(const char *s, size_t n) {
   for (size_t i = 0; !bad && i < sizeof calibration_keys / sizeof *calibration_keys; i++) {
     const Json *v = json_get(j, calibration_keys[i]);
     if (!v) continue;
-    if (v->kind != JSON_NUMBER || !(v->num > 0) || v->num > 1e300) bad = fmt("\"%s\" is not a positive number", calibration_keys[i]);
+    if (v->kind != JSON_NUMBER || !(v->num > 0) || v->num > 1e300)
+      bad = fmt("\"%s\" is not a positive number", calibration_keys[i]);
     found++;
   }
   json_free(j);
   if (bad) return bad;
-  return found ? NULL : "none of the measurements carve reads (\"copy_gbps\", \"fp32_gflops\", ...): not a file of 'carve calibrate'";
+  return found
+           ? NULL
+           : "none of the measurements carve reads (\"copy_gbps\", \"fp32_gflops\", ...): not a file of 'carve calibrate'";
 }
 
 /* The calibration file a command reads: the default one may be absent, a named one (--calibration,
@@ -598,16 +803,25 @@ static int calibration_file(const char *cmd, const char *given, const char **pat
  * sm_30+ part shares (1024 threads a block, 48 KB of static shared memory), and say nothing. */
 const Machine *machine_flag(Opts *o) {
   const Machine *m = machine_find(o->machine ? o->machine : "h100");
-  if (!m && o->machine && machine_sm_name(o->machine) && atoi(machine_sm_name(o->machine) + 3) >= 30) {
+  if (!m && o->machine && machine_sm_name(o->machine) &&
+      atoi(machine_sm_name(o->machine) + 3) >= 30) {
     static bool warned;
     bool quiet = !strcmp(o->cmd->name, "run") || !strcmp(o->cmd->name, "check");
     if (!warned && !quiet)
-      fprintf(stderr, "carve %s: warning: no machine description for %s (carve describes h100 and h200 (sm_90), g80 (sm_10), gt200 and "
-              "c1060 (sm_13)); modeled as the h100\n", o->cmd->name, machine_sm_name(o->machine));
+      fprintf(
+        stderr,
+        "carve %s: warning: no machine description for %s (carve describes h100 and h200 (sm_90), g80 (sm_10), gt200 and "
+        "c1060 (sm_13)); modeled as the h100\n",
+        o->cmd->name, machine_sm_name(o->machine));
     warned = true;
     m = machine_find("h100");
   }
-  if (!m) usage_error(o->cmd->name, fmt("no machine description for --arch '%s' (carve describes h100 and h200 (sm_90), g80 (sm_10), gt200 and c1060 (sm_13))", o->machine));
+  if (!m)
+    usage_error(
+      o->cmd->name,
+      fmt(
+        "no machine description for --arch '%s' (carve describes h100 and h200 (sm_90), g80 (sm_10), gt200 and c1060 (sm_13))",
+        o->machine));
   return m;
 }
 
@@ -616,10 +830,12 @@ static int analyze_launch(Opts *o, Launch *L, const Machine *m) {
   AnalyzeOptions ao = {.max_blocks = o->blocks};
   int rc = analyze(&a, L, m, &ao);
   if (rc == 2) return 2;
-  ReportFormat f = !strcmp(o->format, "json") ? FMT_JSON : !strcmp(o->format, "sarif") ? FMT_SARIF : FMT_TEXT;
+  ReportFormat f = !strcmp(o->format, "json")    ? FMT_JSON
+                   : !strcmp(o->format, "sarif") ? FMT_SARIF
+                                                 : FMT_TEXT;
   fflush(stdout);
   ReportCost cost;
-  report_cost_compute(&a, &cost);   /* what each finding costs, when the estimate can say */
+  report_cost_compute(&a, &cost); /* what each finding costs, when the estimate can say */
   int worst = report_costed(&a, &cost, o->file, f, stdout);
   report_cost_free(&cost);
   analysis_free(&a);
@@ -627,9 +843,13 @@ static int analyze_launch(Opts *o, Launch *L, const Machine *m) {
   return o->fail_on && worst >= o->fail_on ? 1 : 0;
 }
 
-static int analyze_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+static int analyze_recorded(Opts *o, Program *p, const RecordedLaunch *rl,
+                            const LaunchOverrides *ov, void *ctx) {
   Launch L;
-  if (launch_prepare(&L, p, rl->kernel, ov)) { launch_free(&L); return 2; }
+  if (launch_prepare(&L, p, rl->kernel, ov)) {
+    launch_free(&L);
+    return 2;
+  }
   L.machine = ctx;
   int rc = analyze_launch(o, &L, ctx);
   launch_free(&L);
@@ -638,7 +858,9 @@ static int analyze_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const
 
 static int cmd_analyze(Opts *o, Program *p) {
   /* several files are the sources of one program only on the nvcc route */
-  if (o->nfiles > 1 && !o->nvcc_route) return usage_error("analyze", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
+  if (o->nfiles > 1 && !o->nvcc_route)
+    return usage_error("analyze",
+                       fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
   const Machine *m = machine_flag(o);
   if (!m) return 2;
   if (use_recorded(o, p)) return each_recorded(o, p, analyze_recorded, (void *)m);
@@ -646,26 +868,32 @@ static int cmd_analyze(Opts *o, Program *p) {
   if (!k || !k->body) return 2;
   Launch L;
   if (prepare_launch(o, p, k, &L)) return 2;
-  L.machine = m;   /* --arch's limits (threads, shared memory per block) apply to the run */
+  L.machine = m; /* --arch's limits (threads, shared memory per block) apply to the run */
   int rc = analyze_launch(o, &L, m);
   launch_free(&L);
   return rc;
 }
 
 /* load, estimate and free one file's program; the result outlives it */
-static int estimate_file(Opts *o, const char *file, const Machine *m, const EstimateOptions *eo, EstimateResult *r) {
+static int estimate_file(Opts *o, const char *file, const Machine *m, const EstimateOptions *eo,
+                         EstimateResult *r) {
   memset(r, 0, sizeof *r);
   Program *p = load_program(file, &o->pp);
   if (!p) return 2;
   Obj *k = pick_kernel(p, o->kernel, file, "estimate");
   LaunchOverrides ov;
-  int rc = !k || !k->body || !launch_overrides(o, p, &ov) ? 2 : estimate_kernel(p, k, &ov, m, eo, r);
+  int rc =
+    !k || !k->body || !launch_overrides(o, p, &ov) ? 2 : estimate_kernel(p, k, &ov, m, eo, r);
   program_free(p);
   return rc;
 }
 
-typedef struct { const Machine *m; const EstimateOptions *eo; } EstimateCtx;
-static int estimate_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+typedef struct {
+  const Machine *m;
+  const EstimateOptions *eo;
+} EstimateCtx;
+static int estimate_recorded(Opts *o, Program *p, const RecordedLaunch *rl,
+                             const LaunchOverrides *ov, void *ctx) {
   EstimateCtx *c = ctx;
   EstimateResult r;
   int rc = estimate_kernel(p, rl->kernel, ov, c->m, c->eo, &r);
@@ -682,17 +910,25 @@ static bool choose_nvcc_route(Opts *o, Program **pp);
 static bool cxx_source(const char *f);
 /* several sources for estimate: a program with C++ host sources (the nvcc route decides later) */
 static bool cxx_program(const Opts *o) {
-  for (int i = 0; i < o->nfiles; i++) if (cxx_source(o->files[i])) return true;
+  for (int i = 0; i < o->nfiles; i++)
+    if (cxx_source(o->files[i])) return true;
   return false;
 }
 static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo, bool *done) {
   *done = false;
   Program *p;
   if (!choose_nvcc_route(o, &p)) {
-    if (o->nfiles > 1) { *done = true; return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1])); }
+    if (o->nfiles > 1) {
+      *done = true;
+      return usage_error("estimate",
+                         fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
+    }
     p = load_program(o->file, &o->pp);
   }
-  if (!p) { *done = true; return 2; }
+  if (!p) {
+    *done = true;
+    return 2;
+  }
   int rc = 0;
   if (use_recorded(o, p)) {
     *done = true;
@@ -705,8 +941,13 @@ static int estimate_program(Opts *o, const Machine *m, const EstimateOptions *eo
 
 static int cmd_estimate(Opts *o, Program *unused) {
   if (o->rank && o->nfiles < 2) return usage_error("estimate", "--rank needs two or more files");
-  if (!o->rank && o->nfiles > 1 && !cxx_program(o)) return usage_error("estimate", fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
-  if (o->rank && o->kernel) return usage_error("estimate", "--kernel and --rank: each file's kernel is the one its launch specification names");
+  if (!o->rank && o->nfiles > 1 && !cxx_program(o))
+    return usage_error("estimate",
+                       fmt("more than one input file ('%s' and '%s')", o->files[0], o->files[1]));
+  if (o->rank && o->kernel)
+    return usage_error(
+      "estimate",
+      "--kernel and --rank: each file's kernel is the one its launch specification names");
   const Machine *m = machine_flag(o);
   if (!m) return 2;
   const char *cal;
@@ -743,21 +984,30 @@ static int cmd_estimate(Opts *o, Program *unused) {
  * DIR/NAME.bin (DIR: --emit's, kept, or a temporary one, removed after), file("...") settings
  * first and the user's own --arg after them (they override). */
 typedef int FlagsFn(Opts *o, Program *p);
-typedef struct { FlagsFn *fn; } ViaFlags;
-static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+typedef struct {
+  FlagsFn *fn;
+} ViaFlags;
+static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov,
+                     void *ctx) {
   Opts f = *o;
   bool keep = o->bench.emit_dir != NULL;
   char tmpl[] = "/tmp/carve-launch-XXXXXX";
   /* --emit: one directory per launch, the buffers beside the harness that reads them */
   const char *dir = keep ? fmt("%s/launch-%d", o->bench.emit_dir, rl->first) : mkdtemp(tmpl);
   if (keep) f.bench.emit_dir = dir;
-  if (!dir || (keep && !make_dirs(dir))) { fprintf(stderr, "carve %s: cannot create a directory for the launch's buffers: %s\n", o->cmd->name, strerror(errno)); return 2; }
-  if (!keep) search_guard_tmpdir(dir);   /* removed if a signal ends carve */
+  if (!dir || (keep && !make_dirs(dir))) {
+    fprintf(stderr, "carve %s: cannot create a directory for the launch's buffers: %s\n",
+            o->cmd->name, strerror(errno));
+    return 2;
+  }
+  if (!keep) search_guard_tmpdir(dir); /* removed if a signal ends carve */
   f.kernel = rl->kernel->name;
   f.launch_no = 0;
   f.host_fn = NULL;
-  f.grid = fmt("%lld,%lld,%lld", (long long)ov->grid[0], (long long)ov->grid[1], (long long)ov->grid[2]);
-  f.block = fmt("%lld,%lld,%lld", (long long)ov->block[0], (long long)ov->block[1], (long long)ov->block[2]);
+  f.grid =
+    fmt("%lld,%lld,%lld", (long long)ov->grid[0], (long long)ov->grid[1], (long long)ov->grid[2]);
+  f.block = fmt("%lld,%lld,%lld", (long long)ov->block[0], (long long)ov->block[1],
+                (long long)ov->block[2]);
   f.ov.dyn_shared = ov->dyn_shared;
   f.ov.constant = ov->constant;
   f.ov.device_vars = ov->device_vars;
@@ -768,22 +1018,35 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   for (int i = 0; i < rl->ov.nargs && !rc; i++) {
     const ArgSpec *a = rl->ov.args[i];
     if (!a->is_buffer) {
-      arena_push(&f.arg_texts, &f.nargs, a->scalar.is_float ? fmt("%s=%.17g", a->name, a->scalar.d) : fmt("%s=%lld", a->name, (long long)a->scalar.i));
+      arena_push(&f.arg_texts, &f.nargs,
+                 a->scalar.is_float ? fmt("%s=%.17g", a->name, a->scalar.d)
+                                    : fmt("%s=%lld", a->name, (long long)a->scalar.i));
       continue;
     }
-    if (a->alias) {   /* one buffer bound to two parameters, as the program made the launch */
-      arena_push(&f.arg_texts, &f.nargs, fmt("%s=alias(%s, %lld)", a->name, a->alias, (long long)a->alias_off));
+    if (a->alias) { /* one buffer bound to two parameters, as the program made the launch */
+      arena_push(&f.arg_texts, &f.nargs,
+                 fmt("%s=alias(%s, %lld)", a->name, a->alias, (long long)a->alias_off));
       continue;
     }
-    if (a->init == INIT_FILE && a->path) {   /* the nvcc route's recording: already a file of the runtime's */
-      arena_push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\") out", a->name, type_name(a->elem_ty), (long long)a->count, a->path));
+    if (a->init == INIT_FILE &&
+        a->path) { /* the nvcc route's recording: already a file of the runtime's */
+      arena_push(&f.arg_texts, &f.nargs,
+                 fmt("%s=%s[%lld]:file(\"%s\") out", a->name, type_name(a->elem_ty),
+                     (long long)a->count, a->path));
       continue;
     }
     const char *path = fmt("%s/%s.bin", dir, a->name);
     OutFile *of = out_begin(path);
-    if (!of || !out_write(of, a->bytes, (size_t)a->count * (size_t)a->elem_ty->size) || !out_commit_all()) { out_abort_all(); rc = 2; break; }
+    if (!of || !out_write(of, a->bytes, (size_t)a->count * (size_t)a->elem_ty->size) ||
+        !out_commit_all()) {
+      out_abort_all();
+      rc = 2;
+      break;
+    }
     written[nw++] = path;
-    arena_push(&f.arg_texts, &f.nargs, fmt("%s=%s[%lld]:file(\"%s\")%s", a->name, type_name(a->elem_ty), (long long)a->count, path, " out"));
+    arena_push(&f.arg_texts, &f.nargs,
+               fmt("%s=%s[%lld]:file(\"%s\")%s", a->name, type_name(a->elem_ty),
+                   (long long)a->count, path, " out"));
   }
   for (int i = 0; i < o->nargs; i++) arena_push(&f.arg_texts, &f.nargs, o->arg_texts[i]);
   if (!rc) rc = ((ViaFlags *)ctx)->fn(&f, p);
@@ -797,9 +1060,7 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
 
 static int cmd_bench_launch(Opts *o, Program *p);
 static int cmd_bench(Opts *o, Program *p) {
-  if (use_recorded(o, p)) {
-    return each_recorded(o, p, via_flags, &(ViaFlags){cmd_bench_launch});
-  }
+  if (use_recorded(o, p)) { return each_recorded(o, p, via_flags, &(ViaFlags){cmd_bench_launch}); }
   return cmd_bench_launch(o, p);
 }
 
@@ -823,7 +1084,8 @@ static int cmd_bench_launch(Opts *o, Program *p) {
 }
 
 /* ---- arch, calibrate ---- */
-static void arch_field(const Machine *m, const char *field, const char *value, bool json, bool *first) {
+static void arch_field(const Machine *m, const char *field, const char *value, bool json,
+                       bool *first) {
   const char *src = machine_source(m, field);
   if (json) {
     printf("%s\n    \"%s\": {\"value\": %s, \"source\": ", *first ? "" : ",", field, value);
@@ -840,7 +1102,11 @@ static void arch_list(bool json) {
   const Machine *all = machine_list(&n);
   if (json) printf("[");
   for (int i = 0; i < n; i++) {
-    if (!json) { printf("%-6s sm_%d%d  %3d SMs  %s\n", all[i].name, all[i].cc_major, all[i].cc_minor, all[i].sm_count, all[i].long_name); continue; }
+    if (!json) {
+      printf("%-6s sm_%d%d  %3d SMs  %s\n", all[i].name, all[i].cc_major, all[i].cc_minor,
+             all[i].sm_count, all[i].long_name);
+      continue;
+    }
     printf("%s{\"name\": ", i ? ", " : "");
     json_string(stdout, all[i].name);
     printf(", \"long_name\": ");
@@ -854,19 +1120,47 @@ static void arch_fields(const Machine *m, bool json) {
   bool first = true;
 #define FI(f) arch_field(m, #f, fmt("%lld", (long long)m->f), json, &first)
 #define FD(f) arch_field(m, #f, fmt("%g", (double)m->f), json, &first)
-  FI(sm_count); FI(warp_size); FI(max_threads_per_block); FI(max_threads_per_sm); FI(max_blocks_per_sm); FI(max_warps_per_sm);
-  FI(regs_per_sm); FI(max_regs_per_thread); FI(reg_alloc_unit); FI(warp_alloc_gran); FI(smem_per_sm); FI(smem_per_block);
-  FI(smem_per_block_optin); FI(smem_alloc_unit); FI(smem_reserved_per_block); FI(smem_banks); FI(smem_bank_bytes);
-  FI(l2_bytes); FI(coalesce_threads); FI(mem_sector_bytes); FI(mem_line_bytes); FI(mem_partitions); FI(mem_partition_bytes);
-  FD(dram_peak_gbps); FD(dram_copy_gbps); FI(dram_latency_cycles); FD(clock_mhz); FI(fp32_lanes_per_sm); FI(sfu_per_sm);
-  FD(fp32_peak_gflops); FD(launch_overhead_us);
+  FI(sm_count);
+  FI(warp_size);
+  FI(max_threads_per_block);
+  FI(max_threads_per_sm);
+  FI(max_blocks_per_sm);
+  FI(max_warps_per_sm);
+  FI(regs_per_sm);
+  FI(max_regs_per_thread);
+  FI(reg_alloc_unit);
+  FI(warp_alloc_gran);
+  FI(smem_per_sm);
+  FI(smem_per_block);
+  FI(smem_per_block_optin);
+  FI(smem_alloc_unit);
+  FI(smem_reserved_per_block);
+  FI(smem_banks);
+  FI(smem_bank_bytes);
+  FI(l2_bytes);
+  FI(coalesce_threads);
+  FI(mem_sector_bytes);
+  FI(mem_line_bytes);
+  FI(mem_partitions);
+  FI(mem_partition_bytes);
+  FD(dram_peak_gbps);
+  FD(dram_copy_gbps);
+  FI(dram_latency_cycles);
+  FD(clock_mhz);
+  FI(fp32_lanes_per_sm);
+  FI(sfu_per_sm);
+  FD(fp32_peak_gflops);
+  FD(launch_overhead_us);
 #undef FI
 #undef FD
 }
 
 static int cmd_arch(Opts *o, Program *unused) {
   bool json = !strcmp(o->format, "json");
-  if (!o->nfiles) { arch_list(json); return 0; }
+  if (!o->nfiles) {
+    arch_list(json);
+    return 0;
+  }
   const Machine *m = machine_find(o->file);
   if (!m) {
     int n;
@@ -879,12 +1173,17 @@ static int cmd_arch(Opts *o, Program *unused) {
   const char *cal;
   char *c;
   if (calibration_file("arch", NULL, &cal, &c)) return 2;
-  if (json) { printf("{\"name\": "); json_string(stdout, m->name); printf(", \"fields\": {"); }
-  else printf("%s: %s (compute capability %d.%d)\n", m->name, m->long_name, m->cc_major, m->cc_minor);
+  if (json) {
+    printf("{\"name\": ");
+    json_string(stdout, m->name);
+    printf(", \"fields\": {");
+  } else
+    printf("%s: %s (compute capability %d.%d)\n", m->name, m->long_name, m->cc_major, m->cc_minor);
   arch_fields(m, json);
   if (json) printf("}, \"calibration\": %s}\n", c ? c : "null");
   else if (c) printf("calibration (%s):\n%s\n", cal, c);
-  else printf("no calibration file (%s): run 'carve calibrate' on the GPU\n", calibration_path(NULL));
+  else
+    printf("no calibration file (%s): run 'carve calibrate' on the GPU\n", calibration_path(NULL));
   free(c);
   return 0;
 }
@@ -894,13 +1193,18 @@ static int cmd_arch(Opts *o, Program *unused) {
 typedef struct {
   Plan plan;
   const char *kernel;
-  int64_t grid0[3], block0[3];      /* the recorded launch (given as --grid/--block) */
-  const char **arg_texts; int nargs;
-  bool host;                        /* a host program's launch: the output is the whole program */
-  bool flags;                       /* the launch came from --grid/--block (a recorded one among them) */
-  int64_t dyn_shared;               /* --shared's bytes (-1: none) */
+  int64_t grid0[3], block0[3]; /* the recorded launch (given as --grid/--block) */
+  const char **arg_texts;
+  int nargs;
+  bool host;          /* a host program's launch: the output is the whole program */
+  bool flags;         /* the launch came from --grid/--block (a recorded one among them) */
+  int64_t dyn_shared; /* --shared's bytes (-1: none) */
 } OptOne;
-typedef struct WholeOpt { OptOne *k; int n; bool json; } WholeOpt;
+typedef struct WholeOpt {
+  OptOne *k;
+  int n;
+  bool json;
+} WholeOpt;
 
 static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n, bool printed);
 static int cmd_optimize_launch(Opts *o, Program *p);
@@ -911,7 +1215,8 @@ static int cmd_optimize(Opts *o, Program *p) {
   WholeOpt w = {.json = !strcmp(o->format, "json")};
   Opts q = *o;
   q.whole = &w;
-  q.format = "text";   /* one JSON object for every kernel, printed after (not each_recorded's array of one each) */
+  q.format =
+    "text"; /* one JSON object for every kernel, printed after (not each_recorded's array of one each) */
   int rc = each_recorded(&q, p, via_flags, &(ViaFlags){cmd_optimize_launch});
   /* a kernel whose optimization failed stops it all: nothing is written */
   if (rc < 2 && w.n) rc = optimize_output(o, p, m, w.k, w.n, true);
@@ -923,21 +1228,35 @@ static int cmd_optimize(Opts *o, Program *p) {
 
 /* -o DIR: the file given as DIR/its name, each other source edited at its place under the file's
  * directory; all or nothing */
-static int write_sources(const char *dir, const char *file, const Buf *src, OptFileOut *more, int nmore) {
+static int write_sources(const char *dir, const char *file, const Buf *src, OptFileOut *more,
+                         int nmore) {
   const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
   size_t dl = strlen(dir);
   while (dl > 1 && dir[dl - 1] == '/') dl--;
   dir = arena_strndup(dir, dl);
   for (int i = 0; i < nmore; i++)
-    if (!more[i].rel) { fprintf(stderr, "carve optimize: %s is edited but outside %s's directory: nothing written\n", more[i].path, file); return 2; }
-  if (!make_dirs(dir)) { fprintf(stderr, "carve optimize: cannot create %s: %s\n", dir, strerror(errno)); return 2; }
+    if (!more[i].rel) {
+      fprintf(stderr, "carve optimize: %s is edited but outside %s's directory: nothing written\n",
+              more[i].path, file);
+      return 2;
+    }
+  if (!make_dirs(dir)) {
+    fprintf(stderr, "carve optimize: cannot create %s: %s\n", dir, strerror(errno));
+    return 2;
+  }
   for (int i = -1; i < nmore; i++) {
     const char *path = i < 0 ? fmt("%s/%s", dir, base) : fmt("%s/%s", dir, more[i].rel);
     const Buf *t = i < 0 ? src : &more[i].text;
     char *slash = strrchr(path, '/');
-    if (i >= 0 && slash && !make_dirs(arena_strndup(path, (size_t)(slash - path)))) { out_abort_all(); return 2; }
+    if (i >= 0 && slash && !make_dirs(arena_strndup(path, (size_t)(slash - path)))) {
+      out_abort_all();
+      return 2;
+    }
     OutFile *f = out_begin(path);
-    if (!f || !out_write(f, t->s ? t->s : "", t->len)) { out_abort_all(); return 2; }
+    if (!f || !out_write(f, t->s ? t->s : "", t->len)) {
+      out_abort_all();
+      return 2;
+    }
     fprintf(stderr, "carve optimize: wrote %s\n", path);
   }
   return out_commit_all() ? 0 : 2;
@@ -963,7 +1282,8 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
   /* -o DIR (an existing directory, or a path ending in '/'): the sources edited, each a file */
   struct stat st;
   size_t ol = o->out_path ? strlen(o->out_path) : 0;
-  bool dir = ol && (o->out_path[ol - 1] == '/' || (stat(o->out_path, &st) == 0 && S_ISDIR(st.st_mode)));
+  bool dir =
+    ol && (o->out_path[ol - 1] == '/' || (stat(o->out_path, &st) == 0 && S_ISDIR(st.st_mode)));
   OptFileOut *more = NULL;
   int nmore = 0;
   if (n > 1 || (dir && host)) {
@@ -975,26 +1295,38 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
     }
     for (int i = 0; i < n; i++)
       if (outs[i].why[0])
-        fprintf(stderr, "carve optimize: %s: warning: the steps kept for '%s' are not in the output, which runs it as written (%s)\n", o->file,
-                outs[i].kernel, outs[i].why);
+        fprintf(
+          stderr,
+          "carve optimize: %s: warning: the steps kept for '%s' are not in the output, which runs it as written (%s)\n",
+          o->file, outs[i].kernel, outs[i].why);
   } else {
     const Plan *plan = &ks[0].plan;
     const char *kname = ks[0].kernel;
     /* a host program (its launch recorded, given here as flags): the user's file with the kernel
      * and its launches replaced, so the output still builds and runs as a program */
-    if (host && opt_emit_program(&src, plan, p, o->file, kname, ks[0].grid0, ks[0].block0, ks[0].arg_texts, ks[0].nargs, why, sizeof why)) {
+    if (host && opt_emit_program(&src, plan, p, o->file, kname, ks[0].grid0, ks[0].block0,
+                                 ks[0].arg_texts, ks[0].nargs, why, sizeof why)) {
       buf_free(&src);
-      bool reshaped = memcmp(plan->grid, ks[0].grid0, sizeof ks[0].grid0) || memcmp(plan->block, ks[0].block0, sizeof ks[0].block0);
-      fprintf(stderr, "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)", o->file, why);
+      bool reshaped = memcmp(plan->grid, ks[0].grid0, sizeof ks[0].grid0) ||
+                      memcmp(plan->block, ks[0].block0, sizeof ks[0].block0);
+      fprintf(
+        stderr,
+        "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)",
+        o->file, why);
       if (reshaped)
-        fprintf(stderr, "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size", (long long)plan->grid[0],
-                (long long)plan->grid[1], (long long)plan->grid[2], (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+        fprintf(
+          stderr,
+          "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size",
+          (long long)plan->grid[0], (long long)plan->grid[1], (long long)plan->grid[2],
+          (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
       fputc('\n', stderr);
       host = false;
     }
-    if (!host && !opt_emit_unchanged(&src, plan, o->file, kname)) opt_emit_source(&src, plan, o->file, kname);
+    if (!host && !opt_emit_unchanged(&src, plan, o->file, kname))
+      opt_emit_source(&src, plan, o->file, kname);
     /* a kernel-only output whose launch came from flags (or a recorded launch given as flags) */
-    if (!host && !find_spec(p, kname) && ks[0].flags) opt_emit_launch_line(&src, plan, kname, ks[0].dyn_shared);
+    if (!host && !find_spec(p, kname) && ks[0].flags)
+      opt_emit_launch_line(&src, plan, kname, ks[0].dyn_shared);
   }
   int rc = 0;
   if (dir) rc = write_sources(o->out_path, o->file, &src, more, nmore);
@@ -1002,7 +1334,11 @@ static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, in
   for (int i = 0; i < nmore; i++) buf_free(&more[i].text);
   free(more);
   if (n > 1) opt_emit_summary(stderr, outs, n, o->out_path);
-  if (json) opt_emit_json(stdout, o->file, m->name, o->out_path, outs, n, o->out_path ? NULL : src.s ? src.s : "");
+  if (json)
+    opt_emit_json(stdout, o->file, m->name, o->out_path, outs, n,
+                  o->out_path ? NULL
+                  : src.s     ? src.s
+                              : "");
   else {
     if (!printed) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
     if (!o->out_path) fputs(src.s ? src.s : "", stdout);
@@ -1024,25 +1360,51 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
   if (calibration_file("optimize", o->bench.calibration, &cal, &text)) return 2;
   free(text);
   Ceilings ce = ceilings_for(m, cal);
-  OptInput in = {.path = o->file, .pp = o->pp, .kernel = k->name, .grid = o->grid, .block = o->block,
-                 .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
-  OptOptions oo = {.estimate = !o->no_estimate, .regs = o->regs, .ceilings = &ce, .only = o->passes, .skip = o->skip,
-                   .sets = o->sets, .nsets = o->nsets, .no_verify = o->no_verify, .mutation_pass = -1};
-  OptOne one = {.kernel = k->name, .arg_texts = o->arg_texts, .nargs = o->nargs, .flags = o->grid && o->block, .dyn_shared = o->ov.dyn_shared};
+  OptInput in = {.path = o->file,
+                 .pp = o->pp,
+                 .kernel = k->name,
+                 .grid = o->grid,
+                 .block = o->block,
+                 .arg_texts = o->arg_texts,
+                 .nargs = o->nargs,
+                 .m = m};
+  OptOptions oo = {.estimate = !o->no_estimate,
+                   .regs = o->regs,
+                   .ceilings = &ce,
+                   .only = o->passes,
+                   .skip = o->skip,
+                   .sets = o->sets,
+                   .nsets = o->nsets,
+                   .no_verify = o->no_verify,
+                   .mutation_pass = -1};
+  OptOne one = {.kernel = k->name,
+                .arg_texts = o->arg_texts,
+                .nargs = o->nargs,
+                .flags = o->grid && o->block,
+                .dyn_shared = o->ov.dyn_shared};
   if (optimize(p, &in, &oo, &one.plan)) {
-    fprintf(stderr, "carve optimize: %s%s%s\n", o->whole ? k->name : "", o->whole ? ": " : "", one.plan.error);
+    fprintf(stderr, "carve optimize: %s%s%s\n", o->whole ? k->name : "", o->whole ? ": " : "",
+            one.plan.error);
     plan_free(&one.plan);
     return 2;
   }
   long long g[3], bl[3];
   one.host = has_main(p, o->host_fn) && !find_spec(p, k->name) && o->grid && o->block &&
-             sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 && sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
-  for (int d = 0; one.host && d < 3; d++) { one.grid0[d] = g[d]; one.block0[d] = bl[d]; }
-  if (o->whole) {   /* a host program's kernel: its plan now, the one output when all are planned */
+             sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 &&
+             sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
+  for (int d = 0; one.host && d < 3; d++) {
+    one.grid0[d] = g[d];
+    one.block0[d] = bl[d];
+  }
+  if (o->whole) { /* a host program's kernel: its plan now, the one output when all are planned */
     WholeOpt *w = o->whole;
     if (!w->json) opt_emit_plan(stderr, &one.plan, false, o->explain);
     OptOne *grown = realloc(w->k, sizeof(OptOne) * (size_t)(w->n + 1));
-    if (!grown) { plan_free(&one.plan); fprintf(stderr, "carve optimize: out of memory\n"); return 2; }
+    if (!grown) {
+      plan_free(&one.plan);
+      fprintf(stderr, "carve optimize: out of memory\n");
+      return 2;
+    }
     w->k = grown;
     w->k[w->n++] = one;
     return 0;
@@ -1052,15 +1414,26 @@ static int cmd_optimize_launch(Opts *o, Program *p) {
   return rc;
 }
 
-static int cmd_calibrate(Opts *o, Program *unused) { return calibrate_run(o->cal_out, o->bench.arch); }
+static int cmd_calibrate(Opts *o, Program *unused) {
+  return calibrate_run(o->cal_out, o->bench.arch);
+}
 
 /* the optimizer's plan for the report: the kernel printed before and after the kept steps */
 static void report_plan(Opts *o, Program *p, Obj *k, const Machine *m, Plan *plan, HtmlInput *in) {
-  OptInput oi = {.path = o->file, .pp = o->pp, .kernel = k->name, .grid = o->grid, .block = o->block,
-                 .arg_texts = o->arg_texts, .nargs = o->nargs, .m = m};
+  OptInput oi = {.path = o->file,
+                 .pp = o->pp,
+                 .kernel = k->name,
+                 .grid = o->grid,
+                 .block = o->block,
+                 .arg_texts = o->arg_texts,
+                 .nargs = o->nargs,
+                 .m = m};
   Ceilings ce = ceilings_for(m, NULL);
   OptOptions oo = {.estimate = true, .ceilings = &ce, .mutation_pass = -1};
-  if (optimize(p, &oi, &oo, plan)) { in->plan_note = fmt("The optimizer could not run: %s", plan->error); return; }
+  if (optimize(p, &oi, &oo, plan)) {
+    in->plan_note = fmt("The optimizer could not run: %s", plan->error);
+    return;
+  }
   Buf before = {0}, after = {0};
   print_function(&before, k);
   Obj *rk = plan->result ? find_kernel(plan->result, k->name) : NULL;
@@ -1084,35 +1457,68 @@ static int cmd_report_launch(Opts *o, Program *p) {
   for (int i = 1; i < o->nfiles; i++) {
     size_t n;
     char *t = read_file_max(o->files[i], 1 << 26, &n);
-    if (!t) { fprintf(stderr, "carve report: cannot read %s: %s\n", o->files[i], strerror(errno)); free(bench); free(tune); return 2; }
+    if (!t) {
+      fprintf(stderr, "carve report: cannot read %s: %s\n", o->files[i], strerror(errno));
+      free(bench);
+      free(tune);
+      return 2;
+    }
     const char *q = t;
     while (*q == ' ' || *q == '\n') q++;
     bool is_tune = !strncmp(q, "{\"type\": ", 9);
     char **slot = is_tune ? &tune : &bench;
-    if (*slot) { fprintf(stderr, "carve report: two %s files ('%s')\n", is_tune ? "tuning results" : "bench", o->files[i]); free(t); free(bench); free(tune); return 2; }
+    if (*slot) {
+      fprintf(stderr, "carve report: two %s files ('%s')\n", is_tune ? "tuning results" : "bench",
+              o->files[i]);
+      free(t);
+      free(bench);
+      free(tune);
+      return 2;
+    }
     *slot = t;
-    if (is_tune) tune_path = o->files[i]; else bench_path = o->files[i];
+    if (is_tune) tune_path = o->files[i];
+    else bench_path = o->files[i];
   }
   const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
   const char *dot = strrchr(base, '.');
-  const char *path = o->out_path ? o->out_path : fmt("%.*s.html", (int)(dot ? dot - base : (long)strlen(base)), base);
+  const char *path = o->out_path
+                       ? o->out_path
+                       : fmt("%.*s.html", (int)(dot ? dot - base : (long)strlen(base)), base);
   Launch L;
-  if (prepare_launch(o, p, k, &L)) { free(bench); free(tune); return 2; }
+  if (prepare_launch(o, p, k, &L)) {
+    free(bench);
+    free(tune);
+    return 2;
+  }
   L.machine = m;
   Analysis a;
   AnalyzeOptions ao = {.max_blocks = o->blocks};
   int rc = analyze(&a, &L, m, &ao);
-  if (rc) { if (rc == 1) analysis_free(&a); launch_free(&L); free(bench); free(tune); return rc; }
+  if (rc) {
+    if (rc == 1) analysis_free(&a);
+    launch_free(&L);
+    free(bench);
+    free(tune);
+    return rc;
+  }
   ReportCost cost;
   report_cost_compute(&a, &cost);
-  HtmlInput in = {.file = o->file, .a = &a, .rc = &cost, .bench_json = bench, .bench_path = bench_path, .tune_jsonl = tune, .tune_path = tune_path,
+  HtmlInput in = {.file = o->file,
+                  .a = &a,
+                  .rc = &cost,
+                  .bench_json = bench,
+                  .bench_path = bench_path,
+                  .tune_jsonl = tune,
+                  .tune_path = tune_path,
                   .plan_note = "Not run (--no-estimate)."};
   Plan plan;
   memset(&plan, 0, sizeof plan);
   if (!o->no_estimate) report_plan(o, p, k, m, &plan, &in);
   Buf html = {0};
   report_html(&html, &in);
-  rc = !strcmp(path, "-") ? (fwrite(html.s, 1, html.len, stdout), 0) : write_file(path, html.s, html.len) ? 0 : 2;
+  rc = !strcmp(path, "-")                   ? (fwrite(html.s, 1, html.len, stdout), 0)
+       : write_file(path, html.s, html.len) ? 0
+                                            : 2;
   if (!rc && strcmp(path, "-")) printf("carve report: wrote %s\n", path);
   buf_free(&html);
   if (!o->no_estimate) plan_free(&plan);
@@ -1126,7 +1532,8 @@ static int cmd_report_launch(Opts *o, Program *p) {
 
 /* a host program's recorded launch: one report per kernel (every kernel's first launch unless
  * --kernel or --launch picks one), named STEM.KERNEL.html after -o's stem or the file's */
-static int report_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
+static int report_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov,
+                           void *ctx) {
   Opts q = *o;
   if (!o->kernel && !o->launch_no && !(o->out_path && !strcmp(o->out_path, "-"))) {
     const char *from = o->out_path ? o->out_path : o->file;
@@ -1150,20 +1557,43 @@ static int cmd_report(Opts *o, Program *p) {
 #define LOADING (OPT(O_DEFINE) | OPT(O_INCLUDE))
 #define LAUNCH (LOADING | OPT(O_KERNEL) | OPT(O_GRID) | OPT(O_BLOCK) | OPT(O_SHARED) | OPT(O_ARG))
 static const Command commands[] = {
-  {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE, cmd_check},
-  {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE, cmd_print},
-  {"run", usage_run, LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) | OPT(O_DUMP_INPUTS) | OPT(O_FORMAT) | OPT(O_ENGINE) | OPT(O_CHECK) | OPT(O_ROUTE), "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
-  {"analyze", usage_analyze, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
-  {"estimate", usage_estimate, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, -1, "input file", 0,
-   cmd_estimate},
-  {"bench", usage_bench, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_REPS) | OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) | OPT(O_NO_BASELINE) |
-   OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
-  {"optimize", usage_optimize, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) |
-   OPT(O_NO_VERIFY) | OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
-  {"report", usage_report, LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) | OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE) |
-   OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK), "", 1, 3, "input file", LOAD_FILE, cmd_report},
+  {"check", usage_check, LOADING | OPT(O_FORMAT), "text|json", 1, 1, "input file", LOAD_FILE,
+   cmd_check},
+  {"print", usage_print, LOADING | OPT(O_KERNEL) | OPT(O_OUTPUT), "", 1, 1, "input file", LOAD_FILE,
+   cmd_print},
+  {"run", usage_run,
+   LAUNCH | OPT(O_HOST) | OPT(O_ARCH) | OPT(O_OUT) | OPT(O_MAX_STEPS) | OPT(O_NO_RACE) |
+     OPT(O_DUMP_INPUTS) | OPT(O_FORMAT) | OPT(O_ENGINE) | OPT(O_CHECK) | OPT(O_ROUTE),
+   "text|json", 1, -1, "input file", LOAD_SOURCES, cmd_run},
+  {"analyze", usage_analyze,
+   LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) |
+     OPT(O_BLOCKS) | OPT(O_FAIL_ON) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK),
+   "text|json|sarif", 1, -1, "input file", LOAD_FILE, cmd_analyze},
+  {"estimate", usage_estimate,
+   LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) |
+     OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_RANK) | OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) |
+     OPT(O_CHECK),
+   "text|json", 1, -1, "input file", 0, cmd_estimate},
+  {"bench", usage_bench,
+   LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_REPS) |
+     OPT(O_FLUSH_L2) | OPT(O_VERIFY) | OPT(O_VERIFY_BLOCKS) | OPT(O_NCU) | OPT(O_BASELINE) |
+     OPT(O_NO_BASELINE) | OPT(O_ARCH) | OPT(O_TIMEOUT) | OPT(O_CALIBRATION) | OPT(O_EMIT) |
+     OPT(O_FORMAT) | OPT(O_ROUTE) | OPT(O_ENGINE) | OPT(O_CHECK),
+   "text|json", 1, 1, "input file", LOAD_FILE, cmd_bench},
+  {"optimize", usage_optimize,
+   LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) |
+     OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) | OPT(O_NO_VERIFY) |
+     OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT) | OPT(O_ROUTE) |
+     OPT(O_ENGINE) | OPT(O_CHECK),
+   "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
+  {"report", usage_report,
+   LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) |
+     OPT(O_BLOCKS) | OPT(O_OUTPUT) | OPT(O_NO_ESTIMATE) | OPT(O_ROUTE) | OPT(O_ENGINE) |
+     OPT(O_CHECK),
+   "", 1, 3, "input file", LOAD_FILE, cmd_report},
   {"arch", usage_arch, OPT(O_FORMAT), "text|json", 0, 1, "machine name", 0, cmd_arch},
-  {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", 0, cmd_calibrate},
+  {"calibrate", usage_calibrate, OPT(O_CAL_OUT) | OPT(O_ARCH), "", 0, 0, "argument", 0,
+   cmd_calibrate},
 };
 
 static const Command *find_command(const char *name) {
@@ -1179,11 +1609,13 @@ static Program *load_sources(Opts *o) {
   for (int i = 0; i < o->nfiles; i++) {
     errno = 0;
     if (access(o->files[i], R_OK) != 0 || strchr(o->files[i], '"') || strchr(o->files[i], '\n')) {
-      fprintf(stderr, "carve %s: cannot read '%s': %s\n", o->cmd->name, o->files[i], errno ? strerror(errno) : "an unusual name");
+      fprintf(stderr, "carve %s: cannot read '%s': %s\n", o->cmd->name, o->files[i],
+              errno ? strerror(errno) : "an unusual name");
       buf_free(&text);
       return NULL;
     }
-    buf_printf(&text, "#include \"%s\"\n", o->files[i]);   /* relative to the working directory, as given */
+    buf_printf(&text, "#include \"%s\"\n",
+               o->files[i]); /* relative to the working directory, as given */
   }
   Program *p = load_program_text("<command line>", text.s, &o->pp);
   buf_free(&text);
@@ -1193,13 +1625,16 @@ static Program *load_sources(Opts *o) {
 /* a source nvcc compiles as C++ host code, which carve's interpreter does not run */
 static bool cxx_source(const char *f) {
   const char *dot = strrchr(f, '.');
-  return dot && (!strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".cxx") || !strcmp(dot, ".C") || !strcmp(dot, ".o"));
+  return dot && (!strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".cxx") ||
+                 !strcmp(dot, ".C") || !strcmp(dot, ".o"));
 }
 
 /* a diagnostic about C++ carve's host interpreter does not run (classes, std::, templates, new) */
 static bool cxx_words(const char *m) {
-  static const char *words[] = {"C++", "std", "class", "template", "namespace", "operator", "'new'", "'delete'", "::", "lambda", "reference"};
-  for (size_t i = 0; m && i < sizeof words / sizeof *words; i++) if (strstr(m, words[i])) return true;
+  static const char *words[] = {"C++",   "std",      "class", "template", "namespace", "operator",
+                                "'new'", "'delete'", "::",    "lambda",   "reference"};
+  for (size_t i = 0; m && i < sizeof words / sizeof *words; i++)
+    if (strstr(m, words[i])) return true;
   return false;
 }
 
@@ -1212,13 +1647,16 @@ static bool cxx_words(const char *m) {
 static bool choose_nvcc_route(Opts *o, Program **pp) {
   *pp = NULL;
   if (!(o->cmd->options >> O_ROUTE & 1) || (o->route && !strcmp(o->route, "interp"))) return false;
-  if (o->host_fn || (o->kernel && o->cmd->run == cmd_run) || o->grid || o->block || o->nargs || o->nouts || o->dump_inputs || o->rank) return false;
+  if (o->host_fn || (o->kernel && o->cmd->run == cmd_run) || o->grid || o->block || o->nargs ||
+      o->nouts || o->dump_inputs || o->rank)
+    return false;
   bool cxx = false, forced = o->route && !strcmp(o->route, "nvcc");
   Buf text = {0};
   for (int i = 0; i < o->nfiles; i++) {
     cxx |= cxx_source(o->files[i]);
     const char *dot = strrchr(o->files[i], '.');
-    if (dot && !strcmp(dot, ".cu") && !strchr(o->files[i], '"') && !strchr(o->files[i], '\n')) buf_printf(&text, "#include \"%s\"\n", o->files[i]);
+    if (dot && !strcmp(dot, ".cu") && !strchr(o->files[i], '"') && !strchr(o->files[i], '\n'))
+      buf_printf(&text, "#include \"%s\"\n", o->files[i]);
   }
   int errors = diag_errors, warnings = diag_warnings;
   DiagCapture cap;
@@ -1226,20 +1664,27 @@ static bool choose_nvcc_route(Opts *o, Program **pp) {
   int ncu = 0;
   const char *one = NULL;
   for (int i = 0; i < o->nfiles; i++)
-    if (strrchr(o->files[i], '.') && !strcmp(strrchr(o->files[i], '.'), ".cu")) ncu++, one = o->files[i];
-  Program *p = ncu == 1 ? load_program(one, &o->pp) : load_program_text("<command line>", text.s ? text.s : "", &o->pp);
+    if (strrchr(o->files[i], '.') && !strcmp(strrchr(o->files[i], '.'), ".cu"))
+      ncu++, one = o->files[i];
+  Program *p = ncu == 1 ? load_program(one, &o->pp)
+                        : load_program_text("<command line>", text.s ? text.s : "", &o->pp);
   diag_capture_end(&cap, NULL);
   diag_errors = errors, diag_warnings = warnings;
   buf_free(&text);
   /* host code carve cannot read because it is C++ (not because it is wrong: a bad program keeps
    * the interpreted route and its diagnostics) */
   bool cxx_host = false;
-  for (int i = 0; i < cap.n && !cxx_host; i++) cxx_host = cap.d[i].level == DIAG_ERROR && cxx_words(cap.d[i].msg);
-  for (HostSkip *h = p ? p->host_skipped : NULL; h && !cxx_host; h = h->next) cxx_host = cxx_words(h->msg);
+  for (int i = 0; i < cap.n && !cxx_host; i++)
+    cxx_host = cap.d[i].level == DIAG_ERROR && cxx_words(cap.d[i].msg);
+  for (HostSkip *h = p ? p->host_skipped : NULL; h && !cxx_host; h = h->next)
+    cxx_host = cxx_words(h->msg);
   diag_capture_free(&cap);
   bool unreadable = p && has_main(p, NULL) && cxx_host;
   bool want = forced || ((cxx || unreadable || (!p && o->nfiles)) && rt_nvcc() && rt_library());
-  if (!want) { if (p) program_free(p); return false; }
+  if (!want) {
+    if (p) program_free(p);
+    return false;
+  }
   /* the front end could not read the sources at all: the program still runs, and the runtime says
    * why each launch could not (exit 2) */
   if (!p) p = load_program_text("<no device code>", "", &o->pp);
@@ -1254,7 +1699,7 @@ static int run_command(const Command *c, int argc, char **argv) {
   if (r) return r < 0 ? 0 : r;
   if (!c->load) {
     int rc = c->run(&o, NULL);
-    recorded_cleanup();   /* estimate's nvcc route: the recorded buffers' files */
+    recorded_cleanup(); /* estimate's nvcc route: the recorded buffers' files */
     return rc;
   }
   Program *np;
@@ -1267,13 +1712,20 @@ static int run_command(const Command *c, int argc, char **argv) {
   /* JSON and SARIF say what the diagnostics say: they are captured, and echoed to stderr */
   DiagCapture cap;
   if (!strcmp(o.format, "json") || !strcmp(o.format, "sarif")) diag_capture_begin(o.diags = &cap);
-  Program *p = o.nfiles > 1 && c->load == LOAD_SOURCES ? load_sources(&o) : load_program(o.file, &o.pp);
+  Program *p =
+    o.nfiles > 1 && c->load == LOAD_SOURCES ? load_sources(&o) : load_program(o.file, &o.pp);
   int rc = p ? c->run(&o, p) : 2;
   if (p) program_free(p);
   if (o.diags) {
     diag_capture_end(&cap, stderr);
     if (rc == 2 && !strcmp(o.format, "sarif")) sarif_input_error(stdout, o.file, &cap);
-    if (!p && c->run == cmd_check) { printf("{\"file\": "); json_string(stdout, o.file); printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors); diag_json(stdout, &cap); printf("}\n"); }
+    if (!p && c->run == cmd_check) {
+      printf("{\"file\": ");
+      json_string(stdout, o.file);
+      printf(", \"kernels\": [], \"errors\": %d, \"diagnostics\": ", diag_errors);
+      diag_json(stdout, &cap);
+      printf("}\n");
+    }
     diag_capture_free(&cap);
   }
   return rc;
@@ -1282,7 +1734,10 @@ static int run_command(const Command *c, int argc, char **argv) {
 int main(int argc, char **argv) {
   diag_out = stderr;
   diag_color = isatty(2) && !getenv("NO_COLOR");
-  if (argc < 2) { fputs(usage_main, stderr); return 2; }
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return 2;
+  }
   const char *name = argv[1];
   const Command *c = find_command(name);
   int rc = 0;
@@ -1294,13 +1749,13 @@ int main(int argc, char **argv) {
     printf("carve %s\n", CARVE_VERSION);
   } else if (c) {
     rc = run_command(c, argc - 2, argv + 2);
-  } else if (search_is_command(name)) {   /* space, tune: src/search parses its own options */
+  } else if (search_is_command(name)) { /* space, tune: src/search parses its own options */
     rc = search_main(name, argc - 2, argv + 2);
   } else {
     fprintf(stderr, "carve: unknown command '%s'\n\n%s", name, usage_main);
     return 2;
   }
-  out_abort_all();              /* files begun and never committed: an error path left them */
+  out_abort_all(); /* files begun and never committed: an error path left them */
   if (!out_check_stdout()) rc = 2;
   arena_free_all();
   return rc;

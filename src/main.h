@@ -20,57 +20,97 @@
 #include "rt/rt.h"
 
 typedef enum {
-  O_DEFINE, O_INCLUDE, O_KERNEL, O_FORMAT, O_OUTPUT, O_GRID, O_BLOCK, O_SHARED, O_ARG, O_OUT, O_MAX_STEPS, O_MAX_SECONDS, O_NO_RACE,
-  O_DUMP_INPUTS, O_VERIFY, O_VERIFY_BLOCKS, O_NCU, O_FLUSH_L2, O_BASELINE, O_NO_BASELINE, O_EMIT, O_REPS, O_TIMEOUT,
-  O_ARCH, O_BLOCKS, O_REGS, O_FAIL_ON, O_CALIBRATION, O_RANK, O_CAL_OUT,
-  O_PASSES, O_SKIP, O_SET, O_EXPLAIN, O_NO_VERIFY, O_NO_ESTIMATE,
-  O_HOST, O_LAUNCH,  /* host programs */
-  O_ENGINE, O_CHECK, /* run: the native engine (src/interp/native.h) */
-  O_ROUTE            /* nvcc builds the host code, or carve interprets it (src/rt) */
+  O_DEFINE,
+  O_INCLUDE,
+  O_KERNEL,
+  O_FORMAT,
+  O_OUTPUT,
+  O_GRID,
+  O_BLOCK,
+  O_SHARED,
+  O_ARG,
+  O_OUT,
+  O_MAX_STEPS,
+  O_MAX_SECONDS,
+  O_NO_RACE,
+  O_DUMP_INPUTS,
+  O_VERIFY,
+  O_VERIFY_BLOCKS,
+  O_NCU,
+  O_FLUSH_L2,
+  O_BASELINE,
+  O_NO_BASELINE,
+  O_EMIT,
+  O_REPS,
+  O_TIMEOUT,
+  O_ARCH,
+  O_BLOCKS,
+  O_REGS,
+  O_FAIL_ON,
+  O_CALIBRATION,
+  O_RANK,
+  O_CAL_OUT,
+  O_PASSES,
+  O_SKIP,
+  O_SET,
+  O_EXPLAIN,
+  O_NO_VERIFY,
+  O_NO_ESTIMATE,
+  O_HOST,
+  O_LAUNCH, /* host programs */
+  O_ENGINE,
+  O_CHECK, /* run: the native engine (src/interp/native.h) */
+  O_ROUTE  /* nvcc builds the host code, or carve interprets it (src/rt) */
 } OptId;
 
 typedef struct Command Command;
 
 typedef struct Opts {
   const Command *cmd;
-  const char **files; int nfiles;    /* the positional arguments */
-  const char *file;                  /* files[0] */
+  const char **files;
+  int nfiles;       /* the positional arguments */
+  const char *file; /* files[0] */
   const char *kernel, *format, *out_path, *cal_out;
   PPOptions pp;
   LaunchOverrides ov;
-  const char **outs; int nouts;
-  const char **arg_texts; int nargs;
+  const char **outs;
+  int nouts;
+  const char **arg_texts;
+  int nargs;
   const char *grid, *block;
   uint64_t max_steps;
-  double max_seconds;                /* a host program's wall-clock limit where only its launches matter */
+  double max_seconds; /* a host program's wall-clock limit where only its launches matter */
   bool no_race, rank;
   const char *dump_inputs;
   int blocks, fail_on, regs;
-  BenchOptions bench;                /* also --arch and --calibration of analyze and estimate */
-  const char *passes, *skip;         /* optimize */
-  const char **sets; int nsets;
+  BenchOptions bench;        /* also --arch and --calibration of analyze and estimate */
+  const char *passes, *skip; /* optimize */
+  const char **sets;
+  int nsets;
   bool explain, no_verify, no_estimate;
-  DiagCapture *diags;                /* --format json/sarif: the diagnostics as data (report.h) */
-  const char *machine;               /* --arch as given: a machine or an sm_XX name */
-  const char *nvcc_ignored;          /* nvcc's flags carve has no use for, for one note */
-  const char *host_fn;               /* host programs: --host FUNC */
-  int launch_no;                     /* --launch N (0: not given) */
-  const char **prog_args; int nprog_args;   /* run: the program's arguments, after "--" */
-  NativeOptions native;              /* run: --engine, --check */
-  const char *route;                 /* --route: "nvcc", "interp" or "auto" (the default) */
-  bool nvcc_route;                   /* decided: the program is built by nvcc with carve's runtime */
-  const char **nvcc_words; int nnvcc;/* nvcc's own flags as given, for the nvcc route */
-  struct WholeOpt *whole;            /* optimize on a host program: each kernel's plan is collected here */
+  DiagCapture *diags;       /* --format json/sarif: the diagnostics as data (report.h) */
+  const char *machine;      /* --arch as given: a machine or an sm_XX name */
+  const char *nvcc_ignored; /* nvcc's flags carve has no use for, for one note */
+  const char *host_fn;      /* host programs: --host FUNC */
+  int launch_no;            /* --launch N (0: not given) */
+  const char **prog_args;
+  int nprog_args;       /* run: the program's arguments, after "--" */
+  NativeOptions native; /* run: --engine, --check */
+  const char *route;    /* --route: "nvcc", "interp" or "auto" (the default) */
+  bool nvcc_route;      /* decided: the program is built by nvcc with carve's runtime */
+  const char **nvcc_words;
+  int nnvcc;              /* nvcc's own flags as given, for the nvcc route */
+  struct WholeOpt *whole; /* optimize on a host program: each kernel's plan is collected here */
 } Opts;
 
 enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
 struct Command {
   const char *name, *usage;
-  uint64_t options;          /* bit (1 << OptId) for each option it accepts */
-  const char *formats;       /* --format values, "text|json" */
-  int min_args, max_args;    /* positional arguments (-1: any number) */
-  const char *arg_name;      /* what they are */
-  int load;                  /* 0: nothing loaded; LOAD_FILE: the first argument is a FILE.cu loaded
+  uint64_t options;       /* bit (1 << OptId) for each option it accepts */
+  const char *formats;    /* --format values, "text|json" */
+  int min_args, max_args; /* positional arguments (-1: any number) */
+  const char *arg_name;   /* what they are */
+  int load;               /* 0: nothing loaded; LOAD_FILE: the first argument is a FILE.cu loaded
                               * before run; LOAD_SOURCES: every argument a source of one program */
   int (*run)(Opts *o, Program *p);
 };
@@ -81,7 +121,8 @@ bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov);
 char *signature(Obj *k);
 
 /* main_host.c */
-typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
+typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov,
+                       void *ctx);
 bool has_main(Program *p, const char *fn);
 int cmd_run_host(Opts *o, Program *p);
 bool use_recorded(Opts *o, Program *p);

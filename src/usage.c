@@ -141,7 +141,8 @@ const char usage_run[] =
   "as below, faults located in the kernel and at the launch; the program's output and exit status\n"
   "are its own, and carve lists the distinct launches it made on standard error. --arch: the machine\n"
   "cudaGetDeviceProperties describes and whose limits the launches meet. Several files are the\n"
-  "sources of one program, read in order as one unit (static names must differ between them).\n"  "Where carve cannot read the whole host program (C++: classes, new, std::vector, helper headers;\n"
+  "sources of one program, read in order as one unit (static names must differ between them).\n"
+  "Where carve cannot read the whole host program (C++: classes, new, std::vector, helper headers;\n"
   ".cpp sources) and nvcc is installed, the program is built by nvcc (-cudart none, your flags) against\n"
   "carve's CUDA runtime library (build/libcarve_cudart.so) and runs natively; each launch runs in the\n"
   "interpreter, every access checked; misused runtime calls are reported and counted, and the run ends\n"
@@ -281,8 +282,13 @@ const char usage_calibrate[] =
 static void wrap(FILE *out, const char *text, int col, int indent) {
   for (const char *p = text; *p;) {
     size_t n = strcspn(p, " ");
-    if (col > indent && col + 1 + (int)n > 100) { fprintf(out, "\n%*s", indent, ""); col = indent; }
-    else if (col > indent) { fputc(' ', out); col++; }
+    if (col > indent && col + 1 + (int)n > 100) {
+      fprintf(out, "\n%*s", indent, "");
+      col = indent;
+    } else if (col > indent) {
+      fputc(' ', out);
+      col++;
+    }
     fwrite(p, 1, n, out);
     col += (int)n;
     p += n;
@@ -305,7 +311,8 @@ void usage_passes(FILE *out) {
     if (p->model_chooses && p->nparams) {
       int k = p->model_params > 1 ? p->model_params : 1;
       text = fmt("%s; the estimate chooses its %s", text, p->params[0].name);
-      for (int j = 1; j < k && j < p->nparams; j++) text = fmt("%s%s%s", text, j + 1 == k ? " and " : ", ", p->params[j].name);
+      for (int j = 1; j < k && j < p->nparams; j++)
+        text = fmt("%s%s%s", text, j + 1 == k ? " and " : ", ", p->params[j].name);
     }
     if (p->opt_in) text = fmt("%s (only when named in --passes or --set)", text);
     fprintf(out, "  %-9s", p->name);

@@ -19,15 +19,24 @@ static int sym_cmp(const Sym *a, const Sym *b) {
 
 static int term_cmp(const Term *a, const Term *b) {
   if (a->deg != b->deg) return a->deg - b->deg;
-  for (int i = 0; i < a->deg; i++) { int c = sym_cmp(&a->sym[i], &b->sym[i]); if (c) return c; }
+  for (int i = 0; i < a->deg; i++) {
+    int c = sym_cmp(&a->sym[i], &b->sym[i]);
+    if (c) return c;
+  }
   return 0;
 }
 
 static void add_term(Affine *p, const Term *m) {
   if (!p->ok || m->coef == 0) return;
   for (int i = 0; i < p->n; i++)
-    if (!term_cmp(&p->t[i], m)) { p->t[i].coef += m->coef; return; }
-  if (p->n == AFFINE_TERMS) { p->ok = false; return; }
+    if (!term_cmp(&p->t[i], m)) {
+      p->t[i].coef += m->coef;
+      return;
+    }
+  if (p->n == AFFINE_TERMS) {
+    p->ok = false;
+    return;
+  }
   p->t[p->n++] = *m;
 }
 
@@ -45,12 +54,22 @@ static void psym(Affine *p, Sym s) {
   add_term(p, &m);
 }
 
-static void pbad(Affine *p) { p->ok = false; p->n = 0; }
+static void pbad(Affine *p) {
+  p->ok = false;
+  p->n = 0;
+}
 
 /* a += sign * b */
 static void padd(Affine *a, const Affine *b, int64_t sign) {
-  if (!a->ok || !b->ok) { pbad(a); return; }
-  for (int i = 0; i < b->n; i++) { Term m = b->t[i]; m.coef *= sign; add_term(a, &m); }
+  if (!a->ok || !b->ok) {
+    pbad(a);
+    return;
+  }
+  for (int i = 0; i < b->n; i++) {
+    Term m = b->t[i];
+    m.coef *= sign;
+    add_term(a, &m);
+  }
 }
 
 /* r = a * b (r may not be a or b) */
@@ -60,12 +79,19 @@ static void pmul(Affine *r, const Affine *a, const Affine *b) {
   if (!r->ok) return;
   for (int i = 0; i < a->n; i++)
     for (int j = 0; j < b->n; j++) {
-      if (a->t[i].deg + b->t[j].deg > AFFINE_DEGREE) { pbad(r); return; }
+      if (a->t[i].deg + b->t[j].deg > AFFINE_DEGREE) {
+        pbad(r);
+        return;
+      }
       Term m = {a->t[i].coef * b->t[j].coef, 0, {{0}}};
       for (int k = 0; k < a->t[i].deg; k++) m.sym[m.deg++] = a->t[i].sym[k];
       for (int k = 0; k < b->t[j].deg; k++) m.sym[m.deg++] = b->t[j].sym[k];
-      for (int x = 1; x < m.deg; x++)   /* sort the symbols */
-        for (int y = x; y > 0 && sym_cmp(&m.sym[y - 1], &m.sym[y]) > 0; y--) { Sym t = m.sym[y]; m.sym[y] = m.sym[y - 1]; m.sym[y - 1] = t; }
+      for (int x = 1; x < m.deg; x++) /* sort the symbols */
+        for (int y = x; y > 0 && sym_cmp(&m.sym[y - 1], &m.sym[y]) > 0; y--) {
+          Sym t = m.sym[y];
+          m.sym[y] = m.sym[y - 1];
+          m.sym[y - 1] = t;
+        }
       add_term(r, &m);
     }
 }
@@ -73,22 +99,33 @@ static void pmul(Affine *r, const Affine *a, const Affine *b) {
 static bool is_const(const Affine *p, int64_t *c) {
   if (!p->ok) return false;
   *c = 0;
-  for (int i = 0; i < p->n; i++) { if (p->t[i].deg) return false; *c += p->t[i].coef; }
+  for (int i = 0; i < p->n; i++) {
+    if (p->t[i].deg) return false;
+    *c += p->t[i].coef;
+  }
   return true;
 }
 
 static Sym sreg_sym(const Node *n) {
-  static const char *names[4][3] = {{"threadIdx.x", "threadIdx.y", "threadIdx.z"}, {"blockIdx.x", "blockIdx.y", "blockIdx.z"},
-                                    {"blockDim.x", "blockDim.y", "blockDim.z"}, {"gridDim.x", "gridDim.y", "gridDim.z"}};
+  static const char *names[4][3] = {{"threadIdx.x", "threadIdx.y", "threadIdx.z"},
+                                    {"blockIdx.x", "blockIdx.y", "blockIdx.z"},
+                                    {"blockDim.x", "blockDim.y", "blockDim.z"},
+                                    {"gridDim.x", "gridDim.y", "gridDim.z"}};
   static const SymKind kinds[4] = {SYM_TID, SYM_CTAID, SYM_NTID, SYM_NCTAID};
-  if (n->sreg == SR_WARPSIZE || n->dim < 0 || n->dim > 2) return (Sym){SYM_WARPSIZE, 0, NULL, "warpSize"};
+  if (n->sreg == SR_WARPSIZE || n->dim < 0 || n->dim > 2)
+    return (Sym){SYM_WARPSIZE, 0, NULL, "warpSize"};
   return (Sym){kinds[n->sreg], n->dim, NULL, names[n->sreg][n->dim]};
 }
 
 /* ---- the value of an expression, on a stack ---- */
-enum { HOST_CONST_DEPTH = 16 };   /* `const int B = A * 2;` chains followed this deep */
+enum { HOST_CONST_DEPTH = 16 }; /* `const int B = A * 2;` chains followed this deep */
 
-typedef struct { const Facts *f; Affine *st; int sp, cap; int depth; } Eval;
+typedef struct {
+  const Facts *f;
+  Affine *st;
+  int sp, cap;
+  int depth;
+} Eval;
 
 static Affine *push(Eval *e) {
   if (e->sp == e->cap) {
@@ -101,7 +138,8 @@ static Affine *push(Eval *e) {
 static void eval_expr(const Facts *f, Node *n, int depth, Affine *out);
 
 static bool is_kernel_param(const Facts *f, const Obj *v) {
-  for (Obj *q = f->kernel ? f->kernel->params : NULL; q; q = q->next) if (q == v) return true;
+  for (Obj *q = f->kernel ? f->kernel->params : NULL; q; q = q->next)
+    if (q == v) return true;
   return false;
 }
 
@@ -115,7 +153,7 @@ static void var_form(Eval *e, Obj *v, Affine *out) {
   }
   VarInfo *vi = facts_var(f, v);
   if (vi && vi->state == 2) *out = vi->form;
-  else pbad(out);   /* not the kernel's, or read in its own initializer */
+  else pbad(out); /* not the kernel's, or read in its own initializer */
 }
 
 static bool eval_pre(Node *n, void *ctx) {
@@ -131,8 +169,13 @@ static bool eval_pre(Node *n, void *ctx) {
     if (is_integer(n->ty) && is_integer(n->lhs->ty)) return true;
     pbad(push(e));
     return false;
-  case ND_ADD: case ND_SUB: case ND_MUL: case ND_SHL: case ND_NEG: case ND_POS: return true;
-  case ND_DIV: return is_integer(n->ty);   /* a constant over a constant only (eval_post) */
+  case ND_ADD:
+  case ND_SUB:
+  case ND_MUL:
+  case ND_SHL:
+  case ND_NEG:
+  case ND_POS: return true;
+  case ND_DIV: return is_integer(n->ty); /* a constant over a constant only (eval_post) */
   default: pbad(push(e)); return false;
   }
 }
@@ -141,7 +184,8 @@ static bool eval_post(Node *n, void *ctx) {
   Eval *e = ctx;
   Affine *r;
   switch (n->kind) {
-  case ND_CAST: case ND_POS: return true;   /* the operand's value stands */
+  case ND_CAST:
+  case ND_POS: return true; /* the operand's value stands */
   case ND_NEG: {
     Affine *a = &e->st[e->sp - 1], z;
     pconst(&z, 0);
@@ -149,7 +193,8 @@ static bool eval_post(Node *n, void *ctx) {
     *a = z;
     return true;
   }
-  case ND_ADD: case ND_SUB:
+  case ND_ADD:
+  case ND_SUB:
     r = &e->st[e->sp - 2];
     padd(r, &e->st[e->sp - 1], n->kind == ND_ADD ? 1 : -1);
     e->sp--;
@@ -165,15 +210,19 @@ static bool eval_post(Node *n, void *ctx) {
     int64_t k;
     Affine m, c;
     if (!is_const(&e->st[e->sp - 1], &k) || k < 0 || k > 30) pbad(&m);
-    else { pconst(&c, (int64_t)1 << k); pmul(&m, &e->st[e->sp - 2], &c); }
+    else {
+      pconst(&c, (int64_t)1 << k);
+      pmul(&m, &e->st[e->sp - 2], &c);
+    }
     e->st[e->sp - 2] = m;
     e->sp--;
     return true;
   }
-  case ND_DIV: {   /* `K / 2` of a filter's radius: both constant, non-negative (no rounding question) */
+  case ND_DIV: { /* `K / 2` of a filter's radius: both constant, non-negative (no rounding question) */
     int64_t a, b;
     Affine m;
-    if (!is_const(&e->st[e->sp - 2], &a) || !is_const(&e->st[e->sp - 1], &b) || a < 0 || b <= 0) pbad(&m);
+    if (!is_const(&e->st[e->sp - 2], &a) || !is_const(&e->st[e->sp - 1], &b) || a < 0 || b <= 0)
+      pbad(&m);
     else pconst(&m, a / b);
     e->st[e->sp - 2] = m;
     e->sp--;
@@ -184,7 +233,10 @@ static bool eval_post(Node *n, void *ctx) {
 }
 
 static void eval_expr(const Facts *f, Node *n, int depth, Affine *out) {
-  if (!n) { pbad(out); return; }
+  if (!n) {
+    pbad(out);
+    return;
+  }
   Eval e = {f, NULL, 0, 0, depth};
   walk_one(n, eval_pre, eval_post, &e);
   if (e.sp == 1) *out = e.st[0];
@@ -193,19 +245,28 @@ static void eval_expr(const Facts *f, Node *n, int depth, Affine *out) {
 }
 
 /* ---- reads memory, thread-dependent ---- */
-typedef struct { const Facts *f; bool found; } Find;
+typedef struct {
+  const Facts *f;
+  bool found;
+} Find;
 
-static bool is_shfl(Builtin b) { return b == BI_SHFL || b == BI_SHFL_UP || b == BI_SHFL_DOWN || b == BI_SHFL_XOR; }
+static bool is_shfl(Builtin b) {
+  return b == BI_SHFL || b == BI_SHFL_UP || b == BI_SHFL_DOWN || b == BI_SHFL_XOR;
+}
 static bool is_atomic_b(Builtin b) { return b >= BI_ATOMIC_ADD && b <= BI_ATOMIC_XOR; }
 
 static bool reads_pre(Node *e, void *ctx) {
   Find *x = ctx;
   if (x->found) return false;
   switch (e->kind) {
-  case ND_INDEX: case ND_DEREF: x->found = true; return false;
-  case ND_MEMBER: if (e->arrow) x->found = true; return !x->found;
+  case ND_INDEX:
+  case ND_DEREF: x->found = true; return false;
+  case ND_MEMBER:
+    if (e->arrow) x->found = true;
+    return !x->found;
   case ND_CALL:
-    if (e->fn || is_atomic_b(e->builtin) || e->builtin == BI_LDG || is_shfl(e->builtin)) x->found = true;
+    if (e->fn || is_atomic_b(e->builtin) || e->builtin == BI_LDG || is_shfl(e->builtin))
+      x->found = true;
     return !x->found;
   case ND_VAR:
     if (e->var->sc == SC_LOCAL) {
@@ -231,7 +292,7 @@ static bool var_tdep(const Facts *f, Obj *v) {
     VarInfo *vi = facts_var(f, v);
     return is_kernel_param(f, v) ? vi && vi->defs > 0 : true;
   }
-  if (v->sc != SC_LOCAL) return false;   /* shared, constant, device scalars: one value per block */
+  if (v->sc != SC_LOCAL) return false; /* shared, constant, device scalars: one value per block */
   VarInfo *vi = facts_var(f, v);
   return !vi || vi->state != 2 || vi->tdep;
 }
@@ -240,11 +301,14 @@ static bool tdep_pre(Node *e, void *ctx) {
   Find *x = ctx;
   if (x->found) return false;
   switch (e->kind) {
-  case ND_NUM: case ND_SIZEOF: case ND_STR: return false;
+  case ND_NUM:
+  case ND_SIZEOF:
+  case ND_STR: return false;
   case ND_SPECIAL: x->found = e->sreg == SR_TID; return false;
   case ND_VAR: x->found = var_tdep(x->f, e->var); return false;
   case ND_CALL:
-    if (e->fn || is_shfl(e->builtin) || is_atomic_b(e->builtin) || e->builtin == BI_CLOCK) x->found = true;
+    if (e->fn || is_shfl(e->builtin) || is_atomic_b(e->builtin) || e->builtin == BI_CLOCK)
+      x->found = true;
     return !x->found;
   default: return true;
   }
@@ -259,7 +323,8 @@ static bool tdep(const Facts *f, Node *e) {
 /* ---- the kernel's variables, in declaration order ---- */
 static bool has_thread_sym(const Affine *a) {
   for (int i = 0; i < a->n; i++)
-    for (int k = 0; k < a->t[i].deg; k++) if (a->t[i].sym[k].kind == SYM_TID) return true;
+    for (int k = 0; k < a->t[i].deg; k++)
+      if (a->t[i].sym[k].kind == SYM_TID) return true;
   return false;
 }
 
@@ -267,18 +332,25 @@ static void derive_form(Facts *f, VarInfo *vi) {
   Obj *v = vi->var;
   Affine *out = &vi->form;
   if (v->sc == SC_PARAM) {
-    if (is_kernel_param(f, v) && vi->defs == 0 && !vi->addr && is_integer(v->ty)) psym(out, (Sym){SYM_PARAM, 0, v, v->name});
+    if (is_kernel_param(f, v) && vi->defs == 0 && !vi->addr && is_integer(v->ty))
+      psym(out, (Sym){SYM_PARAM, 0, v, v->name});
     else pbad(out);
     return;
   }
-  if (v->sc != SC_LOCAL || !is_integer(v->ty) || vi->addr) { pbad(out); return; }
+  if (v->sc != SC_LOCAL || !is_integer(v->ty) || vi->addr) {
+    pbad(out);
+    return;
+  }
   if (vi->loop) {
     /* a loop variable is its start plus the loop's progress; the start may differ per thread
      * ("for (j = threadIdx.x; ...; j += 256)"), the progress is the same for all */
     if (vi->init) {
       Affine start;
       eval_expr(f, vi->init, 0, &start);
-      if (!start.ok) { pbad(out); return; }
+      if (!start.ok) {
+        pbad(out);
+        return;
+      }
       if (has_thread_sym(&start)) {
         vi->progress_name = xmalloc(2 * strlen(v->name) + 5);
         sprintf(vi->progress_name, "(%s-%s0)", v->name, v->name);
@@ -317,7 +389,11 @@ static void index_form(const Facts *f, Node *n, Affine *out, bool *indirect) {
     Node *l = n->lhs;
     while (l->kind == ND_CAST && l->implicit) l = l->lhs;
     if (!(l->kind == ND_INDEX && l->ty->kind == TY_ARRAY && l->ty->array_len > 0)) break;
-    if (depth == 64) { pbad(out); *indirect = reads(f, n->rhs); return; }
+    if (depth == 64) {
+      pbad(out);
+      *indirect = reads(f, n->rhs);
+      return;
+    }
     chain[depth++] = n = l;
   }
   Affine r, part, len, m;
@@ -340,7 +416,10 @@ static void index_form(const Facts *f, Node *n, Affine *out, bool *indirect) {
 static void call_access_form(const Facts *f, Node *call, Affine *out, bool *indirect) {
   Node *addr = call->args, *e = addr;
   while (e && e->kind == ND_CAST) e = e->lhs;
-  if (e && e->kind == ND_ADDR && e->lhs->kind == ND_INDEX) { index_form(f, e->lhs, out, indirect); return; }
+  if (e && e->kind == ND_ADDR && e->lhs->kind == ND_INDEX) {
+    index_form(f, e->lhs, out, indirect);
+    return;
+  }
   pbad(out);
   *indirect = reads(f, addr);
 }
@@ -352,12 +431,20 @@ void affine_derive(Facts *f) {
     Node *n = a->node;
     if (n->kind == ND_INDEX) index_form(f, n, &a->index, &a->indirect);
     else if (n->kind == ND_CALL) call_access_form(f, n, &a->index, &a->indirect);
-    else if (n->kind == ND_DEREF) { pbad(&a->index); a->indirect = reads(f, n->lhs); }
-    else {   /* a member: its element's index, or the pointer's */
+    else if (n->kind == ND_DEREF) {
+      pbad(&a->index);
+      a->indirect = reads(f, n->lhs);
+    } else { /* a member: its element's index, or the pointer's */
       Node *b = n;
-      while (b->kind == ND_MEMBER && !b->arrow) { b = b->lhs; while (b->kind == ND_CAST && b->implicit) b = b->lhs; }
+      while (b->kind == ND_MEMBER && !b->arrow) {
+        b = b->lhs;
+        while (b->kind == ND_CAST && b->implicit) b = b->lhs;
+      }
       if (b->kind == ND_INDEX) index_form(f, b, &a->index, &a->indirect);
-      else { pbad(&a->index); a->indirect = reads(f, b->lhs); }
+      else {
+        pbad(&a->index);
+        a->indirect = reads(f, b->lhs);
+      }
     }
   }
 }
@@ -385,8 +472,14 @@ Affine facts_index_form(const Facts *f, Node *index, bool *indirect) {
   return r;
 }
 
-bool facts_reads_memory(const Facts *f, Node *e) { facts_check(f); return reads(f, e); }
-bool facts_thread_dependent(const Facts *f, Node *e) { facts_check(f); return e ? tdep(f, e) : true; }
+bool facts_reads_memory(const Facts *f, Node *e) {
+  facts_check(f);
+  return reads(f, e);
+}
+bool facts_thread_dependent(const Facts *f, Node *e) {
+  facts_check(f);
+  return e ? tdep(f, e) : true;
+}
 
 /* ---- forms as text and strides ---- */
 static void print_affine(Buf *b, const Affine *p) {
@@ -399,7 +492,10 @@ static void print_affine(Buf *b, const Affine *p) {
       if (b->len) buf_puts(b, c < 0 ? " - " : " + ");
       else if (c < 0) buf_puts(b, "-");
       int64_t a = c < 0 ? -c : c;
-      if (m->deg == 0) { buf_printf(b, "%lld", (long long)a); continue; }
+      if (m->deg == 0) {
+        buf_printf(b, "%lld", (long long)a);
+        continue;
+      }
       if (a != 1) buf_printf(b, "%lld*", (long long)a);
       for (int k = 0; k < m->deg; k++) buf_printf(b, "%s%s", k ? "*" : "", m->sym[k].name);
     }
@@ -423,9 +519,10 @@ bool affine_x_stride(const Affine *a, int64_t *stride) {
   *stride = 0;
   for (int i = 0; i < a->n; i++) {
     bool has_x = false;
-    for (int k = 0; k < a->t[i].deg; k++) if (is_tid_x(&a->t[i].sym[k])) has_x = true;
+    for (int k = 0; k < a->t[i].deg; k++)
+      if (is_tid_x(&a->t[i].sym[k])) has_x = true;
     if (!has_x) continue;
-    if (a->t[i].deg != 1) return false;   /* n*threadIdx.x: a stride known only at run time */
+    if (a->t[i].deg != 1) return false; /* n*threadIdx.x: a stride known only at run time */
     *stride += a->t[i].coef;
   }
   return true;
@@ -440,12 +537,14 @@ bool affine_block_stride(const Affine *a, const int64_t block[3], int64_t *strid
     bool has_bx = false, other = false;
     for (int k = 0; k < t->deg; k++) {
       const Sym *s = &t->sym[k];
-      if (s->kind == SYM_CTAID && s->dim == 0) { if (has_bx) return false; has_bx = true; }
-      else if (s->kind == SYM_NTID) c *= block[s->dim];
+      if (s->kind == SYM_CTAID && s->dim == 0) {
+        if (has_bx) return false;
+        has_bx = true;
+      } else if (s->kind == SYM_NTID) c *= block[s->dim];
       else other = true;
     }
     if (!has_bx) continue;
-    if (other) return false;   /* blockIdx.x times a run-time value */
+    if (other) return false; /* blockIdx.x times a run-time value */
     *stride += c;
   }
   return true;
@@ -457,7 +556,8 @@ char *affine_x_stride_text(const Affine *a) {
   for (int i = 0; i < a->n; i++) {
     Term m = a->t[i];
     int at = -1;
-    for (int k = 0; k < m.deg; k++) if (is_tid_x(&m.sym[k])) at = k;
+    for (int k = 0; k < m.deg; k++)
+      if (is_tid_x(&m.sym[k])) at = k;
     if (at < 0) continue;
     for (int k = at; k + 1 < m.deg; k++) m.sym[k] = m.sym[k + 1];
     m.deg--;
@@ -472,7 +572,8 @@ bool affine_var_coefficient(const Affine *a, const Obj *v, int64_t *coef) {
   for (int i = 0; i < a->n; i++) {
     const Term *t = &a->t[i];
     bool has = false;
-    for (int k = 0; k < t->deg; k++) has |= (t->sym[k].kind == SYM_LOOP || t->sym[k].kind == SYM_PROGRESS) && t->sym[k].var == v;
+    for (int k = 0; k < t->deg; k++)
+      has |= (t->sym[k].kind == SYM_LOOP || t->sym[k].kind == SYM_PROGRESS) && t->sym[k].var == v;
     if (!has) continue;
     if (t->deg != 1) return false;
     *coef += t->coef;

@@ -8,7 +8,10 @@
 #include <string.h>
 
 /* ---- a small set of addresses, for distinct elements per block ---- */
-typedef struct { uint64_t *k; size_t cap, n; } Set;
+typedef struct {
+  uint64_t *k;
+  size_t cap, n;
+} Set;
 static bool set_add(Set *s, uint64_t key) {
   if ((s->n + 1) * 2 > s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 1024;
@@ -23,14 +26,20 @@ static bool set_add(Set *s, uint64_t key) {
     s->k = k;
     s->cap = cap;
   }
-  key |= 1ull << 63;   /* never 0 */
+  key |= 1ull << 63; /* never 0 */
   size_t h = (key * 0x9E3779B97F4A7C15ull) >> 20 & (s->cap - 1);
-  while (s->k[h]) { if (s->k[h] == key) return false; h = (h + 1) & (s->cap - 1); }
+  while (s->k[h]) {
+    if (s->k[h] == key) return false;
+    h = (h + 1) & (s->cap - 1);
+  }
   s->k[h] = key;
   s->n++;
   return true;
 }
-static void set_clear(Set *s) { if (s->k) memset(s->k, 0, s->cap * sizeof *s->k); s->n = 0; }
+static void set_clear(Set *s) {
+  if (s->k) memset(s->k, 0, s->cap * sizeof *s->k);
+  s->n = 0;
+}
 
 /* ---- L1 over a block: LRU stack distances on the warps' common clock ----
  * Each warp's loads are numbered (its steps): the warps of a block start together and run the
@@ -39,10 +48,16 @@ static void set_clear(Set *s) { if (s->k) memset(s->k, 0, s->cap * sizeof *s->k)
  * are one trace; each load's stack distance (the distinct sectors loaded since the last load of
  * its sector, by any warp of the block) is what an LRU L1 must hold for it to hit. The model
  * decides what fits (metrics.c l1_miss_ratio). */
-typedef struct { uint64_t sector; uint32_t step, seq; int warp; } Touch;
 typedef struct {
-  Set sec[32]; uint32_t step[32];   /* per warp: the sectors it loaded (warp_sectors), its steps */
-  Touch *t; size_t n, cap;           /* every sector load, when recording */
+  uint64_t sector;
+  uint32_t step, seq;
+  int warp;
+} Touch;
+typedef struct {
+  Set sec[32];
+  uint32_t step[32]; /* per warp: the sectors it loaded (warp_sectors), its steps */
+  Touch *t;
+  size_t n, cap; /* every sector load, when recording */
   bool record;
 } BlockL1;
 
@@ -51,7 +66,10 @@ static void sort_u64(uint64_t *v, int n) {
   for (int i = 1; i < n; i++) {
     uint64_t x = v[i];
     int j = i - 1;
-    while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
+    while (j >= 0 && v[j] > x) {
+      v[j + 1] = v[j];
+      j--;
+    }
     v[j + 1] = x;
   }
 }
@@ -59,9 +77,11 @@ static void sort_u64(uint64_t *v, int n) {
 /* the active lanes' distinct addresses, sorted, into e (32 at most); their count */
 static int request_addresses(const uint64_t *addr, Mask m, uint64_t e[32]) {
   int n = 0, d = 0;
-  for (int l = 0; l < 32; l++) if (m >> l & 1) e[n++] = addr[l];
+  for (int l = 0; l < 32; l++)
+    if (m >> l & 1) e[n++] = addr[l];
   sort_u64(e, n);
-  for (int i = 0; i < n; i++) if (!i || e[i] != e[i - 1]) e[d++] = e[i];
+  for (int i = 0; i < n; i++)
+    if (!i || e[i] != e[i - 1]) e[d++] = e[i];
   return d;
 }
 
@@ -71,7 +91,10 @@ static int request_sectors(const uint64_t *e, int d, int size, uint64_t *xs, int
   int nx = 0;
   for (int i = 0; i < d; i++)
     for (uint64_t x = e[i] >> 5; x <= (e[i] + (uint64_t)size - 1) >> 5; x++)
-      if (!nx || x != xs[nx - 1]) { if (nx == max) return nx; xs[nx++] = x; }
+      if (!nx || x != xs[nx - 1]) {
+        if (nx == max) return nx;
+        xs[nx++] = x;
+      }
   return nx;
 }
 
@@ -85,7 +108,10 @@ static void l1_load(BlockL1 *b, int warp, const uint64_t *addr, Mask m, int size
   for (int i = 0; i < nx; i++) {
     set_add(&b->sec[warp], xs[i]);
     if (!b->record) continue;
-    if (b->n == b->cap) { b->cap = b->cap ? 2 * b->cap : 4096; b->t = xrealloc(b->t, b->cap * sizeof *b->t); }
+    if (b->n == b->cap) {
+      b->cap = b->cap ? 2 * b->cap : 4096;
+      b->t = xrealloc(b->t, b->cap * sizeof *b->t);
+    }
     b->t[b->n] = (Touch){xs[i], step, (uint32_t)b->n, warp};
     b->n++;
   }
@@ -129,9 +155,13 @@ static void l1_fold(BlockL1 *b, Analysis *a, double *warp_sectors) {
      * by sector with the trace position as seq */
     size_t *prev = xmalloc(n * sizeof *prev);
     Touch *s = xmalloc(n * sizeof *s);
-    for (size_t i = 0; i < n; i++) { s[i] = b->t[i]; s[i].seq = (uint32_t)i; }
+    for (size_t i = 0; i < n; i++) {
+      s[i] = b->t[i];
+      s[i].seq = (uint32_t)i;
+    }
     qsort(s, n, sizeof *s, by_sector);
-    for (size_t i = 0; i < n; i++) prev[s[i].seq] = i && s[i - 1].sector == s[i].sector ? s[i - 1].seq + 1 : 0;
+    for (size_t i = 0; i < n; i++)
+      prev[s[i].seq] = i && s[i - 1].sector == s[i].sector ? s[i - 1].seq + 1 : 0;
     free(s);
     int64_t *bit = xmalloc((n + 1) * sizeof *bit);
     memset(bit, 0, (n + 1) * sizeof *bit);
@@ -153,7 +183,10 @@ static void l1_fold(BlockL1 *b, Analysis *a, double *warp_sectors) {
     free(prev);
   }
   b->n = 0;
-  for (int w = 0; w < 32; w++) { set_clear(&b->sec[w]); b->step[w] = 0; }
+  for (int w = 0; w < 32; w++) {
+    set_clear(&b->sec[w]);
+    b->step[w] = 0;
+  }
 }
 
 static void l1_free(BlockL1 *b) {
@@ -163,14 +196,19 @@ static void l1_free(BlockL1 *b) {
 
 typedef struct {
   Analysis *a;
-  int *acc_of;     /* node id -> index in a->acc, -1 */
+  int *acc_of; /* node id -> index in a->acc, -1 */
   int *br_of;
-  Set *seen;       /* per access: elements seen in the current block */
+  Set *seen; /* per access: elements seen in the current block */
   int64_t cur_block;
-  int64_t *blocks; int nblocks;
-  BlockL1 l1;      /* per warp of the current block: the global sectors it loaded */
+  int64_t *blocks;
+  int nblocks;
+  BlockL1 l1; /* per warp of the current block: the global sectors it loaded */
   /* global atomics: warp-requests per 128-byte line, and which sampled blocks sent them */
-  uint64_t *aline; uint32_t *acount; uint64_t *ablocks, *awarps; int *aacc; size_t acap, an;
+  uint64_t *aline;
+  uint32_t *acount;
+  uint64_t *ablocks, *awarps;
+  int *aacc;
+  size_t acap, an;
   int cur_ordinal;
 } Ctx;
 
@@ -178,22 +216,39 @@ typedef struct {
 static void atomic_line_add(Ctx *c, uint64_t line, int ordinal, int warp, int acc) {
   if (c->an * 2 >= c->acap) {
     size_t ncap = c->acap ? 2 * c->acap : 256;
-    uint64_t *nl = xmalloc(ncap * sizeof *nl), *nb = xmalloc(ncap * sizeof *nb), *nw = xmalloc(ncap * sizeof *nw);
+    uint64_t *nl = xmalloc(ncap * sizeof *nl), *nb = xmalloc(ncap * sizeof *nb),
+             *nw = xmalloc(ncap * sizeof *nw);
     uint32_t *nc = xmalloc(ncap * sizeof *nc);
     int *na = xmalloc(ncap * sizeof *na);
     for (size_t i = 0; i < c->acap; i++) {
       if (!c->aline[i]) continue;
       size_t h = (c->aline[i] * 0x9E3779B97F4A7C15ull) >> 20 & (ncap - 1);
       while (nl[h]) h = (h + 1) & (ncap - 1);
-      nl[h] = c->aline[i]; nc[h] = c->acount[i]; nb[h] = c->ablocks[i]; nw[h] = c->awarps[i]; na[h] = c->aacc[i];
+      nl[h] = c->aline[i];
+      nc[h] = c->acount[i];
+      nb[h] = c->ablocks[i];
+      nw[h] = c->awarps[i];
+      na[h] = c->aacc[i];
     }
-    free(c->aline); free(c->acount); free(c->ablocks); free(c->awarps); free(c->aacc);
-    c->aline = nl; c->acount = nc; c->ablocks = nb; c->awarps = nw; c->aacc = na; c->acap = ncap;
+    free(c->aline);
+    free(c->acount);
+    free(c->ablocks);
+    free(c->awarps);
+    free(c->aacc);
+    c->aline = nl;
+    c->acount = nc;
+    c->ablocks = nb;
+    c->awarps = nw;
+    c->aacc = na;
+    c->acap = ncap;
   }
   uint64_t key = line | 1ull << 63;
   size_t h = (key * 0x9E3779B97F4A7C15ull) >> 20 & (c->acap - 1);
   while (c->aline[h] && c->aline[h] != key) h = (h + 1) & (c->acap - 1);
-  if (!c->aline[h]) { c->aline[h] = key; c->an++; }
+  if (!c->aline[h]) {
+    c->aline[h] = key;
+    c->an++;
+  }
   c->acount[h]++;
   c->ablocks[h] |= 1ull << (ordinal & 63);
   c->awarps[h] |= 1ull << (warp & 63);
@@ -210,7 +265,11 @@ static const char *expr_text(Node *n) {
 }
 
 static Node *array_base(Node *n) {
-  while (n->kind == ND_INDEX) { Node *l = n->lhs; while (l->kind == ND_CAST && l->implicit) l = l->lhs; n = l; }
+  while (n->kind == ND_INDEX) {
+    Node *l = n->lhs;
+    while (l->kind == ND_CAST && l->implicit) l = l->lhs;
+    n = l;
+  }
   return n;
 }
 
@@ -253,7 +312,10 @@ static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int si
   s->size = size;
   s->min_units = UINT64_MAX;
   const Facts *f = a->facts;
-  if (at->kind == ND_CALL && at->builtin == BI_PIPE_COPY) { async_copy_stat(f, at, kind, s); return s; }
+  if (at->kind == ND_CALL && at->builtin == BI_PIPE_COPY) {
+    async_copy_stat(f, at, kind, s);
+    return s;
+  }
   if (at->kind == ND_INDEX) s->array = expr_text(array_base(at));
   else if (at->kind == ND_DEREF) s->array = expr_text(at->lhs);
   else if (at->kind == ND_DECL) s->array = at->decl_init ? expr_text(at->decl_init) : at->var->name;
@@ -263,8 +325,10 @@ static AccessStat *stat_for(Ctx *c, Node *at, int space, AccessKind kind, int si
    * counts whole structs, not the lanes' words: its stride is left to the addresses) */
   const Access *ac = facts_access_at(f, at);
   Affine form = {.ok = false};
-  if (ac) { s->indirect = ac->indirect; if (at->kind != ND_MEMBER) form = ac->index; }
-  else if (at->kind == ND_INDEX) form = facts_index_form(f, at, &s->indirect);
+  if (ac) {
+    s->indirect = ac->indirect;
+    if (at->kind != ND_MEMBER) form = ac->index;
+  } else if (at->kind == ND_INDEX) form = facts_index_form(f, at, &s->indirect);
   else if (at->kind == ND_DEREF) s->indirect = facts_reads_memory(f, at->lhs);
   else if (at->kind == ND_CALL && at->args) s->indirect = facts_reads_memory(f, at->args);
   if (form.ok) {
@@ -288,8 +352,15 @@ static uint64_t cc10_transactions(const uint64_t *addr, Mask m, int size, uint64
     bool ok = (size == 4 || size == 8 || size == 16) && base % (uint64_t)(16 * size) == 0;
     for (int l = h; l < h + 16 && ok; l++)
       if ((m >> l & 1) && addr[l] != base + (uint64_t)(l - h) * (uint64_t)size) ok = false;
-    if (ok) { int n = size == 16 ? 2 : 1; t += (uint64_t)n; *bytes += (uint64_t)(16 * size); }
-    else { int n = __builtin_popcount(hm); t += (uint64_t)n; *bytes += (uint64_t)n * (uint64_t)(size < 32 ? 32 : size); }
+    if (ok) {
+      int n = size == 16 ? 2 : 1;
+      t += (uint64_t)n;
+      *bytes += (uint64_t)(16 * size);
+    } else {
+      int n = __builtin_popcount(hm);
+      t += (uint64_t)n;
+      *bytes += (uint64_t)n * (uint64_t)(size < 32 ? 32 : size);
+    }
   }
   return t;
 }
@@ -324,7 +395,8 @@ static uint64_t cc12_transactions(const uint64_t *addr, Mask m, int size, uint64
 /* sm_90 shared memory: 32 banks of 4 bytes; 64-bit accesses are served per half-warp and
  * 128-bit ones per quarter-warp; within a phase the cost is the largest number of distinct
  * words any bank must deliver (one word to many lanes is a broadcast) */
-static uint64_t shared_wavefronts(const uint64_t *addr, Mask m, int size, uint64_t *ideal, const Machine *mc) {
+static uint64_t shared_wavefronts(const uint64_t *addr, Mask m, int size, uint64_t *ideal,
+                                  const Machine *mc) {
   /* cc 1.x: 16 banks, conflicts counted per half-warp */
   int banks = mc && mc->smem_banks ? mc->smem_banks : 32;
   int per_phase = mc && mc->smem_conflict_threads == 16 ? 16 : size <= 4 ? 32 : size == 8 ? 16 : 8;
@@ -336,7 +408,8 @@ static uint64_t shared_wavefronts(const uint64_t *addr, Mask m, int size, uint64
     for (int l = p; l < p + per_phase; l++) {
       if (!(m >> l & 1)) continue;
       uint64_t off = addr[l] & ((1ull << 40) - 1);
-      for (uint64_t w = off >> 2; w <= (off + (uint64_t)size - 1) >> 2 && n < 128; w++) words[n++] = w;
+      for (uint64_t w = off >> 2; w <= (off + (uint64_t)size - 1) >> 2 && n < 128; w++)
+        words[n++] = w;
     }
     if (!n) continue;
     sort_u64(words, n);
@@ -352,14 +425,21 @@ static uint64_t shared_wavefronts(const uint64_t *addr, Mask m, int size, uint64
   return total;
 }
 
-static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
+                      const uint64_t *addr, Mask m, int64_t blk, int warp) {
   Ctx *c = ctx;
   if (space != SPACE_GLOBAL && space != SPACE_SHARED) return;
   AccessStat *s = stat_for(c, at, space, kind, size);
   int idx = (int)(s - c->a->acc);
   if (blk != c->cur_block) {
     /* a new block: fold the per-block distinct counts */
-    for (int i = 0; i < c->a->nacc; i++) { if (c->seen[i].n) { c->a->acc[i].distinct += c->seen[i].n; c->a->acc[i].blocks++; } set_clear(&c->seen[i]); }
+    for (int i = 0; i < c->a->nacc; i++) {
+      if (c->seen[i].n) {
+        c->a->acc[i].distinct += c->seen[i].n;
+        c->a->acc[i].blocks++;
+      }
+      set_clear(&c->seen[i]);
+    }
     l1_fold(&c->l1, c->a, &c->a->warp_sectors);
     c->cur_block = blk;
     c->cur_ordinal++;
@@ -368,9 +448,14 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     uint64_t last = UINT64_MAX;
     uint64_t lines[32];
     int nl = 0;
-    for (int l = 0; l < 32; l++) if (m >> l & 1) lines[nl++] = addr[l] >> 7;
+    for (int l = 0; l < 32; l++)
+      if (m >> l & 1) lines[nl++] = addr[l] >> 7;
     sort_u64(lines, nl);
-    for (int i = 0; i < nl; i++) if (lines[i] != last) { atomic_line_add(c, lines[i], c->cur_ordinal, warp, idx); last = lines[i]; }
+    for (int i = 0; i < nl; i++)
+      if (lines[i] != last) {
+        atomic_line_add(c, lines[i], c->cur_ordinal, warp, idx);
+        last = lines[i];
+      }
   }
   /* loads that L1 may serve again; stores write through to L2 and are counted per request */
   if (space == SPACE_GLOBAL && kind != ACC_STORE) l1_load(&c->l1, warp, addr, m, size);
@@ -380,11 +465,14 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
   uint64_t units, ideal = 0, moved = 0;
   const Machine *mc = c->a->m;
   if (space == SPACE_GLOBAL) {
-    if (mc && mc->partition_map == PARTMAP_LINEAR && mc->mem_partitions > 0 && mc->mem_partitions <= 16) {
+    if (mc && mc->partition_map == PARTMAP_LINEAR && mc->mem_partitions > 0 &&
+        mc->mem_partitions <= 16) {
       /* which partition each half-warp's segment falls in (CuMAPz's channel skew) */
       for (int h = 0; h < 32; h += 16) {
         Mask hm = (m >> h) & 0xffff;
-        if (hm) s->part[(addr[__builtin_ctz(hm) + h] & ((1ull << 40) - 1)) / (uint64_t)mc->mem_partition_bytes % (uint64_t)mc->mem_partitions]++;
+        if (hm)
+          s->part[(addr[__builtin_ctz(hm) + h] & ((1ull << 40) - 1)) /
+                  (uint64_t)mc->mem_partition_bytes % (uint64_t)mc->mem_partitions]++;
       }
     }
     if (mc && mc->mem_rule == MEMRULE_CC10) units = cc10_transactions(addr, m, size, &moved);
@@ -395,7 +483,10 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
       if (need > 256) xs = xmalloc(sizeof *xs * (size_t)need);
       units = (uint64_t)request_sectors(e, d, size, xs, need > 256 ? need : 256);
       for (uint64_t i = 0; i < units; i++)
-        if (xs[i] >> 2 != last_line) { s->lines++; last_line = xs[i] >> 2; }
+        if (xs[i] >> 2 != last_line) {
+          s->lines++;
+          last_line = xs[i] >> 2;
+        }
       if (xs != small) free(xs);
       moved = units * 32;
     }
@@ -410,10 +501,15 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     uint64_t is = ((uint64_t)d * (uint64_t)size + 31) / 32;
     s->ideal_sectors += is ? is : 1;
   }
-  if (space == SPACE_GLOBAL) s->sectors += units; else { s->wavefronts += units; s->ideal += ideal; }
+  if (space == SPACE_GLOBAL) s->sectors += units;
+  else {
+    s->wavefronts += units;
+    s->ideal += ideal;
+  }
   if (units < s->min_units) s->min_units = units;
   if (units > s->max_units) s->max_units = units;
-  if (kind == ACC_LOAD) for (int i = 0; i < d; i++) set_add(&c->seen[idx], e[i]);
+  if (kind == ACC_LOAD)
+    for (int i = 0; i < d; i++) set_add(&c->seen[idx], e[i]);
   if (!s->have_stride && s->requests == 1 && !s->index) {
     /* the stride this warp shows between neighbouring lanes, when it is regular */
     int prev = -1;
@@ -429,10 +525,12 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
       }
       prev = l;
     }
-    if (any && regular) { s->stride = st; s->have_stride = true; }
+    if (any && regular) {
+      s->stride = st;
+      s->have_stride = true;
+    }
   }
 }
-
 
 static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) {
   Ctx *c = ctx;
@@ -455,31 +553,46 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
 
 /* within a block: the first, a middle and the last warp (when the kernel has no barriers) */
 static bool want_warp(void *ctx, int64_t b, int w, int nwarps) {
-  (void)ctx; (void)b;
+  (void)ctx;
+  (void)b;
   return w == 0 || w == nwarps - 1 || w == nwarps / 2;
 }
 
 static bool want(void *ctx, int64_t b) {
   Ctx *c = ctx;
-  for (int i = 0; i < c->nblocks; i++) if (c->blocks[i] == b) return true;
+  for (int i = 0; i < c->nblocks; i++)
+    if (c->blocks[i] == b) return true;
   return false;
 }
 
 /* ---- reuse over a whole block: block 0 with every warp, loads only, quietly ---- */
-typedef struct { Analysis *a; const int *acc_of; Set *seen; uint64_t *lanes; BlockL1 l1; } ReuseCtx;
+typedef struct {
+  Analysis *a;
+  const int *acc_of;
+  Set *seen;
+  uint64_t *lanes;
+  BlockL1 l1;
+} ReuseCtx;
 
-static void on_reuse_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+static void on_reuse_access(void *ctx, Node *at, int space, AccessKind kind, int size,
+                            const uint64_t *addr, Mask m, int64_t blk, int warp) {
   ReuseCtx *r = ctx;
   if (kind == ACC_STORE || (space != SPACE_GLOBAL && space != SPACE_SHARED)) return;
   if (space == SPACE_GLOBAL) l1_load(&r->l1, warp, addr, m, size);
   if (kind != ACC_LOAD) return;
   int slot = at->id * 3 + (int)kind, i = r->acc_of[slot];
-  if (i < 0) return;   /* not an access the sampled run measured */
+  if (i < 0) return; /* not an access the sampled run measured */
   for (int l = 0; l < 32; l++)
-    if (m >> l & 1) { set_add(&r->seen[i], addr[l]); r->lanes[i]++; }
+    if (m >> l & 1) {
+      set_add(&r->seen[i], addr[l]);
+      r->lanes[i]++;
+    }
 }
 
-static bool want_block0(void *ctx, int64_t b) { (void)ctx; return b == 0; }
+static bool want_block0(void *ctx, int64_t b) {
+  (void)ctx;
+  return b == 0;
+}
 
 /* Reads per element within a block, from a block run whole: the sampled warps of a kernel
  * without barriers see only their own share of the reuse (mm's B: 6 reads by 3 of 8 warps where
@@ -503,7 +616,8 @@ static void whole_block_reuse(Analysis *a, Launch *L, const int *acc_of, uint64_
   diag_warnings = warnings;
   if (null) fclose(null);
   for (int i = 0; i < a->nacc; i++) {
-    if (rc == 0 && r.seen[i].n) a->acc[i].whole_block_reuse = (double)r.lanes[i] / (double)r.seen[i].n;
+    if (rc == 0 && r.seen[i].n)
+      a->acc[i].whole_block_reuse = (double)r.lanes[i] / (double)r.seen[i].n;
     free(r.seen[i].k);
   }
   free(r.seen);
@@ -518,7 +632,8 @@ static void list_unreached(Analysis *a) {
   const Facts *f = a->facts;
   int nn = a->L->prog->nodes;
   bool *seen = xmalloc((size_t)nn + 1);
-  for (int i = 0; i < a->nacc; i++) if (a->acc[i].node->id >= 0 && a->acc[i].node->id < nn) seen[a->acc[i].node->id] = true;
+  for (int i = 0; i < a->nacc; i++)
+    if (a->acc[i].node->id >= 0 && a->acc[i].node->id < nn) seen[a->acc[i].node->id] = true;
   for (int i = 0; i < facts_naccesses(f); i++) {
     const Access *ac = facts_access(f, i);
     Node *n = ac->node;
@@ -556,9 +671,15 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   } else if (sample_blocks) {
     c.blocks = xmalloc(sizeof(int64_t) * (size_t)want_blocks);
     /* first, last and evenly spread in between, deterministic */
-    for (int i = 0; i < want_blocks; i++) c.blocks[c.nblocks++] = (int64_t)((double)i * (double)(a->blocks_total - 1) / (double)(want_blocks - 1));
+    for (int i = 0; i < want_blocks; i++)
+      c.blocks[c.nblocks++] =
+        (int64_t)((double)i * (double)(a->blocks_total - 1) / (double)(want_blocks - 1));
   }
-  Hooks h = {.ctx = &c, .access = on_access, .branch = on_branch, .want_block = sample_blocks ? want : NULL, .want_warp = want_warp};
+  Hooks h = {.ctx = &c,
+             .access = on_access,
+             .branch = on_branch,
+             .want_block = sample_blocks ? want : NULL,
+             .want_warp = want_warp};
   /* a budget of warp-steps keeps one analysis near 100 ms; each warp gets an equal share, so
    * long loops are sampled by their first iterations (reported as such) */
   uint64_t budget = o && o->budget ? o->budget : 2000000;
@@ -590,12 +711,19 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   if (rc == 0) list_unreached(a);
   int64_t all_warps = (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
   if (rc == 0 && warps < all_warps) whole_block_reuse(a, L, c.acc_of, ro.warp_step_cap);
-  else for (int i = 0; rc == 0 && i < a->nacc; i++) a->acc[i].whole_block_reuse = -1;   /* below: the sampled blocks are whole */
+  else
+    for (int i = 0; rc == 0 && i < a->nacc; i++)
+      a->acc[i].whole_block_reuse = -1; /* below: the sampled blocks are whole */
   for (int i = 0; i < a->nacc; i++) {
-    if (c.seen[i].n) { a->acc[i].distinct += c.seen[i].n; a->acc[i].blocks++; }
+    if (c.seen[i].n) {
+      a->acc[i].distinct += c.seen[i].n;
+      a->acc[i].blocks++;
+    }
     free(c.seen[i].k);
     /* every warp of the sampled blocks ran: their reuse is whole-block reuse */
-    if (a->acc[i].whole_block_reuse < 0) a->acc[i].whole_block_reuse = a->acc[i].distinct ? (double)a->acc[i].lanes / (double)a->acc[i].distinct : 0;
+    if (a->acc[i].whole_block_reuse < 0)
+      a->acc[i].whole_block_reuse =
+        a->acc[i].distinct ? (double)a->acc[i].lanes / (double)a->acc[i].distinct : 0;
   }
   l1_fold(&c.l1, a, &a->warp_sectors);
   l1_free(&c.l1);
@@ -606,15 +734,21 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   for (size_t i = 0; i < c.acap; i++) {
     if (!c.aline[i]) continue;
     bool shared = __builtin_popcountll(c.ablocks[i]) >= 2;
-    double tpb = (double)(L->block[0] * L->block[1] * L->block[2]), grid_threads = (double)a->blocks_total * tpb;
-    double block_share = st.blocks_run > 0 && a->threads_run > 0 ? tpb / (a->threads_run / (double)st.blocks_run) : 1.0;
+    double tpb = (double)(L->block[0] * L->block[1] * L->block[2]),
+           grid_threads = (double)a->blocks_total * tpb;
+    double block_share = st.blocks_run > 0 && a->threads_run > 0
+                           ? tpb / (a->threads_run / (double)st.blocks_run)
+                           : 1.0;
     bool block_wide = __builtin_popcountll(c.awarps[i]) >= 2;
-    double est = (double)c.acount[i] * (shared && a->threads_run > 0 ? grid_threads / a->threads_run : block_wide ? block_share : 1.0);
+    double est = (double)c.acount[i] * (shared && a->threads_run > 0 ? grid_threads / a->threads_run
+                                        : block_wide                 ? block_share
+                                                                     : 1.0);
     if (!shared) {
       /* neighbouring blocks the sample never holds together may share the line: the index's
        * stride between consecutive blockIdx.x says how many */
       const AccessStat *s = &a->acc[c.aacc[i]];
-      Node *at = s->node->kind == ND_CALL && s->node->args ? s->node->args : s->node;   /* atomicAdd(&a[i], v) */
+      Node *at = s->node->kind == ND_CALL && s->node->args ? s->node->args
+                                                           : s->node; /* atomicAdd(&a[i], v) */
       while (at->kind == ND_CAST || at->kind == ND_ADDR) at = at->lhs;
       Node *ix = at->kind == ND_INDEX ? at->rhs : NULL;
       int64_t stride;
@@ -628,7 +762,11 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
     }
     if (est > a->atomic_line_requests) a->atomic_line_requests = est;
   }
-  free(c.aline); free(c.acount); free(c.ablocks); free(c.awarps); free(c.aacc);
+  free(c.aline);
+  free(c.acount);
+  free(c.ablocks);
+  free(c.awarps);
+  free(c.aacc);
   free(c.seen);
   free(c.acc_of);
   free(c.br_of);
@@ -646,10 +784,11 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   a->faults = st.faults;
   a->nfault = st.nfault;
   memcpy(a->fault_rec, st.fault, sizeof(Fault) * (size_t)st.nfault);
-  a->complete = rc == 0 && st.blocks_run == (uint64_t)a->blocks_total && warps == nw && st.warps_truncated == 0;
+  a->complete =
+    rc == 0 && st.blocks_run == (uint64_t)a->blocks_total && warps == nw && st.warps_truncated == 0;
   /* sampled: anything skipped (blocks, warps of a block, a warp's steps past the cap) */
   a->sampled = st.blocks_run < (uint64_t)a->blocks_total || warps < nw || st.warps_truncated > 0;
-  if (rc == 2) analysis_free(a);   /* nothing to report: the caller returns at once */
+  if (rc == 2) analysis_free(a); /* nothing to report: the caller returns at once */
   return rc;
 }
 
@@ -658,6 +797,9 @@ void analysis_free(Analysis *a) {
   free(a->br);
   free(a->unreached);
   facts_free(a->facts);
-  a->acc = NULL; a->br = NULL; a->unreached = NULL; a->facts = NULL;
+  a->acc = NULL;
+  a->br = NULL;
+  a->unreached = NULL;
+  a->facts = NULL;
   a->nacc = a->nbr = a->nunreached = 0;
 }

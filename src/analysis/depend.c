@@ -15,9 +15,11 @@
 
 /* the value of one symbol for thread t of a 1-D launch; false: not one this test knows */
 typedef struct {
-  const Facts *f; const Launch *L;
-  int64_t tid, ctaid;          /* threadIdx.x, blockIdx.x */
-  Obj *iv; int64_t v, start;   /* the loop counter's value and its start in this thread */
+  const Facts *f;
+  const Launch *L;
+  int64_t tid, ctaid; /* threadIdx.x, blockIdx.x */
+  Obj *iv;
+  int64_t v, start; /* the loop counter's value and its start in this thread */
 } Point;
 
 static bool sym_value(const Point *pt, const Sym *s, int64_t *out) {
@@ -31,11 +33,20 @@ static bool sym_value(const Point *pt, const Sym *s, int64_t *out) {
   case SYM_PARAM: {
     int i = 0;
     for (Obj *q = pt->f->kernel->params; q; q = q->next, i++)
-      if (q == s->var) { *out = L->args[i].i; return true; }
+      if (q == s->var) {
+        *out = L->args[i].i;
+        return true;
+      }
     return false;
   }
-  case SYM_LOOP: if (s->var != pt->iv || !pt->iv) return false; *out = pt->v; return true;
-  case SYM_PROGRESS: if (s->var != pt->iv || !pt->iv) return false; *out = pt->v - pt->start; return true;
+  case SYM_LOOP:
+    if (s->var != pt->iv || !pt->iv) return false;
+    *out = pt->v;
+    return true;
+  case SYM_PROGRESS:
+    if (s->var != pt->iv || !pt->iv) return false;
+    *out = pt->v - pt->start;
+    return true;
   }
   return false;
 }
@@ -67,11 +78,19 @@ static bool other_loop_sym(const Affine *a, const Obj *iv) {
 }
 
 /* ---- the accesses that matter: those of arrays the loop or the statements beside it write ---- */
-typedef struct { const Facts *f; const Access **acc; int n, cap; } Collect;
+typedef struct {
+  const Facts *f;
+  const Access **acc;
+  int n, cap;
+} Collect;
 
 static void add_access(Collect *c, const Access *a) {
-  for (int i = 0; i < c->n; i++) if (c->acc[i] == a) return;
-  if (c->n == c->cap) { c->cap = c->cap ? 2 * c->cap : 16; c->acc = xrealloc(c->acc, sizeof *c->acc * (size_t)c->cap); }
+  for (int i = 0; i < c->n; i++)
+    if (c->acc[i] == a) return;
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->acc = xrealloc(c->acc, sizeof *c->acc * (size_t)c->cap);
+  }
   c->acc[c->n++] = a;
 }
 
@@ -83,16 +102,29 @@ static bool collect_pre(Node *n, void *ctx) {
 }
 
 /* ---- the element table: (array, element) -> the iterations that touch it ---- */
-typedef struct { int64_t elem; int base; int stamp; int64_t any, w; bool multi; } Slot;
+typedef struct {
+  int64_t elem;
+  int base;
+  int stamp;
+  int64_t any, w;
+  bool multi;
+} Slot;
 enum { NONE = INT64_MIN };
 
-typedef struct { Slot *s; size_t cap; int stamp; } Table;
+typedef struct {
+  Slot *s;
+  size_t cap;
+  int stamp;
+} Table;
 
 static Slot *lookup(Table *t, int base, int64_t elem) {
   uint64_t h = ((uint64_t)elem * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)base * 0xc2b2ae3d27d4eb4full);
   for (size_t i = (size_t)(h >> 20) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
     Slot *s = &t->s[i];
-    if (s->stamp != t->stamp) { *s = (Slot){elem, base, t->stamp, NONE, NONE, false}; return s; }
+    if (s->stamp != t->stamp) {
+      *s = (Slot){elem, base, t->stamp, NONE, NONE, false};
+      return s;
+    }
     if (s->elem == elem && s->base == base) return s;
   }
 }
@@ -112,7 +144,8 @@ static bool touch(Table *t, int base, int64_t elem, int64_t it, bool write) {
 
 /* loop `li` of f (a counted loop stepping its counter by +1 while `counter < bound`) and the
  * statements `beside` (run once by the thread, outside the loop's order) at launch L (1-D) */
-bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, int nbeside, uint64_t budget, DependResult *r) {
+bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, int nbeside,
+                 uint64_t budget, DependResult *r) {
   facts_check(f);
   memset(r, 0, sizeof *r);
   const Loop *l = facts_loop(f, li);
@@ -123,11 +156,13 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
   }
   Node *init = l->node->init, *lo = NULL;
   if (init && init->kind == ND_DECL && init->var == iv) lo = init->decl_init;
-  else if (init && init->kind == ND_EXPR_STMT && init->lhs && init->lhs->kind == ND_ASSIGN) lo = init->lhs->rhs;
+  else if (init && init->kind == ND_EXPR_STMT && init->lhs && init->lhs->kind == ND_ASSIGN)
+    lo = init->lhs->rhs;
   Affine flo = lo ? facts_affine(f, lo) : (Affine){0};
   Affine fhi = facts_affine(f, l->bound);
   if (!flo.ok || !fhi.ok || other_loop_sym(&flo, NULL) || other_loop_sym(&fhi, NULL)) {
-    snprintf(r->why, sizeof r->why, "the loop's start or bound is not a polynomial over thread indices and parameters");
+    snprintf(r->why, sizeof r->why,
+             "the loop's start or bound is not a polynomial over thread indices and parameters");
     return false;
   }
   Collect c = {f, NULL, 0, 0};
@@ -143,16 +178,26 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
   for (int i = 0; i < c.n && ok; i++) {
     const Access *a = c.acc[i];
     if (!a->store) continue;
-    if (a->atomic) { snprintf(r->why, sizeof r->why, "line %d: an atomic", tok_loc(a->node->tok).line); ok = false; break; }
+    if (a->atomic) {
+      snprintf(r->why, sizeof r->why, "line %d: an atomic", tok_loc(a->node->tok).line);
+      ok = false;
+      break;
+    }
     if (!a->base || a->space != SPACE_GLOBAL) {
-      snprintf(r->why, sizeof r->why, "line %d: a store other than to a global array named by a parameter", tok_loc(a->node->tok).line);
+      snprintf(r->why, sizeof r->why,
+               "line %d: a store other than to a global array named by a parameter",
+               tok_loc(a->node->tok).line);
       ok = false;
       break;
     }
     bool seen = false;
     for (int k = 0; k < nw; k++) seen |= written[k] == a->base;
     if (!seen) {
-      if (nw == 32) { snprintf(r->why, sizeof r->why, "more than 32 arrays written"); ok = false; break; }
+      if (nw == 32) {
+        snprintf(r->why, sizeof r->why, "more than 32 arrays written");
+        ok = false;
+        break;
+      }
       written[nw++] = a->base;
     }
   }
@@ -163,11 +208,14 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
   for (int i = 0; i < c.n && ok; i++) {
     const Access *a = c.acc[i];
     int b = -1;
-    for (int k = 0; k < nw; k++) if (written[k] == a->base) b = k;
+    for (int k = 0; k < nw; k++)
+      if (written[k] == a->base) b = k;
     if (b < 0) continue;
     if (!a->index.ok || a->indirect || other_loop_sym(&a->index, iv)) {
-      snprintf(r->why, sizeof r->why, "line %d: the index of '%s' is not a polynomial over thread indices, parameters and the loop's counter",
-               tok_loc(a->node->tok).line, a->base->name);
+      snprintf(
+        r->why, sizeof r->why,
+        "line %d: the index of '%s' is not a polynomial over thread indices, parameters and the loop's counter",
+        tok_loc(a->node->tok).line, a->base->name);
       ok = false;
       break;
     }
@@ -196,7 +244,10 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
     if (b - a > r->max_trip) r->max_trip = b - a;
     cost += (uint64_t)(b - a) * (uint64_t)nrel + (uint64_t)nrel;
   }
-  if (ok && r->max_trip == 0) { snprintf(r->why, sizeof r->why, "no thread runs an iteration at this launch"); ok = false; }
+  if (ok && r->max_trip == 0) {
+    snprintf(r->why, sizeof r->why, "no thread runs an iteration at this launch");
+    ok = false;
+  }
   if (ok) {
     int64_t stride = cost <= budget ? 1 : (int64_t)((cost + budget - 1) / budget);
     r->exact = stride == 1;
@@ -215,7 +266,7 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
       tb.stamp++;
       r->threads_checked++;
       pt.start = a;
-      for (int64_t v = a - 1; v < b && ok; v++) {   /* a - 1: the statements beside the loop */
+      for (int64_t v = a - 1; v < b && ok; v++) { /* a - 1: the statements beside the loop */
         pt.v = v;
         for (int i = 0; i < nrel && ok; i++) {
           const Access *x = rel[i];
@@ -223,15 +274,18 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
           if (in_loop != (v >= a)) continue;
           int64_t e;
           if (!affine_value(&pt, &x->index, &e)) {
-            snprintf(r->why, sizeof r->why, "line %d: the index of '%s' cannot be evaluated at the launch", tok_loc(x->node->tok).line,
-                     x->base->name);
+            snprintf(r->why, sizeof r->why,
+                     "line %d: the index of '%s' cannot be evaluated at the launch",
+                     tok_loc(x->node->tok).line, x->base->name);
             ok = false;
             break;
           }
           r->elements++;
           if (!touch(&tb, relb[i], e, v, x->store)) {
-            snprintf(r->why, sizeof r->why, "line %d: '%s[%lld]' is touched by %s of thread %lld and written by another", tok_loc(x->node->tok).line,
-                     x->base->name, (long long)e, v >= a ? "an iteration" : "the statements beside the loop", (long long)t);
+            snprintf(r->why, sizeof r->why,
+                     "line %d: '%s[%lld]' is touched by %s of thread %lld and written by another",
+                     tok_loc(x->node->tok).line, x->base->name, (long long)e,
+                     v >= a ? "an iteration" : "the statements beside the loop", (long long)t);
             r->dependent = true;
             ok = false;
           }
@@ -248,10 +302,13 @@ bool depend_loop(const Facts *f, int li, const Launch *L, Node *const *beside, i
 
 /* the loop's start and bound as forms (lo from its init), or false */
 static bool loop_bounds(const Facts *f, const Loop *l, Affine *flo, Affine *fhi) {
-  if (!l->iv || l->step_op != ND_ADD || l->step <= 0 || (l->cmp != ND_LT && l->cmp != ND_LE) || !l->bound) return false;
+  if (!l->iv || l->step_op != ND_ADD || l->step <= 0 || (l->cmp != ND_LT && l->cmp != ND_LE) ||
+      !l->bound)
+    return false;
   Node *init = l->node->init, *lo = NULL;
   if (init && init->kind == ND_DECL && init->var == l->iv) lo = init->decl_init;
-  else if (init && init->kind == ND_EXPR_STMT && init->lhs && init->lhs->kind == ND_ASSIGN) lo = init->lhs->rhs;
+  else if (init && init->kind == ND_EXPR_STMT && init->lhs && init->lhs->kind == ND_ASSIGN)
+    lo = init->lhs->rhs;
   if (!lo) return false;
   *flo = facts_affine(f, lo);
   *fhi = facts_affine(f, l->bound);
@@ -262,7 +319,8 @@ bool depend_trip_max(const Facts *f, int li, const Launch *L, int64_t *max_trip)
   facts_check(f);
   const Loop *l = facts_loop(f, li);
   Affine flo, fhi;
-  if (!l || l->has_exit || L->block[1] != 1 || L->block[2] != 1 || L->grid[1] != 1 || L->grid[2] != 1 || !loop_bounds(f, l, &flo, &fhi))
+  if (!l || l->has_exit || L->block[1] != 1 || L->block[2] != 1 || L->grid[1] != 1 ||
+      L->grid[2] != 1 || !loop_bounds(f, l, &flo, &fhi))
     return false;
   int64_t threads = L->grid[0] * L->block[0];
   int64_t stride = threads > (1 << 20) ? threads / (1 << 20) + 1 : 1;
@@ -280,5 +338,5 @@ bool depend_trip_max(const Facts *f, int li, const Launch *L, int64_t *max_trip)
     if ((double)trip > max) max = (double)trip;
   }
   *max_trip = (int64_t)max;
-  return sum > 0 && max > sum / n;   /* the trip count differs by thread */
+  return sum > 0 && max > sum / n; /* the trip count differs by thread */
 }

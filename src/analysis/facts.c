@@ -8,12 +8,16 @@
 
 void facts_check(const Facts *f) {
   if (facts_current(f)) return;
-  diag_at(DIAG_ERROR, (SrcLoc){0}, "internal: facts of program generation %d used after a rewrite (generation %d): renew them",
-          f ? f->generation : -1, f && f->p ? f->p->generation : -1);
+  diag_at(
+    DIAG_ERROR, (SrcLoc){0},
+    "internal: facts of program generation %d used after a rewrite (generation %d): renew them",
+    f ? f->generation : -1, f && f->p ? f->p->generation : -1);
   carve_throw();
 }
 
-bool facts_current(const Facts *f) { return f && f->p && f->generation == f->p->generation && f->nnodes == f->p->nodes; }
+bool facts_current(const Facts *f) {
+  return f && f->p && f->generation == f->p->generation && f->nnodes == f->p->nodes;
+}
 
 VarInfo *facts_var(const Facts *f, const Obj *v) {
   if (!v || v->slot < 0 || v->slot >= f->nvars) return NULL;
@@ -21,17 +25,24 @@ VarInfo *facts_var(const Facts *f, const Obj *v) {
   return vi->var == v ? vi : NULL;
 }
 
-typedef struct { Obj **fns; int n, cap; } FnSet;
+typedef struct {
+  Obj **fns;
+  int n, cap;
+} FnSet;
 
 static bool fn_in(const FnSet *s, const Obj *fn) {
-  for (int i = 0; i < s->n; i++) if (s->fns[i] == fn) return true;
+  for (int i = 0; i < s->n; i++)
+    if (s->fns[i] == fn) return true;
   return false;
 }
 
 static bool collect_call(Node *n, void *ctx) {
   FnSet *s = ctx;
   if (n->kind == ND_CALL && n->fn && n->fn->body && !fn_in(s, n->fn)) {
-    if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 8; s->fns = xrealloc(s->fns, sizeof *s->fns * (size_t)s->cap); }
+    if (s->n == s->cap) {
+      s->cap = s->cap ? 2 * s->cap : 8;
+      s->fns = xrealloc(s->fns, sizeof *s->fns * (size_t)s->cap);
+    }
     s->fns[s->n++] = n->fn;
   }
   return true;
@@ -105,11 +116,23 @@ Facts *facts_renew(Facts *f) {
 Program *facts_program(const Facts *f) { return f->p; }
 Obj *facts_kernel(const Facts *f) { return f->kernel; }
 int facts_generation(const Facts *f) { return f->generation; }
-int facts_nfunctions(const Facts *f) { facts_check(f); return f->nfns; }
-Obj *facts_function(const Facts *f, int i) { facts_check(f); return i >= 0 && i < f->nfns ? f->fns[i] : NULL; }
+int facts_nfunctions(const Facts *f) {
+  facts_check(f);
+  return f->nfns;
+}
+Obj *facts_function(const Facts *f, int i) {
+  facts_check(f);
+  return i >= 0 && i < f->nfns ? f->fns[i] : NULL;
+}
 
-int facts_naccesses(const Facts *f) { facts_check(f); return f->nacc; }
-const Access *facts_access(const Facts *f, int i) { facts_check(f); return i >= 0 && i < f->nacc ? &f->acc[i] : NULL; }
+int facts_naccesses(const Facts *f) {
+  facts_check(f);
+  return f->nacc;
+}
+const Access *facts_access(const Facts *f, int i) {
+  facts_check(f);
+  return i >= 0 && i < f->nacc ? &f->acc[i] : NULL;
+}
 const Access *facts_access_at(const Facts *f, const Node *n) {
   facts_check(f);
   int i = n && n->id >= 0 && n->id < f->nnodes ? f->access_of[n->id] : -1;

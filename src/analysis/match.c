@@ -4,8 +4,8 @@
 
 /* integer to integer of at least 32 bits: an index's value is the same on either side */
 static bool index_cast(Node *n) {
-  return n->kind == ND_CAST && n->ty && n->lhs && n->lhs->ty && is_integer(n->ty) && is_integer(n->lhs->ty) && n->ty->size >= 4 &&
-         n->lhs->ty->size <= n->ty->size;
+  return n->kind == ND_CAST && n->ty && n->lhs && n->lhs->ty && is_integer(n->ty) &&
+         is_integer(n->lhs->ty) && n->ty->size >= 4 && n->lhs->ty->size <= n->ty->size;
 }
 
 /* cast stripper: implicit conversions always, explicit ones between integer types */
@@ -15,7 +15,8 @@ Node *m_strip(Node *n) {
 }
 
 static bool commutes(NodeKind k) {
-  return k == ND_ADD || k == ND_MUL || k == ND_BITAND || k == ND_BITOR || k == ND_BITXOR || k == ND_EQ || k == ND_NE;
+  return k == ND_ADD || k == ND_MUL || k == ND_BITAND || k == ND_BITOR || k == ND_BITXOR ||
+         k == ND_EQ || k == ND_NE;
 }
 
 /* a k b, trying (a, b) then (b, a) for a commuting k until p1(a) holds */
@@ -44,21 +45,29 @@ bool m_const(Node *n, int64_t *v) {
   return n && is_integer(n->ty) && node_int_constant(n, v);
 }
 
-static bool is_tid(Node *n, void *ctx) { (void)ctx; return m_special(n, SR_TID, NULL); }
-static bool is_ctaid(Node *n, void *ctx) { (void)ctx; return m_special(n, SR_CTAID, NULL); }
+static bool is_tid(Node *n, void *ctx) {
+  (void)ctx;
+  return m_special(n, SR_TID, NULL);
+}
+static bool is_ctaid(Node *n, void *ctx) {
+  (void)ctx;
+  return m_special(n, SR_CTAID, NULL);
+}
 
 /* blockIdx.d * S + threadIdx.d */
 bool m_global_index(Node *e, int *dim, Node **scale, bool *by_const, int64_t *cval) {
   Node *t, *m, *b, *s;
   int dt = -1, db = -2, ds = -3;
-  if (!m_bin(e, ND_ADD, is_tid, NULL, &t, &m) || !m_bin(m, ND_MUL, is_ctaid, NULL, &b, &s)) return false;
+  if (!m_bin(e, ND_ADD, is_tid, NULL, &t, &m) || !m_bin(m, ND_MUL, is_ctaid, NULL, &b, &s))
+    return false;
   m_special(t, SR_TID, &dt);
   m_special(b, SR_CTAID, &db);
   if (dt != db) return false;
   int64_t v = 0;
   bool k = false;
-  if (m_special(s, SR_NTID, &ds)) { if (ds != dt) return false; }
-  else if (m_const(s, &v)) k = true;
+  if (m_special(s, SR_NTID, &ds)) {
+    if (ds != dt) return false;
+  } else if (m_const(s, &v)) k = true;
   else return false;
   if (dim) *dim = dt;
   if (scale) *scale = s;
@@ -67,13 +76,26 @@ bool m_global_index(Node *e, int *dim, Node **scale, bool *by_const, int64_t *cv
   return true;
 }
 
-typedef struct { const Obj *v; int uses; bool writes, addr; } VarScan;
+typedef struct {
+  const Obj *v;
+  int uses;
+  bool writes, addr;
+} VarScan;
 static bool var_pre(Node *n, void *ctx) {
   VarScan *s = ctx;
   switch (n->kind) {
-  case ND_VAR: if (n->var == s->v) s->uses++; break;
-  case ND_DECL: if (n->var == s->v && n->decl_init) s->writes = true; break;
-  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: {
+  case ND_VAR:
+    if (n->var == s->v) s->uses++;
+    break;
+  case ND_DECL:
+    if (n->var == s->v && n->decl_init) s->writes = true;
+    break;
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC: {
     Node *l = m_strip(n->lhs);
     if (l && l->kind == ND_VAR && l->var == s->v) s->writes = true;
     break;
@@ -98,17 +120,23 @@ int m_uses(Node *n, const Obj *v) { return var_scan(n, v).uses; }
 bool m_writes(Node *n, const Obj *v) { return var_scan(n, v).writes; }
 bool m_addr_taken(Node *n, const Obj *v) { return var_scan(n, v).addr; }
 
-typedef struct { bool returns_only, found; int loops; } JumpScan;
+typedef struct {
+  bool returns_only, found;
+  int loops;
+} JumpScan;
 static bool jump_pre(Node *n, void *ctx) {
   JumpScan *s = ctx;
   if (n->kind == ND_RETURN) s->found = true;
-  if ((n->kind == ND_BREAK || n->kind == ND_CONTINUE) && !s->returns_only && !s->loops) s->found = true;
-  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->loops++;
+  if ((n->kind == ND_BREAK || n->kind == ND_CONTINUE) && !s->returns_only && !s->loops)
+    s->found = true;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH)
+    s->loops++;
   return !s->found;
 }
 static bool jump_post(Node *n, void *ctx) {
   JumpScan *s = ctx;
-  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->loops--;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH)
+    s->loops--;
   return true;
 }
 
@@ -119,15 +147,24 @@ bool m_has_jump(Node *n, bool returns_only) {
 }
 
 /* threadIdx in e, or in the initializer of a local e reads (followed to a bounded depth) */
-typedef struct { Node *body; bool found; int depth; } TidDep;
+typedef struct {
+  Node *body;
+  bool found;
+  int depth;
+} TidDep;
 static bool local_def_reads_tid(Node *body, Obj *v, int depth);
 static bool tiddep_pre(Node *n, void *ctx) {
   TidDep *t = ctx;
   if (n->kind == ND_SPECIAL && n->sreg == SR_TID) t->found = true;
-  if (n->kind == ND_VAR && n->var->sc == SC_LOCAL && t->depth < 4 && local_def_reads_tid(t->body, n->var, t->depth + 1)) t->found = true;
+  if (n->kind == ND_VAR && n->var->sc == SC_LOCAL && t->depth < 4 &&
+      local_def_reads_tid(t->body, n->var, t->depth + 1))
+    t->found = true;
   return !t->found;
 }
-typedef struct { Obj *v; Node *init; } DefFind;
+typedef struct {
+  Obj *v;
+  Node *init;
+} DefFind;
 static bool deffind_pre(Node *n, void *ctx) {
   DefFind *d = ctx;
   if (n->kind == ND_DECL && n->var == d->v) d->init = n->decl_init;

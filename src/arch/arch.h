@@ -39,7 +39,7 @@ typedef enum {
 /* The unit in which the register file is handed out. */
 typedef enum {
   REGALLOC_PER_BLOCK, /* cc 1.x: roundup(roundup(warps, warp_alloc_gran) * 32 * regs, unit) per block */
-  REGALLOC_PER_WARP   /* cc >= 2.0: roundup(regs * 32, unit) per warp */
+  REGALLOC_PER_WARP /* cc >= 2.0: roundup(regs * 32, unit) per warp */
 } RegAlloc;
 
 /* How byte addresses map onto DRAM partitions (channels). */
@@ -62,7 +62,7 @@ typedef struct Machine {
   int cc_major, cc_minor;
   int sm_count;
   int warp_size;
-  int sub_partitions;          /* warp schedulers (SMSPs) per SM; 1 on cc 1.x */
+  int sub_partitions; /* warp schedulers (SMSPs) per SM; 1 on cc 1.x */
 
   /* ---- residency limits ---- */
   int max_threads_per_block;
@@ -71,38 +71,39 @@ typedef struct Machine {
   int max_warps_per_sm;
 
   /* ---- registers ---- */
-  int regs_per_sm;             /* 32-bit registers in one SM's register file */
+  int regs_per_sm; /* 32-bit registers in one SM's register file */
   int max_regs_per_block;
   int max_regs_per_thread;
-  int reg_alloc_unit;          /* registers are allocated in multiples of this many */
-  RegAlloc reg_alloc;          /* ... per block (cc 1.x) or per warp (cc >= 2.0) */
-  int warp_alloc_gran;         /* warps per block are rounded up to a multiple of this for the
+  int reg_alloc_unit;  /* registers are allocated in multiples of this many */
+  RegAlloc reg_alloc;  /* ... per block (cc 1.x) or per warp (cc >= 2.0) */
+  int warp_alloc_gran; /* warps per block are rounded up to a multiple of this for the
                                   register allocation (cc 1.x) or the register check (sm_90) */
 
   /* ---- shared memory ---- */
-  int smem_per_sm;             /* largest shared-memory carveout of one SM */
-  int smem_per_block;          /* per-block limit without opt-in */
-  int smem_per_block_optin;    /* per-block limit after cudaFuncSetAttribute (== default on cc 1.x) */
-  int smem_alloc_unit;         /* per-block shared memory is rounded up to this */
+  int smem_per_sm;          /* largest shared-memory carveout of one SM */
+  int smem_per_block;       /* per-block limit without opt-in */
+  int smem_per_block_optin; /* per-block limit after cudaFuncSetAttribute (== default on cc 1.x) */
+  int smem_alloc_unit;      /* per-block shared memory is rounded up to this */
   int smem_reserved_per_block; /* added by the driver to every block before rounding */
-  const int *smem_carveouts_kb;/* possible per-SM shared sizes, ascending, n_smem_carveouts of them */
+  const int
+    *smem_carveouts_kb; /* possible per-SM shared sizes, ascending, n_smem_carveouts of them */
   int n_smem_carveouts;
-  int l1_smem_bytes;           /* combined L1 + shared storage per SM; 0 where they are separate */
+  int l1_smem_bytes; /* combined L1 + shared storage per SM; 0 where they are separate */
   int smem_banks;
   int smem_bank_bytes;
-  int smem_conflict_threads;   /* threads whose 32-bit accesses are checked together for bank
+  int smem_conflict_threads; /* threads whose 32-bit accesses are checked together for bank
                                   conflicts: 16 (half-warp) on cc 1.x, 32 on sm_90 (64/128-bit
                                   accesses are split into half-/quarter-warp phases there) */
 
   /* ---- caches and global memory ---- */
-  long long l2_bytes;          /* 0: no cache in front of DRAM for ordinary global loads */
+  long long l2_bytes; /* 0: no cache in front of DRAM for ordinary global loads */
   MemRule mem_rule;
-  int coalesce_threads;        /* threads whose addresses form one request: 16 or 32 */
-  int mem_sector_bytes;        /* smallest transaction / sector */
-  int mem_line_bytes;          /* largest single transaction / cache line */
+  int coalesce_threads; /* threads whose addresses form one request: 16 or 32 */
+  int mem_sector_bytes; /* smallest transaction / sector */
+  int mem_line_bytes;   /* largest single transaction / cache line */
   PartMap partition_map;
-  int mem_partitions;          /* DRAM partitions (channels) for partition camping */
-  int mem_partition_bytes;     /* interleaving width of one partition */
+  int mem_partitions;      /* DRAM partitions (channels) for partition camping */
+  int mem_partition_bytes; /* interleaving width of one partition */
   int mem_bus_bits;
   double dram_peak_gbps;       /* theoretical peak, read + write */
   double dram_copy_gbps;       /* measured device-to-device copy, bytes read + written */
@@ -111,8 +112,9 @@ typedef struct Machine {
   int dram_latency_cycles_max; /* highest figure where the source gives a range, else == min */
   double l2_read_gbps;         /* measured read bandwidth of an L2-resident buffer */
   int l2_latency_cycles;       /* measured pointer chase over an L2-resident buffer */
-  int l1_latency_cycles;       /* measured pointer chase over an L1-resident buffer (0: no L1 for global loads) */
-  double smem_read_gbps;       /* measured conflict-free shared-memory load bandwidth, whole GPU */
+  int
+    l1_latency_cycles; /* measured pointer chase over an L1-resident buffer (0: no L1 for global loads) */
+  double smem_read_gbps; /* measured conflict-free shared-memory load bandwidth, whole GPU */
 
   /* ---- arithmetic ---- */
   double clock_mhz;            /* SM (shader) clock */
@@ -123,11 +125,11 @@ typedef struct Machine {
   double fp32_measured_gflops; /* FMA-chain micro-benchmark, where one was run */
 
   /* ---- overheads ---- */
-  double launch_overhead_us;   /* per kernel launch, back to back */
-  double barrier_cycles;       /* one __syncthreads in a 1024-thread block (SM clock cycles) */
+  double launch_overhead_us; /* per kernel launch, back to back */
+  double barrier_cycles;     /* one __syncthreads in a 1024-thread block (SM clock cycles) */
 
-  const char *notes;           /* caveats that apply to the whole entry */
-  const MachineSource *sources;/* one entry per numeric field above */
+  const char *notes;            /* caveats that apply to the whole entry */
+  const MachineSource *sources; /* one entry per numeric field above */
   int n_sources;
 } Machine;
 

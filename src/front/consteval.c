@@ -7,14 +7,23 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct { Token *tok; bool pp; TypeNameFn *type_name; int depth; } CE;
+typedef struct {
+  Token *tok;
+  bool pp;
+  TypeNameFn *type_name;
+  int depth;
+} CE;
 
 static CValue ce_cond(CE *c);
 static CValue ival(int64_t v) { return (CValue){false, v, 0}; }
 static double as_d(CValue v) { return v.is_float ? v.d : (double)v.i; }
 static bool truthy(CValue v) { return v.is_float ? v.d != 0 : v.i != 0; }
 static bool ce_eq(CE *c, const char *s) { return tok_equal(c->tok, s); }
-static Token *ce_next(CE *c) { Token *t = c->tok; c->tok = c->tok->next; return t; }
+static Token *ce_next(CE *c) {
+  Token *t = c->tok;
+  c->tok = c->tok->next;
+  return t;
+}
 
 static CValue ce_primary(CE *c) {
   Token *t = c->tok;
@@ -40,8 +49,12 @@ static CValue ce_primary(CE *c) {
     return ival(ty->size);
   }
   if (t->kind == TK_IDENT || t->kind == TK_KEYWORD) {
-    if (c->pp) { ce_next(c); return ival(0); }
-    error_tok(t, "'%.*s' is not a constant here (define it as a macro, or pass -D %.*s=VALUE)", t->len, t->loc, t->len, t->loc);
+    if (c->pp) {
+      ce_next(c);
+      return ival(0);
+    }
+    error_tok(t, "'%.*s' is not a constant here (define it as a macro, or pass -D %.*s=VALUE)",
+              t->len, t->loc, t->len, t->loc);
   }
   if (t->kind == TK_EOF) error_tok(t, "expected a constant expression");
   error_tok(t, "unexpected '%.*s' in constant expression", t->len, t->loc);
@@ -51,16 +64,31 @@ static CValue ce_unary_(CE *c);
 /* prefix operators and parentheses recurse: bounded as the parser bounds them */
 static CValue ce_unary(CE *c) {
   if (++c->depth > LIMIT_EXPR_NESTING)
-    error_tok(c->tok, "constant expression nested too deeply (limit %d, LIMIT_EXPR_NESTING, docs/limits.md)", LIMIT_EXPR_NESTING);
+    error_tok(
+      c->tok,
+      "constant expression nested too deeply (limit %d, LIMIT_EXPR_NESTING, docs/limits.md)",
+      LIMIT_EXPR_NESTING);
   CValue v = ce_unary_(c);
   c->depth--;
   return v;
 }
 
 static CValue ce_unary_(CE *c) {
-  if (ce_eq(c, "+")) { ce_next(c); return ce_unary(c); }
-  if (ce_eq(c, "-")) { ce_next(c); CValue v = ce_unary(c); if (v.is_float) v.d = -v.d; else v.i = (int64_t)(0 - (uint64_t)v.i); return v; }
-  if (ce_eq(c, "!")) { ce_next(c); return ival(!truthy(ce_unary(c))); }
+  if (ce_eq(c, "+")) {
+    ce_next(c);
+    return ce_unary(c);
+  }
+  if (ce_eq(c, "-")) {
+    ce_next(c);
+    CValue v = ce_unary(c);
+    if (v.is_float) v.d = -v.d;
+    else v.i = (int64_t)(0 - (uint64_t)v.i);
+    return v;
+  }
+  if (ce_eq(c, "!")) {
+    ce_next(c);
+    return ival(!truthy(ce_unary(c)));
+  }
   if (ce_eq(c, "~")) {
     Token *t = ce_next(c);
     CValue v = ce_unary(c);
@@ -70,14 +98,16 @@ static CValue ce_unary_(CE *c) {
   if (ce_eq(c, "(") && !c->pp) {
     /* a cast: (int)x, (float)x */
     Token *t = c->tok->next;
-    if (c->type_name && t->kind == TK_KEYWORD && (tok_equal(t, "int") || tok_equal(t, "float") || tok_equal(t, "double") ||
-        tok_equal(t, "long") || tok_equal(t, "unsigned"))) {
+    if (c->type_name && t->kind == TK_KEYWORD &&
+        (tok_equal(t, "int") || tok_equal(t, "float") || tok_equal(t, "double") ||
+         tok_equal(t, "long") || tok_equal(t, "unsigned"))) {
       Token *rest;
       Type *ty = c->type_name(&rest, t);
       if (tok_equal(rest, ")")) {
         c->tok = rest->next;
         CValue v = ce_unary(c);
-        if (is_flonum(ty)) return (CValue){true, 0, ty->kind == TY_FLOAT ? (float)as_d(v) : as_d(v)};
+        if (is_flonum(ty))
+          return (CValue){true, 0, ty->kind == TY_FLOAT ? (float)as_d(v) : as_d(v)};
         return ival(v.is_float ? (int64_t)v.d : v.i);
       }
     }
@@ -85,14 +115,20 @@ static CValue ce_unary_(CE *c) {
   return ce_primary(c);
 }
 
-typedef struct { const char *op; int prec; } Op;
-static const Op ops[] = {
-  {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4}, {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7}, {"<=", 7},
-  {">", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
+typedef struct {
+  const char *op;
+  int prec;
+} Op;
+static const Op ops[] = {{"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6},
+                         {"!=", 6}, {"<", 7},  {"<=", 7}, {">", 7},  {">=", 7}, {"<<", 8},
+                         {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
 
 static int op_prec(CE *c, const char **name) {
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-    if (ce_eq(c, ops[i].op)) { *name = ops[i].op; return ops[i].prec; }
+    if (ce_eq(c, ops[i].op)) {
+      *name = ops[i].op;
+      return ops[i].prec;
+    }
   return 0;
 }
 
@@ -124,9 +160,12 @@ static CValue apply(CE *c, Token *t, const char *op, CValue a, CValue b) {
   int64_t x = a.i, y = b.i;
   uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
   int64_t r;
-  if (!strcmp(op, "+")) return checked(c, t, op, __builtin_add_overflow(x, y, &r), (int64_t)(ux + uy));
-  if (!strcmp(op, "-")) return checked(c, t, op, __builtin_sub_overflow(x, y, &r), (int64_t)(ux - uy));
-  if (!strcmp(op, "*")) return checked(c, t, op, __builtin_mul_overflow(x, y, &r), (int64_t)(ux * uy));
+  if (!strcmp(op, "+"))
+    return checked(c, t, op, __builtin_add_overflow(x, y, &r), (int64_t)(ux + uy));
+  if (!strcmp(op, "-"))
+    return checked(c, t, op, __builtin_sub_overflow(x, y, &r), (int64_t)(ux - uy));
+  if (!strcmp(op, "*"))
+    return checked(c, t, op, __builtin_mul_overflow(x, y, &r), (int64_t)(ux * uy));
   if (!strcmp(op, "/") || !strcmp(op, "%")) {
     if (y == 0) error_tok(t, "division by zero in constant expression");
     if (x == INT64_MIN && y == -1) return ival(op[0] == '/' ? x : 0);
@@ -154,7 +193,10 @@ static CValue ce_binary(CE *c, int min) {
     Token *t = ce_next(c);
     /* short-circuit: the unevaluated side may divide by zero in #if */
     CValue rhs = ce_binary(c, p + 1);
-    if ((!strcmp(op, "&&") && !truthy(lhs)) || (!strcmp(op, "||") && truthy(lhs))) { lhs = ival(!strcmp(op, "||")); continue; }
+    if ((!strcmp(op, "&&") && !truthy(lhs)) || (!strcmp(op, "||") && truthy(lhs))) {
+      lhs = ival(!strcmp(op, "||"));
+      continue;
+    }
     lhs = apply(c, t, op, lhs, rhs);
   }
 }
@@ -176,4 +218,3 @@ CValue const_eval(Token **rest, Token *tok, bool pp_mode, TypeNameFn *type_name)
   *rest = c.tok;
   return v;
 }
-

@@ -15,7 +15,8 @@ typedef struct {
 } Layout;
 
 static bool is_barrier(Builtin b) {
-  return b == BI_SYNCTHREADS || b == BI_SYNCTHREADS_COUNT || b == BI_SYNCTHREADS_AND || b == BI_SYNCTHREADS_OR;
+  return b == BI_SYNCTHREADS || b == BI_SYNCTHREADS_COUNT || b == BI_SYNCTHREADS_AND ||
+         b == BI_SYNCTHREADS_OR;
 }
 
 static void add_local(Layout *L, Obj *v) {
@@ -58,7 +59,8 @@ static bool collect(Node *n, void *ctx) {
 
 static bool mark_address_taken(Node *n, void *ctx) {
   (void)ctx;
-  if (n->kind == ND_ADDR && n->lhs->kind == ND_VAR && (n->lhs->var->sc == SC_LOCAL || n->lhs->var->sc == SC_PARAM))
+  if (n->kind == ND_ADDR && n->lhs->kind == ND_VAR &&
+      (n->lhs->var->sc == SC_LOCAL || n->lhs->var->sc == SC_PARAM))
     n->lhs->var->in_memory = true;
   return true;
 }

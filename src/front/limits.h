@@ -26,7 +26,11 @@
 #define LIMIT_INCLUDE_DEPTH 200
 #endif
 
-typedef struct { const char *name; long long value; const char *unit, *what; } Limit;
+typedef struct {
+  const char *name;
+  long long value;
+  const char *unit, *what;
+} Limit;
 extern const Limit limit_source_bytes, limit_tokens, limit_macro_nesting, limit_include_depth;
 
 /* raise the limit's error at t (NULL: at no location) when n > the limit */

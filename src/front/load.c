@@ -6,12 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { const char *path, *text; const PPOptions *opt; Program *p; bool unreadable; int err; } LoadCall;
+typedef struct {
+  const char *path, *text;
+  const PPOptions *opt;
+  Program *p;
+  bool unreadable;
+  int err;
+} LoadCall;
 
 static void load_call(void *ud) {
   LoadCall *c = ud;
   Token *tok = c->text ? tokenize_string(c->path, c->text) : tokenize_file(c->path);
-  if (!tok) { c->unreadable = true; c->err = errno; return; }
+  if (!tok) {
+    c->unreadable = true;
+    c->err = errno;
+    return;
+  }
   tok = preprocess(tok, c->opt);
   Program *p = parse(tok);
   p->pp_state = pp_state_save();
@@ -35,18 +45,25 @@ static Program *load(const char *path, const char *text, const PPOptions *opt) {
   pp_state_restore(NULL);
   parse_state_restore(NULL);
   if (c.unreadable) diag_at(DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(c.err));
-  if (!ok || !c.p) { arena_delete(a); return NULL; }
+  if (!ok || !c.p) {
+    arena_delete(a);
+    return NULL;
+  }
   c.p->arena = a;
   return c.p;
 }
 
 Program *load_program(const char *path, const PPOptions *opt) { return load(path, NULL, opt); }
-Program *load_program_text(const char *name, const char *text, const PPOptions *opt) { return load(name, text, opt); }
+Program *load_program_text(const char *name, const char *text, const PPOptions *opt) {
+  return load(name, text, opt);
+}
 
 /* ---------------- programs as values ---------------- */
-Program *program_copy(Program *p);   /* walk.c */
+Program *program_copy(Program *p); /* walk.c */
 
-typedef struct { Program *from, *to; } CloneCall;
+typedef struct {
+  Program *from, *to;
+} CloneCall;
 static void clone_call(void *ud) {
   CloneCall *c = ud;
   c->to = program_copy(c->from);
@@ -59,7 +76,10 @@ Program *program_clone(Program *p) {
   CloneCall c = {p, NULL};
   bool ok = carve_pcall(clone_call, &c);
   arena_enter(prev);
-  if (!ok || !c.to) { arena_delete(a); return NULL; }
+  if (!ok || !c.to) {
+    arena_delete(a);
+    return NULL;
+  }
   c.to->arena = a;
   c.to->origin = p;
   c.to->nclones = 0;
@@ -76,7 +96,7 @@ void program_free(Program *p) {
   }
   if (p->origin) p->origin->nclones--;
   Arena *a = p->arena;
-  arena_delete(a);   /* p itself lives in its arena */
+  arena_delete(a); /* p itself lives in its arena */
 }
 
 bool program_macro_value(Program *p, const char *name, int64_t *val) {
@@ -88,7 +108,11 @@ bool program_macro_value(Program *p, const char *name, int64_t *val) {
 
 ProgramScope program_enter(Program *p) {
   ProgramScope s = {NULL};
-  if (!p) { s.arena = arena_enter(NULL); arena_enter(s.arena); return s; }
+  if (!p) {
+    s.arena = arena_enter(NULL);
+    arena_enter(s.arena);
+    return s;
+  }
   s.arena = arena_enter(p->arena);
   pp_state_restore(p->pp_state);
   parse_state_restore(p->parse_state);

@@ -5,42 +5,75 @@
  * declaration drops that declaration only: the other kernels of the file still load. */
 #include "parse_int.h"
 
-ParseState ps;   /* all of the parser's mutable state (parse_int.h) */
+ParseState ps; /* all of the parser's mutable state (parse_int.h) */
 
 Node *new_node(NodeKind kind, Token *tok) {
   Node *n = arena_alloc(sizeof(Node));
   n->kind = kind;
   n->tok = tok;
-  n->id = -1;   /* program_finish numbers the nodes of the final tree */
+  n->id = -1; /* program_finish numbers the nodes of the final tree */
   return n;
 }
-Node *new_binary(NodeKind k, Node *l, Node *r, Token *tok) { Node *n = new_node(k, tok); n->lhs = l; n->rhs = r; return n; }
-Node *new_unary(NodeKind k, Node *e, Token *tok) { Node *n = new_node(k, tok); n->lhs = e; return n; }
-Node *new_num(int64_t v, Token *tok) { Node *n = new_node(ND_NUM, tok); n->ival = v; n->ty = ty_int; return n; }
-Node *new_var(Obj *v, Token *tok) { Node *n = new_node(ND_VAR, tok); n->var = v; n->ty = v->ty; return n; }
+Node *new_binary(NodeKind k, Node *l, Node *r, Token *tok) {
+  Node *n = new_node(k, tok);
+  n->lhs = l;
+  n->rhs = r;
+  return n;
+}
+Node *new_unary(NodeKind k, Node *e, Token *tok) {
+  Node *n = new_node(k, tok);
+  n->lhs = e;
+  return n;
+}
+Node *new_num(int64_t v, Token *tok) {
+  Node *n = new_node(ND_NUM, tok);
+  n->ival = v;
+  n->ty = ty_int;
+  return n;
+}
+Node *new_var(Obj *v, Token *tok) {
+  Node *n = new_node(ND_VAR, tok);
+  n->var = v;
+  n->ty = v->ty;
+  return n;
+}
 
 /* ---- nesting limits (limits_parse.h): a located error, never a stack overflow ---- */
 void nest_enter(Token *tok, const char *what) {
-  if (++ps.nest_depth > LIMIT_EXPR_NESTING) error_tok(tok, "%s nested too deeply " LIMIT_NOTE(LIMIT_EXPR_NESTING), what, LIMIT_EXPR_NESTING);
+  if (++ps.nest_depth > LIMIT_EXPR_NESTING)
+    error_tok(tok, "%s nested too deeply " LIMIT_NOTE(LIMIT_EXPR_NESTING), what,
+              LIMIT_EXPR_NESTING);
 }
 void nest_leave(void) { ps.nest_depth--; }
 
-typedef struct { int depth; Node *over; } DepthWalk;
+typedef struct {
+  int depth;
+  Node *over;
+} DepthWalk;
 static bool depth_pre(Node *n, void *ctx) {
   DepthWalk *d = ctx;
   if (d->over) return false;
-  if (d->depth == LIMIT_EXPR_DEPTH) { d->over = n; return false; }
+  if (d->depth == LIMIT_EXPR_DEPTH) {
+    d->over = n;
+    return false;
+  }
   d->depth++;
   return true;
 }
-static bool depth_post(Node *n, void *ctx) { (void)n; ((DepthWalk *)ctx)->depth--; return true; }
+static bool depth_post(Node *n, void *ctx) {
+  (void)n;
+  ((DepthWalk *)ctx)->depth--;
+  return true;
+}
 
 /* A full expression's tree, checked once when it is complete: left-associative chains grow it
  * without recursion here, but every later stage recurses through it. */
 static void check_expr_depth(Node *n) {
   DepthWalk d = {0, NULL};
   walk(n, depth_pre, depth_post, &d);
-  if (d.over) error_tok(d.over->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
+  if (d.over)
+    error_tok(d.over->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH),
+              LIMIT_EXPR_DEPTH);
 }
 
 /* expr, assign and conditional open and close through these; the outermost checks the depth */
@@ -53,7 +86,10 @@ Node *expr_close(Node *n) {
 /* an error just after token p (where a missing ';' or ')' belongs) */
 static _Noreturn void error_after(Token *p, const char *msg) {
   SrcLoc l = tok_loc(p);
-  if (!p->origin) { l.col += p->len; l.loc += p->len; }
+  if (!p->origin) {
+    l.col += p->len;
+    l.loc += p->len;
+  }
   diag_at(DIAG_ERROR, l, "%s", msg);
   carve_throw();
 }
@@ -69,16 +105,24 @@ Token *skip(Token *tok, const char *s) {
   return tok->next;
 }
 bool consume(Token **rest, Token *tok, const char *s) {
-  if (tok_equal(tok, s)) { *rest = tok->next; return true; }
+  if (tok_equal(tok, s)) {
+    *rest = tok->next;
+    return true;
+  }
   *rest = tok;
   return false;
 }
 char *get_ident(Token *tok) {
-  if (tok->kind != TK_IDENT) error_tok(tok, "expected an identifier before '%.*s'", tok->len, tok->loc);
+  if (tok->kind != TK_IDENT)
+    error_tok(tok, "expected an identifier before '%.*s'", tok->len, tok->loc);
   return tok_text(tok);
 }
 
-void enter_scope(void) { Scope *s = arena_alloc(sizeof(Scope)); s->next = ps.scope; ps.scope = s; }
+void enter_scope(void) {
+  Scope *s = arena_alloc(sizeof(Scope));
+  s->next = ps.scope;
+  ps.scope = s;
+}
 void leave_scope(void) { ps.scope = ps.scope->next; }
 
 /* File scope can hold thousands of names (large generated files): it is hashed. Block scopes
@@ -109,7 +153,8 @@ static VarScope *find_in_namespace(const char *ns, const char *name, int len) {
 const char *resolve_alias(const char *name, int *len) {
   for (int i = 0; i < ps.n_ns_aliases; i++) {
     int n = (int)strlen(ps.ns_aliases[i].alias);
-    if (*len > n + 2 && !strncmp(name, ps.ns_aliases[i].alias, (size_t)n) && !strncmp(name + n, "::", 2)) {
+    if (*len > n + 2 && !strncmp(name, ps.ns_aliases[i].alias, (size_t)n) &&
+        !strncmp(name + n, "::", 2)) {
       char *r = fmt("%s%.*s", ps.ns_aliases[i].target, *len - n, name + n);
       *len = (int)strlen(r);
       return r;
@@ -158,7 +203,8 @@ VarScope *find_template(Token *tok) {
   VarScope *v = find_var(tok);
   if (!v || v->tmpl || !tok_equal(tok->next, "<")) return v;
   for (VarScope *w = ps.global_table[name_hash(tok->loc, tok->len)]; w; w = w->next)
-    if (w->tmpl && (int)strlen(w->name) == tok->len && !memcmp(w->name, tok->loc, (size_t)tok->len)) return w;
+    if (w->tmpl && (int)strlen(w->name) == tok->len && !memcmp(w->name, tok->loc, (size_t)tok->len))
+      return w;
   return v;
 }
 Type *find_tag(Token *tok) {
@@ -192,7 +238,8 @@ void push_tag(Token *tok, Type *ty) {
   t->next = ps.scope->tags;
   ps.scope->tags = t;
   /* C++: a struct's tag is a type name ("Point p;") */
-  if (ty->kind == TY_STRUCT) push_scope(ps.scope->next ? t->name : ns_qualify(t->name))->type_def = ty;
+  if (ty->kind == TY_STRUCT)
+    push_scope(ps.scope->next ? t->name : ns_qualify(t->name))->type_def = ty;
 }
 VarScope *find_in_current(Token *tok) {
   if (!ps.scope->next) {
@@ -204,7 +251,6 @@ VarScope *find_in_current(Token *tok) {
     if (tok_equal(tok, v->name)) return v;
   return NULL;
 }
-
 
 Type *find_typedef(Token *tok) {
   if (tok->kind != TK_IDENT) return NULL;
@@ -248,7 +294,8 @@ void report_failed_type(Token *use) {
   for (int i = 0; i < ps.n_failed_types; i++)
     if (tok_equal(use, ps.failed_types[i].name)) {
       diag_at(DIAG_ERROR, ps.failed_types[i].loc, "%s", ps.failed_types[i].msg);
-      note_tok(use, "'%s' is used here; its definition above could not be read", ps.failed_types[i].name);
+      note_tok(use, "'%s' is used here; its definition above could not be read",
+               ps.failed_types[i].name);
       carve_throw();
     }
 }
@@ -266,7 +313,9 @@ static void record_failed_type(Token *start) {
   int depth = 0;
   Token *last_ident = NULL;
   for (Token *t = start; t->kind != TK_EOF; t = t->next) {
-    if ((tok_equal(t, "struct") || tok_equal(t, "union") || tok_equal(t, "class") || tok_equal(t, "enum")) && t->next->kind == TK_IDENT)
+    if ((tok_equal(t, "struct") || tok_equal(t, "union") || tok_equal(t, "class") ||
+         tok_equal(t, "enum")) &&
+        t->next->kind == TK_IDENT)
       add_failed_type(t->next);
     if (tok_equal(t, "{") || tok_equal(t, "(")) depth++;
     else if (tok_equal(t, "}") || tok_equal(t, ")")) depth--;
@@ -291,14 +340,17 @@ static bool eval_const_at(Node *n, int64_t *v, int depth);
 static bool eval_const_call(Node *n, int64_t *v, int depth) {
   Obj *fn = n->fn;
   Node *body = fn->body ? fn->body->stmts : NULL;
-  if (!fn->is_constexpr || !body || body->kind != ND_RETURN || !body->lhs || !is_integer(fn->ty->return_ty)) return false;
+  if (!fn->is_constexpr || !body || body->kind != ND_RETURN || !body->lhs ||
+      !is_integer(fn->ty->return_ty))
+    return false;
   int64_t vals[16];
   int k = 0, mark = ps.n_const_binds;
   for (Node *a = n->args; a; a = a->next, k++)
     if (k == 16 || !eval_const_at(a, &vals[k], depth + 1)) return false;
   if (ps.n_const_binds + k > 64) return false;
   k = 0;
-  for (Obj *p = fn->params; p; p = p->next, k++) ps.const_binds[ps.n_const_binds++] = (ConstBind){p, vals[k]};
+  for (Obj *p = fn->params; p; p = p->next, k++)
+    ps.const_binds[ps.n_const_binds++] = (ConstBind){p, vals[k]};
   bool ok = eval_const_at(body->lhs, v, depth + 1);
   ps.n_const_binds = mark;
   return ok;
@@ -309,19 +361,27 @@ static bool eval_const_at(Node *n, int64_t *v, int depth) {
   int64_t a = 0, b = 0;
   if (depth > LIMIT_EXPR_DEPTH) {
     if (ps.lax_const) return false;
-    error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
+    error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH),
+              LIMIT_EXPR_DEPTH);
   }
   switch (n->kind) {
   case ND_CALL: return n->fn && eval_const_call(n, v, depth);
   case ND_NUM:
-    if (is_flonum(n->ty)) { *v = (int64_t)n->fval; return true; }
+    if (is_flonum(n->ty)) {
+      *v = (int64_t)n->fval;
+      return true;
+    }
     *v = n->ival;
     return true;
   case ND_SIZEOF: *v = n->ival; return true;
   case ND_VAR:
     for (int i = ps.n_const_binds - 1; i >= 0; i--)
-      if (ps.const_binds[i].param == n->var) { *v = ps.const_binds[i].val; return true; }
-    if (n->var->is_const_decl && n->var->init && is_integer(n->var->ty) && n->var->init->kind != ND_INIT_LIST)
+      if (ps.const_binds[i].param == n->var) {
+        *v = ps.const_binds[i].val;
+        return true;
+      }
+    if (n->var->is_const_decl && n->var->init && is_integer(n->var->ty) &&
+        n->var->init->kind != ND_INIT_LIST)
       return eval_const_at(n->var->init, v, depth + 1);
     return false;
   case ND_CAST:
@@ -336,10 +396,19 @@ static bool eval_const_at(Node *n, int64_t *v, int depth) {
     }
     *v = a;
     return true;
-  case ND_NEG: if (!eval_const_at(n->lhs, &a, depth + 1)) return false; *v = (int64_t)(0 - (uint64_t)a); return true;
+  case ND_NEG:
+    if (!eval_const_at(n->lhs, &a, depth + 1)) return false;
+    *v = (int64_t)(0 - (uint64_t)a);
+    return true;
   case ND_POS: return eval_const_at(n->lhs, v, depth + 1);
-  case ND_NOT: if (!eval_const_at(n->lhs, &a, depth + 1)) return false; *v = !a; return true;
-  case ND_BITNOT: if (!eval_const_at(n->lhs, &a, depth + 1)) return false; *v = ~a; return true;
+  case ND_NOT:
+    if (!eval_const_at(n->lhs, &a, depth + 1)) return false;
+    *v = !a;
+    return true;
+  case ND_BITNOT:
+    if (!eval_const_at(n->lhs, &a, depth + 1)) return false;
+    *v = ~a;
+    return true;
   case ND_COND:
     if (!eval_const_at(n->cond, &a, depth + 1)) return false;
     return eval_const_at(a ? n->then : n->els, v, depth + 1);
@@ -353,12 +422,15 @@ static bool eval_const_at(Node *n, int64_t *v, int depth) {
   case ND_ADD: *v = (int64_t)((uint64_t)a + (uint64_t)b); break;
   case ND_SUB: *v = (int64_t)((uint64_t)a - (uint64_t)b); break;
   case ND_MUL: *v = (int64_t)((uint64_t)a * (uint64_t)b); break;
-  case ND_DIV: case ND_MOD:
+  case ND_DIV:
+  case ND_MOD:
     if (b == 0) {
       if (ps.lax_const) return false;
       error_tok(n->tok, "division by zero in constant expression");
     }
-    if (u) *v = n->kind == ND_DIV ? (int64_t)((uint64_t)a / (uint64_t)b) : (int64_t)((uint64_t)a % (uint64_t)b);
+    if (u)
+      *v = n->kind == ND_DIV ? (int64_t)((uint64_t)a / (uint64_t)b)
+                             : (int64_t)((uint64_t)a % (uint64_t)b);
     else if (a == INT64_MIN && b == -1) *v = n->kind == ND_DIV ? a : 0;
     else *v = n->kind == ND_DIV ? a / b : a % b;
     break;
@@ -407,12 +479,16 @@ static void merge_qualified(Token *tok) {
   Token *prev = NULL;
   for (Token *t = tok; t && t->kind != TK_EOF; prev = t, t = t->next) {
     if (t->kind == TK_PRAGMA && t->pragma_toks) merge_qualified(t->pragma_toks);
-    bool lead = tok_equal(t, "::") && t->next->kind == TK_IDENT && !(prev && (prev->kind == TK_IDENT || tok_equal(prev, ">")));
+    bool lead = tok_equal(t, "::") && t->next->kind == TK_IDENT &&
+                !(prev && (prev->kind == TK_IDENT || tok_equal(prev, ">")));
     bool ident = t->kind == TK_IDENT && tok_equal(t->next, "::") && t->next->next->kind == TK_IDENT;
     if (!lead && !ident) continue;
     Buf b = {0};
     Token *last = t;
-    if (lead) { buf_puts(&b, "::"); last = t->next; }
+    if (lead) {
+      buf_puts(&b, "::");
+      last = t->next;
+    }
     buf_printf(&b, "%.*s", last->len, last->loc);
     while (tok_equal(last->next, "::") && last->next->next->kind == TK_IDENT) {
       last = last->next->next;
@@ -431,8 +507,6 @@ static void merge_qualified(Token *tok) {
   }
 }
 
-
-
 /* namespace N { | namespace { | namespace A = B; | using namespace N; | using N::x;
  * returns the token after it; *opened tells the caller a namespace body begins */
 static Token *namespace_directive(Token *tok, bool *opened) {
@@ -441,7 +515,8 @@ static Token *namespace_directive(Token *tok, bool *opened) {
   if (tok_equal(tok, "namespace")) {
     tok = tok->next;
     if (tok->kind == TK_IDENT && tok_equal(tok->next, "=")) {
-      if (tok->next->next->kind != TK_IDENT) error_tok(tok->next->next, "expected a namespace name");
+      if (tok->next->next->kind != TK_IDENT)
+        error_tok(tok->next->next, "expected a namespace name");
       ps.ns_aliases = xrealloc(ps.ns_aliases, sizeof(NsAlias) * (size_t)(ps.n_ns_aliases + 1));
       Token *target = tok->next->next;
       int len = target->len;
@@ -453,13 +528,16 @@ static Token *namespace_directive(Token *tok, bool *opened) {
       return tok;
     }
     char *name = NULL;
-    if (tok->kind == TK_IDENT) { name = tok_text(tok); tok = tok->next; }
+    if (tok->kind == TK_IDENT) {
+      name = tok_text(tok);
+      tok = tok->next;
+    }
     if (!tok_equal(tok, "{")) error_tok(tok, "expected '{' after the namespace name");
     if (name) ps.cur_ns = ps.cur_ns ? fmt("%s::%s", ps.cur_ns, name) : name;
     *opened = true;
     return tok->next;
   }
-  tok = tok->next;   /* using */
+  tok = tok->next; /* using */
   if (tok->kind == TK_IDENT && tok_equal(tok->next, "=")) {
     /* using NAME = TYPE; is a typedef */
     Token *name = tok;
@@ -480,13 +558,17 @@ static Token *namespace_directive(Token *tok, bool *opened) {
     tok = skip(n->next, ";");
   } else {
     /* using N::x; : x names what N::x names */
-    if (tok->kind != TK_IDENT || !memchr(tok->loc, ':', (size_t)tok->len)) error_tok(tok, "unsupported C++: this 'using' declaration");
+    if (tok->kind != TK_IDENT || !memchr(tok->loc, ':', (size_t)tok->len))
+      error_tok(tok, "unsupported C++: this 'using' declaration");
     VarScope *v = find_var(tok);
     const char *last = tok->loc + tok->len;
     while (last > tok->loc && last[-1] != ':') last--;
     if (!v) error_tok(tok, "no declaration of '%.*s' to use", tok->len, tok->loc);
     VarScope *u = push_global(arena_strndup(last, (size_t)(tok->loc + tok->len - last)));
-    u->var = v->var; u->type_def = v->type_def; u->enum_ty = v->enum_ty; u->enum_val = v->enum_val;
+    u->var = v->var;
+    u->type_def = v->type_def;
+    u->enum_ty = v->enum_ty;
+    u->enum_val = v->enum_val;
     tok = skip(tok->next, ";");
   }
   add_item(TOP_RAW, NULL, NULL, NULL, start);
@@ -499,9 +581,14 @@ void add_item(TopKind k, Obj *o, Type *ty, const char *name, Token *tok) {
   /* host code is not printed (carve print shows the device code): its functions are not items */
   if (ps.in_prelude || (k == TOP_FUNC && o && o->is_host && !o->is_device)) return;
   TopItem *it = arena_alloc(sizeof(TopItem));
-  it->kind = k; it->obj = o; it->ty = ty; it->name = name; it->tok = tok;
+  it->kind = k;
+  it->obj = o;
+  it->ty = ty;
+  it->name = name;
+  it->tok = tok;
   it->ns = ps.cur_ns;
-  if (ps.last_item) ps.last_item->next = it; else ps.prog->items = it;
+  if (ps.last_item) ps.last_item->next = it;
+  else ps.prog->items = it;
   ps.last_item = it;
 }
 
@@ -517,10 +604,15 @@ void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   if (!name) error_tok(tok, "function name omitted");
   char *fname = ns_qualify(tok_text(name));
   if (ty->return_ty->is_ref || has_auto(ty->return_ty))
-    error_tok(name, "unsupported C++: %s return type", ty->return_ty->is_ref ? "a reference" : "an 'auto'");
-  if (attr->global && ty->return_ty->kind != TY_VOID) error_tok(name, "__global__ function '%s' must have a void return type", fname);
-  if (attr->shared || attr->constant) error_tok(attr->cuda_tok, "'%.*s' cannot be applied to a function", attr->cuda_tok->len, attr->cuda_tok->loc);
-  if (attr->global && attr->device) error_tok(attr->cuda_tok, "a function cannot be both __global__ and __device__");
+    error_tok(name, "unsupported C++: %s return type",
+              ty->return_ty->is_ref ? "a reference" : "an 'auto'");
+  if (attr->global && ty->return_ty->kind != TY_VOID)
+    error_tok(name, "__global__ function '%s' must have a void return type", fname);
+  if (attr->shared || attr->constant)
+    error_tok(attr->cuda_tok, "'%.*s' cannot be applied to a function", attr->cuda_tok->len,
+              attr->cuda_tok->loc);
+  if (attr->global && attr->device)
+    error_tok(attr->cuda_tok, "a function cannot be both __global__ and __device__");
   Obj *prev = find_func(fname);
   Obj *fn = prev;
   if (!fn) {
@@ -540,15 +632,20 @@ void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   fn->is_host = attr->host;
   fn->is_inline = attr->is_inline;
   fn->is_constexpr = attr->is_constexpr;
-  if (fn->is_constexpr) ty->return_ty = unqual(ty->return_ty);   /* constexpr's const is the function's */
+  if (fn->is_constexpr)
+    ty->return_ty = unqual(ty->return_ty); /* constexpr's const is the function's */
   fn->is_forceinline = attr->forceinline;
   fn->launch_bounds[0] = attr->launch_bounds[0];
   fn->launch_bounds[1] = attr->launch_bounds[1];
   /* a member is printed inside its class template, the device library not at all */
   bool member = ps.cur_class != NULL || ps.in_device_lib;
-  if (consume(rest, tok, ";")) { if (!member) add_item(TOP_FUNC, fn, NULL, NULL, name); return; }
+  if (consume(rest, tok, ";")) {
+    if (!member) add_item(TOP_FUNC, fn, NULL, NULL, name);
+    return;
+  }
   if (!tok_equal(tok, "{")) {
-    if (tok->kind == TK_EOF && tok->prev) error_after(tok->prev, fmt("expected '{' or ';' after the declaration of '%s'", fname));
+    if (tok->kind == TK_EOF && tok->prev)
+      error_after(tok->prev, fmt("expected '{' or ';' after the declaration of '%s'", fname));
     error_tok(tok, "expected '{' or ';' after the declaration of '%s'", fname);
   }
   fn->is_definition = true;
@@ -560,7 +657,7 @@ void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
   bool host = fn->is_host && !fn->is_device;
   for (Type *p = ty->params; p; p = p->next) {
     if (!p->name) error_tok(name, "parameter name omitted in the definition of '%s'", fname);
-    vla_param_counts(p, host);   /* among the parameters before p */
+    vla_param_counts(p, host); /* among the parameters before p */
     new_local(tok_text(p->name), p, p->name, SC_PARAM);
   }
   /* params: the first locals, in order */
@@ -570,7 +667,10 @@ void function(Token **rest, Token *tok, Type *ty, VarAttr *attr) {
     int np = 0;
     for (Type *p = ty->params; p; p = p->next) np++;
     Obj *l = fn->locals;
-    for (int i = 0; i < np && l; i++, l = l->next_local) { *pp = l; pp = &l->next; }
+    for (int i = 0; i < np && l; i++, l = l->next_local) {
+      *pp = l;
+      pp = &l->next;
+    }
     *pp = NULL;
   }
   if (host) vla_function_start(ty);
@@ -596,14 +696,16 @@ static void check_const_init(Node *n) {
   if (is_integer(n->ty) && eval_const(n, &v)) {
     Node *next = n->next;
     Type *ty = n->ty;
-    memset(n, 0, sizeof *n);   /* printed as the folded value: the tokens said something else */
+    memset(n, 0, sizeof *n); /* printed as the folded value: the tokens said something else */
     n->kind = ND_NUM;
     n->ival = v;
     n->ty = ty;
     n->next = next;
     return;
   }
-  error_tok(n->tok, "initializer of a file-scope variable must be a constant (a literal or an integer constant expression)");
+  error_tok(
+    n->tok,
+    "initializer of a file-scope variable must be a constant (a literal or an integer constant expression)");
 }
 
 /* global-variable = declspec declarator ("=" initializer)? ("," ...)* ";" */
@@ -615,12 +717,20 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     Type *ty = declarator(&tok, tok, base);
     if (!ty->name) error_tok(tok, "expected a variable name");
     if (ty->kind == TY_FUNC) error_tok(ty->name, "unexpected function declarator");
-    if (ty->is_ref || has_auto(ty)) error_tok(ty->name, "unsupported C++: %s at file scope", ty->is_ref ? "references" : "'auto' variables");
-    StorageClass sc = attr->constant ? SC_CONSTANT : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED) : host_const ? SC_CONSTANT :
-                      attr->host ? SC_HOST_GLOBAL : SC_DEVICE_GLOBAL;
-    if (sc == SC_SHARED) error_tok(ty->name, "unsupported: __shared__ variables at file scope; declare them inside the kernel");
-    if (sc == SC_EXTERN_SHARED) {   /* the dynamic shared area, named at file scope */
-      if (!(ty->kind == TY_ARRAY && ty->array_len < 0)) error_tok(ty->name, "extern __shared__ variable must be an array of unspecified size");
+    if (ty->is_ref || has_auto(ty))
+      error_tok(ty->name, "unsupported C++: %s at file scope",
+                ty->is_ref ? "references" : "'auto' variables");
+    StorageClass sc = attr->constant ? SC_CONSTANT
+                      : attr->shared ? (attr->is_extern ? SC_EXTERN_SHARED : SC_SHARED)
+                      : host_const   ? SC_CONSTANT
+                      : attr->host   ? SC_HOST_GLOBAL
+                                     : SC_DEVICE_GLOBAL;
+    if (sc == SC_SHARED)
+      error_tok(ty->name,
+                "unsupported: __shared__ variables at file scope; declare them inside the kernel");
+    if (sc == SC_EXTERN_SHARED) { /* the dynamic shared area, named at file scope */
+      if (!(ty->kind == TY_ARRAY && ty->array_len < 0))
+        error_tok(ty->name, "extern __shared__ variable must be an array of unspecified size");
       Obj *v = new_obj(ns_qualify(tok_text(ty->name)), ty, ty->name, sc);
       v->is_extern = true;
       v->align = attr->align;
@@ -640,13 +750,19 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     if (consume(&tok, tok, "=")) {
       v->init = initializer(&tok, tok, ty);
       check_const_init(v->init);
-      if (ty->kind == TY_ARRAY && ty->array_len < 0) { v->ty = array_of(ty->base, (int)v->init->ival); v->ty->name = ty->name; }
+      if (ty->kind == TY_ARRAY && ty->array_len < 0) {
+        v->ty = array_of(ty->base, (int)v->init->ival);
+        v->ty->name = ty->name;
+      }
     } else if (host_const) {
       error_tok(ty->name, "const variable '%s' needs an initializer", v->name);
     }
-    if (v->ty->kind == TY_VOID || v->ty->size < 0 || (v->ty->kind == TY_ARRAY && v->ty->array_len < 0))
+    if (v->ty->kind == TY_VOID || v->ty->size < 0 ||
+        (v->ty->kind == TY_ARRAY && v->ty->array_len < 0))
       error_tok(ty->name, "variable '%s' has incomplete type", v->name);
-    int *area = sc == SC_CONSTANT ? &ps.prog->constant_size : sc == SC_HOST_GLOBAL ? &ps.prog->host_global_size : &ps.prog->device_global_size;
+    int *area = sc == SC_CONSTANT      ? &ps.prog->constant_size
+                : sc == SC_HOST_GLOBAL ? &ps.prog->host_global_size
+                                       : &ps.prog->device_global_size;
     int a = v->ty->align < 16 ? 16 : v->ty->align;
     if (a < v->align) a = v->align;
     v->offset = (*area + a - 1) / a * a;
@@ -654,7 +770,11 @@ static void global_variable(Token **rest, Token *tok, Type *base, VarAttr *attr,
     if (sc == SC_CONSTANT && !host_const && ps.prog->constant_size > 65536)
       error_tok(ty->name, "__constant__ memory exceeds 64 KiB");
     push_scope(v->name)->var = v;
-    if (sc == SC_HOST_GLOBAL) { v->next = ps.prog->host_globals; ps.prog->host_globals = v; continue; }
+    if (sc == SC_HOST_GLOBAL) {
+      v->next = ps.prog->host_globals;
+      ps.prog->host_globals = v;
+      continue;
+    }
     Obj **pp = &ps.prog->globals;
     while (*pp) pp = &(*pp)->next;
     *pp = v;
@@ -694,7 +814,14 @@ Token *skip_declaration(Token *tok) {
 
 /* what the declaration at tok is: device code (parsed with errors), host code (skipped),
  * a type definition (parsed, quietly skipped if it is not C), or a C++ template */
-typedef enum { DECL_DEVICE, DECL_HOST, DECL_TYPE, DECL_TEMPLATE, DECL_NAMESPACE, DECL_CONST } DeclClass;
+typedef enum {
+  DECL_DEVICE,
+  DECL_HOST,
+  DECL_TYPE,
+  DECL_TEMPLATE,
+  DECL_NAMESPACE,
+  DECL_CONST
+} DeclClass;
 
 static DeclClass classify(Token *tok, bool *has_device) {
   *has_device = false;
@@ -720,11 +847,14 @@ static DeclClass classify(Token *tok, bool *has_device) {
   }
   bool is_const = false, is_type = false;
   for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
-    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__constant__") || tok_equal(t, "__shared__")) {
+    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__constant__") ||
+        tok_equal(t, "__shared__")) {
       *has_device = true;
       return DECL_DEVICE;
     }
-    if (tok_equal(t, "typedef") || tok_equal(t, "struct") || tok_equal(t, "enum") || tok_equal(t, "union") || tok_equal(t, "class")) is_type = true;
+    if (tok_equal(t, "typedef") || tok_equal(t, "struct") || tok_equal(t, "enum") ||
+        tok_equal(t, "union") || tok_equal(t, "class"))
+      is_type = true;
     if (tok_equal(t, "const") || tok_equal(t, "constexpr")) is_const = true;
     if (tok_equal(t, "(") || tok_equal(t, ";") || tok_equal(t, "=") || tok_equal(t, "{")) {
       if (is_type) return DECL_TYPE;
@@ -750,8 +880,11 @@ static bool is_host_function(Token *tok) {
  * scope): skipped quietly, the variable unknown to carve. Any other error (a syntax error) is
  * reported: a broken declaration before a kernel must not pass for host code. */
 static bool host_var_unsupported(const char *msg) {
-  static const char *const kinds[] = {"unknown type name", "expected a type before", "use of undeclared identifier",
-                                      "initializer of a file-scope variable must be a constant", "no member named",
+  static const char *const kinds[] = {"unknown type name",
+                                      "expected a type before",
+                                      "use of undeclared identifier",
+                                      "initializer of a file-scope variable must be a constant",
+                                      "no member named",
                                       "unsupported C++"};
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
     if (!strncmp(msg, kinds[i], strlen(kinds[i]))) return true;
@@ -761,12 +894,14 @@ static bool host_var_unsupported(const char *msg) {
 /* whether a declaration begins with a name that is no type carve knows, used as one
  * ("cudaArray *a;", "extern \"C\" cudaTextureObject_t t;"): a type of a header carve does not read */
 static bool unknown_type_first(Token *tok) {
-  while (tok_equal(tok, "static") || tok_equal(tok, "extern") || tok_equal(tok, "const") || tok_equal(tok, "constexpr") || tok_equal(tok, "volatile") ||
-         tok_equal(tok, "inline") || tok->kind == TK_STR)
+  while (tok_equal(tok, "static") || tok_equal(tok, "extern") || tok_equal(tok, "const") ||
+         tok_equal(tok, "constexpr") || tok_equal(tok, "volatile") || tok_equal(tok, "inline") ||
+         tok->kind == TK_STR)
     tok = tok->next;
   if (tok->kind != TK_IDENT || is_typename(tok)) return false;
   Token *n = tok->next;
-  return n->kind == TK_IDENT || tok_equal(n, "*") || tok_equal(n, "&") || tok_equal(n, "<") || tok_equal(n, "::");
+  return n->kind == TK_IDENT || tok_equal(n, "*") || tok_equal(n, "&") || tok_equal(n, "<") ||
+         tok_equal(n, "::");
 }
 
 /* recovery after a host variable that did not parse: to its ';', but never past the start of
@@ -790,7 +925,8 @@ static Token *skip_host_var(Token *tok) {
 static void record_host_func(Token *tok) {
   /* the identifier just before the first "(" names the function */
   Token *prev = NULL;
-  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, ";") && !tok_equal(t, "{"); prev = t, t = t->next)
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, ";") && !tok_equal(t, "{");
+       prev = t, t = t->next)
     if (tok_equal(t, "(")) {
       if (prev && prev->kind == TK_IDENT) {
         ps.host_funcs = xrealloc(ps.host_funcs, sizeof(char *) * (size_t)(ps.n_host_funcs + 1));
@@ -811,17 +947,18 @@ static void record_host_func(Token *tok) {
  * (warpAggregatedAtomicsCG's atomicAggInc, whose body uses coalesced_group) */
 static void record_device_failure(Token *tok) {
   Token *prev = NULL;
-  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, ";") && !tok_equal(t, "{"); prev = t, t = t->next)
+  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, ";") && !tok_equal(t, "{");
+       prev = t, t = t->next)
     if (tok_equal(t, "(")) {
       Obj *f = prev && prev->kind == TK_IDENT ? find_func(ns_qualify(tok_text(prev))) : NULL;
       if (f && !f->body) {
         SrcLoc l = diag_last_loc;
-        f->unread = l.file ? fmt("%s:%d:%d: %s", l.file->name, l.line, l.col, diag_last_msg) : arena_strdup(diag_last_msg);
+        f->unread = l.file ? fmt("%s:%d:%d: %s", l.file->name, l.line, l.col, diag_last_msg)
+                           : arena_strdup(diag_last_msg);
       }
       return;
     }
 }
-
 
 /* one declaration at file scope */
 void toplevel(Token **rest, Token *tok, bool host_const) {
@@ -847,26 +984,34 @@ void toplevel(Token **rest, Token *tok, bool host_const) {
   if (tok_equal(tok, ";")) {
     if (base->kind == TY_STRUCT) add_item(TOP_STRUCT, NULL, base, NULL, start);
     else if (base->kind == TY_ENUM) add_item(TOP_ENUM, NULL, base, NULL, start);
-    if (ps.last_item && (ps.last_item->kind == TOP_STRUCT || ps.last_item->kind == TOP_ENUM)) ps.last_item->end = tok;
+    if (ps.last_item && (ps.last_item->kind == TOP_STRUCT || ps.last_item->kind == TOP_ENUM))
+      ps.last_item->end = tok;
     *rest = tok->next;
     return;
   }
   Token *probe = tok;
-  ps.vla_host_decl = !attr.global && !attr.device;   /* a host function's parameters may be VLAs */
+  ps.vla_host_decl = !attr.global && !attr.device; /* a host function's parameters may be VLAs */
   Type *ty = declarator(&probe, tok, base);
   ps.vla_host_decl = false;
   if (ty->kind == TY_FUNC) {
     /* a function without __global__ or __device__ is host code, parsed as C */
     if (!attr.global && !attr.device) attr.host = true;
     function(rest, probe, ty, &attr);
-    if (ps.in_prelude) { Obj *f = find_func(tok_text(ty->name)); f->is_host_lib = true; }
+    if (ps.in_prelude) {
+      Obj *f = find_func(tok_text(ty->name));
+      f->is_host_lib = true;
+    }
     return;
   }
   if (!attr.constant && !attr.device && !attr.shared && !host_const) attr.host = true;
   global_variable(rest, tok, base, &attr, host_const);
 }
 
-typedef struct { Token *tok; bool opened; char *saved; } NsCall;
+typedef struct {
+  Token *tok;
+  bool opened;
+  char *saved;
+} NsCall;
 static void namespace_call(void *ud) {
   NsCall *c = ud;
   c->tok = namespace_directive(c->tok, &c->opened);
@@ -879,7 +1024,7 @@ static void toplevel_call(void *ud) {
 }
 
 Program *parse(Token *tok) {
-  memset(&ps, 0, sizeof ps);   /* a parse starts from nothing (parse_int.h) */
+  memset(&ps, 0, sizeof ps); /* a parse starts from nothing (parse_int.h) */
   ps.prog = arena_alloc(sizeof(Program));
   ps.scope = arena_alloc(sizeof(Scope));
   ps.funcs_tail = &ps.prog->funcs;
@@ -899,7 +1044,10 @@ Program *parse(Token *tok) {
     /* as clang's -ferror-limit: past this many errors the rest of the file is not read (one
      * stray token repeated 10^4 times must not give 10^4 diagnostics) */
     if (ps.prog->errors >= LIMIT_ERRORS) {
-      diag_at(DIAG_ERROR, tok_loc(tok), "too many errors (%d): the rest of the file is not read (LIMIT_ERRORS, docs/limits.md)", LIMIT_ERRORS);
+      diag_at(
+        DIAG_ERROR, tok_loc(tok),
+        "too many errors (%d): the rest of the file is not read (LIMIT_ERRORS, docs/limits.md)",
+        LIMIT_ERRORS);
       ps.prog->errors++;
       break;
     }
@@ -908,7 +1056,10 @@ Program *parse(Token *tok) {
       tok = tok->next;
       continue;
     }
-    if (tok_equal(tok, ";")) { tok = tok->next; continue; }
+    if (tok_equal(tok, ";")) {
+      tok = tok->next;
+      continue;
+    }
     if (tok_equal(tok, "extern") && tok->next->kind == TK_STR && tok_equal(tok->next->next, "{")) {
       extern_c_depth++;
       if (nopen < 64) open_kind[nopen++] = 'e';
@@ -923,12 +1074,24 @@ Program *parse(Token *tok) {
         tok = skip_declaration(tok);
         continue;
       }
-      if (nc.opened) { open_kind[nopen] = 'n'; open_ns[nopen++] = nc.saved; }
+      if (nc.opened) {
+        open_kind[nopen] = 'n';
+        open_ns[nopen++] = nc.saved;
+      }
       tok = nc.tok;
       continue;
     }
-    if (tok_equal(tok, "}") && nopen && open_kind[nopen - 1] == 'n') { ps.cur_ns = open_ns[--nopen]; tok = tok->next; continue; }
-    if (tok_equal(tok, "}") && extern_c_depth) { extern_c_depth--; if (nopen) nopen--; tok = tok->next; continue; }
+    if (tok_equal(tok, "}") && nopen && open_kind[nopen - 1] == 'n') {
+      ps.cur_ns = open_ns[--nopen];
+      tok = tok->next;
+      continue;
+    }
+    if (tok_equal(tok, "}") && extern_c_depth) {
+      extern_c_depth--;
+      if (nopen) nopen--;
+      tok = tok->next;
+      continue;
+    }
     if (tok_equal(tok, "}")) {
       diag_at(DIAG_ERROR, tok_loc(tok), "extraneous closing brace ('}')");
       ps.prog->errors++;
@@ -938,7 +1101,10 @@ Program *parse(Token *tok) {
     if (is_constexpr_function(tok)) {
       TopCall cc = {tok, false};
       if (carve_pcall(constexpr_call, &cc)) tok = cc.tok;
-      else { ps.prog->errors++; tok = skip_declaration(tok); }
+      else {
+        ps.prog->errors++;
+        tok = skip_declaration(tok);
+      }
       continue;
     }
     bool has_device;
@@ -947,13 +1113,19 @@ Program *parse(Token *tok) {
     if (tok_equal(tok, "template")) {
       TmplCall tc = {tok};
       if (carve_pcall(template_toplevel, &tc)) tok = tc.tok;
-      else { ps.prog->errors++; tok = skip_declaration(tok); ps.prog->skipped_kernels += has_device; }
+      else {
+        ps.prog->errors++;
+        tok = skip_declaration(tok);
+        ps.prog->skipped_kernels += has_device;
+      }
       continue;
     }
     if (dc == DECL_TEMPLATE || dc == DECL_NAMESPACE) {
       if (has_device) {
-        diag_at(DIAG_ERROR, tok_loc(tok), "unsupported C++: %s (the device code inside is skipped; the file's other kernels still load)",
-                dc == DECL_TEMPLATE ? "templates" : "namespaces");
+        diag_at(
+          DIAG_ERROR, tok_loc(tok),
+          "unsupported C++: %s (the device code inside is skipped; the file's other kernels still load)",
+          dc == DECL_TEMPLATE ? "templates" : "namespaces");
         ps.prog->errors++;
         ps.prog->skipped_kernels++;
       }
@@ -977,7 +1149,8 @@ Program *parse(Token *tok) {
       ps.block_depth = 0;
       ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
       /* an extern declaration is the program's own (C++ allows `extern const T x;`): quiet */
-      if (host_var && !host_var_unsupported(diag_last_msg) && !unknown_type_first(start) && !tok_equal(start, "extern")) {
+      if (host_var && !host_var_unsupported(diag_last_msg) && !unknown_type_first(start) &&
+          !tok_equal(start, "extern")) {
         diag_quiet = quiet_saved;
         diag_errors = errs;
         char msg[sizeof diag_last_msg];
@@ -987,12 +1160,16 @@ Program *parse(Token *tok) {
       } else if (dc == DECL_DEVICE) {
         ps.prog->errors++;
         record_device_failure(start);
-        for (Token *t = start; t->kind != TK_EOF && !tok_equal(t, "{") && !tok_equal(t, ";"); t = t->next)
-          if (tok_equal(t, "__global__")) { ps.prog->skipped_kernels++; break; }
+        for (Token *t = start; t->kind != TK_EOF && !tok_equal(t, "{") && !tok_equal(t, ";");
+             t = t->next)
+          if (tok_equal(t, "__global__")) {
+            ps.prog->skipped_kernels++;
+            break;
+          }
       } else {
-        diag_errors = errs;   /* host-side type or constant that is not C: not carve's business */
+        diag_errors = errs; /* host-side type or constant that is not C: not carve's business */
         if (dc == DECL_TYPE) record_failed_type(start);
-        if (dc == DECL_HOST) record_host_func(start);   /* reported if the host program is run */
+        if (dc == DECL_HOST) record_host_func(start); /* reported if the host program is run */
       }
       tok = host_var ? skip_host_var(start) : skip_declaration(start);
       if (tok == start) tok = tok->next;
@@ -1014,7 +1191,10 @@ Program *parse(Token *tok) {
   return p;
 }
 
-typedef struct FileScope { VarScope *table[GLOBAL_BUCKETS]; Scope *scope; } FileScope;
+typedef struct FileScope {
+  VarScope *table[GLOBAL_BUCKETS];
+  Scope *scope;
+} FileScope;
 
 void *parse_state_save(void) {
   FileScope *s = arena_alloc(sizeof(FileScope));
@@ -1025,16 +1205,25 @@ void *parse_state_save(void) {
 
 void parse_state_restore(const void *saved) {
   const FileScope *s = saved;
-  if (s) { memcpy(ps.global_table, s->table, sizeof ps.global_table); ps.scope = s->scope; }
-  else { memset(ps.global_table, 0, sizeof ps.global_table); ps.scope = NULL; }
+  if (s) {
+    memcpy(ps.global_table, s->table, sizeof ps.global_table);
+    ps.scope = s->scope;
+  } else {
+    memset(ps.global_table, 0, sizeof ps.global_table);
+    ps.scope = NULL;
+  }
 }
 
 /* the functions a kernel reaches through calls */
-typedef struct { Obj **seen; int n; } Callees;
+typedef struct {
+  Obj **seen;
+  int n;
+} Callees;
 static bool collect_calls(Node *n, void *ctx) {
   Callees *c = ctx;
   if (n->kind != ND_CALL || !n->fn) return true;
-  for (int i = 0; i < c->n; i++) if (c->seen[i] == n->fn) return true;
+  for (int i = 0; i < c->n; i++)
+    if (c->seen[i] == n->fn) return true;
   c->seen = xrealloc(c->seen, sizeof(Obj *) * (size_t)(c->n + 1));
   c->seen[c->n++] = n->fn;
   if (n->fn->body) walk(n->fn->body, collect_calls, NULL, c);
@@ -1045,7 +1234,8 @@ int kernel_static_shared(Obj *k) {
   Callees c = {0};
   if (k->body) walk(k->body, collect_calls, NULL, &c);
   int total = k->shared_size;
-  for (int i = 0; i < c.n; i++) if (c.seen[i] != k) total += c.seen[i]->shared_size;
+  for (int i = 0; i < c.n; i++)
+    if (c.seen[i] != k) total += c.seen[i]->shared_size;
   free(c.seen);
   return total;
 }
@@ -1074,26 +1264,33 @@ static bool names_kernel(const char *full, const char *name) {
 }
 
 /* `--kernel 'k<256, float>'` names an instance the file never made: it is made now, in p */
-typedef struct { Program *p; const char *name; Obj *fn; } LateInstance;
+typedef struct {
+  Program *p;
+  const char *name;
+  Obj *fn;
+} LateInstance;
 static void late_instance_call(void *ud) {
   LateInstance *li = ud;
   Token *tok = pp_expand("<command line>", li->name);
   merge_qualified(tok);
   Token *rest = tok;
   li->fn = template_instance_at(&rest, tok);
-  if (li->fn && rest->kind != TK_EOF) error_tok(rest, "unexpected '%.*s' after the kernel's template arguments", rest->len, rest->loc);
+  if (li->fn && rest->kind != TK_EOF)
+    error_tok(rest, "unexpected '%.*s' after the kernel's template arguments", rest->len,
+              rest->loc);
 }
 
 static Obj *late_instance(Program *p, const char *name) {
   /* not while p is being loaded (its launch specifications are checked with find_kernel) */
   if (!strchr(name, '<') || !p->parse_state || !p->arena || ps.prog) return NULL;
-  ParseState saved = ps;   /* the idle state (no parse runs), restored whole at the end */
-  ProgramScope s = program_enter(p);   /* p's file scope */
+  ParseState saved = ps;             /* the idle state (no parse runs), restored whole at the end */
+  ProgramScope s = program_enter(p); /* p's file scope */
   ps.prog = p;
   ps.scope = ((FileScope *)p->parse_state)->scope;
   ps.funcs_tail = &p->funcs;
   while (*ps.funcs_tail) ps.funcs_tail = &(*ps.funcs_tail)->next;
-  for (ps.last_item = p->items; ps.last_item && ps.last_item->next; ps.last_item = ps.last_item->next) {}
+  for (ps.last_item = p->items; ps.last_item && ps.last_item->next;
+       ps.last_item = ps.last_item->next) {}
   LateInstance li = {p, name, NULL};
   ps.stack_base = (uintptr_t)__builtin_frame_address(0);
   bool ok = carve_pcall(late_instance_call, &li);
@@ -1109,7 +1306,10 @@ Obj *find_kernel(Program *p, const char *name) {
   for (Obj *f = p->funcs; f; f = f->next) {
     if (!f->is_kernel || !f->is_definition) continue;
     if (name && !strcmp(f->name, name)) return f;
-    if (name && names_kernel(f->name, name)) { by_suffix = f; nsuffix++; }
+    if (name && names_kernel(f->name, name)) {
+      by_suffix = f;
+      nsuffix++;
+    }
     found = f;
     n++;
   }

@@ -8,8 +8,11 @@
  * g.thread_rank(), g.size(), tile.shfl_down(v, o), ..., reduce(tile, v, plus<T>()). */
 Type *cg_type(int group) {
   Type *t = copy_type(ty_int);
-  t->typedef_name = group == -1 ? "cooperative_groups::thread_block" : group == -2 ? "cooperative_groups::thread_block_tile"
-                  : group == -3 ? "cooperative_groups::grid_group" : group == -4 ? "cooperative_groups::thread_group" : fmt("cooperative_groups::thread_block_tile<%d>", group);
+  t->typedef_name = group == -1   ? "cooperative_groups::thread_block"
+                    : group == -2 ? "cooperative_groups::thread_block_tile"
+                    : group == -3 ? "cooperative_groups::grid_group"
+                    : group == -4 ? "cooperative_groups::thread_group"
+                                  : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
 }
@@ -28,7 +31,9 @@ int tile_size(Token **rest, Token *tok) {
   add_type(e);
   int64_t n;
   if (!eval_const(e, &n)) error_tok(at, "tile size is not an integer constant");
-  if (n < 1 || n > 32 || (n & (n - 1))) error_tok(at, "tile size %lld: a thread_block_tile has 1, 2, 4, 8, 16 or 32 threads", (long long)n);
+  if (n < 1 || n > 32 || (n & (n - 1)))
+    error_tok(at, "tile size %lld: a thread_block_tile has 1, 2, 4, 8, 16 or 32 threads",
+              (long long)n);
   *rest = skip_angle(tok);
   return (int)n;
 }
@@ -38,7 +43,8 @@ static const char *cg_member(Token *tok) {
   if (tok->kind != TK_IDENT) return NULL;
   int len = tok->len;
   const char *n = resolve_alias(tok->loc, &len);
-  if (len > 20 && !strncmp(n, "cooperative_groups::", 20)) return arena_strndup(n + 20, (size_t)len - 20);
+  if (len > 20 && !strncmp(n, "cooperative_groups::", 20))
+    return arena_strndup(n + 20, (size_t)len - 20);
   for (int i = 0; i < ps.n_using && !memchr(n, ':', (size_t)len); i++)
     if (!strcmp(ps.using_ns[i], "cooperative_groups")) return arena_strndup(n, (size_t)len);
   return NULL;
@@ -57,29 +63,43 @@ static Node *cg_node(CgOp op, Token *tok, Node *args, Node *lowered, Type *ty) {
 
 static Node *sreg(Token *tok, SpecialReg r, int dim) {
   Node *n = new_node(ND_SPECIAL, tok);
-  n->sreg = r; n->dim = dim; n->ty = ty_uint;
+  n->sreg = r;
+  n->dim = dim;
+  n->ty = ty_uint;
   return n;
 }
-static Node *uconst(Token *tok, int64_t v) { Node *n = new_num(v, tnum_token(tok, v)); n->ty = ty_uint; return n; }
-static Node *typed(Node *n) { add_type(n); return n; }
+static Node *uconst(Token *tok, int64_t v) {
+  Node *n = new_num(v, tnum_token(tok, v));
+  n->ty = ty_uint;
+  return n;
+}
+static Node *typed(Node *n) {
+  add_type(n);
+  return n;
+}
 
 /* the thread's rank in its block and the block's size, as CUDA defines them */
 static Node *block_rank(Token *t) {
   Node *yx = new_binary(ND_MUL, sreg(t, SR_TID, 1), sreg(t, SR_NTID, 0), t);
-  Node *zxy = new_binary(ND_MUL, sreg(t, SR_TID, 2), new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), t);
+  Node *zxy = new_binary(ND_MUL, sreg(t, SR_TID, 2),
+                         new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), t);
   return typed(new_binary(ND_ADD, new_binary(ND_ADD, sreg(t, SR_TID, 0), yx, t), zxy, t));
 }
 static Node *block_size(Token *t) {
-  return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t), sreg(t, SR_NTID, 2), t));
+  return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NTID, 0), sreg(t, SR_NTID, 1), t),
+                          sreg(t, SR_NTID, 2), t));
 }
 /* the block's rank in the grid and the grid's blocks (grid_group::block_rank, num_blocks) */
 static Node *grid_block_rank(Token *t) {
   Node *yx = new_binary(ND_MUL, sreg(t, SR_CTAID, 1), sreg(t, SR_NCTAID, 0), t);
-  Node *zxy = new_binary(ND_MUL, sreg(t, SR_CTAID, 2), new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t), t);
+  Node *zxy = new_binary(ND_MUL, sreg(t, SR_CTAID, 2),
+                         new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t), t);
   return typed(new_binary(ND_ADD, new_binary(ND_ADD, sreg(t, SR_CTAID, 0), yx, t), zxy, t));
 }
 static Node *grid_blocks(Token *t) {
-  return typed(new_binary(ND_MUL, new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t), sreg(t, SR_NCTAID, 2), t));
+  return typed(new_binary(ND_MUL,
+                          new_binary(ND_MUL, sreg(t, SR_NCTAID, 0), sreg(t, SR_NCTAID, 1), t),
+                          sreg(t, SR_NCTAID, 2), t));
 }
 
 /* grid_group::sync(): a barrier across every block. carve's engines run the blocks of a launch one
@@ -95,8 +115,9 @@ static Node *grid_sync(Token *t) {
   s->kind = TK_STR;
   s->origin = t;
   s->macro = NULL;
-  s->str = "unsupported: grid-wide sync (cooperative_groups::grid_group::sync) in a launch of more than one block: "
-           "carve runs the blocks one after another";
+  s->str =
+    "unsupported: grid-wide sync (cooperative_groups::grid_group::sync) in a launch of more than one block: "
+    "carve runs the blocks one after another";
   Node *text = new_node(ND_STR, s);
   text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
   c->args->next = text;
@@ -127,17 +148,23 @@ static Node *dyn_group(Token *t, const char *m, Node *obj) {
     w->nargs = 1;
     c->els = builtin_call(t, find_builtin("__syncwarp"), w);
   } else {
-    error_tok(t, "unsupported: cooperative groups method '%s' on a thread_group (carve has thread_rank, size, num_threads and sync)", m);
+    error_tok(
+      t,
+      "unsupported: cooperative groups method '%s' on a thread_group (carve has thread_rank, size, num_threads and sync)",
+      m);
   }
   return typed(c);
 }
 
 static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, Node *obj) {
   if (n == -4) return dyn_group(t, m, obj);
-  if (n == -3) {   /* grid_group */
+  if (n == -3) { /* grid_group */
     if (!strcmp(m, "sync")) return grid_sync(t);
-    if (!strcmp(m, "thread_rank")) return typed(new_binary(ND_ADD, new_binary(ND_MUL, grid_block_rank(t), block_size(t), t), block_rank(t), t));
-    if (!strcmp(m, "size") || !strcmp(m, "num_threads")) return typed(new_binary(ND_MUL, grid_blocks(t), block_size(t), t));
+    if (!strcmp(m, "thread_rank"))
+      return typed(new_binary(ND_ADD, new_binary(ND_MUL, grid_block_rank(t), block_size(t), t),
+                              block_rank(t), t));
+    if (!strcmp(m, "size") || !strcmp(m, "num_threads"))
+      return typed(new_binary(ND_MUL, grid_blocks(t), block_size(t), t));
     if (!strcmp(m, "block_rank")) return grid_block_rank(t);
     if (!strcmp(m, "num_blocks")) return grid_blocks(t);
     if (!strcmp(m, "is_valid")) return uconst(t, 1);
@@ -150,21 +177,29 @@ static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, N
     c->nargs = 1;
     return builtin_call(t, find_builtin("__syncwarp"), c);
   }
-  if (!strcmp(m, "thread_rank")) return n < 0 ? block_rank(t) : typed(new_binary(ND_MOD, block_rank(t), uconst(t, n), t));
+  if (!strcmp(m, "thread_rank"))
+    return n < 0 ? block_rank(t) : typed(new_binary(ND_MOD, block_rank(t), uconst(t, n), t));
   if (!strcmp(m, "size") || !strcmp(m, "num_threads")) return n < 0 ? block_size(t) : uconst(t, n);
-  if (n > 0 && !strcmp(m, "meta_group_rank")) return typed(new_binary(ND_DIV, block_rank(t), uconst(t, n), t));
+  if (n > 0 && !strcmp(m, "meta_group_rank"))
+    return typed(new_binary(ND_DIV, block_rank(t), uconst(t, n), t));
   if (n > 0 && !strcmp(m, "meta_group_size"))
-    return typed(new_binary(ND_DIV, new_binary(ND_ADD, block_size(t), uconst(t, n - 1), t), uconst(t, n), t));
-  static const char *shfl[][2] = {{"shfl", "__shfl_sync"}, {"shfl_down", "__shfl_down_sync"}, {"shfl_up", "__shfl_up_sync"}, {"shfl_xor", "__shfl_xor_sync"}};
+    return typed(
+      new_binary(ND_DIV, new_binary(ND_ADD, block_size(t), uconst(t, n - 1), t), uconst(t, n), t));
+  static const char *shfl[][2] = {{"shfl", "__shfl_sync"},
+                                  {"shfl_down", "__shfl_down_sync"},
+                                  {"shfl_up", "__shfl_up_sync"},
+                                  {"shfl_xor", "__shfl_xor_sync"}};
   for (int i = 0; n > 0 && i < 4; i++)
     if (!strcmp(m, shfl[i][0])) {
       if (nargs != 2) error_tok(t, "'%s' takes 2 arguments, %d given", shfl[i][0], nargs);
       add_type(args);
       Type *vt = args->ty;
       while (vt && !(vt->is_vector && vt->tag && vt->members)) vt = vt->origin;
-      if (vt) {   /* a vector (cooperative groups shuffle any type): each component, make_T of them */
+      if (vt) { /* a vector (cooperative groups shuffle any type): each component, make_T of them */
         if (has_side_effect(args) || has_side_effect(args->next))
-          error_tok(args->tok, "unsupported: shuffling a vector whose value or lane has side effects (each component evaluates them)");
+          error_tok(
+            args->tok,
+            "unsupported: shuffling a vector whose value or lane has side effects (each component evaluates them)");
         Token *mk = arena_alloc(sizeof(Token));
         *mk = *t;
         mk->kind = TK_IDENT;
@@ -195,10 +230,13 @@ static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, N
       c->nargs = 4;
       return builtin_call(t, find_builtin(shfl[i][1]), c);
     }
-  static const char *vote[][2] = {{"any", "__any_sync"}, {"all", "__all_sync"}, {"ballot", "__ballot_sync"}};
+  static const char *vote[][2] = {
+    {"any", "__any_sync"}, {"all", "__all_sync"}, {"ballot", "__ballot_sync"}};
   for (int i = 0; n > 0 && i < 3; i++)
     if (!strcmp(m, vote[i][0])) {
-      if (n != 32) error_tok(t, "unsupported: '%s' on a tile of %d threads (carve has it for tiles of 32)", vote[i][0], n);
+      if (n != 32)
+        error_tok(t, "unsupported: '%s' on a tile of %d threads (carve has it for tiles of 32)",
+                  vote[i][0], n);
       if (nargs != 1) error_tok(t, "'%s' takes 1 argument, %d given", vote[i][0], nargs);
       Node *c = new_node(ND_CALL, t);
       c->args = uconst(t, 0xffffffffu);
@@ -206,7 +244,8 @@ static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, N
       c->nargs = 2;
       return builtin_call(t, find_builtin(vote[i][1]), c);
     }
-  error_tok(t, "unsupported: cooperative groups method '%s' on a %s", m, n < 0 ? "thread_block" : "thread_block_tile");
+  error_tok(t, "unsupported: cooperative groups method '%s' on a %s", m,
+            n < 0 ? "thread_block" : "thread_block_tile");
 }
 
 /* g.method(args) */
@@ -214,7 +253,9 @@ Node *cg_method(Token **rest, Node *obj, Token *m) {
   if (m->kind != TK_IDENT) error_tok(m, "expected a member name");
   Node *tmp = new_node(ND_CALL, m);
   Node *args = NULL;
-  if (!tok_equal(m->next, "(")) error_tok(m->next, "expected '(' after '%.*s' (cooperative groups have methods, not members)", m->len, m->loc);
+  if (!tok_equal(m->next, "("))
+    error_tok(m->next, "expected '(' after '%.*s' (cooperative groups have methods, not members)",
+              m->len, m->loc);
   args = func_args(rest, m->next->next, tmp);
   Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs, obj);
   Node *n = cg_node(CG_METHOD, m, obj, low, low->ty);
@@ -225,7 +266,8 @@ Node *cg_method(Token **rest, Node *obj, Token *m) {
 static Node *cg_group_arg(Token **rest, Token *tok) {
   Node *g = assign(rest, tok);
   add_type(g);
-  if (!g->ty->cg_group) error_tok(g->tok, "expected a cooperative group, not '%s'", type_name(g->ty));
+  if (!g->ty->cg_group)
+    error_tok(g->tok, "expected a cooperative group, not '%s'", type_name(g->ty));
   return g;
 }
 
@@ -237,18 +279,24 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
     *rest = tok;
     return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-1));
   }
-  if (!strcmp(f, "this_grid")) {   /* a value like this_thread_block()'s; its methods are lowered */
+  if (!strcmp(f, "this_grid")) { /* a value like this_thread_block()'s; its methods are lowered */
     tok = skip(skip(tok->next, "("), ")");
     *rest = tok;
     return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-3));
   }
   if (!strcmp(f, "tiled_partition")) {
-    if (!tok_equal(tok->next, "<")) error_tok(tok->next, "unsupported: tiled_partition with a size at run time (write tiled_partition<N>(g))");
+    if (!tok_equal(tok->next, "<"))
+      error_tok(
+        tok->next,
+        "unsupported: tiled_partition with a size at run time (write tiled_partition<N>(g))");
     int n = tile_size(&tok, tok->next);
     Node *g = cg_group_arg(&tok, skip(tok, "("));
     *rest = skip(tok, ")");
-    if (g->ty->cg_group == -3) error_tok(g->tok, "a thread_block_tile comes from a thread_block or a tile, not a grid_group");
-    if (g->ty->cg_group > 0 && n > g->ty->cg_group) error_tok(name, "a tile of %d threads cannot come from a tile of %d", n, g->ty->cg_group);
+    if (g->ty->cg_group == -3)
+      error_tok(g->tok,
+                "a thread_block_tile comes from a thread_block or a tile, not a grid_group");
+    if (g->ty->cg_group > 0 && n > g->ty->cg_group)
+      error_tok(name, "a tile of %d threads cannot come from a tile of %d", n, g->ty->cg_group);
     return cg_node(CG_TILED, name, g, NULL, cg_type(n));
   }
   if (!strcmp(f, "sync")) {
@@ -260,22 +308,35 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
   if (!strcmp(f, "reduce")) {
     Node *g = cg_group_arg(&tok, skip(tok->next, "("));
     if (g->ty->cg_group == -3 || g->ty->cg_group == -4)
-      error_tok(g->tok, "unsupported: reduce over a %s (cooperative groups reduce a thread_block_tile)", g->ty->cg_group == -3 ? "grid_group" : "thread_group");
-    if (g->ty->cg_group < 0) error_tok(g->tok, "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
+      error_tok(g->tok,
+                "unsupported: reduce over a %s (cooperative groups reduce a thread_block_tile)",
+                g->ty->cg_group == -3 ? "grid_group" : "thread_group");
+    if (g->ty->cg_group < 0)
+      error_tok(
+        g->tok,
+        "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
     Node *v = assign(&tok, skip(tok, ","));
     add_type(v);
     tok = skip(tok, ",");
     const char *op = cg_member(tok);
-    static const struct { const char *name; NodeKind k; } ops[] = {{"plus", ND_ADD}, {"less", ND_LT}, {"greater", ND_GT},
-      {"bit_and", ND_BITAND}, {"bit_or", ND_BITOR}, {"bit_xor", ND_BITXOR}};
+    static const struct {
+      const char *name;
+      NodeKind k;
+    } ops[] = {{"plus", ND_ADD},       {"less", ND_LT},      {"greater", ND_GT},
+               {"bit_and", ND_BITAND}, {"bit_or", ND_BITOR}, {"bit_xor", ND_BITXOR}};
     int k = -1;
-    for (int i = 0; op && i < 6; i++) if (!strcmp(op, ops[i].name)) k = i;
-    if (k < 0) error_tok(tok, "expected cooperative_groups::plus<T>(), less, greater, bit_and, bit_or or bit_xor");
+    for (int i = 0; op && i < 6; i++)
+      if (!strcmp(op, ops[i].name)) k = i;
+    if (k < 0)
+      error_tok(
+        tok, "expected cooperative_groups::plus<T>(), less, greater, bit_and, bit_or or bit_xor");
     Type *t = typename_(&tok, skip(tok->next, "<"));
     tok = skip(skip(skip_angle(tok), "("), ")");
     *rest = skip(tok, ")");
-    if (!is_numeric(t) || t->is_half) error_tok(name, "unsupported: reduce over '%s'", type_name(t));
-    if (ops[k].k >= ND_BITAND && ops[k].k <= ND_BITXOR && !is_integer(t)) error_tok(name, "'%s' needs an integer type", ops[k].name);
+    if (!is_numeric(t) || t->is_half)
+      error_tok(name, "unsupported: reduce over '%s'", type_name(t));
+    if (ops[k].k >= ND_BITAND && ops[k].k <= ND_BITXOR && !is_integer(t))
+      error_tok(name, "'%s' needs an integer type", ops[k].name);
     g->next = v;
     coerce_arg(&g->next, unqual(t));
     Node *n = cg_node(CG_REDUCE, name, g, NULL, unqual(t));
@@ -287,30 +348,41 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
 }
 
 static Node *special_reg(Token **rest, Token *tok) {
-  SpecialReg r = tok_equal(tok, "threadIdx") ? SR_TID : tok_equal(tok, "blockIdx") ? SR_CTAID : tok_equal(tok, "blockDim") ? SR_NTID : SR_NCTAID;
+  SpecialReg r = tok_equal(tok, "threadIdx")  ? SR_TID
+                 : tok_equal(tok, "blockIdx") ? SR_CTAID
+                 : tok_equal(tok, "blockDim") ? SR_NTID
+                                              : SR_NCTAID;
   if (!tok_equal(tok->next, ".")) {
     /* C++: the whole uint3 (dim3 for blockDim and gridDim), built from its components */
     Node *call = new_node(ND_CALL, tok);
     Node head = {0}, *cur = &head;
     for (int d = 0; d < 3; d++) {
       cur = cur->next = new_node(ND_SPECIAL, tok);
-      cur->sreg = r; cur->dim = d; cur->ty = ty_uint;
+      cur->sreg = r;
+      cur->dim = d;
+      cur->ty = ty_uint;
     }
     call->args = head.next;
     call->nargs = 3;
     call->builtin = BI_MAKE_VECTOR;
-    call->implicit = true;   /* printed as the name */
+    call->implicit = true; /* printed as the name */
     Type *t = vector_type("uint3");
-    if (r == SR_NTID || r == SR_NCTAID) { t = copy_type(t); t->typedef_name = "dim3"; }
+    if (r == SR_NTID || r == SR_NCTAID) {
+      t = copy_type(t);
+      t->typedef_name = "dim3";
+    }
     call->ty = t;
     *rest = tok->next;
     return call;
   }
   if (tok->next->next->kind != TK_IDENT)
-    error_tok(tok, "'%.*s' must be used with a component: '%.*s.x', '.y' or '.z'", tok->len, tok->loc, tok->len, tok->loc);
+    error_tok(tok, "'%.*s' must be used with a component: '%.*s.x', '.y' or '.z'", tok->len,
+              tok->loc, tok->len, tok->loc);
   Token *c = tok->next->next;
   int dim = tok_equal(c, "x") ? 0 : tok_equal(c, "y") ? 1 : tok_equal(c, "z") ? 2 : -1;
-  if (dim < 0) error_tok(c, "no member named '%.*s' in '%.*s' (use x, y or z)", c->len, c->loc, tok->len, tok->loc);
+  if (dim < 0)
+    error_tok(c, "no member named '%.*s' in '%.*s' (use x, y or z)", c->len, c->loc, tok->len,
+              tok->loc);
   Node *n = new_node(ND_SPECIAL, tok);
   n->sreg = r;
   n->dim = dim;
@@ -338,7 +410,7 @@ Node *primary(Token **rest, Token *tok) {
   }
   if (tok->kind == TK_STR) {
     Node *n = new_node(ND_STR, tok);
-    n->ty = tok->ty;   /* char[N]: sizeof "abc" is 4 */
+    n->ty = tok->ty; /* char[N]: sizeof "abc" is 4 */
     *rest = tok->next;
     return n;
   }
@@ -348,7 +420,8 @@ Node *primary(Token **rest, Token *tok) {
     *rest = tok->next;
     return n;
   }
-  if (tok_equal(tok, "static_cast") || tok_equal(tok, "reinterpret_cast") || tok_equal(tok, "const_cast")) {
+  if (tok_equal(tok, "static_cast") || tok_equal(tok, "reinterpret_cast") ||
+      tok_equal(tok, "const_cast")) {
     Token *start = tok;
     tok = skip(tok->next, "<");
     Type *ty = typename_(&tok, tok);
@@ -377,7 +450,8 @@ Node *primary(Token **rest, Token *tok) {
   }
   if (tok->kind == TK_IDENT) {
     if (tok_equal(tok->next, "::")) error_tok(tok, "unsupported C++: qualified names ('::')");
-    if (tok_equal(tok, "threadIdx") || tok_equal(tok, "blockIdx") || tok_equal(tok, "blockDim") || tok_equal(tok, "gridDim"))
+    if (tok_equal(tok, "threadIdx") || tok_equal(tok, "blockIdx") || tok_equal(tok, "blockDim") ||
+        tok_equal(tok, "gridDim"))
       return special_reg(rest, tok);
     if (tok_equal(tok, "warpSize")) {
       Node *n = new_node(ND_SPECIAL, tok);
@@ -389,7 +463,7 @@ Node *primary(Token **rest, Token *tok) {
     if (tok_equal(tok->next, "<<<")) return launch_expr(rest, tok);
     Type *td = find_typedef(tok);
     if (td && is_dim3(td) && tok_equal(tok->next, "(")) return dim3_ctor(rest, tok);
-    if (td && td->is_vector && tok_equal(tok->next, "(")) {   /* C++: float2(x, y), dim3(16, 16) */
+    if (td && td->is_vector && tok_equal(tok->next, "(")) { /* C++: float2(x, y), dim3(16, 16) */
       Node *call = new_node(ND_CALL, tok);
       call->args = func_args(rest, tok->next->next, call);
       return make_vector_call(tok, td, call);
@@ -407,26 +481,29 @@ Node *primary(Token **rest, Token *tok) {
     VarScope *vs = find_template(tok);
     if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
     const char *cgf = vs ? NULL : cg_member(tok);
-    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "this_grid") || !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
+    if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "this_grid") ||
+                !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
       return cg_call(rest, tok, cgf);
     if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
-      if (vs->var->sc == SC_FUNC) error_tok(tok, "function '%s' used as a value (function pointers are not supported)", vs->var->name);
+      if (vs->var->sc == SC_FUNC)
+        error_tok(tok, "function '%s' used as a value (function pointers are not supported)",
+                  vs->var->name);
       *rest = tok->next;
       Node *v = new_var(vs->var, tok);
-      if (vs->vla_array) {   /* a local VLA: the array its hidden pointer holds */
+      if (vs->vla_array) { /* a local VLA: the array its hidden pointer holds */
         v = new_unary(ND_DEREF, v, tok);
         v->implicit = true;
         add_type(v);
         return v;
       }
-      if (vs->var->ty->is_ref && vs->var->ty->kind == TY_PTR) {   /* a reference: what it refers to */
+      if (vs->var->ty->is_ref && vs->var->ty->kind == TY_PTR) { /* a reference: what it refers to */
         v = new_unary(ND_DEREF, v, tok);
         v->implicit = true;
       }
       return v;
     }
-    if (vs && vs->enum_ty && vs->tparam) {   /* a template's value parameter: its value */
+    if (vs && vs->enum_ty && vs->tparam) { /* a template's value parameter: its value */
       Node *n = new_num(vs->enum_val, tnum_token(tok, vs->enum_val));
       n->ty = vs->enum_ty->kind == TY_ENUM ? ty_int : unqual(vs->enum_ty);
       *rest = tok->next;
@@ -437,7 +514,8 @@ Node *primary(Token **rest, Token *tok) {
       *rest = tok->next;
       return n;
     }
-    if (vs && vs->type_def) error_tok(tok, "unexpected type name '%.*s' in an expression", tok->len, tok->loc);
+    if (vs && vs->type_def)
+      error_tok(tok, "unexpected type name '%.*s' in an expression", tok->len, tok->loc);
     error_tok(tok, "use of undeclared identifier '%.*s'", tok->len, tok->loc);
   }
   if (tok->kind == TK_EOF) error_tok(tok, "expected an expression at end of input");

@@ -30,13 +30,19 @@ Node *assign(Token **rest, Token *tok) {
 
 Node *assign_rhs(Token **rest, Token *tok) {
   Node *n = conditional(&tok, tok);
-  static const struct { const char *op; NodeKind k; } ops[] = {
-    {"+=", ND_ADD}, {"-=", ND_SUB}, {"*=", ND_MUL}, {"/=", ND_DIV}, {"%=", ND_MOD}, {"&=", ND_BITAND},
-    {"|=", ND_BITOR}, {"^=", ND_BITXOR}, {"<<=", ND_SHL}, {">>=", ND_SHR}};
+  static const struct {
+    const char *op;
+    NodeKind k;
+  } ops[] = {{"+=", ND_ADD},  {"-=", ND_SUB},    {"*=", ND_MUL},   {"/=", ND_DIV},
+             {"%=", ND_MOD},  {"&=", ND_BITAND}, {"|=", ND_BITOR}, {"^=", ND_BITXOR},
+             {"<<=", ND_SHL}, {">>=", ND_SHR}};
   if (tok_equal(tok, "=")) {
     Node *r = assign(rest, tok->next);
     add_type(r);
-    if (r->ty->kind == TY_STRUCT && r->ty->typedef_name) { add_type(n); r = class_convert(r, n->ty); }   /* operator T() */
+    if (r->ty->kind == TY_STRUCT && r->ty->typedef_name) {
+      add_type(n);
+      r = class_convert(r, n->ty);
+    } /* operator T() */
     return new_binary(ND_ASSIGN, n, r, tok);
   }
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
@@ -55,7 +61,10 @@ static Node *logor(Token **rest, Token *tok);
 Node *conditional(Token **rest, Token *tok) {
   expr_open();
   Node *c = logor(&tok, tok);
-  if (!tok_equal(tok, "?")) { *rest = tok; return expr_close(c); }
+  if (!tok_equal(tok, "?")) {
+    *rest = tok;
+    return expr_close(c);
+  }
   Node *n = new_node(ND_COND, tok);
   n->cond = c;
   n->then = expr(&tok, tok->next);
@@ -67,14 +76,20 @@ Node *conditional(Token **rest, Token *tok) {
 }
 
 /* binary levels, lowest first */
-typedef struct { const char *op; NodeKind kind; } BinOp;
+typedef struct {
+  const char *op;
+  NodeKind kind;
+} BinOp;
 static const BinOp lv_logor[] = {{"||", ND_LOGOR}, {0}}, lv_logand[] = {{"&&", ND_LOGAND}, {0}},
-  lv_bitor[] = {{"|", ND_BITOR}, {0}}, lv_bitxor[] = {{"^", ND_BITXOR}, {0}}, lv_bitand[] = {{"&", ND_BITAND}, {0}},
-  lv_eq[] = {{"==", ND_EQ}, {"!=", ND_NE}, {0}},
-  lv_rel[] = {{"<", ND_LT}, {"<=", ND_LE}, {">", ND_GT}, {">=", ND_GE}, {0}},
-  lv_shift[] = {{"<<", ND_SHL}, {">>", ND_SHR}, {0}}, lv_add[] = {{"+", ND_ADD}, {"-", ND_SUB}, {0}},
-  lv_mul[] = {{"*", ND_MUL}, {"/", ND_DIV}, {"%", ND_MOD}, {0}};
-static const BinOp *levels[] = {lv_logor, lv_logand, lv_bitor, lv_bitxor, lv_bitand, lv_eq, lv_rel, lv_shift, lv_add, lv_mul};
+                   lv_bitor[] = {{"|", ND_BITOR}, {0}}, lv_bitxor[] = {{"^", ND_BITXOR}, {0}},
+                   lv_bitand[] = {{"&", ND_BITAND}, {0}},
+                   lv_eq[] = {{"==", ND_EQ}, {"!=", ND_NE}, {0}},
+                   lv_rel[] = {{"<", ND_LT}, {"<=", ND_LE}, {">", ND_GT}, {">=", ND_GE}, {0}},
+                   lv_shift[] = {{"<<", ND_SHL}, {">>", ND_SHR}, {0}},
+                   lv_add[] = {{"+", ND_ADD}, {"-", ND_SUB}, {0}},
+                   lv_mul[] = {{"*", ND_MUL}, {"/", ND_DIV}, {"%", ND_MOD}, {0}};
+static const BinOp *levels[] = {lv_logor, lv_logand, lv_bitor, lv_bitxor, lv_bitand,
+                                lv_eq,    lv_rel,    lv_shift, lv_add,    lv_mul};
 
 /* logor = logand ("||" logand)*   ...   mul = cast (("*" | "/" | "%") cast)*  (one rule per level) */
 Node *binary_level(Token **rest, Token *tok, int level) {
@@ -124,10 +139,12 @@ static Node *cast_at(Token **rest, Token *tok) {
 static Node *unary_at(Token **rest, Token *tok);
 Node *unary(Token **rest, Token *tok) {
   /* prefix operators recurse; a postfix expression does not (its parentheses count in assign) */
-  static const char *prefix[] = {"+", "-", "&", "*", "!", "~", "++", "--", "sizeof", "&&", "new", "delete",
-                                 "alignof", "_Alignof", "__alignof__"};
+  static const char *prefix[] = {"+",   "-",      "&",       "*",        "!",
+                                 "~",   "++",     "--",      "sizeof",   "&&",
+                                 "new", "delete", "alignof", "_Alignof", "__alignof__"};
   bool is_prefix = false;
-  for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) is_prefix |= tok_equal(tok, prefix[i]);
+  for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++)
+    is_prefix |= tok_equal(tok, prefix[i]);
   if (!is_prefix) return postfix(rest, tok);
   nest_enter(tok, "expression");
   Node *n = unary_at(rest, tok);
@@ -148,10 +165,12 @@ static Node *unary_at(Token **rest, Token *tok) {
   if (tok_equal(tok, "alignof") || tok_equal(tok, "_Alignof") || tok_equal(tok, "__alignof__")) {
     /* a constant of type size_t, printed as its value (the type is known here, in an instance too) */
     Token *open = tok->next;
-    if (!tok_equal(open, "(") || !is_typename(open->next)) error_tok(tok, "expected '(' and a type name after '%.*s'", tok->len, tok->loc);
+    if (!tok_equal(open, "(") || !is_typename(open->next))
+      error_tok(tok, "expected '(' and a type name after '%.*s'", tok->len, tok->loc);
     Type *ty = typename_(&tok, open->next);
     *rest = skip(tok, ")");
-    if (ty->kind == TY_VOID || ty->kind == TY_FUNC || ty->size < 0) error_tok(open, "invalid application of 'alignof' to an incomplete type '%s'", type_name(ty));
+    if (ty->kind == TY_VOID || ty->kind == TY_FUNC || ty->size < 0)
+      error_tok(open, "invalid application of 'alignof' to an incomplete type '%s'", type_name(ty));
     Node *n = new_num(ty->align, open);
     n->ty = ty_ulong;
     return n;
@@ -171,12 +190,14 @@ static Node *unary_at(Token **rest, Token *tok) {
     if (is_vla(n->cast_ty)) return vla_sizeof(n, n->lhs);
     if (n->cast_ty->kind == TY_VOID || n->cast_ty->kind == TY_FUNC || n->cast_ty->size < 0 ||
         (n->cast_ty->kind == TY_ARRAY && n->cast_ty->array_len < 0))
-      error_tok(n->tok, "invalid application of 'sizeof' to an incomplete type '%s'", type_name(n->cast_ty));
+      error_tok(n->tok, "invalid application of 'sizeof' to an incomplete type '%s'",
+                type_name(n->cast_ty));
     n->ival = n->cast_ty->size;
     n->ty = ty_ulong;
     return n;
   }
-  if (tok_equal(tok, "new") || tok_equal(tok, "delete")) error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
+  if (tok_equal(tok, "new") || tok_equal(tok, "delete"))
+    error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
   return postfix(rest, tok);
 }
 
@@ -197,8 +218,12 @@ Node *postfix(Token **rest, Token *tok) {
     if (tok_equal(tok, ".") || tok_equal(tok, "->")) {
       bool arrow = tok_equal(tok, "->");
       add_type(n);
-      if (!arrow && n->ty->cg_group) { n = cg_method(&tok, n, tok->next); continue; }
-      if (!arrow && n->ty->is_half == 2 && (tok_equal(tok->next, "x") || tok_equal(tok->next, "y"))) {
+      if (!arrow && n->ty->cg_group) {
+        n = cg_method(&tok, n, tok->next);
+        continue;
+      }
+      if (!arrow && n->ty->is_half == 2 &&
+          (tok_equal(tok->next, "x") || tok_equal(tok->next, "y"))) {
         /* h2.x, h2.y (read): the low and high halves */
         Node *c = new_node(ND_CALL, tok->next);
         c->builtin = BI_HALF;
@@ -213,11 +238,13 @@ Node *postfix(Token **rest, Token *tok) {
       }
       Type *st = arrow ? (n->ty->kind == TY_PTR ? n->ty->base : NULL) : n->ty;
       if (!st || st->kind != TY_STRUCT)
-        error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base", type_name(n->ty), arrow ? "pointer to a struct" : "struct");
+        error_tok(tok, "member reference %s type '%s' is not a %s", arrow ? "through" : "base",
+                  type_name(n->ty), arrow ? "pointer to a struct" : "struct");
       if (tok->next->kind != TK_IDENT) error_tok(tok->next, "expected a member name");
       Obj *mf = st->typedef_name && tok_equal(tok->next->next, "(")
-                    ? find_func(fmt("%s::%.*s", st->typedef_name, tok->next->len, tok->next->loc)) : NULL;
-      if (mf && mf->member) {   /* x.f(args): f(&x, args) (a class template's member function) */
+                  ? find_func(fmt("%s::%.*s", st->typedef_name, tok->next->len, tok->next->loc))
+                  : NULL;
+      if (mf && mf->member) { /* x.f(args): f(&x, args) (a class template's member function) */
         Token *name = tok->next;
         Node *call = new_node(ND_CALL, name);
         Node *args = func_args(&tok, name->next->next, call);
@@ -231,19 +258,30 @@ Node *postfix(Token **rest, Token *tok) {
         continue;
       }
       Member *m = find_member(st, tok_text(tok->next));
-      if (!m) error_tok(tok->next, "no member named '%.*s' in '%s'", tok->next->len, tok->next->loc, type_name(st));
+      if (!m)
+        error_tok(tok->next, "no member named '%.*s' in '%s'", tok->next->len, tok->next->loc,
+                  type_name(st));
       Node *mn = new_node(ND_MEMBER, tok);
       mn->lhs = n;
       mn->member = m;
       mn->arrow = arrow;
       mn->ty = m->ty;
-      if (n->ty->qual & Q_CONST || (arrow && st->qual & Q_CONST)) mn->ty = qualified(m->ty, Q_CONST);
+      if (n->ty->qual & Q_CONST || (arrow && st->qual & Q_CONST))
+        mn->ty = qualified(m->ty, Q_CONST);
       n = mn;
       tok = tok->next->next;
       continue;
     }
-    if (tok_equal(tok, "++")) { n = vla_lower(new_unary(ND_POSTINC, n, tok)); tok = tok->next; continue; }
-    if (tok_equal(tok, "--")) { n = vla_lower(new_unary(ND_POSTDEC, n, tok)); tok = tok->next; continue; }
+    if (tok_equal(tok, "++")) {
+      n = vla_lower(new_unary(ND_POSTINC, n, tok));
+      tok = tok->next;
+      continue;
+    }
+    if (tok_equal(tok, "--")) {
+      n = vla_lower(new_unary(ND_POSTDEC, n, tok));
+      tok = tok->next;
+      continue;
+    }
     if (tok_equal(tok, "(")) {
       add_type(n);
       error_tok(tok, "called object is not a function");
@@ -256,31 +294,85 @@ Node *postfix(Token **rest, Token *tok) {
 
 /* ---- builtin functions ---- */
 static const BuiltinDef builtin_defs[] = {
-  {"__syncthreads", BI_SYNCTHREADS, 0}, {"__syncthreads_count", BI_SYNCTHREADS_COUNT, 1},
-  {"__syncthreads_and", BI_SYNCTHREADS_AND, 1}, {"__syncthreads_or", BI_SYNCTHREADS_OR, 1},
-  {"__syncwarp", BI_SYNCWARP, -1}, {"__threadfence", BI_THREADFENCE, 0}, {"__threadfence_block", BI_THREADFENCE_BLOCK, 0},
+  {"__syncthreads", BI_SYNCTHREADS, 0},
+  {"__syncthreads_count", BI_SYNCTHREADS_COUNT, 1},
+  {"__syncthreads_and", BI_SYNCTHREADS_AND, 1},
+  {"__syncthreads_or", BI_SYNCTHREADS_OR, 1},
+  {"__syncwarp", BI_SYNCWARP, -1},
+  {"__threadfence", BI_THREADFENCE, 0},
+  {"__threadfence_block", BI_THREADFENCE_BLOCK, 0},
   {"__threadfence_system", BI_THREADFENCE, 0},
-  {"atomicAdd", BI_ATOMIC_ADD, 2}, {"atomicSub", BI_ATOMIC_SUB, 2}, {"atomicExch", BI_ATOMIC_EXCH, 2},
-  {"atomicMin", BI_ATOMIC_MIN, 2}, {"atomicMax", BI_ATOMIC_MAX, 2}, {"atomicInc", BI_ATOMIC_INC, 2},
-  {"atomicDec", BI_ATOMIC_DEC, 2}, {"atomicCAS", BI_ATOMIC_CAS, 3}, {"atomicAnd", BI_ATOMIC_AND, 2},
-  {"atomicOr", BI_ATOMIC_OR, 2}, {"atomicXor", BI_ATOMIC_XOR, 2},
+  {"atomicAdd", BI_ATOMIC_ADD, 2},
+  {"atomicSub", BI_ATOMIC_SUB, 2},
+  {"atomicExch", BI_ATOMIC_EXCH, 2},
+  {"atomicMin", BI_ATOMIC_MIN, 2},
+  {"atomicMax", BI_ATOMIC_MAX, 2},
+  {"atomicInc", BI_ATOMIC_INC, 2},
+  {"atomicDec", BI_ATOMIC_DEC, 2},
+  {"atomicCAS", BI_ATOMIC_CAS, 3},
+  {"atomicAnd", BI_ATOMIC_AND, 2},
+  {"atomicOr", BI_ATOMIC_OR, 2},
+  {"atomicXor", BI_ATOMIC_XOR, 2},
   /* the _system and _block scopes: one memory and one order in carve's engines, the same operation */
-  {"atomicAdd_system", BI_ATOMIC_ADD, 2}, {"atomicSub_system", BI_ATOMIC_SUB, 2}, {"atomicExch_system", BI_ATOMIC_EXCH, 2}, {"atomicMin_system", BI_ATOMIC_MIN, 2},
-  {"atomicMax_system", BI_ATOMIC_MAX, 2}, {"atomicInc_system", BI_ATOMIC_INC, 2}, {"atomicDec_system", BI_ATOMIC_DEC, 2}, {"atomicCAS_system", BI_ATOMIC_CAS, 3},
-  {"atomicAnd_system", BI_ATOMIC_AND, 2}, {"atomicOr_system", BI_ATOMIC_OR, 2}, {"atomicXor_system", BI_ATOMIC_XOR, 2},
-  {"atomicAdd_block", BI_ATOMIC_ADD, 2}, {"atomicSub_block", BI_ATOMIC_SUB, 2}, {"atomicExch_block", BI_ATOMIC_EXCH, 2}, {"atomicMin_block", BI_ATOMIC_MIN, 2},
-  {"atomicMax_block", BI_ATOMIC_MAX, 2}, {"atomicInc_block", BI_ATOMIC_INC, 2}, {"atomicDec_block", BI_ATOMIC_DEC, 2}, {"atomicCAS_block", BI_ATOMIC_CAS, 3},
-  {"atomicAnd_block", BI_ATOMIC_AND, 2}, {"atomicOr_block", BI_ATOMIC_OR, 2}, {"atomicXor_block", BI_ATOMIC_XOR, 2},
-  {"__shfl_sync", BI_SHFL, -3}, {"__shfl_up_sync", BI_SHFL_UP, -3}, {"__shfl_down_sync", BI_SHFL_DOWN, -3},
-  {"__shfl_xor_sync", BI_SHFL_XOR, -3}, {"__ballot_sync", BI_BALLOT, 2}, {"__any_sync", BI_ANY, 2},
-  {"__all_sync", BI_ALL, 2}, {"__activemask", BI_ACTIVEMASK, 0}, {"__popc", BI_POPC, 1}, {"__popcll", BI_POPCLL, 1},
-  {"__clz", BI_CLZ, 1}, {"__clzll", BI_CLZLL, 1}, {"__ffs", BI_FFS, 1}, {"__ffsll", BI_FFSLL, 1},
-  {"__brev", BI_BREV, 1}, {"__ldg", BI_LDG, 1}, {"min", BI_MIN, 2}, {"max", BI_MAX, 2}, {"umin", BI_MIN, 2},
-  {"umax", BI_MAX, 2}, {"llmin", BI_MIN, 2}, {"llmax", BI_MAX, 2}, {"abs", BI_ABS, 1}, {"labs", BI_ABS, 1},
-  {"printf", BI_PRINTF, -1}, {"clock", BI_CLOCK, 0}, {"clock64", BI_CLOCK, 0}, {"assert", BI_ASSERT, 1},
-  {"__shfl", BI_NONE, 0}, {"__shfl_down", BI_NONE, 0}, {"__shfl_up", BI_NONE, 0}, {"__shfl_xor", BI_NONE, 0},
-  {"__ballot", BI_NONE, 0}, {"__any", BI_NONE, 0}, {"__all", BI_NONE, 0},
-  {"__pipeline_memcpy_async", BI_PIPE_COPY, -3}, {"__pipeline_commit", BI_PIPE_COMMIT, 0},
+  {"atomicAdd_system", BI_ATOMIC_ADD, 2},
+  {"atomicSub_system", BI_ATOMIC_SUB, 2},
+  {"atomicExch_system", BI_ATOMIC_EXCH, 2},
+  {"atomicMin_system", BI_ATOMIC_MIN, 2},
+  {"atomicMax_system", BI_ATOMIC_MAX, 2},
+  {"atomicInc_system", BI_ATOMIC_INC, 2},
+  {"atomicDec_system", BI_ATOMIC_DEC, 2},
+  {"atomicCAS_system", BI_ATOMIC_CAS, 3},
+  {"atomicAnd_system", BI_ATOMIC_AND, 2},
+  {"atomicOr_system", BI_ATOMIC_OR, 2},
+  {"atomicXor_system", BI_ATOMIC_XOR, 2},
+  {"atomicAdd_block", BI_ATOMIC_ADD, 2},
+  {"atomicSub_block", BI_ATOMIC_SUB, 2},
+  {"atomicExch_block", BI_ATOMIC_EXCH, 2},
+  {"atomicMin_block", BI_ATOMIC_MIN, 2},
+  {"atomicMax_block", BI_ATOMIC_MAX, 2},
+  {"atomicInc_block", BI_ATOMIC_INC, 2},
+  {"atomicDec_block", BI_ATOMIC_DEC, 2},
+  {"atomicCAS_block", BI_ATOMIC_CAS, 3},
+  {"atomicAnd_block", BI_ATOMIC_AND, 2},
+  {"atomicOr_block", BI_ATOMIC_OR, 2},
+  {"atomicXor_block", BI_ATOMIC_XOR, 2},
+  {"__shfl_sync", BI_SHFL, -3},
+  {"__shfl_up_sync", BI_SHFL_UP, -3},
+  {"__shfl_down_sync", BI_SHFL_DOWN, -3},
+  {"__shfl_xor_sync", BI_SHFL_XOR, -3},
+  {"__ballot_sync", BI_BALLOT, 2},
+  {"__any_sync", BI_ANY, 2},
+  {"__all_sync", BI_ALL, 2},
+  {"__activemask", BI_ACTIVEMASK, 0},
+  {"__popc", BI_POPC, 1},
+  {"__popcll", BI_POPCLL, 1},
+  {"__clz", BI_CLZ, 1},
+  {"__clzll", BI_CLZLL, 1},
+  {"__ffs", BI_FFS, 1},
+  {"__ffsll", BI_FFSLL, 1},
+  {"__brev", BI_BREV, 1},
+  {"__ldg", BI_LDG, 1},
+  {"min", BI_MIN, 2},
+  {"max", BI_MAX, 2},
+  {"umin", BI_MIN, 2},
+  {"umax", BI_MAX, 2},
+  {"llmin", BI_MIN, 2},
+  {"llmax", BI_MAX, 2},
+  {"abs", BI_ABS, 1},
+  {"labs", BI_ABS, 1},
+  {"printf", BI_PRINTF, -1},
+  {"clock", BI_CLOCK, 0},
+  {"clock64", BI_CLOCK, 0},
+  {"assert", BI_ASSERT, 1},
+  {"__shfl", BI_NONE, 0},
+  {"__shfl_down", BI_NONE, 0},
+  {"__shfl_up", BI_NONE, 0},
+  {"__shfl_xor", BI_NONE, 0},
+  {"__ballot", BI_NONE, 0},
+  {"__any", BI_NONE, 0},
+  {"__all", BI_NONE, 0},
+  {"__pipeline_memcpy_async", BI_PIPE_COPY, -3},
+  {"__pipeline_commit", BI_PIPE_COMMIT, 0},
   {"__pipeline_wait_prior", BI_PIPE_WAIT, 1},
 };
 
@@ -299,7 +391,8 @@ static const MathFn math_fns[] = {
 
 const MathFn *find_math(const char *name, int len) {
   for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++)
-    if ((int)strlen(math_fns[i].name) == len && !memcmp(math_fns[i].name, name, (size_t)len)) return &math_fns[i];
+    if ((int)strlen(math_fns[i].name) == len && !memcmp(math_fns[i].name, name, (size_t)len))
+      return &math_fns[i];
   return NULL;
 }
 
@@ -335,15 +428,21 @@ void coerce_arg(Node **a, Type *ty) {
   tmp.ty = unqual(ty);
   fake->var = &tmp;
   fake->ty = tmp.ty;
-  Node *next = (*a)->next;   /* before add_type: a conversion built around *a may unlink it */
+  Node *next = (*a)->next; /* before add_type: a conversion built around *a may unlink it */
   Node *as = new_binary(ND_ASSIGN, fake, *a, (*a)->tok);
   add_type(as);
   *a = as->rhs;
   (*a)->next = next;
 }
 
-static Node *nth(Node *args, int i) { while (i--) args = args->next; return args; }
-Node **nthp(Node **args, int i) { while (i--) args = &(*args)->next; return args; }
+static Node *nth(Node *args, int i) {
+  while (i--) args = args->next;
+  return args;
+}
+Node **nthp(Node **args, int i) {
+  while (i--) args = &(*args)->next;
+  return args;
+}
 
 static bool atomic_type_ok(Builtin b, Type *t) {
   bool i32 = t->kind == TY_INT, u64 = (t->kind == TY_LLONG || t->kind == TY_LONG) && t->is_unsigned;
@@ -352,8 +451,10 @@ static bool atomic_type_ok(Builtin b, Type *t) {
   case BI_ATOMIC_ADD: return i32 || u64 || t->kind == TY_FLOAT || t->kind == TY_DOUBLE;
   case BI_ATOMIC_SUB: return i32;
   case BI_ATOMIC_EXCH: return i32 || u64 || t->kind == TY_FLOAT;
-  case BI_ATOMIC_MIN: case BI_ATOMIC_MAX: return i32 || u64 || s64;
-  case BI_ATOMIC_INC: case BI_ATOMIC_DEC: return i32 && t->is_unsigned;
+  case BI_ATOMIC_MIN:
+  case BI_ATOMIC_MAX: return i32 || u64 || s64;
+  case BI_ATOMIC_INC:
+  case BI_ATOMIC_DEC: return i32 && t->is_unsigned;
   case BI_ATOMIC_CAS: return i32 || u64 || (t->kind == TY_SHORT && t->is_unsigned);
   default: return i32 || u64;
   }
@@ -368,14 +469,16 @@ static Node *pipeline_copy_call(Token *name, Node *call) {
   for (int i = 0; i < 2; i++) {
     Node *a = nth(call->args, i);
     if (!is_pointer_like(a->ty) || a->ty->base->kind == TY_FUNC)
-      error_tok(a->tok, "argument %d of '__pipeline_memcpy_async' must be a pointer (the %s), not '%s'", i + 1,
-                i ? "global source" : "shared destination", type_name(a->ty));
+      error_tok(a->tok,
+                "argument %d of '__pipeline_memcpy_async' must be a pointer (the %s), not '%s'",
+                i + 1, i ? "global source" : "shared destination", type_name(a->ty));
     coerce_arg(nthp(&call->args, i), pointer_to(i ? qualified(ty_void, Q_CONST) : ty_void));
   }
   for (int i = 2; i < call->nargs; i++) {
     Node *a = nth(call->args, i);
     if (!is_integer(a->ty))
-      error_tok(a->tok, "argument %d of '__pipeline_memcpy_async' must be an integer, not '%s'", i + 1, type_name(a->ty));
+      error_tok(a->tok, "argument %d of '__pipeline_memcpy_async' must be an integer, not '%s'",
+                i + 1, type_name(a->ty));
     coerce_arg(nthp(&call->args, i), ty_ulong);
   }
   call->ty = ty_void;
@@ -385,16 +488,20 @@ static Node *pipeline_copy_call(Token *name, Node *call) {
 Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
   call->builtin = bd->bi;
   if (bd->bi == BI_NONE)
-    error_tok(name, "'%.*s' was removed in CUDA 9; use the _sync variant with a mask", name->len, name->loc);
+    error_tok(name, "'%.*s' was removed in CUDA 9; use the _sync variant with a mask", name->len,
+              name->loc);
   int want = bd->nargs;
   if (want >= 0 && call->nargs != want)
-    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
+    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want,
+              want == 1 ? "" : "s", call->nargs);
   Node *a = call->args;
   switch (bd->bi) {
-  case BI_SYNCTHREADS: case BI_THREADFENCE: case BI_THREADFENCE_BLOCK:
-    call->ty = ty_void;
-    return call;
-  case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR:
+  case BI_SYNCTHREADS:
+  case BI_THREADFENCE:
+  case BI_THREADFENCE_BLOCK: call->ty = ty_void; return call;
+  case BI_SYNCTHREADS_COUNT:
+  case BI_SYNCTHREADS_AND:
+  case BI_SYNCTHREADS_OR:
     coerce_arg(&call->args, ty_int);
     call->ty = ty_int;
     return call;
@@ -403,9 +510,19 @@ Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     if (call->nargs) coerce_arg(&call->args, ty_uint);
     call->ty = ty_void;
     return call;
-  case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_EXCH: case BI_ATOMIC_MIN: case BI_ATOMIC_MAX:
-  case BI_ATOMIC_INC: case BI_ATOMIC_DEC: case BI_ATOMIC_CAS: case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR: {
-    if (a->ty->kind != TY_PTR) error_tok(a->tok, "first argument of '%.*s' must be a pointer", name->len, name->loc);
+  case BI_ATOMIC_ADD:
+  case BI_ATOMIC_SUB:
+  case BI_ATOMIC_EXCH:
+  case BI_ATOMIC_MIN:
+  case BI_ATOMIC_MAX:
+  case BI_ATOMIC_INC:
+  case BI_ATOMIC_DEC:
+  case BI_ATOMIC_CAS:
+  case BI_ATOMIC_AND:
+  case BI_ATOMIC_OR:
+  case BI_ATOMIC_XOR: {
+    if (a->ty->kind != TY_PTR)
+      error_tok(a->tok, "first argument of '%.*s' must be a pointer", name->len, name->loc);
     Type *t = unqual(a->ty->base);
     if (!atomic_type_ok(bd->bi, t))
       error_tok(name, "no '%.*s' for '%s'", name->len, name->loc, type_name(a->ty));
@@ -413,40 +530,60 @@ Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     call->ty = t;
     return call;
   }
-  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: {
-    if (call->nargs != 3 && call->nargs != 4) error_tok(name, "'%.*s' takes 3 or 4 arguments", name->len, name->loc);
+  case BI_SHFL:
+  case BI_SHFL_UP:
+  case BI_SHFL_DOWN:
+  case BI_SHFL_XOR: {
+    if (call->nargs != 3 && call->nargs != 4)
+      error_tok(name, "'%.*s' takes 3 or 4 arguments", name->len, name->loc);
     Type *t = unqual(nth(a, 1)->ty);
-    if (!is_numeric(t)) error_tok(nth(a, 1)->tok, "cannot shuffle a value of type '%s'", type_name(t));
-    if (t->size < 4 && !t->is_half) { t = ty_int; coerce_arg(nthp(&call->args, 1), t); }   /* a __half moves as its bits */
+    if (!is_numeric(t))
+      error_tok(nth(a, 1)->tok, "cannot shuffle a value of type '%s'", type_name(t));
+    if (t->size < 4 && !t->is_half) {
+      t = ty_int;
+      coerce_arg(nthp(&call->args, 1), t);
+    } /* a __half moves as its bits */
     coerce_arg(&call->args, ty_uint);
     coerce_arg(nthp(&call->args, 2), bd->bi == BI_SHFL || bd->bi == BI_SHFL_XOR ? ty_int : ty_uint);
     if (call->nargs == 4) coerce_arg(nthp(&call->args, 3), ty_int);
     call->ty = t;
     return call;
   }
-  case BI_BALLOT: case BI_ANY: case BI_ALL:
+  case BI_BALLOT:
+  case BI_ANY:
+  case BI_ALL:
     coerce_arg(&call->args, ty_uint);
     coerce_arg(nthp(&call->args, 1), ty_int);
     call->ty = bd->bi == BI_BALLOT ? ty_uint : ty_int;
     return call;
   case BI_ACTIVEMASK: call->ty = ty_uint; return call;
-  case BI_POPC: case BI_CLZ: case BI_FFS: case BI_BREV:
+  case BI_POPC:
+  case BI_CLZ:
+  case BI_FFS:
+  case BI_BREV:
     coerce_arg(&call->args, bd->bi == BI_POPC || bd->bi == BI_BREV ? ty_uint : ty_int);
     call->ty = bd->bi == BI_BREV ? ty_uint : ty_int;
     return call;
-  case BI_POPCLL: case BI_CLZLL: case BI_FFSLL:
+  case BI_POPCLL:
+  case BI_CLZLL:
+  case BI_FFSLL:
     coerce_arg(&call->args, bd->bi == BI_POPCLL ? ty_ullong : ty_llong);
     call->ty = ty_int;
     return call;
   case BI_LDG:
-    if (a->ty->kind != TY_PTR || !is_scalar(a->ty->base) )
-      if (!(a->ty->kind == TY_PTR && a->ty->base->is_vector)) error_tok(a->tok, "'__ldg' needs a pointer to a scalar or vector type");
+    if (a->ty->kind != TY_PTR || !is_scalar(a->ty->base))
+      if (!(a->ty->kind == TY_PTR && a->ty->base->is_vector))
+        error_tok(a->tok, "'__ldg' needs a pointer to a scalar or vector type");
     call->ty = unqual(a->ty->base);
     return call;
-  case BI_MIN: case BI_MAX: {
+  case BI_MIN:
+  case BI_MAX: {
     Node *b = a->next;
-    if (!is_numeric(a->ty) || !is_numeric(b->ty)) error_tok(name, "invalid arguments to '%.*s'", name->len, name->loc);
-    Type *t = a->ty->is_half || b->ty->is_half ? ty_float : common_type(a->ty, b->ty);   /* a __half: as a float */
+    if (!is_numeric(a->ty) || !is_numeric(b->ty))
+      error_tok(name, "invalid arguments to '%.*s'", name->len, name->loc);
+    Type *t = a->ty->is_half || b->ty->is_half
+                ? ty_float
+                : common_type(a->ty, b->ty); /* a __half: as a float */
     coerce_arg(&call->args, t);
     coerce_arg(nthp(&call->args, 1), t);
     call->ty = t;
@@ -457,7 +594,8 @@ Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     a = call->args;
     if (is_flonum(a->ty)) {
       call->builtin = BI_MATH;
-      call->math = find_math(a->ty->kind == TY_FLOAT ? "fabsf" : "fabs", a->ty->kind == TY_FLOAT ? 5 : 4);
+      call->math =
+        find_math(a->ty->kind == TY_FLOAT ? "fabsf" : "fabs", a->ty->kind == TY_FLOAT ? 5 : 4);
       call->ty = a->ty->kind == TY_FLOAT ? ty_float : ty_double;
       return call;
     }
@@ -466,16 +604,20 @@ Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
     coerce_arg(&call->args, call->ty);
     return call;
   case BI_PRINTF:
-    if (call->nargs < 1 || a->kind != ND_STR) error_tok(name, "printf needs a string literal format");
+    if (call->nargs < 1 || a->kind != ND_STR)
+      error_tok(name, "printf needs a string literal format");
     for (Node *x = a->next; x; x = x->next)
-      if (!is_scalar(x->ty) && x->ty->kind != TY_ARRAY) error_tok(x->tok, "printf argument must be a scalar");
+      if (!is_scalar(x->ty) && x->ty->kind != TY_ARRAY)
+        error_tok(x->tok, "printf argument must be a scalar");
     call->ty = ty_int;
     return call;
   case BI_CLOCK: call->ty = ty_llong; return call;
   case BI_PIPE_COPY: return pipeline_copy_call(name, call);
   case BI_PIPE_COMMIT: call->ty = ty_void; return call;
   case BI_PIPE_WAIT:
-    if (!is_integer(a->ty)) error_tok(a->tok, "argument of '__pipeline_wait_prior' must be an integer, not '%s'", type_name(a->ty));
+    if (!is_integer(a->ty))
+      error_tok(a->tok, "argument of '__pipeline_wait_prior' must be an integer, not '%s'",
+                type_name(a->ty));
     coerce_arg(&call->args, ty_ulong);
     call->ty = ty_void;
     return call;
@@ -505,40 +647,78 @@ Node *builtin_call(Token *name, const BuiltinDef *bd, Node *call) {
 
 /* cuda_fp16.h's intrinsics: the operation and its signature (arguments, then the result):
  * f float, i int, h __half, H __half2, b bool */
-typedef struct { const char *name; HalfOp op; const char *sig; } HalfFn;
+typedef struct {
+  const char *name;
+  HalfOp op;
+  const char *sig;
+} HalfFn;
 static const HalfFn half_fns[] = {
-  {"__float2half", HOP_F2H, "f>h"}, {"__float2half_rn", HOP_F2H, "f>h"}, {"__half2float", HOP_H2F, "h>f"},
-  {"__int2half_rn", HOP_I2H, "i>h"}, {"__half2int_rz", HOP_H2I, "h>i"},
-  {"__hadd", HOP_ADD, "hh>h"}, {"__hsub", HOP_SUB, "hh>h"}, {"__hmul", HOP_MUL, "hh>h"}, {"__hdiv", HOP_DIV, "hh>h"},
-  {"__hfma", HOP_FMA, "hhh>h"}, {"__hneg", HOP_NEG, "h>h"}, {"__habs", HOP_ABS, "h>h"}, {"__hmin", HOP_MIN, "hh>h"},
-  {"__hmax", HOP_MAX, "hh>h"}, {"hsqrt", HOP_SQRT, "h>h"}, {"hexp", HOP_EXP, "h>h"}, {"hlog", HOP_LOG, "h>h"},
-  {"hrcp", HOP_RCP, "h>h"}, {"__heq", HOP_EQ, "hh>b"}, {"__hne", HOP_NE, "hh>b"}, {"__hlt", HOP_LT, "hh>b"},
-  {"__hle", HOP_LE, "hh>b"}, {"__hgt", HOP_GT, "hh>b"}, {"__hge", HOP_GE, "hh>b"},
-  {"__hadd2", HOP_ADD2, "HH>H"}, {"__hsub2", HOP_SUB2, "HH>H"}, {"__hmul2", HOP_MUL2, "HH>H"},
-  {"__hfma2", HOP_FMA2, "HHH>H"}, {"__hneg2", HOP_NEG2, "H>H"}, {"__float2half2_rn", HOP_F2H2, "f>H"},
-  {"__floats2half2_rn", HOP_FLOATS2H2, "ff>H"}, {"__halves2half2", HOP_HALVES2H2, "hh>H"},
-  {"make_half2", HOP_HALVES2H2, "hh>H"}, {"__low2half", HOP_LOW, "H>h"}, {"__high2half", HOP_HIGH, "H>h"},
-  {"__low2float", HOP_LOWF, "H>f"}, {"__high2float", HOP_HIGHF, "H>f"}, {"__half22float2", HOP_H22F2, "H>F"},
+  {"__float2half", HOP_F2H, "f>h"},
+  {"__float2half_rn", HOP_F2H, "f>h"},
+  {"__half2float", HOP_H2F, "h>f"},
+  {"__int2half_rn", HOP_I2H, "i>h"},
+  {"__half2int_rz", HOP_H2I, "h>i"},
+  {"__hadd", HOP_ADD, "hh>h"},
+  {"__hsub", HOP_SUB, "hh>h"},
+  {"__hmul", HOP_MUL, "hh>h"},
+  {"__hdiv", HOP_DIV, "hh>h"},
+  {"__hfma", HOP_FMA, "hhh>h"},
+  {"__hneg", HOP_NEG, "h>h"},
+  {"__habs", HOP_ABS, "h>h"},
+  {"__hmin", HOP_MIN, "hh>h"},
+  {"__hmax", HOP_MAX, "hh>h"},
+  {"hsqrt", HOP_SQRT, "h>h"},
+  {"hexp", HOP_EXP, "h>h"},
+  {"hlog", HOP_LOG, "h>h"},
+  {"hrcp", HOP_RCP, "h>h"},
+  {"__heq", HOP_EQ, "hh>b"},
+  {"__hne", HOP_NE, "hh>b"},
+  {"__hlt", HOP_LT, "hh>b"},
+  {"__hle", HOP_LE, "hh>b"},
+  {"__hgt", HOP_GT, "hh>b"},
+  {"__hge", HOP_GE, "hh>b"},
+  {"__hadd2", HOP_ADD2, "HH>H"},
+  {"__hsub2", HOP_SUB2, "HH>H"},
+  {"__hmul2", HOP_MUL2, "HH>H"},
+  {"__hfma2", HOP_FMA2, "HHH>H"},
+  {"__hneg2", HOP_NEG2, "H>H"},
+  {"__float2half2_rn", HOP_F2H2, "f>H"},
+  {"__floats2half2_rn", HOP_FLOATS2H2, "ff>H"},
+  {"__halves2half2", HOP_HALVES2H2, "hh>H"},
+  {"make_half2", HOP_HALVES2H2, "hh>H"},
+  {"__low2half", HOP_LOW, "H>h"},
+  {"__high2half", HOP_HIGH, "H>h"},
+  {"__low2float", HOP_LOWF, "H>f"},
+  {"__high2float", HOP_HIGHF, "H>f"},
+  {"__half22float2", HOP_H22F2, "H>F"},
 };
 
-Type *half_type(int which) { return which == 1 ? builtin_typedef("__half", 6) : builtin_typedef("__half2", 7); }
+Type *half_type(int which) {
+  return which == 1 ? builtin_typedef("__half", 6) : builtin_typedef("__half2", 7);
+}
 
 static Node *half_intrinsic(Token *name, const HalfFn *h, Node *call) {
   int want = (int)(strchr(h->sig, '>') - h->sig);
   if (call->nargs != want)
-    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
+    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want,
+              want == 1 ? "" : "s", call->nargs);
   for (int i = 0; i < want; i++) {
     char c = h->sig[i];
     Node *a = nth(call->args, i);
     Type *t = c == 'f' ? ty_float : c == 'i' ? ty_int : half_type(c == 'h' ? 1 : 2);
     if (c == 'h' || c == 'H' ? a->ty->is_half != t->is_half : !is_numeric(a->ty) || a->ty->is_half)
-      error_tok(a->tok, "argument %d of '%.*s' must be '%s', not '%s'", i + 1, name->len, name->loc, type_name(t), type_name(a->ty));
+      error_tok(a->tok, "argument %d of '%.*s' must be '%s', not '%s'", i + 1, name->len, name->loc,
+                type_name(t), type_name(a->ty));
     coerce_arg(nthp(&call->args, i), t);
   }
   char r = h->sig[want + 1];
   call->builtin = BI_HALF;
   call->ival = h->op;
-  call->ty = r == 'f' ? ty_float : r == 'i' ? ty_int : r == 'b' ? ty_bool : r == 'F' ? vector_type("float2") : half_type(r == 'h' ? 1 : 2);
+  call->ty = r == 'f'   ? ty_float
+             : r == 'i' ? ty_int
+             : r == 'b' ? ty_bool
+             : r == 'F' ? vector_type("float2")
+                        : half_type(r == 'h' ? 1 : 2);
   return call;
 }
 
@@ -548,10 +728,13 @@ Node *half2_ctor(Token *name, Node *call) {
   for (int i = 0; i < call->nargs; i++) {
     Node **a = nthp(&call->args, i);
     add_type(*a);
-    if (!(*a)->ty->is_half && !is_numeric((*a)->ty)) error_tok((*a)->tok, "a __half2 is constructed from two __half values, not '%s'", type_name((*a)->ty));
+    if (!(*a)->ty->is_half && !is_numeric((*a)->ty))
+      error_tok((*a)->tok, "a __half2 is constructed from two __half values, not '%s'",
+                type_name((*a)->ty));
     if ((*a)->ty->is_half == 1) continue;
     coerce_arg(a, half_type(1));
-    if ((*a)->kind == ND_CALL && (*a)->builtin == BI_HALF && ((*a)->ival == HOP_F2H || (*a)->ival == HOP_I2H)) {
+    if ((*a)->kind == ND_CALL && (*a)->builtin == BI_HALF &&
+        ((*a)->ival == HOP_F2H || (*a)->ival == HOP_I2H)) {
       /* written out in the print (nvcc's __halves2half2 takes __half, as carve's does) */
       Token *t = arena_alloc(sizeof(Token));
       *t = *(*a)->tok;
@@ -577,9 +760,14 @@ Node *make_vector_call(Token *name, Type *vt, Node *call) {
     /* dim3(x) and dim3(x, y): the rest are 1 */
     Node **pp = &call->args;
     while (*pp) pp = &(*pp)->next;
-    for (; call->nargs < 3; call->nargs++) { *pp = new_num(1, tnum_token(name, 1)); (*pp)->ty = ty_uint; pp = &(*pp)->next; }
+    for (; call->nargs < 3; call->nargs++) {
+      *pp = new_num(1, tnum_token(name, 1));
+      (*pp)->ty = ty_uint;
+      pp = &(*pp)->next;
+    }
   }
-  if (call->nargs != n) error_tok(name, "'%.*s' takes %d arguments, %d given", name->len, name->loc, n, call->nargs);
+  if (call->nargs != n)
+    error_tok(name, "'%.*s' takes %d arguments, %d given", name->len, name->loc, n, call->nargs);
   for (int i = 0; i < n; i++) {
     Node *a = nth(call->args, i);
     if (!is_numeric(a->ty)) error_tok(a->tok, "invalid argument of type '%s'", type_name(a->ty));
@@ -593,7 +781,8 @@ Node *make_vector_call(Token *name, Type *vt, Node *call) {
 /* nvcc --use_fast_math (main.c defines __CARVE_FAST_MATH__): the single-precision functions
  * with an intrinsic are the intrinsic (CUDA C++ Programming Guide, "Intrinsic Functions") */
 static const MathFn *fast_math(const MathFn *mf) {
-  static const char *fns[] = {"expf", "exp10f", "logf", "log2f", "log10f", "sinf", "cosf", "tanf", "powf"};
+  static const char *fns[] = {"expf", "exp10f", "logf", "log2f", "log10f",
+                              "sinf", "cosf",   "tanf", "powf"};
   int64_t on;
   if (!pp_macro_value("__CARVE_FAST_MATH__", &on)) return mf;
   for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
@@ -619,10 +808,12 @@ static Node *math_call(Token *name, const MathFn *mf, Node *call) {
   int want = 0;
   while (want < 3 && mf->args[want] != '_') want++;
   if (call->nargs != want)
-    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want, want == 1 ? "" : "s", call->nargs);
+    error_tok(name, "'%.*s' takes %d argument%s, %d given", name->len, name->loc, want,
+              want == 1 ? "" : "s", call->nargs);
   for (int i = 0; i < want; i++) {
     Node *a = nth(call->args, i);
-    if (!is_numeric(a->ty)) error_tok(a->tok, "invalid argument of type '%s' to '%s'", type_name(a->ty), mf->name);
+    if (!is_numeric(a->ty))
+      error_tok(a->tok, "invalid argument of type '%s' to '%s'", type_name(a->ty), mf->name);
     coerce_arg(nthp(&call->args, i), math_type(mf->args[i]));
   }
   call->builtin = BI_MATH;
@@ -637,11 +828,13 @@ static Node *sincos_call(Token *name, Node *call, bool is_float) {
   coerce_arg(&call->args, t);
   for (int i = 1; i < 3; i++) {
     Node *a = nth(call->args, i);
-    if (a->ty->kind != TY_PTR || a->ty->base->kind != t->kind) error_tok(a->tok, "argument %d of '%.*s' must be '%s *'", i + 1, name->len, name->loc, type_name(t));
+    if (a->ty->kind != TY_PTR || a->ty->base->kind != t->kind)
+      error_tok(a->tok, "argument %d of '%.*s' must be '%s *'", i + 1, name->len, name->loc,
+                type_name(t));
   }
   call->builtin = BI_MATH;
   call->math = find_math(is_float ? "sinf" : "sin", is_float ? 4 : 3);
-  call->ival = 1;   /* marks sincos: stores sin and cos through the pointers */
+  call->ival = 1; /* marks sincos: stores sin and cos through the pointers */
   call->ty = ty_void;
   return call;
 }
@@ -652,7 +845,8 @@ static Token *std_name(Token *name) {
   static const char *prefixes[] = {"::", "std::", "cuda::std::"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
     int n = (int)strlen(prefixes[i]);
-    if (name->len > n && !strncmp(name->loc, prefixes[i], (size_t)n) && !memchr(name->loc + n, ':', (size_t)(name->len - n))) {
+    if (name->len > n && !strncmp(name->loc, prefixes[i], (size_t)n) &&
+        !memchr(name->loc + n, ':', (size_t)(name->len - n))) {
       Token *t = arena_alloc(sizeof(Token));
       *t = *name;
       t->origin = name;
@@ -683,19 +877,25 @@ void fill_defaults(Node *call, Type *ft) {
 }
 
 Node *user_call(Token *name, Node *call, Obj *fn) {
-  if (fn->is_kernel) error_tok(name, "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
+  if (fn->is_kernel)
+    error_tok(
+      name,
+      "a __global__ function cannot be called from device code here (dynamic parallelism is not supported)");
   call->fn = fn;
   Type *ft = fn->ty;
   fill_defaults(call, ft);
   int np = 0;
   for (Type *p = ft->params; p; p = p->next) np++;
   if (call->nargs < np || (call->nargs > np && !ft->is_variadic))
-    error_tok(name, "too %s arguments to function call, expected %d, have %d", call->nargs < np ? "few" : "many", np, call->nargs);
+    error_tok(name, "too %s arguments to function call, expected %d, have %d",
+              call->nargs < np ? "few" : "many", np, call->nargs);
   int i = 0;
   for (Type *p = ft->params; p; p = p->next, i++) {
     Node **a = nthp(&call->args, i);
-    if (p->is_ref && p->kind == TY_PTR) {   /* T&: the argument's address */
-      if (!lvalue_node(*a)) error_tok((*a)->tok, "argument %d of '%s' is a reference: it needs an lvalue", i + 1, fn->name);
+    if (p->is_ref && p->kind == TY_PTR) { /* T&: the argument's address */
+      if (!lvalue_node(*a))
+        error_tok((*a)->tok, "argument %d of '%s' is a reference: it needs an lvalue", i + 1,
+                  fn->name);
       Node *next = (*a)->next;
       Node *addr = new_unary(ND_ADDR, *a, (*a)->tok);
       addr->implicit = true;
@@ -716,25 +916,28 @@ Node *funcall(Token **rest, Token *tok) {
   Node *call = new_node(ND_CALL, tok);
   call->args = func_args(rest, tok->next->next, call);
   VarScope *vs = find_var(name);
-  if (!vs && in_host_fn() && tok_equal(name, "printf")) vs = find_var_n("__carve_printf", 14);   /* the host's, not the device builtin */
+  if (!vs && in_host_fn() && tok_equal(name, "printf"))
+    vs = find_var_n("__carve_printf", 14); /* the host's, not the device builtin */
   if (vs && vs->var && vs->var->sc == SC_FUNC) {
     Obj *fn = vs->var;
-    for (int i = fn->ncaptures - 1; i >= 0; i--) {   /* a lambda: its captures first, by reference */
+    for (int i = fn->ncaptures - 1; i >= 0; i--) { /* a lambda: its captures first, by reference */
       Node *c = new_var(fn->captures[i], name);
       c->next = call->args;
       call->args = c;
       call->nargs++;
     }
     Obj *lib = fn->is_host && !fn->is_device && !in_host_fn() ? device_lib_function(name) : NULL;
-    if (lib) return user_call(name, call, lib);   /* memcpy in device code: the device library's */
+    if (lib) return user_call(name, call, lib); /* memcpy in device code: the device library's */
     if (fn->is_host && !fn->is_device && !in_host_fn())
-      error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
+      error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__",
+                name->len, name->loc);
     if (fn->is_host_lib) symbol_arg(fn, call);
     return user_call(name, call, fn);
   }
-  if (vs && vs->var) error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
+  if (vs && vs->var)
+    error_tok(name, "called object '%.*s' is not a function", name->len, name->loc);
   Token *qualified_name = name;
-  name = call->tok = std_name(name);   /* printed as the plain name: nvcc needs no <cmath> */
+  name = call->tok = std_name(name); /* printed as the plain name: nvcc needs no <cmath> */
   for (size_t i = 0; i < sizeof half_fns / sizeof *half_fns; i++)
     if (tok_equal(name, half_fns[i].name)) return half_intrinsic(name, &half_fns[i], call);
   for (size_t i = 0; i < sizeof builtin_defs / sizeof *builtin_defs; i++)
@@ -743,7 +946,8 @@ Node *funcall(Token **rest, Token *tok) {
     Type *vt = vector_type(arena_strndup(name->loc + 5, (size_t)name->len - 5));
     if (vt) return make_vector_call(name, vt, call);
   }
-  if (tok_equal(name, "sincosf") || tok_equal(name, "__sincosf")) return sincos_call(name, call, true);
+  if (tok_equal(name, "sincosf") || tok_equal(name, "__sincosf"))
+    return sincos_call(name, call, true);
   if (tok_equal(name, "sincos")) return sincos_call(name, call, false);
   const MathFn *mf = find_math(name->loc, name->len);
   if (mf) return math_call(name, mf, call);
@@ -752,12 +956,16 @@ Node *funcall(Token **rest, Token *tok) {
     Node *a1 = call->nargs == 2 ? call->args->next : NULL;
     bool u = a1 && a1->ty && is_integer(a1->ty) && a1->ty->is_unsigned && a1->ty->size == 4;
     Node *c = user_call(name, call, lib);
-    return u ? typed_cast(c, ty_uint) : c;   /* the unsigned overload: the same bits, its type */
+    return u ? typed_cast(c, ty_uint) : c; /* the unsigned overload: the same bits, its type */
   }
   name = qualified_name;
   if (is_host_func(name))
-    error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__", name->len, name->loc);
+    error_tok(name, "calling a __host__ function '%.*s' from device code; declare it __device__",
+              name->len, name->loc);
   if (in_host_fn())
-    error_tok(name, "unknown function '%.*s': the file does not declare it and carve's host runtime does not provide it", name->len, name->loc);
+    error_tok(
+      name,
+      "unknown function '%.*s': the file does not declare it and carve's host runtime does not provide it",
+      name->len, name->loc);
   error_tok(name, "use of undeclared function '%.*s'", name->len, name->loc);
 }

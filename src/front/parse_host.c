@@ -18,7 +18,10 @@
  * keeps nvcc's rule: no variable-length arrays. */
 
 /* before each top-level declaration: no declarator of an unwound one is still open */
-void vla_decl_reset(void) { ps.vla_param_head = NULL; ps.vla_host_decl = false; }
+void vla_decl_reset(void) {
+  ps.vla_param_head = NULL;
+  ps.vla_host_decl = false;
+}
 /* no VLA state outlives a parse (its types live in that program's arena) */
 void vla_reset(void) {
   ps.vlas = NULL;
@@ -58,8 +61,11 @@ Node *typed_cast(Node *e, Type *ty) {
   return c;
 }
 
-static Node *ulong_num(int64_t v, Token *tok) { Node *n = new_num(v, tok); n->ty = ty_ulong; return n; }
-
+static Node *ulong_num(int64_t v, Token *tok) {
+  Node *n = new_num(v, tok);
+  n->ty = ty_ulong;
+  return n;
+}
 
 /* a call of the host runtime's `fn` located at `at` (where a fault is reported) */
 static Node *runtime_call(const char *fn, Token *at, Node *a, Node *b) {
@@ -75,8 +81,9 @@ static Node *runtime_call(const char *fn, Token *at, Node *a, Node *b) {
 static bool side_effect(Node *n, void *ctx) {
   bool *found = ctx;
   bool runtime = n->kind == ND_CALL && n->fn && !strncmp(n->fn->name, "__carve_vla_", 12);
-  if ((n->kind == ND_CALL && !runtime) || n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC ||
-      n->kind == ND_PREDEC || n->kind == ND_POSTINC || n->kind == ND_POSTDEC)
+  if ((n->kind == ND_CALL && !runtime) || n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP ||
+      n->kind == ND_PREINC || n->kind == ND_PREDEC || n->kind == ND_POSTINC ||
+      n->kind == ND_POSTDEC)
     *found = true;
   return !*found;
 }
@@ -91,10 +98,14 @@ static Node *vla_size(Type *t, Token *at) {
   if (!is_vla(t)) return ulong_num(t->size, at);
   Vla *v = vla_of(t);
   if (v && v->size) return new_var(v->size, at);
-  if (!v || !v->len) error_tok(at, "unsupported: the size of this variable-length array type is not known here");
+  if (!v || !v->len)
+    error_tok(at, "unsupported: the size of this variable-length array type is not known here");
   if (has_side_effect(v->len))
-    error_tok(v->len_tok, "unsupported: a side effect in the size of a variable-length array in a type name (it would be evaluated at every use)");
-  return runtime_call("__carve_vla_size", v->len_tok, typed_cast(clone_node(v->len), ty_long), vla_size(t->base, at));
+    error_tok(
+      v->len_tok,
+      "unsupported: a side effect in the size of a variable-length array in a type name (it would be evaluated at every use)");
+  return runtime_call("__carve_vla_size", v->len_tok, typed_cast(clone_node(v->len), ty_long),
+                      vla_size(t->base, at));
 }
 
 static Node *decl_node(Obj *v, Node *init, Token *tok) {
@@ -149,7 +160,8 @@ Node *vla_local(Type *ty, Token *name, Token *tok) {
 
 /* p + i rows (p a pointer to rows or an array of them), as a pointer to row */
 static Node *vla_offset(Node *p, Node *i, bool sub, Type *row, Token *tok) {
-  Node *bytes = new_binary(ND_MUL, typed_cast(i, ty_long), typed_cast(vla_size(row, tok), ty_long), tok);
+  Node *bytes =
+    new_binary(ND_MUL, typed_cast(i, ty_long), typed_cast(vla_size(row, tok), ty_long), tok);
   Node *sum = new_binary(sub ? ND_SUB : ND_ADD, typed_cast(p, pointer_to(ty_char)), bytes, tok);
   add_type(sum);
   return typed_cast(sum, pointer_to(row));
@@ -163,11 +175,17 @@ static Type *vla_row(Node *n) {
 /* target op= step, ++target, target++ on a pointer to rows: an assignment (target is written
  * twice in the lowered form, so it must be free of side effects) */
 static Node *vla_step(Node *n, Node *target, Node *step, bool sub, Type *row) {
-  if (has_side_effect(target)) error_tok(n->tok, "unsupported: '%.*s' on a pointer to a variable-length array whose target has side effects", n->tok->len, n->tok->loc);
-  Node *set = new_binary(ND_ASSIGN, target, vla_offset(clone_node(target), step, sub, row, n->tok), n->tok);
+  if (has_side_effect(target))
+    error_tok(
+      n->tok,
+      "unsupported: '%.*s' on a pointer to a variable-length array whose target has side effects",
+      n->tok->len, n->tok->loc);
+  Node *set =
+    new_binary(ND_ASSIGN, target, vla_offset(clone_node(target), step, sub, row, n->tok), n->tok);
   add_type(set);
   if (n->kind != ND_POSTINC && n->kind != ND_POSTDEC) return set;
-  Node *old = new_binary(ND_COMMA, set, vla_offset(clone_node(target), new_num(1, n->tok), !sub, row, n->tok), n->tok);
+  Node *old = new_binary(
+    ND_COMMA, set, vla_offset(clone_node(target), new_num(1, n->tok), !sub, row, n->tok), n->tok);
   add_type(old);
   return old;
 }
@@ -179,39 +197,50 @@ Node *vla_lower(Node *n) {
   Type *row;
   switch (n->kind) {
   case ND_INDEX: {
-    if (!vla_row(n->lhs) && vla_row(n->rhs)) { Node *t = n->lhs; n->lhs = n->rhs; n->rhs = t; }
+    if (!vla_row(n->lhs) && vla_row(n->rhs)) {
+      Node *t = n->lhs;
+      n->lhs = n->rhs;
+      n->rhs = t;
+    }
     if (!(row = vla_row(n->lhs))) return n;
     add_type(n->rhs);
-    if (!is_integer(n->rhs->ty)) error_tok(n->rhs->tok, "array subscript is not an integer ('%s')", type_name(n->rhs->ty));
+    if (!is_integer(n->rhs->ty))
+      error_tok(n->rhs->tok, "array subscript is not an integer ('%s')", type_name(n->rhs->ty));
     Node *d = new_unary(ND_DEREF, vla_offset(n->lhs, n->rhs, false, row, tok), tok);
     d->end_tok = n->end_tok;
     add_type(d);
     return d;
   }
-  case ND_ADD: case ND_SUB: {
+  case ND_ADD:
+  case ND_SUB: {
     bool sub = n->kind == ND_SUB;
     Type *l = vla_row(n->lhs), *r = vla_row(n->rhs);
     if (!l && !r) return n;
-    if (l && r && sub) {   /* rows between two pointers */
-      Node *d = new_binary(ND_SUB, typed_cast(n->lhs, pointer_to(ty_char)), typed_cast(n->rhs, pointer_to(ty_char)), tok);
+    if (l && r && sub) { /* rows between two pointers */
+      Node *d = new_binary(ND_SUB, typed_cast(n->lhs, pointer_to(ty_char)),
+                           typed_cast(n->rhs, pointer_to(ty_char)), tok);
       Node *q = new_binary(ND_DIV, d, typed_cast(vla_size(l, tok), ty_long), tok);
       add_type(q);
       return q;
     }
     if (l && is_integer(n->rhs->ty)) return vla_offset(n->lhs, n->rhs, sub, l, tok);
     if (r && !sub && is_integer(n->lhs->ty)) return vla_offset(n->rhs, n->lhs, false, r, tok);
-    return n;   /* type.c says what is wrong */
+    return n; /* type.c says what is wrong */
   }
   case ND_ASSIGN_OP:
-    if ((n->op != ND_ADD && n->op != ND_SUB) || !(row = vla_row(n->lhs)) || n->lhs->ty->kind != TY_PTR) return n;
+    if ((n->op != ND_ADD && n->op != ND_SUB) || !(row = vla_row(n->lhs)) ||
+        n->lhs->ty->kind != TY_PTR)
+      return n;
     add_type(n->rhs);
     if (!is_integer(n->rhs->ty)) return n;
     return vla_step(n, n->lhs, n->rhs, n->op == ND_SUB, row);
-  case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC:
     if (!(row = vla_row(n->lhs)) || n->lhs->ty->kind != TY_PTR) return n;
     return vla_step(n, n->lhs, new_num(1, tok), n->kind == ND_PREDEC || n->kind == ND_POSTDEC, row);
-  default:
-    return n;
+  default: return n;
   }
 }
 
@@ -230,7 +259,8 @@ Node *vla_sizeof(Node *n, Node *e) {
 Node *param_dim(Token **rest, Token *tok) {
   enter_scope();
   for (Type *p = ps.vla_param_head->next; p; p = p->next)
-    if (p->name) push_scope(tok_text(p->name))->var = new_obj(tok_text(p->name), p, p->name, SC_PARAM);
+    if (p->name)
+      push_scope(tok_text(p->name))->var = new_obj(tok_text(p->name), p, p->name, SC_PARAM);
   Node *e = conditional(rest, tok);
   add_type(e);
   leave_scope();
@@ -242,8 +272,11 @@ void vla_param_counts(Type *p, bool host) {
   for (Type *t = p; t && (t->kind == TY_PTR || t->kind == TY_ARRAY); t = t->base) {
     Vla *v = is_vla(t) ? vla_of(t) : NULL;
     if (!v || v->len) continue;
-    if (!host) error_tok(v->len_tok ? v->len_tok : p->name, "array size is not an integer constant (variable-length arrays are not CUDA)");
-    if (!v->len_tok) error_tok(p->name, "'[*]' is allowed in a function prototype only, not in its definition");
+    if (!host)
+      error_tok(v->len_tok ? v->len_tok : p->name,
+                "array size is not an integer constant (variable-length arrays are not CUDA)");
+    if (!v->len_tok)
+      error_tok(p->name, "'[*]' is allowed in a function prototype only, not in its definition");
     Token *end;
     v->len = conditional(&end, v->len_tok);
     add_type(v->len);
@@ -258,7 +291,10 @@ void vla_function_start(Type *fnty) {
   for (Type *p = fnty->params; p; p = p->next) vla_materialize(p, p->name, &ps.vla_fn.tail);
 }
 
-typedef struct { Node **v; int n; } NodeList;
+typedef struct {
+  Node **v;
+  int n;
+} NodeList;
 static bool find_return(Node *n, void *ctx) {
   NodeList *l = ctx;
   if (n->kind != ND_RETURN) return true;
@@ -289,7 +325,8 @@ void vla_function_end(Node *body) {
     NodeList rets = {0};
     walk(body->stmts, find_return, NULL, &rets);
     for (int i = 0; i < rets.n; i++) {
-      Node *r = rets.v[i], *ret = new_node(ND_RETURN, r->tok), *frees = vla_frees(r->tok), *last = frees;
+      Node *r = rets.v[i], *ret = new_node(ND_RETURN, r->tok), *frees = vla_frees(r->tok),
+           *last = frees;
       while (last->next) last = last->next;
       last->next = ret;
       if (r->lhs) {
@@ -409,11 +446,15 @@ bool in_host_fn(void) { return ps.cur_fn && ps.cur_fn->is_host && !ps.cur_fn->is
 /* cudaMemcpyToSymbol(sym, ...) takes the variable itself (a C++ reference in CUDA's headers):
  * a scalar or struct __constant__/__device__ variable is passed by its address, as an array is */
 void symbol_arg(Obj *fn, Node *call) {
-  int i = !strcmp(fn->name, "cudaMemcpyToSymbol") ? 0 : !strcmp(fn->name, "cudaMemcpyFromSymbol") ? 1 : -1;
+  int i = !strcmp(fn->name, "cudaMemcpyToSymbol")     ? 0
+          : !strcmp(fn->name, "cudaMemcpyFromSymbol") ? 1
+                                                      : -1;
   if (i < 0 || call->nargs <= i) return;
   Node **a = nthp(&call->args, i);
   Node *v = *a;
-  if (v->kind != ND_VAR || (v->var->sc != SC_CONSTANT && v->var->sc != SC_DEVICE_GLOBAL) || v->ty->kind == TY_ARRAY) return;
+  if (v->kind != ND_VAR || (v->var->sc != SC_CONSTANT && v->var->sc != SC_DEVICE_GLOBAL) ||
+      v->ty->kind == TY_ARRAY)
+    return;
   Node *next = v->next;
   v->next = NULL;
   Node *addr = new_unary(ND_ADDR, v, v->tok);
@@ -428,11 +469,15 @@ bool is_dim3(const Type *t) { return t && t->typedef_name && !strcmp(t->typedef_
 /* dim3(x, y, z) with the missing dimensions 1, as CUDA's constructor: a make_vector call */
 static Node *dim3_call(Token *name, Node *call, Type *t) {
   if (call->nargs > 3) error_tok(name, "dim3 takes at most 3 dimensions, %d given", call->nargs);
-  if (call->nargs == 1 && is_dim3(call->args->ty)) return call->args;   /* a copy */
+  if (call->nargs == 1 && is_dim3(call->args->ty)) return call->args; /* a copy */
   Node **a = &call->args;
   for (int i = 0; i < 3; i++, a = &(*a)->next) {
-    if (!*a) { *a = new_num(1, name); (*a)->ty = ty_uint; }
-    if (!is_integer((*a)->ty)) error_tok((*a)->tok, "a dim3 dimension must be an integer, not '%s'", type_name((*a)->ty));
+    if (!*a) {
+      *a = new_num(1, name);
+      (*a)->ty = ty_uint;
+    }
+    if (!is_integer((*a)->ty))
+      error_tok((*a)->tok, "a dim3 dimension must be an integer, not '%s'", type_name((*a)->ty));
     coerce_arg(a, ty_uint);
   }
   call->nargs = 3;
@@ -474,12 +519,13 @@ Node *dim3_declarator(Token **rest, Token *tok, Type *base) {
   } else if (consume(&tok, tok, "=")) {
     init = assign(&tok, tok);
     add_type(init);
-    if (is_integer(init->ty)) {   /* dim3 g = 256: the converting constructor */
+    if (is_integer(init->ty)) { /* dim3 g = 256: the converting constructor */
       Node *call = new_node(ND_CALL, name);
       call->args = init;
       call->nargs = 1;
       init = dim3_call(name, call, base);
-    } else if (!is_dim3(init->ty)) error_tok(init->tok, "cannot initialize a dim3 with '%s'", type_name(init->ty));
+    } else if (!is_dim3(init->ty))
+      error_tok(init->tok, "cannot initialize a dim3 with '%s'", type_name(init->ty));
   } else {
     init = dim3_call(name, new_node(ND_CALL, name), base);
   }
@@ -497,8 +543,13 @@ Node *dim3_declarator(Token **rest, Token *tok, Type *base) {
 static Node *launch_operand(Token **rest, Token *tok, const char *what, bool dim) {
   Node *e = assign(rest, tok);
   add_type(e);
-  if (is_integer(e->ty) || (dim && is_dim3(e->ty)) || (!dim && e->ty->kind == TY_PTR && !strcmp(what, "stream"))) return e;
-  error_tok(e->tok, "the launch's %s must be %s, not '%s'", what, dim ? "an integer or a dim3" : !strcmp(what, "stream") ? "a cudaStream_t" : "an integer",
+  if (is_integer(e->ty) || (dim && is_dim3(e->ty)) ||
+      (!dim && e->ty->kind == TY_PTR && !strcmp(what, "stream")))
+    return e;
+  error_tok(e->tok, "the launch's %s must be %s, not '%s'", what,
+            dim                       ? "an integer or a dim3"
+            : !strcmp(what, "stream") ? "a cudaStream_t"
+                                      : "an integer",
             type_name(e->ty));
 }
 
@@ -507,9 +558,13 @@ Node *launch_expr(Token **rest, Token *tok) {
   Token *name = tok;
   VarScope *vs = find_var(name);
   Obj *k = vs && vs->var && vs->var->sc == SC_FUNC ? vs->var : NULL;
-  if (!in_host_fn()) error_tok(tok->next, "a kernel launch in device code (dynamic parallelism) is not supported");
-  if (!k) error_tok(name, "'%.*s' is launched but not declared as a __global__ function", name->len, name->loc);
-  if (!k->is_kernel) error_tok(name, "'%s' is launched with <<<...>>> but is not a __global__ function", k->name);
+  if (!in_host_fn())
+    error_tok(tok->next, "a kernel launch in device code (dynamic parallelism) is not supported");
+  if (!k)
+    error_tok(name, "'%.*s' is launched but not declared as a __global__ function", name->len,
+              name->loc);
+  if (!k->is_kernel)
+    error_tok(name, "'%s' is launched with <<<...>>> but is not a __global__ function", k->name);
   Node *n = new_node(ND_LAUNCH, name);
   n->fn = k;
   tok = tok->next->next;
@@ -527,14 +582,18 @@ Node *launch_expr(Token **rest, Token *tok) {
   int np = 0;
   for (Type *p = k->ty->params; p; p = p->next) np++;
   if (n->nargs != np)
-    error_tok(name, "kernel '%s' takes %d argument%s, the launch gives %d", k->name, np, np == 1 ? "" : "s", n->nargs);
+    error_tok(name, "kernel '%s' takes %d argument%s, the launch gives %d", k->name, np,
+              np == 1 ? "" : "s", n->nargs);
   int i = 0;
   for (Type *p = k->ty->params; p; p = p->next, i++) {
     /* carve's interpreted host passes each argument as one scalar: a struct by value would arrive
      * as zeros (silently wrong), so it is an error here and the nvcc route takes the program */
     if (p->kind == TY_STRUCT)
-      error_tok((*nthp(&n->args, i))->tok, "unsupported: the %s '%s' passed by value to kernel '%s' from host code carve interprets "
-                "(the nvcc route, host code built as C++ by nvcc, runs it: --route nvcc)", p->is_vector ? "vector" : "struct", type_name(p), k->name);
+      error_tok(
+        (*nthp(&n->args, i))->tok,
+        "unsupported: the %s '%s' passed by value to kernel '%s' from host code carve interprets "
+        "(the nvcc route, host code built as C++ by nvcc, runs it: --route nvcc)",
+        p->is_vector ? "vector" : "struct", type_name(p), k->name);
     coerce_arg(nthp(&n->args, i), p);
   }
   n->ty = ty_void;
@@ -545,17 +604,25 @@ Node *launch_expr(Token **rest, Token *tok) {
 Obj *find_host_function(Program *p, const char *name) {
   if (!name) name = "main";
   for (Obj *f = p->funcs; f; f = f->next)
-    if (f->is_host && f->is_definition && f->body && !f->is_kernel && !strcmp(f->name, name)) return f;
+    if (f->is_host && f->is_definition && f->body && !f->is_kernel && !strcmp(f->name, name))
+      return f;
   return NULL;
 }
 
 /* the host functions reachable from f by calls: the first one called whose body carve could not
  * read (a HostSkip) and, in *caller, the function that calls it; NULL when every callee that has
  * no body is a library function (the host runtime's) */
-typedef struct { Program *p; Obj **seen; int n; HostSkip *hit; Obj *caller, *cur; } Unread;
+typedef struct {
+  Program *p;
+  Obj **seen;
+  int n;
+  HostSkip *hit;
+  Obj *caller, *cur;
+} Unread;
 static bool unread_call(Node *n, void *ctx);
 static void unread_fn(Unread *u, Obj *f) {
-  for (int i = 0; i < u->n; i++) if (u->seen[i] == f) return;
+  for (int i = 0; i < u->n; i++)
+    if (u->seen[i] == f) return;
   u->seen = xrealloc(u->seen, sizeof(Obj *) * (size_t)(u->n + 1));
   u->seen[u->n++] = f;
   Obj *saved = u->cur;
@@ -567,9 +634,16 @@ static bool unread_call(Node *n, void *ctx) {
   Unread *u = ctx;
   if (u->hit || n->kind != ND_CALL || !n->fn || n->fn->is_host_lib) return !u->hit;
   Obj *def = n->fn->body ? n->fn : find_host_function(u->p, n->fn->name);
-  if (def) { unread_fn(u, def); return !u->hit; }
+  if (def) {
+    unread_fn(u, def);
+    return !u->hit;
+  }
   for (HostSkip *h = u->p->host_skipped; h; h = h->next)
-    if (!strcmp(h->name, n->fn->name)) { u->hit = h; u->caller = u->cur; return false; }
+    if (!strcmp(h->name, n->fn->name)) {
+      u->hit = h;
+      u->caller = u->cur;
+      return false;
+    }
   return true;
 }
 HostSkip *host_unread_callee(Program *p, Obj *f, Obj **caller) {

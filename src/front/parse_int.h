@@ -20,107 +20,161 @@ typedef struct VarScope {
   Type *type_def;
   Type *enum_ty;
   int64_t enum_val;
-  struct Template *tmpl;   /* C++: a function template's name */
-  bool tparam;             /* a template's value parameter (enum_ty, enum_val) inside an instance */
-  bool vla_array;          /* host code: a variable-length array, var its hidden pointer (the name means *var) */
+  struct Template *tmpl; /* C++: a function template's name */
+  bool tparam;           /* a template's value parameter (enum_ty, enum_val) inside an instance */
+  bool
+    vla_array; /* host code: a variable-length array, var its hidden pointer (the name means *var) */
 } VarScope;
-typedef struct TagScope { struct TagScope *next; char *name; Type *ty; } TagScope;
-typedef struct Scope { struct Scope *next; VarScope *vars; TagScope *tags; } Scope;
+typedef struct TagScope {
+  struct TagScope *next;
+  char *name;
+  Type *ty;
+} TagScope;
+typedef struct Scope {
+  struct Scope *next;
+  VarScope *vars;
+  TagScope *tags;
+} Scope;
 
 typedef struct {
   bool is_typedef, is_static, is_extern, is_inline, is_const, is_constexpr;
   bool global, device, host, shared, constant, forceinline, noinline;
   int launch_bounds[2];
-  int align;               /* __align__(N), _Alignas(N or T), alignas(N or T): the largest; 0 none */
+  int align; /* __align__(N), _Alignas(N or T), alignas(N or T): the largest; 0 none */
   Token *cuda_tok, *extern_c;
 } VarAttr;
 
 /* File scope can hold thousands of names (large generated files): it is hashed. Block scopes
  * are short lists. */
 #define GLOBAL_BUCKETS 4096
-typedef struct { char *alias, *target; } NsAlias;                      /* namespace alias = target; */
-typedef struct { char *name; char msg[512]; SrcLoc loc; } FailedType;  /* a type definition that did not parse */
-typedef struct { Obj *param; int64_t val; } ConstBind;                 /* a constexpr function's parameter, bound */
+typedef struct {
+  char *alias, *target;
+} NsAlias; /* namespace alias = target; */
+typedef struct {
+  char *name;
+  char msg[512];
+  SrcLoc loc;
+} FailedType; /* a type definition that did not parse */
+typedef struct {
+  Obj *param;
+  int64_t val;
+} ConstBind; /* a constexpr function's parameter, bound */
 
-#define VLA_LEN (-2)   /* Type.array_len of a variable-length array (type.c uses the same value) */
+#define VLA_LEN (-2) /* Type.array_len of a variable-length array (type.c uses the same value) */
 typedef struct Vla {
   struct Vla *next;
-  Type *ty;          /* the array type (copies find it through Type.origin) */
-  Node *len;         /* the element count (NULL: a parameter's, parsed by function(); or [*]) */
-  Token *len_tok;    /* where the count is written (NULL for [*]) */
-  Obj *size;         /* the hidden local that holds the size, once a declaration evaluated it */
+  Type *ty;       /* the array type (copies find it through Type.origin) */
+  Node *len;      /* the element count (NULL: a parameter's, parsed by function(); or [*]) */
+  Token *len_tok; /* where the count is written (NULL for [*]) */
+  Obj *size;      /* the hidden local that holds the size, once a declaration evaluated it */
 } Vla;
 /* the host function being parsed: hidden declarations run at its entry, its local VLAs */
-typedef struct { Node head, *tail; Obj **arrays; int narrays; } VlaFn;
+typedef struct {
+  Node head, *tail;
+  Obj **arrays;
+  int narrays;
+} VlaFn;
 
 enum { MAX_TPARAMS = 16, MAX_INSTANCE_DEPTH = 1024 };
-typedef struct { char *name; bool is_type; Type *vty; Token *deflt; } TParam;
+typedef struct {
+  char *name;
+  bool is_type;
+  Type *vty;
+  Token *deflt;
+} TParam;
 typedef struct Template {
-  char *name, *local;     /* "ns::k" and "k" */
+  char *name, *local; /* "ns::k" and "k" */
   char *ns;
   Token *head, *decl, *fname;
   TParam params[MAX_TPARAMS];
   int nparams;
   bool is_kernel;
   int ninstances;
-  struct Template *next_kernel;   /* the file's template kernels, for the warning on those never made */
-  char **usings; int nusing;      /* the `using namespace` and aliases in force at the definition */
-  NsAlias *aliases; int naliases;
-  bool is_class;                  /* a class template: `template <...> struct Name { member functions };` */
-  struct ClassSpec *specs;        /* its explicit specializations `template <> struct Name<args> {...}` */
+  struct Template
+    *next_kernel; /* the file's template kernels, for the warning on those never made */
+  char **usings;
+  int nusing; /* the `using namespace` and aliases in force at the definition */
+  NsAlias *aliases;
+  int naliases;
+  bool is_class; /* a class template: `template <...> struct Name { member functions };` */
+  struct ClassSpec *specs; /* its explicit specializations `template <> struct Name<args> {...}` */
 } Template;
-typedef struct ClassSpec { struct ClassSpec *next; char *name; Token *decl; } ClassSpec;   /* name "Name<args>", decl at `struct` */
-typedef struct { Type *ty; int64_t val; bool set; } TArg;
+typedef struct ClassSpec {
+  struct ClassSpec *next;
+  char *name;
+  Token *decl;
+} ClassSpec; /* name "Name<args>", decl at `struct` */
+typedef struct {
+  Type *ty;
+  int64_t val;
+  bool set;
+} TArg;
 
-typedef struct { const char *name; Builtin bi; int nargs; } BuiltinDef;   /* a builtin function's name and arity */
-typedef struct { Token *tok; } TmplCall;
-typedef struct { Token *tok; bool host_const; } TopCall;   /* a declaration at file scope, under carve_pcall */                               /* a template at file scope, under carve_pcall */
+typedef struct {
+  const char *name;
+  Builtin bi;
+  int nargs;
+} BuiltinDef; /* a builtin function's name and arity */
+typedef struct {
+  Token *tok;
+} TmplCall;
+typedef struct {
+  Token *tok;
+  bool host_const;
+} TopCall;
+/* a declaration at file scope, under carve_pcall */ /* a template at file scope, under carve_pcall */
 
 /* The parser's state: all of it, one struct (as Lua's LexState). parse() starts from zero and
  * zeroes it again at its end (the file scope lives on in the Program: parse_state_save);
  * late_instance saves it, parses in p's file scope and restores it; a template instance saves
  * and restores the per-function part (parse_template.c's ParserState). */
 typedef struct ParseState {
-  Program *prog;               /* the program being built */
+  Program *prog; /* the program being built */
   /* scopes */
-  Scope *scope;                /* innermost scope; the outermost holds file scope's tags */
-  VarScope *global_table[GLOBAL_BUCKETS];   /* file scope's names, hashed */
+  Scope *scope; /* innermost scope; the outermost holds file scope's tags */
+  VarScope *global_table[GLOBAL_BUCKETS]; /* file scope's names, hashed */
   /* the function being parsed */
   Obj *cur_fn;
   int loop_depth, switch_depth, block_depth;
   bool fn_body_pending;
   Node *cur_switch;
   /* nesting limits (limits_parse.h) */
-  int nest_depth;              /* parser recursion inside one expression, declarator or initializer */
-  int stmt_depth;              /* statements inside statements */
-  int expr_level;              /* expr/assign/conditional calls open: 0 at a full expression */
-  uintptr_t stack_base;        /* the frame of parse() or late_instance(), 0 outside them */
+  int nest_depth;       /* parser recursion inside one expression, declarator or initializer */
+  int stmt_depth;       /* statements inside statements */
+  int expr_level;       /* expr/assign/conditional calls open: 0 at a full expression */
+  uintptr_t stack_base; /* the frame of parse() or late_instance(), 0 outside them */
   /* host code skipped, type definitions that did not parse */
-  char **host_funcs; int n_host_funcs;   /* names of skipped host functions, for better messages */
-  FailedType *failed_types; int n_failed_types;
+  char **host_funcs;
+  int n_host_funcs; /* names of skipped host functions, for better messages */
+  FailedType *failed_types;
+  int n_failed_types;
   /* C++ namespaces */
-  char *cur_ns;                /* "a::b", NULL at file scope */
-  char **using_ns; int n_using;
-  NsAlias *ns_aliases; int n_ns_aliases;
+  char *cur_ns; /* "a::b", NULL at file scope */
+  char **using_ns;
+  int n_using;
+  NsAlias *ns_aliases;
+  int n_ns_aliases;
   /* constant expressions */
-  ConstBind const_binds[64]; int n_const_binds;
-  bool lax_const;              /* a division by zero is just "not constant" (else an error, while parsing) */
+  ConstBind const_binds[64];
+  int n_const_binds;
+  bool lax_const; /* a division by zero is just "not constant" (else an error, while parsing) */
   /* C99 variable-length arrays (parse_host.c) */
-  Type *vla_param_head;        /* a host function's parameters so far (their counts wait for function()) */
-  bool vla_host_decl;          /* the declarator being parsed declares a host function */
-  Vla *vlas;                   /* the file's VLA types */
+  Type *vla_param_head; /* a host function's parameters so far (their counts wait for function()) */
+  bool vla_host_decl;   /* the declarator being parsed declares a host function */
+  Vla *vlas;            /* the file's VLA types */
   VlaFn vla_fn;
   /* top level */
   TopItem *last_item;
-  Token *decl_start;           /* the first token of the file-scope declaration being parsed */
+  Token *decl_start; /* the first token of the file-scope declaration being parsed */
   Obj **funcs_tail;
-  bool in_prelude;             /* reading the host runtime's declarations: none is a top-level item */
+  bool in_prelude; /* reading the host runtime's declarations: none is a top-level item */
   /* C++ templates */
-  Template *template_kernels;  /* the file's template kernels, for the warning on those never made */
+  Template *template_kernels; /* the file's template kernels, for the warning on those never made */
   int instance_depth;
-  Type *cur_class;             /* the class instance whose member functions are being parsed */
-  bool in_device_lib;          /* parsing a function never printed on its own: the device library's, a lambda's */
-  int nlambdas;                /* the file's lambdas, for their functions' names */
+  Type *cur_class; /* the class instance whose member functions are being parsed */
+  bool
+    in_device_lib; /* parsing a function never printed on its own: the device library's, a lambda's */
+  int nlambdas;    /* the file's lambdas, for their functions' names */
 } ParseState;
 extern ParseState ps;
 

@@ -21,7 +21,9 @@ static void bind_params(Template *t, TArg *args);
  * for parsing the function itself (whose nesting limits were measured to fit in it). */
 static size_t stack_limit(void) {
   struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < ((rlim_t)1 << 30)) return (size_t)rl.rlim_cur;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      rl.rlim_cur < ((rlim_t)1 << 30))
+    return (size_t)rl.rlim_cur;
   return (size_t)8 << 20;
 }
 static bool stack_half_used(void) {
@@ -34,7 +36,11 @@ Token *skip_angle(Token *tok) {
   if (tok_equal(tok, ">>")) {
     Token *second = arena_alloc(sizeof(Token));
     *second = *tok;
-    second->loc++; second->len = 1; second->col++; second->origin = NULL; second->has_space = false;
+    second->loc++;
+    second->len = 1;
+    second->col++;
+    second->origin = NULL;
+    second->has_space = false;
     second->prev = tok;
     tok->len = 1;
     tok->next = second;
@@ -52,9 +58,11 @@ static Token *template_args(Token *tok, Template *t, TArg *args) {
     if (t->params[i].is_type) {
       args[i].ty = typename_(&tok, tok);
     } else {
-      Node *e = binary_level(&tok, tok, 7);   /* no '<' or '>' at the top: C++'s rule */
+      Node *e = binary_level(&tok, tok, 7); /* no '<' or '>' at the top: C++'s rule */
       add_type(e);
-      if (!eval_const(e, &args[i].val)) error_tok(e->tok, "template argument for '%s' is not an integer constant", t->params[i].name);
+      if (!eval_const(e, &args[i].val))
+        error_tok(e->tok, "template argument for '%s' is not an integer constant",
+                  t->params[i].name);
     }
     args[i].set = true;
   }
@@ -67,7 +75,8 @@ static int template_fn_params(Template *t, Token **starts, int max) {
   while (!tok_equal(tok, "(") && tok->kind != TK_EOF) tok = tok->next;
   int n = 0, depth = 0;
   for (tok = tok->next; tok->kind != TK_EOF && n < max; tok = tok->next) {
-    if (depth == 0 && !tok_equal(tok, ")") && (n == 0 || tok_equal(tok->prev, ","))) starts[n++] = tok;
+    if (depth == 0 && !tok_equal(tok, ")") && (n == 0 || tok_equal(tok->prev, ",")))
+      starts[n++] = tok;
     if (tok_equal(tok, "(") || tok_equal(tok, "<") || tok_equal(tok, "[")) depth++;
     else if (tok_equal(tok, "]") || tok_equal(tok, ">")) depth--;
     else if (tok_equal(tok, ")") && depth-- == 0) break;
@@ -82,13 +91,18 @@ static void deduce_args(Template *t, Node *call_args, TArg *args) {
   int np = template_fn_params(t, starts, 32);
   Node *a = call_args;
   for (int i = 0; i < np && a; i++, a = a->next) {
-    for (Token *p = starts[i]; p->kind != TK_EOF && !tok_equal(p, ",") && !tok_equal(p, ")"); p = p->next) {
+    for (Token *p = starts[i]; p->kind != TK_EOF && !tok_equal(p, ",") && !tok_equal(p, ")");
+         p = p->next) {
       int k = 0;
       while (k < t->nparams && !(t->params[k].is_type && tok_equal(p, t->params[k].name))) k++;
       if (k == t->nparams || args[k].set) continue;
       Type *ty = a->ty;
-      for (Token *q = p->next; tok_equal(q, "*") || tok_equal(q, "const") || tok_equal(q, "__restrict__"); q = q->next)
-        if (tok_equal(q, "*")) { if (!is_pointer_like(ty)) goto next_param; ty = ty->base; }
+      for (Token *q = p->next;
+           tok_equal(q, "*") || tok_equal(q, "const") || tok_equal(q, "__restrict__"); q = q->next)
+        if (tok_equal(q, "*")) {
+          if (!is_pointer_like(ty)) goto next_param;
+          ty = ty->base;
+        }
       if (ty->kind == TY_ARRAY) ty = pointer_to(ty->base);
       args[k].ty = unqual(ty);
       args[k].set = true;
@@ -125,17 +139,32 @@ static char *instance_name(Template *t, TArg *args, bool local) {
 }
 
 typedef struct {
-  Scope *scope; Obj *cur_fn; int loop_depth, switch_depth, block_depth, nest_depth, stmt_depth, expr_level;
-  bool fn_body_pending; Node *cur_switch; char *cur_ns; int nbinds;
+  Scope *scope;
+  Obj *cur_fn;
+  int loop_depth, switch_depth, block_depth, nest_depth, stmt_depth, expr_level;
+  bool fn_body_pending;
+  Node *cur_switch;
+  char *cur_ns;
+  int nbinds;
 } ParserState;
 static ParserState save_parser(void) {
-  return (ParserState){ps.scope, ps.cur_fn, ps.loop_depth, ps.switch_depth, ps.block_depth, ps.nest_depth, ps.stmt_depth, ps.expr_level,
-                       ps.fn_body_pending, ps.cur_switch, ps.cur_ns, ps.n_const_binds};
+  return (ParserState){ps.scope,           ps.cur_fn,     ps.loop_depth, ps.switch_depth,
+                       ps.block_depth,     ps.nest_depth, ps.stmt_depth, ps.expr_level,
+                       ps.fn_body_pending, ps.cur_switch, ps.cur_ns,     ps.n_const_binds};
 }
 static void restore_parser(ParserState s) {
-  ps.scope = s.scope; ps.cur_fn = s.cur_fn; ps.loop_depth = s.loop_depth; ps.switch_depth = s.switch_depth;
-  ps.block_depth = s.block_depth; ps.nest_depth = s.nest_depth; ps.stmt_depth = s.stmt_depth; ps.expr_level = s.expr_level;
-  ps.fn_body_pending = s.fn_body_pending; ps.cur_switch = s.cur_switch; ps.cur_ns = s.cur_ns; ps.n_const_binds = s.nbinds;
+  ps.scope = s.scope;
+  ps.cur_fn = s.cur_fn;
+  ps.loop_depth = s.loop_depth;
+  ps.switch_depth = s.switch_depth;
+  ps.block_depth = s.block_depth;
+  ps.nest_depth = s.nest_depth;
+  ps.stmt_depth = s.stmt_depth;
+  ps.expr_level = s.expr_level;
+  ps.fn_body_pending = s.fn_body_pending;
+  ps.cur_switch = s.cur_switch;
+  ps.cur_ns = s.cur_ns;
+  ps.n_const_binds = s.nbinds;
 }
 
 /* a template is instantiated in a fresh scope below the file's, in its own namespace and usings,
@@ -145,14 +174,24 @@ static void enter_template_scope(Template *t) {
   while (file->next) file = file->next;
   ps.scope = arena_alloc(sizeof(Scope));
   ps.scope->next = file;
-  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
-  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  ps.cur_fn = NULL;
+  ps.cur_switch = NULL;
+  ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level =
+    0;
   ps.cur_ns = t->ns;
-  ps.using_ns = t->usings; ps.n_using = t->nusing;
-  ps.ns_aliases = t->aliases; ps.n_ns_aliases = t->naliases;
+  ps.using_ns = t->usings;
+  ps.n_using = t->nusing;
+  ps.ns_aliases = t->aliases;
+  ps.n_ns_aliases = t->naliases;
 }
 
-typedef struct { Template *t; TArg *args; char *local; Obj *fn; } InstCall;
+typedef struct {
+  Template *t;
+  TArg *args;
+  char *local;
+  Obj *fn;
+} InstCall;
 static void instance_body(void *ud) {
   InstCall *c = ud;
   Template *t = c->t;
@@ -162,7 +201,8 @@ static void instance_body(void *ud) {
   Token *tok = t->decl;
   Type *base = declspec(&tok, tok, &attr);
   Type *ty = declarator(&tok, tok, base);
-  if (ty->kind != TY_FUNC || !ty->name) error_tok(t->fname, "unsupported C++: this template (carve instantiates function templates)");
+  if (ty->kind != TY_FUNC || !ty->name)
+    error_tok(t->fname, "unsupported C++: this template (carve instantiates function templates)");
   Token *nm = arena_alloc(sizeof(Token));
   *nm = *ty->name;
   nm->loc = c->local;
@@ -173,7 +213,10 @@ static void instance_body(void *ud) {
   Token *end;
   function(&end, tok, ty, &attr);
   c->fn = find_func(ns_qualify(c->local));
-  if (c->fn) { c->fn->tmpl_head = t->head; t->ninstances++; }
+  if (c->fn) {
+    c->fn->tmpl_head = t->head;
+    t->ninstances++;
+  }
 }
 
 /* the instance of t for args (defaults filled in), parsed once */
@@ -182,7 +225,8 @@ static void fill_template_defaults(Template *t, TArg *args, Token *at) {
   for (int i = 0; i < t->nparams; i++) {
     if (args[i].set) continue;
     if (!t->params[i].deflt)
-      error_tok(at, "cannot deduce the template argument '%s' of '%s': write %s<...>", t->params[i].name, t->name, t->local);
+      error_tok(at, "cannot deduce the template argument '%s' of '%s': write %s<...>",
+                t->params[i].name, t->name, t->local);
     Token *d = t->params[i].deflt;
     if (t->params[i].is_type) args[i].ty = typename_(&d, d);
     else args[i].val = const_expr(&d, d);
@@ -193,26 +237,36 @@ static void fill_template_defaults(Template *t, TArg *args, Token *at) {
 static Obj *instantiate(Template *t, TArg *args, Token *at) {
   fill_template_defaults(t, args, at);
   for (int i = 0; i < t->nparams; i++)
-    if (t->params[i].is_type && (args[i].ty->kind == TY_VOID || has_auto(args[i].ty)) )
-      error_tok(at, "template argument '%s' of '%s' cannot be '%s'", t->params[i].name, t->name, type_name(args[i].ty));
+    if (t->params[i].is_type && (args[i].ty->kind == TY_VOID || has_auto(args[i].ty)))
+      error_tok(at, "template argument '%s' of '%s' cannot be '%s'", t->params[i].name, t->name,
+                type_name(args[i].ty));
   InstCall c = {t, args, instance_name(t, args, true), NULL};
   char *full = instance_name(t, args, false);
   VarScope *have = find_global_n(full, (int)strlen(full));
   if (have && have->var) return have->var;
   if (ps.instance_depth >= MAX_INSTANCE_DEPTH)
-    error_tok(at, "template instances nested too deeply (%d, as clang's and nvcc's -ftemplate-depth; docs/limits.md) instantiating '%s'",
-              MAX_INSTANCE_DEPTH, full);
+    error_tok(
+      at,
+      "template instances nested too deeply (%d, as clang's and nvcc's -ftemplate-depth; docs/limits.md) instantiating '%s'",
+      MAX_INSTANCE_DEPTH, full);
   if (stack_half_used())
-    error_tok(at, "template instances nested too deeply for carve's stack (%d levels; half of the %zu MiB stack used) instantiating '%s'",
-              ps.instance_depth, stack_limit() >> 20, full);
+    error_tok(
+      at,
+      "template instances nested too deeply for carve's stack (%d levels; half of the %zu MiB stack used) instantiating '%s'",
+      ps.instance_depth, stack_limit() >> 20, full);
   ParserState saved = save_parser();
-  char **su = ps.using_ns; int sn = ps.n_using;
-  NsAlias *sa = ps.ns_aliases; int sna = ps.n_ns_aliases;
+  char **su = ps.using_ns;
+  int sn = ps.n_using;
+  NsAlias *sa = ps.ns_aliases;
+  int sna = ps.n_ns_aliases;
   ps.instance_depth++;
   bool ok = carve_pcall(instance_body, &c);
   ps.instance_depth--;
   restore_parser(saved);
-  ps.using_ns = su; ps.n_using = sn; ps.ns_aliases = sa; ps.n_ns_aliases = sna;
+  ps.using_ns = su;
+  ps.n_using = sn;
+  ps.ns_aliases = sa;
+  ps.n_ns_aliases = sna;
   if (!ok || !c.fn) {
     note_tok(at, "in the instance '%s' of the template, required here", full);
     carve_throw();
@@ -223,9 +277,10 @@ static Obj *instantiate(Template *t, TArg *args, Token *at) {
 /* name<ARGS>(...) or name(...) where name is a function template */
 Node *template_call(Token **rest, Token *tok, Template *t) {
   Token *name = tok;
-  if (t->is_class) {   /* Name<args>(): a temporary, a hidden local printed as written */
+  if (t->is_class) { /* Name<args>(): a temporary, a hidden local printed as written */
     Type *ct = class_template_type(&tok, tok);
-    if (!ps.cur_fn) error_tok(name, "unsupported C++: a temporary of class type outside a function");
+    if (!ps.cur_fn)
+      error_tok(name, "unsupported C++: a temporary of class type outside a function");
     tok = skip(skip(tok, "("), ")");
     Obj *o = hidden_local("__carve_tmp", ct, name);
     o->class_temp = true;
@@ -235,7 +290,8 @@ Node *template_call(Token **rest, Token *tok, Template *t) {
   TArg args[MAX_TPARAMS] = {{0}};
   tok = tok->next;
   if (tok_equal(tok, "<")) tok = template_args(tok, t, args);
-  if (!tok_equal(tok, "(")) error_tok(tok, "expected '(' after the template '%s' (function templates are called)", t->name);
+  if (!tok_equal(tok, "("))
+    error_tok(tok, "expected '(' after the template '%s' (function templates are called)", t->name);
   Node *call = new_node(ND_CALL, name);
   call->args = func_args(rest, tok->next, call);
   deduce_args(t, call->args, args);
@@ -260,7 +316,11 @@ static Token *template_decl(Token *tok) {
       error_tok(tok, "unsupported C++: template template parameters");
     } else {
       p->vty = typename_(&tok, tok);
-      if (!is_integer(p->vty)) error_tok(tok, "unsupported C++: a template parameter of type '%s' (integer and type parameters are)", type_name(p->vty));
+      if (!is_integer(p->vty))
+        error_tok(
+          tok,
+          "unsupported C++: a template parameter of type '%s' (integer and type parameters are)",
+          type_name(p->vty));
     }
     if (tok_equal(tok, "...")) error_tok(tok, "unsupported C++: variadic templates");
     p->name = get_ident(tok);
@@ -278,9 +338,12 @@ static Token *template_decl(Token *tok) {
   if (tok_equal(tok, "union")) error_tok(tok, "unsupported C++: union templates");
   if (tok_equal(tok, "struct") || tok_equal(tok, "class")) return class_template_decl(t);
   Token *prev = NULL;
-  for (; tok->kind != TK_EOF && !tok_equal(tok, "(") && !tok_equal(tok, ";") && !tok_equal(tok, "{"); prev = tok, tok = tok->next)
+  for (;
+       tok->kind != TK_EOF && !tok_equal(tok, "(") && !tok_equal(tok, ";") && !tok_equal(tok, "{");
+       prev = tok, tok = tok->next)
     if (tok_equal(tok, "__global__")) t->is_kernel = true;
-  if (!tok_equal(tok, "(") || !prev || prev->kind != TK_IDENT) error_tok(t->decl, "unsupported C++: this template (carve instantiates function templates)");
+  if (!tok_equal(tok, "(") || !prev || prev->kind != TK_IDENT)
+    error_tok(t->decl, "unsupported C++: this template (carve instantiates function templates)");
   t->fname = prev;
   t->ns = ps.cur_ns;
   t->nusing = ps.n_using;
@@ -297,11 +360,14 @@ static Token *template_decl(Token *tok) {
   add_item(TOP_RAW, NULL, NULL, NULL, t->head);
   ps.last_item->end = body;
   VarScope *prior = find_global_n(t->name, (int)strlen(t->name));
-  if (prior && prior->tmpl) {   /* a declaration before the definition: the definition wins */
+  if (prior && prior->tmpl) { /* a declaration before the definition: the definition wins */
     if (tok_equal(body, "{")) *prior->tmpl = *t;
   } else {
     push_global(t->name)->tmpl = t;
-    if (t->is_kernel) { t->next_kernel = ps.template_kernels; ps.template_kernels = t; }
+    if (t->is_kernel) {
+      t->next_kernel = ps.template_kernels;
+      ps.template_kernels = t;
+    }
   }
   return end;
 }
@@ -324,7 +390,11 @@ static void bind_params(Template *t, TArg *args) {
     v->next = ps.scope->vars;
     ps.scope->vars = v;
     if (t->params[i].is_type) v->type_def = args[i].ty;
-    else { v->enum_ty = t->params[i].vty; v->enum_val = args[i].val; v->tparam = true; }
+    else {
+      v->enum_ty = t->params[i].vty;
+      v->enum_val = args[i].val;
+      v->tparam = true;
+    }
   }
 }
 
@@ -353,8 +423,13 @@ static Token *class_template_decl(Template *t) {
   t->name = ns_qualify(t->local);
   Token *end = class_raw_item(t->head, t->decl);
   VarScope *prior = find_global_n(t->name, (int)strlen(t->name));
-  if (prior && prior->tmpl && prior->tmpl->is_class) {   /* a declaration before the definition: the definition wins */
-    if (tok_equal(name->next, "{")) { ClassSpec *specs = prior->tmpl->specs; *prior->tmpl = *t; prior->tmpl->specs = specs; }
+  if (prior && prior->tmpl &&
+      prior->tmpl->is_class) { /* a declaration before the definition: the definition wins */
+    if (tok_equal(name->next, "{")) {
+      ClassSpec *specs = prior->tmpl->specs;
+      *prior->tmpl = *t;
+      prior->tmpl->specs = specs;
+    }
   } else {
     push_global(t->name)->tmpl = t;
   }
@@ -365,11 +440,14 @@ static Token *class_template_decl(Template *t) {
 static Token *class_specialization(Token *head, Token *kw) {
   Token *name = kw->next;
   VarScope *v = name->kind == TK_IDENT && tok_equal(name->next, "<") ? find_var(name) : NULL;
-  if (!v || !v->tmpl || !v->tmpl->is_class) error_tok(name, "expected an explicit specialization of a class template");
+  if (!v || !v->tmpl || !v->tmpl->is_class)
+    error_tok(name, "expected an explicit specialization of a class template");
   TArg args[MAX_TPARAMS] = {{0}};
   template_args(name->next, v->tmpl, args);
   for (int i = 0; i < v->tmpl->nparams; i++)
-    if (!args[i].set) error_tok(name, "an explicit specialization of '%s' names every template argument", v->tmpl->name);
+    if (!args[i].set)
+      error_tok(name, "an explicit specialization of '%s' names every template argument",
+                v->tmpl->name);
   ClassSpec *s = arena_alloc(sizeof(ClassSpec));
   s->name = instance_name(v->tmpl, args, false);
   s->decl = kw;
@@ -384,7 +462,13 @@ bool is_class_template(Token *tok) {
   return v && v->tmpl && v->tmpl->is_class;
 }
 
-typedef struct { Template *t; TArg *args; Type *ty; Token *decl; bool spec; } ClassCall;
+typedef struct {
+  Template *t;
+  TArg *args;
+  Type *ty;
+  Token *decl;
+  bool spec;
+} ClassCall;
 
 /* one member function of a class instance: `[quals] type declarator [const] body` or
  * `[quals] operator type () [const] body`, parsed as a function "Name<args>::f" whose first
@@ -394,18 +478,23 @@ static Token *member_function(Token *tok, Type *cls) {
   Type *ty;
   char *member;
   bool conversion = false;
-  for (Token *t = tok; t->kind != TK_EOF && !tok_equal(t, "(") && !tok_equal(t, ";") && !tok_equal(t, "{"); t = t->next)
+  for (Token *t = tok;
+       t->kind != TK_EOF && !tok_equal(t, "(") && !tok_equal(t, ";") && !tok_equal(t, "{");
+       t = t->next)
     if (tok_equal(t, "operator")) conversion = true;
   if (conversion) {
     for (;; tok = tok->next) {
       if (tok_equal(tok, "__device__")) attr.device = true;
       else if (tok_equal(tok, "__host__")) attr.host = true;
       else if (tok_equal(tok, "__forceinline__")) attr.forceinline = true;
-      else if (!tok_equal(tok, "inline") && !tok_equal(tok, "__inline__") && !tok_equal(tok, "explicit")) break;
+      else if (!tok_equal(tok, "inline") && !tok_equal(tok, "__inline__") &&
+               !tok_equal(tok, "explicit"))
+        break;
     }
     if (!tok_equal(tok, "operator")) error_tok(tok, "unsupported C++: this member");
     Token *at = tok;
-    if (!is_typename(tok->next)) error_tok(at, "unsupported C++: operator overloading (conversion operators are)");
+    if (!is_typename(tok->next))
+      error_tok(at, "unsupported C++: operator overloading (conversion operators are)");
     Type *to = declspec(&tok, tok->next, NULL);
     to = pointers(&tok, tok, to);
     tok = skip(skip(tok, "("), ")");
@@ -416,10 +505,12 @@ static Token *member_function(Token *tok, Type *cls) {
     Type *base = declspec(&tok, tok, &attr);
     ty = declarator(&tok, tok, base);
     if (ty->kind != TY_FUNC || !ty->name)
-      error_tok(ty->name ? ty->name : tok, "unsupported C++: data members of a class template (member functions are)");
+      error_tok(ty->name ? ty->name : tok,
+                "unsupported C++: data members of a class template (member functions are)");
     member = tok_text(ty->name);
   }
-  if (tok_equal(tok, "const")) tok = tok->next;   /* a const member function: `this` points to const */
+  if (tok_equal(tok, "const"))
+    tok = tok->next; /* a const member function: `this` points to const */
   Token *this_tok = arena_alloc(sizeof(Token));
   *this_tok = *ty->name;
   this_tok->loc = "this";
@@ -452,8 +543,8 @@ static void class_body(void *ud) {
   Template *t = c->t;
   enter_template_scope(t);
   if (!c->spec) bind_params(t, c->args);
-  Token *tok = c->decl->next->next;   /* past `struct Name` */
-  if (tok_equal(tok, "<")) {           /* a specialization's arguments */
+  Token *tok = c->decl->next->next; /* past `struct Name` */
+  if (tok_equal(tok, "<")) {        /* a specialization's arguments */
     int depth = 0;
     for (; tok->kind != TK_EOF; tok = tok->next) {
       if (tok_equal(tok, "<")) depth++;
@@ -463,15 +554,20 @@ static void class_body(void *ud) {
     tok = tok->next;
   }
   if (tok_equal(tok, ":")) error_tok(tok, "unsupported C++: inheritance");
-  if (tok_equal(tok, ";")) error_tok(c->decl, "'%s' is declared but never defined", c->ty->typedef_name);
+  if (tok_equal(tok, ";"))
+    error_tok(c->decl, "'%s' is declared but never defined", c->ty->typedef_name);
   tok = skip(tok, "{");
   while (!tok_equal(tok, "}")) {
     if (tok->kind == TK_EOF) error_tok(tok, "expected '}' at the end of the class");
-    if ((tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected")) && tok_equal(tok->next, ":")) {
+    if ((tok_equal(tok, "public") || tok_equal(tok, "private") || tok_equal(tok, "protected")) &&
+        tok_equal(tok->next, ":")) {
       tok = tok->next->next;
       continue;
     }
-    if (tok_equal(tok, ";")) { tok = tok->next; continue; }
+    if (tok_equal(tok, ";")) {
+      tok = tok->next;
+      continue;
+    }
     tok = member_function(tok, c->ty);
   }
 }
@@ -489,21 +585,29 @@ Type *class_template_type(Token **rest, Token *tok) {
   if (ps.instance_depth >= MAX_INSTANCE_DEPTH || stack_half_used())
     error_tok(at, "template instances nested too deeply instantiating '%s' (docs/limits.md)", full);
   Type *ty = struct_type();
-  ty->size = 1;   /* C++: an empty class takes one byte */
+  ty->size = 1; /* C++: an empty class takes one byte */
   ty->typedef_name = full;
   VarScope *vs = push_global(full);
   vs->type_def = ty;
   ClassCall c = {t, args, ty, t->decl, false};
   for (ClassSpec *s = t->specs; s; s = s->next)
-    if (!strcmp(s->name, full)) { c.decl = s->decl; c.spec = true; }
+    if (!strcmp(s->name, full)) {
+      c.decl = s->decl;
+      c.spec = true;
+    }
   ParserState saved = save_parser();
-  char **su = ps.using_ns; int sn = ps.n_using;
-  NsAlias *sa = ps.ns_aliases; int sna = ps.n_ns_aliases;
+  char **su = ps.using_ns;
+  int sn = ps.n_using;
+  NsAlias *sa = ps.ns_aliases;
+  int sna = ps.n_ns_aliases;
   ps.instance_depth++;
   bool ok = carve_pcall(class_body, &c);
   ps.instance_depth--;
   restore_parser(saved);
-  ps.using_ns = su; ps.n_using = sn; ps.ns_aliases = sa; ps.n_ns_aliases = sna;
+  ps.using_ns = su;
+  ps.n_using = sn;
+  ps.ns_aliases = sa;
+  ps.n_ns_aliases = sna;
   if (!ok) {
     vs->type_def = NULL;
     note_tok(at, "in the instance '%s' of the class template, required here", full);
@@ -523,15 +627,21 @@ Node *class_convert(Node *e, Type *to) {
   int n = 0;
   size_t len = strlen(ct->typedef_name);
   for (Obj *f = ps.prog->funcs; f; f = f->next) {
-    if (!f->member || strncmp(f->member, "operator ", 9) || strncmp(f->name, ct->typedef_name, len) || strncmp(f->name + len, "::", 2)) continue;
+    if (!f->member || strncmp(f->member, "operator ", 9) ||
+        strncmp(f->name, ct->typedef_name, len) || strncmp(f->name + len, "::", 2))
+      continue;
     Type *r = f->ty->return_ty;
-    if (same_type(unqual(r), unqual(to)) && (r->kind != TY_PTR || (r->base->qual & Q_CONST) == (to->base->qual & Q_CONST))) exact = f;
+    if (same_type(unqual(r), unqual(to)) &&
+        (r->kind != TY_PTR || (r->base->qual & Q_CONST) == (to->base->qual & Q_CONST)))
+      exact = f;
     any = f;
     n++;
   }
   Obj *fn = exact ? exact : n == 1 ? any : NULL;
   if (!fn) {
-    if (n) error_tok(e->tok, "no conversion operator of '%s' returns '%s'", ct->typedef_name, type_name(to));
+    if (n)
+      error_tok(e->tok, "no conversion operator of '%s' returns '%s'", ct->typedef_name,
+                type_name(to));
     return e;
   }
   Node *call = new_node(ND_CALL, e->tok);
@@ -549,7 +659,9 @@ Node *class_convert(Node *e, Type *to) {
  * that is never printed (no top-level item: the print keeps the call as written, which nvcc
  * compiles to the intrinsic). Its cost in analyze and estimate is that of the text, not of the
  * one instruction the GPU runs. */
-static const struct { const char *name, *internal, *text; } device_lib[] = {
+static const struct {
+  const char *name, *internal, *text;
+} device_lib[] = {
   /* sm_80's __reduce_add_sync (int; the unsigned overload is the same sum, its type restored by
    * the caller): every lane of mask reads every other's value, in lane order */
   {"__reduce_add_sync", "__reduce_add_sync",
@@ -576,7 +688,9 @@ static const struct { const char *name, *internal, *text; } device_lib[] = {
    "}\n"},
 };
 
-typedef struct { const char *text; } LibCall;
+typedef struct {
+  const char *text;
+} LibCall;
 static void device_lib_body(void *ud) {
   LibCall *c = ud;
   Token *tok = tokenize_string("<carve device library>", c->text);
@@ -584,8 +698,11 @@ static void device_lib_body(void *ud) {
   Scope *file = ps.scope;
   while (file->next) file = file->next;
   ps.scope = file;
-  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
-  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  ps.cur_fn = NULL;
+  ps.cur_switch = NULL;
+  ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level =
+    0;
   ps.cur_ns = NULL;
   VarAttr attr = {0};
   Type *base = declspec(&tok, tok, &attr);
@@ -623,14 +740,21 @@ Obj *device_lib_function(Token *name) {
  * the captures first. The declaration prints as written and the call as written. Captures by
  * value ([x], [=]: C++ copies them where the lambda is declared), default captures, a lambda
  * without `-> T`, in host code or in a template instance are located errors. */
-typedef struct { Type *ty; Token *body; Token *end; } LambdaCall;
+typedef struct {
+  Type *ty;
+  Token *body;
+  Token *end;
+} LambdaCall;
 static void lambda_body(void *ud) {
   LambdaCall *c = ud;
   Scope *file = ps.scope;
   while (file->next) file = file->next;
   ps.scope = file;
-  ps.cur_fn = NULL; ps.cur_switch = NULL; ps.fn_body_pending = false;
-  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level = 0;
+  ps.cur_fn = NULL;
+  ps.cur_switch = NULL;
+  ps.fn_body_pending = false;
+  ps.loop_depth = ps.switch_depth = ps.block_depth = ps.nest_depth = ps.stmt_depth = ps.expr_level =
+    0;
   VarAttr attr = {0};
   attr.device = true;
   function(&c->end, c->body, c->ty, &attr);
@@ -648,11 +772,13 @@ Node *lambda_decl(Token **rest, Token *start, Token *name) {
   while (!tok_equal(tok, "]")) {
     if (ncap) tok = skip(tok, ",");
     if (!tok_equal(tok, "&") || tok->next->kind != TK_IDENT)
-      error_tok(tok, "unsupported C++: this capture (a lambda captures named locals by reference: [&x])");
+      error_tok(
+        tok, "unsupported C++: this capture (a lambda captures named locals by reference: [&x])");
     tok = tok->next;
     VarScope *v = find_var(tok);
     if (!v || !v->var || (v->var->sc != SC_LOCAL && v->var->sc != SC_PARAM))
-      error_tok(tok, "'%.*s' is not a local variable of the function to capture", tok->len, tok->loc);
+      error_tok(tok, "'%.*s' is not a local variable of the function to capture", tok->len,
+                tok->loc);
     if (ncap == MAX_CAPTURES) error_tok(tok, "more than %d captures", MAX_CAPTURES);
     capt[ncap] = tok;
     caps[ncap++] = v->var;
@@ -663,7 +789,8 @@ Node *lambda_decl(Token **rest, Token *start, Token *name) {
   Token *params = tok;
   Token *after = skip_balanced(params);
   while (tok_equal(after, "__device__") || tok_equal(after, "mutable")) after = after->next;
-  if (!tok_equal(after, "->")) error_tok(after, "unsupported C++: a lambda without a trailing return type ('-> T')");
+  if (!tok_equal(after, "->"))
+    error_tok(after, "unsupported C++: a lambda without a trailing return type ('-> T')");
   Token *body;
   Type *ret = typename_(&body, after->next);
   if (!tok_equal(body, "{")) error_tok(body, "expected the lambda's body");
@@ -732,7 +859,9 @@ static Token *explicit_specialization(Token *head) {
     TArg args[MAX_TPARAMS] = {{0}};
     Token *after = template_args(t->next, v->tmpl, args);
     for (int i = 0; i < v->tmpl->nparams; i++)
-      if (!args[i].set) error_tok(t, "an explicit specialization of '%s' names every template argument", v->tmpl->name);
+      if (!args[i].set)
+        error_tok(t, "an explicit specialization of '%s' names every template argument",
+                  v->tmpl->name);
     Token *orig = arena_alloc(sizeof(Token));
     *orig = *t;
     t->origin = orig;
@@ -747,7 +876,10 @@ static Token *explicit_specialization(Token *head) {
     Token *end;
     function(&end, tok, ty, &attr);
     Obj *fn = find_func(ns_qualify(tok_text(t)));
-    if (fn) { fn->tmpl_head = head; v->tmpl->ninstances++; }
+    if (fn) {
+      fn->tmpl_head = head;
+      v->tmpl->ninstances++;
+    }
     return end;
   }
   error_tok(head, "expected an explicit specialization of a function template");
@@ -756,8 +888,9 @@ static Token *explicit_specialization(Token *head) {
 void template_toplevel(void *ud) {
   TmplCall *c = ud;
   Token *t = c->tok;
-  c->tok = !tok_equal(t->next, "<") ? explicit_instantiation(t)
-         : tok_equal(t->next->next, ">") ? explicit_specialization(t) : template_decl(t);
+  c->tok = !tok_equal(t->next, "<")        ? explicit_instantiation(t)
+           : tok_equal(t->next->next, ">") ? explicit_specialization(t)
+                                           : template_decl(t);
 }
 
 /* `#pragma carve launch k<256, float> ...`: the instance is made, and the pragma's name
@@ -781,12 +914,17 @@ static void launch_pragma_instance(void *ud) {
 void instantiate_launches(void) {
   for (TopItem *it = ps.prog->items; it; it = it->next) {
     Token *t = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
-    if (!t || !tok_equal(t, "launch") || t->next->kind != TK_IDENT || !tok_equal(t->next->next, "<")) continue;
+    if (!t || !tok_equal(t, "launch") || t->next->kind != TK_IDENT ||
+        !tok_equal(t->next->next, "<"))
+      continue;
     if (!carve_pcall(launch_pragma_instance, t->next)) ps.prog->errors++;
   }
   for (Template *t = ps.template_kernels; t; t = t->next_kernel)
     if (!t->ninstances)
-      warn_tok(t->fname, "template kernel '%s' has no instance: name its arguments where it is launched ('#pragma carve launch %s<...>')", t->name, t->name);
+      warn_tok(
+        t->fname,
+        "template kernel '%s' has no instance: name its arguments where it is launched ('#pragma carve launch %s<...>')",
+        t->name, t->name);
 }
 
 Obj *template_instance_at(Token **rest, Token *name) {
@@ -803,7 +941,9 @@ bool is_constexpr_function(Token *tok) {
   bool ce = false;
   for (Token *t = tok; t->kind != TK_EOF; t = t->next) {
     if (tok_equal(t, "constexpr")) ce = true;
-    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__host__") || tok_equal(t, "template")) return false;
+    if (tok_equal(t, "__global__") || tok_equal(t, "__device__") || tok_equal(t, "__host__") ||
+        tok_equal(t, "template"))
+      return false;
     if (tok_equal(t, "(")) return ce;
     if (tok_equal(t, ";") || tok_equal(t, "=") || tok_equal(t, "{")) return false;
   }

@@ -9,13 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct MacroParam { struct MacroParam *next; char *name; } MacroParam;
+typedef struct MacroParam {
+  struct MacroParam *next;
+  char *name;
+} MacroParam;
 typedef Token *MacroHandler(Token *);
 
 /* a function-like macro's parameters by spelling: open addressing, built with the definition,
  * so substitution looks a name up in constant time (a search per body token was a time bomb:
  * 20000 parameters took a second per use) */
-typedef struct { const char *name; int len, index; } ParamSlot;
+typedef struct {
+  const char *name;
+  int len, index;
+} ParamSlot;
 
 typedef struct Macro {
   struct Macro *next;
@@ -26,53 +32,67 @@ typedef struct Macro {
   Token *body;
   MacroHandler *handler;
   bool deleted;
-  ParamSlot *slots;   /* mask + 1 of them; the variadic parameter is the last index */
+  ParamSlot *slots; /* mask + 1 of them; the variadic parameter is the last index */
   unsigned mask;
   int nparams;
 } Macro;
 
 /* A hideset is an immutable list of macro names, shared between tokens; `n` counts its names.
  * Names are interned (one pointer per spelling, see add_macro): membership is a pointer test. */
-struct Hideset { Hideset *next; const char *name; int n; };
+struct Hideset {
+  Hideset *next;
+  const char *name;
+  int n;
+};
 
-typedef struct CondIncl { struct CondIncl *next; enum { IN_THEN, IN_ELIF, IN_ELSE } ctx; Token *tok; bool included; } CondIncl;
+typedef struct CondIncl {
+  struct CondIncl *next;
+  enum { IN_THEN, IN_ELIF, IN_ELSE } ctx;
+  Token *tok;
+  bool included;
+} CondIncl;
 
 /* The preprocessor's state: all of it, one struct (the parser's is ParseState, parse_int.h).
  * init_macros starts a translation unit; the macro table lives on in the Program
  * (pp_state_save) for settings read later. */
 #define NAMESET_SLOTS 4096
 typedef struct {
-  Macro *macros[1024];               /* hashed by name */
-  CondIncl *cond_incl;               /* the #if blocks open */
+  Macro *macros[1024]; /* hashed by name */
+  CondIncl *cond_incl; /* the #if blocks open */
   const PPOptions *opts;
-  char **once_files; int n_once;     /* the files of #pragma once */
-  long long made;                    /* tokens and hideset entries made for this translation unit */
-  long long bytes;                   /* its source text */
-  Token *site;                       /* the macro use being expanded: where a limit error points */
+  char **once_files;
+  int n_once;      /* the files of #pragma once */
+  long long made;  /* tokens and hideset entries made for this translation unit */
+  long long bytes; /* its source text */
+  Token *site;     /* the macro use being expanded: where a limit error points */
   int expansion_depth;
-  const char *nameset_key[NAMESET_SLOTS];   /* hideset union and intersection: an open-addressing */
-  unsigned nameset_gen[NAMESET_SLOTS], nameset_cur;   /* table emptied by a new generation */
-  int counter;                       /* __COUNTER__ */
+  const char *nameset_key[NAMESET_SLOTS]; /* hideset union and intersection: an open-addressing */
+  unsigned nameset_gen[NAMESET_SLOTS], nameset_cur; /* table emptied by a new generation */
+  int counter;                                      /* __COUNTER__ */
 } PPState;
 static PPState pp;
-
-
 
 static unsigned hash(const char *s, int len) { return fnv1a32(s, (size_t)len) % 1024; }
 
 static Macro *find_macro_n(const char *s, int len) {
   for (Macro *m = pp.macros[hash(s, len)]; m; m = m->next)
-    if ((int)strlen(m->name) == len && !memcmp(m->name, s, (size_t)len)) return m->deleted ? NULL : m;
+    if ((int)strlen(m->name) == len && !memcmp(m->name, s, (size_t)len))
+      return m->deleted ? NULL : m;
   return NULL;
 }
-static Macro *find_macro(Token *t) { return t->kind == TK_IDENT ? find_macro_n(t->loc, t->len) : NULL; }
+static Macro *find_macro(Token *t) {
+  return t->kind == TK_IDENT ? find_macro_n(t->loc, t->len) : NULL;
+}
 
 static Macro *add_macro(char *name, bool objlike, Token *body) {
   Macro *m = arena_alloc(sizeof(Macro));
   unsigned h = hash(name, (int)strlen(name));
   /* one spelling, one name pointer, across #undef and redefinitions: hidesets hold these */
   for (Macro *o = pp.macros[h]; o; o = o->next)
-    if (!strcmp(o->name, name)) { name = o->name; break; }
+    if (!strcmp(o->name, name)) {
+      name = o->name;
+      break;
+    }
   m->name = name;
   m->is_objlike = objlike;
   m->body = body;
@@ -108,33 +128,46 @@ static bool hideset_contains(const Hideset *h, const char *name) {
     if (h->name == name) return true;
   return false;
 }
-static Hideset *hideset_add(Hideset *h, const char *name) { return hideset_contains(h, name) ? h : hideset_cons(name, h); }
+static Hideset *hideset_add(Hideset *h, const char *name) {
+  return hideset_contains(h, name) ? h : hideset_cons(name, h);
+}
 
 /* Union and intersection in linear time (a quadratic test of every pair is a time bomb for
  * hidesets near the nesting limit): the names of one set go into an open-addressing table,
  * emptied by starting a new generation. */
-_Static_assert(2 * LIMIT_MACRO_NESTING <= NAMESET_SLOTS, "the name table holds a hideset at most half full");
+_Static_assert(2 * LIMIT_MACRO_NESTING <= NAMESET_SLOTS,
+               "the name table holds a hideset at most half full");
 
 static unsigned nameset_slot(const char *name) {
   unsigned i = (unsigned)(((uintptr_t)name >> 3) * 2654435761u) & (NAMESET_SLOTS - 1);
-  while (pp.nameset_gen[i] == pp.nameset_cur && pp.nameset_key[i] != name) i = (i + 1) & (NAMESET_SLOTS - 1);
+  while (pp.nameset_gen[i] == pp.nameset_cur && pp.nameset_key[i] != name)
+    i = (i + 1) & (NAMESET_SLOTS - 1);
   return i;
 }
 static void nameset_fill(const Hideset *h) {
-  if (++pp.nameset_cur == 0) { memset(pp.nameset_gen, 0, sizeof pp.nameset_gen); pp.nameset_cur = 1; }
+  if (++pp.nameset_cur == 0) {
+    memset(pp.nameset_gen, 0, sizeof pp.nameset_gen);
+    pp.nameset_cur = 1;
+  }
   for (; h; h = h->next) {
     unsigned i = nameset_slot(h->name);
     pp.nameset_key[i] = h->name;
     pp.nameset_gen[i] = pp.nameset_cur;
   }
 }
-static bool nameset_has(const char *name) { return pp.nameset_gen[nameset_slot(name)] == pp.nameset_cur; }
+static bool nameset_has(const char *name) {
+  return pp.nameset_gen[nameset_slot(name)] == pp.nameset_cur;
+}
 
 /* the longer list is shared; only the other's missing names are new entries */
 static Hideset *hideset_union(Hideset *a, Hideset *b) {
   if (!a || a == b) return b;
   if (!b) return a;
-  if (a->n < b->n) { Hideset *t = a; a = b; b = t; }
+  if (a->n < b->n) {
+    Hideset *t = a;
+    a = b;
+    b = t;
+  }
   nameset_fill(a);
   for (; b; b = b->next)
     if (!nameset_has(b->name)) a = hideset_cons(b->name, a);
@@ -174,7 +207,10 @@ static Token *copy_list(Token *t) {
 static void add_hideset(Token *tok, Hideset *hs) {
   Hideset *from = NULL, *to = hs;
   for (; tok->kind != TK_EOF; tok = tok->next) {
-    if (tok->hideset != from) { from = tok->hideset; to = hideset_union(from, hs); }
+    if (tok->hideset != from) {
+      from = tok->hideset;
+      to = hideset_union(from, hs);
+    }
     tok->hideset = to;
   }
 }
@@ -202,7 +238,13 @@ static Token *copy_line(Token **rest, Token *tok) {
   for (; !tok->at_bol; tok = tok->next) last = cur = cur->next = copy_token(tok);
   /* the end of the line sits just after its last token, so "expected ..." points there */
   Token *eof = new_eof(tok);
-  if (last) { eof->file = last->file; eof->line = last->line; eof->col = last->col + last->len; eof->loc = last->loc + last->len; eof->origin = last->origin; }
+  if (last) {
+    eof->file = last->file;
+    eof->line = last->line;
+    eof->col = last->col + last->len;
+    eof->loc = last->loc + last->len;
+    eof->origin = last->origin;
+  }
   cur->next = eof;
   *rest = tok;
   return head.next;
@@ -214,7 +256,8 @@ static Token *copy_line(Token **rest, Token *tok) {
 static Token *skip_cond_incl2(Token *tok) {
   long depth = 1;
   while (tok->kind != TK_EOF) {
-    if (is_hash(tok) && (tok_equal(tok->next, "if") || tok_equal(tok->next, "ifdef") || tok_equal(tok->next, "ifndef"))) {
+    if (is_hash(tok) && (tok_equal(tok->next, "if") || tok_equal(tok->next, "ifdef") ||
+                         tok_equal(tok->next, "ifndef"))) {
       depth++;
       tok = tok->next->next;
       continue;
@@ -230,11 +273,13 @@ static Token *skip_cond_incl2(Token *tok) {
 }
 static Token *skip_cond_incl(Token *tok) {
   while (tok->kind != TK_EOF) {
-    if (is_hash(tok) && (tok_equal(tok->next, "if") || tok_equal(tok->next, "ifdef") || tok_equal(tok->next, "ifndef"))) {
+    if (is_hash(tok) && (tok_equal(tok->next, "if") || tok_equal(tok->next, "ifdef") ||
+                         tok_equal(tok->next, "ifndef"))) {
       tok = skip_cond_incl2(tok->next->next);
       continue;
     }
-    if (is_hash(tok) && (tok_equal(tok->next, "elif") || tok_equal(tok->next, "else") || tok_equal(tok->next, "endif")))
+    if (is_hash(tok) && (tok_equal(tok->next, "elif") || tok_equal(tok->next, "else") ||
+                         tok_equal(tok->next, "endif")))
       break;
     tok = tok->next;
   }
@@ -256,8 +301,10 @@ static unsigned spelling_hash(const char *s, int len) { return fnv1a32(s, (size_
 
 static int param_index(const Macro *m, const Token *t) {
   if (t->kind != TK_IDENT || !m->slots) return -1;
-  for (unsigned h = spelling_hash(t->loc, t->len) & m->mask; m->slots[h].name; h = (h + 1) & m->mask)
-    if (m->slots[h].len == t->len && !memcmp(m->slots[h].name, t->loc, (size_t)t->len)) return m->slots[h].index;
+  for (unsigned h = spelling_hash(t->loc, t->len) & m->mask; m->slots[h].name;
+       h = (h + 1) & m->mask)
+    if (m->slots[h].len == t->len && !memcmp(m->slots[h].name, t->loc, (size_t)t->len))
+      return m->slots[h].index;
   return -1;
 }
 
@@ -265,7 +312,8 @@ static void add_param(Macro *m, const char *name, int index) {
   int len = (int)strlen(name);
   unsigned h = spelling_hash(name, len) & m->mask;
   for (; m->slots[h].name; h = (h + 1) & m->mask)
-    if (m->slots[h].len == len && !memcmp(m->slots[h].name, name, (size_t)len)) return;   /* the first one names it */
+    if (m->slots[h].len == len && !memcmp(m->slots[h].name, name, (size_t)len))
+      return; /* the first one names it */
   m->slots[h] = (ParamSlot){name, len, index};
 }
 
@@ -325,20 +373,28 @@ static void read_macro_definition(Token **rest, Token *tok) {
     m->va_args_name = va;
     index_params(m);
     for (Token *t = m->body; t->kind != TK_EOF; t = t->next)
-      if (tok_equal(t, "#") && param_index(m, t->next) < 0) error_tok(t, "'#' is not followed by a macro parameter");
+      if (tok_equal(t, "#") && param_index(m, t->next) < 0)
+        error_tok(t, "'#' is not followed by a macro parameter");
   } else {
     add_macro(name, true, copy_line(rest, tok));
   }
   Macro *m = find_macro_n(name, (int)strlen(name));
   Token *b = m->body;
-  if (b->kind != TK_EOF && tok_equal(b, "##")) error_tok(b, "'##' cannot appear at either end of a macro expansion");
+  if (b->kind != TK_EOF && tok_equal(b, "##"))
+    error_tok(b, "'##' cannot appear at either end of a macro expansion");
   for (; b->kind != TK_EOF; b = b->next)
-    if (tok_equal(b, "##") && b->next->kind == TK_EOF) error_tok(b, "'##' cannot appear at either end of a macro expansion");
+    if (tok_equal(b, "##") && b->next->kind == TK_EOF)
+      error_tok(b, "'##' cannot appear at either end of a macro expansion");
 }
 
 /* ---- macro arguments ---- */
 /* tok: the argument as written; expanded: macro-expanded, once, however often it is used */
-typedef struct MacroArg { struct MacroArg *next; char *name; bool is_va; Token *tok, *expanded; } MacroArg;
+typedef struct MacroArg {
+  struct MacroArg *next;
+  char *name;
+  bool is_va;
+  Token *tok, *expanded;
+} MacroArg;
 
 static MacroArg *read_macro_arg_one(Token **rest, Token *tok, bool read_rest, Token *call) {
   Token head = {0}, *cur = &head;
@@ -346,7 +402,8 @@ static MacroArg *read_macro_arg_one(Token **rest, Token *tok, bool read_rest, To
   for (;;) {
     if (level == 0 && tok_equal(tok, ")")) break;
     if (level == 0 && !read_rest && tok_equal(tok, ",")) break;
-    if (tok->kind == TK_EOF) error_tok(call, "unterminated argument list invoking macro '%s'", tok_text(call));
+    if (tok->kind == TK_EOF)
+      error_tok(call, "unterminated argument list invoking macro '%s'", tok_text(call));
     if (tok_equal(tok, "(")) level++;
     else if (tok_equal(tok, ")")) level--;
     cur = cur->next = copy_token(tok);
@@ -359,14 +416,16 @@ static MacroArg *read_macro_arg_one(Token **rest, Token *tok, bool read_rest, To
   return arg;
 }
 
-static MacroArg *read_macro_args(Token **rest, Token *tok, MacroParam *params, char *va_args_name, Token *call) {
+static MacroArg *read_macro_args(Token **rest, Token *tok, MacroParam *params, char *va_args_name,
+                                 Token *call) {
   Token *start = tok;
   tok = tok->next->next;
   MacroArg head = {0}, *cur = &head;
   MacroParam *pp = params;
   for (; pp; pp = pp->next) {
     if (cur != &head) {
-      if (!tok_equal(tok, ",")) error_tok(start, "too few arguments to macro '%s'", tok_text(start));
+      if (!tok_equal(tok, ","))
+        error_tok(start, "too few arguments to macro '%s'", tok_text(start));
       tok = tok->next;
     }
     cur = cur->next = read_macro_arg_one(&tok, tok, false, call);
@@ -379,7 +438,8 @@ static MacroArg *read_macro_args(Token **rest, Token *tok, MacroParam *params, c
       arg->tok = new_eof(tok);
     } else {
       if (pp != params) {
-        if (!tok_equal(tok, ",")) error_tok(start, "too few arguments to macro '%s'", tok_text(start));
+        if (!tok_equal(tok, ","))
+          error_tok(start, "too few arguments to macro '%s'", tok_text(start));
         tok = tok->next;
       }
       arg = read_macro_arg_one(&tok, tok, true, call);
@@ -426,29 +486,36 @@ static Token *stringize(Token *hash, Token *arg) {
   buf_free(&b);
   Token *t = tokenize_string(hash->file->name, text);
   t->origin = hash;
-  t->at_bol = hash->at_bol;   /* where the '#' stood, not the start of its own little file */
+  t->at_bol = hash->at_bol; /* where the '#' stood, not the start of its own little file */
   t->has_space = hash->has_space;
   return t;
 }
 
 static void paste_tokenize(void *ud) {
-  struct { const char *name, *text; Token *t; } *c = ud;
+  struct {
+    const char *name, *text;
+    Token *t;
+  } *c = ud;
   c->t = tokenize_string(c->name, c->text);
 }
 
 static Token *paste(Token *lhs, Token *rhs) {
   char *buf = fmt("%.*s%.*s\n", lhs->len, lhs->loc, rhs->len, rhs->loc);
-  struct { const char *name, *text; Token *t; } c = {lhs->file->name, buf, NULL};
+  struct {
+    const char *name, *text;
+    Token *t;
+  } c = {lhs->file->name, buf, NULL};
   bool bad_quiet = diag_quiet;
   diag_quiet = true;
   carve_pcall(paste_tokenize, &c);
   diag_quiet = bad_quiet;
   Token *t = c.t;
   if (!t || t->next->kind != TK_EOF)
-    error_tok(lhs, "pasting '%.*s' and '%.*s' does not give a valid token", lhs->len, lhs->loc, rhs->len, rhs->loc);
+    error_tok(lhs, "pasting '%.*s' and '%.*s' does not give a valid token", lhs->len, lhs->loc,
+              rhs->len, rhs->loc);
   /* the result keeps its own place (in the pasted text), so a caret never reads outside a
    * file's text; diagnostics follow origin to lhs as it was, whose macro the note names */
-  Token *at = copy_token(lhs);   /* lhs itself is overwritten with the result */
+  Token *at = copy_token(lhs); /* lhs itself is overwritten with the result */
   Token *r = copy_token(t);
   r->at_bol = lhs->at_bol;
   r->has_space = lhs->has_space;
@@ -484,7 +551,10 @@ static Token *subst(Macro *m, MacroArg **args, Token *site) {
       MacroArg *arg = find_arg(m, args, tok->next->next);
       if (arg && arg->is_va) {
         if (arg->tok->kind == TK_EOF) tok = tok->next->next->next;
-        else { cur = cur->next = body_tok(tok, site, m); tok = tok->next->next; }
+        else {
+          cur = cur->next = body_tok(tok, site, m);
+          tok = tok->next->next;
+        }
         continue;
       }
     }
@@ -495,7 +565,8 @@ static Token *subst(Macro *m, MacroArg **args, Token *site) {
       if (arg) {
         if (arg->tok->kind != TK_EOF) {
           *cur = *paste(cur, arg->tok);
-          for (Token *t = arg->tok->next; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+          for (Token *t = arg->tok->next; t->kind != TK_EOF; t = t->next)
+            cur = cur->next = copy_token(t);
         }
         tok = tok->next->next;
         continue;
@@ -510,7 +581,8 @@ static Token *subst(Macro *m, MacroArg **args, Token *site) {
       if (arg->tok->kind == TK_EOF) {
         MacroArg *arg2 = find_arg(m, args, rhs);
         if (arg2) {
-          for (Token *t = arg2->tok; t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+          for (Token *t = arg2->tok; t->kind != TK_EOF; t = t->next)
+            cur = cur->next = copy_token(t);
         } else {
           cur = cur->next = body_tok(rhs, site, m);
         }
@@ -522,7 +594,8 @@ static Token *subst(Macro *m, MacroArg **args, Token *site) {
       continue;
     }
     if (arg) {
-      for (Token *t = expand_arg(arg); t->kind != TK_EOF; t = t->next) cur = cur->next = copy_token(t);
+      for (Token *t = expand_arg(arg); t->kind != TK_EOF; t = t->next)
+        cur = cur->next = copy_token(t);
       tok = tok->next;
       continue;
     }
@@ -557,7 +630,11 @@ static Token *expand_arg(MacroArg *arg) {
 static bool expand_macro(Token **rest, Token *tok) {
   Macro *m = find_macro(tok);
   if (!m || hideset_contains(tok->hideset, m->name)) return false;
-  if (m->handler) { *rest = m->handler(tok); (*rest)->next = tok->next; return true; }
+  if (m->handler) {
+    *rest = m->handler(tok);
+    (*rest)->next = tok->next;
+    return true;
+  }
   if (!m->is_objlike && !tok_equal(tok->next, "(")) return false;
   Token *outer = pp.site;
   pp.site = tok;
@@ -609,21 +686,36 @@ static char *search_include(const char *name, Token *from) {
  * parser's builtins stand in for what kernels use from them. */
 static bool known_system_header(const char *name) {
   static const char *exact[] = {
-    "assert.h", "ctype.h", "errno.h", "float.h", "limits.h", "math.h", "stdarg.h", "stdbool.h",
-    "stddef.h", "stdint.h", "inttypes.h", "stdio.h", "stdlib.h", "string.h", "time.h", "unistd.h",
-    "sys/time.h", "sys/types.h", "omp.h", "malloc.h", "memory.h", "signal.h", "getopt.h",
-    "cassert", "cctype", "cerrno", "cfloat", "climits", "cmath", "cstdarg", "cstddef", "cstdint",
-    "cstdio", "cstdlib", "cstring", "ctime", "algorithm", "array", "atomic", "chrono", "complex",
-    "fstream", "functional", "iomanip", "iostream", "istream", "iterator", "limits", "list", "map",
-    "memory", "numeric", "ostream", "random", "set", "sstream", "stdexcept", "string", "thread",
-    "tuple", "type_traits", "unordered_map", "unordered_set", "utility", "vector", "queue", "deque",
-    "mma.h", "vector_types.h", "vector_functions.h", "builtin_types.h", "driver_types.h",
-    "helper_math.h", "nvToolsExt.h", "nvtx3/nvToolsExt.h", "mpi.h",
+    "assert.h",        "ctype.h",        "errno.h",       "float.h",        "limits.h",
+    "math.h",          "stdarg.h",       "stdbool.h",     "stddef.h",       "stdint.h",
+    "inttypes.h",      "stdio.h",        "stdlib.h",      "string.h",       "time.h",
+    "unistd.h",        "sys/time.h",     "sys/types.h",   "omp.h",          "malloc.h",
+    "memory.h",        "signal.h",       "getopt.h",      "cassert",        "cctype",
+    "cerrno",          "cfloat",         "climits",       "cmath",          "cstdarg",
+    "cstddef",         "cstdint",        "cstdio",        "cstdlib",        "cstring",
+    "ctime",           "algorithm",      "array",         "atomic",         "chrono",
+    "complex",         "fstream",        "functional",    "iomanip",        "iostream",
+    "istream",         "iterator",       "limits",        "list",           "map",
+    "memory",          "numeric",        "ostream",       "random",         "set",
+    "sstream",         "stdexcept",      "string",        "thread",         "tuple",
+    "type_traits",     "unordered_map",  "unordered_set", "utility",        "vector",
+    "queue",           "deque",          "mma.h",         "vector_types.h", "vector_functions.h",
+    "builtin_types.h", "driver_types.h", "helper_math.h", "nvToolsExt.h",   "nvtx3/nvToolsExt.h",
+    "mpi.h",
   };
-  static const char *prefix[] = {"cuda", "cooperative_groups", "cub/", "thrust/", "cuda/", "curand",
-    "cublas", "cufft", "cusparse", "cusolver", "cudnn", "nvrtc", "nvml", "sm_", "device_", "crt/", "cute/", "cutlass/"};
-  for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) if (!strcmp(name, exact[i])) return true;
-  for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) if (!strncmp(name, prefix[i], strlen(prefix[i]))) return true;
+  static const char *prefix[] = {"cuda",     "cooperative_groups",
+                                 "cub/",     "thrust/",
+                                 "cuda/",    "curand",
+                                 "cublas",   "cufft",
+                                 "cusparse", "cusolver",
+                                 "cudnn",    "nvrtc",
+                                 "nvml",     "sm_",
+                                 "device_",  "crt/",
+                                 "cute/",    "cutlass/"};
+  for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+    if (!strcmp(name, exact[i])) return true;
+  for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++)
+    if (!strncmp(name, prefix[i], strlen(prefix[i]))) return true;
   return false;
 }
 
@@ -650,8 +742,10 @@ static Token *angle_include_name(const char *name, Token *lt, Token *next) {
     }
   }
   if (!known_system_header(name))
-    warn_tok(lt, "'%s' not found in the -I directories and not a system header carve knows; skipped "
-             "(its declarations are unknown to carve: add -I DIR)", name);
+    warn_tok(lt,
+             "'%s' not found in the -I directories and not a system header carve knows; skipped "
+             "(its declarations are unknown to carve: add -I DIR)",
+             name);
   return next;
 }
 
@@ -681,13 +775,15 @@ static Token *computed_include(Token *ft) {
     }
     buf_free(&b);
   }
-  error_tok(ft, "#include expects \"FILENAME\" or <FILENAME> (the macro '%.*s' expands to neither)", ft->len, ft->loc);
+  error_tok(ft, "#include expects \"FILENAME\" or <FILENAME> (the macro '%.*s' expands to neither)",
+            ft->len, ft->loc);
 }
 
 static bool is_once(const char *path) {
   char *rp = realpath(path, NULL);
   bool found = false;
-  for (int i = 0; rp && i < pp.n_once; i++) if (!strcmp(pp.once_files[i], rp)) found = true;
+  for (int i = 0; rp && i < pp.n_once; i++)
+    if (!strcmp(pp.once_files[i], rp)) found = true;
   free(rp);
   return found;
 }
@@ -709,7 +805,7 @@ static Token *include_file(Token *tok, const char *path, Token *filename_tok) {
   t->file->include_depth = depth;
   pp.bytes += (long long)strlen(t->file->contents);
   /* the file's tokens are the budget's too; they are spliced in, not copied */
-  if (t->kind == TK_EOF) return tok;   /* an empty file */
+  if (t->kind == TK_EOF) return tok; /* an empty file */
   Token *last = t;
   long long n = 1;
   for (; last->next->kind != TK_EOF; last = last->next) n++;
@@ -905,7 +1001,10 @@ static Token *preprocess2(Token *tok) {
         char *path = search_include(name, ft);
         /* as nvcc: a quoted name not found beside the file or in -I is looked for as a system
          * header (#include "cuda.h", "math.h"), which the prelude stands in for */
-        if (!path && known_system_header(name)) { tok = skip_line(ft->next); continue; }
+        if (!path && known_system_header(name)) {
+          tok = skip_line(ft->next);
+          continue;
+        }
         if (!path) error_tok(ft, "'%s' file not found", name);
         tok = skip_line(ft->next);
         tok = include_file(tok, path, ft);
@@ -922,7 +1021,10 @@ static Token *preprocess2(Token *tok) {
       }
       error_tok(ft->at_bol ? tok : ft, "#include expects \"FILENAME\" or <FILENAME>");
     }
-    if (tok_equal(tok, "define")) { read_macro_definition(&tok, tok->next); continue; }
+    if (tok_equal(tok, "define")) {
+      read_macro_definition(&tok, tok->next);
+      continue;
+    }
     if (tok_equal(tok, "undef")) {
       tok = tok->next;
       if (tok->kind != TK_IDENT) error_tok(tok, "macro name must be an identifier");
@@ -986,7 +1088,10 @@ static Token *preprocess2(Token *tok) {
       warn_tok(start->next, "#warning %s", join_tokens(line, NULL));
       continue;
     }
-    if (tok_equal(tok, "line") || tok->kind == TK_PP_NUM) { copy_line(&tok, tok); continue; }
+    if (tok_equal(tok, "line") || tok->kind == TK_PP_NUM) {
+      copy_line(&tok, tok);
+      continue;
+    }
     error_tok(tok, "invalid preprocessing directive '#%.*s'", tok->len, tok->loc);
   }
   cur->next = tok;
@@ -998,7 +1103,7 @@ Token *preprocess(Token *tok, const PPOptions *opt) {
   pp.opts = opt ? opt : &none;
   init_macros();
   /* the budget starts with the main file, as read */
-  pp.made = 0;   /* the prelude is free */
+  pp.made = 0; /* the prelude is free */
   for (Token *t = tok; t->kind != TK_EOF; t = t->next) made(t, 1);
   pp.bytes = (long long)strlen(tok->file->contents);
   check_limit(tok, pp.bytes, &limit_source_bytes);
@@ -1022,7 +1127,11 @@ Token *preprocess(Token *tok, const PPOptions *opt) {
   return tok;
 }
 
-struct MacroQuery { const char *name; int64_t *val; bool ok; };
+struct MacroQuery {
+  const char *name;
+  int64_t *val;
+  bool ok;
+};
 /* simpler and safer: expand a fresh use of the name */
 static void macro_query(void *ud) {
   struct MacroQuery *c = ud;
@@ -1031,12 +1140,19 @@ static void macro_query(void *ud) {
   convert_pp_tokens(t);
   Token *rest;
   CValue v = const_eval(&rest, t, false, NULL);
-  if (rest->kind == TK_EOF) { *c->val = v.is_float ? (int64_t)v.d : v.i; c->ok = true; }
+  if (rest->kind == TK_EOF) {
+    *c->val = v.is_float ? (int64_t)v.d : v.i;
+    c->ok = true;
+  }
 }
 
 /* an expansion outside the file's own (a query during the parse, a flag after it) has a budget
  * of its own and leaves the file's as it was */
-typedef struct { long long made; Token *site; int depth; } PPBudget;
+typedef struct {
+  long long made;
+  Token *site;
+  int depth;
+} PPBudget;
 static PPBudget budget_enter(void) {
   PPBudget b = {pp.made, pp.site, pp.expansion_depth};
   pp.made = 0;
@@ -1044,7 +1160,11 @@ static PPBudget budget_enter(void) {
   pp.expansion_depth = 0;
   return b;
 }
-static void budget_leave(PPBudget b) { pp.made = b.made; pp.site = b.site; pp.expansion_depth = b.depth; }
+static void budget_leave(PPBudget b) {
+  pp.made = b.made;
+  pp.site = b.site;
+  pp.expansion_depth = b.depth;
+}
 
 bool pp_macro_value(const char *name, int64_t *val) {
   Macro *m = find_macro_n(name, (int)strlen(name));

@@ -7,9 +7,14 @@
 #include <string.h>
 
 typedef struct {
-  Buf *b; int indent; Type **done; int ndone; const char *ns;
-  PrintSubstFn *sub; void *sub_ctx;   /* print_*_with: text printed in place of some nodes */
-  bool proto;                          /* the function being printed is a prototype of a later definition */
+  Buf *b;
+  int indent;
+  Type **done;
+  int ndone;
+  const char *ns;
+  PrintSubstFn *sub;
+  void *sub_ctx; /* print_*_with: text printed in place of some nodes */
+  bool proto;    /* the function being printed is a prototype of a later definition */
 } Printer;
 
 static void out(Printer *p, const char *s) { buf_puts(p->b, s); }
@@ -21,23 +26,32 @@ static void outf(Printer *p, const char *f, ...) {
   va_end(ap);
   buf_puts(p->b, s);
 }
-static void indent(Printer *p) { for (int i = 0; i < p->indent; i++) out(p, "  "); }
+static void indent(Printer *p) {
+  for (int i = 0; i < p->indent; i++) out(p, "  ");
+}
 static void tokout(Printer *p, const Token *t) { outf(p, "%.*s", t->len, t->loc); }
 
 /* ---- types ---- */
 static void struct_body(Printer *p, Type *t);
 
 static bool is_done(Printer *p, Type *t) {
-  for (int i = 0; i < p->ndone; i++) if (p->done[i] == t) return true;
+  for (int i = 0; i < p->ndone; i++)
+    if (p->done[i] == t) return true;
   return false;
 }
-static Type *root(Type *t) { while (t->origin && !t->typedef_name && t->kind == t->origin->kind) t = t->origin; return t; }
+static Type *root(Type *t) {
+  while (t->origin && !t->typedef_name && t->kind == t->origin->kind) t = t->origin;
+  return t;
+}
 
 static void base_name(Printer *p, Type *t, bool define) {
   if (t->qual & Q_GRID_CONSTANT) out(p, "__grid_constant__ ");
   if (t->qual & Q_CONST) out(p, "const ");
   if (t->qual & Q_VOLATILE) out(p, "volatile ");
-  if (t->typedef_name) { out(p, t->typedef_name); return; }
+  if (t->typedef_name) {
+    out(p, t->typedef_name);
+    return;
+  }
   switch (t->kind) {
   case TY_VOID: out(p, "void"); return;
   case TY_BOOL: out(p, "bool"); return;
@@ -56,14 +70,18 @@ static void base_name(Printer *p, Type *t, bool define) {
       p->done = xrealloc(p->done, sizeof(Type *) * (size_t)(p->ndone + 1));
       p->done[p->ndone++] = r;
       out(p, " {");
-      for (Member *m = r->members; m; m = m->next) outf(p, "%s%.*s = %d", m == r->members ? " " : ", ", m->name->len, m->name->loc, m->offset);
+      for (Member *m = r->members; m; m = m->next)
+        outf(p, "%s%.*s = %d", m == r->members ? " " : ", ", m->name->len, m->name->loc, m->offset);
       out(p, " }");
     }
     return;
   }
   case TY_STRUCT: {
     Type *r = root(t);
-    if (r->is_vector) { out(p, r->tag); return; }
+    if (r->is_vector) {
+      out(p, r->tag);
+      return;
+    }
     out(p, "struct");
     if (r->tag) outf(p, " %s", r->tag);
     if ((define || !r->tag) && !is_done(p, r)) struct_body(p, r);
@@ -83,7 +101,10 @@ static void params_str(Printer *p, Type *fn, Buf *o) {
     Buf pb = {0};
     Printer pp = {&pb, 0, p->done, p->ndone, NULL, NULL, NULL, false};
     print_type_decl(pp.b, q, q->name ? tok_text(q->name) : "");
-    if (q->default_arg) { buf_puts(pp.b, " = "); print_expr(pp.b, q->default_arg); }
+    if (q->default_arg) {
+      buf_puts(pp.b, " = ");
+      print_expr(pp.b, q->default_arg);
+    }
     buf_puts(o, pb.s);
     buf_free(&pb);
   }
@@ -139,7 +160,7 @@ static Type *base_of(Type *t) {
 static void decl(Printer *p, Type *t, const char *name, bool define) {
   base_name(p, base_of(t), define);
   Buf inner = {0};
-  if (t->is_ref && t->kind != TY_PTR) buf_putc(&inner, '&');   /* const T& passed by value */
+  if (t->is_ref && t->kind != TY_PTR) buf_putc(&inner, '&'); /* const T& passed by value */
   buf_puts(&inner, name ? name : "");
   declarator_str(p, t, &inner);
   if (inner.s && inner.s[0]) {
@@ -173,27 +194,60 @@ static void struct_body(Printer *p, Type *t) {
 }
 
 /* ---- expressions ---- */
-enum { P_COMMA = 1, P_ASSIGN, P_COND, P_LOGOR, P_LOGAND, P_BITOR, P_BITXOR, P_BITAND, P_EQ, P_REL, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POSTFIX, P_PRIMARY };
+enum {
+  P_COMMA = 1,
+  P_ASSIGN,
+  P_COND,
+  P_LOGOR,
+  P_LOGAND,
+  P_BITOR,
+  P_BITXOR,
+  P_BITAND,
+  P_EQ,
+  P_REL,
+  P_SHIFT,
+  P_ADD,
+  P_MUL,
+  P_UNARY,
+  P_POSTFIX,
+  P_PRIMARY
+};
 
 static const char *half_operator(Node *n);
 static int prec(Node *n) {
   switch (n->kind) {
   case ND_COMMA: return P_COMMA;
-  case ND_ASSIGN: case ND_ASSIGN_OP: return P_ASSIGN;
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP: return P_ASSIGN;
   case ND_COND: return P_COND;
   case ND_LOGOR: return P_LOGOR;
   case ND_LOGAND: return P_LOGAND;
   case ND_BITOR: return P_BITOR;
   case ND_BITXOR: return P_BITXOR;
   case ND_BITAND: return P_BITAND;
-  case ND_EQ: case ND_NE: return P_EQ;
-  case ND_LT: case ND_LE: case ND_GT: case ND_GE: return P_REL;
-  case ND_SHL: case ND_SHR: return P_SHIFT;
-  case ND_ADD: case ND_SUB: return P_ADD;
-  case ND_MUL: case ND_DIV: case ND_MOD: return P_MUL;
+  case ND_EQ:
+  case ND_NE: return P_EQ;
+  case ND_LT:
+  case ND_LE:
+  case ND_GT:
+  case ND_GE: return P_REL;
+  case ND_SHL:
+  case ND_SHR: return P_SHIFT;
+  case ND_ADD:
+  case ND_SUB: return P_ADD;
+  case ND_MUL:
+  case ND_DIV:
+  case ND_MOD: return P_MUL;
   case ND_CAST: return n->implicit ? prec(n->lhs) : P_UNARY;
-  case ND_NOT: case ND_BITNOT: case ND_NEG: case ND_POS: case ND_ADDR: case ND_DEREF: case ND_PREINC:
-  case ND_PREDEC: case ND_SIZEOF: return P_UNARY;
+  case ND_NOT:
+  case ND_BITNOT:
+  case ND_NEG:
+  case ND_POS:
+  case ND_ADDR:
+  case ND_DEREF:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_SIZEOF: return P_UNARY;
   case ND_CALL:
     if (n->implicit) {
       const char *op = half_operator(n);
@@ -201,7 +255,10 @@ static int prec(Node *n) {
       return *op == '*' || *op == '/' ? P_MUL : P_ADD;
     }
     return P_POSTFIX;
-  case ND_INDEX: case ND_MEMBER: case ND_POSTINC: case ND_POSTDEC: return P_POSTFIX;
+  case ND_INDEX:
+  case ND_MEMBER:
+  case ND_POSTINC:
+  case ND_POSTDEC: return P_POSTFIX;
   case ND_NUM:
     if (!n->tok || (n->tok->kind != TK_NUM && n->tok->kind != TK_IDENT)) {
       if (is_flonum(n->ty) ? n->fval < 0 || signbit(n->fval) : n->ival < 0) return P_UNARY;
@@ -213,11 +270,25 @@ static int prec(Node *n) {
 
 static const char *binop(NodeKind k) {
   switch (k) {
-  case ND_ADD: return "+"; case ND_SUB: return "-"; case ND_MUL: return "*"; case ND_DIV: return "/";
-  case ND_MOD: return "%"; case ND_BITAND: return "&"; case ND_BITOR: return "|"; case ND_BITXOR: return "^";
-  case ND_SHL: return "<<"; case ND_SHR: return ">>"; case ND_EQ: return "=="; case ND_NE: return "!=";
-  case ND_LT: return "<"; case ND_LE: return "<="; case ND_GT: return ">"; case ND_GE: return ">=";
-  case ND_LOGAND: return "&&"; case ND_LOGOR: return "||"; case ND_COMMA: return ",";
+  case ND_ADD: return "+";
+  case ND_SUB: return "-";
+  case ND_MUL: return "*";
+  case ND_DIV: return "/";
+  case ND_MOD: return "%";
+  case ND_BITAND: return "&";
+  case ND_BITOR: return "|";
+  case ND_BITXOR: return "^";
+  case ND_SHL: return "<<";
+  case ND_SHR: return ">>";
+  case ND_EQ: return "==";
+  case ND_NE: return "!=";
+  case ND_LT: return "<";
+  case ND_LE: return "<=";
+  case ND_GT: return ">";
+  case ND_GE: return ">=";
+  case ND_LOGAND: return "&&";
+  case ND_LOGOR: return "||";
+  case ND_COMMA: return ",";
   default: return "?";
   }
 }
@@ -225,7 +296,9 @@ static const char *binop(NodeKind k) {
 static void expr(Printer *p, Node *n, int min);
 
 static void number(Printer *p, Node *n) {
-  if (n->tok && (n->tok->kind == TK_NUM || n->tok->kind == TK_IDENT || n->tok->kind == TK_KEYWORD) && !(n->tok->len == 0)) {
+  if (n->tok &&
+      (n->tok->kind == TK_NUM || n->tok->kind == TK_IDENT || n->tok->kind == TK_KEYWORD) &&
+      !(n->tok->len == 0)) {
     tokout(p, n->tok);
     return;
   }
@@ -237,7 +310,10 @@ static void number(Printer *p, Node *n) {
     if (n->ty->kind == TY_FLOAT) out(p, "f");
     return;
   }
-  if (n->ty->kind == TY_BOOL) { out(p, n->ival ? "true" : "false"); return; }
+  if (n->ty->kind == TY_BOOL) {
+    out(p, n->ival ? "true" : "false");
+    return;
+  }
   if (n->ty->is_unsigned) outf(p, "%lluu", (unsigned long long)n->ival);
   else outf(p, "%lld", (long long)n->ival);
   if (n->ty->size == 8) out(p, "ll");
@@ -248,7 +324,8 @@ static void number(Printer *p, Node *n) {
 static void raw_tokens(Printer *p, Token *from, Token *end) {
   for (Token *t = from; t && t != end && t->kind != TK_EOF; t = t->next) {
     bool word = t->kind == TK_IDENT || t->kind == TK_KEYWORD || t->kind == TK_NUM;
-    bool prev_word = t != from && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD || t->prev->kind == TK_NUM);
+    bool prev_word = t != from && (t->prev->kind == TK_IDENT || t->prev->kind == TK_KEYWORD ||
+                                   t->prev->kind == TK_NUM);
     if (t != from && (t->has_space || t->at_bol || (word && prev_word))) out(p, " ");
     tokout(p, t);
   }
@@ -264,7 +341,10 @@ static void args(Printer *p, Node *a) {
 }
 
 static void init_list(Printer *p, Node *n) {
-  if (n->kind != ND_INIT_LIST) { expr(p, n, P_ASSIGN); return; }
+  if (n->kind != ND_INIT_LIST) {
+    expr(p, n, P_ASSIGN);
+    return;
+  }
   out(p, "{");
   for (Node *e = n->elems; e; e = e->next) {
     init_list(p, e);
@@ -277,9 +357,12 @@ static void init_list(Printer *p, Node *n) {
 static const char *half_operator(Node *n) {
   if (n->kind != ND_CALL || !n->implicit || n->builtin != BI_HALF) return NULL;
   switch (n->ival) {
-  case HOP_ADD: case HOP_ADD2: return "+";
-  case HOP_SUB: case HOP_SUB2: return "-";
-  case HOP_MUL: case HOP_MUL2: return "*";
+  case HOP_ADD:
+  case HOP_ADD2: return "+";
+  case HOP_SUB:
+  case HOP_SUB2: return "-";
+  case HOP_MUL:
+  case HOP_MUL2: return "*";
   case HOP_DIV: return "/";
   default: return NULL;
   }
@@ -288,12 +371,26 @@ static const char *half_operator(Node *n) {
 /* cooperative groups calls as written: the group's method with the arguments of what it
  * lowered to, the free functions by their names (the program's alias or using prints too) */
 static void cg_call(Printer *p, Node *n) {
-  static const char *ops[] = {[ND_ADD] = "plus", [ND_LT] = "less", [ND_GT] = "greater", [ND_BITAND] = "bit_and",
-                              [ND_BITOR] = "bit_or", [ND_BITXOR] = "bit_xor"};
+  static const char *ops[] = {
+    [ND_ADD] = "plus",       [ND_LT] = "less",      [ND_GT] = "greater",
+    [ND_BITAND] = "bit_and", [ND_BITOR] = "bit_or", [ND_BITXOR] = "bit_xor"};
   switch (n->ival) {
-  case CG_THIS_BLOCK: tokout(p, n->tok); out(p, "()"); return;
-  case CG_TILED: tokout(p, n->tok); outf(p, "<%d>(", n->ty->cg_group); expr(p, n->args, P_ASSIGN); out(p, ")"); return;
-  case CG_SYNC: tokout(p, n->tok); out(p, "("); expr(p, n->args, P_ASSIGN); out(p, ")"); return;
+  case CG_THIS_BLOCK:
+    tokout(p, n->tok);
+    out(p, "()");
+    return;
+  case CG_TILED:
+    tokout(p, n->tok);
+    outf(p, "<%d>(", n->ty->cg_group);
+    expr(p, n->args, P_ASSIGN);
+    out(p, ")");
+    return;
+  case CG_SYNC:
+    tokout(p, n->tok);
+    out(p, "(");
+    expr(p, n->args, P_ASSIGN);
+    out(p, ")");
+    return;
   case CG_REDUCE:
     tokout(p, n->tok);
     out(p, "(");
@@ -309,17 +406,21 @@ static void cg_call(Printer *p, Node *n) {
   expr(p, n->args, P_POSTFIX);
   outf(p, ".%.*s(", n->tok->len, n->tok->loc);
   Node *low = n->lhs;
-  if (low->kind == ND_CALL && low->builtin == BI_MAKE_VECTOR && low->args && low->args->kind == ND_CALL) {
+  if (low->kind == ND_CALL && low->builtin == BI_MAKE_VECTOR && low->args &&
+      low->args->kind == ND_CALL) {
     /* a vector shuffled by components: the value is the first component's object */
     Node *first = low->args;
     expr(p, first->args->next->lhs, P_ASSIGN);
     out(p, ", ");
     expr(p, first->args->next->next, P_ASSIGN);
-  } else if (low->kind == ND_CALL && (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP || low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
+  } else if (low->kind == ND_CALL &&
+             (low->builtin == BI_SHFL || low->builtin == BI_SHFL_UP ||
+              low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
     expr(p, low->args->next, P_ASSIGN);
     out(p, ", ");
     expr(p, low->args->next->next, P_ASSIGN);
-  } else if (low->kind == ND_CALL && (low->builtin == BI_ANY || low->builtin == BI_ALL || low->builtin == BI_BALLOT)) {
+  } else if (low->kind == ND_CALL &&
+             (low->builtin == BI_ANY || low->builtin == BI_ALL || low->builtin == BI_BALLOT)) {
     expr(p, low->args->next, P_ASSIGN);
   }
   out(p, ")");
@@ -329,25 +430,43 @@ static void expr(Printer *p, Node *n, int min) {
   if (p->sub) {
     const char *t = p->sub(n, p->sub_ctx);
     /* the text stands for one operand: parenthesized unless it is a name, a number or a[i] */
-    if (t) { bool plain = !strpbrk(t, " +-*/%<>=&|^!?:,"); outf(p, plain ? "%s" : "(%s)", t); return; }
+    if (t) {
+      bool plain = !strpbrk(t, " +-*/%<>=&|^!?:,");
+      outf(p, plain ? "%s" : "(%s)", t);
+      return;
+    }
   }
-  if (n->kind == ND_CAST && n->implicit) { expr(p, n->lhs, min); return; }
+  if (n->kind == ND_CAST && n->implicit) {
+    expr(p, n->lhs, min);
+    return;
+  }
   /* what references and __half conversions add underneath is not written in C++ */
-  if ((n->kind == ND_ADDR || n->kind == ND_DEREF) && n->implicit) { expr(p, n->lhs, min); return; }
-  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_MAKE_VECTOR) { tokout(p, n->tok); return; }   /* threadIdx as a uint3 */
-  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF && (n->ival == HOP_NEG || n->ival == HOP_NEG2)) {
+  if ((n->kind == ND_ADDR || n->kind == ND_DEREF) && n->implicit) {
+    expr(p, n->lhs, min);
+    return;
+  }
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_MAKE_VECTOR) {
+    tokout(p, n->tok);
+    return;
+  } /* threadIdx as a uint3 */
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF &&
+      (n->ival == HOP_NEG || n->ival == HOP_NEG2)) {
     if (min > P_UNARY) out(p, "(");
     out(p, "-");
     expr(p, n->args, P_UNARY);
     if (min > P_UNARY) out(p, ")");
     return;
   }
-  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF && (n->ival == HOP_LOW || n->ival == HOP_HIGH)) {
-    expr(p, n->args, P_POSTFIX);   /* h2.x, h2.y */
+  if (n->kind == ND_CALL && n->implicit && n->builtin == BI_HALF &&
+      (n->ival == HOP_LOW || n->ival == HOP_HIGH)) {
+    expr(p, n->args, P_POSTFIX); /* h2.x, h2.y */
     out(p, n->ival == HOP_LOW ? ".x" : ".y");
     return;
   }
-  if (n->kind == ND_CALL && n->implicit && !half_operator(n)) { expr(p, n->args, min); return; }
+  if (n->kind == ND_CALL && n->implicit && !half_operator(n)) {
+    expr(p, n->args, min);
+    return;
+  }
   int pr = prec(n);
   bool paren = pr < min;
   if (paren) out(p, "(");
@@ -362,20 +481,32 @@ static void expr(Printer *p, Node *n, int min) {
     break;
   }
   case ND_CALL:
-    if (n->implicit) {   /* a __half operator */
+    if (n->implicit) { /* a __half operator */
       expr(p, n->args, pr);
       outf(p, " %s ", half_operator(n));
       expr(p, n->args->next, pr + 1);
       break;
     }
-    if (n->builtin == BI_ASSERT) { out(p, "assert("); expr(p, n->args, P_ASSIGN); out(p, ")"); break; }
-    if (n->builtin == BI_CG) { cg_call(p, n); break; }
-    if (n->fn && n->fn->member) {   /* a class's member function: x.f(args), q->f(args), or x converted */
+    if (n->builtin == BI_ASSERT) {
+      out(p, "assert(");
+      expr(p, n->args, P_ASSIGN);
+      out(p, ")");
+      break;
+    }
+    if (n->builtin == BI_CG) {
+      cg_call(p, n);
+      break;
+    }
+    if (n->fn &&
+        n->fn->member) { /* a class's member function: x.f(args), q->f(args), or x converted */
       Node *self = n->args;
       Node *obj = self->kind == ND_ADDR && self->implicit ? self->lhs : NULL;
-      if (obj && obj->kind == ND_VAR && obj->var->class_temp) { base_name(p, obj->ty, false); out(p, "()"); }
-      else expr(p, obj ? obj : self, P_POSTFIX);
-      if (!strncmp(n->fn->member, "operator ", 9)) break;   /* the conversion is implicit, as written */
+      if (obj && obj->kind == ND_VAR && obj->var->class_temp) {
+        base_name(p, obj->ty, false);
+        out(p, "()");
+      } else expr(p, obj ? obj : self, P_POSTFIX);
+      if (!strncmp(n->fn->member, "operator ", 9))
+        break; /* the conversion is implicit, as written */
       outf(p, "%s%s", obj ? "." : "->", n->fn->member);
       args(p, self->next);
       break;
@@ -384,7 +515,8 @@ static void expr(Printer *p, Node *n, int min) {
     else tokout(p, n->tok);
     {
       Node *a = n->args;
-      for (int i = 0; n->fn && i < n->fn->ncaptures && a; i++) a = a->next;   /* a lambda's captures are not written */
+      for (int i = 0; n->fn && i < n->fn->ncaptures && a; i++)
+        a = a->next; /* a lambda's captures are not written */
       args(p, a);
     }
     break;
@@ -395,30 +527,59 @@ static void expr(Printer *p, Node *n, int min) {
     out(p, " : ");
     expr(p, n->els, P_COND);
     break;
-  case ND_ASSIGN: case ND_ASSIGN_OP:
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP:
     expr(p, n->lhs, P_UNARY);
     outf(p, " %s= ", n->kind == ND_ASSIGN ? "" : binop(n->op));
     if (n->kind == ND_ASSIGN) p->b->len -= 2, p->b->s[p->b->len] = 0, out(p, "= ");
     expr(p, n->rhs, P_ASSIGN);
     break;
-  case ND_NOT: out(p, "!"); expr(p, n->lhs, P_UNARY); break;
-  case ND_BITNOT: out(p, "~"); expr(p, n->lhs, P_UNARY); break;
-  case ND_NEG: case ND_POS: {
+  case ND_NOT:
+    out(p, "!");
+    expr(p, n->lhs, P_UNARY);
+    break;
+  case ND_BITNOT:
+    out(p, "~");
+    expr(p, n->lhs, P_UNARY);
+    break;
+  case ND_NEG:
+  case ND_POS: {
     out(p, n->kind == ND_NEG ? "-" : "+");
     Node *e = n->lhs;
     while (e->kind == ND_CAST && e->implicit) e = e->lhs;
     /* "- -x" and "-(-1)" must not become "--x" */
-    if (e->kind == ND_NEG || e->kind == ND_POS || e->kind == ND_PREDEC || e->kind == ND_PREINC || prec(e) < P_UNARY ||
-        (e->kind == ND_NUM && prec(e) == P_UNARY)) { out(p, "("); expr(p, n->lhs, P_COMMA); out(p, ")"); }
-    else expr(p, n->lhs, P_UNARY);
+    if (e->kind == ND_NEG || e->kind == ND_POS || e->kind == ND_PREDEC || e->kind == ND_PREINC ||
+        prec(e) < P_UNARY || (e->kind == ND_NUM && prec(e) == P_UNARY)) {
+      out(p, "(");
+      expr(p, n->lhs, P_COMMA);
+      out(p, ")");
+    } else expr(p, n->lhs, P_UNARY);
     break;
   }
-  case ND_ADDR: out(p, "&"); expr(p, n->lhs, P_UNARY); break;
-  case ND_DEREF: out(p, "*"); expr(p, n->lhs, P_UNARY); break;
-  case ND_PREINC: out(p, "++"); expr(p, n->lhs, P_UNARY); break;
-  case ND_PREDEC: out(p, "--"); expr(p, n->lhs, P_UNARY); break;
-  case ND_POSTINC: expr(p, n->lhs, P_POSTFIX); out(p, "++"); break;
-  case ND_POSTDEC: expr(p, n->lhs, P_POSTFIX); out(p, "--"); break;
+  case ND_ADDR:
+    out(p, "&");
+    expr(p, n->lhs, P_UNARY);
+    break;
+  case ND_DEREF:
+    out(p, "*");
+    expr(p, n->lhs, P_UNARY);
+    break;
+  case ND_PREINC:
+    out(p, "++");
+    expr(p, n->lhs, P_UNARY);
+    break;
+  case ND_PREDEC:
+    out(p, "--");
+    expr(p, n->lhs, P_UNARY);
+    break;
+  case ND_POSTINC:
+    expr(p, n->lhs, P_POSTFIX);
+    out(p, "++");
+    break;
+  case ND_POSTDEC:
+    expr(p, n->lhs, P_POSTFIX);
+    out(p, "--");
+    break;
   case ND_INDEX:
     expr(p, n->lhs, P_POSTFIX);
     out(p, "[");
@@ -437,8 +598,15 @@ static void expr(Printer *p, Node *n, int min) {
     break;
   case ND_SIZEOF:
     out(p, "sizeof");
-    if (n->lhs) { out(p, "("); expr(p, n->lhs, P_COMMA); out(p, ")"); }
-    else { out(p, "("); decl(p, n->cast_ty, "", false); out(p, ")"); }
+    if (n->lhs) {
+      out(p, "(");
+      expr(p, n->lhs, P_COMMA);
+      out(p, ")");
+    } else {
+      out(p, "(");
+      decl(p, n->cast_ty, "", false);
+      out(p, ")");
+    }
     break;
   case ND_INIT_LIST: init_list(p, n); break;
   case ND_COMMA:
@@ -449,7 +617,8 @@ static void expr(Printer *p, Node *n, int min) {
   default: {
     /* like gcc's -Wparentheses: spell out the grouping where readers often misjudge it
      * (a << (b + c), (a & b) | c, a || (b && c)) */
-    bool clarify = pr == P_SHIFT || pr == P_BITAND || pr == P_BITOR || pr == P_BITXOR || pr == P_LOGOR;
+    bool clarify =
+      pr == P_SHIFT || pr == P_BITAND || pr == P_BITOR || pr == P_BITXOR || pr == P_LOGOR;
     int lmin = pr, rmin = pr + 1;
     if (clarify) {
       Node *l = n->lhs, *r = n->rhs;
@@ -497,7 +666,8 @@ static void var_decl(Printer *p, Node *d, bool with_base) {
   if (with_base) {
     if (v->sc == SC_SHARED) out(p, "__shared__ ");
     if (v->sc == SC_EXTERN_SHARED) out(p, "extern __shared__ ");
-    if (v->align) outf(p, "__align__(%d) ", v->align);   /* nvcc's layout then agrees with carve's (layout.c) */
+    if (v->align)
+      outf(p, "__align__(%d) ", v->align); /* nvcc's layout then agrees with carve's (layout.c) */
     decl(p, v->ty, v->name, true);
   } else {
     Buf inner = {0};
@@ -506,7 +676,10 @@ static void var_decl(Printer *p, Node *d, bool with_base) {
     out(p, inner.s);
     buf_free(&inner);
   }
-  if (d->decl_init) { out(p, " = "); init_list(p, d->decl_init); }
+  if (d->decl_init) {
+    out(p, " = ");
+    init_list(p, d->decl_init);
+  }
 }
 
 static void pragma_line(Printer *p, Token *t) {
@@ -538,8 +711,11 @@ static void stmt(Printer *p, Node *n) {
     out(p, "{\n");
     p->indent++;
     for (Node *s = n->stmts; s; s = s->next) {
-      if (s->kind == ND_CASE) { p->indent--; indent(p); p->indent++; }
-      else indent(p);
+      if (s->kind == ND_CASE) {
+        p->indent--;
+        indent(p);
+        p->indent++;
+      } else indent(p);
       stmt(p, s);
       out(p, "\n");
     }
@@ -547,16 +723,28 @@ static void stmt(Printer *p, Node *n) {
     indent(p);
     out(p, "}");
     return;
-  case ND_DECL: var_decl(p, n, true); out(p, ";"); return;
-  case ND_EXPR_STMT: expr(p, n->lhs, P_COMMA); out(p, ";"); return;
+  case ND_DECL:
+    var_decl(p, n, true);
+    out(p, ";");
+    return;
+  case ND_EXPR_STMT:
+    expr(p, n->lhs, P_COMMA);
+    out(p, ";");
+    return;
   case ND_NULL_STMT:
-    if (n->end_tok) { raw_tokens(p, n->tok, n->end_tok); return; }   /* a lambda's declaration, as written */
+    if (n->end_tok) {
+      raw_tokens(p, n->tok, n->end_tok);
+      return;
+    } /* a lambda's declaration, as written */
     out(p, ";");
     return;
   case ND_PRAGMA: pragma_line(p, n->pragma); return;
   case ND_RETURN:
     out(p, "return");
-    if (n->lhs) { out(p, " "); expr(p, n->lhs, P_COMMA); }
+    if (n->lhs) {
+      out(p, " ");
+      expr(p, n->lhs, P_COMMA);
+    }
     out(p, ";");
     return;
   case ND_BREAK: out(p, "break;"); return;
@@ -569,7 +757,7 @@ static void stmt(Printer *p, Node *n) {
       indent(p);
       stmt(p, n->lhs);
     } else {
-      out(p, ";");   /* a label needs a statement */
+      out(p, ";"); /* a label needs a statement */
     }
     return;
   case ND_IF:
@@ -577,14 +765,42 @@ static void stmt(Printer *p, Node *n) {
     expr(p, n->cond, P_COMMA);
     out(p, ")");
     if (!n->els) {
-      if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); }
-      else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; }
+      if (n->then->kind == ND_BLOCK) {
+        out(p, " ");
+        stmt(p, n->then);
+      } else {
+        out(p, "\n");
+        p->indent++;
+        indent(p);
+        stmt(p, n->then);
+        p->indent--;
+      }
       return;
     }
-    if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); out(p, " else"); }
-    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; out(p, "\n"); indent(p); out(p, "else"); }
-    if (n->els->kind == ND_IF || n->els->kind == ND_BLOCK) { out(p, " "); stmt(p, n->els); }
-    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->els); p->indent--; }
+    if (n->then->kind == ND_BLOCK) {
+      out(p, " ");
+      stmt(p, n->then);
+      out(p, " else");
+    } else {
+      out(p, "\n");
+      p->indent++;
+      indent(p);
+      stmt(p, n->then);
+      p->indent--;
+      out(p, "\n");
+      indent(p);
+      out(p, "else");
+    }
+    if (n->els->kind == ND_IF || n->els->kind == ND_BLOCK) {
+      out(p, " ");
+      stmt(p, n->els);
+    } else {
+      out(p, "\n");
+      p->indent++;
+      indent(p);
+      stmt(p, n->els);
+      p->indent--;
+    }
     return;
   case ND_FOR:
   case ND_WHILE:
@@ -594,7 +810,11 @@ static void stmt(Printer *p, Node *n) {
        * source (macros expanded, instances specialized) still means */
       outf(p, "#pragma unroll %d\n", n->unroll);
       indent(p);
-    } else if (n->pragma) { pragma_line(p, n->pragma); out(p, "\n"); indent(p); }
+    } else if (n->pragma) {
+      pragma_line(p, n->pragma);
+      out(p, "\n");
+      indent(p);
+    }
     if (n->kind == ND_FOR) {
       out(p, "for (");
       if (n->init && n->init->kind == ND_DECL) {
@@ -606,9 +826,15 @@ static void stmt(Printer *p, Node *n) {
         expr(p, n->init->lhs, P_COMMA);
       }
       out(p, ";");
-      if (n->cond) { out(p, " "); expr(p, n->cond, P_COMMA); }
+      if (n->cond) {
+        out(p, " ");
+        expr(p, n->cond, P_COMMA);
+      }
       out(p, ";");
-      if (n->inc) { out(p, " "); expr(p, n->inc, P_COMMA); }
+      if (n->inc) {
+        out(p, " ");
+        expr(p, n->inc, P_COMMA);
+      }
       out(p, ")");
     } else if (n->kind == ND_WHILE) {
       out(p, "while (");
@@ -617,8 +843,20 @@ static void stmt(Printer *p, Node *n) {
     } else {
       out(p, "do");
     }
-    if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); }
-    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; if (n->kind == ND_DO) { out(p, "\n"); indent(p); } }
+    if (n->then->kind == ND_BLOCK) {
+      out(p, " ");
+      stmt(p, n->then);
+    } else {
+      out(p, "\n");
+      p->indent++;
+      indent(p);
+      stmt(p, n->then);
+      p->indent--;
+      if (n->kind == ND_DO) {
+        out(p, "\n");
+        indent(p);
+      }
+    }
     if (n->kind == ND_DO) {
       out(p, n->then->kind == ND_BLOCK ? " while (" : "while (");
       expr(p, n->cond, P_COMMA);
@@ -629,8 +867,16 @@ static void stmt(Printer *p, Node *n) {
     out(p, "switch (");
     expr(p, n->cond, P_COMMA);
     out(p, ")");
-    if (n->then->kind == ND_BLOCK) { out(p, " "); stmt(p, n->then); }
-    else { out(p, "\n"); p->indent++; indent(p); stmt(p, n->then); p->indent--; }
+    if (n->then->kind == ND_BLOCK) {
+      out(p, " ");
+      stmt(p, n->then);
+    } else {
+      out(p, "\n");
+      p->indent++;
+      indent(p);
+      stmt(p, n->then);
+      p->indent--;
+    }
     return;
   default:
     expr(p, n, P_COMMA);
@@ -675,7 +921,10 @@ static void function(Printer *p, Obj *fn) {
     decl(&pp, q, q->name ? tok_text(q->name) : "", false);
     /* C++ default argument (not on an explicit specialization: C++ forbids it there, and the
      * template's declaration printed above keeps the defaults as written) */
-    if (q->default_arg && !fn->tmpl_head) { buf_puts(&ps, " = "); print_expr(&ps, q->default_arg); }
+    if (q->default_arg && !fn->tmpl_head) {
+      buf_puts(&ps, " = ");
+      print_expr(&ps, q->default_arg);
+    }
     p->done = pp.done;
     p->ndone = pp.ndone;
   }
@@ -685,7 +934,10 @@ static void function(Printer *p, Obj *fn) {
   declarator_str(p, ft->return_ty, &inner);
   outf(p, " %s", inner.s);
   buf_free(&inner);
-  if (!fn->body || p->proto) { out(p, ";\n"); return; }
+  if (!fn->body || p->proto) {
+    out(p, ";\n");
+    return;
+  }
   out(p, " ");
   stmt(p, fn->body);
   out(p, "\n");
@@ -694,7 +946,9 @@ static void function(Printer *p, Obj *fn) {
 /* the headers nvcc needs for the builtins a program uses: bit i for builtin i */
 static bool header_pre(Node *n, void *ctx) {
   uint64_t *used = ctx;
-  if (n->kind == ND_CALL && n->builtin < 64) *used |= 1ull << (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT ? BI_PIPE_COPY : n->builtin);
+  if (n->kind == ND_CALL && n->builtin < 64)
+    *used |= 1ull << (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT ? BI_PIPE_COPY
+                                                                                 : n->builtin);
   if (n->ty && n->ty->is_half) *used |= 1ull << BI_HALF;
   return true;
 }
@@ -720,11 +974,18 @@ void print_headers(Buf *b, Program *const *progs, int n) {
   for (int i = 0; i < n; i++)
     for (Obj *f = progs[i]->funcs; f; f = f->next) {
       if (f->body) walk(f->body, header_pre, NULL, &used);
-      for (Type *q = f->ty->params; q; q = q->next) if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
+      for (Type *q = f->ty->params; q; q = q->next)
+        if (q->is_half || (q->base && q->base->is_half)) used |= 1ull << BI_HALF;
     }
-  static const struct { Builtin b; const char *h; } headers[] = {
-    {BI_PRINTF, "stdio.h"}, {BI_ASSERT, "assert.h"}, {BI_HALF, "cuda_fp16.h"}, {BI_CG, "cooperative_groups.h"},
-    {BI_CG, "cooperative_groups/reduce.h"}, {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
+  static const struct {
+    Builtin b;
+    const char *h;
+  } headers[] = {{BI_PRINTF, "stdio.h"},
+                 {BI_ASSERT, "assert.h"},
+                 {BI_HALF, "cuda_fp16.h"},
+                 {BI_CG, "cooperative_groups.h"},
+                 {BI_CG, "cooperative_groups/reduce.h"},
+                 {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
   for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
     if (used >> headers[i].b & 1) buf_printf(b, "#include <%s>\n", headers[i].h);
 }
@@ -759,16 +1020,25 @@ void print_program(Buf *b, Program *prog) {
       pragma_line(&p, it->tok);
       out(&p, "\n");
       break;
-    case TOP_TYPEDEF: out(&p, "typedef "); decl(&p, it->ty, local_name(&p, it->name), true); out(&p, ";\n"); break;
+    case TOP_TYPEDEF:
+      out(&p, "typedef ");
+      decl(&p, it->ty, local_name(&p, it->name), true);
+      out(&p, ";\n");
+      break;
     case TOP_RAW:
       raw_tokens(&p, it->tok, it->end);
       out(&p, it->end && it->end->prev && tok_equal(it->end->prev, ";") ? "\n" : ";\n");
       break;
-    case TOP_STRUCT: case TOP_ENUM: base_name(&p, it->ty, true); out(&p, ";\n"); break;
+    case TOP_STRUCT:
+    case TOP_ENUM:
+      base_name(&p, it->ty, true);
+      out(&p, ";\n");
+      break;
     case TOP_FUNC: {
       /* a prototype before the definition: the same function object, printed as a declaration */
       bool later = false;
-      for (TopItem *q = it->next; q && !later; q = q->next) later = q->kind == TOP_FUNC && q->obj == it->obj;
+      for (TopItem *q = it->next; q && !later; q = q->next)
+        later = q->kind == TOP_FUNC && q->obj == it->obj;
       p.proto = later;
       function(&p, it->obj);
       p.proto = false;
@@ -783,7 +1053,10 @@ void print_program(Buf *b, Program *prog) {
       else if (v->sc == SC_EXTERN_SHARED) out(&p, "__shared__ ");
       if (v->align) outf(&p, "__align__(%d) ", v->align);
       decl(&p, v->ty, local_name(&p, v->name), true);
-      if (v->init) { out(&p, " = "); init_list(&p, v->init); }
+      if (v->init) {
+        out(&p, " = ");
+        init_list(&p, v->init);
+      }
       out(&p, ";\n");
       break;
     }

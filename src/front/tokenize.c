@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int nfiles;   /* ids for files, for as long as the process runs */
+static int nfiles; /* ids for files, for as long as the process runs */
 
 SrcLoc tok_loc(const Token *t) {
   while (t->origin) t = t->origin;
@@ -22,7 +22,8 @@ static void macro_notes(const Token *t) {
   for (const Token *u = t; u->origin; u = u->origin)
     if (u->macro) {
       /* point at the spelling inside the macro body */
-      diag_at(DIAG_NOTE, (SrcLoc){u->file, u->line, u->col, u->loc}, "expanded from macro '%s'", u->macro);
+      diag_at(DIAG_NOTE, (SrcLoc){u->file, u->line, u->col, u->loc}, "expanded from macro '%s'",
+              u->macro);
       break;
     }
 }
@@ -54,24 +55,32 @@ void note_tok(const Token *t, const char *f, ...) {
 void check_limit(const Token *t, long long n, const Limit *l) {
   if (n <= l->value) return;
   if (!t) {
-    diag_at(DIAG_ERROR, (SrcLoc){0}, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value, l->unit, l->name);
+    diag_at(DIAG_ERROR, (SrcLoc){0}, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)",
+            l->what, l->value, l->unit, l->name);
     carve_throw();
   }
-  error_tok(t, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value, l->unit, l->name);
+  error_tok(t, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value,
+            l->unit, l->name);
 }
 
 static SrcFile *new_file(const char *name, char *contents);
 
 void limit_error_in_file(const char *path, const Limit *l) {
   SrcFile *f = new_file(path, "");
-  diag_at(DIAG_ERROR, (SrcLoc){f, 1, 1, NULL}, "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value, l->unit, l->name);
+  diag_at(DIAG_ERROR, (SrcLoc){f, 1, 1, NULL},
+          "%s exceeds the limit of %lld %s (%s, see docs/limits.md)", l->what, l->value, l->unit,
+          l->name);
   carve_throw();
 }
 
-const Limit limit_source_bytes = {"LIMIT_SOURCE_BYTES", LIMIT_SOURCE_BYTES, "bytes", "the source text of the translation unit"};
-const Limit limit_tokens = {"LIMIT_TOKENS", LIMIT_TOKENS, "tokens", "the number of tokens made for the translation unit"};
-const Limit limit_macro_nesting = {"LIMIT_MACRO_NESTING", LIMIT_MACRO_NESTING, "levels", "macro expansion nesting"};
-const Limit limit_include_depth = {"LIMIT_INCLUDE_DEPTH", LIMIT_INCLUDE_DEPTH, "levels", "#include nesting"};
+const Limit limit_source_bytes = {"LIMIT_SOURCE_BYTES", LIMIT_SOURCE_BYTES, "bytes",
+                                  "the source text of the translation unit"};
+const Limit limit_tokens = {"LIMIT_TOKENS", LIMIT_TOKENS, "tokens",
+                            "the number of tokens made for the translation unit"};
+const Limit limit_macro_nesting = {"LIMIT_MACRO_NESTING", LIMIT_MACRO_NESTING, "levels",
+                                   "macro expansion nesting"};
+const Limit limit_include_depth = {"LIMIT_INCLUDE_DEPTH", LIMIT_INCLUDE_DEPTH, "levels",
+                                   "#include nesting"};
 
 bool tok_equal(const Token *t, const char *s) {
   /* the first byte settles almost every comparison without a strlen */
@@ -83,7 +92,14 @@ bool tok_equal(const Token *t, const char *s) {
 char *tok_text(const Token *t) { return arena_strndup(t->loc, (size_t)t->len); }
 
 /* ---- the scanner ---- */
-typedef struct { SrcFile *file; char *p; int line; char *line_start; bool at_bol, has_space; long long ntok; } Scanner;
+typedef struct {
+  SrcFile *file;
+  char *p;
+  int line;
+  char *line_start;
+  bool at_bol, has_space;
+  long long ntok;
+} Scanner;
 
 static Token *new_token(Scanner *s, TokenKind kind, char *start, char *end) {
   Token *t = arena_alloc(sizeof(Token));
@@ -108,11 +124,12 @@ static _Noreturn void scan_error(Scanner *s, char *at, const char *msg) {
 }
 
 static int punct_len(const char *p) {
-  static const char *kw[] = {"<<<", ">>>", "<<=", ">>=", "...", "==", "!=", "<=", ">=", "->", "+=",
-                             "-=", "*=", "/=", "%=", "&=", "|=", "^=", "&&", "||", "++", "--",
-                             "<<", ">>", "##", "::"};
+  static const char *kw[] = {
+    "<<<", ">>>", "<<=", ">>=", "...", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=",
+    "/=",  "%=",  "&=",  "|=",  "^=",  "&&", "||", "++", "--", "<<", ">>", "##", "::"};
   for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
-    if (p[0] == kw[i][0] && p[1] == kw[i][1] && (kw[i][2] == 0 || p[2] == kw[i][2])) return kw[i][2] ? 3 : 2;
+    if (p[0] == kw[i][0] && p[1] == kw[i][1] && (kw[i][2] == 0 || p[2] == kw[i][2]))
+      return kw[i][2] ? 3 : 2;
   return (*p && strchr("!%&()*+,-./:;<=>?[]^{|}~#", *p)) ? 1 : 0;
 }
 
@@ -129,7 +146,9 @@ static int read_escape(Scanner *s, char **pp) {
     if (!isxdigit((unsigned char)*p)) scan_error(s, p, "invalid hex escape sequence");
     int c = 0;
     for (; isxdigit((unsigned char)*p); p++)
-      c = (c << 4) + (isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10)), c &= 0xff;
+      c = (c << 4) +
+          (isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10)),
+      c &= 0xff;
     *pp = p;
     return c;
   }
@@ -150,7 +169,8 @@ static int read_escape(Scanner *s, char **pp) {
 static char *string_end(Scanner *s, char *start, char *p, char quote) {
   for (; *p != quote; p++) {
     if (*p == '\n' || *p == '\0')
-      scan_error(s, start, quote == '"' ? "unterminated string literal" : "unterminated character constant");
+      scan_error(s, start,
+                 quote == '"' ? "unterminated string literal" : "unterminated character constant");
     if (*p == '\\') p++;
   }
   return p;
@@ -161,8 +181,10 @@ static Token *read_string(Scanner *s, char *start) {
   char *buf = arena_alloc((size_t)(end - start));
   int len = 0;
   for (char *p = start + 1; p < end;) {
-    if (*p == '\\') { p++; buf[len++] = (char)read_escape(s, &p); }
-    else buf[len++] = *p++;
+    if (*p == '\\') {
+      p++;
+      buf[len++] = (char)read_escape(s, &p);
+    } else buf[len++] = *p++;
   }
   Token *t = new_token(s, TK_STR, start, end + 1);
   t->str = buf;
@@ -176,8 +198,10 @@ static Token *read_char(Scanner *s, char *start) {
   if (*p == '\n' || *p == 0) scan_error(s, start, "unterminated character constant");
   if (*p == '\'') scan_error(s, start, "empty character constant");
   int c;
-  if (*p == '\\') { p++; c = read_escape(s, &p); }
-  else c = (unsigned char)*p++;
+  if (*p == '\\') {
+    p++;
+    c = read_escape(s, &p);
+  } else c = (unsigned char)*p++;
   char *end = *p == '\'' ? p : string_end(s, start, p, '\'');
   Token *t = new_token(s, TK_NUM, start, end + 1);
   t->ival = (signed char)c;
@@ -186,15 +210,74 @@ static Token *read_char(Scanner *s, char *start) {
 }
 
 static const char *keywords[] = {
-  "return", "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue",
-  "goto", "sizeof", "typedef", "struct", "union", "enum", "void", "char", "short", "int", "long",
-  "float", "double", "signed", "unsigned", "const", "volatile", "static", "extern", "inline",
-  "register", "auto", "_Bool", "bool", "restrict", "__restrict__", "__restrict", "__global__",
-  "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
-  "__launch_bounds__", "_Alignof", "_Alignas", "__align__",
+  "return",
+  "if",
+  "else",
+  "for",
+  "while",
+  "do",
+  "switch",
+  "case",
+  "default",
+  "break",
+  "continue",
+  "goto",
+  "sizeof",
+  "typedef",
+  "struct",
+  "union",
+  "enum",
+  "void",
+  "char",
+  "short",
+  "int",
+  "long",
+  "float",
+  "double",
+  "signed",
+  "unsigned",
+  "const",
+  "volatile",
+  "static",
+  "extern",
+  "inline",
+  "register",
+  "auto",
+  "_Bool",
+  "bool",
+  "restrict",
+  "__restrict__",
+  "__restrict",
+  "__global__",
+  "__device__",
+  "__host__",
+  "__shared__",
+  "__constant__",
+  "__forceinline__",
+  "__noinline__",
+  "__launch_bounds__",
+  "_Alignof",
+  "_Alignas",
+  "__align__",
   /* C++ words that name constructs carve does not support (recognized to say so) */
-  "template", "class", "namespace", "using", "operator", "new", "delete", "typename", "public",
-  "private", "protected", "virtual", "this", "throw", "try", "catch", "constexpr", "auto",
+  "template",
+  "class",
+  "namespace",
+  "using",
+  "operator",
+  "new",
+  "delete",
+  "typename",
+  "public",
+  "private",
+  "protected",
+  "virtual",
+  "this",
+  "throw",
+  "try",
+  "catch",
+  "constexpr",
+  "auto",
 };
 
 static bool is_keyword(Token *t) {
@@ -217,7 +300,10 @@ Token *tokenize(SrcFile *f) {
       char *q = strstr(p + 2, "*/");
       if (!q) scan_error(&s, p, "unterminated comment");
       for (char *r = p; r < q; r++)
-        if (*r == '\n') { s.line++; s.line_start = r + 1; }
+        if (*r == '\n') {
+          s.line++;
+          s.line_start = r + 1;
+        }
       p = q + 2;
       s.has_space = true;
       continue;
@@ -230,7 +316,11 @@ Token *tokenize(SrcFile *f) {
       s.has_space = false;
       continue;
     }
-    if (isspace((unsigned char)*p)) { p++; s.has_space = true; continue; }
+    if (isspace((unsigned char)*p)) {
+      p++;
+      s.has_space = true;
+      continue;
+    }
     if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
       char *q = p++;
       for (;;) {
@@ -263,7 +353,8 @@ Token *tokenize(SrcFile *f) {
       p += n;
       continue;
     }
-    if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f) scan_error(&s, p, fmt("stray '%c' in program", *p));
+    if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f)
+      scan_error(&s, p, fmt("stray '%c' in program", *p));
     scan_error(&s, p, fmt("stray byte 0x%02x in program", (unsigned char)*p));
   }
   cur = cur->next = new_token(&s, TK_EOF, p, p);
@@ -297,9 +388,13 @@ static void remove_backslash_newline(char *p) {
   size_t i = 0, j = 0;
   int pending = 0;
   while (p[i]) {
-    if (p[i] == '\\' && p[i + 1] == '\n') { i += 2; pending++; }
-    else if (p[i] == '\n') { p[j++] = p[i++]; for (; pending > 0; pending--) p[j++] = '\n'; }
-    else p[j++] = p[i++];
+    if (p[i] == '\\' && p[i + 1] == '\n') {
+      i += 2;
+      pending++;
+    } else if (p[i] == '\n') {
+      p[j++] = p[i++];
+      for (; pending > 0; pending--) p[j++] = '\n';
+    } else p[j++] = p[i++];
   }
   for (; pending > 0; pending--) p[j++] = '\n';
   p[j] = 0;
@@ -312,7 +407,12 @@ Token *tokenize_string(const char *name, const char *text) {
 }
 
 /* A bounded read: base.c's read_file reads until EOF, which /dev/zero never reaches. */
-typedef struct { const char *path; const Token *site; char *buf; int fd; } Reader;
+typedef struct {
+  const char *path;
+  const Token *site;
+  char *buf;
+  int fd;
+} Reader;
 
 static void reader_close(Reader *r) {
   free(r->buf);
@@ -344,7 +444,11 @@ static char *read_bounded(Reader *r, long long max, size_t *len) {
   int err = 0;
   if (fstat(r->fd, &st) < 0) err = errno;
   else if (S_ISDIR(st.st_mode)) err = EISDIR;
-  if (err) { reader_close(r); errno = err; return NULL; }
+  if (err) {
+    reader_close(r);
+    errno = err;
+    return NULL;
+  }
   if (S_ISREG(st.st_mode) && st.st_size > max) too_large(r);
   /* a pipe or a device has no size: read in chunks, never past max */
   size_t n = 0, cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
@@ -356,7 +460,12 @@ static char *read_bounded(Reader *r, long long max, size_t *len) {
     }
     ssize_t k = read(r->fd, r->buf + n, cap - n);
     if (k < 0 && errno == EINTR) continue;
-    if (k < 0) { err = errno; reader_close(r); errno = err; return NULL; }
+    if (k < 0) {
+      err = errno;
+      reader_close(r);
+      errno = err;
+      return NULL;
+    }
     if (k == 0) break;
     if (memchr(r->buf + n, 0, (size_t)k)) read_error(r, "contains NUL bytes; not a source file");
     n += (size_t)k;
@@ -380,20 +489,27 @@ Token *tokenize_file_bounded(const char *path, const Token *site, long long max_
   return tokenize_string(path, text);
 }
 
-Token *tokenize_file(const char *path) { return tokenize_file_bounded(path, NULL, LIMIT_SOURCE_BYTES); }
+Token *tokenize_file(const char *path) {
+  return tokenize_file_bounded(path, NULL, LIMIT_SOURCE_BYTES);
+}
 
 /* ---- numbers, after preprocessing ---- */
 static bool convert_int(Token *t) {
   char *p = t->loc;
   int base = 10;
-  if (!strncasecmp(p, "0x", 2) && isxdigit((unsigned char)p[2])) { p += 2; base = 16; }
-  else if (!strncasecmp(p, "0b", 2) && (p[2] == '0' || p[2] == '1')) { p += 2; base = 2; }
-  else if (*p == '0') base = 8;
+  if (!strncasecmp(p, "0x", 2) && isxdigit((unsigned char)p[2])) {
+    p += 2;
+    base = 16;
+  } else if (!strncasecmp(p, "0b", 2) && (p[2] == '0' || p[2] == '1')) {
+    p += 2;
+    base = 2;
+  } else if (*p == '0') base = 8;
   if (base == 8) {
     /* "08" is an error, not the double 8.0 */
     char *q = p;
     while (q < t->loc + t->len && isdigit((unsigned char)*q)) q++;
-    bool is_float = q < t->loc + t->len && (*q == '.' || *q == 'e' || *q == 'E' || *q == 'f' || *q == 'F');
+    bool is_float =
+      q < t->loc + t->len && (*q == '.' || *q == 'e' || *q == 'E' || *q == 'f' || *q == 'F');
     if (!is_float)
       for (char *d = p; d < q; d++)
         if (*d == '8' || *d == '9') error_tok(t, "invalid digit '%c' in octal constant", *d);
@@ -404,9 +520,16 @@ static bool convert_int(Token *t) {
   bool l = false, u = false;
   int nl = 0;
   while (p < t->loc + t->len) {
-    if (*p == 'u' || *p == 'U') { if (u) return false; u = true; p++; }
-    else if (*p == 'l' || *p == 'L') { if (nl) return false; nl = (p[1] == p[0]) ? 2 : 1; p += nl; l = true; }
-    else return false;
+    if (*p == 'u' || *p == 'U') {
+      if (u) return false;
+      u = true;
+      p++;
+    } else if (*p == 'l' || *p == 'L') {
+      if (nl) return false;
+      nl = (p[1] == p[0]) ? 2 : 1;
+      p += nl;
+      l = true;
+    } else return false;
   }
   /* C11 6.4.4.1p6: a constant no type can represent has none; it is not wrapped to -1 */
   if (overflow) error_tok(t, "integer literal is too large to be represented in any integer type");
@@ -416,7 +539,9 @@ static bool convert_int(Token *t) {
     else if (u) ty = (v >> 32) ? ty_ulong : ty_uint;
     else ty = (v >> 31) ? ty_long : ty_int;
     if (!u && (v >> 63)) {
-      warn_tok(t, "integer literal is too large to be represented in a signed integer type, interpreting as unsigned");
+      warn_tok(
+        t,
+        "integer literal is too large to be represented in a signed integer type, interpreting as unsigned");
       ty = ty_ulong;
     }
   } else {
@@ -439,7 +564,8 @@ static void check_float_range(Token *t, double v, bool range_error, bool is_floa
   double max = is_float ? FLT_MAX : DBL_MAX;
   const char *ty = is_float ? "float" : "double";
   if (isinf(v) || fabs(v) > max)
-    warn_tok(t, "magnitude of floating-point constant too large for type '%s'; maximum is %.17g", ty, max);
+    warn_tok(t, "magnitude of floating-point constant too large for type '%s'; maximum is %.17g",
+             ty, max);
   else if (range_error && v == 0)
     warn_tok(t, "magnitude of floating-point constant too small for type '%s'", ty);
   else if (is_float && v != 0 && (float)v == 0)
@@ -455,10 +581,14 @@ static void convert_number(Token *t) {
   bool range_error = errno == ERANGE;
   Type *ty = ty_double;
   bool is_float = false;
-  if (*end == 'f' || *end == 'F') { ty = ty_float; end++; is_float = true; }
-  else if (*end == 'l' || *end == 'L') end++;
+  if (*end == 'f' || *end == 'F') {
+    ty = ty_float;
+    end++;
+    is_float = true;
+  } else if (*end == 'l' || *end == 'L') end++;
   if (*end) {
-    bool looks_float = strpbrk(s, ".eEpP") && !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && !strpbrk(s, ".pP"));
+    bool looks_float =
+      strpbrk(s, ".eEpP") && !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && !strpbrk(s, ".pP"));
     if (end == s) error_tok(t, "invalid numeric constant '%s'", s);
     error_tok(t, "invalid suffix '%s' on %s constant", end, looks_float ? "floating" : "integer");
   }

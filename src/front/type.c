@@ -8,32 +8,47 @@
  * every use that needs its size as byte arithmetic: anything that reaches type_node still
  * needing it is refused there) */
 #define VLA_LEN (-2)
-static bool is_vla_type(const Type *t) { return t && t->kind == TY_ARRAY && t->array_len == VLA_LEN; }
+static bool is_vla_type(const Type *t) {
+  return t && t->kind == TY_ARRAY && t->array_len == VLA_LEN;
+}
 /* arithmetic on a pointer to a VLA that the parser did not lower: an error, never a wrong size */
 static void no_vla_arith(Node *n, const Type *t) {
   if (t && is_pointer_like(t) && is_vla_type(t->base))
     error_tok(n->tok, "unsupported: this use of a pointer to a variable-length array");
 }
 
-static Type mk(TypeKind k, int size, bool u) { return (Type){.kind = k, .size = size, .align = size, .is_unsigned = u}; }
-static Type t_void = {.kind = TY_VOID, .size = 1, .align = 1}, t_bool = {.kind = TY_BOOL, .size = 1, .align = 1};
-static Type t_char, t_schar, t_uchar, t_short, t_ushort, t_int, t_uint, t_long, t_ulong, t_llong, t_ullong, t_float, t_double;
-Type *ty_void = &t_void, *ty_bool = &t_bool, *ty_char = &t_char, *ty_schar = &t_schar, *ty_uchar = &t_uchar,
-     *ty_short = &t_short, *ty_ushort = &t_ushort, *ty_int = &t_int, *ty_uint = &t_uint, *ty_long = &t_long,
-     *ty_ulong = &t_ulong, *ty_llong = &t_llong, *ty_ullong = &t_ullong, *ty_float = &t_float, *ty_double = &t_double;
+static Type mk(TypeKind k, int size, bool u) {
+  return (Type){.kind = k, .size = size, .align = size, .is_unsigned = u};
+}
+static Type t_void = {.kind = TY_VOID, .size = 1, .align = 1},
+            t_bool = {.kind = TY_BOOL, .size = 1, .align = 1};
+static Type t_char, t_schar, t_uchar, t_short, t_ushort, t_int, t_uint, t_long, t_ulong, t_llong,
+  t_ullong, t_float, t_double;
+Type *ty_void = &t_void, *ty_bool = &t_bool, *ty_char = &t_char, *ty_schar = &t_schar,
+     *ty_uchar = &t_uchar, *ty_short = &t_short, *ty_ushort = &t_ushort, *ty_int = &t_int,
+     *ty_uint = &t_uint, *ty_long = &t_long, *ty_ulong = &t_ulong, *ty_llong = &t_llong,
+     *ty_ullong = &t_ullong, *ty_float = &t_float, *ty_double = &t_double;
 
 __attribute__((constructor)) static void init_types(void) {
-  t_char = mk(TY_CHAR, 1, false); t_schar = mk(TY_CHAR, 1, false); t_uchar = mk(TY_CHAR, 1, true);
-  t_short = mk(TY_SHORT, 2, false); t_ushort = mk(TY_SHORT, 2, true);
-  t_int = mk(TY_INT, 4, false); t_uint = mk(TY_INT, 4, true);
-  t_long = mk(TY_LONG, 8, false); t_ulong = mk(TY_LONG, 8, true);
-  t_llong = mk(TY_LLONG, 8, false); t_ullong = mk(TY_LLONG, 8, true);
-  t_float = mk(TY_FLOAT, 4, false); t_double = mk(TY_DOUBLE, 8, false);
+  t_char = mk(TY_CHAR, 1, false);
+  t_schar = mk(TY_CHAR, 1, false);
+  t_uchar = mk(TY_CHAR, 1, true);
+  t_short = mk(TY_SHORT, 2, false);
+  t_ushort = mk(TY_SHORT, 2, true);
+  t_int = mk(TY_INT, 4, false);
+  t_uint = mk(TY_INT, 4, true);
+  t_long = mk(TY_LONG, 8, false);
+  t_ulong = mk(TY_LONG, 8, true);
+  t_llong = mk(TY_LLONG, 8, false);
+  t_ullong = mk(TY_LLONG, 8, true);
+  t_float = mk(TY_FLOAT, 4, false);
+  t_double = mk(TY_DOUBLE, 8, false);
 }
 
 bool is_integer(const Type *t) {
   TypeKind k = t->kind;
-  return k == TY_BOOL || k == TY_CHAR || k == TY_SHORT || k == TY_INT || k == TY_LONG || k == TY_LLONG || k == TY_ENUM;
+  return k == TY_BOOL || k == TY_CHAR || k == TY_SHORT || k == TY_INT || k == TY_LONG ||
+         k == TY_LLONG || k == TY_ENUM;
 }
 bool is_flonum(const Type *t) { return t->kind == TY_FLOAT || t->kind == TY_DOUBLE; }
 bool is_numeric(const Type *t) { return is_integer(t) || is_flonum(t); }
@@ -65,7 +80,10 @@ Type *unqual(Type *t) {
 
 Type *pointer_to(Type *base) {
   Type *t = arena_alloc(sizeof(Type));
-  t->kind = TY_PTR; t->size = t->align = 8; t->is_unsigned = true; t->base = base;
+  t->kind = TY_PTR;
+  t->size = t->align = 8;
+  t->is_unsigned = true;
+  t->base = base;
   return t;
 }
 
@@ -81,22 +99,29 @@ Type *array_of(Type *base, int len) {
 
 Type *func_type(Type *ret) {
   Type *t = arena_alloc(sizeof(Type));
-  t->kind = TY_FUNC; t->size = 1; t->align = 1; t->return_ty = ret;
+  t->kind = TY_FUNC;
+  t->size = 1;
+  t->align = 1;
+  t->return_ty = ret;
   return t;
 }
 
 Type *struct_type(void) {
   Type *t = arena_alloc(sizeof(Type));
-  t->kind = TY_STRUCT; t->align = 1;
+  t->kind = TY_STRUCT;
+  t->align = 1;
   return t;
 }
 
 /* CUDA's vector types: NAME{1,2,3,4} with fields x y z w, aligned as the CUDA headers align them */
 Type *vector_type(const char *name) {
-  static const struct { const char *prefix; Type **base; } bases[] = {
-    {"char", &ty_char}, {"uchar", &ty_uchar}, {"short", &ty_short}, {"ushort", &ty_ushort},
-    {"int", &ty_int}, {"uint", &ty_uint}, {"long", &ty_long}, {"ulong", &ty_ulong},
-    {"longlong", &ty_llong}, {"ulonglong", &ty_ullong}, {"float", &ty_float}, {"double", &ty_double}};
+  static const struct {
+    const char *prefix;
+    Type **base;
+  } bases[] = {{"char", &ty_char},        {"uchar", &ty_uchar}, {"short", &ty_short},
+               {"ushort", &ty_ushort},    {"int", &ty_int},     {"uint", &ty_uint},
+               {"long", &ty_long},        {"ulong", &ty_ulong}, {"longlong", &ty_llong},
+               {"ulonglong", &ty_ullong}, {"float", &ty_float}, {"double", &ty_double}};
   static Type *cache[12][5];
   size_t n = strlen(name);
   if (n < 2) return NULL;
@@ -131,8 +156,8 @@ Type *vector_type(const char *name) {
     }
     t->members = head.next;
     int size = w * b->size;
-    int align = (w == 3) ? b->size : size;     /* float3 is 4-aligned, float4 16-aligned */
-    if (align > 16) align = 16;                 /* double4 is 16-aligned in CUDA 12/13 (double4_16a) */
+    int align = (w == 3) ? b->size : size; /* float3 is 4-aligned, float4 16-aligned */
+    if (align > 16) align = 16;            /* double4 is 16-aligned in CUDA 12/13 (double4_16a) */
     if (b->size == 8 && w >= 3) align = (w == 3) ? 8 : 16;
     t->align = align;
     t->size = (size + align - 1) / align * align;
@@ -153,7 +178,8 @@ static int rank(const Type *t) {
   case TY_BOOL: return 0;
   case TY_CHAR: return 1;
   case TY_SHORT: return 2;
-  case TY_INT: case TY_ENUM: return 3;
+  case TY_INT:
+  case TY_ENUM: return 3;
   case TY_LONG: return 4;
   case TY_LLONG: return 5;
   default: return 9;
@@ -188,18 +214,25 @@ Type *common_type(Type *a, Type *b) {
 }
 
 bool same_type(const Type *a, const Type *b) {
-  while (a->origin && a->kind != TY_PTR && a->kind != TY_ARRAY && !a->is_vector && a->kind != TY_STRUCT) a = a->origin;
-  while (b->origin && b->kind != TY_PTR && b->kind != TY_ARRAY && !b->is_vector && b->kind != TY_STRUCT) b = b->origin;
+  while (a->origin && a->kind != TY_PTR && a->kind != TY_ARRAY && !a->is_vector &&
+         a->kind != TY_STRUCT)
+    a = a->origin;
+  while (b->origin && b->kind != TY_PTR && b->kind != TY_ARRAY && !b->is_vector &&
+         b->kind != TY_STRUCT)
+    b = b->origin;
   if (a->kind != b->kind) return false;
   switch (a->kind) {
   case TY_PTR: return same_type(a->base, b->base);
-  case TY_ARRAY:   /* a VLA is compatible with any array of the same element type (C11 6.7.6.2p6) */
-    return (a->array_len == b->array_len || a->array_len == VLA_LEN || b->array_len == VLA_LEN) && same_type(a->base, b->base);
-  case TY_STRUCT: case TY_ENUM: {
+  case TY_ARRAY: /* a VLA is compatible with any array of the same element type (C11 6.7.6.2p6) */
+    return (a->array_len == b->array_len || a->array_len == VLA_LEN || b->array_len == VLA_LEN) &&
+           same_type(a->base, b->base);
+  case TY_STRUCT:
+  case TY_ENUM: {
     const Type *ra = a, *rb = b;
     while (ra->origin) ra = ra->origin;
     while (rb->origin) rb = rb->origin;
-    return ra == rb || (ra->tag && rb->tag && !strcmp(ra->tag, rb->tag) && ra->members == rb->members);
+    return ra == rb ||
+           (ra->tag && rb->tag && !strcmp(ra->tag, rb->tag) && ra->members == rb->members);
   }
   default: return a->size == b->size && a->is_unsigned == b->is_unsigned;
   }
@@ -234,7 +267,10 @@ static Node *half_call(HalfOp op, Node *a, Node *b, Type *ty) {
   n->implicit = true;
   n->args = a;
   n->nargs = 1;
-  if (b) { a->next = b; n->nargs = 2; }
+  if (b) {
+    a->next = b;
+    n->nargs = 2;
+  }
   n->ty = ty;
   return n;
 }
@@ -242,7 +278,9 @@ static Node *half_call(HalfOp op, Node *a, Node *b, Type *ty) {
 /* a __half operand as a float */
 static void half_to_float(Node **e) {
   if (!(*e)->ty->is_half) return;
-  if ((*e)->ty->is_half == 2) error_tok((*e)->tok, "cannot convert '%s' to a number (use __low2float, __high2float)", type_name((*e)->ty));
+  if ((*e)->ty->is_half == 2)
+    error_tok((*e)->tok, "cannot convert '%s' to a number (use __low2float, __high2float)",
+              type_name((*e)->ty));
   Node *next = (*e)->next;
   *e = half_call(HOP_H2F, *e, NULL, ty_float);
   (*e)->next = next;
@@ -265,12 +303,13 @@ static bool coerce_half(Node **e, Type *ty) {
   if (ty->is_half && from->is_half == ty->is_half) return true;
   if (ty->is_half == 2 || from->is_half == 2)
     error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
-  if (from->is_half) {   /* to a number: through float */
+  if (from->is_half) { /* to a number: through float */
     half_to_float(e);
     coerce(e, ty);
     return true;
   }
-  if (!is_numeric(from)) error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
+  if (!is_numeric(from))
+    error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
   Node *next = (*e)->next;
   (*e)->next = NULL;
   *e = half_call(is_integer(from) ? HOP_I2H : HOP_F2H, *e, NULL, unqual(ty));
@@ -291,19 +330,30 @@ static void coerce(Node **e, Type *ty) {
   if (ty->kind == TY_PTR && is_pointer_like(from)) {
     /* CUDA is C++: T* converts implicitly only to void* and to a more qualified T* */
     Type *tb = ty->base, *fb = from->base;
-    if (tb->kind != TY_VOID && !same_type(unqual(tb), unqual(fb)) && !(fb->kind == TY_VOID && tb->kind != TY_FUNC && in_c_file(*e)))
-      error_tok((*e)->tok, "cannot convert pointer '%s' to '%s' without a cast", type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
+    if (tb->kind != TY_VOID && !same_type(unqual(tb), unqual(fb)) &&
+        !(fb->kind == TY_VOID && tb->kind != TY_FUNC && in_c_file(*e)))
+      error_tok((*e)->tok, "cannot convert pointer '%s' to '%s' without a cast",
+                type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
     if ((fb->qual & Q_CONST) && !(tb->qual & Q_CONST))
-      error_tok((*e)->tok, "conversion from '%s' to '%s' discards the const qualifier", type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
-    return;   /* pointer conversions keep the address */
+      error_tok((*e)->tok, "conversion from '%s' to '%s' discards the const qualifier",
+                type_name(from->kind == TY_ARRAY ? pointer_to(fb) : from), type_name(ty));
+    return; /* pointer conversions keep the address */
   }
   if (ty->kind == TY_PTR && is_integer(from)) {
-    if ((*e)->kind == ND_NUM && (*e)->ival == 0) { *e = new_cast(*e, ty); return; }
-    error_tok((*e)->tok, "cannot convert '%s' to '%s' without a cast", type_name(from), type_name(ty));
+    if ((*e)->kind == ND_NUM && (*e)->ival == 0) {
+      *e = new_cast(*e, ty);
+      return;
+    }
+    error_tok((*e)->tok, "cannot convert '%s' to '%s' without a cast", type_name(from),
+              type_name(ty));
   }
   if (is_numeric(ty) && from->kind == TY_PTR) {
-    if (ty->kind == TY_BOOL) { *e = new_cast(*e, ty); return; }
-    error_tok((*e)->tok, "cannot convert pointer '%s' to '%s' without a cast", type_name(from), type_name(ty));
+    if (ty->kind == TY_BOOL) {
+      *e = new_cast(*e, ty);
+      return;
+    }
+    error_tok((*e)->tok, "cannot convert pointer '%s' to '%s' without a cast", type_name(from),
+              type_name(ty));
   }
   if (!is_scalar(from) && from->kind != TY_ARRAY)
     error_tok((*e)->tok, "cannot convert '%s' to '%s'", type_name(from), type_name(ty));
@@ -311,20 +361,28 @@ static void coerce(Node **e, Type *ty) {
   *e = new_cast(*e, unqual(ty));
 }
 
-static bool is_mul_of(Node *n, Type *ty) { return n->kind == ND_MUL && is_flonum(n->ty) && n->ty->kind == ty->kind; }
+static bool is_mul_of(Node *n, Type *ty) {
+  return n->kind == ND_MUL && is_flonum(n->ty) && n->ty->kind == ty->kind;
+}
 
 static void check_value(Node *n) {
   if (!n->ty) add_type(n);
   if (n->ty->kind == TY_VOID) error_tok(n->tok, "void value not ignored as it ought to be");
-  if (n->ty->kind == TY_FUNC) error_tok(n->tok, "function used as a value (function pointers are not supported)");
+  if (n->ty->kind == TY_FUNC)
+    error_tok(n->tok, "function used as a value (function pointers are not supported)");
 }
 
 /* h1 op h2 on halves: the operator's builtin (half2 too); a half with another number: float */
 static bool half_arith(Node *n) {
   Type *l = n->lhs->ty, *r = n->rhs->ty;
   if (!l->is_half && !r->is_half) return false;
-  static const struct { NodeKind k; HalfOp h, h2; } ops[] = {
-    {ND_ADD, HOP_ADD, HOP_ADD2}, {ND_SUB, HOP_SUB, HOP_SUB2}, {ND_MUL, HOP_MUL, HOP_MUL2}, {ND_DIV, HOP_DIV, HOP_COUNT}};
+  static const struct {
+    NodeKind k;
+    HalfOp h, h2;
+  } ops[] = {{ND_ADD, HOP_ADD, HOP_ADD2},
+             {ND_SUB, HOP_SUB, HOP_SUB2},
+             {ND_MUL, HOP_MUL, HOP_MUL2},
+             {ND_DIV, HOP_DIV, HOP_COUNT}};
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
     if (ops[i].k != n->kind) continue;
     if (l->is_half && l->is_half == r->is_half && (l->is_half == 1 || ops[i].h2 != HOP_COUNT)) {
@@ -339,9 +397,11 @@ static bool half_arith(Node *n) {
     }
   }
   if (l->is_half == 2 || r->is_half == 2)
-    error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(l), type_name(r));
+    error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc,
+              type_name(l), type_name(r));
   if (n->kind == ND_MOD || n->kind == ND_BITAND || n->kind == ND_BITOR || n->kind == ND_BITXOR)
-    error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(l), type_name(r));
+    error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc,
+              type_name(l), type_name(r));
   half_to_float(&n->lhs);
   half_to_float(&n->rhs);
   return false;
@@ -363,7 +423,8 @@ static void arith(Node *n) {
 static bool is_lvalue(Node *n) {
   switch (n->kind) {
   case ND_VAR: return n->var->sc != SC_FUNC;
-  case ND_DEREF: case ND_INDEX: return true;
+  case ND_DEREF:
+  case ND_INDEX: return true;
   case ND_MEMBER: return n->arrow || is_lvalue(n->lhs);
   default: return false;
   }
@@ -372,8 +433,10 @@ static bool is_lvalue(Node *n) {
 static void check_assignable(Node *lhs, Token *tok) {
   if (lhs->kind == ND_SPECIAL) error_tok(tok, "cannot assign to a builtin variable");
   if (!is_lvalue(lhs)) error_tok(tok, "expression is not assignable");
-  if (lhs->ty->kind == TY_ARRAY) error_tok(tok, "array type '%s' is not assignable", type_name(lhs->ty));
-  if (lhs->ty->qual & Q_CONST) error_tok(tok, "cannot assign to a variable of const-qualified type '%s'", type_name(lhs->ty));
+  if (lhs->ty->kind == TY_ARRAY)
+    error_tok(tok, "array type '%s' is not assignable", type_name(lhs->ty));
+  if (lhs->ty->qual & Q_CONST)
+    error_tok(tok, "cannot assign to a variable of const-qualified type '%s'", type_name(lhs->ty));
   if (lhs->kind == ND_SPECIAL) error_tok(tok, "cannot assign to a builtin variable");
 }
 
@@ -383,16 +446,21 @@ static void type_node(Node *n);
  * effects: it is evaluated twice) */
 static bool has_effects(Node *n, void *ctx) {
   bool *found = ctx;
-  if (n->kind == ND_CALL || n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC ||
-      n->kind == ND_PREDEC || n->kind == ND_POSTINC || n->kind == ND_POSTDEC) *found = true;
+  if (n->kind == ND_CALL || n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP ||
+      n->kind == ND_PREINC || n->kind == ND_PREDEC || n->kind == ND_POSTINC ||
+      n->kind == ND_POSTDEC)
+    *found = true;
   return !*found;
 }
 static void half_assign_op(Node *n) {
   bool effects = false;
   walk(n->lhs, has_effects, NULL, &effects);
-  if (effects) error_tok(n->tok, "unsupported: '%.*s' on a __half whose target has side effects", n->tok->len, n->tok->loc);
+  if (effects)
+    error_tok(n->tok, "unsupported: '%.*s' on a __half whose target has side effects", n->tok->len,
+              n->tok->loc);
   if (n->op != ND_ADD && n->op != ND_SUB && n->op != ND_MUL && n->op != ND_DIV)
-    error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(n->lhs->ty), type_name(n->rhs->ty));
+    error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc,
+              type_name(n->lhs->ty), type_name(n->rhs->ty));
   Node *op = new_node(n->op, n->tok);
   op->lhs = clone_nodes(n->lhs);
   op->rhs = n->rhs;
@@ -408,7 +476,9 @@ static void half_assign_op(Node *n) {
  * measured the whole (limits_parse.h), and a tree deeper than the limit is refused here. */
 static void add_type_at(Node *n, int depth) {
   if (!n || n->ty) return;
-  if (depth > LIMIT_EXPR_DEPTH) error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH), LIMIT_EXPR_DEPTH);
+  if (depth > LIMIT_EXPR_DEPTH)
+    error_tok(n->tok, "expression nested too deeply " LIMIT_NOTE(LIMIT_EXPR_DEPTH),
+              LIMIT_EXPR_DEPTH);
   add_type_at(n->lhs, depth + 1);
   add_type_at(n->rhs, depth + 1);
   add_type_at(n->cond, depth + 1);
@@ -424,12 +494,14 @@ void add_type(Node *n) { add_type_at(n, 0); }
 static void type_node(Node *n) {
   switch (n->kind) {
   case ND_NUM: n->ty = ty_int; return;
-  case ND_ADD: case ND_SUB:
+  case ND_ADD:
+  case ND_SUB:
     check_value(n->lhs);
     check_value(n->rhs);
     if (is_numeric(n->lhs->ty) && is_numeric(n->rhs->ty)) {
       arith(n);
-      if (is_flonum(n->ty) && (is_mul_of(n->lhs, n->ty) || is_mul_of(n->rhs, n->ty))) n->contract = true;
+      if (is_flonum(n->ty) && (is_mul_of(n->lhs, n->ty) || is_mul_of(n->rhs, n->ty)))
+        n->contract = true;
       return;
     }
     no_vla_arith(n, n->lhs->ty);
@@ -450,25 +522,35 @@ static void type_node(Node *n) {
     }
     error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc,
               type_name(n->lhs->ty), type_name(n->rhs->ty));
-  case ND_MUL: case ND_DIV:
-    arith(n);
-    return;
-  case ND_MOD: case ND_BITAND: case ND_BITOR: case ND_BITXOR:
+  case ND_MUL:
+  case ND_DIV: arith(n); return;
+  case ND_MOD:
+  case ND_BITAND:
+  case ND_BITOR:
+  case ND_BITXOR:
     arith(n);
     if (!is_integer(n->ty))
-      error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s'): integers required", n->tok->len, n->tok->loc,
-                type_name(n->lhs->ty), type_name(n->rhs->ty));
+      error_tok(n->tok, "invalid operands to binary '%.*s' ('%s' and '%s'): integers required",
+                n->tok->len, n->tok->loc, type_name(n->lhs->ty), type_name(n->rhs->ty));
     return;
-  case ND_SHL: case ND_SHR:
+  case ND_SHL:
+  case ND_SHR:
     check_value(n->lhs);
     check_value(n->rhs);
-    if (!is_integer(n->lhs->ty) || !is_integer(n->rhs->ty) || n->lhs->ty->is_half || n->rhs->ty->is_half)
-      error_tok(n->tok, "invalid operands to shift ('%s' and '%s')", type_name(n->lhs->ty), type_name(n->rhs->ty));
+    if (!is_integer(n->lhs->ty) || !is_integer(n->rhs->ty) || n->lhs->ty->is_half ||
+        n->rhs->ty->is_half)
+      error_tok(n->tok, "invalid operands to shift ('%s' and '%s')", type_name(n->lhs->ty),
+                type_name(n->rhs->ty));
     n->ty = promote(n->lhs->ty);
     coerce(&n->lhs, n->ty);
     coerce(&n->rhs, promote(n->rhs->ty));
     return;
-  case ND_EQ: case ND_NE: case ND_LT: case ND_LE: case ND_GT: case ND_GE:
+  case ND_EQ:
+  case ND_NE:
+  case ND_LT:
+  case ND_LE:
+  case ND_GT:
+  case ND_GE:
     check_value(n->lhs);
     check_value(n->rhs);
     half_to_float(&n->lhs);
@@ -477,57 +559,75 @@ static void type_node(Node *n) {
       Type *t = common_type(n->lhs->ty, n->rhs->ty);
       coerce(&n->lhs, t);
       coerce(&n->rhs, t);
-    } else if (!(is_scalar(n->lhs->ty) || n->lhs->ty->kind == TY_ARRAY) || !(is_scalar(n->rhs->ty) || n->rhs->ty->kind == TY_ARRAY)) {
-      error_tok(n->tok, "invalid operands to comparison ('%s' and '%s')", type_name(n->lhs->ty), type_name(n->rhs->ty));
+    } else if (!(is_scalar(n->lhs->ty) || n->lhs->ty->kind == TY_ARRAY) ||
+               !(is_scalar(n->rhs->ty) || n->rhs->ty->kind == TY_ARRAY)) {
+      error_tok(n->tok, "invalid operands to comparison ('%s' and '%s')", type_name(n->lhs->ty),
+                type_name(n->rhs->ty));
     }
     n->ty = ty_int;
     return;
-  case ND_LOGAND: case ND_LOGOR:
+  case ND_LOGAND:
+  case ND_LOGOR:
     check_value(n->lhs);
     check_value(n->rhs);
     half_to_float(&n->lhs);
     half_to_float(&n->rhs);
-    if (!is_scalar(n->lhs->ty) && n->lhs->ty->kind != TY_ARRAY) error_tok(n->lhs->tok, "operand of '%.*s' must be a scalar", n->tok->len, n->tok->loc);
-    if (!is_scalar(n->rhs->ty) && n->rhs->ty->kind != TY_ARRAY) error_tok(n->rhs->tok, "operand of '%.*s' must be a scalar", n->tok->len, n->tok->loc);
+    if (!is_scalar(n->lhs->ty) && n->lhs->ty->kind != TY_ARRAY)
+      error_tok(n->lhs->tok, "operand of '%.*s' must be a scalar", n->tok->len, n->tok->loc);
+    if (!is_scalar(n->rhs->ty) && n->rhs->ty->kind != TY_ARRAY)
+      error_tok(n->rhs->tok, "operand of '%.*s' must be a scalar", n->tok->len, n->tok->loc);
     n->ty = ty_int;
     return;
   case ND_NOT:
     check_value(n->lhs);
     half_to_float(&n->lhs);
-    if (!is_scalar(n->lhs->ty) && n->lhs->ty->kind != TY_ARRAY) error_tok(n->tok, "invalid argument type '%s' to unary '!'", type_name(n->lhs->ty));
+    if (!is_scalar(n->lhs->ty) && n->lhs->ty->kind != TY_ARRAY)
+      error_tok(n->tok, "invalid argument type '%s' to unary '!'", type_name(n->lhs->ty));
     n->ty = ty_int;
     return;
-  case ND_NEG: case ND_POS: case ND_BITNOT:
+  case ND_NEG:
+  case ND_POS:
+  case ND_BITNOT:
     check_value(n->lhs);
-    if (n->lhs->ty->is_half && n->kind == ND_NEG) {   /* -h: the sign flipped */
+    if (n->lhs->ty->is_half && n->kind == ND_NEG) { /* -h: the sign flipped */
       Token *tok = n->tok;
       Node *next = n->next;
-      *n = *half_call(n->lhs->ty->is_half == 1 ? HOP_NEG : HOP_NEG2, n->lhs, NULL, unqual(n->lhs->ty));
+      *n =
+        *half_call(n->lhs->ty->is_half == 1 ? HOP_NEG : HOP_NEG2, n->lhs, NULL, unqual(n->lhs->ty));
       n->tok = tok;
       n->next = next;
       return;
     }
-    if (n->lhs->ty->is_half && n->kind == ND_POS) { n->ty = unqual(n->lhs->ty); return; }
-    if (n->lhs->ty->is_half) error_tok(n->tok, "invalid argument type '%s' to unary '~'", type_name(n->lhs->ty));
+    if (n->lhs->ty->is_half && n->kind == ND_POS) {
+      n->ty = unqual(n->lhs->ty);
+      return;
+    }
+    if (n->lhs->ty->is_half)
+      error_tok(n->tok, "invalid argument type '%s' to unary '~'", type_name(n->lhs->ty));
     if (!is_numeric(n->lhs->ty) || (n->kind == ND_BITNOT && !is_integer(n->lhs->ty)))
-      error_tok(n->tok, "invalid argument type '%s' to unary '%.*s'", type_name(n->lhs->ty), n->tok->len, n->tok->loc);
+      error_tok(n->tok, "invalid argument type '%s' to unary '%.*s'", type_name(n->lhs->ty),
+                n->tok->len, n->tok->loc);
     n->ty = promote(n->lhs->ty);
     coerce(&n->lhs, n->ty);
     return;
-  case ND_COMMA:
-    n->ty = n->rhs->ty;
-    return;
+  case ND_COMMA: n->ty = n->rhs->ty; return;
   case ND_COND: {
     check_value(n->cond);
     half_to_float(&n->cond);
-    if (n->then->ty->is_half != n->els->ty->is_half) { half_to_float(&n->then); half_to_float(&n->els); }
-    else if (n->then->ty->is_half) { n->ty = unqual(n->then->ty); return; }   /* no integer promotion of halves */
+    if (n->then->ty->is_half != n->els->ty->is_half) {
+      half_to_float(&n->then);
+      half_to_float(&n->els);
+    } else if (n->then->ty->is_half) {
+      n->ty = unqual(n->then->ty);
+      return;
+    } /* no integer promotion of halves */
     Type *a = n->then->ty, *b = n->els->ty;
     if (is_numeric(a) && is_numeric(b)) {
       n->ty = common_type(a, b);
       coerce(&n->then, n->ty);
       coerce(&n->els, n->ty);
-    } else if (is_pointer_like(a) && (is_pointer_like(b) || (n->els->kind == ND_NUM && n->els->ival == 0))) {
+    } else if (is_pointer_like(a) &&
+               (is_pointer_like(b) || (n->els->kind == ND_NUM && n->els->ival == 0))) {
       n->ty = a->kind == TY_ARRAY ? pointer_to(a->base) : a;
     } else if (is_pointer_like(b) && n->then->kind == ND_NUM && n->then->ival == 0) {
       n->ty = b->kind == TY_ARRAY ? pointer_to(b->base) : b;
@@ -549,58 +649,85 @@ static void type_node(Node *n) {
   case ND_ASSIGN_OP: {
     check_assignable(n->lhs, n->tok);
     check_value(n->rhs);
-    if (n->lhs->ty->is_half) { half_assign_op(n); return; }
+    if (n->lhs->ty->is_half) {
+      half_assign_op(n);
+      return;
+    }
     Type *lt = n->lhs->ty, *rt = n->rhs->ty;
     if (is_numeric(lt) && is_numeric(rt)) {
       bool shift = n->op == ND_SHL || n->op == ND_SHR;
       Type *t = shift ? promote(lt) : common_type(lt, rt);
-      if ((n->op == ND_MOD || n->op == ND_BITAND || n->op == ND_BITOR || n->op == ND_BITXOR || shift) && !is_integer(t))
-        error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(lt), type_name(rt));
+      if ((n->op == ND_MOD || n->op == ND_BITAND || n->op == ND_BITOR || n->op == ND_BITXOR ||
+           shift) &&
+          !is_integer(t))
+        error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc,
+                  type_name(lt), type_name(rt));
       if (shift && !is_integer(rt)) error_tok(n->tok, "shift amount must be an integer");
       n->cast_ty = t;
       coerce(&n->rhs, shift ? promote(rt) : t);
-      if ((n->op == ND_ADD || n->op == ND_SUB) && is_flonum(t) && is_mul_of(n->rhs, t)) n->contract = true;
+      if ((n->op == ND_ADD || n->op == ND_SUB) && is_flonum(t) && is_mul_of(n->rhs, t))
+        n->contract = true;
     } else if (lt->kind == TY_PTR && is_integer(rt) && (n->op == ND_ADD || n->op == ND_SUB)) {
       no_vla_arith(n, lt);
       n->cast_ty = lt;
     } else {
-      error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc, type_name(lt), type_name(rt));
+      error_tok(n->tok, "invalid operands to '%.*s' ('%s' and '%s')", n->tok->len, n->tok->loc,
+                type_name(lt), type_name(rt));
     }
     n->ty = lt;
     return;
   }
-  case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC:
     check_assignable(n->lhs, n->tok);
-    if (n->lhs->ty->is_half) error_tok(n->tok, "unsupported: '++' and '--' on '%s' (write h = h + __float2half(1.0f))", type_name(n->lhs->ty));
-    if (!is_scalar(n->lhs->ty)) error_tok(n->tok, "cannot increment a value of type '%s'", type_name(n->lhs->ty));
+    if (n->lhs->ty->is_half)
+      error_tok(n->tok, "unsupported: '++' and '--' on '%s' (write h = h + __float2half(1.0f))",
+                type_name(n->lhs->ty));
+    if (!is_scalar(n->lhs->ty))
+      error_tok(n->tok, "cannot increment a value of type '%s'", type_name(n->lhs->ty));
     no_vla_arith(n, n->lhs->ty);
     n->ty = n->lhs->ty;
     return;
   case ND_ADDR:
-    if (n->lhs->kind == ND_SPECIAL) error_tok(n->tok, "cannot take the address of a builtin variable");
-    if (!is_lvalue(n->lhs) && n->lhs->ty->kind != TY_FUNC) error_tok(n->tok, "cannot take the address of an rvalue");
+    if (n->lhs->kind == ND_SPECIAL)
+      error_tok(n->tok, "cannot take the address of a builtin variable");
+    if (!is_lvalue(n->lhs) && n->lhs->ty->kind != TY_FUNC)
+      error_tok(n->tok, "cannot take the address of an rvalue");
     if (n->lhs->kind == ND_VAR) n->lhs->var->in_memory = true;
-    if (n->lhs->ty->kind == TY_ARRAY) n->ty = pointer_to(n->lhs->ty); else n->ty = pointer_to(n->lhs->ty);
+    if (n->lhs->ty->kind == TY_ARRAY) n->ty = pointer_to(n->lhs->ty);
+    else n->ty = pointer_to(n->lhs->ty);
     return;
   case ND_DEREF:
     check_value(n->lhs);
-    if (!is_pointer_like(n->lhs->ty)) error_tok(n->tok, "indirection requires pointer operand ('%s' invalid)", type_name(n->lhs->ty));
+    if (!is_pointer_like(n->lhs->ty))
+      error_tok(n->tok, "indirection requires pointer operand ('%s' invalid)",
+                type_name(n->lhs->ty));
     if (n->lhs->ty->base->kind == TY_VOID) error_tok(n->tok, "dereferencing a 'void *' pointer");
     n->ty = n->lhs->ty->base;
     return;
   case ND_INDEX:
     check_value(n->lhs);
     check_value(n->rhs);
-    if (is_integer(n->lhs->ty) && is_pointer_like(n->rhs->ty)) { Node *t = n->lhs; n->lhs = n->rhs; n->rhs = t; }
-    if (!is_pointer_like(n->lhs->ty)) error_tok(n->tok, "subscripted value is not an array or pointer ('%s')", type_name(n->lhs->ty));
-    if (!is_integer(n->rhs->ty)) error_tok(n->rhs->tok, "array subscript is not an integer ('%s')", type_name(n->rhs->ty));
+    if (is_integer(n->lhs->ty) && is_pointer_like(n->rhs->ty)) {
+      Node *t = n->lhs;
+      n->lhs = n->rhs;
+      n->rhs = t;
+    }
+    if (!is_pointer_like(n->lhs->ty))
+      error_tok(n->tok, "subscripted value is not an array or pointer ('%s')",
+                type_name(n->lhs->ty));
+    if (!is_integer(n->rhs->ty))
+      error_tok(n->rhs->tok, "array subscript is not an integer ('%s')", type_name(n->rhs->ty));
     if (n->lhs->ty->base->kind == TY_VOID) error_tok(n->tok, "subscript of a 'void *' pointer");
     no_vla_arith(n, n->lhs->ty);
     n->ty = n->lhs->ty->base;
     return;
   case ND_CAST:
     if (!n->implicit) {
-      if (!(n->cast_ty->kind == TY_VOID && n->lhs->ty && n->lhs->ty->kind == TY_VOID)) check_value(n->lhs);   /* (void)f() of a void f: C11 6.5.4 */
+      if (!(n->cast_ty->kind == TY_VOID && n->lhs->ty && n->lhs->ty->kind == TY_VOID))
+        check_value(n->lhs); /* (void)f() of a void f: C11 6.5.4 */
       if (n->cast_ty->is_half != n->lhs->ty->is_half && n->cast_ty->kind != TY_VOID) {
         /* (float)h, (__half)x, __half(x): the conversion, then a cast that changes nothing */
         coerce(&n->lhs, n->cast_ty->is_half ? unqual(n->cast_ty) : ty_float);
@@ -613,15 +740,16 @@ static void type_node(Node *n) {
         } else if (!is_scalar(from) && from->kind != TY_ARRAY) {
           error_tok(n->tok, "invalid cast from '%s' to '%s'", type_name(from), type_name(to));
         } else if (is_flonum(to) && from->kind == TY_PTR) {
-          error_tok(n->tok, "invalid cast from pointer '%s' to '%s'", type_name(from), type_name(to));
+          error_tok(n->tok, "invalid cast from pointer '%s' to '%s'", type_name(from),
+                    type_name(to));
         } else if (to->kind == TY_PTR && is_flonum(from)) {
-          error_tok(n->tok, "invalid cast from '%s' to pointer '%s'", type_name(from), type_name(to));
+          error_tok(n->tok, "invalid cast from '%s' to pointer '%s'", type_name(from),
+                    type_name(to));
         }
       }
       n->ty = n->cast_ty;
     }
     return;
-  default:
-    return;
+  default: return;
   }
 }

@@ -24,30 +24,40 @@ int node_kids(Node *n, Node **kids[NODE_MAX_KIDS]) {
 }
 
 /* for loops: the increment runs after the body, but reads as written (init; cond; inc) */
-typedef struct { Node *n; bool post; } Frame;
+typedef struct {
+  Node *n;
+  bool post;
+} Frame;
 
 static void walk_from(Node *list, bool siblings, WalkFn *pre, WalkFn *post, void *ctx) {
   Frame small[64];
   Frame *st = small;
   size_t sp = 0, cap = 64;
   /* push a list in reverse so its first element pops first */
-#define PUSH(node, is_post)                                                                     \
-  do {                                                                                          \
-    if (sp == cap) {                                                                            \
-      Frame *bigger = xmalloc(sizeof(Frame) * cap * 2);                                         \
-      memcpy(bigger, st, sizeof(Frame) * cap);                                                  \
-      if (st != small) free(st);                                                                \
-      st = bigger;                                                                              \
-      cap *= 2;                                                                                 \
-    }                                                                                           \
-    st[sp++] = (Frame){(node), (is_post)};                                                      \
+#define PUSH(node, is_post)                             \
+  do {                                                  \
+    if (sp == cap) {                                    \
+      Frame *bigger = xmalloc(sizeof(Frame) * cap * 2); \
+      memcpy(bigger, st, sizeof(Frame) * cap);          \
+      if (st != small) free(st);                        \
+      st = bigger;                                      \
+      cap *= 2;                                         \
+    }                                                   \
+    st[sp++] = (Frame){(node), (is_post)};              \
   } while (0)
   size_t base = sp;
   for (Node *m = list; m; m = siblings ? m->next : NULL) PUSH(m, false);
-  for (size_t i = base, j = sp - 1; i < j; i++, j--) { Frame t = st[i]; st[i] = st[j]; st[j] = t; }
+  for (size_t i = base, j = sp - 1; i < j; i++, j--) {
+    Frame t = st[i];
+    st[i] = st[j];
+    st[j] = t;
+  }
   while (sp) {
     Frame f = st[--sp];
-    if (f.post) { post(f.n, ctx); continue; }
+    if (f.post) {
+      post(f.n, ctx);
+      continue;
+    }
     if (pre && !pre(f.n, ctx)) continue;
     if (post) PUSH(f.n, true);
     Node **kids[NODE_MAX_KIDS];
@@ -55,15 +65,23 @@ static void walk_from(Node *list, bool siblings, WalkFn *pre, WalkFn *post, void
     for (int k = nk - 1; k >= 0; k--) {
       size_t b = sp;
       for (Node *m = *kids[k]; m; m = m->next) PUSH(m, false);
-      for (size_t i = b, j = sp - 1; sp > b && i < j; i++, j--) { Frame t = st[i]; st[i] = st[j]; st[j] = t; }
+      for (size_t i = b, j = sp - 1; sp > b && i < j; i++, j--) {
+        Frame t = st[i];
+        st[i] = st[j];
+        st[j] = t;
+      }
     }
   }
 #undef PUSH
   if (st != small) free(st);
 }
 
-void walk(Node *list, WalkFn *pre, WalkFn *post, void *ctx) { walk_from(list, true, pre, post, ctx); }
-void walk_one(Node *n, WalkFn *pre, WalkFn *post, void *ctx) { if (n) walk_from(n, false, pre, post, ctx); }
+void walk(Node *list, WalkFn *pre, WalkFn *post, void *ctx) {
+  walk_from(list, true, pre, post, ctx);
+}
+void walk_one(Node *n, WalkFn *pre, WalkFn *post, void *ctx) {
+  if (n) walk_from(n, false, pre, post, ctx);
+}
 
 void walk_program(Program *p, WalkFn *pre, WalkFn *post, void *ctx) {
   for (Obj *f = p->funcs; f; f = f->next)
@@ -76,32 +94,46 @@ void walk_program(Program *p, WalkFn *pre, WalkFn *post, void *ctx) {
  * Nodes are copied with an explicit stack too. Variables declared in the copied code get fresh
  * Objs (a rewrite may retype or rename them without touching the original); uses of them are
  * remapped through a small hash table, as are switch case lists (references into the body). */
-typedef struct { void **from, **to; size_t cap, n; } PtrMap;
+typedef struct {
+  void **from, **to;
+  size_t cap, n;
+} PtrMap;
 
-static size_t ptr_hash(const void *p, size_t cap) { return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull & (cap - 1); }
+static size_t ptr_hash(const void *p, size_t cap) {
+  return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull & (cap - 1);
+}
 
 static void map_put(PtrMap *m, void *from, void *to) {
   if ((m->n + 1) * 2 > m->cap) {
     size_t cap = m->cap ? m->cap * 2 : 64;
     PtrMap g = {xmalloc(sizeof(void *) * cap), xmalloc(sizeof(void *) * cap), cap, 0};
-    for (size_t i = 0; i < m->cap; i++) if (m->from[i]) map_put(&g, m->from[i], m->to[i]);
-    free(m->from); free(m->to);
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->from[i]) map_put(&g, m->from[i], m->to[i]);
+    free(m->from);
+    free(m->to);
     *m = g;
   }
   size_t h = ptr_hash(from, m->cap);
   while (m->from[h] && m->from[h] != from) h = (h + 1) & (m->cap - 1);
   if (!m->from[h]) m->n++;
-  m->from[h] = from; m->to[h] = to;
+  m->from[h] = from;
+  m->to[h] = to;
 }
 
 static void *map_get(PtrMap *m, void *from) {
   if (!m->cap || !from) return from;
   size_t h = ptr_hash(from, m->cap);
-  while (m->from[h]) { if (m->from[h] == from) return m->to[h]; h = (h + 1) & (m->cap - 1); }
+  while (m->from[h]) {
+    if (m->from[h] == from) return m->to[h];
+    h = (h + 1) & (m->cap - 1);
+  }
   return from;
 }
 
-static void map_free(PtrMap *m) { free(m->from); free(m->to); }
+static void map_free(PtrMap *m) {
+  free(m->from);
+  free(m->to);
+}
 
 static Obj *clone_obj(Obj *o) {
   Obj *c = arena_alloc(sizeof(Obj));
@@ -111,8 +143,16 @@ static Obj *clone_obj(Obj *o) {
   return c;
 }
 
-typedef struct { Node **dst; Node *src; bool one; } CloneTask;
-typedef struct { Node **copies; size_t n, cap; PtrMap cases; } Copied;
+typedef struct {
+  Node **dst;
+  Node *src;
+  bool one;
+} CloneTask;
+typedef struct {
+  Node **copies;
+  size_t n, cap;
+  PtrMap cases;
+} Copied;
 
 /* copy a list (one: only its first node) and (iteratively) everything below it; Obj fields
  * are remapped after */
@@ -130,7 +170,10 @@ static Node *copy_tree(Node *src, Copied *cp, bool one) {
       c->id = -1;
       c->next = NULL;
       cur = cur->next = c;
-      if (cp->n == cp->cap) { cp->cap = cp->cap ? cp->cap * 2 : 256; cp->copies = xrealloc(cp->copies, sizeof(Node *) * cp->cap); }
+      if (cp->n == cp->cap) {
+        cp->cap = cp->cap ? cp->cap * 2 : 256;
+        cp->copies = xrealloc(cp->copies, sizeof(Node *) * cp->cap);
+      }
       cp->copies[cp->n++] = c;
       if (s->kind == ND_CASE) map_put(&cp->cases, s, c);
       Node **kids[NODE_MAX_KIDS];
@@ -160,7 +203,8 @@ static Node *clone_with(Node *n, PtrMap *map, bool one) {
   Node *r = copy_tree(n, &cp, one);
   for (size_t i = 0; i < cp.n; i++) {
     Node *c = cp.copies[i];
-    if (c->kind == ND_DECL && c->var && map_get(map, c->var) == c->var) map_put(map, c->var, clone_obj(c->var));
+    if (c->kind == ND_DECL && c->var && map_get(map, c->var) == c->var)
+      map_put(map, c->var, clone_obj(c->var));
   }
   for (size_t i = 0; i < cp.n; i++) {
     Node *c = cp.copies[i];
@@ -195,15 +239,32 @@ Program *program_copy(Program *p);
 Program *program_copy(Program *p) {
   Program *c = arena_alloc(sizeof(Program));
   *c = *p;
-  c->items = NULL; c->funcs = NULL; c->globals = NULL;
+  c->items = NULL;
+  c->funcs = NULL;
+  c->globals = NULL;
   PtrMap map = {0};
   Obj **ft = &c->funcs;
-  for (Obj *f = p->funcs; f; f = f->next) { Obj *k = clone_obj(f); map_put(&map, f, k); *ft = k; ft = &k->next; }
+  for (Obj *f = p->funcs; f; f = f->next) {
+    Obj *k = clone_obj(f);
+    map_put(&map, f, k);
+    *ft = k;
+    ft = &k->next;
+  }
   Obj **gt = &c->globals;
-  for (Obj *g = p->globals; g; g = g->next) { Obj *k = clone_obj(g); map_put(&map, g, k); *gt = k; gt = &k->next; }
+  for (Obj *g = p->globals; g; g = g->next) {
+    Obj *k = clone_obj(g);
+    map_put(&map, g, k);
+    *gt = k;
+    gt = &k->next;
+  }
   for (Obj *f = c->funcs; f; f = f->next) {
     Obj **pt = &f->params;
-    for (Obj *q = f->params; q; q = q->next) { Obj *k = clone_obj(q); map_put(&map, q, k); *pt = k; pt = &k->next; }
+    for (Obj *q = f->params; q; q = q->next) {
+      Obj *k = clone_obj(q);
+      map_put(&map, q, k);
+      *pt = k;
+      pt = &k->next;
+    }
     *pt = NULL;
     f->locals = NULL;
   }

@@ -9,7 +9,7 @@
 #define FILL_CODE(...) #__VA_ARGS__
 static const char *fill_source =
 #include "../interp/fill.inc"
-;
+  ;
 #undef FILL_CODE
 
 static const char *prologue =
@@ -35,7 +35,9 @@ static const char *helpers =
   "  for (float x : t) s.mean += x; s.mean /= n; return s;\n"
   "}\n";
 
-static int init_code(InitKind k) { return k == INIT_FILL ? 1 : k == INIT_IOTA ? 2 : k == INIT_RANDOM ? 3 : 0; }
+static int init_code(InitKind k) {
+  return k == INIT_FILL ? 1 : k == INIT_IOTA ? 2 : k == INIT_RANDOM ? 3 : 0;
+}
 
 static void layout(Type *et, int *kind, int *csize, int *ncomp, int off[4]) {
   Type *comp = et;
@@ -65,15 +67,20 @@ static void fill_line(Buf *b, Buffer *bf, const ArgSpec *a, int i) {
   if (bf->elem_ty->is_half) {
     int nc = bf->elem_ty->is_half;
     long long n = (long long)bf->count * nc;
-    buf_printf(b, "  { const int off[4] = {0, 8, 0, 0}; double *t = (double *)malloc(%lldull * 8 + 8); if (!t) { fprintf(stderr, \"harness: out of memory\\n\"); return 4; }\n"
-                  "    carve_h_fill::carve_fill((unsigned char *)t, %lldll, %d, %d, off, 2, 8, %d, %.17g, %.17g, %d, %lluull);\n"
-                  "    for (size_t k = 0; k < %lldull; k++) { __half h = __double2half(t[k]); memcpy(h_%d + 2 * k, &h, 2); }\n    free(t); }\n",
-               n, (long long)bf->count, 8 * nc, nc, init_code(a->init), a->a, a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed, n, i);
+    buf_printf(
+      b,
+      "  { const int off[4] = {0, 8, 0, 0}; double *t = (double *)malloc(%lldull * 8 + 8); if (!t) { fprintf(stderr, \"harness: out of memory\\n\"); return 4; }\n"
+      "    carve_h_fill::carve_fill((unsigned char *)t, %lldll, %d, %d, off, 2, 8, %d, %.17g, %.17g, %d, %lluull);\n"
+      "    for (size_t k = 0; k < %lldull; k++) { __half h = __double2half(t[k]); memcpy(h_%d + 2 * k, &h, 2); }\n    free(t); }\n",
+      n, (long long)bf->count, 8 * nc, nc, init_code(a->init), a->a, a->b, a->has_range ? 1 : 0,
+      (unsigned long long)a->seed, n, i);
     return;
   }
-  buf_printf(b, "  { const int off[4] = {%d, %d, %d, %d}; carve_h_fill::carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
-             off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize, init_code(a->init), a->a,
-             a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
+  buf_printf(
+    b,
+    "  { const int off[4] = {%d, %d, %d, %d}; carve_h_fill::carve_fill(h_%d, %lldll, %d, %d, off, %d, %d, %d, %.17g, %.17g, %d, %lluull); }\n",
+    off[0], off[1], off[2], off[3], i, (long long)bf->count, bf->elem_ty->size, ncomp, kind, csize,
+    init_code(a->init), a->a, a->b, a->has_range ? 1 : 0, (unsigned long long)a->seed);
 }
 
 bool harness_needs_cublas(Launch *L) {
@@ -92,7 +99,9 @@ static void c_string(Buf *b, const char *s) {
 
 /* the kernel (its name holds its namespaces) qualified from the global namespace (in namespace ns, "cv_I::" or ""): main's locals
  * (grid, block, times, ...) or a kernel file's names cannot hide it */
-static const char *kernel_ref(Launch *L, const char *ns) { return fmt("::%s%s", ns, L->kernel->name); }
+static const char *kernel_ref(Launch *L, const char *ns) {
+  return fmt("::%s%s", ns, L->kernel->name);
+}
 
 static void launch_line_in(Buf *b, Launch *L, const char *ns) {
   buf_printf(b, "%s<<<grid, block, %lld>>>(", kernel_ref(L, ns), (long long)L->dyn_shared);
@@ -102,12 +111,15 @@ static void launch_line_in(Buf *b, Launch *L, const char *ns) {
     Buf t = {0};
     print_type_decl(&t, q->ty, "");
     if (q->ty->kind == TY_PTR) buf_printf(b, "(%s)d_%d", t.s, buf++);
-    else if (q->ty->is_half == 1) buf_printf(b, "__half(__half_raw{0x%04x})", (unsigned)(L->args[i].u & 0xffff));
+    else if (q->ty->is_half == 1)
+      buf_printf(b, "__half(__half_raw{0x%04x})", (unsigned)(L->args[i].u & 0xffff));
     else if (q->ty->is_half == 2)
-      buf_printf(b, "__half2(__half2_raw{0x%04x, 0x%04x})", (unsigned)(L->args[i].u & 0xffff), (unsigned)(L->args[i].u >> 16 & 0xffff));
+      buf_printf(b, "__half2(__half2_raw{0x%04x, 0x%04x})", (unsigned)(L->args[i].u & 0xffff),
+                 (unsigned)(L->args[i].u >> 16 & 0xffff));
     else if (q->ty->kind == TY_FLOAT) buf_printf(b, "(float)%.9g", (double)L->args[i].f);
     else if (q->ty->kind == TY_DOUBLE) buf_printf(b, "(double)%.17g", L->args[i].d);
-    else if (q->ty->is_unsigned) buf_printf(b, "(%s)%lluull", t.s, (unsigned long long)L->args[i].u);
+    else if (q->ty->is_unsigned)
+      buf_printf(b, "(%s)%lluull", t.s, (unsigned long long)L->args[i].u);
     else buf_printf(b, "(%s)%lldll", t.s, (long long)L->args[i].i);
     buf_free(&t);
   }
@@ -122,9 +134,13 @@ static void launch_line(Buf *b, Launch *L) { launch_line_in(b, L, ""); }
  * each variable its initializer; where the contents differ, the differing bytes are data in the
  * harness, copied to the symbol before the kernel runs, so the GPU sees what the interpreter
  * sees. */
-typedef struct { Obj *v; size_t first, count; } SymUpload;
+typedef struct {
+  Obj *v;
+  size_t first, count;
+} SymUpload;
 
-static const unsigned char *var_bytes(Obj *v, const unsigned char *constant, const unsigned char *device) {
+static const unsigned char *var_bytes(Obj *v, const unsigned char *constant,
+                                      const unsigned char *device) {
   return (v->sc == SC_CONSTANT ? constant : device) + v->offset;
 }
 
@@ -144,8 +160,10 @@ static int symbol_uploads(Launch *L, SymUpload **out) {
   int n = 0;
   *out = NULL;
   for (Obj *v = p->globals; v; v = v->next) {
-    if ((v->sc != SC_CONSTANT && v->sc != SC_DEVICE_GLOBAL) || v->host_const || v->ty->size <= 0) continue;
-    const unsigned char *now = var_bytes(v, L->constant, L->bufs[0].data), *init = var_bytes(v, T.constant, b0.data);
+    if ((v->sc != SC_CONSTANT && v->sc != SC_DEVICE_GLOBAL) || v->host_const || v->ty->size <= 0)
+      continue;
+    const unsigned char *now = var_bytes(v, L->constant, L->bufs[0].data),
+                        *init = var_bytes(v, T.constant, b0.data);
     size_t size = (size_t)v->ty->size, lo = 0, hi = size;
     while (lo < size && now[lo] == init[lo]) lo++;
     if (lo == size) continue;
@@ -161,22 +179,25 @@ static int symbol_uploads(Launch *L, SymUpload **out) {
 static void symbol_data(Buf *b, Launch *L, const SymUpload *u, int n) {
   for (int i = 0; i < n; i++) {
     const unsigned char *d = var_bytes(u[i].v, L->constant, L->bufs[0].data) + u[i].first;
-    buf_printf(b, "  // %s, bytes %zu..%zu: as the host program set them (cudaMemcpyToSymbol)\n", u[i].v->name, u[i].first,
-               u[i].first + u[i].count - 1);
+    buf_printf(b, "  // %s, bytes %zu..%zu: as the host program set them (cudaMemcpyToSymbol)\n",
+               u[i].v->name, u[i].first, u[i].first + u[i].count - 1);
     buf_printf(b, "  static const unsigned char carve_h_sym_%d[%zu] = {", i, u[i].count);
-    for (size_t k = 0; k < u[i].count; k++) buf_printf(b, "%s%u", !k ? "\n    " : k % 24 ? ", " : ",\n    ", d[k]);
+    for (size_t k = 0; k < u[i].count; k++)
+      buf_printf(b, "%s%u", !k ? "\n    " : k % 24 ? ", " : ",\n    ", d[k]);
     buf_puts(b, "};\n");
   }
 }
 
 /* the copies, to the symbols of the program printed in namespace ns ("cv_I::" or ""); vp: that
  * program, whose variable of the same name receives them (a variant without it gets none) */
-static void symbol_copies(Buf *b, const SymUpload *u, int n, const char *ns, Program *vp, const char *indent) {
+static void symbol_copies(Buf *b, const SymUpload *u, int n, const char *ns, Program *vp,
+                          const char *indent) {
   for (int i = 0; i < n; i++) {
     Obj *v = vp->globals;
     while (v && strcmp(v->name, u[i].v->name)) v = v->next;
     if (!v) continue;
-    buf_printf(b, "%sCARVE_H_CK(cudaMemcpyToSymbol(::%s%s, carve_h_sym_%d, %zuull, %zuull));\n", indent, ns, v->name, i, u[i].count, u[i].first);
+    buf_printf(b, "%sCARVE_H_CK(cudaMemcpyToSymbol(::%s%s, carve_h_sym_%d, %zuull, %zuull));\n",
+               indent, ns, v->name, i, u[i].count, u[i].first);
   }
 }
 
@@ -185,85 +206,138 @@ static void baseline_code(Buf *b, LaunchSpec *s) {
   long long a0 = s->baseline_args[0], a1 = s->baseline_args[1], a2 = s->baseline_args[2];
   buf_printf(b, "  {  // baseline: %s\n", n);
   if (!strcmp(n, "copy")) {
-    buf_printf(b, "    size_t nb = %lldull; void *s_, *d_; CARVE_H_CK(cudaMalloc(&s_, nb)); CARVE_H_CK(cudaMalloc(&d_, nb)); CARVE_H_CK(cudaMemset(s_, 1, nb));\n"
-                  "    auto run = [&]() { CARVE_H_CK(cudaMemcpyAsync(d_, s_, nb, cudaMemcpyDeviceToDevice)); };\n"
-                  "    double work_bytes = 2.0 * nb, work_flops = 0;\n", a0);
+    buf_printf(
+      b,
+      "    size_t nb = %lldull; void *s_, *d_; CARVE_H_CK(cudaMalloc(&s_, nb)); CARVE_H_CK(cudaMalloc(&d_, nb)); CARVE_H_CK(cudaMemset(s_, 1, nb));\n"
+      "    auto run = [&]() { CARVE_H_CK(cudaMemcpyAsync(d_, s_, nb, cudaMemcpyDeviceToDevice)); };\n"
+      "    double work_bytes = 2.0 * nb, work_flops = 0;\n",
+      a0);
   } else if (!strcmp(n, "cub_sum")) {
     /* CUB's device-wide sum (two kernels: per-block partials, then one block), its temporary
      * storage sized and allocated once outside the timed calls */
-    buf_printf(b, "    int n_ = (int)%lldll; float *x_, *z_; void *tmp_ = 0; size_t tmpb = 0;\n"
-                  "    CARVE_H_CK(cudaMalloc(&x_, (size_t)n_ * 4)); CARVE_H_CK(cudaMalloc(&z_, 4));\n"
-                  "    { std::vector<float> hx(n_); for (size_t i = 0; i < hx.size(); i++) hx[i] = (float)((i * 2654435761ull) %% 1000) / 1000.0f;\n"
-                  "      CARVE_H_CK(cudaMemcpy(x_, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice)); }\n"
-                  "    CARVE_H_CK(cub::DeviceReduce::Sum(tmp_, tmpb, x_, z_, n_)); CARVE_H_CK(cudaMalloc(&tmp_, tmpb ? tmpb : 1));\n"
-                  "    auto run = [&]() { CARVE_H_CK(cub::DeviceReduce::Sum(tmp_, tmpb, x_, z_, n_)); };\n"
-                  "    double work_flops = %lld.0, work_bytes = 4.0 * %lld;\n", a0, a0, a0);
+    buf_printf(
+      b,
+      "    int n_ = (int)%lldll; float *x_, *z_; void *tmp_ = 0; size_t tmpb = 0;\n"
+      "    CARVE_H_CK(cudaMalloc(&x_, (size_t)n_ * 4)); CARVE_H_CK(cudaMalloc(&z_, 4));\n"
+      "    { std::vector<float> hx(n_); for (size_t i = 0; i < hx.size(); i++) hx[i] = (float)((i * 2654435761ull) %% 1000) / 1000.0f;\n"
+      "      CARVE_H_CK(cudaMemcpy(x_, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice)); }\n"
+      "    CARVE_H_CK(cub::DeviceReduce::Sum(tmp_, tmpb, x_, z_, n_)); CARVE_H_CK(cudaMalloc(&tmp_, tmpb ? tmpb : 1));\n"
+      "    auto run = [&]() { CARVE_H_CK(cub::DeviceReduce::Sum(tmp_, tmpb, x_, z_, n_)); };\n"
+      "    double work_flops = %lld.0, work_bytes = 4.0 * %lld;\n",
+      a0, a0, a0);
   } else {
-    buf_puts(b, "    cublasHandle_t h; if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, \"harness: cublasCreate failed\\n\"); exit(4); }\n"
-                "    cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);  // FP32, no TF32\n"
-                "    float one = 1.0f, zero = 0.0f, res = 0; float *x_, *y_, *z_;\n");
+    buf_puts(
+      b,
+      "    cublasHandle_t h; if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, \"harness: cublasCreate failed\\n\"); exit(4); }\n"
+      "    cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);  // FP32, no TF32\n"
+      "    float one = 1.0f, zero = 0.0f, res = 0; float *x_, *y_, *z_;\n");
     long long nx = 0, ny = 0, nz = 0;
-    if (!strcmp(n, "sgemm")) { nx = a0 * a2; ny = a2 * a1; nz = a0 * a1; }
-    else if (!strcmp(n, "sgemv") || !strcmp(n, "sgemv_t")) { nx = a0 * a1; ny = a0 > a1 ? a0 : a1; nz = ny; }
-    else if (!strcmp(n, "sgemv2")) { nx = a0 * a1; ny = 2 * a1; nz = 2 * a0; }
-    else if (!strcmp(n, "strsm")) { nx = a0 * a0; ny = a0 * a1; nz = 1; }
-    else if (!strcmp(n, "sger")) { nx = a0; ny = a1; nz = a0 * a1; }
-    else if (!strcmp(n, "sgeam")) { nx = a0 * a1; ny = a0 * a1; nz = a0 * a1; }
-    else { nx = a0; ny = 1; nz = 1; }
-    buf_printf(b, "    CARVE_H_CK(cudaMalloc(&x_, %lldull * 4)); CARVE_H_CK(cudaMalloc(&y_, %lldull * 4)); CARVE_H_CK(cudaMalloc(&z_, %lldull * 4));\n"
-                  "    { std::vector<float> hx(%lldull), hy(%lldull); for (size_t i = 0; i < hx.size(); i++) hx[i] = (float)((i * 2654435761ull) %% 1000) / 1000.0f;\n"
-                  "      for (size_t i = 0; i < hy.size(); i++) hy[i] = (float)((i * 40503ull) %% 1000) / 1000.0f;\n"
-                  "      CARVE_H_CK(cudaMemcpy(x_, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice)); CARVE_H_CK(cudaMemcpy(y_, hy.data(), hy.size() * 4, cudaMemcpyHostToDevice)); CARVE_H_CK(cudaMemset(z_, 0, %lldull * 4)); }\n",
-               nx, ny, nz, nx, ny, nz);
+    if (!strcmp(n, "sgemm")) {
+      nx = a0 * a2;
+      ny = a2 * a1;
+      nz = a0 * a1;
+    } else if (!strcmp(n, "sgemv") || !strcmp(n, "sgemv_t")) {
+      nx = a0 * a1;
+      ny = a0 > a1 ? a0 : a1;
+      nz = ny;
+    } else if (!strcmp(n, "sgemv2")) {
+      nx = a0 * a1;
+      ny = 2 * a1;
+      nz = 2 * a0;
+    } else if (!strcmp(n, "strsm")) {
+      nx = a0 * a0;
+      ny = a0 * a1;
+      nz = 1;
+    } else if (!strcmp(n, "sger")) {
+      nx = a0;
+      ny = a1;
+      nz = a0 * a1;
+    } else if (!strcmp(n, "sgeam")) {
+      nx = a0 * a1;
+      ny = a0 * a1;
+      nz = a0 * a1;
+    } else {
+      nx = a0;
+      ny = 1;
+      nz = 1;
+    }
+    buf_printf(
+      b,
+      "    CARVE_H_CK(cudaMalloc(&x_, %lldull * 4)); CARVE_H_CK(cudaMalloc(&y_, %lldull * 4)); CARVE_H_CK(cudaMalloc(&z_, %lldull * 4));\n"
+      "    { std::vector<float> hx(%lldull), hy(%lldull); for (size_t i = 0; i < hx.size(); i++) hx[i] = (float)((i * 2654435761ull) %% 1000) / 1000.0f;\n"
+      "      for (size_t i = 0; i < hy.size(); i++) hy[i] = (float)((i * 40503ull) %% 1000) / 1000.0f;\n"
+      "      CARVE_H_CK(cudaMemcpy(x_, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice)); CARVE_H_CK(cudaMemcpy(y_, hy.data(), hy.size() * 4, cudaMemcpyHostToDevice)); CARVE_H_CK(cudaMemset(z_, 0, %lldull * 4)); }\n",
+      nx, ny, nz, nx, ny, nz);
     if (!strcmp(n, "sgemm"))
-      buf_printf(b, "    // row-major C[M][N] = A[M][K] B[K][N] is column-major C^T = B^T A^T\n"
-                    "    auto run = [&]() { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, %lld, %lld, %lld, &one, y_, %lld, x_, %lld, &zero, z_, %lld); };\n"
-                    "    double work_flops = 2.0 * %lld * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld.0 * %lld + %lld.0 * %lld);\n",
-                 a1, a0, a2, a1, a2, a1, a0, a1, a2, a0, a2, a2, a1, a0, a1);
+      buf_printf(
+        b,
+        "    // row-major C[M][N] = A[M][K] B[K][N] is column-major C^T = B^T A^T\n"
+        "    auto run = [&]() { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, %lld, %lld, %lld, &one, y_, %lld, x_, %lld, &zero, z_, %lld); };\n"
+        "    double work_flops = 2.0 * %lld * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld.0 * %lld + %lld.0 * %lld);\n",
+        a1, a0, a2, a1, a2, a1, a0, a1, a2, a0, a2, a2, a1, a0, a1);
     else if (!strcmp(n, "sgemv"))
-      buf_printf(b, "    // row-major y = A x with A[M][N]: column-major A^T, so op T\n"
-                    "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
-                    "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
-                 a1, a0, a1, a0, a1, a0, a1, a0, a1);
+      buf_printf(
+        b,
+        "    // row-major y = A x with A[M][N]: column-major A^T, so op T\n"
+        "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
+        "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
+        a1, a0, a1, a0, a1, a0, a1, a0, a1);
     else if (!strcmp(n, "sgemv2"))
-      buf_printf(b, "    // two row-major y = A x products over one matrix, as two calls (the matrix read twice)\n"
-                    "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1);\n"
-                    "                       cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_ + %lld, 1, &zero, z_ + %lld, 1); };\n"
-                    "    double work_flops = 4.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + 2.0 * %lld + 2.0 * %lld);\n",
-                 a1, a0, a1, a1, a0, a1, a1, a0, a0, a1, a0, a1, a1, a0);
+      buf_printf(
+        b,
+        "    // two row-major y = A x products over one matrix, as two calls (the matrix read twice)\n"
+        "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1);\n"
+        "                       cublasSgemv(h, CUBLAS_OP_T, %lld, %lld, &one, x_, %lld, y_ + %lld, 1, &zero, z_ + %lld, 1); };\n"
+        "    double work_flops = 4.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + 2.0 * %lld + 2.0 * %lld);\n",
+        a1, a0, a1, a1, a0, a1, a1, a0, a0, a1, a0, a1, a1, a0);
     else if (!strcmp(n, "strsm"))
-      buf_printf(b, "    // row-major L X = B (L unit lower N x N, B N x M): column-major X' L' = B' with L' = L^T upper\n"
-                    "    auto run = [&]() { cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, %lld, %lld, &one, x_, %lld, y_, %lld); };\n"
-                    "    double work_flops = 1.0 * %lld * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld / 2 + 2.0 * %lld * %lld);\n",
-                 a1, a0, a0, a1, a0, a0, a1, a0, a0, a0, a1);
+      buf_printf(
+        b,
+        "    // row-major L X = B (L unit lower N x N, B N x M): column-major X' L' = B' with L' = L^T upper\n"
+        "    auto run = [&]() { cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, %lld, %lld, &one, x_, %lld, y_, %lld); };\n"
+        "    double work_flops = 1.0 * %lld * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld / 2 + 2.0 * %lld * %lld);\n",
+        a1, a0, a0, a1, a0, a0, a1, a0, a0, a0, a1);
     else if (!strcmp(n, "sgemv_t"))
-      buf_printf(b, "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
-                    "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
-                 a1, a0, a1, a0, a1, a0, a1, a0, a1);
+      buf_printf(
+        b,
+        "    auto run = [&]() { cublasSgemv(h, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, y_, 1, &zero, z_, 1); };\n"
+        "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (%lld.0 * %lld + %lld + %lld);\n",
+        a1, a0, a1, a0, a1, a0, a1, a0, a1);
     else if (!strcmp(n, "sgeam"))
-      buf_printf(b, "    // row-major transpose C[N][M] = A[M][N]^T: column-major C' (M x N) = op_T(A' (N x M))\n"
-                    "    auto run = [&]() { cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, &zero, y_, %lld, z_, %lld); };\n"
-                    "    double work_flops = 0, work_bytes = 8.0 * %lld * %lld;\n",
-                 a0, a1, a1, a0, a0, a0, a1);
+      buf_printf(
+        b,
+        "    // row-major transpose C[N][M] = A[M][N]^T: column-major C' (M x N) = op_T(A' (N x M))\n"
+        "    auto run = [&]() { cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, %lld, %lld, &one, x_, %lld, &zero, y_, %lld, z_, %lld); };\n"
+        "    double work_flops = 0, work_bytes = 8.0 * %lld * %lld;\n",
+        a0, a1, a1, a0, a0, a0, a1);
     else if (!strcmp(n, "sger"))
-      buf_printf(b, "    auto run = [&]() { cublasSger(h, %lld, %lld, &one, y_, 1, x_, 1, z_, %lld); };\n"
-                    "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (2.0 * %lld * %lld + %lld + %lld);\n",
-                 a1, a0, a1, a0, a1, a0, a1, a0, a1);
+      buf_printf(
+        b,
+        "    auto run = [&]() { cublasSger(h, %lld, %lld, &one, y_, 1, x_, 1, z_, %lld); };\n"
+        "    double work_flops = 2.0 * %lld * %lld, work_bytes = 4.0 * (2.0 * %lld * %lld + %lld + %lld);\n",
+        a1, a0, a1, a0, a1, a0, a1, a0, a1);
     else
-      buf_printf(b, "    cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);\n"
-                    "    auto run = [&]() { cublasSasum(h, %lld, x_, 1, z_); };\n"
-                    "    double work_flops = %lld.0, work_bytes = 4.0 * %lld;\n", a0, a0, a0);
+      buf_printf(b,
+                 "    cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);\n"
+                 "    auto run = [&]() { cublasSasum(h, %lld, x_, 1, z_); };\n"
+                 "    double work_flops = %lld.0, work_bytes = 4.0 * %lld;\n",
+                 a0, a0, a0);
     buf_puts(b, "    (void)res;\n");
   }
-  buf_puts(b, "    for (int w = 0; w < 3; w++) run();\n    CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n"
-              "    std::vector<float> bt;\n"
-              "    for (int r = 0; r < reps; r++) {\n"
-              "      if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
-              "      CARVE_H_CK(cudaEventRecord(e0)); run(); CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_CK(cudaEventSynchronize(e1)); CARVE_H_CK(cudaGetLastError());\n"
-              "      float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); bt.push_back(ms);\n"
-              "    }\n"
-              "    carve_h_stats_t bs = carve_h_stats(bt);\n");
-  buf_printf(b, "    printf(\", \\\"baseline\\\": {\\\"name\\\": \\\"%s\\\", \\\"median_ms\\\": %%.6f, \\\"min_ms\\\": %%.6f, \\\"max_ms\\\": %%.6f, \\\"flops\\\": %%.6g, \\\"bytes\\\": %%.6g}\", bs.median, bs.min, bs.max, work_flops, work_bytes);\n", n);
+  buf_puts(
+    b,
+    "    for (int w = 0; w < 3; w++) run();\n    CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n"
+    "    std::vector<float> bt;\n"
+    "    for (int r = 0; r < reps; r++) {\n"
+    "      if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
+    "      CARVE_H_CK(cudaEventRecord(e0)); run(); CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_CK(cudaEventSynchronize(e1)); CARVE_H_CK(cudaGetLastError());\n"
+    "      float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); bt.push_back(ms);\n"
+    "    }\n"
+    "    carve_h_stats_t bs = carve_h_stats(bt);\n");
+  buf_printf(
+    b,
+    "    printf(\", \\\"baseline\\\": {\\\"name\\\": \\\"%s\\\", \\\"median_ms\\\": %%.6f, \\\"min_ms\\\": %%.6f, \\\"max_ms\\\": %%.6f, \\\"flops\\\": %%.6g, \\\"bytes\\\": %%.6g}\", bs.median, bs.min, bs.max, work_flops, work_bytes);\n",
+    n);
   buf_puts(b, "  }\n");
 }
 
@@ -273,7 +347,8 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
   int reps = o && o->reps > 0 ? o->reps : 20;
   buf_puts(b, prologue);
   if (o && o->baseline && harness_needs_cublas(L)) buf_puts(b, "#include <cublas_v2.h>\n");
-  else if (o && o->baseline && s && s->baseline && !strcmp(s->baseline, "cub_sum")) buf_puts(b, "#include <cub/cub.cuh>\n");
+  else if (o && o->baseline && s && s->baseline && !strcmp(s->baseline, "cub_sum"))
+    buf_puts(b, "#include <cub/cub.cuh>\n");
   buf_puts(b, "\n// ---- the device code, as carve parsed it ----\n");
   bool keep = print_carve_pragmas;
   print_carve_pragmas = false;
@@ -283,14 +358,18 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
   fill_code(b);
   buf_puts(b, helpers);
   buf_puts(b, "\nint main(int argc, char **argv) {\n");
-  buf_printf(b, "  int reps = %d; const char *outdir = 0; int flush = %d; const char *dump = 0;\n", reps, o && o->flush_l2);
-  buf_puts(b, "  if (argc > 2 && !strcmp(argv[1], \"--dump-inputs\")) dump = argv[2];\n"
-              "  else { if (argc > 1) reps = atoi(argv[1]); if (argc > 2 && argv[2][0]) outdir = argv[2]; if (argc > 3) flush = atoi(argv[3]); }\n");
+  buf_printf(b, "  int reps = %d; const char *outdir = 0; int flush = %d; const char *dump = 0;\n",
+             reps, o && o->flush_l2);
+  buf_puts(
+    b,
+    "  if (argc > 2 && !strcmp(argv[1], \"--dump-inputs\")) dump = argv[2];\n"
+    "  else { if (argc > 1) reps = atoi(argv[1]); if (argc > 2 && argv[2][0]) outdir = argv[2]; if (argc > 3) flush = atoi(argv[3]); }\n");
   /* host buffers, filled exactly as the interpreter fills them */
   for (int i = 1; i < L->nbufs; i++) {
     Buffer *bf = &L->bufs[i];
     const ArgSpec *a = bf->spec;
-    buf_printf(b, "  const size_t bytes_%d = %zuull;  // %s: %s[%lld]\n", i, bf->bytes, bf->name, type_name(bf->elem_ty), (long long)bf->count);
+    buf_printf(b, "  const size_t bytes_%d = %zuull;  // %s: %s[%lld]\n", i, bf->bytes, bf->name,
+               type_name(bf->elem_ty), (long long)bf->count);
     buf_printf(b, "  unsigned char *h_%d = (unsigned char *)calloc(1, bytes_%d + 1);\n", i, i);
     if (a && a->init == INIT_FILE) {
       buf_printf(b, "  carve_h_read_file(");
@@ -305,47 +384,71 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
     buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
   }
   buf_puts(b, "    return 0;\n  }\n");
-  buf_puts(b, "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
-              "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n");
+  buf_puts(
+    b,
+    "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
+    "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n");
   for (int i = 1; i < L->nbufs; i++)
-    buf_printf(b, "  unsigned char *d_%d; CARVE_H_CK(cudaMalloc(&d_%d, bytes_%d)); CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i, i, i, i);
+    buf_printf(
+      b,
+      "  unsigned char *d_%d; CARVE_H_CK(cudaMalloc(&d_%d, bytes_%d)); CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n",
+      i, i, i, i, i, i);
   SymUpload *syms;
   int nsyms = symbol_uploads(L, &syms);
   symbol_data(b, L, syms, nsyms);
   symbol_copies(b, syms, nsyms, "", L->prog, "  ");
   free(syms);
-  buf_printf(b, "  dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n", (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2],
-             (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
+  buf_printf(b, "  dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n", (long long)L->grid[0],
+             (long long)L->grid[1], (long long)L->grid[2], (long long)L->block[0],
+             (long long)L->block[1], (long long)L->block[2]);
   if (L->dyn_shared > 48 * 1024)
-    buf_printf(b, "  CARVE_H_CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", kernel_ref(L, ""), (long long)L->dyn_shared);
-  buf_puts(b, "  // the first launch runs on the initial inputs: its outputs are the ones verified\n  ");
+    buf_printf(
+      b,
+      "  CARVE_H_CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n",
+      kernel_ref(L, ""), (long long)L->dyn_shared);
+  buf_puts(
+    b, "  // the first launch runs on the initial inputs: its outputs are the ones verified\n  ");
   launch_line(b, L);
-  buf_puts(b, ";\n  CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n  if (outdir) {\n");
+  buf_puts(
+    b,
+    ";\n  CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n  if (outdir) {\n");
   for (int i = 1; i < L->nbufs; i++) {
     if (!L->bufs[i].out) continue;
-    buf_printf(b, "    CARVE_H_CK(cudaMemcpy(h_%d, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); carve_h_write_file(outdir, ", i, i, i);
+    buf_printf(
+      b,
+      "    CARVE_H_CK(cudaMemcpy(h_%d, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); carve_h_write_file(outdir, ",
+      i, i, i);
     c_string(b, L->bufs[i].name);
     buf_printf(b, ", h_%d, bytes_%d);\n", i, i);
   }
   buf_puts(b, "  }\n");
-  buf_puts(b, "  cudaEvent_t e0, e1; CARVE_H_CK(cudaEventCreate(&e0)); CARVE_H_CK(cudaEventCreate(&e1));\n"
-              "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CARVE_H_CK(cudaMalloc(&flushbuf, flush_bytes));\n"
-              "  for (int w = 0; w < 2 && reps > 0; w++) { ");
+  buf_puts(
+    b,
+    "  cudaEvent_t e0, e1; CARVE_H_CK(cudaEventCreate(&e0)); CARVE_H_CK(cudaEventCreate(&e1));\n"
+    "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CARVE_H_CK(cudaMalloc(&flushbuf, flush_bytes));\n"
+    "  for (int w = 0; w < 2 && reps > 0; w++) { ");
   launch_line(b, L);
-  buf_puts(b, "; }\n  CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n  std::vector<float> times;\n"
-              "  for (int r = 0; r < reps; r++) {\n    if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n    CARVE_H_CK(cudaEventRecord(e0));\n    ");
+  buf_puts(
+    b,
+    "; }\n  CARVE_H_CK(cudaGetLastError()); CARVE_H_CK(cudaDeviceSynchronize());\n  std::vector<float> times;\n"
+    "  for (int r = 0; r < reps; r++) {\n    if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n    CARVE_H_CK(cudaEventRecord(e0));\n    ");
   launch_line(b, L);
-  buf_puts(b, ";\n    CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_CK(cudaEventSynchronize(e1)); CARVE_H_CK(cudaGetLastError());\n"
-              "    float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n  }\n  carve_h_stats_t st = carve_h_stats(times);\n");
-  buf_printf(b, "  printf(\"{\\\"device\\\": \\\"%%s\\\", \\\"sms\\\": %%d, \\\"cc\\\": \\\"%%d.%%d\\\", \\\"kernel\\\": \\\"%s\\\", \\\"reps\\\": %%d, \\\"flush_l2\\\": %%d, \\\"median_ms\\\": %%.6f, \\\"min_ms\\\": %%.6f, \\\"max_ms\\\": %%.6f, \\\"mean_ms\\\": %%.6f\",\n"
-                "         prop.name, prop.multiProcessorCount, prop.major, prop.minor, reps, flush, st.median, st.min, st.max, st.mean);\n",
-             k->name);
+  buf_puts(
+    b,
+    ";\n    CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_CK(cudaEventSynchronize(e1)); CARVE_H_CK(cudaGetLastError());\n"
+    "    float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n  }\n  carve_h_stats_t st = carve_h_stats(times);\n");
+  buf_printf(
+    b,
+    "  printf(\"{\\\"device\\\": \\\"%%s\\\", \\\"sms\\\": %%d, \\\"cc\\\": \\\"%%d.%%d\\\", \\\"kernel\\\": \\\"%s\\\", \\\"reps\\\": %%d, \\\"flush_l2\\\": %%d, \\\"median_ms\\\": %%.6f, \\\"min_ms\\\": %%.6f, \\\"max_ms\\\": %%.6f, \\\"mean_ms\\\": %%.6f\",\n"
+    "         prop.name, prop.multiProcessorCount, prop.major, prop.minor, reps, flush, st.median, st.min, st.max, st.mean);\n",
+    k->name);
   if (o && o->baseline && s && s->baseline) baseline_code(b, s);
   buf_puts(b, "  printf(\"}\\n\");\n  return 0;\n}\n");
 }
 
 char *harness_build_line(const char *src, const char *exe, const char *arch, bool cublas) {
-  return fmt("nvcc -O3 -arch=%s -lineinfo -o %s %s%s", arch ? arch : "sm_90", exe, src, cublas ? " -lcublas" : "");
+  return fmt("nvcc -O3 -arch=%s -lineinfo -o %s %s%s", arch ? arch : "sm_90", exe, src,
+             cublas ? " -lcublas" : "");
 }
 
 /* ---- many variants in one process (carve tune) ----
@@ -356,25 +459,36 @@ char *harness_build_line(const char *src, const char *exe, const char *arch, boo
  * variant and one JSON line follows it, flushed: a variant that faults (a sticky CUDA error)
  * ends the process, and the driver starts it again after that variant. */
 static void multi_variant(Buf *b, Launch *L0, Launch *L, int i, const SymUpload *syms, int nsyms) {
-  buf_printf(b, "    if (i == %d) {\n      dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n", i, (long long)L->grid[0], (long long)L->grid[1],
-             (long long)L->grid[2], (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
+  buf_printf(b, "    if (i == %d) {\n      dim3 grid(%lld, %lld, %lld), block(%lld, %lld, %lld);\n",
+             i, (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2],
+             (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
   char *ns = fmt("cv_%d::", i);
   symbol_copies(b, syms, nsyms, ns, L->prog, "      ");
   if (L->dyn_shared > 48 * 1024)
-    buf_printf(b, "      CARVE_H_CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n", kernel_ref(L, ns), (long long)L->dyn_shared);
+    buf_printf(
+      b,
+      "      CARVE_H_CK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld));\n",
+      kernel_ref(L, ns), (long long)L->dyn_shared);
   buf_puts(b, "      auto run = [&]() { ");
   launch_line_in(b, L, ns);
-  buf_puts(b, "; };\n      run(); CARVE_H_LCK(cudaGetLastError()); CARVE_H_LCK(cudaDeviceSynchronize());\n      if (outdir) {\n");
+  buf_puts(
+    b,
+    "; };\n      run(); CARVE_H_LCK(cudaGetLastError()); CARVE_H_LCK(cudaDeviceSynchronize());\n      if (outdir) {\n");
   for (int k = 1; k < L0->nbufs; k++) {
     if (!L0->bufs[k].out) continue;
-    buf_printf(b, "        CARVE_H_CK(cudaMemcpy(h_out, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); snprintf(dir, sizeof dir, \"%%s/v%%d\", outdir, i); carve_h_write_file(dir, ", k, k);
+    buf_printf(
+      b,
+      "        CARVE_H_CK(cudaMemcpy(h_out, d_%d, bytes_%d, cudaMemcpyDeviceToHost)); snprintf(dir, sizeof dir, \"%%s/v%%d\", outdir, i); carve_h_write_file(dir, ",
+      k, k);
     c_string(b, L0->bufs[k].name);
     buf_printf(b, ", h_out, bytes_%d);\n", k);
   }
-  buf_puts(b, "      }\n      for (int w = 0; w < 2; w++) run();\n      CARVE_H_LCK(cudaGetLastError()); CARVE_H_LCK(cudaDeviceSynchronize());\n"
-              "      for (int r = 0; r < reps; r++) {\n        if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
-              "        CARVE_H_CK(cudaEventRecord(e0)); run(); CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_LCK(cudaEventSynchronize(e1)); CARVE_H_LCK(cudaGetLastError());\n"
-              "        float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n      }\n    }\n");
+  buf_puts(
+    b,
+    "      }\n      for (int w = 0; w < 2; w++) run();\n      CARVE_H_LCK(cudaGetLastError()); CARVE_H_LCK(cudaDeviceSynchronize());\n"
+    "      for (int r = 0; r < reps; r++) {\n        if (flush) CARVE_H_CK(cudaMemsetAsync(flushbuf, r, flush_bytes));\n"
+    "        CARVE_H_CK(cudaEventRecord(e0)); run(); CARVE_H_CK(cudaEventRecord(e1)); CARVE_H_LCK(cudaEventSynchronize(e1)); CARVE_H_LCK(cudaGetLastError());\n"
+    "        float ms; CARVE_H_CK(cudaEventElapsedTime(&ms, e0, e1)); times.push_back(ms);\n      }\n    }\n");
 }
 
 void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const HarnessOptions *o) {
@@ -399,18 +513,26 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
   buf_puts(b, "\n// ---- carve's input generators (src/interp/fill.inc) ----\n");
   fill_code(b);
   buf_puts(b, helpers);
-  buf_puts(b, "// a launch's error: this variant failed (exit 5); the driver resumes after it\n"
-              "#define CARVE_H_LCK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf(\"{\\\"variant\\\": %d, \\\"error\\\": \\\"%s\\\"}\\n\", i, cudaGetErrorString(e_)); fflush(stdout); exit(5); } } while (0)\n");
-  buf_printf(b, "\nint main(int argc, char **argv) {\n  // usage: ./harness REPS OUTDIR FLUSH_L2 FIRST LAST\n"
-                "  int reps = argc > 1 ? atoi(argv[1]) : %d; const char *outdir = argc > 2 && argv[2][0] ? argv[2] : 0;\n"
-                "  int flush = argc > 3 ? atoi(argv[3]) : 0, first = argc > 4 ? atoi(argv[4]) : 0, last = argc > 5 ? atoi(argv[5]) : %d;\n"
-                "  char dir[4096];\n", reps, n);
+  buf_puts(
+    b,
+    "// a launch's error: this variant failed (exit 5); the driver resumes after it\n"
+    "#define CARVE_H_LCK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf(\"{\\\"variant\\\": %d, \\\"error\\\": \\\"%s\\\"}\\n\", i, cudaGetErrorString(e_)); fflush(stdout); exit(5); } } while (0)\n");
+  buf_printf(
+    b,
+    "\nint main(int argc, char **argv) {\n  // usage: ./harness REPS OUTDIR FLUSH_L2 FIRST LAST\n"
+    "  int reps = argc > 1 ? atoi(argv[1]) : %d; const char *outdir = argc > 2 && argv[2][0] ? argv[2] : 0;\n"
+    "  int flush = argc > 3 ? atoi(argv[3]) : 0, first = argc > 4 ? atoi(argv[4]) : 0, last = argc > 5 ? atoi(argv[5]) : %d;\n"
+    "  char dir[4096];\n",
+    reps, n);
   size_t maxb = 1;
   for (int i = 1; i < L0->nbufs; i++) {
     Buffer *bf = &L0->bufs[i];
     const ArgSpec *a = bf->spec;
     if (bf->bytes > maxb) maxb = bf->bytes;
-    buf_printf(b, "  const size_t bytes_%d = %zuull;  // %s\n  unsigned char *h_%d = (unsigned char *)calloc(1, bytes_%d + 1);\n", i, bf->bytes, bf->name, i, i);
+    buf_printf(
+      b,
+      "  const size_t bytes_%d = %zuull;  // %s\n  unsigned char *h_%d = (unsigned char *)calloc(1, bytes_%d + 1);\n",
+      i, bf->bytes, bf->name, i, i);
     if (a && a->init == INIT_FILE) {
       buf_printf(b, "  carve_h_read_file(");
       c_string(b, a->path);
@@ -421,19 +543,28 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
   SymUpload *syms;
   int nsyms = symbol_uploads(L0, &syms);
   symbol_data(b, L0, syms, nsyms);
-  buf_puts(b, "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
-              "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n"
-              "  printf(\"{\\\"device\\\": \\\"%s\\\"}\\n\", prop.name); fflush(stdout);\n");
-  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "  unsigned char *d_%d; CARVE_H_CK(cudaMalloc(&d_%d, bytes_%d));\n", i, i, i);
-  buf_puts(b, "  cudaEvent_t e0, e1; CARVE_H_CK(cudaEventCreate(&e0)); CARVE_H_CK(cudaEventCreate(&e1));\n"
-              "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CARVE_H_CK(cudaMalloc(&flushbuf, flush_bytes));\n"
-              "  for (int i = first; i < last; i++) {\n    printf(\"start %d\\n\", i); fflush(stdout);\n");
-  for (int i = 1; i < L0->nbufs; i++) buf_printf(b, "    CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i, i, i);
+  buf_puts(
+    b,
+    "  int ndev = 0;\n  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"harness: no CUDA device\\n\"); return 3; }\n"
+    "  cudaDeviceProp prop; CARVE_H_CK(cudaGetDeviceProperties(&prop, 0));\n"
+    "  printf(\"{\\\"device\\\": \\\"%s\\\"}\\n\", prop.name); fflush(stdout);\n");
+  for (int i = 1; i < L0->nbufs; i++)
+    buf_printf(b, "  unsigned char *d_%d; CARVE_H_CK(cudaMalloc(&d_%d, bytes_%d));\n", i, i, i);
+  buf_puts(
+    b,
+    "  cudaEvent_t e0, e1; CARVE_H_CK(cudaEventCreate(&e0)); CARVE_H_CK(cudaEventCreate(&e1));\n"
+    "  size_t flush_bytes = 2 * (size_t)prop.l2CacheSize; void *flushbuf = 0; if (flush) CARVE_H_CK(cudaMalloc(&flushbuf, flush_bytes));\n"
+    "  for (int i = first; i < last; i++) {\n    printf(\"start %d\\n\", i); fflush(stdout);\n");
+  for (int i = 1; i < L0->nbufs; i++)
+    buf_printf(b, "    CARVE_H_CK(cudaMemcpy(d_%d, h_%d, bytes_%d, cudaMemcpyHostToDevice));\n", i,
+               i, i);
   buf_puts(b, "    std::vector<float> times;\n");
   for (int i = 0; i < n; i++) multi_variant(b, L0, Lv[i], i, syms, nsyms);
   free(syms);
-  buf_puts(b, "    carve_h_stats_t st = carve_h_stats(times);\n"
-              "    printf(\"{\\\"variant\\\": %d, \\\"reps\\\": %d, \\\"median_ms\\\": %.6f, \\\"min_ms\\\": %.6f, \\\"max_ms\\\": %.6f, \\\"times\\\": [\", i, reps, st.median, st.min, st.max);\n"
-              "    for (size_t t = 0; t < times.size() && t < 64; t++) printf(\"%s%.6f\", t ? \", \" : \"\", times[t]);\n"
-              "    printf(\"]}\\n\"); fflush(stdout);\n  }\n  return 0;\n}\n");
+  buf_puts(
+    b,
+    "    carve_h_stats_t st = carve_h_stats(times);\n"
+    "    printf(\"{\\\"variant\\\": %d, \\\"reps\\\": %d, \\\"median_ms\\\": %.6f, \\\"min_ms\\\": %.6f, \\\"max_ms\\\": %.6f, \\\"times\\\": [\", i, reps, st.median, st.min, st.max);\n"
+    "    for (size_t t = 0; t < times.size() && t < 64; t++) printf(\"%s%.6f\", t ? \", \" : \"\", times[t]);\n"
+    "    printf(\"]}\\n\"); fflush(stdout);\n  }\n  return 0;\n}\n");
 }

@@ -27,13 +27,16 @@ uint16_t half_from_double(double d) {
   uint16_t sign = signbit(d) ? 0x8000 : 0;
   if (isnan(d)) return 0x7fff;
   double a = fabs(d);
-  if (a >= 65520.0) return sign | 0x7c00;   /* 65504 + half an ulp (32) rounds up to infinity */
-  if (a < 0x1p-14) return sign | (uint16_t)nearbyint(a * 0x1p24);   /* subnormal: steps of 2^-24 */
+  if (a >= 65520.0) return sign | 0x7c00; /* 65504 + half an ulp (32) rounds up to infinity */
+  if (a < 0x1p-14) return sign | (uint16_t)nearbyint(a * 0x1p24); /* subnormal: steps of 2^-24 */
   int e;
-  frexp(a, &e);                                                    /* a in [2^(e-1), 2^e) */
-  uint32_t m = (uint32_t)nearbyint(ldexp(a, 11 - e));              /* 1024 .. 2048 */
+  frexp(a, &e);                                       /* a in [2^(e-1), 2^e) */
+  uint32_t m = (uint32_t)nearbyint(ldexp(a, 11 - e)); /* 1024 .. 2048 */
   int biased = e - 1 + 15;
-  if (m == 2048) { m = 1024; biased++; }
+  if (m == 2048) {
+    m = 1024;
+    biased++;
+  }
   if (biased >= 31) return sign | 0x7c00;
   return (uint16_t)(sign | (uint32_t)biased << 10 | (m - 1024));
 }
@@ -43,19 +46,24 @@ uint16_t half_from_double(double d) {
 static double round_odd(double s, double e) {
   if (e == 0 || !isfinite(s)) return s;
   double lo, hi;
-  if ((e > 0) == (s > 0)) { lo = s; hi = nextafter(s, s > 0 ? INFINITY : -INFINITY); }
-  else { lo = nextafter(s, 0); hi = s; }
+  if ((e > 0) == (s > 0)) {
+    lo = s;
+    hi = nextafter(s, s > 0 ? INFINITY : -INFINITY);
+  } else {
+    lo = nextafter(s, 0);
+    hi = s;
+  }
   uint64_t b;
   memcpy(&b, &lo, 8);
   return (b & 1) ? lo : hi;
 }
 
 uint16_t half_fma(uint16_t a, uint16_t b, uint16_t c) {
-  double p = half_to_double(a) * half_to_double(b);   /* exact: 22 significant bits */
+  double p = half_to_double(a) * half_to_double(b); /* exact: 22 significant bits */
   double q = half_to_double(c);
   double s = p + q;
   if (!isfinite(s)) return half_from_double(s);
-  double bb = s - p, e = (p - (s - bb)) + (q - bb);  /* TwoSum: s + e == p + q exactly */
+  double bb = s - p, e = (p - (s - bb)) + (q - bb); /* TwoSum: s + e == p + q exactly */
   return half_from_double(round_odd(s, e));
 }
 
@@ -90,7 +98,7 @@ uint64_t half_op(int op, uint64_t a, uint64_t b, uint64_t c) {
   case HOP_LOG: return half_from_double(log(x));
   case HOP_RCP: return half_from_double(1.0 / x);
   case HOP_EQ: return x == y;
-  case HOP_NE: return x < y || x > y;   /* ordered (setp.ne.f16): false when either is NaN */
+  case HOP_NE: return x < y || x > y; /* ordered (setp.ne.f16): false when either is NaN */
   case HOP_LT: return x < y;
   case HOP_LE: return x <= y;
   case HOP_GT: return x > y;

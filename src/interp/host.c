@@ -14,10 +14,10 @@
 #include <time.h>
 
 #ifndef LIMIT_LAUNCH_BYTES
-#define LIMIT_LAUNCH_BYTES (8ull << 30)   /* the same limit as one launch's buffers (launch.c) */
+#define LIMIT_LAUNCH_BYTES (8ull << 30) /* the same limit as one launch's buffers (launch.c) */
 #endif
-#define MAX_BUFFERS (1 << 20)             /* buffer numbers have 20 bits (interp.h addresses) */
-#define HANDLE_BASE 0x100000ull           /* events and streams: opaque handles, never memory */
+#define MAX_BUFFERS (1 << 20)   /* buffer numbers have 20 bits (interp.h addresses) */
+#define HANDLE_BASE 0x100000ull /* events and streams: opaque handles, never memory */
 /* Every distinct launch configuration is kept (kernel, grid, block, shared bytes, scalars: a
  * few hundred bytes each, found again through a hash table), up to MAX_DISTINCT; copies of the
  * buffers, which a launch needs to be analyzed, only for the launches HostOptions asks for
@@ -33,31 +33,39 @@ enum { FILE_STDIN = 1, FILE_STDOUT = 2, FILE_STDERR = 3 };
 struct HostWorld {
   Program *p;
   const HostOptions *o;
-  Launch HL;             /* the host program as a one-thread launch: HL.bufs is the table */
+  Launch HL; /* the host program as a one-thread launch: HL.bufs is the table */
   int cap;
-  size_t bytes;          /* allocated, for LIMIT_LAUNCH_BYTES */
+  size_t bytes; /* allocated, for LIMIT_LAUNCH_BYTES */
   FILE *out;
-  int32_t rand_r[34];    /* glibc's TYPE_3 additive feedback generator */
+  int32_t rand_r[34]; /* glibc's TYPE_3 additive feedback generator */
   int rand_i;
   uint64_t rand48;
   int last_error;
-  struct { Node *n; uint64_t addr; } *strs;
+  struct {
+    Node *n;
+    uint64_t addr;
+  } * strs;
   int nstrs, capstrs;
   uint64_t err_strings[1024];
-  double *events;        /* simulated time (ms) each event was recorded at */
+  double *events; /* simulated time (ms) each event was recorded at */
   int nevents, nstreams;
-  Obj **said; int nsaid;      /* kernels whose reason for running in the interpreter was said */
-  RunOptions *host_ro;        /* the host function's run options: its time limit grows by each launch's time */
-  int64_t limits[3];          /* cudaDeviceSetLimit/cudaThreadSetLimit: stack, printf FIFO, heap (0: the default) */
-  int cache_config;           /* cudaDeviceSetCacheConfig/cudaThreadSetCacheConfig */
+  Obj **said;
+  int nsaid; /* kernels whose reason for running in the interpreter was said */
+  RunOptions
+    *host_ro; /* the host function's run options: its time limit grows by each launch's time */
+  int64_t limits
+    [3]; /* cudaDeviceSetLimit/cudaThreadSetLimit: stack, printf FIFO, heap (0: the default) */
+  int cache_config;      /* cudaDeviceSetCacheConfig/cudaThreadSetCacheConfig */
   uint64_t kernel_steps; /* warp-steps of every launch so far */
   uint64_t recorded_bytes;
-  int *by_hash; int hash_cap;   /* open addressing: index + 1 into r->rec, by launch_hash */
-  Obj **kernels_seen; int nseen;/* kernels with a recorded launch (for each kernel's first) */
-  Buf scratch;           /* formatted output: held here, not on a frame a fault unwinds */
+  int *by_hash;
+  int hash_cap; /* open addressing: index + 1 into r->rec, by launch_hash */
+  Obj **kernels_seen;
+  int nseen;   /* kernels with a recorded launch (for each kernel's first) */
+  Buf scratch; /* formatted output: held here, not on a frame a fault unwinds */
   bool exited;
   int exit_code;
-  int reuse;             /* where the search for a freed buffer number to give again goes on */
+  int reuse; /* where the search for a freed buffer number to give again goes on */
   HostResult *r;
 };
 
@@ -77,24 +85,34 @@ static int buffer_number(HostWorld *hw) {
     return hw->HL.nbufs++;
   }
   for (int k = 0; k < MAX_BUFFERS; k++) {
-    hw->reuse = hw->reuse % (MAX_BUFFERS - 1) + 1;   /* 1 .. MAX_BUFFERS - 1: buffer 0 is never freed */
+    hw->reuse =
+      hw->reuse % (MAX_BUFFERS - 1) + 1; /* 1 .. MAX_BUFFERS - 1: buffer 0 is never freed */
     if (hw->HL.bufs[hw->reuse].freed) return hw->reuse;
   }
   return -1;
 }
 
 /* a new zeroed buffer; its number, or -1 with *msg */
-static int new_buffer(HostCtx *c, BufferKind kind, size_t bytes, const char *how, const char *name, Type *elem, const char **msg) {
+static int new_buffer(HostCtx *c, BufferKind kind, size_t bytes, const char *how, const char *name,
+                      Type *elem, const char **msg) {
   HostWorld *hw = c->hw;
   if (bytes > LIMIT_LAUNCH_BYTES - hw->bytes) {
-    *msg = fmt("%s of %zu bytes takes the program's memory past the limit of %llu bytes (LIMIT_LAUNCH_BYTES, docs/limits.md)", how, bytes,
-               (unsigned long long)LIMIT_LAUNCH_BYTES);
+    *msg = fmt(
+      "%s of %zu bytes takes the program's memory past the limit of %llu bytes (LIMIT_LAUNCH_BYTES, docs/limits.md)",
+      how, bytes, (unsigned long long)LIMIT_LAUNCH_BYTES);
     return -1;
   }
   void *data = calloc(1, bytes ? bytes : 1);
-  if (!data) { *msg = fmt("%s: cannot allocate %zu bytes", how, bytes); return -1; }
+  if (!data) {
+    *msg = fmt("%s: cannot allocate %zu bytes", how, bytes);
+    return -1;
+  }
   int b = buffer_number(hw);
-  if (b < 0) { free(data); *msg = fmt("%s: more than %d allocations at once", how, MAX_BUFFERS); return -1; }
+  if (b < 0) {
+    free(data);
+    *msg = fmt("%s: more than %d allocations at once", how, MAX_BUFFERS);
+    return -1;
+  }
   Buffer *B = &hw->HL.bufs[b];
   memset(B, 0, sizeof *B);
   B->data = data;
@@ -113,16 +131,21 @@ static int new_buffer(HostCtx *c, BufferKind kind, size_t bytes, const char *how
 static int block_of(HostWorld *hw, uint64_t a, bool device, const char *fn, const char **msg) {
   int space = ADDR_SPACE(a);
   uint64_t b = (a >> 40) & 0xfffff, off = a & ((1ull << 40) - 1);
-  if ((space != SPACE_HOST && space != SPACE_GLOBAL) || b == 0 || b >= (uint64_t)hw->HL.nbufs || off) {
+  if ((space != SPACE_HOST && space != SPACE_GLOBAL) || b == 0 || b >= (uint64_t)hw->HL.nbufs ||
+      off) {
     *msg = fmt("%s of a pointer that no allocation returned", fn);
     return -1;
   }
   Buffer *B = &hw->HL.bufs[b];
   if ((B->kind == BUF_HOST) == device || (int)b == hw->HL.host_vars) {
-    *msg = fmt("%s of %s memory ('%s', %s at %s)", fn, B->kind == BUF_HOST ? "host" : "device", B->name, B->how, site(B->at));
+    *msg = fmt("%s of %s memory ('%s', %s at %s)", fn, B->kind == BUF_HOST ? "host" : "device",
+               B->name, B->how, site(B->at));
     return -1;
   }
-  if (B->freed) { *msg = fmt("%s of memory already freed ('%s', %s at %s)", fn, B->name, B->how, site(B->at)); return -1; }
+  if (B->freed) {
+    *msg = fmt("%s of memory already freed ('%s', %s at %s)", fn, B->name, B->how, site(B->at));
+    return -1;
+  }
   return (int)b;
 }
 
@@ -167,14 +190,24 @@ static const char *out_name(Node *call, Type **elem) {
   return s;
 }
 
-static void put_ptr(HostCtx *c, uint64_t slot, uint64_t v) { memcpy(c->mem(c, slot, 8, true, false), &v, 8); }
+static void put_ptr(HostCtx *c, uint64_t slot, uint64_t v) {
+  memcpy(c->mem(c, slot, 8, true, false), &v, 8);
+}
 
 /* ---------------- formatted output ---------------- */
 /* printf's conversions over the arguments from k on; HC_ERROR with *msg on a bad format */
-static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, Type **tys, int nargs, int k, const char **msg) {
+static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, Type **tys,
+                         int nargs, int k, const char **msg) {
   for (const char *p = f; *p; p++) {
-    if (*p != '%') { buf_putc(out, *p); continue; }
-    if (p[1] == '%') { buf_putc(out, '%'); p++; continue; }
+    if (*p != '%') {
+      buf_putc(out, *p);
+      continue;
+    }
+    if (p[1] == '%') {
+      buf_putc(out, '%');
+      p++;
+      continue;
+    }
     char spec[40];
     int sl = 0;
     spec[sl++] = *p++;
@@ -183,7 +216,10 @@ static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, T
       if (part && *p == '.') spec[sl++] = *p++;
       else if (part) break;
       if (*p == '*') {
-        if (k >= nargs) { *msg = "printf: '*' with no argument for it"; return HC_ERROR; }
+        if (k >= nargs) {
+          *msg = "printf: '*' with no argument for it";
+          return HC_ERROR;
+        }
         sl += snprintf(spec + sl, 12, "%d", (int)args[k++].i);
         p++;
       }
@@ -192,22 +228,41 @@ static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, T
     while (*p && strchr("hlLzjtq", *p)) p++;
     char conv = *p;
     if (!conv) break;
-    if (conv == 'n') { *msg = "printf: '%n' is not supported"; return HC_ERROR; }
-    if (k >= nargs) { *msg = fmt("printf: the format's conversion '%%%c' has no argument", conv); return HC_ERROR; }
+    if (conv == 'n') {
+      *msg = "printf: '%n' is not supported";
+      return HC_ERROR;
+    }
+    if (k >= nargs) {
+      *msg = fmt("printf: the format's conversion '%%%c' has no argument", conv);
+      return HC_ERROR;
+    }
     Val v = args[k];
     Type *t = tys[k++];
-    double d = t->kind == TY_FLOAT ? (double)v.f : t->kind == TY_DOUBLE ? v.d : t->is_unsigned ? (double)v.u : (double)v.i;
+    double d = t->kind == TY_FLOAT    ? (double)v.f
+               : t->kind == TY_DOUBLE ? v.d
+               : t->is_unsigned       ? (double)v.u
+                                      : (double)v.i;
     if (strchr("diouxXc", conv)) {
       long long x = is_flonum(t) ? (long long)d : v.i;
       if (strchr("ouxX", conv) && t->size == 4) x = (long long)(uint32_t)x;
-      if (conv == 'c') { spec[sl++] = 'c'; spec[sl] = 0; buf_printf(out, spec, (int)x); continue; }
-      spec[sl++] = 'l'; spec[sl++] = 'l'; spec[sl++] = conv; spec[sl] = 0;
+      if (conv == 'c') {
+        spec[sl++] = 'c';
+        spec[sl] = 0;
+        buf_printf(out, spec, (int)x);
+        continue;
+      }
+      spec[sl++] = 'l';
+      spec[sl++] = 'l';
+      spec[sl++] = conv;
+      spec[sl] = 0;
       buf_printf(out, spec, x);
     } else if (strchr("fFeEgGaA", conv)) {
-      spec[sl++] = conv; spec[sl] = 0;
+      spec[sl++] = conv;
+      spec[sl] = 0;
       buf_printf(out, spec, d);
     } else if (conv == 's') {
-      spec[sl++] = 's'; spec[sl] = 0;
+      spec[sl++] = 's';
+      spec[sl] = 0;
       buf_printf(out, spec, v.u ? cstring(c, v.u) : "(null)");
     } else if (conv == 'p') {
       buf_printf(out, "0x%llx", (unsigned long long)v.u);
@@ -222,7 +277,9 @@ static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, T
 static FILE *stream_of(HostCtx *c, uint64_t f, const char **msg) {
   if (f == FILE_STDOUT) return c->hw->out;
   if (f == FILE_STDERR) return c->hw->o->err ? c->hw->o->err : stderr;
-  *msg = f == FILE_STDIN ? "writing to stdin" : "a FILE * that is not stdout or stderr (carve's host runtime opens no files)";
+  *msg = f == FILE_STDIN
+           ? "writing to stdin"
+           : "a FILE * that is not stdout or stderr (carve's host runtime opens no files)";
   return NULL;
 }
 
@@ -238,7 +295,8 @@ static HostStatus emit(FILE *o, Buf *b, Val *ret) {
   return HC_OK;
 }
 
-HostStatus host_printf(HostCtx *c, const char *f, const Val *args, Type **tys, int nargs, const char **msg) {
+HostStatus host_printf(HostCtx *c, const char *f, const Val *args, Type **tys, int nargs,
+                       const char **msg) {
   Buf *b = scratch(c->hw);
   Val ret;
   if (format(c, b, f, args, tys, nargs, 0, msg)) return HC_ERROR;
@@ -247,10 +305,12 @@ HostStatus host_printf(HostCtx *c, const char *f, const Val *args, Type **tys, i
 
 uint64_t host_string(HostCtx *c, Node *str) {
   HostWorld *hw = c->hw;
-  for (int i = 0; i < hw->nstrs; i++) if (hw->strs[i].n == str) return hw->strs[i].addr;
+  for (int i = 0; i < hw->nstrs; i++)
+    if (hw->strs[i].n == str) return hw->strs[i].addr;
   const char *msg;
   size_t len = strlen(str->tok->str);
-  int b = new_buffer(c, BUF_HOST, len + 1, "string literal", fmt("the string \"%s\"", str->tok->str), ty_char, &msg);
+  int b = new_buffer(c, BUF_HOST, len + 1, "string literal",
+                     fmt("the string \"%s\"", str->tok->str), ty_char, &msg);
   if (b < 0) return 0;
   memcpy(hw->HL.bufs[b].data, str->tok->str, len + 1);
   if (hw->nstrs == hw->capstrs) {
@@ -290,11 +350,15 @@ static int rand_next(HostWorld *hw) {
 }
 
 /* ---------------- the functions ---------------- */
-typedef HostStatus HostFn(HostCtx *c, Node *call, const Val *a, Type **t, int n, Val *ret, const char **msg);
-#define FN(name) static HostStatus name(HostCtx *c, Node *call, const Val *a, Type **t, int n, Val *ret, const char **msg)
+typedef HostStatus HostFn(HostCtx *c, Node *call, const Val *a, Type **t, int n, Val *ret,
+                          const char **msg);
+#define FN(name)                                                                          \
+  static HostStatus name(HostCtx *c, Node *call, const Val *a, Type **t, int n, Val *ret, \
+                         const char **msg)
 #define UNUSED (void)call, (void)t, (void)n, (void)msg
 
-static HostStatus alloc_into(HostCtx *c, Node *call, BufferKind kind, const char *how, uint64_t slot, size_t bytes, Val *ret, const char **msg) {
+static HostStatus alloc_into(HostCtx *c, Node *call, BufferKind kind, const char *how,
+                             uint64_t slot, size_t bytes, Val *ret, const char **msg) {
   Type *elem;
   const char *name = out_name(call, &elem);
   int b = new_buffer(c, kind, bytes, how, name, elem, msg);
@@ -314,7 +378,10 @@ FN(h_malloc) {
 FN(h_calloc) {
   UNUSED;
   uint64_t bytes;
-  if (__builtin_mul_overflow(a[0].u, a[1].u, &bytes)) { ret->u = 0; return HC_OK; }
+  if (__builtin_mul_overflow(a[0].u, a[1].u, &bytes)) {
+    ret->u = 0;
+    return HC_OK;
+  }
   int b = new_buffer(c, BUF_HOST, bytes, "calloc", NULL, NULL, msg);
   if (b < 0) return HC_ERROR;
   ret->u = HOST_ADDR(b, 0);
@@ -324,7 +391,7 @@ FN(h_aligned_alloc) {
   UNUSED;
   int b = new_buffer(c, BUF_HOST, a[1].u, "aligned_alloc", NULL, NULL, msg);
   if (b < 0) return HC_ERROR;
-  ret->u = HOST_ADDR(b, 0);   /* every block starts at a multiple of 2^40 */
+  ret->u = HOST_ADDR(b, 0); /* every block starts at a multiple of 2^40 */
   return HC_OK;
 }
 FN(h_posix_memalign) {
@@ -368,9 +435,14 @@ FN(h_realloc) {
 FN(h_vla_size) {
   UNUSED;
   uint64_t bytes;
-  if (a[0].i <= 0) { *msg = fmt("variable-length array bound evaluates to %lld, not a positive value", (long long)a[0].i); return HC_ERROR; }
+  if (a[0].i <= 0) {
+    *msg =
+      fmt("variable-length array bound evaluates to %lld, not a positive value", (long long)a[0].i);
+    return HC_ERROR;
+  }
   if (__builtin_mul_overflow(a[0].u, a[1].u, &bytes) || bytes > (uint64_t)INT64_MAX) {
-    *msg = fmt("variable-length array of %lld elements of %llu bytes: its size overflows", (long long)a[0].i, (unsigned long long)a[1].u);
+    *msg = fmt("variable-length array of %lld elements of %llu bytes: its size overflows",
+               (long long)a[0].i, (unsigned long long)a[1].u);
     return HC_ERROR;
   }
   ret->u = bytes;
@@ -393,7 +465,8 @@ FN(h_vla_alloc) {
   Node *v = call->args ? call->args->next : NULL;
   while (v && v->kind == ND_CAST) v = v->lhs;
   bool named = v && v->kind == ND_VAR && v->var->ty->kind == TY_PTR;
-  int b = new_buffer(c, BUF_HOST, a[0].u, "variable-length array", named ? v->var->name : NULL, named ? elem_of(v->var->ty->base) : NULL, msg);
+  int b = new_buffer(c, BUF_HOST, a[0].u, "variable-length array", named ? v->var->name : NULL,
+                     named ? elem_of(v->var->ty->base) : NULL, msg);
   if (b < 0) return HC_ERROR;
   ret->u = HOST_ADDR(b, 0);
   return HC_OK;
@@ -405,7 +478,9 @@ FN(h_vla_free) {
 }
 
 /* n bytes at a, for a host-side call: host memory, managed memory, the host's own variables */
-static unsigned char *bytes_at(HostCtx *c, uint64_t a, size_t n, bool write) { return n ? c->mem(c, a, n, write, false) : NULL; }
+static unsigned char *bytes_at(HostCtx *c, uint64_t a, size_t n, bool write) {
+  return n ? c->mem(c, a, n, write, false) : NULL;
+}
 
 FN(h_memcpy) {
   UNUSED;
@@ -427,9 +502,21 @@ FN(h_memcmp) {
   ret->i = a[2].u ? memcmp(x, y, a[2].u) : 0;
   return HC_OK;
 }
-FN(h_strlen) { UNUSED; ret->u = strlen(cstring(c, a[0].u)); return HC_OK; }
-FN(h_strcmp) { UNUSED; ret->i = strcmp(cstring(c, a[0].u), cstring(c, a[1].u)); return HC_OK; }
-FN(h_strncmp) { UNUSED; ret->i = strncmp(cstring(c, a[0].u), cstring(c, a[1].u), a[2].u); return HC_OK; }
+FN(h_strlen) {
+  UNUSED;
+  ret->u = strlen(cstring(c, a[0].u));
+  return HC_OK;
+}
+FN(h_strcmp) {
+  UNUSED;
+  ret->i = strcmp(cstring(c, a[0].u), cstring(c, a[1].u));
+  return HC_OK;
+}
+FN(h_strncmp) {
+  UNUSED;
+  ret->i = strncmp(cstring(c, a[0].u), cstring(c, a[1].u), a[2].u);
+  return HC_OK;
+}
 FN(h_strcpy) {
   UNUSED;
   const char *s = cstring(c, a[1].u);
@@ -462,9 +549,21 @@ FN(h_strfind) {
   return HC_OK;
 }
 /* sleep, usleep: no wait (the program's time is carve's simulated clock) */
-FN(h_sleep) { UNUSED; ret->i = 0; return HC_OK; }
-FN(h_rand) { UNUSED; ret->i = rand_next(c->hw); return HC_OK; }
-FN(h_srand) { UNUSED; rand_seed(c->hw, (unsigned)a[0].u); return HC_OK; }
+FN(h_sleep) {
+  UNUSED;
+  ret->i = 0;
+  return HC_OK;
+}
+FN(h_rand) {
+  UNUSED;
+  ret->i = rand_next(c->hw);
+  return HC_OK;
+}
+FN(h_srand) {
+  UNUSED;
+  rand_seed(c->hw, (unsigned)a[0].u);
+  return HC_OK;
+}
 /* POSIX drand48: X' = (0x5DEECE66D X + 0xB) mod 2^48 */
 FN(h_drand48) {
   UNUSED;
@@ -472,7 +571,11 @@ FN(h_drand48) {
   ret->d = ldexp((double)c->hw->rand48, -48);
   return HC_OK;
 }
-FN(h_srand48) { UNUSED; c->hw->rand48 = (((uint64_t)a[0].i & 0xffffffffu) << 16) | 0x330E; return HC_OK; }
+FN(h_srand48) {
+  UNUSED;
+  c->hw->rand48 = (((uint64_t)a[0].i & 0xffffffffu) << 16) | 0x330E;
+  return HC_OK;
+}
 
 /* atoi and friends; strto*'s end pointer as an address in the string */
 FN(h_strto) {
@@ -540,12 +643,19 @@ FN(h_putchar) {
   ret->i = (uint8_t)a[0].i;
   return HC_OK;
 }
-FN(h_fflush) { UNUSED; fflush(c->hw->out); fflush(stderr); ret->i = 0; return HC_OK; }
+FN(h_fflush) {
+  UNUSED;
+  fflush(c->hw->out);
+  fflush(stderr);
+  ret->i = 0;
+  return HC_OK;
+}
 FN(h_exit) {
   UNUSED;
   c->hw->exited = true;
   c->hw->exit_code = !strcmp(call->fn->name, "abort") ? 134 : (int)(a[0].i & 0xff);
-  if (c->hw->exit_code == 134 && !n) diag_at(DIAG_NOTE, tok_loc(call->tok), "the program called abort()");
+  if (c->hw->exit_code == 134 && !n)
+    diag_at(DIAG_NOTE, tok_loc(call->tok), "the program called abort()");
   return HC_EXIT;
 }
 FN(h_time) {
@@ -560,7 +670,8 @@ FN(h_gettime) {
   bool tv = !strcmp(call->fn->name, "gettimeofday");
   uint64_t p = tv ? a[0].u : a[1].u;
   double ms = sim_ms(c);
-  int64_t v[2] = {(int64_t)(ms / 1000), tv ? (int64_t)fmod(ms * 1000, 1e6) : (int64_t)fmod(ms * 1e6, 1e9)};
+  int64_t v[2] = {(int64_t)(ms / 1000),
+                  tv ? (int64_t)fmod(ms * 1000, 1e6) : (int64_t)fmod(ms * 1e6, 1e9)};
   memcpy(c->mem(c, p, 16, true, false), v, 16);
   ret->i = 0;
   return HC_OK;
@@ -597,17 +708,26 @@ static const char *side_problem(HostWorld *hw, uint64_t a, bool want_device, con
 
 FN(h_cudaMemcpy) {
   UNUSED;
-  static const char *kinds[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault"};
+  static const char *kinds[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                                "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice",
+                                "cudaMemcpyDefault"};
   int64_t kind = a[3].i;
   ret->i = 0;
-  if (kind < 0 || kind > 4) { *msg = fmt("%s with an invalid direction (%lld)", call->fn->name, (long long)kind); return HC_ERROR; }
+  if (kind < 0 || kind > 4) {
+    *msg = fmt("%s with an invalid direction (%lld)", call->fn->name, (long long)kind);
+    return HC_ERROR;
+  }
   if (kind != 4) {
     const char *why = side_problem(c->hw, a[0].u, kind & 1, "destination");
     if (!why) why = side_problem(c->hw, a[1].u, kind >= 2, "source");
-    if (why) { *msg = fmt("%s with %s: %s", call->fn->name, kinds[kind], why); return HC_ERROR; }
+    if (why) {
+      *msg = fmt("%s with %s: %s", call->fn->name, kinds[kind], why);
+      return HC_ERROR;
+    }
   }
   if (!a[2].u) return HC_OK;
-  unsigned char *s = c->mem(c, a[1].u, a[2].u, false, true), *d = c->mem(c, a[0].u, a[2].u, true, true);
+  unsigned char *s = c->mem(c, a[1].u, a[2].u, false, true),
+                *d = c->mem(c, a[0].u, a[2].u, true, true);
   memmove(d, s, a[2].u);
   return HC_OK;
 }
@@ -615,7 +735,10 @@ FN(h_cudaMemset) {
   UNUSED;
   ret->i = 0;
   if (a[2].u) {
-    if (ADDR_SPACE(a[0].u) != SPACE_GLOBAL) { *msg = fmt("%s of host memory", call->fn->name); return HC_ERROR; }
+    if (ADDR_SPACE(a[0].u) != SPACE_GLOBAL) {
+      *msg = fmt("%s of host memory", call->fn->name);
+      return HC_ERROR;
+    }
     memset(c->mem(c, a[0].u, a[2].u, true, true), (int)a[1].i, a[2].u);
   }
   return HC_OK;
@@ -631,7 +754,11 @@ FN(h_symbol) {
   unsigned char *p;
   uint64_t at = (sym & ((1ull << 40) - 1)) + off;
   if (ADDR_SPACE(sym) == SPACE_CONST) {
-    if (at + count > (uint64_t)c->hw->p->constant_size || at + count < at) { *msg = fmt("%s: %llu bytes at offset %llu run past the __constant__ variable", call->fn->name, (unsigned long long)count, (unsigned long long)off); return HC_ERROR; }
+    if (at + count > (uint64_t)c->hw->p->constant_size || at + count < at) {
+      *msg = fmt("%s: %llu bytes at offset %llu run past the __constant__ variable", call->fn->name,
+                 (unsigned long long)count, (unsigned long long)off);
+      return HC_ERROR;
+    }
     p = c->hw->HL.constant + at;
   } else if (ADDR_SPACE(sym) == SPACE_GLOBAL && ((sym >> 40) & 0xfffff) == 0) {
     p = count ? c->mem(c, sym + off, count, to, true) : NULL;
@@ -641,10 +768,15 @@ FN(h_symbol) {
   }
   if (!count) return HC_OK;
   unsigned char *q = bytes_at(c, other, count, !to);
-  if (to) memcpy(p, q, count); else memcpy(q, p, count);
+  if (to) memcpy(p, q, count);
+  else memcpy(q, p, count);
   return HC_OK;
 }
-FN(h_cuda_ok) { UNUSED; ret->i = 0; return HC_OK; }
+FN(h_cuda_ok) {
+  UNUSED;
+  ret->i = 0;
+  return HC_OK;
+}
 FN(h_getLastError) {
   UNUSED;
   ret->i = c->hw->last_error;
@@ -653,13 +785,21 @@ FN(h_getLastError) {
 }
 /* the runtime's messages (cudaGetErrorString, CUDA Runtime API, Error Handling) */
 static const char *error_text(int64_t e, bool name) {
-  static const struct { int code; const char *name, *text; } errs[] = {
-    {0, "cudaSuccess", "no error"}, {1, "cudaErrorInvalidValue", "invalid argument"},
-    {2, "cudaErrorMemoryAllocation", "out of memory"}, {3, "cudaErrorInitializationError", "initialization error"},
-    {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"}, {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-    {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"}, {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"}, {600, "cudaErrorNotReady", "device not ready"},
-    {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"}, {719, "cudaErrorLaunchFailure", "unspecified launch failure"}};
+  static const struct {
+    int code;
+    const char *name, *text;
+  } errs[] = {{0, "cudaSuccess", "no error"},
+              {1, "cudaErrorInvalidValue", "invalid argument"},
+              {2, "cudaErrorMemoryAllocation", "out of memory"},
+              {3, "cudaErrorInitializationError", "initialization error"},
+              {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+              {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+              {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+              {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
+              {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+              {600, "cudaErrorNotReady", "device not ready"},
+              {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+              {719, "cudaErrorLaunchFailure", "unspecified launch failure"}};
   for (size_t i = 0; i < sizeof errs / sizeof *errs; i++)
     if (errs[i].code == e) return name ? errs[i].name : errs[i].text;
   return name ? "cudaErrorUnknown" : "unknown error";
@@ -672,7 +812,8 @@ FN(h_errorString) {
   HostWorld *hw = c->hw;
   if (!hw->err_strings[slot]) {
     const char *s = error_text(e, name);
-    int b = new_buffer(c, BUF_HOST, strlen(s) + 1, "cudaGetErrorString", fmt("the string \"%s\"", s), ty_char, msg);
+    int b = new_buffer(c, BUF_HOST, strlen(s) + 1, "cudaGetErrorString",
+                       fmt("the string \"%s\"", s), ty_char, msg);
     if (b < 0) return HC_ERROR;
     memcpy(hw->HL.bufs[b].data, s, strlen(s) + 1);
     hw->err_strings[slot] = HOST_ADDR(b, 0);
@@ -680,14 +821,32 @@ FN(h_errorString) {
   ret->u = hw->err_strings[slot];
   return HC_OK;
 }
-FN(h_getDeviceCount) { UNUSED; int one = 1; memcpy(c->mem(c, a[0].u, 4, true, false), &one, 4); ret->i = 0; return HC_OK; }
-FN(h_getDevice) { UNUSED; int zero = 0; memcpy(c->mem(c, a[0].u, 4, true, false), &zero, 4); ret->i = 0; return HC_OK; }
-FN(h_setDevice) { UNUSED; ret->i = a[0].i == 0 ? 0 : 101; return HC_OK; }
+FN(h_getDeviceCount) {
+  UNUSED;
+  int one = 1;
+  memcpy(c->mem(c, a[0].u, 4, true, false), &one, 4);
+  ret->i = 0;
+  return HC_OK;
+}
+FN(h_getDevice) {
+  UNUSED;
+  int zero = 0;
+  memcpy(c->mem(c, a[0].u, 4, true, false), &zero, 4);
+  ret->i = 0;
+  return HC_OK;
+}
+FN(h_setDevice) {
+  UNUSED;
+  ret->i = a[0].i == 0 ? 0 : 101;
+  return HC_OK;
+}
 /* the limits and cache preference of the legacy cudaThread* calls (removed in CUDA 13) and their
  * cudaDevice* successors: what was set, else CUDA's defaults (CUDA Runtime API,
  * cudaDeviceSetLimit: a 1 KiB stack, a 1 MiB printf FIFO, an 8 MiB malloc heap); a setting is
  * remembered and changes nothing else */
-static int64_t limit_default(int64_t which) { return which == 0 ? 1024 : which == 1 ? 1 << 20 : which == 2 ? 8 << 20 : 0; }
+static int64_t limit_default(int64_t which) {
+  return which == 0 ? 1024 : which == 1 ? 1 << 20 : which == 2 ? 8 << 20 : 0;
+}
 FN(h_setLimit) {
   UNUSED;
   if (a[0].i >= 0 && a[0].i < 3) c->hw->limits[a[0].i] = a[1].i;
@@ -696,21 +855,38 @@ FN(h_setLimit) {
 }
 FN(h_getLimit) {
   UNUSED;
-  int64_t v = a[1].i >= 0 && a[1].i < 3 && c->hw->limits[a[1].i] ? c->hw->limits[a[1].i] : limit_default(a[1].i);
+  int64_t v = a[1].i >= 0 && a[1].i < 3 && c->hw->limits[a[1].i] ? c->hw->limits[a[1].i]
+                                                                 : limit_default(a[1].i);
   memcpy(c->mem(c, a[0].u, 8, true, false), &v, 8);
   ret->i = a[1].i >= 0 && a[1].i < 3 ? 0 : 1;
   return HC_OK;
 }
-FN(h_setCacheConfig) { UNUSED; c->hw->cache_config = (int)a[0].i; ret->i = 0; return HC_OK; }
-FN(h_getCacheConfig) { UNUSED; memcpy(c->mem(c, a[0].u, 4, true, false), &c->hw->cache_config, 4); ret->i = 0; return HC_OK; }
+FN(h_setCacheConfig) {
+  UNUSED;
+  c->hw->cache_config = (int)a[0].i;
+  ret->i = 0;
+  return HC_OK;
+}
+FN(h_getCacheConfig) {
+  UNUSED;
+  memcpy(c->mem(c, a[0].u, 4, true, false), &c->hw->cache_config, 4);
+  ret->i = 0;
+  return HC_OK;
+}
 
 static void set_member(HostCtx *c, Type *st, uint64_t base, const char *name, int64_t v) {
   Member *m = find_member(st, name);
   if (!m) return;
   unsigned char *p = c->mem(c, base + (uint64_t)m->offset, (size_t)m->ty->size, true, false);
-  if (m->ty->kind == TY_ARRAY) { for (int i = 0; i < m->ty->array_len; i++) memcpy(p + 4 * i, &(int){(int)v}, 4); return; }
+  if (m->ty->kind == TY_ARRAY) {
+    for (int i = 0; i < m->ty->array_len; i++) memcpy(p + 4 * i, &(int){(int)v}, 4);
+    return;
+  }
   if (m->ty->size == 8) memcpy(p, &v, 8);
-  else { int x = (int)v; memcpy(p, &x, 4); }
+  else {
+    int x = (int)v;
+    memcpy(p, &x, 4);
+  }
 }
 
 /* cudaGetDeviceProperties: the --arch machine's numbers (src/arch/machines.c, each with its
@@ -720,7 +896,10 @@ FN(h_getDeviceProperties) {
   const Machine *M = c->hw->o->machine ? c->hw->o->machine : machine_find("h100");
   Type *st = t[0]->kind == TY_PTR ? t[0]->base : NULL;
   uint64_t base = a[0].u;
-  if (!st || st->kind != TY_STRUCT) { *msg = "cudaGetDeviceProperties needs a cudaDeviceProp *"; return HC_ERROR; }
+  if (!st || st->kind != TY_STRUCT) {
+    *msg = "cudaGetDeviceProperties needs a cudaDeviceProp *";
+    return HC_ERROR;
+  }
   unsigned char *p = c->mem(c, base, (size_t)st->size, true, false);
   memset(p, 0, (size_t)st->size);
   snprintf((char *)p, 256, "%s (carve interpreter)", M->long_name);
@@ -748,7 +927,10 @@ FN(h_getDeviceProperties) {
    * cc 2.0 a block's x and y reach 512, before cc 3.0 a grid's x reaches 65535) */
   bool old = M->cc_major < 2;
   Member *m = find_member(st, "maxThreadsDim");
-  if (m) { int d[3] = {old ? 512 : 1024, old ? 512 : 1024, 64}; memcpy(c->mem(c, base + (uint64_t)m->offset, 12, true, false), d, 12); }
+  if (m) {
+    int d[3] = {old ? 512 : 1024, old ? 512 : 1024, 64};
+    memcpy(c->mem(c, base + (uint64_t)m->offset, 12, true, false), d, 12);
+  }
   if ((m = find_member(st, "maxGridSize"))) {
     int d[3] = {M->cc_major < 3 ? 65535 : 2147483647, 65535, old ? 1 : 65535};
     memcpy(c->mem(c, base + (uint64_t)m->offset, 12, true, false), d, 12);
@@ -778,11 +960,18 @@ FN(h_eventRecord) {
   if (e >= 0) c->hw->events[e] = sim_ms(c);
   return HC_OK;
 }
-FN(h_eventSync) { UNUSED; ret->i = event_of(c, a[0].u) < 0 ? 400 : 0; return HC_OK; }
+FN(h_eventSync) {
+  UNUSED;
+  ret->i = event_of(c, a[0].u) < 0 ? 400 : 0;
+  return HC_OK;
+}
 FN(h_eventElapsed) {
   UNUSED;
   int e0 = event_of(c, a[1].u), e1 = event_of(c, a[2].u);
-  if (e0 < 0 || e1 < 0 || c->hw->events[e0] < 0 || c->hw->events[e1] < 0) { ret->i = e0 < 0 || e1 < 0 ? 400 : 600; return HC_OK; }
+  if (e0 < 0 || e1 < 0 || c->hw->events[e0] < 0 || c->hw->events[e1] < 0) {
+    ret->i = e0 < 0 || e1 < 0 ? 400 : 600;
+    return HC_OK;
+  }
   float ms = (float)(c->hw->events[e1] - c->hw->events[e0]);
   memcpy(c->mem(c, a[0].u, 4, true, false), &ms, 4);
   ret->i = 0;
@@ -795,32 +984,102 @@ FN(h_streamCreate) {
   return HC_OK;
 }
 
-static const struct { const char *name; HostFn *fn; } host_fns[] = {
-  {"malloc", h_malloc}, {"calloc", h_calloc}, {"realloc", h_realloc}, {"free", h_free}, {"posix_memalign", h_posix_memalign},
-  {"aligned_alloc", h_aligned_alloc}, {"memcpy", h_memcpy}, {"memmove", h_memcpy}, {"memset", h_memset}, {"memcmp", h_memcmp},
-  {"strlen", h_strlen}, {"strcmp", h_strcmp}, {"strncmp", h_strncmp}, {"strcpy", h_strcpy}, {"strncpy", h_strcpy},
-  {"strcat", h_strcat}, {"strncat", h_strcat}, {"strchr", h_strfind}, {"strrchr", h_strfind}, {"strstr", h_strfind},
-  {"sleep", h_sleep}, {"usleep", h_sleep},
-  {"rand", h_rand}, {"srand", h_srand}, {"drand48", h_drand48}, {"srand48", h_srand48},
-  {"atoi", h_strto}, {"atol", h_strto}, {"atof", h_strto}, {"strtol", h_strto}, {"strtoul", h_strto}, {"strtod", h_strto},
-  {"__carve_printf", h_printf}, {"fprintf", h_fprintf}, {"sprintf", h_sprintf}, {"snprintf", h_sprintf}, {"puts", h_puts}, {"fputs", h_puts},
-  {"putchar", h_putchar}, {"fputc", h_putchar}, {"fflush", h_fflush}, {"exit", h_exit}, {"abort", h_exit},
-  {"time", h_time}, {"gettimeofday", h_gettime}, {"clock_gettime", h_gettime},
-  {"cudaMalloc", h_cudaMalloc}, {"cudaMallocManaged", h_cudaMalloc}, {"cudaMallocHost", h_cudaMalloc}, {"cudaHostAlloc", h_cudaMalloc},
-  {"cudaFree", h_cudaFree}, {"cudaFreeHost", h_cudaFree}, {"cudaMemcpy", h_cudaMemcpy}, {"cudaMemcpyAsync", h_cudaMemcpy},
-  {"cudaMemset", h_cudaMemset}, {"cudaMemsetAsync", h_cudaMemset}, {"cudaMemcpyToSymbol", h_symbol}, {"cudaMemcpyFromSymbol", h_symbol},
-  {"cudaDeviceSynchronize", h_cuda_ok}, {"cudaThreadSynchronize", h_cuda_ok}, {"cudaDeviceReset", h_cuda_ok}, {"cudaThreadExit", h_cuda_ok},
-  {"cudaThreadSetLimit", h_setLimit}, {"cudaDeviceSetLimit", h_setLimit}, {"cudaThreadGetLimit", h_getLimit}, {"cudaDeviceGetLimit", h_getLimit},
-  {"cudaThreadSetCacheConfig", h_setCacheConfig}, {"cudaDeviceSetCacheConfig", h_setCacheConfig}, {"cudaThreadGetCacheConfig", h_getCacheConfig},
+static const struct {
+  const char *name;
+  HostFn *fn;
+} host_fns[] = {
+  {"malloc", h_malloc},
+  {"calloc", h_calloc},
+  {"realloc", h_realloc},
+  {"free", h_free},
+  {"posix_memalign", h_posix_memalign},
+  {"aligned_alloc", h_aligned_alloc},
+  {"memcpy", h_memcpy},
+  {"memmove", h_memcpy},
+  {"memset", h_memset},
+  {"memcmp", h_memcmp},
+  {"strlen", h_strlen},
+  {"strcmp", h_strcmp},
+  {"strncmp", h_strncmp},
+  {"strcpy", h_strcpy},
+  {"strncpy", h_strcpy},
+  {"strcat", h_strcat},
+  {"strncat", h_strcat},
+  {"strchr", h_strfind},
+  {"strrchr", h_strfind},
+  {"strstr", h_strfind},
+  {"sleep", h_sleep},
+  {"usleep", h_sleep},
+  {"rand", h_rand},
+  {"srand", h_srand},
+  {"drand48", h_drand48},
+  {"srand48", h_srand48},
+  {"atoi", h_strto},
+  {"atol", h_strto},
+  {"atof", h_strto},
+  {"strtol", h_strto},
+  {"strtoul", h_strto},
+  {"strtod", h_strto},
+  {"__carve_printf", h_printf},
+  {"fprintf", h_fprintf},
+  {"sprintf", h_sprintf},
+  {"snprintf", h_sprintf},
+  {"puts", h_puts},
+  {"fputs", h_puts},
+  {"putchar", h_putchar},
+  {"fputc", h_putchar},
+  {"fflush", h_fflush},
+  {"exit", h_exit},
+  {"abort", h_exit},
+  {"time", h_time},
+  {"gettimeofday", h_gettime},
+  {"clock_gettime", h_gettime},
+  {"cudaMalloc", h_cudaMalloc},
+  {"cudaMallocManaged", h_cudaMalloc},
+  {"cudaMallocHost", h_cudaMalloc},
+  {"cudaHostAlloc", h_cudaMalloc},
+  {"cudaFree", h_cudaFree},
+  {"cudaFreeHost", h_cudaFree},
+  {"cudaMemcpy", h_cudaMemcpy},
+  {"cudaMemcpyAsync", h_cudaMemcpy},
+  {"cudaMemset", h_cudaMemset},
+  {"cudaMemsetAsync", h_cudaMemset},
+  {"cudaMemcpyToSymbol", h_symbol},
+  {"cudaMemcpyFromSymbol", h_symbol},
+  {"cudaDeviceSynchronize", h_cuda_ok},
+  {"cudaThreadSynchronize", h_cuda_ok},
+  {"cudaDeviceReset", h_cuda_ok},
+  {"cudaThreadExit", h_cuda_ok},
+  {"cudaThreadSetLimit", h_setLimit},
+  {"cudaDeviceSetLimit", h_setLimit},
+  {"cudaThreadGetLimit", h_getLimit},
+  {"cudaDeviceGetLimit", h_getLimit},
+  {"cudaThreadSetCacheConfig", h_setCacheConfig},
+  {"cudaDeviceSetCacheConfig", h_setCacheConfig},
+  {"cudaThreadGetCacheConfig", h_getCacheConfig},
   {"cudaDeviceGetCacheConfig", h_getCacheConfig},
-  {"cudaGetLastError", h_getLastError}, {"cudaPeekAtLastError", h_getLastError}, {"cudaGetErrorString", h_errorString},
-  {"cudaGetErrorName", h_errorString}, {"cudaGetDeviceCount", h_getDeviceCount}, {"cudaGetDevice", h_getDevice},
-  {"cudaSetDevice", h_setDevice}, {"cudaGetDeviceProperties", h_getDeviceProperties},
-  {"cudaEventCreate", h_eventCreate}, {"cudaEventCreateWithFlags", h_eventCreate}, {"cudaEventRecord", h_eventRecord},
-  {"cudaEventSynchronize", h_eventSync}, {"cudaEventQuery", h_eventSync}, {"cudaEventElapsedTime", h_eventElapsed},
-  {"cudaEventDestroy", h_eventSync}, {"cudaStreamCreate", h_streamCreate}, {"cudaStreamCreateWithFlags", h_streamCreate},
-  {"cudaStreamSynchronize", h_cuda_ok}, {"cudaStreamDestroy", h_cuda_ok},
-  {"__carve_vla_size", h_vla_size}, {"__carve_vla_alloc", h_vla_alloc}, {"__carve_vla_free", h_vla_free},
+  {"cudaGetLastError", h_getLastError},
+  {"cudaPeekAtLastError", h_getLastError},
+  {"cudaGetErrorString", h_errorString},
+  {"cudaGetErrorName", h_errorString},
+  {"cudaGetDeviceCount", h_getDeviceCount},
+  {"cudaGetDevice", h_getDevice},
+  {"cudaSetDevice", h_setDevice},
+  {"cudaGetDeviceProperties", h_getDeviceProperties},
+  {"cudaEventCreate", h_eventCreate},
+  {"cudaEventCreateWithFlags", h_eventCreate},
+  {"cudaEventRecord", h_eventRecord},
+  {"cudaEventSynchronize", h_eventSync},
+  {"cudaEventQuery", h_eventSync},
+  {"cudaEventElapsedTime", h_eventElapsed},
+  {"cudaEventDestroy", h_eventSync},
+  {"cudaStreamCreate", h_streamCreate},
+  {"cudaStreamCreateWithFlags", h_streamCreate},
+  {"cudaStreamSynchronize", h_cuda_ok},
+  {"cudaStreamDestroy", h_cuda_ok},
+  {"__carve_vla_size", h_vla_size},
+  {"__carve_vla_alloc", h_vla_alloc},
+  {"__carve_vla_free", h_vla_free},
 };
 
 bool host_lib_provides(const char *name) {
@@ -829,13 +1088,17 @@ bool host_lib_provides(const char *name) {
   return false;
 }
 
-HostStatus host_call(HostCtx *c, Obj *fn, const Val *args, Type **tys, int nargs, Val *ret, const char **msg) {
+HostStatus host_call(HostCtx *c, Obj *fn, const Val *args, Type **tys, int nargs, Val *ret,
+                     const char **msg) {
   if (!fn->host_lib) {
     fn->host_lib = -1;
     for (size_t i = 0; i < sizeof host_fns / sizeof *host_fns; i++)
       if (!strcmp(host_fns[i].name, fn->name)) fn->host_lib = (int)i + 1;
   }
-  if (fn->host_lib < 0) { *msg = fmt("carve's host runtime does not provide '%s'", fn->name); return HC_ERROR; }
+  if (fn->host_lib < 0) {
+    *msg = fmt("carve's host runtime does not provide '%s'", fn->name);
+    return HC_ERROR;
+  }
   ret->u = 0;
   return host_fns[fn->host_lib - 1].fn(c, c->at, args, tys, nargs, ret, msg);
 }
@@ -849,13 +1112,16 @@ static double wall_now(void) {
 
 /* the same configuration as a recorded launch: kernel, grid, block, shared bytes, scalars */
 static bool same_launch(const RecordedLaunch *r, Obj *k, const Launch *KL) {
-  if (r->kernel != k || r->dyn_shared != KL->dyn_shared || memcmp(r->grid, KL->grid, sizeof r->grid) || memcmp(r->block, KL->block, sizeof r->block))
+  if (r->kernel != k || r->dyn_shared != KL->dyn_shared ||
+      memcmp(r->grid, KL->grid, sizeof r->grid) || memcmp(r->block, KL->block, sizeof r->block))
     return false;
   int i = 0;
   for (Obj *q = k->params; q; q = q->next, i++) {
     if (q->ty->kind == TY_PTR) continue;
     const ArgSpec *a = r->ov.args[i];
-    if (a->scalar.is_float ? a->scalar.d != (q->ty->kind == TY_FLOAT ? (double)KL->args[i].f : KL->args[i].d) : a->scalar.i != KL->args[i].i)
+    if (a->scalar.is_float
+          ? a->scalar.d != (q->ty->kind == TY_FLOAT ? (double)KL->args[i].f : KL->args[i].d)
+          : a->scalar.i != KL->args[i].i)
       return false;
   }
   return true;
@@ -872,11 +1138,15 @@ static uint64_t launch_hash(Obj *k, const Launch *KL) {
   uint64_t h = FNV64_BASIS;
 #define MIX(x) (h = fnv1a64_u64(h, (uint64_t)(x)))
   MIX((uintptr_t)k);
-  for (int d = 0; d < 3; d++) { MIX(KL->grid[d]); MIX(KL->block[d]); }
+  for (int d = 0; d < 3; d++) {
+    MIX(KL->grid[d]);
+    MIX(KL->block[d]);
+  }
   MIX(KL->dyn_shared);
   int i = 0;
   for (Obj *q = k->params; q; q = q->next, i++)
-    if (q->ty->kind != TY_PTR) MIX(q->ty->kind == TY_FLOAT ? (uint64_t)KL->args[i].u & 0xffffffffu : KL->args[i].u);
+    if (q->ty->kind != TY_PTR)
+      MIX(q->ty->kind == TY_FLOAT ? (uint64_t)KL->args[i].u & 0xffffffffu : KL->args[i].u);
 #undef MIX
   return h;
 }
@@ -884,7 +1154,8 @@ static uint64_t launch_hash(Obj *k, const Launch *KL) {
 /* whether a pointer argument points into device memory (else the launch faults, unrecorded) */
 static bool device_pointer(HostWorld *hw, uint64_t v) {
   uint64_t b = (v >> 40) & 0xfffff, off = v & ((1ull << 40) - 1);
-  return ADDR_SPACE(v) == SPACE_GLOBAL && b < (uint64_t)hw->HL.nbufs && !hw->HL.bufs[b].freed && off <= hw->HL.bufs[b].bytes;
+  return ADDR_SPACE(v) == SPACE_GLOBAL && b < (uint64_t)hw->HL.nbufs && !hw->HL.bufs[b].freed &&
+         off <= hw->HL.bufs[b].bytes;
 }
 
 /* a pointer argument as a buffer of the flags' kind: the bytes from the pointer to the end of
@@ -910,9 +1181,13 @@ static ArgSpec *recorded_scalar(Obj *q, Val v) {
   ArgSpec *a = arena_alloc(sizeof(ArgSpec));
   a->name = q->name;
   a->tok = q->tok;
-  if (q->ty->kind == TY_FLOAT) { a->scalar.is_float = true; a->scalar.d = v.f; }
-  else if (q->ty->kind == TY_DOUBLE) { a->scalar.is_float = true; a->scalar.d = v.d; }
-  else a->scalar.i = v.i;
+  if (q->ty->kind == TY_FLOAT) {
+    a->scalar.is_float = true;
+    a->scalar.d = v.f;
+  } else if (q->ty->kind == TY_DOUBLE) {
+    a->scalar.is_float = true;
+    a->scalar.d = v.d;
+  } else a->scalar.i = v.i;
   return a;
 }
 
@@ -927,7 +1202,7 @@ static bool wants_copy(const HostOptions *o, int number, Obj *k, bool kernel_fir
 /* the index in r->rec of a launch of KL's configuration, or where a new one goes (-slot - 1) */
 static int find_recorded(HostWorld *hw, uint64_t h, const Launch *KL) {
   HostResult *r = hw->r;
-  if (r->nrec * 2 >= hw->hash_cap) {   /* grow and rehash */
+  if (r->nrec * 2 >= hw->hash_cap) { /* grow and rehash */
     int cap = hw->hash_cap ? hw->hash_cap * 2 : 256;
     free(hw->by_hash);
     hw->by_hash = xmalloc(sizeof(int) * (size_t)cap);
@@ -951,11 +1226,18 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
   HostResult *r = hw->r;
   uint64_t h = launch_hash(KL->kernel, KL);
   int found = find_recorded(hw, h, KL);
-  if (found >= 0) { r->rec[found].count++; return; }
+  if (found >= 0) {
+    r->rec[found].count++;
+    return;
+  }
   int np = 0, i = 0;
   for (Obj *q = KL->kernel->params; q; q = q->next, np++)
-    if (q->ty->kind == TY_PTR && !device_pointer(hw, KL->args[np].u)) return;   /* the launch faults, and is not analyzed */
-  if (r->nrec >= MAX_DISTINCT) { r->unrecorded++; return; }
+    if (q->ty->kind == TY_PTR && !device_pointer(hw, KL->args[np].u))
+      return; /* the launch faults, and is not analyzed */
+  if (r->nrec >= MAX_DISTINCT) {
+    r->unrecorded++;
+    return;
+  }
   bool kernel_first = true;
   for (int s = 0; s < hw->nseen; s++) kernel_first &= hw->kernels_seen[s] != KL->kernel;
   if (kernel_first) {
@@ -963,10 +1245,15 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
     hw->kernels_seen[hw->nseen++] = KL->kernel;
   }
   bool copy = wants_copy(hw->o, r->nrec + 1, KL->kernel, kernel_first);
-  if (copy && hw->recorded_bytes >= MAX_RECORDED_BYTES) { copy = false; r->uncopied++; }
+  if (copy && hw->recorded_bytes >= MAX_RECORDED_BYTES) {
+    copy = false;
+    r->uncopied++;
+  }
   ArgSpec **args = arena_alloc(sizeof(ArgSpec *) * (size_t)(np + 1));
   for (Obj *q = KL->kernel->params; q; q = q->next, i++)
-    args[i] = q->ty->kind != TY_PTR ? recorded_scalar(q, KL->args[i]) : copy ? recorded_buffer(hw, q, KL->args[i].u) : NULL;
+    args[i] = q->ty->kind != TY_PTR ? recorded_scalar(q, KL->args[i])
+              : copy                ? recorded_buffer(hw, q, KL->args[i].u)
+                                    : NULL;
   /* pointers into one allocation: the one at the lowest address keeps the bytes, the others are
    * recorded as aliases of it (alias(P, OFF)), so the launch replayed (carve optimize's
    * verification) binds one buffer, as the program did */
@@ -980,7 +1267,11 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
     for (Obj *r = KL->kernel->params; r; r = r->next, j++) {
       uint64_t w = KL->args[j].u, wo = w & ((1ull << 40) - 1);
       if (r == q || r->ty->kind != TY_PTR || ((w >> 40) & 0xfffff) != ub) continue;
-      if (wo < bo || (wo == bo && j < i && base < 0)) { base = j; bo = wo; bname = r->name; }
+      if (wo < bo || (wo == bo && j < i && base < 0)) {
+        base = j;
+        bo = wo;
+        bname = r->name;
+      }
     }
     if (base >= 0 && (bo < uo || base < i)) {
       args[i]->alias = (char *)bname;
@@ -1015,7 +1306,8 @@ static void record(HostWorld *hw, Node *at, const Launch *KL, int number) {
   }
 }
 
-void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t block[3], int64_t shmem, const Val *args, int *status) {
+void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t block[3], int64_t shmem,
+                 const Val *args, int *status) {
   HostWorld *hw = c->hw;
   Launch KL = hw->HL;
   KL.kernel = at->fn;
@@ -1031,10 +1323,12 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
   /* a host stack address means nothing in a kernel: a dereference there is a located fault */
   int i = 0;
   for (Obj *q = at->fn->params; q; q = q->next, i++)
-    if (q->ty->kind == TY_PTR && ADDR_SPACE(KL.args[i].u) == SPACE_LOCAL) KL.args[i].u = HOST_ADDR(0xfffff, KL.args[i].u & 0xffffffffffull);
+    if (q->ty->kind == TY_PTR && ADDR_SPACE(KL.args[i].u) == SPACE_LOCAL)
+      KL.args[i].u = HOST_ADDR(0xfffff, KL.args[i].u & 0xffffffffffull);
   int number = ++hw->r->launches;
   if (!at->fn->body) {
-    diag_at(DIAG_ERROR, tok_loc(at->tok), "launch of '%s', which is declared but never defined", at->fn->name);
+    diag_at(DIAG_ERROR, tok_loc(at->tok), "launch of '%s', which is declared but never defined",
+            at->fn->name);
     *status = 2;
     free(KL.args);
     return;
@@ -1050,8 +1344,10 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
   diag_errors = errs;
   if (bad) {
     if (!hw->r->invalid_launches++)
-      diag_at(DIAG_WARNING, tok_loc(at->tok), "launch of '%s': %s; CUDA does not run it and returns cudaErrorInvalidConfiguration "
-              "(cudaGetLastError sees it), and so does carve", at->fn->name, diag_last_msg);
+      diag_at(DIAG_WARNING, tok_loc(at->tok),
+              "launch of '%s': %s; CUDA does not run it and returns cudaErrorInvalidConfiguration "
+              "(cudaGetLastError sees it), and so does carve",
+              at->fn->name, diag_last_msg);
     hw->last_error = 9;
     *status = 0;
     free(KL.args);
@@ -1097,7 +1393,10 @@ static int new_world_buffer(HostWorld *hw, BufferKind k, size_t bytes, const cha
   HostCtx c = {hw, NULL, NULL, NULL, 0};
   const char *msg;
   int b = new_buffer(&c, k, bytes, name, name, ty_uchar, &msg);
-  if (b < 0) { diag_at(DIAG_ERROR, (SrcLoc){0}, "%s", msg); return -1; }
+  if (b < 0) {
+    diag_at(DIAG_ERROR, (SrcLoc){0}, "%s", msg);
+    return -1;
+  }
   return b;
 }
 
@@ -1122,7 +1421,10 @@ static void init_host_vars(HostWorld *hw) {
   unsigned char *base = hw->HL.bufs[hw->HL.host_vars].data;
   init_variables(p->host_globals, base);
   for (Obj *v = p->host_globals; v; v = v->next) {
-    uint64_t h = !strcmp(v->name, "stdin") ? FILE_STDIN : !strcmp(v->name, "stdout") ? FILE_STDOUT : !strcmp(v->name, "stderr") ? FILE_STDERR : 0;
+    uint64_t h = !strcmp(v->name, "stdin")    ? FILE_STDIN
+                 : !strcmp(v->name, "stdout") ? FILE_STDOUT
+                 : !strcmp(v->name, "stderr") ? FILE_STDERR
+                                              : 0;
     if (h && v->ty->kind == TY_PTR) memcpy(base + v->offset, &h, 8);
   }
 }
@@ -1131,9 +1433,12 @@ static Obj *host_entry(Program *p, const char *name) {
   Obj *f = find_host_function(p, name);
   Obj *caller = NULL;
   HostSkip *u = f ? host_unread_callee(p, f, &caller) : NULL;
-  if (u) {   /* defined, but its body did not parse: the real cause, not "never defined" at the call */
+  if (
+    u) { /* defined, but its body did not parse: the real cause, not "never defined" at the call */
     diag_at(DIAG_ERROR, u->loc, "%s", u->msg);
-    diag_at(DIAG_NOTE, u->loc, "the host function '%s' (called by '%s') could not be read, so the program cannot run", u->name, caller ? caller->name : f->name);
+    diag_at(DIAG_NOTE, u->loc,
+            "the host function '%s' (called by '%s') could not be read, so the program cannot run",
+            u->name, caller ? caller->name : f->name);
     return NULL;
   }
   if (f) return f;
@@ -1141,10 +1446,12 @@ static Obj *host_entry(Program *p, const char *name) {
   for (HostSkip *h = p->host_skipped; h; h = h->next)
     if (!strcmp(h->name, want)) {
       diag_at(DIAG_ERROR, h->loc, "%s", h->msg);
-      diag_at(DIAG_NOTE, h->loc, "the host function '%s' could not be read, so the program cannot run", want);
+      diag_at(DIAG_NOTE, h->loc,
+              "the host function '%s' could not be read, so the program cannot run", want);
       return NULL;
     }
-  diag_at(DIAG_ERROR, (SrcLoc){0}, "%s has no host function '%s'", p->path ? p->path : "the file", want);
+  diag_at(DIAG_ERROR, (SrcLoc){0}, "%s has no host function '%s'", p->path ? p->path : "the file",
+          want);
   return NULL;
 }
 
@@ -1158,7 +1465,10 @@ static bool bind_main(HostWorld *hw, Obj *f, int argc, const char **argv) {
     if (i == 0 && is_integer(q->ty)) hw->HL.args[0].i = argc;
     else if (i == 1 && q->ty->kind == TY_PTR) hw->HL.args[1].u = make_argv(hw, argc, argv);
     else {
-      diag_at(DIAG_ERROR, tok_loc(q->tok), "the host function '%s' takes parameters carve cannot give (main's are int argc, char **argv)", f->name);
+      diag_at(
+        DIAG_ERROR, tok_loc(q->tok),
+        "the host function '%s' takes parameters carve cannot give (main's are int argc, char **argv)",
+        f->name);
       return false;
     }
   }
@@ -1175,8 +1485,8 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   hw->o = o;
   hw->r = r;
   hw->out = o->out ? o->out : stdout;
-  hw->rand48 = 0x1234ABCD330Eull;   /* POSIX: drand48 before srand48 */
-  rand_seed(hw, 1);                  /* C: rand before srand is srand(1) */
+  hw->rand48 = 0x1234ABCD330Eull; /* POSIX: drand48 before srand48 */
+  rand_seed(hw, 1);               /* C: rand before srand is srand(1) */
   Launch *HL = &hw->HL;
   HL->prog = p;
   HL->kernel = f;
@@ -1187,7 +1497,8 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   HL->where = tok_loc(f->tok);
   HL->constant = xmalloc((size_t)p->constant_size + 1);
   int status = 2;
-  if (new_world_buffer(hw, BUF_DEVICE, (size_t)p->device_global_size, "__device__ variables") != 0) goto done;
+  if (new_world_buffer(hw, BUF_DEVICE, (size_t)p->device_global_size, "__device__ variables") != 0)
+    goto done;
   HL->host_vars = new_world_buffer(hw, BUF_HOST, (size_t)p->host_global_size, "host variables");
   if (HL->host_vars < 0) goto done;
   HL->bufs[0].count = p->device_global_size;
@@ -1197,7 +1508,9 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   RunStats st;
   RunOptions ro = o->kernel_opt;
   /* the step limit: the one given; else none where a wall-clock limit applies, else 10^11 */
-  ro.max_steps = o->max_steps ? o->max_steps : o->max_seconds > 0 ? UINT64_MAX / 2 : 100000000000ull;
+  ro.max_steps = o->max_steps         ? o->max_steps
+                 : o->max_seconds > 0 ? UINT64_MAX / 2
+                                      : 100000000000ull;
   ro.max_seconds = o->max_steps ? 0 : o->max_seconds;
   ro.hooks = NULL;
   hw->host_ro = &ro;

@@ -16,16 +16,18 @@ typedef struct HostCtx {
   void *warp;
   Node *at;
   unsigned char *(*mem)(struct HostCtx *c, uint64_t addr, size_t n, bool write, bool device);
-  uint64_t host_steps;   /* the host function's steps so far (the simulated clock) */
+  uint64_t host_steps; /* the host function's steps so far (the simulated clock) */
 } HostCtx;
 
 typedef enum { HC_OK, HC_ERROR, HC_EXIT, HC_STOP } HostStatus;
 
 /* a call of a host-runtime function with its arguments (lane 0) and their types; HC_ERROR with
  * *msg: the caller faults at the call; HC_EXIT: the program called exit() */
-HostStatus host_call(HostCtx *c, Obj *fn, const Val *args, Type **tys, int nargs, Val *ret, const char **msg);
+HostStatus host_call(HostCtx *c, Obj *fn, const Val *args, Type **tys, int nargs, Val *ret,
+                     const char **msg);
 /* printf in host code: to the program's standard output */
-HostStatus host_printf(HostCtx *c, const char *fmt, const Val *args, Type **tys, int nargs, const char **msg);
+HostStatus host_printf(HostCtx *c, const char *fmt, const Val *args, Type **tys, int nargs,
+                       const char **msg);
 /* the address of a string literal in host memory (one copy per literal) */
 uint64_t host_string(HostCtx *c, Node *str);
 /* clock(): the simulated clock in microseconds */
@@ -33,5 +35,6 @@ int64_t host_clock(HostCtx *c);
 /* a <<<...>>> launch, run at once (every stream is an in-order queue, and one order of them all
  * is the program's); *status is interp_run's: 0, 1 a fault (reported), 2 could not run or
  * stopped (diagnosed) */
-void host_launch(HostCtx *c, Node *launch, const int64_t grid[3], const int64_t block[3], int64_t shmem, const Val *args, int *status);
+void host_launch(HostCtx *c, Node *launch, const int64_t grid[3], const int64_t block[3],
+                 int64_t shmem, const Val *args, int *status);
 #endif

@@ -42,9 +42,18 @@ static Val convert(Val v, Type *from, Type *to) {
     r.i = from->kind == TY_FLOAT ? v.f != 0 : from->kind == TY_DOUBLE ? v.d != 0 : v.i != 0;
     return r;
   }
-  if (to->kind == TY_PTR) { r.u = v.u; return r; }
-  if (from->kind == TY_FLOAT) { r.i = f2i(v.f, to); return r; }
-  if (from->kind == TY_DOUBLE) { r.i = f2i(v.d, to); return r; }
+  if (to->kind == TY_PTR) {
+    r.u = v.u;
+    return r;
+  }
+  if (from->kind == TY_FLOAT) {
+    r.i = f2i(v.f, to);
+    return r;
+  }
+  if (from->kind == TY_DOUBLE) {
+    r.i = f2i(v.d, to);
+    return r;
+  }
   r.i = norm_int(to, v.i);
   return r;
 }
@@ -55,11 +64,17 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out);
 
 /* the second line of defence behind the parser's nesting limits (see WARP_STACK) */
 static _Noreturn __attribute__((noinline, cold)) void stack_exhausted(Warp *w, Node *n) {
-  fault_at(w, FAULT_STACK_OVERFLOW, n, -1, "code nested too deeply to interpret: the warp's stack (%zu MiB) is used up at call depth %d "
-           "(recursion through deeply nested expressions?)", STACK_BYTES(w->I) >> 20, w->depth);
+  fault_at(
+    w, FAULT_STACK_OVERFLOW, n, -1,
+    "code nested too deeply to interpret: the warp's stack (%zu MiB) is used up at call depth %d "
+    "(recursion through deeply nested expressions?)",
+    STACK_BYTES(w->I) >> 20, w->depth);
 }
-#define STACK_GUARD(w, n) \
-  do { char probe_; if (__builtin_expect((uintptr_t)&probe_ < (w)->stack_floor, 0)) stack_exhausted(w, n); } while (0)
+#define STACK_GUARD(w, n)                                                                  \
+  do {                                                                                     \
+    char probe_;                                                                           \
+    if (__builtin_expect((uintptr_t)&probe_ < (w)->stack_floor, 0)) stack_exhausted(w, n); \
+  } while (0)
 
 /* The step limit is not a fault: the code may be correct and only long. The run stops, says
  * where it was and how to go on, and the launch's status is 2. */
@@ -69,18 +84,23 @@ static _Noreturn NOINLINE void stop_at(Warp *w, Node *n) {
   I->st->stopped = true;
   if (I->progress_shown) fputs("\r\033[K", stderr);
   I->progress_shown = false;
-  const char *who = I->L->host_code ? fmt("the host function '%s'", I->L->kernel->name) : fmt("kernel '%s'", I->L->kernel->name);
+  const char *who = I->L->host_code ? fmt("the host function '%s'", I->L->kernel->name)
+                                    : fmt("kernel '%s'", I->L->kernel->name);
   if (I->time_out)
-    fprintf(diag_out, "carve: stopped: %s ran past its time limit of %g s (raise with --max-seconds, or give --max-steps for an exact step limit)\n",
-            who, I->opt->max_seconds);
-  else fprintf(diag_out, "carve: stopped: step limit %llu reached in %s (raise with --max-steps)\n", (unsigned long long)I->max_steps, who);
+    fprintf(
+      diag_out,
+      "carve: stopped: %s ran past its time limit of %g s (raise with --max-seconds, or give --max-steps for an exact step limit)\n",
+      who, I->opt->max_seconds);
+  else
+    fprintf(diag_out, "carve: stopped: step limit %llu reached in %s (raise with --max-steps)\n",
+            (unsigned long long)I->max_steps, who);
   if (I->L->host_code) diag_at(DIAG_NOTE, tok_loc(n->tok), "the host program was here");
   else {
     char where[128];
     thread_desc(w, __builtin_ctz(w->valid), where, sizeof where);
     int64_t total = I->L->grid[0] * I->L->grid[1] * I->L->grid[2];
-    diag_at(DIAG_NOTE, tok_loc(n->tok), "warp %d of %s was here, after %llu of %lld blocks", w->index, where, (unsigned long long)I->st->blocks_run,
-            (long long)total);
+    diag_at(DIAG_NOTE, tok_loc(n->tok), "warp %d of %s was here, after %llu of %lld blocks",
+            w->index, where, (unsigned long long)I->st->blocks_run, (long long)total);
   }
   unwind_warp(w);
 }
@@ -99,8 +119,9 @@ static NOINLINE void host_progress(Warp *w, Node *n) {
   I->last_progress = t;
   I->progress_shown = true;
   SrcLoc at = tok_loc(n->tok);
-  fprintf(stderr, "\r\033[K%s: host code running for %.0f s (%.0f M steps/s), at %s:%d", I->L->kernel->name, el,
-          (double)I->st->warp_steps / el / 1e6, at.file ? at.file->name : "?", at.line);
+  fprintf(stderr, "\r\033[K%s: host code running for %.0f s (%.0f M steps/s), at %s:%d",
+          I->L->kernel->name, el, (double)I->st->warp_steps / el / 1e6,
+          at.file ? at.file->name : "?", at.line);
   fflush(stderr);
 }
 
@@ -118,9 +139,13 @@ static inline void step(Warp *w, Node *n, Mask m) {
 
 static Mask truth(Type *t, const Val *v, Mask m) {
   Mask r = 0;
-  if (t->kind == TY_FLOAT) { for (int l = 0; l < W; l++) r |= (Mask)(v[l].f != 0) << l; }
-  else if (t->kind == TY_DOUBLE) { for (int l = 0; l < W; l++) r |= (Mask)(v[l].d != 0) << l; }
-  else { for (int l = 0; l < W; l++) r |= (Mask)(v[l].i != 0) << l; }
+  if (t->kind == TY_FLOAT) {
+    for (int l = 0; l < W; l++) r |= (Mask)(v[l].f != 0) << l;
+  } else if (t->kind == TY_DOUBLE) {
+    for (int l = 0; l < W; l++) r |= (Mask)(v[l].d != 0) << l;
+  } else {
+    for (int l = 0; l < W; l++) r |= (Mask)(v[l].i != 0) << l;
+  }
   return r & m;
 }
 
@@ -132,36 +157,58 @@ static Mask eval_cond(Warp *w, Node *n, Mask m) {
 
 /* the value of an lvalue that names memory or a register */
 static bool is_reg_var(Node *n) {
-  return n->kind == ND_VAR && (n->var->sc == SC_LOCAL || n->var->sc == SC_PARAM) && !n->var->in_memory;
+  return n->kind == ND_VAR && (n->var->sc == SC_LOCAL || n->var->sc == SC_PARAM) &&
+         !n->var->in_memory;
 }
 
 static int elem_size(Type *t) { return t->base->size > 0 ? t->base->size : 1; }
 
 /* integer binary operation on 64-bit canonical values, wrapped to t */
-static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out, NodeKind k, Type *t) {
+static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out, NodeKind k,
+                      Type *t) {
   bool u = t->is_unsigned;
   int bits = t->size * 8;
   switch (k) {
-  case ND_ADD: for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u + b[l].u)); return;
-  case ND_SUB: for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u - b[l].u)); return;
-  case ND_MUL: for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u * b[l].u)); return;
-  case ND_DIV: case ND_MOD:
+  case ND_ADD:
+    for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u + b[l].u));
+    return;
+  case ND_SUB:
+    for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u - b[l].u));
+    return;
+  case ND_MUL:
+    for (int l = 0; l < W; l++) out[l].i = norm_int(t, (int64_t)(a[l].u * b[l].u));
+    return;
+  case ND_DIV:
+  case ND_MOD:
     for (int l = 0; l < W; l++) {
-      if (!(m >> l & 1)) { out[l].i = 0; continue; }
-      if (b[l].i == 0) fault_at(w, FAULT_DIVISION_BY_ZERO, n, l, "integer %s by zero", k == ND_DIV ? "division" : "remainder");
+      if (!(m >> l & 1)) {
+        out[l].i = 0;
+        continue;
+      }
+      if (b[l].i == 0)
+        fault_at(w, FAULT_DIVISION_BY_ZERO, n, l, "integer %s by zero",
+                 k == ND_DIV ? "division" : "remainder");
       if (u) {
-        uint64_t x = bits == 64 ? a[l].u : a[l].u & ((1ull << bits) - 1), y = bits == 64 ? b[l].u : b[l].u & ((1ull << bits) - 1);
+        uint64_t x = bits == 64 ? a[l].u : a[l].u & ((1ull << bits) - 1),
+                 y = bits == 64 ? b[l].u : b[l].u & ((1ull << bits) - 1);
         out[l].i = norm_int(t, (int64_t)(k == ND_DIV ? x / y : x % y));
       } else if (b[l].i == -1) {
-        out[l].i = norm_int(t, k == ND_DIV ? (int64_t)(0 - a[l].u) : 0);  /* INT_MIN / -1 wraps, as on the GPU */
+        out[l].i = norm_int(t, k == ND_DIV ? (int64_t)(0 - a[l].u)
+                                           : 0); /* INT_MIN / -1 wraps, as on the GPU */
       } else {
         out[l].i = norm_int(t, k == ND_DIV ? a[l].i / b[l].i : a[l].i % b[l].i);
       }
     }
     return;
-  case ND_BITAND: for (int l = 0; l < W; l++) out[l].i = a[l].i & b[l].i; return;
-  case ND_BITOR: for (int l = 0; l < W; l++) out[l].i = a[l].i | b[l].i; return;
-  case ND_BITXOR: for (int l = 0; l < W; l++) out[l].i = a[l].i ^ b[l].i; return;
+  case ND_BITAND:
+    for (int l = 0; l < W; l++) out[l].i = a[l].i & b[l].i;
+    return;
+  case ND_BITOR:
+    for (int l = 0; l < W; l++) out[l].i = a[l].i | b[l].i;
+    return;
+  case ND_BITXOR:
+    for (int l = 0; l < W; l++) out[l].i = a[l].i ^ b[l].i;
+    return;
   case ND_SHL:
     /* PTX shl clamps the shift amount: shifting by the width or more gives 0 */
     for (int l = 0; l < W; l++) {
@@ -182,9 +229,11 @@ static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val 
     return;
   default: break;
   }
-#define CMP(op) \
-  if (u) for (int l = 0; l < W; l++) out[l].i = a[l].u op b[l].u; \
-  else for (int l = 0; l < W; l++) out[l].i = a[l].i op b[l].i; \
+#define CMP(op)                                              \
+  if (u)                                                     \
+    for (int l = 0; l < W; l++) out[l].i = a[l].u op b[l].u; \
+  else                                                       \
+    for (int l = 0; l < W; l++) out[l].i = a[l].i op b[l].i; \
   return;
   switch (k) {
   case ND_EQ: CMP(==)
@@ -199,36 +248,62 @@ static void int_binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val 
   fault_at(w, FAULT_INTERNAL, n, -1, "internal: integer operator %d", k);
 }
 
-#define FLOAT_OPS(T, F)                                                                 \
-  switch (k) {                                                                          \
-  case ND_ADD: for (int l = 0; l < W; l++) out[l].F = a[l].F + b[l].F; return;           \
-  case ND_SUB: for (int l = 0; l < W; l++) out[l].F = a[l].F - b[l].F; return;           \
-  case ND_MUL: for (int l = 0; l < W; l++) out[l].F = a[l].F * b[l].F; return;           \
-  case ND_DIV: for (int l = 0; l < W; l++) out[l].F = a[l].F / b[l].F; return;           \
-  case ND_EQ: for (int l = 0; l < W; l++) out[l].i = a[l].F == b[l].F; return;           \
-  case ND_NE: for (int l = 0; l < W; l++) out[l].i = a[l].F != b[l].F; return;           \
-  case ND_LT: for (int l = 0; l < W; l++) out[l].i = a[l].F < b[l].F; return;            \
-  case ND_LE: for (int l = 0; l < W; l++) out[l].i = a[l].F <= b[l].F; return;           \
-  case ND_GT: for (int l = 0; l < W; l++) out[l].i = a[l].F > b[l].F; return;            \
-  case ND_GE: for (int l = 0; l < W; l++) out[l].i = a[l].F >= b[l].F; return;           \
-  default: break;                                                                       \
+#define FLOAT_OPS(T, F)                                      \
+  switch (k) {                                               \
+  case ND_ADD:                                               \
+    for (int l = 0; l < W; l++) out[l].F = a[l].F + b[l].F;  \
+    return;                                                  \
+  case ND_SUB:                                               \
+    for (int l = 0; l < W; l++) out[l].F = a[l].F - b[l].F;  \
+    return;                                                  \
+  case ND_MUL:                                               \
+    for (int l = 0; l < W; l++) out[l].F = a[l].F * b[l].F;  \
+    return;                                                  \
+  case ND_DIV:                                               \
+    for (int l = 0; l < W; l++) out[l].F = a[l].F / b[l].F;  \
+    return;                                                  \
+  case ND_EQ:                                                \
+    for (int l = 0; l < W; l++) out[l].i = a[l].F == b[l].F; \
+    return;                                                  \
+  case ND_NE:                                                \
+    for (int l = 0; l < W; l++) out[l].i = a[l].F != b[l].F; \
+    return;                                                  \
+  case ND_LT:                                                \
+    for (int l = 0; l < W; l++) out[l].i = a[l].F < b[l].F;  \
+    return;                                                  \
+  case ND_LE:                                                \
+    for (int l = 0; l < W; l++) out[l].i = a[l].F <= b[l].F; \
+    return;                                                  \
+  case ND_GT:                                                \
+    for (int l = 0; l < W; l++) out[l].i = a[l].F > b[l].F;  \
+    return;                                                  \
+  case ND_GE:                                                \
+    for (int l = 0; l < W; l++) out[l].i = a[l].F >= b[l].F; \
+    return;                                                  \
+  default: break;                                            \
   }
 
-static void float_binop(Warp *w, Node *n, const Val *a, const Val *b, Val *out, NodeKind k, Type *t) {
-  if (t->kind == TY_FLOAT) { FLOAT_OPS(float, f) }
-  else { FLOAT_OPS(double, d) }
+static void float_binop(Warp *w, Node *n, const Val *a, const Val *b, Val *out, NodeKind k,
+                        Type *t) {
+  if (t->kind == TY_FLOAT) {
+    FLOAT_OPS(float, f)
+  } else {
+    FLOAT_OPS(double, d)
+  }
   fault_at(w, FAULT_INTERNAL, n, -1, "internal: float operator %d", k);
 }
 
 /* a op b where both have the operation type t (after the usual conversions) */
-static void binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out, NodeKind k, Type *t) {
+static void binop(Warp *w, Node *n, Mask m, const Val *a, const Val *b, Val *out, NodeKind k,
+                  Type *t) {
   if (is_flonum(t)) float_binop(w, n, a, b, out, k, t);
   else int_binop(w, n, m, a, b, out, k, t);
 }
 
 /* x*y + z fused as nvcc does by default (-fmad=true); sub: x*y - z or z - x*y */
-static NOINLINE void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, bool sub, Mask m, Val *out, Type *t) {
-  Val x[W], y[W], *z = out;   /* the addend goes straight into out: a smaller frame per level */
+static NOINLINE void fused(Warp *w, Node *mul, Node *other, bool mul_is_lhs, bool sub, Mask m,
+                           Val *out, Type *t) {
+  Val x[W], y[W], *z = out; /* the addend goes straight into out: a smaller frame per level */
   step(w, mul, m);
   eval(w, mul->lhs, m, x);
   eval(w, mul->rhs, m, y);
@@ -266,7 +341,9 @@ static void eval_add_sub(Warp *w, Node *n, Mask m, Val *out) {
   }
   if (is_pointer_like(lt)) {
     int sz = elem_size(lt);
-    for (int l = 0; l < W; l++) out[l].u = sub ? a[l].u - (uint64_t)b[l].i * (uint64_t)sz : a[l].u + (uint64_t)b[l].i * (uint64_t)sz;
+    for (int l = 0; l < W; l++)
+      out[l].u =
+        sub ? a[l].u - (uint64_t)b[l].i * (uint64_t)sz : a[l].u + (uint64_t)b[l].i * (uint64_t)sz;
     return;
   }
   if (is_pointer_like(rt)) {
@@ -295,7 +372,8 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
   case ND_VAR: {
     Obj *v = n->var;
     if (v->sc == SC_LOCAL || v->sc == SC_PARAM) {
-      if (!v->in_memory) fault_at(w, FAULT_INTERNAL, n, -1, "internal: address of register variable '%s'", v->name);
+      if (!v->in_memory)
+        fault_at(w, FAULT_INTERNAL, n, -1, "internal: address of register variable '%s'", v->name);
       uint64_t off = w->frame->base + (uint64_t)v->offset;
       for (int l = 0; l < W; l++) out[l] = local_addr(w, l, off);
       return;
@@ -326,8 +404,13 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
           print_expr(&name, n->lhs);
           char *nm = arena_strdup(name.s ? name.s : "?");
           buf_free(&name);
-          fault_at(w, FAULT_OUT_OF_BOUNDS, n, l, "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%d elements)", space_name(ADDR_SPACE(p[l].u)),
-                   access == 1 ? "write" : access == 2 ? "address" : "read", (int)sz, (long long)i[l].i, nm, at->array_len);
+          fault_at(w, FAULT_OUT_OF_BOUNDS, n, l,
+                   "out-of-bounds %s %s of %d bytes: element %lld of '%s' (%d elements)",
+                   space_name(ADDR_SPACE(p[l].u)),
+                   access == 1   ? "write"
+                   : access == 2 ? "address"
+                                 : "read",
+                   (int)sz, (long long)i[l].i, nm, at->array_len);
         }
     }
     for (int l = 0; l < W; l++) out[l] = p[l].u + (uint64_t)i[l].i * sz;
@@ -340,15 +423,20 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
       for (int l = 0; l < W; l++) out[l] = p[l].u + (uint64_t)n->member->offset;
     } else {
       Val s[W];
-      eval(w, n->lhs, m, s);   /* a struct value is its address */
+      eval(w, n->lhs, m, s); /* a struct value is its address */
       for (int l = 0; l < W; l++) out[l] = s[l].u + (uint64_t)n->member->offset;
     }
     return;
   }
-  case ND_CAST: if (n->implicit) { eval_addr(w, n->lhs, m, out); return; } break;
+  case ND_CAST:
+    if (n->implicit) {
+      eval_addr(w, n->lhs, m, out);
+      return;
+    }
+    break;
   default: break;
   }
-  if (n->ty->kind == TY_STRUCT) {   /* an rvalue struct (call result, make_float4) */
+  if (n->ty->kind == TY_STRUCT) { /* an rvalue struct (call result, make_float4) */
     Val s[W];
     eval(w, n, m, s);
     for (int l = 0; l < W; l++) out[l] = s[l].u;
@@ -359,18 +447,25 @@ static void eval_addr(Warp *w, Node *n, Mask m, uint64_t *out) {
 
 /* read an lvalue */
 static void read_lvalue(Warp *w, Node *n, Mask m, Val *out) {
-  if (is_reg_var(n)) { memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W); return; }
+  if (is_reg_var(n)) {
+    memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W);
+    return;
+  }
   uint64_t a[W];
   w->access = (n->ty->kind == TY_ARRAY || n->ty->kind == TY_STRUCT) ? 2 : 0;
   eval_addr(w, n, m, a);
-  if (n->ty->kind == TY_ARRAY || n->ty->kind == TY_STRUCT) { for (int l = 0; l < W; l++) out[l].u = a[l]; return; }
+  if (n->ty->kind == TY_ARRAY || n->ty->kind == TY_STRUCT) {
+    for (int l = 0; l < W; l++) out[l].u = a[l];
+    return;
+  }
   load(w, n, n->ty, a, m, out);
 }
 
 static void write_lvalue(Warp *w, Node *n, Mask m, const Val *v, const uint64_t *addr) {
   if (is_reg_var(n)) {
     Val *r = w->frame->regs + (size_t)n->var->slot * W;
-    for (int l = 0; l < W; l++) if (m >> l & 1) r[l] = v[l];
+    for (int l = 0; l < W; l++)
+      if (m >> l & 1) r[l] = v[l];
     return;
   }
   if (n->ty->kind == TY_STRUCT) {
@@ -386,9 +481,15 @@ static NOINLINE void eval_assign(Warp *w, Node *n, Mask m, Val *out) {
   Val v[W];
   uint64_t a[W];
   eval(w, n->rhs, m, v);
-  if (!is_reg_var(n->lhs)) { w->access = 1; eval_addr(w, n->lhs, m, a); }
+  if (!is_reg_var(n->lhs)) {
+    w->access = 1;
+    eval_addr(w, n->lhs, m, a);
+  }
   write_lvalue(w, n->lhs, m, v, a);
-  if (n->ty->kind == TY_STRUCT) { for (int l = 0; l < W; l++) out[l].u = a[l]; return; }
+  if (n->ty->kind == TY_STRUCT) {
+    for (int l = 0; l < W; l++) out[l].u = a[l];
+    return;
+  }
   memcpy(out, v, sizeof v);
 }
 
@@ -399,7 +500,10 @@ static NOINLINE void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
   uint64_t a[W];
   Val old[W], rhs[W], res[W];
   bool reg = is_reg_var(lv);
-  if (!reg) { w->access = 1; eval_addr(w, lv, m, a); }
+  if (!reg) {
+    w->access = 1;
+    eval_addr(w, lv, m, a);
+  }
   if (reg) memcpy(old, w->frame->regs + (size_t)lv->var->slot * W, sizeof old);
   else load(w, lv, lt, a, m, old);
   if (n->kind == ND_ASSIGN_OP) {
@@ -408,7 +512,8 @@ static NOINLINE void eval_rmw(Warp *w, Node *n, Mask m, Val *out) {
       eval(w, n->rhs, m, rhs);
       int sz = elem_size(lt);
       for (int l = 0; l < W; l++)
-        res[l].u = n->op == ND_ADD ? old[l].u + (uint64_t)rhs[l].i * (uint64_t)sz : old[l].u - (uint64_t)rhs[l].i * (uint64_t)sz;
+        res[l].u = n->op == ND_ADD ? old[l].u + (uint64_t)rhs[l].i * (uint64_t)sz
+                                   : old[l].u - (uint64_t)rhs[l].i * (uint64_t)sz;
     } else if (n->contract && !w->I->host) {
       /* s += a*b  ->  fma(a, b, s);  s -= a*b  ->  fma(-a, b, s) */
       Val x[W], y[W];
@@ -466,15 +571,19 @@ void bind_param(Warp *w, Frame *f, Obj *p, Mask m, const Val *v, Node *at) {
 
 Frame *push_frame(Warp *w, Obj *fn, Node *at) {
   int limit = w->I->host ? MAX_HOST_CALL_DEPTH : MAX_CALL_DEPTH;
-  if (w->depth > limit)   /* the entry frame (the kernel, main) and `limit` calls inside it */
-    fault_at(w, FAULT_STACK_OVERFLOW, at, -1, "call depth exceeds %d (runaway recursion? docs/limits.md)", limit);
+  if (w->depth > limit) /* the entry frame (the kernel, main) and `limit` calls inside it */
+    fault_at(w, FAULT_STACK_OVERFLOW, at, -1,
+             "call depth exceeds %d (runaway recursion? docs/limits.md)", limit);
   int d = w->depth;
   if (d == w->nframes) {
     int cap = w->nframes ? w->nframes * 2 : 4;
     if (cap > limit + 1) cap = limit + 1;
     w->frames = xrealloc(w->frames, sizeof(Frame *) * (size_t)cap);
     w->reg_cap = xrealloc(w->reg_cap, sizeof(int) * (size_t)cap);
-    for (int i = w->nframes; i < cap; i++) { w->frames[i] = NULL; w->reg_cap[i] = 0; }
+    for (int i = w->nframes; i < cap; i++) {
+      w->frames[i] = NULL;
+      w->reg_cap[i] = 0;
+    }
     w->nframes = cap;
   }
   if (!w->frames[d]) w->frames[d] = xmalloc(sizeof(Frame));
@@ -502,9 +611,13 @@ void pop_frame(Warp *w, Frame *f) {
 
 static NOINLINE void eval_call(Warp *w, Node *n, Mask m, Val *out) {
   Obj *fn = n->fn;
-  if (!fn->body && fn->unread)   /* defined, but its definition did not parse: the cause (front end) */
-    fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1, "call to '%s', whose definition carve could not read: %s", fn->name, fn->unread);
-  if (!fn->body) fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1, "call to '%s', which is declared but never defined", fn->name);
+  if (!fn->body &&
+      fn->unread) /* defined, but its definition did not parse: the cause (front end) */
+    fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1,
+             "call to '%s', whose definition carve could not read: %s", fn->name, fn->unread);
+  if (!fn->body)
+    fault_at(w, FAULT_UNDEFINED_FUNCTION, n, -1,
+             "call to '%s', which is declared but never defined", fn->name);
   uint64_t saved_sp = w->sp;
   uint64_t ret_tmp = 0;
   if (n->ty->kind == TY_STRUCT) ret_tmp = alloc_local(w, n, n->ty->size);
@@ -529,7 +642,10 @@ static NOINLINE void eval_call(Warp *w, Node *n, Mask m, Val *out) {
   if (n->ty->kind == TY_STRUCT) {
     for (int l = 0; l < W; l++) out[l].u = local_addr(w, l, ret_tmp);
     uint64_t src[W], dst[W];
-    for (int l = 0; l < W; l++) { src[l] = f->ret[l].u; dst[l] = out[l].u; }
+    for (int l = 0; l < W; l++) {
+      src[l] = f->ret[l].u;
+      dst[l] = out[l].u;
+    }
     copy_bytes(w, n, n->ty->size, dst, src, m & f->ret_mask);
     w->sp = ret_tmp + (uint64_t)n->ty->size;
   } else {
@@ -551,7 +667,9 @@ static unsigned char *host_mem(HostCtx *c, uint64_t a, size_t n, bool write, boo
   if (n > 1) {
     unsigned char *q = resolve(w, c->at, 0, a + n - 1, 1, write);
     if (q != p + n - 1)
-      fault_at(w, FAULT_OUT_OF_BOUNDS, c->at, -1, "the %zu bytes from address 0x%llx run past the end of their memory", n, (unsigned long long)a);
+      fault_at(w, FAULT_OUT_OF_BOUNDS, c->at, -1,
+               "the %zu bytes from address 0x%llx run past the end of their memory", n,
+               (unsigned long long)a);
   }
   I->dev_ok = saved;
   return p;
@@ -566,23 +684,30 @@ HostCtx host_ctx(Warp *w, Node *at) {
 NOINLINE void eval_host_call(Warp *w, Node *n, Mask m, Val *out) {
   enum { MAXA = 32 };
   Interp *I = w->I;
-  if (!I->L->host_code) fault_at(w, FAULT_UNSUPPORTED, n, -1, "call of the host function '%s' in device code", n->fn->name);
+  if (!I->L->host_code)
+    fault_at(w, FAULT_UNSUPPORTED, n, -1, "call of the host function '%s' in device code",
+             n->fn->name);
   Val args[MAXA], v[W], ret = {0};
   Type *tys[MAXA];
   int na = 0;
   for (Node *a = n->args; a; a = a->next, na++) {
-    if (na == MAXA) fault_at(w, FAULT_UNSUPPORTED, n, -1, "more than %d arguments to a host runtime function", MAXA);
+    if (na == MAXA)
+      fault_at(w, FAULT_UNSUPPORTED, n, -1, "more than %d arguments to a host runtime function",
+               MAXA);
     eval(w, a, m, v);
     args[na] = v[0];
     tys[na] = a->ty;
   }
-  if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }   /* the program's output, not on our line */
+  if (I->progress_shown) {
+    fputs("\r\033[K", stderr);
+    I->progress_shown = false;
+  } /* the program's output, not on our line */
   HostCtx c = host_ctx(w, n);
   const char *msg = NULL;
   HostStatus hs = n->fn ? host_call(&c, n->fn, args, tys, na, &ret, &msg)
                         : host_printf(&c, n->args->tok->str, args + 1, tys + 1, na - 1, &msg);
   if (hs == HC_ERROR) fault_at(w, FAULT_RUNTIME_ERROR, n, -1, "%s", msg);
-  if (hs == HC_EXIT) unwind_warp(w);   /* exit(): the program ends, not a fault */
+  if (hs == HC_EXIT) unwind_warp(w); /* exit(): the program ends, not a fault */
   for (int l = 0; l < W; l++) out[l] = ret;
 }
 
@@ -590,7 +715,11 @@ NOINLINE void eval_host_call(Warp *w, Node *n, Mask m, Val *out) {
 static void launch_dims(Warp *w, Node *e, Mask m, int64_t d[3]) {
   Val v[W];
   eval(w, e, m, v);
-  if (e->ty->kind != TY_STRUCT) { d[0] = e->ty->is_unsigned ? (int64_t)v[0].u : v[0].i; d[1] = d[2] = 1; return; }
+  if (e->ty->kind != TY_STRUCT) {
+    d[0] = e->ty->is_unsigned ? (int64_t)v[0].u : v[0].i;
+    d[1] = d[2] = 1;
+    return;
+  }
   for (int i = 0; i < 3; i++) {
     uint32_t x;
     memcpy(&x, resolve(w, e, 0, v[0].u + 4 * (uint64_t)i, 4, false), 4);
@@ -600,33 +729,46 @@ static void launch_dims(Warp *w, Node *e, Mask m, int64_t d[3]) {
 
 static NOINLINE void eval_launch(Warp *w, Node *n, Mask m) {
   Interp *I = w->I;
-  if (!I->L->host_code) fault_at(w, FAULT_UNSUPPORTED, n, -1, "a kernel launch inside a kernel is not supported");
+  if (!I->L->host_code)
+    fault_at(w, FAULT_UNSUPPORTED, n, -1, "a kernel launch inside a kernel is not supported");
   int64_t g[3], b[3], sh = 0;
   launch_dims(w, n->cond, m, g);
   launch_dims(w, n->then, m, b);
   Val v[W];
-  if (n->els) { eval(w, n->els, m, v); sh = v[0].i; }
-  if (n->inc) eval(w, n->inc, m, v);   /* the stream: every stream runs in program order */
+  if (n->els) {
+    eval(w, n->els, m, v);
+    sh = v[0].i;
+  }
+  if (n->inc) eval(w, n->inc, m, v); /* the stream: every stream runs in program order */
   /* on this frame, not the heap: evaluating an argument may fault and unwind */
-  enum { MAX_LAUNCH_ARGS = 512 };   /* CUDA's 4 KB of parameters holds at most 512 pointers */
+  enum { MAX_LAUNCH_ARGS = 512 }; /* CUDA's 4 KB of parameters holds at most 512 pointers */
   Val args[MAX_LAUNCH_ARGS];
-  if (n->nargs > MAX_LAUNCH_ARGS) fault_at(w, FAULT_UNSUPPORTED, n, -1, "a launch with more than %d arguments", MAX_LAUNCH_ARGS);
+  if (n->nargs > MAX_LAUNCH_ARGS)
+    fault_at(w, FAULT_UNSUPPORTED, n, -1, "a launch with more than %d arguments", MAX_LAUNCH_ARGS);
   int i = 0;
-  for (Node *a = n->args; a; a = a->next, i++) { eval(w, a, m, v); args[i] = v[0]; }
-  if (I->progress_shown) { fputs("\r\033[K", stderr); I->progress_shown = false; }
+  for (Node *a = n->args; a; a = a->next, i++) {
+    eval(w, a, m, v);
+    args[i] = v[0];
+  }
+  if (I->progress_shown) {
+    fputs("\r\033[K", stderr);
+    I->progress_shown = false;
+  }
   HostCtx c = host_ctx(w, n);
   int status;
   host_launch(&c, n, g, b, sh, args, &status);
   if (!status) return;
   /* the kernel's fault or stop was reported where it happened; this is where it was launched */
-  diag_at(DIAG_NOTE, tok_loc(n->tok), "in this launch of '%s' (grid (%lld,%lld,%lld), block (%lld,%lld,%lld))", n->fn->name, (long long)g[0],
-          (long long)g[1], (long long)g[2], (long long)b[0], (long long)b[1], (long long)b[2]);
+  diag_at(DIAG_NOTE, tok_loc(n->tok),
+          "in this launch of '%s' (grid (%lld,%lld,%lld), block (%lld,%lld,%lld))", n->fn->name,
+          (long long)g[0], (long long)g[1], (long long)g[2], (long long)b[0], (long long)b[1],
+          (long long)b[2]);
   I->fault = true;
   if (status == 1) {
     I->st->faults++;
-    record_fault(I, FAULT_KERNEL_LAUNCH, n, NULL, w, -1, fmt("the launch of '%s' faulted", n->fn->name));
-  }
-  else I->stopped = I->st->stopped = true;
+    record_fault(I, FAULT_KERNEL_LAUNCH, n, NULL, w, -1,
+                 fmt("the launch of '%s' faulted", n->fn->name));
+  } else I->stopped = I->st->stopped = true;
   unwind_warp(w);
 }
 
@@ -638,44 +780,82 @@ void eval(Warp *w, Node *n, Mask m, Val *out) {
   if (__builtin_expect(hk && hk->node != NULL, 0)) hk->node(hk->ctx, n, m);
   switch (n->kind) {
   case ND_NUM:
-    if (n->ty->kind == TY_FLOAT) { float f = (float)n->fval; for (int l = 0; l < W; l++) out[l].f = f; }
-    else if (n->ty->kind == TY_DOUBLE) { for (int l = 0; l < W; l++) out[l].d = n->fval; }
-    else { int64_t v = norm_int(n->ty, n->ival); for (int l = 0; l < W; l++) out[l].i = v; }
+    if (n->ty->kind == TY_FLOAT) {
+      float f = (float)n->fval;
+      for (int l = 0; l < W; l++) out[l].f = f;
+    } else if (n->ty->kind == TY_DOUBLE) {
+      for (int l = 0; l < W; l++) out[l].d = n->fval;
+    } else {
+      int64_t v = norm_int(n->ty, n->ival);
+      for (int l = 0; l < W; l++) out[l].i = v;
+    }
     return;
-  case ND_SIZEOF: for (int l = 0; l < W; l++) out[l].i = n->ival; return;
+  case ND_SIZEOF:
+    for (int l = 0; l < W; l++) out[l].i = n->ival;
+    return;
   case ND_STR: {
     /* a string literal is never null: in device code an address in the constant space past
      * any __constant__ area (which can hold 64 KiB), one per literal (line, column); conditions
      * (assert(p && "why"), if ("x")) see it true, and a read of its characters is a fault */
-    uint64_t a = (uint64_t)SPACE_CONST << 60 | 1ull << 39 | (uint64_t)(uint32_t)n->tok->line << 16 | (uint16_t)n->tok->col;
-    if (w->I->L->host_code) { HostCtx c = host_ctx(w, n); a = host_string(&c, n); }
+    uint64_t a = (uint64_t)SPACE_CONST << 60 | 1ull << 39 | (uint64_t)(uint32_t)n->tok->line << 16 |
+                 (uint16_t)n->tok->col;
+    if (w->I->L->host_code) {
+      HostCtx c = host_ctx(w, n);
+      a = host_string(&c, n);
+    }
     for (int l = 0; l < W; l++) out[l].u = a;
     return;
   }
   case ND_LAUNCH: eval_launch(w, n, m); return;
   case ND_VAR:
-    if (is_reg_var(n)) { memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W); return; }
+    if (is_reg_var(n)) {
+      memcpy(out, w->frame->regs + (size_t)n->var->slot * W, sizeof(Val) * W);
+      return;
+    }
     read_lvalue(w, n, m, out);
     return;
   case ND_SPECIAL: {
     Interp *I = w->I;
     switch (n->sreg) {
-    case SR_TID: for (int l = 0; l < W; l++) out[l].i = w->tid[n->dim][l]; return;
-    case SR_CTAID: for (int l = 0; l < W; l++) out[l].i = I->block_id[n->dim]; return;
-    case SR_NTID: for (int l = 0; l < W; l++) out[l].i = I->L->block[n->dim]; return;
-    case SR_NCTAID: for (int l = 0; l < W; l++) out[l].i = I->L->grid[n->dim]; return;
-    default: for (int l = 0; l < W; l++) out[l].i = 32; return;
+    case SR_TID:
+      for (int l = 0; l < W; l++) out[l].i = w->tid[n->dim][l];
+      return;
+    case SR_CTAID:
+      for (int l = 0; l < W; l++) out[l].i = I->block_id[n->dim];
+      return;
+    case SR_NTID:
+      for (int l = 0; l < W; l++) out[l].i = I->L->block[n->dim];
+      return;
+    case SR_NCTAID:
+      for (int l = 0; l < W; l++) out[l].i = I->L->grid[n->dim];
+      return;
+    default:
+      for (int l = 0; l < W; l++) out[l].i = 32;
+      return;
     }
   }
-  case ND_ADD: case ND_SUB: eval_add_sub(w, n, m, out); return;
-  case ND_MUL: case ND_DIV: case ND_MOD: case ND_BITAND: case ND_BITOR: case ND_BITXOR: case ND_SHL: case ND_SHR: {
+  case ND_ADD:
+  case ND_SUB: eval_add_sub(w, n, m, out); return;
+  case ND_MUL:
+  case ND_DIV:
+  case ND_MOD:
+  case ND_BITAND:
+  case ND_BITOR:
+  case ND_BITXOR:
+  case ND_SHL:
+  case ND_SHR: {
     Val a[W], b[W];
     eval(w, n->lhs, m, a);
     eval(w, n->rhs, m, b);
     binop(w, n, m, a, b, out, n->kind, n->ty);
     return;
   }
-  case ND_EQ: case ND_NE: case ND_LT: case ND_LE: case ND_GT: case ND_GE: {
+  case ND_EQ:
+  case ND_NE:
+  case ND_LT:
+  case ND_LE:
+  case ND_GT:
+  case ND_GE: {
     Val a[W], b[W];
     eval(w, n->lhs, m, a);
     eval(w, n->rhs, m, b);
@@ -684,13 +864,14 @@ void eval(Warp *w, Node *n, Mask m, Val *out) {
     binop(w, n, m, a, b, out, n->kind, t);
     return;
   }
-  case ND_LOGAND: case ND_LOGOR: {
+  case ND_LOGAND:
+  case ND_LOGOR: {
     Mask l = eval_cond(w, n->lhs, m);
     bool and = n->kind == ND_LOGAND;
-    Mask need = and ? l : m & ~l;
+    Mask need = and? l : m & ~l;
     hook_branch(w, n, m, need);
     Mask r = need ? eval_cond(w, n->rhs, need) : 0;
-    Mask res = and ? r : (l | r);
+    Mask res = and? r : (l | r);
     for (int i = 0; i < W; i++) out[i].i = res >> i & 1;
     return;
   }
@@ -702,9 +883,12 @@ void eval(Warp *w, Node *n, Mask m, Val *out) {
   case ND_NEG: {
     Val a[W];
     eval(w, n->lhs, m, a);
-    if (n->ty->kind == TY_FLOAT) for (int l = 0; l < W; l++) out[l].f = -a[l].f;
-    else if (n->ty->kind == TY_DOUBLE) for (int l = 0; l < W; l++) out[l].d = -a[l].d;
-    else for (int l = 0; l < W; l++) out[l].i = norm_int(n->ty, (int64_t)(0 - a[l].u));
+    if (n->ty->kind == TY_FLOAT)
+      for (int l = 0; l < W; l++) out[l].f = -a[l].f;
+    else if (n->ty->kind == TY_DOUBLE)
+      for (int l = 0; l < W; l++) out[l].d = -a[l].d;
+    else
+      for (int l = 0; l < W; l++) out[l].i = norm_int(n->ty, (int64_t)(0 - a[l].u));
     return;
   }
   case ND_POS: eval(w, n->lhs, m, out); return;
@@ -733,7 +917,10 @@ void eval(Warp *w, Node *n, Mask m, Val *out) {
     Val a[W];
     eval(w, n->lhs, m, a);
     Type *from = n->lhs->ty, *to = n->ty;
-    if (to->kind == TY_VOID || to->kind == TY_STRUCT) { memcpy(out, a, sizeof a); return; }
+    if (to->kind == TY_VOID || to->kind == TY_STRUCT) {
+      memcpy(out, a, sizeof a);
+      return;
+    }
     if (from->kind == TY_ARRAY) from = ty_ulong;
     for (int l = 0; l < W; l++) out[l] = convert(a[l], from, to);
     return;
@@ -745,9 +932,15 @@ void eval(Warp *w, Node *n, Mask m, Val *out) {
     for (int l = 0; l < W; l++) out[l].u = a[l];
     return;
   }
-  case ND_DEREF: case ND_INDEX: case ND_MEMBER: read_lvalue(w, n, m, out); return;
+  case ND_DEREF:
+  case ND_INDEX:
+  case ND_MEMBER: read_lvalue(w, n, m, out); return;
   case ND_ASSIGN: eval_assign(w, n, m, out); return;
-  case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: eval_rmw(w, n, m, out); return;
+  case ND_ASSIGN_OP:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC: eval_rmw(w, n, m, out); return;
   case ND_CALL:
     if (n->fn && !n->fn->body && n->fn->is_host_lib) eval_host_call(w, n, m, out);
     else if (n->fn) eval_call(w, n, m, out);
@@ -766,11 +959,14 @@ static void init_memory(Warp *w, Node *at, Type *t, const uint64_t *addr, Node *
       for (int i = 0; i < t->array_len; i++) {
         uint64_t a[W];
         for (int l = 0; l < W; l++) a[l] = addr[l] + (uint64_t)i * (uint64_t)t->base->size;
-        if (e) { init_memory(w, at, t->base, a, e, m); e = e->next; }
-        else {
+        if (e) {
+          init_memory(w, at, t->base, a, e, m);
+          e = e->next;
+        } else {
           /* zero the rest */
           for (int l = 0; l < W; l++)
-            if (m >> l & 1) memset(resolve(w, at, l, a[l], t->base->size, true), 0, (size_t)t->base->size);
+            if (m >> l & 1)
+              memset(resolve(w, at, l, a[l], t->base->size, true), 0, (size_t)t->base->size);
         }
       }
       return;
@@ -778,9 +974,13 @@ static void init_memory(Warp *w, Node *at, Type *t, const uint64_t *addr, Node *
     for (Member *mem = t->members; mem; mem = mem->next) {
       uint64_t a[W];
       for (int l = 0; l < W; l++) a[l] = addr[l] + (uint64_t)mem->offset;
-      if (e) { init_memory(w, at, mem->ty, a, e, m); e = e->next; }
-      else for (int l = 0; l < W; l++)
-        if (m >> l & 1) memset(resolve(w, at, l, a[l], mem->ty->size, true), 0, (size_t)mem->ty->size);
+      if (e) {
+        init_memory(w, at, mem->ty, a, e, m);
+        e = e->next;
+      } else
+        for (int l = 0; l < W; l++)
+          if (m >> l & 1)
+            memset(resolve(w, at, l, a[l], mem->ty->size, true), 0, (size_t)mem->ty->size);
     }
     return;
   }
@@ -803,7 +1003,8 @@ static void exec_decl(Warp *w, Node *n, Mask m) {
     Val val[W];
     eval(w, n->decl_init, m, val);
     Val *r = w->frame->regs + (size_t)v->slot * W;
-    for (int l = 0; l < W; l++) if (m >> l & 1) r[l] = val[l];
+    for (int l = 0; l < W; l++)
+      if (m >> l & 1) r[l] = val[l];
     return;
   }
   uint64_t a[W];
@@ -814,7 +1015,7 @@ static void exec_decl(Warp *w, Node *n, Mask m) {
 /* run a loop body with its own break/continue masks */
 static Mask loop(Warp *w, Node *n, Mask m) {
   const Hooks *hk = w->I->opt->hooks;
-  if (hk && hk->node) hk->node(hk->ctx, n, m);   /* the loop is entered (loop nodes are statements) */
+  if (hk && hk->node) hk->node(hk->ctx, n, m); /* the loop is entered (loop nodes are statements) */
   Mask active = m, done = 0;
   Mask *sb = w->brk, *sc = w->cont;
   bool first = true;
@@ -831,7 +1032,9 @@ static Mask loop(Warp *w, Node *n, Mask m) {
     if (!active) break;
     /* host code: now and then, the progress line and the wall-clock limit (per iteration, not
      * per node: the hot path) */
-    if (__builtin_expect(w->I->host, 0) && !(++w->I->host_ticks & 0xffff) && (w->I->opt->progress || w->I->opt->max_seconds > 0)) host_progress(w, n);
+    if (__builtin_expect(w->I->host, 0) && !(++w->I->host_ticks & 0xffff) &&
+        (w->I->opt->progress || w->I->opt->max_seconds > 0))
+      host_progress(w, n);
     Mask brk = 0, cont = 0;
     w->brk = &brk;
     w->cont = &cont;
@@ -856,7 +1059,8 @@ static Mask exec_switch(Warp *w, Node *n, Mask m) {
   Mask matched = 0;
   for (Node *c = n->cases; c; c = c->case_next) {
     if (c->is_default) continue;
-    for (int l = 0; l < W; l++) if ((m >> l & 1) && v[l].i == c->case_val) matched |= 1u << l;
+    for (int l = 0; l < W; l++)
+      if ((m >> l & 1) && v[l].i == c->case_val) matched |= 1u << l;
   }
   Mask brk = 0;
   Mask *sb = w->brk;
@@ -868,7 +1072,9 @@ static Mask exec_switch(Warp *w, Node *n, Mask m) {
     if (s->kind == ND_CASE) {
       Mask enter = 0;
       if (s->is_default) enter = m & ~matched;
-      else for (int l = 0; l < W; l++) if ((m >> l & 1) && v[l].i == s->case_val) enter |= 1u << l;
+      else
+        for (int l = 0; l < W; l++)
+          if ((m >> l & 1) && v[l].i == s->case_val) enter |= 1u << l;
       hook_branch(w, s, m, enter);
       active |= enter;
       entered |= enter;
@@ -879,7 +1085,7 @@ static Mask exec_switch(Warp *w, Node *n, Mask m) {
     if (body->kind != ND_BLOCK) break;
   }
   w->brk = sb;
-  return active | brk | (m & ~entered);   /* no case matched and no default: past the switch */
+  return active | brk | (m & ~entered); /* no case matched and no default: past the switch */
 }
 
 /* Execute a statement for the lanes in m; returns the lanes that continue normally after it
@@ -894,7 +1100,12 @@ Mask exec(Warp *w, Node *n, Mask m) {
     w->sp = save;
     return m;
   }
-  case ND_DECL: { uint64_t save = w->sp; exec_decl(w, n, m); w->sp = save; return m; }
+  case ND_DECL: {
+    uint64_t save = w->sp;
+    exec_decl(w, n, m);
+    w->sp = save;
+    return m;
+  }
   case ND_EXPR_STMT: {
     Val t[W];
     uint64_t save = w->sp;
@@ -902,7 +1113,8 @@ Mask exec(Warp *w, Node *n, Mask m) {
     w->sp = save;
     return m;
   }
-  case ND_NULL_STMT: case ND_PRAGMA: return m;
+  case ND_NULL_STMT:
+  case ND_PRAGMA: return m;
   case ND_IF: {
     Mask c = eval_cond(w, n->cond, m);
     hook_branch(w, n, m, c);
@@ -913,12 +1125,14 @@ Mask exec(Warp *w, Node *n, Mask m) {
   }
   case ND_FOR: {
     uint64_t save = w->sp;
-    if (n->init) for (Node *d = n->init; d; d = d->next) exec(w, d, m);
+    if (n->init)
+      for (Node *d = n->init; d; d = d->next) exec(w, d, m);
     Mask r = loop(w, n, m);
     w->sp = save;
     return r;
   }
-  case ND_WHILE: case ND_DO: return loop(w, n, m);
+  case ND_WHILE:
+  case ND_DO: return loop(w, n, m);
   case ND_SWITCH: return exec_switch(w, n, m);
   case ND_CASE: return exec(w, n->lhs, m);
   case ND_BREAK: *w->brk |= m; return 0;
@@ -928,7 +1142,8 @@ Mask exec(Warp *w, Node *n, Mask m) {
     if (n->lhs) {
       Val v[W];
       eval(w, n->lhs, m, v);
-      for (int l = 0; l < W; l++) if (m >> l & 1) f->ret[l] = v[l];
+      for (int l = 0; l < W; l++)
+        if (m >> l & 1) f->ret[l] = v[l];
     }
     f->ret_mask |= m;
     if (w->depth == 1) w->exited |= m;

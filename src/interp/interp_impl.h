@@ -30,7 +30,8 @@
 #endif
 #ifdef CARVE_ASAN
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
-void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
+                                     size_t *size_old);
 void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #endif
 
@@ -72,8 +73,11 @@ void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #define STACK_MARGIN ((size_t)256 << 10)
 #endif
 #define PAGE_BYTES ((size_t)4096)
-#define WARP_STACK ((STACK_MARGIN + (size_t)LIMIT_EXPR_DEPTH * EXPR_LEVEL_BYTES + (size_t)LIMIT_STMT_NESTING * STMT_LEVEL_BYTES + \
-                     (size_t)LIMIT_EXPR_NESTING * NEST_LEVEL_BYTES + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1))
+#define WARP_STACK                                                    \
+  ((STACK_MARGIN + (size_t)LIMIT_EXPR_DEPTH * EXPR_LEVEL_BYTES +      \
+    (size_t)LIMIT_STMT_NESTING * STMT_LEVEL_BYTES +                   \
+    (size_t)LIMIT_EXPR_NESTING * NEST_LEVEL_BYTES + PAGE_BYTES - 1) & \
+   ~(PAGE_BYTES - 1))
 
 /* host code is one thread whose calls recurse as a C program's do: its stack is large enough for
  * MAX_HOST_CALL_DEPTH calls of a small function (1.8 KB of carve's stack a level at -O2;
@@ -89,11 +93,11 @@ typedef enum { WS_READY, WS_BARRIER, WS_DONE } WarpState;
 
 typedef struct Frame {
   Obj *fn;
-  Val *regs;           /* nslots x 32 */
-  uint64_t base;       /* offset of the frame in each thread's local stack */
-  Mask ret_mask;       /* lanes that executed return */
+  Val *regs;     /* nslots x 32 */
+  uint64_t base; /* offset of the frame in each thread's local stack */
+  Mask ret_mask; /* lanes that executed return */
   Val ret[W];
-  uint64_t ret_addr;   /* struct results: the caller's temporary */
+  uint64_t ret_addr; /* struct results: the caller's temporary */
 } Frame;
 
 typedef struct Interp Interp;
@@ -103,39 +107,39 @@ typedef struct Interp Interp;
 typedef struct AsyncCopy {
   Node *at;
   uint64_t dst, src;
-  uint32_t group;      /* the thread's commit count when it was issued */
+  uint32_t group; /* the thread's commit count when it was issued */
   uint8_t lane, size, zfill;
 } AsyncCopy;
 
 typedef struct Warp {
   Interp *I;
-  uintptr_t stack_floor;  /* eval and exec stop with a fault below this address (see WARP_STACK) */
-  int index;           /* warp index in the block */
-  Mask valid;          /* lanes that are threads of the block */
-  Mask exited;         /* lanes that returned from the kernel */
+  uintptr_t stack_floor; /* eval and exec stop with a fault below this address (see WARP_STACK) */
+  int index;             /* warp index in the block */
+  Mask valid;            /* lanes that are threads of the block */
+  Mask exited;           /* lanes that returned from the kernel */
   uint32_t tid[3][W];
   int linear_tid[W];
   WarpState state;
   Node *barrier_at;
   Mask barrier_mask;
-  int barrier_pred_count;  /* __syncthreads_count etc. */
+  int barrier_pred_count; /* __syncthreads_count etc. */
   int barrier_result;
   Frame *frame;
-  Frame **frames;      /* one per depth reached, each allocated once: regs buffers are kept and
+  Frame **frames; /* one per depth reached, each allocated once: regs buffers are kept and
                         * reused across calls, and a Frame never moves */
   int *reg_cap, nframes;
   int depth;
-  uint64_t sp;         /* top of the thread-local stacks (same offset in every lane's stack) */
-  Mask *brk, *cont;    /* innermost loop/switch: lanes that broke / continued */
-  int access;          /* what the address being computed is for: 0 read, 1 write, 2 address-of */
-  uint64_t steps;      /* steps this warp has taken in this block */
+  uint64_t sp;      /* top of the thread-local stacks (same offset in every lane's stack) */
+  Mask *brk, *cont; /* innermost loop/switch: lanes that broke / continued */
+  int access;       /* what the address being computed is for: 0 read, 1 write, 2 address-of */
+  uint64_t steps;   /* steps this warp has taken in this block */
   ucontext_t ctx;
-  void *stack;         /* WARP_STACK bytes above a guard page */
+  void *stack; /* WARP_STACK bytes above a guard page */
   jmp_buf fault_jmp;
   void *fake_stack;
-  AsyncCopy *pending;  /* issued, not yet performed, in issue order (all lanes) */
+  AsyncCopy *pending; /* issued, not yet performed, in issue order (all lanes) */
   int npending, pending_cap;
-  uint32_t committed[W];  /* __pipeline_commit calls per lane in this block */
+  uint32_t committed[W]; /* __pipeline_commit calls per lane in this block */
 } Warp;
 
 struct Interp {
@@ -149,12 +153,12 @@ struct Interp {
   Warp *warps;
   unsigned char *shared;
   size_t shared_size, dyn_base;
-  unsigned char *local;       /* nthreads x local_size */
+  unsigned char *local; /* nthreads x local_size */
   size_t local_size;
   /* race shadow: per shared byte */
   uint32_t *w_epoch, *r_epoch;
   uint16_t *w_warp, *r_warp;
-  Node **w_node, **r_node;   /* the access that set the shadow, for the race report */
+  Node **w_node, **r_node; /* the access that set the shadow, for the race report */
   uint32_t epoch;
   int reports;
   bool fault;
@@ -164,17 +168,17 @@ struct Interp {
   size_t sched_stack_size;
   Warp *running;
   bool coroutines;
-  int nstacks;         /* warps[0..nstacks-1].stack are mapped */
-  bool stopped;        /* the step limit was reached (I->fault is set too, to stop every loop) */
-  bool dev_ok;         /* host code: a runtime call (cudaMemcpy) may reach device memory now */
-  double t0, last_progress;   /* progress: start and last line printed (seconds) */
+  int nstacks;  /* warps[0..nstacks-1].stack are mapped */
+  bool stopped; /* the step limit was reached (I->fault is set too, to stop every loop) */
+  bool dev_ok;  /* host code: a runtime call (cudaMemcpy) may reach device memory now */
+  double t0, last_progress; /* progress: start and last line printed (seconds) */
   bool progress_shown;
-  bool time_out;              /* host code stopped by RunOptions.max_seconds */
-  uint64_t host_ticks;        /* host code: loop iterations, for the progress line */
-  bool host, world;           /* L->host_code, L->world != NULL: read on hot paths */
-  size_t abandoned;    /* ASan: how far below a stack's top frames were left by a longjmp */
-  int64_t async_pending;      /* async copies pending in the block, all warps (ASYNC_MAX_PENDING) */
-  Node *async_unwaited_at;    /* the first copy a thread ended without waiting for */
+  bool time_out;           /* host code stopped by RunOptions.max_seconds */
+  uint64_t host_ticks;     /* host code: loop iterations, for the progress line */
+  bool host, world;        /* L->host_code, L->world != NULL: read on hot paths */
+  size_t abandoned;        /* ASan: how far below a stack's top frames were left by a longjmp */
+  int64_t async_pending;   /* async copies pending in the block, all warps (ASYNC_MAX_PENDING) */
+  Node *async_unwaited_at; /* the first copy a thread ended without waiting for */
 };
 
 /* async copies pending in one block at once: carve's bound on the memory they take (32 bytes
@@ -189,15 +193,31 @@ struct Interp {
 static inline Val read_scalar(const unsigned char *p, Type *t) {
   Val v;
   switch (t->kind) {
-  case TY_FLOAT: memcpy(&v.f, p, 4); v.u &= 0xffffffffu; memcpy(&v.f, p, 4); return v;
+  case TY_FLOAT:
+    memcpy(&v.f, p, 4);
+    v.u &= 0xffffffffu;
+    memcpy(&v.f, p, 4);
+    return v;
   case TY_DOUBLE: memcpy(&v.d, p, 8); return v;
   case TY_BOOL: v.i = *p != 0; return v;
   default: break;
   }
   switch (t->size) {
-  case 1: v.i = t->is_unsigned ? (int64_t)*(const uint8_t *)p : (int64_t)*(const int8_t *)p; return v;
-  case 2: { uint16_t x; memcpy(&x, p, 2); v.i = t->is_unsigned ? (int64_t)x : (int64_t)(int16_t)x; return v; }
-  case 4: { uint32_t x; memcpy(&x, p, 4); v.i = t->is_unsigned ? (int64_t)x : (int64_t)(int32_t)x; return v; }
+  case 1:
+    v.i = t->is_unsigned ? (int64_t) * (const uint8_t *)p : (int64_t) * (const int8_t *)p;
+    return v;
+  case 2: {
+    uint16_t x;
+    memcpy(&x, p, 2);
+    v.i = t->is_unsigned ? (int64_t)x : (int64_t)(int16_t)x;
+    return v;
+  }
+  case 4: {
+    uint32_t x;
+    memcpy(&x, p, 4);
+    v.i = t->is_unsigned ? (int64_t)x : (int64_t)(int32_t)x;
+    return v;
+  }
   default: memcpy(&v.u, p, 8); return v;
   }
 }
@@ -211,8 +231,16 @@ static inline void write_scalar(unsigned char *p, Type *t, Val v) {
   }
   switch (t->size) {
   case 1: *p = (uint8_t)v.u; return;
-  case 2: { uint16_t x = (uint16_t)v.u; memcpy(p, &x, 2); return; }
-  case 4: { uint32_t x = (uint32_t)v.u; memcpy(p, &x, 4); return; }
+  case 2: {
+    uint16_t x = (uint16_t)v.u;
+    memcpy(p, &x, 2);
+    return;
+  }
+  case 4: {
+    uint32_t x = (uint32_t)v.u;
+    memcpy(p, &x, 4);
+    return;
+  }
   default: memcpy(p, &v.u, 8); return;
   }
 }
@@ -225,7 +253,8 @@ static inline uint64_t local_addr(Warp *w, int lane, uint64_t off) {
 /* an integer wrapped to t's width and signedness (bool: 0 or 1) */
 static inline int64_t norm_int(Type *t, int64_t v) {
   switch (t->size) {
-  case 1: return t->kind == TY_BOOL ? v != 0 : t->is_unsigned ? (int64_t)(uint8_t)v : (int64_t)(int8_t)v;
+  case 1:
+    return t->kind == TY_BOOL ? v != 0 : t->is_unsigned ? (int64_t)(uint8_t)v : (int64_t)(int8_t)v;
   case 2: return t->is_unsigned ? (int64_t)(uint16_t)v : (int64_t)(int16_t)v;
   case 4: return t->is_unsigned ? (int64_t)(uint32_t)v : (int64_t)(int32_t)v;
   default: return v;
@@ -243,9 +272,10 @@ static inline void hook_branch(Warp *w, Node *at, Mask active, Mask taken) {
 /* mem.c: faults */
 _Noreturn void unwind_warp(Warp *w);
 void thread_desc(Warp *w, int lane, char *buf, size_t n);
-void record_fault(Interp *I, FaultKind kind, Node *n, Node *other, const Warp *w, int lane, const char *msg);
-_Noreturn void fault_raise(Warp *w, FaultKind kind, Node *n, Node *other, int lane, const char *f, ...)
-    __attribute__((format(printf, 6, 7)));
+void record_fault(Interp *I, FaultKind kind, Node *n, Node *other, const Warp *w, int lane,
+                  const char *msg);
+_Noreturn void fault_raise(Warp *w, FaultKind kind, Node *n, Node *other, int lane, const char *f,
+                           ...) __attribute__((format(printf, 6, 7)));
 /* mem.c: memory */
 const char *space_name(int s);
 void host_device_check(Warp *w, Node *at, const uint64_t *addr, Mask m, bool write);

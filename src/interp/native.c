@@ -26,20 +26,28 @@ typedef struct {
   const unsigned char *constant;
   int64_t grid[3], block[3];
   uint64_t dyn_base;
-  unsigned char *const *bufbase;   /* pointers as integers: carve's addresses (interp.h) */
+  unsigned char *const *bufbase; /* pointers as integers: carve's addresses (interp.h) */
   const uint64_t *bufbytes;
   int nbufs;
   uint64_t shared_size, constant_size;
-  double (*h2d)(uint16_t);         /* __half through carve's own rounding (half.c) */
+  double (*h2d)(uint16_t); /* __half through carve's own rounding (half.c) */
   uint16_t (*hfd)(double);
   uint64_t (*hop)(int, uint64_t, uint64_t, uint64_t);
 } CarveNativeCtx;
-typedef int BlockFn(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *ts);
+typedef int BlockFn(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh,
+                    void *ts);
 
 /* the flags every kernel is compiled with: no contraction the interpreter does not make, no fast
  * math, integers wrap as on the GPU, and no aliasing assumptions about the shared area */
-static const char *const cc_flags[] = {"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
-                                 "-fno-fast-math", "-w"};
+static const char *const cc_flags[] = {"-std=gnu11",
+                                       "-O2",
+                                       "-fPIC",
+                                       "-shared",
+                                       "-fwrapv",
+                                       "-fno-strict-aliasing",
+                                       "-ffp-contract=off",
+                                       "-fno-fast-math",
+                                       "-w"};
 
 /* the fused multiply-add instruction where the processor has it: fmaf is exact either way (one
  * rounding), so the results are the same bits, and the library call is 10x slower */
@@ -62,20 +70,27 @@ static const char *compiler(void) {
 /* $CARVE_NATIVE_CACHE, $XDG_CACHE_HOME/carve/native, ~/.cache/carve/native, or a directory in /tmp */
 static const char *cache_dir(void) {
   const char *d = getenv("CARVE_NATIVE_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-  const char *dir = d && *d ? d : x && *x ? fmt("%s/carve/native", x) : h && *h ? fmt("%s/.cache/carve/native", h) : fmt("/tmp/carve-native-%d", (int)getuid());
+  const char *dir = d && *d   ? d
+                    : x && *x ? fmt("%s/carve/native", x)
+                    : h && *h ? fmt("%s/.cache/carve/native", h)
+                              : fmt("/tmp/carve-native-%d", (int)getuid());
   /* make each level; an existing one is fine */
   char *p = arena_strdup(dir);
   for (char *s = p + 1; *s; s++)
-    if (*s == '/') { *s = 0; mkdir(p, 0700); *s = '/'; }
+    if (*s == '/') {
+      *s = 0;
+      mkdir(p, 0700);
+      *s = '/';
+    }
   mkdir(p, 0700);
   struct stat st;
   if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) return fmt("/tmp/carve-native-%d", (int)getuid());
   return p;
 }
 
-
 /* run the compiler on c_path into so_path; false with its first message in why */
-static bool run_cc(const char *c_path, const char *so_path, const char *err_path, char *why, size_t nwhy) {
+static bool run_cc(const char *c_path, const char *so_path, const char *err_path, char *why,
+                   size_t nwhy) {
   const char *argv[32];
   int n = 0;
   argv[n++] = compiler();
@@ -89,7 +104,10 @@ static bool run_cc(const char *c_path, const char *so_path, const char *err_path
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
-  if (pid < 0) { snprintf(why, nwhy, "cannot start the C compiler: %s", strerror(errno)); return false; }
+  if (pid < 0) {
+    snprintf(why, nwhy, "cannot start the C compiler: %s", strerror(errno));
+    return false;
+  }
   if (pid == 0) {
     FILE *e = freopen(err_path, "w", stderr);
     (void)e;
@@ -103,14 +121,24 @@ static bool run_cc(const char *c_path, const char *so_path, const char *err_path
   size_t len = 0;
   char *msg = read_file(err_path, &len);
   char first[200] = "";
-  if (msg) { sscanf(msg, "%199[^\n]", first); free(msg); }
+  if (msg) {
+    sscanf(msg, "%199[^\n]", first);
+    free(msg);
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
     snprintf(why, nwhy, "no C compiler: %s (set $CC)", first[0] ? first : compiler());
-  else snprintf(why, nwhy, "the C compiler (%s) failed on the generated code: %s", compiler(), first);
+  else
+    snprintf(why, nwhy, "the C compiler (%s) failed on the generated code: %s", compiler(), first);
   return false;
 }
 
-typedef struct Compiled { void *dl; BlockFn *block; size_t tstate; bool barriers, ordered, cached; double seconds; } Compiled;
+typedef struct Compiled {
+  void *dl;
+  BlockFn *block;
+  size_t tstate;
+  bool barriers, ordered, cached;
+  double seconds;
+} Compiled;
 
 /* translate, compile (or find in the cache) and load kernel k; false with why */
 static bool compile_kernel(Program *p, Obj *k, Compiled *c, char *why, size_t nwhy) {
@@ -120,10 +148,14 @@ static bool compile_kernel(Program *p, Obj *k, Compiled *c, char *why, size_t nw
   ProgramScope scope = program_enter(p);
   native_emit(p, k, &code);
   program_leave(scope);
-  if (!code.src) { snprintf(why, nwhy, "not translated: %s", code.why); return false; }
+  if (!code.src) {
+    snprintf(why, nwhy, "not translated: %s", code.why);
+    return false;
+  }
   uint64_t h = fnv1a64(code.src, strlen(code.src));
   h = fnv1a64_add(h, compiler(), strlen(compiler()));
-  for (size_t i = 0; i < sizeof cc_flags / sizeof *cc_flags; i++) h = fnv1a64_add(h, cc_flags[i], strlen(cc_flags[i]));
+  for (size_t i = 0; i < sizeof cc_flags / sizeof *cc_flags; i++)
+    h = fnv1a64_add(h, cc_flags[i], strlen(cc_flags[i]));
   if (fma_flag()) h = fnv1a64_add(h, fma_flag(), strlen(fma_flag()));
   const char *dir = cache_dir();
   const char *so = fmt("%s/k%016llx.so", dir, (unsigned long long)h);
@@ -138,19 +170,39 @@ static bool compile_kernel(Program *p, Obj *k, Compiled *c, char *why, size_t nw
     if (f && fclose(f) != 0) ok = false;
     free(code.src);
     code.src = NULL;
-    if (!ok) { snprintf(why, nwhy, "cannot write %s: %s", tc, strerror(errno)); unlink(tc); return false; }
+    if (!ok) {
+      snprintf(why, nwhy, "cannot write %s: %s", tc, strerror(errno));
+      unlink(tc);
+      return false;
+    }
     ok = run_cc(tc, ts, te, why, nwhy);
     unlink(te);
-    if (!ok) { unlink(ts); return false; }   /* the .c stays, for the report */
-    if (rename(ts, so) != 0) { snprintf(why, nwhy, "cannot place %s: %s", so, strerror(errno)); unlink(ts); unlink(tc); return false; }
+    if (!ok) {
+      unlink(ts);
+      return false;
+    } /* the .c stays, for the report */
+    if (rename(ts, so) != 0) {
+      snprintf(why, nwhy, "cannot place %s: %s", so, strerror(errno));
+      unlink(ts);
+      unlink(tc);
+      return false;
+    }
     rename(tc, fmt("%s/k%016llx.c", dir, (unsigned long long)h));
   }
   free(code.src);
   c->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (!c->dl) { snprintf(why, nwhy, "cannot load %s: %s", so, dlerror()); return false; }
+  if (!c->dl) {
+    snprintf(why, nwhy, "cannot load %s: %s", so, dlerror());
+    return false;
+  }
   c->block = (BlockFn *)dlsym(c->dl, "carve_block");
   const unsigned *ts = dlsym(c->dl, "carve_tstate_size");
-  if (!c->block || !ts) { snprintf(why, nwhy, "%s is not a carve kernel", so); dlclose(c->dl); c->dl = NULL; return false; }
+  if (!c->block || !ts) {
+    snprintf(why, nwhy, "%s is not a carve kernel", so);
+    dlclose(c->dl);
+    c->dl = NULL;
+    return false;
+  }
   c->tstate = *ts;
   c->barriers = code.barriers;
   c->ordered = code.ordered;
@@ -178,7 +230,12 @@ static void *worker(void *arg) {
   Job *j = arg;
   unsigned char *sh = aligned_alloc(64, (j->shared_size + 64) & ~(size_t)63);
   void *ts = j->tstate ? calloc((size_t)j->nthreads, j->tstate) : NULL;
-  if (!sh || (j->tstate && !ts)) { atomic_fetch_or(&j->fault, 8); free(sh); free(ts); return NULL; }
+  if (!sh || (j->tstate && !ts)) {
+    atomic_fetch_or(&j->fault, 8);
+    free(sh);
+    free(ts);
+    return NULL;
+  }
   const int64_t *g = j->ctx->grid;
   for (;;) {
     int64_t b = atomic_fetch_add(&j->next, 1);
@@ -203,9 +260,13 @@ static bool native_args(const Launch *L, uint64_t *words, char *why, size_t nwhy
   int i = 0;
   for (Obj *p = L->kernel->params; p; p = p->next, i++) {
     uint64_t v = L->args[i].u;
-    if (p->ty->kind != TY_PTR || v == 0) { words[i] = v; continue; }
+    if (p->ty->kind != TY_PTR || v == 0) {
+      words[i] = v;
+      continue;
+    }
     uint64_t b = (v >> 40) & 0xfffff, off = v & ((1ull << 40) - 1);
-    if (ADDR_SPACE(v) != SPACE_GLOBAL || b == 0 || b >= (uint64_t)L->nbufs || off > L->bufs[b].bytes) {
+    if (ADDR_SPACE(v) != SPACE_GLOBAL || b == 0 || b >= (uint64_t)L->nbufs ||
+        off > L->bufs[b].bytes) {
       snprintf(why, nwhy, "the pointer argument '%s' is not into a buffer of the launch", p->name);
       return false;
     }
@@ -221,13 +282,23 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
   for (Obj *p = L->kernel->params; p; p = p->next) nparams++;
   uint64_t *words = xmalloc(sizeof(uint64_t) * (size_t)(nparams + 1));
   char why[200];
-  if (!native_args(L, words, why, sizeof why)) { free(words); return 8; }
-  CarveNativeCtx ctx = {.args = words, .globals = L->nbufs > 0 ? L->bufs[0].data : NULL, .constant = L->constant};
-  for (int d = 0; d < 3; d++) { ctx.grid[d] = L->grid[d]; ctx.block[d] = L->block[d]; }
+  if (!native_args(L, words, why, sizeof why)) {
+    free(words);
+    return 8;
+  }
+  CarveNativeCtx ctx = {
+    .args = words, .globals = L->nbufs > 0 ? L->bufs[0].data : NULL, .constant = L->constant};
+  for (int d = 0; d < 3; d++) {
+    ctx.grid[d] = L->grid[d];
+    ctx.block[d] = L->block[d];
+  }
   ctx.dyn_base = ((uint64_t)L->prog->shared_size + 15) & ~(uint64_t)15;
   unsigned char **bases = xmalloc(sizeof *bases * (size_t)(L->nbufs + 1));
   uint64_t *sizes = xmalloc(sizeof *sizes * (size_t)(L->nbufs + 1));
-  for (int b = 0; b < L->nbufs; b++) { bases[b] = L->bufs[b].data; sizes[b] = L->bufs[b].bytes; }
+  for (int b = 0; b < L->nbufs; b++) {
+    bases[b] = L->bufs[b].data;
+    sizes[b] = L->bufs[b].bytes;
+  }
   ctx.bufbase = bases;
   ctx.bufbytes = sizes;
   ctx.nbufs = L->nbufs;
@@ -236,14 +307,17 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
   ctx.h2d = half_to_double;
   ctx.hfd = half_from_double;
   ctx.hop = half_op;
-  Job j = {.ctx = &ctx, .block = c->block, .total = L->grid[0] * L->grid[1] * L->grid[2], .tstate = c->tstate,
+  Job j = {.ctx = &ctx,
+           .block = c->block,
+           .total = L->grid[0] * L->grid[1] * L->grid[2],
+           .tstate = c->tstate,
            .nthreads = (int)(L->block[0] * L->block[1] * L->block[2])};
   atomic_init(&j.next, 0);
   atomic_init(&j.fault, 0);
   j.shared_size = (size_t)ctx.dyn_base + (size_t)(L->dyn_shared > 0 ? L->dyn_shared : 0);
   const char *env = getenv("CARVE_NATIVE_THREADS");
   int n = threads > 0 ? threads : env && atoi(env) > 0 ? atoi(env) : cores();
-  if (c->ordered) n = 1;   /* atomics in the interpreter's order: blocks in order, one worker */
+  if (c->ordered) n = 1; /* atomics in the interpreter's order: blocks in order, one worker */
   if ((int64_t)n > j.total) n = (int)j.total;
   if (n < 1) n = 1;
   double t0 = now();
@@ -266,25 +340,37 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
  * last 16-byte granule) or a crash stops the child, not carve, and the buffers are only copied
  * back when it ended well. *sig: the signal that stopped it (0: none). */
 enum { GUARD = 1 << 30 };
-typedef struct Isolated { int fault, used; double seconds; } Isolated;
-static int run_isolated(Launch *L, const Compiled *c, int threads, double limit, double *seconds, int *used, int *sig) {
+typedef struct Isolated {
+  int fault, used;
+  double seconds;
+} Isolated;
+static int run_isolated(Launch *L, const Compiled *c, int threads, double limit, double *seconds,
+                        int *used, int *sig) {
   const size_t page = (size_t)sysconf(_SC_PAGESIZE);
   int n = L->nbufs;
-  unsigned char **maps = xmalloc(sizeof *maps * (size_t)(n + 1)), **orig = xmalloc(sizeof *orig * (size_t)(n + 1));
+  unsigned char **maps = xmalloc(sizeof *maps * (size_t)(n + 1)),
+                **orig = xmalloc(sizeof *orig * (size_t)(n + 1));
   size_t *lens = xmalloc(sizeof *lens * (size_t)(n + 1));
   int f = 0;
   *sig = 0;
-  Isolated *res = mmap(NULL, sizeof(Isolated), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  Isolated *res =
+    mmap(NULL, sizeof(Isolated), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   bool ok = res != MAP_FAILED;
   for (int b = 0; b < n; b++) maps[b] = NULL;
   for (int b = 0; b < n && ok; b++) {
-    if (!kernel_buffer(&L->bufs[b])) continue;   /* not the kernel's: the child's own copy, never copied back */
+    if (!kernel_buffer(&L->bufs[b]))
+      continue; /* not the kernel's: the child's own copy, never copied back */
     size_t bytes = L->bufs[b].bytes, body = (bytes + page - 1) / page * page;
     if (!body) body = page;
     lens[b] = body + 2 * (size_t)GUARD;
     maps[b] = mmap(NULL, lens[b], PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (maps[b] == MAP_FAILED) { maps[b] = NULL; ok = false; break; }
-    if (mmap(maps[b] + GUARD, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
+    if (maps[b] == MAP_FAILED) {
+      maps[b] = NULL;
+      ok = false;
+      break;
+    }
+    if (mmap(maps[b] + GUARD, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
+             -1, 0) == MAP_FAILED) {
       munmap(maps[b], lens[b]);
       maps[b] = NULL;
       ok = false;
@@ -313,8 +399,14 @@ static int run_isolated(Launch *L, const Compiled *c, int threads, double limit,
       for (;;) {
         pid_t r = waitpid(pid, &status, limit > 0 ? WNOHANG : 0);
         if (r == pid) break;
-        if (r < 0 && errno != EINTR) { ok = false; break; }
-        if (r == 0 && now() - t0 > limit) { kill(pid, SIGKILL); late = true; }
+        if (r < 0 && errno != EINTR) {
+          ok = false;
+          break;
+        }
+        if (r == 0 && now() - t0 > limit) {
+          kill(pid, SIGKILL);
+          late = true;
+        }
         if (r == 0) {
           struct timespec ts = {0, (long)(nap * 1e9)};
           nanosleep(&ts, NULL);
@@ -339,17 +431,25 @@ static int run_isolated(Launch *L, const Compiled *c, int threads, double limit,
   free(maps);
   free(orig);
   free(lens);
-  if (!ok) return run_compiled(L, c, threads, seconds, used);   /* no mappings or no fork: in process */
+  if (!ok)
+    return run_compiled(L, c, threads, seconds, used); /* no mappings or no fork: in process */
   return f;
 }
 
 static const char *fault_words(int f) {
-  return f & 8 ? "out of memory" : f & 2 ? "a divergent barrier" : f & 1 ? "an integer division by zero" : f & 16 ? "a shuffle of an undefined value"
-         : f & 32 ? "a local address converted to an integer (or an integer that is no address)" : "a failed assertion";
+  return f & 8    ? "out of memory"
+         : f & 2  ? "a divergent barrier"
+         : f & 1  ? "an integer division by zero"
+         : f & 16 ? "a shuffle of an undefined value"
+         : f & 32 ? "a local address converted to an integer (or an integer that is no address)"
+                  : "a failed assertion";
 }
 
 /* ---------------- engines and the check ---------------- */
-typedef struct Snapshot { unsigned char **data; int n; } Snapshot;
+typedef struct Snapshot {
+  unsigned char **data;
+  int n;
+} Snapshot;
 static void snap_take(Snapshot *s, const Launch *L) {
   s->n = L->nbufs;
   s->data = xmalloc(sizeof *s->data * (size_t)(L->nbufs + 1));
@@ -361,7 +461,8 @@ static void snap_take(Snapshot *s, const Launch *L) {
   }
 }
 static void snap_restore(const Snapshot *s, Launch *L) {
-  for (int i = 0; i < s->n; i++) if (s->data[i] && L->bufs[i].bytes) memcpy(L->bufs[i].data, s->data[i], L->bufs[i].bytes);
+  for (int i = 0; i < s->n; i++)
+    if (s->data[i] && L->bufs[i].bytes) memcpy(L->bufs[i].data, s->data[i], L->bufs[i].bytes);
 }
 static void snap_free(Snapshot *s) {
   for (int i = 0; i < s->n; i++) free(s->data[i]);
@@ -379,45 +480,65 @@ int native_run_only(Launch *L, int threads, NativeReport *rep) {
   rep->compile_seconds = c.seconds;
   int f = run_compiled(L, &c, threads, &rep->native_seconds, &rep->threads);
   dlclose(c.dl);
-  if (f) { snprintf(rep->why, sizeof rep->why, "the native run found %s", fault_words(f)); return f & 8 ? 2 : 1; }
+  if (f) {
+    snprintf(rep->why, sizeof rep->why, "the native run found %s", fault_words(f));
+    return f & 8 ? 2 : 1;
+  }
   return 0;
 }
 
 /* the first byte where the native results differ from the interpreter's (only bytes the
  * interpreter's blocks wrote, when sampled); -1 when they agree */
-static int64_t first_difference(const Launch *L, const Snapshot *interp, const Written *w, int *buf) {
+static int64_t first_difference(const Launch *L, const Snapshot *interp, const Written *w,
+                                int *buf) {
   for (int b = 0; b < L->nbufs; b++) {
-    if ((w && w->atomic[b]) || !interp->data[b]) continue;   /* updated by atomics of every block: a sample cannot check it */
+    if ((w && w->atomic[b]) || !interp->data[b])
+      continue; /* updated by atomics of every block: a sample cannot check it */
     const unsigned char *a = L->bufs[b].data, *x = interp->data[b];
     for (size_t i = 0; i < L->bufs[b].bytes; i++)
-      if ((!w || w->bytes[b][i]) && a[i] != x[i]) { *buf = b; return (int64_t)i; }
+      if ((!w || w->bytes[b][i]) && a[i] != x[i]) {
+        *buf = b;
+        return (int64_t)i;
+      }
   }
   return -1;
 }
 
-static bool want_no_block(void *ctx, int64_t b) { (void)ctx; (void)b; return false; }
+static bool want_no_block(void *ctx, int64_t b) {
+  (void)ctx;
+  (void)b;
+  return false;
+}
 
-static int interp_fallback(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st, NativeReport *rep) {
+static int interp_fallback(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st,
+                           NativeReport *rep) {
   rep->engine = "interpreter";
-  if (!o->quiet && rep->why[0]) fprintf(stderr, "carve: note: the interpreter runs '%s': %s\n", L->kernel->name, rep->why);
+  if (!o->quiet && rep->why[0])
+    fprintf(stderr, "carve: note: the interpreter runs '%s': %s\n", L->kernel->name, rep->why);
   return interp_run(L, ro, st);
 }
 
-int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st, NativeReport *rep) {
+int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st,
+                      NativeReport *rep) {
   static const RunOptions none;
   if (!ro) ro = &none;
   memset(rep, 0, sizeof *rep);
   memset(st, 0, sizeof *st);
-  rep->engine = "interpreter";   /* until the native run succeeds */
-  double threads_total = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * (double)(L->block[0] * L->block[1] * L->block[2]);
-  bool native = o->engine == ENGINE_NATIVE || (o->engine == ENGINE_AUTO && threads_total >= NATIVE_THRESHOLD);
+  rep->engine = "interpreter"; /* until the native run succeeds */
+  double threads_total = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] *
+                         (double)(L->block[0] * L->block[1] * L->block[2]);
+  bool native =
+    o->engine == ENGINE_NATIVE || (o->engine == ENGINE_AUTO && threads_total >= NATIVE_THRESHOLD);
   if (!native || L->host_code || ro->hooks) {
-    if (o->engine == ENGINE_NATIVE) snprintf(rep->why, sizeof rep->why, "%s", L->host_code ? "host code runs in the interpreter" : "hooks need the interpreter");
+    if (o->engine == ENGINE_NATIVE)
+      snprintf(rep->why, sizeof rep->why, "%s",
+               L->host_code ? "host code runs in the interpreter" : "hooks need the interpreter");
     return interp_fallback(L, ro, o, st, rep);
   }
   if (launch_check_dims(L)) return 2;
   Compiled c;
-  if (!compile_kernel(L->prog, L->kernel, &c, rep->why, sizeof rep->why)) return interp_fallback(L, ro, o, st, rep);
+  if (!compile_kernel(L->prog, L->kernel, &c, rep->why, sizeof rep->why))
+    return interp_fallback(L, ro, o, st, rep);
   rep->cached = c.cached;
   rep->compile_seconds = c.seconds;
   Snapshot orig = {0}, chk = {0};
@@ -448,7 +569,7 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
       blocks = xmalloc(sizeof(int64_t) * (size_t)want);
       w.blocks = blocks;
       w.nblocks = launch_sample_blocks(total, want, blocks);
-      if (w.nblocks >= total) w.blocks = NULL;   /* every block: a full check */
+      if (w.nblocks >= total) w.blocks = NULL; /* every block: a full check */
     }
     Hooks h = written_hooks(&w);
     RunOptions cro = *ro;
@@ -458,7 +579,7 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
     rep->check_seconds = now() - t0;
     rep->blocks_checked = (int64_t)st->blocks_run;
     free(C.bufs);
-    if (rc) {   /* a fault or an error: the interpreter has said it; nothing ran natively */
+    if (rc) { /* a fault or an error: the interpreter has said it; nothing ran natively */
       rep->engine = "interpreter";
       snprintf(rep->why, sizeof rep->why, "the check found a fault");
       goto done;
@@ -470,23 +591,31 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   /* a native run longer than the interpreter would take for the whole launch (from the check's
    * time per block), with a margin, is a loop that does not end: the interpreter's step limit
    * then applies */
-  double limit = rep->blocks_checked > 0 ? 10.0 + 4.0 * rep->check_seconds * (double)total / (double)rep->blocks_checked : 0;
+  double limit = rep->blocks_checked > 0
+                   ? 10.0 + 4.0 * rep->check_seconds * (double)total / (double)rep->blocks_checked
+                   : 0;
   int f = run_isolated(L, &c, o->threads, limit, &rep->native_seconds, &used, &sig);
   rep->threads = used;
   if (sig == -2) {
-    snprintf(rep->why, sizeof rep->why, "the native run took longer than the interpreter would (%.0f s): stopped; the interpreter runs it", limit);
+    snprintf(
+      rep->why, sizeof rep->why,
+      "the native run took longer than the interpreter would (%.0f s): stopped; the interpreter runs it",
+      limit);
     rc = interp_fallback(L, ro, o, st, rep);
     goto done;
   }
   if (sig) {
-    snprintf(rep->why, sizeof rep->why, "the native run stopped with %s (an access out of bounds in a block the check did not run?); the interpreter says where",
-             sig > 0 ? strsignal(sig) : "an error");
+    snprintf(
+      rep->why, sizeof rep->why,
+      "the native run stopped with %s (an access out of bounds in a block the check did not run?); the interpreter says where",
+      sig > 0 ? strsignal(sig) : "an error");
     rc = interp_fallback(L, ro, o, st, rep);
     goto done;
   }
   if (f) {
     snap_restore(&orig, L);
-    snprintf(rep->why, sizeof rep->why, "the native run found %s; the interpreter says where", fault_words(f));
+    snprintf(rep->why, sizeof rep->why, "the native run found %s; the interpreter says where",
+             fault_words(f));
     rc = interp_fallback(L, ro, o, st, rep);
     goto done;
   }
@@ -496,8 +625,10 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
     if (at >= 0) {
       Buffer *B = &L->bufs[b];
       int es = B->elem_ty && B->elem_ty->size > 0 ? B->elem_ty->size : 1;
-      fprintf(stderr, "carve: warning: the native engine and the interpreter differ in '%s' at element %lld (a carve bug); the interpreter's results are used\n",
-              B->name, (long long)(at / es));
+      fprintf(
+        stderr,
+        "carve: warning: the native engine and the interpreter differ in '%s' at element %lld (a carve bug); the interpreter's results are used\n",
+        B->name, (long long)(at / es));
       snap_restore(&orig, L);
       snprintf(rep->why, sizeof rep->why, "the native results differed from the interpreter's");
       rc = interp_fallback(L, ro, o, st, rep);
@@ -509,11 +640,15 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   st->blocks_run = (uint64_t)total;
   st->lane_ops = check_ops;
   if (!o->quiet)
-    fprintf(stderr, "carve: native engine: %s<<<...>>> %lld blocks on %d thread%s in %.3f s (compiled in %.2f s%s); %s\n", L->kernel->name,
-            (long long)total, used, used == 1 ? "" : "s", rep->native_seconds, rep->compile_seconds, rep->cached ? ", cached" : "",
-            o->check == CHECK_NONE ? "not checked"
-            : fmt("the interpreter checked %lld block%s (%.2f s), bit-identical", (long long)rep->blocks_checked, rep->blocks_checked == 1 ? "" : "s",
-                  rep->check_seconds));
+    fprintf(
+      stderr,
+      "carve: native engine: %s<<<...>>> %lld blocks on %d thread%s in %.3f s (compiled in %.2f s%s); %s\n",
+      L->kernel->name, (long long)total, used, used == 1 ? "" : "s", rep->native_seconds,
+      rep->compile_seconds, rep->cached ? ", cached" : "",
+      o->check == CHECK_NONE ? "not checked"
+                             : fmt("the interpreter checked %lld block%s (%.2f s), bit-identical",
+                                   (long long)rep->blocks_checked,
+                                   rep->blocks_checked == 1 ? "" : "s", rep->check_seconds));
 done:
   if (w.bytes) written_free(&w);
   free(blocks);

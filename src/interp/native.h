@@ -19,29 +19,29 @@ typedef enum { CHECK_SAMPLE, CHECK_ALL, CHECK_NONE } CheckKind;
 
 /* the translation of one kernel (native_emit.c) */
 typedef struct NativeCode {
-  char *src;             /* the C source (malloc'ed), NULL when the kernel cannot be translated */
-  char why[320];         /* why not: the construct and its line */
-  bool barriers;         /* split at barriers: per-thread records of tstate_size bytes */
-  bool ordered;          /* atomics whose order shows in the result: blocks in order, one core */
+  char *src;     /* the C source (malloc'ed), NULL when the kernel cannot be translated */
+  char why[320]; /* why not: the construct and its line */
+  bool barriers; /* split at barriers: per-thread records of tstate_size bytes */
+  bool ordered;  /* atomics whose order shows in the result: blocks in order, one core */
 } NativeCode;
 /* translate kernel k of p (p's layout must be final: program_finish) */
 void native_emit(Program *p, Obj *k, NativeCode *out);
 
 typedef struct NativeOptions {
-  EngineKind engine;     /* auto: native for launches of at least native_threshold lane-threads */
-  CheckKind check;       /* sample: the interpreter runs sampled blocks and they are compared */
-  int check_blocks;      /* blocks the sample check runs (0: 4) */
-  int threads;           /* worker threads (0: the machine's cores) */
-  bool quiet;            /* no note on stderr saying which engine ran */
+  EngineKind engine; /* auto: native for launches of at least native_threshold lane-threads */
+  CheckKind check;   /* sample: the interpreter runs sampled blocks and they are compared */
+  int check_blocks;  /* blocks the sample check runs (0: 4) */
+  int threads;       /* worker threads (0: the machine's cores) */
+  bool quiet;        /* no note on stderr saying which engine ran */
 } NativeOptions;
 
 typedef struct NativeReport {
-  const char *engine;    /* "native" or "interpreter" */
-  char why[400];         /* why the interpreter ran (fallback), or "" */
-  bool cached;           /* the compiled kernel came from the cache */
+  const char *engine; /* "native" or "interpreter" */
+  char why[400];      /* why the interpreter ran (fallback), or "" */
+  bool cached;        /* the compiled kernel came from the cache */
   double compile_seconds, native_seconds, check_seconds;
-  int64_t blocks_checked;/* blocks the interpreter ran as the check */
-  int threads;           /* worker threads the native run used */
+  int64_t blocks_checked; /* blocks the interpreter ran as the check */
+  int threads;            /* worker threads the native run used */
 } NativeReport;
 
 /* Launches of at least this many threads use the native engine under ENGINE_AUTO. */
@@ -52,7 +52,8 @@ typedef struct NativeReport {
  * (stats->lane_ops is counted only where the interpreter ran: the check's blocks under native);
  * a fault found by the check is reported as the interpreter reports it. The buffers of L hold
  * the launch's results afterwards, whichever engine ran. */
-int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st, NativeReport *rep);
+int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st,
+                      NativeReport *rep);
 
 /* Only the native engine: 0 ran, 1 a fault the native code detects (division by zero,
  * divergent barrier: L's buffers are then undefined), 2 cannot translate or compile (why). No

@@ -21,26 +21,36 @@ typedef struct Emit {
   Program *p;
   Obj *k;
   Buf types, protos, fns, *o;
-  Obj **vars; int nvars, capvars;          /* variable names: v<index>_<name> */
-  bool *promoted;                          /* per vars[i]: a field of the per-thread record */
-  const void **structs; int nstructs, capstructs;   /* struct types by member list: struct S<i> */
-  Obj **funcs; int nfuncs, capfuncs;       /* device functions emitted: f<i> */
+  Obj **vars;
+  int nvars, capvars; /* variable names: v<index>_<name> */
+  bool *promoted;     /* per vars[i]: a field of the per-thread record */
+  const void **structs;
+  int nstructs, capstructs; /* struct types by member list: struct S<i> */
+  Obj **funcs;
+  int nfuncs, capfuncs; /* device functions emitted: f<i> */
   bool math_used[MATH_COUNT];
-  bool barrier_mode, in_kernel;            /* emitting the kernel's own body (locals may be promoted) */
-  bool in_region;                          /* barrier mode: inside a thread loop */
-  int region;                              /* the current thread loop's label number */
-  int brk_depth, cont_depth;               /* loops/switches open inside the current region or function */
+  bool barrier_mode, in_kernel; /* emitting the kernel's own body (locals may be promoted) */
+  bool in_region;               /* barrier mode: inside a thread loop */
+  int region;                   /* the current thread loop's label number */
+  int brk_depth, cont_depth;    /* loops/switches open inside the current region or function */
   int tmp;
-  bool ordered;                            /* atomics in serial order (one worker, blocks in order) */
-  int grp, ngrp;                           /* barrier mode: the current group of threads (0 the block, else a warp loop) */
-  Buf tsx;                                 /* extra fields of the per-thread record (warp operands, inlined results) */
-  Node **pref; int *prefslot; int npref, cappref;   /* nodes computed before their statement */
-  Obj *inl[8]; Node *inl_last[8]; int inl_ret[8]; int ninl;   /* synchronizing functions being inlined */
-  Buf **tmp_bufs; int ntmp_bufs, captmp_bufs;   /* scratch buffers, freed at the end (also after an unwind) */
-  Node *at;                                /* the node being translated, for messages */
-  Token *at_tok;                           /* or the declaration */
+  bool ordered;  /* atomics in serial order (one worker, blocks in order) */
+  int grp, ngrp; /* barrier mode: the current group of threads (0 the block, else a warp loop) */
+  Buf tsx;       /* extra fields of the per-thread record (warp operands, inlined results) */
+  Node **pref;
+  int *prefslot;
+  int npref, cappref; /* nodes computed before their statement */
+  Obj *inl[8];
+  Node *inl_last[8];
+  int inl_ret[8];
+  int ninl; /* synchronizing functions being inlined */
+  Buf **tmp_bufs;
+  int ntmp_bufs, captmp_bufs; /* scratch buffers, freed at the end (also after an unwind) */
+  Node *at;                   /* the node being translated, for messages */
+  Token *at_tok;              /* or the declaration */
   jmp_buf fail;
-  char *why; size_t nwhy;
+  char *why;
+  size_t nwhy;
 } Emit;
 
 /* a scratch buffer that lives until native_emit returns, whichever way it leaves */
@@ -64,7 +74,8 @@ static _Noreturn void unsupported(Emit *e, Node *at, const char *what) {
 
 /* ---------------- names and types ---------------- */
 static int var_index(Emit *e, Obj *v) {
-  for (int i = 0; i < e->nvars; i++) if (e->vars[i] == v) return i;
+  for (int i = 0; i < e->nvars; i++)
+    if (e->vars[i] == v) return i;
   if (e->nvars == e->capvars) {
     e->capvars = e->capvars ? e->capvars * 2 : 64;
     e->vars = realloc(e->vars, sizeof *e->vars * (size_t)e->capvars);
@@ -86,7 +97,7 @@ static const char *clean(const char *s) {
 }
 
 static void promote(Emit *e, Obj *v) {
-  int i = var_index(e, v);   /* first: it may move the arrays */
+  int i = var_index(e, v); /* first: it may move the arrays */
   e->promoted[i] = true;
 }
 
@@ -100,7 +111,8 @@ static const char *decl(Emit *e, Type *t, const char *inner);
 /* struct S<i> for a struct type (copies of one type share its member list), defined on first use */
 static const char *struct_name(Emit *e, Type *t) {
   const void *key = t->members ? (const void *)t->members : (const void *)t;
-  for (int i = 0; i < e->nstructs; i++) if (e->structs[i] == key) return fmt("struct S%d", i);
+  for (int i = 0; i < e->nstructs; i++)
+    if (e->structs[i] == key) return fmt("struct S%d", i);
   if (t->size <= 0) unsupported(e, NULL, "an incomplete struct type");
   if (e->nstructs == e->capstructs) {
     e->capstructs = e->capstructs ? e->capstructs * 2 : 16;
@@ -111,24 +123,28 @@ static const char *struct_name(Emit *e, Type *t) {
   e->structs[id] = key;
   Buf *def = tmpbuf(e);
   buf_printf(def, "struct S%d {", id);
-  for (Member *m = t->members; m; m = m->next) buf_printf(def, " %s;", decl(e, m->ty, fmt("m_%s", clean(tok_text(m->name)))));
+  for (Member *m = t->members; m; m = m->next)
+    buf_printf(def, " %s;", decl(e, m->ty, fmt("m_%s", clean(tok_text(m->name)))));
   buf_printf(def, " } __attribute__((aligned(%d)));\n", t->align > 0 ? t->align : 1);
   buf_printf(def, "_Static_assert(sizeof(struct S%d) == %d, \"layout\");\n", id, t->size);
   for (Member *m = t->members; m; m = m->next)
-    buf_printf(def, "_Static_assert(__builtin_offsetof(struct S%d, m_%s) == %d, \"layout\");\n", id, clean(tok_text(m->name)), m->offset);
+    buf_printf(def, "_Static_assert(__builtin_offsetof(struct S%d, m_%s) == %d, \"layout\");\n", id,
+               clean(tok_text(m->name)), m->offset);
   buf_puts(&e->types, def->s ? def->s : "");
   return fmt("struct S%d", id);
 }
 
 static const char *base_name(Emit *e, Type *t) {
-  if (t->cg_group) return "int";   /* a cooperative group is its kind: 0 the block, N a tile of N */
+  if (t->cg_group) return "int"; /* a cooperative group is its kind: 0 the block, N a tile of N */
   switch (t->kind) {
   case TY_VOID: return "void";
   case TY_BOOL: return "_Bool";
   case TY_CHAR: return t->is_unsigned ? "unsigned char" : "signed char";
   case TY_SHORT: return t->is_unsigned ? "unsigned short" : "short";
   case TY_INT: return t->is_unsigned ? "unsigned int" : "int";
-  case TY_ENUM: return t->size == 8 ? (t->is_unsigned ? "unsigned long" : "long") : (t->is_unsigned ? "unsigned int" : "int");
+  case TY_ENUM:
+    return t->size == 8 ? (t->is_unsigned ? "unsigned long" : "long")
+                        : (t->is_unsigned ? "unsigned int" : "int");
   case TY_LONG: return t->is_unsigned ? "unsigned long" : "long";
   case TY_LLONG: return t->is_unsigned ? "unsigned long long" : "long long";
   case TY_FLOAT: return "float";
@@ -147,8 +163,7 @@ static const char *decl(Emit *e, Type *t, const char *inner) {
   case TY_ARRAY:
     if (t->array_len < 0) return decl(e, t->base, fmt("%s[]", inner));
     return decl(e, t->base, fmt("%s[%d]", inner, t->array_len));
-  default:
-    return *inner ? fmt("%s %s", base_name(e, t), inner) : base_name(e, t);
+  default: return *inner ? fmt("%s %s", base_name(e, t), inner) : base_name(e, t);
   }
 }
 static const char *ctype(Emit *e, Type *t) { return decl(e, t, ""); }
@@ -182,7 +197,8 @@ static const char *conv(Emit *e, Node *at, const char *x, Type *from, Type *to) 
     if (to->kind == TY_BOOL) return fmt("((_Bool)(%s))", x);
     return fmt("((%s)cptr2int(_e, (const void *)(%s)))", ctype(e, to), x);
   }
-  if (is_flonum(from) && is_integer(to) && to->kind != TY_BOOL) return fmt("cf2i_%s((double)(%s))", suffix(e, at, to), x);
+  if (is_flonum(from) && is_integer(to) && to->kind != TY_BOOL)
+    return fmt("cf2i_%s((double)(%s))", suffix(e, at, to), x);
   return fmt("((%s)(%s))", ctype(e, to), x);
 }
 
@@ -190,12 +206,16 @@ static const char *num(Emit *e, Node *n) {
   Type *t = n->ty;
   if (is_flonum(t)) {
     double d = t->kind == TY_FLOAT ? (double)(float)n->fval : n->fval;
-    const char *c = d != d ? "__builtin_nan(\"\")" : isinf(d) ? (d > 0 ? "__builtin_inf()" : "(-__builtin_inf())") : fmt("%a", d);
+    const char *c = d != d     ? "__builtin_nan(\"\")"
+                    : isinf(d) ? (d > 0 ? "__builtin_inf()" : "(-__builtin_inf())")
+                               : fmt("%a", d);
     return fmt("((%s)%s)", t->kind == TY_FLOAT ? "float" : "double", c);
   }
   int64_t v = n->ival;
-  switch (t->size) {   /* interp_impl.h's norm_int */
-  case 1: v = t->kind == TY_BOOL ? v != 0 : t->is_unsigned ? (int64_t)(uint8_t)v : (int64_t)(int8_t)v; break;
+  switch (t->size) { /* interp_impl.h's norm_int */
+  case 1:
+    v = t->kind == TY_BOOL ? v != 0 : t->is_unsigned ? (int64_t)(uint8_t)v : (int64_t)(int8_t)v;
+    break;
   case 2: v = t->is_unsigned ? (int64_t)(uint16_t)v : (int64_t)(int16_t)v; break;
   case 4: v = t->is_unsigned ? (int64_t)(uint32_t)v : (int64_t)(int32_t)v; break;
   default: break;
@@ -208,16 +228,22 @@ static const char *num(Emit *e, Node *n) {
 static const char *var_ref(Emit *e, Node *n) {
   Obj *v = n->var;
   switch (v->sc) {
-  case SC_LOCAL: case SC_PARAM: {
+  case SC_LOCAL:
+  case SC_PARAM: {
     int i = var_index(e, v);
     return e->promoted[i] ? fmt("(_S->%s)", var_cname(e, v)) : var_cname(e, v);
   }
   /* the kernel's own code reads the block's constants from locals (a store through a pointer
    * cannot change them, so the compiler keeps them in registers); device functions from _e */
-  case SC_SHARED: return fmt("(*(%s)(%s + %d))", decl(e, v->ty, "(*)"), e->in_kernel ? "_sh" : "_e->sh", v->offset);
-  case SC_EXTERN_SHARED: return fmt("(*(%s)(%s + _e->dyn_base))", decl(e, v->ty, "(*)"), e->in_kernel ? "_sh" : "_e->sh");
+  case SC_SHARED:
+    return fmt("(*(%s)(%s + %d))", decl(e, v->ty, "(*)"), e->in_kernel ? "_sh" : "_e->sh",
+               v->offset);
+  case SC_EXTERN_SHARED:
+    return fmt("(*(%s)(%s + _e->dyn_base))", decl(e, v->ty, "(*)"),
+               e->in_kernel ? "_sh" : "_e->sh");
   case SC_CONSTANT: return fmt("(*(%s)(_e->c->constant + %d))", decl(e, v->ty, "(*)"), v->offset);
-  case SC_DEVICE_GLOBAL: return fmt("(*(%s)(_e->c->globals + %d))", decl(e, v->ty, "(*)"), v->offset);
+  case SC_DEVICE_GLOBAL:
+    return fmt("(*(%s)(_e->c->globals + %d))", decl(e, v->ty, "(*)"), v->offset);
   default: unsupported(e, n, fmt("the variable '%s' of this storage class", v->name));
   }
 }
@@ -236,12 +262,15 @@ static const char *fused(Emit *e, Node *n) {
 
 /* a op b in type t (operands already of type t) */
 static const char *binop(Emit *e, Node *at, NodeKind k, const char *a, const char *b, Type *t) {
-  static const char *ops[] = {[ND_ADD] = "+", [ND_SUB] = "-", [ND_MUL] = "*", [ND_DIV] = "/", [ND_BITAND] = "&", [ND_BITOR] = "|",
-                              [ND_BITXOR] = "^", [ND_EQ] = "==", [ND_NE] = "!=", [ND_LT] = "<", [ND_LE] = "<=", [ND_GT] = ">", [ND_GE] = ">="};
+  static const char *ops[] = {
+    [ND_ADD] = "+",   [ND_SUB] = "-",    [ND_MUL] = "*", [ND_DIV] = "/", [ND_BITAND] = "&",
+    [ND_BITOR] = "|", [ND_BITXOR] = "^", [ND_EQ] = "==", [ND_NE] = "!=", [ND_LT] = "<",
+    [ND_LE] = "<=",   [ND_GT] = ">",     [ND_GE] = ">="};
   bool cmp = k == ND_EQ || k == ND_NE || k == ND_LT || k == ND_LE || k == ND_GT || k == ND_GE;
   if (cmp) return fmt("((%s) %s (%s))", a, ops[k], b);
   if (is_flonum(t)) {
-    if (k != ND_ADD && k != ND_SUB && k != ND_MUL && k != ND_DIV) unsupported(e, at, "this operator on a floating-point value");
+    if (k != ND_ADD && k != ND_SUB && k != ND_MUL && k != ND_DIV)
+      unsupported(e, at, "this operator on a floating-point value");
     return fmt("((%s) %s (%s))", a, ops[k], b);
   }
   const char *s = suffix(e, at, t);
@@ -250,23 +279,30 @@ static const char *binop(Emit *e, Node *at, NodeKind k, const char *a, const cha
   case ND_MOD: return fmt("cmod_%s(%s, %s, &_e->fault)", s, a, b);
   case ND_SHL: return fmt("cshl_%s(%s, (uint64_t)(int64_t)(%s))", s, a, b);
   case ND_SHR: return fmt("cshr_%s(%s, (uint64_t)(int64_t)(%s))", s, a, b);
-  case ND_ADD: case ND_SUB: case ND_MUL: case ND_BITAND: case ND_BITOR: case ND_BITXOR:
-    return fmt("((%s)((%s) %s (%s)))", ctype(e, t), a, ops[k], b);
+  case ND_ADD:
+  case ND_SUB:
+  case ND_MUL:
+  case ND_BITAND:
+  case ND_BITOR:
+  case ND_BITXOR: return fmt("((%s)((%s) %s (%s)))", ctype(e, t), a, ops[k], b);
   default: unsupported(e, at, "this operator");
   }
 }
 
 static const char *atomic(Emit *e, Node *n) {
-  static const char *names[] = {[BI_ATOMIC_ADD] = "add", [BI_ATOMIC_SUB] = "sub", [BI_ATOMIC_EXCH] = "exch", [BI_ATOMIC_MIN] = "min",
-                                [BI_ATOMIC_MAX] = "max", [BI_ATOMIC_INC] = "inc", [BI_ATOMIC_DEC] = "dec", [BI_ATOMIC_CAS] = "cas",
-                                [BI_ATOMIC_AND] = "and", [BI_ATOMIC_OR] = "or", [BI_ATOMIC_XOR] = "xor"};
+  static const char *names[] = {
+    [BI_ATOMIC_ADD] = "add", [BI_ATOMIC_SUB] = "sub", [BI_ATOMIC_EXCH] = "exch",
+    [BI_ATOMIC_MIN] = "min", [BI_ATOMIC_MAX] = "max", [BI_ATOMIC_INC] = "inc",
+    [BI_ATOMIC_DEC] = "dec", [BI_ATOMIC_CAS] = "cas", [BI_ATOMIC_AND] = "and",
+    [BI_ATOMIC_OR] = "or",   [BI_ATOMIC_XOR] = "xor"};
   Type *t = n->ty;
   if (t->size != 4 && t->size != 8) unsupported(e, n, "an atomic on this type");
   const char *s = suffix(e, n, t);
   const char *p = ex(e, n->args), *a = ex(e, n->args->next);
   /* ordered: one worker, blocks and threads in the interpreter's order, plain read-modify-write */
   const char *mode = e->ordered ? "cas_" : "cap_";
-  if (n->builtin == BI_ATOMIC_CAS) return fmt("%scas_%s(%s, %s, %s)", mode, s, p, a, ex(e, n->args->next->next));
+  if (n->builtin == BI_ATOMIC_CAS)
+    return fmt("%scas_%s(%s, %s, %s)", mode, s, p, a, ex(e, n->args->next->next));
   return fmt("%s%s_%s(%s, %s)", mode, names[n->builtin], s, p, a);
 }
 
@@ -278,21 +314,32 @@ static const char *half(Emit *e, Node *n) {
   const char *c = n->args && n->args->next && n->args->next->next ? ex(e, n->args->next->next) : a;
   const char *T = ctype(e, n->ty);
   switch (n->ival) {
-  case HOP_F2H: case HOP_I2H: return fmt("((%s)_e->c->hfd((double)(%s)))", T, a);
+  case HOP_F2H:
+  case HOP_I2H: return fmt("((%s)_e->c->hfd((double)(%s)))", T, a);
   case HOP_F2H2: return fmt("((%s)((uint64_t)_e->c->hfd((double)(%s)) * 0x10001u))", T, a);
-  case HOP_FLOATS2H2: return fmt("((%s)((uint64_t)_e->c->hfd((double)(%s)) | (uint64_t)_e->c->hfd((double)(%s)) << 16))", T, a, b);
-  case HOP_H2F: case HOP_LOWF: return fmt("((float)_e->c->h2d((uint16_t)(%s)))", a);
+  case HOP_FLOATS2H2:
+    return fmt(
+      "((%s)((uint64_t)_e->c->hfd((double)(%s)) | (uint64_t)_e->c->hfd((double)(%s)) << 16))", T, a,
+      b);
+  case HOP_H2F:
+  case HOP_LOWF: return fmt("((float)_e->c->h2d((uint16_t)(%s)))", a);
   case HOP_HIGHF: return fmt("((float)_e->c->h2d((uint16_t)((uint64_t)(%s) >> 16)))", a);
   case HOP_H2I: {
     int i = e->tmp++;
-    return fmt("({ double _d%d = trunc(_e->c->h2d((uint16_t)(%s))); (%s)(isnan(_d%d) ? 0 : _d%d >= 2147483647.0 ? 2147483647 : _d%d <= -2147483648.0 ? "
-               "(-2147483647 - 1) : (int64_t)_d%d); })", i, a, T, i, i, i, i);
+    return fmt(
+      "({ double _d%d = trunc(_e->c->h2d((uint16_t)(%s))); (%s)(isnan(_d%d) ? 0 : _d%d >= 2147483647.0 ? 2147483647 : _d%d <= -2147483648.0 ? "
+      "(-2147483647 - 1) : (int64_t)_d%d); })",
+      i, a, T, i, i, i, i);
   }
   case HOP_H22F2: {
     int i = e->tmp++;
-    return fmt("({ uint64_t _h%d = (uint64_t)(%s); (%s){(float)_e->c->h2d((uint16_t)_h%d), (float)_e->c->h2d((uint16_t)(_h%d >> 16))}; })", i, a, T, i, i);
+    return fmt(
+      "({ uint64_t _h%d = (uint64_t)(%s); (%s){(float)_e->c->h2d((uint16_t)_h%d), (float)_e->c->h2d((uint16_t)(_h%d >> 16))}; })",
+      i, a, T, i, i);
   }
-  default: return fmt("((%s)_e->c->hop(%d, (uint64_t)(%s), (uint64_t)(%s), (uint64_t)(%s)))", T, (int)n->ival, a, b, c);
+  default:
+    return fmt("((%s)_e->c->hop(%d, (uint64_t)(%s), (uint64_t)(%s), (uint64_t)(%s)))", T,
+               (int)n->ival, a, b, c);
   }
 }
 
@@ -300,10 +347,19 @@ static const char *builtin(Emit *e, Node *n) {
   Node *a = n->args;
   Type *t = n->ty;
   switch (n->builtin) {
-  case BI_THREADFENCE: case BI_THREADFENCE_BLOCK: return "((void)0)";
-  case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_EXCH: case BI_ATOMIC_MIN: case BI_ATOMIC_MAX: case BI_ATOMIC_INC:
-  case BI_ATOMIC_DEC: case BI_ATOMIC_CAS: case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR:
-    return atomic(e, n);
+  case BI_THREADFENCE:
+  case BI_THREADFENCE_BLOCK: return "((void)0)";
+  case BI_ATOMIC_ADD:
+  case BI_ATOMIC_SUB:
+  case BI_ATOMIC_EXCH:
+  case BI_ATOMIC_MIN:
+  case BI_ATOMIC_MAX:
+  case BI_ATOMIC_INC:
+  case BI_ATOMIC_DEC:
+  case BI_ATOMIC_CAS:
+  case BI_ATOMIC_AND:
+  case BI_ATOMIC_OR:
+  case BI_ATOMIC_XOR: return atomic(e, n);
   case BI_POPC: return fmt("((int)__builtin_popcount((uint32_t)(%s)))", ex(e, a));
   case BI_POPCLL: return fmt("((int)__builtin_popcountll((uint64_t)(%s)))", ex(e, a));
   case BI_CLZ: return fmt("cclz32((uint32_t)(%s))", ex(e, a));
@@ -312,25 +368,31 @@ static const char *builtin(Emit *e, Node *n) {
   case BI_FFSLL: return fmt("__builtin_ffsll((long long)(%s))", ex(e, a));
   case BI_BREV: return fmt("cbrev((uint32_t)(%s))", ex(e, a));
   case BI_LDG: return fmt("(*(%s))", ex(e, a));
-  case BI_MIN: case BI_MAX: {
+  case BI_MIN:
+  case BI_MAX: {
     bool mx = n->builtin == BI_MAX;
-    if (t->kind == TY_FLOAT) return fmt("%s(%s, %s)", mx ? "fmaxf" : "fminf", ex(e, a), ex(e, a->next));
-    if (t->kind == TY_DOUBLE) return fmt("%s(%s, %s)", mx ? "fmax" : "fmin", ex(e, a), ex(e, a->next));
+    if (t->kind == TY_FLOAT)
+      return fmt("%s(%s, %s)", mx ? "fmaxf" : "fminf", ex(e, a), ex(e, a->next));
+    if (t->kind == TY_DOUBLE)
+      return fmt("%s(%s, %s)", mx ? "fmax" : "fmin", ex(e, a), ex(e, a->next));
     int i = e->tmp++;
     const char *T = ctype(e, t);
-    return fmt("({ %s _a%d = (%s)(%s), _b%d = (%s)(%s); (_a%d < _b%d) != %d ? _a%d : _b%d; })", T, i, T, ex(e, a), i, T, ex(e, a->next), i, i,
-               mx, i, i);
+    return fmt("({ %s _a%d = (%s)(%s), _b%d = (%s)(%s); (_a%d < _b%d) != %d ? _a%d : _b%d; })", T,
+               i, T, ex(e, a), i, T, ex(e, a->next), i, i, mx, i, i);
   }
   case BI_ABS: {
     int i = e->tmp++;
-    return fmt("({ int64_t _x%d = (int64_t)(%s); (%s)(_x%d < 0 ? (int64_t)(0 - (uint64_t)_x%d) : _x%d); })", i, ex(e, a), ctype(e, t), i, i, i);
+    return fmt(
+      "({ int64_t _x%d = (int64_t)(%s); (%s)(_x%d < 0 ? (int64_t)(0 - (uint64_t)_x%d) : _x%d); })",
+      i, ex(e, a), ctype(e, t), i, i, i);
   }
   case BI_MATH: {
-    if (n->ival == 1) {   /* sincos(x, &s, &c) */
+    if (n->ival == 1) { /* sincos(x, &s, &c) */
       bool fl = a->ty->kind == TY_FLOAT;
       int i = e->tmp++;
-      return fmt("({ %s _x%d = %s; *(%s) = %s(_x%d); *(%s) = %s(_x%d); })", fl ? "float" : "double", i, ex(e, a), ex(e, a->next), fl ? "sinf" : "sin",
-                 i, ex(e, a->next->next), fl ? "cosf" : "cos", i);
+      return fmt("({ %s _x%d = %s; *(%s) = %s(_x%d); *(%s) = %s(_x%d); })", fl ? "float" : "double",
+                 i, ex(e, a), ex(e, a->next), fl ? "sinf" : "sin", i, ex(e, a->next->next),
+                 fl ? "cosf" : "cos", i);
     }
     e->math_used[n->math->id] = true;
     const char *args[3] = {"0", "0", "0"};
@@ -342,25 +404,37 @@ static const char *builtin(Emit *e, Node *n) {
     Buf *b = tmpbuf(e);
     buf_printf(b, "((%s){", ctype(e, t));
     Member *m = t->members;
-    for (Node *x = a; x && m; x = x->next, m = m->next) buf_printf(b, "%s(%s)(%s)", x == a ? "" : ", ", ctype(e, m->ty), ex(e, x));
+    for (Node *x = a; x && m; x = x->next, m = m->next)
+      buf_printf(b, "%s(%s)(%s)", x == a ? "" : ", ", ctype(e, m->ty), ex(e, x));
     buf_puts(b, "})");
     const char *r = fmt("%s", b->s);
     return r;
   }
   case BI_ASSERT: return fmt("((%s) ? (void)0 : (void)(_e->fault |= CF_ASSERT))", ex(e, a));
-  case BI_SYNCTHREADS: case BI_SYNCWARP: unsupported(e, n, "a barrier inside an expression");
-  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: unsupported(e, n, "warp shuffles");
-  case BI_BALLOT: case BI_ANY: case BI_ALL: case BI_ACTIVEMASK: unsupported(e, n, "warp votes");
-  case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR: unsupported(e, n, "__syncthreads_count/and/or");
+  case BI_SYNCTHREADS:
+  case BI_SYNCWARP: unsupported(e, n, "a barrier inside an expression");
+  case BI_SHFL:
+  case BI_SHFL_UP:
+  case BI_SHFL_DOWN:
+  case BI_SHFL_XOR: unsupported(e, n, "warp shuffles");
+  case BI_BALLOT:
+  case BI_ANY:
+  case BI_ALL:
+  case BI_ACTIVEMASK: unsupported(e, n, "warp votes");
+  case BI_SYNCTHREADS_COUNT:
+  case BI_SYNCTHREADS_AND:
+  case BI_SYNCTHREADS_OR: unsupported(e, n, "__syncthreads_count/and/or");
   case BI_PRINTF: unsupported(e, n, "printf");
   case BI_CLOCK: unsupported(e, n, "clock()");
   case BI_HALF: return half(e, n);
-  case BI_CG:   /* builtins.c's eval_cg: a method runs what it lowered to (lhs) */
+  case BI_CG: /* builtins.c's eval_cg: a method runs what it lowered to (lhs) */
     if (n->ival == CG_THIS_BLOCK) return "((int)0)";
     if (n->ival == CG_TILED) return fmt("((int)%d)", n->ty->cg_group);
     if (n->ival == CG_METHOD || n->ival == CG_SYNC) return ex(e, n->lhs);
     unsupported(e, n, "a cooperative groups reduce outside the level of the barriers");
-  case BI_PIPE_COPY: case BI_PIPE_COMMIT: case BI_PIPE_WAIT: unsupported(e, n, "async copies (__pipeline_*)");
+  case BI_PIPE_COPY:
+  case BI_PIPE_COMMIT:
+  case BI_PIPE_WAIT: unsupported(e, n, "async copies (__pipeline_*)");
   default: unsupported(e, n, "this builtin");
   }
 }
@@ -370,8 +444,10 @@ static void emit_function(Emit *e, Obj *fn, Node *at);
 static const char *call(Emit *e, Node *n) {
   if (!n->fn) return builtin(e, n);
   Obj *fn = n->fn;
-  if (!fn->body || fn->is_host_lib) unsupported(e, n, fmt("a call of '%s', which has no device definition", fn->name));
-  if (fn->uses_barrier) unsupported(e, n, fmt("a barrier inside the device function '%s'", fn->name));
+  if (!fn->body || fn->is_host_lib)
+    unsupported(e, n, fmt("a call of '%s', which has no device definition", fn->name));
+  if (fn->uses_barrier)
+    unsupported(e, n, fmt("a barrier inside the device function '%s'", fn->name));
   emit_function(e, fn, n);
   int id = 0;
   while (e->funcs[id] != fn) id++;
@@ -390,12 +466,14 @@ static const char *assign_op(Emit *e, Node *n) {
   const char *L = ctype(e, lt);
   const char *lv = ex(e, n->lhs);
   if (lt->kind == TY_PTR)
-    return fmt("({ %s *_p%d = &(%s); *_p%d %s= (%s); *_p%d; })", L, i, lv, i, n->op == ND_ADD ? "+" : "-", ex(e, n->rhs), i);
+    return fmt("({ %s *_p%d = &(%s); *_p%d %s= (%s); *_p%d; })", L, i, lv, i,
+               n->op == ND_ADD ? "+" : "-", ex(e, n->rhs), i);
   const char *old = conv(e, n, fmt("(*_p%d)", i), lt, ct), *res;
   if (n->contract) {
     const char *x = ex(e, n->rhs->lhs), *y = ex(e, n->rhs->rhs);
     bool sub = n->op == ND_SUB;
-    res = fmt("%s(%s(%s), %s, %s)", ct->kind == TY_FLOAT ? "fmaf" : "fma", sub ? "-" : "", x, y, old);
+    res =
+      fmt("%s(%s(%s), %s, %s)", ct->kind == TY_FLOAT ? "fmaf" : "fma", sub ? "-" : "", x, y, old);
   } else {
     res = binop(e, n, n->op, old, ex(e, n->rhs), ct);
   }
@@ -403,8 +481,11 @@ static const char *assign_op(Emit *e, Node *n) {
 }
 
 static const char *ex(Emit *e, Node *n) {
-  if (n->tok) { e->at = n; e->at_tok = NULL; }
-  if (e->npref) {   /* computed before its statement: a warp operation, an inlined call */
+  if (n->tok) {
+    e->at = n;
+    e->at_tok = NULL;
+  }
+  if (e->npref) { /* computed before its statement: a warp operation, an inlined call */
     int j = pref_find(e, n);
     if (j >= 0 && n->fn) return fmt("(_S->_r%d)", j);
     if (j == -3) return "((void)0)";
@@ -415,19 +496,31 @@ static const char *ex(Emit *e, Node *n) {
   case ND_SIZEOF: return fmt("((%s)%lldLL)", ctype(e, n->ty), (long long)n->ival);
   case ND_VAR: return var_ref(e, n);
   case ND_SPECIAL: {
-    static const char *f[4][3] = {{"tx", "ty", "tz"}, {"bx", "by", "bz"}, {"ntx", "nty", "ntz"}, {"nbx", "nby", "nbz"}};
+    static const char *f[4][3] = {
+      {"tx", "ty", "tz"}, {"bx", "by", "bz"}, {"ntx", "nty", "ntz"}, {"nbx", "nby", "nbz"}};
     if (n->sreg == SR_WARPSIZE) return "((int)32)";
     return fmt("((%s)%s%s)", ctype(e, n->ty), e->in_kernel ? "_" : "_e->", f[n->sreg][n->dim]);
   }
-  case ND_ADD: case ND_SUB:
+  case ND_ADD:
+  case ND_SUB:
     if (n->contract) return fused(e, n);
     if (is_pointer_like(n->lhs->ty) || is_pointer_like(n->rhs->ty))
       return fmt("((%s) %s (%s))", ex(e, n->lhs), n->kind == ND_ADD ? "+" : "-", ex(e, n->rhs));
     return binop(e, n, n->kind, ex(e, n->lhs), ex(e, n->rhs), n->ty);
-  case ND_MUL: case ND_DIV: case ND_MOD: case ND_BITAND: case ND_BITOR: case ND_BITXOR: case ND_SHL: case ND_SHR:
-    return binop(e, n, n->kind, ex(e, n->lhs), ex(e, n->rhs), n->ty);
-  case ND_EQ: case ND_NE: case ND_LT: case ND_LE: case ND_GT: case ND_GE:
-    return binop(e, n, n->kind, ex(e, n->lhs), ex(e, n->rhs), n->lhs->ty);
+  case ND_MUL:
+  case ND_DIV:
+  case ND_MOD:
+  case ND_BITAND:
+  case ND_BITOR:
+  case ND_BITXOR:
+  case ND_SHL:
+  case ND_SHR: return binop(e, n, n->kind, ex(e, n->lhs), ex(e, n->rhs), n->ty);
+  case ND_EQ:
+  case ND_NE:
+  case ND_LT:
+  case ND_LE:
+  case ND_GT:
+  case ND_GE: return binop(e, n, n->kind, ex(e, n->lhs), ex(e, n->rhs), n->lhs->ty);
   case ND_LOGAND: return fmt("((%s) && (%s))", ex(e, n->lhs), ex(e, n->rhs));
   case ND_LOGOR: return fmt("((%s) || (%s))", ex(e, n->lhs), ex(e, n->rhs));
   case ND_NOT: return fmt("(!(%s))", ex(e, n->lhs));
@@ -442,7 +535,9 @@ static const char *ex(Emit *e, Node *n) {
   case ND_ADDR: return fmt("(&(%s))", ex(e, n->lhs));
   case ND_DEREF: return fmt("(*(%s))", ex(e, n->lhs));
   case ND_INDEX: return fmt("((%s)[%s])", ex(e, n->lhs), ex(e, n->rhs));
-  case ND_MEMBER: return fmt("((%s)%sm_%s)", ex(e, n->lhs), n->arrow ? "->" : ".", clean(tok_text(n->member->name)));
+  case ND_MEMBER:
+    return fmt("((%s)%sm_%s)", ex(e, n->lhs), n->arrow ? "->" : ".",
+               clean(tok_text(n->member->name)));
   case ND_ASSIGN: return fmt("((%s) = (%s))", ex(e, n->lhs), ex(e, n->rhs));
   case ND_ASSIGN_OP: return assign_op(e, n);
   case ND_PREINC: return fmt("(++(%s))", ex(e, n->lhs));
@@ -469,7 +564,8 @@ static const char *init_list(Emit *e, Node *init) {
   if (init->kind != ND_INIT_LIST) return ex(e, init);
   Buf *b = tmpbuf(e);
   buf_puts(b, "{");
-  for (Node *x = init->elems; x; x = x->next) buf_printf(b, "%s%s", x == init->elems ? "" : ", ", init_list(e, x));
+  for (Node *x = init->elems; x; x = x->next)
+    buf_printf(b, "%s%s", x == init->elems ? "" : ", ", init_list(e, x));
   buf_puts(b, "}");
   const char *r = fmt("%s", b->s ? b->s : "{}");
   return r;
@@ -480,21 +576,23 @@ static void stmt(Emit *e, Node *n);
 static void decl_stmt(Emit *e, Node *n) {
   Obj *v = n->var;
   if (v->tok) e->at = n;
-  if (v->sc == SC_SHARED || v->sc == SC_EXTERN_SHARED) return;   /* in the shared area by offset */
+  if (v->sc == SC_SHARED || v->sc == SC_EXTERN_SHARED) return; /* in the shared area by offset */
   if (v->sc != SC_LOCAL) unsupported(e, n, "a static local variable");
   if (v->is_volatile || (v->ty->qual & Q_VOLATILE)) unsupported(e, n, "a volatile variable");
   int i = var_index(e, v);
-  if (e->promoted[i]) {   /* a field of the per-thread record: the declaration is an assignment */
+  if (e->promoted[i]) { /* a field of the per-thread record: the declaration is an assignment */
     if (!n->decl_init) return;
     if (n->decl_init->kind == ND_INIT_LIST) {
       int t = e->tmp++;
-      out(e, "{ %s = %s; memcpy(&_S->%s, &_i%d, sizeof _i%d); }\n", decl(e, v->ty, fmt("_i%d", t)), init_list(e, n->decl_init), var_cname(e, v), t, t);
+      out(e, "{ %s = %s; memcpy(&_S->%s, &_i%d, sizeof _i%d); }\n", decl(e, v->ty, fmt("_i%d", t)),
+          init_list(e, n->decl_init), var_cname(e, v), t, t);
     } else {
       out(e, "_S->%s = %s;\n", var_cname(e, v), ex(e, n->decl_init));
     }
     return;
   }
-  if (n->decl_init) out(e, "%s = %s;\n", decl(e, v->ty, var_cname(e, v)), init_list(e, n->decl_init));
+  if (n->decl_init)
+    out(e, "%s = %s;\n", decl(e, v->ty, var_cname(e, v)), init_list(e, n->decl_init));
   else out(e, "%s;\n", decl(e, v->ty, var_cname(e, v)));
 }
 
@@ -507,7 +605,10 @@ static void body_stmt(Emit *e, Node *n) {
 }
 
 static void stmt(Emit *e, Node *n) {
-  if (n->tok) { e->at = n; e->at_tok = NULL; }
+  if (n->tok) {
+    e->at = n;
+    e->at_tok = NULL;
+  }
   switch (n->kind) {
   case ND_BLOCK:
     out(e, "{\n");
@@ -516,16 +617,21 @@ static void stmt(Emit *e, Node *n) {
     return;
   case ND_DECL: decl_stmt(e, n); return;
   case ND_EXPR_STMT: out(e, "(void)(%s);\n", ex(e, n->lhs)); return;
-  case ND_NULL_STMT: case ND_PRAGMA: out(e, ";\n"); return;
+  case ND_NULL_STMT:
+  case ND_PRAGMA: out(e, ";\n"); return;
   case ND_IF:
     out(e, "if (%s) ", ex(e, n->cond));
     stmt(e, n->then);
-    if (n->els) { out(e, "else "); stmt(e, n->els); }
+    if (n->els) {
+      out(e, "else ");
+      stmt(e, n->els);
+    }
     return;
   case ND_FOR:
     out(e, "{\n");
     for (Node *d = n->init; d; d = d->next) stmt(e, d);
-    out(e, "for (; %s; %s) ", n->cond ? ex(e, n->cond) : "1", n->inc ? fmt("(void)(%s)", ex(e, n->inc)) : "");
+    out(e, "for (; %s; %s) ", n->cond ? ex(e, n->cond) : "1",
+        n->inc ? fmt("(void)(%s)", ex(e, n->inc)) : "");
     body_stmt(e, n->then);
     out(e, "}\n");
     return;
@@ -558,13 +664,15 @@ static void stmt(Emit *e, Node *n) {
     out(e, "continue;\n");
     return;
   case ND_RETURN:
-    if (e->ninl) {   /* the end of an inlined synchronizing function: its value to its field */
-      if (n != e->inl_last[e->ninl - 1] || !e->in_region) unsupported(e, n, "a return before the end of a function with barriers or warp operations");
-      if (n->lhs && e->inl_ret[e->ninl - 1] >= 0) out(e, "_S->_r%d = %s;\n", e->inl_ret[e->ninl - 1], ex(e, n->lhs));
+    if (e->ninl) { /* the end of an inlined synchronizing function: its value to its field */
+      if (n != e->inl_last[e->ninl - 1] || !e->in_region)
+        unsupported(e, n, "a return before the end of a function with barriers or warp operations");
+      if (n->lhs && e->inl_ret[e->ninl - 1] >= 0)
+        out(e, "_S->_r%d = %s;\n", e->inl_ret[e->ninl - 1], ex(e, n->lhs));
       else if (n->lhs) out(e, "(void)(%s);\n", ex(e, n->lhs));
       return;
     }
-    if (e->in_kernel && e->barrier_mode) {   /* the thread is done: it skips the rest of the kernel */
+    if (e->in_kernel && e->barrier_mode) { /* the thread is done: it skips the rest of the kernel */
       if (e->in_region) out(e, "{ _S->_done = 1; goto _next%d; }\n", e->region);
       else out(e, "goto _end;\n");
       return;
@@ -578,7 +686,8 @@ static void stmt(Emit *e, Node *n) {
 
 /* ---------------- device functions ---------------- */
 static void emit_function(Emit *e, Obj *fn, Node *at) {
-  for (int i = 0; i < e->nfuncs; i++) if (e->funcs[i] == fn) return;
+  for (int i = 0; i < e->nfuncs; i++)
+    if (e->funcs[i] == fn) return;
   if (e->nfuncs == e->capfuncs) {
     e->capfuncs = e->capfuncs ? e->capfuncs * 2 : 16;
     e->funcs = realloc(e->funcs, sizeof *e->funcs * (size_t)e->capfuncs);
@@ -607,8 +716,10 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
   e->in_region = false;
   e->brk_depth = e->cont_depth = 0;
   out(e, "static inline %s {\n", head);
-  for (Node *s = fn->body->kind == ND_BLOCK ? fn->body->stmts : fn->body; s; s = s->next) stmt(e, s);
-  if (rt->kind != TY_VOID) out(e, "{ %s; memset(&_z, 0, sizeof _z); return _z; }\n", decl(e, rt, "_z"));
+  for (Node *s = fn->body->kind == ND_BLOCK ? fn->body->stmts : fn->body; s; s = s->next)
+    stmt(e, s);
+  if (rt->kind != TY_VOID)
+    out(e, "{ %s; memset(&_z, 0, sizeof _z); return _z; }\n", decl(e, rt, "_z"));
   out(e, "}\n");
   e->o = save_o;
   e->in_kernel = save_k;
@@ -626,36 +737,48 @@ static bool is_warp_op(Node *n) {
   if (n->kind != ND_CALL || n->fn) return false;
   if (n->builtin == BI_CG) return n->ival == CG_REDUCE;
   switch (n->builtin) {
-  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: case BI_BALLOT: case BI_ANY: case BI_ALL: case BI_ACTIVEMASK: return true;
+  case BI_SHFL:
+  case BI_SHFL_UP:
+  case BI_SHFL_DOWN:
+  case BI_SHFL_XOR:
+  case BI_BALLOT:
+  case BI_ANY:
+  case BI_ALL:
+  case BI_ACTIVEMASK: return true;
   default: return false;
   }
 }
 static bool is_barrier_call(Node *n) {
-  return n->kind == ND_CALL && !n->fn && (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCWARP);
+  return n->kind == ND_CALL && !n->fn &&
+         (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCWARP);
 }
 /* the statements of a compound statement, or the one statement */
 static Node *stmts_of(Node *n) { return n && n->kind == ND_BLOCK ? n->stmts : n; }
 static Node *strip_void(Node *x) {
   for (;;) {
     if (x->kind == ND_CAST && x->ty->kind == TY_VOID) x = x->lhs;
-    else if (x->kind == ND_CALL && !x->fn && x->builtin == BI_CG && (x->ival == CG_METHOD || x->ival == CG_SYNC) && x->lhs) x = x->lhs;
+    else if (x->kind == ND_CALL && !x->fn && x->builtin == BI_CG &&
+             (x->ival == CG_METHOD || x->ival == CG_SYNC) && x->lhs)
+      x = x->lhs;
     else return x;
   }
 }
-typedef struct SyncScan { int kind, depth; } SyncScan;
+typedef struct SyncScan {
+  int kind, depth;
+} SyncScan;
 static int sync_kind(Node *n);
 static bool find_sync(Node *n, void *ctx) {
   SyncScan *s = ctx;
   if (n->kind != ND_CALL) return true;
   if (!n->fn) {
-    if (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCTHREADS_COUNT || n->builtin == BI_SYNCTHREADS_AND ||
-        n->builtin == BI_SYNCTHREADS_OR)
+    if (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCTHREADS_COUNT ||
+        n->builtin == BI_SYNCTHREADS_AND || n->builtin == BI_SYNCTHREADS_OR)
       s->kind |= SYNC_BLOCK;
     if (n->builtin == BI_SYNCWARP || is_warp_op(n)) s->kind |= SYNC_WARP;
     return true;
   }
   if (n->fn->uses_barrier) s->kind |= SYNC_BLOCK;
-  if (n->fn->body && s->depth < 8) {   /* device functions: what they do is done here */
+  if (n->fn->body && s->depth < 8) { /* device functions: what they do is done here */
     s->depth++;
     walk(n->fn->body, find_sync, NULL, s);
     s->depth--;
@@ -681,15 +804,19 @@ static void pref_add(Emit *e, Node *n, int slot) {
   e->prefslot[e->npref++] = slot;
 }
 static int pref_find(Emit *e, Node *n) {
-  for (int i = e->npref - 1; i >= 0; i--) if (e->pref[i] == n) return e->prefslot[i];
+  for (int i = e->npref - 1; i >= 0; i--)
+    if (e->pref[i] == n) return e->prefslot[i];
   return -1;
 }
 
 /* a thread loop: every live thread of the current group (the block, or one warp) runs the statements */
 static void region_begin(Emit *e) {
   e->region++;
-  out(e, "for (int _t = _L%d; _t < _H%d; _t++) {\nTS *_S = &_ts[_t];\nif (_S->_done) continue;\n"
-         "const unsigned _tx = _S->_tx, _ty = _S->_ty, _tz = _S->_tz;\n_e->tx = _tx; _e->ty = _ty; _e->tz = _tz;\n{\n", e->grp, e->grp);
+  out(
+    e,
+    "for (int _t = _L%d; _t < _H%d; _t++) {\nTS *_S = &_ts[_t];\nif (_S->_done) continue;\n"
+    "const unsigned _tx = _S->_tx, _ty = _S->_ty, _tz = _S->_tz;\n_e->tx = _tx; _e->ty = _ty; _e->tz = _tz;\n{\n",
+    e->grp, e->grp);
   e->in_region = true;
   e->brk_depth = e->cont_depth = 0;
 }
@@ -706,32 +833,49 @@ static const char *group_exit(Emit *e) { return e->grp ? fmt("_wn%d", e->grp) : 
 static const char *warp_value(Emit *e, Node *n, int j) {
   int g = e->grp;
   switch (n->builtin) {
-  case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: {
-    int kind = n->builtin == BI_SHFL ? 0 : n->builtin == BI_SHFL_UP ? 1 : n->builtin == BI_SHFL_DOWN ? 2 : 3;
-    return fmt("({ int _l = _t - _L%d; int _s = _L%d + cshfl_src(%d, _l, _S->_sa%d, _S->_sw%d, _S->_sm%d, &_e->fault);"
-               " if (_s != _t && (_s >= _H%d || _ts[_s]._done || !((_S->_sm%d >> (_s - _L%d)) & 1u))) { _e->fault |= CF_SHUFFLE; _s = _t; } _ts[_s]._sv%d; })",
-               g, g, kind, j, j, j, g, j, g, j);
+  case BI_SHFL:
+  case BI_SHFL_UP:
+  case BI_SHFL_DOWN:
+  case BI_SHFL_XOR: {
+    int kind = n->builtin == BI_SHFL        ? 0
+               : n->builtin == BI_SHFL_UP   ? 1
+               : n->builtin == BI_SHFL_DOWN ? 2
+                                            : 3;
+    return fmt(
+      "({ int _l = _t - _L%d; int _s = _L%d + cshfl_src(%d, _l, _S->_sa%d, _S->_sw%d, _S->_sm%d, &_e->fault);"
+      " if (_s != _t && (_s >= _H%d || _ts[_s]._done || !((_S->_sm%d >> (_s - _L%d)) & 1u))) { _e->fault |= CF_SHUFFLE; _s = _t; } _ts[_s]._sv%d; })",
+      g, g, kind, j, j, j, g, j, g, j);
   }
-  case BI_BALLOT: case BI_ANY: case BI_ALL: {
+  case BI_BALLOT:
+  case BI_ANY:
+  case BI_ALL: {
     int kind = n->builtin == BI_BALLOT ? 0 : n->builtin == BI_ANY ? 1 : 2;
-    return fmt("({ uint32_t _b = 0, _a = 0; for (int _k = _L%d; _k < _H%d; _k++) if (!_ts[_k]._done) { _a |= 1u << (_k - _L%d);"
-               " if (_ts[_k]._sa%d) _b |= 1u << (_k - _L%d); } uint32_t _sel = _S->_sm%d & _a; _b &= _sel;"
-               " (unsigned)(%d == 0 ? _b : %d == 1 ? _b != 0 : _b == _sel); })",
-               g, g, g, j, g, j, kind, kind);
+    return fmt(
+      "({ uint32_t _b = 0, _a = 0; for (int _k = _L%d; _k < _H%d; _k++) if (!_ts[_k]._done) { _a |= 1u << (_k - _L%d);"
+      " if (_ts[_k]._sa%d) _b |= 1u << (_k - _L%d); } uint32_t _sel = _S->_sm%d & _a; _b &= _sel;"
+      " (unsigned)(%d == 0 ? _b : %d == 1 ? _b != 0 : _b == _sel); })",
+      g, g, g, j, g, j, kind, kind);
   }
-  case BI_CG: {   /* cooperative_groups::reduce: the xor butterfly over the tile, the whole tile live */
+  case BI_CG: { /* cooperative_groups::reduce: the xor butterfly over the tile, the whole tile live */
     int size = n->args->ty->cg_group;
     const char *T = ctype(e, n->ty);
-    const char *comb = n->op == ND_ADD ? "(%s)(_a + _b)" : n->op == ND_LT ? "(_a < _b ? _a : _b)" : n->op == ND_GT ? "(_a > _b ? _a : _b)"
-                       : n->op == ND_BITAND ? "(%s)(_a & _b)" : n->op == ND_BITOR ? "(%s)(_a | _b)" : "(%s)(_a ^ _b)";
-    return fmt("({ int _l = _t - _L%d, _sb = _l & ~(%d - 1); %s _v[32], _n[32];"
-               " for (int _k = 0; _k < %d; _k++) { int _g = _L%d + _sb + _k; if (_g >= _H%d || _ts[_g]._done) { _e->fault |= CF_SHUFFLE; _v[_k] = 0; } else _v[_k] = _ts[_g]._sv%d; }"
-               " for (int _o = %d / 2; _o >= 1; _o /= 2) { for (int _k = 0; _k < %d; _k++) { %s _a = _v[_k], _b = _v[_k ^ _o]; _n[_k] = %s; }"
-               " memcpy(_v, _n, sizeof(%s) * %d); } _v[_l - _sb]; })",
-               g, size, T, size, g, g, j, size, size, T, fmt(comb, T), T, size);
+    const char *comb = n->op == ND_ADD      ? "(%s)(_a + _b)"
+                       : n->op == ND_LT     ? "(_a < _b ? _a : _b)"
+                       : n->op == ND_GT     ? "(_a > _b ? _a : _b)"
+                       : n->op == ND_BITAND ? "(%s)(_a & _b)"
+                       : n->op == ND_BITOR  ? "(%s)(_a | _b)"
+                                            : "(%s)(_a ^ _b)";
+    return fmt(
+      "({ int _l = _t - _L%d, _sb = _l & ~(%d - 1); %s _v[32], _n[32];"
+      " for (int _k = 0; _k < %d; _k++) { int _g = _L%d + _sb + _k; if (_g >= _H%d || _ts[_g]._done) { _e->fault |= CF_SHUFFLE; _v[_k] = 0; } else _v[_k] = _ts[_g]._sv%d; }"
+      " for (int _o = %d / 2; _o >= 1; _o /= 2) { for (int _k = 0; _k < %d; _k++) { %s _a = _v[_k], _b = _v[_k ^ _o]; _n[_k] = %s; }"
+      " memcpy(_v, _n, sizeof(%s) * %d); } _v[_l - _sb]; })",
+      g, size, T, size, g, g, j, size, size, T, fmt(comb, T), T, size);
   }
-  default:   /* __activemask: the live lanes */
-    return fmt("({ uint32_t _a = 0; for (int _k = _L%d; _k < _H%d; _k++) if (!_ts[_k]._done) _a |= 1u << (_k - _L%d); _a; })", g, g, g);
+  default: /* __activemask: the live lanes */
+    return fmt(
+      "({ uint32_t _a = 0; for (int _k = _L%d; _k < _H%d; _k++) if (!_ts[_k]._done) _a |= 1u << (_k - _L%d); _a; })",
+      g, g, g);
   }
 }
 
@@ -740,7 +884,12 @@ static void block_level(Emit *e, Node *list);
 /* the warp operations and calls of synchronizing device functions in expression n, computed
  * before the statement that holds n: operands stored by every live thread, calls inlined at
  * the level of the barriers; n then reads their results */
-typedef struct Collect { Node *list[64]; int n; int under_cond; Node *bad; } Collect;
+typedef struct Collect {
+  Node *list[64];
+  int n;
+  int under_cond;
+  Node *bad;
+} Collect;
 static bool collect_pre(Node *n, void *ctx) {
   Collect *c = ctx;
   bool sync = (n->kind == ND_CALL && n->fn && sync_kind(n)) || is_warp_op(n);
@@ -748,7 +897,8 @@ static bool collect_pre(Node *n, void *ctx) {
     if (c->under_cond || c->n == 64) c->bad = n;
     else c->list[c->n++] = n;
     /* operands holding another one: not supported */
-    for (Node *a = n->args; a; a = a->next) if (sync_kind(a)) c->bad = n;
+    for (Node *a = n->args; a; a = a->next)
+      if (sync_kind(a)) c->bad = n;
     return false;
   }
   if (n->kind == ND_COND || n->kind == ND_LOGAND || n->kind == ND_LOGOR) c->under_cond++;
@@ -766,17 +916,21 @@ static void prefetch(Emit *e, Node *n) {
   if (!n || !sync_kind(n)) return;
   Collect c = {.n = 0};
   walk_one(n, collect_pre, collect_post, &c);
-  if (c.bad) unsupported(e, c.bad, "a warp operation or synchronizing call inside a condition, or in another one's operands");
+  if (c.bad)
+    unsupported(
+      e, c.bad,
+      "a warp operation or synchronizing call inside a condition, or in another one's operands");
   bool ops = false;
-  for (int i = 0; i < c.n; i++) if (!c.list[i]->fn && c.list[i]->builtin != BI_ACTIVEMASK) ops = true;
-  if (ops) {   /* one thread loop stores every operation's operands */
+  for (int i = 0; i < c.n; i++)
+    if (!c.list[i]->fn && c.list[i]->builtin != BI_ACTIVEMASK) ops = true;
+  if (ops) { /* one thread loop stores every operation's operands */
     region_begin(e);
     for (int i = 0; i < c.n; i++) {
       Node *x = c.list[i];
       if (x->fn || x->builtin == BI_ACTIVEMASK) continue;
       int j = e->tmp++;
       Node *m = x->args, *v = m->next;
-      if (x->builtin == BI_CG) {   /* reduce: the value */
+      if (x->builtin == BI_CG) { /* reduce: the value */
         buf_printf(&e->tsx, "%s;\n", decl(e, x->ty, fmt("_sv%d", j)));
         out(e, "_S->_sv%d = (%s);\n", j, ex(e, v));
       } else if (x->builtin == BI_BALLOT || x->builtin == BI_ANY || x->builtin == BI_ALL) {
@@ -784,9 +938,12 @@ static void prefetch(Emit *e, Node *n) {
         out(e, "_S->_sm%d = (uint32_t)(%s); _S->_sa%d = (%s) != 0;\n", j, ex(e, m), j, ex(e, v));
       } else {
         Node *s = v->next, *w = s->next;
-        buf_printf(&e->tsx, "%s; int64_t _sa%d; uint32_t _sm%d; int _sw%d;\n", decl(e, x->ty, fmt("_sv%d", j)), j, j, j);
-        out(e, "_S->_sm%d = (uint32_t)(%s); _S->_sv%d = (%s); _S->_sa%d = (int64_t)(%s); _S->_sw%d = %s;\n", j, ex(e, m), j, ex(e, v), j,
-            ex(e, s), j, w ? fmt("(int)(%s)", ex(e, w)) : "32");
+        buf_printf(&e->tsx, "%s; int64_t _sa%d; uint32_t _sm%d; int _sw%d;\n",
+                   decl(e, x->ty, fmt("_sv%d", j)), j, j, j);
+        out(
+          e,
+          "_S->_sm%d = (uint32_t)(%s); _S->_sv%d = (%s); _S->_sa%d = (int64_t)(%s); _S->_sw%d = %s;\n",
+          j, ex(e, m), j, ex(e, v), j, ex(e, s), j, w ? fmt("(int)(%s)", ex(e, w)) : "32");
       }
       pref_add(e, x, j);
     }
@@ -803,8 +960,10 @@ static void prefetch(Emit *e, Node *n) {
  * must be its last statement (its value goes to a field _r<j>) */
 static void inline_call(Emit *e, Node *call) {
   Obj *fn = call->fn;
-  if (!fn->body) unsupported(e, call, fmt("a call of '%s', which has no device definition", fn->name));
-  for (int i = 0; i < e->ninl; i++) if (e->inl[i] == fn) unsupported(e, call, "a recursive call of a synchronizing function");
+  if (!fn->body)
+    unsupported(e, call, fmt("a call of '%s', which has no device definition", fn->name));
+  for (int i = 0; i < e->ninl; i++)
+    if (e->inl[i] == fn) unsupported(e, call, "a recursive call of a synchronizing function");
   if (e->ninl == 8) unsupported(e, call, "synchronizing calls nested more than 8 deep");
   Type *rt = fn->ty->return_ty ? fn->ty->return_ty : ty_void;
   int j = e->tmp++;
@@ -836,7 +995,10 @@ static int uniform_cond(Emit *e, Node *cond) {
   int u = e->tmp++;
   out(e, "int _u%d = -1;\n", u);
   region_begin(e);
-  out(e, "int _v = (%s) != 0;\nif (_u%d < 0) _u%d = _v; else if (_u%d != _v) _e->fault |= CF_DIVERGENT;\n", cond ? ex(e, cond) : "1", u, u, u);
+  out(
+    e,
+    "int _v = (%s) != 0;\nif (_u%d < 0) _u%d = _v; else if (_u%d != _v) _e->fault |= CF_DIVERGENT;\n",
+    cond ? ex(e, cond) : "1", u, u, u);
   region_end(e);
   return u;
 }
@@ -846,8 +1008,10 @@ static void block_stmt(Emit *e, Node *n) {
   if (e->grp == 0 && !(k & SYNC_BLOCK)) {
     /* only warp operations: the statement runs warp by warp, as the interpreter runs warps */
     int g = ++e->ngrp, outer = e->grp;
-    out(e, "for (int _wb%d = _L%d; _wb%d < _H%d; _wb%d += 32) {\nint _L%d = _wb%d, _H%d = _wb%d + 32 < _H%d ? _wb%d + 32 : _H%d;\n", g, outer, g,
-        outer, g, g, g, g, g, outer, g, outer);
+    out(
+      e,
+      "for (int _wb%d = _L%d; _wb%d < _H%d; _wb%d += 32) {\nint _L%d = _wb%d, _H%d = _wb%d + 32 < _H%d ? _wb%d + 32 : _H%d;\n",
+      g, outer, g, outer, g, g, g, g, g, outer, g, outer);
     e->grp = g;
     block_stmt(e, n);
     e->grp = outer;
@@ -856,11 +1020,16 @@ static void block_stmt(Emit *e, Node *n) {
   }
   switch (n->kind) {
   case ND_EXPR_STMT:
-    if (is_barrier_call(strip_void(n->lhs))) { out(e, "/* barrier (line %d) */\n", tok_loc(n->tok).line); return; }
+    if (is_barrier_call(strip_void(n->lhs))) {
+      out(e, "/* barrier (line %d) */\n", tok_loc(n->tok).line);
+      return;
+    }
     /* fallthrough */
-  case ND_DECL: case ND_RETURN:
+  case ND_DECL:
+  case ND_RETURN:
     prefetch(e, n->kind == ND_DECL ? n->decl_init : n->lhs);
-    if (n->kind == ND_DECL && n->decl_init && n->decl_init->kind == ND_INIT_LIST) unsupported(e, n, "an initializer list with a warp operation");
+    if (n->kind == ND_DECL && n->decl_init && n->decl_init->kind == ND_INIT_LIST)
+      unsupported(e, n, "an initializer list with a warp operation");
     region_begin(e);
     stmt(e, n);
     region_end(e);
@@ -871,10 +1040,16 @@ static void block_stmt(Emit *e, Node *n) {
     out(e, "if (_u%d < 0) goto %s;\nif (_u%d) {\n", u, group_exit(e), u);
     block_level(e, stmts_of(n->then));
     out(e, "}\n");
-    if (n->els) { out(e, "else {\n"); block_level(e, stmts_of(n->els)); out(e, "}\n"); }
+    if (n->els) {
+      out(e, "else {\n");
+      block_level(e, stmts_of(n->els));
+      out(e, "}\n");
+    }
     return;
   }
-  case ND_FOR: case ND_WHILE: case ND_DO: {
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO: {
     if (n->kind == ND_FOR && n->init) block_level(e, n->init);
     if (n->kind == ND_FOR && n->inc && !sync_kind(n->inc) && (!n->cond || !sync_kind(n->cond))) {
       /* the increment and the next test in one thread loop (no barrier lies between them) */
@@ -883,8 +1058,10 @@ static void block_stmt(Emit *e, Node *n) {
       block_level(e, stmts_of(n->then));
       out(e, "_u%d = -1;\n", u);
       region_begin(e);
-      out(e, "(void)(%s);\nint _v = (%s) != 0;\nif (_u%d < 0) _u%d = _v; else if (_u%d != _v) _e->fault |= CF_DIVERGENT;\n", ex(e, n->inc),
-          n->cond ? ex(e, n->cond) : "1", u, u, u);
+      out(
+        e,
+        "(void)(%s);\nint _v = (%s) != 0;\nif (_u%d < 0) _u%d = _v; else if (_u%d != _v) _e->fault |= CF_DIVERGENT;\n",
+        ex(e, n->inc), n->cond ? ex(e, n->cond) : "1", u, u, u);
       region_end(e);
       out(e, "}\n");
       return;
@@ -910,7 +1087,8 @@ static void block_stmt(Emit *e, Node *n) {
   }
   default: break;
   }
-  unsupported(e, n, "a barrier or warp operation inside this statement (a switch, break, continue)");
+  unsupported(e, n,
+              "a barrier or warp operation inside this statement (a switch, break, continue)");
 }
 
 /* a statement list at the level of the barriers: barrier-free runs become thread loops */
@@ -920,7 +1098,11 @@ static void block_level(Emit *e, Node *list) {
   for (Node *d = s; d; d = d->next)
     if (d->kind == ND_DECL && d->var->sc == SC_LOCAL) promote(e, d->var);
   while (s) {
-    if (has_barrier(s)) { block_stmt(e, s); s = s->next; continue; }
+    if (has_barrier(s)) {
+      block_stmt(e, s);
+      s = s->next;
+      continue;
+    }
     region_begin(e);
     for (; s && !has_barrier(s); s = s->next) stmt(e, s);
     region_end(e);
@@ -928,7 +1110,12 @@ static void block_level(Emit *e, Node *list) {
 }
 
 /* ---------------- atomics: are they order-free? ---------------- */
-typedef struct AtomScan { int sites, loops, in_loop; bool ordered; Node *unused[256]; int nunused; } AtomScan;
+typedef struct AtomScan {
+  int sites, loops, in_loop;
+  bool ordered;
+  Node *unused[256];
+  int nunused;
+} AtomScan;
 static bool atom_pre(Node *n, void *ctx) {
   AtomScan *a = ctx;
   if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) a->loops++;
@@ -941,13 +1128,17 @@ static bool atom_pre(Node *n, void *ctx) {
     a->sites++;
     if (a->loops) a->in_loop++;
     bool used = true;
-    for (int i = 0; i < a->nunused; i++) if (a->unused[i] == n) used = false;
+    for (int i = 0; i < a->nunused; i++)
+      if (a->unused[i] == n) used = false;
     Builtin b = n->builtin;
-    if (used || is_flonum(n->ty) || b == BI_ATOMIC_EXCH || b == BI_ATOMIC_INC || b == BI_ATOMIC_DEC || b == BI_ATOMIC_CAS) a->ordered = true;
+    if (used || is_flonum(n->ty) || b == BI_ATOMIC_EXCH || b == BI_ATOMIC_INC ||
+        b == BI_ATOMIC_DEC || b == BI_ATOMIC_CAS)
+      a->ordered = true;
   }
-  if (n->kind == ND_CALL && n->fn && n->fn->body && a->loops < 8000) {   /* device functions: as if inlined (8 deep) */
+  if (n->kind == ND_CALL && n->fn && n->fn->body &&
+      a->loops < 8000) { /* device functions: as if inlined (8 deep) */
     Obj *fn = n->fn;
-    a->loops += 1000;   /* an atomic in a function counts as in a loop: calls may repeat */
+    a->loops += 1000; /* an atomic in a function counts as in a loop: calls may repeat */
     walk(fn->body, atom_pre, NULL, ctx);
     a->loops -= 1000;
   }
@@ -961,7 +1152,8 @@ static bool atom_post(Node *n, void *ctx) {
 
 static bool find_volatile(Node *n, void *ctx) {
   bool *found = ctx;
-  for (Type *t = n->ty; t && !*found; t = (t->kind == TY_PTR || t->kind == TY_ARRAY) ? t->base : NULL)
+  for (Type *t = n->ty; t && !*found;
+       t = (t->kind == TY_PTR || t->kind == TY_ARRAY) ? t->base : NULL)
     if (t->qual & Q_VOLATILE) *found = true;
   if (n->kind == ND_VAR && n->var->is_volatile) *found = true;
   return !*found;
@@ -1049,7 +1241,9 @@ static const char prelude[] =
   "static inline double cas_add_f64(double *p, double v) { double o = *p; *p = o + v; return o; }\n"
   "static inline float cas_exch_f32(float *p, float v) { float o = *p; *p = v; return o; }\n";
 
-static const struct { const char *name, *ret, *t1, *t2, *t3, *expr; } mathtab[] = {
+static const struct {
+  const char *name, *ret, *t1, *t2, *t3, *expr;
+} mathtab[] = {
 #define M(name, ret, t1, t2, t3, expr) {#name, #ret, #t1, #t2, #t3, #expr},
 #include "../front/mathfns.def"
 #undef M
@@ -1073,39 +1267,50 @@ static const char kernel_locals[] =
 static void emit_kernel(Emit *e, Buf *src) {
   Obj *k = e->k;
   e->at_tok = k->tok;
-  for (Obj *p = k->params; p; p = p->next) { e->at_tok = p->tok ? p->tok : k->tok; (void)decl(e, p->ty, "x"); }
+  for (Obj *p = k->params; p; p = p->next) {
+    e->at_tok = p->tok ? p->tok : k->tok;
+    (void)decl(e, p->ty, "x");
+  }
   e->at_tok = k->tok;
   bool vol = false;
   walk(k->body, find_volatile, NULL, &vol);
-  if (vol) unsupported(e, k->body, "volatile memory (warp-synchronous code needs lanes in lockstep)");
+  if (vol)
+    unsupported(e, k->body, "volatile memory (warp-synchronous code needs lanes in lockstep)");
   AtomScan as = {0};
   walk(k->body, atom_pre, atom_post, &as);
   e->ordered = as.ordered;
   if (as.ordered && (as.sites > 1 || as.in_loop))
-    unsupported(e, k->body, "atomics whose order shows in the result, at several places or in a loop (the interpreter's order is kept for one)");
+    unsupported(
+      e, k->body,
+      "atomics whose order shows in the result, at several places or in a loop (the interpreter's order is kept for one)");
   e->barrier_mode = has_barrier(k->body);
   for (Obj *p = k->params; p; p = p->next)
-    if (p->ty->kind == TY_STRUCT || p->ty->kind == TY_ARRAY) unsupported(e, k->body, "a struct parameter");
+    if (p->ty->kind == TY_STRUCT || p->ty->kind == TY_ARRAY)
+      unsupported(e, k->body, "a struct parameter");
   Buf *code = tmpbuf(e);
   e->o = code;
   e->in_kernel = true;
   /* parameters: read from the argument words once per block */
   int pi = 0;
   if (!e->barrier_mode) {
-    out(e, "static inline __attribute__((always_inline)) void kthread(Env *_e) {\n%s", kernel_locals);
+    out(e, "static inline __attribute__((always_inline)) void kthread(Env *_e) {\n%s",
+        kernel_locals);
     out(e, "const unsigned _tx = _e->tx, _ty = _e->ty, _tz = _e->tz;\n");
     pi = 0;
     for (Obj *p = k->params; p; p = p->next, pi++)
-      out(e, "%s; memcpy(&%s, &_e->c->args[%d], sizeof %s);\n", decl(e, p->ty, var_cname(e, p)), var_cname(e, p), pi, var_cname(e, p));
+      out(e, "%s; memcpy(&%s, &_e->c->args[%d], sizeof %s);\n", decl(e, p->ty, var_cname(e, p)),
+          var_cname(e, p), pi, var_cname(e, p));
     e->brk_depth = e->cont_depth = 0;
     for (Node *s = k->body->stmts; s; s = s->next) stmt(e, s);
     out(e, "}\n");
-    out(e, "int carve_block(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *tsv) {\n"
-           "Env _env = {c, sh, c->dyn_base, (unsigned)bx, (unsigned)by, (unsigned)bz, (unsigned)c->grid[0], (unsigned)c->grid[1], (unsigned)c->grid[2],"
-           " (unsigned)c->block[0], (unsigned)c->block[1], (unsigned)c->block[2], 0, 0, 0, 0};\nEnv *_e = &_env; (void)tsv;\n"
-           "for (unsigned z = 0; z < _e->ntz; z++) for (unsigned y = 0; y < _e->nty; y++) for (unsigned x = 0; x < _e->ntx; x++) {\n"
-           "_e->tx = x; _e->ty = y; _e->tz = z; kthread(_e);\n}\nreturn _e->fault;\n}\n"
-           "const unsigned carve_tstate_size = 0;\n");
+    out(
+      e,
+      "int carve_block(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *tsv) {\n"
+      "Env _env = {c, sh, c->dyn_base, (unsigned)bx, (unsigned)by, (unsigned)bz, (unsigned)c->grid[0], (unsigned)c->grid[1], (unsigned)c->grid[2],"
+      " (unsigned)c->block[0], (unsigned)c->block[1], (unsigned)c->block[2], 0, 0, 0, 0};\nEnv *_e = &_env; (void)tsv;\n"
+      "for (unsigned z = 0; z < _e->ntz; z++) for (unsigned y = 0; y < _e->nty; y++) for (unsigned x = 0; x < _e->ntx; x++) {\n"
+      "_e->tx = x; _e->ty = y; _e->tz = z; kthread(_e);\n}\nreturn _e->fault;\n}\n"
+      "const unsigned carve_tstate_size = 0;\n");
   } else {
     Buf *kb = tmpbuf(e);
     e->o = kb;
@@ -1117,14 +1322,19 @@ static void emit_kernel(Emit *e, Buf *src) {
     for (int i = 0; i < e->nvars; i++)
       if (e->promoted[i]) out(e, "%s;\n", decl(e, e->vars[i]->ty, var_cname(e, e->vars[i])));
     out(e, "%s} TS;\n", e->tsx.s ? e->tsx.s : "");
-    out(e, "int carve_block(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *tsv) {\n"
-           "Env _env = {c, sh, c->dyn_base, (unsigned)bx, (unsigned)by, (unsigned)bz, (unsigned)c->grid[0], (unsigned)c->grid[1], (unsigned)c->grid[2],"
-           " (unsigned)c->block[0], (unsigned)c->block[1], (unsigned)c->block[2], 0, 0, 0, 0};\nEnv *_e = &_env;\n"
-           "TS *_ts = tsv;\nint _nt = (int)(c->block[0] * c->block[1] * c->block[2]);\nint _L0 = 0, _H0 = _nt;\n%s"
-           "for (int _t = 0; _t < _nt; _t++) {\nTS *_S = &_ts[_t];\n_S->_done = 0;\n"
-           "_S->_tx = (unsigned)(_t %% c->block[0]); _S->_ty = (unsigned)((_t / c->block[0]) %% c->block[1]); _S->_tz = (unsigned)(_t / (c->block[0] * c->block[1]));\n", kernel_locals);
+    out(
+      e,
+      "int carve_block(const CarveNativeCtx *c, int64_t bx, int64_t by, int64_t bz, unsigned char *sh, void *tsv) {\n"
+      "Env _env = {c, sh, c->dyn_base, (unsigned)bx, (unsigned)by, (unsigned)bz, (unsigned)c->grid[0], (unsigned)c->grid[1], (unsigned)c->grid[2],"
+      " (unsigned)c->block[0], (unsigned)c->block[1], (unsigned)c->block[2], 0, 0, 0, 0};\nEnv *_e = &_env;\n"
+      "TS *_ts = tsv;\nint _nt = (int)(c->block[0] * c->block[1] * c->block[2]);\nint _L0 = 0, _H0 = _nt;\n%s"
+      "for (int _t = 0; _t < _nt; _t++) {\nTS *_S = &_ts[_t];\n_S->_done = 0;\n"
+      "_S->_tx = (unsigned)(_t %% c->block[0]); _S->_ty = (unsigned)((_t / c->block[0]) %% c->block[1]); _S->_tz = (unsigned)(_t / (c->block[0] * c->block[1]));\n",
+      kernel_locals);
     pi = 0;
-    for (Obj *p = k->params; p; p = p->next, pi++) out(e, "memcpy(&_S->%s, &c->args[%d], sizeof _S->%s);\n", var_cname(e, p), pi, var_cname(e, p));
+    for (Obj *p = k->params; p; p = p->next, pi++)
+      out(e, "memcpy(&_S->%s, &c->args[%d], sizeof _S->%s);\n", var_cname(e, p), pi,
+          var_cname(e, p));
     out(e, "}\n");
     buf_puts(code, kb->s ? kb->s : "");
     out(e, "_end:\nreturn _e->fault;\n}\nconst unsigned carve_tstate_size = sizeof(TS);\n");
@@ -1132,9 +1342,12 @@ static void emit_kernel(Emit *e, Buf *src) {
   buf_puts(src, prelude);
   for (int i = 0; i < MATH_COUNT; i++)
     if (e->math_used[i])
-      buf_printf(src, "static inline %s m_%s(%s a, %s b, %s c) { (void)a; (void)b; (void)c; return (%s)(%s); }\n", math_type(mathtab[i].ret),
-                 mathtab[i].name, math_type(mathtab[i].t1), math_type(mathtab[i].t2), math_type(mathtab[i].t3), math_type(mathtab[i].ret),
-                 mathtab[i].expr);
+      buf_printf(
+        src,
+        "static inline %s m_%s(%s a, %s b, %s c) { (void)a; (void)b; (void)c; return (%s)(%s); }\n",
+        math_type(mathtab[i].ret), mathtab[i].name, math_type(mathtab[i].t1),
+        math_type(mathtab[i].t2), math_type(mathtab[i].t3), math_type(mathtab[i].ret),
+        mathtab[i].expr);
   buf_puts(src, e->types.s ? e->types.s : "");
   buf_puts(src, e->protos.s ? e->protos.s : "");
   buf_puts(src, e->fns.s ? e->fns.s : "");
@@ -1163,7 +1376,10 @@ void native_emit(Program *p, Obj *k, NativeCode *out_code) {
   buf_free(&e->protos);
   buf_free(&e->fns);
   buf_free(&e->tsx);
-  for (int i = 0; i < e->ntmp_bufs; i++) { buf_free(e->tmp_bufs[i]); free(e->tmp_bufs[i]); }
+  for (int i = 0; i < e->ntmp_bufs; i++) {
+    buf_free(e->tmp_bufs[i]);
+    free(e->tmp_bufs[i]);
+  }
   free(e->tmp_bufs);
   free(e->pref);
   free(e->prefslot);

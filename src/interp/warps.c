@@ -19,8 +19,10 @@ void barrier(Warp *w, Node *n, Mask m, int pred_count) {
     int lane = __builtin_ctz(live & ~m ? live & ~m : live);
     char who[128];
     thread_desc(w, lane, who, sizeof who);
-    fault_at(w, FAULT_DIVERGENT_BARRIER, n, __builtin_ctz(m), "__syncthreads reached by only part of a warp: %d of its %d live threads arrive (%s does not)",
-             __builtin_popcount(m), __builtin_popcount(live), who);
+    fault_at(
+      w, FAULT_DIVERGENT_BARRIER, n, __builtin_ctz(m),
+      "__syncthreads reached by only part of a warp: %d of its %d live threads arrive (%s does not)",
+      __builtin_popcount(m), __builtin_popcount(live), who);
   }
   if (!w->I->coroutines) {
     /* single-warp blocks without coroutines: the barrier is trivially complete */
@@ -53,7 +55,7 @@ static void run_kernel_body(Warp *w) {
     bind_param(w, f, p, m, v, NULL);
   }
   exec(w, L->kernel->body, m);
-  if (w->npending) {   /* copies its threads never waited for: never performed (warned) */
+  if (w->npending) { /* copies its threads never waited for: never performed (warned) */
     I->st->async_unwaited += (uint64_t)w->npending;
     if (!I->async_unwaited_at) I->async_unwaited_at = w->pending[0].at;
   }
@@ -104,7 +106,8 @@ static void unpoison_stack(Interp *I, void *stack) {
   if (dirty > STACK_BYTES(I)) dirty = STACK_BYTES(I);
   __asan_unpoison_memory_region((unsigned char *)stack + STACK_BYTES(I) - dirty, dirty);
 #else
-  (void)I; (void)stack;
+  (void)I;
+  (void)stack;
 #endif
 }
 
@@ -128,7 +131,10 @@ static void run_block_coroutines(Interp *I) {
     if (I->fault) {
       /* let every suspended warp unwind so nothing is left half-run */
       for (int i = 0; i < I->nwarps; i++)
-        if (I->warps[i].state == WS_BARRIER) { I->warps[i].state = WS_READY; resume(I, &I->warps[i]); }
+        if (I->warps[i].state == WS_BARRIER) {
+          I->warps[i].state = WS_READY;
+          resume(I, &I->warps[i]);
+        }
       return;
     }
     Warp *first = NULL;
@@ -142,20 +148,28 @@ static void run_block_coroutines(Interp *I) {
       else if (w->barrier_at != first->barrier_at) {
         I->fault = true;
         I->st->faults++;
-        const char *msg = fmt("divergent __syncthreads: warp %d waits here while warp %d waits at line %d, in block (%lld,%lld,%lld)", w->index,
-                              first->index, tok_loc(first->barrier_at->tok).line, (long long)I->block_id[0], (long long)I->block_id[1],
-                              (long long)I->block_id[2]);
+        const char *msg = fmt(
+          "divergent __syncthreads: warp %d waits here while warp %d waits at line %d, in block (%lld,%lld,%lld)",
+          w->index, first->index, tok_loc(first->barrier_at->tok).line, (long long)I->block_id[0],
+          (long long)I->block_id[1], (long long)I->block_id[2]);
         record_fault(I, FAULT_DIVERGENT_BARRIER, w->barrier_at, first->barrier_at, NULL, -1, msg);
-        if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10)) diag_at(DIAG_ERROR, tok_loc(w->barrier_at->tok), "%s", msg);
+        if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10))
+          diag_at(DIAG_ERROR, tok_loc(w->barrier_at->tok), "%s", msg);
         for (int k = 0; k < I->nwarps; k++)
-          if (I->warps[k].state == WS_BARRIER) { I->warps[k].state = WS_READY; resume(I, &I->warps[k]); }
+          if (I->warps[k].state == WS_BARRIER) {
+            I->warps[k].state = WS_READY;
+            resume(I, &I->warps[k]);
+          }
         return;
       }
     }
-    if (!waiting) return;   /* all done */
+    if (!waiting) return; /* all done */
     I->epoch++;
     for (int i = 0; i < I->nwarps; i++)
-      if (I->warps[i].state == WS_BARRIER) { I->warps[i].state = WS_READY; I->warps[i].barrier_result = total; }
+      if (I->warps[i].state == WS_BARRIER) {
+        I->warps[i].state = WS_READY;
+        I->warps[i].barrier_result = total;
+      }
   }
 }
 
@@ -173,7 +187,9 @@ static void run_block_plain(Interp *I) {
 
 static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
   Launch *L = I->L;
-  I->block_id[0] = bx; I->block_id[1] = by; I->block_id[2] = bz;
+  I->block_id[0] = bx;
+  I->block_id[1] = by;
+  I->block_id[2] = bz;
   I->block_linear = bx + L->grid[0] * (by + L->grid[1] * bz);
   memset(I->shared, I->opt->poison_shared ? 0xff : 0, I->shared_size);
   I->epoch++;
@@ -204,8 +220,10 @@ static void setup_block(Interp *I, int64_t bx, int64_t by, int64_t bz) {
 
 static size_t kernel_local_size(Program *p, bool host) {
   size_t max_frame = 16;
-  for (Obj *f = p->funcs; f; f = f->next) if ((size_t)f->frame_size > max_frame) max_frame = (size_t)f->frame_size;
-  size_t s = max_frame * 8 + 4096 + (size_t)16 * MAX_CALL_DEPTH;   /* and MAX_CALL_DEPTH small frames */
+  for (Obj *f = p->funcs; f; f = f->next)
+    if ((size_t)f->frame_size > max_frame) max_frame = (size_t)f->frame_size;
+  size_t s =
+    max_frame * 8 + 4096 + (size_t)16 * MAX_CALL_DEPTH; /* and MAX_CALL_DEPTH small frames */
   /* the host program is one thread: a C stack's worth (arrays in main's frame) */
   if (host) s = max_frame * 8 + ((size_t)8 << 20);
   return s < 16384 ? 16384 : s;
@@ -213,14 +231,15 @@ static size_t kernel_local_size(Program *p, bool host) {
 
 /* a warp stack with a guard page below it; NULL if it cannot be mapped */
 static void *map_stack(Interp *I) {
-  unsigned char *s = mmap(NULL, STACK_BYTES(I) + PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  unsigned char *s = mmap(NULL, STACK_BYTES(I) + PAGE_BYTES, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (s == MAP_FAILED) return NULL;
   mprotect(s, PAGE_BYTES, PROT_NONE);
   return s + PAGE_BYTES;
 }
 static void unmap_stack(Interp *I, void *s) {
   if (!s) return;
-  unpoison_stack(I, s);   /* the next mapping there starts clean */
+  unpoison_stack(I, s); /* the next mapping there starts clean */
   munmap((unsigned char *)s - PAGE_BYTES, STACK_BYTES(I) + PAGE_BYTES);
 }
 
@@ -232,23 +251,30 @@ static int check_config(Interp *I, const Machine *M) {
   if (launch_check_dims(L)) return 2;
   int64_t nthreads = L->block[0] * L->block[1] * L->block[2];
   if (nthreads > M->max_threads_per_block) {
-    diag_at(DIAG_ERROR, at, "block of %lld threads: CUDA allows 1 to %d on the %s", (long long)nthreads, M->max_threads_per_block, M->long_name);
+    diag_at(DIAG_ERROR, at, "block of %lld threads: CUDA allows 1 to %d on the %s",
+            (long long)nthreads, M->max_threads_per_block, M->long_name);
     return 2;
   }
   I->nthreads = (int)nthreads;
   I->nwarps = (I->nthreads + W - 1) / W;
   double total_warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * I->nwarps;
   if (total_warps > (double)I->max_steps) {
-    diag_at(DIAG_ERROR, at, "the launch has %.3g warps, more than the step limit (%llu) lets the interpreter run; use a smaller problem or raise --max-steps",
-            total_warps, (unsigned long long)I->max_steps);
+    diag_at(
+      DIAG_ERROR, at,
+      "the launch has %.3g warps, more than the step limit (%llu) lets the interpreter run; use a smaller problem or raise --max-steps",
+      total_warps, (unsigned long long)I->max_steps);
     return 2;
   }
   I->dyn_base = ((size_t)L->prog->shared_size + 15) & ~(size_t)15;
   if (L->kernel->has_extern_shared && L->dyn_shared == 0)
-    diag_at(DIAG_WARNING, tok_loc(L->kernel->tok), "kernel '%s' declares extern __shared__ memory but the launch gives 0 bytes (use shared(BYTES))", L->kernel->name);
+    diag_at(
+      DIAG_WARNING, tok_loc(L->kernel->tok),
+      "kernel '%s' declares extern __shared__ memory but the launch gives 0 bytes (use shared(BYTES))",
+      L->kernel->name);
   int64_t limit = M->smem_per_block_optin;
   if (L->dyn_shared < 0 || L->dyn_shared > limit || (int64_t)I->dyn_base + L->dyn_shared > limit) {
-    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "block needs %lld bytes of shared memory; a block on the %s can have at most %lld",
+    diag_at(DIAG_ERROR, tok_loc(L->kernel->tok),
+            "block needs %lld bytes of shared memory; a block on the %s can have at most %lld",
             (long long)I->dyn_base + (long long)L->dyn_shared, M->long_name, (long long)limit);
     return 2;
   }
@@ -268,13 +294,14 @@ static int alloc_interp(Interp *I) {
   I->r_node = xmalloc(sh * sizeof(Node *));
   I->local_size = kernel_local_size(L->prog, L->host_code);
   I->local = xmalloc(I->local_size * (size_t)I->nthreads);
-  I->warps = xmalloc(sizeof(Warp) * (size_t)I->nwarps);   /* zeroed: no pending copies */
+  I->warps = xmalloc(sizeof(Warp) * (size_t)I->nwarps); /* zeroed: no pending copies */
   I->coroutines = L->kernel->uses_barrier && I->nwarps > 1;
   /* warps that wait at barriers each keep a stack; others run one at a time on one */
   I->nstacks = I->coroutines ? I->nwarps : 1;
   for (int i = 0; i < I->nstacks; i++)
     if (!(I->warps[i].stack = map_stack(I))) {
-      diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "cannot map a warp stack of %zu MiB", STACK_BYTES(I) >> 20);
+      diag_at(DIAG_ERROR, tok_loc(L->kernel->tok), "cannot map a warp stack of %zu MiB",
+              STACK_BYTES(I) >> 20);
       return 2;
     }
   return 0;
@@ -288,13 +315,21 @@ static void free_interp(Interp *I) {
         if (I->warps[i].frames[d]) free(I->warps[i].frames[d]->regs);
         free(I->warps[i].frames[d]);
       }
-    for (int i = 0; i < I->nwarps; i++) { free(I->warps[i].frames); free(I->warps[i].reg_cap); }
+    for (int i = 0; i < I->nwarps; i++) {
+      free(I->warps[i].frames);
+      free(I->warps[i].reg_cap);
+    }
     for (int i = 0; i < I->nwarps; i++) free(I->warps[i].pending);
   }
   free(I->warps);
   free(I->local);
   free(I->shared);
-  free(I->w_epoch); free(I->r_epoch); free(I->w_warp); free(I->r_warp); free(I->w_node); free(I->r_node);
+  free(I->w_epoch);
+  free(I->r_epoch);
+  free(I->w_warp);
+  free(I->r_warp);
+  free(I->w_node);
+  free(I->r_node);
 }
 
 double now_seconds(void) {
@@ -323,7 +358,8 @@ static void progress(Interp *I, int64_t done, int64_t total, bool final) {
   I->last_progress = t;
   I->progress_shown = true;
   double rate = (double)I->st->lane_ops / el / 1e6;
-  fprintf(stderr, "\r\033[K%s: block %lld of %lld, %.0f M lane-ops/s, %s left", I->L->kernel->name, (long long)done, (long long)total, rate,
+  fprintf(stderr, "\r\033[K%s: block %lld of %lld, %.0f M lane-ops/s, %s left", I->L->kernel->name,
+          (long long)done, (long long)total, rate,
           duration(el * (double)(total - done) / (double)done));
   fflush(stderr);
 }
@@ -349,7 +385,8 @@ static void run_blocks(Interp *I) {
 uint64_t launch_step_limit(const Launch *L, uint64_t given) {
   if (given) return given;
   if (L->host_code) return 100000000000ull;
-  double warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] * (double)((L->block[0] * L->block[1] * L->block[2] + W - 1) / W);
+  double warps = (double)L->grid[0] * (double)L->grid[1] * (double)L->grid[2] *
+                 (double)((L->block[0] * L->block[1] * L->block[2] + W - 1) / W);
   double scaled = warps * 1e6;
   return scaled > 2e9 ? (scaled < 1.8e19 ? (uint64_t)scaled : UINT64_MAX) : 2000000000ull;
 }
@@ -368,17 +405,21 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   st->step_limit = I.max_steps;
   const Machine *M = L->machine ? L->machine : machine_find("h100");
   if (check_config(&I, M)) return 2;
-  if (alloc_interp(&I)) { free_interp(&I); return 2; }
+  if (alloc_interp(&I)) {
+    free_interp(&I);
+    return 2;
+  }
   I.t0 = I.last_progress = now_seconds();
   run_blocks(&I);
   st->seconds = now_seconds() - I.t0;
   free_interp(&I);
   if (I.reports > 10) diag_at(DIAG_NOTE, (SrcLoc){0}, "%d more faults not shown", I.reports - 10);
   if (st->async_unwaited && !I.fault && !I.stopped)
-    diag_at(DIAG_WARNING, tok_loc(I.async_unwaited_at->tok),
-            "%llu async cop%s (__pipeline_memcpy_async, the first issued here) never waited for by %s thread: %s data never arrives "
-            "(carve performs a copy at the __pipeline_wait_prior that covers it; on the GPU when it lands is undefined)",
-            (unsigned long long)st->async_unwaited, st->async_unwaited == 1 ? "y" : "ies", st->async_unwaited == 1 ? "its" : "their",
-            st->async_unwaited == 1 ? "its" : "their");
+    diag_at(
+      DIAG_WARNING, tok_loc(I.async_unwaited_at->tok),
+      "%llu async cop%s (__pipeline_memcpy_async, the first issued here) never waited for by %s thread: %s data never arrives "
+      "(carve performs a copy at the __pipeline_wait_prior that covers it; on the GPU when it lands is undefined)",
+      (unsigned long long)st->async_unwaited, st->async_unwaited == 1 ? "y" : "ies",
+      st->async_unwaited == 1 ? "its" : "their", st->async_unwaited == 1 ? "its" : "their");
   return I.stopped ? 2 : I.fault ? 1 : 0;
 }

@@ -19,31 +19,39 @@
 struct CostModel {
   const Facts *f;
   int nnodes, nloops;
-  double *unroll;        /* per loop: body copies per loop-control step */
-  bool *carried;         /* per loop: an element read and written in each iteration (`s[i] += ...` with
+  double *unroll; /* per loop: body copies per loop-control step */
+  bool *carried;  /* per loop: an element read and written in each iteration (`s[i] += ...` with
                           * i unchanged in the loop): each iteration's load waits for the last store */
-  Obj **known; int nknown;   /* variables whose value is a compile-time constant in each body copy */
-  bool *in_index;        /* node id -> part of an address computation */
-  bool *offset_chain;    /* node id -> a sum of the address itself (adds, subtracts, casts only) */
-  bool *predicated;      /* node id -> an if that ptxas turns into predicated instructions */
-  float *factor;         /* node id -> SASS instructions per evaluation, relative to the plain count */
-  int *hoist;            /* node id -> loop it is hoisted out of (counted once per entry), -1 */
-  bool *fused;           /* node id -> an integer multiply that an add absorbs (IMAD, LEA) */
-  signed char *copy_const;   /* node id -> cost_copy_constant once known (-1 not yet): the counting hooks ask per evaluation */
-  int *share;            /* node id -> the fully unrolled loop whose copies may share this load's value, -1 */
-  bool *share_root;      /* per loop: the outermost loop of such a nest (its entry starts a new set of copies) */
-  int prologue;          /* instructions every thread runs once: S2R, parameter loads, EXIT */
-  bool *in_regs;         /* node id -> an access of a local array nvcc keeps in registers */
-  float *hoist_copies;   /* node id -> distinct values it has per entry of the loop it leaves */
-  Obj *assumed[8]; int nassumed;   /* local_invariant: variables taken as invariant while their writes are checked */
-  Obj **load_dest;       /* node id (a load) -> the register variable its value goes to, or NULL */
-  Obj **copy_to;         /* node id (a read of a register variable or element) -> the register variable it is copied to whole */
-  Obj **reg_vars; int nreg_vars;   /* local arrays and structs kept in registers */
+  Obj **known;
+  int nknown;         /* variables whose value is a compile-time constant in each body copy */
+  bool *in_index;     /* node id -> part of an address computation */
+  bool *offset_chain; /* node id -> a sum of the address itself (adds, subtracts, casts only) */
+  bool *predicated;   /* node id -> an if that ptxas turns into predicated instructions */
+  float *factor;      /* node id -> SASS instructions per evaluation, relative to the plain count */
+  int *hoist;         /* node id -> loop it is hoisted out of (counted once per entry), -1 */
+  bool *fused;        /* node id -> an integer multiply that an add absorbs (IMAD, LEA) */
+  signed char *
+    copy_const; /* node id -> cost_copy_constant once known (-1 not yet): the counting hooks ask per evaluation */
+  int *share; /* node id -> the fully unrolled loop whose copies may share this load's value, -1 */
+  bool *
+    share_root; /* per loop: the outermost loop of such a nest (its entry starts a new set of copies) */
+  int prologue;        /* instructions every thread runs once: S2R, parameter loads, EXIT */
+  bool *in_regs;       /* node id -> an access of a local array nvcc keeps in registers */
+  float *hoist_copies; /* node id -> distinct values it has per entry of the loop it leaves */
+  Obj *assumed[8];
+  int nassumed; /* local_invariant: variables taken as invariant while their writes are checked */
+  Obj **load_dest; /* node id (a load) -> the register variable its value goes to, or NULL */
+  Obj **
+    copy_to; /* node id (a read of a register variable or element) -> the register variable it is copied to whole */
+  Obj **reg_vars;
+  int nreg_vars; /* local arrays and structs kept in registers */
 };
 
 static const Loop *loop_at(const CostModel *cm, int k) { return facts_loop(cm->f, k); }
 static int loop_of(const CostModel *cm, const Node *n) { return facts_loop_of(cm->f, n); }
-static bool valid(const CostModel *cm, const Node *n) { return n && n->id >= 0 && n->id < cm->nnodes; }
+static bool valid(const CostModel *cm, const Node *n) {
+  return n && n->id >= 0 && n->id < cm->nnodes;
+}
 
 static Node *strip_casts(Node *n) {
   while (n && n->kind == ND_CAST) n = n->lhs;
@@ -78,7 +86,10 @@ static bool mark_addresses(Node *n, void *ctx) {
   for (int k = 0; k < nk; k++) {
     unsigned kf = kids[k] == &n->lhs ? lhs : kids[k] == &n->rhs ? rhs : 0;
     for (Node *m = *kids[k]; m; m = m->next)
-      if (valid(cm, m)) { cm->in_index[m->id] = kf & W_INDEX; cm->offset_chain[m->id] = kf & W_CHAIN; }
+      if (valid(cm, m)) {
+        cm->in_index[m->id] = kf & W_INDEX;
+        cm->offset_chain[m->id] = kf & W_CHAIN;
+      }
   }
   return true;
 }
@@ -88,7 +99,9 @@ static bool mark_addresses(Node *n, void *ctx) {
  * loop holding one keeps its loads) */
 static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth, bool strict);
 /* one value in every iteration (the facts' rule, or locals of the body computed from invariants) */
-static bool invariant(CostModel *cm, Node *e, int loop) { return facts_loop_invariant(cm->f, loop, e) || copy_invariant_in(cm, e, loop, 0, true); }
+static bool invariant(CostModel *cm, Node *e, int loop) {
+  return facts_loop_invariant(cm->f, loop, e) || copy_invariant_in(cm, e, loop, 0, true);
+}
 
 static bool fully_unrolled(const CostModel *cm, int k) {
   int64_t trip = loop_at(cm, k)->trip;
@@ -97,7 +110,11 @@ static bool fully_unrolled(const CostModel *cm, int k) {
 
 /* does e have one value per body copy known at compile time (numbers, counters of fully
  * unrolled loops enclosing the node, and arithmetic on them)? */
-typedef struct { CostModel *cm; int loop; bool ok; } CopyConst;
+typedef struct {
+  CostModel *cm;
+  int loop;
+  bool ok;
+} CopyConst;
 
 static bool copy_constant_pre(Node *e, void *ctx) {
   CopyConst *x = ctx;
@@ -112,8 +129,10 @@ static bool copy_constant_pre(Node *e, void *ctx) {
     x->ok = known;
     return false;
   }
-  if (e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_NOT || e->kind == ND_BITNOT) return true;
-  if ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR) return true;
+  if (e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_NOT || e->kind == ND_BITNOT)
+    return true;
+  if ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR)
+    return true;
   x->ok = false;
   return false;
 }
@@ -128,7 +147,7 @@ static bool copy_constant(CostModel *cm, Node *e, int loop) {
 /* are all loops from `inner` up to (not including) `outer` fully unrolled? */
 static bool unrolled_between(CostModel *cm, int inner, int outer) {
   for (int k = inner; k != outer; k = loop_at(cm, k)->parent) {
-    if (k < 0) return false;   /* outer is not an enclosing loop */
+    if (k < 0) return false; /* outer is not an enclosing loop */
     if (!fully_unrolled(cm, k)) return false;
   }
   return true;
@@ -146,10 +165,15 @@ static void find_known_variables(CostModel *cm) {
   cm->nknown = 0;
   for (int i = 0; i < nw; i++) {
     const VarWrite *w = facts_write(cm->f, i);
-    if (w->node->kind != ND_DECL || !w->node->decl_init || w->var->is_volatile || w->var->in_memory || !is_integer(w->var->ty)) continue;
+    if (w->node->kind != ND_DECL || !w->node->decl_init || w->var->is_volatile ||
+        w->var->in_memory || !is_integer(w->var->ty))
+      continue;
     bool dup = false;
     for (int j = 0; j < cm->nknown; j++) dup |= cm->known[j] == w->var;
-    if (!dup) { decl_loop[cm->nknown] = w->loop; cm->known[cm->nknown++] = w->var; }
+    if (!dup) {
+      decl_loop[cm->nknown] = w->loop;
+      cm->known[cm->nknown++] = w->var;
+    }
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -162,8 +186,9 @@ static void find_known_variables(CostModel *cm) {
       Node *n = w->node;
       if (n->kind == ND_DECL) ok = copy_constant(cm, n->decl_init, w->loop);
       else if (w->conditional || !unrolled_between(cm, w->loop, decl_loop[k])) ok = false;
-      else if (n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) ok = copy_constant(cm, n->rhs, w->loop);
-      else ok = true;   /* ++ and -- of a known value */
+      else if (n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP)
+        ok = copy_constant(cm, n->rhs, w->loop);
+      else ok = true; /* ++ and -- of a known value */
       if (!ok) {
         cm->known[k] = cm->known[--cm->nknown];
         decl_loop[k] = decl_loop[cm->nknown];
@@ -174,7 +199,12 @@ static void find_known_variables(CostModel *cm) {
   free(decl_loop);
 }
 
-enum { LIN_NO, LIN_INV, LIN_CONST, LIN_VAR };   /* not affine; invariant; affine with constant / run-time stride */
+enum {
+  LIN_NO,
+  LIN_INV,
+  LIN_CONST,
+  LIN_VAR
+}; /* not affine; invariant; affine with constant / run-time stride */
 
 static int lin_join(int a, int b) {
   if (a == LIN_NO || b == LIN_NO) return LIN_NO;
@@ -183,25 +213,48 @@ static int lin_join(int a, int b) {
 
 /* is e affine in the counter of `loop`, and is its stride a compile-time constant? Evaluated
  * bottom-up on a stack of answers. */
-typedef struct { CostModel *cm; int loop; int *st; int sp, cap; } Affinity;
+typedef struct {
+  CostModel *cm;
+  int loop;
+  int *st;
+  int sp, cap;
+} Affinity;
 
 static void lin_push(Affinity *x, int v) {
-  if (x->sp == x->cap) { x->cap = x->cap ? 2 * x->cap : 16; x->st = xrealloc(x->st, sizeof(int) * (size_t)x->cap); }
+  if (x->sp == x->cap) {
+    x->cap = x->cap ? 2 * x->cap : 16;
+    x->st = xrealloc(x->st, sizeof(int) * (size_t)x->cap);
+  }
   x->st[x->sp++] = v;
 }
 
 static bool affinity_pre(Node *e, void *ctx) {
   Affinity *x = ctx;
   CostModel *cm = x->cm;
-  if (invariant(cm, e, x->loop)) { lin_push(x, LIN_INV); return false; }
-  if (copy_constant(cm, e, x->loop)) { lin_push(x, LIN_CONST); return false; }
+  if (invariant(cm, e, x->loop)) {
+    lin_push(x, LIN_INV);
+    return false;
+  }
+  if (copy_constant(cm, e, x->loop)) {
+    lin_push(x, LIN_CONST);
+    return false;
+  }
   const Loop *l = loop_at(cm, x->loop);
   switch (e->kind) {
   case ND_VAR:
-    lin_push(x, l->iv && e->var == l->iv && (l->step_op == ND_ADD || fully_unrolled(cm, x->loop)) ? LIN_CONST : LIN_NO);
+    lin_push(x, l->iv && e->var == l->iv && (l->step_op == ND_ADD || fully_unrolled(cm, x->loop))
+                  ? LIN_CONST
+                  : LIN_NO);
     return false;
-  case ND_CAST: case ND_NEG: case ND_POS: case ND_ADD: case ND_SUB: case ND_MUL: case ND_SHL:
-    if (e->lhs && (e->rhs || e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_POS)) return true;
+  case ND_CAST:
+  case ND_NEG:
+  case ND_POS:
+  case ND_ADD:
+  case ND_SUB:
+  case ND_MUL:
+  case ND_SHL:
+    if (e->lhs && (e->rhs || e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_POS))
+      return true;
     lin_push(x, LIN_NO);
     return false;
   default: lin_push(x, LIN_NO); return false;
@@ -210,7 +263,8 @@ static bool affinity_pre(Node *e, void *ctx) {
 
 static bool affinity_post(Node *e, void *ctx) {
   Affinity *x = ctx;
-  if (e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_POS) return true;   /* the operand's answer */
+  if (e->kind == ND_CAST || e->kind == ND_NEG || e->kind == ND_POS)
+    return true; /* the operand's answer */
   int b = x->st[--x->sp], a = x->st[x->sp - 1], r;
   if (e->kind == ND_ADD || e->kind == ND_SUB) r = lin_join(a, b);
   else if (e->kind == ND_SHL && b != LIN_INV) r = LIN_NO;
@@ -248,17 +302,24 @@ static int op_count(Node *n) {
 /* operations in a loop body, inner loops with a constant trip count times that count (they are
  * unrolled before the outer loop is): statements count their expressions, a nested loop's
  * count is gathered on a stack while its body is walked */
-typedef struct { CostModel *cm; int *sum; Node **loops; int sp, cap; } BodyOps;
+typedef struct {
+  CostModel *cm;
+  int *sum;
+  Node **loops;
+  int sp, cap;
+} BodyOps;
 
 static bool body_pre(Node *n, void *ctx) {
   BodyOps *b = ctx;
-  if (n->kind < ND_BLOCK) return false;   /* expressions: counted by their statement */
+  if (n->kind < ND_BLOCK) return false; /* expressions: counted by their statement */
   Node *owner = b->loops[b->sp - 1];
   for (Node *i = owner ? owner->init : NULL; i; i = i->next)
-    if (i == n) return false;             /* a nested loop's init runs once per entry: not counted */
+    if (i == n) return false; /* a nested loop's init runs once per entry: not counted */
   int *c = &b->sum[b->sp - 1];
   switch (n->kind) {
-  case ND_FOR: case ND_WHILE: case ND_DO:
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO:
     if (b->sp == b->cap) {
       b->cap *= 2;
       b->sum = xrealloc(b->sum, sizeof(int) * (size_t)b->cap);
@@ -269,7 +330,8 @@ static bool body_pre(Node *n, void *ctx) {
     return true;
   case ND_BLOCK: return true;
   case ND_IF: *c += op_count(n->cond); return true;
-  case ND_EXPR_STMT: case ND_RETURN: *c += op_count(n->lhs); return false;
+  case ND_EXPR_STMT:
+  case ND_RETURN: *c += op_count(n->lhs); return false;
   case ND_DECL: *c += op_count(n->decl_init); return false;
   default: *c += 1; return false;
   }
@@ -280,7 +342,8 @@ static bool body_post(Node *n, void *ctx) {
   if (n->kind != ND_FOR && n->kind != ND_WHILE && n->kind != ND_DO) return true;
   int inner = b->sum[--b->sp], trip = 1;
   int li = facts_loop_index(b->cm->f, n);
-  if (li >= 0 && loop_at(b->cm, li)->trip > 0) trip = (int)(loop_at(b->cm, li)->trip < 64 ? loop_at(b->cm, li)->trip : 64);
+  if (li >= 0 && loop_at(b->cm, li)->trip > 0)
+    trip = (int)(loop_at(b->cm, li)->trip < 64 ? loop_at(b->cm, li)->trip : 64);
   b->sum[b->sp - 1] += inner * trip;
   return true;
 }
@@ -302,7 +365,8 @@ static void choose_unroll(CostModel *cm, int li) {
   if (!l->iv) return;
   int pragma = l->node->unroll;
   if (pragma > 0) cm->unroll[li] = pragma;
-  else if (l->trip >= 0 && (pragma == -1 || l->trip <= 32)) cm->unroll[li] = l->trip > 0 ? (double)l->trip : 1;
+  else if (l->trip >= 0 && (pragma == -1 || l->trip <= 32))
+    cm->unroll[li] = l->trip > 0 ? (double)l->trip : 1;
   else if (l->step_op == ND_ADD) {
     /* nvcc (sm_90) unrolls small counted loops by 16, with remainder loops of 8, 4, 1; bigger
      * bodies less: mm_tile16's tile loop by 4, mm_tile32's not at all (their SASS). Modelled as
@@ -322,10 +386,13 @@ static void find_carried(CostModel *cm) {
   cm->carried = xmalloc((size_t)cm->nloops + 1);
   for (int i = 0; i < facts_naccesses(cm->f); i++) {
     const Access *a = facts_access(cm->f, i);
-    if (a->loop < 0 || !a->load || !a->store || a->atomic || a->space != SPACE_GLOBAL || !a->index.ok || a->indirect) continue;
+    if (a->loop < 0 || !a->load || !a->store || a->atomic || a->space != SPACE_GLOBAL ||
+        !a->index.ok || a->indirect)
+      continue;
     const Loop *l = loop_at(cm, a->loop);
     int64_t c;
-    if (l->iv && affine_var_coefficient(&a->index, l->iv, &c) && c == 0) cm->carried[a->loop] = true;
+    if (l->iv && affine_var_coefficient(&a->index, l->iv, &c) && c == 0)
+      cm->carried[a->loop] = true;
   }
 }
 
@@ -348,7 +415,8 @@ static bool predicable(Node *s) {
   }
   if (s->kind != ND_EXPR_STMT || !s->lhs) return false;
   Node *x = s->lhs;
-  bool assign = x->kind == ND_ASSIGN || x->kind == ND_ASSIGN_OP || (x->kind >= ND_PREINC && x->kind <= ND_POSTDEC);
+  bool assign = x->kind == ND_ASSIGN || x->kind == ND_ASSIGN_OP ||
+                (x->kind >= ND_PREINC && x->kind <= ND_POSTDEC);
   return assign && op_count(x) <= 8;
 }
 
@@ -356,7 +424,11 @@ static bool predicable(Node *s) {
  * has its own value, fixed over k's iterations (a tile load's row `r = (tid + l*64) / 8` in
  * copy l). Locals declared once inside k from such values are too. nvcc computes each copy's
  * value once before k; the metrics charge hoisted nodes once per copy per entry. */
-typedef struct { CostModel *cm; int loop, depth; bool ok, strict; } CopyInv;
+typedef struct {
+  CostModel *cm;
+  int loop, depth;
+  bool ok, strict;
+} CopyInv;
 static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth, bool strict);
 
 /* a local declared inside loop k whose every write runs whenever its declaration does (at the
@@ -365,13 +437,17 @@ static bool copy_invariant_in(CostModel *cm, Node *e, int k, int depth, bool str
  * loop): each use sees one value per copy of the body, and nvcc computes it once per entry of k.
  * Found by assuming v invariant while its writes are checked. */
 static bool local_invariant(CostModel *cm, Obj *v, int k, int depth, bool strict) {
-  for (int i = 0; i < cm->nassumed; i++) if (cm->assumed[i] == v) return true;
+  for (int i = 0; i < cm->nassumed; i++)
+    if (cm->assumed[i] == v) return true;
   if (depth >= 8 || cm->nassumed == (int)(sizeof cm->assumed / sizeof *cm->assumed)) return false;
   int nw = facts_nwrites(cm->f);
   const VarWrite *decl = NULL;
   for (int i = 0; i < nw; i++) {
     const VarWrite *w = facts_write(cm->f, i);
-    if (w->var == v && w->node->kind == ND_DECL) { if (decl) return false; decl = w; }
+    if (w->var == v && w->node->kind == ND_DECL) {
+      if (decl) return false;
+      decl = w;
+    }
   }
   if (!decl || !decl->node->decl_init || !facts_loop_within(cm->f, decl->loop, k)) return false;
   cm->assumed[cm->nassumed++] = v;
@@ -380,7 +456,8 @@ static bool local_invariant(CostModel *cm, Obj *v, int k, int depth, bool strict
     const VarWrite *w = facts_write(cm->f, i);
     if (w->var != v || w == decl) continue;
     if (w->cond_depth != decl->cond_depth || !unrolled_between(cm, w->loop, decl->loop)) ok = false;
-    else if (w->node->kind == ND_ASSIGN || w->node->kind == ND_ASSIGN_OP) ok = copy_invariant_in(cm, w->node->rhs, k, depth + 1, strict);
+    else if (w->node->kind == ND_ASSIGN || w->node->kind == ND_ASSIGN_OP)
+      ok = copy_invariant_in(cm, w->node->rhs, k, depth + 1, strict);
   }
   cm->nassumed--;
   return ok;
@@ -390,19 +467,26 @@ static bool copy_inv_pre(Node *e, void *ctx) {
   CopyInv *x = ctx;
   if (!x->ok) return false;
   if (e->kind != ND_VAR) {
-    if (e->kind == ND_DEREF || e->kind == ND_INDEX || e->kind == ND_MEMBER || e->kind == ND_CALL || e->kind == ND_ASSIGN ||
-        e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC) || e->kind >= ND_BLOCK) {
+    if (e->kind == ND_DEREF || e->kind == ND_INDEX || e->kind == ND_MEMBER || e->kind == ND_CALL ||
+        e->kind == ND_ASSIGN || e->kind == ND_ASSIGN_OP ||
+        (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC) || e->kind >= ND_BLOCK) {
       x->ok = facts_loop_invariant(x->cm->f, x->loop, e);
       return false;
     }
     return true;
   }
   Obj *v = e->var;
-  if (v->is_volatile || v->in_memory) { x->ok = facts_loop_invariant(x->cm->f, x->loop, e); return false; }
+  if (v->is_volatile || v->in_memory) {
+    x->ok = facts_loop_invariant(x->cm->f, x->loop, e);
+    return false;
+  }
   if (!facts_loop_writes(x->cm->f, x->loop, v)) return false;
-  for (int j = 0; j < x->cm->nloops && !x->strict; j++) {   /* an unrolled counter of a loop inside k */
+  for (int j = 0; j < x->cm->nloops && !x->strict;
+       j++) { /* an unrolled counter of a loop inside k */
     const Loop *l = loop_at(x->cm, j);
-    if (l->iv == v && j != x->loop && facts_loop_within(x->cm->f, j, x->loop) && fully_unrolled(x->cm, j)) return false;
+    if (l->iv == v && j != x->loop && facts_loop_within(x->cm->f, j, x->loop) &&
+        fully_unrolled(x->cm, j))
+      return false;
   }
   x->ok = local_invariant(x->cm, v, x->loop, x->depth, x->strict);
   return false;
@@ -428,32 +512,57 @@ static void assign_factor(CostModel *cm, Node *e) {
   int id = e->id, loop = loop_of(cm, e);
   cm->factor[id] = 1;
   cm->hoist[id] = -1;
-  if (e->kind == ND_IF) {   /* the factor of an if is its branch's */
-    if (copy_constant(cm, e->cond, loop)) cm->factor[id] = 0;   /* decided at compile time */
-    else if (predicable(e->then) && predicable(e->els)) { cm->factor[id] = 0; cm->predicated[id] = true; }
+  if (e->kind == ND_IF) { /* the factor of an if is its branch's */
+    if (copy_constant(cm, e->cond, loop)) cm->factor[id] = 0; /* decided at compile time */
+    else if (predicable(e->then) && predicable(e->els)) {
+      cm->factor[id] = 0;
+      cm->predicated[id] = true;
+    }
     return;
   }
   if (facts_loop_index(cm->f, e) >= 0 || e->kind >= ND_BLOCK) return;
   /* everywhere: a row of a multi-dimensional array is not an instruction (the outer index
    * computes the address); a multiply feeding an add is one IMAD or LEA; adding a constant to
    * an address is the load's immediate offset */
-  if (e->kind == ND_INDEX && e->ty && e->ty->kind == TY_ARRAY) { cm->factor[id] = 0; return; }
-  if (cm->fused[id]) { cm->factor[id] = 0; return; }
+  if (e->kind == ND_INDEX && e->ty && e->ty->kind == TY_ARRAY) {
+    cm->factor[id] = 0;
+    return;
+  }
+  if (cm->fused[id]) {
+    cm->factor[id] = 0;
+    return;
+  }
   int64_t k;
-  if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
-      (node_int_constant(e->rhs, &k) || (e->kind == ND_ADD && node_int_constant(e->lhs, &k)))) { cm->factor[id] = 0; return; }
+  if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty &&
+      is_integer(e->ty) &&
+      (node_int_constant(e->rhs, &k) || (e->kind == ND_ADD && node_int_constant(e->lhs, &k)))) {
+    cm->factor[id] = 0;
+    return;
+  }
   if (loop < 0) return;
   /* arithmetic and tests on values known in each unrolled copy are folded by the compiler, and
    * a known term added to an address is the access's immediate offset (`B_t[q*64 + tx*4 + v]`
    * in copies of q and v: one base register, 8 offsets) */
-  if (e->ty && is_integer(e->ty) && ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR || e->kind == ND_NOT) &&
-      copy_constant(cm, e, loop)) { cm->factor[id] = 0; return; }
-  if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty && is_integer(e->ty) &&
-      (copy_constant(cm, e->rhs, loop) || (e->kind == ND_ADD && copy_constant(cm, e->lhs, loop)))) { cm->factor[id] = 0; return; }
+  if (e->ty && is_integer(e->ty) &&
+      ((e->kind >= ND_ADD && e->kind <= ND_GE) || e->kind == ND_LOGAND || e->kind == ND_LOGOR ||
+       e->kind == ND_NOT) &&
+      copy_constant(cm, e, loop)) {
+    cm->factor[id] = 0;
+    return;
+  }
+  if (cm->offset_chain[id] && (e->kind == ND_ADD || e->kind == ND_SUB) && e->ty &&
+      is_integer(e->ty) &&
+      (copy_constant(cm, e->rhs, loop) || (e->kind == ND_ADD && copy_constant(cm, e->lhs, loop)))) {
+    cm->factor[id] = 0;
+    return;
+  }
   /* hoisting: out of every loop the node is invariant in (values only: writes never move) */
   int h = -1;
   for (int k = loop; k >= 0 && invariant(cm, e, k); k = loop_at(cm, k)->parent) h = k;
-  if (h >= 0) { cm->hoist[id] = h; return; }
+  if (h >= 0) {
+    cm->hoist[id] = h;
+    return;
+  }
   const Loop *l = loop_at(cm, loop);
   if (is_loop_control(cm, e, loop)) {
     if (l->iv) cm->factor[id] = fully_unrolled(cm, loop) ? 0 : (float)(1.0 / cm->unroll[loop]);
@@ -462,13 +571,21 @@ static void assign_factor(CostModel *cm, Node *e) {
   if (e->kind == ND_INDEX) {
     int a = affinity(cm, e->rhs, loop);
     if (a == LIN_INV) cm->factor[id] = 0;
-    else if (a == LIN_CONST) cm->factor[id] = fully_unrolled(cm, loop) ? 0 : (float)(1.0 / cm->unroll[loop]);
+    else if (a == LIN_CONST)
+      cm->factor[id] = fully_unrolled(cm, loop) ? 0 : (float)(1.0 / cm->unroll[loop]);
     return;
   }
-  if ((e->kind == ND_ASSIGN || e->kind == ND_ASSIGN_OP || (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC)) && write_target(e) &&
-      copy_constant(cm, strip_casts(e->lhs), loop)) { cm->factor[id] = 0; return; }
+  if ((e->kind == ND_ASSIGN || e->kind == ND_ASSIGN_OP ||
+       (e->kind >= ND_PREINC && e->kind <= ND_POSTDEC)) &&
+      write_target(e) && copy_constant(cm, strip_casts(e->lhs), loop)) {
+    cm->factor[id] = 0;
+    return;
+  }
   /* integer arithmetic of a strength-reduced address */
-  if (cm->in_index[id] && e->ty && is_integer(e->ty) && affinity(cm, e, loop) != LIN_NO) { cm->factor[id] = 0; return; }
+  if (cm->in_index[id] && e->ty && is_integer(e->ty) && affinity(cm, e, loop) != LIN_NO) {
+    cm->factor[id] = 0;
+    return;
+  }
   /* out of a loop around fully unrolled ones, once per copy (not out of an unrolled loop itself:
    * its copies are the unrolled code) */
   for (int k = loop; k >= 0 && e->kind < ND_BLOCK; k = loop_at(cm, k)->parent) {
@@ -476,7 +593,10 @@ static void assign_factor(CostModel *cm, Node *e) {
     if (!copy_invariant_in(cm, e, k, 0, false)) break;
     h = k;
   }
-  if (h >= 0) { cm->hoist[id] = h; cm->hoist_copies[id] = (float)hoist_copies(cm, loop, h); }
+  if (h >= 0) {
+    cm->hoist[id] = h;
+    cm->hoist_copies[id] = (float)hoist_copies(cm, loop, h);
+  }
 }
 
 static bool is_int_mul(Node *n) {
@@ -490,7 +610,8 @@ static bool assign_pre(Node *n, void *ctx) {
   /* an add that is an instruction absorbs a multiply operand (IMAD/LEA); one that is free
    * (an immediate offset, strength-reduced) leaves the multiply its own instruction */
   bool int_add = (n->kind == ND_ADD || n->kind == ND_SUB) && n->ty && is_integer(n->ty);
-  bool int_acc = n->kind == ND_ASSIGN_OP && (n->op == ND_ADD || n->op == ND_SUB) && n->ty && is_integer(n->ty);
+  bool int_acc =
+    n->kind == ND_ASSIGN_OP && (n->op == ND_ADD || n->op == ND_SUB) && n->ty && is_integer(n->ty);
   if ((int_add && cm->factor[n->id] > 0) || int_acc) {
     Node *l = int_acc ? NULL : strip_casts(n->lhs), *r = strip_casts(n->rhs);
     if (is_int_mul(l) && valid(cm, l)) cm->fused[l->id] = true;
@@ -501,12 +622,19 @@ static bool assign_pre(Node *n, void *ctx) {
 
 /* what the prologue reads: one S2R per special register, one constant load per parameter; the
  * arm of an if decided at compile time that never runs loads nothing */
-typedef struct { bool sreg[12]; Obj *params[64]; int np; bool *dead; int nnodes; } Prologue;
+typedef struct {
+  bool sreg[12];
+  Obj *params[64];
+  int np;
+  bool *dead;
+  int nnodes;
+} Prologue;
 
 static bool prologue_pre(Node *n, void *ctx) {
   Prologue *x = ctx;
   if (n->id >= 0 && n->id < x->nnodes && x->dead[n->id]) return false;
-  if (n->kind == ND_SPECIAL && n->sreg <= SR_NCTAID && n->dim >= 0 && n->dim < 3) x->sreg[n->sreg * 3 + n->dim] = true;
+  if (n->kind == ND_SPECIAL && n->sreg <= SR_NCTAID && n->dim >= 0 && n->dim < 3)
+    x->sreg[n->sreg * 3 + n->dim] = true;
   if (n->kind == ND_VAR && n->var->sc == SC_PARAM) {
     bool seen = false;
     for (int i = 0; i < x->np; i++) seen |= x->params[i] == n->var;
@@ -515,7 +643,8 @@ static bool prologue_pre(Node *n, void *ctx) {
   int64_t k;
   if (n->kind == ND_IF && node_int_constant(n->cond, &k)) {
     Node *arm = k ? n->els : n->then;
-    for (Node *m = arm; m; m = m->next) if (m->id >= 0 && m->id < x->nnodes) x->dead[m->id] = true;
+    for (Node *m = arm; m; m = m->next)
+      if (m->id >= 0 && m->id < x->nnodes) x->dead[m->id] = true;
   }
   return true;
 }
@@ -526,7 +655,7 @@ static int prologue_of(CostModel *cm, Obj *kernel) {
   free(x.dead);
   int ns = 0;
   for (int i = 0; i < 12; i++) ns += x.sreg[i];
-  return 1 + ns + x.np + 1 + 1;   /* stack pointer, S2R/LDC, parameters, memory descriptor, EXIT */
+  return 1 + ns + x.np + 1 + 1; /* stack pointer, S2R/LDC, parameters, memory descriptor, EXIT */
 }
 
 /* ---- loads the unrolled copies share ----
@@ -535,16 +664,25 @@ static int prologue_of(CostModel *cm, Obj *kernel) {
  * known per copy) and the nest stores nothing to global memory: the vector pass's fast path
  * (imregionmax x4: 18 loads in the PTX for 36 in the source). The counting hooks then charge a
  * load whose addresses an earlier copy loaded nothing. */
-typedef struct { CostModel *cm; int region; bool stores; } ShareScan;
+typedef struct {
+  CostModel *cm;
+  int region;
+  bool stores;
+} ShareScan;
 
 static bool store_pre(Node *n, void *ctx) {
   ShareScan *x = ctx;
-  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_POSTINC || n->kind == ND_PREDEC ||
-       n->kind == ND_POSTDEC) && n->lhs) {
+  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC ||
+       n->kind == ND_POSTINC || n->kind == ND_PREDEC || n->kind == ND_POSTDEC) &&
+      n->lhs) {
     Node *t = strip_casts(n->lhs);
-    if (t->kind == ND_DEREF || (t->kind == ND_INDEX && t->lhs->ty && t->lhs->ty->kind == TY_PTR)) x->stores = true;
+    if (t->kind == ND_DEREF || (t->kind == ND_INDEX && t->lhs->ty && t->lhs->ty->kind == TY_PTR))
+      x->stores = true;
   }
-  if (n->kind == ND_CALL && (n->fn || (n->builtin >= BI_SYNCTHREADS && n->builtin <= BI_ATOMIC_XOR) || n->builtin == BI_PIPE_WAIT)) x->stores = true;
+  if (n->kind == ND_CALL &&
+      (n->fn || (n->builtin >= BI_SYNCTHREADS && n->builtin <= BI_ATOMIC_XOR) ||
+       n->builtin == BI_PIPE_WAIT))
+    x->stores = true;
   return !x->stores;
 }
 
@@ -555,21 +693,29 @@ static void mark_list(CostModel *cm, Node *list, int region, bool cond) {
 static void mark_shared(CostModel *cm, Node *n, int region, bool cond) {
   if (!valid(cm, n)) return;
   switch (n->kind) {
-  case ND_IF: case ND_COND: {
+  case ND_IF:
+  case ND_COND: {
     mark_shared(cm, n->cond, region, cond);
     bool c = cond || !cost_copy_constant(cm, n->cond);
     mark_list(cm, n->then, region, c);
     mark_list(cm, n->els, region, c);
     return;
   }
-  case ND_LOGAND: case ND_LOGOR:
+  case ND_LOGAND:
+  case ND_LOGOR:
     mark_shared(cm, n->lhs, region, cond);
     mark_shared(cm, n->rhs, region, cond || !cost_copy_constant(cm, n->lhs));
     return;
-  case ND_FOR: case ND_WHILE: case ND_DO: case ND_SWITCH:
-    if (n->kind == ND_FOR && facts_loop_index(cm->f, n) >= 0 && fully_unrolled(cm, facts_loop_index(cm->f, n))) break;
-    return;   /* a loop that stays a loop (or a switch): its iterations are not copies */
-  case ND_INDEX: case ND_DEREF:
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO:
+  case ND_SWITCH:
+    if (n->kind == ND_FOR && facts_loop_index(cm->f, n) >= 0 &&
+        fully_unrolled(cm, facts_loop_index(cm->f, n)))
+      break;
+    return; /* a loop that stays a loop (or a switch): its iterations are not copies */
+  case ND_INDEX:
+  case ND_DEREF:
     if (!cond && n->ty && n->ty->kind != TY_ARRAY) {
       Node *base = n->kind == ND_INDEX ? strip_casts(n->lhs) : strip_casts(n->lhs);
       if (base && base->ty && base->ty->kind == TY_PTR) cm->share[n->id] = region;
@@ -590,8 +736,11 @@ static bool share_pre(Node *n, void *ctx) {
   if (li < 0 || !fully_unrolled(cm, li)) return true;
   ShareScan x = {cm, li, false};
   walk(n->then, store_pre, NULL, &x);
-  if (!x.stores) { mark_list(cm, n->then, li, false); cm->share_root[li] = true; }
-  return false;   /* nested unrolled loops are part of this nest */
+  if (!x.stores) {
+    mark_list(cm, n->then, li, false);
+    cm->share_root[li] = true;
+  }
+  return false; /* nested unrolled loops are part of this nest */
 }
 
 /* ---- local arrays in registers ----
@@ -601,19 +750,30 @@ static bool share_pre(Node *n, void *ctx) {
  * is gone. An array used any other way (a run-time index, its address taken or passed) stays
  * in local memory, as the interpreter counts it. */
 enum { REG_ARRAY_BYTES = 512, MAX_REG_ARRAYS = 64 };
-typedef struct { CostModel *cm; Obj *v[MAX_REG_ARRAYS]; bool bad[MAX_REG_ARRAYS]; int n; bool marking; } RegArrays;
+typedef struct {
+  CostModel *cm;
+  Obj *v[MAX_REG_ARRAYS];
+  bool bad[MAX_REG_ARRAYS];
+  int n;
+  bool marking;
+} RegArrays;
 
 static int reg_array_slot(RegArrays *r, Obj *v) {
-  for (int i = 0; i < r->n; i++) if (r->v[i] == v) return i;
+  for (int i = 0; i < r->n; i++)
+    if (r->v[i] == v) return i;
   if (r->n == MAX_REG_ARRAYS) return -1;
   r->v[r->n] = v;
   r->bad[r->n] = false;
   return r->n++;
 }
 
-static bool local_array(Obj *v) { return v->sc == SC_LOCAL && v->ty->kind == TY_ARRAY && !v->is_volatile; }
+static bool local_array(Obj *v) {
+  return v->sc == SC_LOCAL && v->ty->kind == TY_ARRAY && !v->is_volatile;
+}
 /* a small struct or vector (float4) local: its fields are registers unless its address is taken */
-static bool local_struct(Obj *v) { return v->sc == SC_LOCAL && v->ty->kind == TY_STRUCT && !v->is_volatile && v->ty->size <= 64; }
+static bool local_struct(Obj *v) {
+  return v->sc == SC_LOCAL && v->ty->kind == TY_STRUCT && !v->is_volatile && v->ty->size <= 64;
+}
 
 /* the variable a chain of fields and constant-free indices ends at (s.a.b, s.x), or NULL */
 static Obj *member_base(Node *n) {
@@ -628,41 +788,50 @@ static void mark_struct_use(RegArrays *r, Node *n, Obj *v) {
 
 static bool reg_arrays_pre(Node *n, void *ctx) {
   RegArrays *r = ctx;
-  if (n->kind == ND_VAR && local_array(n->var)) {   /* a use that is not a constant index */
+  if (n->kind == ND_VAR && local_array(n->var)) { /* a use that is not a constant index */
     int i = reg_array_slot(r, n->var);
     if (i >= 0) r->bad[i] = true;
     return false;
   }
   Obj *sv;
-  if (n->kind == ND_ADDR && (sv = member_base(n->lhs)) && local_struct(sv)) {   /* &s, &s.x: memory */
+  if (n->kind == ND_ADDR && (sv = member_base(n->lhs)) && local_struct(sv)) { /* &s, &s.x: memory */
     int i = reg_array_slot(r, sv);
     if (i >= 0) r->bad[i] = true;
     return false;
   }
-  if (n->kind == ND_VAR && local_struct(n->var)) { mark_struct_use(r, n, n->var); return false; }
+  if (n->kind == ND_VAR && local_struct(n->var)) {
+    mark_struct_use(r, n, n->var);
+    return false;
+  }
   if (n->kind == ND_MEMBER && !n->arrow && (sv = member_base(n)) && local_struct(sv)) {
     for (Node *b = n; b && b->kind != ND_VAR; b = strip_casts(b->lhs))
-      if (b->kind == ND_INDEX && !cost_copy_constant(r->cm, b->rhs)) { int i = reg_array_slot(r, sv); if (i >= 0) r->bad[i] = true; }
+      if (b->kind == ND_INDEX && !cost_copy_constant(r->cm, b->rhs)) {
+        int i = reg_array_slot(r, sv);
+        if (i >= 0) r->bad[i] = true;
+      }
     mark_struct_use(r, n, sv);
     return false;
   }
-  if ((n->kind == ND_DECL || n->kind == ND_ASSIGN) && valid(r->cm, n)) {   /* the whole value written */
+  if ((n->kind == ND_DECL || n->kind == ND_ASSIGN) &&
+      valid(r->cm, n)) { /* the whole value written */
     Obj *t = n->kind == ND_DECL ? n->var : member_base(n->lhs);
     if (t && local_struct(t)) mark_struct_use(r, n, t);
   }
   if (n->kind != ND_INDEX || !n->ty || n->ty->kind == TY_ARRAY) return true;
   bool known = true;
   Node *b = n;
-  for (; b && b->kind == ND_INDEX; b = strip_casts(b->lhs)) known = known && cost_copy_constant(r->cm, b->rhs);
+  for (; b && b->kind == ND_INDEX; b = strip_casts(b->lhs))
+    known = known && cost_copy_constant(r->cm, b->rhs);
   if (!b || b->kind != ND_VAR || !local_array(b->var)) return true;
   int i = reg_array_slot(r, b->var);
   if (i < 0) return false;
   if (!known || b->var->ty->size > REG_ARRAY_BYTES) r->bad[i] = true;
   if (r->marking && !r->bad[i]) {
     r->cm->in_regs[n->id] = true;
-    for (Node *x = n; x && x->kind == ND_INDEX; x = strip_casts(x->lhs)) if (valid(r->cm, x)) r->cm->factor[x->id] = 0;
+    for (Node *x = n; x && x->kind == ND_INDEX; x = strip_casts(x->lhs))
+      if (valid(r->cm, x)) r->cm->factor[x->id] = 0;
   }
-  return false;   /* constant indices hold no array access of their own */
+  return false; /* constant indices hold no array access of their own */
 }
 
 static void find_register_arrays(CostModel *cm) {
@@ -673,12 +842,14 @@ static void find_register_arrays(CostModel *cm) {
   for (int i = 0; i < nf; i++) walk(facts_function(cm->f, i)->body, reg_arrays_pre, NULL, &r);
   cm->reg_vars = xmalloc(sizeof(Obj *) * (size_t)(r.n + 1));
   cm->nreg_vars = 0;
-  for (int i = 0; i < r.n; i++) if (!r.bad[i]) cm->reg_vars[cm->nreg_vars++] = r.v[i];
+  for (int i = 0; i < r.n; i++)
+    if (!r.bad[i]) cm->reg_vars[cm->nreg_vars++] = r.v[i];
 }
 
 /* a local array or struct that ptxas keeps in registers (find_register_arrays) */
 static bool aggregate_in_registers(const CostModel *cm, const Obj *v) {
-  for (int i = 0; i < cm->nreg_vars; i++) if (cm->reg_vars[i] == v) return true;
+  for (int i = 0; i < cm->nreg_vars; i++)
+    if (cm->reg_vars[i] == v) return true;
   return false;
 }
 
@@ -689,47 +860,66 @@ static bool aggregate_in_registers(const CostModel *cm, const Obj *v) {
  * is copied into whole (`vals[v] = c ? B[i] : 0; A_next[v] = vals[v];`: nvcc renames, no
  * instruction waits) to the first instruction that computes with it or stores it. */
 static Obj *reg_target(CostModel *cm, Node *lhs, Obj *decl) {
-  if (decl) return decl->sc == SC_LOCAL && !decl->is_volatile && (!decl->in_memory || aggregate_in_registers(cm, decl)) ? decl : NULL;
+  if (decl)
+    return decl->sc == SC_LOCAL && !decl->is_volatile &&
+               (!decl->in_memory || aggregate_in_registers(cm, decl))
+             ? decl
+             : NULL;
   lhs = strip_casts(lhs);
   if (lhs->kind == ND_VAR) return reg_target(cm, NULL, lhs->var);
-  if ((lhs->kind == ND_INDEX || lhs->kind == ND_MEMBER) && valid(cm, lhs) && cm->in_regs[lhs->id]) return member_base(lhs);
+  if ((lhs->kind == ND_INDEX || lhs->kind == ND_MEMBER) && valid(cm, lhs) && cm->in_regs[lhs->id])
+    return member_base(lhs);
   return NULL;
 }
 
 /* a register read: a scalar local, or an element of a local array or struct kept in registers */
 static bool reg_read(CostModel *cm, Node *e) {
-  if (e->kind == ND_VAR) return e->var->sc == SC_LOCAL && !e->var->in_memory && !e->var->is_volatile;
+  if (e->kind == ND_VAR)
+    return e->var->sc == SC_LOCAL && !e->var->in_memory && !e->var->is_volatile;
   return (e->kind == ND_INDEX || e->kind == ND_MEMBER) && valid(cm, e) && cm->in_regs[e->id];
 }
 
 static void flow_value(CostModel *cm, Node *v, Obj *t) {
   v = strip_casts(v);
   if (!v || !valid(cm, v)) return;
-  if (v->kind == ND_COND) { flow_value(cm, v->then, t); flow_value(cm, v->els, t); return; }
+  if (v->kind == ND_COND) {
+    flow_value(cm, v->then, t);
+    flow_value(cm, v->els, t);
+    return;
+  }
   if (reg_read(cm, v)) cm->copy_to[v->id] = t;
-  else if (v->kind == ND_INDEX || v->kind == ND_DEREF || v->kind == ND_MEMBER) cm->load_dest[v->id] = t;
+  else if (v->kind == ND_INDEX || v->kind == ND_DEREF || v->kind == ND_MEMBER)
+    cm->load_dest[v->id] = t;
 }
 
 static bool flow_pre(Node *n, void *ctx) {
   CostModel *cm = ctx;
   if (!valid(cm, n)) return false;
   Obj *t = NULL;
-  if (n->kind == ND_DECL && n->var && n->decl_init && n->decl_init->kind != ND_INIT_LIST) t = reg_target(cm, NULL, n->var);
+  if (n->kind == ND_DECL && n->var && n->decl_init && n->decl_init->kind != ND_INIT_LIST)
+    t = reg_target(cm, NULL, n->var);
   else if (n->kind == ND_ASSIGN) t = reg_target(cm, n->lhs, NULL);
   if (!t) return true;
   Node *v = strip_casts(n->kind == ND_DECL ? n->decl_init : n->rhs);
   flow_value(cm, v, t);
   /* a whole struct copied from memory (float4 v = *(float4 *)p) is one access at the statement */
-  if (v && (v->kind == ND_DEREF || v->kind == ND_INDEX || v->kind == ND_MEMBER) && v->ty && v->ty->kind == TY_STRUCT && !reg_read(cm, v))
+  if (v && (v->kind == ND_DEREF || v->kind == ND_INDEX || v->kind == ND_MEMBER) && v->ty &&
+      v->ty->kind == TY_STRUCT && !reg_read(cm, v))
     cm->load_dest[n->id] = t;
   return true;
 }
 
-Obj *cost_load_dest(const CostModel *cm, const Node *load) { return valid(cm, load) ? cm->load_dest[load->id] : NULL; }
-Obj *cost_copy_to(const CostModel *cm, const Node *read) { return valid(cm, read) ? cm->copy_to[read->id] : NULL; }
+Obj *cost_load_dest(const CostModel *cm, const Node *load) {
+  return valid(cm, load) ? cm->load_dest[load->id] : NULL;
+}
+Obj *cost_copy_to(const CostModel *cm, const Node *read) {
+  return valid(cm, read) ? cm->copy_to[read->id] : NULL;
+}
 Obj *cost_reg_base(const Node *access) { return member_base((Node *)access); }
 
-bool cost_in_registers(const CostModel *cm, const Node *access) { return valid(cm, access) && cm->in_regs[access->id]; }
+bool cost_in_registers(const CostModel *cm, const Node *access) {
+  return valid(cm, access) && cm->in_regs[access->id];
+}
 
 CostModel *cost_model_new(const Facts *f) {
   CostModel *cm = xmalloc(sizeof *cm);
@@ -752,7 +942,12 @@ CostModel *cost_model_new(const Facts *f) {
   for (size_t i = 0; i < n; i++) cm->hoist_copies[i] = 1;
   cm->in_regs = xmalloc(n);
   memset(cm->in_regs, 0, n);
-  for (size_t i = 0; i < n; i++) { cm->hoist[i] = -1; cm->factor[i] = 1; cm->copy_const[i] = -1; cm->share[i] = -1; }
+  for (size_t i = 0; i < n; i++) {
+    cm->hoist[i] = -1;
+    cm->factor[i] = 1;
+    cm->copy_const[i] = -1;
+    cm->share[i] = -1;
+  }
   Obj *kernel = facts_kernel(f);
   /* device functions are inlined by nvcc; their bodies are costed as if outside any loop (the
    * facts number their loops so) */
@@ -794,10 +989,18 @@ void cost_model_free(CostModel *cm) {
   free(cm);
 }
 
-double cost_factor(const CostModel *cm, const Node *n) { return valid(cm, n) ? cm->factor[n->id] : 1; }
-int cost_hoisted_from(const CostModel *cm, const Node *n) { return valid(cm, n) ? cm->hoist[n->id] : -1; }
-double cost_hoist_copies(const CostModel *cm, const Node *n) { return valid(cm, n) ? cm->hoist_copies[n->id] : 1; }
-int cost_loop_index(const CostModel *cm, const Node *loop_stmt) { return facts_loop_index(cm->f, loop_stmt); }
+double cost_factor(const CostModel *cm, const Node *n) {
+  return valid(cm, n) ? cm->factor[n->id] : 1;
+}
+int cost_hoisted_from(const CostModel *cm, const Node *n) {
+  return valid(cm, n) ? cm->hoist[n->id] : -1;
+}
+double cost_hoist_copies(const CostModel *cm, const Node *n) {
+  return valid(cm, n) ? cm->hoist_copies[n->id] : 1;
+}
+int cost_loop_index(const CostModel *cm, const Node *loop_stmt) {
+  return facts_loop_index(cm->f, loop_stmt);
+}
 int cost_loops(const CostModel *cm) { return cm->nloops; }
 double cost_loop_unroll(const CostModel *cm, int loop) { return cm->unroll[loop]; }
 int64_t cost_loop_trip(const CostModel *cm, int loop) { return loop_at(cm, loop)->trip; }
@@ -824,20 +1027,38 @@ double cost_stall_share(const CostModel *cm, const Node *n) {
 /* the counter's coefficient in e (elements per iteration), when e is that counter times a
  * constant plus terms that do not change within the copy; casts are transparent. Evaluated
  * bottom-up on a stack of (known, coefficient). */
-typedef struct { bool ok; int64_t c; } Coef;
-typedef struct { CostModel *cm; int loop; Coef *st; int sp, cap; } IvCoef;
+typedef struct {
+  bool ok;
+  int64_t c;
+} Coef;
+typedef struct {
+  CostModel *cm;
+  int loop;
+  Coef *st;
+  int sp, cap;
+} IvCoef;
 
 static void coef_push(IvCoef *x, bool ok, int64_t c) {
-  if (x->sp == x->cap) { x->cap = x->cap ? 2 * x->cap : 16; x->st = xrealloc(x->st, sizeof(Coef) * (size_t)x->cap); }
+  if (x->sp == x->cap) {
+    x->cap = x->cap ? 2 * x->cap : 16;
+    x->st = xrealloc(x->st, sizeof(Coef) * (size_t)x->cap);
+  }
   x->st[x->sp++] = (Coef){ok, c};
 }
 
 static bool iv_pre(Node *e, void *ctx) {
   IvCoef *x = ctx;
   if (e->kind == ND_CAST) return true;
-  if (e->kind == ND_VAR && e->var == loop_at(x->cm, x->loop)->iv) { coef_push(x, true, 1); return false; }
-  if (invariant(x->cm, e, x->loop)) { coef_push(x, true, 0); return false; }
-  if ((e->kind == ND_ADD || e->kind == ND_SUB || e->kind == ND_MUL) && e->lhs && e->rhs) return true;
+  if (e->kind == ND_VAR && e->var == loop_at(x->cm, x->loop)->iv) {
+    coef_push(x, true, 1);
+    return false;
+  }
+  if (invariant(x->cm, e, x->loop)) {
+    coef_push(x, true, 0);
+    return false;
+  }
+  if ((e->kind == ND_ADD || e->kind == ND_SUB || e->kind == ND_MUL) && e->lhs && e->rhs)
+    return true;
   coef_push(x, false, 0);
   return false;
 }
@@ -847,7 +1068,8 @@ static bool iv_post(Node *e, void *ctx) {
   if (e->kind == ND_CAST) return true;
   Coef b = x->st[--x->sp], a = x->st[x->sp - 1], r = {false, 0};
   int64_t k;
-  if (e->kind == ND_ADD || e->kind == ND_SUB) r = (Coef){a.ok && b.ok, e->kind == ND_ADD ? a.c + b.c : a.c - b.c};
+  if (e->kind == ND_ADD || e->kind == ND_SUB)
+    r = (Coef){a.ok && b.ok, e->kind == ND_ADD ? a.c + b.c : a.c - b.c};
   else if (node_int_constant(e->rhs, &k) && a.ok) r = (Coef){true, a.c * k};
   else if (node_int_constant(e->lhs, &k) && b.ok) r = (Coef){true, b.c * k};
   x->st[x->sp - 1] = r;
@@ -881,16 +1103,22 @@ static Node *single_init(const CostModel *cm, Obj *v) {
 
 static bool aligned_sum(const CostModel *cm, Node *e, Obj *iv, int w, int *ivs, int depth) {
   e = strip_casts(e);
-  if (e->kind == ND_ADD) return aligned_sum(cm, e->lhs, iv, w, ivs, depth) && aligned_sum(cm, e->rhs, iv, w, ivs, depth);
-  if (e->kind == ND_VAR && e->var == iv) { (*ivs)++; return true; }
+  if (e->kind == ND_ADD)
+    return aligned_sum(cm, e->lhs, iv, w, ivs, depth) && aligned_sum(cm, e->rhs, iv, w, ivs, depth);
+  if (e->kind == ND_VAR && e->var == iv) {
+    (*ivs)++;
+    return true;
+  }
   Node *init;
-  if (e->kind == ND_VAR && depth < 4 && (init = single_init(cm, e->var))) {   /* r = e % 32 * 4 */
+  if (e->kind == ND_VAR && depth < 4 && (init = single_init(cm, e->var))) { /* r = e % 32 * 4 */
     int inner = 0;
     return aligned_sum(cm, init, iv, w, &inner, depth + 1) && inner == 0;
   }
   int64_t k;
   if (node_int_constant(e, &k)) return k % w == 0;
-  if (e->kind == ND_MUL) return (node_int_constant(e->rhs, &k) && k % w == 0) || (node_int_constant(e->lhs, &k) && k % w == 0);
+  if (e->kind == ND_MUL)
+    return (node_int_constant(e->rhs, &k) && k % w == 0) ||
+           (node_int_constant(e->lhs, &k) && k % w == 0);
   return false;
 }
 
@@ -906,8 +1134,8 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
   const Loop *l = loop_at(cm, loop);
   if (!fully_unrolled(cm, loop) || l->step_op != ND_ADD || l->trip < 2) return 1;
   Node *arr = access->lhs;
-  bool row = arr->ty && arr->ty->kind == TY_ARRAY && arr->kind == ND_INDEX;           /* a[i][k] */
-  bool whole = arr->kind == ND_VAR && arr->ty && arr->ty->kind == TY_ARRAY;           /* a[k] */
+  bool row = arr->ty && arr->ty->kind == TY_ARRAY && arr->kind == ND_INDEX; /* a[i][k] */
+  bool whole = arr->kind == ND_VAR && arr->ty && arr->ty->kind == TY_ARRAY; /* a[k] */
   if (!row && !whole) return 1;
   int size = access->ty ? access->ty->size : 0;
   if (size != 4 && size != 8) return 1;
@@ -922,11 +1150,15 @@ int cost_vector_width(const CostModel *cmc, const Node *access) {
   return width;
 }
 
-int cost_share_region(const CostModel *cm, const Node *access) { return valid(cm, access) ? cm->share[access->id] : -1; }
+int cost_share_region(const CostModel *cm, const Node *access) {
+  return valid(cm, access) ? cm->share[access->id] : -1;
+}
 bool cost_share_root(const CostModel *cm, const Node *loop_stmt) {
   int li = facts_loop_index(cm->f, loop_stmt);
   return li >= 0 && cm->share_root[li];
 }
 int cost_prologue(const CostModel *cm) { return cm->prologue; }
 Node *cost_loop_node(const CostModel *cm, int loop) { return loop_at(cm, loop)->node; }
-bool cost_if_predicated(const CostModel *cm, const Node *n) { return valid(cm, n) && cm->predicated[n->id]; }
+bool cost_if_predicated(const CostModel *cm, const Node *n) {
+  return valid(cm, n) && cm->predicated[n->id];
+}

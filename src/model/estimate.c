@@ -11,7 +11,7 @@ typedef struct {
   const Machine *m;
   const EstimateOptions *o;
   EstimateResult *r;
-  Launch L;          /* freed by estimate_kernel, whatever happened */
+  Launch L; /* freed by estimate_kernel, whatever happened */
   Counts cn;
   Analysis an;
 } Work;
@@ -21,9 +21,16 @@ static void resources(Work *w) {
   EstimateResult *r = w->r;
   const Machine *m = w->m;
   r->res = (Resources){.instructions = -1};
-  if (w->o->regs > 0) { r->res.known = true; r->res.regs = w->o->regs; r->res.smem = kernel_static_shared(w->k); }
-  else if (m->cc_major >= 7) r->res = kernel_resources(w->p, w->k, fmt("sm_%d%d", m->cc_major, m->cc_minor));
-  else snprintf(r->res.why, sizeof r->res.why, "NVRTC cannot compile for compute capability %d.%d: give --regs", m->cc_major, m->cc_minor);
+  if (w->o->regs > 0) {
+    r->res.known = true;
+    r->res.regs = w->o->regs;
+    r->res.smem = kernel_static_shared(w->k);
+  } else if (m->cc_major >= 7)
+    r->res = kernel_resources(w->p, w->k, fmt("sm_%d%d", m->cc_major, m->cc_minor));
+  else
+    snprintf(r->res.why, sizeof r->res.why,
+             "NVRTC cannot compile for compute capability %d.%d: give --regs", m->cc_major,
+             m->cc_minor);
   r->compiler = w->o->regs > 0 ? "--regs" : r->res.via_nvcc ? "nvcc" : "nvrtc";
 }
 
@@ -36,7 +43,8 @@ static void occupancy_and_waves(Work *w) {
   r->oc = occupancy(m, r->threads, r->res.known ? r->res.regs : 0, r->smem);
   r->blocks = L->grid[0] * L->grid[1] * L->grid[2];
   r->per_wave = (int64_t)r->oc.blocks_per_sm * m->sm_count;
-  int64_t per_wave = r->per_wave, last = per_wave && r->blocks % per_wave ? r->blocks % per_wave : per_wave;
+  int64_t per_wave = r->per_wave,
+          last = per_wave && r->blocks % per_wave ? r->blocks % per_wave : per_wave;
   r->waves = per_wave ? (double)r->blocks / (double)per_wave : 0;
   r->tail = per_wave ? (double)last / (double)per_wave : 0;
 }
@@ -59,7 +67,9 @@ static void counts_and_loops(Work *w) {
     l->iterations_per_entry = lc->iterations / lc->entries;
     l->unroll = lc->unroll;
     l->static_trip = lc->static_trip;
-    l->unrolled = lc->static_trip >= 0 && lc->unroll >= (double)lc->static_trip ? UNROLL_FULL : lc->unroll > 1 ? UNROLL_PARTIAL : UNROLL_NONE;
+    l->unrolled = lc->static_trip >= 0 && lc->unroll >= (double)lc->static_trip ? UNROLL_FULL
+                  : lc->unroll > 1                                              ? UNROLL_PARTIAL
+                                                                                : UNROLL_NONE;
   }
 }
 
@@ -70,9 +80,12 @@ static void roofline(Work *w, const Ceilings *ce) {
   bool declared = spec && spec->flops > 0;
   double ts = w->cn.threads_sampled > 0 ? w->cn.threads_sampled : 1;
   double flops = declared ? spec->flops : 2.0 * w->cn.lanes[CL_FP32] / ts * r->e.threads;
-  double t_mem = r->e.dram_min_bytes / (ce->dram_gbps * 1e9), t_flop = flops / (ce->fp32_gflops * 1e9);
+  double t_mem = r->e.dram_min_bytes / (ce->dram_gbps * 1e9),
+         t_flop = flops / (ce->fp32_gflops * 1e9);
   r->roofline = t_mem > t_flop ? t_mem : t_flop;
-  r->roofline_by = t_mem > t_flop ? "DRAM: every buffer once" : declared ? "FP32: the declared flops" : "FP32: counted operations";
+  r->roofline_by = t_mem > t_flop ? "DRAM: every buffer once"
+                   : declared     ? "FP32: the declared flops"
+                                  : "FP32: counted operations";
   r->vs_roofline = r->e.total / r->roofline;
 }
 
@@ -81,8 +94,11 @@ static void estimate_in_arena(Work *w) {
   r->file = arena_strdup(w->p->path ? w->p->path : "");
   r->kernel = arena_strdup(w->k->name);
   r->m = w->m;
-  if (launch_prepare(&w->L, w->p, w->k, w->ov)) { r->status = 2; return; }
-  w->L.machine = w->m;   /* the machine's limits apply to the counting run */
+  if (launch_prepare(&w->L, w->p, w->k, w->ov)) {
+    r->status = 2;
+    return;
+  }
+  w->L.machine = w->m; /* the machine's limits apply to the counting run */
   resources(w);
   occupancy_and_waves(w);
   Ceilings ce = w->o->ceilings ? *w->o->ceilings : ceilings_for(w->m, NULL);
@@ -90,7 +106,10 @@ static void estimate_in_arena(Work *w) {
   /* dynamic counts and traffic, from the interpreter on sampled blocks */
   int rc = count_instructions(&w->L, &w->cn, 2);
   if (!rc) rc = analyze(&w->an, &w->L, w->m, NULL);
-  if (rc) { r->status = rc; return; }
+  if (rc) {
+    r->status = rc;
+    return;
+  }
   counts_and_loops(w);
   r->e = estimate_time(&w->L, w->m, &w->cn, &w->an, r->oc, ce);
   r->cz = cumapz_factors(&w->an, w->m, r->oc);
@@ -106,7 +125,8 @@ static void estimate_work(void *ud) {
   arena_enter(prev);
 }
 
-int estimate_kernel(Program *p, Obj *k, const LaunchOverrides *ov, const Machine *m, const EstimateOptions *o, EstimateResult *r) {
+int estimate_kernel(Program *p, Obj *k, const LaunchOverrides *ov, const Machine *m,
+                    const EstimateOptions *o, EstimateResult *r) {
   memset(r, 0, sizeof *r);
   r->status = 2;
   EstimateOptions none = {0};

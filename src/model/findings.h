@@ -14,12 +14,13 @@
 typedef struct ReportCost {
   bool ok;
   Estimate e;
-  double *line_ins; int nlines;     /* warp instructions per line (counts_free'd copy) */
+  double *line_ins;
+  int nlines; /* warp instructions per line (counts_free'd copy) */
   double line_ins_total;
-  double *line_stalls;              /* memory stalls (lanes) per line */
-  double fp32_per_thread;           /* FP32 lane-instructions per thread (the roofline's flops) */
-  double threads;                   /* in the grid */
-  SrcFile *file;                    /* the file line_ins counts lines of */
+  double *line_stalls;    /* memory stalls (lanes) per line */
+  double fp32_per_thread; /* FP32 lane-instructions per thread (the roofline's flops) */
+  double threads;         /* in the grid */
+  SrcFile *file;          /* the file line_ins counts lines of */
 } ReportCost;
 /* 0 ok; otherwise rc->ok is false and findings keep their fixed levels. Prints nothing. */
 int report_cost_compute(Analysis *a, ReportCost *rc);
@@ -28,15 +29,19 @@ void report_cost_free(ReportCost *rc);
 double report_overlap_total(const double t[B_N]);
 
 typedef struct Finding {
-  int level;                 /* 1 note, 2 warning, 3 error */
+  int level; /* 1 note, 2 warning, 3 error */
   const char *category;
   Node *at;
   char *msg, *remedy;
-  double saving_s;           /* estimated seconds saved by removing its excess work; < 0 unknown */
-  double share;              /* saving over the estimated kernel time, launch overhead excluded (0-1); < 0 unknown */
-  const char *limit;         /* the limit most of its work loads, NULL unknown */
+  double saving_s; /* estimated seconds saved by removing its excess work; < 0 unknown */
+  double
+    share; /* saving over the estimated kernel time, launch overhead excluded (0-1); < 0 unknown */
+  const char *limit; /* the limit most of its work loads, NULL unknown */
 } Finding;
-typedef struct Findings { Finding *f; int n; } Findings;
+typedef struct Findings {
+  Finding *f;
+  int n;
+} Findings;
 /* the findings, ranked by saving (unknown ones after, by level); cheap idioms (a branch or a
  * reuse that costs under 0.5% of the kernel) are left out; with a cost, levels follow the share:
  * 10% or more a warning, else a note */

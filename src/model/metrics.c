@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-double ryoo_efficiency(double instr, double threads) { return instr > 0 && threads > 0 ? 1.0 / (instr * threads) : 0; }
+double ryoo_efficiency(double instr, double threads) {
+  return instr > 0 && threads > 0 ? 1.0 / (instr * threads) : 0;
+}
 
 double ryoo_utilization(double instr, double regions, int w_tb, int b_sm) {
   if (regions <= 0) return 0;
@@ -46,8 +48,8 @@ double ryoo_utilization_simple(double instr, double long_regions, int w_tb, int 
  * scheduler has about one latency's worth of other work for each stall. It is not capped (as
  * eq. 5.2 is not): only the order matters. grid_blocks <= 0: the tail and the grid's fill are not
  * known and not applied. */
-double hopper_utilization(double instr, double regions, double long_regions, int threads_per_block, int b_sm, double grid_blocks,
-                          const Machine *m) {
+double hopper_utilization(double instr, double regions, double long_regions, int threads_per_block,
+                          int b_sm, double grid_blocks, const Machine *m) {
   if (regions <= 0 || instr <= 0 || b_sm <= 0 || threads_per_block <= 0) return 0;
   int ws = m && m->warp_size > 0 ? m->warp_size : 32;
   double sched = m && m->sub_partitions > 0 ? m->sub_partitions : 1;
@@ -73,18 +75,33 @@ double hopper_utilization(double instr, double regions, double long_regions, int
  * the cost model, lanes entering each loop, and the lanes of hoisted nodes (counted at the end,
  * once per entry of the loop they leave) */
 typedef struct {
-  Counts *c; bool pending_load, pending_shared, pending_store; int64_t *blocks; int nblocks;
-  bool pending_async;   /* async copies issued since the last wait (metrics: async_wait) */
-  const CostModel *cm; double *entries, *entries_warps, *iterations;
-  double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps; Node **hnode; int *hclass; int nnodes;
-  int *line_of;   /* node id -> source line in the kernel's file; 0 not looked up, -1 elsewhere */
+  Counts *c;
+  bool pending_load, pending_shared, pending_store;
+  int64_t *blocks;
+  int nblocks;
+  bool pending_async; /* async copies issued since the last wait (metrics: async_wait) */
+  const CostModel *cm;
+  double *entries, *entries_warps, *iterations;
+  double *hoisted_node, *hoisted_access, *hoisted_node_warps, *hoisted_access_warps;
+  Node **hnode;
+  int *hclass;
+  int nnodes;
+  int *line_of; /* node id -> source line in the kernel's file; 0 not looked up, -1 elsewhere */
   /* loads the unrolled copies share: the address sets this warp loaded since the nest began */
-  uint64_t *seen; int nseen, capseen; int64_t seen_blk; int seen_warp;
+  uint64_t *seen;
+  int nseen, capseen;
+  int64_t seen_blk;
+  int seen_warp;
   double *share_all, *share_free;
-  double ticks;          /* warp instructions issued so far (a warp runs until a barrier or its end) */
-  double t_load;         /* ticks when pending_load was set */
-  struct { Obj *v; double t0; } pend[16]; int npend;   /* register variables holding loads in flight */
-  int64_t pend_blk; int pend_warp;   /* the warp they belong to (another warp's accesses start afresh) */
+  double ticks;  /* warp instructions issued so far (a warp runs until a barrier or its end) */
+  double t_load; /* ticks when pending_load was set */
+  struct {
+    Obj *v;
+    double t0;
+  } pend[16];
+  int npend; /* register variables holding loads in flight */
+  int64_t pend_blk;
+  int pend_warp; /* the warp they belong to (another warp's accesses start afresh) */
 } CountCtx;
 
 enum { STALL_BIN = 64 };
@@ -106,42 +123,74 @@ static uint64_t access_hash(int size, const uint64_t *addr, Mask m) {
 
 /* true when this warp already loaded exactly these addresses in the current copies of the nest */
 static bool seen_before(CountCtx *x, uint64_t h) {
-  for (int i = 0; i < x->nseen; i++) if (x->seen[i] == h) return true;
-  if (x->nseen == x->capseen) { x->capseen = x->capseen ? 2 * x->capseen : 64; x->seen = xrealloc(x->seen, sizeof(uint64_t) * (size_t)x->capseen); }
+  for (int i = 0; i < x->nseen; i++)
+    if (x->seen[i] == h) return true;
+  if (x->nseen == x->capseen) {
+    x->capseen = x->capseen ? 2 * x->capseen : 64;
+    x->seen = xrealloc(x->seen, sizeof(uint64_t) * (size_t)x->capseen);
+  }
   x->seen[x->nseen++] = h;
   return false;
 }
 
 static int ins_class(Node *n) {
   switch (n->kind) {
-  case ND_ADD: case ND_SUB: case ND_MUL: case ND_DIV: case ND_MOD: case ND_NEG:
-  case ND_EQ: case ND_NE: case ND_LT: case ND_LE: case ND_GT: case ND_GE:
-    if (n->kind >= ND_EQ) return is_flonum(n->lhs->ty) ? (n->lhs->ty->kind == TY_DOUBLE ? CL_FP64 : CL_FP32) : CL_INT;
+  case ND_ADD:
+  case ND_SUB:
+  case ND_MUL:
+  case ND_DIV:
+  case ND_MOD:
+  case ND_NEG:
+  case ND_EQ:
+  case ND_NE:
+  case ND_LT:
+  case ND_LE:
+  case ND_GT:
+  case ND_GE:
+    if (n->kind >= ND_EQ)
+      return is_flonum(n->lhs->ty) ? (n->lhs->ty->kind == TY_DOUBLE ? CL_FP64 : CL_FP32) : CL_INT;
     if (n->ty->kind == TY_FLOAT) return n->kind == ND_DIV ? CL_SFU : CL_FP32;
     if (n->ty->kind == TY_DOUBLE) return CL_FP64;
     return CL_INT;
-  case ND_BITAND: case ND_BITOR: case ND_BITXOR: case ND_SHL: case ND_SHR: case ND_BITNOT: case ND_NOT:
-  case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: case ND_ASSIGN_OP:
+  case ND_BITAND:
+  case ND_BITOR:
+  case ND_BITXOR:
+  case ND_SHL:
+  case ND_SHR:
+  case ND_BITNOT:
+  case ND_NOT:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC:
+  case ND_ASSIGN_OP:
     return is_flonum(n->ty) ? (n->ty->kind == TY_DOUBLE ? CL_FP64 : CL_FP32) : CL_INT;
-  case ND_INDEX: return CL_INT;   /* address arithmetic */
+  case ND_INDEX: return CL_INT; /* address arithmetic */
   case ND_CAST:
-    if (n->implicit && is_integer(n->ty) == is_integer(n->lhs->ty) && n->ty->size == n->lhs->ty->size) return -1;
+    if (n->implicit && is_integer(n->ty) == is_integer(n->lhs->ty) &&
+        n->ty->size == n->lhs->ty->size)
+      return -1;
     return is_flonum(n->ty) || is_flonum(n->lhs->ty) ? CL_CVT : -1;
   case ND_CALL:
     if (n->builtin == BI_MATH) {
       const char *s = n->math->name;
       if (n->ty->kind == TY_DOUBLE) return CL_FP64;
-      if (!strcmp(s, "fabsf") || !strcmp(s, "fminf") || !strcmp(s, "fmaxf") || !strcmp(s, "fmaf") || !strncmp(s, "__f", 3) ||
-          !strcmp(s, "floorf") || !strcmp(s, "ceilf") || !strcmp(s, "truncf") || !strcmp(s, "rintf"))
+      if (!strcmp(s, "fabsf") || !strcmp(s, "fminf") || !strcmp(s, "fmaxf") || !strcmp(s, "fmaf") ||
+          !strncmp(s, "__f", 3) || !strcmp(s, "floorf") || !strcmp(s, "ceilf") ||
+          !strcmp(s, "truncf") || !strcmp(s, "rintf"))
         return CL_FP32;
       return CL_SFU;
     }
-    if (n->builtin == BI_MIN || n->builtin == BI_MAX || n->builtin == BI_ABS) return is_flonum(n->ty) ? CL_FP32 : CL_INT;
+    if (n->builtin == BI_MIN || n->builtin == BI_MAX || n->builtin == BI_ABS)
+      return is_flonum(n->ty) ? CL_FP32 : CL_INT;
     if (n->builtin >= BI_SHFL && n->builtin <= BI_ALL) return CL_INT;
     if (n->builtin >= BI_SYNCTHREADS && n->builtin <= BI_SYNCTHREADS_OR) return CL_BAR;
-    if (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT) return CL_INT;   /* LDGDEPBAR, DEPBAR */
+    if (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT)
+      return CL_INT; /* LDGDEPBAR, DEPBAR */
     return -1;
-  case ND_COND: case ND_LOGAND: case ND_LOGOR: return CL_BRANCH;
+  case ND_COND:
+  case ND_LOGAND:
+  case ND_LOGOR: return CL_BRANCH;
   default: return -1;
   }
 }
@@ -163,9 +212,11 @@ static double weight(const CostModel *cm, Node *n) {
   if (n->kind == ND_DIV || n->kind == ND_MOD) return 8;
   if (n->kind != ND_CALL || n->builtin != BI_MATH) return 1;
   const char *s = n->math->name;
-  if (!strncmp(s, "__", 2)) return 2;                       /* fast intrinsics: the SFU op and a scale */
+  if (!strncmp(s, "__", 2)) return 2; /* fast intrinsics: the SFU op and a scale */
   if (!strcmp(s, "sinf") || !strcmp(s, "cosf") || !strcmp(s, "tanf")) return 24;
-  if (!strcmp(s, "expf") || !strcmp(s, "exp2f") || !strcmp(s, "logf") || !strcmp(s, "log2f") || !strcmp(s, "log10f")) return 12;
+  if (!strcmp(s, "expf") || !strcmp(s, "exp2f") || !strcmp(s, "logf") || !strcmp(s, "log2f") ||
+      !strcmp(s, "log10f"))
+    return 12;
   if (!strcmp(s, "powf")) return 40;
   if (!strcmp(s, "sqrtf") || !strcmp(s, "rsqrtf")) return 4;
   if (n->ty->kind == TY_DOUBLE) return 30;
@@ -230,7 +281,10 @@ static void consume(CountCtx *x, Node *n, double lanes) {
     x->pending_load = false;
     charge_line(x, n, 0, lanes * share);
   }
-  if (x->pending_shared) { x->c->shared_regions_lanes += lanes * share; x->pending_shared = false; }
+  if (x->pending_shared) {
+    x->c->shared_regions_lanes += lanes * share;
+    x->pending_shared = false;
+  }
 }
 
 /* the loads in registers are used (or the warp leaves at a barrier): one wait, as far from the
@@ -238,7 +292,8 @@ static void consume(CountCtx *x, Node *n, double lanes) {
 static void consume_registers(CountCtx *x, Node *n, double lanes) {
   if (!x->npend) return;
   double share = x->cm ? cost_stall_share(x->cm, n) : 1, t0 = 0;
-  for (int i = 0; i < x->npend; i++) if (x->pend[i].t0 > t0) t0 = x->pend[i].t0;
+  for (int i = 0; i < x->npend; i++)
+    if (x->pend[i].t0 > t0) t0 = x->pend[i].t0;
   x->c->regions_lanes += lanes * share;
   add_stall(x, lanes * share, x->ticks - t0);
   charge_line(x, n, 0, lanes * share);
@@ -252,13 +307,17 @@ static void register_read(CountCtx *x, Node *n, Obj *v, double lanes) {
   while (i < x->npend && x->pend[i].v != v) i++;
   if (i == x->npend) return;
   Obj *t = x->cm ? cost_copy_to(x->cm, n) : NULL;
-  if (t) { x->pend[i].v = t; return; }
+  if (t) {
+    x->pend[i].v = t;
+    return;
+  }
   double t0 = x->pend[i].t0, share = x->cm ? cost_stall_share(x->cm, n) : 1;
   x->c->regions_lanes += lanes * share;
   add_stall(x, lanes * share, x->ticks - t0);
   charge_line(x, n, 0, lanes * share);
   int k = 0;
-  for (int j = 0; j < x->npend; j++) if (x->pend[j].t0 > t0) x->pend[k++] = x->pend[j];
+  for (int j = 0; j < x->npend; j++)
+    if (x->pend[j].t0 > t0) x->pend[k++] = x->pend[j];
   x->npend = k;
 }
 
@@ -278,13 +337,17 @@ static void async_wait(CountCtx *x, Node *n, double lanes) {
 static void on_node(void *ctx, Node *n, Mask m) {
   CountCtx *x = ctx;
   double lanes = __builtin_popcount(m);
-  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) {   /* a loop entered */
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) { /* a loop entered */
     if (x->cm && cost_share_root(x->cm, n)) x->nseen = 0;
     int li = x->cm ? cost_loop_index(x->cm, n) : -1;
-    if (li >= 0) { x->entries[li] += lanes; x->entries_warps[li] += 1; }
+    if (li >= 0) {
+      x->entries[li] += lanes;
+      x->entries_warps[li] += 1;
+    }
     return;
   }
-  if (n->kind == ND_VAR && x->npend && !n->var->in_memory) register_read(x, n, n->var, lanes);   /* aggregates: by element (on_access) */
+  if (n->kind == ND_VAR && x->npend && !n->var->in_memory)
+    register_read(x, n, n->var, lanes); /* aggregates: by element (on_access) */
   int cl = ins_class(n);
   if (cl < 0) return;
   double w = weight(x->cm, n);
@@ -301,11 +364,17 @@ static void on_node(void *ctx, Node *n, Mask m) {
   add_class(x->c, cl, w, lanes, 1);
   x->ticks += w;
   charge_line(x, n, w, 0);
-  if (n->kind == ND_CALL && n->builtin == BI_PIPE_WAIT) { async_wait(x, n, lanes); return; }
+  if (n->kind == ND_CALL && n->builtin == BI_PIPE_WAIT) {
+    async_wait(x, n, lanes);
+    return;
+  }
   if (cl == CL_BAR) {
     /* __syncthreads makes the block's memory operations visible: it waits for this warp's
      * outstanding loads and global stores */
-    if (x->pending_store) { x->pending_load = true; x->t_load = x->ticks; }
+    if (x->pending_store) {
+      x->pending_load = true;
+      x->t_load = x->ticks;
+    }
     consume(x, n, lanes);
     consume_registers(x, n, lanes);
     x->pending_store = false;
@@ -314,13 +383,21 @@ static void on_node(void *ctx, Node *n, Mask m) {
   if (cl != CL_INT) consume(x, n, lanes);
 }
 
-static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size, const uint64_t *addr, Mask m, int64_t blk, int warp) {
+static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
+                      const uint64_t *addr, Mask m, int64_t blk, int warp) {
   CountCtx *x = ctx;
   double lanes = __builtin_popcount(m);
-  int cl = space == SPACE_GLOBAL ? (kind == ACC_LOAD ? CL_GLD : kind == ACC_STORE ? CL_GST : CL_ATOM)
-                                 : space == SPACE_SHARED ? (kind == ACC_LOAD ? CL_SLD : CL_SST) : CL_LOCAL;
-  if (blk != x->pend_blk || warp != x->pend_warp) { x->npend = 0; x->pend_blk = blk; x->pend_warp = warp; }
-  if (cl == CL_LOCAL && x->cm && cost_in_registers(x->cm, at)) {   /* a register, not memory */
+  int cl = space == SPACE_GLOBAL   ? (kind == ACC_LOAD    ? CL_GLD
+                                      : kind == ACC_STORE ? CL_GST
+                                                          : CL_ATOM)
+           : space == SPACE_SHARED ? (kind == ACC_LOAD ? CL_SLD : CL_SST)
+                                   : CL_LOCAL;
+  if (blk != x->pend_blk || warp != x->pend_warp) {
+    x->npend = 0;
+    x->pend_blk = blk;
+    x->pend_warp = warp;
+  }
+  if (cl == CL_LOCAL && x->cm && cost_in_registers(x->cm, at)) { /* a register, not memory */
     if (kind == ACC_LOAD && x->npend) register_read(x, at, cost_reg_base(at), lanes);
     return;
   }
@@ -328,7 +405,7 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
    * round-trip, and the warp does not wait for it until __pipeline_wait_prior */
   bool async = at->kind == ND_CALL && at->builtin == BI_PIPE_COPY;
   if (async && kind == ACC_STORE) return;
-  if (x->cm && cost_hoisted_from(x->cm, at) >= 0) {   /* a load moved out of its loop */
+  if (x->cm && cost_hoisted_from(x->cm, at) >= 0) { /* a load moved out of its loop */
     x->hoisted_access[at->id] += lanes;
     x->hoisted_access_warps[at->id] += 1;
     x->hnode[at->id] = at;
@@ -336,29 +413,42 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
     return;
   }
   if (x->cm && space == SPACE_GLOBAL) {
-    if (blk != x->seen_blk || warp != x->seen_warp) { x->nseen = 0; x->seen_blk = blk; x->seen_warp = warp; }
+    if (blk != x->seen_blk || warp != x->seen_warp) {
+      x->nseen = 0;
+      x->seen_blk = blk;
+      x->seen_warp = warp;
+    }
     if (kind != ACC_LOAD) x->nseen = 0;
     else if (cost_share_region(x->cm, at) >= 0 && at->id >= 0 && at->id < x->nnodes) {
       x->share_all[at->id] += 1;
-      if (seen_before(x, access_hash(size, addr, m))) { x->share_free[at->id] += 1; return; }   /* the value is in a register */
+      if (seen_before(x, access_hash(size, addr, m))) {
+        x->share_free[at->id] += 1;
+        return;
+      } /* the value is in a register */
     }
   }
-  double v = x->cm ? cost_vector_width(x->cm, at) : 1;   /* merged into wider accesses */
+  double v = x->cm ? cost_vector_width(x->cm, at) : 1; /* merged into wider accesses */
   x->c->lanes[cl] += lanes / v;
   x->c->warp_ins[cl] += 1 / v;
   x->ticks += 1 / v;
   charge_line(x, at, 1 / v, 0);
   if (kind != ACC_LOAD) consume(x, at, lanes);
-  if (async) { x->pending_async = true; return; }
+  if (async) {
+    x->pending_async = true;
+    return;
+  }
   Obj *dest = space == SPACE_GLOBAL && kind == ACC_LOAD && x->cm ? cost_load_dest(x->cm, at) : NULL;
-  if (dest) {   /* in flight until its register is used */
+  if (dest) { /* in flight until its register is used */
     int i = 0;
     while (i < x->npend && x->pend[i].v != dest) i++;
     if (i == x->npend && x->npend < 16) x->npend++;
     if (i < x->npend) x->pend[i].v = dest, x->pend[i].t0 = x->ticks;
     return;
   }
-  if (space == SPACE_GLOBAL && kind == ACC_LOAD) { x->t_load = x->ticks; x->pending_load = true; }   /* the wait is for the newest */
+  if (space == SPACE_GLOBAL && kind == ACC_LOAD) {
+    x->t_load = x->ticks;
+    x->pending_load = true;
+  } /* the wait is for the newest */
   if (space == SPACE_SHARED && kind == ACC_LOAD) x->pending_shared = true;
   if (space == SPACE_GLOBAL && kind != ACC_LOAD) x->pending_store = true;
 }
@@ -366,19 +456,25 @@ static void on_access(void *ctx, Node *at, int space, AccessKind kind, int size,
 /* the instructions one execution of a small statement issues (a predicated if body), counted
  * as the hooks count them: nodes by class, one per access. A store's target costs its address
  * operands and the store (and the load of op=), not a load of its own. */
-typedef struct { const CostModel *cm; double c; const Node *target; } StaticCost;
+typedef struct {
+  const CostModel *cm;
+  double c;
+  const Node *target;
+} StaticCost;
 
 static bool static_pre(Node *n, void *ctx) {
   StaticCost *x = ctx;
   if (n->kind == ND_BLOCK || n->kind == ND_EXPR_STMT) return true;
-  if (n == x->target) return true;   /* a store's address: its operands only */
+  if (n == x->target) return true; /* a store's address: its operands only */
   int cl = ins_class(n);
   if (cl >= 0) x->c += weight(x->cm, n) * cost_factor(x->cm, n);
   Node *lhs = n->lhs;
-  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) && lhs && (lhs->kind == ND_INDEX || lhs->kind == ND_DEREF)) {
+  if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP) && lhs &&
+      (lhs->kind == ND_INDEX || lhs->kind == ND_DEREF)) {
     x->c += 1 + (n->kind == ND_ASSIGN_OP);
-    x->target = lhs;   /* small bodies hold one store (predicable) */
-  } else if ((n->kind == ND_INDEX || n->kind == ND_DEREF) && n->ty && n->ty->kind != TY_ARRAY) x->c += 1;   /* the load */
+    x->target = lhs; /* small bodies hold one store (predicable) */
+  } else if ((n->kind == ND_INDEX || n->kind == ND_DEREF) && n->ty && n->ty->kind != TY_ARRAY)
+    x->c += 1; /* the load */
   return true;
 }
 
@@ -390,11 +486,14 @@ static double static_cost(const CostModel *cm, Node *n) {
 
 static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk, int warp) {
   CountCtx *x = ctx;
-  if (at->kind == ND_LOGAND || at->kind == ND_LOGOR || at->kind == ND_COND) return;   /* counted as nodes */
+  if (at->kind == ND_LOGAND || at->kind == ND_LOGOR || at->kind == ND_COND)
+    return; /* counted as nodes */
   /* a loop's branch goes with its control: once per unrolled step, none when fully unrolled;
    * an if whose test is known per copy or whose body is predicated has none */
-  double f = !x->cm ? 1 : (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO) ? (at->cond ? cost_factor(x->cm, at->cond) : 1)
-                                                                                               : cost_factor(x->cm, at);
+  double f = !x->cm ? 1
+             : (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO)
+               ? (at->cond ? cost_factor(x->cm, at->cond) : 1)
+               : cost_factor(x->cm, at);
   if (x->cm && (at->kind == ND_FOR || at->kind == ND_WHILE || at->kind == ND_DO)) {
     int li = cost_loop_index(x->cm, at);
     if (li >= 0) x->iterations[li] += __builtin_popcount(taken);
@@ -403,7 +502,8 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
     /* a predicated if issues its body for the whole warp, taken or not; the interpreter ran it
      * only where some lane took it */
     if (x->cm && at->kind == ND_IF && cost_if_predicated(x->cm, at)) {
-      double body = (!taken ? static_cost(x->cm, at->then) : 0) + (at->els && taken == active ? static_cost(x->cm, at->els) : 0);
+      double body = (!taken ? static_cost(x->cm, at->then) : 0) +
+                    (at->els && taken == active ? static_cost(x->cm, at->els) : 0);
       x->c->warp_ins[CL_INT] += body;
       charge_line(x, at, body, 0);
     }
@@ -412,14 +512,21 @@ static void on_branch(void *ctx, Node *at, Mask active, Mask taken, int64_t blk,
   x->c->lanes[CL_BRANCH] += __builtin_popcount(active) * f;
   x->c->warp_ins[CL_BRANCH] += f;
   charge_line(x, at, f, 0);
-  (void)taken; (void)blk; (void)warp;
+  (void)taken;
+  (void)blk;
+  (void)warp;
 }
 
-static bool first_warp(void *ctx, int64_t b, int w, int nwarps) { (void)ctx; (void)b; return w == 0 || w == nwarps - 1; }
+static bool first_warp(void *ctx, int64_t b, int w, int nwarps) {
+  (void)ctx;
+  (void)b;
+  return w == 0 || w == nwarps - 1;
+}
 
 static bool want_block(void *ctx, int64_t b) {
   CountCtx *x = ctx;
-  for (int i = 0; i < x->nblocks; i++) if (x->blocks[i] == b) return true;
+  for (int i = 0; i < x->nblocks; i++)
+    if (x->blocks[i] == b) return true;
   return false;
 }
 
@@ -431,24 +538,36 @@ static bool want_block(void *ctx, int64_t b) {
  * each warp at most IDLE_STEPS warp-steps; where the sampled warps ran IDLE_RATIO times longer,
  * a block none of whose warps reached the cap is idle, and idle_share their share (sampled). */
 enum { IDLE_PROBE = 512, IDLE_STEPS = 1000, IDLE_RATIO = 16 };
-typedef struct { int64_t *blocks; int n; } IdleProbe;
+typedef struct {
+  int64_t *blocks;
+  int n;
+} IdleProbe;
 static bool idle_want(void *ctx, int64_t b) {
   IdleProbe *p = ctx;
-  int lo = 0, hi = p->n - 1;   /* launch_sample_blocks gives them ascending */
+  int lo = 0, hi = p->n - 1; /* launch_sample_blocks gives them ascending */
   while (lo <= hi) {
     int mid = (lo + hi) / 2;
     if (p->blocks[mid] == b) return true;
-    if (p->blocks[mid] < b) lo = mid + 1; else hi = mid - 1;
+    if (p->blocks[mid] < b) lo = mid + 1;
+    else hi = mid - 1;
   }
   return false;
 }
-static bool probe_warp(void *ctx, int64_t b, int w, int nwarps) { (void)ctx; (void)b; (void)nwarps; return w == 0; }
+static bool probe_warp(void *ctx, int64_t b, int w, int nwarps) {
+  (void)ctx;
+  (void)b;
+  (void)nwarps;
+  return w == 0;
+}
 static void idle_probe(Launch *L, Counts *c, int64_t total) {
   if (c->steps_per_warp < (double)IDLE_STEPS * IDLE_RATIO || c->warps_per_block <= 0) return;
   IdleProbe p = {xmalloc(sizeof(int64_t) * (IDLE_PROBE + 1)), 0};
   p.n = launch_sample_blocks(total, total < IDLE_PROBE ? (int)total : IDLE_PROBE, p.blocks);
   for (int i = 1; i < p.n; i++)
-    if (p.blocks[i] <= p.blocks[i - 1]) { free(p.blocks); return; }   /* not ascending: no probe */
+    if (p.blocks[i] <= p.blocks[i - 1]) {
+      free(p.blocks);
+      return;
+    } /* not ascending: no probe */
   /* a kernel without barriers: its first warp stands for the block (its warps run apart) */
   bool plain = !L->kernel->uses_barrier;
   Hooks h = {.ctx = &p, .want_block = idle_want, .want_warp = plain ? probe_warp : NULL};
@@ -504,7 +623,11 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     for (int i = 0; i < b.nblocks; i++) have |= b.blocks[i] == mid;
     if (!have && mid < total) b.blocks[b.nblocks++] = mid;
   }
-  Hooks h = {.ctx = &b, .access = on_access, .branch = on_branch, .node = on_node, .want_block = b.nblocks ? want_block : NULL,
+  Hooks h = {.ctx = &b,
+             .access = on_access,
+             .branch = on_branch,
+             .node = on_node,
+             .want_block = b.nblocks ? want_block : NULL,
              .want_warp = first_warp};
   /* device printf of sampled warps is not the command's output (it would break JSON) */
   FILE *null = fopen("/dev/null", "w");
@@ -521,7 +644,8 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     double copies = cost_hoist_copies(cm, n);
     double entered = b.entries[h] * copies, entered_warps = b.entries_warps[h] * copies;
     if (b.hoisted_node[id] > 0) {
-      add_class(c, ins_class(n), weight(cm, n), fmin(b.hoisted_node[id], entered), fmin(b.hoisted_node_warps[id], entered_warps));
+      add_class(c, ins_class(n), weight(cm, n), fmin(b.hoisted_node[id], entered),
+                fmin(b.hoisted_node_warps[id], entered_warps));
       charge_line(&b, n, weight(cm, n) * fmin(b.hoisted_node_warps[id], entered_warps), 0);
     }
     if (b.hoisted_access[id] > 0) {
@@ -535,7 +659,8 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     if (b.entries[i] <= 0) continue;
     /* a do-while tests after each body: one more iteration per entry than its taken tests */
     double it = b.iterations[i] + (cost_loop_node(cm, i)->kind == ND_DO ? b.entries[i] : 0);
-    c->loops[c->nloops++] = (struct LoopCount){cost_loop_node(cm, i), b.entries[i], it, cost_loop_unroll(cm, i), cost_loop_trip(cm, i)};
+    c->loops[c->nloops++] = (struct LoopCount){cost_loop_node(cm, i), b.entries[i], it,
+                                               cost_loop_unroll(cm, i), cost_loop_trip(cm, i)};
   }
   /* loads the unrolled copies shared: the share of each node's executions that loaded */
   for (int id = 0; cm && id < b.nnodes; id++) {
@@ -547,22 +672,36 @@ int count_instructions(Launch *L, Counts *c, int max_blocks) {
     }
     c->load_fresh[id] = 1 - b.share_free[id] / b.share_all[id];
   }
-  free(b.share_all); free(b.share_free); free(b.seen);
+  free(b.share_all);
+  free(b.share_free);
+  free(b.seen);
   cost_model_free(cm);
   facts_free(facts);
   free(b.line_of);
-  free(b.entries); free(b.entries_warps); free(b.iterations); free(b.hoisted_node_warps); free(b.hoisted_access_warps); free(b.hoisted_node); free(b.hoisted_access); free(b.hnode); free(b.hclass);
+  free(b.entries);
+  free(b.entries_warps);
+  free(b.iterations);
+  free(b.hoisted_node_warps);
+  free(b.hoisted_access_warps);
+  free(b.hoisted_node);
+  free(b.hoisted_access);
+  free(b.hnode);
+  free(b.hclass);
   int64_t threads_per_block = L->block[0] * L->block[1] * L->block[2];
   int warps_per_block = (int)((threads_per_block + 31) / 32);
-  int warps_run = L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
+  int warps_run =
+    L->kernel->uses_barrier ? warps_per_block : (warps_per_block > 2 ? 2 : warps_per_block);
   /* the lanes that ran: all of a block, or its first warp and its last (which may be partial) */
-  double lanes_per_block = warps_run == warps_per_block ? (double)threads_per_block : 32.0 + (double)(threads_per_block - 32 * (warps_per_block - 1));
+  double lanes_per_block = warps_run == warps_per_block
+                             ? (double)threads_per_block
+                             : 32.0 + (double)(threads_per_block - 32 * (warps_per_block - 1));
   c->threads_sampled = (double)st.blocks_run * lanes_per_block;
   c->warps_sampled = (double)st.blocks_run * warps_run;
   c->lanes[CL_INT] += c->prologue * c->threads_sampled;
   c->warp_ins[CL_INT] += c->prologue * c->warps_sampled;
   c->steps_per_warp = c->warps_sampled > 0 ? (double)st.warp_steps / c->warps_sampled : 0;
-  if (c->threads_sampled > (double)st.blocks_run * (double)threads_per_block) c->threads_sampled = (double)st.blocks_run * (double)threads_per_block;
+  if (c->threads_sampled > (double)st.blocks_run * (double)threads_per_block)
+    c->threads_sampled = (double)st.blocks_run * (double)threads_per_block;
   c->truncated = st.warps_truncated > 0;
   c->blocks_run = st.blocks_run;
   c->warps_per_block = warps_per_block;
@@ -581,14 +720,25 @@ static bool footprint_fits_l2(Launch *L, const Machine *m) {
 }
 
 Ceilings ceilings_for(const Machine *m, const char *path) {
-  Ceilings c = {m->dram_copy_gbps > 0 ? m->dram_copy_gbps : m->dram_peak_gbps * 0.85, m->l2_read_gbps, m->smem_read_gbps,
-                m->fp32_measured_gflops > 0 ? m->fp32_measured_gflops : m->fp32_peak_gflops, 0, m->launch_overhead_us, m->clock_mhz,
-                0, 0, 0, m->l1_latency_cycles, "machine description"};
-  if (m->dram_latency_cycles > 0 && m->clock_mhz > 0) c.latency_ns = m->dram_latency_cycles / m->clock_mhz * 1e3;
+  Ceilings c = {m->dram_copy_gbps > 0 ? m->dram_copy_gbps : m->dram_peak_gbps * 0.85,
+                m->l2_read_gbps,
+                m->smem_read_gbps,
+                m->fp32_measured_gflops > 0 ? m->fp32_measured_gflops : m->fp32_peak_gflops,
+                0,
+                m->launch_overhead_us,
+                m->clock_mhz,
+                0,
+                0,
+                0,
+                m->l1_latency_cycles,
+                "machine description"};
+  if (m->dram_latency_cycles > 0 && m->clock_mhz > 0)
+    c.latency_ns = m->dram_latency_cycles / m->clock_mhz * 1e3;
   size_t n;
   char *text = path ? read_file(path, &n) : NULL;
   char why[160];
-  Json *js = text ? json_parse(text, n, why, sizeof why) : NULL;   /* not JSON: the description's ceilings (check_calibration says why) */
+  Json *js = text ? json_parse(text, n, why, sizeof why)
+                  : NULL; /* not JSON: the description's ceilings (check_calibration says why) */
   free(text);
   if (js && m->cc_major >= 7) {
     double v = 0;
@@ -601,7 +751,8 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
     if (json_get_number(js, "launch_overhead_us", &v) && v > 0) c.launch_us = v;
     if (json_get_number(js, "barrier_cycles", &v) && v > 0) c.barrier_cycles = v;
     if (json_get_number(js, "shared_latency_cycles", &v) && v > 0) c.shared_latency_cycles = v;
-    if (json_get_number(js, "l1_latency_cycles", &v) && v > 0 && m->l1_smem_bytes > 0) c.l1_latency_cycles = v;
+    if (json_get_number(js, "l1_latency_cycles", &v) && v > 0 && m->l1_smem_bytes > 0)
+      c.l1_latency_cycles = v;
     if (json_get_number(js, "clock_mhz", &v) && v > 0) c.clock_mhz = v;
     c.source = "calibration file";
   }
@@ -618,9 +769,14 @@ Ceilings ceilings_for(const Machine *m, const char *path) {
 }
 
 const char *bottleneck_name(int b) {
-  static const char *n[] = {"instruction issue", "special-function units", "DRAM bandwidth", "L2 bandwidth", "L1/shared-memory wavefronts",
+  static const char *n[] = {"instruction issue",
+                            "special-function units",
+                            "DRAM bandwidth",
+                            "L2 bandwidth",
+                            "L1/shared-memory wavefronts",
                             "memory latency (too little parallelism to hide it)",
-                            "atomics on one cache line (serialized at its L2 slice)", "launch overhead"};
+                            "atomics on one cache line (serialized at its L2 slice)",
+                            "launch overhead"};
   return n[b];
 }
 
@@ -649,7 +805,10 @@ static void hotspots(Estimate *e, const double *v, int n, const Analysis *a, con
       SrcLoc l = tok_loc(s->node->tok);
       h->line = l.line;
       h->col = l.col;
-      h->what = fmt("%s %s of '%s'", s->space == SPACE_GLOBAL ? "global" : "shared", s->kind == ACC_LOAD ? "load" : s->kind == ACC_STORE ? "store" : "atomic",
+      h->what = fmt("%s %s of '%s'", s->space == SPACE_GLOBAL ? "global" : "shared",
+                    s->kind == ACC_LOAD    ? "load"
+                    : s->kind == ACC_STORE ? "store"
+                                           : "atomic",
                     s->array);
     } else {
       h->line = best;
@@ -665,8 +824,10 @@ static void hotspots(Estimate *e, const double *v, int n, const Analysis *a, con
 static Obj *store_base(Node *n) {
   while (n) {
     if (n->kind == ND_VAR) return n->ty && n->ty->kind == TY_PTR ? n->var : NULL;
-    if (n->kind == ND_DEREF || n->kind == ND_CAST || n->kind == ND_ADDR || n->kind == ND_INDEX) n = n->lhs;
-    else if (n->kind == ND_ADD || n->kind == ND_SUB) n = n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_PTR ? n->lhs : n->rhs;
+    if (n->kind == ND_DEREF || n->kind == ND_CAST || n->kind == ND_ADDR || n->kind == ND_INDEX)
+      n = n->lhs;
+    else if (n->kind == ND_ADD || n->kind == ND_SUB)
+      n = n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_PTR ? n->lhs : n->rhs;
     else return NULL;
   }
   return NULL;
@@ -678,13 +839,13 @@ static double completed_by_siblings(const Analysis *a, int i) {
   uint64_t ideal = 0;
   for (int j = 0; base && j < a->nacc; j++) {
     const AccessStat *t = &a->acc[j];
-    if (t->space == SPACE_GLOBAL && t->kind == ACC_STORE && t->requests == s->requests && t->node && store_base(t->node) == base)
+    if (t->space == SPACE_GLOBAL && t->kind == ACC_STORE && t->requests == s->requests && t->node &&
+        store_base(t->node) == base)
       ideal += t->ideal_sectors;
   }
   if (ideal < s->ideal_sectors) ideal = s->ideal_sectors;
   return (double)(ideal < s->sectors ? ideal : s->sectors);
 }
-
 
 /* The L1 the shared-memory carveout leaves on an SM: the driver sizes the carveout to the
  * resident blocks' shared memory (NVIDIA Hopper Tuning Guide, "Unified Shared Memory/L1/Texture
@@ -693,7 +854,10 @@ static double l1_bytes(const Machine *m, Occupancy oc) {
   if (m->l1_smem_bytes <= 0) return 0;
   int carve = m->n_smem_carveouts > 0 ? m->smem_carveouts_kb[m->n_smem_carveouts - 1] * 1024 : 0;
   for (int i = 0; i < m->n_smem_carveouts; i++)
-    if (m->smem_carveouts_kb[i] * 1024 >= oc.smem_per_sm) { carve = m->smem_carveouts_kb[i] * 1024; break; }
+    if (m->smem_carveouts_kb[i] * 1024 >= oc.smem_per_sm) {
+      carve = m->smem_carveouts_kb[i] * 1024;
+      break;
+    }
   return m->l1_smem_bytes > carve ? (double)(m->l1_smem_bytes - carve) : 0;
 }
 
@@ -717,7 +881,8 @@ double l1_miss_ratio(const Analysis *a, const Machine *m, Occupancy oc, double *
  * dependencies ("wait") that independent warps do not cover. */
 static const double ISSUE_EFFICIENCY = 0.8;
 
-Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a, Occupancy oc, Ceilings ce) {
+Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analysis *a,
+                       Occupancy oc, Ceilings ce) {
   Estimate e = {0};
   e.warps_per_sm = oc.warps_per_sm;
   e.occ_limit = oc.limit;
@@ -735,23 +900,32 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   double ts = c->threads_sampled > 0 ? c->threads_sampled : 1;
   double ws = c->warps_sampled > 0 ? c->warps_sampled : 1;
   double instr = 0, warp_instr = 0;
-  for (int k = 0; k < CL_N; k++) { instr += c->lanes[k] / ts; warp_instr += c->warp_ins[k] / ws; }
+  for (int k = 0; k < CL_N; k++) {
+    instr += c->lanes[k] / ts;
+    warp_instr += c->warp_ins[k] / ws;
+  }
   e.instr_per_thread = instr;
   e.warp_instructions = warp_instr * warps;
-  double load_regions = c->regions_lanes / ts, shared_regions = c->shared_regions_lanes / ts, barriers = c->lanes[CL_BAR] / ts;
-  e.regions_per_thread = 1 + load_regions + barriers;   /* Ryoo: stalls on memory and barriers */
+  double load_regions = c->regions_lanes / ts, shared_regions = c->shared_regions_lanes / ts,
+         barriers = c->lanes[CL_BAR] / ts;
+  e.regions_per_thread = 1 + load_regions + barriers; /* Ryoo: stalls on memory and barriers */
   e.long_regions_per_thread = 1 + load_regions;
   e.efficiency = ryoo_efficiency(instr, threads);
   int w_tb = (int)(tpb / 32 > 0 ? tpb / 32 : 1);
   e.utilization = ryoo_utilization(instr, e.regions_per_thread, w_tb, oc.blocks_per_sm);
-  e.utilization_simple = ryoo_utilization_simple(instr, e.long_regions_per_thread, w_tb, oc.blocks_per_sm);
+  e.utilization_simple =
+    ryoo_utilization_simple(instr, e.long_regions_per_thread, w_tb, oc.blocks_per_sm);
   double clock = ce.clock_mhz * 1e6;
   int per_wave = oc.blocks_per_sm * m->sm_count;
   e.waves = per_wave ? ceil((double)blocks / per_wave) : 0;
   /* issue: 4 warp-instructions per clock per SM (one per scheduler); a grid smaller than the GPU
    * issues on its SMs only, and fewer than 4 resident warps leave schedulers idle */
   double sms = blocks < m->sm_count ? (double)blocks : (double)m->sm_count;
-  double resident = oc.warps_per_sm > 0 ? (blocks < per_wave ? (double)oc.warps_per_sm * blocks / per_wave * m->sm_count / sms : oc.warps_per_sm) : 4;
+  double resident =
+    oc.warps_per_sm > 0
+      ? (blocks < per_wave ? (double)oc.warps_per_sm * blocks / per_wave * m->sm_count / sms
+                           : oc.warps_per_sm)
+      : 4;
   double sched = resident < 4 ? resident : 4;
   /* per-SM pipes: the busiest SM runs ceil(blocks / SMs) blocks' work */
   double busiest = blocks > 0 ? ceil((double)blocks / m->sm_count) / (double)blocks : 0;
@@ -769,7 +943,8 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   scale *= truncation;
   double partial_writes = 0;
   /* the analysis's facts when they describe this kernel as it is now */
-  bool reuse = a && a->facts && facts_current(a->facts) && facts_program(a->facts) == L->prog && facts_kernel(a->facts) == L->kernel;
+  bool reuse = a && a->facts && facts_current(a->facts) && facts_program(a->facts) == L->prog &&
+               facts_kernel(a->facts) == L->kernel;
   Facts *facts = reuse ? a->facts : L->prog ? facts_new(L->prog, L->kernel) : NULL;
   CostModel *cm = facts ? cost_model_new(facts) : NULL;
   /* a loop whose trip count differs by thread (triangular: j2 from j1 to M) makes the longest
@@ -789,7 +964,8 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
       }
   }
   int nacc = a ? a->nacc : 0;
-  double *acc_l1 = xmalloc(sizeof(double) * (size_t)(nacc + 1)), *acc_traffic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
+  double *acc_l1 = xmalloc(sizeof(double) * (size_t)(nacc + 1)),
+         *acc_traffic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
   double *acc_atomic = xmalloc(sizeof(double) * (size_t)(nacc + 1));
   for (int i = 0; a && i < a->nacc; i++) {
     const AccessStat *s = &a->acc[i];
@@ -810,8 +986,11 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
       e.l1_wavefronts += wf * scale;
     }
     /* a load the unrolled copies share runs only where its addresses are new (cost_share_region) */
-    double fresh = s->node && c->load_fresh && s->node->id >= 0 && s->node->id < c->nload_fresh ? c->load_fresh[s->node->id] : 1;
-    if (s->space == SPACE_GLOBAL) e.l1_wavefronts += (double)(s->lines ? s->lines : s->requests) * fresh * scale;
+    double fresh = s->node && c->load_fresh && s->node->id >= 0 && s->node->id < c->nload_fresh
+                     ? c->load_fresh[s->node->id]
+                     : 1;
+    if (s->space == SPACE_GLOBAL)
+      e.l1_wavefronts += (double)(s->lines ? s->lines : s->requests) * fresh * scale;
     acc_l1[i] = e.l1_wavefronts - l1_before;
     /* scattered stores leave sectors partly written: L2 must fetch each from DRAM to merge it */
     if (s->space == SPACE_GLOBAL && s->kind == ACC_STORE && s->sectors > s->ideal_sectors)
@@ -825,7 +1004,8 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   if (a) e.l2_bytes = a->warp_sectors * 32.0 * scale * l1_miss_ratio(a, m, oc, &l1_miss);
   /* L1 writes through: every stored sector reaches L2 */
   for (int i = 0; a && i < a->nacc; i++)
-    if (a->acc[i].space == SPACE_GLOBAL && a->acc[i].kind == ACC_STORE) e.l2_bytes += (double)a->acc[i].sectors * 32.0 * scale;
+    if (a->acc[i].space == SPACE_GLOBAL && a->acc[i].kind == ACC_STORE)
+      e.l2_bytes += (double)a->acc[i].sectors * 32.0 * scale;
   /* DRAM: every buffer once (the first touch), or all the traffic when the footprint exceeds L2
    * (footprint_fits_l2 sums the footprint where the latency needs it) */
   double dram_min = 0;
@@ -853,7 +1033,8 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   double lat = footprint_fits_l2(L, m) && ce.l2_latency_ns > 0 ? ce.l2_latency_ns : ce.latency_ns;
   /* loads that hit L1 wait the L1's latency: the stall is the average over the sector loads
    * (l1_miss_ratio's miss rate of the whole blocks analyzed) */
-  double l1_ns = ce.l1_latency_cycles > 0 && ce.clock_mhz > 0 ? ce.l1_latency_cycles / ce.clock_mhz * 1e3 : 0;
+  double l1_ns =
+    ce.l1_latency_cycles > 0 && ce.clock_mhz > 0 ? ce.l1_latency_cycles / ce.clock_mhz * 1e3 : 0;
   if (l1_ns > 0 && l1_ns < lat) lat = l1_ns + l1_miss * (lat - l1_ns);
   /* a stall is the latency less what the warp issued between the load and the use (a prefetch
    * that is used a step later waits for little or nothing) */
@@ -871,10 +1052,13 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
    * launch-shape times, bench/launch-rank.py): charging it without barriers ranked cp's and
    * mri-q's block shapes backwards (Spearman -0.35 and -0.77; +0.89 and +0.83 without it) */
   double own_issue = warp_instr * (w_tb > 4 && L->kernel->uses_barrier ? w_tb / 4.0 : 1.0);
-  e.chain_s = stall_s + (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + own_issue) / clock;
+  e.chain_s =
+    stall_s +
+    (shared_regions * ce.shared_latency_cycles + barriers * ce.barrier_cycles + own_issue) / clock;
   /* the busiest SM runs its blocks in rounds of blocks_per_sm; a last, partial round still
    * takes a whole chain */
-  double rounds = oc.blocks_per_sm > 0 ? ceil(ceil((double)blocks / m->sm_count) / oc.blocks_per_sm) : 1;
+  double rounds =
+    oc.blocks_per_sm > 0 ? ceil(ceil((double)blocks / m->sm_count) / oc.blocks_per_sm) : 1;
   if (rounds < 1) rounds = 1;
   /* the longest warp's chain once, the other rounds' the sampled average (imbalance above: one
    * round, as the few blocks of a thread-per-column kernel, waits for the longest warp whole) */
@@ -886,22 +1070,26 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
   if (a) e.t[B_ATOMIC] = a->atomic_line_requests * truncation * ATOMIC_LINE_NS * 1e-9;
   e.t[B_LAUNCH] = ce.launch_us * 1e-6;
   e.bottleneck = B_ISSUE;
-  for (int b = 0; b < B_LAUNCH; b++) if (e.t[b] > e.t[e.bottleneck]) e.bottleneck = b;
+  for (int b = 0; b < B_LAUNCH; b++)
+    if (e.t[b] > e.t[e.bottleneck]) e.bottleneck = b;
   /* the limits overlap, but not perfectly: a warp stalled on memory is not issuing, barriers
    * separate phases. The total is their OVERLAP_NORM-norm, between the largest (perfect
    * overlap) and the sum (none); 3 fits the suite and the families on the H200 (any of 2.5-6
    * is within 3 points of mean error: docs/validation.md) */
   const double OVERLAP_NORM = 3.0;
   double sum = 0, top = e.t[e.bottleneck];
-  for (int b = 0; b < B_LAUNCH; b++) if (top > 0) sum += pow(e.t[b] / top, OVERLAP_NORM);
+  for (int b = 0; b < B_LAUNCH; b++)
+    if (top > 0) sum += pow(e.t[b] / top, OVERLAP_NORM);
   e.total = (top > 0 ? top * pow(sum, 1.0 / OVERLAP_NORM) : 0) + e.t[B_LAUNCH];
   /* where the bottleneck's work comes from: source lines for instructions and stalls, memory
    * accesses for traffic */
   switch (e.bottleneck) {
-  case B_ISSUE: case B_SFU: hotspots(&e, c->line_ins, c->nlines, NULL, "warp instructions"); break;
+  case B_ISSUE:
+  case B_SFU: hotspots(&e, c->line_ins, c->nlines, NULL, "warp instructions"); break;
   case B_LATENCY: hotspots(&e, c->line_stalls, c->nlines, NULL, "memory stalls"); break;
   case B_L1: hotspots(&e, acc_l1, nacc, a, "L1/shared wavefronts"); break;
-  case B_L2: case B_DRAM: hotspots(&e, acc_traffic, nacc, a, "global sectors"); break;
+  case B_L2:
+  case B_DRAM: hotspots(&e, acc_traffic, nacc, a, "global sectors"); break;
   case B_ATOMIC: hotspots(&e, acc_atomic, nacc, a, "atomic requests"); break;
   default: break;
   }
@@ -929,7 +1117,10 @@ CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
       int used_ch = 0;
       for (int p = 0; p < 16; p++) {
         if (s->part[p] > mx) mx = s->part[p];
-        if (s->part[p]) { used_ch++; if (s->part[p] < mn) mn = s->part[p]; }
+        if (s->part[p]) {
+          used_ch++;
+          if (s->part[p] < mn) mn = s->part[p];
+        }
       }
       if (mx && m && m->mem_partitions > 0) {
         double sk = used_ch == 1 ? (double)m->mem_partitions : (double)mx / (double)mn;
@@ -945,12 +1136,17 @@ CuMAPz cumapz_factors(const Analysis *a, const Machine *m, Occupancy oc) {
   /* data_reuse: bytes served from shared memory per byte of global traffic (eq. 1); 1 without buffers */
   if (shared_bytes > 0 && global_loads > 0) f.data_reuse = shared_bytes / global_loads;
   /* lat_hiding (eq. 2): occupancy, capped at 50%, times the square root of the shared loads */
-  f.lat_hiding = (100 * oc.occupancy < 50 ? 100 * oc.occupancy : 50) / 50.0 * sqrt(shm_loads > 0 ? shm_loads : 1);
-  f.bw_util = moved > 0 ? used / moved : 1;                                    /* eq. 3 */
-  f.shm_eff = shared_wf > 0 ? shared_req / shared_wf : 1;                        /* eq. 6, normalized */
+  f.lat_hiding = (100 * oc.occupancy < 50 ? 100 * oc.occupancy : 50) / 50.0 *
+                 sqrt(shm_loads > 0 ? shm_loads : 1);
+  f.bw_util = moved > 0 ? used / moved : 1;               /* eq. 3 */
+  f.shm_eff = shared_wf > 0 ? shared_req / shared_wf : 1; /* eq. 6, normalized */
   double evals = 0, div = 0;
-  for (int i = 0; i < a->nbr; i++) { evals += (double)a->br[i].evals; div += (double)a->br[i].divergent; }
-  f.branch_eff = evals > 0 ? evals / (evals + div) : 1;                          /* eq. 7: warps / paths */
-  f.mpe = f.data_reuse * f.lat_hiding * (f.bw_util / f.ch_skew) * f.branch_eff * sqrt(f.shm_eff);   /* eq. 8 */
+  for (int i = 0; i < a->nbr; i++) {
+    evals += (double)a->br[i].evals;
+    div += (double)a->br[i].divergent;
+  }
+  f.branch_eff = evals > 0 ? evals / (evals + div) : 1; /* eq. 7: warps / paths */
+  f.mpe = f.data_reuse * f.lat_hiding * (f.bw_util / f.ch_skew) * f.branch_eff *
+          sqrt(f.shm_eff); /* eq. 8 */
   return f;
 }

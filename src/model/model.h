@@ -8,15 +8,22 @@
 #include "../arch/arch.h"
 #include "../front/front.h"
 
-typedef enum { LIMIT_NONE, LIMIT_WARPS, LIMIT_BLOCKS, LIMIT_REGISTERS, LIMIT_SHARED, LIMIT_BLOCK_SIZE } OccLimit;
+typedef enum {
+  LIMIT_NONE,
+  LIMIT_WARPS,
+  LIMIT_BLOCKS,
+  LIMIT_REGISTERS,
+  LIMIT_SHARED,
+  LIMIT_BLOCK_SIZE
+} OccLimit;
 
 typedef struct Occupancy {
-  int blocks_per_sm;      /* 0: the block cannot run */
+  int blocks_per_sm; /* 0: the block cannot run */
   int warps_per_sm;
-  double occupancy;       /* warps_per_sm / max warps */
-  OccLimit limit;         /* the resource that bounds blocks_per_sm */
-  int by_warps, by_blocks, by_regs, by_smem;  /* each resource's own bound */
-  int smem_per_sm;        /* shared bytes the resident blocks take, the per-block reserve included */
+  double occupancy;                          /* warps_per_sm / max warps */
+  OccLimit limit;                            /* the resource that bounds blocks_per_sm */
+  int by_warps, by_blocks, by_regs, by_smem; /* each resource's own bound */
+  int smem_per_sm; /* shared bytes the resident blocks take, the per-block reserve included */
 } Occupancy;
 
 /* threads per block, registers per thread, shared memory per block (static + dynamic) */
@@ -25,14 +32,14 @@ const char *occ_limit_name(OccLimit l);
 
 typedef struct Resources {
   bool known;
-  int regs;               /* registers per thread */
-  int smem;               /* static shared bytes */
-  int cmem;               /* constant bytes (bank 0 beyond parameters) */
-  int stack;              /* stack frame bytes */
+  int regs;  /* registers per thread */
+  int smem;  /* static shared bytes */
+  int cmem;  /* constant bytes (bank 0 beyond parameters) */
+  int stack; /* stack frame bytes */
   int spill_stores, spill_loads;
-  int instructions;       /* SASS instructions in the kernel's code (static), -1 unknown */
-  bool via_nvcc;          /* NVRTC was absent: an nvcc process compiled it */
-  char why[256];          /* when !known: why ("no CUDA toolkit", compile error) */
+  int instructions; /* SASS instructions in the kernel's code (static), -1 unknown */
+  bool via_nvcc;    /* NVRTC was absent: an nvcc process compiled it */
+  char why[256];    /* when !known: why ("no CUDA toolkit", compile error) */
 } Resources;
 
 /* compile the program's device code with NVRTC (in-process) for arch ("sm_90") and read the

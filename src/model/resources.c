@@ -12,7 +12,8 @@
 
 typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
-typedef nvrtcResult (*CreateFn)(nvrtcProgram *, const char *, const char *, int, const char *const *, const char *const *);
+typedef nvrtcResult (*CreateFn)(nvrtcProgram *, const char *, const char *, int,
+                                const char *const *, const char *const *);
 typedef nvrtcResult (*CompileFn)(nvrtcProgram, int, const char *const *);
 typedef nvrtcResult (*LogSizeFn)(nvrtcProgram, size_t *);
 typedef nvrtcResult (*LogFn)(nvrtcProgram, char *);
@@ -23,7 +24,12 @@ typedef nvrtcResult (*AddNameFn)(nvrtcProgram, const char *);
 typedef nvrtcResult (*LoweredFn)(nvrtcProgram, const char *, const char **);
 typedef nvrtcResult (*VersionFn)(int *, int *);
 
-typedef struct { uint64_t hash; char arch[16]; char kernel[128]; Resources r; } CacheEntry;
+typedef struct {
+  uint64_t hash;
+  char arch[16];
+  char kernel[128];
+  Resources r;
+} CacheEntry;
 static CacheEntry *cache;
 static int ncache;
 
@@ -49,11 +55,13 @@ static bool is_kernel(const char *nm, size_t len, const char *kernel, const char
   char mangled[160];
   snprintf(mangled, sizeof mangled, "_Z%zu%s", strlen(kernel), kernel);
   size_t ml = strlen(mangled);
-  return (strlen(kernel) == len && !memcmp(nm, kernel, len)) || (len > ml && !memcmp(nm, mangled, ml));
+  return (strlen(kernel) == len && !memcmp(nm, kernel, len)) ||
+         (len > ml && !memcmp(nm, mangled, ml));
 }
 
 /* the name after `key` on the line, up to a quote, space or the line's end */
-static bool name_after(const char *line, const char *eol, const char *key, const char **nm, size_t *len) {
+static bool name_after(const char *line, const char *eol, const char *key, const char **nm,
+                       size_t *len) {
   const char *k = strstr(line, key);
   if (!k || k >= eol) return false;
   *nm = k + strlen(key);
@@ -91,7 +99,8 @@ bool ptxas_parse_log(const char *log, const char *kernel, const char *lowered, R
       r->stack = v;
       if ((v = number_before(line, eol, "bytes spill stores")) >= 0) r->spill_stores = v;
       if ((v = number_before(line, eol, "bytes spill loads")) >= 0) r->spill_loads = v;
-    } else if (entry_mine && strstr(line, "Used ") && strstr(line, "Used ") < eol && (v = number_before(line, eol, "registers")) >= 0) {
+    } else if (entry_mine && strstr(line, "Used ") && strstr(line, "Used ") < eol &&
+               (v = number_before(line, eol, "registers")) >= 0) {
       r->regs = v;
       if ((v = number_before(line, eol, "bytes smem")) >= 0) r->smem = v;
       if ((v = number_before(line, eol, "bytes cmem[0]")) >= 0) r->cmem = v;
@@ -111,11 +120,20 @@ static uint64_t le(const unsigned char *p, int n) {
 
 /* instructions in the kernel's .text section of a cubin (ELF64): 16 bytes each, less the NOPs
  * of the alignment padding (0x...7918) and the final branch-to-self; -1 when not found */
-static int sass_instructions(const unsigned char *elf, size_t n, const char *kernel, const char *lowered) {
-  if (n < 64 || memcmp(elf, "\x7f" "ELF", 4) || elf[4] != 2) return -1;
+static int sass_instructions(const unsigned char *elf, size_t n, const char *kernel,
+                             const char *lowered) {
+  if (n < 64 ||
+      memcmp(elf,
+             "\x7f"
+             "ELF",
+             4) ||
+      elf[4] != 2)
+    return -1;
   uint64_t shoff = le(elf + 0x28, 8);
-  unsigned shentsize = (unsigned)le(elf + 0x3a, 2), shnum = (unsigned)le(elf + 0x3c, 2), shstrndx = (unsigned)le(elf + 0x3e, 2);
-  if (shentsize < 64 || shstrndx >= shnum || shoff > n || (uint64_t)shnum * shentsize > n - shoff) return -1;
+  unsigned shentsize = (unsigned)le(elf + 0x3a, 2), shnum = (unsigned)le(elf + 0x3c, 2),
+           shstrndx = (unsigned)le(elf + 0x3e, 2);
+  if (shentsize < 64 || shstrndx >= shnum || shoff > n || (uint64_t)shnum * shentsize > n - shoff)
+    return -1;
   const unsigned char *strsh = elf + shoff + (uint64_t)shstrndx * shentsize;
   uint64_t stroff = le(strsh + 0x18, 8), strsize = le(strsh + 0x20, 8);
   if (stroff > n || strsize > n - stroff) return -1;
@@ -129,12 +147,14 @@ static int sass_instructions(const unsigned char *elf, size_t n, const char *ker
     if (name >= strsize) continue;
     const char *nm = (const char *)elf + stroff + name;
     if (!memchr(nm, 0, strsize - name)) continue;
-    if (lowered ? strncmp(nm, ".text.", 6) || strcmp(nm + 6, lowered) : strncmp(nm, mangled, strlen(mangled)) && strcmp(nm, plain)) continue;
+    if (lowered ? strncmp(nm, ".text.", 6) || strcmp(nm + 6, lowered)
+                : strncmp(nm, mangled, strlen(mangled)) && strcmp(nm, plain))
+      continue;
     if (off > n || size > n - off || size % 16) return -1;
     int count = 0;
     for (uint64_t k = 0; k < size; k += 16)
       if (le(elf + off + k, 8) != 0x7918) count++;
-    return count > 0 ? count - 1 : 0;   /* the trailing BRA to itself */
+    return count > 0 ? count - 1 : 0; /* the trailing BRA to itself */
   }
   return -1;
 }
@@ -153,15 +173,19 @@ static const char *cuda_include_dir(void *sym) {
   if (sym && dladdr(sym, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
     char *lib = realpath(info.dli_fname, NULL);
     if (lib) {
-      *strrchr(lib, '/') = 0;                      /* .../lib64 */
-      cand[n++] = fmt("%s/../include", lib);       /* toolkit/include, targets/ARCH/include */
+      *strrchr(lib, '/') = 0;                /* .../lib64 */
+      cand[n++] = fmt("%s/../include", lib); /* toolkit/include, targets/ARCH/include */
       free(lib);
     }
   }
   char *nvcc = find_program("nvcc");
   if (nvcc) {
     char *real = realpath(nvcc, NULL);
-    if (real) { *strrchr(real, '/') = 0; cand[n++] = fmt("%s/../include", real); free(real); }
+    if (real) {
+      *strrchr(real, '/') = 0;
+      cand[n++] = fmt("%s/../include", real);
+      free(real);
+    }
   }
   const char *home = getenv("CUDA_HOME"), *path = getenv("CUDA_PATH");
   if (home && *home) cand[n++] = fmt("%s/include", home);
@@ -173,13 +197,21 @@ static const char *cuda_include_dir(void *sym) {
 }
 
 typedef struct {
-  CreateFn create; CompileFn compile; LogSizeFn logsize; LogFn getlog; DestroyFn destroy;
-  CubinSizeFn cubin_size; CubinFn get_cubin; AddNameFn add_name; LoweredFn lowered; VersionFn version;
+  CreateFn create;
+  CompileFn compile;
+  LogSizeFn logsize;
+  LogFn getlog;
+  DestroyFn destroy;
+  CubinSizeFn cubin_size;
+  CubinFn get_cubin;
+  AddNameFn add_name;
+  LoweredFn lowered;
+  VersionFn version;
 } Nvrtc;
 
 /* one compilation; with `expr` (&kernel) NVRTC also gives the kernel's lowered name */
-static int nvrtc_compile(const Nvrtc *N, const char *src, const char *arch, const char *expr, char **log, char **lowered,
-                         unsigned char **cubin, size_t *cubin_n) {
+static int nvrtc_compile(const Nvrtc *N, const char *src, const char *arch, const char *expr,
+                         char **log, char **lowered, unsigned char **cubin, size_t *cubin_n) {
   nvrtcProgram prog;
   if (N->create(&prog, src, "carve.cu", 0, NULL, NULL)) return -1;
   if (expr && N->add_name(prog, expr)) expr = NULL;
@@ -190,7 +222,8 @@ static int nvrtc_compile(const Nvrtc *N, const char *src, const char *arch, cons
   int nopt = 3;
   if (inc) opts[nopt++] = fmt("--include-path=%s", inc);
   /* CUDA 13 keeps libcu++ (cuda/std/..., which cooperative_groups.h includes) in include/cccl */
-  if (inc && !access(fmt("%s/cccl/cuda/std/type_traits", inc), R_OK)) opts[nopt++] = fmt("--include-path=%s/cccl", inc);
+  if (inc && !access(fmt("%s/cccl/cuda/std/type_traits", inc), R_OK))
+    opts[nopt++] = fmt("--include-path=%s/cccl", inc);
   int rc = N->compile(prog, nopt, opts);
   size_t n = 0;
   N->logsize(prog, &n);
@@ -201,18 +234,26 @@ static int nvrtc_compile(const Nvrtc *N, const char *src, const char *arch, cons
   if (!rc && expr && !N->lowered(prog, expr, &low) && low) *lowered = arena_strdup(low);
   if (!rc && N->cubin_size && N->get_cubin && !N->cubin_size(prog, cubin_n) && *cubin_n > 0) {
     *cubin = xmalloc(*cubin_n);
-    if (N->get_cubin(prog, (char *)*cubin)) { free(*cubin); *cubin = NULL; }
+    if (N->get_cubin(prog, (char *)*cubin)) {
+      free(*cubin);
+      *cubin = NULL;
+    }
   }
   N->destroy(&prog);
   return rc;
 }
 
-static char *nvrtc_log(const char *src, const char *arch, const char *kernel, char **lowered, char *why, size_t whylen, int *found,
-                       unsigned char **cubin, size_t *cubin_n) {
+static char *nvrtc_log(const char *src, const char *arch, const char *kernel, char **lowered,
+                       char *why, size_t whylen, int *found, unsigned char **cubin,
+                       size_t *cubin_n) {
   /* $CARVE_NVRTC, when set, is the only library tried */
   const char *env = getenv("CARVE_NVRTC");
-  const char *names[] = {env, env ? NULL : "libnvrtc.so", env ? NULL : "libnvrtc.so.13", env ? NULL : "libnvrtc.so.12",
-                         env ? NULL : "/usr/local/cuda/lib64/libnvrtc.so", NULL};
+  const char *names[] = {env,
+                         env ? NULL : "libnvrtc.so",
+                         env ? NULL : "libnvrtc.so.13",
+                         env ? NULL : "libnvrtc.so.12",
+                         env ? NULL : "/usr/local/cuda/lib64/libnvrtc.so",
+                         NULL};
   /* loaded once and kept: NVRTC holds state (and allocations) for the life of the process */
   static void *h;
   /* with a driver present, NVRTC serves a source it compiled before from the driver's compute
@@ -221,32 +262,54 @@ static char *nvrtc_log(const char *src, const char *arch, const char *kernel, ch
    * 2026-11-24). The cache is turned off for carve's compilations (CUDA_CACHE_DISABLE, CUDA C++
    * Programming Guide, "CUDA Environment Variables"). */
   if (!h) setenv("CUDA_CACHE_DISABLE", "1", 1);
-  for (int i = 0; !h && i < 6; i++) if (names[i]) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-  if (!h) { snprintf(why, whylen, "NVRTC not found (libnvrtc.so; set CARVE_NVRTC)"); return NULL; }
+  for (int i = 0; !h && i < 6; i++)
+    if (names[i]) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    snprintf(why, whylen, "NVRTC not found (libnvrtc.so; set CARVE_NVRTC)");
+    return NULL;
+  }
   *found = 1;
-  Nvrtc N = {(CreateFn)dlsym(h, "nvrtcCreateProgram"), (CompileFn)dlsym(h, "nvrtcCompileProgram"), (LogSizeFn)dlsym(h, "nvrtcGetProgramLogSize"),
-             (LogFn)dlsym(h, "nvrtcGetProgramLog"), (DestroyFn)dlsym(h, "nvrtcDestroyProgram"), (CubinSizeFn)dlsym(h, "nvrtcGetCUBINSize"),
-             (CubinFn)dlsym(h, "nvrtcGetCUBIN"), (AddNameFn)dlsym(h, "nvrtcAddNameExpression"), (LoweredFn)dlsym(h, "nvrtcGetLoweredName"),
+  Nvrtc N = {(CreateFn)dlsym(h, "nvrtcCreateProgram"),
+             (CompileFn)dlsym(h, "nvrtcCompileProgram"),
+             (LogSizeFn)dlsym(h, "nvrtcGetProgramLogSize"),
+             (LogFn)dlsym(h, "nvrtcGetProgramLog"),
+             (DestroyFn)dlsym(h, "nvrtcDestroyProgram"),
+             (CubinSizeFn)dlsym(h, "nvrtcGetCUBINSize"),
+             (CubinFn)dlsym(h, "nvrtcGetCUBIN"),
+             (AddNameFn)dlsym(h, "nvrtcAddNameExpression"),
+             (LoweredFn)dlsym(h, "nvrtcGetLoweredName"),
              (VersionFn)dlsym(h, "nvrtcVersion")};
-  if (!N.create || !N.compile || !N.logsize || !N.getlog || !N.destroy) { snprintf(why, whylen, "NVRTC lacks the expected functions"); return NULL; }
+  if (!N.create || !N.compile || !N.logsize || !N.getlog || !N.destroy) {
+    snprintf(why, whylen, "NVRTC lacks the expected functions");
+    return NULL;
+  }
   const char *expr = N.add_name && N.lowered ? fmt("&%s", kernel) : NULL;
   char *log = NULL;
   int rc = nvrtc_compile(&N, src, arch, expr, &log, lowered, cubin, cubin_n);
-  if (rc && expr) {   /* a name carve writes that C++ does not take as an expression: without it */
+  if (rc && expr) { /* a name carve writes that C++ does not take as an expression: without it */
     free(log);
     log = NULL;
     rc = nvrtc_compile(&N, src, arch, NULL, &log, lowered, cubin, cubin_n);
   }
-  if (rc < 0) { free(log); snprintf(why, whylen, "nvrtcCreateProgram failed"); return NULL; }
-  if (rc) { snprintf(why, whylen, "NVRTC could not compile the kernel: %.180s", log); free(log); return NULL; }
+  if (rc < 0) {
+    free(log);
+    snprintf(why, whylen, "nvrtcCreateProgram failed");
+    return NULL;
+  }
+  if (rc) {
+    snprintf(why, whylen, "NVRTC could not compile the kernel: %.180s", log);
+    free(log);
+    return NULL;
+  }
   int major = 0, minor = 0;
   if (N.version) N.version(&major, &minor);
-  snprintf(why, whylen, "%d.%d", major, minor);   /* the version, for a message about the log */
+  snprintf(why, whylen, "%d.%d", major, minor); /* the version, for a message about the log */
   return log;
 }
 
 /* the fallback: an nvcc process with ptxas -v on the printed source; the log and the cubin */
-static char *nvcc_log(const char *src, const char *arch, char *why, size_t whylen, unsigned char **cubin, size_t *cubin_n) {
+static char *nvcc_log(const char *src, const char *arch, char *why, size_t whylen,
+                      unsigned char **cubin, size_t *cubin_n) {
   char *nvcc = find_program("nvcc");
   if (!nvcc) return NULL;
   char tmpl[] = "/tmp/carve-res-XXXXXX";
@@ -263,7 +326,8 @@ static char *nvcc_log(const char *src, const char *arch, char *why, size_t whyle
     size_t n;
     log = read_file(err, &n);
     if (rc) {
-      snprintf(why, whylen, "nvcc could not compile the kernel (exit %d): %.160s", rc, log ? log : "");
+      snprintf(why, whylen, "nvcc could not compile the kernel (exit %d): %.160s", rc,
+               log ? log : "");
       free(log);
       log = NULL;
     } else {
@@ -287,28 +351,40 @@ Resources kernel_resources(Program *p, Obj *kernel, const char *arch) {
   print_carve_pragmas = keep;
   uint64_t h = fnv(b.s ? b.s : "");
   for (int i = 0; i < ncache; i++)
-    if (cache[i].hash == h && !strcmp(cache[i].arch, arch) && !strcmp(cache[i].kernel, kernel->name)) { buf_free(&b); return cache[i].r; }
+    if (cache[i].hash == h && !strcmp(cache[i].arch, arch) &&
+        !strcmp(cache[i].kernel, kernel->name)) {
+      buf_free(&b);
+      return cache[i].r;
+    }
   int have_nvrtc = 0;
   unsigned char *cubin = NULL;
   size_t cubin_n = 0;
   char *lowered = NULL;
   r.instructions = -1;
-  char *log = nvrtc_log(b.s ? b.s : "", arch, kernel->name, &lowered, r.why, sizeof r.why, &have_nvrtc, &cubin, &cubin_n);
+  char *log = nvrtc_log(b.s ? b.s : "", arch, kernel->name, &lowered, r.why, sizeof r.why,
+                        &have_nvrtc, &cubin, &cubin_n);
   char version[32] = "";
-  if (log) { snprintf(version, sizeof version, "%.31s", r.why); r.why[0] = 0; }
+  if (log) {
+    snprintf(version, sizeof version, "%.31s", r.why);
+    r.why[0] = 0;
+  }
   if (!have_nvrtc) {
     char nvrtc_why[sizeof r.why];
     snprintf(nvrtc_why, sizeof nvrtc_why, "%s", r.why);
-    if ((log = nvcc_log(b.s ? b.s : "", arch, r.why, sizeof r.why, &cubin, &cubin_n))) r.via_nvcc = true;
-    else if (!find_program("nvcc")) snprintf(r.why, sizeof r.why, "no CUDA toolkit: %.200s, and no nvcc", nvrtc_why);
+    if ((log = nvcc_log(b.s ? b.s : "", arch, r.why, sizeof r.why, &cubin, &cubin_n)))
+      r.via_nvcc = true;
+    else if (!find_program("nvcc"))
+      snprintf(r.why, sizeof r.why, "no CUDA toolkit: %.200s, and no nvcc", nvrtc_why);
   }
   buf_free(&b);
   if (log) {
     if (!ptxas_parse_log(log, kernel->name, lowered, &r))
       snprintf(r.why, sizeof r.why, "%.*s", (int)sizeof r.why - 1,
-               fmt("no ptxas report for '%s'%s%s in the %s%s log (%s)", kernel->name, lowered ? " = " : "", lowered ? lowered : "",
-                   r.via_nvcc ? "nvcc" : "NVRTC ", r.via_nvcc ? "" : version,
-                   strstr(log, "ptxas") ? "it has ptxas lines, none for the kernel" : "it has no ptxas lines"));
+               fmt("no ptxas report for '%s'%s%s in the %s%s log (%s)", kernel->name,
+                   lowered ? " = " : "", lowered ? lowered : "", r.via_nvcc ? "nvcc" : "NVRTC ",
+                   r.via_nvcc ? "" : version,
+                   strstr(log, "ptxas") ? "it has ptxas lines, none for the kernel"
+                                        : "it has no ptxas lines"));
     free(log);
   }
   if (cubin) {

@@ -15,10 +15,11 @@
 /* ---- parameters as data: what a search enumerates ---- */
 enum { OPT_MAX_PARAMS = 6, OPT_MAX_VALUES = 8, OPT_MAX_CANDS = OPT_MAX_VALUES * OPT_MAX_VALUES };
 typedef struct OptParamDef {
-  const char *name;          /* "tile", "factor" */
+  const char *name; /* "tile", "factor" */
   const char *doc;
-  int values[OPT_MAX_VALUES];/* allowed values; the list ends at the first 0 after the first entry */
-  int dflt;                  /* the default when no model chooses */
+  int
+    values[OPT_MAX_VALUES]; /* allowed values; the list ends at the first 0 after the first entry */
+  int dflt;                 /* the default when no model chooses */
 } OptParamDef;
 
 typedef enum { LEGAL, ILLEGAL, NOT_APPLICABLE } Legality;
@@ -26,10 +27,10 @@ typedef enum { LEGAL, ILLEGAL, NOT_APPLICABLE } Legality;
 /* what a rewritten kernel is specialized to (PassCtx.spec, PlanStep.spec): a host program's
  * launch wrapper checks each and runs the original otherwise (emit.c, docs/optimize.md) */
 enum {
-  OPT_SPEC_GRID = 1,         /* the recorded grid (an extent or the grid's shape written into the kernel) */
-  OPT_SPEC_ARGS = 2,         /* the recorded scalar arguments (a decision taken at their values) */
-  OPT_SPEC_NOALIAS = 4,      /* pointer arguments that do not alias (__restrict__) */
-  OPT_SPEC_REASSOC = 8,      /* a floating-point sum reassociated: verified against the bound
+  OPT_SPEC_GRID = 1, /* the recorded grid (an extent or the grid's shape written into the kernel) */
+  OPT_SPEC_ARGS = 2, /* the recorded scalar arguments (a decision taken at their values) */
+  OPT_SPEC_NOALIAS = 4, /* pointer arguments that do not alias (__restrict__) */
+  OPT_SPEC_REASSOC = 8, /* a floating-point sum reassociated: verified against the bound
                               * |variant - original| <= 2*n*eps*sum|terms| on signed data (verify.c) */
 };
 
@@ -38,57 +39,60 @@ enum {
 typedef struct PassCtx {
   Program *p;
   Obj *k;
-  const Launch *L;           /* the original's launch (sizes, block shape, buffers) */
+  const Launch *L; /* the original's launch (sizes, block shape, buffers) */
   const Machine *m;
   int param[OPT_MAX_PARAMS];
-  char why[512];             /* ILLEGAL/NOT_APPLICABLE: why; LEGAL: what it will do */
-  char did[512];             /* after apply: what it did, for the plan and the header comment */
-  char assumed[256];         /* an assumption the output states (e.g. __restrict__ parameters) */
-  bool changes_launch;       /* the grid or block changed: new_grid/new_block hold it */
+  char why[512];       /* ILLEGAL/NOT_APPLICABLE: why; LEGAL: what it will do */
+  char did[512];       /* after apply: what it did, for the plan and the header comment */
+  char assumed[256];   /* an assumption the output states (e.g. __restrict__ parameters) */
+  bool changes_launch; /* the grid or block changed: new_grid/new_block hold it */
   int64_t new_grid[3], new_block[3];
-  int64_t cover[3];          /* changes_launch: threads of the original each new block covers, per dimension;
+  int64_t cover[3]; /* changes_launch: threads of the original each new block covers, per dimension;
                               * a host program's output launches carve_grid_K = ceil(g.d * b.d / cover[d])
                               * blocks along each d (emit.c), the reshaped grid's rule for every pass */
-  unsigned spec;             /* OPT_SPEC_*: what of the recorded launch the output is right only at */
-  bool grid_generic;         /* changes_launch: right for any grid whose threads each cover divides */
-  int mutation;              /* > 0: deliberately broken variant (the mutation test) */
-  Node *site;                /* the access or loop the pass acts on (set by legality) */
-  Legality legality;         /* what legal() said (set by the driver) */
+  unsigned spec;    /* OPT_SPEC_*: what of the recorded launch the output is right only at */
+  bool grid_generic; /* changes_launch: right for any grid whose threads each cover divides */
+  int mutation;      /* > 0: deliberately broken variant (the mutation test) */
+  Node *site;        /* the access or loop the pass acts on (set by legality) */
+  Legality legality; /* what legal() said (set by the driver) */
 } PassCtx;
 
 typedef struct Pass {
-  const char *name;          /* "scalar", "unroll", ... (--passes, --skip, --set NAME.PARAM=V) */
+  const char *name; /* "scalar", "unroll", ... (--passes, --skip, --set NAME.PARAM=V) */
   const char *summary;
-  const char *source;        /* where the transformation comes from (a paper, a section) */
+  const char *source; /* where the transformation comes from (a paper, a section) */
   OptParamDef params[OPT_MAX_PARAMS];
   int nparams;
-  const char *motivation;    /* the analyzer's rule (finding category) that motivates it, or NULL */
-  bool remaps_blocks;        /* block b of the variant computes another block's outputs */
-  bool model_chooses;        /* the driver tries each value of the first parameter, keeps the estimate's best */
-  bool new_launch;           /* kept, later passes see the launch it made (a new thread dimension), not the original's */
-  bool opt_in;               /* run only when named in --passes or --set (launch: no measured gain yet) */
-  bool merges_threads;       /* fewer threads do the same work (not kept on a launch that does not fill the GPU) */
-  int model_params;          /* model_chooses: how many leading parameters it chooses jointly (0: one;
+  const char *motivation; /* the analyzer's rule (finding category) that motivates it, or NULL */
+  bool remaps_blocks;     /* block b of the variant computes another block's outputs */
+  bool
+    model_chooses; /* the driver tries each value of the first parameter, keeps the estimate's best */
+  bool
+    new_launch; /* kept, later passes see the launch it made (a new thread dimension), not the original's */
+  bool opt_in; /* run only when named in --passes or --set (launch: no measured gain yet) */
+  bool
+    merges_threads; /* fewer threads do the same work (not kept on a launch that does not fill the GPU) */
+  int model_params; /* model_chooses: how many leading parameters it chooses jointly (0: one;
                               * 3: the first two jointly, then the third with them fixed) */
-  Legality (*legal)(PassCtx *c);   /* looks only; fills why and site */
-  bool (*apply)(PassCtx *c);       /* rewrites c->p in place (after legal said LEGAL) */
-  int nmutations;            /* broken variants apply() can produce (c->mutation 1..n) */
+  Legality (*legal)(PassCtx *c); /* looks only; fills why and site */
+  bool (*apply)(PassCtx *c);     /* rewrites c->p in place (after legal said LEGAL) */
+  int nmutations;                /* broken variants apply() can produce (c->mutation 1..n) */
   const char *mutation_names[8];
 } Pass;
 
-const Pass *const *opt_passes(int *n);      /* Yang's order */
+const Pass *const *opt_passes(int *n); /* Yang's order */
 const Pass *opt_find_pass(const char *name);
-bool opt_listed(const char *list, const char *name);  /* name in the comma list (NULL: no) */
+bool opt_listed(const char *list, const char *name); /* name in the comma list (NULL: no) */
 /* every name in the comma list is a pass; else err says "FLAG: no pass named 'x'" */
 bool opt_passes_known(const char *list, const char *flag, char *err, size_t len);
 
 /* ---- verification (verify.c) ---- */
 typedef struct VerifySize {
-  const char *label;         /* "reduced", "signed", "ragged", "full (sampled blocks)" */
-  char defines[256];         /* the size macros set for this run ("N=64") */
+  const char *label; /* "reduced", "signed", "ragged", "full (sampled blocks)" */
+  char defines[256]; /* the size macros set for this run ("N=64") */
   bool ran, ok, skipped;
-  char detail[512];          /* first difference, fault, or why skipped */
-  int64_t compared;          /* output elements compared */
+  char detail[512]; /* first difference, fault, or why skipped */
+  int64_t compared; /* output elements compared */
 } VerifySize;
 
 typedef struct VerifyResult {
@@ -105,10 +109,10 @@ typedef struct VerifyResult {
  * evicted first. The cache keeps pointers to the originals it was given: free it before them. */
 typedef struct VerifyCache VerifyCache;
 typedef struct VerifyCacheStats {
-  int64_t loads, load_hits;         /* sources loaded at a reduced/ragged size; loads reused */
-  int64_t runs, run_hits;           /* the original's runs made; runs reused */
+  int64_t loads, load_hits; /* sources loaded at a reduced/ragged size; loads reused */
+  int64_t runs, run_hits;   /* the original's runs made; runs reused */
   int64_t evictions;
-  size_t bytes;                     /* held now */
+  size_t bytes; /* held now */
 } VerifyCacheStats;
 VerifyCache *verify_cache_new(size_t max_bytes);
 void verify_cache_free(VerifyCache *c);
@@ -116,13 +120,14 @@ VerifyCacheStats verify_cache_stats(const VerifyCache *c);
 
 /* The sizes a verification uses: the file, its -D defines and include dirs, the launch flags. */
 typedef struct OptInput {
-  const char *path;                 /* the source file (reloaded at other sizes) */
+  const char *path; /* the source file (reloaded at other sizes) */
   PPOptions pp;
   const char *kernel;
-  const char *grid, *block;         /* --grid/--block text (the original's launch), or NULL */
-  const char **arg_texts; int nargs;/* --arg settings */
+  const char *grid, *block; /* --grid/--block text (the original's launch), or NULL */
+  const char **arg_texts;
+  int nargs; /* --arg settings */
   const Machine *m;
-  VerifyCache *cache;               /* NULL: every verification runs the original afresh */
+  VerifyCache *cache; /* NULL: every verification runs the original afresh */
 } OptInput;
 
 /* A step that reshapes the launch is kept only when the estimate says it saves more than 5%: the
@@ -137,56 +142,59 @@ typedef struct PlanStep {
   const Pass *pass;
   int param[OPT_MAX_PARAMS];
   Legality legality;
-  int mutation;              /* the mutation test: the broken variant applied (0: none) */
+  int mutation; /* the mutation test: the broken variant applied (0: none) */
   bool applied, verified, rejected;
-  bool unprofitable;         /* verified, but the estimate says it is slower: not kept */
-  bool idle;                 /* unprofitable because it merges the threads of a launch that does not fill the GPU */
-  const Pass *shuts_out;     /* unprofitable because it would shut out this later pass, estimated faster */
-  double shut_ms;            /* that pass's estimate on the kernel as it stood */
+  bool unprofitable; /* verified, but the estimate says it is slower: not kept */
+  bool idle; /* unprofitable because it merges the threads of a launch that does not fill the GPU */
+  const Pass
+    *shuts_out;   /* unprofitable because it would shut out this later pass, estimated faster */
+  double shut_ms; /* that pass's estimate on the kernel as it stood */
   char why[512], did[512], assumed[256];
   VerifyResult verify;
-  double est_before_ms, est_after_ms;   /* the model's time, -1 unknown */
-  char est_bottleneck[2][64];           /* the limit that names each estimate */
-  int64_t cover[3];                     /* the pass reshaped the launch: original threads per new block */
-  int reassoc_line, reassoc_col;        /* OPT_SPEC_REASSOC on a loop (the pass's site): its position, whose
+  double est_before_ms, est_after_ms; /* the model's time, -1 unknown */
+  char est_bottleneck[2][64];         /* the limit that names each estimate */
+  int64_t cover[3]; /* the pass reshaped the launch: original threads per new block */
+  int reassoc_line,
+    reassoc_col;        /* OPT_SPEC_REASSOC on a loop (the pass's site): its position, whose
                                          * trip count at each verified size is the bound's n (verify.c); 0 none */
-  unsigned spec;                        /* OPT_SPEC_* of the step (PassCtx.spec, and GRID for a reshape
+  unsigned spec;        /* OPT_SPEC_* of the step (PassCtx.spec, and GRID for a reshape
                                          * that is not grid_generic) */
-  char motivation[256];                 /* the analyzer's finding behind the pass: "[rule] line N: ..." or "" */
-  int ncand;                            /* model_chooses: the values tried and their estimates */
-  int ncand_params;                     /* parameters chosen jointly (1 or 2) */
-  int cand_value[OPT_MAX_CANDS];        /* the first parameter's value of each candidate */
-  int cand_value2[OPT_MAX_CANDS];       /* the second's, when two are chosen jointly */
-  double cand_ms[OPT_MAX_CANDS];        /* -1: not legal or not estimated at that value */
-  int ncand3;                           /* model_params 3: the third parameter's values tried */
-  int cand_value3[OPT_MAX_VALUES];      /* with the first two fixed at their choice */
+  char motivation[256]; /* the analyzer's finding behind the pass: "[rule] line N: ..." or "" */
+  int ncand;            /* model_chooses: the values tried and their estimates */
+  int ncand_params;     /* parameters chosen jointly (1 or 2) */
+  int cand_value[OPT_MAX_CANDS];   /* the first parameter's value of each candidate */
+  int cand_value2[OPT_MAX_CANDS];  /* the second's, when two are chosen jointly */
+  double cand_ms[OPT_MAX_CANDS];   /* -1: not legal or not estimated at that value */
+  int ncand3;                      /* model_params 3: the third parameter's values tried */
+  int cand_value3[OPT_MAX_VALUES]; /* with the first two fixed at their choice */
   double cand_ms3[OPT_MAX_VALUES];
 } PlanStep;
 
 typedef struct OptOptions {
-  bool estimate;             /* keep a step only if the model says it does not slow the kernel */
-  int regs;                  /* > 0: registers per thread for the estimate (no NVRTC) */
-  const struct Ceilings *ceilings;   /* NULL: the machine description's */
-  const char *only;          /* comma list of passes to run (NULL: all; "": no pass at all, the
+  bool estimate; /* keep a step only if the model says it does not slow the kernel */
+  int regs;      /* > 0: registers per thread for the estimate (no NVRTC) */
+  const struct Ceilings *ceilings; /* NULL: the machine description's */
+  const char *only; /* comma list of passes to run (NULL: all; "": no pass at all, the
                               * program comes back unchanged: carve tune's launch-only variants) */
-  const char *skip;          /* comma list of passes to skip */
-  const char **sets; int nsets;   /* "PASS.PARAM=V" */
+  const char *skip; /* comma list of passes to skip */
+  const char **sets;
+  int nsets; /* "PASS.PARAM=V" */
   bool no_verify;
-  bool no_findings;          /* skip the analyzer run that names each pass's motivating finding */
-  int mutation_pass;         /* mutation test: -1 none, else pass index whose apply is broken */
+  bool no_findings;  /* skip the analyzer run that names each pass's motivating finding */
+  int mutation_pass; /* mutation test: -1 none, else pass index whose apply is broken */
   int mutation;
 } OptOptions;
 
 typedef struct Plan {
   PlanStep steps[16];
   int nsteps;
-  Program *result;           /* the final variant (a clone chain of the original); NULL on error */
-  Program *chain[16];        /* every kept intermediate, freed by plan_free */
+  Program *result;    /* the final variant (a clone chain of the original); NULL on error */
+  Program *chain[16]; /* every kept intermediate, freed by plan_free */
   int nchain;
   char error[512];
   int64_t grid[3], block[3]; /* the launch of the result */
   bool permuted;             /* a kept step permutes blocks (full-size samples cannot be matched) */
-  char arg_test[512];        /* the recorded scalar arguments as a C test ("n == 4700 && a == (float)2"),
+  char arg_test[512]; /* the recorded scalar arguments as a C test ("n == 4700 && a == (float)2"),
                               * "" when there are none: what an OPT_SPEC_ARGS output checks */
 } Plan;
 
@@ -199,15 +207,15 @@ void plan_free(Plan *plan);
  * The original runs with in's --grid/--block; the variant too, unless a kept step reshaped the
  * launch: then with the shape that step wrote into the variant's launch spec (in->cache: the
  * original's side reused, see VerifyCache) */
-bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps,
-                    bool remaps_blocks, VerifyResult *r);
+bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps,
+                    int nsteps, bool remaps_blocks, VerifyResult *r);
 /* into in->cache, the original's runs every variant that keeps its launch needs (reduced, ragged,
  * the full size's sampled blocks): worker processes forked afterwards start with them */
 void verify_warm(const OptInput *in, Program *orig);
 /* apply a list of steps (passes with parameters) to a fresh clone of p; NULL if a pass is not
  * legal there or failed (why) */
-Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps, int nsteps,
-                         char *why, size_t whylen);
+Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps,
+                         int nsteps, char *why, size_t whylen);
 
 /* ---- emitters (emit.c): print the plan's results, compute nothing ---- */
 /* a step the plan keeps: applied, and neither rejected by verification nor by the estimate */
@@ -219,8 +227,9 @@ void opt_emit_source(Buf *b, const Plan *plan, const char *file, const char *ker
  * on the reshaped grid, any other shape the original (kept as KERNEL_carve_original). 0, or 2
  * with why (a template, a launch inside a macro, an operand with a side effect, ...); nothing is
  * appended to b then. */
-int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel, const int64_t grid0[3],
-                     const int64_t block0[3], const char **arg_texts, int nargs, char *why, size_t len);
+int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, const char *kernel,
+                     const int64_t grid0[3], const int64_t block0[3], const char **arg_texts,
+                     int nargs, char *why, size_t len);
 /* a program with several kernels: one output, the user's file with every kernel's kept steps
  * written in as opt_emit_program writes one (each kernel's definition replaced, its launches
  * wrapped in carve_fits_K/carve_args_K tests); a kernel with no kept step stays as written, and
@@ -229,20 +238,22 @@ int opt_emit_program(Buf *b, const Plan *plan, Program *orig, const char *file, 
 typedef struct OptKernelOut {
   const Plan *plan;
   const char *kernel;
-  int64_t grid0[3], block0[3];      /* the recorded launch it was optimized for */
-  const char **arg_texts; int nargs;/* its --arg settings (the scalars' recorded values) */
-  char why[256];                    /* out: why its steps could not be written in ("" otherwise) */
-  bool written;                     /* out: its optimized kernel is in the output */
+  int64_t grid0[3], block0[3]; /* the recorded launch it was optimized for */
+  const char **arg_texts;
+  int nargs;     /* its --arg settings (the scalars' recorded values) */
+  char why[256]; /* out: why its steps could not be written in ("" otherwise) */
+  bool written;  /* out: its optimized kernel is in the output */
 } OptKernelOut;
 /* more == NULL: every edit must be in the file given (a kernel defined in an included source
  * stays as written, its why says so); else the other sources edited come back in *more (their
  * path as read, their text; the array xmalloc'd, the caller frees each text and it) */
 typedef struct OptFileOut {
-  const char *path;                 /* as the front end read it */
-  const char *rel;                  /* its path under the file given's directory (NULL: outside it) */
+  const char *path; /* as the front end read it */
+  const char *rel;  /* its path under the file given's directory (NULL: outside it) */
   Buf text;
 } OptFileOut;
-int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk, OptFileOut **more, int *nmore, char *why, size_t len);
+int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk,
+                      OptFileOut **more, int *nmore, char *why, size_t len);
 /* carve optimize's report of an output: one line naming each kernel and what was kept of it
  * (several kernels); the JSON object (one kernel: its grid, block and plan; several: a "kernels"
  * array of them with "written" and "why"), source NULL when the output went to a file */
@@ -251,7 +262,8 @@ int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks,
  * needs only the same --arg flags */
 void opt_emit_launch_line(Buf *b, const Plan *plan, const char *kernel, int64_t dyn_shared);
 void opt_emit_summary(FILE *out, const OptKernelOut *ks, int n, const char *out_path);
-void opt_emit_json(FILE *out, const char *file, const char *arch, const char *out_path, const OptKernelOut *ks, int n, const char *source);
+void opt_emit_json(FILE *out, const char *file, const char *arch, const char *out_path,
+                   const OptKernelOut *ks, int n, const char *source);
 /* no step kept: the user's file as written (macros, comments) under the plan's comment, true;
  * false (nothing appended) when a step was kept */
 bool opt_emit_unchanged(Buf *b, const Plan *plan, const char *file, const char *kernel);
@@ -261,18 +273,18 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain);
 /* ---- rewrite helpers (rewrite.c) ---- */
 Token *rw_tok(Token *anchor, TokenKind kind, const char *text);
 Node *rw_num(Token *at, int64_t v);
-Node *rw_unum(Token *at, int64_t v);                  /* unsigned int, as blockDim reads */
+Node *rw_unum(Token *at, int64_t v); /* unsigned int, as blockDim reads */
 Node *rw_var(Token *at, Obj *v);
 Node *rw_special(Token *at, SpecialReg r, int dim);
-Node *rw_bin(NodeKind k, Node *l, Node *r);          /* typed */
-Node *rw_unary(NodeKind k, Node *e);                  /* typed */
-Node *rw_index(Node *base, Node *index);              /* typed base[index] */
-Node *rw_assign(Node *l, Node *r);                    /* typed */
+Node *rw_bin(NodeKind k, Node *l, Node *r); /* typed */
+Node *rw_unary(NodeKind k, Node *e);        /* typed */
+Node *rw_index(Node *base, Node *index);    /* typed base[index] */
+Node *rw_assign(Node *l, Node *r);          /* typed */
 Node *rw_expr_stmt(Node *e);
 Node *rw_block(Token *at, Node *stmts);
 Node *rw_if(Node *cond, Node *then, Node *els);
 Node *rw_for(Node *init, Node *cond, Node *inc, Node *body);
-Node *rw_sync(Token *at);                             /* __syncthreads(); */
+Node *rw_sync(Token *at); /* __syncthreads(); */
 Node *rw_break(Token *at);
 /* a new local of fn (name unique in fn and the program), its declaration with init (may be NULL) */
 Obj *rw_new_var(Program *p, Obj *fn, const char *hint, Type *ty, StorageClass sc, Token *at);
@@ -288,11 +300,12 @@ void rw_insert_before(Node **slot, Node *stmts);
 /* does the subtree read or write memory, call a user function, or synchronize? */
 bool rw_has_call(Node *n);
 bool rw_has_barrier(Node *n);
-bool rw_writes_var(Node *n, Obj *v);                  /* assigns v anywhere in n */
-bool rw_same_expr(Node *a, Node *b);                   /* structurally equal (ignoring casts' implicit flag) */
-Node *rw_strip(Node *n);                              /* under the implicit conversions */
-bool rw_is_special(Node *n, SpecialReg r, int dim);   /* threadIdx/blockIdx/blockDim... along dim */
-int rw_global_index_dim(Node *e, int ndims);            /* blockIdx.d*blockDim.d + threadIdx.d: d < ndims, else -1 */
+bool rw_writes_var(Node *n, Obj *v); /* assigns v anywhere in n */
+bool rw_same_expr(Node *a, Node *b); /* structurally equal (ignoring casts' implicit flag) */
+Node *rw_strip(Node *n);             /* under the implicit conversions */
+bool rw_is_special(Node *n, SpecialReg r, int dim); /* threadIdx/blockIdx/blockDim... along dim */
+int rw_global_index_dim(Node *e,
+                        int ndims); /* blockIdx.d*blockDim.d + threadIdx.d: d < ndims, else -1 */
 /* the kernel's pointer parameters declared __restrict__; c->assumed says so */
 void rw_restrict_params(PassCtx *c);
 /* two pointer arguments of c->L point into one buffer (why names them): a pass that assumes no
@@ -302,20 +315,24 @@ bool rw_launch_aliases(const PassCtx *c, char *why, size_t len);
  * memory, warp operation, fence, volatile, device-function call, gridDim.x, or return inside a
  * loop): passes may regroup them along x. why names the first obstacle. */
 bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len);
-Node *rw_assign_op(NodeKind op, Node *l, Node *r);    /* typed l op= r */
+Node *rw_assign_op(NodeKind op, Node *l, Node *r); /* typed l op= r */
 /* names for a kernel a pass writes as source (rw_replace_kernel): each unused by the kernel's
  * parameters and locals, the program's globals and functions, and the names given before */
 enum { RW_MAX_NAMES = 48 };
-typedef struct RwNames { PassCtx *c; const char *given[RW_MAX_NAMES]; int n; } RwNames;
+typedef struct RwNames {
+  PassCtx *c;
+  const char *given[RW_MAX_NAMES];
+  int n;
+} RwNames;
 const char *rw_fresh(RwNames *nm, const char *want);
-Node *rw_cast(Node *e, Type *ty);                     /* an explicit (printed) cast */
-void rw_pragma_unroll(Node *loop, int factor);        /* #pragma unroll (0) or #pragma unroll N */
-bool rw_pure(Node *e);                                /* no assignment, increment or call with effects */
+Node *rw_cast(Node *e, Type *ty);              /* an explicit (printed) cast */
+void rw_pragma_unroll(Node *loop, int factor); /* #pragma unroll (0) or #pragma unroll N */
+bool rw_pure(Node *e);                         /* no assignment, increment or call with effects */
 /* the slots (kid fields or `next` links) holding threadIdx.x and blockDim.x in the list, and with
  * returns the return statements: xmalloc'd, *n of them */
 Node ***rw_x_slots(Node **list, bool returns, int *n);
-Node **rw_nth_slot(Node **list, int k);               /* the k-th statement's slot */
-Node *rw_fast_loop(Node *loop, int form, int at);     /* a guarded loop's copy without its guard */
+Node **rw_nth_slot(Node **list, int k);           /* the k-th statement's slot */
+Node *rw_fast_loop(Node *loop, int form, int at); /* a guarded loop's copy without its guard */
 
 /* the kernel c->k gets the body of the kernel of that name `text` defines (source a pass wrote,
  * with c->k's parameters, no macros, and only what the language and CUDA declare), parsed in
@@ -334,9 +351,12 @@ bool rw_read_only(Node *body, Obj *param);
  * assigned more than once, a call). */
 typedef struct Subst {
   int n;
-  SpecialReg reg[4]; int dim[4]; Node *to[4];
+  SpecialReg reg[4];
+  int dim[4];
+  Node *to[4];
   int nv;
-  Obj *vfrom[4]; Node *vto[4];
+  Obj *vfrom[4];
+  Node *vto[4];
 } Subst;
 Node *remat(Obj *fn, Node *e, const Subst *s, char *why, size_t whylen);
 /* the value of a re-materialized integer expression for one thread of launch L (parameters

@@ -11,16 +11,18 @@
 #include <string.h>
 
 extern const Pass pass_canon;
-extern const Pass pass_parallel, pass_reduce, pass_scalar, pass_split, pass_stage, pass_tile, pass_vector, pass_unroll, pass_camping, pass_launch;
-extern const Pass pass_stencil;   /* stencil merges rows down y before vector merges along x */
+extern const Pass pass_parallel, pass_reduce, pass_scalar, pass_split, pass_stage, pass_tile,
+  pass_vector, pass_unroll, pass_camping, pass_launch;
+extern const Pass pass_stencil; /* stencil merges rows down y before vector merges along x */
 /* reduce first: it recognizes a whole kernel (an atomic per thread, a shared-memory tree) and
  * writes it anew, so it must see the statements before another pass renames or regroups them
  * (Yang's order starts with the passes that change how memory is reached, and this one changes
  * every access of the kernel); split regroups threads before stage looks at their accesses;
  * vector merges threads after stage, whose shared tiles it cannot merge; launch last (Yang's
  * Sec. 3.8: the block is sized once the kernel's code is final) */
-static const Pass *const passes[] = {&pass_parallel, &pass_reduce, &pass_scalar, &pass_split, &pass_stage, &pass_tile, &pass_stencil, &pass_vector, &pass_unroll, &pass_camping,
-                                     &pass_launch};
+static const Pass *const passes[] = {&pass_parallel, &pass_reduce,  &pass_scalar,  &pass_split,
+                                     &pass_stage,    &pass_tile,    &pass_stencil, &pass_vector,
+                                     &pass_unroll,   &pass_camping, &pass_launch};
 
 const Pass *const *opt_passes(int *n) {
   *n = (int)(sizeof passes / sizeof *passes);
@@ -28,7 +30,8 @@ const Pass *const *opt_passes(int *n) {
 }
 
 const Pass *opt_find_pass(const char *name) {
-  if (!strcmp(name, pass_canon.name)) return &pass_canon;   /* not in the table: it runs first, unasked */
+  if (!strcmp(name, pass_canon.name))
+    return &pass_canon; /* not in the table: it runs first, unasked */
   for (size_t i = 0; i < sizeof passes / sizeof *passes; i++)
     if (!strcmp(passes[i]->name, name)) return passes[i];
   return NULL;
@@ -48,17 +51,30 @@ bool opt_listed(const char *list, const char *name) {
 }
 
 /* --set PASS.PARAM=V for one pass; false with the reason when a setting is malformed */
-static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PARAMS], bool given[OPT_MAX_PARAMS], char *err, size_t len) {
-  for (int i = 0; i < ps->nparams; i++) { param[i] = ps->params[i].dflt; given[i] = false; }
+static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PARAMS],
+                       bool given[OPT_MAX_PARAMS], char *err, size_t len) {
+  for (int i = 0; i < ps->nparams; i++) {
+    param[i] = ps->params[i].dflt;
+    given[i] = false;
+  }
   for (int s = 0; s < o->nsets; s++) {
     const char *t = o->sets[s];
     const char *dot = strchr(t, '.'), *eq = strchr(t, '=');
-    if (!dot || !eq || eq < dot) { snprintf(err, len, "--set %s: expected PASS.PARAM=VALUE", t); return false; }
+    if (!dot || !eq || eq < dot) {
+      snprintf(err, len, "--set %s: expected PASS.PARAM=VALUE", t);
+      return false;
+    }
     if (strncmp(t, ps->name, (size_t)(dot - t)) || strlen(ps->name) != (size_t)(dot - t)) continue;
     int which = -1;
     for (int i = 0; i < ps->nparams; i++)
-      if (strlen(ps->params[i].name) == (size_t)(eq - dot - 1) && !strncmp(dot + 1, ps->params[i].name, (size_t)(eq - dot - 1))) which = i;
-    if (which < 0) { snprintf(err, len, "--set %s: pass '%s' has no parameter '%.*s'", t, ps->name, (int)(eq - dot - 1), dot + 1); return false; }
+      if (strlen(ps->params[i].name) == (size_t)(eq - dot - 1) &&
+          !strncmp(dot + 1, ps->params[i].name, (size_t)(eq - dot - 1)))
+        which = i;
+    if (which < 0) {
+      snprintf(err, len, "--set %s: pass '%s' has no parameter '%.*s'", t, ps->name,
+               (int)(eq - dot - 1), dot + 1);
+      return false;
+    }
     char *end;
     long v = strtol(eq + 1, &end, 10);
     bool allowed = *end == 0 && end != eq + 1;
@@ -70,7 +86,8 @@ static bool set_params(const Pass *ps, const OptOptions *o, int param[OPT_MAX_PA
       Buf b = {0};
       for (int i = 0; i < OPT_MAX_VALUES && (i == 0 || ps->params[which].values[i]); i++)
         buf_printf(&b, "%s%d", i ? ", " : "", ps->params[which].values[i]);
-      snprintf(err, len, "--set %s: %s.%s takes one of %s", t, ps->name, ps->params[which].name, b.s ? b.s : "");
+      snprintf(err, len, "--set %s: %s.%s takes one of %s", t, ps->name, ps->params[which].name,
+               b.s ? b.s : "");
       buf_free(&b);
       return false;
     }
@@ -91,18 +108,28 @@ static bool set_for(const OptOptions *o, const char *name) {
 static bool check_sets(const OptOptions *o, char *err, size_t len) {
   for (int s = 0; s < o->nsets; s++) {
     const char *t = o->sets[s], *dot = strchr(t, '.');
-    if (!dot || !strchr(t, '=')) { snprintf(err, len, "--set %s: expected PASS.PARAM=VALUE", t); return false; }
+    if (!dot || !strchr(t, '=')) {
+      snprintf(err, len, "--set %s: expected PASS.PARAM=VALUE", t);
+      return false;
+    }
     char *name = arena_strndup(t, (size_t)(dot - t));
-    if (!opt_find_pass(name)) { snprintf(err, len, "--set %s: no pass named '%s'", t, name); return false; }
+    if (!opt_find_pass(name)) {
+      snprintf(err, len, "--set %s: no pass named '%s'", t, name);
+      return false;
+    }
   }
-  return opt_passes_known(o->only, "--passes", err, len) && opt_passes_known(o->skip, "--skip", err, len);
+  return opt_passes_known(o->only, "--passes", err, len) &&
+         opt_passes_known(o->skip, "--skip", err, len);
 }
 
 bool opt_passes_known(const char *list, const char *flag, char *err, size_t len) {
   for (const char *p = list; p && *p;) {
     const char *e = strchr(p, ',');
     char *name = arena_strndup(p, e ? (size_t)(e - p) : strlen(p));
-    if (!opt_find_pass(name)) { snprintf(err, len, "%s: no pass named '%s'", flag, name); return false; }
+    if (!opt_find_pass(name)) {
+      snprintf(err, len, "%s: no pass named '%s'", flag, name);
+      return false;
+    }
     if (!e) break;
     p = e + 1;
   }
@@ -113,7 +140,8 @@ bool opt_passes_known(const char *list, const char *flag, char *err, size_t len)
  * launch` line, so the printed program and every later run use the new grid and block. A launch
  * from host code or flags (no spec): the variant gets a spec of the new shape and no line (the
  * output writes the launch: emit.c's wrapper, main.c's pragma), so later passes see the reshape */
-static void set_launch(Program *v, const char *kernel, const int64_t grid[3], const int64_t block[3]) {
+static void set_launch(Program *v, const char *kernel, const int64_t grid[3],
+                       const int64_t block[3]) {
   if (!find_spec(v, kernel)) {
     LaunchSpec *s = arena_alloc(sizeof *s);
     Obj *k = find_kernel(v, kernel);
@@ -143,8 +171,9 @@ static void set_launch(Program *v, const char *kernel, const int64_t grid[3], co
     Token *pt = it->kind == TOP_PRAGMA ? it->tok->pragma_toks : NULL;
     if (!pt || !tok_equal(pt, "launch") || !tok_equal(pt->next, kernel)) continue;
     LaunchSpec *s = find_spec(v, kernel);
-    char *text = fmt("launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)%s\n", kernel, (long long)grid[0], (long long)grid[1],
-                     (long long)grid[2], (long long)block[0], (long long)block[1], (long long)block[2],
+    char *text = fmt("launch %s grid(%lld, %lld, %lld) block(%lld, %lld, %lld)%s\n", kernel,
+                     (long long)grid[0], (long long)grid[1], (long long)grid[2],
+                     (long long)block[0], (long long)block[1], (long long)block[2],
                      s && s->dyn_shared ? fmt(" shared(%lld)", (long long)s->dyn_shared) : "");
     Token *t = arena_alloc(sizeof(Token));
     *t = *it->tok;
@@ -154,7 +183,8 @@ static void set_launch(Program *v, const char *kernel, const int64_t grid[3], co
 }
 
 /* run one pass on program v (a clone, changed in place) */
-static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine *m, const int *param, int mutation, PassCtx *c) {
+static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine *m,
+                     const int *param, int mutation, PassCtx *c) {
   memset(c, 0, sizeof *c);
   c->p = v;
   c->k = find_kernel(v, L->kernel->name);
@@ -162,7 +192,10 @@ static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine 
   c->m = m;
   c->mutation = mutation;
   memcpy(c->param, param, sizeof c->param);
-  if (!c->k) { snprintf(c->why, sizeof c->why, "kernel not found"); return false; }
+  if (!c->k) {
+    snprintf(c->why, sizeof c->why, "kernel not found");
+    return false;
+  }
   c->legality = ps->legal(c);
   if (c->legality != LEGAL) return false;
   ProgramScope s = program_enter(v);
@@ -173,14 +206,24 @@ static bool run_pass(const Pass *ps, Program *v, const Launch *L, const Machine 
   return ok;
 }
 
-typedef struct { const Pass *ps; Program *v; const Launch *L; const Machine *m; const int *param; int mutation; PassCtx *c; bool ok; } PassCall;
+typedef struct {
+  const Pass *ps;
+  Program *v;
+  const Launch *L;
+  const Machine *m;
+  const int *param;
+  int mutation;
+  PassCtx *c;
+  bool ok;
+} PassCall;
 static void pass_call(void *ud) {
   PassCall *pc = ud;
   pc->ok = run_pass(pc->ps, pc->v, pc->L, pc->m, pc->param, pc->mutation, pc->c);
 }
 
 /* a pass raising an error (add_type on a malformed rewrite) costs that pass only */
-static bool run_pass_protected(const Pass *ps, Program *v, const Launch *L, const Machine *m, const int *param, int mutation, PassCtx *c) {
+static bool run_pass_protected(const Pass *ps, Program *v, const Launch *L, const Machine *m,
+                               const int *param, int mutation, PassCtx *c) {
   PassCall pc = {ps, v, L, m, param, mutation, c, false};
   FILE *saved = diag_out, *null = fopen("/dev/null", "w");
   diag_out = null;
@@ -195,11 +238,14 @@ static bool run_pass_protected(const Pass *ps, Program *v, const Launch *L, cons
   return pc.ok;
 }
 
-Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps, int nsteps,
-                         char *why, size_t whylen) {
+Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps,
+                         int nsteps, char *why, size_t whylen) {
   Program *v = program_clone(p);
-  if (!v) { snprintf(why, whylen, "the program could not be copied"); return NULL; }
-  Launch grown;   /* after a kept new_launch step: the launch it made (a shallow copy of L) */
+  if (!v) {
+    snprintf(why, whylen, "the program could not be copied");
+    return NULL;
+  }
+  Launch grown; /* after a kept new_launch step: the launch it made (a shallow copy of L) */
   for (int i = 0; i < nsteps; i++) {
     if (!plan_step_kept(&steps[i])) continue;
     PassCtx c;
@@ -208,20 +254,26 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
       program_free(v);
       return NULL;
     }
-    if (steps[i].pass->new_launch && c.changes_launch) { grown = *L; memcpy(grown.grid, c.new_grid, sizeof grown.grid); memcpy(grown.block, c.new_block, sizeof grown.block); L = &grown; }
+    if (steps[i].pass->new_launch && c.changes_launch) {
+      grown = *L;
+      memcpy(grown.grid, c.new_grid, sizeof grown.grid);
+      memcpy(grown.block, c.new_block, sizeof grown.block);
+      L = &grown;
+    }
   }
   return v;
 }
 
 /* the model's time for kernel `name` of program v (-1 when it cannot say), inside v's scope;
  * flags' grid and block apply only while the launch is the original's */
-static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped, const int64_t *grid, const int64_t *block,
-                          char bottleneck[64]) {
+static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, bool reshaped,
+                          const int64_t *grid, const int64_t *block, char bottleneck[64]) {
   ProgramScope s = program_enter(v);
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
   if (!reshaped && in->grid && parse_flag_dims(v, "--grid", in->grid, ov.grid)) ov.has_grid = true;
-  if (!reshaped && in->block && parse_flag_dims(v, "--block", in->block, ov.block)) ov.has_block = true;
+  if (!reshaped && in->block && parse_flag_dims(v, "--block", in->block, ov.block))
+    ov.has_block = true;
   /* a reshaped launch given as its grid and block (a host program's variant has no spec of its
    * own to hold them: without this its estimate failed and counted as faster) */
   if (reshaped && grid && block) {
@@ -229,7 +281,7 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
     memcpy(ov.block, block, sizeof ov.block);
     ov.has_grid = ov.has_block = true;
   }
-  parse_arg_settings(v, in->arg_texts, in->nargs, &ov);   /* checked when optimize() began */
+  parse_arg_settings(v, in->arg_texts, in->nargs, &ov); /* checked when optimize() began */
   EstimateOptions eo = {.regs = o->regs, .ceilings = o->ceilings};
   EstimateResult r;
   FILE *saved = diag_out, *null = fopen("/dev/null", "w");
@@ -249,13 +301,15 @@ static double estimate_ms(Program *v, const OptInput *in, const OptOptions *o, b
 }
 
 /* one candidate's estimate: the pass applied to a clone with these parameters; -1 not legal */
-static double candidate_ms(const Pass *ps, Program *cur, const Launch *L, const OptInput *in, const OptOptions *o, const int *param) {
+static double candidate_ms(const Pass *ps, Program *cur, const Launch *L, const OptInput *in,
+                           const OptOptions *o, const int *param) {
   double ms = -1;
   Program *v = program_clone(cur);
   PassCtx c;
   if (v && run_pass_protected(ps, v, L, in->m, param, 0, &c)) {
     char bn[64];
-    ms = estimate_ms(v, in, o, true, c.changes_launch ? c.new_grid : NULL, c.changes_launch ? c.new_block : NULL, bn);
+    ms = estimate_ms(v, in, o, true, c.changes_launch ? c.new_grid : NULL,
+                     c.changes_launch ? c.new_block : NULL, bn);
   }
   program_free(v);
   return ms;
@@ -264,7 +318,8 @@ static double candidate_ms(const Pass *ps, Program *cur, const Launch *L, const 
 /* the model picks the first parameter (or the first two, jointly; then, with model_params 3,
  * the third with those fixed: a coordinate step, not the whole product): each allowed value
  * applied to a clone and estimated; the fastest (the earlier candidate on a tie) becomes the step's */
-static void choose_value(const Pass *ps, Program *cur, const Launch *L, const OptInput *in, const OptOptions *o, PlanStep *st, const bool *given) {
+static void choose_value(const Pass *ps, Program *cur, const Launch *L, const OptInput *in,
+                         const OptOptions *o, PlanStep *st, const bool *given) {
   const OptParamDef *d = &ps->params[0], *d2 = &ps->params[1];
   bool two = ps->model_params >= 2 && ps->nparams >= 2 && !given[1];
   st->ncand_params = two ? 2 : 1;
@@ -281,7 +336,11 @@ static void choose_value(const Pass *ps, Program *cur, const Launch *L, const Op
       st->cand_value2[st->ncand] = param[1];
       double ms = candidate_ms(ps, cur, L, in, o, param);
       st->cand_ms[st->ncand++] = ms;
-      if (ms > 0 && (best < 0 || ms < best)) { best = ms; first = param[0]; second = param[1]; }
+      if (ms > 0 && (best < 0 || ms < best)) {
+        best = ms;
+        first = param[0];
+        second = param[1];
+      }
     }
   st->param[0] = first;
   st->param[1] = second;
@@ -292,10 +351,15 @@ static void choose_value(const Pass *ps, Program *cur, const Launch *L, const Op
     int param[OPT_MAX_PARAMS];
     memcpy(param, st->param, sizeof param);
     param[2] = d3->values[i];
-    double ms = param[2] == third ? best : candidate_ms(ps, cur, L, in, o, param);   /* the pair's own estimate */
+    double ms = param[2] == third
+                  ? best
+                  : candidate_ms(ps, cur, L, in, o, param); /* the pair's own estimate */
     st->cand_value3[st->ncand3] = param[2];
     st->cand_ms3[st->ncand3++] = ms;
-    if (ms > 0 && ms < best) { best = ms; st->param[2] = param[2]; }
+    if (ms > 0 && ms < best) {
+      best = ms;
+      st->param[2] = param[2];
+    }
   }
 }
 
@@ -321,7 +385,8 @@ static Findings *original_findings(Launch *L, const Machine *m) {
 }
 
 /* the finding of the pass's rule nearest its site (the first of that rule if the site is unknown) */
-static void motivation(const Findings *fs, const Pass *ps, const Node *site, char *out, size_t len) {
+static void motivation(const Findings *fs, const Pass *ps, const Node *site, char *out,
+                       size_t len) {
   out[0] = 0;
   if (!fs || !ps->motivation) return;
   const Finding *best = NULL;
@@ -330,9 +395,14 @@ static void motivation(const Findings *fs, const Pass *ps, const Node *site, cha
     const Finding *f = &fs->f[i];
     if (!f->category || strcmp(f->category, ps->motivation) || !f->at || !f->at->tok) continue;
     int d = want < 0 ? 0 : abs(tok_loc(f->at->tok).line - want);
-    if (!best || d < bestd) { best = f; bestd = d; }
+    if (!best || d < bestd) {
+      best = f;
+      bestd = d;
+    }
   }
-  if (best) snprintf(out, len, "[%s] line %d: %.200s", best->category, tok_loc(best->at->tok).line, best->msg ? best->msg : "");
+  if (best)
+    snprintf(out, len, "[%s] line %d: %.200s", best->category, tok_loc(best->at->tok).line,
+             best->msg ? best->msg : "");
 }
 
 /* The greedy order keeps the first pass that pays, and a pass kept can shut out a later one
@@ -344,13 +414,16 @@ static void motivation(const Findings *fs, const Pass *ps, const Node *site, cha
  * its estimate, and the step is not kept: that pass gets its own turn. Passes the model would
  * not keep in their turn (merging the threads of a launch that does not fill the GPU) are not
  * candidates. */
-static const Pass *shut_out_faster(const Pass *const *all, int npasses, int i, Program *cur, Program *v, const Launch *Lp, const OptInput *in,
-                                   const OptOptions *o, double after_ms, bool idle_launch, double *alt_ms) {
+static const Pass *shut_out_faster(const Pass *const *all, int npasses, int i, Program *cur,
+                                   Program *v, const Launch *Lp, const OptInput *in,
+                                   const OptOptions *o, double after_ms, bool idle_launch,
+                                   double *alt_ms) {
   const Pass *best = NULL;
   for (int j = i + 1; j < npasses; j++) {
     const Pass *q = all[j];
     if ((o->only && !opt_listed(o->only, q->name)) || opt_listed(o->skip, q->name)) continue;
-    if ((q->opt_in && !o->only && !set_for(o, q->name)) || (q->merges_threads && idle_launch)) continue;
+    if ((q->opt_in && !o->only && !set_for(o, q->name)) || (q->merges_threads && idle_launch))
+      continue;
     PlanStep t;
     memset(&t, 0, sizeof t);
     bool given[OPT_MAX_PARAMS];
@@ -360,14 +433,17 @@ static const Pass *shut_out_faster(const Pass *const *all, int npasses, int i, P
     Program *a = program_clone(v);
     bool after = a && run_pass_protected(q, a, Lp, in->m, t.param, 0, &c);
     if (a) program_free(a);
-    if (after || c.legality == LEGAL) continue;   /* still applies after the step: it gets its turn */
+    if (after || c.legality == LEGAL) continue; /* still applies after the step: it gets its turn */
     Program *b = program_clone(cur);
     bool before = b && run_pass_protected(q, b, Lp, in->m, t.param, 0, &c);
     if (b) program_free(b);
     if (!before) continue;
     if (q->model_chooses && !given[0]) choose_value(q, cur, Lp, in, o, &t, given);
     double ms = candidate_ms(q, cur, Lp, in, o, t.param);
-    if (ms > 0 && ms < after_ms * 0.98 && (!best || ms < *alt_ms)) { best = q; *alt_ms = ms; }
+    if (ms > 0 && ms < after_ms * 0.98 && (!best || ms < *alt_ms)) {
+      best = q;
+      *alt_ms = ms;
+    }
   }
   return best;
 }
@@ -376,7 +452,11 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   memset(plan, 0, sizeof *plan);
   if (!check_sets(o, plan->error, sizeof plan->error)) return 2;
   Obj *k = find_kernel(p, in->kernel);
-  if (!k) { snprintf(plan->error, sizeof plan->error, "no kernel named '%s'", in->kernel ? in->kernel : "(none)"); return 2; }
+  if (!k) {
+    snprintf(plan->error, sizeof plan->error, "no kernel named '%s'",
+             in->kernel ? in->kernel : "(none)");
+    return 2;
+  }
   Launch L;
   memset(&L, 0, sizeof L);
   {
@@ -384,11 +464,23 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     ov.dyn_shared = -1;
     /* flags that do not parse are errors here (diagnosed), not silently dropped */
     bool bad = false;
-    if (in->grid) { if (parse_flag_dims(p, "--grid", in->grid, ov.grid)) ov.has_grid = true; else bad = true; }
-    if (in->block) { if (parse_flag_dims(p, "--block", in->block, ov.block)) ov.has_block = true; else bad = true; }
+    if (in->grid) {
+      if (parse_flag_dims(p, "--grid", in->grid, ov.grid)) ov.has_grid = true;
+      else bad = true;
+    }
+    if (in->block) {
+      if (parse_flag_dims(p, "--block", in->block, ov.block)) ov.has_block = true;
+      else bad = true;
+    }
     if (!parse_arg_settings(p, in->arg_texts, in->nargs, &ov)) bad = true;
-    if (bad) { snprintf(plan->error, sizeof plan->error, "the launch settings given as flags do not parse"); return 2; }
-    if (launch_prepare(&L, p, k, &ov)) { snprintf(plan->error, sizeof plan->error, "the launch cannot be prepared"); return 2; }
+    if (bad) {
+      snprintf(plan->error, sizeof plan->error, "the launch settings given as flags do not parse");
+      return 2;
+    }
+    if (launch_prepare(&L, p, k, &ov)) {
+      snprintf(plan->error, sizeof plan->error, "the launch cannot be prepared");
+      return 2;
+    }
   }
   memcpy(plan->grid, L.grid, sizeof plan->grid);
   memcpy(plan->block, L.block, sizeof plan->block);
@@ -404,7 +496,8 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       else if (u->is_unsigned) buf_printf(&t, "%lluull", (unsigned long long)L.args[i].u);
       else buf_printf(&t, "%lldll", (long long)L.args[i].i);
     }
-    snprintf(plan->arg_test, sizeof plan->arg_test, "%s", t.s && t.len < sizeof plan->arg_test ? t.s : "");
+    snprintf(plan->arg_test, sizeof plan->arg_test, "%s",
+             t.s && t.len < sizeof plan->arg_test ? t.s : "");
     buf_free(&t);
   }
   Findings *fs = o->no_findings ? NULL : original_findings(&L, in->m);
@@ -436,14 +529,18 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       st->spec = c.spec;
       snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
       st->applied = ok;
-      if (ok && o->estimate) st->est_after_ms = estimate_ms(v, in, o, false, NULL, NULL, st->est_bottleneck[1]);
+      if (ok && o->estimate)
+        st->est_after_ms = estimate_ms(v, in, o, false, NULL, NULL, st->est_bottleneck[1]);
       if (ok && !o->no_verify) {
         verify_variant(in, p, v, plan->steps, plan->nsteps, false, &st->verify);
         st->verified = st->verify.ok;
         st->rejected = !st->verified;
       }
       if (ok && !st->rejected) {
-        if (st->est_after_ms > 0) { cur_ms = st->est_after_ms; snprintf(cur_bn, sizeof cur_bn, "%s", st->est_bottleneck[1]); }
+        if (st->est_after_ms > 0) {
+          cur_ms = st->est_after_ms;
+          snprintf(cur_bn, sizeof cur_bn, "%s", st->est_bottleneck[1]);
+        }
         plan->chain[plan->nchain++] = v;
         cur = v;
         v = NULL;
@@ -451,46 +548,64 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     }
     if (v) program_free(v);
   }
-  Launch grown;              /* after a kept new_launch step (parallel): the launch it made, which */
-  const Launch *Lp = &L;     /* later passes see (a shallow copy of L: the same buffers and arguments) */
+  Launch grown; /* after a kept new_launch step (parallel): the launch it made, which */
+  const Launch *Lp =
+    &L; /* later passes see (a shallow copy of L: the same buffers and arguments) */
   for (int i = 0; i < npasses && plan->nsteps < 16; i++) {
     const Pass *ps = all[i];
     if (o->only && !opt_listed(o->only, ps->name)) continue;
     if (opt_listed(o->skip, ps->name)) continue;
-    if (ps->opt_in && !o->only && !set_for(o, ps->name)) continue;   /* named in --passes or --set only */
+    if (ps->opt_in && !o->only && !set_for(o, ps->name))
+      continue; /* named in --passes or --set only */
     PlanStep *st = &plan->steps[plan->nsteps++];
     st->pass = ps;
     st->est_before_ms = st->est_after_ms = -1;
     bool given[OPT_MAX_PARAMS];
     if (!set_params(ps, o, st->param, given, plan->error, sizeof plan->error)) {
-      if (fs) { findings_free(fs); free(fs); }
+      if (fs) {
+        findings_free(fs);
+        free(fs);
+      }
       launch_free(&L);
       return 2;
     }
     if (ps->model_chooses && o->estimate && !given[0]) choose_value(ps, cur, Lp, in, o, st, given);
     Program *v = program_clone(cur);
-    if (!v) { snprintf(st->why, sizeof st->why, "the program could not be copied"); continue; }
+    if (!v) {
+      snprintf(st->why, sizeof st->why, "the program could not be copied");
+      continue;
+    }
     PassCtx c;
     st->mutation = o->mutation_pass == i ? o->mutation : 0;
     bool ok = run_pass_protected(ps, v, Lp, in->m, st->param, st->mutation, &c);
-    st->legality = c.legality;   /* LEGAL with !ok: apply failed (why says so) */
+    st->legality = c.legality; /* LEGAL with !ok: apply failed (why says so) */
     snprintf(st->why, sizeof st->why, "%s", c.why);
     snprintf(st->did, sizeof st->did, "%s", c.did);
     snprintf(st->assumed, sizeof st->assumed, "%s", c.assumed);
     if (c.legality == LEGAL) motivation(fs, ps, c.site, st->motivation, sizeof st->motivation);
     if (c.changes_launch) memcpy(st->cover, c.cover, sizeof st->cover);
-    if (c.changes_launch && Lp != &L) st->cover[1] = st->cover[2] = 0;   /* no block of the original's 1-D launch covers it along y */
+    if (c.changes_launch && Lp != &L)
+      st->cover[1] = st->cover[2] = 0; /* no block of the original's 1-D launch covers it along y */
     st->spec = c.spec | (c.changes_launch && !c.grid_generic ? OPT_SPEC_GRID : 0u);
-    if ((c.spec & OPT_SPEC_REASSOC) && c.site && c.site->kind == ND_FOR) { SrcLoc sl = tok_loc(c.site->tok); st->reassoc_line = sl.line; st->reassoc_col = sl.col; }
-    if (!ok) { program_free(v); continue; }
+    if ((c.spec & OPT_SPEC_REASSOC) && c.site && c.site->kind == ND_FOR) {
+      SrcLoc sl = tok_loc(c.site->tok);
+      st->reassoc_line = sl.line;
+      st->reassoc_col = sl.col;
+    }
+    if (!ok) {
+      program_free(v);
+      continue;
+    }
     st->applied = true;
-    bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) || memcmp(plan->block, L.block, sizeof L.block);
+    bool reshaped = c.changes_launch || memcmp(plan->grid, L.grid, sizeof L.grid) ||
+                    memcmp(plan->block, L.block, sizeof L.block);
     /* profitability is the model's: a step the estimate calls slower is not kept (nor verified) */
     st->est_before_ms = cur_ms;
     snprintf(st->est_bottleneck[0], sizeof st->est_bottleneck[0], "%s", cur_bn);
     if (o->estimate) {
       char bn[64];
-      st->est_after_ms = estimate_ms(v, in, o, reshaped, c.changes_launch ? c.new_grid : plan->grid, c.changes_launch ? c.new_block : plan->block, bn);
+      st->est_after_ms = estimate_ms(v, in, o, reshaped, c.changes_launch ? c.new_grid : plan->grid,
+                                     c.changes_launch ? c.new_block : plan->block, bn);
       snprintf(st->est_bottleneck[1], sizeof st->est_bottleneck[1], "%s", bn);
       /* a reshaped launch must be predicted faster by more than the model resolves block shapes
        * (OPT_RESHAPE_GAIN); other steps (a pragma) may be within 2%; an estimate that failed (-1,
@@ -498,16 +613,21 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       /* merging the threads of a launch that does not fill the GPU (Pass.merges_threads) leaves it
        * idler, whatever the estimate says: a thread-per-column correlation (1,024 threads) merged by vector ran 2.5x
        * slower on an H200 (docs/results.md, 2026-11-27) */
-      int64_t nthreads = plan->grid[0] * plan->grid[1] * plan->grid[2] * plan->block[0] * plan->block[1] * plan->block[2];   /* the launch as it stands */
-      st->idle = ps->merges_threads && in->m && in->m->sm_count > 0 && nthreads < (int64_t)in->m->sm_count * in->m->max_threads_per_sm;
+      int64_t nthreads = plan->grid[0] * plan->grid[1] * plan->grid[2] * plan->block[0] *
+                         plan->block[1] * plan->block[2]; /* the launch as it stands */
+      st->idle = ps->merges_threads && in->m && in->m->sm_count > 0 &&
+                 nthreads < (int64_t)in->m->sm_count * in->m->max_threads_per_sm;
       if (st->idle || cur_ms <= 0 || st->est_after_ms <= 0 ||
-          (c.changes_launch ? st->est_after_ms > cur_ms * (1 - OPT_RESHAPE_GAIN) : st->est_after_ms > cur_ms * 1.02)) {
+          (c.changes_launch ? st->est_after_ms > cur_ms * (1 - OPT_RESHAPE_GAIN)
+                            : st->est_after_ms > cur_ms * 1.02)) {
         st->unprofitable = true;
         program_free(v);
         continue;
       }
-      bool idle_launch = in->m && in->m->sm_count > 0 && nthreads < (int64_t)in->m->sm_count * in->m->max_threads_per_sm;
-      st->shuts_out = shut_out_faster(all, npasses, i, cur, v, Lp, in, o, st->est_after_ms, idle_launch, &st->shut_ms);
+      bool idle_launch = in->m && in->m->sm_count > 0 &&
+                         nthreads < (int64_t)in->m->sm_count * in->m->max_threads_per_sm;
+      st->shuts_out = shut_out_faster(all, npasses, i, cur, v, Lp, in, o, st->est_after_ms,
+                                      idle_launch, &st->shut_ms);
       if (st->shuts_out) {
         st->unprofitable = true;
         program_free(v);
@@ -515,11 +635,19 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
       }
     }
     if (!o->no_verify) {
-      verify_variant(in, p, v, plan->steps, plan->nsteps, ps->remaps_blocks || plan->permuted, &st->verify);
+      verify_variant(in, p, v, plan->steps, plan->nsteps, ps->remaps_blocks || plan->permuted,
+                     &st->verify);
       st->verified = st->verify.ok;
-      if (!st->verified) { st->rejected = true; program_free(v); continue; }
+      if (!st->verified) {
+        st->rejected = true;
+        program_free(v);
+        continue;
+      }
     }
-    if (st->est_after_ms > 0) { cur_ms = st->est_after_ms; snprintf(cur_bn, sizeof cur_bn, "%s", st->est_bottleneck[1]); }
+    if (st->est_after_ms > 0) {
+      cur_ms = st->est_after_ms;
+      snprintf(cur_bn, sizeof cur_bn, "%s", st->est_bottleneck[1]);
+    }
     if (c.changes_launch) {
       memcpy(plan->grid, c.new_grid, sizeof plan->grid);
       memcpy(plan->block, c.new_block, sizeof plan->block);
@@ -534,7 +662,10 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
     plan->chain[plan->nchain++] = v;
     cur = v;
   }
-  if (fs) { findings_free(fs); free(fs); }
+  if (fs) {
+    findings_free(fs);
+    free(fs);
+  }
   launch_free(&L);
   plan->result = cur;
   return 0;

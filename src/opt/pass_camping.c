@@ -14,7 +14,10 @@
 #include "opt.h"
 #include <string.h>
 
-typedef struct { bool callee_uses; int uses; } Use;
+typedef struct {
+  bool callee_uses;
+  int uses;
+} Use;
 static bool callee_pre(Node *n, void *ctx);
 static bool use_pre(Node *n, void *ctx) {
   Use *u = ctx;
@@ -31,26 +34,42 @@ static bool callee_pre(Node *n, void *ctx) {
 static Legality legal(PassCtx *c) {
   const Launch *L = c->L;
   if (c->m->partition_map != PARTMAP_LINEAR && !c->param[0]) {
-    snprintf(c->why, sizeof c->why, "%s hashes addresses across partitions: no camping to remove (force=1 applies it anyway)", c->m->name);
+    snprintf(
+      c->why, sizeof c->why,
+      "%s hashes addresses across partitions: no camping to remove (force=1 applies it anyway)",
+      c->m->name);
     return NOT_APPLICABLE;
   }
   if (L->grid[0] != L->grid[1] || L->grid[2] != 1 || L->grid[0] < 2) {
-    snprintf(c->why, sizeof c->why, "the grid is not square (%lldx%lld): the diagonal mapping needs one", (long long)L->grid[0], (long long)L->grid[1]);
+    snprintf(c->why, sizeof c->why,
+             "the grid is not square (%lldx%lld): the diagonal mapping needs one",
+             (long long)L->grid[0], (long long)L->grid[1]);
     return NOT_APPLICABLE;
   }
   Use u = {false, 0};
   walk(c->k->body, use_pre, NULL, &u);
-  if (u.callee_uses) { snprintf(c->why, sizeof c->why, "a device function reads blockIdx"); return ILLEGAL; }
-  if (!u.uses) { snprintf(c->why, sizeof c->why, "the kernel does not read blockIdx.x or blockIdx.y"); return NOT_APPLICABLE; }
-  snprintf(c->why, sizeof c->why, "square %lldx%lld grid on %s", (long long)L->grid[0], (long long)L->grid[1], c->m->name);
+  if (u.callee_uses) {
+    snprintf(c->why, sizeof c->why, "a device function reads blockIdx");
+    return ILLEGAL;
+  }
+  if (!u.uses) {
+    snprintf(c->why, sizeof c->why, "the kernel does not read blockIdx.x or blockIdx.y");
+    return NOT_APPLICABLE;
+  }
+  snprintf(c->why, sizeof c->why, "square %lldx%lld grid on %s", (long long)L->grid[0],
+           (long long)L->grid[1], c->m->name);
   return LEGAL;
 }
 
-typedef struct { Node **slots[256]; int n; } Slots;
+typedef struct {
+  Node **slots[256];
+  int n;
+} Slots;
 static void collect(Node **slot, Slots *s) {
   for (; *slot; slot = &(*slot)->next) {
     Node *n = *slot;
-    if (n->kind == ND_SPECIAL && n->sreg == SR_CTAID && n->dim < 2 && s->n < 256) s->slots[s->n++] = slot;
+    if (n->kind == ND_SPECIAL && n->sreg == SR_CTAID && n->dim < 2 && s->n < 256)
+      s->slots[s->n++] = slot;
     Node **kids[NODE_MAX_KIDS];
     int nk = node_kids(n, kids);
     for (int k = 0; k < nk; k++) collect(kids[k], s);
@@ -58,11 +77,14 @@ static void collect(Node **slot, Slots *s) {
 }
 
 static bool apply(PassCtx *c) {
-  c->spec |= OPT_SPEC_GRID;   /* the diagonal mapping is for the recorded square grid */
+  c->spec |= OPT_SPEC_GRID; /* the diagonal mapping is for the recorded square grid */
   Obj *k = c->k;
   Slots s = {.n = 0};
   collect(&k->body->stmts, &s);
-  if (!s.n || s.n == 256) { snprintf(c->why, sizeof c->why, "blockIdx uses not found"); return false; }
+  if (!s.n || s.n == 256) {
+    snprintf(c->why, sizeof c->why, "blockIdx uses not found");
+    return false;
+  }
   Token *at = k->body->tok;
   Obj *bx = rw_new_var(c->p, k, "bid_x", ty_uint, SC_LOCAL, at);
   Obj *by = rw_new_var(c->p, k, "bid_y", ty_uint, SC_LOCAL, at);
@@ -78,9 +100,12 @@ static bool apply(PassCtx *c) {
   Node *diag = c->mutation == 1 ? sum : rw_bin(ND_MOD, sum, rw_special(at, SR_NCTAID, 0));
   Node *square = rw_bin(ND_EQ, rw_special(at, SR_NCTAID, 0), rw_special(at, SR_NCTAID, 1));
   Node *cx = new_node(ND_COND, at), *cy = new_node(ND_COND, at);
-  cx->cond = square; cx->then = diag; cx->els = rw_special(at, SR_CTAID, 0);
+  cx->cond = square;
+  cx->then = diag;
+  cx->els = rw_special(at, SR_CTAID, 0);
   cy->cond = rw_bin(ND_EQ, rw_special(at, SR_NCTAID, 0), rw_special(at, SR_NCTAID, 1));
-  cy->then = rw_special(at, SR_CTAID, 0); cy->els = rw_special(at, SR_CTAID, 1);
+  cy->then = rw_special(at, SR_CTAID, 0);
+  cy->els = rw_special(at, SR_CTAID, 1);
   add_type(cx);
   add_type(cy);
   Node *dx = rw_decl(bx, cx);

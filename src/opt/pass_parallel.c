@@ -24,36 +24,51 @@
 enum { MAX_BESIDE = 16, DEPEND_BUDGET = 1 << 24 };
 
 typedef struct Site {
-  Node **top;               /* the kernel's statement list */
-  Node *guard;              /* `if (G) { ... }` holding the loop, or NULL (the loop at the top) */
-  Node **list;              /* the list holding the loop */
+  Node **top;  /* the kernel's statement list */
+  Node *guard; /* `if (G) { ... }` holding the loop, or NULL (the loop at the top) */
+  Node **list; /* the list holding the loop */
   Node *loop;
-  Node *lo, *hi;            /* the loop's start and bound expressions */
+  Node *lo, *hi; /* the loop's start and bound expressions */
   Obj *iv;
-  Node *beside[MAX_BESIDE]; int nbeside;   /* the statements of *list other than the loop */
-  Node *iv_decl;            /* a declaration of the counter outside the loop (`int j2;`), or NULL */
+  Node *beside[MAX_BESIDE];
+  int nbeside;   /* the statements of *list other than the loop */
+  Node *iv_decl; /* a declaration of the counter outside the loop (`int j2;`), or NULL */
 } Site;
 
-typedef struct { bool bad; char what[64]; } Dims;
+typedef struct {
+  bool bad;
+  char what[64];
+} Dims;
 
 /* threadIdx/blockIdx/blockDim along y or z, or gridDim (the new grid changes it) */
 static bool dims_pre(Node *n, void *ctx) {
   Dims *d = ctx;
   if (n->kind == ND_SPECIAL && !d->bad) {
-    if (n->sreg == SR_NCTAID) { d->bad = true; snprintf(d->what, sizeof d->what, "gridDim"); }
-    else if (n->sreg != SR_WARPSIZE && n->dim > 0) { d->bad = true; snprintf(d->what, sizeof d->what, "a y or z thread/block index or dimension"); }
+    if (n->sreg == SR_NCTAID) {
+      d->bad = true;
+      snprintf(d->what, sizeof d->what, "gridDim");
+    } else if (n->sreg != SR_WARPSIZE && n->dim > 0) {
+      d->bad = true;
+      snprintf(d->what, sizeof d->what, "a y or z thread/block index or dimension");
+    }
   }
   return true;
 }
 
-static bool decl_ok(Node *s) { return s->kind == ND_DECL && (!s->decl_init || (s->decl_init->kind != ND_INIT_LIST && rw_pure(s->decl_init))); }
+static bool decl_ok(Node *s) {
+  return s->kind == ND_DECL &&
+         (!s->decl_init || (s->decl_init->kind != ND_INIT_LIST && rw_pure(s->decl_init)));
+}
 
 /* a store `E[i] = e` or `E[i] op= e` (no local written, no call) */
 static bool store_stmt(Node *s) {
-  if (s->kind != ND_EXPR_STMT || !s->lhs || !rw_pure(s->lhs->rhs ? s->lhs->rhs : s->lhs) || rw_has_call(s)) return false;
+  if (s->kind != ND_EXPR_STMT || !s->lhs || !rw_pure(s->lhs->rhs ? s->lhs->rhs : s->lhs) ||
+      rw_has_call(s))
+    return false;
   Node *e = s->lhs;
   switch (e->kind) {
-  case ND_ASSIGN: case ND_ASSIGN_OP: break;
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP: break;
   default: return false;
   }
   Node *t = rw_strip(e->lhs);
@@ -62,11 +77,16 @@ static bool store_stmt(Node *s) {
 
 /* the declaration of v in list (its own statement), or NULL */
 static Node *decl_in(Node *list, Obj *v) {
-  for (Node *s = list; s; s = s->next) if (s->kind == ND_DECL && s->var == v) return s;
+  for (Node *s = list; s; s = s->next)
+    if (s->kind == ND_DECL && s->var == v) return s;
   return NULL;
 }
 
-typedef struct { Node *loop; Obj **vars; int n; } DeclScan;
+typedef struct {
+  Node *loop;
+  Obj **vars;
+  int n;
+} DeclScan;
 static bool collect_decls(Node *n, void *ctx) {
   DeclScan *d = ctx;
   if (n->kind == ND_DECL && d->n < 64) d->vars[d->n++] = n->var;
@@ -82,13 +102,16 @@ static bool private_counter(Facts *f, int li, Node *stmts, Node *loop, Obj *v) {
     const Loop *l = facts_loop(f, i);
     if (i == li || l->iv != v || !facts_loop_within(f, i, li)) continue;
     Node *init = l->node->init;
-    counter = init && init->kind == ND_EXPR_STMT && init->lhs->kind == ND_ASSIGN && rw_strip(init->lhs->lhs)->kind == ND_VAR &&
-              rw_strip(init->lhs->lhs)->var == v;
+    counter = init && init->kind == ND_EXPR_STMT && init->lhs->kind == ND_ASSIGN &&
+              rw_strip(init->lhs->lhs)->kind == ND_VAR && rw_strip(init->lhs->lhs)->var == v;
     if (!counter) return false;
   }
   if (!counter) return false;
   int uses = 0;
-  for (Node *st = stmts; st; st = st->next) { uses += m_uses(st, v); if (m_addr_taken(st, v)) return false; }
+  for (Node *st = stmts; st; st = st->next) {
+    uses += m_uses(st, v);
+    if (m_addr_taken(st, v)) return false;
+  }
   return uses == m_uses(loop, v);
 }
 
@@ -105,23 +128,43 @@ static bool find_site(PassCtx *c, Site *s, Facts *f) {
     }
     if (st->kind == ND_FOR) break;
     if (!decl_ok(st)) {
-      snprintf(c->why, sizeof c->why, "line %d: a statement before the loop other than a declaration with a pure initializer", tok_loc(st->tok).line);
+      snprintf(
+        c->why, sizeof c->why,
+        "line %d: a statement before the loop other than a declaration with a pure initializer",
+        tok_loc(st->tok).line);
       return false;
     }
   }
   for (Node *st = *s->list; st; st = st->next) {
-    if (st->kind == ND_FOR && !s->loop) { s->loop = st; continue; }
-    if (s->guard || s->loop) {   /* in the guard, or after the loop at the top */
-      if (st->kind == ND_FOR) { snprintf(c->why, sizeof c->why, "line %d: a second loop beside the first", tok_loc(st->tok).line); return false; }
-      if (s->nbeside == MAX_BESIDE) { snprintf(c->why, sizeof c->why, "more than %d statements beside the loop", MAX_BESIDE); return false; }
+    if (st->kind == ND_FOR && !s->loop) {
+      s->loop = st;
+      continue;
+    }
+    if (s->guard || s->loop) { /* in the guard, or after the loop at the top */
+      if (st->kind == ND_FOR) {
+        snprintf(c->why, sizeof c->why, "line %d: a second loop beside the first",
+                 tok_loc(st->tok).line);
+        return false;
+      }
+      if (s->nbeside == MAX_BESIDE) {
+        snprintf(c->why, sizeof c->why, "more than %d statements beside the loop", MAX_BESIDE);
+        return false;
+      }
       if (!decl_ok(st) && !store_stmt(st)) {
-        snprintf(c->why, sizeof c->why, "line %d: a statement beside the loop other than a declaration with a pure initializer or a store", tok_loc(st->tok).line);
+        snprintf(
+          c->why, sizeof c->why,
+          "line %d: a statement beside the loop other than a declaration with a pure initializer or a store",
+          tok_loc(st->tok).line);
         return false;
       }
       s->beside[s->nbeside++] = st;
     }
   }
-  if (!s->loop) { snprintf(c->why, sizeof c->why, "no loop in the kernel's threads (a loop at the top or in its one guard)"); return false; }
+  if (!s->loop) {
+    snprintf(c->why, sizeof c->why,
+             "no loop in the kernel's threads (a loop at the top or in its one guard)");
+    return false;
+  }
   int li = facts_loop_index(f, s->loop);
   const Loop *l = li >= 0 ? facts_loop(f, li) : NULL;
   int line = tok_loc(s->loop->tok).line;
@@ -129,20 +172,31 @@ static bool find_site(PassCtx *c, Site *s, Facts *f) {
     snprintf(c->why, sizeof c->why, "line %d: the loop is not `for (i = lo; i < hi; i++)`", line);
     return false;
   }
-  if (l->has_exit || l->barriers) { snprintf(c->why, sizeof c->why, "line %d: the loop leaves early or synchronizes", line); return false; }
+  if (l->has_exit || l->barriers) {
+    snprintf(c->why, sizeof c->why, "line %d: the loop leaves early or synchronizes", line);
+    return false;
+  }
   s->iv = l->iv;
   Node *init = s->loop->init;
   if (init && init->kind == ND_DECL && init->var == s->iv) s->lo = init->decl_init;
-  else if (init && init->kind == ND_EXPR_STMT && init->lhs->kind == ND_ASSIGN && rw_strip(init->lhs->lhs)->kind == ND_VAR &&
-           rw_strip(init->lhs->lhs)->var == s->iv) s->lo = init->lhs->rhs;
+  else if (init && init->kind == ND_EXPR_STMT && init->lhs->kind == ND_ASSIGN &&
+           rw_strip(init->lhs->lhs)->kind == ND_VAR && rw_strip(init->lhs->lhs)->var == s->iv)
+    s->lo = init->lhs->rhs;
   s->hi = l->bound;
-  if (!s->lo || !rw_pure(s->lo) || !rw_pure(s->hi)) { snprintf(c->why, sizeof c->why, "line %d: the loop's start or bound is not pure", line); return false; }
+  if (!s->lo || !rw_pure(s->lo) || !rw_pure(s->hi)) {
+    snprintf(c->why, sizeof c->why, "line %d: the loop's start or bound is not pure", line);
+    return false;
+  }
   /* the counter lives only in the loop */
   int uses = 0;
   bool addr = false;
-  for (Node *st = body->stmts; st; st = st->next) { uses += m_uses(st, s->iv); addr |= m_addr_taken(st, s->iv); }
+  for (Node *st = body->stmts; st; st = st->next) {
+    uses += m_uses(st, s->iv);
+    addr |= m_addr_taken(st, s->iv);
+  }
   if (uses != m_uses(s->loop, s->iv) || addr) {
-    snprintf(c->why, sizeof c->why, "line %d: the counter '%s' is used outside the loop", line, s->iv->name);
+    snprintf(c->why, sizeof c->why, "line %d: the counter '%s' is used outside the loop", line,
+             s->iv->name);
     return false;
   }
   s->iv_decl = decl_in(*s->top, s->iv);
@@ -158,7 +212,8 @@ static bool find_site(PassCtx *c, Site *s, Facts *f) {
     for (int k = 0; k < ds.n; k++) inside |= vars[k] == v;
     if (!inside && private_counter(f, li, body->stmts, s->loop, v)) inside = true;
     if (!inside) {
-      snprintf(c->why, sizeof c->why, "line %d: the loop carries '%s' from one iteration to the next", line, v->name);
+      snprintf(c->why, sizeof c->why,
+               "line %d: the loop carries '%s' from one iteration to the next", line, v->name);
       return false;
     }
   }
@@ -167,7 +222,8 @@ static bool find_site(PassCtx *c, Site *s, Facts *f) {
       if (s->beside[i]->var == s->iv) continue;
       for (Node *st = *s->list; st; st = st->next)
         if (st != s->beside[i] && m_writes(st, s->beside[i]->var)) {
-          snprintf(c->why, sizeof c->why, "line %d: '%s' is written after its declaration", tok_loc(st->tok).line, s->beside[i]->var->name);
+          snprintf(c->why, sizeof c->why, "line %d: '%s' is written after its declaration",
+                   tok_loc(st->tok).line, s->beside[i]->var->name);
           return false;
         }
     }
@@ -178,8 +234,8 @@ static bool find_site(PassCtx *c, Site *s, Facts *f) {
 typedef struct Check {
   Site s;
   DependResult dr;
-  bool base_is_lo;          /* every thread starts at the same value: the counter is lo + y */
-  int64_t base;             /* otherwise the smallest start over the launch's threads */
+  bool base_is_lo; /* every thread starts at the same value: the counter is lo + y */
+  int64_t base;    /* otherwise the smallest start over the launch's threads */
   int64_t gx, gy;
 } Check;
 
@@ -187,8 +243,10 @@ static Legality check(PassCtx *c, Check *k) {
   const Launch *L = c->L;
   memset(k, 0, sizeof *k);
   if (L->block[1] != 1 || L->block[2] != 1 || L->grid[1] != 1 || L->grid[2] != 1) {
-    snprintf(c->why, sizeof c->why, "the launch is not 1-D (block %lldx%lldx%lld, grid %lldx%lldx%lld)", (long long)L->block[0],
-             (long long)L->block[1], (long long)L->block[2], (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2]);
+    snprintf(c->why, sizeof c->why,
+             "the launch is not 1-D (block %lldx%lldx%lld, grid %lldx%lldx%lld)",
+             (long long)L->block[0], (long long)L->block[1], (long long)L->block[2],
+             (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2]);
     return NOT_APPLICABLE;
   }
   /* a host program's launch (or --grid/--block): the program writer launches reshaped kernels
@@ -199,19 +257,30 @@ static Legality check(PassCtx *c, Check *k) {
    * here: the trip counts that sized y came from them); emit.c's carve_grid_K is that grid */
   Dims d = {false, ""};
   walk(c->k->body, dims_pre, NULL, &d);
-  if (d.bad) { snprintf(c->why, sizeof c->why, "the kernel reads %s", d.what); return NOT_APPLICABLE; }
+  if (d.bad) {
+    snprintf(c->why, sizeof c->why, "the kernel reads %s", d.what);
+    return NOT_APPLICABLE;
+  }
   char why[256];
-  if (!rw_threads_separable(c->k->body, NULL, why, sizeof why)) { snprintf(c->why, sizeof c->why, "%s", why); return NOT_APPLICABLE; }
+  if (!rw_threads_separable(c->k->body, NULL, why, sizeof why)) {
+    snprintf(c->why, sizeof c->why, "%s", why);
+    return NOT_APPLICABLE;
+  }
   Facts *f = facts_new(c->p, c->k);
-  if (!find_site(c, &k->s, f)) { facts_free(f); return NOT_APPLICABLE; }
+  if (!find_site(c, &k->s, f)) {
+    facts_free(f);
+    return NOT_APPLICABLE;
+  }
   /* what runs outside the loop's order now: the statements beside it (stores in y-thread 0,
    * declarations in every new thread) and the top's declarations before it (every new thread),
    * counted as one more iteration: none may touch what an iteration writes */
   Node *out[MAX_BESIDE * 2];
   int n = 0;
   for (int i = 0; i < k->s.nbeside; i++)
-    if (!(k->s.beside[i]->kind == ND_DECL && k->s.beside[i]->var == k->s.iv)) out[n++] = k->s.beside[i];
-  for (Node *st = *k->s.top; st && st != k->s.guard && st != k->s.loop && n < MAX_BESIDE * 2; st = st->next)
+    if (!(k->s.beside[i]->kind == ND_DECL && k->s.beside[i]->var == k->s.iv))
+      out[n++] = k->s.beside[i];
+  for (Node *st = *k->s.top; st && st != k->s.guard && st != k->s.loop && n < MAX_BESIDE * 2;
+       st = st->next)
     if (st->kind == ND_DECL && st->decl_init && st->var != k->s.iv) out[n++] = st;
   int li = facts_loop_index(f, k->s.loop);
   bool ok = depend_loop(f, li, L, out, n, DEPEND_BUDGET, &k->dr);
@@ -219,14 +288,16 @@ static Legality check(PassCtx *c, Check *k) {
   facts_free(f);
   int line = tok_loc(k->s.loop->tok).line;
   if (!ok) {
-    snprintf(c->why, sizeof c->why, "line %d: %s%s", line, k->dr.dependent ? "iterations depend on each other: " : "", k->dr.why);
+    snprintf(c->why, sizeof c->why, "line %d: %s%s", line,
+             k->dr.dependent ? "iterations depend on each other: " : "", k->dr.why);
     return k->dr.dependent ? ILLEGAL : NOT_APPLICABLE;
   }
   int64_t bx = c->param[0], by = c->param[1];
   int64_t span = L->grid[0] * L->block[0];
   if (bx * by > c->m->max_threads_per_block || span % bx) {
     snprintf(c->why, sizeof c->why, "block %lldx%lld: %s", (long long)bx, (long long)by,
-             span % bx ? "x does not divide the original's threads along x" : "more threads than a block may have");
+             span % bx ? "x does not divide the original's threads along x"
+                       : "more threads than a block may have");
     return ILLEGAL;
   }
   k->base = k->dr.lo_min;
@@ -235,10 +306,16 @@ static Legality check(PassCtx *c, Check *k) {
   if (!k->base_is_lo && k->base > 0 && k->base < by) k->base = 0;
   k->gx = span / bx;
   k->gy = (k->dr.hi_max - k->base + by - 1) / by;
-  if (k->gy > 65535) { snprintf(c->why, sizeof c->why, "grid.y %lld beyond CUDA's 65535", (long long)k->gy); return ILLEGAL; }
-  snprintf(c->why, sizeof c->why, "line %d: the loop over '%s' (%lld iterations at most) has independent iterations (%s, %lld threads%s)", line,
-           k->s.iv->name, (long long)k->dr.max_trip, k->dr.exact ? "every thread checked" : "sampled",
-           (long long)k->dr.threads_checked, k->dr.exact ? "" : fmt(" of %lld", (long long)k->dr.threads));
+  if (k->gy > 65535) {
+    snprintf(c->why, sizeof c->why, "grid.y %lld beyond CUDA's 65535", (long long)k->gy);
+    return ILLEGAL;
+  }
+  snprintf(
+    c->why, sizeof c->why,
+    "line %d: the loop over '%s' (%lld iterations at most) has independent iterations (%s, %lld threads%s)",
+    line, k->s.iv->name, (long long)k->dr.max_trip,
+    k->dr.exact ? "every thread checked" : "sampled", (long long)k->dr.threads_checked,
+    k->dr.exact ? "" : fmt(" of %lld", (long long)k->dr.threads));
   c->site = k->s.loop;
   return LEGAL;
 }
@@ -250,14 +327,20 @@ static Legality legal(PassCtx *c) {
 
 /* blockIdx.y * blockDim.y + threadIdx.y */
 static Node *global_y(Token *at) {
-  return rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(at, SR_CTAID, 1), rw_special(at, SR_NTID, 1)), rw_special(at, SR_TID, 1));
+  return rw_bin(ND_ADD, rw_bin(ND_MUL, rw_special(at, SR_CTAID, 1), rw_special(at, SR_NTID, 1)),
+                rw_special(at, SR_TID, 1));
 }
 
-typedef struct { Obj *v; Node *loop; int n; } CounterScan;
+typedef struct {
+  Obj *v;
+  Node *loop;
+  int n;
+} CounterScan;
 static bool counter_pre(Node *n, void *ctx) {
   CounterScan *cs = ctx;
   Node *init = n->kind == ND_FOR ? n->init : NULL;
-  if (init && init->kind == ND_EXPR_STMT && init->lhs->kind == ND_ASSIGN && rw_strip(init->lhs->lhs)->kind == ND_VAR && rw_strip(init->lhs->lhs)->var == cs->v) {
+  if (init && init->kind == ND_EXPR_STMT && init->lhs->kind == ND_ASSIGN &&
+      rw_strip(init->lhs->lhs)->kind == ND_VAR && rw_strip(init->lhs->lhs)->var == cs->v) {
     cs->loop = n;
     cs->n++;
   }
@@ -273,12 +356,21 @@ static void own_counters(PassCtx *c, Site *s) {
     if (!lists[l]) continue;
     for (Node **slot = lists[l]; *slot;) {
       Node *d = *slot;
-      if (d->kind != ND_DECL || d->decl_init || !is_integer(d->var->ty)) { slot = &d->next; continue; }
+      if (d->kind != ND_DECL || d->decl_init || !is_integer(d->var->ty)) {
+        slot = &d->next;
+        continue;
+      }
       CounterScan cs = {d->var, NULL, 0};
       int uses = 0;
-      for (Node *st = *s->top; st; st = st->next) { uses += m_uses(st, d->var); if (m_addr_taken(st, d->var)) uses = -1; }
+      for (Node *st = *s->top; st; st = st->next) {
+        uses += m_uses(st, d->var);
+        if (m_addr_taken(st, d->var)) uses = -1;
+      }
       walk(*s->top, counter_pre, NULL, &cs);
-      if (cs.n != 1 || uses < 0 || uses != m_uses(cs.loop, d->var)) { slot = &d->next; continue; }
+      if (cs.n != 1 || uses < 0 || uses != m_uses(cs.loop, d->var)) {
+        slot = &d->next;
+        continue;
+      }
       Node *init = cs.loop->init;
       Node *nd = rw_decl(d->var, init->lhs->rhs);
       nd->next = init->next;
@@ -313,14 +405,21 @@ static bool apply(PassCtx *c) {
   }
   Node *decl = rw_decl(s->iv, val);
   Node **gslot = rw_slot_of(s->top, s->guard ? s->guard : s->loop);
-  if (!gslot) { snprintf(c->why, sizeof c->why, "internal: the loop's statement not found"); return false; }
+  if (!gslot) {
+    snprintf(c->why, sizeof c->why, "internal: the loop's statement not found");
+    return false;
+  }
   /* the loop becomes a guard (mutation 1: the lower bound's test dropped) */
-  Node *ge = !k.base_is_lo && c->mutation != 1 ? rw_bin(ND_GE, rw_var(at, s->iv), clone_node(s->lo)) : NULL;
+  Node *ge =
+    !k.base_is_lo && c->mutation != 1 ? rw_bin(ND_GE, rw_var(at, s->iv), clone_node(s->lo)) : NULL;
   Node *lt = rw_bin(ND_LT, rw_var(at, s->iv), clone_node(s->hi));
   Node *cond = ge ? rw_bin(ND_LOGAND, ge, lt) : lt;
   Node *lslot_owner = s->loop;
   Node **lslot = rw_slot_of(s->list, lslot_owner);
-  if (!lslot) { snprintf(c->why, sizeof c->why, "internal: the loop's slot not found"); return false; }
+  if (!lslot) {
+    snprintf(c->why, sizeof c->why, "internal: the loop's slot not found");
+    return false;
+  }
   Node *g = rw_if(cond, s->loop->then, NULL);
   g->next = s->loop->next;
   *lslot = g;
@@ -335,7 +434,8 @@ static bool apply(PassCtx *c) {
     st->next = NULL;
     /* y-thread 0: the counter at its base where that is a number (`j2 == 0`, a row test tile
      * takes), else the global y index 0 */
-    Node *y0 = k.base_is_lo ? rw_bin(ND_EQ, global_y(st->tok), rw_num(st->tok, 0)) : rw_bin(ND_EQ, rw_var(st->tok, s->iv), rw_num(st->tok, k.base));
+    Node *y0 = k.base_is_lo ? rw_bin(ND_EQ, global_y(st->tok), rw_num(st->tok, 0))
+                            : rw_bin(ND_EQ, rw_var(st->tok, s->iv), rw_num(st->tok, k.base));
     Node *w = rw_if(y0, rw_block(st->tok, st), NULL);
     w->next = next;
     *sl = w;
@@ -343,37 +443,58 @@ static bool apply(PassCtx *c) {
   }
   /* the loop alone in its guard: one guard `if (G && j2 >= lo && j2 < hi)` (the form tile takes) */
   if (s->guard && *s->list == g && !g->next) {
-    s->guard->cond = ge ? rw_bin(ND_LOGAND, rw_bin(ND_LOGAND, s->guard->cond, ge), lt) : rw_bin(ND_LOGAND, s->guard->cond, lt);
+    s->guard->cond = ge ? rw_bin(ND_LOGAND, rw_bin(ND_LOGAND, s->guard->cond, ge), lt)
+                        : rw_bin(ND_LOGAND, s->guard->cond, lt);
     s->guard->then = g->then->kind == ND_BLOCK ? g->then : rw_block(at, g->then);
     g = s->guard;
   }
   gslot = rw_slot_of(s->top, s->guard ? s->guard : g);
-  if (!gslot) { snprintf(c->why, sizeof c->why, "internal: the guard's statement not found"); return false; }
+  if (!gslot) {
+    snprintf(c->why, sizeof c->why, "internal: the guard's statement not found");
+    return false;
+  }
   rw_insert_before(gslot, decl);
   own_counters(c, s);
   int64_t bx = c->param[0], by = c->param[1];
   c->changes_launch = true;
-  c->spec |= OPT_SPEC_ARGS;   /* y's extent is the loop's trip count at the recorded arguments */
-  c->new_block[0] = bx; c->new_block[1] = by; c->new_block[2] = 1;
-  c->new_grid[0] = k.gx; c->new_grid[1] = k.gy; c->new_grid[2] = 1;
-  c->cover[0] = bx; c->cover[1] = 0; c->cover[2] = 0;   /* y: every new y block covers the original's one row of threads */
+  c->spec |= OPT_SPEC_ARGS; /* y's extent is the loop's trip count at the recorded arguments */
+  c->new_block[0] = bx;
+  c->new_block[1] = by;
+  c->new_block[2] = 1;
+  c->new_grid[0] = k.gx;
+  c->new_grid[1] = k.gy;
+  c->new_grid[2] = 1;
+  c->cover[0] = bx;
+  c->cover[1] = 0;
+  c->cover[2] = 0; /* y: every new y block covers the original's one row of threads */
   c->grid_generic = false;
-  snprintf(c->did, sizeof c->did,
-           "the loop over '%s' (line %d, %lld iterations at most) mapped to y: %s = %sblockIdx.y*blockDim.y + threadIdx.y, its bounds kept as a guard%s; "
-           "block %lldx%lld, grid %lldx%lld (independence: %s)%s",
-           s->iv->name, line, (long long)k.dr.max_trip, s->iv->name, k.base_is_lo ? "its start + " : k.base ? fmt("%lld + ", (long long)k.base) : "",
-           k.base_is_lo ? "" : " (the start's test included)", (long long)bx, (long long)by, (long long)k.gx, (long long)k.gy,
-           k.dr.exact ? "every thread's iterations checked" : fmt("%lld of %lld threads sampled", (long long)k.dr.threads_checked, (long long)k.dr.threads),
-           nonce ? fmt("; %d statement%s beside the loop run by y-thread 0", nonce, nonce > 1 ? "s" : "") : "");
+  snprintf(
+    c->did, sizeof c->did,
+    "the loop over '%s' (line %d, %lld iterations at most) mapped to y: %s = %sblockIdx.y*blockDim.y + threadIdx.y, its bounds kept as a guard%s; "
+    "block %lldx%lld, grid %lldx%lld (independence: %s)%s",
+    s->iv->name, line, (long long)k.dr.max_trip, s->iv->name,
+    k.base_is_lo ? "its start + "
+    : k.base     ? fmt("%lld + ", (long long)k.base)
+                 : "",
+    k.base_is_lo ? "" : " (the start's test included)", (long long)bx, (long long)by,
+    (long long)k.gx, (long long)k.gy,
+    k.dr.exact ? "every thread's iterations checked"
+               : fmt("%lld of %lld threads sampled", (long long)k.dr.threads_checked,
+                     (long long)k.dr.threads),
+    nonce ? fmt("; %d statement%s beside the loop run by y-thread 0", nonce, nonce > 1 ? "s" : "")
+          : "");
   return true;
 }
 
 const Pass pass_parallel = {
   .name = "parallel",
-  .summary = "a thread's loop with independent iterations mapped onto a new thread dimension y (triangular bounds kept as guards)",
-  .source = "loop-to-thread mapping as PPCG does for the C version (Verdoolaege et al., TACO 2013); issue 28, item 1",
-  .params = {{"x", "block width (the original's threads along x, regrouped)", {32, 64, 128, 256}, 32},
-             {"y", "block height: iterations of the loop per block", {8, 4, 16, 32, 2, 1}, 8}},
+  .summary =
+    "a thread's loop with independent iterations mapped onto a new thread dimension y (triangular bounds kept as guards)",
+  .source =
+    "loop-to-thread mapping as PPCG does for the C version (Verdoolaege et al., TACO 2013); issue 28, item 1",
+  .params =
+    {{"x", "block width (the original's threads along x, regrouped)", {32, 64, 128, 256}, 32},
+     {"y", "block height: iterations of the loop per block", {8, 4, 16, 32, 2, 1}, 8}},
   .nparams = 2,
   .model_chooses = true,
   .model_params = 2,

@@ -105,14 +105,20 @@ Node *rw_sync(Token *at) {
 Node *rw_break(Token *at) { return new_node(ND_BREAK, rw_tok(at, TK_KEYWORD, "break")); }
 
 static bool name_taken(Program *p, Obj *fn, const char *name) {
-  for (Obj *l = fn->locals; l; l = l->next_local) if (!strcmp(l->name, name)) return true;
-  for (Obj *g = p->globals; g; g = g->next) if (!strcmp(g->name, name)) return true;
-  for (Obj *f = p->funcs; f; f = f->next) if (!strcmp(f->name, name)) return true;
+  for (Obj *l = fn->locals; l; l = l->next_local)
+    if (!strcmp(l->name, name)) return true;
+  for (Obj *g = p->globals; g; g = g->next)
+    if (!strcmp(g->name, name)) return true;
+  for (Obj *f = p->funcs; f; f = f->next)
+    if (!strcmp(f->name, name)) return true;
   return false;
 }
 
 /* shared variables are not in fn->locals: look at the declarations too */
-typedef struct { const char *name; bool found; } NameSearch;
+typedef struct {
+  const char *name;
+  bool found;
+} NameSearch;
 static bool find_decl_name(Node *n, void *ctx) {
   NameSearch *s = ctx;
   if (n->kind == ND_DECL && n->var && !strcmp(n->var->name, s->name)) s->found = true;
@@ -156,26 +162,43 @@ Node *rw_decl(Obj *v, Node *init) {
 }
 
 /* ---- finding and splicing ---- */
-typedef struct { Node *target; Node **slot; Node *parent; Node *cur_stmt; } SlotSearch;
+typedef struct {
+  Node *target;
+  Node **slot;
+  Node *parent;
+  Node *cur_stmt;
+} SlotSearch;
 
 static Node **search_slot(Node **head, Node *target, Node **parent) {
   /* explicit stack of list heads */
   size_t cap = 64, sp = 0;
   Node ***st = xmalloc(sizeof(Node **) * cap);
   Node **pst = xmalloc(sizeof(Node *) * cap);
-  st[sp] = head; pst[sp] = NULL; sp++;
+  st[sp] = head;
+  pst[sp] = NULL;
+  sp++;
   Node **found = NULL;
   while (sp && !found) {
     sp--;
     Node **slot = st[sp];
     Node *par = pst[sp];
     for (; *slot; slot = &(*slot)->next) {
-      if (*slot == target) { found = slot; if (parent) *parent = par; break; }
+      if (*slot == target) {
+        found = slot;
+        if (parent) *parent = par;
+        break;
+      }
       Node **kids[NODE_MAX_KIDS];
       int nk = node_kids(*slot, kids);
       for (int k = 0; k < nk; k++) {
-        if (sp + 1 >= cap) { cap *= 2; st = xrealloc(st, sizeof(Node **) * cap); pst = xrealloc(pst, sizeof(Node *) * cap); }
-        st[sp] = kids[k]; pst[sp] = *slot; sp++;
+        if (sp + 1 >= cap) {
+          cap *= 2;
+          st = xrealloc(st, sizeof(Node **) * cap);
+          pst = xrealloc(pst, sizeof(Node *) * cap);
+        }
+        st[sp] = kids[k];
+        pst[sp] = *slot;
+        sp++;
       }
     }
   }
@@ -193,7 +216,10 @@ Node *rw_parent(Node *root, Node *n) {
   return par;
 }
 
-typedef struct { Node *target; bool found; } Contains;
+typedef struct {
+  Node *target;
+  bool found;
+} Contains;
 static bool contains_pre(Node *n, void *ctx) {
   Contains *c = ctx;
   if (n == c->target) c->found = true;
@@ -213,20 +239,27 @@ void rw_insert_before(Node **slot, Node *stmts) {
   *slot = stmts;
 }
 
-typedef struct { int what; Obj *v; bool found; } Finder;
+typedef struct {
+  int what;
+  Obj *v;
+  bool found;
+} Finder;
 static bool find_pre(Node *n, void *ctx) {
   Finder *f = ctx;
   switch (f->what) {
-  case 0: if (n->kind == ND_CALL && n->fn) f->found = true; break;
+  case 0:
+    if (n->kind == ND_CALL && n->fn) f->found = true;
+    break;
   case 1:
     if (n->kind == ND_CALL && (n->builtin == BI_SYNCTHREADS || n->builtin == BI_SYNCTHREADS_COUNT ||
-                               n->builtin == BI_SYNCTHREADS_AND || n->builtin == BI_SYNCTHREADS_OR ||
-                               (n->fn && n->fn->uses_barrier)))
+                               n->builtin == BI_SYNCTHREADS_AND ||
+                               n->builtin == BI_SYNCTHREADS_OR || (n->fn && n->fn->uses_barrier)))
       f->found = true;
     break;
   case 2:
-    if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_PREDEC ||
-         n->kind == ND_POSTINC || n->kind == ND_POSTDEC) && n->lhs->kind == ND_VAR && n->lhs->var == f->v)
+    if ((n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC ||
+         n->kind == ND_PREDEC || n->kind == ND_POSTINC || n->kind == ND_POSTDEC) &&
+        n->lhs->kind == ND_VAR && n->lhs->var == f->v)
       f->found = true;
     if (n->kind == ND_ADDR && n->lhs->kind == ND_VAR && n->lhs->var == f->v) f->found = true;
     if (n->kind == ND_DECL && n->var == f->v && n->decl_init) f->found = true;
@@ -259,12 +292,17 @@ bool rw_same_expr(Node *a, Node *b) {
   case ND_SPECIAL: return a->sreg == b->sreg && a->dim == b->dim;
   case ND_MEMBER: return a->member == b->member && rw_same_expr(a->lhs, b->lhs);
   case ND_CAST: return same_type(a->ty, b->ty) && rw_same_expr(a->lhs, b->lhs);
-  case ND_CALL: return false;   /* calls may differ each time */
-  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC:
-    return false;               /* side effects: never "the same value" */
+  case ND_CALL: return false; /* calls may differ each time */
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC: return false; /* side effects: never "the same value" */
   default:
     return a->op == b->op && rw_same_expr(a->lhs, b->lhs) && rw_same_expr(a->rhs, b->rhs) &&
-           rw_same_expr(a->cond, b->cond) && rw_same_expr(a->then, b->then) && rw_same_expr(a->els, b->els);
+           rw_same_expr(a->cond, b->cond) && rw_same_expr(a->then, b->then) &&
+           rw_same_expr(a->els, b->els);
   }
 }
 
@@ -275,7 +313,10 @@ void rw_restrict_params(PassCtx *c) {
   int np = 0;
   for (Type *q = ft->params; q; q = q->next) {
     Type *t = copy_type(q);
-    if (t->kind == TY_PTR) { t->qual |= Q_RESTRICT; np++; }
+    if (t->kind == TY_PTR) {
+      t->qual |= Q_RESTRICT;
+      np++;
+    }
     t->name = q->name;
     cur = cur->next = t;
   }
@@ -283,7 +324,10 @@ void rw_restrict_params(PassCtx *c) {
   c->k->ty = ft;
   Type *q = ft->params;
   for (Obj *o = c->k->params; o && q; o = o->next, q = q->next) o->ty = q;
-  snprintf(c->assumed, sizeof c->assumed, "the %d pointer parameters do not alias (each is bound to its own buffer): declared __restrict__", np);
+  snprintf(
+    c->assumed, sizeof c->assumed,
+    "the %d pointer parameters do not alias (each is bound to its own buffer): declared __restrict__",
+    np);
   c->spec |= OPT_SPEC_NOALIAS;
 }
 
@@ -297,8 +341,12 @@ bool rw_launch_aliases(const PassCtx *c, char *why, size_t len) {
     if (p->ty->kind != TY_PTR || ADDR_SPACE(L->args[i].u) != SPACE_GLOBAL) continue;
     int j = 0;
     for (Obj *q = c->k->params; q != p; q = q->next, j++)
-      if (q->ty->kind == TY_PTR && ADDR_SPACE(L->args[j].u) == SPACE_GLOBAL && ((L->args[i].u >> 40) & 0xfffff) == ((L->args[j].u >> 40) & 0xfffff)) {
-        snprintf(why, len, "the launch passes one buffer as '%s' and '%s' (aliased pointers): the rewrite assumes they do not alias", q->name, p->name);
+      if (q->ty->kind == TY_PTR && ADDR_SPACE(L->args[j].u) == SPACE_GLOBAL &&
+          ((L->args[i].u >> 40) & 0xfffff) == ((L->args[j].u >> 40) & 0xfffff)) {
+        snprintf(
+          why, len,
+          "the launch passes one buffer as '%s' and '%s' (aliased pointers): the rewrite assumes they do not alias",
+          q->name, p->name);
         return true;
       }
   }
@@ -307,15 +355,20 @@ bool rw_launch_aliases(const PassCtx *c, char *why, size_t len) {
 
 /* ---- threads that cannot see each other ---- */
 typedef struct {
-  int depth;                 /* loops and switches around the node being visited */
+  int depth; /* loops and switches around the node being visited */
   bool barrier, shared, warp, fence, call, volatile_, griddim, loop_return, tid_x;
 } Scan;
 
 static bool sep_pre(Node *n, void *ctx) {
   Scan *s = ctx;
   switch (n->kind) {
-  case ND_FOR: case ND_WHILE: case ND_DO: case ND_SWITCH: s->depth++; break;
-  case ND_RETURN: if (s->depth) s->loop_return = true; break;
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO:
+  case ND_SWITCH: s->depth++; break;
+  case ND_RETURN:
+    if (s->depth) s->loop_return = true;
+    break;
   case ND_SPECIAL:
     if (n->sreg == SR_NCTAID && n->dim == 0) s->griddim = true;
     if (n->sreg == SR_TID && n->dim == 0) s->tid_x = true;
@@ -327,10 +380,21 @@ static bool sep_pre(Node *n, void *ctx) {
   case ND_CALL:
     if (n->fn) s->call = true;
     switch (n->builtin) {
-    case BI_SYNCTHREADS: case BI_SYNCTHREADS_COUNT: case BI_SYNCTHREADS_AND: case BI_SYNCTHREADS_OR: s->barrier = true; break;
-    case BI_SYNCWARP: case BI_SHFL: case BI_SHFL_UP: case BI_SHFL_DOWN: case BI_SHFL_XOR: case BI_BALLOT: case BI_ANY:
-    case BI_ALL: case BI_ACTIVEMASK: s->warp = true; break;
-    case BI_THREADFENCE: case BI_THREADFENCE_BLOCK: s->fence = true; break;
+    case BI_SYNCTHREADS:
+    case BI_SYNCTHREADS_COUNT:
+    case BI_SYNCTHREADS_AND:
+    case BI_SYNCTHREADS_OR: s->barrier = true; break;
+    case BI_SYNCWARP:
+    case BI_SHFL:
+    case BI_SHFL_UP:
+    case BI_SHFL_DOWN:
+    case BI_SHFL_XOR:
+    case BI_BALLOT:
+    case BI_ANY:
+    case BI_ALL:
+    case BI_ACTIVEMASK: s->warp = true; break;
+    case BI_THREADFENCE:
+    case BI_THREADFENCE_BLOCK: s->fence = true; break;
     default: break;
     }
     break;
@@ -340,18 +404,23 @@ static bool sep_pre(Node *n, void *ctx) {
 }
 static bool sep_post(Node *n, void *ctx) {
   Scan *s = ctx;
-  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH) s->depth--;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO || n->kind == ND_SWITCH)
+    s->depth--;
   return true;
 }
 
 bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len) {
   Scan s = {0};
   walk(body, sep_pre, sep_post, &s);
-  const char *no = s.barrier ? "it synchronizes the block (__syncthreads)" : s.shared ? "it uses shared memory" :
-                   s.warp ? "it uses warp-level operations (shuffles, votes, __syncwarp)" : s.fence ? "it uses memory fences" :
-                   s.call ? "it calls a device function (which would still read threadIdx)" :
-                   s.volatile_ ? "it uses volatile variables" : s.griddim ? "it reads gridDim.x, which the pass changes" :
-                   s.loop_return ? "it returns from inside a loop" : NULL;
+  const char *no = s.barrier       ? "it synchronizes the block (__syncthreads)"
+                   : s.shared      ? "it uses shared memory"
+                   : s.warp        ? "it uses warp-level operations (shuffles, votes, __syncwarp)"
+                   : s.fence       ? "it uses memory fences"
+                   : s.call        ? "it calls a device function (which would still read threadIdx)"
+                   : s.volatile_   ? "it uses volatile variables"
+                   : s.griddim     ? "it reads gridDim.x, which the pass changes"
+                   : s.loop_return ? "it returns from inside a loop"
+                                   : NULL;
   if (reads_tid_x) *reads_tid_x = s.tid_x;
   if (no) snprintf(why, len, "%s", no);
   return !no;
@@ -378,8 +447,17 @@ Node *rw_cast(Node *e, Type *ty) {
 static bool effect_pre(Node *n, void *ctx) {
   bool *bad = ctx;
   switch (n->kind) {
-  case ND_ASSIGN: case ND_ASSIGN_OP: case ND_PREINC: case ND_PREDEC: case ND_POSTINC: case ND_POSTDEC: *bad = true; break;
-  case ND_CALL: if (n->fn || (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX && n->builtin != BI_ABS)) *bad = true; break;
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC: *bad = true; break;
+  case ND_CALL:
+    if (n->fn || (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX &&
+                  n->builtin != BI_ABS))
+      *bad = true;
+    break;
   default: break;
   }
   return !*bad;
@@ -392,12 +470,20 @@ bool rw_pure(Node *e) {
 }
 
 /* the slots holding threadIdx.x and blockDim.x (and, with returns, the return statements) */
-typedef struct { Node ***v; int n, cap; bool returns; } XSlots;
+typedef struct {
+  Node ***v;
+  int n, cap;
+  bool returns;
+} XSlots;
 static void x_slots(Node **list, XSlots *s) {
   for (Node **slot = list; *slot; slot = &(*slot)->next) {
     Node *n = *slot;
-    if ((n->kind == ND_SPECIAL && n->dim == 0 && (n->sreg == SR_TID || n->sreg == SR_NTID)) || (s->returns && n->kind == ND_RETURN)) {
-      if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 64; s->v = xrealloc(s->v, sizeof(Node **) * (size_t)s->cap); }
+    if ((n->kind == ND_SPECIAL && n->dim == 0 && (n->sreg == SR_TID || n->sreg == SR_NTID)) ||
+        (s->returns && n->kind == ND_RETURN)) {
+      if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->v = xrealloc(s->v, sizeof(Node **) * (size_t)s->cap);
+      }
       s->v[s->n++] = slot;
       continue;
     }
@@ -424,11 +510,15 @@ void rw_pragma_unroll(Node *loop, int factor) {
 
 /* ---- a kernel written anew as source ---- */
 
-typedef struct { Obj *from[64], *to[64]; int n; } ParamMap;
+typedef struct {
+  Obj *from[64], *to[64];
+  int n;
+} ParamMap;
 static bool rebind_pre(Node *n, void *ctx) {
   ParamMap *m = ctx;
   if (n->kind == ND_VAR)
-    for (int i = 0; i < m->n; i++) if (n->var == m->from[i]) n->var = m->to[i];
+    for (int i = 0; i < m->n; i++)
+      if (n->var == m->from[i]) n->var = m->to[i];
   return true;
 }
 
@@ -450,7 +540,7 @@ bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len) {
       buf_puts(&full, ";\n");
     }
   buf_puts(&full, text);
-  text = arena_strdup(full.s);   /* the tokens point into it */
+  text = arena_strdup(full.s); /* the tokens point into it */
   buf_free(&full);
   const void *pps = pp_state_save();
   pp_state_restore(NULL);
@@ -460,14 +550,27 @@ bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len) {
   int errs = diag_errors;
   Program *q = parse(t);
   parse_state_restore(saved);
-  if (!q || q->errors || diag_errors != errs) { snprintf(why, len, "the kernel written does not parse: %.300s", diag_last_msg); return false; }
+  if (!q || q->errors || diag_errors != errs) {
+    snprintf(why, len, "the kernel written does not parse: %.300s", diag_last_msg);
+    return false;
+  }
   Obj *nk = NULL;
-  for (Obj *f = q->funcs; f; f = f->next) if (f->is_kernel && f->body && !strcmp(f->name, c->k->name)) nk = f;
-  if (!nk) { snprintf(why, len, "the kernel written does not define '%s'", c->k->name); return false; }
+  for (Obj *f = q->funcs; f; f = f->next)
+    if (f->is_kernel && f->body && !strcmp(f->name, c->k->name)) nk = f;
+  if (!nk) {
+    snprintf(why, len, "the kernel written does not define '%s'", c->k->name);
+    return false;
+  }
   ParamMap m = {.n = 0};
   Obj *a = nk->params, *b = c->k->params;
-  for (; a && b && m.n < 64; a = a->next, b = b->next) { m.from[m.n] = a; m.to[m.n++] = b; }
-  if (a || b) { snprintf(why, len, "the kernel written has other parameters than '%s'", c->k->name); return false; }
+  for (; a && b && m.n < 64; a = a->next, b = b->next) {
+    m.from[m.n] = a;
+    m.to[m.n++] = b;
+  }
+  if (a || b) {
+    snprintf(why, len, "the kernel written has other parameters than '%s'", c->k->name);
+    return false;
+  }
   walk(nk->body, rebind_pre, NULL, &m);
   c->k->body = nk->body;
   c->k->launch_bounds[0] = nk->launch_bounds[0];
@@ -475,17 +578,23 @@ bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len) {
   return true;
 }
 
-typedef struct { Obj *param; bool stored; } StoreFind;
+typedef struct {
+  Obj *param;
+  bool stored;
+} StoreFind;
 static bool store_pre(Node *n, void *ctx) {
   StoreFind *s = ctx;
-  bool w = n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC || n->kind == ND_PREDEC ||
-           n->kind == ND_POSTINC || n->kind == ND_POSTDEC;
+  bool w = n->kind == ND_ASSIGN || n->kind == ND_ASSIGN_OP || n->kind == ND_PREINC ||
+           n->kind == ND_PREDEC || n->kind == ND_POSTINC || n->kind == ND_POSTDEC;
   if (w) {
     Node *l = rw_strip(n->lhs);
-    if (l->kind == ND_INDEX && rw_strip(l->lhs)->kind == ND_VAR && rw_strip(l->lhs)->var == s->param) s->stored = true;
-    if (l->kind == ND_DEREF) s->stored = true;   /* through some pointer: assume it may be this one */
+    if (l->kind == ND_INDEX && rw_strip(l->lhs)->kind == ND_VAR &&
+        rw_strip(l->lhs)->var == s->param)
+      s->stored = true;
+    if (l->kind == ND_DEREF) s->stored = true; /* through some pointer: assume it may be this one */
   }
-  if (n->kind == ND_CALL && (n->fn || (n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR))) s->stored = true;
+  if (n->kind == ND_CALL && (n->fn || (n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR)))
+    s->stored = true;
   return !s->stored;
 }
 
@@ -497,11 +606,16 @@ bool rw_read_only(Node *body, Obj *param) {
 
 /* a name no variable, parameter, global or function of the program uses, nor one given before */
 static bool name_used(RwNames *nm, const char *x) {
-  for (Obj *v = nm->c->k->params; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->k->locals; v; v = v->next_local) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->p->globals; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (Obj *v = nm->c->p->funcs; v; v = v->next) if (!strcmp(v->name, x)) return true;
-  for (int i = 0; i < nm->n; i++) if (!strcmp(nm->given[i], x)) return true;
+  for (Obj *v = nm->c->k->params; v; v = v->next)
+    if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->k->locals; v; v = v->next_local)
+    if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->p->globals; v; v = v->next)
+    if (!strcmp(v->name, x)) return true;
+  for (Obj *v = nm->c->p->funcs; v; v = v->next)
+    if (!strcmp(v->name, x)) return true;
+  for (int i = 0; i < nm->n; i++)
+    if (!strcmp(nm->given[i], x)) return true;
   return false;
 }
 
@@ -513,7 +627,10 @@ const char *rw_fresh(RwNames *nm, const char *want) {
 }
 
 /* the special register r along dim (casts stripped) */
-bool rw_is_special(Node *n, SpecialReg r, int dim) { n = rw_strip(n); return n && n->kind == ND_SPECIAL && n->sreg == r && n->dim == dim; }
+bool rw_is_special(Node *n, SpecialReg r, int dim) {
+  n = rw_strip(n);
+  return n && n->kind == ND_SPECIAL && n->sreg == r && n->dim == dim;
+}
 
 /* blockIdx.d*blockDim.d + threadIdx.d in any operand order, d < ndims: d, else -1 */
 int rw_global_index_dim(Node *e, int ndims) {
@@ -524,7 +641,8 @@ int rw_global_index_dim(Node *e, int ndims) {
       Node *m = rw_strip(sw ? e->rhs : e->lhs), *t = sw ? e->lhs : e->rhs;
       if (!m || !rw_is_special(t, SR_TID, dim) || m->kind != ND_MUL) continue;
       if ((rw_is_special(m->lhs, SR_CTAID, dim) && rw_is_special(m->rhs, SR_NTID, dim)) ||
-          (rw_is_special(m->lhs, SR_NTID, dim) && rw_is_special(m->rhs, SR_CTAID, dim))) return dim;
+          (rw_is_special(m->lhs, SR_NTID, dim) && rw_is_special(m->rhs, SR_CTAID, dim)))
+        return dim;
     }
   return -1;
 }
@@ -542,7 +660,10 @@ Node *rw_fast_loop(Node *loop, int form, int at) {
   Node *f = clone_node(loop);
   Node **slot = rw_nth_slot(&f->then->stmts, at);
   Node *rest = (*slot)->next;
-  if (form == 1) { Node *t = (*slot)->then; t->next = rest; *slot = t; }
-  else *slot = rest;
+  if (form == 1) {
+    Node *t = (*slot)->then;
+    t->next = rest;
+    *slot = t;
+  } else *slot = rest;
   return f;
 }

@@ -44,19 +44,36 @@ static int size_macros(Program *p, const char *names[], int64_t vals[]) {
     if (strncmp(s, "carve", 5)) continue;
     int paren = 0, block_at = -1;
     for (const char *c = s + 5; *c;) {
-      if (*c == '(') { paren++; c++; continue; }
-      if (*c == ')') { if (paren == block_at) block_at = -1; paren--; c++; continue; }
+      if (*c == '(') {
+        paren++;
+        c++;
+        continue;
+      }
+      if (*c == ')') {
+        if (paren == block_at) block_at = -1;
+        paren--;
+        c++;
+        continue;
+      }
       if (isalpha((unsigned char)*c) || *c == '_') {
         const char *b = c;
         while (isalnum((unsigned char)*c) || *c == '_') c++;
         char *name = arena_strndup(b, (size_t)(c - b));
-        if (!strcmp(name, "block") || !strcmp(name, "tol")) { block_at = paren + 1; continue; }
+        if (!strcmp(name, "block") || !strcmp(name, "tol")) {
+          block_at = paren + 1;
+          continue;
+        }
         if (block_at >= 0 && paren >= block_at) continue;
         int64_t v;
         if (!program_macro_value(p, name, &v) || v < 16) continue;
         bool dup = false;
-        for (int i = 0; i < n; i++) if (!strcmp(names[i], name)) dup = true;
-        if (!dup && n < MAX_SIZE_MACROS) { names[n] = name; vals[n] = v; n++; }
+        for (int i = 0; i < n; i++)
+          if (!strcmp(names[i], name)) dup = true;
+        if (!dup && n < MAX_SIZE_MACROS) {
+          names[n] = name;
+          vals[n] = v;
+          n++;
+        }
         continue;
       }
       c++;
@@ -78,7 +95,11 @@ static int define_macros(const OptInput *in, Program *p, const char *names[], in
     if (!eq || !program_macro_value(p, name, &v) || v < 16) continue;
     bool dup = false;
     for (int j = 0; j < n; j++) dup |= !strcmp(names[j], name);
-    if (!dup) { names[n] = name; vals[n] = v; n++; }
+    if (!dup) {
+      names[n] = name;
+      vals[n] = v;
+      n++;
+    }
   }
   return n;
 }
@@ -89,16 +110,19 @@ static int define_macros(const OptInput *in, Program *p, const char *names[], in
  * macro's v becomes ceil(v' / block); buffers keep their recorded contents and counts (the
  * kernel at the reduced size reads a prefix of them). Scaling every size the kernel reads
  * alike keeps the launch one the program could have made; any other --arg is kept as given. */
-static OptInput scaled_flags(const OptInput *in, Program *p, const int64_t *vals, int n, int target) {
+static OptInput scaled_flags(const OptInput *in, Program *p, const int64_t *vals, int n,
+                             int target) {
   OptInput r = *in;
   int64_t g[3], b[3];
-  if (!parse_flag_dims(p, "--grid", in->grid, g) || !parse_flag_dims(p, "--block", in->block, b)) return r;
+  if (!parse_flag_dims(p, "--grid", in->grid, g) || !parse_flag_dims(p, "--block", in->block, b))
+    return r;
   for (int d = 0; d < 3; d++) {
     if (g[d] < 2 || b[d] < 1) continue;
     int64_t best = 0;
     for (int j = 0; j < n; j++) {
       int64_t nv = vals[j] < target ? vals[j] : target;
-      if ((vals[j] + b[d] - 1) / b[d] == g[d] && (nv + b[d] - 1) / b[d] > best) best = (nv + b[d] - 1) / b[d];
+      if ((vals[j] + b[d] - 1) / b[d] == g[d] && (nv + b[d] - 1) / b[d] > best)
+        best = (nv + b[d] - 1) / b[d];
     }
     if (best) g[d] = best;
   }
@@ -113,7 +137,8 @@ static OptInput scaled_flags(const OptInput *in, Program *p, const int64_t *vals
     if (*end) continue;
     for (int j = 0; j < n; j++)
       if (vals[j] == v) {
-        args[i] = fmt("%.*s=%lld", (int)(eq - a), a, (long long)(vals[j] < target ? vals[j] : target));
+        args[i] =
+          fmt("%.*s=%lld", (int)(eq - a), a, (long long)(vals[j] < target ? vals[j] : target));
         break;
       }
   }
@@ -122,7 +147,8 @@ static OptInput scaled_flags(const OptInput *in, Program *p, const int64_t *vals
 }
 
 /* the user's defines with the size macros replaced */
-static PPOptions resized(const OptInput *in, const char **names, const int64_t *vals, int n, int target, char *label, size_t len) {
+static PPOptions resized(const OptInput *in, const char **names, const int64_t *vals, int n,
+                         int target, char *label, size_t len) {
   PPOptions pp = in->pp;
   const char **defs = arena_alloc(sizeof(char *) * (size_t)(in->pp.n_defines + n + 1));
   int nd = 0;
@@ -147,19 +173,33 @@ static PPOptions resized(const OptInput *in, const char **names, const int64_t *
   return pp;
 }
 
-typedef struct { int64_t *blocks; int n; } Sample;
+typedef struct {
+  int64_t *blocks;
+  int n;
+} Sample;
 static bool want_block(void *ctx, int64_t b) {
   Sample *s = ctx;
-  for (int i = 0; i < s->n; i++) if (s->blocks[i] == b) return true;
+  for (int i = 0; i < s->n; i++)
+    if (s->blocks[i] == b) return true;
   return false;
 }
 
-static bool close_enough(Type *t, const unsigned char *a, const unsigned char *b, double rel, double abs_tol, double *va, double *vb) {
+static bool close_enough(Type *t, const unsigned char *a, const unsigned char *b, double rel,
+                         double abs_tol, double *va, double *vb) {
   if (t->kind == TY_FLOAT || t->kind == TY_DOUBLE) {
     double x, y;
-    if (t->kind == TY_FLOAT) { float f, g; memcpy(&f, a, 4); memcpy(&g, b, 4); x = f; y = g; }
-    else { memcpy(&x, a, 8); memcpy(&y, b, 8); }
-    *va = x; *vb = y;
+    if (t->kind == TY_FLOAT) {
+      float f, g;
+      memcpy(&f, a, 4);
+      memcpy(&g, b, 4);
+      x = f;
+      y = g;
+    } else {
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+    }
+    *va = x;
+    *vb = y;
     if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
     if (x == y) return true;
     return fabs(x - y) <= abs_tol + rel * fmax(fabs(x), fabs(y));
@@ -169,11 +209,18 @@ static bool close_enough(Type *t, const unsigned char *a, const unsigned char *b
 }
 
 /* every buffer element of the variant against the original's; 0 equal, 1 differ (detail) */
-static int compare_launches(Launch *a, Launch *b, double rel, double abs_tol, char *detail, size_t len, int64_t *compared) {
-  if (a->nbufs != b->nbufs) { snprintf(detail, len, "the variant's launch has other buffers"); return 1; }
+static int compare_launches(Launch *a, Launch *b, double rel, double abs_tol, char *detail,
+                            size_t len, int64_t *compared) {
+  if (a->nbufs != b->nbufs) {
+    snprintf(detail, len, "the variant's launch has other buffers");
+    return 1;
+  }
   for (int i = 0; i < a->nbufs; i++) {
     Buffer *x = &a->bufs[i], *y = &b->bufs[i];
-    if (x->bytes != y->bytes) { snprintf(detail, len, "buffer %s has another size", x->name ? x->name : "?"); return 1; }
+    if (x->bytes != y->bytes) {
+      snprintf(detail, len, "buffer %s has another size", x->name ? x->name : "?");
+      return 1;
+    }
     if (!x->bytes) continue;
     Type *t = x->elem_ty ? x->elem_ty : ty_uchar;
     Type *comp = t->kind == TY_STRUCT && t->is_vector ? t->members->ty : t;
@@ -184,9 +231,11 @@ static int compare_launches(Launch *a, Launch *b, double rel, double abs_tol, ch
       double va, vb;
       if (!close_enough(comp, x->data + e * es, y->data + e * es, rel, abs_tol, &va, &vb)) {
         if (is_flonum(comp))
-          snprintf(detail, len, "%s[%zu]: original %.9g, variant %.9g", x->name ? x->name : "?", e, va, vb);
+          snprintf(detail, len, "%s[%zu]: original %.9g, variant %.9g", x->name ? x->name : "?", e,
+                   va, vb);
         else
-          snprintf(detail, len, "%s[%zu] differs (byte-exact comparison)", x->name ? x->name : "?", e);
+          snprintf(detail, len, "%s[%zu] differs (byte-exact comparison)", x->name ? x->name : "?",
+                   e);
         return 1;
       }
     }
@@ -195,7 +244,10 @@ static int compare_launches(Launch *a, Launch *b, double rel, double abs_tol, ch
   return 0;
 }
 
-typedef struct { FILE *saved, *null; int errs; } Quiet;
+typedef struct {
+  FILE *saved, *null;
+  int errs;
+} Quiet;
 static Quiet quiet(void) {
   Quiet q = {diag_out, fopen("/dev/null", "w"), diag_errors};
   diag_out = q.null;
@@ -210,7 +262,10 @@ static void loud(Quiet q) {
 /* the grid and block a launch gets: grid/block when given; else the flags' --grid/--block when
  * `flags` (the original's, and a variant's while no kept step reshaped the launch); else the
  * program's own launch spec (a reshaped variant: the pass wrote its new grid and block there) */
-typedef struct { bool flags; const int64_t *grid, *block; } Shape;
+typedef struct {
+  bool flags;
+  const int64_t *grid, *block;
+} Shape;
 static const Shape FLAGS = {true, NULL, NULL}, OWN_SPEC = {false, NULL, NULL};
 
 /* prepare the launch of `kernel` in p with the --arg settings of `in` and the shape sh; 0 ok */
@@ -219,13 +274,23 @@ static int prepare(const OptInput *in, Program *p, Launch *L, Shape sh) {
   if (!k) return 2;
   LaunchOverrides ov = {0};
   ov.dyn_shared = -1;
-  if (sh.grid) { memcpy(ov.grid, sh.grid, sizeof ov.grid); ov.has_grid = true; }
-  else if (sh.flags && in->grid) { if (!parse_flag_dims(p, "--grid", in->grid, ov.grid)) return 2; ov.has_grid = true; }
-  if (sh.block) { memcpy(ov.block, sh.block, sizeof ov.block); ov.has_block = true; }
-  else if (sh.flags && in->block) { if (!parse_flag_dims(p, "--block", in->block, ov.block)) return 2; ov.has_block = true; }
+  if (sh.grid) {
+    memcpy(ov.grid, sh.grid, sizeof ov.grid);
+    ov.has_grid = true;
+  } else if (sh.flags && in->grid) {
+    if (!parse_flag_dims(p, "--grid", in->grid, ov.grid)) return 2;
+    ov.has_grid = true;
+  }
+  if (sh.block) {
+    memcpy(ov.block, sh.block, sizeof ov.block);
+    ov.has_block = true;
+  } else if (sh.flags && in->block) {
+    if (!parse_flag_dims(p, "--block", in->block, ov.block)) return 2;
+    ov.has_block = true;
+  }
   if (!parse_arg_settings(p, in->arg_texts, in->nargs, &ov)) return 2;
   int rc = launch_prepare(L, p, k, &ov);
-  if (!rc) L->machine = in->m;   /* the target's limits: a tile too big for it faults */
+  if (!rc) L->machine = in->m; /* the target's limits: a tile too big for it faults */
   return rc;
 }
 
@@ -247,7 +312,8 @@ static void flag_spec(const OptInput *in, Program *p) {
   Obj *k = find_kernel(p, in->kernel);
   int64_t g[3], b[3];
   if (!k || !in->grid || !in->block || find_spec(p, in->kernel)) return;
-  if (!parse_flag_dims(p, "--grid", in->grid, g) || !parse_flag_dims(p, "--block", in->block, b)) return;
+  if (!parse_flag_dims(p, "--grid", in->grid, g) || !parse_flag_dims(p, "--block", in->block, b))
+    return;
   ProgramScope sc = program_enter(p);
   LaunchSpec *s = arena_alloc(sizeof *s);
   s->kernel = arena_strdup(in->kernel);
@@ -263,8 +329,8 @@ static void flag_spec(const OptInput *in, Program *p) {
 /* the shape of a variant (of orig, at the size of orig) whose kept steps reshaped the launch:
  * its own spec's; where it has none (flag_spec's case), the steps applied again to a copy of orig
  * given the flags' spec, and the shape read from the copy's */
-static bool reshaped_shape(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps, int64_t grid[3],
-                           int64_t block[3]) {
+static bool reshaped_shape(const OptInput *in, Program *orig, Program *variant,
+                           const PlanStep *steps, int nsteps, int64_t grid[3], int64_t block[3]) {
   LaunchSpec *s = find_spec(variant, in->kernel);
   if (s && s->has_grid && s->has_block) {
     memcpy(grid, s->grid, sizeof s->grid);
@@ -301,14 +367,22 @@ static void randomize_outputs(Launch *L) {
   for (int i = 1; i < L->nbufs; i++) {
     Buffer *b = &L->bufs[i];
     if (!b->out || !b->elem_ty) continue;
-    Type *t = b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
+    Type *t =
+      b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
     size_t es = (size_t)t->size, n = es ? b->bytes / es : 0;
     for (size_t e = 0; e < n; e++) {
       uint64_t r = random_bits(0x5eed0000u + (uint64_t)i, e);
       unsigned char *d = b->data + e * es;
-      if (t->kind == TY_FLOAT) { float f = (float)((double)(r >> 11) / 9007199254740992.0 * 2 - 1); memcpy(d, &f, 4); }
-      else if (t->kind == TY_DOUBLE) { double x = (double)(r >> 11) / 9007199254740992.0 * 2 - 1; memcpy(d, &x, 8); }
-      else { int64_t v = (int64_t)(r % 97); memcpy(d, &v, es < 8 ? es : 8); }
+      if (t->kind == TY_FLOAT) {
+        float f = (float)((double)(r >> 11) / 9007199254740992.0 * 2 - 1);
+        memcpy(d, &f, 4);
+      } else if (t->kind == TY_DOUBLE) {
+        double x = (double)(r >> 11) / 9007199254740992.0 * 2 - 1;
+        memcpy(d, &x, 8);
+      } else {
+        int64_t v = (int64_t)(r % 97);
+        memcpy(d, &v, es < 8 ? es : 8);
+      }
     }
   }
 }
@@ -357,7 +431,8 @@ static bool cover_of(const Launch *a, const Launch *b, const int64_t *cover, int
 }
 
 static bool add_block(Sample *s, int64_t b) {
-  for (int i = 0; i < s->n; i++) if (s->blocks[i] == b) return true;
+  for (int i = 0; i < s->n; i++)
+    if (s->blocks[i] == b) return true;
   if (s->n == 4096) return false;
   s->blocks[s->n++] = b;
   return true;
@@ -365,9 +440,11 @@ static bool add_block(Sample *s, int64_t b) {
 
 /* blocks of launch `to` whose threads overlap those of blocks `from` of launch `fr`, where a block of
  * `fr` spans cf[d] threads and one of `to` ct[d] */
-static bool remap(const Launch *fr, const Launch *to, const int64_t cf[3], const int64_t ct[3], const Sample *from, Sample *out) {
+static bool remap(const Launch *fr, const Launch *to, const int64_t cf[3], const int64_t ct[3],
+                  const Sample *from, Sample *out) {
   for (int i = 0; i < from->n; i++) {
-    int64_t l = from->blocks[i], v[3] = {l % fr->grid[0], l / fr->grid[0] % fr->grid[1], l / (fr->grid[0] * fr->grid[1])};
+    int64_t l = from->blocks[i], v[3] = {l % fr->grid[0], l / fr->grid[0] % fr->grid[1],
+                                         l / (fr->grid[0] * fr->grid[1])};
     int64_t lo[3], hi[3];
     for (int d = 0; d < 3; d++) {
       lo[d] = v[d] * cf[d] / ct[d];
@@ -382,7 +459,8 @@ static bool remap(const Launch *fr, const Launch *to, const int64_t cf[3], const
   return true;
 }
 
-static bool map_sample(const Launch *a, const Launch *b, const int64_t *cover, Sample *vb, Sample *oa) {
+static bool map_sample(const Launch *a, const Launch *b, const int64_t *cover, Sample *vb,
+                       Sample *oa) {
   int64_t V[3], A[3] = {a->block[0], a->block[1], a->block[2]};
   if (!cover_of(a, b, cover, V)) return false;
   oa->n = 0;
@@ -407,10 +485,11 @@ static bool map_sample(const Launch *a, const Launch *b, const int64_t *cover, S
  * writes. Entries are lists: a tune has a few shapes, each a few samples. */
 typedef struct OrigRun {
   struct OrigRun *next;
-  int64_t *blocks; int nblocks;   /* the blocks run, sorted; 0: every block */
-  Launch L;                       /* after the run: the buffers a variant's are compared with */
-  int rc;                         /* the run's: nonzero, the original faults (msg) */
-  bool over_budget;               /* rc: it ran past its max_steps (FULL_MAX_STEPS) */
+  int64_t *blocks;
+  int nblocks;      /* the blocks run, sorted; 0: every block */
+  Launch L;         /* after the run: the buffers a variant's are compared with */
+  int rc;           /* the run's: nonzero, the original faults (msg) */
+  bool over_budget; /* rc: it ran past its max_steps (FULL_MAX_STEPS) */
   char msg[400];
   size_t bytes;
   uint64_t used;
@@ -418,20 +497,21 @@ typedef struct OrigRun {
 
 typedef struct OrigLaunch {
   struct OrigLaunch *next;
-  Program *p; int generation;
-  char *key;                      /* launch_key */
-  int rc;                         /* launch_prepare's: nonzero, the launch cannot be prepared */
+  Program *p;
+  int generation;
+  char *key; /* launch_key */
+  int rc;    /* launch_prepare's: nonzero, the launch cannot be prepared */
   int64_t grid[3], block[3];
   OrigRun *runs;
 } OrigLaunch;
 
-typedef struct Loaded {           /* the source at a reduced or ragged size */
+typedef struct Loaded { /* the source at a reduced or ragged size */
   struct Loaded *next;
-  char *key;                      /* load_key */
-  Program *p;                     /* NULL: it does not load there */
+  char *key;  /* load_key */
+  Program *p; /* NULL: it does not load there */
   size_t bytes;
   uint64_t used;
-  bool pinned;                    /* in use: not evicted */
+  bool pinned; /* in use: not evicted */
 } Loaded;
 
 struct VerifyCache {
@@ -465,8 +545,15 @@ static void run_free(OrigRun *r) {
 static void launches_free(VerifyCache *c, Program *only) {
   for (OrigLaunch **pp = &c->launches; *pp;) {
     OrigLaunch *ol = *pp;
-    if (only && ol->p != only) { pp = &ol->next; continue; }
-    for (OrigRun *r = ol->runs, *n; r; r = n) { n = r->next; c->bytes -= r->bytes; run_free(r); }
+    if (only && ol->p != only) {
+      pp = &ol->next;
+      continue;
+    }
+    for (OrigRun *r = ol->runs, *n; r; r = n) {
+      n = r->next;
+      c->bytes -= r->bytes;
+      run_free(r);
+    }
     *pp = ol->next;
     free(ol->key);
     free(ol);
@@ -493,9 +580,16 @@ static bool evict_one(VerifyCache *c) {
   uint64_t oldest = UINT64_MAX;
   for (OrigLaunch *ol = c->launches; ol; ol = ol->next)
     for (OrigRun **r = &ol->runs; *r; r = &(*r)->next)
-      if ((*r)->used < oldest) { oldest = (*r)->used; run = r; }
+      if ((*r)->used < oldest) {
+        oldest = (*r)->used;
+        run = r;
+      }
   for (Loaded **l = &c->loaded; *l; l = &(*l)->next)
-    if (!(*l)->pinned && (*l)->used < oldest) { oldest = (*l)->used; load = l; run = NULL; }
+    if (!(*l)->pinned && (*l)->used < oldest) {
+      oldest = (*l)->used;
+      load = l;
+      run = NULL;
+    }
   if (run) {
     OrigRun *r = *run;
     *run = r->next;
@@ -525,8 +619,9 @@ static bool make_room(VerifyCache *c, size_t bytes) {
 /* what a launch of the original depends on besides the program: kernel, flags, machine */
 static char *launch_key(const OptInput *in) {
   Buf b = {0};
-  buf_printf(&b, "%s\x1f%s\x1f%s\x1f%p\x1f%s", in->kernel ? in->kernel : "", in->grid ? in->grid : "-", in->block ? in->block : "-",
-             (const void *)in->m, in->m ? in->m->name : "");
+  buf_printf(&b, "%s\x1f%s\x1f%s\x1f%p\x1f%s", in->kernel ? in->kernel : "",
+             in->grid ? in->grid : "-", in->block ? in->block : "-", (const void *)in->m,
+             in->m ? in->m->name : "");
   for (int i = 0; i < in->nargs; i++) buf_printf(&b, "\x1f%s", in->arg_texts[i]);
   return b.s;
 }
@@ -538,7 +633,10 @@ static OrigLaunch *orig_launch(const OptInput *in, Program *orig, Launch *fresh,
   char *key = c ? launch_key(in) : NULL;
   if (c)
     for (OrigLaunch *ol = c->launches; ol; ol = ol->next)
-      if (ol->p == orig && ol->generation == orig->generation && !strcmp(ol->key, key)) { free(key); return ol; }
+      if (ol->p == orig && ol->generation == orig->generation && !strcmp(ol->key, key)) {
+        free(key);
+        return ol;
+      }
   OrigLaunch *ol = c ? xmalloc(sizeof *ol) : tmp;
   memset(ol, 0, sizeof *ol);
   ol->p = orig;
@@ -548,7 +646,10 @@ static OrigLaunch *orig_launch(const OptInput *in, Program *orig, Launch *fresh,
   memcpy(ol->grid, fresh->grid, sizeof ol->grid);
   memcpy(ol->block, fresh->block, sizeof ol->block);
   if (ol->rc) launch_free(fresh);
-  if (c) { ol->next = c->launches; c->launches = ol; }
+  if (c) {
+    ol->next = c->launches;
+    c->launches = ol;
+  }
   return ol;
 }
 
@@ -565,11 +666,15 @@ static size_t launch_bytes(const Launch *L) {
 
 /* the original run on the blocks of sample s (NULL: every block): kept in the cache, or owned by
  * the caller (*owned: run_free it). fresh: the launch prepared by orig_launch, or unprepared */
-static OrigRun *orig_run(const OptInput *in, OrigLaunch *ol, Program *orig, Launch *fresh, const Sample *s, uint64_t max_steps, bool *owned) {
+static OrigRun *orig_run(const OptInput *in, OrigLaunch *ol, Program *orig, Launch *fresh,
+                         const Sample *s, uint64_t max_steps, bool *owned) {
   VerifyCache *c = in->cache;
   int n = s ? s->n : 0;
   int64_t *sorted = n ? xmalloc(sizeof(int64_t) * (size_t)n) : NULL;
-  if (n) { memcpy(sorted, s->blocks, sizeof(int64_t) * (size_t)n); qsort(sorted, (size_t)n, sizeof(int64_t), cmp_i64); }
+  if (n) {
+    memcpy(sorted, s->blocks, sizeof(int64_t) * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof(int64_t), cmp_i64);
+  }
   for (OrigRun *r = ol->runs; c && r; r = r->next)
     if (r->nblocks == n && (!n || !memcmp(r->blocks, sorted, sizeof(int64_t) * (size_t)n))) {
       free(sorted);
@@ -585,7 +690,12 @@ static OrigRun *orig_run(const OptInput *in, OrigLaunch *ol, Program *orig, Laun
     Quiet q = quiet();
     int rc = prepare(in, orig, fresh, FLAGS);
     loud(q);
-    if (rc) { r->rc = 2; snprintf(r->msg, sizeof r->msg, "its launch cannot be prepared"); *owned = true; return r; }
+    if (rc) {
+      r->rc = 2;
+      snprintf(r->msg, sizeof r->msg, "its launch cannot be prepared");
+      *owned = true;
+      return r;
+    }
   }
   r->L = *fresh;
   memset(fresh, 0, sizeof *fresh);
@@ -631,18 +741,27 @@ static Program *load_at(const OptInput *in, const PPOptions *pp, Loaded **ld) {
       free(key);
       l->used = ++c->tick;
       c->st.load_hits++;
-      if (l->p) { l->pinned = true; *ld = l; }
+      if (l->p) {
+        l->pinned = true;
+        *ld = l;
+      }
       return l->p;
     }
   Quiet q = quiet();
   Program *p = in->path ? load_program(in->path, pp) : NULL;
-  if (p && p->errors) { program_free(p); p = NULL; }
+  if (p && p->errors) {
+    program_free(p);
+    p = NULL;
+  }
   if (p) flag_spec(in, p);
   loud(q);
   if (!c) return p;
   c->st.loads++;
   size_t bytes = p ? arena_bytes(p->arena) : 0;
-  if (!make_room(c, bytes)) { free(key); return p; }
+  if (!make_room(c, bytes)) {
+    free(key);
+    return p;
+  }
   Loaded *l = xmalloc(sizeof *l);
   l->key = key;
   l->p = p;
@@ -663,11 +782,12 @@ static void unload(Loaded *ld, Program *p) {
 /* one size: the original (its launch as the flags give it) and the variant (its launch as vshape
  * says) on the same inputs; sampled: first, last and spread blocks of the variant, and the
  * original's blocks that cover the same threads */
-static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double trip, double rel, double abs_tol, char *detail, size_t len, int64_t *compared);
+static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double trip, double rel,
+                         double abs_tol, char *detail, size_t len, int64_t *compared);
 static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch *mag, Launch *one);
 
-static void check_size(const OptInput *in, Program *orig, Program *variant, Shape vshape, bool sampled, const int64_t *cover, double reassoc,
-                       VerifySize *vs) {
+static void check_size(const OptInput *in, Program *orig, Program *variant, Shape vshape,
+                       bool sampled, const int64_t *cover, double reassoc, VerifySize *vs) {
   Launch fresh, b;
   memset(&fresh, 0, sizeof fresh);
   memset(&b, 0, sizeof b);
@@ -677,10 +797,20 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, Shap
   int rb = ol->rc ? 2 : prepare(in, variant, &b, vshape);
   loud(q);
   vs->ran = true;
-  if (ol->rc) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "the original's launch cannot be prepared at this size"); return; }
-  if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&fresh); return; }
+  if (ol->rc) {
+    vs->skipped = true;
+    snprintf(vs->detail, sizeof vs->detail,
+             "the original's launch cannot be prepared at this size");
+    return;
+  }
+  if (rb) {
+    vs->ok = false;
+    snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared");
+    launch_free(&fresh);
+    return;
+  }
   randomize_outputs(&b);
-  Launch a;   /* the original's shape, for the sample */
+  Launch a; /* the original's shape, for the sample */
   memset(&a, 0, sizeof a);
   memcpy(a.grid, ol->grid, sizeof a.grid);
   memcpy(a.block, ol->block, sizeof a.block);
@@ -690,27 +820,38 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, Shap
     sb.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS);
     sb.n = launch_sample_blocks(total, FULL_BLOCKS, sb.blocks);
     bool same = !memcmp(a.grid, b.grid, sizeof a.grid) && !memcmp(a.block, b.block, sizeof a.block);
-    if (same) { sa.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS); memcpy(sa.blocks, sb.blocks, sizeof(int64_t) * (size_t)sb.n); sa.n = sb.n; }
-    else if (!map_sample(&a, &b, cover, &sb, &sa)) {
+    if (same) {
+      sa.blocks = xmalloc(sizeof(int64_t) * FULL_BLOCKS);
+      memcpy(sa.blocks, sb.blocks, sizeof(int64_t) * (size_t)sb.n);
+      sa.n = sb.n;
+    } else if (!map_sample(&a, &b, cover, &sb, &sa)) {
       vs->skipped = true;
-      snprintf(vs->detail, sizeof vs->detail, "the reshaped grid does not tile the original's threads evenly: no block sample maps onto it");
-      free(sb.blocks); free(sa.blocks);
-      launch_free(&fresh); launch_free(&b);
+      snprintf(
+        vs->detail, sizeof vs->detail,
+        "the reshaped grid does not tile the original's threads evenly: no block sample maps onto it");
+      free(sb.blocks);
+      free(sa.blocks);
+      launch_free(&fresh);
+      launch_free(&b);
       return;
     }
-    snprintf(vs->defines, sizeof vs->defines, "as given, %d of %lld blocks (the original: %d of %lld)", sb.n, (long long)total, sa.n,
+    snprintf(vs->defines, sizeof vs->defines,
+             "as given, %d of %lld blocks (the original: %d of %lld)", sb.n, (long long)total, sa.n,
              (long long)(a.grid[0] * a.grid[1] * a.grid[2]));
   }
   bool owned;
   uint64_t budget = sampled ? FULL_MAX_STEPS : 0;
   OrigRun *ra = orig_run(in, ol, orig, &fresh, sb.n ? &sa : NULL, budget, &owned);
   Hooks hb = {.ctx = &sb, .want_block = want_block};
-  RunOptions rob = {.hooks = sb.n ? &hb : NULL, .poison_shared = true, .max_steps = budget * VARIANT_STEPS_FACTOR};
+  RunOptions rob = {
+    .hooks = sb.n ? &hb : NULL, .poison_shared = true, .max_steps = budget * VARIANT_STEPS_FACTOR};
   char msg[400];
   if (ra->rc && ra->over_budget) {
     vs->skipped = true;
-    snprintf(vs->detail, sizeof vs->detail, "the original takes more than %llu warp-steps on the %s blocks in the interpreter: not run at this size",
-             (unsigned long long)FULL_MAX_STEPS, sb.n ? "sampled" : "launch's");
+    snprintf(
+      vs->detail, sizeof vs->detail,
+      "the original takes more than %llu warp-steps on the %s blocks in the interpreter: not run at this size",
+      (unsigned long long)FULL_MAX_STEPS, sb.n ? "sampled" : "launch's");
   } else if (ra->rc) {
     vs->skipped = true;
     snprintf(vs->detail, sizeof vs->detail, "the original faults at this size: %s", ra->msg);
@@ -720,13 +861,15 @@ static void check_size(const OptInput *in, Program *orig, Program *variant, Shap
   } else {
     LaunchSpec *s = find_spec(orig, in->kernel);
     double rel = s ? s->rel_tol : 0, abs_tol = s ? s->abs_tol : 0;
-    vs->ok = !compare_launches(&ra->L, &b, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
+    vs->ok =
+      !compare_launches(&ra->L, &b, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
     /* a reassociated sum beyond tol (a host program's kernel has none): within the bound such a
      * sum meets, on the same data (the original run on its magnitudes and on ones) */
     Launch mag, one;
     if (!vs->ok && reassoc >= 0 && !bound_runs(in, orig, sa.n ? &sa : NULL, &mag, &one)) {
       vs->compared = 0;
-      vs->ok = !compare_bound(&ra->L, &b, &mag, &one, reassoc, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
+      vs->ok = !compare_bound(&ra->L, &b, &mag, &one, reassoc, rel, abs_tol, vs->detail,
+                              sizeof vs->detail, &vs->compared);
       launch_free(&mag);
       launch_free(&one);
     }
@@ -777,12 +920,13 @@ static void warm_launch(const OptInput *in, Program *p, bool sampled) {
 enum { SIGNED_MAX_THREADS = 1 << 21 };
 #define SIGNED_MAX_STEPS 100000000ull
 
-static void signed_fill(Launch *L, int mode) {   /* mode 0 signed, 1 magnitudes, 2 ones */
+static void signed_fill(Launch *L, int mode) { /* mode 0 signed, 1 magnitudes, 2 ones */
   static const double special[6] = {0.0, -0.0, 1e-30, -1.0e-42, 1000.0, -1000.0};
   for (int i = 1; i < L->nbufs; i++) {
     Buffer *b = &L->bufs[i];
     if (!b->elem_ty) continue;
-    Type *t = b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
+    Type *t =
+      b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
     if (t->kind != TY_FLOAT && t->kind != TY_DOUBLE) continue;
     size_t es = (size_t)t->size, n = b->bytes / es;
     for (size_t e = 0; e < n; e++) {
@@ -791,27 +935,40 @@ static void signed_fill(Launch *L, int mode) {   /* mode 0 signed, 1 magnitudes,
       if (r % 61 == 0) x = special[(r >> 8) % 6];
       if (mode == 1) x = fabs(x);
       if (mode == 2) x = 1;
-      if (t->kind == TY_FLOAT) { float f = (float)x; memcpy(b->data + e * es, &f, 4); }
-      else memcpy(b->data + e * es, &x, 8);
+      if (t->kind == TY_FLOAT) {
+        float f = (float)x;
+        memcpy(b->data + e * es, &f, 4);
+      } else memcpy(b->data + e * es, &x, 8);
     }
   }
 }
 
 static double elem_at(Type *t, const unsigned char *p) {
-  if (t->kind == TY_FLOAT) { float f; memcpy(&f, p, 4); return f; }
-  double d; memcpy(&d, p, 8); return d;
+  if (t->kind == TY_FLOAT) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
+  double d;
+  memcpy(&d, p, 8);
+  return d;
 }
 
 /* the original (its launch from the flags) run on data of mode; 0 ok */
-static int signed_original(const OptInput *in, Program *orig, int mode, Launch *L, char *msg, size_t len) {
+static int signed_original(const OptInput *in, Program *orig, int mode, Launch *L, char *msg,
+                           size_t len) {
   memset(L, 0, sizeof *L);
   Quiet q = quiet();
   int rc = prepare(in, orig, L, FLAGS);
   loud(q);
-  if (rc) { snprintf(msg, len, "the original's launch cannot be prepared"); return 2; }
+  if (rc) {
+    snprintf(msg, len, "the original's launch cannot be prepared");
+    return 2;
+  }
   /* every block runs: past SIGNED_MAX_THREADS not run at all (a 2048 x 2048 product in the
    * interpreter takes hours; it was run, then skipped, before 2026-11-27) */
-  if (L->grid[0] * L->grid[1] * L->grid[2] * L->block[0] * L->block[1] * L->block[2] > SIGNED_MAX_THREADS) {
+  if (L->grid[0] * L->grid[1] * L->grid[2] * L->block[0] * L->block[1] * L->block[2] >
+      SIGNED_MAX_THREADS) {
     snprintf(msg, len, "more than %d threads: not run on every block", SIGNED_MAX_THREADS);
     return 3;
   }
@@ -819,13 +976,16 @@ static int signed_original(const OptInput *in, Program *orig, int mode, Launch *
   RunOptions ro = {.poison_shared = true, .max_steps = SIGNED_MAX_STEPS};
   int r = run_quiet(L, &ro, msg, len);
   if (r && strstr(msg, "step limit")) {
-    snprintf(msg, len, "the original takes more than %llu warp-steps on every block: not run on every block", (unsigned long long)SIGNED_MAX_STEPS);
+    snprintf(msg, len,
+             "the original takes more than %llu warp-steps on every block: not run on every block",
+             (unsigned long long)SIGNED_MAX_STEPS);
     return 3;
   }
   return r;
 }
 
-static void check_signed(const OptInput *in, Program *orig, Program *variant, Shape vshape, double reassoc, VerifySize *vs) {
+static void check_signed(const OptInput *in, Program *orig, Program *variant, Shape vshape,
+                         double reassoc, VerifySize *vs) {
   vs->ran = true;
   Launch a, b, mag, one;
   memset(&b, 0, sizeof b);
@@ -833,38 +993,62 @@ static void check_signed(const OptInput *in, Program *orig, Program *variant, Sh
   memset(&one, 0, sizeof one);
   char msg[400];
   int ra = signed_original(in, orig, 0, &a, msg, sizeof msg);
-  if (ra == 3) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "%s", msg); launch_free(&a); return; }
-  if (ra) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "the original faults on signed data: %s", msg); launch_free(&a); return; }
+  if (ra == 3) {
+    vs->skipped = true;
+    snprintf(vs->detail, sizeof vs->detail, "%s", msg);
+    launch_free(&a);
+    return;
+  }
+  if (ra) {
+    vs->skipped = true;
+    snprintf(vs->detail, sizeof vs->detail, "the original faults on signed data: %s", msg);
+    launch_free(&a);
+    return;
+  }
   Quiet q = quiet();
   int rb = prepare(in, variant, &b, vshape);
   loud(q);
-  if (rb) { vs->ok = false; snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared"); launch_free(&a); return; }
+  if (rb) {
+    vs->ok = false;
+    snprintf(vs->detail, sizeof vs->detail, "the variant's launch cannot be prepared");
+    launch_free(&a);
+    return;
+  }
   signed_fill(&b, 0);
   RunOptions ro = {.poison_shared = true};
   if (run_quiet(&b, &ro, msg, sizeof msg)) {
     vs->ok = false;
     snprintf(vs->detail, sizeof vs->detail, "the variant faults on signed data: %s", msg);
-    launch_free(&a); launch_free(&b);
+    launch_free(&a);
+    launch_free(&b);
     return;
   }
   LaunchSpec *sp = find_spec(orig, in->kernel);
   double rel = sp ? sp->rel_tol : 0, abs_tol = sp ? sp->abs_tol : 0;
-  bool have_bound = reassoc >= 0 && !signed_original(in, orig, 1, &mag, msg, sizeof msg) && !signed_original(in, orig, 2, &one, msg, sizeof msg);
-  vs->ok = !compare_bound(&a, &b, have_bound ? &mag : NULL, have_bound ? &one : NULL, reassoc, rel, abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
-  if (!vs->ok && reassoc >= 0 && !have_bound && strlen(vs->detail) + 30 < sizeof vs->detail) strcat(vs->detail, " (the bound's runs failed)");
-  launch_free(&a); launch_free(&b); launch_free(&mag); launch_free(&one);
+  bool have_bound = reassoc >= 0 && !signed_original(in, orig, 1, &mag, msg, sizeof msg) &&
+                    !signed_original(in, orig, 2, &one, msg, sizeof msg);
+  vs->ok = !compare_bound(&a, &b, have_bound ? &mag : NULL, have_bound ? &one : NULL, reassoc, rel,
+                          abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
+  if (!vs->ok && reassoc >= 0 && !have_bound && strlen(vs->detail) + 30 < sizeof vs->detail)
+    strcat(vs->detail, " (the bound's runs failed)");
+  launch_free(&a);
+  launch_free(&b);
+  launch_free(&mag);
+  launch_free(&one);
 }
 
 /* every element of b against a within tol, or, where mag and one are given (a reassociated
  * sum), within |b - a| <= 2 * n * eps * S with S from mag and n from one; 0 equal, 1 differ */
-static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double trip, double rel, double abs_tol, char *detail, size_t len, int64_t *compared) {
+static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double trip, double rel,
+                         double abs_tol, char *detail, size_t len, int64_t *compared) {
   if (a->nbufs != b->nbufs || (mag && (mag->nbufs != a->nbufs || one->nbufs != a->nbufs))) {
     snprintf(detail, len, "the variant's launch has other buffers");
     return 1;
   }
   for (int i = 0; i < a->nbufs; i++) {
     Buffer *x = &a->bufs[i], *y = &b->bufs[i];
-    if (x->bytes != y->bytes || (mag && (mag->bufs[i].bytes != x->bytes || one->bufs[i].bytes != x->bytes))) {
+    if (x->bytes != y->bytes ||
+        (mag && (mag->bufs[i].bytes != x->bytes || one->bufs[i].bytes != x->bytes))) {
       snprintf(detail, len, "buffer %s has another size", x->name ? x->name : "?");
       return 1;
     }
@@ -877,15 +1061,21 @@ static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double 
       if (mag && is_flonum(comp) && isfinite(va) && isfinite(vb)) {
         /* n: the run on ones (terms summed into the element), or the reassociated loop's trip
          * count where that is larger (a mean divides the sum on ones away) */
-        double S = fabs(elem_at(comp, mag->bufs[i].data + e * es)), terms = fmax(fabs(elem_at(comp, one->bufs[i].data + e * es)), trip);
+        double S = fabs(elem_at(comp, mag->bufs[i].data + e * es)),
+               terms = fmax(fabs(elem_at(comp, one->bufs[i].data + e * es)), trip);
         double eps = comp->kind == TY_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
         double bound = 2 * fmax(terms, 1) * eps * S;
         if (isfinite(bound) && fabs(va - vb) <= bound) continue;
-        snprintf(detail, len, "%s[%zu]: original %.9g, variant %.9g: beyond tol and the reassociation bound %.3g (2*n*eps*S, n=%g, S=%.6g)",
-                 x->name ? x->name : "?", e, va, vb, bound, fmax(terms, 1), S);
+        snprintf(
+          detail, len,
+          "%s[%zu]: original %.9g, variant %.9g: beyond tol and the reassociation bound %.3g (2*n*eps*S, n=%g, S=%.6g)",
+          x->name ? x->name : "?", e, va, vb, bound, fmax(terms, 1), S);
       } else if (is_flonum(comp))
-        snprintf(detail, len, "%s[%zu]: original %.9g, variant %.9g", x->name ? x->name : "?", e, va, vb);
-      else snprintf(detail, len, "%s[%zu] differs (byte-exact comparison)", x->name ? x->name : "?", e);
+        snprintf(detail, len, "%s[%zu]: original %.9g, variant %.9g", x->name ? x->name : "?", e,
+                 va, vb);
+      else
+        snprintf(detail, len, "%s[%zu] differs (byte-exact comparison)", x->name ? x->name : "?",
+                 e);
       return 1;
     }
     *compared += (int64_t)n;
@@ -895,7 +1085,8 @@ static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double 
 
 /* the original on the blocks of sample s (NULL: all), run on the magnitudes of its own data (mag)
  * and on ones (one), the two runs of the reassociation bound; 0 ok (free both), else nothing kept */
-static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch *mag, Launch *one) {
+static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch *mag,
+                      Launch *one) {
   Launch *L[2] = {mag, one};
   for (int m = 0; m < 2; m++) {
     memset(L[m], 0, sizeof *L[m]);
@@ -903,17 +1094,20 @@ static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch
     int rc = prepare(in, orig, L[m], FLAGS);
     loud(q);
     if (!rc) {
-      randomize_outputs(L[m]);   /* the bytes the compared run started from (fixed seeds) */
+      randomize_outputs(L[m]); /* the bytes the compared run started from (fixed seeds) */
       for (int i = 1; i < L[m]->nbufs; i++) {
         Buffer *b = &L[m]->bufs[i];
         if (!b->elem_ty) continue;
-        Type *t = b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
+        Type *t = b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty
+                                                                         : b->elem_ty;
         if (t->kind != TY_FLOAT && t->kind != TY_DOUBLE) continue;
         size_t es = (size_t)t->size, n = b->bytes / es;
         for (size_t e = 0; e < n; e++) {
           double x = m ? 1 : fabs(elem_at(t, b->data + e * es));
-          if (t->kind == TY_FLOAT) { float f = (float)x; memcpy(b->data + e * es, &f, 4); }
-          else memcpy(b->data + e * es, &x, 8);
+          if (t->kind == TY_FLOAT) {
+            float f = (float)x;
+            memcpy(b->data + e * es, &f, 4);
+          } else memcpy(b->data + e * es, &x, 8);
         }
       }
       Hooks h = {.ctx = (void *)s, .want_block = want_block};
@@ -930,7 +1124,10 @@ static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch
 }
 
 /* the loop at line:col of the kernel (the reassociated sum's, as the step recorded it) */
-typedef struct { int line, col; Node *loop; } LoopAt;
+typedef struct {
+  int line, col;
+  Node *loop;
+} LoopAt;
 static bool loop_at_pre(Node *n, void *ctx) {
   LoopAt *la = ctx;
   if (!la->loop && n->kind == ND_FOR && n->tok) {
@@ -950,7 +1147,8 @@ static double reassoc_terms(const OptInput *in, Program *p, const PlanStep *step
   double n = -1;
   Obj *k = find_kernel(p, in->kernel);
   for (int i = 0; i < nsteps; i++) {
-    if (!(steps[i].spec & OPT_SPEC_REASSOC) || !(plan_step_kept(&steps[i]) || i == nsteps - 1)) continue;
+    if (!(steps[i].spec & OPT_SPEC_REASSOC) || !(plan_step_kept(&steps[i]) || i == nsteps - 1))
+      continue;
     if (n < 0) n = 0;
     if (!steps[i].reassoc_line || !k || !k->body) continue;
     LoopAt la = {steps[i].reassoc_line, steps[i].reassoc_col, NULL};
@@ -980,8 +1178,9 @@ static double reassoc_terms(const OptInput *in, Program *p, const PlanStep *step
  * several blocks, grown by one cover) and the variant as it is on the grid covering the same
  * threads, sampled blocks compared as at the full size. The original faulting there (its
  * buffers end) skips it, and says so. */
-static void other_grid(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps, bool remaps_blocks,
-                       const PlanStep *reshape, const int64_t *vgrid, const int64_t *vblock, VerifySize *vs) {
+static void other_grid(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps,
+                       int nsteps, bool remaps_blocks, const PlanStep *reshape,
+                       const int64_t *vgrid, const int64_t *vblock, VerifySize *vs) {
   memset(vs, 0, sizeof *vs);
   unsigned spec = 0;
   for (int i = 0; i < nsteps; i++)
@@ -1005,17 +1204,21 @@ static void other_grid(const OptInput *in, Program *orig, Program *variant, cons
   in2.grid = fmt("%lld,%lld,%lld", (long long)g2[0], (long long)g2[1], (long long)g2[2]);
   in2.block = fmt("%lld,%lld,%lld", (long long)b[0], (long long)b[1], (long long)b[2]);
   Shape vshape = reshape ? (Shape){false, v2, vblock} : FLAGS;
-  check_size(&in2, orig, variant, vshape, true, reshape ? reshape->cover : NULL, reassoc_terms(&in2, orig, steps, nsteps), vs);
+  check_size(&in2, orig, variant, vshape, true, reshape ? reshape->cover : NULL,
+             reassoc_terms(&in2, orig, steps, nsteps), vs);
   char was[sizeof vs->defines];
   memcpy(was, vs->defines, sizeof was);
-  snprintf(vs->defines, sizeof vs->defines, "grid (%lld, %lld, %lld)%s%.180s", (long long)g2[0], (long long)g2[1], (long long)g2[2], was[0] ? ", " : "",
-           was);
+  snprintf(vs->defines, sizeof vs->defines, "grid (%lld, %lld, %lld)%s%.180s", (long long)g2[0],
+           (long long)g2[1], (long long)g2[2], was[0] ? ", " : "", was);
 }
 
-static const struct { const char *label; int target; } sizes[2] = {{"reduced", REDUCED}, {"ragged", RAGGED}};
+static const struct {
+  const char *label;
+  int target;
+} sizes[2] = {{"reduced", REDUCED}, {"ragged", RAGGED}};
 
-bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps, int nsteps,
-                    bool remaps_blocks, VerifyResult *r) {
+bool verify_variant(const OptInput *in, Program *orig, Program *variant, const PlanStep *steps,
+                    int nsteps, bool remaps_blocks, VerifyResult *r) {
   memset(r, 0, sizeof *r);
   const char *names[MAX_SIZE_MACROS];
   int64_t vals[MAX_SIZE_MACROS];
@@ -1030,12 +1233,17 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   for (int s = 0; s < 2; s++) {
     VerifySize *vs = &r->size[r->nsizes++];
     vs->label = sizes[s].label;
-    if (!nm) { vs->skipped = true; snprintf(vs->detail, sizeof vs->detail, "no size macro in the launch specification"); continue; }
+    if (!nm) {
+      vs->skipped = true;
+      snprintf(vs->detail, sizeof vs->detail, "no size macro in the launch specification");
+      continue;
+    }
     PPOptions pp = resized(in, names, vals, nm, sizes[s].target, vs->defines, sizeof vs->defines);
     OptInput sin = from_defines ? scaled_flags(in, orig, vals, nm, sizes[s].target) : *in;
     if (from_defines) {
       size_t u = strlen(vs->defines);
-      snprintf(vs->defines + u, sizeof vs->defines - u, " (the -D sizes; grid %s, scalars scaled alike)", sin.grid);
+      snprintf(vs->defines + u, sizeof vs->defines - u,
+               " (the -D sizes; grid %s, scalars scaled alike)", sin.grid);
     }
     const OptInput *at = &sin;
     Loaded *ld;
@@ -1066,7 +1274,7 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
     } else {
       double reassoc = reassoc_terms(at, po, steps, nsteps);
       check_size(at, po, pv, reshape ? OWN_SPEC : FLAGS, false, NULL, reassoc, vs);
-      if (s == 0) {   /* the reduced size again, on signed and special data (listed last) */
+      if (s == 0) { /* the reduced size again, on signed and special data (listed last) */
         signed_at.label = "signed";
         memcpy(signed_at.defines, vs->defines, sizeof signed_at.defines);
         check_signed(at, po, pv, reshape ? OWN_SPEC : FLAGS, reassoc, &signed_at);
@@ -1081,16 +1289,19 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   int64_t grid[3], block[3];
   if (remaps_blocks) {
     vf->skipped = true;
-    snprintf(vf->detail, sizeof vf->detail, "blocks are remapped: sampled blocks of the two kernels compute different outputs");
+    snprintf(vf->detail, sizeof vf->detail,
+             "blocks are remapped: sampled blocks of the two kernels compute different outputs");
   } else if (reshape && !reshaped_shape(in, orig, variant, steps, nsteps, grid, block)) {
     vf->ran = true;
-    snprintf(vf->detail, sizeof vf->detail, "the variant's launch cannot be prepared: its reshaped grid and block are unknown");
+    snprintf(vf->detail, sizeof vf->detail,
+             "the variant's launch cannot be prepared: its reshaped grid and block are unknown");
   } else {
     snprintf(vf->defines, sizeof vf->defines, "as given, all blocks");
     Shape vshape = reshape ? (Shape){false, grid, block} : FLAGS;
     double reassoc = reassoc_terms(in, orig, steps, nsteps);
     check_size(in, orig, variant, vshape, true, reshape ? reshape->cover : NULL, reassoc, vf);
-    if (!nm) {   /* no size macro (a host program's launch): the given size on signed data, every block */
+    if (
+      !nm) { /* no size macro (a host program's launch): the given size on signed data, every block */
       signed_at.label = "signed";
       snprintf(signed_at.defines, sizeof signed_at.defines, "as given, all blocks");
       check_signed(in, orig, variant, vshape, reassoc, &signed_at);
@@ -1098,14 +1309,20 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
   }
   if (signed_at.label) r->size[r->nsizes++] = signed_at;
   /* the original past its budget at the full size is past it on a larger grid too */
-  if (vf->skipped && strstr(vf->detail, "warp-steps")) memset(&r->size[r->nsizes], 0, sizeof r->size[r->nsizes]);
-  else other_grid(in, orig, variant, steps, nsteps, remaps_blocks, reshape, reshape ? grid : NULL, reshape ? block : NULL, &r->size[r->nsizes]);
+  if (vf->skipped && strstr(vf->detail, "warp-steps"))
+    memset(&r->size[r->nsizes], 0, sizeof r->size[r->nsizes]);
+  else
+    other_grid(in, orig, variant, steps, nsteps, remaps_blocks, reshape, reshape ? grid : NULL,
+               reshape ? block : NULL, &r->size[r->nsizes]);
   if (r->size[r->nsizes].label) r->nsizes++;
   /* verified: every size that ran agreed, and at least one size ran */
   bool any = false;
   r->ok = true;
   for (int i = 0; i < r->nsizes; i++) {
-    if (r->size[i].ran && !r->size[i].skipped) { any = true; if (!r->size[i].ok) r->ok = false; }
+    if (r->size[i].ran && !r->size[i].skipped) {
+      any = true;
+      if (!r->size[i].ok) r->ok = false;
+    }
   }
   if (!any) r->ok = false;
   return r->ok;
@@ -1128,7 +1345,8 @@ void verify_warm(const OptInput *in, Program *orig) {
   /* the other grid (other_grid) of a variant that keeps the launch: x grown by one block */
   int64_t g[3], b[3];
   LaunchSpec *sp = find_spec(orig, in->kernel);
-  if ((in->grid ? parse_flag_dims(orig, "--grid", in->grid, g) : sp && sp->has_grid) && (in->block ? parse_flag_dims(orig, "--block", in->block, b) : sp && sp->has_block)) {
+  if ((in->grid ? parse_flag_dims(orig, "--grid", in->grid, g) : sp && sp->has_grid) &&
+      (in->block ? parse_flag_dims(orig, "--block", in->block, b) : sp && sp->has_block)) {
     if (!in->grid) memcpy(g, sp->grid, sizeof g);
     if (!in->block) memcpy(b, sp->block, sizeof b);
     OptInput in2 = *in;

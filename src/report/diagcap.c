@@ -12,7 +12,7 @@ void diag_capture_begin(DiagCapture *c) {
   c->saved_out = diag_out;
   c->saved_color = diag_color;
   c->mem = open_memstream(&c->buf, &c->len);
-  if (!c->mem) return;   /* diagnostics then go where they went before */
+  if (!c->mem) return; /* diagnostics then go where they went before */
   diag_out = c->mem;
   diag_color = false;
 }
@@ -20,7 +20,8 @@ void diag_capture_begin(DiagCapture *c) {
 /* a source line under a diagnostic: "%5d | text" or "      | caret" */
 static bool source_line(const char *s, size_t n) {
   if (n < 7 || s[6] != '|') return false;
-  for (int i = 0; i < 6; i++) if (s[i] != ' ' && (s[i] < '0' || s[i] > '9')) return false;
+  for (int i = 0; i < 6; i++)
+    if (s[i] != ' ' && (s[i] < '0' || s[i] > '9')) return false;
   return true;
 }
 
@@ -31,7 +32,10 @@ static bool parse_line(const char *s, size_t n, Diag *d) {
   int lv = -1;
   for (int i = 0; i < 3; i++) {
     const char *p = strstr(s, names[i]);
-    if (p && p < s + n && (!hit || p < hit)) { hit = p; lv = i; }
+    if (p && p < s + n && (!hit || p < hit)) {
+      hit = p;
+      lv = i;
+    }
   }
   if (!hit) return false;
   memset(d, 0, sizeof *d);
@@ -42,10 +46,16 @@ static bool parse_line(const char *s, size_t n, Diag *d) {
   char *pre = arena_strndup(s, (size_t)(hit - s));
   if (!strcmp(pre, "carve")) return true;
   char *c2 = strrchr(pre, ':');
-  if (!c2) { d->file = pre; return true; }
+  if (!c2) {
+    d->file = pre;
+    return true;
+  }
   *c2 = 0;
   char *c1 = strrchr(pre, ':');
-  if (!c1) { d->file = pre; return true; }
+  if (!c1) {
+    d->file = pre;
+    return true;
+  }
   *c1 = 0;
   d->file = pre;
   d->line = atoi(c1 + 1);
@@ -59,7 +69,10 @@ void diag_capture_end(DiagCapture *c, FILE *echo) {
   if (!c->mem) return;
   fclose(c->mem);
   c->mem = NULL;
-  if (echo && c->len) { fwrite(c->buf, 1, c->len, echo); fflush(echo); }
+  if (echo && c->len) {
+    fwrite(c->buf, 1, c->len, echo);
+    fflush(echo);
+  }
   for (size_t i = 0; i < c->len;) {
     const char *s = c->buf + i, *nl = memchr(s, '\n', c->len - i);
     size_t n = nl ? (size_t)(nl - s) : c->len - i;
@@ -73,8 +86,10 @@ void diag_capture_end(DiagCapture *c, FILE *echo) {
   /* a note belongs to the error before it, or (printed as context first) to the next one */
   for (int i = 0; i < c->n; i++) {
     if (c->d[i].level != DIAG_NOTE) continue;
-    for (int j = i - 1; j >= 0 && c->d[i].related < 0; j--) if (c->d[j].level == DIAG_ERROR) c->d[i].related = j;
-    for (int j = i + 1; j < c->n && c->d[i].related < 0; j++) if (c->d[j].level == DIAG_ERROR) c->d[i].related = j;
+    for (int j = i - 1; j >= 0 && c->d[i].related < 0; j--)
+      if (c->d[j].level == DIAG_ERROR) c->d[i].related = j;
+    for (int j = i + 1; j < c->n && c->d[i].related < 0; j++)
+      if (c->d[j].level == DIAG_ERROR) c->d[i].related = j;
   }
 }
 
@@ -87,7 +102,8 @@ void diag_capture_free(DiagCapture *c) {
 
 static void json_loc(FILE *o, const Diag *d) {
   fprintf(o, "\"file\": ");
-  if (d->file) json_string(o, d->file); else fprintf(o, "null");
+  if (d->file) json_string(o, d->file);
+  else fprintf(o, "null");
   fprintf(o, ", \"line\": %d, \"column\": %d", d->line, d->col);
 }
 
@@ -96,7 +112,7 @@ void diag_json(FILE *o, const DiagCapture *c) {
   int k = 0;
   for (int i = 0; i < c->n; i++) {
     const Diag *d = &c->d[i];
-    if (d->related >= 0) continue;   /* under its error */
+    if (d->related >= 0) continue; /* under its error */
     static const char *lv[] = {"note", "warning", "error"};
     fprintf(o, "%s{\"level\": \"%s\", ", k++ ? ", " : "", lv[d->level]);
     json_loc(o, d);

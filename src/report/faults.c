@@ -5,7 +5,8 @@
 static void json_loc(FILE *o, Node *n) {
   SrcLoc l = n ? tok_loc(n->tok) : (SrcLoc){0};
   fprintf(o, "\"file\": ");
-  if (l.file) json_string(o, l.file->name); else fprintf(o, "null");
+  if (l.file) json_string(o, l.file->name);
+  else fprintf(o, "null");
   fprintf(o, ", \"line\": %d, \"column\": %d", l.line, l.col);
 }
 
@@ -14,11 +15,14 @@ static void fault_one(FILE *o, const Fault *f) {
   json_loc(o, f->at);
   fprintf(o, ", \"message\": ");
   json_string(o, f->message);
-  if (f->in_kernel) fprintf(o, ", \"block\": [%lld, %lld, %lld]", (long long)f->block[0], (long long)f->block[1], (long long)f->block[2]);
-  if (f->lane >= 0) fprintf(o, ", \"thread\": [%u, %u, %u]", f->thread[0], f->thread[1], f->thread[2]);
+  if (f->in_kernel)
+    fprintf(o, ", \"block\": [%lld, %lld, %lld]", (long long)f->block[0], (long long)f->block[1],
+            (long long)f->block[2]);
+  if (f->lane >= 0)
+    fprintf(o, ", \"thread\": [%u, %u, %u]", f->thread[0], f->thread[1], f->thread[2]);
   bool race = f->kind == FAULT_RACE;
   fprintf(o, ", \"notes\": [");
-  if (f->other && race) {   /* the note the text prints under a race */
+  if (f->other && race) { /* the note the text prints under a race */
     fprintf(o, "{");
     json_loc(o, f->other);
     fprintf(o, ", \"message\": \"the other access of the race (by another warp)\"}");

@@ -22,7 +22,10 @@ void html_escape(Buf *b, const char *s) {
 }
 
 void svg_begin(Buf *b, int w, int h, const char *title) {
-  buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\"><title>", w, h, w, h);
+  buf_printf(
+    b,
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\"><title>",
+    w, h, w, h);
   html_escape(b, title);
   buf_puts(b, "</title>\n");
 }
@@ -36,8 +39,13 @@ void svg_text(Buf *b, double x, double y, const char *anchor, const char *cls, c
 }
 
 void svg_rect(Buf *b, double x, double y, double w, double h, const char *cls, const char *tip) {
-  buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"%s\">", x, y, w > 0 ? w : 0, h > 0 ? h : 0, cls);
-  if (tip) { buf_puts(b, "<title>"); html_escape(b, tip); buf_puts(b, "</title>"); }
+  buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"%s\">", x, y,
+             w > 0 ? w : 0, h > 0 ? h : 0, cls);
+  if (tip) {
+    buf_puts(b, "<title>");
+    html_escape(b, tip);
+    buf_puts(b, "</title>");
+  }
   buf_puts(b, "</rect>\n");
 }
 
@@ -65,8 +73,10 @@ static int ticks(double lo, double hi, bool lg, double *t, int max) {
     return n;
   }
   double span = hi - lo, step = pow(10, floor(log10(span > 0 ? span : 1)));
-  if (span / step < 2.5) step /= 5; else if (span / step < 5) step /= 2;
-  for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9 && n < max; v += step) t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+  if (span / step < 2.5) step /= 5;
+  else if (span / step < 5) step /= 2;
+  for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9 && n < max; v += step)
+    t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
   return n;
 }
 
@@ -87,25 +97,39 @@ void plot_axes(Plot *p, const char *xlabel, const char *ylabel) {
     svg_text(b, p->x - 4, y + 4, "end", "tick", tick_text(t[i]));
   }
   svg_text(b, p->x + p->w / 2, p->y + p->h + 32, "middle", "axis", xlabel);
-  buf_printf(b, "<text class=\"axis\" text-anchor=\"middle\" transform=\"translate(%.1f %.1f) rotate(-90)\">", p->x - 46, p->y + p->h / 2);
+  buf_printf(
+    b,
+    "<text class=\"axis\" text-anchor=\"middle\" transform=\"translate(%.1f %.1f) rotate(-90)\">",
+    p->x - 46, p->y + p->h / 2);
   html_escape(b, ylabel);
   buf_puts(b, "</text>\n");
 }
 
-void plot_line(Plot *p, const double *xs, const double *ys, int n, const char *cls, const char *tip) {
+void plot_line(Plot *p, const double *xs, const double *ys, int n, const char *cls,
+               const char *tip) {
   if (n < 2) return;
   buf_printf(p->b, "<path class=\"%s\" d=\"", cls);
-  for (int i = 0; i < n; i++) buf_printf(p->b, "%s%.1f %.1f", i ? "L" : "M", plot_px(p, xs[i]), plot_py(p, ys[i]));
+  for (int i = 0; i < n; i++)
+    buf_printf(p->b, "%s%.1f %.1f", i ? "L" : "M", plot_px(p, xs[i]), plot_py(p, ys[i]));
   buf_puts(p->b, "\">");
-  if (tip) { buf_puts(p->b, "<title>"); html_escape(p->b, tip); buf_puts(p->b, "</title>"); }
+  if (tip) {
+    buf_puts(p->b, "<title>");
+    html_escape(p->b, tip);
+    buf_puts(p->b, "</title>");
+  }
   buf_puts(p->b, "</path>\n");
 }
 
 /* a point as a small diamond path (paths are what the tests count), with its label beside it */
 void plot_point(Plot *p, double x, double y, const char *cls, const char *label) {
   double px = plot_px(p, x), py = plot_py(p, y), r = 6;
-  buf_printf(p->b, "<path class=\"%s\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\">", cls, px, py - r, px + r, py, px, py + r, px - r, py);
-  if (label) { buf_puts(p->b, "<title>"); html_escape(p->b, label); buf_puts(p->b, "</title>"); }
+  buf_printf(p->b, "<path class=\"%s\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\">", cls, px,
+             py - r, px + r, py, px, py + r, px - r, py);
+  if (label) {
+    buf_puts(p->b, "<title>");
+    html_escape(p->b, label);
+    buf_puts(p->b, "</title>");
+  }
   buf_puts(p->b, "</path>\n");
   if (label) svg_text(p->b, px + 9, py - 8, "start", "label", label);
 }

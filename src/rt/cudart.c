@@ -27,53 +27,80 @@
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
-#define MAX_CONFIG 64            /* nested <<<>>> configurations pushed and not popped */
-#define MAX_BUFS (1 << 20)       /* buffer numbers have 20 bits (interp.h addresses) */
+#define MAX_CONFIG 64      /* nested <<<>>> configurations pushed and not popped */
+#define MAX_BUFS (1 << 20) /* buffer numbers have 20 bits (interp.h addresses) */
 #define MAX_RECORDED 64
 #define MAX_RECORDED_BYTES (1ull << 30)
 #define LIMIT_BYTES (8ull << 30) /* LIMIT_LAUNCH_BYTES: the program's allocations together */
 #define EVENT_BASE 0xe0000000ull /* events and streams are handles, never memory */
 #define STREAM_BASE 0xf0000000ull
 
-typedef struct { const void *host_fun; const char *dev_name; Obj *kernel; bool tried; } RtFunc;
-typedef struct { const void *host_var; const char *dev_name; size_t size; bool constant; Obj *var; bool tried; } RtVar;
 typedef struct {
-  Obj *kernel; int64_t grid[3], block[3], shared;
+  const void *host_fun;
+  const char *dev_name;
+  Obj *kernel;
+  bool tried;
+} RtFunc;
+typedef struct {
+  const void *host_var;
+  const char *dev_name;
+  size_t size;
+  bool constant;
+  Obj *var;
+  bool tried;
+} RtVar;
+typedef struct {
+  Obj *kernel;
+  int64_t grid[3], block[3], shared;
   int first, count;
-  Buf args;                      /* the --arg texts, one a line */
-  Val *scalars;                  /* the scalar arguments, for comparing configurations */
+  Buf args;     /* the --arg texts, one a line */
+  Val *scalars; /* the scalar arguments, for comparing configurations */
 } RtRecord;
 
 /* the runtime's state: one program, one device */
 static struct {
-  int state;                     /* 0 not loaded, 1 loaded, -1 the front end failed */
+  int state; /* 0 not loaded, 1 loaded, -1 the front end failed */
   Program *p;
-  char *load_diags; size_t load_diags_len;   /* what the front end said, shown when a kernel is missing */
-  Launch W;                      /* bufs (the allocations; 0: __device__ variables), constant, machine */
+  char *load_diags;
+  size_t load_diags_len; /* what the front end said, shown when a kernel is missing */
+  Launch W;              /* bufs (the allocations; 0: __device__ variables), constant, machine */
   int cap;
-  unsigned char *borrowed;       /* per buffer: data not ours (cudaHostRegister) */
+  unsigned char *borrowed; /* per buffer: data not ours (cudaHostRegister) */
   size_t bytes;
-  RtFunc *funcs; int nfuncs, capfuncs;
-  RtVar *vars; int nvars, capvars;
-  struct { dim3 g, b; size_t shm; void *stream; } cfg[MAX_CONFIG];
+  RtFunc *funcs;
+  int nfuncs, capfuncs;
+  RtVar *vars;
+  int nvars, capvars;
+  struct {
+    dim3 g, b;
+    size_t shm;
+    void *stream;
+  } cfg[MAX_CONFIG];
   int ncfg;
   cudaError_t last_error, sticky;
   int launches, faults, api_errors;
-  int unrun;                     /* launches carve could not run (kernel not read, stopped): the run is not a check */
-  uint64_t lane_ops; double kernel_seconds;
-  double *events; int nevents;
+  int unrun; /* launches carve could not run (kernel not read, stopped): the run is not a check */
+  uint64_t lane_ops;
+  double kernel_seconds;
+  double *events;
+  int nevents;
   int nstreams;
-  RtRecord *rec; int nrec, unrecorded; uint64_t recorded_bytes;
+  RtRecord *rec;
+  int nrec, unrecorded;
+  uint64_t recorded_bytes;
   const char *record_dir;
   RunOptions ro;
-  NativeOptions native;          /* each launch's engine and check (RT_ENV_ENGINE, RT_ENV_CHECK) */
-  int native_launches; double native_seconds; uint64_t blocks_checked;
-  Obj **said; int nsaid;         /* kernels whose reason for running in the interpreter was said */
-  double last_summary;           /* when the summary was last written (it is rewritten as launches come) */
-  double start_ms, launch_ms;    /* the program's start; wall-clock time spent in launches */
-  bool stopped;                  /* ended by the watchdog: RT_ENV_MAX_SECONDS of host time */
+  NativeOptions native; /* each launch's engine and check (RT_ENV_ENGINE, RT_ENV_CHECK) */
+  int native_launches;
+  double native_seconds;
+  uint64_t blocks_checked;
+  Obj **said;
+  int nsaid;           /* kernels whose reason for running in the interpreter was said */
+  double last_summary; /* when the summary was last written (it is rewritten as launches come) */
+  double start_ms, launch_ms; /* the program's start; wall-clock time spent in launches */
+  bool stopped;               /* ended by the watchdog: RT_ENV_MAX_SECONDS of host time */
   bool summary_hooked;
-  size_t limits[3];              /* cudaDeviceSetLimit: stack, printf FIFO, heap (0: the default) */
+  size_t limits[3]; /* cudaDeviceSetLimit: stack, printf FIFO, heap (0: the default) */
   enum cudaFuncCache cache_config;
 } rt;
 
@@ -82,7 +109,8 @@ static struct {
 static const char *caller_name(void *ret) {
   Dl_info di;
   if (!ret || !dladdr(ret, &di) || !di.dli_sname) return NULL;
-  char *(*demangle)(const char *, char *, size_t *, int *) = (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+  char *(*demangle)(const char *, char *, size_t *, int *) =
+    (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
   int st = -1;
   char *d = demangle ? demangle(di.dli_sname, NULL, NULL, &st) : NULL;
   const char *s = arena_strdup(d && st == 0 ? d : di.dli_sname);
@@ -91,7 +119,8 @@ static const char *caller_name(void *ret) {
 }
 
 /* a misuse of the runtime (bad copy, bad free): said on stderr and counted in the error summary */
-static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...)
+  __attribute__((format(printf, 3, 4)));
 static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...) {
   va_list ap;
   va_start(ap, f);
@@ -111,7 +140,8 @@ static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...) {
 /* host threads (OpenMP, std::thread) may call the runtime at once: the interpreter and carve's
  * arenas are one thread's, so launches, allocations and copies take one lock in turn */
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-#define LOCKED(call) (pthread_mutex_lock(&lock), lock_result = (call), pthread_mutex_unlock(&lock), lock_result)
+#define LOCKED(call) \
+  (pthread_mutex_lock(&lock), lock_result = (call), pthread_mutex_unlock(&lock), lock_result)
 static __thread cudaError_t lock_result;
 
 static cudaError_t ok_or_sticky(void) { return rt.sticky ? rt.sticky : cudaSuccess; }
@@ -124,7 +154,10 @@ static char **lines_of(const char *s, int *n) {
   for (const char *p = s; *p;) {
     const char *e = strchr(p, '\n');
     size_t len = e ? (size_t)(e - p) : strlen(p);
-    if (len) { v = xrealloc(v, sizeof(char *) * (size_t)(*n + 1)); v[(*n)++] = arena_strndup(p, len); }
+    if (len) {
+      v = xrealloc(v, sizeof(char *) * (size_t)(*n + 1));
+      v[(*n)++] = arena_strndup(p, len);
+    }
     p += len + (e ? 1 : 0);
   }
   return v;
@@ -140,7 +173,8 @@ static bool load(void) {
   if (rt.state) return rt.state > 0;
   rt.state = -1;
   int nsrc, nfl;
-  char **src = lines_of(getenv(RT_ENV_SOURCES), &nsrc), **fl = lines_of(getenv(RT_ENV_PPFLAGS), &nfl);
+  char **src = lines_of(getenv(RT_ENV_SOURCES), &nsrc),
+       **fl = lines_of(getenv(RT_ENV_PPFLAGS), &nfl);
   PPOptions pp = {0};
   for (int i = 0; i < nfl; i++) {
     if (!strncmp(fl[i], "-I", 2)) arena_push(&pp.include_dirs, &pp.n_include_dirs, fl[i] + 2);
@@ -151,20 +185,38 @@ static bool load(void) {
   FILE *mem = open_memstream(&rt.load_diags, &rt.load_diags_len);
   FILE *saved = diag_out;
   bool color = diag_color;
-  if (mem) { diag_out = mem; diag_color = false; }
+  if (mem) {
+    diag_out = mem;
+    diag_color = false;
+  }
   rt.p = nsrc ? load_program_text("<command line>", text.s ? text.s : "", &pp) : NULL;
-  if (mem) { fclose(mem); diag_out = saved; diag_color = color; }
+  if (mem) {
+    fclose(mem);
+    diag_out = saved;
+    diag_color = color;
+  }
   buf_free(&text);
   free(src);
   free(fl);
-  if (!nsrc) { fprintf(stderr, "carve: error: the runtime was not told the program's sources (%s): run the program with 'carve run'\n", RT_ENV_SOURCES); return false; }
-  if (!rt.p) { fprintf(stderr, "carve: error: carve could not read the program's device code:\n%s", rt.load_diags ? rt.load_diags : ""); return false; }
+  if (!nsrc) {
+    fprintf(
+      stderr,
+      "carve: error: the runtime was not told the program's sources (%s): run the program with 'carve run'\n",
+      RT_ENV_SOURCES);
+    return false;
+  }
+  if (!rt.p) {
+    fprintf(stderr, "carve: error: carve could not read the program's device code:\n%s",
+            rt.load_diags ? rt.load_diags : "");
+    return false;
+  }
   const char *arch = getenv(RT_ENV_ARCH);
   rt.W.machine = machine_find(arch && *arch ? arch : "h100");
   if (!rt.W.machine) rt.W.machine = machine_find("h100");
   rt.W.prog = rt.p;
   rt.W.constant = xmalloc((size_t)rt.p->constant_size + 1);
-  if (new_buf(BUF_DEVICE, (size_t)rt.p->device_global_size, "__device__ variables", NULL) != 0) return false;
+  if (new_buf(BUF_DEVICE, (size_t)rt.p->device_global_size, "__device__ variables", NULL) != 0)
+    return false;
   rt.W.bufs[0].name = "__device__ variables";
   rt.W.bufs[0].how = NULL;
   launch_init_globals(&rt.W);
@@ -174,8 +226,12 @@ static bool load(void) {
   rt.ro.progress = false;
   rt.record_dir = getenv(RT_ENV_RECORD);
   const char *eng = getenv(RT_ENV_ENGINE), *chk = getenv(RT_ENV_CHECK);
-  rt.native.engine = eng && !strcmp(eng, "native") ? ENGINE_NATIVE : eng && !strcmp(eng, "interp") ? ENGINE_INTERP : ENGINE_AUTO;
-  rt.native.check = chk && !strcmp(chk, "all") ? CHECK_ALL : chk && !strcmp(chk, "none") ? CHECK_NONE : CHECK_SAMPLE;
+  rt.native.engine = eng && !strcmp(eng, "native")   ? ENGINE_NATIVE
+                     : eng && !strcmp(eng, "interp") ? ENGINE_INTERP
+                                                     : ENGINE_AUTO;
+  rt.native.check = chk && !strcmp(chk, "all")    ? CHECK_ALL
+                    : chk && !strcmp(chk, "none") ? CHECK_NONE
+                                                  : CHECK_SAMPLE;
   rt.native.quiet = true;
   rt.state = 1;
   return true;
@@ -183,11 +239,15 @@ static bool load(void) {
 
 /* the kernel nvcc registered as `mangled`: carve's kernel of that (demangled) name */
 static const char *demangled(const char *mangled) {
-  if (strncmp(mangled, "_Z", 2)) return mangled;   /* extern "C" */
-  char *(*demangle)(const char *, char *, size_t *, int *) = (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+  if (strncmp(mangled, "_Z", 2)) return mangled; /* extern "C" */
+  char *(*demangle)(const char *, char *, size_t *, int *) =
+    (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
   int st = -1;
   char *d = demangle ? demangle(mangled, NULL, NULL, &st) : NULL;
-  if (!d || st) { free(d); return mangled; }
+  if (!d || st) {
+    free(d);
+    return mangled;
+  }
   /* "void k<256, float>(float*, int)": the name before the top-level '(', after the return type */
   int depth = 0;
   const char *start = d, *end = NULL;
@@ -206,7 +266,9 @@ static const char *demangled(const char *mangled) {
 static const char *plain_template_args(const char *s) {
   Buf b = {0};
   for (const char *c = s; *c; c++) {
-    if ((*c == 'u' || *c == 'l') && c > s && c[-1] >= '0' && c[-1] <= '9' && (c[1] == ',' || c[1] == '>' || c[1] == 'l' || c[1] == 'u')) continue;
+    if ((*c == 'u' || *c == 'l') && c > s && c[-1] >= '0' && c[-1] <= '9' &&
+        (c[1] == ',' || c[1] == '>' || c[1] == 'l' || c[1] == 'u'))
+      continue;
     buf_printf(&b, "%c", *c);
   }
   const char *r = arena_strdup(b.s ? b.s : "");
@@ -230,8 +292,12 @@ static Obj *kernel_of(RtFunc *f) {
   f->kernel = k && k->body ? k : NULL;
   if (!f->kernel) {
     fflush(stdout);
-    fprintf(stderr, "carve: error: the program launches '%s' (%s), which carve's front end did not read from the sources\n", name, f->dev_name);
-    if (rt.load_diags && *rt.load_diags) fprintf(stderr, "carve: what the front end said about the sources:\n%s", rt.load_diags);
+    fprintf(
+      stderr,
+      "carve: error: the program launches '%s' (%s), which carve's front end did not read from the sources\n",
+      name, f->dev_name);
+    if (rt.load_diags && *rt.load_diags)
+      fprintf(stderr, "carve: what the front end said about the sources:\n%s", rt.load_diags);
   }
   return f->kernel;
 }
@@ -259,7 +325,7 @@ static int new_buf(BufferKind kind, size_t bytes, const char *how, void *data) {
   B->elem_ty = ty_uchar;
   B->count = (int64_t)bytes;
   B->kind = kind;
-  B->how = NULL;   /* no host location to name (interp/mem.c's buffer_desc would print one) */
+  B->how = NULL; /* no host location to name (interp/mem.c's buffer_desc would print one) */
   B->name = b ? fmt("%s #%d (%zu bytes)", how, b, bytes) : how;
   rt.borrowed[b] = data != NULL;
   rt.bytes += bytes;
@@ -275,7 +341,10 @@ static int host_block(uint64_t a, uint64_t *off) {
     Buffer *B = &rt.W.bufs[b];
     if (B->freed || B->kind == BUF_DEVICE) continue;
     uint64_t d = (uint64_t)(uintptr_t)B->data;
-    if (a >= d && a < d + (B->bytes ? B->bytes : 1)) { *off = a - d; return b; }
+    if (a >= d && a < d + (B->bytes ? B->bytes : 1)) {
+      *off = a - d;
+      return b;
+    }
   }
   return -1;
 }
@@ -284,24 +353,38 @@ static int host_block(uint64_t a, uint64_t *off) {
 static unsigned char *bytes_at(uint64_t a, size_t n, bool want_device, const char **why) {
   if (is_device_addr(a)) {
     uint64_t b = (a >> 40) & 0xfffff, off = a & ((1ull << 40) - 1);
-    if (b >= (uint64_t)rt.W.nbufs) { *why = "an address no allocation returned"; return NULL; }
+    if (b >= (uint64_t)rt.W.nbufs) {
+      *why = "an address no allocation returned";
+      return NULL;
+    }
     Buffer *B = &rt.W.bufs[b];
-    if (B->freed) { *why = fmt("freed memory (%s)", B->name); return NULL; }
+    if (B->freed) {
+      *why = fmt("freed memory (%s)", B->name);
+      return NULL;
+    }
     if (off + n > B->bytes) {
-      *why = fmt("%zu bytes at offset %llu of %s: past its end by %llu bytes", n, (unsigned long long)off, B->name,
-                 (unsigned long long)(off + n - B->bytes));
+      *why = fmt("%zu bytes at offset %llu of %s: past its end by %llu bytes", n,
+                 (unsigned long long)off, B->name, (unsigned long long)(off + n - B->bytes));
       return NULL;
     }
     return B->data + off;
   }
-  if (!a) { *why = "a null pointer"; return NULL; }
+  if (!a) {
+    *why = "a null pointer";
+    return NULL;
+  }
   uint64_t off;
   int b = host_block(a, &off);
   if (b >= 0 && off + n > rt.W.bufs[b].bytes) {
-    *why = fmt("%zu bytes at offset %llu of %s: past its end", n, (unsigned long long)off, rt.W.bufs[b].name);
+    *why = fmt("%zu bytes at offset %llu of %s: past its end", n, (unsigned long long)off,
+               rt.W.bufs[b].name);
     return NULL;
   }
-  if (want_device && b < 0) { *why = fmt("host memory at %p (not from cudaMalloc, cudaMallocManaged or cudaMallocHost)", (void *)(uintptr_t)a); return NULL; }
+  if (want_device && b < 0) {
+    *why = fmt("host memory at %p (not from cudaMalloc, cudaMallocManaged or cudaMallocHost)",
+               (void *)(uintptr_t)a);
+    return NULL;
+  }
   return (unsigned char *)(uintptr_t)a;
 }
 
@@ -353,31 +436,49 @@ __attribute__((constructor)) static void start_watchdog(void) {
 /* ---------------- registration ---------------- */
 EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
   (void)fatCubin;
-  if (!rt.summary_hooked) { rt.summary_hooked = true; atexit(write_summary); }
+  if (!rt.summary_hooked) {
+    rt.summary_hooked = true;
+    atexit(write_summary);
+  }
   static void *handle;
   return &handle;
 }
 EXPORT void __cudaRegisterFatBinaryEnd(void **h) { (void)h; }
 EXPORT void __cudaUnregisterFatBinary(void **h) { (void)h; }
-EXPORT char __cudaInitModule(void **h) { (void)h; return 1; }
+EXPORT char __cudaInitModule(void **h) {
+  (void)h;
+  return 1;
+}
 
-EXPORT void __cudaRegisterFunction(void **h, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit, uint3 *tid,
-                                   uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize) {
-  (void)h, (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
-  if (rt.nfuncs == rt.capfuncs) { rt.capfuncs = rt.capfuncs ? 2 * rt.capfuncs : 16; rt.funcs = xrealloc(rt.funcs, sizeof(RtFunc) * (size_t)rt.capfuncs); }
+EXPORT void __cudaRegisterFunction(void **h, const char *hostFun, char *deviceFun,
+                                   const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                   dim3 *bDim, dim3 *gDim, int *wSize) {
+  (void)h, (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
+    (void)wSize;
+  if (rt.nfuncs == rt.capfuncs) {
+    rt.capfuncs = rt.capfuncs ? 2 * rt.capfuncs : 16;
+    rt.funcs = xrealloc(rt.funcs, sizeof(RtFunc) * (size_t)rt.capfuncs);
+  }
   rt.funcs[rt.nfuncs++] = (RtFunc){hostFun, strdup(deviceName), NULL, false};
 }
 
-EXPORT void __cudaRegisterVar(void **h, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global) {
+EXPORT void __cudaRegisterVar(void **h, char *hostVar, char *deviceAddress, const char *deviceName,
+                              int ext, size_t size, int constant, int global) {
   (void)h, (void)deviceAddress, (void)ext, (void)global;
-  if (rt.nvars == rt.capvars) { rt.capvars = rt.capvars ? 2 * rt.capvars : 16; rt.vars = xrealloc(rt.vars, sizeof(RtVar) * (size_t)rt.capvars); }
+  if (rt.nvars == rt.capvars) {
+    rt.capvars = rt.capvars ? 2 * rt.capvars : 16;
+    rt.vars = xrealloc(rt.vars, sizeof(RtVar) * (size_t)rt.capvars);
+  }
   rt.vars[rt.nvars++] = (RtVar){hostVar, strdup(deviceName), size, constant != 0, NULL, false};
 }
 
-EXPORT void __cudaRegisterManagedVar(void **h, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext, size_t size,
-                                     int constant, int global) {
-  (void)h, (void)hostVarPtrAddress, (void)deviceAddress, (void)deviceName, (void)ext, (void)size, (void)constant, (void)global;
-  api_error(RET, cudaErrorNotSupported, "__managed__ variables are not supported by carve's runtime ('%s')", deviceName);
+EXPORT void __cudaRegisterManagedVar(void **h, void **hostVarPtrAddress, char *deviceAddress,
+                                     const char *deviceName, int ext, size_t size, int constant,
+                                     int global) {
+  (void)h, (void)hostVarPtrAddress, (void)deviceAddress, (void)deviceName, (void)ext, (void)size,
+    (void)constant, (void)global;
+  api_error(RET, cudaErrorNotSupported,
+            "__managed__ variables are not supported by carve's runtime ('%s')", deviceName);
 }
 
 static RtFunc *func_of(const void *host_fun) {
@@ -388,27 +489,43 @@ static RtFunc *func_of(const void *host_fun) {
 
 /* a __device__ or __constant__ variable by its host shadow's address: its bytes in the
  * interpreter's areas, at offset off for n bytes; NULL with *why */
-static unsigned char *symbol_bytes(const void *sym, size_t n, size_t off, Obj **var, const char **why) {
+static unsigned char *symbol_bytes(const void *sym, size_t n, size_t off, Obj **var,
+                                   const char **why) {
   RtVar *v = NULL;
   for (int i = 0; i < rt.nvars; i++)
     if (rt.vars[i].host_var == sym) v = &rt.vars[i];
-  if (!v) { *why = "not a __device__ or __constant__ variable of the program"; return NULL; }
-  if (!load()) { *why = "the device code could not be read"; return NULL; }
+  if (!v) {
+    *why = "not a __device__ or __constant__ variable of the program";
+    return NULL;
+  }
+  if (!load()) {
+    *why = "the device code could not be read";
+    return NULL;
+  }
   if (!v->tried) {
     v->tried = true;
     const char *name = demangled(v->dev_name);
     for (Obj *g = rt.p->globals; g; g = g->next)
       if (!strcmp(g->name, name)) v->var = g;
   }
-  if (!v->var) { *why = fmt("'%s' is not among the variables carve read", v->dev_name); return NULL; }
+  if (!v->var) {
+    *why = fmt("'%s' is not among the variables carve read", v->dev_name);
+    return NULL;
+  }
   Obj *g = v->var;
   *var = g;
-  if (off + n > (size_t)g->ty->size) { *why = fmt("%zu bytes at offset %zu of '%s' (%d bytes): past its end", n, off, g->name, g->ty->size); return NULL; }
-  return g->sc == SC_CONSTANT ? rt.W.constant + g->offset + off : rt.W.bufs[0].data + g->offset + off;
+  if (off + n > (size_t)g->ty->size) {
+    *why =
+      fmt("%zu bytes at offset %zu of '%s' (%d bytes): past its end", n, off, g->name, g->ty->size);
+    return NULL;
+  }
+  return g->sc == SC_CONSTANT ? rt.W.constant + g->offset + off
+                              : rt.W.bufs[0].data + g->offset + off;
 }
 
 /* ---------------- launches ---------------- */
-EXPORT unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shm, struct CUstream_st *stream) {
+EXPORT unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shm,
+                                            struct CUstream_st *stream) {
   if (rt.ncfg == MAX_CONFIG) return 1;
   rt.cfg[rt.ncfg].g = g;
   rt.cfg[rt.ncfg].b = b;
@@ -429,7 +546,7 @@ EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *g, dim3 *b, size_t *shm, voi
 }
 
 EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *k, const void *fun) {
-  *k = (cudaKernel_t)fun;   /* the host stub stands for its kernel */
+  *k = (cudaKernel_t)fun; /* the host stub stands for its kernel */
   return cudaSuccess;
 }
 
@@ -440,8 +557,12 @@ static Val arg_value(Type *t, const void *src, int *tmp) {
   switch (t->kind) {
   case TY_FLOAT: memcpy(&v.f, src, 4); break;
   case TY_DOUBLE: memcpy(&v.d, src, 8); break;
-  case TY_PTR: memcpy(&v.u, src, 8); v.u = kernel_addr(v.u); break;
-  case TY_STRUCT: case TY_ARRAY: {
+  case TY_PTR:
+    memcpy(&v.u, src, 8);
+    v.u = kernel_addr(v.u);
+    break;
+  case TY_STRUCT:
+  case TY_ARRAY: {
     int b = new_buf(BUF_DEVICE, (size_t)t->size, "kernel argument", NULL);
     if (b < 0) break;
     memcpy(rt.W.bufs[b].data, src, (size_t)t->size);
@@ -451,9 +572,16 @@ static Val arg_value(Type *t, const void *src, int *tmp) {
   }
   default:
     switch (t->size) {
-    case 1: v.i = t->is_unsigned || t->kind == TY_BOOL ? (int64_t)*(const uint8_t *)src : (int64_t)*(const int8_t *)src; break;
-    case 2: v.i = t->is_unsigned ? (int64_t)*(const uint16_t *)src : (int64_t)*(const int16_t *)src; break;
-    case 4: v.i = t->is_unsigned ? (int64_t)*(const uint32_t *)src : (int64_t)*(const int32_t *)src; break;
+    case 1:
+      v.i = t->is_unsigned || t->kind == TY_BOOL ? (int64_t) * (const uint8_t *)src
+                                                 : (int64_t) * (const int8_t *)src;
+      break;
+    case 2:
+      v.i = t->is_unsigned ? (int64_t) * (const uint16_t *)src : (int64_t) * (const int16_t *)src;
+      break;
+    case 4:
+      v.i = t->is_unsigned ? (int64_t) * (const uint32_t *)src : (int64_t) * (const int32_t *)src;
+      break;
     default: memcpy(&v.i, src, 8);
     }
   }
@@ -467,7 +595,9 @@ static void name_buffer(uint64_t a, Obj *q) {
   if (!is_device_addr(a) || b == 0 || b >= (uint64_t)rt.W.nbufs) return;
   Buffer *B = &rt.W.bufs[b];
   Type *et = q->ty->base ? unqual(q->ty->base) : NULL;
-  if (B->freed || B->elem_ty != ty_uchar || !et || et->kind == TY_VOID || et->size <= 0 || B->bytes % (size_t)et->size) return;
+  if (B->freed || B->elem_ty != ty_uchar || !et || et->kind == TY_VOID || et->size <= 0 ||
+      B->bytes % (size_t)et->size)
+    return;
   B->elem_ty = et;
   B->count = (int64_t)(B->bytes / (size_t)et->size);
   B->name = fmt("%s = %s", q->name, B->name);
@@ -488,13 +618,19 @@ static void record(Obj *k, const Launch *KL, int number);
 static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t shm, void *ret) {
   if (rt.sticky) return rt.last_error = rt.sticky;
   RtFunc *f = func_of(fun);
-  if (!f) return api_error(ret, cudaErrorInvalidDeviceFunction, "launch of a function that is not a registered kernel");
+  if (!f)
+    return api_error(ret, cudaErrorInvalidDeviceFunction,
+                     "launch of a function that is not a registered kernel");
   Obj *k = kernel_of(f);
-  if (!k) { rt.api_errors++; rt.unrun++; return rt.last_error = cudaErrorInvalidDeviceFunction; }
+  if (!k) {
+    rt.api_errors++;
+    rt.unrun++;
+    return rt.last_error = cudaErrorInvalidDeviceFunction;
+  }
   const Machine *M = rt.W.machine;
   uint64_t threads = (uint64_t)b.x * b.y * b.z;
-  if (!g.x || !g.y || !g.z || !threads || threads > (uint64_t)M->max_threads_per_block || b.z > 64 || g.y > 65535 || g.z > 65535 ||
-      shm > (size_t)M->smem_per_block_optin)
+  if (!g.x || !g.y || !g.z || !threads || threads > (uint64_t)M->max_threads_per_block ||
+      b.z > 64 || g.y > 65535 || g.z > 65535 || shm > (size_t)M->smem_per_block_optin)
     return rt.last_error = cudaErrorInvalidConfiguration;
   Launch KL = rt.W;
   KL.kernel = k;
@@ -519,7 +655,8 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   double launch_t0 = now_ms();
   int number = ++rt.launches, had = rt.nrec;
   record(k, &KL, number);
-  if (rt.nrec != had || now_ms() - rt.last_summary > 1000) write_summary();   /* what a stopped program leaves */
+  if (rt.nrec != had || now_ms() - rt.last_summary > 1000)
+    write_summary(); /* what a stopped program leaves */
   RunStats st;
   fflush(stdout);
   /* a large launch runs natively, sampled blocks checked in the interpreter first (native.c);
@@ -546,10 +683,12 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   cudaError_t e = cudaSuccess;
   if (status == 1) {
     rt.faults += st.faults > 0 ? st.faults : 1;
-    diag_at(DIAG_NOTE, tok_loc(k->tok), "in launch %d of '%s' (grid (%u,%u,%u), block (%u,%u,%u))%s", number, k->name, g.x, g.y, g.z, b.x, b.y, b.z,
-            caller_name(ret) ? fmt(", made by %s", caller_name(ret)) : "");
+    diag_at(DIAG_NOTE, tok_loc(k->tok),
+            "in launch %d of '%s' (grid (%u,%u,%u), block (%u,%u,%u))%s", number, k->name, g.x, g.y,
+            g.z, b.x, b.y, b.z, caller_name(ret) ? fmt(", made by %s", caller_name(ret)) : "");
     /* a failed assert() is cudaErrorAssert, any other fault an illegal address; both stick */
-    e = rt.sticky = st.nfault > 0 && st.fault[0].kind == FAULT_ASSERTION ? cudaErrorAssert : cudaErrorIllegalAddress;
+    e = rt.sticky = st.nfault > 0 && st.fault[0].kind == FAULT_ASSERTION ? cudaErrorAssert
+                                                                         : cudaErrorIllegalAddress;
   } else if (status == 2) {
     rt.api_errors++;
     rt.unrun++;
@@ -564,26 +703,31 @@ static cudaError_t launch(const void *fun, dim3 g, dim3 b, void **args, size_t s
   return e;
 }
 
-EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
+EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 g, dim3 b, void **args, size_t shm,
+                                      cudaStream_t s) {
   (void)s;
   return LOCKED(launch((const void *)k, g, b, args, shm, RET));
 }
-EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
+EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 g, dim3 b, void **args, size_t shm,
+                                           cudaStream_t s) {
   (void)s;
   return LOCKED(launch((const void *)k, g, b, args, shm, RET));
 }
-EXPORT cudaError_t cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
+EXPORT cudaError_t cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **args, size_t shm,
+                                    cudaStream_t s) {
   (void)s;
   return LOCKED(launch(f, g, b, args, shm, RET));
 }
-EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s) {
+EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **args,
+                                               size_t shm, cudaStream_t s) {
   (void)s;
   return LOCKED(launch(f, g, b, args, shm, RET));
 }
 
 /* ---------------- recording the distinct launches ---------------- */
 static bool same_config(const RtRecord *r, Obj *k, const Launch *KL) {
-  if (r->kernel != k || r->shared != KL->dyn_shared || memcmp(r->grid, KL->grid, sizeof r->grid) || memcmp(r->block, KL->block, sizeof r->block))
+  if (r->kernel != k || r->shared != KL->dyn_shared || memcmp(r->grid, KL->grid, sizeof r->grid) ||
+      memcmp(r->block, KL->block, sizeof r->block))
     return false;
   int i = 0;
   for (Obj *q = k->params; q; q = q->next, i++)
@@ -597,10 +741,13 @@ static const char *elem_name(Type *t) {
   switch (t ? t->kind : TY_VOID) {
   case TY_FLOAT: return "float";
   case TY_DOUBLE: return "double";
-  case TY_CHAR: case TY_BOOL: return t->is_unsigned ? "unsigned char" : "char";
+  case TY_CHAR:
+  case TY_BOOL: return t->is_unsigned ? "unsigned char" : "char";
   case TY_SHORT: return t->is_unsigned ? "unsigned short" : "short";
-  case TY_INT: case TY_ENUM: return t->is_unsigned ? "unsigned int" : "int";
-  case TY_LONG: case TY_LLONG: return t->is_unsigned ? "unsigned long" : "long";
+  case TY_INT:
+  case TY_ENUM: return t->is_unsigned ? "unsigned int" : "int";
+  case TY_LONG:
+  case TY_LLONG: return t->is_unsigned ? "unsigned long" : "long";
   default: return "unsigned char";
   }
 }
@@ -616,8 +763,14 @@ static bool write_file(const char *path, const void *data, size_t n) {
  * the pointer to the end of its allocation) as a file when a record directory was given */
 static void record(Obj *k, const Launch *KL, int number) {
   for (int i = 0; i < rt.nrec; i++)
-    if (same_config(&rt.rec[i], k, KL)) { rt.rec[i].count++; return; }
-  if (rt.nrec >= MAX_RECORDED || rt.recorded_bytes >= MAX_RECORDED_BYTES) { rt.unrecorded++; return; }
+    if (same_config(&rt.rec[i], k, KL)) {
+      rt.rec[i].count++;
+      return;
+    }
+  if (rt.nrec >= MAX_RECORDED || rt.recorded_bytes >= MAX_RECORDED_BYTES) {
+    rt.unrecorded++;
+    return;
+  }
   int np = 0;
   for (Obj *q = k->params; q; q = q->next) np++;
   rt.rec = xrealloc(rt.rec, sizeof(RtRecord) * (size_t)(rt.nrec + 1));
@@ -639,19 +792,23 @@ static void record(Obj *k, const Launch *KL, int number) {
     Val v = KL->args[i];
     if (t->kind == TY_PTR) {
       uint64_t b = (v.u >> 40) & 0xfffff, off = v.u & ((1ull << 40) - 1);
-      if (!is_device_addr(v.u) || b >= (uint64_t)rt.W.nbufs || rt.W.bufs[b].freed || off > rt.W.bufs[b].bytes) {
-        buf_printf(&r->args, "-\n");   /* not device memory: the launch faults; not analyzable */
+      if (!is_device_addr(v.u) || b >= (uint64_t)rt.W.nbufs || rt.W.bufs[b].freed ||
+          off > rt.W.bufs[b].bytes) {
+        buf_printf(&r->args, "-\n"); /* not device memory: the launch faults; not analyzable */
         continue;
       }
       Buffer *B = &rt.W.bufs[b];
-      Type *et = t->base && t->base->kind != TY_VOID && t->base->size > 0 && t->base->kind != TY_STRUCT ? t->base : ty_uchar;
+      Type *et =
+        t->base && t->base->kind != TY_VOID && t->base->size > 0 && t->base->kind != TY_STRUCT
+          ? t->base
+          : ty_uchar;
       int es = et->kind == TY_STRUCT ? 1 : et->size;
       size_t count = (B->bytes - off) / (size_t)es;
       const char *path = dir ? fmt("%s/%s.bin", dir, q->name) : NULL;
       if (path && !write_file(path, B->data + off, count * (size_t)es)) path = NULL;
       rt.recorded_bytes += count * (size_t)es;
-      buf_printf(&r->args, "%s=%s[%zu]:%s\n", q->name, elem_name(es == et->size ? t : ty_uchar), count,
-                 path ? fmt("file(\"%s\")", path) : "zeros");
+      buf_printf(&r->args, "%s=%s[%zu]:%s\n", q->name, elem_name(es == et->size ? t : ty_uchar),
+                 count, path ? fmt("file(\"%s\")", path) : "zeros");
     } else if (t->kind == TY_FLOAT) {
       buf_printf(&r->args, "%s=%.9g\n", q->name, (double)v.f);
     } else if (t->kind == TY_DOUBLE) {
@@ -678,16 +835,22 @@ static void write_summary(void) {
   const char *tmp = fmt("%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (!f) return;
-  fprintf(f, "launches %d\nfaults %d\nerrors %d\nunrun %d\nlane_ops %llu\nseconds %.6f\nunrecorded %d\n", rt.launches, rt.faults, rt.api_errors,
-          rt.unrun, (unsigned long long)rt.lane_ops, rt.kernel_seconds, rt.unrecorded);
-  fprintf(f, "native %d\nnative_seconds %.6f\nchecked %llu\n", rt.native_launches, rt.native_seconds, (unsigned long long)rt.blocks_checked);
+  fprintf(
+    f, "launches %d\nfaults %d\nerrors %d\nunrun %d\nlane_ops %llu\nseconds %.6f\nunrecorded %d\n",
+    rt.launches, rt.faults, rt.api_errors, rt.unrun, (unsigned long long)rt.lane_ops,
+    rt.kernel_seconds, rt.unrecorded);
+  fprintf(f, "native %d\nnative_seconds %.6f\nchecked %llu\n", rt.native_launches,
+          rt.native_seconds, (unsigned long long)rt.blocks_checked);
   if (rt.stopped) fprintf(f, "stopped %.3f\n", (now_ms() - rt.start_ms - rt.launch_ms) / 1e3);
   for (int i = 0; i < rt.nrec; i++) {
     RtRecord *r = &rt.rec[i];
     SrcLoc at = tok_loc(r->kernel->tok);
-    fprintf(f, "launch %s\ngrid %lld %lld %lld\nblock %lld %lld %lld\nshared %lld\nfirst %d\ncount %d\nline %d\n", r->kernel->name,
-            (long long)r->grid[0], (long long)r->grid[1], (long long)r->grid[2], (long long)r->block[0], (long long)r->block[1],
-            (long long)r->block[2], (long long)r->shared, r->first, r->count, at.line);
+    fprintf(
+      f,
+      "launch %s\ngrid %lld %lld %lld\nblock %lld %lld %lld\nshared %lld\nfirst %d\ncount %d\nline %d\n",
+      r->kernel->name, (long long)r->grid[0], (long long)r->grid[1], (long long)r->grid[2],
+      (long long)r->block[0], (long long)r->block[1], (long long)r->block[2], (long long)r->shared,
+      r->first, r->count, at.line);
     const char *s = r->args.s ? r->args.s : "";
     for (const char *c = s; *c;) {
       const char *e = strchr(c, '\n');
@@ -701,21 +864,35 @@ static void write_summary(void) {
   rt.last_summary = now_ms();
 }
 
-
 /* ---------------- memory ---------------- */
 static cudaError_t alloc(void **p, size_t n, BufferKind kind, const char *how, void *ret) {
   if (rt.sticky) return rt.sticky;
-  if (!p) return api_error(ret, cudaErrorInvalidValue, "%s with a null pointer to store the address in", how);
-  if (!load()) { rt.unrun++; return rt.last_error = cudaErrorInitializationError; }   /* nothing can be checked: exit 2 */
+  if (!p)
+    return api_error(ret, cudaErrorInvalidValue, "%s with a null pointer to store the address in",
+                     how);
+  if (!load()) {
+    rt.unrun++;
+    return rt.last_error = cudaErrorInitializationError;
+  } /* nothing can be checked: exit 2 */
   int b = new_buf(kind, n, how, NULL);
   if (b < 0) return rt.last_error = cudaErrorMemoryAllocation;
   *p = kind == BUF_DEVICE ? (void *)(uintptr_t)GLOBAL_ADDR(b, 0) : rt.W.bufs[b].data;
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMalloc(void **p, size_t n) { return LOCKED(alloc(p, n, BUF_DEVICE, "cudaMalloc", RET)); }
-EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) { (void)flags; return alloc(p, n, BUF_MANAGED, "cudaMallocManaged", RET); }
-EXPORT cudaError_t cudaMallocHost(void **p, size_t n) { return alloc(p, n, BUF_MANAGED, "cudaMallocHost", RET); }
-EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) { (void)flags; return alloc(p, n, BUF_MANAGED, "cudaHostAlloc", RET); }
+EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
+  return LOCKED(alloc(p, n, BUF_DEVICE, "cudaMalloc", RET));
+}
+EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) {
+  (void)flags;
+  return alloc(p, n, BUF_MANAGED, "cudaMallocManaged", RET);
+}
+EXPORT cudaError_t cudaMallocHost(void **p, size_t n) {
+  return alloc(p, n, BUF_MANAGED, "cudaMallocHost", RET);
+}
+EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) {
+  (void)flags;
+  return alloc(p, n, BUF_MANAGED, "cudaHostAlloc", RET);
+}
 EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
   size_t pt = (w + 255) / 256 * 256;
   if (pitch) *pitch = pt;
@@ -724,19 +901,24 @@ EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) 
 EXPORT cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags) {
   (void)flags;
   uint64_t off;
-  if (host_block((uint64_t)(uintptr_t)h, &off) < 0) return api_error(RET, cudaErrorInvalidValue, "cudaHostGetDevicePointer of memory not from cudaHostAlloc");
-  *d = h;   /* one address for both sides, as with unified addressing */
+  if (host_block((uint64_t)(uintptr_t)h, &off) < 0)
+    return api_error(RET, cudaErrorInvalidValue,
+                     "cudaHostGetDevicePointer of memory not from cudaHostAlloc");
+  *d = h; /* one address for both sides, as with unified addressing */
   return cudaSuccess;
 }
 EXPORT cudaError_t cudaHostRegister(void *h, size_t n, unsigned flags) {
   (void)flags;
   if (!load()) return cudaErrorInitializationError;
-  return new_buf(BUF_MANAGED, n, "cudaHostRegister", h) < 0 ? cudaErrorMemoryAllocation : cudaSuccess;
+  return new_buf(BUF_MANAGED, n, "cudaHostRegister", h) < 0 ? cudaErrorMemoryAllocation
+                                                            : cudaSuccess;
 }
 EXPORT cudaError_t cudaHostUnregister(void *h) {
   uint64_t off;
   int b = host_block((uint64_t)(uintptr_t)h, &off);
-  if (b < 0 || off || !rt.borrowed[b]) return api_error(RET, cudaErrorHostMemoryNotRegistered, "cudaHostUnregister of memory not registered");
+  if (b < 0 || off || !rt.borrowed[b])
+    return api_error(RET, cudaErrorHostMemoryNotRegistered,
+                     "cudaHostUnregister of memory not registered");
   release(b);
   return cudaSuccess;
 }
@@ -746,9 +928,12 @@ static cudaError_t free_mem(void *p, bool host, const char *fn, void *ret) {
   uint64_t a = (uint64_t)(uintptr_t)p, off = 0;
   int b = is_device_addr(a) ? (int)((a >> 40) & 0xfffff) : host_block(a, &off);
   if (is_device_addr(a)) off = a & ((1ull << 40) - 1);
-  if (b <= 0 || b >= rt.W.nbufs || off) return api_error(ret, cudaErrorInvalidValue, "%s of a pointer that no allocation returned (%p)", fn, p);
+  if (b <= 0 || b >= rt.W.nbufs || off)
+    return api_error(ret, cudaErrorInvalidValue, "%s of a pointer that no allocation returned (%p)",
+                     fn, p);
   Buffer *B = &rt.W.bufs[b];
-  if (B->freed) return api_error(ret, cudaErrorInvalidValue, "%s of memory already freed (%s)", fn, B->name);
+  if (B->freed)
+    return api_error(ret, cudaErrorInvalidValue, "%s of memory already freed (%s)", fn, B->name);
   if (rt.borrowed[b] || (host && B->kind == BUF_DEVICE))
     return api_error(ret, cudaErrorInvalidValue, "%s of %s", fn, B->name);
   release(b);
@@ -758,46 +943,71 @@ EXPORT cudaError_t cudaFree(void *p) { return LOCKED(free_mem(p, false, "cudaFre
 EXPORT cudaError_t cudaFreeHost(void *p) { return free_mem(p, true, "cudaFreeHost", RET); }
 
 static const char *kind_name(enum cudaMemcpyKind k) {
-  static const char *n[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault"};
+  static const char *n[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                            "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice",
+                            "cudaMemcpyDefault"};
   return (unsigned)k < 5 ? n[k] : "an unknown direction";
 }
 
 /* a copy of n bytes, each side checked against its allocation and against the direction */
-static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k, const char *fn, void *ret) {
+static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k, const char *fn,
+                        void *ret) {
   if (rt.sticky) return rt.sticky;
   if (!n) return cudaSuccess;
-  if ((unsigned)k > 4) return api_error(ret, cudaErrorInvalidMemcpyDirection, "%s with an unknown direction %d", fn, (int)k);
+  if ((unsigned)k > 4)
+    return api_error(ret, cudaErrorInvalidMemcpyDirection, "%s with an unknown direction %d", fn,
+                     (int)k);
   uint64_t d = (uint64_t)(uintptr_t)dst, s = (uint64_t)(uintptr_t)src;
-  bool dev_dst = k == cudaMemcpyHostToDevice || k == cudaMemcpyDeviceToDevice, dev_src = k == cudaMemcpyDeviceToHost || k == cudaMemcpyDeviceToDevice;
+  bool dev_dst = k == cudaMemcpyHostToDevice || k == cudaMemcpyDeviceToDevice,
+       dev_src = k == cudaMemcpyDeviceToHost || k == cudaMemcpyDeviceToDevice;
   if (k != cudaMemcpyDefault) {
-    if (!dev_dst && is_device_addr(d)) return api_error(ret, cudaErrorInvalidValue, "%s (%s) to device memory: the destination is a device pointer", fn, kind_name(k));
-    if (!dev_src && is_device_addr(s)) return api_error(ret, cudaErrorInvalidValue, "%s (%s) from device memory: the source is a device pointer", fn, kind_name(k));
+    if (!dev_dst && is_device_addr(d))
+      return api_error(ret, cudaErrorInvalidValue,
+                       "%s (%s) to device memory: the destination is a device pointer", fn,
+                       kind_name(k));
+    if (!dev_src && is_device_addr(s))
+      return api_error(ret, cudaErrorInvalidValue,
+                       "%s (%s) from device memory: the source is a device pointer", fn,
+                       kind_name(k));
   }
   const char *why = NULL;
   unsigned char *D = bytes_at(d, n, dev_dst && k != cudaMemcpyDefault, &why);
-  if (!D) return api_error(ret, cudaErrorInvalidValue, "%s (%s) of %zu bytes: the destination is %s", fn, kind_name(k), n, why);
+  if (!D)
+    return api_error(ret, cudaErrorInvalidValue, "%s (%s) of %zu bytes: the destination is %s", fn,
+                     kind_name(k), n, why);
   const unsigned char *S = bytes_at(s, n, dev_src && k != cudaMemcpyDefault, &why);
-  if (!S) return api_error(ret, cudaErrorInvalidValue, "%s (%s) of %zu bytes: the source is %s", fn, kind_name(k), n, why);
+  if (!S)
+    return api_error(ret, cudaErrorInvalidValue, "%s (%s) of %zu bytes: the source is %s", fn,
+                     kind_name(k), n, why);
   memmove(D, S, n);
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) { return LOCKED(copy(d, s, n, k, "cudaMemcpy", RET)); }
-EXPORT cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st) {
+EXPORT cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) {
+  return LOCKED(copy(d, s, n, k, "cudaMemcpy", RET));
+}
+EXPORT cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k,
+                                   cudaStream_t st) {
   (void)st;
   return LOCKED(copy(d, s, n, k, "cudaMemcpyAsync", RET));
 }
-static cudaError_t copy2d(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, enum cudaMemcpyKind k, void *ret) {
-  if (w > dp || w > sp) return api_error(ret, cudaErrorInvalidPitchValue, "cudaMemcpy2D with a width of %zu bytes over a pitch of %zu", w, w > dp ? dp : sp);
+static cudaError_t copy2d(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h,
+                          enum cudaMemcpyKind k, void *ret) {
+  if (w > dp || w > sp)
+    return api_error(ret, cudaErrorInvalidPitchValue,
+                     "cudaMemcpy2D with a width of %zu bytes over a pitch of %zu", w,
+                     w > dp ? dp : sp);
   for (size_t r = 0; r < h; r++) {
     cudaError_t e = copy((char *)d + r * dp, (const char *)s + r * sp, w, k, "cudaMemcpy2D", ret);
     if (e) return e;
   }
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMemcpy2D(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, enum cudaMemcpyKind k) {
+EXPORT cudaError_t cudaMemcpy2D(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h,
+                                enum cudaMemcpyKind k) {
   return copy2d(d, dp, s, sp, w, h, k, RET);
 }
-EXPORT cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, enum cudaMemcpyKind k, cudaStream_t st) {
+EXPORT cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp, size_t w,
+                                     size_t h, enum cudaMemcpyKind k, cudaStream_t st) {
   (void)st;
   return copy2d(d, dp, s, sp, w, h, k, RET);
 }
@@ -806,14 +1016,20 @@ static cudaError_t set(void *p, int v, size_t n, const char *fn, void *ret) {
   if (rt.sticky) return rt.sticky;
   const char *why = NULL;
   unsigned char *D = n ? bytes_at((uint64_t)(uintptr_t)p, n, true, &why) : NULL;
-  if (n && !D) return api_error(ret, cudaErrorInvalidValue, "%s of %zu bytes: the destination is %s", fn, n, why);
+  if (n && !D)
+    return api_error(ret, cudaErrorInvalidValue, "%s of %zu bytes: the destination is %s", fn, n,
+                     why);
   if (n) memset(D, v, n);
   return cudaSuccess;
 }
 EXPORT cudaError_t cudaMemset(void *p, int v, size_t n) { return set(p, v, n, "cudaMemset", RET); }
-EXPORT cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { (void)s; return set(p, v, n, "cudaMemsetAsync", RET); }
+EXPORT cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  (void)s;
+  return set(p, v, n, "cudaMemsetAsync", RET);
+}
 
-static cudaError_t symbol_copy(const void *sym, void *host, size_t n, size_t off, bool to, enum cudaMemcpyKind k, void *ret) {
+static cudaError_t symbol_copy(const void *sym, void *host, size_t n, size_t off, bool to,
+                               enum cudaMemcpyKind k, void *ret) {
   if (rt.sticky) return rt.sticky;
   Obj *var = NULL;
   const char *why = NULL;
@@ -823,36 +1039,48 @@ static cudaError_t symbol_copy(const void *sym, void *host, size_t n, size_t off
   const char *w2 = NULL;
   bool dev = k == cudaMemcpyDeviceToDevice;
   unsigned char *h = n ? bytes_at((uint64_t)(uintptr_t)host, n, dev, &w2) : NULL;
-  if (n && !h) return api_error(ret, cudaErrorInvalidValue, "%s of %zu bytes ('%s'): the %s is %s", fn, n, var->name, to ? "source" : "destination", w2);
+  if (n && !h)
+    return api_error(ret, cudaErrorInvalidValue, "%s of %zu bytes ('%s'): the %s is %s", fn, n,
+                     var->name, to ? "source" : "destination", w2);
   if (n) memmove(to ? v : h, to ? h : v, n);
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off, enum cudaMemcpyKind k) {
+EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off,
+                                      enum cudaMemcpyKind k) {
   return symbol_copy(sym, (void *)src, n, off, true, k, RET);
 }
-EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off, enum cudaMemcpyKind k) {
+EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off,
+                                        enum cudaMemcpyKind k) {
   return symbol_copy(sym, dst, n, off, false, k, RET);
 }
-EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n, size_t off, enum cudaMemcpyKind k, cudaStream_t s) {
+EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n, size_t off,
+                                           enum cudaMemcpyKind k, cudaStream_t s) {
   (void)s;
   return symbol_copy(sym, (void *)src, n, off, true, k, RET);
 }
-EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t off, enum cudaMemcpyKind k, cudaStream_t s) {
+EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t off,
+                                             enum cudaMemcpyKind k, cudaStream_t s) {
   (void)s;
   return symbol_copy(sym, dst, n, off, false, k, RET);
 }
 EXPORT cudaError_t cudaGetSymbolAddress(void **p, const void *sym) {
   Obj *var = NULL;
   const char *why = NULL;
-  if (!symbol_bytes(sym, 0, 0, &var, &why)) return api_error(RET, cudaErrorInvalidSymbol, "cudaGetSymbolAddress: the symbol is %s", why);
-  if (var->sc == SC_CONSTANT) return api_error(RET, cudaErrorNotSupported, "cudaGetSymbolAddress of the __constant__ variable '%s' (carve gives __device__ variables' only)", var->name);
+  if (!symbol_bytes(sym, 0, 0, &var, &why))
+    return api_error(RET, cudaErrorInvalidSymbol, "cudaGetSymbolAddress: the symbol is %s", why);
+  if (var->sc == SC_CONSTANT)
+    return api_error(
+      RET, cudaErrorNotSupported,
+      "cudaGetSymbolAddress of the __constant__ variable '%s' (carve gives __device__ variables' only)",
+      var->name);
   *p = (void *)(uintptr_t)GLOBAL_ADDR(0, var->offset);
   return cudaSuccess;
 }
 EXPORT cudaError_t cudaGetSymbolSize(size_t *n, const void *sym) {
   Obj *var = NULL;
   const char *why = NULL;
-  if (!symbol_bytes(sym, 0, 0, &var, &why)) return api_error(RET, cudaErrorInvalidSymbol, "cudaGetSymbolSize: the symbol is %s", why);
+  if (!symbol_bytes(sym, 0, 0, &var, &why))
+    return api_error(RET, cudaErrorInvalidSymbol, "cudaGetSymbolSize: the symbol is %s", why);
   *n = (size_t)var->ty->size;
   return cudaSuccess;
 }
@@ -861,26 +1089,34 @@ EXPORT cudaError_t cudaMemGetInfo(size_t *fr, size_t *total) {
   if (total) *total = (size_t)LIMIT_BYTES;
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc, unsigned flags, cudaStream_t s) {
+EXPORT cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc,
+                                        unsigned flags, cudaStream_t s) {
   (void)p, (void)n, (void)loc, (void)flags, (void)s;
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a, struct cudaMemLocation loc) {
+EXPORT cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a,
+                                 struct cudaMemLocation loc) {
   (void)p, (void)n, (void)a, (void)loc;
   return ok_or_sticky();
 }
 
 /* ---------------- errors ---------------- */
-static const struct { cudaError_t e; const char *name, *text; } errors[] = {
+static const struct {
+  cudaError_t e;
+  const char *name, *text;
+} errors[] = {
   {cudaSuccess, "cudaSuccess", "no error"},
   {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
   {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
   {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
-  {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+  {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+   "invalid configuration argument"},
   {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
   {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
-  {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-  {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+  {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+   "invalid copy direction for memcpy"},
+  {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration",
+   "__global__ function call is not configured"},
   {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
   {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
   {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
@@ -890,7 +1126,8 @@ static const struct { cudaError_t e; const char *name, *text; } errors[] = {
   {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
   {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
   {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
-  {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
+  {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+   "pointer does not correspond to a registered memory region"},
   {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
 };
 static int error_index(cudaError_t e) {
@@ -898,8 +1135,14 @@ static int error_index(cudaError_t e) {
     if (errors[i].e == e) return (int)i;
   return -1;
 }
-EXPORT const char *cudaGetErrorString(cudaError_t e) { int i = error_index(e); return i >= 0 ? errors[i].text : "unrecognized error code"; }
-EXPORT const char *cudaGetErrorName(cudaError_t e) { int i = error_index(e); return i >= 0 ? errors[i].name : "cudaErrorUnknown"; }
+EXPORT const char *cudaGetErrorString(cudaError_t e) {
+  int i = error_index(e);
+  return i >= 0 ? errors[i].text : "unrecognized error code";
+}
+EXPORT const char *cudaGetErrorName(cudaError_t e) {
+  int i = error_index(e);
+  return i >= 0 ? errors[i].name : "cudaErrorUnknown";
+}
 EXPORT cudaError_t cudaGetLastError(void) {
   cudaError_t e = rt.last_error;
   rt.last_error = rt.sticky;
@@ -914,11 +1157,26 @@ static const Machine *machine(void) {
   const Machine *M = machine_find(arch && *arch ? arch : "h100");
   return M ? M : machine_find("h100");
 }
-EXPORT cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
-EXPORT cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
-EXPORT cudaError_t cudaSetDevice(int d) { return d == 0 ? ok_or_sticky() : (rt.last_error = cudaErrorInvalidDevice); }
-EXPORT cudaError_t cudaSetDeviceFlags(unsigned f) { (void)f; return ok_or_sticky(); }
-EXPORT cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *p) { (void)p; *d = 0; return cudaSuccess; }
+EXPORT cudaError_t cudaGetDeviceCount(int *n) {
+  *n = 1;
+  return cudaSuccess;
+}
+EXPORT cudaError_t cudaGetDevice(int *d) {
+  *d = 0;
+  return cudaSuccess;
+}
+EXPORT cudaError_t cudaSetDevice(int d) {
+  return d == 0 ? ok_or_sticky() : (rt.last_error = cudaErrorInvalidDevice);
+}
+EXPORT cudaError_t cudaSetDeviceFlags(unsigned f) {
+  (void)f;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *p) {
+  (void)p;
+  *d = 0;
+  return cudaSuccess;
+}
 EXPORT cudaError_t cudaDeviceSynchronize(void) { return ok_or_sticky(); }
 EXPORT cudaError_t cudaThreadSynchronize(void) { return ok_or_sticky(); }
 /* the rest of the legacy cudaThread* API CUDA 13 removed (cuda_runtime_api.h no longer declares
@@ -926,29 +1184,67 @@ EXPORT cudaError_t cudaThreadSynchronize(void) { return ok_or_sticky(); }
  * cudaDevice* successor. A limit reads what was set, else CUDA's default (a 1 KiB stack, a 1 MiB
  * printf FIFO, an 8 MiB malloc heap); settings are remembered and change nothing else. */
 static size_t limit_default(enum cudaLimit l) {
-  return l == cudaLimitStackSize ? 1024 : l == cudaLimitPrintfFifoSize ? (size_t)1 << 20 : l == cudaLimitMallocHeapSize ? (size_t)8 << 20 : 0;
+  return l == cudaLimitStackSize        ? 1024
+         : l == cudaLimitPrintfFifoSize ? (size_t)1 << 20
+         : l == cudaLimitMallocHeapSize ? (size_t)8 << 20
+                                        : 0;
 }
 EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v) {
   if ((unsigned)l < 3) rt.limits[l] = v;
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) { *v = (unsigned)l < 3 && rt.limits[l] ? rt.limits[l] : limit_default(l); return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) { rt.cache_config = c; return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) { *c = rt.cache_config; return ok_or_sticky(); }
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) {
+  *v = (unsigned)l < 3 && rt.limits[l] ? rt.limits[l] : limit_default(l);
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) {
+  rt.cache_config = c;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) {
+  *c = rt.cache_config;
+  return ok_or_sticky();
+}
 EXPORT cudaError_t cudaThreadExit(void) { return cudaSuccess; }
-EXPORT cudaError_t cudaThreadSetLimit(enum cudaLimit l, size_t v) { return cudaDeviceSetLimit(l, v); }
-EXPORT cudaError_t cudaThreadGetLimit(size_t *v, enum cudaLimit l) { return cudaDeviceGetLimit(v, l); }
-EXPORT cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache c) { return cudaDeviceSetCacheConfig(c); }
-EXPORT cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *c) { return cudaDeviceGetCacheConfig(c); }
-EXPORT cudaError_t cudaSetDoubleForDevice(double *d) { (void)d; return cudaSuccess; }
-EXPORT cudaError_t cudaSetDoubleForHost(double *d) { (void)d; return cudaSuccess; }
+EXPORT cudaError_t cudaThreadSetLimit(enum cudaLimit l, size_t v) {
+  return cudaDeviceSetLimit(l, v);
+}
+EXPORT cudaError_t cudaThreadGetLimit(size_t *v, enum cudaLimit l) {
+  return cudaDeviceGetLimit(v, l);
+}
+EXPORT cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache c) {
+  return cudaDeviceSetCacheConfig(c);
+}
+EXPORT cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *c) {
+  return cudaDeviceGetCacheConfig(c);
+}
+EXPORT cudaError_t cudaSetDoubleForDevice(double *d) {
+  (void)d;
+  return cudaSuccess;
+}
+EXPORT cudaError_t cudaSetDoubleForHost(double *d) {
+  (void)d;
+  return cudaSuccess;
+}
 EXPORT cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
-EXPORT cudaError_t cudaDriverGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
-EXPORT cudaError_t cudaRuntimeGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
+EXPORT cudaError_t cudaDriverGetVersion(int *v) {
+  *v = CUDART_VERSION;
+  return cudaSuccess;
+}
+EXPORT cudaError_t cudaRuntimeGetVersion(int *v) {
+  *v = CUDART_VERSION;
+  return cudaSuccess;
+}
 EXPORT cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 EXPORT cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
-EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, enum cudaFuncCache c) { (void)f, (void)c; return ok_or_sticky(); }
-EXPORT cudaError_t cudaFuncSetAttribute(const void *f, enum cudaFuncAttribute a, int v) { (void)f, (void)a, (void)v; return ok_or_sticky(); }
+EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, enum cudaFuncCache c) {
+  (void)f, (void)c;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaFuncSetAttribute(const void *f, enum cudaFuncAttribute a, int v) {
+  (void)f, (void)a, (void)v;
+  return ok_or_sticky();
+}
 
 /* cudaGetDeviceProperties: the --arch machine's numbers (src/arch/machines.c, each with its
  * source); totalGlobalMem is what carve lets a program allocate */
@@ -985,7 +1281,7 @@ EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev) {
   p->canMapHostMemory = 1;
   p->cooperativeLaunch = 1;
   p->asyncEngineCount = 1;
-  p->memoryPoolsSupported = 1;   /* cudaMallocAsync: at once, streams being synchronous */
+  p->memoryPoolsSupported = 1; /* cudaMallocAsync: at once, streams being synchronous */
   return ok_or_sticky();
 }
 
@@ -994,10 +1290,12 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int dev
   const Machine *M = machine();
   switch (a) {
   case cudaDevAttrMaxThreadsPerBlock: *v = M->max_threads_per_block; break;
-  case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: *v = M->cc_major < 2 ? 512 : 1024; break;
+  case cudaDevAttrMaxBlockDimX:
+  case cudaDevAttrMaxBlockDimY: *v = M->cc_major < 2 ? 512 : 1024; break;
   case cudaDevAttrMaxBlockDimZ: *v = 64; break;
   case cudaDevAttrMaxGridDimX: *v = M->cc_major < 3 ? 65535 : 2147483647; break;
-  case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: *v = 65535; break;
+  case cudaDevAttrMaxGridDimY:
+  case cudaDevAttrMaxGridDimZ: *v = 65535; break;
   case cudaDevAttrMaxSharedMemoryPerBlock: *v = M->smem_per_block; break;
   case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = M->smem_per_block_optin; break;
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = M->smem_per_sm; break;
@@ -1013,10 +1311,13 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int dev
   case cudaDevAttrMaxBlocksPerMultiprocessor: *v = M->max_blocks_per_sm; break;
   case cudaDevAttrGlobalMemoryBusWidth: *v = M->mem_bus_bits; break;
   case cudaDevAttrL2CacheSize: *v = (int)M->l2_bytes; break;
-  case cudaDevAttrUnifiedAddressing: case cudaDevAttrManagedMemory: case cudaDevAttrConcurrentKernels: case cudaDevAttrCooperativeLaunch:
-  case cudaDevAttrCanMapHostMemory: case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrMemoryPoolsSupported:
-    *v = 1;
-    break;
+  case cudaDevAttrUnifiedAddressing:
+  case cudaDevAttrManagedMemory:
+  case cudaDevAttrConcurrentKernels:
+  case cudaDevAttrCooperativeLaunch:
+  case cudaDevAttrCanMapHostMemory:
+  case cudaDevAttrConcurrentManagedAccess:
+  case cudaDevAttrMemoryPoolsSupported: *v = 1; break;
   default: *v = 0;
   }
   return ok_or_sticky();
@@ -1027,7 +1328,9 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int dev
 EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fun) {
   RtFunc *f = func_of(fun);
   Obj *k = f ? kernel_of(f) : NULL;
-  if (!k) return api_error(RET, cudaErrorInvalidDeviceFunction, "cudaFuncGetAttributes of a function that is not a kernel carve read");
+  if (!k)
+    return api_error(RET, cudaErrorInvalidDeviceFunction,
+                     "cudaFuncGetAttributes of a function that is not a kernel carve read");
   memset(a, 0, sizeof *a);
   a->sharedSizeBytes = (size_t)(k->shared_size > 0 ? k->shared_size : 0);
   a->maxThreadsPerBlock = machine()->max_threads_per_block;
@@ -1038,7 +1341,9 @@ EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const voi
 
 /* occupancy by threads, blocks and shared memory per SM (registers unknown here: say so with
  * carve estimate, which has them) */
-EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *fun, int block, size_t shm, unsigned flags) {
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *fun,
+                                                                          int block, size_t shm,
+                                                                          unsigned flags) {
   (void)flags;
   RtFunc *f = func_of(fun);
   Obj *k = f ? kernel_of(f) : NULL;
@@ -1051,7 +1356,8 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
   *n = r < by_smem ? r : by_smem;
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *fun, int block, size_t shm) {
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *fun, int block,
+                                                                 size_t shm) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fun, block, shm, 0);
 }
 
@@ -1071,7 +1377,10 @@ EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) {
   *e = (cudaEvent_t)(uintptr_t)(EVENT_BASE + (uint64_t)rt.nevents++);
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f) { (void)f; return cudaEventCreate(e); }
+EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f) {
+  (void)f;
+  return cudaEventCreate(e);
+}
 EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   (void)s;
   int i = event_of(e);
@@ -1079,10 +1388,19 @@ EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   rt.events[i] = now_ms();
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned f) { (void)f; return cudaEventRecord(e, s); }
-EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) { return event_of(e) < 0 ? cudaErrorInvalidResourceHandle : ok_or_sticky(); }
-EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) { return event_of(e) < 0 ? cudaErrorInvalidResourceHandle : ok_or_sticky(); }
-EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) { return event_of(e) < 0 ? cudaErrorInvalidResourceHandle : cudaSuccess; }
+EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned f) {
+  (void)f;
+  return cudaEventRecord(e, s);
+}
+EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return event_of(e) < 0 ? cudaErrorInvalidResourceHandle : ok_or_sticky();
+}
+EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) {
+  return event_of(e) < 0 ? cudaErrorInvalidResourceHandle : ok_or_sticky();
+}
+EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  return event_of(e) < 0 ? cudaErrorInvalidResourceHandle : cudaSuccess;
+}
 EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
   int i = event_of(a), j = event_of(b);
   if (i < 0 || j < 0) return rt.last_error = cudaErrorInvalidResourceHandle;
@@ -1090,45 +1408,99 @@ EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
   *ms = (float)(rt.events[j] - rt.events[i]);
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { *s = (cudaStream_t)(uintptr_t)(STREAM_BASE + (uint64_t)++rt.nstreams); return ok_or_sticky(); }
-EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f) { (void)f; return cudaStreamCreate(s); }
-EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned f, int p) { (void)f, (void)p; return cudaStreamCreate(s); }
-EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return ok_or_sticky(); }
-EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) { (void)s; return ok_or_sticky(); }
-EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) { (void)s; return cudaSuccess; }
-EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) { (void)s, (void)e, (void)f; return ok_or_sticky(); }
-EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *lo, int *hi) { if (lo) *lo = 0; if (hi) *hi = -5; return cudaSuccess; }
-EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data) { (void)s; fn(data); return ok_or_sticky(); }
-EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *data, unsigned f) {
+EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) {
+  *s = (cudaStream_t)(uintptr_t)(STREAM_BASE + (uint64_t)++rt.nstreams);
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f) {
+  (void)f;
+  return cudaStreamCreate(s);
+}
+EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned f, int p) {
+  (void)f, (void)p;
+  return cudaStreamCreate(s);
+}
+EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  (void)s;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) {
+  (void)s;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  (void)s;
+  return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) {
+  (void)s, (void)e, (void)f;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *lo, int *hi) {
+  if (lo) *lo = 0;
+  if (hi) *hi = -5;
+  return cudaSuccess;
+}
+EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data) {
+  (void)s;
+  fn(data);
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *data,
+                                         unsigned f) {
   (void)f;
   cb(s, ok_or_sticky(), data);
   return ok_or_sticky();
 }
-EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID a, const cudaStreamAttrValue *v) { (void)s, (void)a, (void)v; return ok_or_sticky(); }
-EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID a, cudaStreamAttrValue *v) {
+EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID a,
+                                          const cudaStreamAttrValue *v) {
+  (void)s, (void)a, (void)v;
+  return ok_or_sticky();
+}
+EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID a,
+                                          cudaStreamAttrValue *v) {
   (void)s, (void)a;
   memset(v, 0, sizeof *v);
   return ok_or_sticky();
 }
 EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return ok_or_sticky(); }
-EXPORT cudaError_t cudaGetDeviceFlags(unsigned *f) { *f = 0; return cudaSuccess; }
+EXPORT cudaError_t cudaGetDeviceFlags(unsigned *f) {
+  *f = 0;
+  return cudaSuccess;
+}
 EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p) {
   memset(a, 0, sizeof *a);
   uint64_t v = (uint64_t)(uintptr_t)p, off;
-  if (is_device_addr(v)) { a->type = cudaMemoryTypeDevice; a->devicePointer = (void *)p; }
-  else if (host_block(v, &off) >= 0) { a->type = cudaMemoryTypeManaged; a->devicePointer = a->hostPointer = (void *)p; }
-  else { a->type = cudaMemoryTypeUnregistered; a->hostPointer = (void *)p; }
+  if (is_device_addr(v)) {
+    a->type = cudaMemoryTypeDevice;
+    a->devicePointer = (void *)p;
+  } else if (host_block(v, &off) >= 0) {
+    a->type = cudaMemoryTypeManaged;
+    a->devicePointer = a->hostPointer = (void *)p;
+  } else {
+    a->type = cudaMemoryTypeUnregistered;
+    a->hostPointer = (void *)p;
+  }
   return cudaSuccess;
 }
 /* stream-ordered allocation: streams run at once, so in order is now */
-EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { (void)s; return LOCKED(alloc(p, n, BUF_DEVICE, "cudaMallocAsync", RET)); }
-EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return LOCKED(free_mem(p, false, "cudaFreeAsync", RET)); }
+EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
+  (void)s;
+  return LOCKED(alloc(p, n, BUF_DEVICE, "cudaMallocAsync", RET));
+}
+EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {
+  (void)s;
+  return LOCKED(free_mem(p, false, "cudaFreeAsync", RET));
+}
 EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int dev) {
   (void)dev;
-  *pool = (cudaMemPool_t)(uintptr_t)0xd0000000ull;   /* one pool, a handle */
+  *pool = (cudaMemPool_t)(uintptr_t)0xd0000000ull; /* one pool, a handle */
   return cudaSuccess;
 }
-EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr a, void *v) { (void)pool, (void)a, (void)v; return ok_or_sticky(); }
+EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr a, void *v) {
+  (void)pool, (void)a, (void)v;
+  return ok_or_sticky();
+}
 EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr a, void *v) {
   (void)pool, (void)a;
   memset(v, 0, sizeof(uint64_t));

@@ -52,10 +52,12 @@ const char *rt_library(void) {
   const char *d = self_dir();
   if (!d) return NULL;
   /* ./carve, build-san/carve (the sanitizer build uses the plain library), PREFIX/bin/carve */
-  const char *cands[] = {fmt("%s/build/libcarve_cudart.so", d), fmt("%s/../build/libcarve_cudart.so", d), fmt("%s/../lib/carve/libcarve_cudart.so", d)};
+  const char *cands[] = {fmt("%s/build/libcarve_cudart.so", d),
+                         fmt("%s/../build/libcarve_cudart.so", d),
+                         fmt("%s/../lib/carve/libcarve_cudart.so", d)};
   for (int i = 0; i < 3; i++)
     if (access(cands[i], R_OK) == 0) {
-      char *r = realpath(cands[i], NULL);   /* malloc'd: kept in the arena, freed here */
+      char *r = realpath(cands[i], NULL); /* malloc'd: kept in the arena, freed here */
       const char *a = r ? arena_strdup(r) : NULL;
       free(r);
       return a;
@@ -103,7 +105,8 @@ static void pass_on(int sig) {
 /* run argv (NULL-terminated) with the environment changes env ("NAME=VALUE"), standard output to
  * out_fd (-1: inherited), killed after limit seconds (0: none; *late then set); the exit status,
  * 128 + signal when killed (*sig set), -1 if it could not start */
-static int spawn_limited(char **argv, char **env, int nenv, int out_fd, int err_fd, int *sig, double limit, bool *late) {
+static int spawn_limited(char **argv, char **env, int nenv, int out_fd, int err_fd, int *sig,
+                         double limit, bool *late) {
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
@@ -126,8 +129,14 @@ static int spawn_limited(char **argv, char **env, int nenv, int out_fd, int err_
   for (;;) {
     pid_t w = waitpid(pid, &st, limit > 0 ? WNOHANG : 0);
     if (w == pid) break;
-    if (w < 0 && errno != EINTR) { st = -1; break; }
-    if (w == 0 && now_s() - t0 > limit && !*late) { *late = true; kill(pid, SIGKILL); }
+    if (w < 0 && errno != EINTR) {
+      st = -1;
+      break;
+    }
+    if (w == 0 && now_s() - t0 > limit && !*late) {
+      *late = true;
+      kill(pid, SIGKILL);
+    }
     if (w == 0) {
       struct timespec ts = {0, (long)(nap * 1e9)};
       nanosleep(&ts, NULL);
@@ -185,7 +194,10 @@ static void read_summary(Program *p, const char *path, RtResult *r) {
       else if (!strcmp(key, "stopped")) h->timed_out = true;
       else if (!strcmp(key, "launch")) {
         Obj *k = p ? find_kernel(p, val) : NULL;
-        if (!k) { h->unrecorded++; usable = false; }
+        if (!k) {
+          h->unrecorded++;
+          usable = false;
+        }
         h->rec = xrealloc(h->rec, sizeof(RecordedLaunch) * (size_t)(h->nrec + 1));
         cur = &h->rec[h->nrec];
         memset(cur, 0, sizeof *cur);
@@ -197,13 +209,17 @@ static void read_summary(Program *p, const char *path, RtResult *r) {
       continue;
     }
     long long a, b, c;
-    if (!strcmp(key, "grid") && sscanf(val, "%lld %lld %lld", &a, &b, &c) == 3) cur->grid[0] = a, cur->grid[1] = b, cur->grid[2] = c;
-    else if (!strcmp(key, "block") && sscanf(val, "%lld %lld %lld", &a, &b, &c) == 3) cur->block[0] = a, cur->block[1] = b, cur->block[2] = c;
+    if (!strcmp(key, "grid") && sscanf(val, "%lld %lld %lld", &a, &b, &c) == 3)
+      cur->grid[0] = a, cur->grid[1] = b, cur->grid[2] = c;
+    else if (!strcmp(key, "block") && sscanf(val, "%lld %lld %lld", &a, &b, &c) == 3)
+      cur->block[0] = a, cur->block[1] = b, cur->block[2] = c;
     else if (!strcmp(key, "shared")) cur->dyn_shared = atoll(val);
     else if (!strcmp(key, "first")) cur->first = atoi(val);
     else if (!strcmp(key, "count")) cur->count = atoi(val);
-    else if (!strcmp(key, "line") && cur->kernel) { cur->site = tok_loc(cur->kernel->tok); cur->site.line = atoi(val); }
-    else if (!strcmp(key, "arg")) {
+    else if (!strcmp(key, "line") && cur->kernel) {
+      cur->site = tok_loc(cur->kernel->tok);
+      cur->site.line = atoi(val);
+    } else if (!strcmp(key, "arg")) {
       if (!strcmp(val, "-")) usable = false;
       else arena_push(&args, &nargs, val);
     } else if (!strcmp(key, "end")) {
@@ -218,8 +234,12 @@ static void read_summary(Program *p, const char *path, RtResult *r) {
         usable = parse_arg_settings(p, args, nargs, ov);
         program_leave(s);
       }
-      if (usable) { cur->kept = true; h->nrec++; }   /* its buffers are the files the runtime wrote */
-      else h->unrecorded++;
+      if (usable) {
+        cur->kept = true;
+        h->nrec++;
+      } /* its buffers are the files the runtime wrote */
+      else
+        h->unrecorded++;
       cur = NULL;
     }
   }
@@ -231,10 +251,14 @@ static void read_globals(Program *p, const char *dir, HostResult *h) {
   for (int i = 0; i < h->nrec; i++) {
     size_t n;
     char *c = read_file(fmt("%s/launch-%d/constant.bin", dir, i + 1), &n);
-    if (c && n == (size_t)p->constant_size) { h->rec[i].ov.constant = (unsigned char *)arena_strndup(c, n); }
+    if (c && n == (size_t)p->constant_size) {
+      h->rec[i].ov.constant = (unsigned char *)arena_strndup(c, n);
+    }
     free(c);
     char *d = read_file(fmt("%s/launch-%d/device.bin", dir, i + 1), &n);
-    if (d && n == (size_t)p->device_global_size) { h->rec[i].ov.device_vars = (unsigned char *)arena_strndup(d, n); }
+    if (d && n == (size_t)p->device_global_size) {
+      h->rec[i].ov.device_vars = (unsigned char *)arena_strndup(d, n);
+    }
     free(d);
   }
 }
@@ -243,11 +267,23 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   memset(r, 0, sizeof *r);
   r->h.status = 2;
   const char *nvcc = rt_nvcc(), *lib = rt_library();
-  if (!nvcc) { fprintf(stderr, "carve run: nvcc not found (set CARVE_NVCC or CUDA_HOME): use --host-route interp\n"); return 2; }
-  if (!lib) { fprintf(stderr, "carve run: carve's CUDA runtime library (build/libcarve_cudart.so) is not built: run 'make cudart', or set CARVE_CUDART\n"); return 2; }
+  if (!nvcc) {
+    fprintf(stderr,
+            "carve run: nvcc not found (set CARVE_NVCC or CUDA_HOME): use --host-route interp\n");
+    return 2;
+  }
+  if (!lib) {
+    fprintf(
+      stderr,
+      "carve run: carve's CUDA runtime library (build/libcarve_cudart.so) is not built: run 'make cudart', or set CARVE_CUDART\n");
+    return 2;
+  }
   char tmpl[] = "/tmp/carve-run-XXXXXX";
   char *dir = mkdtemp(tmpl);
-  if (!dir) { fprintf(stderr, "carve run: cannot make a temporary directory: %s\n", strerror(errno)); return 2; }
+  if (!dir) {
+    fprintf(stderr, "carve run: cannot make a temporary directory: %s\n", strerror(errno));
+    return 2;
+  }
   dir = arena_strdup(dir);
   const char *exe = fmt("%s/%s", dir, "program");
   const char *libdir = arena_strndup(lib, (size_t)(strrchr(lib, '/') - lib));
@@ -255,7 +291,11 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   FILE *cf = fopen(compat, "w");
   bool compat_ok = cf && fputs(compat_header, cf) >= 0;
   if (cf && fclose(cf) != 0) compat_ok = false;
-  if (!compat_ok) { fprintf(stderr, "carve run: cannot write %s: %s\n", compat, strerror(errno)); remove_tree(dir); return 2; }
+  if (!compat_ok) {
+    fprintf(stderr, "carve run: cannot write %s: %s\n", compat, strerror(errno));
+    remove_tree(dir);
+    return 2;
+  }
 
   /* nvcc: the user's sources and flags, carve's runtime in place of libcudart */
   const char **av = NULL;
@@ -266,8 +306,10 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   arena_push(&av, &n, "none");
   arena_push(&av, &n, "-include");
   arena_push(&av, &n, compat);
-  for (int i = 0; o->pp && i < o->pp->n_include_dirs; i++) arena_push(&av, &n, fmt("-I%s", o->pp->include_dirs[i]));
-  for (int i = 0; o->pp && i < o->pp->n_defines; i++) arena_push(&av, &n, fmt("-D%s", o->pp->defines[i]));
+  for (int i = 0; o->pp && i < o->pp->n_include_dirs; i++)
+    arena_push(&av, &n, fmt("-I%s", o->pp->include_dirs[i]));
+  for (int i = 0; o->pp && i < o->pp->n_defines; i++)
+    arena_push(&av, &n, fmt("-D%s", o->pp->defines[i]));
   for (int i = 0; i < o->nnvcc; i++) arena_push(&av, &n, o->nvcc_flags[i]);
   for (int i = 0; i < o->nfiles; i++) arena_push(&av, &n, o->files[i]);
   arena_push(&av, &n, lib);
@@ -336,16 +378,21 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   bool late = false;
   /* the runtime's watchdog stops the program after max_seconds outside launches; this limit, far
    * beyond it, is for a program that never loaded the runtime */
-  int code = spawn_limited((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal, o->max_seconds > 0 ? 3600 + 10 * o->max_seconds : 0, &late);
+  int code = spawn_limited((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal,
+                           o->max_seconds > 0 ? 3600 + 10 * o->max_seconds : 0, &late);
   r->run_seconds = now_s() - t0;
   r->h.host_seconds = r->run_seconds;
   r->dir = dir;
-  if (code < 0) { fprintf(stderr, "carve run: could not start the program\n"); return 2; }
+  if (code < 0) {
+    fprintf(stderr, "carve run: could not start the program\n");
+    return 2;
+  }
   read_summary(p, summary, r);
   if (o->record) read_globals(p, dir, &r->h);
   r->h.exit_code = code;
-  r->h.status = r->faults ? 1 : r->unrun ? 2 : 0;   /* a launch carve could not run: not a check */
-  if (late || r->h.timed_out) {   /* stopped at the time limit: the launches recorded until then are kept */
+  r->h.status = r->faults ? 1 : r->unrun ? 2 : 0; /* a launch carve could not run: not a check */
+  if (late ||
+      r->h.timed_out) { /* stopped at the time limit: the launches recorded until then are kept */
     r->h.timed_out = true;
     r->signal = 0;
     if (!r->faults) r->h.status = 2;
@@ -361,7 +408,7 @@ void rt_cleanup(RtResult *r) {
 
 int rt_host_run_held(Program *p, HostOptions *o, HostResult *r) {
   FILE *out = tmpfile(), *err = tmpfile(), *diags = tmpfile();
-  if (!out || !err || !diags) {   /* nowhere to hold it: as it comes, no time limit */
+  if (!out || !err || !diags) { /* nowhere to hold it: as it comes, no time limit */
     if (out) fclose(out);
     if (err) fclose(err);
     if (diags) fclose(diags);
@@ -384,7 +431,8 @@ int rt_host_run_held(Program *p, HostOptions *o, HostResult *r) {
     rewind(pairs[i][0]);
     char buf[65536];
     size_t n;
-    while (!drop && (n = fread(buf, 1, sizeof buf, pairs[i][0])) > 0) fwrite(buf, 1, n, pairs[i][1]);
+    while (!drop && (n = fread(buf, 1, sizeof buf, pairs[i][0])) > 0)
+      fwrite(buf, 1, n, pairs[i][1]);
     fclose(pairs[i][0]);
     fflush(pairs[i][1]);
   }

@@ -17,27 +17,32 @@
 #define RT_ENV_MAX_STEPS "CARVE_RT_MAX_STEPS" /* a launch's step limit (0: the default) */
 #define RT_ENV_NO_RACE "CARVE_RT_NO_RACE"     /* "1": no race check */
 #define RT_ENV_SUMMARY "CARVE_RT_SUMMARY"     /* the summary file */
-#define RT_ENV_RECORD "CARVE_RT_RECORD"       /* a directory: keep each distinct launch's buffers there */
-#define RT_ENV_ENGINE "CARVE_RT_ENGINE"       /* "auto" (native above the threshold), "native", "interp" */
-#define RT_ENV_CHECK "CARVE_RT_CHECK"         /* "sample", "all", "none": the native engine's check */
-#define RT_ENV_MAX_SECONDS "CARVE_RT_MAX_SECONDS" /* stop the program after this much time outside launches */
+#define RT_ENV_RECORD "CARVE_RT_RECORD" /* a directory: keep each distinct launch's buffers there */
+#define RT_ENV_ENGINE \
+  "CARVE_RT_ENGINE"                   /* "auto" (native above the threshold), "native", "interp" */
+#define RT_ENV_CHECK "CARVE_RT_CHECK" /* "sample", "all", "none": the native engine's check */
+#define RT_ENV_MAX_SECONDS \
+  "CARVE_RT_MAX_SECONDS" /* stop the program after this much time outside launches */
 
 typedef struct RtOptions {
-  const char **files; int nfiles;     /* sources: .cu (device code, read by carve too), .cpp, .c, .o */
-  const char **nvcc_flags; int nnvcc; /* given to nvcc as they are (-I, -D, -std, -O, -Xcompiler ...) */
-  const PPOptions *pp;                /* carve's own reading of the .cu files */
-  const char *machine;                /* --arch: cudaGetDeviceProperties' machine (NULL: h100) */
-  const char *sm;                     /* nvcc's -arch (NULL: sm_90) */
-  int argc; const char **argv;        /* argv[0] the program's name */
+  const char **files;
+  int nfiles; /* sources: .cu (device code, read by carve too), .cpp, .c, .o */
+  const char **nvcc_flags;
+  int nnvcc;           /* given to nvcc as they are (-I, -D, -std, -O, -Xcompiler ...) */
+  const PPOptions *pp; /* carve's own reading of the .cu files */
+  const char *machine; /* --arch: cudaGetDeviceProperties' machine (NULL: h100) */
+  const char *sm;      /* nvcc's -arch (NULL: sm_90) */
+  int argc;
+  const char **argv; /* argv[0] the program's name */
   uint64_t max_steps;
   bool no_race;
-  bool record;                        /* keep the distinct launches with their buffers */
-  bool quiet_build;                   /* nvcc's output only when it fails */
-  const char *engine, *check;         /* RT_ENV_ENGINE, RT_ENV_CHECK (NULL: auto, sample) */
-  double max_seconds;                 /* stop the program after this long outside launches (0: never):
+  bool record;                /* keep the distinct launches with their buffers */
+  bool quiet_build;           /* nvcc's output only when it fails */
+  const char *engine, *check; /* RT_ENV_ENGINE, RT_ENV_CHECK (NULL: auto, sample) */
+  double max_seconds;         /* stop the program after this long outside launches (0: never):
                                        * the runtime's watchdog ends it, the launches recorded so far
                                        * kept (r->h.timed_out) */
-  FILE *out;                          /* the program's standard output (NULL: inherited) */
+  FILE *out;                  /* the program's standard output (NULL: inherited) */
 } RtOptions;
 
 /* where nvcc is (NULL: not found): $CARVE_NVCC, $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, PATH */
@@ -49,11 +54,11 @@ const char *rt_library(void);
  * 2 could not build or run it, or a launch carve could not run (diagnosed) */
 typedef struct RtResult {
   HostResult h;
-  int faults, api_errors;             /* kernel faults, misuse of the runtime (bad copies, frees) */
-  int unrun;                          /* launches carve could not run (kernel not read, step limit): exit 2 */
-  int signal;                         /* the program was killed by it (0: exited) */
+  int faults, api_errors; /* kernel faults, misuse of the runtime (bad copies, frees) */
+  int unrun;              /* launches carve could not run (kernel not read, step limit): exit 2 */
+  int signal;             /* the program was killed by it (0: exited) */
   double build_seconds, run_seconds;
-  const char *dir;                    /* the temporary directory (the build, the recorded buffers) */
+  const char *dir; /* the temporary directory (the build, the recorded buffers) */
 } RtResult;
 int rt_run(Program *p, const RtOptions *o, RtResult *r);
 /* host_run with the program's standard output and error and carve's diagnostics held in

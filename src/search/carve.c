@@ -43,7 +43,8 @@ void pareto_front_eps(const double *obj, int k, int n, double eps, bool *keep) {
 double variant_hopper_util(const VariantMetrics *vm, const Machine *m) {
   double threads = vm->efficiency > 0 && vm->instr > 0 ? 1.0 / (vm->efficiency * vm->instr) : 0;
   double blocks = vm->threads > 0 ? threads / vm->threads : 0;
-  return hopper_utilization(vm->instr, vm->regions, vm->long_regions, vm->threads, vm->blocks_per_sm, blocks, m);
+  return hopper_utilization(vm->instr, vm->regions, vm->long_regions, vm->threads,
+                            vm->blocks_per_sm, blocks, m);
 }
 
 double score_p(double t, double random_expected, double best) {
@@ -78,7 +79,8 @@ double expected_min_sample(const double *t, int S, int n) {
 int sample_size_for(const double *t, int S, double fraction) {
   if (S <= 0) return 0;
   double best = t[0];
-  for (int i = 1; i < S; i++) if (t[i] < best) best = t[i];
+  for (int i = 1; i < S; i++)
+    if (t[i] < best) best = t[i];
   for (int n = 1; n <= S; n++)
     if (best / expected_min_sample(t, S, n) >= fraction - 1e-12) return n;
   return S;
@@ -107,10 +109,12 @@ static void rank(const Space *s, int *idx, int n) {
 /* the trade-off stage over the nt candidates left by the threshold: Ryoo's front of Efficiency x
  * Utilization, or the Hopper front (Efficiency x hopper_utilization x 1/estimate, strict beyond
  * o->eps); why[v] gets KEPT_FRONT or KEPT_ESTIMATE for every survivor v */
-static void trade_off(const Space *s, const CarveOptions *o, const int *cand, int nt, Selection *sel, unsigned char *why) {
+static void trade_off(const Space *s, const CarveOptions *o, const int *cand, int nt,
+                      Selection *sel, unsigned char *why) {
   bool *keep = xmalloc(sizeof(bool) * (size_t)(nt + 1));
   if (o->front == FRONT_HOPPER) {
-    double *obj = xmalloc(sizeof(double) * 3 * (size_t)(nt + 1)), *two = xmalloc(sizeof(double) * 2 * (size_t)(nt + 1));
+    double *obj = xmalloc(sizeof(double) * 3 * (size_t)(nt + 1)),
+           *two = xmalloc(sizeof(double) * 2 * (size_t)(nt + 1));
     bool *keep2 = xmalloc(sizeof(bool) * (size_t)(nt + 1));
     for (int i = 0; i < nt; i++) {
       const VariantMetrics *m = &s->v[cand[i]].m;
@@ -124,19 +128,25 @@ static void trade_off(const Space *s, const CarveOptions *o, const int *cand, in
       if (keep2[i] && !keep[i]) sel->pruned_by_estimate++;
       if (keep[i]) why[cand[i]] = keep2[i] ? KEPT_FRONT : KEPT_ESTIMATE;
     }
-    free(obj); free(two); free(keep2);
+    free(obj);
+    free(two);
+    free(keep2);
   } else {
-    double *x = xmalloc(sizeof(double) * (size_t)(nt + 1)), *y = xmalloc(sizeof(double) * (size_t)(nt + 1));
+    double *x = xmalloc(sizeof(double) * (size_t)(nt + 1)),
+           *y = xmalloc(sizeof(double) * (size_t)(nt + 1));
     for (int i = 0; i < nt; i++) {
       const VariantMetrics *m = &s->v[cand[i]].m;
       x[i] = m->efficiency;
       y[i] = o->simple_util ? m->utilization_simple : m->utilization;
     }
     pareto_front(x, y, nt, o->strict, keep);
-    for (int i = 0; i < nt; i++) if (keep[i]) why[cand[i]] = KEPT_FRONT;
-    free(x); free(y);
+    for (int i = 0; i < nt; i++)
+      if (keep[i]) why[cand[i]] = KEPT_FRONT;
+    free(x);
+    free(y);
   }
-  for (int i = 0; i < nt; i++) if (keep[i]) sel->idx[sel->n++] = cand[i];
+  for (int i = 0; i < nt; i++)
+    if (keep[i]) sel->idx[sel->n++] = cand[i];
   free(keep);
 }
 
@@ -145,7 +155,8 @@ Selection search_select(const Space *s, const CarveOptions *o) {
   unsigned char *why = xmalloc((size_t)(s->nv + 1));
   memset(why, 0, (size_t)(s->nv + 1));
   int *cand = xmalloc(sizeof(int) * (size_t)(s->nv + 1)), nc = 0;
-  for (int i = 0; i < s->nv; i++) if (s->v[i].status == VS_OK) cand[nc++] = i;
+  for (int i = 0; i < s->nv; i++)
+    if (s->v[i].status == VS_OK) cand[nc++] = i;
   sel.candidates = nc;
   if (o->strategy == STRAT_EXHAUSTIVE) {
     memcpy(sel.idx, cand, sizeof(int) * (size_t)nc);
@@ -160,9 +171,11 @@ Selection search_select(const Space *s, const CarveOptions *o) {
     int k = o->budget > 0 ? o->budget : 10;
     if (k > nc) k = nc;
     uint64_t st = o->seed ? o->seed : 1;
-    for (int i = 0; i < k; i++) {   /* a partial Fisher-Yates shuffle: without replacement */
+    for (int i = 0; i < k; i++) { /* a partial Fisher-Yates shuffle: without replacement */
       int j = i + (int)(mix(&st) % (uint64_t)(nc - i));
-      int t = cand[i]; cand[i] = cand[j]; cand[j] = t;
+      int t = cand[i];
+      cand[i] = cand[j];
+      cand[j] = t;
     }
     sel.n = k;
     memcpy(sel.idx, cand, sizeof(int) * (size_t)k);
@@ -170,7 +183,8 @@ Selection search_select(const Space *s, const CarveOptions *o) {
   } else {
     /* threshold: drop memory-bound variants far slower in memory than the best */
     double best_mem = INFINITY;
-    for (int i = 0; i < nc; i++) if (s->v[cand[i]].m.mem_ms < best_mem) best_mem = s->v[cand[i]].m.mem_ms;
+    for (int i = 0; i < nc; i++)
+      if (s->v[cand[i]].m.mem_ms < best_mem) best_mem = s->v[cand[i]].m.mem_ms;
     int nt = 0;
     for (int i = 0; i < nc; i++) {
       const VariantMetrics *m = &s->v[cand[i]].m;

@@ -61,7 +61,8 @@ static const char usage_tune[] =
   "                  [-- PROGRAM ARGS]   (a host program: its recorded launch, see carve space)\n"
   "       carve tune FILE.cu ... --emit-slurm JOB.sh --tasks N      (an sbatch array of N tasks)\n"
   "       carve tune FILE.cu ... --tasks N --task K --results F     (one task: its share of the static metrics)\n"
-  "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"  "       carve tune --replay R.jsonl [--budget K] [--eps X] [--arch A] [--format text|json]\n"
+  "       carve tune --merge A.jsonl B.jsonl ... -o OUT.jsonl       (join the tasks' results)\n"
+  "       carve tune --replay R.jsonl [--budget K] [--eps X] [--arch A] [--format text|json]\n"
   "                  (no GPU: every strategy judged against the ground truth R holds, Kernel Tuner's P)\n"
   "\n"
   "Search the space of 'carve space' for the fastest verified variant. Strategies:\n"
@@ -86,16 +87,22 @@ static const char usage_tune[] =
   "Exit 0; 1 no variant verified; 2 an error; 3 no GPU or CUDA toolkit (use --no-bench).\n";
 
 bool search_is_command(const char *name) { return !strcmp(name, "space") || !strcmp(name, "tune"); }
-const char *search_usage(const char *name) { return !strcmp(name, "space") ? usage_space : !strcmp(name, "tune") ? usage_tune : NULL; }
+const char *search_usage(const char *name) {
+  return !strcmp(name, "space") ? usage_space : !strcmp(name, "tune") ? usage_tune : NULL;
+}
 
 typedef struct TuneArgs {
   bool tune;
-  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip, *blocks, *replay;
-  bool front_set;                /* --front given (else: hopper, or ryoo with --strict / --simple-util) */
+  const char *file, *kernel, *format, *arch, *results, *gpus, *t4, *out, *emit_slurm, *only, *skip,
+    *blocks, *replay;
+  bool front_set; /* --front given (else: hopper, or ryoo with --strict / --simple-util) */
   PPOptions pp;
-  const char **args; int nargs;
-  const char **merge; int nmerge;
-  const char **prog_args; int nprog_args;
+  const char **args;
+  int nargs;
+  const char **merge;
+  int nmerge;
+  const char **prog_args;
+  int nprog_args;
   const char *host_fn, *route;
   int launch_no;
   double max_steps, max_seconds; /* the host program's limits (0: 60 s of wall-clock time) */
@@ -120,57 +127,117 @@ static bool number(const char *v, double lo, double hi, double *out) {
 static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val) {
   double x;
   bool t = a->tune;
-#define NEEDS_INT(lo, hi) do { if (!number(val, lo, hi, &x) || x != floor(x)) { usage_error(cmd, fmt("%s needs a whole number from %g to %g", opt, (double)(lo), (double)(hi))); return 2; } } while (0)
+#define NEEDS_INT(lo, hi)                                                                         \
+  do {                                                                                            \
+    if (!number(val, lo, hi, &x) || x != floor(x)) {                                              \
+      usage_error(cmd,                                                                            \
+                  fmt("%s needs a whole number from %g to %g", opt, (double)(lo), (double)(hi))); \
+      return 2;                                                                                   \
+    }                                                                                             \
+  } while (0)
   if (!strcmp(opt, "--kernel")) a->kernel = val;
   else if (!strcmp(opt, "--passes")) a->only = val;
   else if (!strcmp(opt, "--skip")) a->skip = val;
   else if (!strcmp(opt, "--blocks")) a->blocks = val;
   else if (!strcmp(opt, "--host")) a->host_fn = val;
   else if (!strcmp(opt, "--route")) {
-    if (strcmp(val, "nvcc") && strcmp(val, "interp") && strcmp(val, "auto")) { usage_error(cmd, "--route is nvcc, interp or auto"); return 2; }
+    if (strcmp(val, "nvcc") && strcmp(val, "interp") && strcmp(val, "auto")) {
+      usage_error(cmd, "--route is nvcc, interp or auto");
+      return 2;
+    }
     a->route = val;
-  }
-  else if (!strcmp(opt, "--launch")) { NEEDS_INT(1, 1e6); a->launch_no = (int)x; }
-  else if (!strcmp(opt, "--max-steps")) { if (!number(val, 1, 1.8e19, &a->max_steps)) { usage_error(cmd, "--max-steps needs a positive number"); return 2; } }
-  else if (!strcmp(opt, "--max-seconds")) { if (!number(val, 1e-3, 1e9, &a->max_seconds)) { usage_error(cmd, "--max-seconds needs a positive number of seconds"); return 2; } }
-  else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
+  } else if (!strcmp(opt, "--launch")) {
+    NEEDS_INT(1, 1e6);
+    a->launch_no = (int)x;
+  } else if (!strcmp(opt, "--max-steps")) {
+    if (!number(val, 1, 1.8e19, &a->max_steps)) {
+      usage_error(cmd, "--max-steps needs a positive number");
+      return 2;
+    }
+  } else if (!strcmp(opt, "--max-seconds")) {
+    if (!number(val, 1e-3, 1e9, &a->max_seconds)) {
+      usage_error(cmd, "--max-seconds needs a positive number of seconds");
+      return 2;
+    }
+  } else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
   else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
   else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
   else if (!strcmp(opt, "--arch")) a->arch = val;
   else if (!strcmp(opt, "--format")) {
-    if (strcmp(val, "text") && strcmp(val, "json") && (t || strcmp(val, "csv"))) { usage_error(cmd, fmt("--format is text, json%s", t ? "" : " or csv")); return 2; }
+    if (strcmp(val, "text") && strcmp(val, "json") && (t || strcmp(val, "csv"))) {
+      usage_error(cmd, fmt("--format is text, json%s", t ? "" : " or csv"));
+      return 2;
+    }
     a->format = val;
-  } else if (!strcmp(opt, "--workers")) { NEEDS_INT(1, 64); a->so.workers = (int)x; }
-  else if (!strcmp(opt, "--regs")) { NEEDS_INT(1, 255); a->regs = (int)x; }
-  else if (!strcmp(opt, "--strategy") && t) {
+  } else if (!strcmp(opt, "--workers")) {
+    NEEDS_INT(1, 64);
+    a->so.workers = (int)x;
+  } else if (!strcmp(opt, "--regs")) {
+    NEEDS_INT(1, 255);
+    a->regs = (int)x;
+  } else if (!strcmp(opt, "--strategy") && t) {
     if (!strcmp(val, "carving")) a->co.strategy = STRAT_CARVING;
     else if (!strcmp(val, "model")) a->co.strategy = STRAT_MODEL;
     else if (!strcmp(val, "exhaustive")) a->co.strategy = STRAT_EXHAUSTIVE;
     else if (!strcmp(val, "random")) a->co.strategy = STRAT_RANDOM;
-    else { usage_error(cmd, "--strategy is carving, model, exhaustive or random"); return 2; }
-  } else if (!strcmp(opt, "--budget") && t) { NEEDS_INT(1, 1e6); a->co.budget = (int)x; }
-  else if (!strcmp(opt, "--time") && t) { if (!number(val, 1e-3, 1e9, &a->time_s)) { usage_error(cmd, "--time needs seconds (> 0)"); return 2; } }
-  else if (!strcmp(opt, "--results") && t) a->results = val;
+    else {
+      usage_error(cmd, "--strategy is carving, model, exhaustive or random");
+      return 2;
+    }
+  } else if (!strcmp(opt, "--budget") && t) {
+    NEEDS_INT(1, 1e6);
+    a->co.budget = (int)x;
+  } else if (!strcmp(opt, "--time") && t) {
+    if (!number(val, 1e-3, 1e9, &a->time_s)) {
+      usage_error(cmd, "--time needs seconds (> 0)");
+      return 2;
+    }
+  } else if (!strcmp(opt, "--results") && t) a->results = val;
   else if (!strcmp(opt, "--gpus") && t) a->gpus = val;
   else if (!strcmp(opt, "--t4") && t) a->t4 = val;
   else if (!strcmp(opt, "-o") && t) a->out = val;
-  else if (!strcmp(opt, "--threshold") && t) { if (!number(val, 0, 1e9, &a->co.threshold)) { usage_error(cmd, "--threshold needs a number (0: none)"); return 2; } }
-  else if (!strcmp(opt, "--replay") && t) a->replay = val;
+  else if (!strcmp(opt, "--threshold") && t) {
+    if (!number(val, 0, 1e9, &a->co.threshold)) {
+      usage_error(cmd, "--threshold needs a number (0: none)");
+      return 2;
+    }
+  } else if (!strcmp(opt, "--replay") && t) a->replay = val;
   else if (!strcmp(opt, "--front") && t) {
     if (!strcmp(val, "hopper")) a->co.front = FRONT_HOPPER;
     else if (!strcmp(val, "ryoo")) a->co.front = FRONT_RYOO;
-    else { usage_error(cmd, "--front is hopper or ryoo"); return 2; }
+    else {
+      usage_error(cmd, "--front is hopper or ryoo");
+      return 2;
+    }
     a->front_set = true;
-  } else if (!strcmp(opt, "--eps") && t) { if (!number(val, 0, 1, &a->co.eps)) { usage_error(cmd, "--eps needs a number from 0 to 1"); return 2; } }
-  else if (!strcmp(opt, "--seed") && t) { NEEDS_INT(0, 4e18); a->co.seed = (uint64_t)x; }
-  else if (!strcmp(opt, "--reps") && t) { NEEDS_INT(1, 100000); a->to.reps = (int)x; }
-  else if (!strcmp(opt, "--timeout") && t) { NEEDS_INT(1, 86400); a->to.timeout_s = (int)x; }
-  else if (!strcmp(opt, "--builds") && t) { NEEDS_INT(1, 64); a->to.builds = (int)x; }
-  else if (!strcmp(opt, "--batch") && t) { NEEDS_INT(1, 1024); a->to.batch = (int)x; }
-  else if (!strcmp(opt, "--emit-slurm") && t) a->emit_slurm = val;
-  else if (!strcmp(opt, "--tasks") && t) { NEEDS_INT(1, 100000); a->tasks = (int)x; }
-  else if (!strcmp(opt, "--task") && t) { NEEDS_INT(0, 100000); a->task = (int)x; }
-  else return 1;
+  } else if (!strcmp(opt, "--eps") && t) {
+    if (!number(val, 0, 1, &a->co.eps)) {
+      usage_error(cmd, "--eps needs a number from 0 to 1");
+      return 2;
+    }
+  } else if (!strcmp(opt, "--seed") && t) {
+    NEEDS_INT(0, 4e18);
+    a->co.seed = (uint64_t)x;
+  } else if (!strcmp(opt, "--reps") && t) {
+    NEEDS_INT(1, 100000);
+    a->to.reps = (int)x;
+  } else if (!strcmp(opt, "--timeout") && t) {
+    NEEDS_INT(1, 86400);
+    a->to.timeout_s = (int)x;
+  } else if (!strcmp(opt, "--builds") && t) {
+    NEEDS_INT(1, 64);
+    a->to.builds = (int)x;
+  } else if (!strcmp(opt, "--batch") && t) {
+    NEEDS_INT(1, 1024);
+    a->to.batch = (int)x;
+  } else if (!strcmp(opt, "--emit-slurm") && t) a->emit_slurm = val;
+  else if (!strcmp(opt, "--tasks") && t) {
+    NEEDS_INT(1, 100000);
+    a->tasks = (int)x;
+  } else if (!strcmp(opt, "--task") && t) {
+    NEEDS_INT(0, 100000);
+    a->task = (int)x;
+  } else return 1;
   return 0;
 #undef NEEDS_INT
 }
@@ -183,7 +250,8 @@ static bool is_switch(TuneArgs *a, const char *opt) {
   else if (!t && !strcmp(opt, "--no-metrics")) a->no_metrics = true;
   else if (t && !strcmp(opt, "--strict")) a->co.strict = true;
   else if (t && !strcmp(opt, "--simple-util")) a->co.simple_util = true;
-  else if (t && !strcmp(opt, "--merge")) a->nmerge = -1;   /* the positional arguments are its files */
+  else if (t && !strcmp(opt, "--merge"))
+    a->nmerge = -1; /* the positional arguments are its files */
   else return false;
   return true;
 }
@@ -193,20 +261,31 @@ static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
   int npos = 0;
   for (int i = 0; i < argc; i++) {
     const char *s = argv[i];
-    if (!strcmp(s, "--")) {   /* the host program's own arguments */
+    if (!strcmp(s, "--")) { /* the host program's own arguments */
       for (i++; i < argc; i++) arena_push(&a->prog_args, &a->nprog_args, argv[i]);
       break;
     }
-    if (s[0] != '-' || !s[1]) { arena_push(&pos, &npos, s); continue; }
+    if (s[0] != '-' || !s[1]) {
+      arena_push(&pos, &npos, s);
+      continue;
+    }
     if (is_switch(a, s)) continue;
     const char *eq = strchr(s, '='), *opt = s, *val = NULL;
-    if (!strncmp(s, "-D", 2) && s[2]) { opt = "-D"; val = s + 2; }
-    else if (!strncmp(s, "-I", 2) && s[2]) { opt = "-I"; val = s + 2; }
-    else if (eq && s[1] == '-') { opt = arena_strndup(s, (size_t)(eq - s)); val = eq + 1; }
+    if (!strncmp(s, "-D", 2) && s[2]) {
+      opt = "-D";
+      val = s + 2;
+    } else if (!strncmp(s, "-I", 2) && s[2]) {
+      opt = "-I";
+      val = s + 2;
+    } else if (eq && s[1] == '-') {
+      opt = arena_strndup(s, (size_t)(eq - s));
+      val = eq + 1;
+    }
     if (!val) {
       if (i + 1 >= argc) {
         TuneArgs probe = *a;
-        if (option(&probe, cmd, opt, "1") == 1) return usage_error(cmd, fmt("unknown option '%s'", s));
+        if (option(&probe, cmd, opt, "1") == 1)
+          return usage_error(cmd, fmt("unknown option '%s'", s));
         return usage_error(cmd, fmt("%s needs a value", opt));
       }
       val = argv[++i];
@@ -227,7 +306,8 @@ static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
   a->file = pos[0];
   if (a->tasks && (a->task >= a->tasks)) return usage_error(cmd, "--task must be below --tasks");
   if (a->emit_slurm && a->tasks < 1) return usage_error(cmd, "--emit-slurm needs --tasks N");
-  if (a->tasks > 1 && !a->emit_slurm && !a->results) return usage_error(cmd, "--tasks needs --results FILE");
+  if (a->tasks > 1 && !a->emit_slurm && !a->results)
+    return usage_error(cmd, "--tasks needs --results FILE");
   return 0;
 }
 
@@ -243,14 +323,19 @@ static double max_metric(const Space *s, int which) {
   return m > 0 ? m : 1;
 }
 
-
 static const char *status_name(VariantStatus st) {
-  return st == VS_OK ? "ok" : st == VS_CONSTRAINT ? "constraint" : st == VS_DUPLICATE ? "duplicate" : "pending";
+  return st == VS_OK           ? "ok"
+         : st == VS_CONSTRAINT ? "constraint"
+         : st == VS_DUPLICATE  ? "duplicate"
+                               : "pending";
 }
 
 static void csv_field(const char *s) {
   putchar('"');
-  for (; *s; s++) { if (*s == '"') putchar('"'); putchar(*s); }
+  for (; *s; s++) {
+    if (*s == '"') putchar('"');
+    putchar(*s);
+  }
   putchar('"');
 }
 
@@ -260,7 +345,9 @@ static void print_axes(const Space *s) {
   for (int d = 0; d < s->ndims; d++) {
     printf("  %-22s", s->dims[d].name);
     for (int k = 0; k < s->dims[d].nvalues; k++)
-      printf("%s%s", k ? ", " : "", s->dims[d].param < 0 && s->dims[d].launch < 0 ? (s->dims[d].values[k] ? "on" : "off") : fmt("%d", s->dims[d].values[k]));
+      printf("%s%s", k ? ", " : "",
+             s->dims[d].param < 0 && s->dims[d].launch < 0 ? (s->dims[d].values[k] ? "on" : "off")
+                                                           : fmt("%d", s->dims[d].values[k]));
     printf("%s\n", s->dims[d].param >= 0 ? "   (while the pass is on)" : "");
   }
   for (int i = 0; i < s->nskipped; i++) printf("  not applicable: %s\n", s->skipped[i]);
@@ -272,74 +359,92 @@ static void print_axes(const Space *s) {
 static void print_size_only(const Space *s, const char *format) {
   int con = space_count(s, VS_CONSTRAINT);
   if (!strcmp(format, "json")) {
-    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"launch_constrained\": %d, \"shapes\": %d}\n", json_quoted(s->in.path),
-           s->kernel, s->in.m->name, s->nv, con, s->nshapes);
+    printf(
+      "{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"launch_constrained\": %d, \"shapes\": %d}\n",
+      json_quoted(s->in.path), s->kernel, s->in.m->name, s->nv, con, s->nshapes);
     return;
   }
   print_axes(s);
-  printf("size: %d point%s; %d violate a launch constraint (decided before building); %d to build\n", s->nv, s->nv == 1 ? "" : "s", con, s->nv - con);
+  printf(
+    "size: %d point%s; %d violate a launch constraint (decided before building); %d to build\n",
+    s->nv, s->nv == 1 ? "" : "s", con, s->nv - con);
 }
 
 static void print_space(const Space *s, const char *format) {
-  int ok = space_count(s, VS_OK), con = space_count(s, VS_CONSTRAINT), dup = space_count(s, VS_DUPLICATE);
+  int ok = space_count(s, VS_OK), con = space_count(s, VS_CONSTRAINT),
+      dup = space_count(s, VS_DUPLICATE);
   double me = max_metric(s, 0), mu = max_metric(s, 1);
   if (!strcmp(format, "csv")) {
-    printf("key,status,why,regs,smem,threads,blocks_per_sm,instr,regions,efficiency,utilization,utilization_simple,est_ms,bottleneck\n");
+    printf(
+      "key,status,why,regs,smem,threads,blocks_per_sm,instr,regions,efficiency,utilization,utilization_simple,est_ms,bottleneck\n");
     for (int i = 0; i < s->nv; i++) {
       const Variant *v = &s->v[i];
       csv_field(v->key);
       printf(",%s,", status_name(v->status));
       csv_field(v->why);
       if (v->m.known)
-        printf(",%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", v->m.regs, v->m.smem, v->m.threads, v->m.blocks_per_sm, v->m.instr, v->m.regions,
-               v->m.efficiency, v->m.utilization, v->m.utilization_simple, v->m.est_ms, v->m.bottleneck);
+        printf(",%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", v->m.regs, v->m.smem,
+               v->m.threads, v->m.blocks_per_sm, v->m.instr, v->m.regions, v->m.efficiency,
+               v->m.utilization, v->m.utilization_simple, v->m.est_ms, v->m.bottleneck);
       else printf(",,,,,,,,,,,\n");
     }
     return;
   }
   if (!strcmp(format, "json")) {
-    printf("{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, \"axes\": [",
-           json_quoted(s->in.path), s->kernel, s->in.m->name, s->nv, con, dup, ok);
+    printf(
+      "{\"file\": %s, \"kernel\": \"%s\", \"arch\": \"%s\", \"size\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, \"axes\": [",
+      json_quoted(s->in.path), s->kernel, s->in.m->name, s->nv, con, dup, ok);
     for (int d = 0; d < s->ndims; d++) {
       printf("%s{\"name\": \"%s\", \"values\": [", d ? ", " : "", s->dims[d].name);
-      for (int k = 0; k < s->dims[d].nvalues; k++) printf("%s%d", k ? ", " : "", s->dims[d].values[k]);
+      for (int k = 0; k < s->dims[d].nvalues; k++)
+        printf("%s%d", k ? ", " : "", s->dims[d].values[k]);
       printf("]}");
     }
     printf("], \"not_applicable\": [");
     for (int i = 0; i < s->nskipped; i++) printf("%s%s", i ? ", " : "", json_quoted(s->skipped[i]));
-    printf("], \"program_launch\": %s, \"narrowed\": %s, \"variants\": [\n", s->launch_note[0] ? json_quoted(s->launch_note) : "null",
+    printf("], \"program_launch\": %s, \"narrowed\": %s, \"variants\": [\n",
+           s->launch_note[0] ? json_quoted(s->launch_note) : "null",
            s->narrowed[0] ? json_quoted(s->narrowed) : "null");
-    for (int i = 0; i < s->nv; i++) printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
+    for (int i = 0; i < s->nv; i++)
+      printf("%s%s", variant_record(s, &s->v[i]), i + 1 < s->nv ? ",\n" : "\n");
     printf("]}\n");
     return;
   }
   print_axes(s);
-  printf("size: %d points; %d violate a constraint, %d duplicate another's source; %d distinct valid variants\n", s->nv, con, dup, ok);
-  printf("%-44s %-10s %5s %6s %5s %10s %9s %9s %10s  %s\n", "variant", "status", "regs", "smem", "B/SM", "instr/thr", "eff(rel)", "util(rel)", "est ms",
-         "bottleneck / why");
+  printf(
+    "size: %d points; %d violate a constraint, %d duplicate another's source; %d distinct valid variants\n",
+    s->nv, con, dup, ok);
+  printf("%-44s %-10s %5s %6s %5s %10s %9s %9s %10s  %s\n", "variant", "status", "regs", "smem",
+         "B/SM", "instr/thr", "eff(rel)", "util(rel)", "est ms", "bottleneck / why");
   for (int i = 0; i < s->nv; i++) {
     const Variant *v = &s->v[i];
     printf("%-44s %-10s ", v->key, status_name(v->status));
     if (v->m.known)
-      printf("%5d %6d %5d %10.1f %9.3f %9.3f %10.4f  %s\n", v->m.regs, v->m.smem, v->m.blocks_per_sm, v->m.instr, v->m.efficiency / me,
-             v->m.utilization / mu, v->m.est_ms, v->status == VS_DUPLICATE ? v->why : v->m.bottleneck);
+      printf("%5d %6d %5d %10.1f %9.3f %9.3f %10.4f  %s\n", v->m.regs, v->m.smem,
+             v->m.blocks_per_sm, v->m.instr, v->m.efficiency / me, v->m.utilization / mu,
+             v->m.est_ms, v->status == VS_DUPLICATE ? v->why : v->m.bottleneck);
     else printf("%5s %6s %5s %10s %9s %9s %10s  %s\n", "", "", "", "", "", "", "", v->why);
   }
 }
 
 /* ---- tune ---- */
 static const char *strategy_name(Strategy s) {
-  return s == STRAT_MODEL ? "model" : s == STRAT_EXHAUSTIVE ? "exhaustive" : s == STRAT_RANDOM ? "random" : "carving";
+  return s == STRAT_MODEL        ? "model"
+         : s == STRAT_EXHAUSTIVE ? "exhaustive"
+         : s == STRAT_RANDOM     ? "random"
+                                 : "carving";
 }
 
 typedef struct Summary {
-  int best;              /* variant index of the fastest verified timed survivor, -1 */
+  int best; /* variant index of the fastest verified timed survivor, -1 */
   double best_ms;
   double sel_eval_s, all_eval_s;
   int timed_ok, timed;
-  bool ground_truth;     /* every valid variant has an ok time */
-  int gt_best; double gt_best_ms;
-  double rand_same_ms; int n90, n95;
+  bool ground_truth; /* every valid variant has an ok time */
+  int gt_best;
+  double gt_best_ms;
+  double rand_same_ms;
+  int n90, n95;
 } Summary;
 
 static double eval_s(const TimeRecord *t) { return t->compile_s + t->verify_s + t->run_s; }
@@ -354,7 +459,10 @@ static void summarize(const Space *s, const Selection *sel, const Results *r, Su
     u->sel_eval_s += eval_s(t);
     if (strcmp(t->status, "ok")) continue;
     u->timed_ok++;
-    if (u->best < 0 || t->median_ms < u->best_ms) { u->best = sel->idx[k]; u->best_ms = t->median_ms; }
+    if (u->best < 0 || t->median_ms < u->best_ms) {
+      u->best = sel->idx[k];
+      u->best_ms = t->median_ms;
+    }
   }
   int nv = 0, nt = 0;
   double *times = xmalloc(sizeof(double) * (size_t)(s->nv + 1));
@@ -376,7 +484,10 @@ static void summarize(const Space *s, const Selection *sel, const Results *r, Su
       const TimeRecord *t = results_time(r, s->v[i].hash);
       if (strcmp(t->status, "ok")) continue;
       times[m++] = t->median_ms;
-      if (u->gt_best < 0 || t->median_ms < u->gt_best_ms) { u->gt_best = i; u->gt_best_ms = t->median_ms; }
+      if (u->gt_best < 0 || t->median_ms < u->gt_best_ms) {
+        u->gt_best = i;
+        u->gt_best_ms = t->median_ms;
+      }
     }
     if (m) {
       u->rand_same_ms = expected_min_sample(times, m, sel->n);
@@ -387,66 +498,106 @@ static void summarize(const Space *s, const Selection *sel, const Results *r, Su
   free(times);
 }
 
-static void print_summary(const Space *s, const TuneArgs *a, const Results *r, const Selection *sel, const Summary *u, const int *verified, bool json) {
+static void print_summary(const Space *s, const TuneArgs *a, const Results *r, const Selection *sel,
+                          const Summary *u, const int *verified, bool json) {
   int valid = space_count(s, VS_OK);
   double reduction = valid ? 1.0 - (double)sel->n / valid : 0;
   if (json) {
-    printf("{\"file\": %s, \"kernel\": \"%s\", \"strategy\": \"%s\", \"space\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, "
-           "\"after_threshold\": %d, \"selected\": %d, \"reduction\": %.4f, \"timed\": %d, \"timed_ok\": %d, \"selected_eval_s\": %.3f",
-           json_quoted(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
-           sel->after_threshold, sel->n, reduction, u->timed, u->timed_ok, u->sel_eval_s);
+    printf(
+      "{\"file\": %s, \"kernel\": \"%s\", \"strategy\": \"%s\", \"space\": %d, \"constrained\": %d, \"duplicates\": %d, \"valid\": %d, "
+      "\"after_threshold\": %d, \"selected\": %d, \"reduction\": %.4f, \"timed\": %d, \"timed_ok\": %d, \"selected_eval_s\": %.3f",
+      json_quoted(s->in.path), s->kernel, strategy_name(a->co.strategy), s->nv,
+      space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid, sel->after_threshold,
+      sel->n, reduction, u->timed, u->timed_ok, u->sel_eval_s);
     if (s->launch_note[0]) printf(", \"program_launch\": %s", json_quoted(s->launch_note));
     printf(", \"ranked\": [");
     for (int k = 0; k < sel->n; k++) {
       const Variant *v = &s->v[sel->idx[k]];
-      printf("%s{\"key\": \"%s\", \"est_ms\": %.6g, \"verified\": %s, \"kept_by\": \"%s\"}", k ? ", " : "", v->key, v->m.est_ms,
-             verified[k] > 0 ? "true" : verified[k] < 0 ? "false" : "null",
-             a->co.strategy != STRAT_CARVING ? a->co.strategy == STRAT_MODEL ? "estimate" : strategy_name(a->co.strategy) : sel->kept[k] == KEPT_ESTIMATE ? "estimate" : "front");
+      printf("%s{\"key\": \"%s\", \"est_ms\": %.6g, \"verified\": %s, \"kept_by\": \"%s\"}",
+             k ? ", " : "", v->key, v->m.est_ms,
+             verified[k] > 0   ? "true"
+             : verified[k] < 0 ? "false"
+                               : "null",
+             a->co.strategy != STRAT_CARVING
+               ? a->co.strategy == STRAT_MODEL ? "estimate" : strategy_name(a->co.strategy)
+             : sel->kept[k] == KEPT_ESTIMATE ? "estimate"
+                                             : "front");
     }
     printf("]");
-    if (u->best >= 0) printf(", \"best\": {\"key\": \"%s\", \"median_ms\": %.6f}", s->v[u->best].key, u->best_ms);
+    if (u->best >= 0)
+      printf(", \"best\": {\"key\": \"%s\", \"median_ms\": %.6f}", s->v[u->best].key, u->best_ms);
     if (u->ground_truth && u->gt_best >= 0)
-      printf(", \"ground_truth\": {\"best_key\": \"%s\", \"best_ms\": %.9g, \"all_eval_s\": %.3f, \"time_reduction\": %.4f, \"best_vs_exhaustive\": %.4f, "
-             "\"random_same_n_ms\": %.9g, \"random_same_n_vs_best\": %.4f, \"random_n_90\": %d, \"random_n_95\": %d}",
-             s->v[u->gt_best].key, u->gt_best_ms, u->all_eval_s, u->all_eval_s > 0 ? 1 - u->sel_eval_s / u->all_eval_s : 0,
-             u->best >= 0 ? u->gt_best_ms / u->best_ms : 0, u->rand_same_ms, u->rand_same_ms > 0 ? u->gt_best_ms / u->rand_same_ms : 0, u->n90, u->n95);
+      printf(
+        ", \"ground_truth\": {\"best_key\": \"%s\", \"best_ms\": %.9g, \"all_eval_s\": %.3f, \"time_reduction\": %.4f, \"best_vs_exhaustive\": %.4f, "
+        "\"random_same_n_ms\": %.9g, \"random_same_n_vs_best\": %.4f, \"random_n_90\": %d, \"random_n_95\": %d}",
+        s->v[u->gt_best].key, u->gt_best_ms, u->all_eval_s,
+        u->all_eval_s > 0 ? 1 - u->sel_eval_s / u->all_eval_s : 0,
+        u->best >= 0 ? u->gt_best_ms / u->best_ms : 0, u->rand_same_ms,
+        u->rand_same_ms > 0 ? u->gt_best_ms / u->rand_same_ms : 0, u->n90, u->n95);
     printf("}\n");
     return;
   }
-  printf("%s: kernel %s, strategy %s%s\n", s->in.path, s->kernel, strategy_name(a->co.strategy),
-         a->co.strategy != STRAT_CARVING ? "" : a->co.front == FRONT_HOPPER ? fmt(" (Hopper front: Efficiency x Utilization per scheduler x estimate, eps %g)", a->co.eps)
-         : a->co.strict ? " (strict Pareto front)" : " (tie-keeping Pareto front)");
+  printf(
+    "%s: kernel %s, strategy %s%s\n", s->in.path, s->kernel, strategy_name(a->co.strategy),
+    a->co.strategy != STRAT_CARVING ? ""
+    : a->co.front == FRONT_HOPPER
+      ? fmt(" (Hopper front: Efficiency x Utilization per scheduler x estimate, eps %g)", a->co.eps)
+    : a->co.strict ? " (strict Pareto front)"
+                   : " (tie-keeping Pareto front)");
   if (s->launch_note[0]) printf("  the program's %s\n", s->launch_note);
   int pending = space_count(s, VS_PENDING);
-  printf("  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants%s\n", s->nv, space_count(s, VS_CONSTRAINT),
-         space_count(s, VS_DUPLICATE), valid, pending ? fmt("; %d without static metrics yet (--time: run again to resume)", pending) : "");
-  if (a->co.strategy == STRAT_CARVING) printf("  threshold carving left %d; trade-off carving (Pareto front) left %d\n", sel->after_threshold, sel->n);
+  printf(
+    "  space: %d points; %d violate a constraint, %d duplicates; %d distinct valid variants%s\n",
+    s->nv, space_count(s, VS_CONSTRAINT), space_count(s, VS_DUPLICATE), valid,
+    pending ? fmt("; %d without static metrics yet (--time: run again to resume)", pending) : "");
+  if (a->co.strategy == STRAT_CARVING)
+    printf("  threshold carving left %d; trade-off carving (Pareto front) left %d\n",
+           sel->after_threshold, sel->n);
   if (a->co.strategy == STRAT_CARVING && a->co.front == FRONT_HOPPER) {
     int by_est = 0;
     for (int k = 0; k < sel->n; k++) by_est += sel->kept[k] == KEPT_ESTIMATE;
-    printf("  the estimate kept %d survivors off the Efficiency x Utilization front and pruned %d points on it\n", by_est, sel->pruned_by_estimate);
+    printf(
+      "  the estimate kept %d survivors off the Efficiency x Utilization front and pruned %d points on it\n",
+      by_est, sel->pruned_by_estimate);
   }
-  printf("  selected %d of %d (%.1f%% of the valid space never timed)\n", sel->n, valid, 100 * reduction);
-  bool kept = a->co.strategy == STRAT_CARVING && a->co.front == FRONT_HOPPER;   /* which objective kept each survivor */
-  printf("  %-4s %-44s %10s %10s %9s %9s  %s%s\n", "rank", "variant", "est ms", "time ms", "eff(rel)", "util(rel)", kept ? "kept by   " : "", "verified");
+  printf("  selected %d of %d (%.1f%% of the valid space never timed)\n", sel->n, valid,
+         100 * reduction);
+  bool kept = a->co.strategy == STRAT_CARVING &&
+              a->co.front == FRONT_HOPPER; /* which objective kept each survivor */
+  printf("  %-4s %-44s %10s %10s %9s %9s  %s%s\n", "rank", "variant", "est ms", "time ms",
+         "eff(rel)", "util(rel)", kept ? "kept by   " : "", "verified");
   double me = max_metric(s, 0), mu = max_metric(s, 1);
   for (int k = 0; k < sel->n; k++) {
     const Variant *v = &s->v[sel->idx[k]];
     const TimeRecord *t = results_time(r, v->hash);
     VerifyRecord vr = {0};
     const char *why = t ? t->why : results_verify(r, v->hash, &vr) ? vr.why : "";
-    printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s%s\n", k + 1, v->key, v->m.est_ms, t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms) : t ? t->status : "",
-           v->m.efficiency / me, v->m.utilization / mu, !kept ? "" : sel->kept[k] == KEPT_ESTIMATE ? "estimate  " : "E x U(H)  ",
-           verified[k] > 0 ? "yes" : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why) : "-");
+    printf("  %-4d %-44s %10.4f %10s %9.3f %9.3f  %s%s\n", k + 1, v->key, v->m.est_ms,
+           t && !strcmp(t->status, "ok") ? fmt("%.4f", t->median_ms)
+           : t                           ? t->status
+                                         : "",
+           v->m.efficiency / me, v->m.utilization / mu,
+           !kept                           ? ""
+           : sel->kept[k] == KEPT_ESTIMATE ? "estimate  "
+                                           : "E x U(H)  ",
+           verified[k] > 0   ? "yes"
+           : verified[k] < 0 ? fmt("REJECTED%s%s", *why ? ": " : "", why)
+                             : "-");
   }
-  if (u->timed) printf("  timed %d, %d verified on the GPU; evaluation %.1f s\n", u->timed, u->timed_ok, u->sel_eval_s);
+  if (u->timed)
+    printf("  timed %d, %d verified on the GPU; evaluation %.1f s\n", u->timed, u->timed_ok,
+           u->sel_eval_s);
   if (u->best >= 0) printf("  best: %s, %.4f ms\n", s->v[u->best].key, u->best_ms);
   if (u->ground_truth && u->gt_best >= 0) {
-    printf("  against the exhaustive ground truth (%d variants, %.1f s of evaluation):\n", valid, u->all_eval_s);
-    printf("    best survivor %.1f%% of the best (%s, %.4f ms); evaluation time saved %.1f%%\n", u->best >= 0 ? 100 * u->gt_best_ms / u->best_ms : 0,
-           s->v[u->gt_best].key, u->gt_best_ms, u->all_eval_s > 0 ? 100 * (1 - u->sel_eval_s / u->all_eval_s) : 0);
-    printf("    random sampling of %d: expected best %.4f ms (%.1f%% of the best); %d samples for 90%%, %d for 95%%\n", sel->n, u->rand_same_ms,
-           u->rand_same_ms > 0 ? 100 * u->gt_best_ms / u->rand_same_ms : 0, u->n90, u->n95);
+    printf("  against the exhaustive ground truth (%d variants, %.1f s of evaluation):\n", valid,
+           u->all_eval_s);
+    printf("    best survivor %.1f%% of the best (%s, %.4f ms); evaluation time saved %.1f%%\n",
+           u->best >= 0 ? 100 * u->gt_best_ms / u->best_ms : 0, s->v[u->gt_best].key, u->gt_best_ms,
+           u->all_eval_s > 0 ? 100 * (1 - u->sel_eval_s / u->all_eval_s) : 0);
+    printf(
+      "    random sampling of %d: expected best %.4f ms (%.1f%% of the best); %d samples for 90%%, %d for 95%%\n",
+      sel->n, u->rand_same_ms, u->rand_same_ms > 0 ? 100 * u->gt_best_ms / u->rand_same_ms : 0,
+      u->n90, u->n95);
   }
 }
 
@@ -457,30 +608,38 @@ static void host_source(const Space *s, const Built *b, Buf *src) {
   for (char *line = src->s; line && *line;) {
     char *nl = strchr(line, '\n');
     size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
-    bool temp = !strncmp(line, "#pragma carve arg ", 18) && strstr(line, ": file(\"") && strstr(line, ".bin\") out");
+    bool temp = !strncmp(line, "#pragma carve arg ", 18) && strstr(line, ": file(\"") &&
+                strstr(line, ".bin\") out");
     if (!temp) buf_printf(&out, "%.*s", (int)n, line);
     line += n;
   }
   buf_free(src);
   *src = out;
   LaunchSpec *sp = find_spec(s->orig, s->kernel);
-  if (sp && (memcmp(sp->grid, b->plan.grid, sizeof sp->grid) || memcmp(sp->block, b->plan.block, sizeof sp->block)))
-    fprintf(stderr, "carve tune: the best variant launches grid(%lld, %lld, %lld) block(%lld, %lld, %lld): the program's launch must change to match\n",
-            (long long)b->plan.grid[0], (long long)b->plan.grid[1], (long long)b->plan.grid[2], (long long)b->plan.block[0],
-            (long long)b->plan.block[1], (long long)b->plan.block[2]);
+  if (sp && (memcmp(sp->grid, b->plan.grid, sizeof sp->grid) ||
+             memcmp(sp->block, b->plan.block, sizeof sp->block)))
+    fprintf(
+      stderr,
+      "carve tune: the best variant launches grid(%lld, %lld, %lld) block(%lld, %lld, %lld): the program's launch must change to match\n",
+      (long long)b->plan.grid[0], (long long)b->plan.grid[1], (long long)b->plan.grid[2],
+      (long long)b->plan.block[0], (long long)b->plan.block[1], (long long)b->plan.block[2]);
 }
 
 static bool write_best(Space *s, const Variant *v, const char *out) {
   Built b;
   char why[256];
-  if (!variant_build(s, v, true, &b, why, sizeof why)) { fprintf(stderr, "carve tune: %s: %s\n", v->key, why); return false; }
+  if (!variant_build(s, v, true, &b, why, sizeof why)) {
+    fprintf(stderr, "carve tune: %s: %s\n", v->key, why);
+    return false;
+  }
   Buf src = {0};
   variant_source(s, &b, &src);
   if (s->host) host_source(s, &b, &src);
   Buf hdr = {0};
   buf_printf(&hdr, "// carve tune: %s\n", v->key);
   OutFile *o = out_begin(out);
-  bool ok = o && out_write(o, hdr.s, hdr.len) && out_write(o, src.s ? src.s : "", src.len) && out_commit_all();
+  bool ok = o && out_write(o, hdr.s, hdr.len) && out_write(o, src.s ? src.s : "", src.len) &&
+            out_commit_all();
   if (!ok) out_abort_all();
   buf_free(&src);
   buf_free(&hdr);
@@ -489,13 +648,16 @@ static bool write_best(Space *s, const Variant *v, const char *out) {
 }
 
 /* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips them */
-static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified, const TuneArgs *a) {
+static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified,
+                             const TuneArgs *a) {
   verify_variants(s, sel->idx, sel->n, r, a->so.workers, a->progress, a->deadline, verified);
 }
 
 static int run_tune(TuneArgs *a, Space *s, Results *res) {
   if (a->tasks > 1) {
-    fprintf(stderr, "carve tune: task %d of %d: static metrics of its share computed; join with --merge\n", a->task, a->tasks);
+    fprintf(stderr,
+            "carve tune: task %d of %d: static metrics of its share computed; join with --merge\n",
+            a->task, a->tasks);
     return 0;
   }
   if (!a->co.threshold && a->co.strategy == STRAT_CARVING) a->co.threshold = 1.25;
@@ -513,7 +675,10 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
     /* workers (one per GPU) appended to the file: read it again (the lock kept) */
     if (a->results && res->fd >= 0) {
       char why[256];
-      if (!results_reload(res, why, sizeof why)) { fprintf(stderr, "carve tune: %s\n", why); rc = 2; }
+      if (!results_reload(res, why, sizeof why)) {
+        fprintf(stderr, "carve tune: %s\n", why);
+        rc = 2;
+      }
     }
     for (int k = 0; k < sel.n; k++) {
       const TimeRecord *t = results_time(res, s->v[sel.idx[k]].hash);
@@ -526,8 +691,13 @@ static int run_tune(TuneArgs *a, Space *s, Results *res) {
   summarize(s, &sel, res, &u);
   if (rc != 3 && rc != 2) print_summary(s, a, res, &sel, &u, verified, !strcmp(a->format, "json"));
   int best = u.best;
-  if (a->no_bench) for (int k = 0; k < sel.n && best < 0; k++) if (verified[k] > 0) best = sel.idx[k];
-  if (!rc && best < 0) { fprintf(stderr, "carve tune: no variant verified\n"); rc = 1; }
+  if (a->no_bench)
+    for (int k = 0; k < sel.n && best < 0; k++)
+      if (verified[k] > 0) best = sel.idx[k];
+  if (!rc && best < 0) {
+    fprintf(stderr, "carve tune: no variant verified\n");
+    rc = 1;
+  }
   if (!rc && a->out && !write_best(s, &s->v[best], a->out)) rc = 2;
   if (!rc && a->t4 && !results_t4(s, res, a->t4)) rc = 2;
   free(verified);
@@ -544,29 +714,61 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
     char **keep = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
     int nk = 0;
     for (int i = 0; i < argc; i++) {
-      if (!strcmp(argv[i], "--emit-slurm") || !strcmp(argv[i], "--tasks") || !strcmp(argv[i], "--results")) { i++; continue; }
-      if (!strncmp(argv[i], "--emit-slurm=", 13) || !strncmp(argv[i], "--tasks=", 8) || !strncmp(argv[i], "--results=", 10)) continue;
+      if (!strcmp(argv[i], "--emit-slurm") || !strcmp(argv[i], "--tasks") ||
+          !strcmp(argv[i], "--results")) {
+        i++;
+        continue;
+      }
+      if (!strncmp(argv[i], "--emit-slurm=", 13) || !strncmp(argv[i], "--tasks=", 8) ||
+          !strncmp(argv[i], "--results=", 10))
+        continue;
       keep[nk++] = argv[i];
     }
     const char *prefix = a->results ? a->results : "carve-tune";
     size_t pl = strlen(prefix);
     if (pl > 6 && !strcmp(prefix + pl - 6, ".jsonl")) prefix = arena_strndup(prefix, pl - 6);
     if (!emit_slurm(a->emit_slurm, a->tasks, nk, keep, prefix)) return 2;
-    printf("wrote %s: sbatch %s, then carve tune --merge %s.*.jsonl -o %s.jsonl\n", a->emit_slurm, a->emit_slurm, prefix, prefix);
+    printf("wrote %s: sbatch %s, then carve tune --merge %s.*.jsonl -o %s.jsonl\n", a->emit_slurm,
+           a->emit_slurm, prefix, prefix);
     return 0;
   }
-  SearchInput in = {.path = a->file, .pp = a->pp, .kernel = a->kernel, .m = m, .arg_texts = a->args, .nargs = a->nargs, .regs = a->regs,
-                   .only = a->only, .skip = a->skip, .blocks = a->blocks, .launch_no = a->launch_no, .host_fn = a->host_fn, .route = a->route,
-                   .max_steps = (uint64_t)a->max_steps, .max_seconds = a->max_seconds > 0 ? a->max_seconds : 60,
-                   .prog_args = a->prog_args, .nprog_args = a->nprog_args};
+  SearchInput in = {.path = a->file,
+                    .pp = a->pp,
+                    .kernel = a->kernel,
+                    .m = m,
+                    .arg_texts = a->args,
+                    .nargs = a->nargs,
+                    .regs = a->regs,
+                    .only = a->only,
+                    .skip = a->skip,
+                    .blocks = a->blocks,
+                    .launch_no = a->launch_no,
+                    .host_fn = a->host_fn,
+                    .route = a->route,
+                    .max_steps = (uint64_t)a->max_steps,
+                    .max_seconds = a->max_seconds > 0 ? a->max_seconds : 60,
+                    .prog_args = a->prog_args,
+                    .nprog_args = a->nprog_args};
   Space s;
   char err[512];
   int rc = space_build(&in, &s, err, sizeof err);
-  if (rc) { fprintf(stderr, "carve %s: %s: %s\n", cmd, a->file, err); space_free(&s); return rc; }
+  if (rc) {
+    fprintf(stderr, "carve %s: %s: %s\n", cmd, a->file, err);
+    space_free(&s);
+    return rc;
+  }
   if (s.narrowed[0]) fprintf(stderr, "carve %s: %s: note: %s\n", cmd, a->file, s.narrowed);
-  if (a->no_metrics) { print_size_only(&s, a->format); space_free(&s); return 0; }
+  if (a->no_metrics) {
+    print_size_only(&s, a->format);
+    space_free(&s);
+    return 0;
+  }
   Results res;
-  if (!results_open(&res, a->results, err, sizeof err)) { fprintf(stderr, "carve %s: %s\n", cmd, err); space_free(&s); return 2; }
+  if (!results_open(&res, a->results, err, sizeof err)) {
+    fprintf(stderr, "carve %s: %s\n", cmd, err);
+    space_free(&s);
+    return 2;
+  }
   a->so.results = &res;
   a->so.cache_dir = a->no_cache ? "" : NULL;
   a->so.progress = a->progress;
@@ -574,8 +776,16 @@ static int search_run(TuneArgs *a, int argc, char **argv) {
   a->so.ntasks = a->tasks;
   a->so.deadline = a->deadline;
   int computed = space_metrics(&s, &a->so);
-  if (!results_check(&res, cmd)) { results_close(&res); space_free(&s); return 2; }
-  if (a->progress) fprintf(stderr, "  static metrics: %d variants computed here (the rest from the results file, or constrained before building)\n", computed);
+  if (!results_check(&res, cmd)) {
+    results_close(&res);
+    space_free(&s);
+    return 2;
+  }
+  if (a->progress)
+    fprintf(
+      stderr,
+      "  static metrics: %d variants computed here (the rest from the results file, or constrained before building)\n",
+      computed);
   if (!a->tune) print_space(&s, a->format);
   else rc = run_tune(a, &s, &res);
   results_close(&res);
@@ -591,7 +801,10 @@ int search_main(const char *name, int argc, char **argv) {
   a.co.eps = CARVE_EPS;
   a.progress = isatty(2);
   for (int i = 0; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(search_usage(name), stdout); return 0; }
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(search_usage(name), stdout);
+      return 0;
+    }
   int rc = parse_args(&a, name, argc, argv);
   if (rc) return rc;
   if (!a.front_set) a.co.front = a.co.strict || a.co.simple_util ? FRONT_RYOO : FRONT_HOPPER;
@@ -621,7 +834,13 @@ enum { GUARD_MAX = 8, GUARD_PATH = 4096 };
 static char guarded[GUARD_MAX][GUARD_PATH];
 static volatile sig_atomic_t guard_pid;
 
-struct carve_dirent64 { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; };
+struct carve_dirent64 {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+};
 
 /* remove what is inside the directory fd, to `depth` levels, then nothing else */
 static void rm_inside(int fd, int depth) {
@@ -634,12 +853,19 @@ static void rm_inside(int fd, int depth) {
       struct carve_dirent64 *d = (struct carve_dirent64 *)(buf + off);
       off += d->reclen;
       if (!strcmp(d->name, ".") || !strcmp(d->name, "..")) continue;
-      if (unlinkat(fd, d->name, 0) == 0) { removed = true; continue; }
-      int sub = depth > 0 ? openat(fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
-      if (sub >= 0) { rm_inside(sub, depth - 1); close(sub); }
+      if (unlinkat(fd, d->name, 0) == 0) {
+        removed = true;
+        continue;
+      }
+      int sub =
+        depth > 0 ? openat(fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+      if (sub >= 0) {
+        rm_inside(sub, depth - 1);
+        close(sub);
+      }
       if (unlinkat(fd, d->name, AT_REMOVEDIR) == 0) removed = true;
     }
-    if (removed) lseek(fd, 0, SEEK_SET);   /* entries moved under us: read the rest again */
+    if (removed) lseek(fd, 0, SEEK_SET); /* entries moved under us: read the rest again */
   }
 }
 
@@ -648,7 +874,10 @@ static void on_fatal_signal(int sig) {
     for (int i = 0; i < GUARD_MAX; i++) {
       if (!guarded[i][0]) continue;
       int fd = open(guarded[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd >= 0) { rm_inside(fd, 16); close(fd); }
+      if (fd >= 0) {
+        rm_inside(fd, 16);
+        close(fd);
+      }
       rmdir(guarded[i]);
     }
   signal(sig, SIG_DFL);
@@ -672,7 +901,10 @@ void search_guard_tmpdir(const char *dir) {
   }
   guard_pid = getpid();
   for (int i = 0; i < GUARD_MAX; i++)
-    if (!guarded[i][0]) { snprintf(guarded[i], GUARD_PATH, "%s", dir); return; }
+    if (!guarded[i][0]) {
+      snprintf(guarded[i], GUARD_PATH, "%s", dir);
+      return;
+    }
 }
 
 void search_unguard_tmpdir(const char *dir) {

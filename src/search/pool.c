@@ -27,7 +27,13 @@ double search_now(void) {
 
 static bool past(const Pool *pl) { return pl->deadline > 0 && search_now() > pl->deadline; }
 
-typedef struct { pid_t pid; int fd; Buf in; int current; bool done; } Child;
+typedef struct {
+  pid_t pid;
+  int fd;
+  Buf in;
+  int current;
+  bool done;
+} Child;
 
 static bool write_all(int fd, const char *s) {
   size_t n = strlen(s), off = 0;
@@ -40,7 +46,8 @@ static bool write_all(int fd, const char *s) {
   return true;
 }
 
-static void child_main(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n, int w, int nw, int fd) {
+static void child_main(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n, int w,
+                       int nw, int fd) {
   for (int j = w; j < n; j += nw) {
     if (!write_all(fd, fmt("start %d\n", j))) _exit(1);
     char *line = pl->work(s, items[j], pl->ctx);
@@ -54,7 +61,8 @@ static void child_main(Space *s, const Pool *pl, const PoolEnd *end, const int *
 }
 
 /* whole lines from a child: "start J" marks the item it is on, "done J LINE" gives it back */
-static void child_lines(Space *s, const Pool *pl, const PoolEnd *end, const int *items, Child *c, bool *done) {
+static void child_lines(Space *s, const Pool *pl, const PoolEnd *end, const int *items, Child *c,
+                        bool *done) {
   char *nl;
   while (c->in.s && (nl = strchr(c->in.s, '\n'))) {
     *nl = 0;
@@ -71,7 +79,8 @@ static void child_lines(Space *s, const Pool *pl, const PoolEnd *end, const int 
   }
 }
 
-static void start_children(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n, Child *cs, int nw) {
+static void start_children(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n,
+                           Child *cs, int nw) {
   fflush(stdout);
   fflush(stderr);
   for (int w = 0; w < nw; w++) {
@@ -79,13 +88,23 @@ static void start_children(Space *s, const Pool *pl, const PoolEnd *end, const i
     memset(&cs[w], 0, sizeof cs[w]);
     cs[w].current = -1;
     cs[w].fd = -1;
-    if (pipe(p)) { cs[w].done = true; continue; }
+    if (pipe(p)) {
+      cs[w].done = true;
+      continue;
+    }
     pid_t pid = fork();
-    if (pid == 0) { close(p[0]); child_main(s, pl, end, items, n, w, nw, p[1]); }
+    if (pid == 0) {
+      close(p[0]);
+      child_main(s, pl, end, items, n, w, nw, p[1]);
+    }
     close(p[1]);
     cs[w].pid = pid;
     cs[w].fd = p[0];
-    if (pid < 0) { close(p[0]); cs[w].fd = -1; cs[w].done = true; }
+    if (pid < 0) {
+      close(p[0]);
+      cs[w].fd = -1;
+      cs[w].done = true;
+    }
   }
 }
 
@@ -115,22 +134,36 @@ static void stop_children(Child *cs, int nw) {
 }
 
 /* one round: every item given out; returns how many came back or were charged to a death */
-static int pool_round(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n, int nw, bool *done) {
+static int pool_round(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n, int nw,
+                      bool *done) {
   Child *cs = xmalloc(sizeof(Child) * (size_t)nw);
   start_children(s, pl, end, items, n, cs, nw);
   for (;;) {
     struct pollfd pf[SEARCH_MAX_WORKERS];
     int map[SEARCH_MAX_WORKERS], k = 0;
-    for (int w = 0; w < nw; w++) if (!cs[w].done) { pf[k].fd = cs[w].fd; pf[k].events = POLLIN; map[k++] = w; }
+    for (int w = 0; w < nw; w++)
+      if (!cs[w].done) {
+        pf[k].fd = cs[w].fd;
+        pf[k].events = POLLIN;
+        map[k++] = w;
+      }
     if (!k) break;
-    if (past(pl)) { stop_children(cs, nw); break; }
+    if (past(pl)) {
+      stop_children(cs, nw);
+      break;
+    }
     if (poll(pf, (nfds_t)k, pl->deadline > 0 ? 1000 : -1) < 0 && errno != EINTR) break;
     for (int i = 0; i < k; i++) {
       if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Child *c = &cs[map[i]];
       char buf[8192];
       ssize_t r = read(c->fd, buf, sizeof buf - 1);
-      if (r > 0) { buf[r] = 0; buf_puts(&c->in, buf); child_lines(s, pl, end, items, c, done); continue; }
+      if (r > 0) {
+        buf[r] = 0;
+        buf_puts(&c->in, buf);
+        child_lines(s, pl, end, items, c, done);
+        continue;
+      }
       if (r < 0 && errno == EINTR) continue;
       child_ended(s, pl, items, c, done);
     }
@@ -147,7 +180,9 @@ int pool_workers(int requested) {
   return nw < 1 ? 1 : nw > SEARCH_MAX_WORKERS ? SEARCH_MAX_WORKERS : nw;
 }
 
-int pool_run(Space *s, const Pool *pl, const int *items, int n) { return pool_run_ended(s, pl, NULL, items, n); }
+int pool_run(Space *s, const Pool *pl, const int *items, int n) {
+  return pool_run_ended(s, pl, NULL, items, n);
+}
 
 int pool_run_ended(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n) {
   if (n <= 0) return 0;
@@ -163,15 +198,23 @@ int pool_run_ended(Space *s, const Pool *pl, const PoolEnd *end, const int *item
   /* rounds until every item is back: a dead child's unreached items go to the next round */
   for (int nl = n; nl > 0;) {
     int m = 0;
-    for (int j = 0; j < n; j++) if (!done[j]) { map[m] = j; left[m++] = items[j]; }
+    for (int j = 0; j < n; j++)
+      if (!done[j]) {
+        map[m] = j;
+        left[m++] = items[j];
+      }
     bool *d = xmalloc(sizeof(bool) * (size_t)(m + 1));
     int came = pool_round(s, pl, end, left, m, nw < m ? nw : m, d);
-    for (int i = 0; i < m; i++) if (d[i]) done[map[i]] = true;
+    for (int i = 0; i < m; i++)
+      if (d[i]) done[map[i]] = true;
     free(d);
     got += came;
     if (past(pl)) break;
-    if (!came) {   /* no child could start: said for each item, not looped on */
-      for (int i = 0; i < m; i++) { done[map[i]] = true; pl->died(s, left[i], "no worker process could start", pl->ctx); }
+    if (!came) { /* no child could start: said for each item, not looped on */
+      for (int i = 0; i < m; i++) {
+        done[map[i]] = true;
+        pl->died(s, left[i], "no worker process could start", pl->ctx);
+      }
       break;
     }
     nl = m - came;

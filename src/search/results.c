@@ -21,7 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 /* the string member `key` of a record (json.h: a member, not text inside another string),
  * decoded and cut to len; false if absent or not a string */
 static bool json_str(const char *js, const char *key, char *out, size_t len) {
@@ -55,7 +54,7 @@ uint64_t results_build(void) {
   if (!exe) {
     size_t n = 0;
     char *bin = read_file("/proc/self/exe", &n);
-    exe = search_hash_bytes(bin, bin ? n : 0) | 1;   /* nonzero: computed */
+    exe = search_hash_bytes(bin, bin ? n : 0) | 1; /* nonzero: computed */
     free(bin);
   }
   return exe;
@@ -71,20 +70,28 @@ char *variant_record(const Space *s, const Variant *v) {
   Buf b = {0};
   int i = (int)(v - s->v);
   const VariantMetrics *m = &v->m;
-  buf_printf(&b, "{\"type\": \"static\", \"i\": %d, \"space\": \"%016llx\", \"key\": ", i, (unsigned long long)s->fingerprint);
+  buf_printf(&b, "{\"type\": \"static\", \"i\": %d, \"space\": \"%016llx\", \"key\": ", i,
+             (unsigned long long)s->fingerprint);
   json_write_string(&b, v->key);
   buf_printf(&b, ", \"kernel\": ");
   json_write_string(&b, s->kernel);
-  buf_printf(&b, ", \"hash\": \"%016llx\", \"status\": \"%s\", \"why\": ", (unsigned long long)v->hash,
-             v->status == VS_OK || v->status == VS_DUPLICATE ? "ok" : v->status == VS_CONSTRAINT ? "constraint" : "pending");
+  buf_printf(&b,
+             ", \"hash\": \"%016llx\", \"status\": \"%s\", \"why\": ", (unsigned long long)v->hash,
+             v->status == VS_OK || v->status == VS_DUPLICATE ? "ok"
+             : v->status == VS_CONSTRAINT                    ? "constraint"
+                                                             : "pending");
   json_write_string(&b, v->why);
   if (m->known)
-    buf_printf(&b, ", \"regs\": %d, \"smem\": %d, \"threads\": %d, \"blocks_per_sm\": %d, \"spills\": %d, \"instr\": %.6g, \"regions\": %.6g, "
-                   "\"long_regions\": %.6g, \"efficiency\": %.9g, \"utilization\": %.9g, \"utilization_simple\": %.9g, \"est_ms\": %.9g, "
-                   "\"mem_ms\": %.9g, \"mem_bound\": %s, \"bottleneck\": \"%s\"",
-               m->regs, m->smem, m->threads, m->blocks_per_sm, m->spills, m->instr, m->regions, m->long_regions, m->efficiency,
-               m->utilization, m->utilization_simple, m->est_ms, m->mem_ms, m->mem_bound ? "true" : "false", m->bottleneck);
-  buf_printf(&b, ", \"metric_s\": %.4f, \"build\": \"%016llx\"}", v->metric_s, (unsigned long long)results_build());
+    buf_printf(
+      &b,
+      ", \"regs\": %d, \"smem\": %d, \"threads\": %d, \"blocks_per_sm\": %d, \"spills\": %d, \"instr\": %.6g, \"regions\": %.6g, "
+      "\"long_regions\": %.6g, \"efficiency\": %.9g, \"utilization\": %.9g, \"utilization_simple\": %.9g, \"est_ms\": %.9g, "
+      "\"mem_ms\": %.9g, \"mem_bound\": %s, \"bottleneck\": \"%s\"",
+      m->regs, m->smem, m->threads, m->blocks_per_sm, m->spills, m->instr, m->regions,
+      m->long_regions, m->efficiency, m->utilization, m->utilization_simple, m->est_ms, m->mem_ms,
+      m->mem_bound ? "true" : "false", m->bottleneck);
+  buf_printf(&b, ", \"metric_s\": %.4f, \"build\": \"%016llx\"}", v->metric_s,
+             (unsigned long long)results_build());
   char *r = arena_strdup(b.s);
   buf_free(&b);
   return r;
@@ -92,7 +99,9 @@ char *variant_record(const Space *s, const Variant *v) {
 
 bool variant_from_record(Variant *v, const char *line) {
   char st[32], h[32];
-  if (!strstr(line, "\"type\": \"static\"") || !json_str(line, "status", st, sizeof st) || !json_str(line, "hash", h, sizeof h)) return false;
+  if (!strstr(line, "\"type\": \"static\"") || !json_str(line, "status", st, sizeof st) ||
+      !json_str(line, "hash", h, sizeof h))
+    return false;
   if (strcmp(st, "ok") && strcmp(st, "constraint")) return false;
   v->hash = strtoull(h, NULL, 16);
   v->status = !strcmp(st, "ok") ? VS_OK : VS_CONSTRAINT;
@@ -127,15 +136,19 @@ char *time_record(const TimeRecord *t) {
   Buf b = {0};
   buf_puts(&b, "{\"type\": \"time\", \"key\": ");
   json_write_string(&b, t->key);
-  buf_printf(&b, ", \"hash\": \"%016llx\", \"status\": \"%s\", \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"compile_s\": %.3f, "
-                 "\"verify_s\": %.3f, \"run_s\": %.3f, \"gpu\": ",
-             (unsigned long long)t->hash, t->status, t->median_ms, t->min_ms, t->max_ms, t->compile_s, t->verify_s, t->run_s);
+  buf_printf(
+    &b,
+    ", \"hash\": \"%016llx\", \"status\": \"%s\", \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"compile_s\": %.3f, "
+    "\"verify_s\": %.3f, \"run_s\": %.3f, \"gpu\": ",
+    (unsigned long long)t->hash, t->status, t->median_ms, t->min_ms, t->max_ms, t->compile_s,
+    t->verify_s, t->run_s);
   json_write_string(&b, t->gpu);
   buf_puts(&b, ", \"why\": ");
   json_write_string(&b, t->why);
   buf_puts(&b, ", \"times\": [");
   for (int i = 0; i < t->ntimes; i++) buf_printf(&b, "%s%.6f", i ? ", " : "", t->times[i]);
-  buf_printf(&b, "], \"timestamp\": %lld, \"build\": \"%016llx\"}", (long long)time(NULL), (unsigned long long)results_build());
+  buf_printf(&b, "], \"timestamp\": %lld, \"build\": \"%016llx\"}", (long long)time(NULL),
+             (unsigned long long)results_build());
   char *r = arena_strdup(b.s);
   buf_free(&b);
   return r;
@@ -144,7 +157,8 @@ char *time_record(const TimeRecord *t) {
 bool time_from_record(TimeRecord *t, const char *line) {
   char h[32];
   memset(t, 0, sizeof *t);
-  if (!strstr(line, "\"type\": \"time\"") || !json_str(line, "hash", h, sizeof h) || !json_str(line, "status", t->status, sizeof t->status))
+  if (!strstr(line, "\"type\": \"time\"") || !json_str(line, "hash", h, sizeof h) ||
+      !json_str(line, "status", t->status, sizeof t->status))
     return false;
   t->hash = strtoull(h, NULL, 16);
   json_str(line, "key", t->key, sizeof t->key);
@@ -172,8 +186,12 @@ bool time_from_record(TimeRecord *t, const char *line) {
 }
 
 /* ---- the index: a static record by (space, key), a verify record by hash; the first kept ---- */
-static uint64_t static_ix(const char *space, const char *key) { return search_hash(fmt("static|%s|%s", space, key)); }
-static uint64_t verify_ix(uint64_t hash) { return search_hash(fmt("verify|%016llx", (unsigned long long)hash)); }
+static uint64_t static_ix(const char *space, const char *key) {
+  return search_hash(fmt("static|%s|%s", space, key));
+}
+static uint64_t verify_ix(uint64_t hash) {
+  return search_hash(fmt("verify|%016llx", (unsigned long long)hash));
+}
 
 static int ix_find(const Results *r, uint64_t k) {
   if (!r || !r->ix_cap) return -1;
@@ -184,7 +202,7 @@ static int ix_find(const Results *r, uint64_t k) {
 }
 
 static void ix_put(Results *r, uint64_t k, int line) {
-  if (2 * (r->ix_n + 1) > r->ix_cap) {   /* grow: at most half full */
+  if (2 * (r->ix_n + 1) > r->ix_cap) { /* grow: at most half full */
     int cap = r->ix_cap ? 2 * r->ix_cap : 1024, oc = r->ix_cap;
     uint64_t *ok = r->ix_key;
     int *ol = r->ix_line;
@@ -193,12 +211,16 @@ static void ix_put(Results *r, uint64_t k, int line) {
     for (int i = 0; i < cap; i++) r->ix_line[i] = -1;
     r->ix_cap = cap;
     r->ix_n = 0;
-    for (int i = 0; i < oc; i++) if (ol[i] >= 0) ix_put(r, ok[i], ol[i]);
+    for (int i = 0; i < oc; i++)
+      if (ol[i] >= 0) ix_put(r, ok[i], ol[i]);
     free(ok);
     free(ol);
   }
   int i = (int)(k % (uint64_t)r->ix_cap);
-  while (r->ix_line[i] >= 0) { if (r->ix_key[i] == k) return; i = (i + 1) % r->ix_cap; }
+  while (r->ix_line[i] >= 0) {
+    if (r->ix_key[i] == k) return;
+    i = (i + 1) % r->ix_cap;
+  }
   r->ix_key[i] = k;
   r->ix_line[i] = line;
   r->ix_n++;
@@ -207,7 +229,10 @@ static void ix_put(Results *r, uint64_t k, int line) {
 static void add_line(Results *r, const char *line) {
   TimeRecord t;
   /* another build's record: not a verdict this build trusts (computed, verified, timed again) */
-  if (!r->any_build && !own_build(line)) { r->foreign++; return; }
+  if (!r->any_build && !own_build(line)) {
+    r->foreign++;
+    return;
+  }
   if (time_from_record(&t, line)) {
     r->t = xrealloc(r->t, sizeof(TimeRecord) * (size_t)(r->nt + 1));
     r->t[r->nt++] = t;
@@ -217,7 +242,9 @@ static void add_line(Results *r, const char *line) {
   if (!is_static && !strstr(line, "\"type\": \"verify\"")) return;
   char space[32], key[256], h[32];
   uint64_t k = 0;
-  if (is_static && json_str(line, "space", space, sizeof space) && json_str(line, "key", key, sizeof key)) k = static_ix(space, key);
+  if (is_static && json_str(line, "space", space, sizeof space) &&
+      json_str(line, "key", key, sizeof key))
+    k = static_ix(space, key);
   else if (!is_static && json_str(line, "hash", h, sizeof h)) k = verify_ix(strtoull(h, NULL, 16));
   if (!k) return;
   r->lines = xrealloc(r->lines, sizeof(char *) * (size_t)(r->nlines + 1));
@@ -227,11 +254,13 @@ static void add_line(Results *r, const char *line) {
 
 char *verify_record(const Variant *v, bool ok, const char *why, double secs) {
   Buf b = {0};
-  buf_printf(&b, "{\"type\": \"verify\", \"hash\": \"%016llx\", \"key\": ", (unsigned long long)v->hash);
+  buf_printf(
+    &b, "{\"type\": \"verify\", \"hash\": \"%016llx\", \"key\": ", (unsigned long long)v->hash);
   json_write_string(&b, v->key);
   buf_printf(&b, ", \"ok\": %s, \"why\": ", ok ? "true" : "false");
   json_write_string(&b, why ? why : "");
-  buf_printf(&b, ", \"verify_s\": %.3f, \"build\": \"%016llx\"}", secs, (unsigned long long)results_build());
+  buf_printf(&b, ", \"verify_s\": %.3f, \"build\": \"%016llx\"}", secs,
+             (unsigned long long)results_build());
   char *r = arena_strdup(b.s);
   buf_free(&b);
   return r;
@@ -265,16 +294,23 @@ static void forget(Results *r) {
   free(r->t);
   free(r->ix_key);
   free(r->ix_line);
-  r->lines = NULL; r->t = NULL; r->ix_key = NULL; r->ix_line = NULL;
+  r->lines = NULL;
+  r->t = NULL;
+  r->ix_key = NULL;
+  r->ix_line = NULL;
   r->nlines = r->nt = r->ix_cap = r->ix_n = r->foreign = 0;
 }
 
 static bool read_records(Results *r, char *why, size_t whylen) {
   size_t n = 0;
   struct stat st;
-  if (fstat(r->fd, &st) == 0 && !S_ISREG(st.st_mode)) return true;   /* a device (/dev/full), a FIFO: nothing to resume */
+  if (fstat(r->fd, &st) == 0 && !S_ISREG(st.st_mode))
+    return true; /* a device (/dev/full), a FIFO: nothing to resume */
   char *text = read_file(r->path, &n);
-  if (!text) { snprintf(why, whylen, "cannot read %s: %s", r->path, strerror(errno)); return false; }
+  if (!text) {
+    snprintf(why, whylen, "cannot read %s: %s", r->path, strerror(errno));
+    return false;
+  }
   read_lines(r, text);
   r->nread = r->nlines + r->nt + r->foreign;
   /* a torn last line (killed mid-write) is closed, so the next record starts a line */
@@ -290,20 +326,28 @@ bool results_open(Results *r, const char *path, char *why, size_t whylen) {
   r->path = path;
   if (!path) return true;
   r->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (r->fd < 0) { snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno)); return false; }
+  if (r->fd < 0) {
+    snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+    return false;
+  }
   /* one writer at a time: a second tune on this file waits, then reads what the first did */
   if (flock(r->fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK) {
-      fprintf(stderr, "carve tune: %s is being written by another carve; waiting for it to finish (what it records is not done again)\n", path);
+      fprintf(
+        stderr,
+        "carve tune: %s is being written by another carve; waiting for it to finish (what it records is not done again)\n",
+        path);
       while (flock(r->fd, LOCK_EX) != 0 && errno == EINTR) {}
     }
   }
-  const char *hook = getenv("CARVE_RESULTS_FAIL_AFTER");   /* tests: the disk fills after N records */
+  const char *hook = getenv("CARVE_RESULTS_FAIL_AFTER"); /* tests: the disk fills after N records */
   r->fail_after = hook && *hook ? atoi(hook) : -1;
   if (!read_records(r, why, whylen)) return false;
   if (r->foreign)
-    fprintf(stderr, "carve tune: %d record%s in %s were written by another carve build: not trusted, computed and verified again\n", r->foreign,
-            r->foreign == 1 ? "" : "s", path);
+    fprintf(
+      stderr,
+      "carve tune: %d record%s in %s were written by another carve build: not trusted, computed and verified again\n",
+      r->foreign, r->foreign == 1 ? "" : "s", path);
   return true;
 }
 
@@ -314,7 +358,10 @@ bool results_open_stored(Results *r, const char *path, char *why, size_t whylen)
   r->any_build = true;
   size_t n = 0;
   char *text = read_file(path, &n);
-  if (!text) { snprintf(why, whylen, "cannot read %s: %s", path, strerror(errno)); return false; }
+  if (!text) {
+    snprintf(why, whylen, "cannot read %s: %s", path, strerror(errno));
+    return false;
+  }
   read_lines(r, text);
   r->nread = r->nlines + r->nt;
   free(text);
@@ -328,7 +375,7 @@ bool results_reload(Results *r, char *why, size_t whylen) {
 }
 
 void results_close(Results *r) {
-  if (r->fd >= 0) close(r->fd);   /* and the lock with it */
+  if (r->fd >= 0) close(r->fd); /* and the lock with it */
   forget(r);
   memset(r, 0, sizeof *r);
   r->fd = -1;
@@ -340,12 +387,17 @@ bool results_append(Results *r, const char *line) {
   if (!r) return true;
   add_line(r, line);
   if (r->fd < 0) return true;
-  if (r->failed) { r->failed++; return false; }
+  if (r->failed) {
+    r->failed++;
+    return false;
+  }
   char *rec = fmt("%s\n", line);
   size_t n = strlen(rec);
   const char *err = NULL;
-  if (r->fail_after >= 0 && r->written >= r->fail_after) err = "No space left on device (CARVE_RESULTS_FAIL_AFTER)";
-  else if ((errno = 0, write(r->fd, rec, n) != (ssize_t)n)) err = errno ? strerror(errno) : "a short write";
+  if (r->fail_after >= 0 && r->written >= r->fail_after)
+    err = "No space left on device (CARVE_RESULTS_FAIL_AFTER)";
+  else if ((errno = 0, write(r->fd, rec, n) != (ssize_t)n))
+    err = errno ? strerror(errno) : "a short write";
   else if (fsync(r->fd) != 0 && errno != EINVAL) err = strerror(errno);
   if (err) {
     r->failed = 1;
@@ -358,14 +410,18 @@ bool results_append(Results *r, const char *line) {
 
 bool results_check(const Results *r, const char *cmd) {
   if (!r || !r->failed) return true;
-  fprintf(stderr, "carve %s: error: %d record%s could not be written to %s (%s); it holds the %d whole records written before "
-          "(%d read at the start, %d by this run): free space and run again to resume from them\n", cmd, r->failed,
-          r->failed == 1 ? "" : "s", r->path, r->fail_why, r->nread + r->written, r->nread, r->written);
+  fprintf(
+    stderr,
+    "carve %s: error: %d record%s could not be written to %s (%s); it holds the %d whole records written before "
+    "(%d read at the start, %d by this run): free space and run again to resume from them\n",
+    cmd, r->failed, r->failed == 1 ? "" : "s", r->path, r->fail_why, r->nread + r->written,
+    r->nread, r->written);
   return false;
 }
 
 const TimeRecord *results_time(const Results *r, uint64_t hash) {
-  for (int i = r ? r->nt - 1 : -1; i >= 0; i--) if (r->t[i].hash == hash) return &r->t[i];
+  for (int i = r ? r->nt - 1 : -1; i >= 0; i--)
+    if (r->t[i].hash == hash) return &r->t[i];
   return NULL;
 }
 
@@ -381,7 +437,12 @@ int results_merge(const char **inputs, int n, const char *out, char *why, size_t
   for (int f = 0; f < n; f++) {
     size_t len;
     char *text = read_file(inputs[f], &len);
-    if (!text) { snprintf(why, whylen, "cannot read %s", inputs[f]); buf_free(&all); free(seen); return 2; }
+    if (!text) {
+      snprintf(why, whylen, "cannot read %s", inputs[f]);
+      buf_free(&all);
+      free(seen);
+      return 2;
+    }
     for (char *p = text; *p;) {
       char *nl = strchr(p, '\n');
       if (!nl) break;
@@ -402,7 +463,10 @@ int results_merge(const char **inputs, int n, const char *out, char *why, size_t
   bool ok = o && out_write(o, all.s ? all.s : "", all.len) && out_commit_all();
   if (!ok) out_abort_all();
   buf_free(&all);
-  if (!ok) { snprintf(why, whylen, "cannot write %s", out); return 2; }
+  if (!ok) {
+    snprintf(why, whylen, "cannot write %s", out);
+    return 2;
+  }
   return 0;
 }
 
@@ -418,7 +482,8 @@ static void config_json(Buf *b, const char *key) {
     const char *v = eq + 1;
     if (!strcmp(w, "block")) {
       char *x = strchr(v, 'x');
-      buf_printf(b, "%s\"block_size_x\": %.*s, \"block_size_y\": %s", n++ ? ", " : "", (int)(x - v), v, x + 1);
+      buf_printf(b, "%s\"block_size_x\": %.*s, \"block_size_y\": %s", n++ ? ", " : "", (int)(x - v),
+                 v, x + 1);
       continue;
     }
     buf_printf(b, "%s\"%s\": ", n++ ? ", " : "", w);
@@ -438,7 +503,9 @@ static const char *t4_invalidity(const char *status) {
 
 bool results_t4(const Space *s, const Results *r, const char *out) {
   Buf b = {0};
-  buf_puts(&b, "{\n  \"schema_version\": \"1.0.0\",\n  \"metadata\": {\"generator\": \"carve tune\", \"file\": ");
+  buf_puts(
+    &b,
+    "{\n  \"schema_version\": \"1.0.0\",\n  \"metadata\": {\"generator\": \"carve tune\", \"file\": ");
   json_write_string(&b, s->in.path);
   buf_puts(&b, ", \"kernel\": ");
   json_write_string(&b, s->kernel);
@@ -448,25 +515,36 @@ bool results_t4(const Space *s, const Results *r, const char *out) {
     const Variant *v = &s->v[i];
     const TimeRecord *t = v->status == VS_OK ? results_time(r, v->hash) : NULL;
     if (!t && v->status != VS_CONSTRAINT) continue;
-    buf_printf(&b, "%s\n    {\"timestamp\": \"%lld\", \"configuration\": ", n++ ? "," : "", (long long)time(NULL));
+    buf_printf(&b, "%s\n    {\"timestamp\": \"%lld\", \"configuration\": ", n++ ? "," : "",
+               (long long)time(NULL));
     config_json(&b, v->key);
     const char *inv = t ? t4_invalidity(t->status) : "constraints";
-    buf_printf(&b, ", \"objectives\": [\"time\"], \"times\": {\"compilation_time\": %.4f, \"runtimes\": [", t ? t->compile_s : v->metric_s);
+    buf_printf(
+      &b, ", \"objectives\": [\"time\"], \"times\": {\"compilation_time\": %.4f, \"runtimes\": [",
+      t ? t->compile_s : v->metric_s);
     for (int k = 0; t && k < t->ntimes; k++) buf_printf(&b, "%s%.6f", k ? ", " : "", t->times[k]);
-    buf_printf(&b, "], \"framework\": %.4f, \"search_algorithm\": 0, \"validation\": %.4f}, \"invalidity\": \"%s\", \"correctness\": %d, "
-                   "\"measurements\": [",
-               v->metric_s, t ? t->verify_s : 0.0, inv, !strcmp(inv, "correct"));
-    if (t && !strcmp(inv, "correct")) buf_printf(&b, "{\"name\": \"time\", \"value\": %.6f, \"unit\": \"ms\"}, ", t->median_ms);
+    buf_printf(
+      &b,
+      "], \"framework\": %.4f, \"search_algorithm\": 0, \"validation\": %.4f}, \"invalidity\": \"%s\", \"correctness\": %d, "
+      "\"measurements\": [",
+      v->metric_s, t ? t->verify_s : 0.0, inv, !strcmp(inv, "correct"));
+    if (t && !strcmp(inv, "correct"))
+      buf_printf(&b, "{\"name\": \"time\", \"value\": %.6f, \"unit\": \"ms\"}, ", t->median_ms);
     if (v->m.known)
-      buf_printf(&b, "{\"name\": \"registers\", \"value\": %d, \"unit\": \"\"}, {\"name\": \"efficiency\", \"value\": %.6g, \"unit\": \"\"}, "
-                     "{\"name\": \"utilization\", \"value\": %.6g, \"unit\": \"\"}, {\"name\": \"estimate\", \"value\": %.6f, \"unit\": \"ms\"}",
-                 v->m.regs, v->m.efficiency, v->m.utilization, v->m.est_ms);
+      buf_printf(
+        &b,
+        "{\"name\": \"registers\", \"value\": %d, \"unit\": \"\"}, {\"name\": \"efficiency\", \"value\": %.6g, \"unit\": \"\"}, "
+        "{\"name\": \"utilization\", \"value\": %.6g, \"unit\": \"\"}, {\"name\": \"estimate\", \"value\": %.6f, \"unit\": \"ms\"}",
+        v->m.regs, v->m.efficiency, v->m.utilization, v->m.est_ms);
     else {
       buf_puts(&b, "{\"name\": \"constraint\", \"value\": ");
       json_write_string(&b, v->why);
       buf_puts(&b, ", \"unit\": \"\"}");
     }
-    if (b.len >= 2 && b.s[b.len - 2] == ',') { b.len -= 2; b.s[b.len] = 0; }
+    if (b.len >= 2 && b.s[b.len - 2] == ',') {
+      b.len -= 2;
+      b.s[b.len] = 0;
+    }
     buf_puts(&b, "]}");
   }
   buf_puts(&b, "\n  ]\n}\n");
@@ -488,10 +566,12 @@ static void sh_quote(Buf *b, const char *s) {
 
 bool emit_slurm(const char *out, int ntasks, int argc, char **argv, const char *results_prefix) {
   Buf b = {0};
-  buf_printf(&b, "#!/bin/sh\n# written by carve tune --emit-slurm: one array task per share of the variants.\n"
-                 "# submit: sbatch %s; then join: carve tune --merge %s.*.jsonl -o %s.jsonl\n"
-                 "#SBATCH --job-name=carve-tune\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n#SBATCH --output=%s.%%a.log\n",
-             out, results_prefix, results_prefix, ntasks - 1, results_prefix);
+  buf_printf(
+    &b,
+    "#!/bin/sh\n# written by carve tune --emit-slurm: one array task per share of the variants.\n"
+    "# submit: sbatch %s; then join: carve tune --merge %s.*.jsonl -o %s.jsonl\n"
+    "#SBATCH --job-name=carve-tune\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n#SBATCH --output=%s.%%a.log\n",
+    out, results_prefix, results_prefix, ntasks - 1, results_prefix);
   buf_puts(&b, "exec ");
   /* this carve, by its absolute path: the tasks run the same binary */
   char self[4096];
@@ -499,7 +579,10 @@ bool emit_slurm(const char *out, int ntasks, int argc, char **argv, const char *
   self[n > 0 ? n : 0] = 0;
   sh_quote(&b, n > 0 ? self : "carve");
   buf_puts(&b, " tune");
-  for (int i = 0; i < argc; i++) { buf_putc(&b, ' '); sh_quote(&b, argv[i]); }
+  for (int i = 0; i < argc; i++) {
+    buf_putc(&b, ' ');
+    sh_quote(&b, argv[i]);
+  }
   buf_printf(&b, " --tasks %d --task \"$SLURM_ARRAY_TASK_ID\" --results ", ntasks);
   sh_quote(&b, results_prefix);
   buf_puts(&b, "\".$SLURM_ARRAY_TASK_ID.jsonl\"\n");

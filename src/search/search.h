@@ -24,17 +24,24 @@
 
 /* SEARCH_MAX_POINTS: a Variant is about 1 KB; 200,000 of them are 200 MB and, at the static rate
  * measured here (docs/tune.md), hours of metrics: larger spaces are refused with their size */
-enum { SEARCH_MAX_DIMS = 32, SEARCH_MAX_VALUES = 16, SEARCH_MAX_SHAPES = 64, SEARCH_MAX_POINTS = 200000, SEARCH_NARROW_POINTS = 5000, SEARCH_MAX_WORKERS = 64 };
+enum {
+  SEARCH_MAX_DIMS = 32,
+  SEARCH_MAX_VALUES = 16,
+  SEARCH_MAX_SHAPES = 64,
+  SEARCH_MAX_POINTS = 200000,
+  SEARCH_NARROW_POINTS = 5000,
+  SEARCH_MAX_WORKERS = 64
+};
 
 /* one axis of the space: a launch dimension, a pass switched on or off, or one parameter of a
  * pass (meaningful only while its pass is on) */
 typedef struct SearchDim {
-  char name[48];              /* "block.x", "unroll", "unroll.factor" */
+  char name[48]; /* "block.x", "unroll", "unroll.factor" */
   int values[SEARCH_MAX_VALUES];
   int nvalues;
-  int pass;                   /* index in opt_passes(); -1 for a launch dimension */
-  int param;                  /* -1: the pass's switch (values 0 off, 1 on) */
-  int launch;                 /* 0 block.x, 1 block.y; -1 for pass axes */
+  int pass;   /* index in opt_passes(); -1 for a launch dimension */
+  int param;  /* -1: the pass's switch (values 0 off, 1 on) */
+  int launch; /* 0 block.x, 1 block.y; -1 for pass axes */
 } SearchDim;
 
 typedef enum { VS_PENDING, VS_OK, VS_CONSTRAINT, VS_DUPLICATE } VariantStatus;
@@ -42,75 +49,79 @@ typedef enum { VS_PENDING, VS_OK, VS_CONSTRAINT, VS_DUPLICATE } VariantStatus;
 typedef struct VariantMetrics {
   bool known;
   int regs, smem, threads, blocks_per_sm, spills;
-  double instr, regions, long_regions;  /* per thread */
-  double efficiency, utilization, utilization_simple;   /* eqs. 5.1, 5.2, 6.1 */
-  double est_ms, mem_ms;                /* the estimate; its slowest memory limit */
-  bool mem_bound;                       /* the estimate's bottleneck is DRAM, L2 or L1 */
+  double instr, regions, long_regions;                /* per thread */
+  double efficiency, utilization, utilization_simple; /* eqs. 5.1, 5.2, 6.1 */
+  double est_ms, mem_ms;                              /* the estimate; its slowest memory limit */
+  bool mem_bound; /* the estimate's bottleneck is DRAM, L2 or L1 */
   char bottleneck[48];
 } VariantMetrics;
 
 typedef struct Variant {
-  int choice[SEARCH_MAX_DIMS];  /* index into dims[d].values, -1 where the axis does not apply */
-  char key[256];                /* the configuration as text: "block=32x8 unroll=on unroll.factor=4" */
-  int shape;                    /* index of its launch shape */
-  uint64_t hash;                /* of the variant's printed source (with its launch) */
+  int choice[SEARCH_MAX_DIMS]; /* index into dims[d].values, -1 where the axis does not apply */
+  char key[256]; /* the configuration as text: "block=32x8 unroll=on unroll.factor=4" */
+  int shape;     /* index of its launch shape */
+  uint64_t hash; /* of the variant's printed source (with its launch) */
   VariantStatus status;
-  char why[256];                /* VS_CONSTRAINT: which constraint, and why */
-  int dup_of;                   /* VS_DUPLICATE: the first variant with the same source */
+  char why[256]; /* VS_CONSTRAINT: which constraint, and why */
+  int dup_of;    /* VS_DUPLICATE: the first variant with the same source */
   VariantMetrics m;
-  double metric_s;              /* seconds spent computing its static metrics */
+  double metric_s; /* seconds spent computing its static metrics */
 } Variant;
 
 typedef struct LaunchShape {
   int64_t block[3];
-  char path[512];               /* the relaunched source (a temporary file) */
-  Program *p;                   /* loaded from path, or NULL */
-  int verified;                 /* 0 unknown, 1 equal to the original, -1 not (why) */
+  char path[512]; /* the relaunched source (a temporary file) */
+  Program *p;     /* loaded from path, or NULL */
+  int verified;   /* 0 unknown, 1 equal to the original, -1 not (why) */
   char why[256];
 } LaunchShape;
 
 typedef struct SearchInput {
-  const char *path;             /* the user's file */
+  const char *path; /* the user's file */
   PPOptions pp;
-  const char *kernel;           /* NULL: the only kernel */
+  const char *kernel; /* NULL: the only kernel */
   const Machine *m;
-  const char **arg_texts; int nargs;
-  int regs;                     /* > 0: registers per thread assumed, no compiler (--regs) */
-  const char *only, *skip;      /* --passes / --skip: comma lists of optimizer passes (NULL: all) */
-  const char *blocks;           /* --blocks: "orig" or "32x8,64x4": the launch shapes kept (NULL: all) */
+  const char **arg_texts;
+  int nargs;
+  int regs;                /* > 0: registers per thread assumed, no compiler (--regs) */
+  const char *only, *skip; /* --passes / --skip: comma lists of optimizer passes (NULL: all) */
+  const char *blocks;      /* --blocks: "orig" or "32x8,64x4": the launch shapes kept (NULL: all) */
   /* a host program (a main, no launch spec): the launch it makes is recorded and tuned */
-  int launch_no;                /* --launch N: the Nth distinct launch (0: the kernel's first) */
-  const char *host_fn;          /* --host FUNC (NULL: main) */
-  const char **prog_args; int nprog_args;   /* the program's own arguments (after --) */
-  uint64_t max_steps; double max_seconds;   /* its limits (HostOptions) */
-  const char *route;            /* --route nvcc|interp|auto (NULL: auto): nvcc builds the program with carve's runtime */
+  int launch_no;       /* --launch N: the Nth distinct launch (0: the kernel's first) */
+  const char *host_fn; /* --host FUNC (NULL: main) */
+  const char **prog_args;
+  int nprog_args; /* the program's own arguments (after --) */
+  uint64_t max_steps;
+  double max_seconds; /* its limits (HostOptions) */
+  const char *
+    route; /* --route nvcc|interp|auto (NULL: auto): nvcc builds the program with carve's runtime */
 } SearchInput;
 
 typedef struct Space {
   SearchInput in;
-  const char *kernel;           /* resolved */
+  const char *kernel; /* resolved */
   Program *orig;
   SearchDim dims[SEARCH_MAX_DIMS];
   int ndims;
-  char skipped[16][320];        /* passes not applicable anywhere, and why */
+  char skipped[16][320]; /* passes not applicable anywhere, and why */
   int nskipped;
   LaunchShape shapes[SEARCH_MAX_SHAPES];
   int nshapes, orig_shape;
   int64_t orig_grid[3], orig_block[3];
-  char *grid_expr[3];           /* the launch pragma's grid expressions */
+  char *grid_expr[3]; /* the launch pragma's grid expressions */
   Variant *v;
-  int nv;                       /* every point enumerated (size before constraints) */
+  int nv; /* every point enumerated (size before constraints) */
   char tmpdir[256];
-  bool host;                    /* the launch is a host program's, recorded: orig is the program
+  bool host;             /* the launch is a host program's, recorded: orig is the program
                                    with that launch appended as a spec (src_path, in tmpdir) */
-  Program *user;                /* host: the program as the user wrote it */
-  char src_path[512];           /* the file orig was loaded from */
-  char launch_note[512];        /* host: which launch, and why the block shape is fixed */
-  char narrowed[640];           /* a space too large, narrowed by default: how, and how to choose */
-  uint64_t fingerprint;         /* the original's printed source, sizes, kernel, machine, --regs:
+  Program *user;         /* host: the program as the user wrote it */
+  char src_path[512];    /* the file orig was loaded from */
+  char launch_note[512]; /* host: which launch, and why the block shape is fixed */
+  char narrowed[640];    /* a space too large, narrowed by default: how, and how to choose */
+  uint64_t fingerprint;  /* the original's printed source, sizes, kernel, machine, --regs:
                                    records of another problem are never reused */
-  uint64_t launch_id;           /* the --arg settings and a program's recorded buffers (0: none) */
-  VerifyCache *vcache;          /* while verify_variants runs: the originals' runs, reused */
+  uint64_t launch_id;    /* the --arg settings and a program's recorded buffers (0: none) */
+  VerifyCache *vcache;   /* while verify_variants runs: the originals' runs, reused */
 } Space;
 
 /* ---- space.c ---- */
@@ -120,7 +131,7 @@ void space_free(Space *s);
 /* the variant's program (a plan's result, through optimize()); NULL with why */
 typedef struct Built {
   Plan plan;
-  Program *base;                /* the shape's program the plan started from */
+  Program *base; /* the shape's program the plan started from */
   OptInput oi;
 } Built;
 /* built by optimize() without verification (check.c verifies the result once); findings: the
@@ -130,7 +141,7 @@ void built_free(Built *b);
 /* the variant's CUDA source as carve optimize writes it */
 void variant_source(Space *s, Built *b, Buf *out);
 uint64_t search_hash(const char *text);
-uint64_t search_hash_bytes(const void *data, size_t n);   /* FNV-1a, as search_hash */
+uint64_t search_hash_bytes(const void *data, size_t n); /* FNV-1a, as search_hash */
 /* the cache directory: given ("" none), else $CARVE_CACHE_DIR, else ~/.cache/carve/tune */
 const char *search_cache_dir(const char *given);
 int space_count(const Space *s, VariantStatus st);
@@ -139,12 +150,12 @@ bool search_overrides(const Space *s, Program *p, LaunchOverrides *ov);
 
 /* ---- static.c ---- */
 typedef struct StaticOptions {
-  int workers;                  /* processes (0: one per online core) */
-  const char *cache_dir;        /* NULL: $CARVE_CACHE_DIR, else ~/.cache/carve/tune; "" none */
-  bool progress;                /* a status line on standard error */
-  int task, ntasks;             /* a Slurm array: this task computes variants i % ntasks == task */
-  struct Results *results;      /* records appended as they are computed; known ones reused */
-  double deadline;              /* search_now() after which no more are computed (0: none) */
+  int workers;             /* processes (0: one per online core) */
+  const char *cache_dir;   /* NULL: $CARVE_CACHE_DIR, else ~/.cache/carve/tune; "" none */
+  bool progress;           /* a status line on standard error */
+  int task, ntasks;        /* a Slurm array: this task computes variants i % ntasks == task */
+  struct Results *results; /* records appended as they are computed; known ones reused */
+  double deadline;         /* search_now() after which no more are computed (0: none) */
 } StaticOptions;
 /* compute every pending variant's metrics and constraints, then mark duplicates; the number
  * computed here (not reused from results or the cache) */
@@ -158,26 +169,27 @@ typedef enum { STRAT_CARVING, STRAT_MODEL, STRAT_EXHAUSTIVE, STRAT_RANDOM } Stra
  * Efficiency x Utilization per scheduler (hopper_utilization) x the estimate, with strict
  * dominance beyond the static metrics' precision (CARVE_EPS) */
 typedef enum { FRONT_RYOO, FRONT_HOPPER } CarveFront;
-enum { KEPT_FRONT = 1, KEPT_ESTIMATE = 2 };   /* Selection.kept: why a survivor survived */
+enum { KEPT_FRONT = 1, KEPT_ESTIMATE = 2 }; /* Selection.kept: why a survivor survived */
 #define CARVE_EPS 0.01
 typedef struct CarveOptions {
   Strategy strategy;
-  CarveFront front;             /* carving's trade-off stage (FRONT_RYOO: 0, the zero value) */
-  bool strict;                  /* weak-dominance Pareto front (Ryoo 6.4.2); default tie-keeping (6.2) */
-  bool simple_util;             /* eq. 6.1 in place of eq. 5.2 */
-  double threshold;             /* threshold carving: drop memory-bound variants whose memory time
+  CarveFront front; /* carving's trade-off stage (FRONT_RYOO: 0, the zero value) */
+  bool strict;      /* weak-dominance Pareto front (Ryoo 6.4.2); default tie-keeping (6.2) */
+  bool simple_util; /* eq. 6.1 in place of eq. 5.2 */
+  double threshold; /* threshold carving: drop memory-bound variants whose memory time
                                    exceeds this times the space's best (0: no threshold stage) */
-  double eps;                   /* the Hopper front's relative tolerance (CARVE_EPS from the command) */
-  int budget;                   /* model: k; random: n; 0 default */
-  uint64_t seed;                /* random */
+  double eps;       /* the Hopper front's relative tolerance (CARVE_EPS from the command) */
+  int budget;       /* model: k; random: n; 0 default */
+  uint64_t seed;    /* random */
 } CarveOptions;
 typedef struct Selection {
-  int *idx; int n;              /* selected variants, ranked (best estimate first) */
-  int after_threshold;          /* variants left by the threshold stage */
-  int candidates;               /* distinct valid variants the strategy chose from */
-  unsigned char *kept;          /* per selected variant (idx order), carving: KEPT_FRONT where it is on
+  int *idx;
+  int n;                  /* selected variants, ranked (best estimate first) */
+  int after_threshold;    /* variants left by the threshold stage */
+  int candidates;         /* distinct valid variants the strategy chose from */
+  unsigned char *kept;    /* per selected variant (idx order), carving: KEPT_FRONT where it is on
                                    the two-metric front, KEPT_ESTIMATE where the estimate kept it */
-  int pruned_by_estimate;       /* Hopper front: points of the two-metric front the estimate pruned */
+  int pruned_by_estimate; /* Hopper front: points of the two-metric front the estimate pruned */
 } Selection;
 Selection search_select(const Space *s, const CarveOptions *o);
 void selection_free(Selection *sel);
@@ -201,9 +213,9 @@ int sample_size_for(const double *t, int S, double fraction);
 
 /* ---- replay.c ---- */
 typedef struct ReplayOptions {
-  const Machine *m;             /* the machine the records were computed for (hopper_utilization) */
-  int budget;                   /* the model's top k (0: 5) */
-  double eps;                   /* the Hopper front's tolerance */
+  const Machine *m; /* the machine the records were computed for (hopper_utilization) */
+  int budget;       /* the model's top k (0: 5) */
+  double eps;       /* the Hopper front's tolerance */
   bool json;
 } ReplayOptions;
 /* carving (the Hopper front, Ryoo's three), the model's top k and random search judged against the
@@ -215,26 +227,35 @@ int search_replay(const char *path, const ReplayOptions *ro);
 typedef struct TimeRecord {
   uint64_t hash;
   char key[256];
-  char status[16];              /* "ok", "wrong", "timeout", "runtime", "compile", "verify" */
+  char status[16]; /* "ok", "wrong", "timeout", "runtime", "compile", "verify" */
   double median_ms, min_ms, max_ms, compile_s, verify_s, run_s;
-  double times[64]; int ntimes;
+  double times[64];
+  int ntimes;
   char gpu[96];
   char why[256];
 } TimeRecord;
 typedef struct Results {
-  int fd;                       /* append descriptor, -1 none */
+  int fd; /* append descriptor, -1 none */
   const char *path;
-  char **lines; int nlines;     /* static and verify records read back (JSON lines) */
-  TimeRecord *t; int nt;
-  uint64_t *ix_key; int *ix_line; int ix_cap, ix_n;   /* lines by (space, key) and by verified hash */
-  int foreign;                  /* records of another carve build: read, not used */
-  bool any_build;               /* results_open_stored: every record used, whatever build wrote it */
-  int nread, written;           /* whole records in the file when read; appended since */
-  int failed;                   /* records that could not be written (the first failure stops writing) */
-  int fail_after;               /* tests: the write after this many fails (-1: never) */
+  char **lines;
+  int nlines; /* static and verify records read back (JSON lines) */
+  TimeRecord *t;
+  int nt;
+  uint64_t *ix_key;
+  int *ix_line;
+  int ix_cap, ix_n;   /* lines by (space, key) and by verified hash */
+  int foreign;        /* records of another carve build: read, not used */
+  bool any_build;     /* results_open_stored: every record used, whatever build wrote it */
+  int nread, written; /* whole records in the file when read; appended since */
+  int failed;         /* records that could not be written (the first failure stops writing) */
+  int fail_after;     /* tests: the write after this many fails (-1: never) */
   char fail_why[160];
 } Results;
-typedef struct VerifyRecord { bool ok; char why[256]; double verify_s; } VerifyRecord;
+typedef struct VerifyRecord {
+  bool ok;
+  char why[256];
+  double verify_s;
+} VerifyRecord;
 /* open (create) path, read what it holds; false with why */
 bool results_open(Results *r, const char *path, char *why, size_t whylen);
 void results_close(Results *r);
@@ -251,12 +272,12 @@ bool results_reload(Results *r, char *why, size_t whylen);
 uint64_t results_build(void);
 /* a temporary directory removed if a signal (SIGINT, SIGTERM, SIGHUP) ends the process (cli.c) */
 void search_guard_tmpdir(const char *dir);
-void search_unguard_tmpdir(const char *dir);   /* this carve binary's hash: every record names it */
+void search_unguard_tmpdir(const char *dir); /* this carve binary's hash: every record names it */
 const TimeRecord *results_time(const Results *r, uint64_t hash);
 /* the static record of a variant key in the space with this fingerprint, or NULL */
 const char *results_static(const Results *r, uint64_t space, const char *key);
-char *variant_record(const Space *s, const Variant *v);        /* the static record (JSON line) */
-bool variant_from_record(Variant *v, const char *line);        /* fill metrics/status back */
+char *variant_record(const Space *s, const Variant *v); /* the static record (JSON line) */
+bool variant_from_record(Variant *v, const char *line); /* fill metrics/status back */
 char *time_record(const TimeRecord *t);
 /* a variant's verification: {"type": "verify", "hash": ..., "key": ..., "ok": ..., "why": ..., "verify_s": ...} */
 char *verify_record(const Variant *v, bool ok, const char *why, double secs);
@@ -271,12 +292,13 @@ bool emit_slurm(const char *out, int ntasks, int argc, char **argv, const char *
 
 /* ---- pool.c ---- */
 typedef struct Pool {
-  int workers;                                                  /* 0: one per online core */
-  char *(*work)(Space *s, int item, void *ctx);                 /* in a child: item's record (one line) */
-  void (*take)(Space *s, int item, const char *line, void *ctx);/* in the parent: the record back */
+  int workers;                                  /* 0: one per online core */
+  char *(*work)(Space *s, int item, void *ctx); /* in a child: item's record (one line) */
+  void (*take)(Space *s, int item, const char *line,
+               void *ctx);                                      /* in the parent: the record back */
   void (*died)(Space *s, int item, const char *why, void *ctx); /* the child died on item */
   void *ctx;
-  double deadline;              /* search_now() after which the children are stopped and the
+  double deadline; /* search_now() after which the children are stopped and the
                                    items not answered left so (0: none) */
 } Pool;
 /* after its last item, a child's one more line (what it reused, say): finish in the child (with
@@ -291,7 +313,7 @@ typedef struct PoolEnd {
 int pool_run(Space *s, const Pool *pl, const int *items, int n);
 int pool_run_ended(Space *s, const Pool *pl, const PoolEnd *end, const int *items, int n);
 int pool_workers(int requested);
-double search_now(void);         /* seconds, monotonic */
+double search_now(void); /* seconds, monotonic */
 
 /* ---- check.c ---- */
 /* the launch of the kernel in p with the space's --arg settings (and its grid/block flags) */
@@ -301,19 +323,21 @@ bool variant_verify(Space *s, const Variant *v, char *why, size_t whylen);
 /* verify the variants idx[0..n) that have no verify record in r, in worker processes, each
  * recorded in r; verdict[k]: 1 verified, -1 rejected (the record says why), 0 not reached
  * before the deadline */
-void verify_variants(Space *s, const int *idx, int n, struct Results *r, int workers, bool progress, double deadline, int *verdict);
+void verify_variants(Space *s, const int *idx, int n, struct Results *r, int workers, bool progress,
+                     double deadline, int *verdict);
 
 /* ---- time.c ---- */
 typedef struct TimeOptions {
-  const char *gpus;             /* "0,1" (NULL: device 0, or $CUDA_VISIBLE_DEVICES as it is) */
+  const char *gpus; /* "0,1" (NULL: device 0, or $CUDA_VISIBLE_DEVICES as it is) */
   int reps, timeout_s;
-  double deadline;              /* search_now() after which no batch starts (0: none) */
-  const char *arch;             /* nvcc -arch */
+  double deadline;  /* search_now() after which no batch starts (0: none) */
+  const char *arch; /* nvcc -arch */
   bool progress;
-  int batch;                    /* variants per harness process */
-  int workers;                  /* verification processes (0: one per core) */
-  int builds;                   /* nvcc builds at once per GPU worker (0: the host's cores shared out among the GPU workers) */
-  const char *cache_dir;        /* built harnesses by source hash: NULL the default cache, "" none */
+  int batch;   /* variants per harness process */
+  int workers; /* verification processes (0: one per core) */
+  int
+    builds; /* nvcc builds at once per GPU worker (0: the host's cores shared out among the GPU workers) */
+  const char *cache_dir; /* built harnesses by source hash: NULL the default cache, "" none */
 } TimeOptions;
 /* verify (interpreter) then time the selected variants not yet in r; 0 ok, 3 no GPU/toolkit */
 int time_variants(Space *s, const int *idx, int n, Results *r, const TimeOptions *o);

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *cache_now;   /* the cache directory of this search ("" or NULL: none) */
+static const char *cache_now; /* the cache directory of this search ("" or NULL: none) */
 
 static double now_s(void) {
   struct timespec ts;
@@ -28,7 +28,8 @@ static uint64_t model_stamp(const Space *s) {
 
 static char *cache_path(const char *dir, const Space *s, uint64_t hash) {
   if (!dir || !*dir) return NULL;
-  return fmt("%s/%016llx-%016llx.json", dir, (unsigned long long)hash, (unsigned long long)model_stamp(s));
+  return fmt("%s/%016llx-%016llx.json", dir, (unsigned long long)hash,
+             (unsigned long long)model_stamp(s));
 }
 
 const char *search_cache_dir(const char *given) {
@@ -43,10 +44,13 @@ const char *search_cache_dir(const char *given) {
 static const char *resource_constraint(const Space *s, const EstimateResult *r) {
   const Machine *m = s->in.m;
   if (!r->res.known) return fmt("compile: %s", r->res.why);
-  if (r->smem > m->smem_per_block_optin) return fmt("shared memory: %d bytes per block > %d", r->smem, m->smem_per_block_optin);
+  if (r->smem > m->smem_per_block_optin)
+    return fmt("shared memory: %d bytes per block > %d", r->smem, m->smem_per_block_optin);
   if (r->oc.blocks_per_sm > 0) return NULL;
   switch (r->oc.limit) {
-  case LIMIT_REGISTERS: return fmt("registers: %d per thread x %d threads do not fit in %d per SM", r->res.regs, r->threads, m->regs_per_sm);
+  case LIMIT_REGISTERS:
+    return fmt("registers: %d per thread x %d threads do not fit in %d per SM", r->res.regs,
+               r->threads, m->regs_per_sm);
   case LIMIT_SHARED: return fmt("shared memory: %d bytes per block do not fit in an SM", r->smem);
   default: return fmt("resources: no block fits on an SM (%s)", occ_limit_name(r->oc.limit));
   }
@@ -78,14 +82,20 @@ static void fill_metrics(Variant *v, const EstimateResult *r) {
 static void estimate_variant(Space *s, Variant *v, Program *r) {
   ProgramScope sc = program_enter(r);
   LaunchOverrides ov;
-  search_overrides(s, r, &ov);   /* checked when the space was built */
+  search_overrides(s, r, &ov); /* checked when the space was built */
   EstimateOptions eo = {.regs = s->in.regs};
   EstimateResult er;
   int rc = estimate_kernel(r, find_kernel(r, s->kernel), &ov, s->in.m, &eo, &er);
-  const char *c = rc == 1 ? "runs: the variant faults in the interpreter" : rc ? "runs: the variant's launch fails in the interpreter"
-                                                                              : resource_constraint(s, &er);
-  if (c) { v->status = VS_CONSTRAINT; snprintf(v->why, sizeof v->why, "%s", c); }
-  else { v->status = VS_OK; fill_metrics(v, &er); }
+  const char *c = rc == 1 ? "runs: the variant faults in the interpreter"
+                  : rc    ? "runs: the variant's launch fails in the interpreter"
+                          : resource_constraint(s, &er);
+  if (c) {
+    v->status = VS_CONSTRAINT;
+    snprintf(v->why, sizeof v->why, "%s", c);
+  } else {
+    v->status = VS_OK;
+    fill_metrics(v, &er);
+  }
   estimate_free(&er);
   program_leave(sc);
 }
@@ -144,16 +154,28 @@ static void to_cache(const char *dir, const Space *s, const Variant *v, const ch
   if (fclose(f) || !ok || rename(tmp, p)) remove(tmp);
 }
 
-typedef struct { pid_t pid; int fd; Buf in; int current; bool done; } Worker;
+typedef struct {
+  pid_t pid;
+  int fd;
+  Buf in;
+  int current;
+  bool done;
+} Worker;
 
 static void progress_line(const StaticOptions *o, int done, int total, double t0) {
   if (!o->progress) return;
   double el = now_s() - t0, rate = el > 0 ? done / el : 0;
-  fprintf(stderr, "\r  static metrics: %d/%d variants, %.1f/s, %.0f s left   ", done, total, rate, rate > 0 ? (total - done) / rate : 0);
+  fprintf(stderr, "\r  static metrics: %d/%d variants, %.1f/s, %.0f s left   ", done, total, rate,
+          rate > 0 ? (total - done) / rate : 0);
   if (done == total) fputc('\n', stderr);
 }
 
-typedef struct { const StaticOptions *o; const char *dir; int done, total; double t0; } Computing;
+typedef struct {
+  const StaticOptions *o;
+  const char *dir;
+  int done, total;
+  double t0;
+} Computing;
 
 /* in a worker: the variant's record */
 static char *metrics_work(Space *s, int i, void *ctx) {
@@ -188,7 +210,12 @@ static void mark_duplicates(Space *s) {
     Variant *v = &s->v[i];
     if (v->status != VS_OK) continue;
     for (int j = 0; j < i; j++)
-      if (s->v[j].status == VS_OK && s->v[j].hash == v->hash) { v->status = VS_DUPLICATE; v->dup_of = j; snprintf(v->why, sizeof v->why, "the same source as %.200s", s->v[j].key); break; }
+      if (s->v[j].status == VS_OK && s->v[j].hash == v->hash) {
+        v->status = VS_DUPLICATE;
+        v->dup_of = j;
+        snprintf(v->why, sizeof v->why, "the same source as %.200s", s->v[j].key);
+        break;
+      }
   }
 }
 
@@ -201,7 +228,8 @@ int space_metrics(Space *s, const StaticOptions *o) {
     if (v->status == VS_DUPLICATE) { v->status = VS_OK; }
     const char *rec = o->results ? results_static(o->results, s->fingerprint, v->key) : NULL;
     if (rec && v->status == VS_PENDING && variant_from_record(v, rec)) continue;
-    if (v->status == VS_CONSTRAINT && o->results && !rec) results_append(o->results, variant_record(s, v));
+    if (v->status == VS_CONSTRAINT && o->results && !rec)
+      results_append(o->results, variant_record(s, v));
     if (v->status != VS_PENDING) continue;
     if (o->ntasks > 1 && i % o->ntasks != o->task) continue;
     pend[np++] = i;
@@ -209,7 +237,11 @@ int space_metrics(Space *s, const StaticOptions *o) {
   Computing c = {o, dir, 0, np, now_s()};
   Pool pl = {o->workers, metrics_work, metrics_take, metrics_died, &c, o->deadline};
   int computed = pool_run(s, &pl, pend, np);
-  if (computed < np && o->progress) fprintf(stderr, "\n  time budget spent: %d variants have no static metrics yet (run again: it resumes)\n", np - computed);
+  if (computed < np && o->progress)
+    fprintf(
+      stderr,
+      "\n  time budget spent: %d variants have no static metrics yet (run again: it resumes)\n",
+      np - computed);
   free(pend);
   mark_duplicates(s);
   return computed;
