@@ -61,7 +61,7 @@ int main(void)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
             for (int k = 0; k < N; k++) {
-                A[idx3(i, j, k)] = (float)(i + j + (N - k)) * 10.0f / N;
+                A[idx3(i, j, k)] = (float)((i * i + 3 * j * k + 7 * k) % 23) / 4.0f;
                 B[idx3(i, j, k)] = A[idx3(i, j, k)];
             }
 
