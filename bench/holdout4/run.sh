@@ -18,6 +18,9 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 OPT_LIMIT=${OPT_LIMIT:-600}
 RUN_LIMIT=${RUN_LIMIT:-300}
+OPT_SIZES=${OPT_SIZES:-s1 s2}   # the sizes optimize runs at
+RUN_SIZES=${RUN_SIZES:-s1 s2 s3} # the sizes each optimized program runs at
+PRE=${PRE:-1}                   # 0: skip check/run/analyze/estimate at s1
 
 # size NAME PROGRAM: the -D flags of size s1 (small), s2 (the second optimize size), s3 (odd)
 size() {
@@ -34,10 +37,16 @@ size() {
 	layernorm:s1) echo "-D BATCH=128 -D HIDDEN=128" ;; layernorm:s2) echo "-D BATCH=512 -D HIDDEN=256" ;; layernorm:s3) echo "-D BATCH=100 -D HIDDEN=96" ;;
 	batched_mm:s1) echo "-D BATCH=8" ;; batched_mm:s2) echo "-D BATCH=64" ;; batched_mm:s3) echo "-D BATCH=5 -D M=20 -D N=24 -D K=18" ;;
 	spmv_csr:s1) echo "-D NROWS=1024" ;; spmv_csr:s2) echo "-D NROWS=4096" ;; spmv_csr:s3) echo "-D NROWS=1000" ;;
+	# s4: a third, larger optimize size, nearer the GPU's (OPT_SIZES=s4 PRE=0 RUN_SIZES="s4 s3")
+	atax:s4) echo "-D M=2048 -D N=2048" ;; bicg:s4) echo "-D NX=2048 -D NY=2048" ;; mvt:s4) echo "-D N=2048" ;;
+	fdtd2d:s4) echo "-D NX=1024 -D NY=1024 -D TMAX=2" ;; heat3d:s4) echo "-D N=128 -D TSTEPS=1" ;;
+	lu:s4) echo "-D N=256" ;; floyd_warshall:s4) echo "-D N=256" ;; conv2d:s4) echo "-D H=1024 -D W=1024" ;;
+	softmax:s4) echo "-D ROWS=8192 -D COLS=256" ;; layernorm:s4) echo "-D BATCH=8192 -D HIDDEN=256" ;;
+	batched_mm:s4) echo "-D BATCH=512" ;; spmv_csr:s4) echo "-D NROWS=65536" ;;
 	esac
 }
 
-# flags PROGRAM: extra carve flags a program needs (softmax: carve's auto route does not send
+# flags PROGRAM: extra carve flags (not given to check, which has no --route) a program needs (softmax: carve's auto route does not send
 # its host code, a struct with a member function, to nvcc; see RESULTS.md)
 flags() {
 	case $1 in
@@ -69,17 +78,19 @@ for p in "${PROGS[@]}"; do
 	src=$HERE/$p.cu
 	F=$(flags "$p")
 	S1=$(size s1 "$p")
+	if [ "$PRE" = 1 ]; then
 	[ -n "$F" ] && step "$p" s1 run-plain "$RUN_LIMIT" "$OUT/$p.run-plain.txt" "$CARVE" run "$src" $S1
-	step "$p" s1 check 120 "$OUT/$p.check.txt" "$CARVE" check "$src" $S1 $F
+	step "$p" s1 check 120 "$OUT/$p.check.txt" "$CARVE" check "$src" $S1
 	step "$p" s1 run "$RUN_LIMIT" "$OUT/$p.run.txt" "$CARVE" run "$src" $S1 $F
 	step "$p" s1 analyze "$RUN_LIMIT" "$OUT/$p.analyze.txt" "$CARVE" analyze "$src" $S1 $F
 	step "$p" s1 estimate "$RUN_LIMIT" "$OUT/$p.estimate.txt" "$CARVE" estimate "$src" $S1 $F
-	for o in s1 s2; do
+	fi
+	for o in $OPT_SIZES; do
 		O=$(size $o "$p")
-		[ $o = s2 ] && step "$p" s2 estimate "$RUN_LIMIT" "$OUT/$p.s2.estimate.txt" "$CARVE" estimate "$src" $O $F
+		[ $o != s1 ] && step "$p" $o estimate "$RUN_LIMIT" "$OUT/$p.$o.estimate.txt" "$CARVE" estimate "$src" $O $F
 		step "$p" $o optimize "$OPT_LIMIT" "$OUT/$p.$o.plan.txt" "$CARVE" optimize "$src" $O $F -o "$OUT/$p.$o.cu"
 		[ -f "$OUT/$p.$o.cu" ] || continue
-		for r in s1 s2 s3; do
+		for r in $RUN_SIZES; do
 			step "$p" $o opt-run-$r "$RUN_LIMIT" "$OUT/$p.$o.optrun-$r.txt" "$CARVE" run "$OUT/$p.$o.cu" $(size $r "$p") $F
 		done
 		[ $HAVE_NVCC = 1 ] && step "$p" $o nvcc 300 "$OUT/$p.$o.nvcc.txt" nvcc -arch=sm_90 $O -o "$OUT/$p.$o.bin" "$OUT/$p.$o.cu"
