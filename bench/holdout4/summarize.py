@@ -5,6 +5,8 @@ Adapted from bench/holdout3/summarize.py: two optimize sizes, each output run at
 import os, re, sys
 
 out = sys.argv[1]
+sizes = sys.argv[2].split(",") if len(sys.argv) > 2 else ["s1", "s2"]
+rsizes = sys.argv[3].split(",") if len(sys.argv) > 3 else ["s1", "s2", "s3"]
 progs = ["atax", "bicg", "mvt", "fdtd2d", "heat3d", "lu", "floyd_warshall", "conv2d", "softmax",
          "layernorm", "batched_mm", "spmv_csr"]
 steps = {}
@@ -54,24 +56,37 @@ def estimates(path):
     return e
 
 
-def verdict(s):
+def ran(path):
+    """'opt' when the run's launches include an optimized kernel, 'orig' when every launch ran a
+    kept original (*_carve_original: the size or shape did not meet the optimized one's tests)"""
+    if not os.path.exists(path):
+        return ""
+    names = re.findall(r"^\s+launch \d+: (\w+)<<<", open(path).read(), re.M)
+    if not names:
+        return ""
+    return "orig" if all(n.endswith("_carve_original") for n in names) else "opt"
+
+
+def verdict(s, path=None):
     if s[0] == "-":
         return "not run"
     if s[0] == "0":
-        return "PASSED" if "PASSED" in s[2] else "rc 0"
+        r = ran(path) if path else ""
+        return ("PASSED" if "PASSED" in s[2] else "rc 0") + ((" (%s)" % r) if r else "")
     return "rc %s %s" % (s[0], s[2][:60])
 
 
-print("| program | opt. size | kernel | launch grid / block | passes kept | estimate before -> after (ms) | optimize s | output at s1 / s2 / s3 | nvcc |")
+print("| program | opt. size | kernel | launch grid / block | passes kept | estimate before -> after (ms) | optimize s | output at %s | nvcc |" % " / ".join(rsizes))
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for p in progs:
-    for size in ("s1", "s2"):
+    for size in sizes:
         opt = steps.get((p, size, "optimize"), ["-", "-", ""])
-        runs = " / ".join(verdict(steps.get((p, size, "opt-run-" + r), ["-", "-", ""])) for r in ("s1", "s2", "s3"))
+        runs = " / ".join(verdict(steps.get((p, size, "opt-run-" + r), ["-", "-", ""]),
+                                  os.path.join(out, "%s.%s.optrun-%s.txt" % (p, size, r))) for r in rsizes)
         nv = steps.get((p, size, "nvcc"), ["-", "-", ""])
         nvs = "ok" if nv[0] == "0" else ("rc=%s" % nv[0])
         ks = plan(os.path.join(out, "%s.%s.plan.txt" % (p, size)))
-        est = estimates(os.path.join(out, p + (".estimate.txt" if size == "s1" else ".s2.estimate.txt")))
+        est = estimates(os.path.join(out, p + (".estimate.txt" if size == "s1" else ".%s.estimate.txt" % size)))
         if not ks:
             print("| %s | %s | (none) | | | | %s (rc %s) | %s | %s |" % (p, size, opt[1], opt[0], runs, nvs))
         seen = set()
@@ -89,6 +104,8 @@ for p in progs:
                 nvs if first else ""))
             first = False
 
+if "s1" not in sizes:
+    sys.exit(0)
 print()
 print("Steps before optimize (at s1):")
 print()
@@ -106,7 +123,7 @@ print("Refusals (not kept / not legal / failed) per kernel, first size that show
 print()
 for p in progs:
     shown = set()
-    for size in ("s1", "s2"):
+    for size in sizes:
         for k in plan(os.path.join(out, "%s.%s.plan.txt" % (p, size))):
             for (ps, what, why) in k["refused"]:
                 key = (k["name"], ps, what)
