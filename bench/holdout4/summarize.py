@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""bench/holdout4/summarize.py OUTDIR: RESULTS.md's tables, read from run.sh's output
+(OUTDIR/summary.tsv, the plans OUTDIR/P.s1.plan.txt and OUTDIR/P.s2.plan.txt, the estimates).
+Adapted from bench/holdout3/summarize.py: two optimize sizes, each output run at three sizes."""
+import os, re, sys
+
+out = sys.argv[1]
+sizes = sys.argv[2].split(",") if len(sys.argv) > 2 else ["s1", "s2"]
+rsizes = sys.argv[3].split(",") if len(sys.argv) > 3 else ["s1", "s2", "s3"]
+progs = ["atax", "bicg", "mvt", "fdtd2d", "heat3d", "lu", "floyd_warshall", "conv2d", "softmax",
+         "layernorm", "batched_mm", "spmv_csr"]
+steps = {}
+for line in open(os.path.join(out, "summary.tsv")):
+    f = line.rstrip("\n").split("\t")
+    steps[(f[0], f[1], f[2])] = f[3:]
+
+
+def plan(path):
+    """the kernels of a plan: name, grid, block, kept passes, estimate before/after, refusals"""
+    ks, cur = [], None
+    if not os.path.exists(path):
+        return ks
+    for line in open(path):
+        m = re.match(r"carve optimize: launch \d+ of \d+ distinct: (\w+)<<<\(([^)]*)\), \(([^)]*)\)>>>", line)
+        if m:
+            cur = dict(name=m.group(1), grid=m.group(2), block=m.group(3), kept=[], before=None,
+                       after=None, refused=[])
+            ks.append(cur)
+            continue
+        m = re.match(r"carve optimize: (\w+)\s+(applied|not kept|not legal|not applicable|failed|rejected)(.*)", line)
+        if m and cur is not None:
+            p, what, rest = m.group(1), m.group(2), m.group(3)
+            e = re.search(r"estimate ([0-9.e+-]+) -> ([0-9.e+-]+) ms", rest)
+            if e and cur["before"] is None:
+                cur["before"] = e.group(1)
+            if what == "applied":
+                cur["kept"].append(p)
+                if e:
+                    cur["after"] = e.group(2)
+            elif what in ("not kept", "not legal", "failed", "rejected"):
+                cur["refused"].append((p, what, rest.strip(", :")[:200]))
+    return ks
+
+
+def estimates(path):
+    """kernel -> the estimate in ms carve estimate printed for its first launch"""
+    e, cur = {}, None
+    if os.path.exists(path):
+        for line in open(path):
+            m = re.match(r"carve estimate: launch \d+ of \d+ distinct: (\w+)<<<", line)
+            if m:
+                cur = m.group(1)
+            m = re.match(r"\s+estimate: ([0-9.e+-]+) ms", line)
+            if m and cur and cur not in e:
+                e[cur] = "%.4f" % float(m.group(1))
+    return e
+
+
+def ran(path):
+    """'opt' when the run's launches include an optimized kernel, 'orig' when every launch ran a
+    kept original (*_carve_original: the size or shape did not meet the optimized one's tests)"""
+    if not os.path.exists(path):
+        return ""
+    names = re.findall(r"^\s+launch \d+: (\w+)<<<", open(path).read(), re.M)
+    if not names:
+        return ""
+    return "orig" if all(n.endswith("_carve_original") for n in names) else "opt"
+
+
+def verdict(s, path=None):
+    if s[0] == "-":
+        return "not run"
+    if s[0] == "0":
+        r = ran(path) if path else ""
+        return ("PASSED" if "PASSED" in s[2] else "rc 0") + ((" (%s)" % r) if r else "")
+    return "rc %s %s" % (s[0], s[2][:60])
+
+
+print("| program | opt. size | kernel | launch grid / block | passes kept | estimate before -> after (ms) | optimize s | output at %s | nvcc |" % " / ".join(rsizes))
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+for p in progs:
+    for size in sizes:
+        opt = steps.get((p, size, "optimize"), ["-", "-", ""])
+        runs = " / ".join(verdict(steps.get((p, size, "opt-run-" + r), ["-", "-", ""]),
+                                  os.path.join(out, "%s.%s.optrun-%s.txt" % (p, size, r))) for r in rsizes)
+        nv = steps.get((p, size, "nvcc"), ["-", "-", ""])
+        nvs = "ok" if nv[0] == "0" else ("rc=%s" % nv[0])
+        ks = plan(os.path.join(out, "%s.%s.plan.txt" % (p, size)))
+        est = estimates(os.path.join(out, p + (".estimate.txt" if size == "s1" else ".%s.estimate.txt" % size)))
+        if not ks:
+            print("| %s | %s | (none) | | | | %s (rc %s) | %s | %s |" % (p, size, opt[1], opt[0], runs, nvs))
+        seen = set()
+        first = True
+        for k in ks:
+            if k["name"] in seen and not k["kept"]:
+                continue
+            seen.add(k["name"])
+            b = k["before"] or (est.get(k["name"], "?") + "*")
+            a = k["after"] or b
+            print("| %s | %s | %s | (%s) / (%s) | %s | %s -> %s | %s | %s | %s |" % (
+                p if first else "", size if first else "", k["name"], k["grid"], k["block"],
+                ", ".join(k["kept"]) or "none", b, a,
+                ("%s (rc %s)" % (opt[1], opt[0])) if first else "", runs if first else "",
+                nvs if first else ""))
+            first = False
+
+if "s1" not in sizes:
+    sys.exit(0)
+print()
+print("Steps before optimize (at s1):")
+print()
+print("| program | check | run | analyze | estimate (s1) | estimate (s2) |")
+print("| --- | --- | --- | --- | --- | --- |")
+for p in progs:
+    cells = []
+    for size, st in (("s1", "check"), ("s1", "run"), ("s1", "analyze"), ("s1", "estimate"), ("s2", "estimate")):
+        s = steps.get((p, size, st), ["-", "-", ""])
+        cells.append("rc %s, %s s%s" % (s[0], s[1], (", " + s[2][:50]) if s[2] else ""))
+    print("| %s | %s |" % (p, " | ".join(cells)))
+
+print()
+print("Refusals (not kept / not legal / failed) per kernel, first size that showed each:")
+print()
+for p in progs:
+    shown = set()
+    for size in sizes:
+        for k in plan(os.path.join(out, "%s.%s.plan.txt" % (p, size))):
+            for (ps, what, why) in k["refused"]:
+                key = (k["name"], ps, what)
+                if key in shown:
+                    continue
+                shown.add(key)
+                print("- %s %s (%s): %s %s: %s" % (p, k["name"], size, ps, what, why.replace("|", "/")))
