@@ -11,6 +11,7 @@
 set -u
 out=${OUT:-build/programs-gpu}; mkdir -p "$out"
 make -s -j16 carve || exit 2
+[ -n "${OPT_FLAGS:-}" ] && { make -s cudart || exit 2; }   # OPT_FLAGS: more optimize flags (e.g. --route nvcc)
 carve=$PWD/carve
 cd "${PROGDIR:-tests/programs}" || exit 2
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
@@ -44,7 +45,7 @@ if [ -n "${SAME:-}" ]; then   # optimize every program at its run size first, in
     case " ${PROGS:-$prog} " in *" $prog "*) ;; *) continue ;; esac
     while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do sleep 0.5; done
     bflags=${big%%--*}; bargs=""; [ "$big" != "$bflags" ] && bargs="-- ${big#*--}"
-    ( timeout ${OPT_TIMEOUT:-560} "$carve" optimize -I. $prog.cu $bflags --max-seconds ${MAXSEC:-120} -o "$out/$prog.opt.cu" $bargs 2> "$out/$prog.plan" ) &
+    ( timeout ${OPT_TIMEOUT:-560} "$carve" optimize -I. $prog.cu $bflags ${OPT_FLAGS:-} --max-seconds ${MAXSEC:-120} -o "$out/$prog.opt.cu" $bargs 2> "$out/$prog.plan" ) &
   done <<< "$list"
   wait
   [ -n "${OPT_ONLY:-}" ] && exit 0   # OPT_ONLY=1: the outputs only (bench/programs-time.sh times them)
