@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -216,16 +217,35 @@ static const OptSpec search_options[] = {
   {"--merge", T_MERGE, NULL},
 };
 
+/* the options whose value is a whole number in a range, and where it goes */
+static const struct {
+  int id;
+  double lo, hi;
+  size_t at; /* an int of TuneArgs */
+} whole[] = {
+  {T_LAUNCH, 1, 1e6, offsetof(TuneArgs, launch_no)},
+  {T_WORKERS, 1, 64, offsetof(TuneArgs, so.workers)},
+  {T_REGS, 1, 255, offsetof(TuneArgs, regs)},
+  {T_BUDGET, 1, 1e6, offsetof(TuneArgs, co.budget)},
+  {T_REPS, 1, 100000, offsetof(TuneArgs, to.reps)},
+  {T_TIMEOUT, 1, 86400, offsetof(TuneArgs, to.timeout_s)},
+  {T_BUILDS, 1, 64, offsetof(TuneArgs, to.builds)},
+  {T_BATCH, 1, 1024, offsetof(TuneArgs, to.batch)},
+  {T_TASKS, 1, 100000, offsetof(TuneArgs, tasks)},
+  {T_TASK, 0, 100000, offsetof(TuneArgs, task)},
+};
+
 /* the option `id` given with val (NULL for a switch); 0, or 2 after a bad value's diagnostic */
 static int option(TuneArgs *a, const char *cmd, const OptSpec *d, const char *val) {
   double x;
-  const char *opt = d->name;
-#define NEEDS_INT(lo, hi)                                                                    \
-  do {                                                                                       \
-    if (!number(val, lo, hi, &x) || x != floor(x))                                           \
-      return usage_error(                                                                    \
-        cmd, fmt("%s needs a whole number from %g to %g", opt, (double)(lo), (double)(hi))); \
-  } while (0)
+  for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
+    if (whole[i].id != d->id) continue;
+    if (!number(val, whole[i].lo, whole[i].hi, &x) || x != floor(x))
+      return usage_error(
+        cmd, fmt("%s needs a whole number from %g to %g", d->name, whole[i].lo, whole[i].hi));
+    *(int *)((char *)a + whole[i].at) = (int)x;
+    return 0;
+  }
   switch (d->id) {
   case T_KERNEL: a->kernel = val; break;
   case T_PASSES: a->only = val; break;
@@ -236,10 +256,6 @@ static int option(TuneArgs *a, const char *cmd, const OptSpec *d, const char *va
     if (strcmp(val, "nvcc") && strcmp(val, "interp") && strcmp(val, "auto"))
       return usage_error(cmd, "--route is nvcc, interp or auto");
     a->route = val;
-    break;
-  case T_LAUNCH:
-    NEEDS_INT(1, 1e6);
-    a->launch_no = (int)x;
     break;
   case T_MAX_STEPS:
     if (!number(val, 1, 1.8e19, &a->max_steps))
@@ -258,14 +274,6 @@ static int option(TuneArgs *a, const char *cmd, const OptSpec *d, const char *va
       return usage_error(cmd, fmt("--format is text, json%s", a->tune ? "" : " or csv"));
     a->format = val;
     break;
-  case T_WORKERS:
-    NEEDS_INT(1, 64);
-    a->so.workers = (int)x;
-    break;
-  case T_REGS:
-    NEEDS_INT(1, 255);
-    a->regs = (int)x;
-    break;
   case T_NO_CACHE: a->no_cache = true; break;
   case T_PROGRESS: a->progress = true; break;
   case T_NO_METRICS: a->no_metrics = true; break;
@@ -275,10 +283,6 @@ static int option(TuneArgs *a, const char *cmd, const OptSpec *d, const char *va
     else if (!strcmp(val, "exhaustive")) a->co.strategy = STRAT_EXHAUSTIVE;
     else if (!strcmp(val, "random")) a->co.strategy = STRAT_RANDOM;
     else return usage_error(cmd, "--strategy is carving, model, exhaustive or random");
-    break;
-  case T_BUDGET:
-    NEEDS_INT(1, 1e6);
-    a->co.budget = (int)x;
     break;
   case T_TIME:
     if (!number(val, 1e-3, 1e9, &a->time_s)) return usage_error(cmd, "--time needs seconds (> 0)");
@@ -302,41 +306,17 @@ static int option(TuneArgs *a, const char *cmd, const OptSpec *d, const char *va
     if (!number(val, 0, 1, &a->co.eps)) return usage_error(cmd, "--eps needs a number from 0 to 1");
     break;
   case T_SEED:
-    NEEDS_INT(0, 4e18);
+    if (!number(val, 0, 4e18, &x) || x != floor(x))
+      return usage_error(cmd, "--seed needs a whole number from 0 to 4e+18");
     a->co.seed = (uint64_t)x;
     break;
-  case T_REPS:
-    NEEDS_INT(1, 100000);
-    a->to.reps = (int)x;
-    break;
-  case T_TIMEOUT:
-    NEEDS_INT(1, 86400);
-    a->to.timeout_s = (int)x;
-    break;
-  case T_BUILDS:
-    NEEDS_INT(1, 64);
-    a->to.builds = (int)x;
-    break;
-  case T_BATCH:
-    NEEDS_INT(1, 1024);
-    a->to.batch = (int)x;
-    break;
   case T_EMIT_SLURM: a->emit_slurm = val; break;
-  case T_TASKS:
-    NEEDS_INT(1, 100000);
-    a->tasks = (int)x;
-    break;
-  case T_TASK:
-    NEEDS_INT(0, 100000);
-    a->task = (int)x;
-    break;
   case T_NO_BENCH: a->no_bench = true; break;
   case T_STRICT: a->co.strict = true; break;
   case T_SIMPLE_UTIL: a->co.simple_util = true; break;
   case T_MERGE: a->nmerge = -1; break; /* the positional arguments are its files */
   }
   return 0;
-#undef NEEDS_INT
 }
 
 static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
@@ -712,7 +692,8 @@ static bool write_best(Space *s, const Variant *v, const char *out) {
   return ok;
 }
 
-/* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips them */
+/* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips
+ * them */
 static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified,
                              const TuneArgs *a) {
   verify_variants(s, sel->idx, sel->n, r, a->so.workers, a->progress, a->deadline, verified);
