@@ -324,7 +324,8 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
   buf_free(&b);
 }
 
-/* ---- a host program's optimized file: the user's text with the kernel and its launches replaced ---- */
+/* ---- a host program's optimized file: the user's text with the kernel and its launches replaced
+ * ---- */
 typedef struct {
   Obj *k;
   Node *launch[64];
@@ -935,7 +936,8 @@ static void write_edited(Buf *b, SrcFile *f, const Edits *es) {
 
 int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk,
                       OptFileOut **more, int *nmore, char *why, size_t len) {
-  /* the file given: the one the front end read by that name (the first token may be an include's) */
+  /* the file given: the one the front end read by that name (the first token may be an
+   * include's) */
   SrcFile *f = NULL, *first = NULL;
   for (int i = 0; i < nk && !first; i++) {
     Obj *k = find_kernel(orig, ks[i].kernel);
