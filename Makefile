@@ -66,7 +66,7 @@ clean:
 .PHONY: all clean
 
 # ---- tests ----
-TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async test_align test_half test_symbols test_launch test_json
+TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async test_align test_half test_symbols test_launch test_json test_options
 TEST_BINS = $(TEST_PROGS:%=build/tests/%)
 SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
 
