@@ -12,13 +12,18 @@ static bool listed(const char *list, const char *name) {
   return false;
 }
 
+/* the command takes d (ids of 64 and more: never) */
+static bool opt_accepts(const OptTable *t, const OptSpec *d) {
+  return d->id >= 0 && d->id < 64 && (t->accepts >> d->id & 1);
+}
+
 /* the spec named by word among those t accepts; *val: a value in the same word */
 const OptSpec *opt_find(const OptTable *t, const char *word, const char **val) {
   *val = NULL;
   for (int i = 0; i < t->n; i++) {
     const OptSpec *d = &t->specs[i];
     size_t n = strlen(d->name);
-    if (!(t->accepts >> d->id & 1) || strncmp(word, d->name, n)) continue;
+    if (!opt_accepts(t, d) || strncmp(word, d->name, n)) continue;
     if (!word[n]) return d;
     if (word[n] == '=') { /* --name=VALUE */
       *val = word + n + 1;
@@ -32,7 +37,8 @@ const OptSpec *opt_find(const OptTable *t, const char *word, const char **val) {
   return NULL;
 }
 
-/* the optimal string alignment distance of a[0..na) and b[0..nb), stopping above 3 */
+/* the optimal string alignment distance of a[0..na) and b[0..nb) (an edit: a letter inserted,
+ * deleted, changed, or two neighbours swapped); 99 for words of 48 letters or more */
 static int distance(const char *a, size_t na, const char *b, size_t nb) {
   enum { MAX = 48 };
   if (na >= MAX || nb >= MAX) return 99;
@@ -63,7 +69,7 @@ const char *opt_suggest(const OptTable *t, const char *word) {
   for (int i = 0; i < t->n; i++) {
     const OptSpec *d = &t->specs[i];
     size_t n = strlen(d->name);
-    if (!(t->accepts >> d->id & 1) || n < 4) continue;
+    if (!opt_accepts(t, d) || n < 4) continue;
     int k = distance(word, nw, d->name, n);
     if (k < bestd && 3 * (size_t)k < n - 2) {
       best = d->name;
@@ -73,6 +79,8 @@ const char *opt_suggest(const OptTable *t, const char *word) {
   return best;
 }
 
+/* option = name | name "=" value | joined-name value | name value-word   (the value where the
+ * spec has one); unknown: the nearest of the command's own names suggested */
 int opt_read(const OptTable *t, int argc, char **argv, int *i, const OptSpec **d,
              const char **val) {
   const char *word = argv[*i];

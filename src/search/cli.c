@@ -1,5 +1,6 @@
-/* cli: `carve space` and `carve tune`. Options are parsed here (main.c only dispatches), each
- * command accepting its own; any other is an error naming the command. */
+/* cli: `carve space` and `carve tune` (main.c only dispatches). Their options are a table read by
+ * the one option parser (src/options.c), each command accepting its own; any other is an error
+ * naming the command. */
 #include "../json.h"
 #include "../options.h"
 #include "search.h"
