@@ -5,7 +5,7 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter
 LDLIBS = -lm -ldl
 PREFIX ?= /usr/local
 
-SRC_LIB = src/base.c src/json.c src/usage.c src/rt/route.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c) $(wildcard src/search/*.c)
+SRC_LIB = src/base.c src/json.c src/options.c src/usage.c src/rt/route.c $(wildcard src/front/*.c) $(wildcard src/interp/*.c) $(wildcard src/gpu/*.c) $(wildcard src/arch/*.c) $(wildcard src/analysis/*.c) $(wildcard src/report/*.c) $(wildcard src/model/*.c) $(wildcard src/opt/*.c) $(wildcard src/search/*.c)
 OBJ_LIB = $(SRC_LIB:%.c=build/%.o)
 SAN_OBJ_LIB = $(SRC_LIB:%.c=build-san/%.o)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -66,7 +66,7 @@ clean:
 .PHONY: all clean
 
 # ---- tests ----
-TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async test_align test_half test_symbols test_launch test_json
+TEST_PROGS = test_kernels test_interp test_front test_analyze test_model test_limits test_opt test_split test_search test_reduce test_async test_align test_half test_symbols test_launch test_json test_options
 TEST_BINS = $(TEST_PROGS:%=build/tests/%)
 SAN_TEST_BINS = $(TEST_PROGS:%=build-san/tests/%)
 

@@ -674,9 +674,9 @@ bool json_valid(const char *text, size_t len, char *why, size_t whylen) {
   return false;
 }
 
-/* "carve CMD: MSG (see 'carve CMD --help')" on stderr; 2, the exit status of a usage error */
+/* "carve CMD: error: MSG (see 'carve CMD --help')" on stderr; 2, a usage error's exit status */
 int usage_error(const char *cmd, const char *msg) {
-  fprintf(stderr, "carve %s: %s (see 'carve %s --help')\n", cmd, msg, cmd);
+  fprintf(stderr, "carve %s: error: %s (see 'carve %s --help')\n", cmd, msg, cmd);
   return 2;
 }
 

@@ -91,7 +91,8 @@ void arena_push(const char ***arr, int *n, const char *s); /* append to an arena
 /* the calibration file: `given`, else $CARVE_CALIBRATION, else ~/.cache/carve/calibration.json */
 char *calibration_path(const char *given);
 /* processes: a tool by name ($CARVE_NVCC, $CARVE_NCU, PATH, /usr/local/cuda/bin), NULL if absent;
- * run argv with stdout and stderr to files: the exit status, 124 on timeout, -1 if it could not start */
+ * run argv with stdout and stderr to files: the exit status, 124 on timeout, -1 if it could not
+ * start */
 char *find_program(const char *name);
 int run_program(char *const argv[], const char *out, const char *err, int timeout_s);
 /* Files carve writes. Every file a command writes goes through here: out_begin opens PATH,

@@ -3,6 +3,7 @@
  * options a command does not take. Exit status: 0 ok, 1 a kernel fault was found (or a check
  * failed), 2 usage or input error (or a failed write), 3 no GPU or no CUDA toolkit. */
 #include "main.h"
+#include "options.h"
 #include "usage.h"
 #include "front/front.h"
 #include "interp/interp.h"
@@ -26,11 +27,7 @@
 
 /* ---- options ---- */
 
-typedef struct {
-  const char *name;
-  OptId id;
-  const char *value; /* what its value is, for "needs ..."; NULL: a switch */
-} OptDef;
+typedef OptSpec OptDef; /* src/options.h: the one option parser */
 
 /* one name can mean different things to different commands (--out, --arch): the command's
  * accepted set picks the entry */
@@ -83,26 +80,6 @@ static int cmd_optimize(Opts *o, Program *p);
 static void print_usage(const Command *c, FILE *out) {
   fputs(c->usage, out);
   if (c->run == cmd_optimize) usage_passes(out);
-}
-
-/* the option a names among those c accepts; *val: a value given in the same word */
-static const OptDef *find_option(const Command *c, const char *a, const char **val) {
-  *val = NULL;
-  for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
-    const OptDef *d = &options[i];
-    size_t n = strlen(d->name);
-    if (!(c->options >> d->id & 1) || strncmp(a, d->name, n)) continue;
-    if (!a[n]) return d;
-    if (a[n] == '=') {
-      *val = a + n + 1;
-      return d;
-    }
-    if (d->id == O_DEFINE || d->id == O_INCLUDE) {
-      *val = a + n;
-      return d;
-    } /* -DN=1, -Idir */
-  }
-  return NULL;
 }
 
 /* "text|json|sarif" as "text, json or sarif" */
@@ -358,15 +335,10 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
       i += nv - 1;
       continue;
     }
-    const OptDef *d = find_option(c, a, &val);
-    if (!d) return usage_error(c->name, fmt("unknown option '%s'", a));
-    if (!d->value && val) return usage_error(c->name, fmt("%s takes no value", d->name));
-    if (d->value && !val) {
-      if (i + 1 >= argc) return usage_error(c->name, fmt("%s needs %s", d->name, d->value));
-      val = argv[++i];
-    }
-    int r = set_option(o, d, val);
-    if (r) return r;
+    const OptDef *d;
+    OptTable t = {c->name, options, (int)(sizeof options / sizeof *options), c->options, "-D|-I"};
+    int r = opt_read(&t, argc, argv, &i, &d, &val);
+    if (r || (r = set_option(o, d, val))) return r;
   }
   o->file = o->files[0];
   if (o->nvcc_ignored && !(o->route && !strcmp(o->route, "nvcc")))

@@ -12,8 +12,32 @@ small="-D H=8 -D W=8"
 
 # the issue's case: bench's and analyze's and estimate's flags given to check
 "$carve" check $f --ncu --reps 3 --fail-on warning --regs 32 >"$tmp/o" 2>"$tmp/e"; rc=$?
-[ $rc = 2 ] && [ "$(cat "$tmp/e")" = "carve check: unknown option '--ncu' (see 'carve check --help')" ] && [ ! -s "$tmp/o" ]
+[ $rc = 2 ] && [ "$(cat "$tmp/e")" = "carve check: error: unknown option '--ncu' (see 'carve check --help')" ] && [ ! -s "$tmp/o" ]
 check $? "check --ncu: exit 2 and one line naming the command and the flag (got $rc: $(cat "$tmp/e"))"
+
+# one parser (src/options.c) for every command, space and tune included: a typo of one of the
+# command's own options is named (at most 2 edits, a transposition one; one-letter options never)
+said() {  # said EXPECTED-LINE CARVE-ARGS...: exit 2, that one line on stderr, nothing on stdout
+  local want=$1; shift
+  "$carve" "$@" >"$tmp/o" 2>"$tmp/e"; local rc=$?
+  [ $rc = 2 ] && [ "$(cat "$tmp/e")" = "$want" ] && [ ! -s "$tmp/o" ]; check $? "carve $*: exit 2 with '$want' (got $rc: $(head -c 300 "$tmp/e"))"
+}
+said "carve analyze: error: unknown option '--kernle' (did you mean '--kernel'?)" analyze $f --kernle vv
+said "carve run: error: unknown option '--blocks' (did you mean '--block'?)" run $f --blocks 4
+said "carve bench: error: unknown option '--flush-l3' (did you mean '--flush-l2'?)" bench $f --flush-l3
+said "carve check: error: unknown option '--kernle' (see 'carve check --help')" check $f --kernle vv
+said "carve run: error: unknown option '-K' (see 'carve run --help')" run $f -K x
+said "carve tune: error: unknown option '--budgt' (did you mean '--budget'?)" tune examples/mm.cu --budgt 3
+said "carve tune: error: unknown option '--stirct' (did you mean '--strict'?)" tune examples/mm.cu --stirct
+said "carve space: error: unknown option '--no-bench' (see 'carve space --help')" space examples/mm.cu --no-bench
+said "carve space: error: unknown option '--worker=2' (did you mean '--workers'?)" space examples/mm.cu --worker=2
+said "carve space: error: --no-metrics takes no value (see 'carve space --help')" space examples/mm.cu --no-metrics=1
+said "carve tune: error: --budget needs a whole number (see 'carve tune --help')" tune examples/mm.cu --budget
+said "carve tune: error: --strategy is carving, model, exhaustive or random (see 'carve tune --help')" tune examples/mm.cu --strategy=best
+# the spellings tune shares with the other commands: -DN=1, -Idir, --name=VALUE
+"$carve" space examples/mm.cu -DN=64 -Iexamples --kernel=mm --no-metrics --format=json > "$tmp/o" 2> "$tmp/e"
+check $? "space -DN=64 -Iexamples --kernel=mm --format=json: $(head -c 300 "$tmp/e")"
+grep -q '"size": [1-9]' "$tmp/o"; check $? "space --no-metrics --format=json prints the size: $(head -c 200 "$tmp/o")"
 
 # every option with a sample value, and the options each command documents (carve COMMAND --help)
 values=("-D N=4" "-I ." "--kernel vv" "--format json" "-o $tmp/x" "--grid 1" "--block 32" "--shared 0" "--arg h=8"
@@ -35,7 +59,9 @@ for cmd in check print run analyze estimate bench arch calibrate; do
     opt=${v%% *}
     case " ${accepts[$cmd]} " in *" $opt "*) continue;; esac
     "$carve" $cmd $file $v >"$tmp/o" 2>"$tmp/e"; rc=$?
-    [ $rc = 2 ] && [ "$(cat "$tmp/e")" = "carve $cmd: unknown option '$opt' (see 'carve $cmd --help')" ] && [ ! -s "$tmp/o" ]
+    # unknown, and where one of the command's own options is a typo away, suggested (--blocks to run: --block)
+    [ $rc = 2 ] && grep -qxE "carve $cmd: error: unknown option '$opt' \((see 'carve $cmd --help'|did you mean '--[a-z-]+'\?)\)" "$tmp/e" \
+      && [ "$(wc -l < "$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ]
     check $? "carve $cmd rejects $opt (got $rc: $(head -c 200 "$tmp/e"))"
   done
   "$carve" $cmd --help >"$tmp/o"; rc=$?
@@ -80,9 +106,9 @@ usage() {  # usage EXPECTED-MESSAGE CARVE-ARGS...
   "$carve" "$@" >"$tmp/o" 2>"$tmp/e"; local rc=$?
   [ $rc = 2 ] && grep -qF -- "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; check $? "carve $*: exit 2 with '$want' (got $rc: $(head -c 200 "$tmp/e"))"
 }
-usage "carve check: --format takes text or json (see 'carve check --help')" check $f --format sarif
-usage "carve analyze: --format takes text, json or sarif" analyze $f --format xml
-usage "carve arch: --format takes text or json" arch --format xml
+usage "carve check: error: --format takes text or json (see 'carve check --help')" check $f --format sarif
+usage "carve analyze: error: --format takes text, json or sarif" analyze $f --format xml
+usage "carve arch: error: --format takes text or json" arch --format xml
 usage "--regs needs a register count (1-255)" estimate $f --regs 0
 usage "--regs needs a register count (1-255)" estimate $f --regs 256
 usage "--regs needs a register count (1-255)" estimate $f --regs=12x
@@ -94,20 +120,20 @@ usage "--fail-on takes warning or error" analyze $f --fail-on never
 usage "--shared needs a non-negative byte count" run $f --shared -1
 usage "--max-steps needs a positive number" run $f --max-steps 0
 usage "--out needs NAME=PATH" run $f --out C
-usage "carve run: --kernel needs a name" run $f --kernel
-usage "carve print: -o needs a path" print $f -o
-usage "carve estimate: --calibration needs a file" estimate $f --calibration
-usage "carve bench: --verify takes no value" bench $f --verify=1
-usage "carve check: no input file" check
-usage "carve analyze: more than one input file ('$f' and 'examples/mm.cu')" analyze $f examples/mm.cu
-usage "carve estimate: more than one input file" estimate $f examples/mm.cu
-usage "carve estimate: --rank needs two or more files" estimate --rank $f
-usage "carve estimate: --kernel and --rank" estimate --rank $f examples/mm.cu --kernel vv
-usage "carve estimate: unknown --arch 'zz'" estimate $f --arch zz
-usage "carve analyze: unknown --arch 'zz'" analyze $f --arch zz
-usage "carve arch: more than one machine name" arch h100 h200
-usage "carve calibrate: unexpected argument 'x'" calibrate x
-usage "carve calibrate: unknown option '--calibration'" calibrate --calibration x
+usage "carve run: error: --kernel needs a name" run $f --kernel
+usage "carve print: error: -o needs a path" print $f -o
+usage "carve estimate: error: --calibration needs a file" estimate $f --calibration
+usage "carve bench: error: --verify takes no value" bench $f --verify=1
+usage "carve check: error: no input file" check
+usage "carve analyze: error: more than one input file ('$f' and 'examples/mm.cu')" analyze $f examples/mm.cu
+usage "carve estimate: error: more than one input file" estimate $f examples/mm.cu
+usage "carve estimate: error: --rank needs two or more files" estimate --rank $f
+usage "carve estimate: error: --kernel and --rank" estimate --rank $f examples/mm.cu --kernel vv
+usage "carve estimate: error: unknown --arch 'zz'" estimate $f --arch zz
+usage "carve analyze: error: unknown --arch 'zz'" analyze $f --arch zz
+usage "carve arch: error: more than one machine name" arch h100 h200
+usage "carve calibrate: error: unexpected argument 'x'" calibrate x
+usage "carve calibrate: error: unknown option '--calibration'" calibrate --calibration x
 "$carve" frobnicate $f >/dev/null 2>"$tmp/e"; [ $? = 2 ] && grep -q "carve: unknown command 'frobnicate'" "$tmp/e"; check $? "unknown command"
 "$carve" --version | grep -q "^carve [0-9]"; check $? "--version"
 # nvcc's -arch of a part carve does not describe: run says nothing, a model warns and uses the h100

@@ -518,27 +518,12 @@ static void test_tile_async(void) {
   done(&h);
 }
 
-/* what a review found the pass accepted wrongly (each file says so): now not applicable, or
- * applied correctly (a user parameter named like a name the pass makes; an unsigned row) */
+/* tests/tile: each file says what the pass must do with it (its "// expect:" line): what a review
+ * found the pass accepted wrongly, now not applicable or applied correctly (a user parameter
+ * named like a name the pass makes; an unsigned row), and the kernels of test_tile and
+ * test_tile_async at their own sizes */
 static void test_tile_review(void) {
-  static const struct { const char *file, *why; bool applies; } cases[] = {
-    {"tests/tile/post_writes_param.cu", "assign the parameter", false},
-    {"tests/tile/unsigned_k.cu", NULL, true},
-    {"tests/tile/int_divide.cu", "under a condition", false},
-    {"tests/tile/conditional_load.cu", "under a condition", false},
-    {"tests/tile/name_more.cu", NULL, true},
-    {"tests/tile/unsigned_row.cu", NULL, true},
-  };
-  OptOptions t = {.only = "tile", .mutation_pass = -1};
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    Opt r = run_opt(cases[i].file, "mm", NULL, 0, &t);
-    const PlanStep *s = step(&r.plan, "tile");
-    if (cases[i].applies)
-      CHECK(r.rc == 0 && applied(&r.plan, "tile"), "%s: tiled and verified (%s)", cases[i].file, s ? s->why : "");
-    else
-      CHECK(r.rc == 0 && s && s->legality == NOT_APPLICABLE && strstr(s->why, cases[i].why), "%s: not applicable (%s)", cases[i].file, s ? s->why : "");
-    done(&r);
-  }
+  CHECK(check_expect_dir("tests/tile") >= 8, "tests/tile holds its cases");
   const char *defs[] = {"N=100"};
   OptOptions big = {.only = "tile", .sets = (const char *[]){"tile.bk=32", "tile.prefetch=2"}, .nsets = 2, .mutation_pass = -1};
   Opt b = run_opt("examples/mm.cu", "mm", defs, 1, &big);

@@ -116,24 +116,16 @@ static void test_taken(void) {
   }
 }
 
+/* tests/reduce: every file says what the pass must do with it (its "// expect:" line): the trees
+ * and atomics it takes (test_taken checks more of them) and those it must refuse, with the
+ * reason; and an example without an atomic */
 static void test_refused(void) {
-  static const struct { const char *file, *kernel, *why; Legality l; } cases[] = {
-    {"tests/reduce/bad_tid.cu", "bad_tid", "address depends on the thread", ILLEGAL},
-    {"tests/reduce/bad_exch.cu", "bad_exch", "not a commutative reduction", NOT_APPLICABLE},
-    {"tests/reduce/bad_sub.cu", "bad_sub", "a commutative operation", NOT_APPLICABLE},
-    {"tests/reduce/bad_cover.cu", "bad_cover", "does not cover the block", NOT_APPLICABLE},
-    {"tests/reduce/bad_read.cu", "bad_read", "other than sdata[0]", ILLEGAL},
-    {"tests/reduce/bad_ret.cu", "bad_ret", "value the atomic returns is used", ILLEGAL},
-    {"tests/reduce/bad_notol.cu", "bad_notol", "no tolerance", ILLEGAL},
-    {"examples/rd.cu", "rd", "no atomic", NOT_APPLICABLE},
-  };
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    Opt r = reduce_opt(cases[i].file, cases[i].kernel, i == 7 ? "N=4000" : NULL, NULL, 0);
-    const PlanStep *s = reduce_step(&r.plan);
-    CHECK(r.rc == 0 && s && !s->applied && s->legality == cases[i].l && strstr(s->why, cases[i].why), "%s refused: '%s' (%s)", cases[i].kernel,
-          cases[i].why, s ? s->why : r.plan.error);
-    done(&r);
-  }
+  CHECK(check_expect_dir("tests/reduce") >= 11, "tests/reduce holds its cases");
+  Opt r = reduce_opt("examples/rd.cu", "rd", "N=4000", NULL, 0);
+  const PlanStep *s = reduce_step(&r.plan);
+  CHECK(r.rc == 0 && s && !s->applied && s->legality == NOT_APPLICABLE && strstr(s->why, "no atomic"), "rd refused: 'no atomic' (%s)",
+        s ? s->why : r.plan.error);
+  done(&r);
 }
 
 int main(void) {

@@ -194,9 +194,9 @@ grep -v '"key": "block=d", "hash": "0000000000000004", "status": "ok", "median' 
 "$carve" tune --replay "$R" examples/mm.cu 2> "$t/e0"; [ $? = 2 ] && grep -q "no input file" "$t/e0"; check $? "--replay takes no kernel"
 "$carve" tune $MM --front best 2> "$t/e0"; [ $? = 2 ] && grep -q -- "--front is hopper or ryoo" "$t/e0"; check $? "a bad --front"
 
-"$carve" tune $MM --strategy best 2> "$t/e1"; [ $? = 2 ] && grep -q "carve tune: --strategy is carving, model, exhaustive or random" "$t/e1"; check $? "a bad strategy: $(cat "$t/e1")"
+"$carve" tune $MM --strategy best 2> "$t/e1"; [ $? = 2 ] && grep -q "carve tune: error: --strategy is carving, model, exhaustive or random" "$t/e1"; check $? "a bad strategy: $(cat "$t/e1")"
 "$carve" tune $MM --bogus 2> "$t/e2"; [ $? = 2 ] && grep -q "unknown option '--bogus'" "$t/e2"; check $? "an unknown option: $(cat "$t/e2")"
-"$carve" space $MM --no-bench 2> "$t/e3"; [ $? = 2 ] && grep -q "carve space: unknown option '--no-bench'" "$t/e3"; check $? "space takes only its own options"
+"$carve" space $MM --no-bench 2> "$t/e3"; [ $? = 2 ] && grep -q "carve space: error: unknown option '--no-bench'" "$t/e3"; check $? "space takes only its own options"
 "$carve" tune tests/tune/missing.cu --no-bench 2> "$t/e4"; [ $? = 2 ]; check $? "a missing file: exit 2"
 "$carve" tune $MM --budget 0 2> "$t/e5"; [ $? = 2 ] && grep -q -- "--budget needs a whole number" "$t/e5"; check $? "--budget 0"
 "$carve" tune --merge "$t/task.0.jsonl" 2> "$t/e6"; [ $? = 2 ] && grep -q -- "--merge needs -o" "$t/e6"; check $? "--merge without -o"

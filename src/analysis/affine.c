@@ -218,7 +218,8 @@ static bool eval_post(Node *n, void *ctx) {
     e->sp--;
     return true;
   }
-  case ND_DIV: { /* `K / 2` of a filter's radius: both constant, non-negative (no rounding question) */
+  /* `K / 2` of a filter's radius: both constant, non-negative (no rounding question) */
+  case ND_DIV: {
     int64_t a, b;
     Affine m;
     if (!is_const(&e->st[e->sp - 2], &a) || !is_const(&e->st[e->sp - 1], &b) || a < 0 || b <= 0)
@@ -288,7 +289,8 @@ static bool reads(const Facts *f, Node *e) {
 /* a use of v: may it differ between the threads of a block? */
 static bool var_tdep(const Facts *f, Obj *v) {
   if (v->sc == SC_PARAM) {
-    /* a kernel's parameters are the same for every thread unless written; a device function's are unknown */
+    /* a kernel's parameters are the same for every thread unless written; a device function's are
+     * unknown */
     VarInfo *vi = facts_var(f, v);
     return is_kernel_param(f, v) ? vi && vi->defs > 0 : true;
   }

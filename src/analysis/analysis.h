@@ -1,7 +1,8 @@
 /* analysis: what every global/shared access, branch and launch costs, measured on interpreter
  * traces of sampled blocks and described symbolically where the index is affine.
  *   facts.c    a kernel's facts for one program generation: made once, owned by the caller
- *   loops.c    the one walk: loop tree, induction variables, trip counts, writes, accesses, barriers
+ *   loops.c    the one walk: loop tree, induction variables, trip counts, writes, accesses,
+ *              barriers
  *   affine.c   expressions as polynomials over threadIdx, blockIdx, loop variables, params
  *   analyze.c  trace collection (sectors, wavefronts, divergence, reuse), what ran, findings */
 #ifndef CARVE_ANALYSIS_H
@@ -132,7 +133,8 @@ int facts_generation(const Facts *f);
 int facts_nfunctions(const Facts *f);
 Obj *facts_function(const Facts *f, int i);
 
-/* loops: numbered in pre-order (an outer loop before the loops in it), functions in p->funcs order */
+/* loops: numbered in pre-order (an outer loop before the loops in it), functions in p->funcs
+ * order */
 int facts_nloops(const Facts *f);
 const Loop *facts_loop(const Facts *f, int i);
 int facts_loop_index(const Facts *f, const Node *loop_stmt); /* -1: not a loop of these facts */
@@ -155,7 +157,8 @@ const Barrier *facts_barrier(const Facts *f, int i);
 
 /* expressions of the kernel (device functions' own variables have no forms) */
 Affine facts_affine(const Facts *f, Node *e);
-/* ND_INDEX: its element index, flattened; *indirect (may be NULL): some dimension's index reads memory */
+/* ND_INDEX: its element index, flattened; *indirect (may be NULL): some dimension's index reads
+ * memory */
 Affine facts_index_form(const Facts *f, Node *index, bool *indirect);
 bool facts_reads_memory(const Facts *f, Node *e);     /* an indirect index */
 bool facts_thread_dependent(const Facts *f, Node *e); /* may differ between threads of a block */
@@ -255,7 +258,8 @@ typedef struct Analysis {
   double l1_loads, l1_first, l1_cold, l1_reuse[L1_SHARE_BUCKETS];
   uint64_t warps_truncated; /* warps stopped by the step budget (loops sampled) */
   double
-    atomic_line_requests; /* global atomics: warp-requests on the busiest 128-byte line, over the grid */
+    /* global atomics: warp-requests on the busiest 128-byte line, over the grid */
+    atomic_line_requests;
   char **unreached;
   int nunreached; /* memory accesses in the source no sampled warp reached */
   double seconds;

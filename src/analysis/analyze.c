@@ -691,7 +691,8 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   bool small = !sample_blocks && a->blocks_total * warps <= SMALL_LAUNCH_WARPS;
   if (!L->kernel->uses_barrier && !small && warps > 3) warps = 3;
   if (warps == (L->block[0] * L->block[1] * L->block[2] + 31) / 32) h.want_warp = NULL;
-  /* the L1 shared by a block's warps is measured where whole blocks run (else by whole_block_reuse) */
+  /* the L1 shared by a block's warps is measured where whole blocks run (else by
+   * whole_block_reuse) */
   c.l1.record = warps == (L->block[0] * L->block[1] * L->block[2] + 31) / 32;
   uint64_t cap = budget / (uint64_t)(nblocks * warps > 0 ? nblocks * warps : 1);
   /* device printf of sampled warps is not the command's output (it would break JSON) */
@@ -702,7 +703,8 @@ int analyze(Analysis *a, Launch *L, const Machine *m, const AnalyzeOptions *o) {
   if (null) fclose(null);
   a->warps_truncated = st.warps_truncated;
   {
-    /* the lanes that ran: all of a block, or its first, middle and last warp (the last may be partial) */
+    /* the lanes that ran: all of a block, or its first, middle and last warp (the last may be
+     * partial) */
     int64_t tpb = L->block[0] * L->block[1] * L->block[2], nw = (tpb + 31) / 32;
     double per_block = (double)tpb;
     if (warps < nw) per_block = 32.0 * (double)(warps - 1) + (double)(tpb - 32 * (nw - 1));

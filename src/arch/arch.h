@@ -38,14 +38,16 @@ typedef enum {
 
 /* The unit in which the register file is handed out. */
 typedef enum {
-  REGALLOC_PER_BLOCK, /* cc 1.x: roundup(roundup(warps, warp_alloc_gran) * 32 * regs, unit) per block */
+  /* cc 1.x: roundup(roundup(warps, warp_alloc_gran) * 32 * regs, unit) per block */
+  REGALLOC_PER_BLOCK,
   REGALLOC_PER_WARP /* cc >= 2.0: roundup(regs * 32, unit) per warp */
 } RegAlloc;
 
 /* How byte addresses map onto DRAM partitions (channels). */
 typedef enum {
-  PARTMAP_LINEAR, /* partition = (addr / mem_partition_bytes) mod mem_partitions: camping possible */
-  PARTMAP_HASHED  /* address hashing across partitions/L2 slices; the map is not documented */
+  /* partition = (addr / mem_partition_bytes) mod mem_partitions: camping possible */
+  PARTMAP_LINEAR,
+  PARTMAP_HASHED /* address hashing across partitions/L2 slices; the map is not documented */
 } PartMap;
 
 typedef struct {
@@ -113,7 +115,8 @@ typedef struct Machine {
   double l2_read_gbps;         /* measured read bandwidth of an L2-resident buffer */
   int l2_latency_cycles;       /* measured pointer chase over an L2-resident buffer */
   int
-    l1_latency_cycles; /* measured pointer chase over an L1-resident buffer (0: no L1 for global loads) */
+    /* measured pointer chase over an L1-resident buffer (0: no L1 for global loads) */
+    l1_latency_cycles;
   double smem_read_gbps; /* measured conflict-free shared-memory load bandwidth, whole GPU */
 
   /* ---- arithmetic ---- */

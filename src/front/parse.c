@@ -4,6 +4,7 @@
  * templates on the host) is recognized by its declaration and skipped. An error inside a
  * declaration drops that declaration only: the other kernels of the file still load. */
 #include "parse_int.h"
+#include "../hash.h"
 
 ParseState ps; /* all of the parser's mutable state (parse_int.h) */
 
@@ -129,9 +130,7 @@ void leave_scope(void) { ps.scope = ps.scope->next; }
  * are short lists. */
 
 static unsigned name_hash(const char *s, int len) {
-  unsigned h = 2166136261u;
-  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h % GLOBAL_BUCKETS;
+  return fnv1a32(s, (size_t)len) % GLOBAL_BUCKETS;
 }
 
 VarScope *find_global_n(const char *name, int len) {

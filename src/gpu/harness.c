@@ -97,8 +97,9 @@ static void c_string(Buf *b, const char *s) {
   buf_putc(b, '"');
 }
 
-/* the kernel (its name holds its namespaces) qualified from the global namespace (in namespace ns, "cv_I::" or ""): main's locals
- * (grid, block, times, ...) or a kernel file's names cannot hide it */
+/* the kernel (its name holds its namespaces) qualified from the global namespace (in namespace ns,
+ * "cv_I::" or ""): main's locals (grid, block, times, ...) or a kernel file's names cannot hide
+ * it */
 static const char *kernel_ref(Launch *L, const char *ns) {
   return fmt("::%s%s", ns, L->kernel->name);
 }

@@ -444,7 +444,8 @@ static NOINLINE void eval_pipe_copy(Warp *w, Node *n, Mask m) {
       fault_at(w, FAULT_NULL_POINTER, n, l, "__pipeline_memcpy_async from a null pointer");
   }
   if (!m) return;
-  /* lanes of one warp copying different data to one address in one instruction: a race, as for stores */
+  /* lanes of one warp copying different data to one address in one instruction: a race, as for
+   * stores */
   for (int l = 0; l < W && !I->opt->no_race_check; l++)
     for (int k = 0; k < l && (m >> l & 1); k++)
       if ((m >> k & 1) && dst[k] == dst[l] &&

@@ -123,7 +123,8 @@ typedef struct RunOptions {
   double
     max_seconds; /* host code: stopped (status 2) past this much wall-clock time (0: no limit) */
   double
-    seconds_excluded; /* host code: time not counted against max_seconds (its launches; host.c grows it) */
+    /* host code: time not counted against max_seconds (its launches; host.c grows it) */
+    seconds_excluded;
 } RunOptions;
 
 /* A fault as data (run's JSON): the same facts the diagnostic prints, recorded where the fault is
@@ -203,7 +204,8 @@ typedef struct LaunchOverrides {
    * (NULL: the H100's, which are CUDA's since cc 2.0) */
   const struct Machine *machine;
 } LaunchOverrides;
-/* every --arg text ("NAME = ...") into ov->args (arena); false at the first that does not parse (diagnosed) */
+/* every --arg text ("NAME = ...") into ov->args (arena); false at the first that does not parse
+ * (diagnosed) */
 bool parse_arg_settings(Program *p, const char **texts, int n, LaunchOverrides *ov);
 int launch_prepare(Launch *L, Program *p, Obj *kernel, const LaunchOverrides *ov);
 void launch_free(Launch *L);
@@ -262,7 +264,8 @@ typedef struct HostResult {
   int exit_code;
   int launches; /* launches made */
   int
-    invalid_launches; /* of them, not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration) */
+    /* of them, not run: a configuration CUDA refuses (cudaErrorInvalidConfiguration) */
+    invalid_launches;
   RecordedLaunch *rec;
   int nrec, cap_rec;
   int unrecorded; /* distinct launches past the recording's limit (2^20 configurations) */

@@ -67,7 +67,8 @@ static const char *compiler(void) {
   return cc && *cc ? cc : "cc";
 }
 
-/* $CARVE_NATIVE_CACHE, $XDG_CACHE_HOME/carve/native, ~/.cache/carve/native, or a directory in /tmp */
+/* $CARVE_NATIVE_CACHE, $XDG_CACHE_HOME/carve/native, ~/.cache/carve/native, or a directory in
+ * /tmp */
 static const char *cache_dir(void) {
   const char *d = getenv("CARVE_NATIVE_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
   const char *dir = d && *d   ? d

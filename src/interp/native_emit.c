@@ -8,7 +8,8 @@
  * the control statements that contain barriers run once for the block with their conditions
  * evaluated by every live thread (they must agree: otherwise the native run reports a divergent
  * barrier and the interpreter runs the launch). A thread that returns is done: it skips the rest.
- * Semantics are interp.c's (see native.h); the unsupported constructs are refused with their line. */
+ * Semantics are interp.c's (see native.h); the unsupported constructs are refused with their
+ * line. */
 #include "native.h"
 #include <ctype.h>
 #include <math.h>
@@ -187,7 +188,8 @@ static const char *conv(Emit *e, Node *at, const char *x, Type *from, Type *to) 
   if (to->kind == TY_VOID) return fmt("((void)(%s))", x);
   if (to->kind == TY_STRUCT) return x;
   if (from->kind == TY_ARRAY) from = pointer_to(from->base);
-  /* pointers as integers are carve's addresses (space, buffer, offset), as the interpreter sees them */
+  /* pointers as integers are carve's addresses (space, buffer, offset), as the interpreter sees
+   * them */
   if (to->kind == TY_PTR) {
     if (from->kind != TY_PTR && !(at && at->lhs && at->lhs->kind == ND_NUM && at->lhs->ival == 0))
       return fmt("((%s)cint2ptr(_e, (uint64_t)(%s)))", ctype(e, to), x);
@@ -809,7 +811,8 @@ static int pref_find(Emit *e, Node *n) {
   return -1;
 }
 
-/* a thread loop: every live thread of the current group (the block, or one warp) runs the statements */
+/* a thread loop: every live thread of the current group (the block, or one warp) runs the
+ * statements */
 static void region_begin(Emit *e) {
   e->region++;
   out(
@@ -856,7 +859,8 @@ static const char *warp_value(Emit *e, Node *n, int j) {
       " (unsigned)(%d == 0 ? _b : %d == 1 ? _b != 0 : _b == _sel); })",
       g, g, g, j, g, j, kind, kind);
   }
-  case BI_CG: { /* cooperative_groups::reduce: the xor butterfly over the tile, the whole tile live */
+  /* cooperative_groups::reduce: the xor butterfly over the tile, the whole tile live */
+  case BI_CG: {
     int size = n->args->ty->cg_group;
     const char *T = ctype(e, n->ty);
     const char *comb = n->op == ND_ADD      ? "(%s)(_a + _b)"

@@ -2,7 +2,7 @@
  * optimized CUDA source with a header comment naming the passes, their parameters and how each
  * was verified; the plan as text or JSON. */
 #include "opt.h"
-#include "../report/report.h"
+#include "../json.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,7 +324,8 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
   buf_free(&b);
 }
 
-/* ---- a host program's optimized file: the user's text with the kernel and its launches replaced ---- */
+/* ---- a host program's optimized file: the user's text with the kernel and its launches replaced
+ * ---- */
 typedef struct {
   Obj *k;
   Node *launch[64];
@@ -935,7 +936,8 @@ static void write_edited(Buf *b, SrcFile *f, const Edits *es) {
 
 int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk,
                       OptFileOut **more, int *nmore, char *why, size_t len) {
-  /* the file given: the one the front end read by that name (the first token may be an include's) */
+  /* the file given: the one the front end read by that name (the first token may be an
+   * include's) */
   SrcFile *f = NULL, *first = NULL;
   for (int i = 0; i < nk && !first; i++) {
     Obj *k = find_kernel(orig, ks[i].kernel);
@@ -1044,25 +1046,33 @@ void opt_emit_summary(FILE *out, const OptKernelOut *ks, int n, const char *out_
   fputc('\n', out);
 }
 
+/* s as a JSON string on out, by the one writer (src/json.h) */
+static void put_json_string(FILE *out, const char *s) {
+  Buf b = {0};
+  json_write_string(&b, s);
+  fwrite(b.s, 1, b.len, out);
+  buf_free(&b);
+}
+
 void opt_emit_json(FILE *out, const char *file, const char *arch, const char *out_path,
                    const OptKernelOut *ks, int n, const char *source) {
   fprintf(out, "{\"file\": ");
-  json_string(out, file);
+  put_json_string(out, file);
   if (n == 1) {
     fprintf(out, ", \"kernel\": ");
-    json_string(out, ks[0].kernel);
+    put_json_string(out, ks[0].kernel);
   }
   fprintf(out, ", \"arch\": \"%s\", \"output\": ", arch);
-  if (out_path) json_string(out, out_path);
+  if (out_path) put_json_string(out, out_path);
   else fprintf(out, "null");
   if (n > 1) fprintf(out, ", \"kernels\": [");
   for (int i = 0; i < n; i++) {
     const Plan *plan = ks[i].plan;
     if (n > 1) {
       fprintf(out, "%s{\"kernel\": ", i ? ", " : "");
-      json_string(out, ks[i].kernel);
+      put_json_string(out, ks[i].kernel);
       fprintf(out, ", \"written\": %s, \"why\": ", ks[i].written ? "true" : "false");
-      json_string(out, ks[i].why);
+      put_json_string(out, ks[i].why);
       fprintf(out,
               ", \"recorded_grid\": [%lld, %lld, %lld], \"recorded_block\": [%lld, %lld, %lld]",
               (long long)ks[i].grid0[0], (long long)ks[i].grid0[1], (long long)ks[i].grid0[2],
@@ -1078,7 +1088,7 @@ void opt_emit_json(FILE *out, const char *file, const char *arch, const char *ou
   if (n > 1) fprintf(out, "]");
   if (source) {
     fprintf(out, ", \"source\": ");
-    json_string(out, source);
+    put_json_string(out, source);
   }
   fprintf(out, "}\n");
 }

@@ -6,8 +6,8 @@
  *            shapes) set to at most 64, the same passes with the same parameters applied to that
  *            program, every block run;
  *   ragged   the same at 61, a size no tile divides;
- *   full     the user's sizes, sampled blocks (first, last, spread) of the variant and the blocks of
- *            the original that cover the same threads (the same blocks, unless a pass reshaped
+ *   full     the user's sizes, sampled blocks (first, last, spread) of the variant and the blocks
+ *            of the original that cover the same threads (the same blocks, unless a pass reshaped
  *            the launch); skipped when a pass permutes blocks (diagonal reordering).
  * A fault, race or divergent barrier in the variant, or any difference beyond the spec's
  * tolerance, rejects it; the result names the size and the first differing element. A size at
@@ -438,8 +438,8 @@ static bool add_block(Sample *s, int64_t b) {
   return true;
 }
 
-/* blocks of launch `to` whose threads overlap those of blocks `from` of launch `fr`, where a block of
- * `fr` spans cf[d] threads and one of `to` ct[d] */
+/* blocks of launch `to` whose threads overlap those of blocks `from` of launch `fr`, where a block
+ * of `fr` spans cf[d] threads and one of `to` ct[d] */
 static bool remap(const Launch *fr, const Launch *to, const int64_t cf[3], const int64_t ct[3],
                   const Sample *from, Sample *out) {
   for (int i = 0; i < from->n; i++) {
@@ -1084,7 +1084,8 @@ static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double 
 }
 
 /* the original on the blocks of sample s (NULL: all), run on the magnitudes of its own data (mag)
- * and on ones (one), the two runs of the reassociation bound; 0 ok (free both), else nothing kept */
+ * and on ones (one), the two runs of the reassociation bound; 0 ok (free both), else nothing
+ * kept */
 static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch *mag,
                       Launch *one) {
   Launch *L[2] = {mag, one};
@@ -1301,7 +1302,8 @@ bool verify_variant(const OptInput *in, Program *orig, Program *variant, const P
     double reassoc = reassoc_terms(in, orig, steps, nsteps);
     check_size(in, orig, variant, vshape, true, reshape ? reshape->cover : NULL, reassoc, vf);
     if (
-      !nm) { /* no size macro (a host program's launch): the given size on signed data, every block */
+      /* no size macro (a host program's launch): the given size on signed data, every block */
+      !nm) {
       signed_at.label = "signed";
       snprintf(signed_at.defines, sizeof signed_at.defines, "as given, all blocks");
       check_signed(in, orig, variant, vshape, reassoc, &signed_at);

@@ -173,7 +173,8 @@ static void predict_work(void *ud) {
   kind_ratio(&a, SPACE_SHARED, ACC_STORE, &p->v[CT_SH_ST_WPI], &p->have[CT_SH_ST_WPI]);
   p->have[CT_TPI] = a.warp_steps > 0;
   p->v[CT_TPI] = a.warp_steps ? (double)a.lane_ops / (double)a.warp_steps : 0;
-  /* each global access's own figure: ncu gives these per kernel only, so they are shown, not checked */
+  /* each global access's own figure: ncu gives these per kernel only, so they are shown, not
+   * checked */
   for (int i = 0; i < a.nacc && p->naccess < 32; i++) {
     const AccessStat *s = &a.acc[i];
     if (s->space != SPACE_GLOBAL || !s->requests) continue;

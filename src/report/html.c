@@ -490,7 +490,8 @@ static void measured_section(Buf *b, const HtmlInput *in, double measured_ms) {
     buf_printf(b, ": measured %s (median), estimated %s.", seconds_text(measured_ms * 1e-3),
                seconds_text(in->rc->e.total));
   buf_puts(b, "</p>\n");
-  /* bench --ncu's comparison: {"counter": ..., "predicted": ..., "measured": ..., "flagged": ...} */
+  /* bench --ncu's comparison: {"counter": ..., "predicted": ..., "measured": ..., "flagged":
+   * ...} */
   int n = 0;
   const char *names[64];
   double pr[64], me[64];

@@ -307,7 +307,8 @@ void sarif_input_error(FILE *o, const char *file, const DiagCapture *c) {
     fprintf(o, "}");
   }
   if (!k) {
-    /* nothing located was said (an option, a missing file): still a failed run, never an empty log */
+    /* nothing located was said (an option, a missing file): still a failed run, never an empty
+     * log */
     fprintf(o, "\n  {\"level\": \"error\", \"message\": {\"text\": ");
     json_string(
       o, fmt("carve analyze could not analyze '%s' (see standard error)", file ? file : "?"));

@@ -1,11 +1,14 @@
-/* cli: `carve space` and `carve tune`. Options are parsed here (main.c only dispatches), each
- * command accepting its own; any other is an error naming the command. */
+/* cli: `carve space` and `carve tune` (main.c only dispatches). Their options are a table read by
+ * the one option parser (src/options.c), each command accepting its own; any other is an error
+ * naming the command. */
 #include "../json.h"
+#include "../options.h"
 #include "search.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -123,144 +126,208 @@ static bool number(const char *v, double lo, double hi, double *out) {
   return true;
 }
 
-/* one option; 0 ok, 1 not an option of this command, 2 a bad value (diagnosed) */
-static int option(TuneArgs *a, const char *cmd, const char *opt, const char *val) {
+/* the options of space and tune (src/options.h reads them); T_ after T_SPACE_LAST: tune's only */
+enum {
+  T_KERNEL,
+  T_PASSES,
+  T_SKIP,
+  T_BLOCKS,
+  T_HOST,
+  T_ROUTE,
+  T_LAUNCH,
+  T_MAX_STEPS,
+  T_MAX_SECONDS,
+  T_DEFINE,
+  T_INCLUDE,
+  T_ARG,
+  T_ARCH,
+  T_FORMAT,
+  T_WORKERS,
+  T_REGS,
+  T_NO_CACHE,
+  T_PROGRESS,
+  T_NO_METRICS, /* space's only */
+  T_SPACE_LAST = T_NO_METRICS,
+  T_STRATEGY,
+  T_BUDGET,
+  T_TIME,
+  T_RESULTS,
+  T_GPUS,
+  T_T4,
+  T_OUTPUT,
+  T_THRESHOLD,
+  T_REPLAY,
+  T_FRONT,
+  T_EPS,
+  T_SEED,
+  T_REPS,
+  T_TIMEOUT,
+  T_BUILDS,
+  T_BATCH,
+  T_EMIT_SLURM,
+  T_TASKS,
+  T_TASK,
+  T_NO_BENCH,
+  T_STRICT,
+  T_SIMPLE_UTIL,
+  T_MERGE
+};
+
+static const OptSpec search_options[] = {
+  {"--kernel", T_KERNEL, "a name"},
+  {"--passes", T_PASSES, "a comma-separated list of passes"},
+  {"--skip", T_SKIP, "a comma-separated list of passes"},
+  {"--blocks", T_BLOCKS, "orig or WxH,..."},
+  {"--host", T_HOST, "a host function's name"},
+  {"--route", T_ROUTE, "nvcc, interp or auto"},
+  {"--launch", T_LAUNCH, "a launch number (1, 2, ...)"},
+  {"--max-steps", T_MAX_STEPS, "a positive number"},
+  {"--max-seconds", T_MAX_SECONDS, "a positive number of seconds"},
+  {"-D", T_DEFINE, "NAME[=VALUE]"},
+  {"-I", T_INCLUDE, "a directory"},
+  {"--arg", T_ARG, "NAME=VALUE"},
+  {"--arch", T_ARCH, "h100 or h200"},
+  {"--format", T_FORMAT, "a format"},
+  {"--workers", T_WORKERS, "a whole number"},
+  {"--regs", T_REGS, "a register count (1-255)"},
+  {"--no-cache", T_NO_CACHE, NULL},
+  {"--progress", T_PROGRESS, NULL},
+  {"--no-metrics", T_NO_METRICS, NULL},
+  {"--strategy", T_STRATEGY, "carving, model, exhaustive or random"},
+  {"--budget", T_BUDGET, "a whole number"},
+  {"--time", T_TIME, "seconds"},
+  {"--results", T_RESULTS, "a file"},
+  {"--gpus", T_GPUS, "a list of GPUs"},
+  {"--t4", T_T4, "a file"},
+  {"-o", T_OUTPUT, "a path"},
+  {"--threshold", T_THRESHOLD, "a number"},
+  {"--replay", T_REPLAY, "a results file"},
+  {"--front", T_FRONT, "hopper or ryoo"},
+  {"--eps", T_EPS, "a number from 0 to 1"},
+  {"--seed", T_SEED, "a whole number"},
+  {"--reps", T_REPS, "a whole number"},
+  {"--timeout", T_TIMEOUT, "seconds"},
+  {"--builds", T_BUILDS, "a whole number"},
+  {"--batch", T_BATCH, "a whole number"},
+  {"--emit-slurm", T_EMIT_SLURM, "a file"},
+  {"--tasks", T_TASKS, "a whole number"},
+  {"--task", T_TASK, "a whole number"},
+  {"--no-bench", T_NO_BENCH, NULL},
+  {"--strict", T_STRICT, NULL},
+  {"--simple-util", T_SIMPLE_UTIL, NULL},
+  {"--merge", T_MERGE, NULL},
+};
+
+/* the options whose value is a whole number in a range, and where it goes */
+static const struct {
+  int id;
+  double lo, hi;
+  size_t at; /* an int of TuneArgs */
+} whole[] = {
+  {T_LAUNCH, 1, 1e6, offsetof(TuneArgs, launch_no)},
+  {T_WORKERS, 1, 64, offsetof(TuneArgs, so.workers)},
+  {T_REGS, 1, 255, offsetof(TuneArgs, regs)},
+  {T_BUDGET, 1, 1e6, offsetof(TuneArgs, co.budget)},
+  {T_REPS, 1, 100000, offsetof(TuneArgs, to.reps)},
+  {T_TIMEOUT, 1, 86400, offsetof(TuneArgs, to.timeout_s)},
+  {T_BUILDS, 1, 64, offsetof(TuneArgs, to.builds)},
+  {T_BATCH, 1, 1024, offsetof(TuneArgs, to.batch)},
+  {T_TASKS, 1, 100000, offsetof(TuneArgs, tasks)},
+  {T_TASK, 0, 100000, offsetof(TuneArgs, task)},
+};
+
+/* the option `id` given with val (NULL for a switch); 0, or 2 after a bad value's diagnostic */
+static int option(TuneArgs *a, const char *cmd, const OptSpec *d, const char *val) {
   double x;
-  bool t = a->tune;
-#define NEEDS_INT(lo, hi)                                                                         \
-  do {                                                                                            \
-    if (!number(val, lo, hi, &x) || x != floor(x)) {                                              \
-      usage_error(cmd,                                                                            \
-                  fmt("%s needs a whole number from %g to %g", opt, (double)(lo), (double)(hi))); \
-      return 2;                                                                                   \
-    }                                                                                             \
-  } while (0)
-  if (!strcmp(opt, "--kernel")) a->kernel = val;
-  else if (!strcmp(opt, "--passes")) a->only = val;
-  else if (!strcmp(opt, "--skip")) a->skip = val;
-  else if (!strcmp(opt, "--blocks")) a->blocks = val;
-  else if (!strcmp(opt, "--host")) a->host_fn = val;
-  else if (!strcmp(opt, "--route")) {
-    if (strcmp(val, "nvcc") && strcmp(val, "interp") && strcmp(val, "auto")) {
-      usage_error(cmd, "--route is nvcc, interp or auto");
-      return 2;
-    }
+  for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
+    if (whole[i].id != d->id) continue;
+    if (!number(val, whole[i].lo, whole[i].hi, &x) || x != floor(x))
+      return usage_error(
+        cmd, fmt("%s needs a whole number from %g to %g", d->name, whole[i].lo, whole[i].hi));
+    *(int *)((char *)a + whole[i].at) = (int)x;
+    return 0;
+  }
+  switch (d->id) {
+  case T_KERNEL: a->kernel = val; break;
+  case T_PASSES: a->only = val; break;
+  case T_SKIP: a->skip = val; break;
+  case T_BLOCKS: a->blocks = val; break;
+  case T_HOST: a->host_fn = val; break;
+  case T_ROUTE:
+    if (strcmp(val, "nvcc") && strcmp(val, "interp") && strcmp(val, "auto"))
+      return usage_error(cmd, "--route is nvcc, interp or auto");
     a->route = val;
-  } else if (!strcmp(opt, "--launch")) {
-    NEEDS_INT(1, 1e6);
-    a->launch_no = (int)x;
-  } else if (!strcmp(opt, "--max-steps")) {
-    if (!number(val, 1, 1.8e19, &a->max_steps)) {
-      usage_error(cmd, "--max-steps needs a positive number");
-      return 2;
-    }
-  } else if (!strcmp(opt, "--max-seconds")) {
-    if (!number(val, 1e-3, 1e9, &a->max_seconds)) {
-      usage_error(cmd, "--max-seconds needs a positive number of seconds");
-      return 2;
-    }
-  } else if (!strcmp(opt, "-D")) arena_push(&a->pp.defines, &a->pp.n_defines, val);
-  else if (!strcmp(opt, "-I")) arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val);
-  else if (!strcmp(opt, "--arg")) arena_push(&a->args, &a->nargs, val);
-  else if (!strcmp(opt, "--arch")) a->arch = val;
-  else if (!strcmp(opt, "--format")) {
-    if (strcmp(val, "text") && strcmp(val, "json") && (t || strcmp(val, "csv"))) {
-      usage_error(cmd, fmt("--format is text, json%s", t ? "" : " or csv"));
-      return 2;
-    }
+    break;
+  case T_MAX_STEPS:
+    if (!number(val, 1, 1.8e19, &a->max_steps))
+      return usage_error(cmd, "--max-steps needs a positive number");
+    break;
+  case T_MAX_SECONDS:
+    if (!number(val, 1e-3, 1e9, &a->max_seconds))
+      return usage_error(cmd, "--max-seconds needs a positive number of seconds");
+    break;
+  case T_DEFINE: arena_push(&a->pp.defines, &a->pp.n_defines, val); break;
+  case T_INCLUDE: arena_push(&a->pp.include_dirs, &a->pp.n_include_dirs, val); break;
+  case T_ARG: arena_push(&a->args, &a->nargs, val); break;
+  case T_ARCH: a->arch = val; break;
+  case T_FORMAT:
+    if (strcmp(val, "text") && strcmp(val, "json") && (a->tune || strcmp(val, "csv")))
+      return usage_error(cmd, fmt("--format is text, json%s", a->tune ? "" : " or csv"));
     a->format = val;
-  } else if (!strcmp(opt, "--workers")) {
-    NEEDS_INT(1, 64);
-    a->so.workers = (int)x;
-  } else if (!strcmp(opt, "--regs")) {
-    NEEDS_INT(1, 255);
-    a->regs = (int)x;
-  } else if (!strcmp(opt, "--strategy") && t) {
+    break;
+  case T_NO_CACHE: a->no_cache = true; break;
+  case T_PROGRESS: a->progress = true; break;
+  case T_NO_METRICS: a->no_metrics = true; break;
+  case T_STRATEGY:
     if (!strcmp(val, "carving")) a->co.strategy = STRAT_CARVING;
     else if (!strcmp(val, "model")) a->co.strategy = STRAT_MODEL;
     else if (!strcmp(val, "exhaustive")) a->co.strategy = STRAT_EXHAUSTIVE;
     else if (!strcmp(val, "random")) a->co.strategy = STRAT_RANDOM;
-    else {
-      usage_error(cmd, "--strategy is carving, model, exhaustive or random");
-      return 2;
-    }
-  } else if (!strcmp(opt, "--budget") && t) {
-    NEEDS_INT(1, 1e6);
-    a->co.budget = (int)x;
-  } else if (!strcmp(opt, "--time") && t) {
-    if (!number(val, 1e-3, 1e9, &a->time_s)) {
-      usage_error(cmd, "--time needs seconds (> 0)");
-      return 2;
-    }
-  } else if (!strcmp(opt, "--results") && t) a->results = val;
-  else if (!strcmp(opt, "--gpus") && t) a->gpus = val;
-  else if (!strcmp(opt, "--t4") && t) a->t4 = val;
-  else if (!strcmp(opt, "-o") && t) a->out = val;
-  else if (!strcmp(opt, "--threshold") && t) {
-    if (!number(val, 0, 1e9, &a->co.threshold)) {
-      usage_error(cmd, "--threshold needs a number (0: none)");
-      return 2;
-    }
-  } else if (!strcmp(opt, "--replay") && t) a->replay = val;
-  else if (!strcmp(opt, "--front") && t) {
+    else return usage_error(cmd, "--strategy is carving, model, exhaustive or random");
+    break;
+  case T_TIME:
+    if (!number(val, 1e-3, 1e9, &a->time_s)) return usage_error(cmd, "--time needs seconds (> 0)");
+    break;
+  case T_RESULTS: a->results = val; break;
+  case T_GPUS: a->gpus = val; break;
+  case T_T4: a->t4 = val; break;
+  case T_OUTPUT: a->out = val; break;
+  case T_THRESHOLD:
+    if (!number(val, 0, 1e9, &a->co.threshold))
+      return usage_error(cmd, "--threshold needs a number (0: none)");
+    break;
+  case T_REPLAY: a->replay = val; break;
+  case T_FRONT:
     if (!strcmp(val, "hopper")) a->co.front = FRONT_HOPPER;
     else if (!strcmp(val, "ryoo")) a->co.front = FRONT_RYOO;
-    else {
-      usage_error(cmd, "--front is hopper or ryoo");
-      return 2;
-    }
+    else return usage_error(cmd, "--front is hopper or ryoo");
     a->front_set = true;
-  } else if (!strcmp(opt, "--eps") && t) {
-    if (!number(val, 0, 1, &a->co.eps)) {
-      usage_error(cmd, "--eps needs a number from 0 to 1");
-      return 2;
-    }
-  } else if (!strcmp(opt, "--seed") && t) {
-    NEEDS_INT(0, 4e18);
+    break;
+  case T_EPS:
+    if (!number(val, 0, 1, &a->co.eps)) return usage_error(cmd, "--eps needs a number from 0 to 1");
+    break;
+  case T_SEED:
+    if (!number(val, 0, 4e18, &x) || x != floor(x))
+      return usage_error(cmd, "--seed needs a whole number from 0 to 4e+18");
     a->co.seed = (uint64_t)x;
-  } else if (!strcmp(opt, "--reps") && t) {
-    NEEDS_INT(1, 100000);
-    a->to.reps = (int)x;
-  } else if (!strcmp(opt, "--timeout") && t) {
-    NEEDS_INT(1, 86400);
-    a->to.timeout_s = (int)x;
-  } else if (!strcmp(opt, "--builds") && t) {
-    NEEDS_INT(1, 64);
-    a->to.builds = (int)x;
-  } else if (!strcmp(opt, "--batch") && t) {
-    NEEDS_INT(1, 1024);
-    a->to.batch = (int)x;
-  } else if (!strcmp(opt, "--emit-slurm") && t) a->emit_slurm = val;
-  else if (!strcmp(opt, "--tasks") && t) {
-    NEEDS_INT(1, 100000);
-    a->tasks = (int)x;
-  } else if (!strcmp(opt, "--task") && t) {
-    NEEDS_INT(0, 100000);
-    a->task = (int)x;
-  } else return 1;
+    break;
+  case T_EMIT_SLURM: a->emit_slurm = val; break;
+  case T_NO_BENCH: a->no_bench = true; break;
+  case T_STRICT: a->co.strict = true; break;
+  case T_SIMPLE_UTIL: a->co.simple_util = true; break;
+  case T_MERGE: a->nmerge = -1; break; /* the positional arguments are its files */
+  }
   return 0;
-#undef NEEDS_INT
-}
-
-static bool is_switch(TuneArgs *a, const char *opt) {
-  bool t = a->tune;
-  if (!strcmp(opt, "--no-cache")) a->no_cache = true;
-  else if (!strcmp(opt, "--progress")) a->progress = true;
-  else if (t && !strcmp(opt, "--no-bench")) a->no_bench = true;
-  else if (!t && !strcmp(opt, "--no-metrics")) a->no_metrics = true;
-  else if (t && !strcmp(opt, "--strict")) a->co.strict = true;
-  else if (t && !strcmp(opt, "--simple-util")) a->co.simple_util = true;
-  else if (t && !strcmp(opt, "--merge"))
-    a->nmerge = -1; /* the positional arguments are its files */
-  else return false;
-  return true;
 }
 
 static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
   const char **pos = NULL;
   int npos = 0;
+  uint64_t all = (2ull << T_MERGE) - 1, space_only = 1ull << T_NO_METRICS;
+  OptTable t = {cmd, search_options, (int)(sizeof search_options / sizeof *search_options),
+                a->tune ? all & ~space_only : (2ull << T_SPACE_LAST) - 1, "-D|-I"};
   for (int i = 0; i < argc; i++) {
-    const char *s = argv[i];
+    const char *s = argv[i], *val;
     if (!strcmp(s, "--")) { /* the host program's own arguments */
       for (i++; i < argc; i++) arena_push(&a->prog_args, &a->nprog_args, argv[i]);
       break;
@@ -269,30 +336,9 @@ static int parse_args(TuneArgs *a, const char *cmd, int argc, char **argv) {
       arena_push(&pos, &npos, s);
       continue;
     }
-    if (is_switch(a, s)) continue;
-    const char *eq = strchr(s, '='), *opt = s, *val = NULL;
-    if (!strncmp(s, "-D", 2) && s[2]) {
-      opt = "-D";
-      val = s + 2;
-    } else if (!strncmp(s, "-I", 2) && s[2]) {
-      opt = "-I";
-      val = s + 2;
-    } else if (eq && s[1] == '-') {
-      opt = arena_strndup(s, (size_t)(eq - s));
-      val = eq + 1;
-    }
-    if (!val) {
-      if (i + 1 >= argc) {
-        TuneArgs probe = *a;
-        if (option(&probe, cmd, opt, "1") == 1)
-          return usage_error(cmd, fmt("unknown option '%s'", s));
-        return usage_error(cmd, fmt("%s needs a value", opt));
-      }
-      val = argv[++i];
-    }
-    int r = option(a, cmd, opt, val);
-    if (r == 1) return usage_error(cmd, fmt("unknown option '%s'", opt));
-    if (r) return r;
+    const OptSpec *d;
+    int r = opt_read(&t, argc, argv, &i, &d, &val);
+    if (r || (r = option(a, cmd, d, val))) return r;
   }
   if (a->nmerge < 0) {
     a->merge = pos;
@@ -647,7 +693,8 @@ static bool write_best(Space *s, const Variant *v, const char *out) {
   return ok;
 }
 
-/* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips them */
+/* --no-bench: the survivors verified (interpreter, worker processes), recorded so a resume skips
+ * them */
 static void verify_survivors(Space *s, const Selection *sel, Results *r, int *verified,
                              const TuneArgs *a) {
   verify_variants(s, sel->idx, sel->n, r, a->so.workers, a->progress, a->deadline, verified);

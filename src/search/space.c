@@ -406,7 +406,8 @@ static bool record_launch(Space *s, Buf *fp, char *err, size_t errlen) {
   argv[0] = s->in.path;
   for (int i = 0; i < s->in.nprog_args; i++) argv[i + 1] = s->in.prog_args[i];
   FILE *null = fopen("/dev/null", "w");
-  /* large launches on the native engine, sampled blocks checked (docs/host-programs.md, "Real sizes") */
+  /* large launches on the native engine, sampled blocks checked (docs/host-programs.md, "Real
+   * sizes") */
   NativeOptions no = {.engine = ENGINE_AUTO, .check = CHECK_SAMPLE};
   HostOptions ho = {.func = s->in.host_fn,
                     .argc = s->in.nprog_args + 1,
@@ -423,7 +424,8 @@ static bool record_launch(Space *s, Buf *fp, char *err, size_t errlen) {
   fflush(stdout);
   bool nvcc = s->in.route && !strcmp(s->in.route, "nvcc");
   int rc = nvcc ? 2 : host_run(s->orig, &ho, &r);
-  /* no launch within the limit on the interpreted route (or --route nvcc): built by nvcc, host code native */
+  /* no launch within the limit on the interpreted route (or --route nvcc): built by nvcc, host code
+   * native */
   bool retry = !nvcc && rc == 2 && r.timed_out && !r.nrec &&
                !(s->in.route && !strcmp(s->in.route, "interp")) && rt_nvcc() && rt_library();
   if (retry) {
@@ -454,7 +456,8 @@ static bool record_launch(Space *s, Buf *fp, char *err, size_t errlen) {
              .h); /* r owns the recorded launches; the files stay until the space is freed */
   }
   if (null) fclose(null);
-  /* stopped at the time limit after a launch: the launches recorded until then (docs/host-programs.md) */
+  /* stopped at the time limit after a launch: the launches recorded until then
+   * (docs/host-programs.md) */
   if (rc == 2 && r.timed_out && r.nrec) {
     fprintf(
       stderr,
@@ -666,11 +669,11 @@ static double space_points(const Space *s) {
 
 /* A space too large to hold, and the user asked for no narrowing (--passes, --skip, --blocks):
  * narrowed by default rather than refused (issue 29: `carve space examples/mm.cu` had 4.9M
- * points and no hint), to at most SEARCH_NARROW_POINTS (minutes of static metrics on two cores). First the original's block shape only (the optimizer's `launch` is
- * opt-in for the same reason: the shapes it kept were not faster); then, while still too large,
- * the parameter axis with the most values held at the pass's default (what `carve optimize
- * --no-estimate` applies), the largest first. Each step is said in s->narrowed, with the
- * options that choose another narrowing. */
+ * points and no hint), to at most SEARCH_NARROW_POINTS (minutes of static metrics on two cores).
+ * First the original's block shape only (the optimizer's `launch` is opt-in for the same reason:
+ * the shapes it kept were not faster); then, while still too large, the parameter axis with the
+ * most values held at the pass's default (what `carve optimize --no-estimate` applies), the largest
+ * first. Each step is said in s->narrowed, with the options that choose another narrowing. */
 static void narrow_space(Space *s, double full) {
   Buf how = {0};
   if (s->nshapes > 1) {

@@ -375,7 +375,8 @@ static void time_batch(Worker *w, Variant **vs, int n, const double *verify_s, c
   else refused(w, vs, n, verify_s, dir, compile_s);
 }
 
-/* ---- the batches of one GPU: built by nvcc in parallel (builder processes), timed in order ---- */
+/* ---- the batches of one GPU: built by nvcc in parallel (builder processes), timed in order
+ * ---- */
 typedef struct {
   Variant **vs;
   int n;

@@ -45,7 +45,7 @@ for c in check print run; do
   check $? "$c accepts nvcc's flags with one note (exit $rc): $(cat "$tmp/e")"
 done
 "$carve" run examples/vv.cu -Xcompiler >"$tmp/o" 2>"$tmp/e"; rc=$?
-[ $rc = 2 ] && grep -q "carve run: -Xcompiler needs a value" "$tmp/e"
+[ $rc = 2 ] && grep -q "carve run: error: -Xcompiler needs a value" "$tmp/e"
 check $? "-Xcompiler without a value is a usage error (exit $rc): $(cat "$tmp/e")"
 
 # --arch: machine names and nvcc's names, one meaning everywhere

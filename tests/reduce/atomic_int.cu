@@ -1,3 +1,4 @@
+// expect: reduce on atomic_int: applied: int4 loads
 /* an integer sum (exact) whose value is f(in[g]) and a parameter: the vector path applies */
 #ifndef N
 #define N 5000

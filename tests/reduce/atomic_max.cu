@@ -1,3 +1,4 @@
+// expect: reduce on atomic_max: applied: atomicMax into out
 /* atomicMax into out[k] (k a parameter) after an early return: exact, no tolerance */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: reduce on bad_cover: not applicable: does not cover the block
 /* refused: the tree starts at blockDim.x/4: the upper half never reaches sdata[0] */
 #ifndef N
 #define N 5000

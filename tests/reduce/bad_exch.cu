@@ -1,3 +1,4 @@
+// expect: reduce on bad_exch: not applicable: not a commutative reduction
 /* refused: atomicExch is not a commutative reduction */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: reduce on bad_notol: illegal: no tolerance
 /* refused: a float sum reassociated, but the spec gives no tolerance */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: reduce on bad_read: illegal: other than sdata[0]
 /* refused: sdata[1] is read after the loop */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: reduce on bad_ret: illegal: value the atomic returns is used
 /* refused: the value atomicAdd returns is used (each thread's ticket) */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: reduce on bad_sub: not applicable: a commutative operation
 /* refused: the tree subtracts (not commutative) */
 #ifndef N
 #define N 5000

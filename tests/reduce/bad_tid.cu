@@ -1,3 +1,4 @@
+// expect: reduce on bad_tid: illegal: address depends on the thread
 /* refused: the atomic's address depends on the thread (a histogram, not one reduction) */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: reduce on tree_idx: applied: 7 steps
 /* strided index (Harris's kernel 2): index = 2*s*tid, an int max tree (exact: no tolerance) */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: reduce on tree_seq: applied: 8 steps
 /* sequential addressing (Harris's kernel 3): the tree the pass must recognize */
 #ifndef N
 #define N 5000

@@ -1,3 +1,4 @@
+// expect: tile on mm: applied
 /* the tile pass's async copies (prefetch 3, 4) by element size: cp.async moves 4, 8 or 16 bytes,
  * so doubles are copied 8 bytes an element and shorts cannot be (tests/test_opt.c test_tile_async) */
 #ifndef N

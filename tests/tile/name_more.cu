@@ -1,4 +1,5 @@
-/* tile pass regression (review, 2026-11-24): see tests/test_opt.c test_tile_review */
+// expect: tile on mm: applied
+/* tile pass regression (review, 2026-11-24) */
 #ifndef N
 #define N 64
 #endif

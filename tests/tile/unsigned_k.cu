@@ -1,4 +1,6 @@
-/* tile pass regression (review, 2026-11-24; since 2026-11-27 an unsigned counter is tiled in a signed 64-bit copy: a k range of 4, shorter than the tile step, must stay exact): see tests/test_opt.c test_tile_review */
+// expect: tile on mm: applied
+/* tile pass regression (review, 2026-11-24; since 2026-11-27 an unsigned counter is tiled in a
+ * signed 64-bit copy: a k range of 4, shorter than the tile step, must stay exact) */
 #ifndef N
 #define N 64
 #endif

@@ -1,3 +1,4 @@
+// expect: tile on mm: applied
 /* tile pass: 128-bit tile loads only where the stride is proved 1 (tests/test_opt.c test_tile).
  * A is read column-major (A[k*n + row]: unit stride along the row, not along k), B along k with
  * a stride of 2 (every other column): neither gets float4 loads; the result stays exact. */
