@@ -250,7 +250,7 @@ static const MachineSource h100_src[] = {
   X(barrier_cycles, 76.62,                                                                                                                                                                                           \
     "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): __syncthreads loop in one 1024-thread block, differenced: 76.62 cycles = 38.7 ns in 3 runs")                                                    \
   X(block_dispatch_cycles, 112.0,                                                                                                                                                                                    \
-    "as the H100 (same GH100 SM and block scheduler): carve tune on an H100 80GB HBM3, sad at 64- vs 128-thread blocks (equal occupancy), 56.6 ns = 112 cycles per block per SM")
+    "assumed as the H100's (the same GH100 chip), not measured on an H200: carve tune on an H100 80GB HBM3, sad at 64- vs 128-thread blocks (equal occupancy), 56.6 ns = 112 cycles per block per SM")
 
 static const MachineSource h200_src[] = {
   H200_FIELDS(X_SRC){
