@@ -4,7 +4,9 @@
 #include "../src/model/model.h"
 #include "../src/model/metrics.h"
 #include "test.h"
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if __has_include(<cuda_occupancy.h>)
 #include <cuda_occupancy.h>
@@ -479,7 +481,57 @@ static void test_l1_shared_by_warps(void) {
   CHECK(oc.smem_per_sm == oc.blocks_per_sm * 1024, "resident blocks take the 1 KB reserve each (%d for %d blocks)", oc.smem_per_sm, oc.blocks_per_sm);
 }
 
+/* one short kernel over many blocks: the block scheduler hands an SM its blocks one after
+ * another (block_dispatch_cycles apart), so 32-thread blocks take 4x the dispatches of 128-thread
+ * blocks over the same threads; a machine without the figure charges nothing */
+static double dispatch_of(const char *arch, int threads, int64_t blocks, Estimate *out) {
+  const Machine *m = machine_find(arch);
+  FILE *f = fmemopen(diag_text, sizeof diag_text - 1, "w");
+  diag_out = f;
+  Program *p = load_program_text("t.cu", SPEC(1) KHEAD "  int i = (blockIdx.x * blockDim.x + threadIdx.x) % 4096;\n  out[i] = a[i] + b[i]; }\n", NULL);
+  fclose(f);
+  diag_out = stderr;
+  Obj *k = p ? find_kernel(p, "k") : NULL;
+  LaunchOverrides ov;
+  memset(&ov, 0, sizeof ov);
+  ov.has_grid = ov.has_block = true;
+  ov.grid[0] = blocks; ov.grid[1] = ov.grid[2] = 1;
+  ov.block[0] = threads; ov.block[1] = ov.block[2] = 1;
+  Launch L;
+  memset(&L, 0, sizeof L);
+  double t = -1;
+  if (k && launch_prepare(&L, p, k, &ov) == 0) {
+    Counts c;
+    Analysis a;
+    if (count_instructions(&L, &c, 2) == 0 && analyze(&a, &L, m, NULL) == 0) {
+      Occupancy oc = occupancy(m, threads, 16, 0);
+      Estimate e = estimate_time(&L, m, &c, &a, oc, ceilings_for(m, NULL));
+      t = e.t[B_BLOCKS];
+      if (out) *out = e;
+      analysis_free(&a);
+      counts_free(&c);
+    }
+    launch_free(&L);
+  }
+  program_free(p);
+  return t;
+}
+
+static void test_block_dispatch(void) {
+  const Machine *m = machine_find("h100");
+  Estimate e32, e128;
+  double t32 = dispatch_of("h100", 32, 132 * 1600, &e32), t128 = dispatch_of("h100", 128, 132 * 400, &e128);
+  double want = 1600 * m->block_dispatch_cycles / (ceilings_for(m, NULL).clock_mhz * 1e6);
+  CHECK(m->block_dispatch_cycles > 0 && t32 > 0 && fabs(t32 - want) < 1e-6 * want, "h100, 1600 blocks per SM: %g s of block dispatch (expected %g)", t32, want);
+  CHECK(t128 > 0 && fabs(t32 / t128 - 4) < 1e-9, "4x the blocks over the same threads: 4x the dispatch (%g vs %g)", t32, t128);
+  CHECK(e32.bottleneck == B_BLOCKS && e32.total > e128.total, "32-thread blocks of a short kernel are dispatch-bound (%s) and slower (%g vs %g ms)",
+        bottleneck_name(e32.bottleneck), e32.total * 1e3, e128.total * 1e3);
+  double g = dispatch_of("g80", 32, 16 * 1600, NULL);
+  CHECK(g == 0, "a machine without the figure charges no dispatch (%g)", g);
+}
+
 int main(void) {
+  test_block_dispatch();
   test_cost_deep();
   test_counts_coverage();
   test_cost_loops();

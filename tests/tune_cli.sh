@@ -227,5 +227,16 @@ grep -q "__global__ void vadd" "$t/vadd.cu" && ! grep -q 'file("' "$t/vadd.cu"; 
 grep -q "^narrowed: the whole space has [0-9]* points, more than 200000" "$t/nw.txt" && grep -q "original block shape only" "$t/nw.txt" && grep -q -- "--passes A,B" "$t/nw.err"; check $? "the narrowing is said, with the options: $(cat "$t/nw.err")"
 n=$(sed -n 's/^size: \([0-9]*\) points.*/\1/p' "$t/nw.txt"); [ -n "$n" ] && [ "$n" -le 5000 ] && [ "$n" -gt 1 ]; check $? "narrowed to at most 5000 points (got $n)"
 "$carve" space examples/mm.cu --passes tile,split,unroll,vector,camping,scalar --no-metrics 2> "$t/nw2.err" > /dev/null; [ $? = 2 ] && grep -q "narrow it with --passes" "$t/nw2.err"; check $? "a narrowing the user chose that is still too large: exit 2 with how to narrow"
+
+# ---- block dispatch (docs/tune.md, "The model's top 5 and block dispatch"): sad's short blocks ----
+"$carve" estimate examples/sad.cu --arch h100 --regs 32 --block 32 --grid 35,6336 > "$t/sad32.txt" && "$carve" estimate examples/sad.cu --arch h100 --regs 32 --block 128 --grid 9,6336 > "$t/sad128.txt"; check $? "estimate of sad at 32- and 128-thread blocks"
+grep -q "bound by block dispatch" "$t/sad32.txt" && grep -qE "limits \(ms\):.* blocks 0\.09[0-9]* launch" "$t/sad32.txt"; check $? "32-thread blocks of sad: 1680 blocks per SM x 112 cycles at 1.98 GHz = 0.095 ms of dispatch, the bottleneck: $(grep -E 'estimate:|limits' "$t/sad32.txt" | tr '\n' ' ')"
+e32=$(sed -n 's/^  estimate: \([0-9.]*\) ms.*/\1/p' "$t/sad32.txt"); e128=$(sed -n 's/^  estimate: \([0-9.]*\) ms.*/\1/p' "$t/sad128.txt")
+awk -v a="$e32" -v b="$e128" 'BEGIN { exit !(a > 1.4 * b) }'; check $? "sad's 32-thread blocks estimate slower than its 128-thread ones, as measured (0.144 vs 0.054 ms on the H100): $e32 vs $e128 ms"
+S13=docs/data/tune-replay-2026-11-27-s13/sad.jsonl
+if [ -f "$S13" ]; then
+  "$carve" tune --replay "$S13" > "$t/s13.txt"; grep -qE "^  model top 5 +5 .* 100.0% .* block=64x1 vector=on vector.factor=2 vector.split=1 unroll=on unroll.factor=4" "$t/s13.txt"; check $? "the recomputed sad records: the model's top 5 hold the optimum: $(grep 'model top 5' "$t/s13.txt")"
+else echo "tune-cli: skipped (no $S13)"; fi
+
 echo "tune-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

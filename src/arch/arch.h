@@ -128,8 +128,10 @@ typedef struct Machine {
   double fp32_measured_gflops; /* FMA-chain micro-benchmark, where one was run */
 
   /* ---- overheads ---- */
-  double launch_overhead_us; /* per kernel launch, back to back */
-  double barrier_cycles;     /* one __syncthreads in a 1024-thread block (SM clock cycles) */
+  double launch_overhead_us;    /* per kernel launch, back to back */
+  double barrier_cycles;        /* one __syncthreads in a 1024-thread block (SM clock cycles) */
+  double block_dispatch_cycles; /* SM cycles between two blocks the block scheduler hands one SM
+                                 * (0: unknown, not charged) */
 
   const char *notes;            /* caveats that apply to the whole entry */
   const MachineSource *sources; /* one entry per numeric field above */

@@ -150,7 +150,9 @@ static const int sm90_carveouts_kb[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 22
   X(launch_overhead_us, 3.89, \
     "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): empty <<<1,1>>> kernel, 5000 launches back to back, 3.89 and 3.49 us per launch (in a virtual machine); launch + cudaStreamSynchronize round trip 9.3 / 8.7 us") \
   X(barrier_cycles, 76.62, \
-    "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): __syncthreads loop in one 1024-thread block, differenced over 10000 vs 110000 barriers: 76.62 cycles = 38.7 ns in both runs")
+    "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): __syncthreads loop in one 1024-thread block, differenced over 10000 vs 110000 barriers: 76.62 cycles = 38.7 ns in both runs") \
+  X(block_dispatch_cycles, 112.0, \
+    "carve tune on an H100 80GB HBM3 (exhaustive timings of 2026-11-24, docs/data/tune-replay-2026-11-27/sad.jsonl; fitted on that one space): sad at blocks of 64 and of 128 threads, both 64 resident warps per SM, same per-thread work, differ in the blocks each SM runs (816 vs 432): 75.7 vs 53.9 us, 56.6 ns = 112 cycles per block")
 // clang-format on
 
 static const MachineSource h100_src[] = {
@@ -255,7 +257,9 @@ static const MachineSource h100_src[] = {
   X(launch_overhead_us, 4.35, \
     "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): empty <<<1,1>>> kernel, 5000 launches back to back, 4.19-4.50 us per launch in 3 runs (in a virtual machine)") \
   X(barrier_cycles, 76.62, \
-    "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): __syncthreads loop in one 1024-thread block, differenced: 76.62 cycles = 38.7 ns in 3 runs")
+    "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): __syncthreads loop in one 1024-thread block, differenced: 76.62 cycles = 38.7 ns in 3 runs") \
+  X(block_dispatch_cycles, 112.0, \
+    "assumed as the H100's (the same GH100 chip), not measured on an H200: carve tune on an H100 80GB HBM3, sad at 64- vs 128-thread blocks (equal occupancy), 56.6 ns = 112 cycles per block per SM")
 // clang-format on
 
 static const MachineSource h200_src[] = {
@@ -358,7 +362,8 @@ static const int cc1x_carveouts_kb[] = {16};
   X(launch_overhead_us, 0.0, \
     "unknown: Ryoo (thesis 2008) ch. 3.3 calls launch overhead 'negligible' without a number") \
   X(barrier_cycles, 0.0, \
-    "unknown: Ryoo (thesis 2008) ch. 2.1: 'probably ... not more than a few processor cycles once all threads ... reach the barrier', no figure")
+    "unknown: Ryoo (thesis 2008) ch. 2.1: 'probably ... not more than a few processor cycles once all threads ... reach the barrier', no figure") \
+  X(block_dispatch_cycles, 0.0, "unknown: no figure in the sources read")
 // clang-format on
 
 static const MachineSource g80_src[] = {
@@ -460,7 +465,8 @@ static const MachineSource g80_src[] = {
   X(launch_overhead_us, 0.0, \
     "unknown: Cornelis (thesis 2010) measures relaunch cost only relative to kernel time (100 launches ~ 100x slower), no per-launch figure") \
   X(barrier_cycles, 0.0, \
-    "unknown: Cornelis (thesis 2010) measures barrier cost only as run-time ratios (20x between no barrier and one every 2 operations)")
+    "unknown: Cornelis (thesis 2010) measures barrier cost only as run-time ratios (20x between no barrier and one every 2 operations)") \
+  X(block_dispatch_cycles, 0.0, "unknown: no figure in the sources read")
 // clang-format on
 
 static const MachineSource gt200_src[] = {
@@ -557,7 +563,8 @@ static const MachineSource gt200_src[] = {
   X(fp32_measured_gflops, 0.0, "unknown: no FMA micro-benchmark in the sources read") \
   X(launch_overhead_us, 0.0, \
     "unknown: CuMAPz (DAC 2011) sec. 6.1 only launches a dummy kernel first to absorb start-up; no figure") \
-  X(barrier_cycles, 0.0, "unknown: no figure in the sources read")
+  X(barrier_cycles, 0.0, "unknown: no figure in the sources read") \
+  X(block_dispatch_cycles, 0.0, "unknown: no figure in the sources read")
 // clang-format on
 
 static const MachineSource c1060_src[] = {
@@ -770,6 +777,7 @@ static const FieldInfo fields[] = {
   FI(fp32_measured_gflops, FT_DBL),
   FI(launch_overhead_us, FT_DBL),
   FI(barrier_cycles, FT_DBL),
+  FI(block_dispatch_cycles, FT_DBL),
 };
 
 static int field_is_zero(const Machine *m, const FieldInfo *f) {

@@ -409,7 +409,7 @@ static void collect(Analysis *a, const ReportCost *rc, Findings *fs) {
     Cost idle = {.rc = rc};
     /* the throughput limits are shared by the SMs in use (estimate_time) */
     for (int b = 0; e && b < B_N; b++)
-      if (b != B_LAUNCH && b != B_ATOMIC && b != B_LATENCY)
+      if (b != B_LAUNCH && b != B_ATOMIC && b != B_LATENCY && b != B_BLOCKS)
         idle.dt[b] = e->t[b] * (1 - (double)a->blocks_total / m->sm_count);
     if (a->blocks_total < m->sm_count)
       add_costed(

@@ -776,6 +776,7 @@ const char *bottleneck_name(int b) {
                             "L1/shared-memory wavefronts",
                             "memory latency (too little parallelism to hide it)",
                             "atomics on one cache line (serialized at its L2 slice)",
+                            "block dispatch (many short blocks per SM)",
                             "launch overhead"};
   return n[b];
 }
@@ -1068,6 +1069,14 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
    * 524,288 requests on each of its 8 lines in 4.32 ms); holdout round 2 checks it. */
   const double ATOMIC_LINE_NS = 8.2;
   if (a) e.t[B_ATOMIC] = a->atomic_line_requests * truncation * ATOMIC_LINE_NS * 1e-9;
+  /* block dispatch: the block scheduler hands each SM its blocks one after another, a fixed
+   * number of cycles apart, so the busiest SM's ceil(blocks / SMs) blocks take at least that many
+   * dispatches whatever their occupancy; it binds where blocks are many and short. Measured on
+   * the H100 (machines.c, block_dispatch_cycles): sad's blocks of 32 threads run 1680 blocks per
+   * SM in 0.144 ms, twice its 64-thread blocks (816, 0.076 ms), and 64 vs 128 threads at equal
+   * occupancy differ by the blocks alone (0.076 vs 0.054 ms) */
+  if (m->block_dispatch_cycles > 0 && clock > 0)
+    e.t[B_BLOCKS] = ceil((double)blocks / m->sm_count) * m->block_dispatch_cycles / clock;
   e.t[B_LAUNCH] = ce.launch_us * 1e-6;
   e.bottleneck = B_ISSUE;
   for (int b = 0; b < B_LAUNCH; b++)

@@ -117,7 +117,7 @@ typedef struct Ceilings { /* what one GPU sustains (calibration file, else the m
 } Ceilings;
 Ceilings ceilings_for(const Machine *m, const char *calibration_path);
 
-enum { B_ISSUE, B_SFU, B_DRAM, B_L2, B_L1, B_LATENCY, B_ATOMIC, B_LAUNCH, B_N };
+enum { B_ISSUE, B_SFU, B_DRAM, B_L2, B_L1, B_LATENCY, B_ATOMIC, B_BLOCKS, B_LAUNCH, B_N };
 typedef struct Estimate {
   double t[B_N]; /* seconds each limit would take */
   double total;  /* seconds: the largest limit plus launch overhead */

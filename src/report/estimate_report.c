@@ -6,8 +6,8 @@
 static const char *class_name[CL_N] = {"int",       "fp32",      "fp64",   "sfu",       "convert",
                                        "global ld", "global st", "atomic", "shared ld", "shared st",
                                        "local",     "barrier",   "branch"};
-static const char *limit_key[B_N] = {"issue", "sfu",     "dram",   "l2",
-                                     "l1",    "latency", "atomic", "launch"};
+static const char *limit_key[B_N] = {"issue",   "sfu",    "dram",   "l2",    "l1",
+                                     "latency", "atomic", "blocks", "launch"};
 
 /* occupancy bounds: a resource that does not bound the blocks (INT_MAX) shows as -1 / "-" */
 static int bound(int b) { return b > 100000 ? -1 : b; }
