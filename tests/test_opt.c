@@ -1076,6 +1076,39 @@ static void test_only_empty(void) {
   program_free(p);
 }
 
+/* bench/holdout4 (DIAGNOSIS.md §3): a call to a __device__ helper that is a pure function of its
+ * arguments (transitively: no thread index, no shared/volatile/__device__ variable, no store) does
+ * not stop the threads from being regrouped; one that reads threadIdx or writes memory does */
+static void test_holdout4_pure_calls(void) {
+  OptOptions o = {.only = "split", .mutation_pass = -1};
+  static const struct { const char *src; bool legal; const char *why; } cases[] = {
+    /* spelling 1: an index helper of one return */
+    {"__device__ int ix(int r, int c, int n) { return r * n + c; }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float s = 0.0f; for (int j = 0; j < n; j++) s += b[ix(i, j, n)]; a[i] = s; }", true, NULL},
+    /* spelling 2: a helper with a local, calling another helper, used in a guarded block */
+    {"__device__ int col(int c) { int t = c; t += 0; return t; }\n__device__ unsigned at2(unsigned r, int c, int n) { return r * (unsigned)n + (unsigned)col(c); }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = threadIdx.x + blockDim.x * blockIdx.x; if (i < n) { float s = 0.0f; int j = 0; for (j = 0; j < n; j++) s += b[at2(i, j, n)]; a[i] = s; } }", true, NULL},
+    /* a helper reading threadIdx: regrouping would change what it returns */
+    {"__device__ int ix(int r, int c, int n) { return r * n + c + (threadIdx.x & 1); }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float s = 0.0f; for (int j = 0; j < n - 1; j++) s += b[ix(i, j, n)]; a[i] = s; }", false, "not a pure function"},
+    /* a helper storing to memory */
+    {"__device__ int ix(float *a, int r, int c, int n) { a[r] = 0.0f; return r * n + c; }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float s = 0.0f; for (int j = 0; j < n; j++) s += b[ix(a, i, j, n)]; a[i] = s; }", false, "not a pure function"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    char *text = fmt("#ifndef N\n#define N 300\n#endif\n#pragma carve launch k grid((N+63)/64) block(64)\n"
+                     "#pragma carve arg b = float[N*N] : random(1, 0, 8)\n#pragma carve arg a = float[N] : random(2) out\n#pragma carve arg n = N\n%s\n", cases[c].src);
+    char *path = write_tmp(text);
+    const char *d[] = {"N=300"};
+    Opt t = run_opt(path, "k", d, 1, &o);
+    const PlanStep *st = step(&t.plan, "split");
+    if (cases[c].legal) CHECK(t.rc == 0 && applied(&t.plan, "split"), "pure helper case %zu: split applied and verified (%s)", c, st ? (st->applied ? st->did : st->why) : t.plan.error);
+    else CHECK(st && !st->applied && strstr(st->why, cases[c].why), "pure helper case %zu: not applied because of %s (%s)", c, cases[c].why, st ? st->why : "");
+    done(&t);
+    unlink(path);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -1099,6 +1132,7 @@ int main(int argc, char **argv) {
   test_vector_image();
   test_vector_legality();
   test_split();
+  test_holdout4_pure_calls();
   test_parallel();
   test_camping_after_reshape();
   test_tile();
