@@ -1109,6 +1109,39 @@ static void test_holdout4_pure_calls(void) {
   }
 }
 
+/* bench/holdout4 (DIAGNOSIS.md §4): outputs computed *from* reassociated sums (a layer norm:
+ * x - mean scaled by the variance's rsqrt) are held to the reassociation bound with S the
+ * original's sensitivity to a relative move of its inputs, not the output's own magnitude (which
+ * rejected a correct split: a few ulps amplified by the cancellation in x - mean). Two spellings;
+ * the mutation tests keep wrong variants rejected under the same bound */
+static void test_holdout4_norm_bound(void) {
+  OptOptions o = {.only = "split", .mutation_pass = -1};
+  static const char *srcs[] = {
+    "#define H 256\n#pragma carve launch k grid((R+63)/64) block(64)\n#pragma carve arg x = float[R*H] : random(3, 0, 1)\n"
+    "#pragma carve arg y = float[R*H] : random(4) out\n#pragma carve arg rows = R\n"
+    "__global__ void k(const float *x, float *y, int rows) { int r = blockIdx.x * blockDim.x + threadIdx.x; if (r >= rows) return;\n"
+    "  float s = 0.0f; for (int c = 0; c < H; c++) s += x[r * H + c]; float mean = s / H; float v = 0.0f;\n"
+    "  for (int c = 0; c < H; c++) v += (x[r * H + c] - mean) * (x[r * H + c] - mean); float inv = rsqrtf(v / H + 1e-5f);\n"
+    "  for (int c = 0; c < H; c++) y[r * H + c] = (x[r * H + c] - mean) * inv; }\n",
+    "#pragma carve launch k grid((R+31)/32) block(32)\n#pragma carve arg x = float[R*200] : random(5, -2, 3)\n"
+    "#pragma carve arg y = float[R*200] : random(6) out\n#pragma carve arg rows = R\n#pragma carve arg h = 200\n"
+    "__global__ void k(const float *x, float *y, int rows, int h) { int r = threadIdx.x + blockIdx.x * blockDim.x;\n"
+    "  if (r < rows) { const float *row = x + r * h; float sum = 0.0f, sq = 0.0f; int c = 0;\n"
+    "    for (c = 0; c < h; c++) { float t = row[c]; sum += t; sq += t * t; } float mean = sum * (1.0f / h);\n"
+    "    float var = sq / h - mean * mean; for (c = 0; c < h; c++) y[r * h + c] = (row[c] - mean) / sqrtf(var + 1e-5f) * 0.5f + 0.25f; } }\n",
+  };
+  for (size_t c = 0; c < sizeof srcs / sizeof *srcs; c++) {
+    char *path = write_tmp(fmt("#ifndef R\n#define R 96\n#endif\n%s", srcs[c]));
+    const char *d[] = {"R=96"};
+    Opt t = run_opt(path, "k", d, 1, &o);
+    const PlanStep *st = step(&t.plan, "split");
+    CHECK(t.rc == 0 && applied(&t.plan, "split") && st && !st->rejected, "normalized rows, spelling %zu: split kept within the bound (%s)", c,
+          st ? (st->applied ? st->did : st->why) : t.plan.error);
+    done(&t);
+    unlink(path);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -1133,6 +1166,7 @@ int main(int argc, char **argv) {
   test_vector_legality();
   test_split();
   test_holdout4_pure_calls();
+  test_holdout4_norm_bound();
   test_parallel();
   test_camping_after_reshape();
   test_tile();
