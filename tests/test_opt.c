@@ -1107,6 +1107,28 @@ static void test_holdout4_pure_calls(void) {
     done(&t);
     unlink(path);
   }
+  /* a one-return index helper has its expression's affine form (src/analysis/affine.c,
+   * call_form): the stencil pass sees the rows its loads share, in two spellings */
+  static const char *stencils[] = {
+    "__device__ int at(int r, int c, int n) { return r * n + c; }\n"
+    "__global__ void k(const float *A, float *B, int n) {\n  int j = blockIdx.x * blockDim.x + threadIdx.x;\n  int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+    "  if (i > 0 && i < n - 1 && j < n) B[at(i, j, n)] = A[at(i - 1, j, n)] + A[at(i + 1, j, n)] + A[at(i, j, n)];\n}\n",
+    "__device__ __host__ inline int idx2(int r, int c) { return r * N + c; }\n"
+    "__global__ void k(const float *A, float *B, int n) {\n  int i = threadIdx.y + blockDim.y * blockIdx.y, j = threadIdx.x + blockDim.x * blockIdx.x;\n"
+    "  if (i < 1 || i >= N - 1 || j >= N) return;\n  B[idx2(i, j)] = 0.5f * (A[idx2(i - 1, j)] + A[idx2(i + 1, j)]);\n}\n",
+  };
+  for (size_t c = 0; c < sizeof stencils / sizeof *stencils; c++) {
+    char *path = write_tmp(fmt("#pragma carve launch k grid(N/32, N/8) block(32, 8)\n#pragma carve arg A = float[N*N] : random(1)\n"
+                               "#pragma carve arg B = float[N*N] : random(2) out\n#pragma carve arg n = N\n%s", stencils[c]));
+    const char *defs[] = {"N=64"};
+    OptOptions so = {.only = "stencil", .mutation_pass = -1};
+    Opt r = run_opt(path, "k", defs, 1, &so);
+    const PlanStep *st = step(&r.plan, "stencil");
+    CHECK(r.rc == 0 && applied(&r.plan, "stencil") && all_sizes_ok(st), "stencil through an index helper, spelling %zu: applied, verified (%s)", c,
+          st ? (st->applied ? st->did : st->why) : r.plan.error);
+    done(&r);
+    unlink(path);
+  }
 }
 
 /* bench/holdout4 (DIAGNOSIS.md §4): outputs computed *from* reassociated sums (a layer norm:
