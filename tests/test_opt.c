@@ -1164,6 +1164,38 @@ static void test_holdout4_norm_bound(void) {
   }
 }
 
+/* bench/holdout4 (DIAGNOSIS.md §6): a batch of products in blockIdx.z over a 2-D block is tiled
+ * per z-slice (blockIdx.z a block-uniform offset, grid.z kept), in two spellings; a block with
+ * depth is still refused */
+static void test_holdout4_batched_tile(void) {
+  static const char *srcs[] = {
+    "__global__ void k(const float *A, const float *B, float *C, int n) {\n  unsigned b = blockIdx.z;\n"
+    "  const float *a = A + (size_t)b * n * n;\n  const float *bm = B + (size_t)b * n * n;\n  float *c = C + (size_t)b * n * n;\n"
+    "  unsigned row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (row < n && col < n) { float s = 0.0f; for (unsigned q = 0; q < n; q++) s += a[row * n + q] * bm[q * n + col]; c[row * n + col] = s; }\n}\n",
+    "__global__ void k(const float *A, const float *B, float *C, int n) {\n  int col = threadIdx.x + blockDim.x * blockIdx.x;\n  int row = threadIdx.y + blockDim.y * blockIdx.y;\n"
+    "  if (row >= n || col >= n) return;\n  float s = 0.0f;\n  int q;\n  for (q = 0; q < n; q++) s += A[blockIdx.z * n * n + row * n + q] * B[blockIdx.z * n * n + q * n + col];\n"
+    "  C[blockIdx.z * n * n + row * n + col] = s;\n}\n",
+  };
+  for (size_t c = 0; c < 3; c++) {
+    char *path = write_tmp(fmt("#ifndef N\n#define N 48\n#endif\n#pragma carve launch k grid((N+15)/16, (N+15)/16, 3) block(16, 16%s)\n"
+                               "#pragma carve arg A = float[3*N*N] : random(1)\n#pragma carve arg B = float[3*N*N] : random(2)\n"
+                               "#pragma carve arg C = float[3*N*N] : random(3) out\n#pragma carve arg n = N\n%s",
+                               c == 2 ? ", 2" : "", srcs[c == 2 ? 0 : c]));
+    const char *defs[] = {"N=48"};
+    OptOptions o = {.only = "tile", .mutation_pass = -1};
+    Opt r = run_opt(path, "k", defs, 1, &o);
+    const PlanStep *st = step(&r.plan, "tile");
+    if (c < 2)
+      CHECK(r.rc == 0 && applied(&r.plan, "tile") && all_sizes_ok(st) && r.plan.grid[2] == 3, "batched product, spelling %zu: tiled per z-slice, grid.z kept, verified (%s)",
+            c, st ? (st->applied ? st->did : st->why) : r.plan.error);
+    else
+      CHECK(st && !st->applied && strstr(st->why, "block is not 2-D"), "a block with depth: tile refuses (%s)", st ? st->why : r.plan.error);
+    done(&r);
+    unlink(path);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -1189,6 +1221,7 @@ int main(int argc, char **argv) {
   test_split();
   test_holdout4_pure_calls();
   test_holdout4_norm_bound();
+  test_holdout4_batched_tile();
   test_parallel();
   test_camping_after_reshape();
   test_tile();
