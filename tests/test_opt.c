@@ -1061,6 +1061,126 @@ static void test_only_empty(void) {
   program_free(p);
 }
 
+/* bench/holdout4 (DIAGNOSIS.md §3): a call to a __device__ helper that is a pure function of its
+ * arguments (transitively: no thread index, no shared/volatile/__device__ variable, no store) does
+ * not stop the threads from being regrouped; one that reads threadIdx or writes memory does */
+static void test_holdout4_pure_calls(void) {
+  OptOptions o = {.only = "split", .mutation_pass = -1};
+  static const struct { const char *src; bool legal; const char *why; } cases[] = {
+    /* spelling 1: an index helper of one return */
+    {"__device__ int ix(int r, int c, int n) { return r * n + c; }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float s = 0.0f; for (int j = 0; j < n; j++) s += b[ix(i, j, n)]; a[i] = s; }", true, NULL},
+    /* spelling 2: a helper with a local, calling another helper, used in a guarded block */
+    {"__device__ int col(int c) { int t = c; t += 0; return t; }\n__device__ unsigned at2(unsigned r, int c, int n) { return r * (unsigned)n + (unsigned)col(c); }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = threadIdx.x + blockDim.x * blockIdx.x; if (i < n) { float s = 0.0f; int j = 0; for (j = 0; j < n; j++) s += b[at2(i, j, n)]; a[i] = s; } }", true, NULL},
+    /* a helper reading threadIdx: regrouping would change what it returns */
+    {"__device__ int ix(int r, int c, int n) { return r * n + c + (threadIdx.x & 1); }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float s = 0.0f; for (int j = 0; j < n - 1; j++) s += b[ix(i, j, n)]; a[i] = s; }", false, "not a pure function"},
+    /* a helper storing to memory */
+    {"__device__ int ix(float *a, int r, int c, int n) { a[r] = 0.0f; return r * n + c; }\n"
+     "__global__ void k(const float *b, float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float s = 0.0f; for (int j = 0; j < n; j++) s += b[ix(a, i, j, n)]; a[i] = s; }", false, "not a pure function"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    char *text = fmt("#ifndef N\n#define N 300\n#endif\n#pragma carve launch k grid((N+63)/64) block(64)\n"
+                     "#pragma carve arg b = float[N*N] : random(1, 0, 8)\n#pragma carve arg a = float[N] : random(2) out\n#pragma carve arg n = N\n%s\n", cases[c].src);
+    char *path = write_tmp(text);
+    const char *d[] = {"N=300"};
+    Opt t = run_opt(path, "k", d, 1, &o);
+    const PlanStep *st = step(&t.plan, "split");
+    if (cases[c].legal) CHECK(t.rc == 0 && applied(&t.plan, "split"), "pure helper case %zu: split applied and verified (%s)", c, st ? (st->applied ? st->did : st->why) : t.plan.error);
+    else CHECK(st && !st->applied && strstr(st->why, cases[c].why), "pure helper case %zu: not applied because of %s (%s)", c, cases[c].why, st ? st->why : "");
+    done(&t);
+    unlink(path);
+  }
+  /* a one-return index helper has its expression's affine form (src/analysis/affine.c,
+   * call_form): the stencil pass sees the rows its loads share, in two spellings */
+  static const char *stencils[] = {
+    "__device__ int at(int r, int c, int n) { return r * n + c; }\n"
+    "__global__ void k(const float *A, float *B, int n) {\n  int j = blockIdx.x * blockDim.x + threadIdx.x;\n  int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+    "  if (i > 0 && i < n - 1 && j < n) B[at(i, j, n)] = A[at(i - 1, j, n)] + A[at(i + 1, j, n)] + A[at(i, j, n)];\n}\n",
+    "__device__ __host__ inline int idx2(int r, int c) { return r * N + c; }\n"
+    "__global__ void k(const float *A, float *B, int n) {\n  int i = threadIdx.y + blockDim.y * blockIdx.y, j = threadIdx.x + blockDim.x * blockIdx.x;\n"
+    "  if (i < 1 || i >= N - 1 || j >= N) return;\n  B[idx2(i, j)] = 0.5f * (A[idx2(i - 1, j)] + A[idx2(i + 1, j)]);\n}\n",
+  };
+  for (size_t c = 0; c < sizeof stencils / sizeof *stencils; c++) {
+    char *path = write_tmp(fmt("#pragma carve launch k grid(N/32, N/8) block(32, 8)\n#pragma carve arg A = float[N*N] : random(1)\n"
+                               "#pragma carve arg B = float[N*N] : random(2) out\n#pragma carve arg n = N\n%s", stencils[c]));
+    const char *defs[] = {"N=64"};
+    OptOptions so = {.only = "stencil", .mutation_pass = -1};
+    Opt r = run_opt(path, "k", defs, 1, &so);
+    const PlanStep *st = step(&r.plan, "stencil");
+    CHECK(r.rc == 0 && applied(&r.plan, "stencil") && all_sizes_ok(st), "stencil through an index helper, spelling %zu: applied, verified (%s)", c,
+          st ? (st->applied ? st->did : st->why) : r.plan.error);
+    done(&r);
+    unlink(path);
+  }
+}
+
+/* bench/holdout4 (DIAGNOSIS.md §4): outputs computed *from* reassociated sums (a layer norm:
+ * x - mean scaled by the variance's rsqrt) are held to the reassociation bound with S the
+ * original's sensitivity to a relative move of its inputs, not the output's own magnitude (which
+ * rejected a correct split: a few ulps amplified by the cancellation in x - mean). Two spellings;
+ * the mutation tests keep wrong variants rejected under the same bound */
+static void test_holdout4_norm_bound(void) {
+  OptOptions o = {.only = "split", .mutation_pass = -1};
+  static const char *srcs[] = {
+    "#define H 256\n#pragma carve launch k grid((R+63)/64) block(64)\n#pragma carve arg x = float[R*H] : random(3, 0, 1)\n"
+    "#pragma carve arg y = float[R*H] : random(4) out\n#pragma carve arg rows = R\n"
+    "__global__ void k(const float *x, float *y, int rows) { int r = blockIdx.x * blockDim.x + threadIdx.x; if (r >= rows) return;\n"
+    "  float s = 0.0f; for (int c = 0; c < H; c++) s += x[r * H + c]; float mean = s / H; float v = 0.0f;\n"
+    "  for (int c = 0; c < H; c++) v += (x[r * H + c] - mean) * (x[r * H + c] - mean); float inv = rsqrtf(v / H + 1e-5f);\n"
+    "  for (int c = 0; c < H; c++) y[r * H + c] = (x[r * H + c] - mean) * inv; }\n",
+    "#pragma carve launch k grid((R+31)/32) block(32)\n#pragma carve arg x = float[R*200] : random(5, -2, 3)\n"
+    "#pragma carve arg y = float[R*200] : random(6) out\n#pragma carve arg rows = R\n#pragma carve arg h = 200\n"
+    "__global__ void k(const float *x, float *y, int rows, int h) { int r = threadIdx.x + blockIdx.x * blockDim.x;\n"
+    "  if (r < rows) { const float *row = x + r * h; float sum = 0.0f, sq = 0.0f; int c = 0;\n"
+    "    for (c = 0; c < h; c++) { float t = row[c]; sum += t; sq += t * t; } float mean = sum * (1.0f / h);\n"
+    "    float var = sq / h - mean * mean; for (c = 0; c < h; c++) y[r * h + c] = (row[c] - mean) / sqrtf(var + 1e-5f) * 0.5f + 0.25f; } }\n",
+  };
+  for (size_t c = 0; c < sizeof srcs / sizeof *srcs; c++) {
+    char *path = write_tmp(fmt("#ifndef R\n#define R 96\n#endif\n%s", srcs[c]));
+    const char *d[] = {"R=96"};
+    Opt t = run_opt(path, "k", d, 1, &o);
+    const PlanStep *st = step(&t.plan, "split");
+    CHECK(t.rc == 0 && applied(&t.plan, "split") && st && !st->rejected, "normalized rows, spelling %zu: split kept within the bound (%s)", c,
+          st ? (st->applied ? st->did : st->why) : t.plan.error);
+    done(&t);
+    unlink(path);
+  }
+}
+
+/* bench/holdout4 (DIAGNOSIS.md §6): a batch of products in blockIdx.z over a 2-D block is tiled
+ * per z-slice (blockIdx.z a block-uniform offset, grid.z kept), in two spellings; a block with
+ * depth is still refused */
+static void test_holdout4_batched_tile(void) {
+  static const char *srcs[] = {
+    "__global__ void k(const float *A, const float *B, float *C, int n) {\n  unsigned b = blockIdx.z;\n"
+    "  const float *a = A + (size_t)b * n * n;\n  const float *bm = B + (size_t)b * n * n;\n  float *c = C + (size_t)b * n * n;\n"
+    "  unsigned row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (row < n && col < n) { float s = 0.0f; for (unsigned q = 0; q < n; q++) s += a[row * n + q] * bm[q * n + col]; c[row * n + col] = s; }\n}\n",
+    "__global__ void k(const float *A, const float *B, float *C, int n) {\n  int col = threadIdx.x + blockDim.x * blockIdx.x;\n  int row = threadIdx.y + blockDim.y * blockIdx.y;\n"
+    "  if (row >= n || col >= n) return;\n  float s = 0.0f;\n  int q;\n  for (q = 0; q < n; q++) s += A[blockIdx.z * n * n + row * n + q] * B[blockIdx.z * n * n + q * n + col];\n"
+    "  C[blockIdx.z * n * n + row * n + col] = s;\n}\n",
+  };
+  for (size_t c = 0; c < 3; c++) {
+    char *path = write_tmp(fmt("#ifndef N\n#define N 48\n#endif\n#pragma carve launch k grid((N+15)/16, (N+15)/16, 3) block(16, 16%s)\n"
+                               "#pragma carve arg A = float[3*N*N] : random(1)\n#pragma carve arg B = float[3*N*N] : random(2)\n"
+                               "#pragma carve arg C = float[3*N*N] : random(3) out\n#pragma carve arg n = N\n%s",
+                               c == 2 ? ", 2" : "", srcs[c == 2 ? 0 : c]));
+    const char *defs[] = {"N=48"};
+    OptOptions o = {.only = "tile", .mutation_pass = -1};
+    Opt r = run_opt(path, "k", defs, 1, &o);
+    const PlanStep *st = step(&r.plan, "tile");
+    if (c < 2)
+      CHECK(r.rc == 0 && applied(&r.plan, "tile") && all_sizes_ok(st) && r.plan.grid[2] == 3, "batched product, spelling %zu: tiled per z-slice, grid.z kept, verified (%s)",
+            c, st ? (st->applied ? st->did : st->why) : r.plan.error);
+    else
+      CHECK(st && !st->applied && strstr(st->why, "block is not 2-D"), "a block with depth: tile refuses (%s)", st ? st->why : r.plan.error);
+    done(&r);
+    unlink(path);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -1084,6 +1204,9 @@ int main(int argc, char **argv) {
   test_vector_image();
   test_vector_legality();
   test_split();
+  test_holdout4_pure_calls();
+  test_holdout4_norm_bound();
+  test_holdout4_batched_tile();
   test_parallel();
   test_camping_after_reshape();
   test_tile();

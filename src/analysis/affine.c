@@ -125,6 +125,9 @@ typedef struct {
   Affine *st;
   int sp, cap;
   int depth;
+  /* inside an inlined `__device__` helper `{ return e; }`: its parameters' forms */
+  Obj *fn;
+  Affine *param_form;
 } Eval;
 
 static Affine *push(Eval *e) {
@@ -136,6 +139,7 @@ static Affine *push(Eval *e) {
 }
 
 static void eval_expr(const Facts *f, Node *n, int depth, Affine *out);
+static void call_form(Eval *e, Node *call, Affine *out);
 
 static bool is_kernel_param(const Facts *f, const Obj *v) {
   for (Obj *q = f->kernel ? f->kernel->params : NULL; q; q = q->next)
@@ -146,6 +150,16 @@ static bool is_kernel_param(const Facts *f, const Obj *v) {
 /* the value of a use of v */
 static void var_form(Eval *e, Obj *v, Affine *out) {
   const Facts *f = e->f;
+  if (e->fn) { /* in a helper: its parameters only */
+    int i = 0;
+    for (Obj *q = e->fn->params; q; q = q->next, i++)
+      if (q == v) {
+        *out = e->param_form[i];
+        return;
+      }
+    pbad(out);
+    return;
+  }
   if (v->sc == SC_CONSTANT && v->host_const && v->init) {
     if (e->depth >= HOST_CONST_DEPTH) pbad(out);
     else eval_expr(f, v->init, e->depth + 1, out);
@@ -176,6 +190,7 @@ static bool eval_pre(Node *n, void *ctx) {
   case ND_NEG:
   case ND_POS: return true;
   case ND_DIV: return is_integer(n->ty); /* a constant over a constant only (eval_post) */
+  case ND_CALL: call_form(e, n, push(e)); return false;
   default: pbad(push(e)); return false;
   }
 }
@@ -233,22 +248,57 @@ static bool eval_post(Node *n, void *ctx) {
   }
 }
 
-static void eval_expr(const Facts *f, Node *n, int depth, Affine *out) {
+static void eval_in(const Facts *f, Node *n, int depth, Obj *fn, Affine *param_form, Affine *out) {
   if (!n) {
     pbad(out);
     return;
   }
-  Eval e = {f, NULL, 0, 0, depth};
+  Eval e = {f, NULL, 0, 0, depth, fn, param_form};
   walk_one(n, eval_pre, eval_post, &e);
   if (e.sp == 1) *out = e.st[0];
   else pbad(out);
   free(e.st);
 }
 
+static void eval_expr(const Facts *f, Node *n, int depth, Affine *out) {
+  eval_in(f, n, depth, NULL, NULL, out);
+}
+
+/* a call to a `__device__` helper whose body is one `return e;` with integer parameters and
+ * result (bench/holdout4 heat3d's `idx3(i, j, k)`: `return (i * N + j) * N + k;`): the form of e
+ * with each parameter's form the argument's (DIAGNOSIS §3); anything else is not affine */
+static void call_form(Eval *e, Node *call, Affine *out) {
+  Obj *fn = call->fn;
+  Node *body = fn && fn->body ? fn->body->stmts : NULL;
+  if (!fn || !body || body->next || body->kind != ND_RETURN || !body->lhs ||
+      !is_integer(call->ty) || e->depth >= HOST_CONST_DEPTH) {
+    pbad(out);
+    return;
+  }
+  int np = 0;
+  for (Obj *q = fn->params; q; q = q->next) np++;
+  if (np != call->nargs || np > 8) {
+    pbad(out);
+    return;
+  }
+  Affine pf[8];
+  int i = 0;
+  Node *a = call->args;
+  for (Obj *q = fn->params; q; q = q->next, a = a->next, i++) {
+    if (!a || !is_integer(q->ty)) {
+      pbad(out);
+      return;
+    }
+    eval_in(e->f, a, e->depth + 1, e->fn, e->param_form, &pf[i]);
+  }
+  eval_in(e->f, body->lhs, e->depth + 1, fn, pf, out);
+}
+
 /* ---- reads memory, thread-dependent ---- */
 typedef struct {
   const Facts *f;
   bool found;
+  int depth; /* helpers entered (reads_pre): recursion stops at HOST_CONST_DEPTH */
 } Find;
 
 static bool is_shfl(Builtin b) {
@@ -266,7 +316,17 @@ static bool reads_pre(Node *e, void *ctx) {
     if (e->arrow) x->found = true;
     return !x->found;
   case ND_CALL:
-    if (e->fn || is_atomic_b(e->builtin) || e->builtin == BI_LDG || is_shfl(e->builtin))
+    if (e->fn) {
+      /* a helper `{ return e; }` reads memory where e does (call_form inlines it) */
+      Node *b = e->fn->body ? e->fn->body->stmts : NULL;
+      if (!b || b->next || b->kind != ND_RETURN || !b->lhs || x->depth >= HOST_CONST_DEPTH)
+        x->found = true;
+      else {
+        x->depth++;
+        walk_one(b->lhs, reads_pre, NULL, x);
+        x->depth--;
+      }
+    } else if (is_atomic_b(e->builtin) || e->builtin == BI_LDG || is_shfl(e->builtin))
       x->found = true;
     return !x->found;
   case ND_VAR:
@@ -281,7 +341,7 @@ static bool reads_pre(Node *e, void *ctx) {
 }
 
 static bool reads(const Facts *f, Node *e) {
-  Find x = {f, false};
+  Find x = {f, false, 0};
   walk_one(e, reads_pre, NULL, &x);
   return x.found;
 }
@@ -317,7 +377,7 @@ static bool tdep_pre(Node *e, void *ctx) {
 }
 
 static bool tdep(const Facts *f, Node *e) {
-  Find x = {f, false};
+  Find x = {f, false, 0};
   walk_one(e, tdep_pre, NULL, &x);
   return x.found;
 }

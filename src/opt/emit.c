@@ -900,6 +900,14 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
           b,
           "/* carve: assumes the macro %s expands as it did when optimized (not an integer: not tested) */\n",
           km.name[i]);
+    /* said where the user reads it too (bench/holdout4 DIAGNOSIS §1): at any other value of
+     * these macros the program runs the original kernel */
+    if (cond.len)
+      fprintf(stderr,
+              "carve optimize: note: the optimized '%s' runs only where %s (the size macros it "
+              "was optimized at; at other values the original runs): optimize at the size you "
+              "will run\n",
+              kernel, cond.s);
     for (int i = 0; i < mine.n; i++) { /* moved into es: the texts are es's now */
       Edit *e = edit_new(es, mine.e[i].file, mine.e[i].from, mine.e[i].to);
       e->text = mine.e[i].text;
@@ -1078,9 +1086,26 @@ void opt_emit_json(FILE *out, const char *file, const char *arch, const char *ou
               (long long)ks[i].grid0[0], (long long)ks[i].grid0[1], (long long)ks[i].grid0[2],
               (long long)ks[i].block0[0], (long long)ks[i].block0[1], (long long)ks[i].block0[2]);
     }
-    fprintf(out, ", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"plan\": ",
+    fprintf(out, ", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld]",
             (long long)plan->grid[0], (long long)plan->grid[1], (long long)plan->grid[2],
             (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
+    /* the size macros the optimized kernel is pinned to (#if in the output), "" when none */
+    {
+      Obj *k = plan->result ? find_kernel(plan->result, ks[i].kernel) : NULL;
+      Buf cond = {0};
+      if (k && k->def_start && k->body && k->body->end_tok) {
+        KMacros km;
+        kernel_macros(plan->result, k, &km);
+        for (int j = 0; j < km.n; j++)
+          if (km.is_int[j])
+            buf_printf(&cond, "%s(%s) == %lld", cond.len ? " && " : "", km.name[j],
+                       (long long)km.val[j]);
+      }
+      fprintf(out, ", \"pinned_sizes\": ");
+      put_json_string(out, cond.s ? cond.s : "");
+      buf_free(&cond);
+    }
+    fprintf(out, ", \"plan\": ");
     fflush(out);
     opt_emit_plan(out, plan, true, true);
     if (n > 1) fprintf(out, "}");

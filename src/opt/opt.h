@@ -315,6 +315,8 @@ bool rw_launch_aliases(const PassCtx *c, char *why, size_t len);
  * memory, warp operation, fence, volatile, device-function call, gridDim.x, or return inside a
  * loop): passes may regroup them along x. why names the first obstacle. */
 bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len);
+bool rw_fn_pure(Obj *fn,
+                bool loads_ok); /* a device function: a function of its arguments (and memory) */
 Node *rw_assign_op(NodeKind op, Node *l, Node *r); /* typed l op= r */
 /* names for a kernel a pass writes as source (rw_replace_kernel): each unused by the kernel's
  * parameters and locals, the program's globals and functions, and the names given before */

@@ -99,7 +99,11 @@ static bool deps_pre(Node *n, void *ctx) {
   case ND_DECL:
     if (d->nown < 32) d->own[d->nown++] = n->var;
     break;
-  case ND_SPECIAL: d->d |= D_OTHER; break;
+  case ND_SPECIAL:
+    /* a batch in blockIdx.z (block z = 1): the same for every thread of a block and every output
+     * a tiled block computes, a uniform offset like a parameter (find checks the launch) */
+    if (!((n->sreg == SR_CTAID || n->sreg == SR_NCTAID) && n->dim == 2)) d->d |= D_OTHER;
+    break;
   case ND_DEREF:
   case ND_INDEX:
     if (n->kind == ND_DEREF || rw_strip(n->lhs)->ty->kind == TY_PTR) d->d |= D_MEM;
@@ -260,11 +264,16 @@ static bool early_ok(const Shape *s, Node *n) {
 static Legality find(PassCtx *c, Shape *s) {
   memset(s, 0, sizeof *s);
   const Launch *L = c->L;
-  if (L->grid[2] != 1 || L->block[2] != 1 || L->block[1] < 2) {
-    snprintf(c->why, sizeof c->why, "the launch is not 2-D (block %lldx%lldx%lld)",
-             (long long)L->block[0], (long long)L->block[1], (long long)L->block[2]);
+  if (L->block[2] != 1 || L->block[1] < 2) {
+    snprintf(c->why, sizeof c->why,
+             "the block is not 2-D (block %lldx%lldx%lld, grid %lldx%lldx%lld)",
+             (long long)L->block[0], (long long)L->block[1], (long long)L->block[2],
+             (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2]);
     return NOT_APPLICABLE;
   }
+  /* a grid with depth over a 2-D block (bench/holdout4 batched_mm: a batch in blockIdx.z) is a
+   * batch of independent products: blockIdx.z and gridDim.z count as block-uniform (deps), each
+   * z-slice is tiled as a 2-D problem and the tiled launch keeps grid.z */
   Node *st = c->k->body->stmts;
   /* declarations: the two global indices and invariants */
   for (; st && st->kind == ND_DECL; st = st->next) {
@@ -1173,7 +1182,7 @@ static bool apply(PassCtx *c) {
   c->changes_launch = true;
   c->new_grid[0] = (g.XT + g.BN - 1) / g.BN;
   c->new_grid[1] = (g.YT + g.BM - 1) / g.BM;
-  c->new_grid[2] = 1;
+  c->new_grid[2] = c->L->grid[2];
   c->new_block[0] = g.TX;
   c->new_block[1] = g.BM / g.TM;
   c->new_block[2] = 1;

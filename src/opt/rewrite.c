@@ -359,6 +359,72 @@ typedef struct {
   bool barrier, shared, warp, fence, call, volatile_, griddim, loop_return, tid_x;
 } Scan;
 
+/* A device function is a pure function of its arguments when its body (and those of the
+ * functions it calls, transitively) reads no thread, block or grid index, touches no shared,
+ * volatile or __device__ variable, writes nothing but its own locals and parameters, and calls
+ * nothing but math builtins: a call to it is then as separable as its arguments (DIAGNOSIS §3 of
+ * bench/holdout4: heat3d's `idx3(i, j, k)`, softmax's `row_max(row, cols)`). Reading global
+ * memory through a pointer argument is allowed (a read is the same for every grouping). */
+typedef struct {
+  bool bad, loads_ok; /* loads_ok: reading memory through a pointer is allowed */
+  int depth;          /* call nesting: recursion (or nesting past 16) is refused */
+} PureFn;
+
+static bool pure_fn_pre(Node *n, void *ctx);
+
+static bool fn_pure_at(Obj *fn, bool loads_ok, int depth) {
+  if (!fn || !fn->body || depth > 16) return false;
+  PureFn p = {false, loads_ok, depth};
+  walk(fn->body, pure_fn_pre, NULL, &p);
+  return !p.bad;
+}
+
+static bool pure_fn_pre(Node *n, void *ctx) {
+  PureFn *p = ctx;
+  switch (n->kind) {
+  case ND_SPECIAL: p->bad = true; break;
+  case ND_INDEX:
+  case ND_DEREF:
+    if (!p->loads_ok) p->bad = true;
+    break;
+  case ND_MEMBER:
+    if (n->arrow && !p->loads_ok) p->bad = true;
+    break;
+  case ND_VAR:
+    if (n->var->sc != SC_LOCAL && n->var->sc != SC_PARAM && n->var->sc != SC_CONSTANT &&
+        n->var->sc != SC_FUNC)
+      p->bad = true;
+    if (n->var->is_volatile) p->bad = true;
+    break;
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC: {
+    Node *l = n->lhs;
+    if (!l || l->kind != ND_VAR || (l->var->sc != SC_LOCAL && l->var->sc != SC_PARAM) ||
+        l->var->in_memory)
+      p->bad = true;
+    break;
+  }
+  case ND_DECL:
+    if (n->var->sc != SC_LOCAL || n->var->in_memory) p->bad = true;
+    break;
+  case ND_CALL:
+    if (n->fn) {
+      if (!fn_pure_at(n->fn, p->loads_ok, p->depth + 1)) p->bad = true;
+    } else if (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX &&
+               n->builtin != BI_ABS && (n->builtin != BI_LDG || !p->loads_ok))
+      p->bad = true;
+    break;
+  default: break;
+  }
+  return !p->bad;
+}
+
+bool rw_fn_pure(Obj *fn, bool loads_ok) { return fn_pure_at(fn, loads_ok, 0); }
+
 static bool sep_pre(Node *n, void *ctx) {
   Scan *s = ctx;
   switch (n->kind) {
@@ -378,7 +444,7 @@ static bool sep_pre(Node *n, void *ctx) {
     if (n->var->is_volatile) s->volatile_ = true;
     break;
   case ND_CALL:
-    if (n->fn) s->call = true;
+    if (n->fn && !rw_fn_pure(n->fn, true)) s->call = true;
     switch (n->builtin) {
     case BI_SYNCTHREADS:
     case BI_SYNCTHREADS_COUNT:
@@ -412,15 +478,17 @@ static bool sep_post(Node *n, void *ctx) {
 bool rw_threads_separable(Node *body, bool *reads_tid_x, char *why, size_t len) {
   Scan s = {0};
   walk(body, sep_pre, sep_post, &s);
-  const char *no = s.barrier       ? "it synchronizes the block (__syncthreads)"
-                   : s.shared      ? "it uses shared memory"
-                   : s.warp        ? "it uses warp-level operations (shuffles, votes, __syncwarp)"
-                   : s.fence       ? "it uses memory fences"
-                   : s.call        ? "it calls a device function (which would still read threadIdx)"
-                   : s.volatile_   ? "it uses volatile variables"
-                   : s.griddim     ? "it reads gridDim.x, which the pass changes"
-                   : s.loop_return ? "it returns from inside a loop"
-                                   : NULL;
+  const char *no =
+    s.barrier  ? "it synchronizes the block (__syncthreads)"
+    : s.shared ? "it uses shared memory"
+    : s.warp   ? "it uses warp-level operations (shuffles, votes, __syncwarp)"
+    : s.fence  ? "it uses memory fences"
+    : s.call
+      ? "it calls a device function that is not a pure function of its arguments (it reads a thread index, shared or volatile memory, or writes memory)"
+    : s.volatile_   ? "it uses volatile variables"
+    : s.griddim     ? "it reads gridDim.x, which the pass changes"
+    : s.loop_return ? "it returns from inside a loop"
+                    : NULL;
   if (reads_tid_x) *reads_tid_x = s.tid_x;
   if (no) snprintf(why, len, "%s", no);
   return !no;
@@ -454,8 +522,11 @@ static bool effect_pre(Node *n, void *ctx) {
   case ND_POSTINC:
   case ND_POSTDEC: *bad = true; break;
   case ND_CALL:
-    if (n->fn || (n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX &&
-                  n->builtin != BI_ABS))
+    /* a user function counts as pure only when it reads no memory either: callers test loads
+     * with their own walks, which do not enter the callee */
+    if ((n->fn && !rw_fn_pure(n->fn, false)) ||
+        (!n->fn && n->builtin != BI_MATH && n->builtin != BI_MIN && n->builtin != BI_MAX &&
+         n->builtin != BI_ABS))
       *bad = true;
     break;
   default: break;

@@ -785,6 +785,7 @@ static void unload(Loaded *ld, Program *p) {
 static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double trip, double rel,
                          double abs_tol, char *detail, size_t len, int64_t *compared);
 static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch *mag, Launch *one);
+static void fold_sensitivity(Launch *mag, Launch *base, Launch *pert);
 
 static void check_size(const OptInput *in, Program *orig, Program *variant, Shape vshape,
                        bool sampled, const int64_t *cover, double reassoc, VerifySize *vs) {
@@ -920,7 +921,8 @@ static void warm_launch(const OptInput *in, Program *p, bool sampled) {
 enum { SIGNED_MAX_THREADS = 1 << 21 };
 #define SIGNED_MAX_STEPS 100000000ull
 
-static void signed_fill(Launch *L, int mode) { /* mode 0 signed, 1 magnitudes, 2 ones */
+#define SENS_DELTA 0x1p-12                     /* fold_sensitivity's relative move of the inputs */
+static void signed_fill(Launch *L, int mode) { /* 0 signed, 1 magnitudes, 2 ones, 3 moved */
   static const double special[6] = {0.0, -0.0, 1e-30, -1.0e-42, 1000.0, -1000.0};
   for (int i = 1; i < L->nbufs; i++) {
     Buffer *b = &L->bufs[i];
@@ -935,6 +937,7 @@ static void signed_fill(Launch *L, int mode) { /* mode 0 signed, 1 magnitudes, 2
       if (r % 61 == 0) x = special[(r >> 8) % 6];
       if (mode == 1) x = fabs(x);
       if (mode == 2) x = 1;
+      if (mode == 3) x *= 1 + ((r >> 7) & 1 ? SENS_DELTA : -SENS_DELTA); /* fold_sensitivity */
       if (t->kind == TY_FLOAT) {
         float f = (float)x;
         memcpy(b->data + e * es, &f, 4);
@@ -1027,6 +1030,10 @@ static void check_signed(const OptInput *in, Program *orig, Program *variant, Sh
   double rel = sp ? sp->rel_tol : 0, abs_tol = sp ? sp->abs_tol : 0;
   bool have_bound = reassoc >= 0 && !signed_original(in, orig, 1, &mag, msg, sizeof msg) &&
                     !signed_original(in, orig, 2, &one, msg, sizeof msg);
+  Launch pert;
+  if (have_bound && !signed_original(in, orig, 3, &pert, msg, sizeof msg))
+    fold_sensitivity(&mag, &a, &pert);
+  if (have_bound) launch_free(&pert);
   vs->ok = !compare_bound(&a, &b, have_bound ? &mag : NULL, have_bound ? &one : NULL, reassoc, rel,
                           abs_tol, vs->detail, sizeof vs->detail, &vs->compared);
   if (!vs->ok && reassoc >= 0 && !have_bound && strlen(vs->detail) + 30 < sizeof vs->detail)
@@ -1068,7 +1075,7 @@ static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double 
         if (isfinite(bound) && fabs(va - vb) <= bound) continue;
         snprintf(
           detail, len,
-          "%s[%zu]: original %.9g, variant %.9g: beyond tol and the reassociation bound %.3g (2*n*eps*S, n=%g, S=%.6g)",
+          "%s[%zu]: original %.9g, variant %.9g: beyond tol and the reassociation bound %.3g (2*n*eps*S, n=%g, S=%.6g: magnitude or sensitivity)",
           x->name ? x->name : "?", e, va, vb, bound, fmax(terms, 1), S);
       } else if (is_flonum(comp))
         snprintf(detail, len, "%s[%zu]: original %.9g, variant %.9g", x->name ? x->name : "?", e,
@@ -1083,20 +1090,56 @@ static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double 
   return 0;
 }
 
+/* the reassociation bound's S where an element is computed from sums: the larger of its
+ * magnitude (mag's element) and its sensitivity |pert - base| / SENS_DELTA, pert the original run
+ * on base's data with each floating-point element moved by a relative +-SENS_DELTA (bound_runs;
+ * check_signed with signed_fill's mode 3) */
+static void fold_sensitivity(Launch *mag, Launch *base, Launch *pert) {
+  for (int i = 0; i < mag->nbufs && base->nbufs == mag->nbufs && pert->nbufs == mag->nbufs; i++) {
+    Buffer *b = &mag->bufs[i];
+    if (!b->elem_ty || base->bufs[i].bytes != b->bytes || pert->bufs[i].bytes != b->bytes) continue;
+    Type *t =
+      b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty : b->elem_ty;
+    if (t->kind != TY_FLOAT && t->kind != TY_DOUBLE) continue;
+    size_t es = (size_t)t->size, n = b->bytes / es;
+    for (size_t e = 0; e < n; e++) {
+      double sens = fabs(elem_at(t, pert->bufs[i].data + e * es) -
+                         elem_at(t, base->bufs[i].data + e * es)) /
+                    SENS_DELTA,
+             x = fmax(fabs(elem_at(t, b->data + e * es)), sens);
+      if (!isfinite(x)) x = INFINITY;
+      if (t->kind == TY_FLOAT) {
+        float f = (float)x;
+        memcpy(b->data + e * es, &f, 4);
+      } else memcpy(b->data + e * es, &x, 8);
+    }
+  }
+}
+
 /* the original on the blocks of sample s (NULL: all), run on the magnitudes of its own data (mag)
- * and on ones (one), the two runs of the reassociation bound; 0 ok (free both), else nothing
- * kept */
+ * and on ones (one), the two runs of the reassociation bound; 0 ok (free both), else nothing kept.
+ * An element computed *from* a reassociated sum (a mean subtracted, a variance's rsqrtf: layer
+ * norm, bench/holdout4 DIAGNOSIS §4) is not bounded by 2*n*eps*S of its own magnitude: a
+ * reassociated sum is the exact sum of its terms each moved by a relative (n-1)*eps at most, so
+ * the original is run twice more, on its data as is (m = 2) and with every floating-point element
+ * moved by a relative +-2^-12 (fixed signs, m = 3), and each element's S becomes the larger of its
+ * magnitude and |change| / 2^-12: its sensitivity to a relative move of the inputs, which
+ * 2*n*eps*S then scales to the move a reassociation makes. For a plain sum the sensitivity is at
+ * most sum|terms| (the old S); an estimate measured on one perturbation, not a proof (the
+ * message says "sensitivity" where it decided). */
 static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch *mag,
                       Launch *one) {
-  Launch *L[2] = {mag, one};
-  for (int m = 0; m < 2; m++) {
+  Launch base, pert;
+  Launch *L[4] = {mag, one, &base, &pert};
+  for (int m = 0; m < 4; m++) {
     memset(L[m], 0, sizeof *L[m]);
     Quiet q = quiet();
     int rc = prepare(in, orig, L[m], FLAGS);
     loud(q);
     if (!rc) {
       randomize_outputs(L[m]); /* the bytes the compared run started from (fixed seeds) */
-      for (int i = 1; i < L[m]->nbufs; i++) {
+      uint64_t seed = 0x9e3779b97f4a7c15ull;
+      for (int i = 1; i < L[m]->nbufs && m != 2; i++) {
         Buffer *b = &L[m]->bufs[i];
         if (!b->elem_ty) continue;
         Type *t = b->elem_ty->kind == TY_STRUCT && b->elem_ty->is_vector ? b->elem_ty->members->ty
@@ -1104,7 +1147,11 @@ static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch
         if (t->kind != TY_FLOAT && t->kind != TY_DOUBLE) continue;
         size_t es = (size_t)t->size, n = b->bytes / es;
         for (size_t e = 0; e < n; e++) {
-          double x = m ? 1 : fabs(elem_at(t, b->data + e * es));
+          double v = elem_at(t, b->data + e * es), x;
+          if (m == 3) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            x = v * (1 + ((seed >> 63) ? SENS_DELTA : -SENS_DELTA));
+          } else x = m ? 1 : fabs(v);
           if (t->kind == TY_FLOAT) {
             float f = (float)x;
             memcpy(b->data + e * es, &f, 4);
@@ -1121,6 +1168,9 @@ static int bound_runs(const OptInput *in, Program *orig, const Sample *s, Launch
       return 1;
     }
   }
+  fold_sensitivity(mag, &base, &pert);
+  launch_free(&base);
+  launch_free(&pert);
   return 0;
 }
 
