@@ -662,6 +662,7 @@ const Pass pass_stencil = {
   .nparams = 2,
   .model_chooses = true,
   .model_params = 2,
+  .merges_threads = true,
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
