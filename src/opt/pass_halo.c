@@ -52,7 +52,8 @@ typedef struct {
   int n;
   Affine S;           /* the row stride (threadIdx.y's multiplier); n == 0: no threadIdx.y */
   int y0, y1, x0, x1; /* the offsets' extents (y0, x0 <= 0 <= y1, x1) */
-  int bx, by, th, tw; /* block and tile extents */
+  int sy[MAX_PLANES], sx[MAX_PLANES]; /* each plane's least offsets, made its origin */
+  int bx, by, th, tw;                 /* block and tile extents */
 } Halo;
 
 /* shared with the stencil pass (pass_stencil.c) */
@@ -77,20 +78,51 @@ static int guard_shape(Node *stmts, int *gi) {
   return 0;
 }
 
-/* the variables e reads are parameters, globals or the leading declarations' (in scope
- * before the guard, where the fill computes the tile's origin from e) */
+/* the guarded statements as a list: form 1's then (its block's statements), else the rest */
+static Node **tail_list(Node **gslot, int form) {
+  if (form == 1) {
+    Node **t = &(*gslot)->then;
+    return (*t)->kind == ND_BLOCK ? &(*t)->stmts : t;
+  }
+  return form == 2 ? &(*gslot)->next : gslot;
+}
+
 typedef struct {
-  Node *decls; /* the first statement; declarations up to the guard */
-  int ndecl;
+  Obj *in;
+  bool hit;
+} Reads;
+static bool reads_pre(Node *n, void *ctx) {
+  Reads *r = ctx;
+  if (n->kind == ND_VAR && n->var == r->in) r->hit = true;
+  return !r->hit;
+}
+/* how many leading declarations of the list name no `in` (they run before the fill) */
+static int decl_prefix(Node *list, Obj *in) {
+  int k = 0;
+  for (Node *s = list; s && s->kind == ND_DECL; s = s->next, k++) {
+    Reads r = {in, false};
+    if (s->decl_init) walk(s->decl_init, reads_pre, NULL, &r);
+    if (r.hit) break;
+  }
+  return k;
+}
+
+/* the variables e reads are parameters, globals, or locals the leading declarations of the
+ * kernel (before the guard) or of the guarded statements (before the fill) declare */
+typedef struct {
+  Node *list[2];
+  int n[2];
   bool bad;
 } InScope;
 static bool scope_pre(Node *n, void *ctx) {
   InScope *x = ctx;
   if (n->kind != ND_VAR || n->var->sc != SC_LOCAL) return true;
   bool found = false;
-  int i = 0;
-  for (Node *s = x->decls; s && i < x->ndecl && !found; s = s->next, i++)
-    found = s->kind == ND_DECL && s->var == n->var;
+  for (int l = 0; l < 2 && !found; l++) {
+    int i = 0;
+    for (Node *s = x->list[l]; s && i < x->n[l] && !found; s = s->next, i++)
+      found = s->kind == ND_DECL && s->var == n->var;
+  }
   if (!found) x->bad = true;
   return true;
 }
@@ -253,7 +285,42 @@ static Legality halo_facts(PassCtx *c, Halo *h) {
   }
   facts_free(f);
   if (r != LEGAL) return r;
+  /* a plane read at one offset only has nothing to share: its loads stay global */
+  int keep[MAX_PLANES], np = 0;
+  for (int p = 0; p < h->np; p++) {
+    int first = -1;
+    bool two = false;
+    for (int i = 0; i < h->n; i++)
+      if (h->ld[i].plane == p) {
+        if (first < 0) first = i;
+        else two |= h->ld[i].dy != h->ld[first].dy || h->ld[i].dx != h->ld[first].dx;
+      }
+    keep[p] = two ? np : -1;
+    if (two) {
+      h->ref[np] = h->ref[p];
+      h->refx[np++] = h->refx[p];
+    }
+  }
+  int n = 0;
+  for (int i = 0; i < h->n; i++)
+    if (keep[h->ld[i].plane] >= 0) {
+      h->ld[n] = h->ld[i];
+      h->ld[n++].plane = keep[h->ld[i].plane];
+    }
+  h->n = n;
+  h->np = np;
   h->et = unqual(h->ref[0]->ty);
+  /* each plane's tile starts at its least row and column offsets */
+  for (int p = 0; p < h->np; p++) {
+    h->sy[p] = h->sx[p] = MAX_OFF;
+    for (int i = 0; i < h->n; i++)
+      if (h->ld[i].plane == p) {
+        if (h->ld[i].dy < h->sy[p]) h->sy[p] = h->ld[i].dy;
+        if (h->ld[i].dx < h->sx[p]) h->sx[p] = h->ld[i].dx;
+      }
+    for (int i = 0; i < h->n; i++)
+      if (h->ld[i].plane == p) h->ld[i].dy -= h->sy[p], h->ld[i].dx -= h->sx[p];
+  }
   h->y0 = h->y1 = h->x0 = h->x1 = 0;
   for (int i = 0; i < h->n; i++) {
     if (h->ld[i].dy < h->y0) h->y0 = h->ld[i].dy;
@@ -285,7 +352,8 @@ static Legality legal(PassCtx *c) {
   if (r != LEGAL) return r;
   /* the planes' first indices are computed before the guard: from what is in scope there */
   for (int p = 0; p < h.np; p++) {
-    InScope x = {c->k->body->stmts, h.gi, false};
+    Node *tl = *tail_list(rw_nth_slot(&c->k->body->stmts, h.gi), h.form);
+    InScope x = {{c->k->body->stmts, tl}, {h.gi, decl_prefix(tl, h.in)}, false};
     walk(h.ref[p]->rhs, scope_pre, NULL, &x);
     if (x.bad) {
       snprintf(c->why, sizeof c->why,
@@ -395,6 +463,11 @@ static bool apply(PassCtx *c) {
       e = rw_bin(ND_SUB, e,
                  rw_bin(ND_MUL, as(rw_special(at, SR_TID, 1), it), as(stride_expr(&h, at), it)));
     e = rw_bin(ND_SUB, e, as(rw_special(at, SR_TID, 0), it));
+    if (h.sy[p] && h.S.n)
+      e = rw_bin(
+        h.sy[p] > 0 ? ND_ADD : ND_SUB, e,
+        rw_bin(ND_MUL, num(at, h.sy[p] > 0 ? h.sy[p] : -h.sy[p]), as(stride_expr(&h, at), it)));
+    if (h.sx[p]) e = plus(e, h.sx[p]);
     base[p] =
       rw_new_var(c->p, c->k, p ? fmt("%s_base%d", h.in->name, p) : fmt("%s_base", h.in->name), it,
                  SC_LOCAL, at);
@@ -455,8 +528,14 @@ static bool apply(PassCtx *c) {
     h.ld[i].node->lhs = save_l[i];
     h.ld[i].node->rhs = save_r[i];
   }
-  sync->next = fast;
-  Node *tiled = rw_block(at, bh.next);
+  /* the fill after the guarded statements' leading declarations that do not read the input */
+  Node *tiled;
+  if (h.form == 1 && fast->kind != ND_BLOCK) fast = rw_block(at, fast);
+  Node **fl = h.form == 1 ? &fast->stmts : &fast;
+  for (int k = decl_prefix(*fl, h.in); k > 0; k--) fl = &(*fl)->next;
+  sync->next = *fl;
+  *fl = bh.next;
+  tiled = h.form == 1 ? fast : rw_block(at, fast);
 
   Node *orig = *gslot;
   *gslot = NULL;
