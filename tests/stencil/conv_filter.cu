@@ -12,8 +12,8 @@ __global__ void convf(const float *__restrict__ img, const float *__restrict__ f
 {
     size_t c = blockIdx.x * blockDim.x + threadIdx.x;
     size_t r = blockIdx.y * blockDim.y + threadIdx.y;
-    if (r < 1 || c < 1 || r >= N - 1 || c >= N - 1) return;
     size_t o = r * N + c;
+    if (r < 1 || c < 1 || r >= N - 1 || c >= N - 1) return;
     res[o] = f[0] * img[o - N - 1] + f[1] * img[o - N] + f[2] * img[o - N + 1]
            + f[3] * img[o - 1]     + f[4] * img[o]     + f[5] * img[o + 1]
            + f[6] * img[o + N - 1] + f[7] * img[o + N] + f[8] * img[o + N + 1];

@@ -3,7 +3,8 @@
 # spellings (2-D 5-point with an early return, 9-point with an if-block, 3-D 7-point on a 3-D
 # grid, a 3x3 convolution with a filter array and size_t indices, the naive corpus's Jacobi,
 # convolution and plane-per-launch 3-D convolution), each optimized with --passes halo and
-# verified by carve at two sizes, one not a multiple of the block; refusals with their reason;
+# verified by carve at two sizes, one not a multiple of the block, each with blocks inside the
+# border (only those take the tile: at 64 a 32-wide block has none); refusals with their reason;
 # the outputs compiled by nvcc (ptxas -v: registers, spills, shared memory) where nvcc exists.
 carve=${1:-./carve}
 pass=0; fail=0
@@ -36,7 +37,7 @@ refuses() {
   grep -q "halo     not applicable: .*$why" "$t/plan"; check $? "$(basename $f .cu): halo refused ($why): $(cat "$t/plan")"
 }
 
-for n in 64 61; do
+for n in 70 67; do
   applies $d/s5_return.cu s5 -D N=$n
   applies $d/s9_if.cu s9 -D N=$n
   applies $d/s7_3d.cu s7 -D N=$n
@@ -44,19 +45,22 @@ for n in 64 61; do
   applies bench/naive/jacobi2d_a.cu jacobi2d -D N=$n
   applies bench/naive/conv2d_a.cu conv2d -D N=$n
 done
-applies bench/naive/conv3d_a.cu conv3d -D NI=32 -D NJ=32 -D NK=32
+applies bench/naive/conv3d_a.cu conv3d -D NI=8 -D NJ=32 -D NK=96
 applies bench/naive/conv3d_a.cu conv3d -D NI=21 -D NJ=37 -D NK=45
 grep -q "A_tile\[3\]\[10\]\[34\]" "$t/o.cu"; check $? "conv3d_a: three planes of 10x34 (a 32x8 block plus a halo of one)"
 # the 5-point stencil skips the tile's corners (no thread reads them)
 applies $d/s5_return.cu s5 -D N=64
 grep -q "if ((lx >= 1 && lx < 17) || (ly >= 1 && ly < 17))" "$t/o.cu"; check $? "s5: the corners are not loaded: $(grep -n 'if ((lx' "$t/o.cu")"
 # the 7-point stencil's planes z-1, z+1 are read at one offset each: they stay global loads
-applies $d/s7_3d.cu s7 -D N=64
-grep -q "u\[c - 64 \* 64\]" "$t/o.cu" && grep -q "u_tile\[6\]\[34\]" "$t/o.cu"; check $? "s7: one tile, the other planes read from global memory"
+applies $d/s7_3d.cu s7 -D N=70
+grep -q "u\[c - 70 \* 70\]" "$t/o.cu" && grep -q "u_tile\[6\]\[34\]" "$t/o.cu"; check $? "s7: one tile, the other planes read from global memory"
 
 refuses $d/inplace.cu inplace "no read-only pointer parameter" -D N=64
 refuses bench/naive/conv2d_b.cu conv2d_k "no read-only pointer parameter" -D N=64
 refuses bench/naive/conv3d_b.cu conv3d_k "the block is 3-D" -D N=32
+# the offset base declared inside the guarded block: refused (with the fill after that
+# declaration the tiled path faulted in verification, a defect left for the next session)
+refuses $d/tail_decl.cu convf "declared after the guard" -D N=67
 command -v nvcc > /dev/null 2>&1 || echo "stencil: nvcc checks skipped (no nvcc)"
 echo "stencil: $pass passed, $fail failed"
 [ $fail = 0 ]

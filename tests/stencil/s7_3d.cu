@@ -12,8 +12,8 @@ __global__ void s7(float *u, float *v)
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y * blockDim.y + threadIdx.y;
     int z = blockIdx.z;
+    int c = (z * N + y) * N + x;
     if (x >= 1 && x < N - 1 && y >= 1 && y < N - 1 && z >= 1 && z < N - 1) {
-        int c = (z * N + y) * N + x;
         v[c] = 0.4f * u[c] + 0.1f * (u[c - 1] + u[c + 1] + u[c - N] + u[c + N] + u[c - N * N] + u[c + N * N]);
     }
 }
