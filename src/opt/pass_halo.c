@@ -1,20 +1,20 @@
 /* pass halo: halo tiling through shared memory for 2-D and 3-D stencils and convolutions
  * (Micikevicius, "3D Finite Difference Computation on GPUs using CUDA", GPGPU 2009, Sec. 3: a
  * block loads its tile plus the halo once; Holewinski et al., ICS 2012, overlapped tiling). The
- * threads of a block read the same input elements up to R rows and columns apart; each element
+ * threads of a block read the same input elements up to 4 rows and columns apart; each element
  * is loaded from global memory by the block once, into a __shared__ tile of
- * (blockDim.y + halo rows) x (blockDim.x + halo columns) per plane, by all threads together
- * (a loop over the tile's elements in steps of the block), a barrier follows, and every load of
- * the input reads the tile at the thread's position plus its constant offset. A 3-D stencil (or
- * a plane of one) whose loads reach other planes (z +- 1: offsets too large for a row) gets one
- * tile per plane.
+ * (blockDim.y + the rows' span) x (blockDim.x + the columns' span) per plane, by all threads
+ * together (a loop over the tile's elements in steps of the block, skipping those no offset
+ * reaches), a barrier follows, and every load of the input reads the tile at the thread's
+ * position plus its constant offset. Loads whose offset is too large for a row (z +- 1 of a 3-D
+ * stencil) start another plane with its own tile; a plane read at one offset only stays a
+ * global load (nothing to share).
  *
- * Only blocks whose every thread passes the border guard take the tiled path (a block-uniform
- * test: the guard is a conjunction of comparisons affine in threadIdx.x and threadIdx.y, so it
- * holds on the whole block when it holds at its four corners); then every element the tile holds
- * is read by some thread of the original, which keeps the fill inside what the original reads
- * (elements of the bounding box no offset reaches are skipped by a test on the tile
- * coordinates). Border blocks run the original statements as written: the borders stay exact.
+ * Only blocks whose every thread passes the border guard take the tiled path: `all =
+ * __syncthreads_and(G)` is uniform in the block, so the barrier after the fill is reached by
+ * all or none; then every element of the tile is one some thread of the original reads, so the
+ * fill reads nothing the original does not. Other blocks run the original statements as written:
+ * the borders stay exact.
  *
  * Legal, from the affine access facts, when: the block is 2-D or 1-D (blockDim.z == 1) and known
  * from the launch (the tile's extents are written as constants; the host program's launch
@@ -22,11 +22,13 @@
  * (`if (G) S` last, or `if (G') return;` followed by the rest) or no guard; the input is a
  * pointer parameter nothing in the kernel stores through (and the launch binds no other
  * parameter to its buffer), every access of it is a global load after the guard, outside any
- * loop, in the kernel itself, at index C + dy*S + dx (C the index of the first such load, S the
- * multiplier of threadIdx.y: a constant or a parameter, threadIdx.x's multiplier 1, |dy|, |dx| <=
- * 4) or C + P + dy*S + dx for up to 4 planes P; at least one plane is read at two offsets (there
- * is reuse to gain); the threads cannot see each other (no barrier, shared memory, warp
- * operation, fence, call). The tiles fit the 48 KiB of static shared memory. */
+ * loop, in the kernel itself, at index C + dy*S + dx (C the index of its plane's first load, S
+ * the multiplier of threadIdx.y: a constant or a parameter; threadIdx.x's multiplier 1; |dy|,
+ * |dx| <= 4), at most 4 planes; C reads only parameters and variables declared before the fill
+ * (the leading declarations, and those of the guarded statements that do not read the input:
+ * the fill follows them); some plane is read at two offsets; the threads cannot see each other
+ * (no barrier, shared memory, warp operation, fence, call); the tiles fit the 48 KiB of static
+ * shared memory. */
 #include "opt.h"
 #include "../analysis/analysis.h"
 #include <stdlib.h>
@@ -353,9 +355,7 @@ static Legality legal(PassCtx *c) {
   /* the planes' first indices are computed before the guard: from what is in scope there */
   for (int p = 0; p < h.np; p++) {
     Node *tl = *tail_list(rw_nth_slot(&c->k->body->stmts, h.gi), h.form);
-    /* the guarded statements' own declarations are not used: with the fill after them, the
-     * tiled path faulted in verification (tests/stencil/tail_decl.cu; the printed program runs) */
-    InScope x = {{c->k->body->stmts, tl}, {h.gi, 0}, false};
+    InScope x = {{c->k->body->stmts, tl}, {h.gi, decl_prefix(tl, h.in)}, false};
     walk(h.ref[p]->rhs, scope_pre, NULL, &x);
     if (x.bad) {
       snprintf(c->why, sizeof c->why,
@@ -442,6 +442,21 @@ static Node *stride_expr(const Halo *h, Token *at) {
   const Term *t = &h->S.t[0];
   if (t->deg == 0) return num(at, t->coef);
   return rw_var(at, t->sym[0].var);
+}
+
+/* the tile's origin is computed from the guarded statements' leading declarations: in the
+ * tiled copy those are the copy's own variables (clone_node declares new ones), so the origin's
+ * uses of the original's are renamed to them */
+typedef struct {
+  Obj *from[32], *to[32];
+  int n;
+} Renames;
+static bool rename_pre(Node *n, void *ctx) {
+  Renames *r = ctx;
+  if (n->kind == ND_VAR && n->var)
+    for (int i = 0; i < r->n; i++)
+      if (n->var == r->from[i]) n->var = r->to[i];
+  return true;
 }
 
 static bool apply(PassCtx *c) {
@@ -534,7 +549,16 @@ static bool apply(PassCtx *c) {
   Node *tiled;
   if (h.form == 1 && fast->kind != ND_BLOCK) fast = rw_block(at, fast);
   Node **fl = h.form == 1 ? &fast->stmts : &fast;
-  for (int k = decl_prefix(*fl, h.in); k > 0; k--) fl = &(*fl)->next;
+  Renames rn = {.n = 0};
+  Node *od = *tail_list(gslot, h.form);
+  for (int k = decl_prefix(*fl, h.in); k > 0; k--, od = od->next) {
+    if (rn.n < 32 && od && od->kind == ND_DECL && (*fl)->kind == ND_DECL) {
+      rn.from[rn.n] = od->var;
+      rn.to[rn.n++] = (*fl)->var;
+    }
+    fl = &(*fl)->next;
+  }
+  for (Node *b = bh.next; b != fill; b = b->next) walk(b, rename_pre, NULL, &rn);
   sync->next = *fl;
   *fl = bh.next;
   tiled = h.form == 1 ? fast : rw_block(at, fast);

@@ -1,6 +1,7 @@
-/* refused: a 3x3 filter convolution whose offset base is declared inside the guarded block (with
- * the fill placed after that declaration, verification rejected the variant: the tiled path
- * faulted in the interpreter while the printed program ran; left for the next session). */
+/* a 3x3 filter convolution whose offset base is declared inside the guarded block: the tile's
+ * origin is computed after that declaration, from the tiled copy's own variable (a first version
+ * read the original's, which the copy never assigns: verification rejected it, a fault at
+ * element -68). */
 #ifndef N
 #define N 64
 #endif
