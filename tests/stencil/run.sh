@@ -61,6 +61,20 @@ refuses bench/naive/conv3d_b.cu conv3d_k "the block is 3-D" -D N=32
 # the offset base declared inside the guarded block (the fill after it, from the copy's variable)
 applies $d/tail_decl.cu convf -D N=67
 grep -q "size_t img_base = o - 67 - 1" "$t/o.cu"; check $? "tail_decl: the origin from the declaration inside the guard: $(grep -n img_base "$t/o.cu" | head -1)"
+# spread (src/opt/pass_spread.c): a sweep on 4 blocks of 256 gets blocks of one warp (32 blocks),
+# verified at 1024 and 1000, kept by the estimate (it must clear the 5% a reshape needs)
+for n in 1024 1000; do
+  "$carve" optimize $d/sweep_rows.cu -D N=$n --passes spread --explain -o "$t/o.cu" 2> "$t/plan"
+  check $? "sweep_rows $n: optimize exits 0"
+  grep -q "^spread   applied: .*block 256x1 -> 32x1" "$t/plan" && grep -q "verified full .*: equal" "$t/plan" && ! grep -q "DIFFERENT" "$t/plan"
+  check $? "sweep_rows $n: spread to 32-thread blocks, verified, kept: $(cat "$t/plan")"
+  grep -q "pragma carve launch sweep grid(32, 1, 1) block(32, 1, 1)" "$t/o.cu"; check $? "sweep_rows $n: the output's launch: $(grep -n 'pragma carve launch' "$t/o.cu")"
+  echo "stencil: sweep_rows $n: $(grep -o 'estimate: [0-9.]* ms.*' "$t/plan" | head -1)"
+done
+"$carve" optimize examples/sum.cu -D N=100003 --passes spread -o "$t/o.cu" 2> "$t/plan"
+grep -q "spread   not applicable: the launch has 391 blocks, no fewer than the 132 SMs" "$t/plan"; check $? "sum: 391 blocks: spread refused: $(cat "$t/plan")"
+"$carve" optimize bench/naive/jacobi2d_a.cu -D N=64 --passes spread -o "$t/o.cu" 2> "$t/plan"
+grep -q "spread   not applicable: .*not 1-D" "$t/plan"; check $? "jacobi2d at 64: a 2-D block: spread refused: $(cat "$t/plan")"
 command -v nvcc > /dev/null 2>&1 || echo "stencil: nvcc checks skipped (no nvcc)"
 echo "stencil: $pass passed, $fail failed"
 [ $fail = 0 ]
