@@ -1085,12 +1085,12 @@ static void test_halo(void) {
           ok[i].file, s ? s->did : r.plan.error);
     done(&r);
   }
-  /* refusals: an in-place stencil (the input is written), a 3-D block */
+  /* refusals: the input written (its second half the output), a 3-D block */
   const char *d64[] = {"N=64"}, *d32[] = {"N=32"};
   OptOptions o = {.only = "halo", .mutation_pass = -1};
   Opt r = run_opt("tests/stencil/inplace.cu", "inplace", d64, 1, &o);
   const PlanStep *s = step(&r.plan, "halo");
-  CHECK(r.rc == 0 && s && !s->applied && s->legality == NOT_APPLICABLE && strstr(s->why, "read-only"), "halo refuses an in-place stencil (%s)",
+  CHECK(r.rc == 0 && s && !s->applied && s->legality == NOT_APPLICABLE && strstr(s->why, "read-only"), "halo refuses a stencil whose input is written (%s)",
         s ? s->why : r.plan.error);
   done(&r);
   r = run_opt("bench/naive/conv3d_b.cu", "conv3d_k", d32, 1, &o);

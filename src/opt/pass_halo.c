@@ -233,7 +233,9 @@ static Legality halo_facts(PassCtx *c, Halo *h) {
       }
       if (!a->load || a->store || a->atomic || a->space != SPACE_GLOBAL || a->indirect ||
           !a->index.ok || a->fn != c->k || a->loop >= 0 || !inside || t.n == MAX_LOADS ||
-          a->node->kind != ND_INDEX || rw_strip(a->node->lhs)->kind != ND_VAR) {
+          a->node->kind != ND_INDEX || rw_strip(a->node->lhs)->kind != ND_VAR || !a->node->ty ||
+          !(is_integer(a->node->ty) || a->node->ty->kind == TY_FLOAT ||
+            a->node->ty->kind == TY_DOUBLE)) {
         bad = true;
         break;
       }
