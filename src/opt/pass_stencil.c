@@ -105,6 +105,10 @@ static bool affine_sub(const Affine *a, const Affine *b, Affine *d) {
   d->n = k;
   return true;
 }
+/* the same, for the halo pass (pass_halo.c) */
+bool stencil_affine_sub(const Affine *a, const Affine *b, Affine *d);
+bool stencil_affine_sub(const Affine *a, const Affine *b, Affine *d) { return affine_sub(a, b, d); }
+
 /* the form names a thread or block index (it differs between threads) */
 static bool names_thread(const Affine *a) {
   for (int i = 0; i < a->n; i++)
@@ -662,6 +666,7 @@ const Pass pass_stencil = {
   .nparams = 2,
   .model_chooses = true,
   .model_params = 2,
+  .merges_threads = true,
   .motivation = "reuse",
   .legal = legal,
   .apply = apply,
