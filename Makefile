@@ -36,7 +36,7 @@ build/libcarve.a: $(OBJ_LIB)
 build-san/libcarve.a: $(SAN_OBJ_LIB)
 	ar rcs $@ $^
 
-SRC_CLI = src/main.c src/main_host.c src/main_json.c
+SRC_CLI = src/main.c src/main_host.c src/main_json.c src/main_optimize.c src/main_whole.c
 carve: $(SRC_CLI:%.c=build/%.o) build/libcarve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

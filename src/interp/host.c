@@ -729,7 +729,26 @@ FN(h_cudaMemcpy) {
   unsigned char *s = c->mem(c, a[1].u, a[2].u, false, true),
                 *d = c->mem(c, a[0].u, a[2].u, true, true);
   memmove(d, s, a[2].u);
+  if (c->hw->o->d2h && ADDR_SPACE(a[1].u) == SPACE_GLOBAL && ADDR_SPACE(a[0].u) != SPACE_GLOBAL) {
+    uint64_t b = (a[1].u >> 40) & 0xfffff;
+    host_log_copy(c->hw->o->d2h, b < (uint64_t)c->hw->HL.nbufs ? c->hw->HL.bufs[b].elem_ty : NULL,
+                  d, a[2].u);
+  }
   return HC_OK;
+}
+
+/* one device-to-host copy in the whole-program check's log (interp.h) */
+void host_log_copy(FILE *f, const Type *elem, const void *data, uint64_t n) {
+  unsigned char kind = !elem                     ? HOST_LOG_BYTES
+                       : elem->kind == TY_FLOAT  ? HOST_LOG_FLOAT
+                       : elem->kind == TY_DOUBLE ? HOST_LOG_DOUBLE
+                                                 : HOST_LOG_BYTES;
+  long at = ftell(f);
+  bool over = at < 0 || (uint64_t)at + n > HOST_LOG_LIMIT;
+  fputc(over ? 'T' : 'D', f);
+  fputc(kind, f);
+  fwrite(&n, sizeof n, 1, f);
+  if (!over) fwrite(data, 1, n, f);
 }
 FN(h_cudaMemset) {
   UNUSED;

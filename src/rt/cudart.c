@@ -949,6 +949,23 @@ static const char *kind_name(enum cudaMemcpyKind k) {
   return (unsigned)k < 5 ? n[k] : "an unknown direction";
 }
 
+/* the whole-program check (RT_ENV_D2H): a device-to-host copy logged as host_log_copy writes it,
+ * the element type that of the kernel parameter the source was first bound to */
+static void log_d2h(uint64_t s, const void *data, size_t n) {
+  static FILE *f;
+  static bool tried;
+  if (!tried) {
+    tried = true;
+    const char *path = getenv(RT_ENV_D2H);
+    f = path && *path ? fopen(path, "wb") : NULL;
+  }
+  if (!f) return;
+  uint64_t b = (s >> 40) & 0xfffff;
+  Type *et = b < (uint64_t)rt.W.nbufs ? rt.W.bufs[b].elem_ty : NULL;
+  host_log_copy(f, et, data, n);
+  fflush(f); /* the watchdog may end the program at any time */
+}
+
 /* a copy of n bytes, each side checked against its allocation and against the direction */
 static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k, const char *fn,
                         void *ret) {
@@ -980,6 +997,7 @@ static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKin
     return api_error(ret, cudaErrorInvalidValue, "%s (%s) of %zu bytes: the source is %s", fn,
                      kind_name(k), n, why);
   memmove(D, S, n);
+  if (is_device_addr(s) && !is_device_addr(d)) log_d2h(s, D, n);
   return cudaSuccess;
 }
 EXPORT cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) {
