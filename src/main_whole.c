@@ -320,6 +320,19 @@ static int compare_logs(const Observed *a, const Observed *b, char *why, size_t 
   return 0;
 }
 
+/* the first line of a run's standard output that says FAIL (a program's own verdict), or none */
+static void find_fail(const Observed *ob, const char **line, size_t *len) {
+  size_t at = 0;
+  const char *l;
+  size_t n;
+  while (next_line(ob->out ? ob->out : "", ob->outlen, &at, &l, &n))
+    if (memmem(l, n, "FAIL", 4)) {
+      *line = l;
+      *len = n > 100 ? 100 : n;
+      return;
+    }
+}
+
 /* what two runs observed, compared; 0 alike, 1 differ (why) */
 static int compare_observed(const Observed *a, const Observed *b, char *why, size_t len,
                             int *ncopies, uint64_t *nbytes) {
@@ -333,11 +346,17 @@ static int compare_observed(const Observed *a, const Observed *b, char *why, siz
     if (!ga && !gb) break;
     line++;
     if (ga != gb || !same_line(la, na, lb, nb)) {
-      bool failed = gb && memmem(lb, nb, "FAIL", 4) && !(ga && memmem(la, na, "FAIL", 4));
-      snprintf(why, len, "%sstandard output line %d: original \"%.*s\", output \"%.*s\"",
-               failed ? "the program's own check failed: " : "", line,
-               ga ? (int)(na > 100 ? 100 : na) : 0, ga ? la : "",
-               gb ? (int)(nb > 100 ? 100 : nb) : 0, gb ? lb : "");
+      const char *fl = NULL;
+      size_t fn = 0;
+      find_fail(b, &fl, &fn);
+      const char *ofl = NULL;
+      size_t ofn = 0;
+      find_fail(a, &ofl, &ofn);
+      snprintf(why, len, "%s%.*s%sstandard output line %d: original \"%.*s\", output \"%.*s\"",
+               fl && !ofl ? "the program's own check failed (\"" : "", fl && !ofl ? (int)fn : 0,
+               fl && !ofl ? fl : "", fl && !ofl ? "\"); " : "", line,
+               ga ? (int)(na > 100 ? 100 : na) : 0, ga ? la : "", gb ? (int)(nb > 100 ? 100 : nb) : 0,
+               gb ? lb : "");
       return 1;
     }
   }
