@@ -1,12 +1,12 @@
 /* main.h: what carve's command line (main.c and the files split from it) shares, private to
  * them: the options of a command as read (Opts), the command table's entry (Command), and the
  * functions the files call of one another.
- *   main.c       options, the command table, check, print, run, analyze, estimate, bench, arch,
- *                report
+ *   main.c       options, the command table, check, print, run, analyze, estimate, bench, arch
  *   main_host.c  host programs: run them (interpreted, or built by nvcc), and the launches they
  *                recorded: selected (--launch, --kernel) and acted on by analyze, estimate, bench
  *                and optimize
  *   main_json.c  the JSON summaries of check and run
+ *   main_report.c  report: the HTML page of a kernel's launch, or of each a program made
  *   main_optimize.c  optimize: one kernel, or a host program's kernels written as one program
  *   main_whole.c the whole-program check of optimize's output: original and output run the same
  *                way, what the host observes compared (exit status, verdict lines, copies back) */
@@ -134,6 +134,11 @@ typedef struct {
   FlagsFn *fn;
 } ViaFlags;
 int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
+
+int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L);
+
+/* main_report.c */
+int cmd_report(Opts *o, Program *p);
 
 /* main_optimize.c */
 int cmd_optimize(Opts *o, Program *p);

@@ -355,8 +355,8 @@ static int compare_observed(const Observed *a, const Observed *b, char *why, siz
       snprintf(why, len, "%s%.*s%sstandard output line %d: original \"%.*s\", output \"%.*s\"",
                fl && !ofl ? "the program's own check failed (\"" : "", fl && !ofl ? (int)fn : 0,
                fl && !ofl ? fl : "", fl && !ofl ? "\"); " : "", line,
-               ga ? (int)(na > 100 ? 100 : na) : 0, ga ? la : "", gb ? (int)(nb > 100 ? 100 : nb) : 0,
-               gb ? lb : "");
+               ga ? (int)(na > 100 ? 100 : na) : 0, ga ? la : "",
+               gb ? (int)(nb > 100 ? 100 : nb) : 0, gb ? lb : "");
       return 1;
     }
   }
