@@ -372,6 +372,15 @@ static int compare_observed(const Observed *a, const Observed *b, char *why, siz
  * 2 not checked (why). The original runs once per command (and again to see whether it is
  * deterministic when the output differs) */
 int whole_check(Opts *o, const Buf *text, double limit, char *why, size_t len) {
+  if (o->host_stopped && !check_nvcc(o)) {
+    snprintf(why, len,
+             "the host program ran past --max-seconds when its launches were recorded, and %s to "
+             "run its host code natively",
+             o->route && !strcmp(o->route, "interp") ? "--route interp leaves no nvcc route"
+             : !rt_nvcc()                            ? "there is no nvcc"
+                          : "carve's runtime library is not built (make cudart)");
+    return 2;
+  }
   char tmpl[] = "/tmp/carve-whole-XXXXXX";
   char *dir = mkdtemp(tmpl);
   if (!dir) {

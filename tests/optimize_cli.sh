@@ -239,6 +239,7 @@ grep -q __shfl_down_sync "$t/wc0.cu"; check $? "unchecked, whole_cancel keeps sp
 sed 's/^  return bad != 0;/  for (volatile int spin = 0;; spin++) {}/' tests/host/whole_exact.cu > "$t/wf.cu"
 "$carve" optimize "$t/wf.cu" --no-estimate --max-seconds 2 --whole-seconds 2 -o "$t/wf.out.cu" 2> "$t/wf.plan"; check $? "a program that never ends optimizes (stopped after its launch)"
 grep -q "whole program not checked: the original did not end within 2 s of host code (--whole-seconds)" "$t/wf.plan" && grep -q "^int main" "$t/wf.out.cu"; check $? "the check could not run, said: $(grep 'whole program' "$t/wf.plan")"
+"$carve" optimize "$t/wf.cu" --no-estimate --max-seconds 2 --route interp -o "$t/wf2.cu" 2> "$t/wf2.plan"; grep -q "whole program not checked: the host program ran past --max-seconds when its launches were recorded, and --route interp leaves no nvcc route" "$t/wf2.plan" && grep -q "^int main" "$t/wf2.cu"; check $? "interpreted only, a program stopped after its launches is not checked, said at once: $(grep 'whole program' "$t/wf2.plan")"
 # a launch whose arguments come from macros, the host program stopped after its launch
 # (bench/holdout3/sgemm_colmajor.cu at 2048): the whole program is still written
 "$carve" optimize tests/host/whole_macro.cu --no-estimate --max-seconds 2 -o "$t/wm.cu" 2> "$t/wm.plan"; check $? "whole_macro optimizes: $(tail -1 "$t/wm.plan")"
