@@ -36,7 +36,7 @@ build/libcarve.a: $(OBJ_LIB)
 build-san/libcarve.a: $(SAN_OBJ_LIB)
 	ar rcs $@ $^
 
-SRC_CLI = src/main.c src/main_host.c src/main_json.c
+SRC_CLI = src/main.c src/main_host.c src/main_json.c src/main_optimize.c src/main_report.c src/main_whole.c
 carve: $(SRC_CLI:%.c=build/%.o) build/libcarve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -52,10 +52,11 @@ OBJ_PIC = $(SRC_PIC:%.c=build/pic/%.o)
 build/pic/%.o: %.c $(wildcard src/*.h src/*/*.h src/*/*.def src/*/*.inc)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
-build/pic/src/rt/cudart.o: src/rt/cudart.c src/rt/rt.h $(wildcard src/*.h src/*/*.h)
+CUDART_OBJ = build/pic/src/rt/cudart.o build/pic/src/rt/cudart_device.o
+build/pic/src/rt/%.o: src/rt/%.c src/rt/rt.h src/rt/cudart.h $(wildcard src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-deprecated-declarations -I$(CUDA_INC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
-build/libcarve_cudart.so: build/pic/src/rt/cudart.o $(OBJ_PIC)
+build/libcarve_cudart.so: $(CUDART_OBJ) $(OBJ_PIC)
 	$(CC) -shared -Wl,-Bsymbolic -o $@ $^ $(LDLIBS)
 cudart: build/libcarve_cudart.so
 .PHONY: cudart

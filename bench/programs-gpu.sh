@@ -10,8 +10,8 @@
 # --max-seconds for the host program, default 120); LIST=FILE reads the table from FILE.
 set -u
 out=${OUT:-build/programs-gpu}; mkdir -p "$out"
-make -s -j16 carve || exit 2
-[ -n "${OPT_FLAGS:-}" ] && { make -s cudart || exit 2; }   # OPT_FLAGS: more optimize flags (e.g. --route nvcc)
+make -s -j16 carve cudart || exit 2   # cudart: the nvcc route (host code native) optimize falls back to
+# OPT_FLAGS: more optimize flags (e.g. --route nvcc)
 carve=$PWD/carve
 cd "${PROGDIR:-tests/programs}" || exit 2
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)

@@ -73,10 +73,10 @@ static const OptDef options[] = {
   {"--engine", O_ENGINE, "native, interp or auto"},
   {"--check", O_CHECK, "sample, all or none"},
   {"--route", O_ROUTE, "nvcc, interp or auto"},
+  {"--whole-seconds", O_WHOLE_SECONDS, "seconds"},
 };
 
 /* a command's --help: its text; optimize's ends with the passes, from the pass table */
-static int cmd_optimize(Opts *o, Program *p);
 static void print_usage(const Command *c, FILE *out) {
   fputs(c->usage, out);
   if (c->run == cmd_optimize) usage_passes(out);
@@ -144,6 +144,11 @@ static int set_option(Opts *o, const OptDef *d, const char *v) {
     o->max_seconds = strtod(v, &end);
     if (!*v || *end || !(o->max_seconds > 0 && o->max_seconds < 1e9))
       return usage_error(cmd, "--max-seconds needs a positive number of seconds");
+    return 0;
+  case O_WHOLE_SECONDS:
+    o->whole_seconds = strtod(v, &end);
+    if (!*v || *end || !(o->whole_seconds >= 0 && o->whole_seconds < 1e9))
+      return usage_error(cmd, "--whole-seconds needs a number of seconds (0: no check)");
     return 0;
   case O_NO_RACE: o->no_race = true; return 0;
   case O_DUMP_INPUTS: o->dump_inputs = v; return 0;
@@ -314,6 +319,7 @@ static int parse_opts(const Command *c, int argc, char **argv, Opts *o) {
   o->cmd = c;
   o->format = "text";
   o->ov.dyn_shared = -1;
+  o->whole_seconds = -1;
   o->files = arena_alloc(sizeof(char *) * (size_t)(argc + 1));
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *val;
@@ -446,7 +452,7 @@ static int cmd_check(Opts *o, Program *p) {
 }
 
 /* one file, whole: begun, written and committed (out_begin diagnoses) */
-static bool write_file(const char *path, const void *data, size_t n) {
+bool write_file(const char *path, const void *data, size_t n) {
   OutFile *f = out_begin(path);
   if (!f || !out_write(f, data, n)) {
     out_abort_all();
@@ -476,7 +482,7 @@ static int cmd_print(Opts *o, Program *p) {
 }
 
 /* ---- launches: run ---- */
-static Obj *pick_kernel(Program *p, const char *name, const char *file, const char *cmd) {
+Obj *pick_kernel(Program *p, const char *name, const char *file, const char *cmd) {
   if (name) {
     Obj *k = find_kernel(p, name);
     if (!k) {
@@ -573,7 +579,7 @@ bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov) {
 
 /* the file's launch for kernel k, with the flags over it; 0, or 2 after a diagnostic (nothing
  * to free then) */
-static int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
+int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L) {
   LaunchOverrides ov;
   if (!launch_overrides(o, p, &ov)) return 2;
   if (launch_prepare(L, p, k, &ov)) {
@@ -742,7 +748,7 @@ static const char *calibration_problem(const char *s, size_t n) {
  * $CARVE_CALIBRATION) may not; one that exists must be a calibration (a JSON object of positive
  * measurements, at most 1 MiB). 0 with *path (NULL: none) and *text (NULL, or to free), or 2
  * after a message. */
-static int calibration_file(const char *cmd, const char *given, const char **path, char **text) {
+int calibration_file(const char *cmd, const char *given, const char **path, char **text) {
   const char *env = getenv("CARVE_CALIBRATION");
   bool named = given || (env && *env);
   char *cal = calibration_path(given);
@@ -955,12 +961,7 @@ static int cmd_estimate(Opts *o, Program *unused) {
  * harness reads the files, optimize reloads the source at other sizes): each buffer's bytes in
  * DIR/NAME.bin (DIR: --emit's, kept, or a temporary one, removed after), file("...") settings
  * first and the user's own --arg after them (they override). */
-typedef int FlagsFn(Opts *o, Program *p);
-typedef struct {
-  FlagsFn *fn;
-} ViaFlags;
-static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov,
-                     void *ctx) {
+int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx) {
   Opts f = *o;
   bool keep = o->bench.emit_dir != NULL;
   char tmpl[] = "/tmp/carve-launch-XXXXXX";
@@ -1022,7 +1023,9 @@ static int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const Launch
   }
   for (int i = 0; i < o->nargs; i++) arena_push(&f.arg_texts, &f.nargs, o->arg_texts[i]);
   if (!rc) rc = ((ViaFlags *)ctx)->fn(&f, p);
-  if (!keep) {
+  if (!keep && o->whole) /* optimize may plan the kernel again (the whole-program check) */
+    whole_keep_files(o->whole, dir, written, nw);
+  else if (!keep) {
     for (int i = 0; i < nw; i++) unlink(written[i]);
     rmdir(dir);
     search_unguard_tmpdir(dir);
@@ -1160,368 +1163,8 @@ static int cmd_arch(Opts *o, Program *unused) {
   return 0;
 }
 
-/* optimize on a host program: each selected kernel's plan (its first recorded launch), kept
- * until every kernel is planned, then one output for them all (optimize_output) */
-typedef struct {
-  Plan plan;
-  const char *kernel;
-  int64_t grid0[3], block0[3]; /* the recorded launch (given as --grid/--block) */
-  const char **arg_texts;
-  int nargs;
-  bool host;          /* a host program's launch: the output is the whole program */
-  bool flags;         /* the launch came from --grid/--block (a recorded one among them) */
-  int64_t dyn_shared; /* --shared's bytes (-1: none) */
-} OptOne;
-typedef struct WholeOpt {
-  OptOne *k;
-  int n;
-  bool json;
-} WholeOpt;
-
-static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n, bool printed);
-static int cmd_optimize_launch(Opts *o, Program *p);
-static int cmd_optimize(Opts *o, Program *p) {
-  if (diag_errors || !use_recorded(o, p)) return cmd_optimize_launch(o, p);
-  const Machine *m = machine_flag(o);
-  if (!m) return 2;
-  WholeOpt w = {.json = !strcmp(o->format, "json")};
-  Opts q = *o;
-  q.whole = &w;
-  q.format =
-    "text"; /* one JSON object for every kernel, printed after (not each_recorded's array of one each) */
-  int rc = each_recorded(&q, p, via_flags, &(ViaFlags){cmd_optimize_launch});
-  /* a kernel whose optimization failed stops it all: nothing is written */
-  if (rc < 2 && w.n) rc = optimize_output(o, p, m, w.k, w.n, true);
-  else if (rc < 2) rc = 2;
-  for (int i = 0; i < w.n; i++) plan_free(&w.k[i].plan);
-  free(w.k);
-  return rc;
-}
-
-/* -o DIR: the file given as DIR/its name, each other source edited at its place under the file's
- * directory; all or nothing */
-static int write_sources(const char *dir, const char *file, const Buf *src, OptFileOut *more,
-                         int nmore) {
-  const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-  size_t dl = strlen(dir);
-  while (dl > 1 && dir[dl - 1] == '/') dl--;
-  dir = arena_strndup(dir, dl);
-  for (int i = 0; i < nmore; i++)
-    if (!more[i].rel) {
-      fprintf(stderr, "carve optimize: %s is edited but outside %s's directory: nothing written\n",
-              more[i].path, file);
-      return 2;
-    }
-  if (!make_dirs(dir)) {
-    fprintf(stderr, "carve optimize: cannot create %s: %s\n", dir, strerror(errno));
-    return 2;
-  }
-  for (int i = -1; i < nmore; i++) {
-    const char *path = i < 0 ? fmt("%s/%s", dir, base) : fmt("%s/%s", dir, more[i].rel);
-    const Buf *t = i < 0 ? src : &more[i].text;
-    char *slash = strrchr(path, '/');
-    if (i >= 0 && slash && !make_dirs(arena_strndup(path, (size_t)(slash - path)))) {
-      out_abort_all();
-      return 2;
-    }
-    OutFile *f = out_begin(path);
-    if (!f || !out_write(f, t->s ? t->s : "", t->len)) {
-      out_abort_all();
-      return 2;
-    }
-    fprintf(stderr, "carve optimize: wrote %s\n", path);
-  }
-  return out_commit_all() ? 0 : 2;
-}
-
-/* the output of one kernel's plan or several (a host program: the user's file with every kernel
- * replaced), written to -o or standard output, the plan(s) as text (printed: already, as each
- * kernel was planned) or JSON */
-static int optimize_output(Opts *o, Program *p, const Machine *m, OptOne *ks, int n, bool printed) {
-  Buf src = {0};
-  char why[256] = "";
-  bool json = !strcmp(o->format, "json"), host = ks[0].host;
-  OptKernelOut *outs = arena_alloc(sizeof(OptKernelOut) * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    memset(&outs[i], 0, sizeof outs[i]);
-    outs[i].plan = &ks[i].plan;
-    outs[i].kernel = ks[i].kernel;
-    memcpy(outs[i].grid0, ks[i].grid0, sizeof outs[i].grid0);
-    memcpy(outs[i].block0, ks[i].block0, sizeof outs[i].block0);
-    outs[i].arg_texts = ks[i].arg_texts;
-    outs[i].nargs = ks[i].nargs;
-  }
-  /* -o DIR (an existing directory, or a path ending in '/'): the sources edited, each a file */
-  struct stat st;
-  size_t ol = o->out_path ? strlen(o->out_path) : 0;
-  bool dir =
-    ol && (o->out_path[ol - 1] == '/' || (stat(o->out_path, &st) == 0 && S_ISDIR(st.st_mode)));
-  OptFileOut *more = NULL;
-  int nmore = 0;
-  if (n > 1 || (dir && host)) {
-    /* several kernels: one program; a kernel whose steps cannot be written in stays as written */
-    if (opt_emit_programs(&src, p, o->file, outs, n, dir ? &more : NULL, &nmore, why, sizeof why)) {
-      fprintf(stderr, "carve optimize: %s: %s\n", o->file, why);
-      buf_free(&src);
-      return 2;
-    }
-    for (int i = 0; i < n; i++)
-      if (outs[i].why[0])
-        fprintf(
-          stderr,
-          "carve optimize: %s: warning: the steps kept for '%s' are not in the output, which runs it as written (%s)\n",
-          o->file, outs[i].kernel, outs[i].why);
-  } else {
-    const Plan *plan = &ks[0].plan;
-    const char *kname = ks[0].kernel;
-    /* a host program (its launch recorded, given here as flags): the user's file with the kernel
-     * and its launches replaced, so the output still builds and runs as a program */
-    if (host && opt_emit_program(&src, plan, p, o->file, kname, ks[0].grid0, ks[0].block0,
-                                 ks[0].arg_texts, ks[0].nargs, why, sizeof why)) {
-      buf_free(&src);
-      bool reshaped = memcmp(plan->grid, ks[0].grid0, sizeof ks[0].grid0) ||
-                      memcmp(plan->block, ks[0].block0, sizeof ks[0].block0);
-      fprintf(
-        stderr,
-        "carve optimize: %s: warning: the output holds the optimized kernel alone, not the whole program (%s)",
-        o->file, why);
-      if (reshaped)
-        fprintf(
-          stderr,
-          "; launch it with grid (%lld, %lld, %lld) and block (%lld, %lld, %lld) for the recorded size",
-          (long long)plan->grid[0], (long long)plan->grid[1], (long long)plan->grid[2],
-          (long long)plan->block[0], (long long)plan->block[1], (long long)plan->block[2]);
-      fputc('\n', stderr);
-      host = false;
-    }
-    if (!host && !opt_emit_unchanged(&src, plan, o->file, kname))
-      opt_emit_source(&src, plan, o->file, kname);
-    /* a kernel-only output whose launch came from flags (or a recorded launch given as flags) */
-    if (!host && !find_spec(p, kname) && ks[0].flags)
-      opt_emit_launch_line(&src, plan, kname, ks[0].dyn_shared);
-  }
-  int rc = 0;
-  if (dir) rc = write_sources(o->out_path, o->file, &src, more, nmore);
-  else if (o->out_path) rc = write_file(o->out_path, src.s ? src.s : "", src.len) ? 0 : 2;
-  for (int i = 0; i < nmore; i++) buf_free(&more[i].text);
-  free(more);
-  if (n > 1) opt_emit_summary(stderr, outs, n, o->out_path);
-  if (json)
-    opt_emit_json(stdout, o->file, m->name, o->out_path, outs, n,
-                  o->out_path ? NULL
-                  : src.s     ? src.s
-                              : "");
-  else {
-    if (!printed) opt_emit_plan(stderr, &ks[0].plan, false, o->explain);
-    if (!o->out_path) fputs(src.s ? src.s : "", stdout);
-  }
-  buf_free(&src);
-  return rc;
-}
-
-/* optimize one kernel for one launch (flags, a spec, or a recorded launch given as flags) */
-static int cmd_optimize_launch(Opts *o, Program *p) {
-  if (diag_errors) return 2;
-  if (o->passes && o->skip) return usage_error("optimize", "--passes and --skip: give one");
-  const Machine *m = machine_flag(o);
-  if (!m) return 2;
-  Obj *k = pick_kernel(p, o->kernel, o->file, "optimize");
-  if (!k || !k->body) return 2;
-  const char *cal;
-  char *text;
-  if (calibration_file("optimize", o->bench.calibration, &cal, &text)) return 2;
-  free(text);
-  Ceilings ce = ceilings_for(m, cal);
-  OptInput in = {.path = o->file,
-                 .pp = o->pp,
-                 .kernel = k->name,
-                 .grid = o->grid,
-                 .block = o->block,
-                 .arg_texts = o->arg_texts,
-                 .nargs = o->nargs,
-                 .m = m};
-  OptOptions oo = {.estimate = !o->no_estimate,
-                   .regs = o->regs,
-                   .ceilings = &ce,
-                   .only = o->passes,
-                   .skip = o->skip,
-                   .sets = o->sets,
-                   .nsets = o->nsets,
-                   .no_verify = o->no_verify,
-                   .mutation_pass = -1};
-  OptOne one = {.kernel = k->name,
-                .arg_texts = o->arg_texts,
-                .nargs = o->nargs,
-                .flags = o->grid && o->block,
-                .dyn_shared = o->ov.dyn_shared};
-  if (optimize(p, &in, &oo, &one.plan)) {
-    fprintf(stderr, "carve optimize: %s%s%s\n", o->whole ? k->name : "", o->whole ? ": " : "",
-            one.plan.error);
-    plan_free(&one.plan);
-    return 2;
-  }
-  long long g[3], bl[3];
-  one.host = has_main(p, o->host_fn) && !find_spec(p, k->name) && o->grid && o->block &&
-             sscanf(o->grid, "%lld,%lld,%lld", &g[0], &g[1], &g[2]) == 3 &&
-             sscanf(o->block, "%lld,%lld,%lld", &bl[0], &bl[1], &bl[2]) == 3;
-  for (int d = 0; one.host && d < 3; d++) {
-    one.grid0[d] = g[d];
-    one.block0[d] = bl[d];
-  }
-  if (o->whole) { /* a host program's kernel: its plan now, the one output when all are planned */
-    WholeOpt *w = o->whole;
-    if (!w->json) opt_emit_plan(stderr, &one.plan, false, o->explain);
-    OptOne *grown = realloc(w->k, sizeof(OptOne) * (size_t)(w->n + 1));
-    if (!grown) {
-      plan_free(&one.plan);
-      fprintf(stderr, "carve optimize: out of memory\n");
-      return 2;
-    }
-    w->k = grown;
-    w->k[w->n++] = one;
-    return 0;
-  }
-  int rc = optimize_output(o, p, m, &one, 1, false);
-  plan_free(&one.plan);
-  return rc;
-}
-
 static int cmd_calibrate(Opts *o, Program *unused) {
   return calibrate_run(o->cal_out, o->bench.arch);
-}
-
-/* the optimizer's plan for the report: the kernel printed before and after the kept steps */
-static void report_plan(Opts *o, Program *p, Obj *k, const Machine *m, Plan *plan, HtmlInput *in) {
-  OptInput oi = {.path = o->file,
-                 .pp = o->pp,
-                 .kernel = k->name,
-                 .grid = o->grid,
-                 .block = o->block,
-                 .arg_texts = o->arg_texts,
-                 .nargs = o->nargs,
-                 .m = m};
-  Ceilings ce = ceilings_for(m, NULL);
-  OptOptions oo = {.estimate = true, .ceilings = &ce, .mutation_pass = -1};
-  if (optimize(p, &oi, &oo, plan)) {
-    in->plan_note = fmt("The optimizer could not run: %s", plan->error);
-    return;
-  }
-  Buf before = {0}, after = {0};
-  print_function(&before, k);
-  Obj *rk = plan->result ? find_kernel(plan->result, k->name) : NULL;
-  if (rk) print_function(&after, rk);
-  in->plan = plan;
-  in->before = arena_strdup(before.s ? before.s : "");
-  in->after = rk ? arena_strdup(after.s ? after.s : "") : NULL;
-  buf_free(&before);
-  buf_free(&after);
-}
-
-static int cmd_report_launch(Opts *o, Program *p) {
-  if (diag_errors) return 2;
-  const Machine *m = machine_flag(o);
-  if (!m) return 2;
-  Obj *k = pick_kernel(p, o->kernel, o->file, "report");
-  if (!k || !k->body) return 2;
-  /* the other files: a bench JSON and/or carve tune's results (JSON lines of records with a "type") */
-  char *bench = NULL, *tune = NULL;
-  const char *bench_path = NULL, *tune_path = NULL;
-  for (int i = 1; i < o->nfiles; i++) {
-    size_t n;
-    char *t = read_file_max(o->files[i], 1 << 26, &n);
-    if (!t) {
-      fprintf(stderr, "carve report: cannot read %s: %s\n", o->files[i], strerror(errno));
-      free(bench);
-      free(tune);
-      return 2;
-    }
-    const char *q = t;
-    while (*q == ' ' || *q == '\n') q++;
-    bool is_tune = !strncmp(q, "{\"type\": ", 9);
-    char **slot = is_tune ? &tune : &bench;
-    if (*slot) {
-      fprintf(stderr, "carve report: two %s files ('%s')\n", is_tune ? "tuning results" : "bench",
-              o->files[i]);
-      free(t);
-      free(bench);
-      free(tune);
-      return 2;
-    }
-    *slot = t;
-    if (is_tune) tune_path = o->files[i];
-    else bench_path = o->files[i];
-  }
-  const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
-  const char *dot = strrchr(base, '.');
-  const char *path = o->out_path
-                       ? o->out_path
-                       : fmt("%.*s.html", (int)(dot ? dot - base : (long)strlen(base)), base);
-  Launch L;
-  if (prepare_launch(o, p, k, &L)) {
-    free(bench);
-    free(tune);
-    return 2;
-  }
-  L.machine = m;
-  Analysis a;
-  AnalyzeOptions ao = {.max_blocks = o->blocks};
-  int rc = analyze(&a, &L, m, &ao);
-  if (rc) {
-    if (rc == 1) analysis_free(&a);
-    launch_free(&L);
-    free(bench);
-    free(tune);
-    return rc;
-  }
-  ReportCost cost;
-  report_cost_compute(&a, &cost);
-  HtmlInput in = {.file = o->file,
-                  .a = &a,
-                  .rc = &cost,
-                  .bench_json = bench,
-                  .bench_path = bench_path,
-                  .tune_jsonl = tune,
-                  .tune_path = tune_path,
-                  .plan_note = "Not run (--no-estimate)."};
-  Plan plan;
-  memset(&plan, 0, sizeof plan);
-  if (!o->no_estimate) report_plan(o, p, k, m, &plan, &in);
-  Buf html = {0};
-  report_html(&html, &in);
-  rc = !strcmp(path, "-")                   ? (fwrite(html.s, 1, html.len, stdout), 0)
-       : write_file(path, html.s, html.len) ? 0
-                                            : 2;
-  if (!rc && strcmp(path, "-")) printf("carve report: wrote %s\n", path);
-  buf_free(&html);
-  if (!o->no_estimate) plan_free(&plan);
-  report_cost_free(&cost);
-  analysis_free(&a);
-  launch_free(&L);
-  free(bench);
-  free(tune);
-  return rc;
-}
-
-/* a host program's recorded launch: one report per kernel (every kernel's first launch unless
- * --kernel or --launch picks one), named STEM.KERNEL.html after -o's stem or the file's */
-static int report_recorded(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov,
-                           void *ctx) {
-  Opts q = *o;
-  if (!o->kernel && !o->launch_no && !(o->out_path && !strcmp(o->out_path, "-"))) {
-    const char *from = o->out_path ? o->out_path : o->file;
-    const char *base = o->out_path ? from : strrchr(from, '/') ? strrchr(from, '/') + 1 : from;
-    const char *dot = strrchr(base, '.');
-    const char *slash = strrchr(base, '/');
-    int stem = (int)(dot && (!slash || dot > slash) ? dot - base : (long)strlen(base));
-    q.out_path = fmt("%.*s.%s.html", stem, base, rl->kernel->name);
-  }
-  return via_flags(&q, p, rl, ov, &(ViaFlags){cmd_report_launch});
-}
-
-/* report: a kernel with its launch given (pragma or flags), or each kernel a program launched */
-static int cmd_report(Opts *o, Program *p) {
-  if (use_recorded(o, p)) return each_recorded(o, p, report_recorded, NULL);
-  return cmd_report_launch(o, p);
 }
 
 /* ---- the commands ---- */
@@ -1556,7 +1199,7 @@ static const Command commands[] = {
    LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) |
      OPT(O_OUTPUT) | OPT(O_PASSES) | OPT(O_SKIP) | OPT(O_SET) | OPT(O_EXPLAIN) | OPT(O_NO_VERIFY) |
      OPT(O_NO_ESTIMATE) | OPT(O_REGS) | OPT(O_CALIBRATION) | OPT(O_FORMAT) | OPT(O_ROUTE) |
-     OPT(O_ENGINE) | OPT(O_CHECK),
+     OPT(O_ENGINE) | OPT(O_CHECK) | OPT(O_WHOLE_SECONDS),
    "text|json", 1, 1, "input file", LOAD_FILE, cmd_optimize},
   {"report", usage_report,
    LAUNCH | OPT(O_HOST) | OPT(O_MAX_STEPS) | OPT(O_MAX_SECONDS) | OPT(O_LAUNCH) | OPT(O_ARCH) |

@@ -1,12 +1,15 @@
 /* main.h: what carve's command line (main.c and the files split from it) shares, private to
  * them: the options of a command as read (Opts), the command table's entry (Command), and the
  * functions the files call of one another.
- *   main.c       options, the command table, check, print, run, analyze, estimate, bench, arch,
- *                optimize, report
+ *   main.c       options, the command table, check, print, run, analyze, estimate, bench, arch
  *   main_host.c  host programs: run them (interpreted, or built by nvcc), and the launches they
  *                recorded: selected (--launch, --kernel) and acted on by analyze, estimate, bench
  *                and optimize
- *   main_json.c  the JSON summaries of check and run */
+ *   main_json.c  the JSON summaries of check and run
+ *   main_report.c  report: the HTML page of a kernel's launch, or of each a program made
+ *   main_optimize.c  optimize: one kernel, or a host program's kernels written as one program
+ *   main_whole.c the whole-program check of optimize's output: original and output run the same
+ *                way, what the host observes compared (exit status, verdict lines, copies back) */
 #ifndef CARVE_MAIN_H
 #define CARVE_MAIN_H
 #include "json.h"
@@ -59,8 +62,9 @@ typedef enum {
   O_HOST,
   O_LAUNCH, /* host programs */
   O_ENGINE,
-  O_CHECK, /* run: the native engine (src/interp/native.h) */
-  O_ROUTE  /* nvcc builds the host code, or carve interprets it (src/rt) */
+  O_CHECK,        /* run: the native engine (src/interp/native.h) */
+  O_ROUTE,        /* nvcc builds the host code, or carve interprets it (src/rt) */
+  O_WHOLE_SECONDS /* optimize: each run of the whole-program check */
 } OptId;
 
 typedef struct Command Command;
@@ -101,6 +105,8 @@ typedef struct Opts {
   const char **nvcc_words;
   int nnvcc;              /* nvcc's own flags as given, for the nvcc route */
   struct WholeOpt *whole; /* optimize on a host program: each kernel's plan is collected here */
+  bool host_stopped;      /* each_recorded: the host program was stopped after its launches */
+  double whole_seconds;   /* --whole-seconds: the whole-program check's limit (-1: the default) */
 } Opts;
 
 enum { LOAD_FILE = 1, LOAD_SOURCES = 2 };
@@ -119,6 +125,30 @@ struct Command {
 const Machine *machine_flag(Opts *o);
 bool launch_overrides(Opts *o, Program *p, LaunchOverrides *ov);
 char *signature(Obj *k);
+bool write_file(const char *path, const void *data, size_t n);
+Obj *pick_kernel(Program *p, const char *name, const char *file, const char *cmd);
+int calibration_file(const char *cmd, const char *given, const char **path, char **text);
+/* a recorded launch handed to a command's one-launch function as flags (--grid, --block, --arg) */
+typedef int FlagsFn(Opts *o, Program *p);
+typedef struct {
+  FlagsFn *fn;
+} ViaFlags;
+int via_flags(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov, void *ctx);
+
+int prepare_launch(Opts *o, Program *p, Obj *k, Launch *L);
+
+/* main_report.c */
+int cmd_report(Opts *o, Program *p);
+
+/* main_optimize.c */
+int cmd_optimize(Opts *o, Program *p);
+/* a recorded launch's buffer files, kept until optimize ends (a kernel may be planned again) */
+void whole_keep_files(struct WholeOpt *w, const char *dir, const char **files, int n);
+
+/* main_whole.c: the output program `text` (o->file's edited text) run against o->file the same
+ * way, each run limited to `limit` s of host code; 0 alike, 1 differs, 2 not checked; why said */
+int whole_check(Opts *o, const Buf *text, double limit, char *why, size_t len);
+void whole_check_end(void);
 
 /* main_host.c */
 typedef int RecordedFn(Opts *o, Program *p, const RecordedLaunch *rl, const LaunchOverrides *ov,

@@ -303,6 +303,15 @@ int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
     rc = run_host(o, p, true, devnull ? devnull : stderr, &r, true);
   }
   if (devnull) fclose(devnull);
+  if (rc == 2 && r.timed_out && !r.nrec && !o->nvcc_route && rt_nvcc() && !rt_library())
+    fprintf(stderr,
+            "carve %s: nvcc is at %s, but carve's runtime library is not built (make cudart builds "
+            "build/libcarve_cudart.so): the program cannot run again built by nvcc\n",
+            o->cmd->name, rt_nvcc());
+  if (r.launches && o->whole) /* optimize: which route recorded the launches */
+    fprintf(stderr, "carve %s: route: %s\n", o->cmd->name,
+            o->nvcc_route ? "host code built by nvcc with carve's runtime, kernels run by carve"
+                          : "host code interpreted by carve");
   const char *note = NULL;
   if (rc == 2 && r.timed_out && r.nrec) {
     fprintf(
@@ -314,11 +323,13 @@ int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
       "{\"stopped\": true, \"after_seconds\": %g, \"launches\": %d, \"distinct\": %d, \"route\": \"%s\"}",
       limit, r.launches, r.nrec, o->nvcc_route ? "nvcc" : "interp");
     rc = 0;
+    o->host_stopped = true;
   } else if (rc == 2 && r.timed_out) {
     fprintf(
       stderr,
-      "carve %s: the host program made no launch in %g s (--max-seconds): nothing to %s; raise --max-seconds%s\n",
-      o->cmd->name, limit, o->cmd->name,
+      "carve %s: the host program made no launch in %g s (--max-seconds%s): nothing to %s; raise --max-seconds%s\n",
+      o->cmd->name, limit, o->nvcc_route ? ", host code built by nvcc" : ", host code interpreted",
+      o->cmd->name,
       o->nvcc_route || !rt_nvcc() || !rt_library()
         ? ""
         : ", or --route nvcc to run its host code natively");

@@ -107,14 +107,14 @@ awk '/^__global__ void scale\(/ { k = 1; print "__global__ void scale(const floa
 "$carve" run "$t/sl.cu" -- 5001 > "$t/out" 2>&1 && grep -q "0 wrong" "$t/out" && grep -q "launch 1: scale<<<(20,1,1)" "$t/out"; check $? "its helpers come before main: $(head -3 "$t/out")"
 sed 's/  scale<<<grid, block>>>(x, y, 2.5f, n);/  LAUNCH;/; s/^__global__ void scale/#define LAUNCH scale<<<grid, block>>>(x, y, 2.5f, n)\n__global__ void scale/' tests/host/scale_args.cu > "$t/scm.cu"
 "$carve" optimize "$t/scm.cu" --no-estimate -o "$t/scm.out.cu" 2> "$t/err"; check $? "a launch inside a macro still optimizes"
-grep -q "warning: the output holds the optimized kernel alone, not the whole program (a launch of 'scale' inside a macro); launch it with grid (12, 1, 1) and block (128, 1, 1)" "$t/err" && ! grep -q "^int main" "$t/scm.out.cu"; check $? "and says the output is the kernel alone, with its launch: $(grep warning "$t/err")"
+grep -q "warning: the steps kept for 'scale' are not in the output, which runs it as written (a launch of 'scale' inside a macro); the kernel alone: carve optimize $t/scm.cu --kernel scale --grid 24,1,1 --block 128,1,1" "$t/err" && grep -q "^int main" "$t/scm.out.cu"; check $? "and the output is still the whole program, the kernel as written, said with the command for the kernel alone: $(grep warning "$t/err")"
 # a launch in a host function carve cannot read (skipped) would stay unrewritten: refused, said
 sed 's|^int main(int argc, char \*\*argv) {|static void again(const float *x, float *y, int n) {\n  auto f = [\&](int t) { scale<<<(n + t - 1) / t, t>>>(x, y, 1.0f, n); };\n  f(64);\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/skip.cu"
 "$carve" optimize "$t/skip.cu" --no-estimate -o "$t/skip.out.cu" 2> "$t/err"; check $? "a program with an unreadable launching function still optimizes"
-grep -q "(1 launch of 'scale' in code carve could not read)" "$t/err" && ! grep -q "^int main" "$t/skip.out.cu"; check $? "and the output is the kernel alone, said: $(grep warning "$t/err")"
+grep -q "(1 launch of 'scale' in code carve could not read)" "$t/err" && grep -q "^int main" "$t/skip.out.cu"; check $? "and the output is the whole program, the kernel as written, said: $(grep warning "$t/err")"
 sed 's|^int main(int argc, char \*\*argv) {|static void tweak(void) {\n  auto f = [\&]() { cudaFuncSetAttribute(scale, cudaFuncAttributePreferredSharedMemoryCarveout, 0); };\n  f();\n}\n\nint main(int argc, char **argv) {|' tests/host/scale_args.cu > "$t/api.cu"
-"$carve" optimize "$t/api.cu" --no-estimate -o "$t/api.out.cu" 2> "$t/err"; grep -q "'scale' is used as a value" "$t/err" && ! grep -q "^int main" "$t/api.out.cu"; check $? "the kernel used as a value (a runtime-API launch keeps the original grid): refused, said: $(grep warning "$t/err")"
-grep -q "^#pragma carve launch scale grid(" "$t/skip.out.cu"; check $? "the kernel alone carries its recorded launch as #pragma carve launch: $(grep -c 'pragma carve launch' "$t/skip.out.cu")"
+"$carve" optimize "$t/api.cu" --no-estimate -o "$t/api.out.cu" 2> "$t/err"; grep -q "'scale' is used as a value" "$t/err" && grep -q "^int main" "$t/api.out.cu"; check $? "the kernel used as a value (a runtime-API launch keeps the original grid): refused, said, the program written whole: $(grep warning "$t/err")"
+"$carve" run "$t/skip.out.cu" -- 5001 > "$t/out" 2>&1; grep -q "0 wrong" "$t/out"; check $? "and that output runs as a program: $(tail -2 "$t/out")"
 # a kernel file launched by flags: the output carries the launch (as reshaped), so carve run
 # needs only the same --arg flags (it said "no grid" before)
 cat > "$t/axpy.cu" <<'EOF2'
@@ -218,6 +218,46 @@ EOF
 "$carve" optimize "$t/ut.cu" --passes tile --no-estimate -o "$t/ut_o.cu" 2> "$t/ut.plan"; grep -q "tile     applied, verified" "$t/ut.plan"; check $? "tile takes a size_t counter: $(cat "$t/ut.plan")"
 grep -q "const long long k_end = (long long)(size_t)" "$t/ut_o.cu"; check $? "the tiled loop counts in a signed copy: $(grep -m1 k_end "$t/ut_o.cu")"
 "$carve" run "$t/ut.cu" --out C="$t/ut_a.bin" > /dev/null 2>&1 && "$carve" run "$t/ut_o.cu" --out C="$t/ut_b.bin" > /dev/null 2>&1 && cmp -s "$t/ut_a.bin" "$t/ut_b.bin"; check $? "and computes the original's bytes at 61"
+
+# the whole program checked (docs/optimize.md, "The whole program checked"): split's reassociated
+# column sum is verified within its rounding bound at the launch, but the program checks it
+# exactly against the CPU's sum in the same order: the output would fail the program's own check
+"$carve" optimize tests/host/whole_exact.cu --no-estimate -o "$t/we.cu" 2> "$t/we.plan"; check $? "whole_exact optimizes: $(tail -3 "$t/we.plan")"
+grep -q "split    applied, verified" "$t/we.plan"; check $? "split is verified at the launch: $(grep split "$t/we.plan")"
+grep -q "colsum: split not kept: the whole program's output differs: the program's own check failed (\"colsum: FAILED\"); standard output line 1: original \"colsum: 0 of 256 sums differ from the CPU's in the same order\", output \"colsum: " "$t/we.plan"; check $? "the whole program's own check rejects it, said: $(grep 'not kept: the whole' "$t/we.plan")"
+grep -q "whole program checked: the same exit status (0)" "$t/we.plan" && ! grep -q __shfl_down_sync "$t/we.cu"; check $? "the output is checked again without split: $(grep 'whole program' "$t/we.plan")"
+"$carve" run "$t/we.cu" > "$t/out" 2>&1; grep -q "colsum: PASSED" "$t/out"; check $? "and passes its own check: $(head -2 "$t/out")"
+# the deliberately wrong output, without the check: split kept, the program's own check fails
+"$carve" optimize tests/host/whole_exact.cu --no-estimate --whole-seconds 0 -o "$t/we0.cu" 2> "$t/we0.plan"; grep -q "whole program not checked: --whole-seconds 0" "$t/we0.plan" && grep -q __shfl_down_sync "$t/we0.cu"; check $? "--whole-seconds 0: not checked, said, split kept: $(grep 'whole program' "$t/we0.plan")"
+"$carve" run "$t/we0.cu" > "$t/out" 2>&1; [ $? = 1 ] && grep -q "colsum: FAILED" "$t/out"; check $? "that output fails the program's own check (what the whole-program check rejects): $(head -2 "$t/out")"
+# sums that cancel, no check of the program's own: the copy back differs (the launch's bound is huge)
+"$carve" optimize tests/host/whole_cancel.cu --no-estimate -o "$t/wc.cu" 2> "$t/wc.plan"; check $? "whole_cancel optimizes"
+grep -q "colsum: split not kept: the whole program's output differs: device-to-host copy 1 (256 floats), element 0: original 1, output " "$t/wc.plan" && ! grep -q __shfl_down_sync "$t/wc.cu"; check $? "the copy back differs: split not kept: $(grep 'not kept: the whole' "$t/wc.plan")"
+"$carve" optimize tests/host/whole_cancel.cu --no-estimate --whole-seconds 0 -o "$t/wc0.cu" 2>/dev/null
+grep -q __shfl_down_sync "$t/wc0.cu"; check $? "unchecked, whole_cancel keeps split"
+# a program that never ends: the check cannot run in the time allowed, said, the output written
+sed 's/^  return bad != 0;/  for (volatile int spin = 0;; spin++) {}/' tests/host/whole_exact.cu > "$t/wf.cu"
+"$carve" optimize "$t/wf.cu" --no-estimate --max-seconds 2 --whole-seconds 2 -o "$t/wf.out.cu" 2> "$t/wf.plan"; check $? "a program that never ends optimizes (stopped after its launch)"
+grep -q "whole program not checked: the original did not end within 2 s of host code (--whole-seconds)" "$t/wf.plan" && grep -q "^int main" "$t/wf.out.cu"; check $? "the check could not run, said: $(grep 'whole program' "$t/wf.plan")"
+"$carve" optimize "$t/wf.cu" --no-estimate --max-seconds 2 --route interp -o "$t/wf2.cu" 2> "$t/wf2.plan"; grep -q "whole program not checked: the host program ran past --max-seconds when its launches were recorded, and --route interp leaves no nvcc route" "$t/wf2.plan" && grep -q "^int main" "$t/wf2.cu"; check $? "interpreted only, a program stopped after its launches is not checked, said at once: $(grep 'whole program' "$t/wf2.plan")"
+# a launch whose arguments come from macros, the host program stopped after its launch
+# (bench/holdout3/sgemm_colmajor.cu at 2048): the whole program is still written
+"$carve" optimize tests/host/whole_macro.cu --no-estimate --max-seconds 2 -o "$t/wm.cu" 2> "$t/wm.plan"; check $? "whole_macro optimizes: $(tail -1 "$t/wm.plan")"
+grep -q "warning: the steps kept for 'scale' are not in the output, which runs it as written (line 25: a launch argument has a side effect or comes from a macro" "$t/wm.plan" && grep -q "^int main" "$t/wm.cu"; check $? "the whole program written, the kernel as written, said: $(grep warning "$t/wm.plan")"
+if command -v nvcc > /dev/null; then
+  nvcc -arch=sm_90 -c -o "$t/wm.o" "$t/wm.cu" > "$t/nvcc.txt" 2>&1; check $? "nvcc compiles it: $(head -3 "$t/nvcc.txt")"
+else
+  echo "optimize-cli: nvcc on whole_macro's output skipped (no nvcc)"
+fi
+# the host code before the launch too slow for the interpreter: optimize runs it built by nvcc
+if command -v nvcc > /dev/null && [ -f build/libcarve_cudart.so ]; then
+  "$carve" optimize tests/host/late_launch.cu --no-estimate --max-seconds 2 -o "$t/ll.cu" 2> "$t/ll.plan"; check $? "late_launch optimizes: $(tail -2 "$t/ll.plan")"
+  grep -q "carve optimize: the host program made no launch in 2 s of interpreted host code (--max-seconds); running it again built by nvcc" "$t/ll.plan" && grep -q "carve optimize: route: host code built by nvcc with carve's runtime" "$t/ll.plan"; check $? "the retry and the route said: $(grep -m2 'nvcc' "$t/ll.plan")"
+  grep -q "^int main" "$t/ll.cu"; check $? "the whole program written"
+  CARVE_CUDART=/nonexistent "$carve" optimize tests/host/late_launch.cu --max-seconds 2 -o "$t/ll2.cu" 2> "$t/ll2.plan"; [ $? = 2 ] && [ ! -e "$t/ll2.cu" ] && grep -q "carve's runtime library is not built (make cudart" "$t/ll2.plan"; check $? "without carve's runtime library: said, nothing written: $(tail -2 "$t/ll2.plan")"
+else
+  echo "optimize-cli: the nvcc route's retry skipped (no nvcc or no build/libcarve_cudart.so)"
+fi
 
 echo "optimize-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -166,7 +166,7 @@ static uint64_t addr_of(HostWorld *hw, int b) {
 
 /* a NUL-terminated string at a (at most 1 MiB), in the arena. Measured first, then copied: a
  * bad address faults (and unwinds) before anything is allocated */
-static const char *cstring(HostCtx *c, uint64_t a) {
+const char *host_cstring(HostCtx *c, uint64_t a) {
   uint64_t n = 0;
   while (n < (1u << 20) && *c->mem(c, a + n, 1, false, false)) n++;
   char *r = arena_alloc(n + 1);
@@ -195,85 +195,6 @@ static void put_ptr(HostCtx *c, uint64_t slot, uint64_t v) {
 }
 
 /* ---------------- formatted output ---------------- */
-/* printf's conversions over the arguments from k on; HC_ERROR with *msg on a bad format */
-static HostStatus format(HostCtx *c, Buf *out, const char *f, const Val *args, Type **tys,
-                         int nargs, int k, const char **msg) {
-  for (const char *p = f; *p; p++) {
-    if (*p != '%') {
-      buf_putc(out, *p);
-      continue;
-    }
-    if (p[1] == '%') {
-      buf_putc(out, '%');
-      p++;
-      continue;
-    }
-    char spec[40];
-    int sl = 0;
-    spec[sl++] = *p++;
-    while (*p && strchr("-+ #0", *p) && sl < 8) spec[sl++] = *p++;
-    for (int part = 0; part < 2; part++) {
-      if (part && *p == '.') spec[sl++] = *p++;
-      else if (part) break;
-      if (*p == '*') {
-        if (k >= nargs) {
-          *msg = "printf: '*' with no argument for it";
-          return HC_ERROR;
-        }
-        sl += snprintf(spec + sl, 12, "%d", (int)args[k++].i);
-        p++;
-      }
-      while (*p >= '0' && *p <= '9' && sl < 30) spec[sl++] = *p++;
-    }
-    while (*p && strchr("hlLzjtq", *p)) p++;
-    char conv = *p;
-    if (!conv) break;
-    if (conv == 'n') {
-      *msg = "printf: '%n' is not supported";
-      return HC_ERROR;
-    }
-    if (k >= nargs) {
-      *msg = fmt("printf: the format's conversion '%%%c' has no argument", conv);
-      return HC_ERROR;
-    }
-    Val v = args[k];
-    Type *t = tys[k++];
-    double d = t->kind == TY_FLOAT    ? (double)v.f
-               : t->kind == TY_DOUBLE ? v.d
-               : t->is_unsigned       ? (double)v.u
-                                      : (double)v.i;
-    if (strchr("diouxXc", conv)) {
-      long long x = is_flonum(t) ? (long long)d : v.i;
-      if (strchr("ouxX", conv) && t->size == 4) x = (long long)(uint32_t)x;
-      if (conv == 'c') {
-        spec[sl++] = 'c';
-        spec[sl] = 0;
-        buf_printf(out, spec, (int)x);
-        continue;
-      }
-      spec[sl++] = 'l';
-      spec[sl++] = 'l';
-      spec[sl++] = conv;
-      spec[sl] = 0;
-      buf_printf(out, spec, x);
-    } else if (strchr("fFeEgGaA", conv)) {
-      spec[sl++] = conv;
-      spec[sl] = 0;
-      buf_printf(out, spec, d);
-    } else if (conv == 's') {
-      spec[sl++] = 's';
-      spec[sl] = 0;
-      buf_printf(out, spec, v.u ? cstring(c, v.u) : "(null)");
-    } else if (conv == 'p') {
-      buf_printf(out, "0x%llx", (unsigned long long)v.u);
-    } else {
-      *msg = fmt("printf: unknown conversion '%%%c'", conv);
-      return HC_ERROR;
-    }
-  }
-  return HC_OK;
-}
-
 static FILE *stream_of(HostCtx *c, uint64_t f, const char **msg) {
   if (f == FILE_STDOUT) return c->hw->out;
   if (f == FILE_STDERR) return c->hw->o->err ? c->hw->o->err : stderr;
@@ -299,7 +220,7 @@ HostStatus host_printf(HostCtx *c, const char *f, const Val *args, Type **tys, i
                        const char **msg) {
   Buf *b = scratch(c->hw);
   Val ret;
-  if (format(c, b, f, args, tys, nargs, 0, msg)) return HC_ERROR;
+  if (host_format(c, b, f, args, tys, nargs, 0, msg)) return HC_ERROR;
   return emit(c->hw->out, b, &ret);
 }
 
@@ -325,29 +246,6 @@ uint64_t host_string(HostCtx *c, Node *str) {
 /* the simulated clock: 1 ns per interpreter step (host and kernels) */
 static double sim_ms(HostCtx *c) { return (double)(c->host_steps + c->hw->kernel_steps) * 1e-6; }
 int64_t host_clock(HostCtx *c) { return (int64_t)(sim_ms(c) * 1000); }
-
-/* ---------------- rand: glibc's random_r TYPE_3, so outputs match the program run natively ---------------- */
-static void rand_seed(HostWorld *hw, unsigned seed) {
-  int32_t *r = hw->rand_r;
-  int32_t s[344];
-  s[0] = (int32_t)(seed ? seed : 1);
-  for (int i = 1; i < 31; i++) {
-    int64_t v = (16807ll * s[i - 1]) % 2147483647;
-    s[i] = (int32_t)(v < 0 ? v + 2147483647 : v);
-  }
-  for (int i = 31; i < 34; i++) s[i] = s[i - 31];
-  for (int i = 34; i < 344; i++) s[i] = (int32_t)((uint32_t)s[i - 31] + (uint32_t)s[i - 3]);
-  memcpy(r, s + 310, sizeof(int32_t) * 34);
-  hw->rand_i = 0;
-}
-static int rand_next(HostWorld *hw) {
-  int32_t *r = hw->rand_r;
-  int i = hw->rand_i;
-  int32_t v = (int32_t)((uint32_t)r[(i + 34 - 31) % 34] + (uint32_t)r[(i + 34 - 3) % 34]);
-  r[i] = v;
-  hw->rand_i = (i + 1) % 34;
-  return (int)((uint32_t)v >> 1);
-}
 
 /* ---------------- the functions ---------------- */
 typedef HostStatus HostFn(HostCtx *c, Node *call, const Val *a, Type **t, int n, Val *ret,
@@ -504,22 +402,22 @@ FN(h_memcmp) {
 }
 FN(h_strlen) {
   UNUSED;
-  ret->u = strlen(cstring(c, a[0].u));
+  ret->u = strlen(host_cstring(c, a[0].u));
   return HC_OK;
 }
 FN(h_strcmp) {
   UNUSED;
-  ret->i = strcmp(cstring(c, a[0].u), cstring(c, a[1].u));
+  ret->i = strcmp(host_cstring(c, a[0].u), host_cstring(c, a[1].u));
   return HC_OK;
 }
 FN(h_strncmp) {
   UNUSED;
-  ret->i = strncmp(cstring(c, a[0].u), cstring(c, a[1].u), a[2].u);
+  ret->i = strncmp(host_cstring(c, a[0].u), host_cstring(c, a[1].u), a[2].u);
   return HC_OK;
 }
 FN(h_strcpy) {
   UNUSED;
-  const char *s = cstring(c, a[1].u);
+  const char *s = host_cstring(c, a[1].u);
   size_t len = strlen(s) + 1;
   if (!strcmp(call->fn->name, "strncpy") && a[2].u < len) len = a[2].u;
   memcpy(bytes_at(c, a[0].u, len, true), s, len);
@@ -529,8 +427,8 @@ FN(h_strcpy) {
 /* strcat, strncat: the source (at most n bytes) after the destination's string, then a NUL */
 FN(h_strcat) {
   UNUSED;
-  size_t d = strlen(cstring(c, a[0].u));
-  const char *s = cstring(c, a[1].u);
+  size_t d = strlen(host_cstring(c, a[0].u));
+  const char *s = host_cstring(c, a[1].u);
   size_t len = strlen(s);
   if (!strcmp(call->fn->name, "strncat") && a[2].u < len) len = a[2].u;
   unsigned char *to = bytes_at(c, a[0].u + d, len + 1, true);
@@ -542,8 +440,8 @@ FN(h_strcat) {
 /* strchr, strrchr, strstr: the address found inside the first string, or NULL */
 FN(h_strfind) {
   UNUSED;
-  const char *s = cstring(c, a[0].u), *f = call->fn->name, *p;
-  if (!strcmp(f, "strstr")) p = strstr(s, cstring(c, a[1].u));
+  const char *s = host_cstring(c, a[0].u), *f = call->fn->name, *p;
+  if (!strcmp(f, "strstr")) p = strstr(s, host_cstring(c, a[1].u));
   else p = !strcmp(f, "strchr") ? strchr(s, (int)(char)a[1].i) : strrchr(s, (int)(char)a[1].i);
   ret->u = p ? a[0].u + (uint64_t)(p - s) : 0;
   return HC_OK;
@@ -556,12 +454,12 @@ FN(h_sleep) {
 }
 FN(h_rand) {
   UNUSED;
-  ret->i = rand_next(c->hw);
+  ret->i = host_rand_next(c->hw->rand_r, &c->hw->rand_i);
   return HC_OK;
 }
 FN(h_srand) {
   UNUSED;
-  rand_seed(c->hw, (unsigned)a[0].u);
+  host_rand_seed(c->hw->rand_r, &c->hw->rand_i, (unsigned)a[0].u);
   return HC_OK;
 }
 /* POSIX drand48: X' = (0x5DEECE66D X + 0xB) mod 2^48 */
@@ -580,7 +478,7 @@ FN(h_srand48) {
 /* atoi and friends; strto*'s end pointer as an address in the string */
 FN(h_strto) {
   UNUSED;
-  const char *s = cstring(c, a[0].u), *name = call->fn->name;
+  const char *s = host_cstring(c, a[0].u), *name = call->fn->name;
   char *end = (char *)s;
   if (!strcmp(name, "atoi")) ret->i = atoi(s);
   else if (!strcmp(name, "atol")) ret->i = atol(s);
@@ -596,24 +494,24 @@ FN(h_fprintf) {
   UNUSED;
   FILE *o = stream_of(c, a[0].u, msg);
   if (!o) return HC_ERROR;
-  const char *f = cstring(c, a[1].u);
+  const char *f = host_cstring(c, a[1].u);
   Buf *b = scratch(c->hw);
-  if (format(c, b, f, a, t, n, 2, msg)) return HC_ERROR;
+  if (host_format(c, b, f, a, t, n, 2, msg)) return HC_ERROR;
   return emit(o, b, ret);
 }
 FN(h_printf) {
   UNUSED;
-  const char *f = cstring(c, a[0].u);
+  const char *f = host_cstring(c, a[0].u);
   Buf *b = scratch(c->hw);
-  if (format(c, b, f, a, t, n, 1, msg)) return HC_ERROR;
+  if (host_format(c, b, f, a, t, n, 1, msg)) return HC_ERROR;
   return emit(c->hw->out, b, ret);
 }
 FN(h_sprintf) {
   UNUSED;
   bool sn = !strcmp(call->fn->name, "snprintf");
-  const char *f = cstring(c, a[sn ? 2 : 1].u);
+  const char *f = host_cstring(c, a[sn ? 2 : 1].u);
   Buf *bp = scratch(c->hw), b;
-  if (format(c, bp, f, a, t, n, sn ? 3 : 2, msg)) return HC_ERROR;
+  if (host_format(c, bp, f, a, t, n, sn ? 3 : 2, msg)) return HC_ERROR;
   b = *bp;
   size_t len = b.len, room = sn ? a[1].u : len + 1;
   size_t w = len + 1 <= room ? len + 1 : room;
@@ -630,7 +528,7 @@ FN(h_puts) {
   bool f = !strcmp(call->fn->name, "fputs");
   FILE *o = f ? stream_of(c, a[1].u, msg) : c->hw->out;
   if (!o) return HC_ERROR;
-  fputs(cstring(c, a[0].u), o);
+  fputs(host_cstring(c, a[0].u), o);
   if (!f) fputc('\n', o);
   ret->i = 1;
   return HC_OK;
@@ -729,8 +627,14 @@ FN(h_cudaMemcpy) {
   unsigned char *s = c->mem(c, a[1].u, a[2].u, false, true),
                 *d = c->mem(c, a[0].u, a[2].u, true, true);
   memmove(d, s, a[2].u);
+  if (c->hw->o->d2h && ADDR_SPACE(a[1].u) == SPACE_GLOBAL && ADDR_SPACE(a[0].u) != SPACE_GLOBAL) {
+    uint64_t b = (a[1].u >> 40) & 0xfffff;
+    host_log_copy(c->hw->o->d2h, b < (uint64_t)c->hw->HL.nbufs ? c->hw->HL.bufs[b].elem_ty : NULL,
+                  d, a[2].u);
+  }
   return HC_OK;
 }
+
 FN(h_cudaMemset) {
   UNUSED;
   ret->i = 0;
@@ -1485,8 +1389,8 @@ int host_run(Program *p, const HostOptions *o, HostResult *r) {
   hw->o = o;
   hw->r = r;
   hw->out = o->out ? o->out : stdout;
-  hw->rand48 = 0x1234ABCD330Eull; /* POSIX: drand48 before srand48 */
-  rand_seed(hw, 1);               /* C: rand before srand is srand(1) */
+  hw->rand48 = 0x1234ABCD330Eull;             /* POSIX: drand48 before srand48 */
+  host_rand_seed(hw->rand_r, &hw->rand_i, 1); /* C: rand before srand is srand(1) */
   Launch *HL = &hw->HL;
   HL->prog = p;
   HL->kernel = f;

@@ -25,6 +25,13 @@ typedef enum { HC_OK, HC_ERROR, HC_EXIT, HC_STOP } HostStatus;
  * *msg: the caller faults at the call; HC_EXIT: the program called exit() */
 HostStatus host_call(HostCtx *c, Obj *fn, const Val *args, Type **tys, int nargs, Val *ret,
                      const char **msg);
+/* host_lib.c: printf's conversions over the arguments from k on (HC_ERROR with *msg on a bad
+ * format); glibc's rand state (34 words and a position); the C string at a host address */
+HostStatus host_format(HostCtx *c, Buf *out, const char *f, const Val *args, Type **tys, int nargs,
+                       int k, const char **msg);
+void host_rand_seed(int32_t r[34], int *at, unsigned seed);
+int host_rand_next(int32_t r[34], int *at);
+const char *host_cstring(HostCtx *c, uint64_t a);
 /* printf in host code: to the program's standard output */
 HostStatus host_printf(HostCtx *c, const char *fmt, const Val *args, Type **tys, int nargs,
                        const char **msg);

@@ -256,6 +256,7 @@ typedef struct HostOptions {
   FILE *err;               /* its standard error (NULL: stderr) */
   const struct NativeOptions
     *native; /* each launch's engine and check (native.h; NULL: the interpreter) */
+  FILE *d2h; /* the whole-program check: every device-to-host copy logged (host_log_copy) */
 } HostOptions;
 
 typedef struct HostResult {
@@ -280,5 +281,12 @@ typedef struct HostResult {
 } HostResult;
 
 int host_run(Program *p, const HostOptions *o, HostResult *r);
+/* the whole-program check's log of what the host observes (host.c, and the nvcc route's runtime):
+ * one record per device-to-host copy, 'D', the element kind (HOST_LOG_*, from the type of the
+ * kernel parameter the source allocation was bound to), the byte count (uint64_t) and the bytes;
+ * past HOST_LOG_LIMIT bytes in all a record 'T' with the count and no bytes (not compared) */
+enum { HOST_LOG_BYTES, HOST_LOG_FLOAT, HOST_LOG_DOUBLE };
+#define HOST_LOG_LIMIT (1ull << 30)
+void host_log_copy(FILE *f, const Type *elem, const void *data, uint64_t n);
 void host_result_free(HostResult *r);
 #endif

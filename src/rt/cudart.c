@@ -13,7 +13,7 @@
  * in-order and synchronous; events read the host clock. After a fault every call returns
  * cudaErrorIllegalAddress, as a GPU context does. The summary (launches, faults, the distinct
  * launches with their arguments as --arg texts) is written at exit for carve. */
-#include "rt.h"
+#include "cudart.h"
 #include "../interp/native.h"
 #include "../arch/arch.h"
 #include <cuda_runtime_api.h>
@@ -26,83 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__((visibility("default")))
-#define MAX_CONFIG 64      /* nested <<<>>> configurations pushed and not popped */
-#define MAX_BUFS (1 << 20) /* buffer numbers have 20 bits (interp.h addresses) */
-#define MAX_RECORDED 64
-#define MAX_RECORDED_BYTES (1ull << 30)
-#define LIMIT_BYTES (8ull << 30) /* LIMIT_LAUNCH_BYTES: the program's allocations together */
-#define EVENT_BASE 0xe0000000ull /* events and streams are handles, never memory */
-#define STREAM_BASE 0xf0000000ull
-
-typedef struct {
-  const void *host_fun;
-  const char *dev_name;
-  Obj *kernel;
-  bool tried;
-} RtFunc;
-typedef struct {
-  const void *host_var;
-  const char *dev_name;
-  size_t size;
-  bool constant;
-  Obj *var;
-  bool tried;
-} RtVar;
-typedef struct {
-  Obj *kernel;
-  int64_t grid[3], block[3], shared;
-  int first, count;
-  Buf args;     /* the --arg texts, one a line */
-  Val *scalars; /* the scalar arguments, for comparing configurations */
-} RtRecord;
-
-/* the runtime's state: one program, one device */
-static struct {
-  int state; /* 0 not loaded, 1 loaded, -1 the front end failed */
-  Program *p;
-  char *load_diags;
-  size_t load_diags_len; /* what the front end said, shown when a kernel is missing */
-  Launch W;              /* bufs (the allocations; 0: __device__ variables), constant, machine */
-  int cap;
-  unsigned char *borrowed; /* per buffer: data not ours (cudaHostRegister) */
-  size_t bytes;
-  RtFunc *funcs;
-  int nfuncs, capfuncs;
-  RtVar *vars;
-  int nvars, capvars;
-  struct {
-    dim3 g, b;
-    size_t shm;
-    void *stream;
-  } cfg[MAX_CONFIG];
-  int ncfg;
-  cudaError_t last_error, sticky;
-  int launches, faults, api_errors;
-  int unrun; /* launches carve could not run (kernel not read, stopped): the run is not a check */
-  uint64_t lane_ops;
-  double kernel_seconds;
-  double *events;
-  int nevents;
-  int nstreams;
-  RtRecord *rec;
-  int nrec, unrecorded;
-  uint64_t recorded_bytes;
-  const char *record_dir;
-  RunOptions ro;
-  NativeOptions native; /* each launch's engine and check (RT_ENV_ENGINE, RT_ENV_CHECK) */
-  int native_launches;
-  double native_seconds;
-  uint64_t blocks_checked;
-  Obj **said;
-  int nsaid;           /* kernels whose reason for running in the interpreter was said */
-  double last_summary; /* when the summary was last written (it is rewritten as launches come) */
-  double start_ms, launch_ms; /* the program's start; wall-clock time spent in launches */
-  bool stopped;               /* ended by the watchdog: RT_ENV_MAX_SECONDS of host time */
-  bool summary_hooked;
-  size_t limits[3]; /* cudaDeviceSetLimit: stack, printf FIFO, heap (0: the default) */
-  enum cudaFuncCache cache_config;
-} rt;
+/* the runtime's state (cudart.h) */
+RtState rt;
 
 /* ---------------- messages ---------------- */
 /* the host function that called the runtime (the program is linked with -rdynamic) */
@@ -119,9 +44,9 @@ static const char *caller_name(void *ret) {
 }
 
 /* a misuse of the runtime (bad copy, bad free): said on stderr and counted in the error summary */
-static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...)
+cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...)
   __attribute__((format(printf, 3, 4)));
-static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...) {
+cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...) {
   va_list ap;
   va_start(ap, f);
   fflush(stdout);
@@ -135,8 +60,6 @@ static cudaError_t api_error(void *ret, cudaError_t e, const char *f, ...) {
   rt.last_error = e;
   return e;
 }
-#define RET __builtin_return_address(0)
-
 /* host threads (OpenMP, std::thread) may call the runtime at once: the interpreter and carve's
  * arenas are one thread's, so launches, allocations and copies take one lock in turn */
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -144,7 +67,7 @@ static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
   (pthread_mutex_lock(&lock), lock_result = (call), pthread_mutex_unlock(&lock), lock_result)
 static __thread cudaError_t lock_result;
 
-static cudaError_t ok_or_sticky(void) { return rt.sticky ? rt.sticky : cudaSuccess; }
+cudaError_t ok_or_sticky(void) { return rt.sticky ? rt.sticky : cudaSuccess; }
 
 /* ---------------- loading the device code ---------------- */
 static char **lines_of(const char *s, int *n) {
@@ -276,7 +199,7 @@ static const char *plain_template_args(const char *s) {
   return r;
 }
 
-static Obj *kernel_of(RtFunc *f) {
+Obj *kernel_of(RtFunc *f) {
   if (f->tried) return f->kernel;
   f->tried = true;
   if (!load()) return NULL;
@@ -481,7 +404,7 @@ EXPORT void __cudaRegisterManagedVar(void **h, void **hostVarPtrAddress, char *d
             "__managed__ variables are not supported by carve's runtime ('%s')", deviceName);
 }
 
-static RtFunc *func_of(const void *host_fun) {
+RtFunc *func_of(const void *host_fun) {
   for (int i = 0; i < rt.nfuncs; i++)
     if (rt.funcs[i].host_fun == host_fun) return &rt.funcs[i];
   return NULL;
@@ -949,6 +872,23 @@ static const char *kind_name(enum cudaMemcpyKind k) {
   return (unsigned)k < 5 ? n[k] : "an unknown direction";
 }
 
+/* the whole-program check (RT_ENV_D2H): a device-to-host copy logged as host_log_copy writes it,
+ * the element type that of the kernel parameter the source was first bound to */
+static void log_d2h(uint64_t s, const void *data, size_t n) {
+  static FILE *f;
+  static bool tried;
+  if (!tried) {
+    tried = true;
+    const char *path = getenv(RT_ENV_D2H);
+    f = path && *path ? fopen(path, "wb") : NULL;
+  }
+  if (!f) return;
+  uint64_t b = (s >> 40) & 0xfffff;
+  Type *et = b < (uint64_t)rt.W.nbufs ? rt.W.bufs[b].elem_ty : NULL;
+  host_log_copy(f, et, data, n);
+  fflush(f); /* the watchdog may end the program at any time */
+}
+
 /* a copy of n bytes, each side checked against its allocation and against the direction */
 static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k, const char *fn,
                         void *ret) {
@@ -980,6 +920,7 @@ static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKin
     return api_error(ret, cudaErrorInvalidValue, "%s (%s) of %zu bytes: the source is %s", fn,
                      kind_name(k), n, why);
   memmove(D, S, n);
+  if (is_device_addr(s) && !is_device_addr(d)) log_d2h(s, D, n);
   return cudaSuccess;
 }
 EXPORT cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) {
@@ -1149,217 +1090,6 @@ EXPORT cudaError_t cudaGetLastError(void) {
   return e;
 }
 EXPORT cudaError_t cudaPeekAtLastError(void) { return rt.last_error; }
-
-/* ---------------- the device: the --arch machine ---------------- */
-static const Machine *machine(void) {
-  if (rt.W.machine) return rt.W.machine;
-  const char *arch = getenv(RT_ENV_ARCH);
-  const Machine *M = machine_find(arch && *arch ? arch : "h100");
-  return M ? M : machine_find("h100");
-}
-EXPORT cudaError_t cudaGetDeviceCount(int *n) {
-  *n = 1;
-  return cudaSuccess;
-}
-EXPORT cudaError_t cudaGetDevice(int *d) {
-  *d = 0;
-  return cudaSuccess;
-}
-EXPORT cudaError_t cudaSetDevice(int d) {
-  return d == 0 ? ok_or_sticky() : (rt.last_error = cudaErrorInvalidDevice);
-}
-EXPORT cudaError_t cudaSetDeviceFlags(unsigned f) {
-  (void)f;
-  return ok_or_sticky();
-}
-EXPORT cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *p) {
-  (void)p;
-  *d = 0;
-  return cudaSuccess;
-}
-EXPORT cudaError_t cudaDeviceSynchronize(void) { return ok_or_sticky(); }
-EXPORT cudaError_t cudaThreadSynchronize(void) { return ok_or_sticky(); }
-/* the rest of the legacy cudaThread* API CUDA 13 removed (cuda_runtime_api.h no longer declares
- * them; route.c's compat header does, for programs written against older toolkits): each is its
- * cudaDevice* successor. A limit reads what was set, else CUDA's default (a 1 KiB stack, a 1 MiB
- * printf FIFO, an 8 MiB malloc heap); settings are remembered and change nothing else. */
-static size_t limit_default(enum cudaLimit l) {
-  return l == cudaLimitStackSize        ? 1024
-         : l == cudaLimitPrintfFifoSize ? (size_t)1 << 20
-         : l == cudaLimitMallocHeapSize ? (size_t)8 << 20
-                                        : 0;
-}
-EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v) {
-  if ((unsigned)l < 3) rt.limits[l] = v;
-  return ok_or_sticky();
-}
-EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) {
-  *v = (unsigned)l < 3 && rt.limits[l] ? rt.limits[l] : limit_default(l);
-  return ok_or_sticky();
-}
-EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) {
-  rt.cache_config = c;
-  return ok_or_sticky();
-}
-EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) {
-  *c = rt.cache_config;
-  return ok_or_sticky();
-}
-EXPORT cudaError_t cudaThreadExit(void) { return cudaSuccess; }
-EXPORT cudaError_t cudaThreadSetLimit(enum cudaLimit l, size_t v) {
-  return cudaDeviceSetLimit(l, v);
-}
-EXPORT cudaError_t cudaThreadGetLimit(size_t *v, enum cudaLimit l) {
-  return cudaDeviceGetLimit(v, l);
-}
-EXPORT cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache c) {
-  return cudaDeviceSetCacheConfig(c);
-}
-EXPORT cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *c) {
-  return cudaDeviceGetCacheConfig(c);
-}
-EXPORT cudaError_t cudaSetDoubleForDevice(double *d) {
-  (void)d;
-  return cudaSuccess;
-}
-EXPORT cudaError_t cudaSetDoubleForHost(double *d) {
-  (void)d;
-  return cudaSuccess;
-}
-EXPORT cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
-EXPORT cudaError_t cudaDriverGetVersion(int *v) {
-  *v = CUDART_VERSION;
-  return cudaSuccess;
-}
-EXPORT cudaError_t cudaRuntimeGetVersion(int *v) {
-  *v = CUDART_VERSION;
-  return cudaSuccess;
-}
-EXPORT cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
-EXPORT cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
-EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, enum cudaFuncCache c) {
-  (void)f, (void)c;
-  return ok_or_sticky();
-}
-EXPORT cudaError_t cudaFuncSetAttribute(const void *f, enum cudaFuncAttribute a, int v) {
-  (void)f, (void)a, (void)v;
-  return ok_or_sticky();
-}
-
-/* cudaGetDeviceProperties: the --arch machine's numbers (src/arch/machines.c, each with its
- * source); totalGlobalMem is what carve lets a program allocate */
-EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev) {
-  if (dev != 0) return rt.last_error = cudaErrorInvalidDevice;
-  const Machine *M = machine();
-  memset(p, 0, sizeof *p);
-  snprintf(p->name, sizeof p->name, "%s (carve interpreter)", M->long_name);
-  p->totalGlobalMem = (size_t)LIMIT_BYTES;
-  p->sharedMemPerBlock = (size_t)M->smem_per_block;
-  p->sharedMemPerBlockOptin = (size_t)M->smem_per_block_optin;
-  p->sharedMemPerMultiprocessor = (size_t)M->smem_per_sm;
-  p->regsPerBlock = M->max_regs_per_block;
-  p->regsPerMultiprocessor = M->regs_per_sm;
-  p->warpSize = M->warp_size;
-  p->memPitch = SIZE_MAX;
-  p->maxThreadsPerBlock = M->max_threads_per_block;
-  p->maxThreadsPerMultiProcessor = M->max_threads_per_sm;
-  p->maxBlocksPerMultiProcessor = M->max_blocks_per_sm;
-  p->maxThreadsDim[0] = p->maxThreadsDim[1] = M->cc_major < 2 ? 512 : 1024;
-  p->maxThreadsDim[2] = 64;
-  p->maxGridSize[0] = M->cc_major < 3 ? 65535 : 2147483647;
-  p->maxGridSize[1] = 65535;
-  p->maxGridSize[2] = M->cc_major < 2 ? 1 : 65535;
-  p->totalConstMem = 65536;
-  p->major = M->cc_major;
-  p->minor = M->cc_minor;
-  p->multiProcessorCount = M->sm_count;
-  p->memoryBusWidth = M->mem_bus_bits;
-  p->l2CacheSize = (int)M->l2_bytes;
-  p->concurrentKernels = 1;
-  p->managedMemory = 1;
-  p->unifiedAddressing = 1;
-  p->canMapHostMemory = 1;
-  p->cooperativeLaunch = 1;
-  p->asyncEngineCount = 1;
-  p->memoryPoolsSupported = 1; /* cudaMallocAsync: at once, streams being synchronous */
-  return ok_or_sticky();
-}
-
-EXPORT cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int dev) {
-  if (dev != 0) return rt.last_error = cudaErrorInvalidDevice;
-  const Machine *M = machine();
-  switch (a) {
-  case cudaDevAttrMaxThreadsPerBlock: *v = M->max_threads_per_block; break;
-  case cudaDevAttrMaxBlockDimX:
-  case cudaDevAttrMaxBlockDimY: *v = M->cc_major < 2 ? 512 : 1024; break;
-  case cudaDevAttrMaxBlockDimZ: *v = 64; break;
-  case cudaDevAttrMaxGridDimX: *v = M->cc_major < 3 ? 65535 : 2147483647; break;
-  case cudaDevAttrMaxGridDimY:
-  case cudaDevAttrMaxGridDimZ: *v = 65535; break;
-  case cudaDevAttrMaxSharedMemoryPerBlock: *v = M->smem_per_block; break;
-  case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = M->smem_per_block_optin; break;
-  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = M->smem_per_sm; break;
-  case cudaDevAttrTotalConstantMemory: *v = 65536; break;
-  case cudaDevAttrWarpSize: *v = M->warp_size; break;
-  case cudaDevAttrMaxRegistersPerBlock: *v = M->max_regs_per_block; break;
-  case cudaDevAttrMaxRegistersPerMultiprocessor: *v = M->regs_per_sm; break;
-  case cudaDevAttrClockRate: *v = (int)(M->clock_mhz * 1000); break;
-  case cudaDevAttrMultiProcessorCount: *v = M->sm_count; break;
-  case cudaDevAttrComputeCapabilityMajor: *v = M->cc_major; break;
-  case cudaDevAttrComputeCapabilityMinor: *v = M->cc_minor; break;
-  case cudaDevAttrMaxThreadsPerMultiProcessor: *v = M->max_threads_per_sm; break;
-  case cudaDevAttrMaxBlocksPerMultiprocessor: *v = M->max_blocks_per_sm; break;
-  case cudaDevAttrGlobalMemoryBusWidth: *v = M->mem_bus_bits; break;
-  case cudaDevAttrL2CacheSize: *v = (int)M->l2_bytes; break;
-  case cudaDevAttrUnifiedAddressing:
-  case cudaDevAttrManagedMemory:
-  case cudaDevAttrConcurrentKernels:
-  case cudaDevAttrCooperativeLaunch:
-  case cudaDevAttrCanMapHostMemory:
-  case cudaDevAttrConcurrentManagedAccess:
-  case cudaDevAttrMemoryPoolsSupported: *v = 1; break;
-  default: *v = 0;
-  }
-  return ok_or_sticky();
-}
-
-/* cudaFuncGetAttributes: what carve knows without ptxas (registers are unknown: 0; the estimate
- * reads them from NVRTC) */
-EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fun) {
-  RtFunc *f = func_of(fun);
-  Obj *k = f ? kernel_of(f) : NULL;
-  if (!k)
-    return api_error(RET, cudaErrorInvalidDeviceFunction,
-                     "cudaFuncGetAttributes of a function that is not a kernel carve read");
-  memset(a, 0, sizeof *a);
-  a->sharedSizeBytes = (size_t)(k->shared_size > 0 ? k->shared_size : 0);
-  a->maxThreadsPerBlock = machine()->max_threads_per_block;
-  a->ptxVersion = a->binaryVersion = machine()->cc_major * 10 + machine()->cc_minor;
-  a->maxDynamicSharedSizeBytes = machine()->smem_per_block_optin - (int)a->sharedSizeBytes;
-  return ok_or_sticky();
-}
-
-/* occupancy by threads, blocks and shared memory per SM (registers unknown here: say so with
- * carve estimate, which has them) */
-EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *fun,
-                                                                          int block, size_t shm,
-                                                                          unsigned flags) {
-  (void)flags;
-  RtFunc *f = func_of(fun);
-  Obj *k = f ? kernel_of(f) : NULL;
-  if (!k || block <= 0) return rt.last_error = cudaErrorInvalidValue;
-  const Machine *M = machine();
-  int by_threads = M->max_threads_per_sm / block, by_blocks = M->max_blocks_per_sm;
-  size_t smem = (size_t)(k->shared_size > 0 ? k->shared_size : 0) + shm;
-  int by_smem = smem ? (int)((size_t)M->smem_per_sm / smem) : by_blocks;
-  int r = by_threads < by_blocks ? by_threads : by_blocks;
-  *n = r < by_smem ? r : by_smem;
-  return ok_or_sticky();
-}
-EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *fun, int block,
-                                                                 size_t shm) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fun, block, shm, 0);
-}
 
 /* ---------------- streams and events: synchronous; events read the host clock ---------------- */
 static double now_ms(void) {

@@ -353,7 +353,7 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   }
   for (int i = 0; o->pp && i < o->pp->n_defines; i++) buf_printf(&ppf, "-D%s\n", o->pp->defines[i]);
   const char *summary = fmt("%s/summary.txt", dir);
-  char *env[12];
+  char *env[16];
   int nenv = 0;
   env[nenv++] = fmt("%s=%s", RT_ENV_SOURCES, src.s ? src.s : "");
   env[nenv++] = fmt("%s=%s", RT_ENV_PPFLAGS, ppf.s ? ppf.s : "");
@@ -365,6 +365,7 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   env[nenv++] = fmt("%s=%s", RT_ENV_ENGINE, o->engine ? o->engine : "auto");
   env[nenv++] = fmt("%s=%s", RT_ENV_CHECK, o->check ? o->check : "sample");
   if (o->max_seconds > 0) env[nenv++] = fmt("%s=%g", RT_ENV_MAX_SECONDS, o->max_seconds);
+  if (o->d2h) env[nenv++] = fmt("%s=%s", RT_ENV_D2H, o->d2h);
   buf_free(&src);
   buf_free(&ppf);
 
@@ -378,7 +379,8 @@ int rt_run(Program *p, const RtOptions *o, RtResult *r) {
   bool late = false;
   /* the runtime's watchdog stops the program after max_seconds outside launches; this limit, far
    * beyond it, is for a program that never loaded the runtime */
-  int code = spawn_limited((char **)pv, env, nenv, o->out ? fileno(o->out) : -1, -1, &r->signal,
+  int code = spawn_limited((char **)pv, env, nenv, o->out ? fileno(o->out) : -1,
+                           o->err ? fileno(o->err) : -1, &r->signal,
                            o->max_seconds > 0 ? 3600 + 10 * o->max_seconds : 0, &late);
   r->run_seconds = now_s() - t0;
   r->h.host_seconds = r->run_seconds;

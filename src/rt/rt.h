@@ -21,6 +21,7 @@
 #define RT_ENV_ENGINE \
   "CARVE_RT_ENGINE"                   /* "auto" (native above the threshold), "native", "interp" */
 #define RT_ENV_CHECK "CARVE_RT_CHECK" /* "sample", "all", "none": the native engine's check */
+#define RT_ENV_D2H "CARVE_RT_D2H"     /* a file: every device-to-host copy logged (host_log_copy) */
 #define RT_ENV_MAX_SECONDS \
   "CARVE_RT_MAX_SECONDS" /* stop the program after this much time outside launches */
 
@@ -43,6 +44,8 @@ typedef struct RtOptions {
                                        * the runtime's watchdog ends it, the launches recorded so far
                                        * kept (r->h.timed_out) */
   FILE *out;                  /* the program's standard output (NULL: inherited) */
+  FILE *err;                  /* its standard error (NULL: inherited) */
+  const char *d2h;            /* RT_ENV_D2H: the whole-program check's log (NULL: none) */
 } RtOptions;
 
 /* where nvcc is (NULL: not found): $CARVE_NVCC, $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, PATH */

@@ -183,7 +183,7 @@ if [ -x "$nvcc" ] && [ -f build/libcarve_cudart.so ]; then
   grep -q "carve analyze: the host program made no launch in 2 s of interpreted host code (--max-seconds); running it again built by nvcc" "$tmp/err"; check $? "late_launch: the retry said: $(cat "$tmp/err")"
   grep -q "scale<<<(16,1,1), (256,1,1)>>>" "$tmp/out"; check $? "late_launch: the launch analyzed: $(head -3 "$tmp/out")"
   "$carve" analyze --route interp --max-seconds 2 $d/late_launch.cu >/dev/null 2>"$tmp/err"; rc=$?; [ $rc = 2 ]; check $? "late_launch --route interp: exit 2 (got $rc)"
-  grep -q "carve analyze: the host program made no launch in 2 s (--max-seconds): nothing to analyze" "$tmp/err"; check $? "late_launch --route interp: said: $(cat "$tmp/err")"
+  grep -q "carve analyze: the host program made no launch in 2 s (--max-seconds, host code interpreted): nothing to analyze" "$tmp/err"; check $? "late_launch --route interp: said: $(cat "$tmp/err")"
   # carve run, route auto: past its interpreted time (60 s; here 2) the program runs again built by nvcc, its output once
   CARVE_RUN_INTERP_SECONDS=2 "$carve" run $d/late_launch.cu >"$tmp/out" 2>"$tmp/err"; check $? "late_launch: carve run goes to the nvcc route: $(tail -3 "$tmp/err")"
   [ "$(cat "$tmp/out")" = "late_launch: sum 103173.5, PASS" ]; check $? "late_launch: the program's output, once: $(cat "$tmp/out")"
