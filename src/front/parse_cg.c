@@ -7,11 +7,12 @@
  * what they do is in the calls: this_thread_block(), tiled_partition<N>(g), g.sync(),
  * g.thread_rank(), g.size(), tile.shfl_down(v, o), ..., reduce(tile, v, plus<T>()). */
 Type *cg_type(int group) {
-  Type *t = copy_type(ty_int);
+  Type *t = copy_type(group == -5 ? ty_uint : ty_int);
   t->typedef_name = group == -1   ? "cooperative_groups::thread_block"
                     : group == -2 ? "cooperative_groups::thread_block_tile"
                     : group == -3 ? "cooperative_groups::grid_group"
                     : group == -4 ? "cooperative_groups::thread_group"
+                    : group == -5 ? "cooperative_groups::coalesced_group"
                                   : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
@@ -22,6 +23,7 @@ void define_cg_types(void) {
   push_global("cooperative_groups::thread_group")->type_def = cg_type(-4);
   push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
   push_global("cooperative_groups::grid_group")->type_def = cg_type(-3);
+  push_global("cooperative_groups::coalesced_group")->type_def = cg_type(-5);
 }
 
 int tile_size(Token **rest, Token *tok) {
@@ -127,6 +129,74 @@ static Node *grid_sync(Token *t) {
   return typed(new_binary(ND_COMMA, c, bar, t));
 }
 
+/* a call of the device library's function `name` (parse_template.c) made at t */
+static Node *lib_call(Token *t, const char *name, Node *args, int nargs) {
+  Token *nt = arena_alloc(sizeof(Token));
+  *nt = *t;
+  nt->kind = TK_IDENT;
+  nt->loc = (char *)name;
+  nt->len = (int)strlen(name);
+  nt->origin = t;
+  nt->macro = NULL;
+  Obj *fn = device_lib_function(nt);
+  if (!fn) error_tok(t, "internal error: no device library function '%s'", name);
+  Node *c = new_node(ND_CALL, nt);
+  c->args = args;
+  c->nargs = nargs;
+  return typed(user_call(nt, c, fn));
+}
+
+/* a coalesced_group's methods: its value is the mask of its lanes (coalesced_threads() is
+ * __activemask(), a partition the lanes sharing a predicate or a label); the rank is the
+ * thread's place among the mask's lanes, and shfl(v, r) reads the lane of rank r */
+static Node *coalesced_method(Token *t, const char *m, Node *args, int nargs, Node *obj) {
+  if (!strcmp(m, "thread_rank")) return lib_call(t, "__carve_cg_lane_rank", clone_nodes(obj), 1);
+  if (!strcmp(m, "size") || !strcmp(m, "num_threads")) {
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->nargs = 1;
+    return typed(builtin_call(t, find_builtin("__popc"), c));
+  }
+  if (!strcmp(m, "meta_group_rank")) return uconst(t, 0);
+  if (!strcmp(m, "meta_group_size")) return uconst(t, 1);
+  if (!strcmp(m, "sync")) {
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->nargs = 1;
+    return typed(builtin_call(t, find_builtin("__syncwarp"), c));
+  }
+  if (!strcmp(m, "shfl")) {
+    if (nargs != 2) error_tok(t, "'shfl' takes 2 arguments, %d given", nargs);
+    add_type(args);
+    if (!is_numeric(args->ty) || args->ty->is_half)
+      error_tok(args->tok, "unsupported: shfl of a '%s' on a coalesced_group", type_name(args->ty));
+    Node *rank = args->next;
+    args->next = NULL;
+    Node *mask = clone_nodes(obj);
+    mask->next = rank;
+    Node *lane = lib_call(t, "__carve_cg_rank_lane", mask, 2);
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->args->next = args;
+    args->next = lane;
+    c->nargs = 3;
+    return builtin_call(t, find_builtin("__shfl_sync"), c);
+  }
+  if (!strcmp(m, "any") || !strcmp(m, "all")) {
+    if (nargs != 1) error_tok(t, "'%s' takes 1 argument, %d given", m, nargs);
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->args->next = args;
+    c->nargs = 2;
+    return builtin_call(t, find_builtin(m[1] == 'n' ? "__any_sync" : "__all_sync"), c);
+  }
+  error_tok(t,
+            "unsupported: cooperative groups method '%s' on a coalesced_group (carve has "
+            "thread_rank, size, num_threads, meta_group_rank, meta_group_size, sync, shfl, any "
+            "and all)",
+            m);
+}
+
 /* what g.method(args) does, for a group of size n (-1: the block) */
 /* a thread_group's methods, decided when the program runs: its value is 0 for a block and N for
  * a tile of N (what this_thread_block() and tiled_partition<N>() evaluate to), so
@@ -158,6 +228,7 @@ static Node *dyn_group(Token *t, const char *m, Node *obj) {
 
 static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, Node *obj) {
   if (n == -4) return dyn_group(t, m, obj);
+  if (n == -5) return coalesced_method(t, m, args, nargs, obj);
   if (n == -3) { /* grid_group */
     if (!strcmp(m, "sync")) return grid_sync(t);
     if (!strcmp(m, "thread_rank"))
@@ -271,7 +342,9 @@ static Node *cg_group_arg(Token **rest, Token *tok) {
   return g;
 }
 
-/* cooperative_groups::this_thread_block() | tiled_partition<N>(g) | sync(g) | reduce(tile, v, op<T>()) */
+/* cooperative_groups::this_thread_block() | this_grid() | tiled_partition<N>(g) | sync(g)
+ *   | reduce(tile, v, op<T>()) | coalesced_threads() | binary_partition(g, pred)
+ *   | labeled_partition(g, label) */
 static Node *cg_call(Token **rest, Token *tok, const char *f) {
   Token *name = tok;
   if (!strcmp(f, "this_thread_block")) {
@@ -283,6 +356,37 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
     tok = skip(skip(tok->next, "("), ")");
     *rest = tok;
     return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-3));
+  }
+  if (!strcmp(f, "coalesced_threads")) {
+    tok = skip(skip(tok->next, "("), ")");
+    *rest = tok;
+    Node *low = typed(builtin_call(name, find_builtin("__activemask"), new_node(ND_CALL, name)));
+    return cg_node(CG_CALL, name, NULL, low, cg_type(-5));
+  }
+  if (!strcmp(f, "binary_partition") || !strcmp(f, "labeled_partition")) {
+    bool binary = f[0] == 'b';
+    Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    Node *v = assign(&tok, skip(tok, ","));
+    add_type(v);
+    *rest = skip(tok, ")");
+    if (!is_integer(v->ty) && !(binary && v->ty->kind == TY_BOOL))
+      error_tok(v->tok, "the %s of %s must be an integer, not '%s'", binary ? "predicate" : "label",
+                f, type_name(v->ty));
+    Node *mask;
+    if (g->ty->cg_group > 0)
+      mask = lib_call(name, "__carve_cg_tile_mask", uconst(name, g->ty->cg_group), 1);
+    else if (g->ty->cg_group == -5) mask = clone_nodes(g);
+    else
+      error_tok(g->tok, "%s partitions a thread_block_tile or a coalesced_group, not a '%s'", f,
+                type_name(g->ty));
+    mask->next = clone_nodes(v);
+    Node *low =
+      lib_call(name, binary ? "__carve_cg_binary_partition" : "__match_any_sync", mask, 2);
+    g->next = v;
+    v->next = NULL;
+    Node *n = cg_node(CG_CALL, name, g, low, cg_type(-5));
+    n->nargs = 2;
+    return n;
   }
   if (!strcmp(f, "tiled_partition")) {
     if (!tok_equal(tok->next, "<"))
@@ -311,10 +415,10 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
       error_tok(g->tok,
                 "unsupported: reduce over a %s (cooperative groups reduce a thread_block_tile)",
                 g->ty->cg_group == -3 ? "grid_group" : "thread_group");
-    if (g->ty->cg_group < 0)
+    if (g->ty->cg_group < 0 && g->ty->cg_group != -5)
       error_tok(
         g->tok,
-        "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
+        "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile or a coalesced_group)");
     Node *v = assign(&tok, skip(tok, ","));
     add_type(v);
     tok = skip(tok, ",");
@@ -482,7 +586,9 @@ Node *primary(Token **rest, Token *tok) {
     if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
     const char *cgf = vs ? NULL : cg_member(tok);
     if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "this_grid") ||
-                !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
+                !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce") ||
+                !strcmp(cgf, "coalesced_threads") || !strcmp(cgf, "binary_partition") ||
+                !strcmp(cgf, "labeled_partition")))
       return cg_call(rest, tok, cgf);
     if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {

@@ -386,9 +386,13 @@ static void cg_call(Printer *p, Node *n) {
     out(p, ")");
     return;
   case CG_SYNC:
+  case CG_CALL:
     tokout(p, n->tok);
     out(p, "(");
-    expr(p, n->args, P_ASSIGN);
+    for (Node *a = n->args; a; a = a->next) {
+      if (a != n->args) out(p, ", ");
+      expr(p, a, P_ASSIGN);
+    }
     out(p, ")");
     return;
   case CG_REDUCE:
@@ -418,7 +422,11 @@ static void cg_call(Printer *p, Node *n) {
               low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
     expr(p, low->args->next, P_ASSIGN);
     out(p, ", ");
-    expr(p, low->args->next->next, P_ASSIGN);
+    Node *lane = low->args->next->next;
+    while (lane->kind == ND_CAST && lane->implicit) lane = lane->lhs;
+    if (lane->kind == ND_CALL && lane->fn && !strcmp(lane->fn->name, "__carve_cg_rank_lane"))
+      lane = lane->args->next; /* a coalesced_group's shfl: the rank as written */
+    expr(p, lane, P_ASSIGN);
   } else if (low->kind == ND_CALL &&
              (low->builtin == BI_ANY || low->builtin == BI_ALL || low->builtin == BI_BALLOT)) {
     expr(p, low->args->next, P_ASSIGN);
