@@ -104,29 +104,14 @@ static Node *grid_blocks(Token *t) {
                           sreg(t, SR_NCTAID, 2), t));
 }
 
-/* grid_group::sync(): a barrier across every block. carve's engines run the blocks of a launch one
- * after another, so it is a block barrier when the grid has one block and otherwise a fault that
- * says so (an assert whose text is the reason), never a barrier silently missing */
+/* grid_group::sync(): a barrier across every block of the grid. The interpreter runs the blocks
+ * of a launch that has one together (warps.c, run_grid_together); the native engine refuses it */
 static Node *grid_sync(Token *t) {
-  Node *c = new_node(ND_CALL, t);
-  c->builtin = BI_ASSERT;
-  c->args = typed(new_binary(ND_EQ, grid_blocks(t), uconst(t, 1), t));
-  coerce_arg(&c->args, ty_bool);
-  Token *s = arena_alloc(sizeof(Token));
-  *s = *t;
-  s->kind = TK_STR;
-  s->origin = t;
-  s->macro = NULL;
-  s->str =
-    "unsupported: grid-wide sync (cooperative_groups::grid_group::sync) in a launch of more than one block: "
-    "carve runs the blocks one after another";
-  Node *text = new_node(ND_STR, s);
-  text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
-  c->args->next = text;
-  c->nargs = 1;
-  c->ty = ty_void;
-  Node *bar = builtin_call(t, find_builtin("__syncthreads"), new_node(ND_CALL, t));
-  return typed(new_binary(ND_COMMA, c, bar, t));
+  Node *n = new_node(ND_CALL, t);
+  n->builtin = BI_CG;
+  n->ival = CG_GRID_SYNC;
+  n->ty = ty_void;
+  return n;
 }
 
 /* a call of the device library's function `name` (parse_template.c) made at t */

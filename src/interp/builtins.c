@@ -374,6 +374,7 @@ static NOINLINE void eval_cg(Warp *w, Node *n, Mask m, Val *out) {
   case CG_METHOD:
   case CG_SYNC:
   case CG_CALL: eval(w, n->lhs, m, out); return;
+  case CG_GRID_SYNC: grid_barrier(w, n, m); return;
   default: break;
   }
   Val v[W], nv[W];

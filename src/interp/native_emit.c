@@ -431,6 +431,8 @@ static const char *builtin(Emit *e, Node *n) {
     if (n->ival == CG_THIS_BLOCK) return "((int)0)";
     if (n->ival == CG_TILED) return fmt("((int)%d)", n->ty->cg_group);
     if (n->ival == CG_METHOD || n->ival == CG_SYNC || n->ival == CG_CALL) return ex(e, n->lhs);
+    if (n->ival == CG_GRID_SYNC)
+      unsupported(e, n, "a grid-wide sync (cooperative_groups::grid_group::sync)");
     unsupported(e, n, "a cooperative groups reduce outside the level of the barriers");
   case BI_PIPE_COPY:
   case BI_PIPE_COMMIT:
