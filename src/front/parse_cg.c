@@ -13,6 +13,8 @@ Type *cg_type(int group) {
                     : group == -3 ? "cooperative_groups::grid_group"
                     : group == -4 ? "cooperative_groups::thread_group"
                     : group == -5 ? "cooperative_groups::coalesced_group"
+                    : group == -6 ? "cuda::barrier<cuda::thread_scope_block>"
+                    : group == -7 ? "cuda::barrier<cuda::thread_scope_block>::arrival_token"
                                   : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
@@ -24,6 +26,7 @@ void define_cg_types(void) {
   push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
   push_global("cooperative_groups::grid_group")->type_def = cg_type(-3);
   push_global("cooperative_groups::coalesced_group")->type_def = cg_type(-5);
+  push_global("cuda::barrier")->type_def = cg_type(-6);
 }
 
 int tile_size(Token **rest, Token *tok) {
@@ -182,6 +185,59 @@ static Node *coalesced_method(Token *t, const char *m, Node *args, int nargs, No
             m);
 }
 
+/* cuda::barrier<cuda::thread_scope_block> (<cuda/barrier>): its value is the expected count
+ * init(&bar, n) gave. carve runs a phase as a block barrier: arrive() does nothing and returns a
+ * token, wait(token) and arrive_and_wait() are __syncthreads, checked (an assert whose text is
+ * the reason) to expect every thread of the block. Work between arrive and wait is therefore
+ * ordered as if the phase ended at arrive, and a race there is not reported. */
+static Node *barrier_method(Token *t, const char *m, Node *args, int nargs, Node *obj) {
+  if (!strcmp(m, "arrive")) {
+    if (nargs) error_tok(t, "unsupported: arrive(n) on a cuda::barrier (carve has arrive())");
+    Node *z = new_num(0, tnum_token(t, 0));
+    z->ty = cg_type(-7);
+    return z;
+  }
+  if (!strcmp(m, "wait") || !strcmp(m, "arrive_and_wait")) {
+    if (nargs != (m[0] == 'w'))
+      error_tok(t, "'%s' takes %d argument%s, %d given", m, m[0] == 'w', m[0] == 'w' ? "" : "s",
+                nargs);
+    Node *c = new_node(ND_CALL, t);
+    c->builtin = BI_ASSERT;
+    c->args = typed(new_binary(ND_EQ, clone_nodes(obj), block_size(t), t));
+    coerce_arg(&c->args, ty_bool);
+    Token *s = arena_alloc(sizeof(Token));
+    *s = *t;
+    s->kind = TK_STR;
+    s->origin = t;
+    s->macro = NULL;
+    s->str = "unsupported: a cuda::barrier whose expected count (init's) is not the block's "
+             "thread count: carve runs its phases as __syncthreads";
+    Node *text = new_node(ND_STR, s);
+    text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
+    c->args->next = text;
+    c->nargs = 1;
+    c->ty = ty_void;
+    Node *bar = builtin_call(t, find_builtin("__syncthreads"), new_node(ND_CALL, t));
+    return typed(new_binary(ND_COMMA, c, bar, t));
+  }
+  error_tok(t, "unsupported: '%s' on a cuda::barrier (carve has arrive, wait and arrive_and_wait)",
+            m);
+}
+
+/* init(&bar, count) of a cuda::barrier: the count stored in the barrier (call: its arguments) */
+Node *barrier_init(Token **rest, Token *tok) {
+  Node *call = new_node(ND_CALL, tok);
+  Node *args = func_args(rest, tok->next->next, call);
+  if (call->nargs != 2 || args->ty->kind != TY_PTR || args->ty->base->cg_group != -6) return NULL;
+  if (!is_integer(args->next->ty))
+    error_tok(args->next->tok, "the expected count of a cuda::barrier must be an integer");
+  Node *store = new_binary(ND_ASSIGN, new_unary(ND_DEREF, clone_nodes(args), tok),
+                           typed_cast(clone_nodes(args->next), ty_uint), tok);
+  Node *n = cg_node(CG_CALL, tok, args, typed(store), ty_void);
+  n->nargs = 2;
+  return n;
+}
+
 /* what g.method(args) does, for a group of size n (-1: the block) */
 /* a thread_group's methods, decided when the program runs: its value is 0 for a block and N for
  * a tile of N (what this_thread_block() and tiled_partition<N>() evaluate to), so
@@ -214,6 +270,8 @@ static Node *dyn_group(Token *t, const char *m, Node *obj) {
 static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, Node *obj) {
   if (n == -4) return dyn_group(t, m, obj);
   if (n == -5) return coalesced_method(t, m, args, nargs, obj);
+  if (n == -6) return barrier_method(t, m, args, nargs, obj);
+  if (n == -7) error_tok(t, "unsupported: methods of a cuda::barrier's arrival_token");
   if (n == -3) { /* grid_group */
     if (!strcmp(m, "sync")) return grid_sync(t);
     if (!strcmp(m, "thread_rank"))
@@ -315,6 +373,7 @@ Node *cg_method(Token **rest, Node *obj, Token *m) {
   args = func_args(rest, m->next->next, tmp);
   Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs, obj);
   Node *n = cg_node(CG_METHOD, m, obj, low, low->ty);
+  if (obj->ty->cg_group == -6 && args) obj->next = args; /* wait(token): printed as written */
   n->end_tok = tmp->end_tok;
   return n;
 }
@@ -575,6 +634,17 @@ Node *primary(Token **rest, Token *tok) {
                 !strcmp(cgf, "coalesced_threads") || !strcmp(cgf, "binary_partition") ||
                 !strcmp(cgf, "labeled_partition")))
       return cg_call(rest, tok, cgf);
+    if (!vs && tok_equal(tok, "std::move") && tok_equal(tok->next, "(")) {
+      Node *n = assign(&tok, tok->next->next); /* the value itself (printed as std::move(x)) */
+      *rest = skip(tok, ")");
+      return n;
+    }
+    if (!vs && tok_equal(tok, "init") && tok_equal(tok->next, "(")) {
+      Node *n = barrier_init(rest, tok);
+      if (n) return n;
+      error_tok(tok,
+                "use of undeclared function 'init' (carve knows init(&bar, n) of a cuda::barrier)");
+    }
     if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
       if (vs->var->sc == SC_FUNC)

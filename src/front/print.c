@@ -430,6 +430,12 @@ static void cg_call(Printer *p, Node *n) {
   } else if (low->kind == ND_CALL &&
              (low->builtin == BI_ANY || low->builtin == BI_ALL || low->builtin == BI_BALLOT)) {
     expr(p, low->args->next, P_ASSIGN);
+  } else if (n->args->ty->cg_group == -6 && n->args->next) { /* a cuda::barrier's wait(token) */
+    Node *a = n->args->next;
+    bool lvalue = a->kind == ND_VAR || (a->kind == ND_DEREF && a->implicit);
+    if (lvalue) out(p, "std::move(");
+    expr(p, a, P_ASSIGN);
+    if (lvalue) out(p, ")");
   }
   out(p, ")");
 }
@@ -958,6 +964,7 @@ static bool header_pre(Node *n, void *ctx) {
     *used |= 1ull << (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT ? BI_PIPE_COPY
                                                                                  : n->builtin);
   if (n->ty && n->ty->is_half) *used |= 1ull << BI_HALF;
+  if (n->ty && (n->ty->cg_group == -6 || n->ty->cg_group == -7)) *used |= 1ull << 63;
   return true;
 }
 
@@ -996,6 +1003,7 @@ void print_headers(Buf *b, Program *const *progs, int n) {
                  {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
   for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
     if (used >> headers[i].b & 1) buf_printf(b, "#include <%s>\n", headers[i].h);
+  if (used >> 63 & 1) buf_printf(b, "#include <cuda/barrier>\n"); /* cuda::barrier */
 }
 
 void print_program(Buf *b, Program *prog) {
