@@ -15,6 +15,7 @@ Type *cg_type(int group) {
                     : group == -5 ? "cooperative_groups::coalesced_group"
                     : group == -6 ? "cuda::barrier<cuda::thread_scope_block>"
                     : group == -7 ? "cuda::barrier<cuda::thread_scope_block>::arrival_token"
+                    : group == -8 ? "cuda::pipeline<cuda::thread_scope_thread>"
                                   : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
@@ -27,6 +28,7 @@ void define_cg_types(void) {
   push_global("cooperative_groups::grid_group")->type_def = cg_type(-3);
   push_global("cooperative_groups::coalesced_group")->type_def = cg_type(-5);
   push_global("cuda::barrier")->type_def = cg_type(-6);
+  push_global("cuda::pipeline")->type_def = cg_type(-8);
 }
 
 int tile_size(Token **rest, Token *tok) {
@@ -224,6 +226,79 @@ static Node *barrier_method(Token *t, const char *m, Node *args, int nargs, Node
             m);
 }
 
+/* a call of the builtin `name` with args made at t */
+static Node *builtin_at(Token *t, const char *name, Node *args, int nargs) {
+  Node *c = new_node(ND_CALL, t);
+  c->args = args;
+  c->nargs = nargs;
+  return typed(builtin_call(t, find_builtin(name), c));
+}
+
+/* cuda::pipeline<cuda::thread_scope_thread> (<cuda/pipeline>) on the pipeline primitives: its
+ * value is the thread's stages committed and not yet released; producer_acquire() does nothing,
+ * producer_commit() is __pipeline_commit() and one stage more, consumer_wait() waits for the
+ * oldest stage (__pipeline_wait_prior(stages - 1)), consumer_release() one stage less;
+ * cuda::memcpy_async(dst, src, size, pipe) is __pipeline_memcpy_async (4, 8 or 16 bytes) */
+static Node *pipeline_method(Token *t, const char *m, int nargs, Node *obj) {
+  if (nargs) error_tok(t, "'%s' of a cuda::pipeline takes no arguments, %d given", m, nargs);
+  if (!lvalue_node(obj))
+    error_tok(obj->tok, "unsupported: a cuda::pipeline that is not a variable");
+  Node *one = new_num(1, tnum_token(t, 1));
+  if (!strcmp(m, "producer_acquire")) return typed_cast(new_num(0, tnum_token(t, 0)), ty_void);
+  if (!strcmp(m, "producer_commit") || !strcmp(m, "consumer_release")) {
+    bool commit = m[0] == 'p';
+    Node *step = typed(new_binary(commit ? ND_ADD : ND_SUB, clone_nodes(obj), one, t));
+    Node *set = typed(new_binary(ND_ASSIGN, clone_nodes(obj), step, t));
+    if (!commit) return typed_cast(set, ty_void);
+    return typed_cast(new_binary(ND_COMMA, builtin_at(t, "__pipeline_commit", NULL, 0), set, t),
+                      ty_void);
+  }
+  if (!strcmp(m, "consumer_wait")) {
+    Node *c = new_node(ND_COND, t);
+    c->cond = typed(new_binary(ND_GT, clone_nodes(obj), new_num(0, tnum_token(t, 0)), t));
+    c->then = typed(new_binary(ND_SUB, clone_nodes(obj), one, t));
+    c->els = new_num(0, tnum_token(t, 0));
+    return builtin_at(t, "__pipeline_wait_prior", typed(c), 1);
+  }
+  error_tok(t,
+            "unsupported: '%s' on a cuda::pipeline (carve has producer_acquire, producer_commit, "
+            "consumer_wait and consumer_release)",
+            m);
+}
+
+/* cuda::make_pipeline() | cuda::memcpy_async(dst, src, size, pipe) | cuda::aligned_size_t<A>(n) */
+Node *cuda_pipeline_call(Token **rest, Token *tok) {
+  if (tok_equal(tok, "cuda::make_pipeline")) {
+    *rest = skip(skip(tok->next, "("), ")");
+    Node *z = new_num(0, tnum_token(tok, 0));
+    z->ty = cg_type(-8);
+    return cg_node(CG_CALL, tok, NULL, z, cg_type(-8));
+  }
+  if (tok_equal(tok, "cuda::aligned_size_t")) { /* the size itself (its alignment a promise) */
+    Token *t = skip(tok->next, "<");
+    binary_level(&t, t, 7); /* the alignment: a promise carve does not need */
+    t = skip(skip_angle(t), "(");
+    Node *n = assign(&t, t);
+    add_type(n);
+    *rest = skip(t, ")");
+    if (!is_integer(n->ty)) error_tok(n->tok, "cuda::aligned_size_t takes an integer size");
+    return typed_cast(n, ty_ulong);
+  }
+  Node *call = new_node(ND_CALL, tok);
+  Node *args = func_args(rest, skip(tok->next, "("), call);
+  if (call->nargs != 4 || args->next->next->next->ty->cg_group != -8)
+    error_tok(tok, "unsupported: cuda::memcpy_async other than (dst, src, size, pipeline) with a "
+                   "cuda::pipeline<cuda::thread_scope_thread>");
+  Node *a = clone_node(args); /* dst, src, size (one node each, not the list after it) */
+  a->next = clone_node(args->next);
+  a->next->next = clone_node(args->next->next);
+  a->next->next->next = NULL;
+  Node *low = builtin_at(tok, "__pipeline_memcpy_async", a, 3);
+  Node *n = cg_node(CG_CALL, tok, args, low, ty_void);
+  n->nargs = 4;
+  return n;
+}
+
 /* init(&bar, count) of a cuda::barrier: the count stored in the barrier (call: its arguments) */
 Node *barrier_init(Token **rest, Token *tok) {
   Node *call = new_node(ND_CALL, tok);
@@ -231,7 +306,7 @@ Node *barrier_init(Token **rest, Token *tok) {
   if (call->nargs != 2 || args->ty->kind != TY_PTR || args->ty->base->cg_group != -6) return NULL;
   if (!is_integer(args->next->ty))
     error_tok(args->next->tok, "the expected count of a cuda::barrier must be an integer");
-  Node *store = new_binary(ND_ASSIGN, new_unary(ND_DEREF, clone_nodes(args), tok),
+  Node *store = new_binary(ND_ASSIGN, new_unary(ND_DEREF, clone_node(args), tok),
                            typed_cast(clone_nodes(args->next), ty_uint), tok);
   Node *n = cg_node(CG_CALL, tok, args, typed(store), ty_void);
   n->nargs = 2;
@@ -271,6 +346,7 @@ static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, N
   if (n == -4) return dyn_group(t, m, obj);
   if (n == -5) return coalesced_method(t, m, args, nargs, obj);
   if (n == -6) return barrier_method(t, m, args, nargs, obj);
+  if (n == -8) return pipeline_method(t, m, nargs, obj);
   if (n == -7) error_tok(t, "unsupported: methods of a cuda::barrier's arrival_token");
   if (n == -3) { /* grid_group */
     if (!strcmp(m, "sync")) return grid_sync(t);
@@ -639,6 +715,9 @@ Node *primary(Token **rest, Token *tok) {
       *rest = skip(tok, ")");
       return n;
     }
+    if (!vs && (tok_equal(tok, "cuda::make_pipeline") || tok_equal(tok, "cuda::memcpy_async") ||
+                tok_equal(tok, "cuda::aligned_size_t")))
+      return cuda_pipeline_call(rest, tok);
     if (!vs && tok_equal(tok, "init") && tok_equal(tok->next, "(")) {
       Node *n = barrier_init(rest, tok);
       if (n) return n;

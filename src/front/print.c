@@ -965,6 +965,7 @@ static bool header_pre(Node *n, void *ctx) {
                                                                                  : n->builtin);
   if (n->ty && n->ty->is_half) *used |= 1ull << BI_HALF;
   if (n->ty && (n->ty->cg_group == -6 || n->ty->cg_group == -7)) *used |= 1ull << 63;
+  if (n->ty && n->ty->cg_group == -8) *used |= 1ull << 62;
   return true;
 }
 
@@ -1003,7 +1004,8 @@ void print_headers(Buf *b, Program *const *progs, int n) {
                  {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
   for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
     if (used >> headers[i].b & 1) buf_printf(b, "#include <%s>\n", headers[i].h);
-  if (used >> 63 & 1) buf_printf(b, "#include <cuda/barrier>\n"); /* cuda::barrier */
+  if (used >> 63 & 1) buf_printf(b, "#include <cuda/barrier>\n");  /* cuda::barrier */
+  if (used >> 62 & 1) buf_printf(b, "#include <cuda/pipeline>\n"); /* cuda::pipeline */
 }
 
 void print_program(Buf *b, Program *prog) {
