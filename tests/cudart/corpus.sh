@@ -15,7 +15,8 @@
 # binaryPartitionCG checks nothing and prints its counts and sums: the verdict is the line with the
 # values the same count computes on the host from its glibc rand() % 50 inputs (102400 of them).
 # Results (docs/results.md, issue 29): 22 of 49 programs reached their own verdict on
-# 2026-11-27 before the front-end work, 27 after, 30 after class templates and lambdas (this 2-core CPU machine, TIMEOUT=120;
+# 2026-11-27 before the front-end work, 27 after, 30 after class templates and lambdas, 35 after
+# coalesced groups, grid-wide sync across blocks, cuda::barrier and cuda::pipeline (this 2-core CPU machine, TIMEOUT=120;
 # simpleMultiCopy took 111.6 s under load);
 # the 8 over 120 s have fixed large sizes and take no size argument.
 carve=$(realpath "${1:-./carve}"); shift
