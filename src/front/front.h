@@ -135,7 +135,8 @@ struct Type {
                          * non-pointer, const T& passed by value; printed as '&' either way */
   unsigned char is_half; /* 1: __half (16 bits of an IEEE binary16), 2: __half2 (two, .x low) */
   int cg_group;          /* cooperative groups: 0 none, -1 thread_block, -2 thread_block_tile
-                         * before its size is given, -3 grid_group, -4 thread_group (block or tile, known when run), N > 0 a tile of N threads */
+                         * before its size is given, -3 grid_group, -4 thread_group (block or tile, known when run), -5 coalesced_group
+                         * (its value the mask of its lanes in the warp), N > 0 a tile of N threads */
 };
 
 struct Member {
@@ -336,7 +337,10 @@ typedef enum {
  * it is in lhs (a __syncthreads, a shuffle of width N, the thread's rank...), which is what
  * runs and what analyses see; reduce combines a tile's values with Node.op (ND_ADD, ND_LT for
  * less (min), ND_GT for greater (max), ND_BITAND, ND_BITOR, ND_BITXOR) */
-typedef enum { CG_THIS_BLOCK, CG_TILED, CG_METHOD, CG_REDUCE, CG_SYNC } CgOp;
+typedef enum { CG_THIS_BLOCK, CG_TILED, CG_METHOD, CG_REDUCE, CG_SYNC, CG_CALL, CG_GRID_SYNC } CgOp;
+/* CG_CALL: a free function making a group (coalesced_threads(), binary_partition(g, p),
+ * labeled_partition(g, l)): args as written, lhs what runs (the new group's lane mask);
+ * CG_GRID_SYNC: what grid.sync() and sync(grid) lower to, a barrier across the grid's blocks */
 
 /* math functions (mathfns.def): one entry per name (sqrtf, sqrt, __fsqrt_rn, ...) */
 enum {
@@ -441,7 +445,8 @@ struct Obj {
   int shared_size; /* static __shared__ bytes declared inside */
   Obj *locals;     /* every local, in declaration order (linked by next_local) */
   Obj *next_local;
-  bool uses_barrier; /* calls __syncthreads directly or through a device function */
+  bool uses_barrier;   /* calls __syncthreads directly or through a device function */
+  bool uses_grid_sync; /* a grid-wide sync (grid_group::sync), directly or through a call */
   bool has_extern_shared;
   /* C++ */
   bool is_constexpr;

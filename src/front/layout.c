@@ -54,6 +54,8 @@ static bool collect(Node *n, void *ctx) {
   /* a file-scope extern __shared__ array is the dynamic area too, seen where it is used */
   if (n->kind == ND_VAR && n->var && n->var->sc == SC_EXTERN_SHARED) fn->has_extern_shared = true;
   if (n->kind == ND_CALL && is_barrier(n->builtin)) fn->uses_barrier = true;
+  if (n->kind == ND_CALL && n->builtin == BI_CG && n->ival == CG_GRID_SYNC)
+    fn->uses_barrier = fn->uses_grid_sync = true;
   return true;
 }
 
@@ -70,6 +72,7 @@ static bool inherit_from_callee(Node *n, void *ctx) {
   Obj *f = ctx;
   if (n->kind == ND_CALL && n->fn && n->fn != f) {
     f->uses_barrier |= n->fn->uses_barrier;
+    f->uses_grid_sync |= n->fn->uses_grid_sync;
     f->has_extern_shared |= n->fn->has_extern_shared;
   }
   return true;
@@ -80,6 +83,7 @@ static void layout_function(Program *p, Obj *fn) {
   fn->locals = NULL;
   fn->shared_size = 0;
   fn->uses_barrier = false;
+  fn->uses_grid_sync = false;
   fn->has_extern_shared = false;
   for (Obj *q = fn->params; q; q = q->next) add_local(&L, q);
   walk(fn->body, collect, NULL, &L);
@@ -114,9 +118,10 @@ void program_finish(Program *p) {
     changed = false;
     for (Obj *f = p->funcs; f; f = f->next) {
       if (!f->body || (f->uses_barrier && f->has_extern_shared)) continue;
-      bool b = f->uses_barrier, e = f->has_extern_shared;
+      bool b = f->uses_barrier, e = f->has_extern_shared, g = f->uses_grid_sync;
       walk(f->body, inherit_from_callee, NULL, f);
-      if (b != f->uses_barrier || e != f->has_extern_shared) changed = true;
+      if (b != f->uses_barrier || e != f->has_extern_shared || g != f->uses_grid_sync)
+        changed = true;
     }
   }
   p->generation++;

@@ -7,11 +7,15 @@
  * what they do is in the calls: this_thread_block(), tiled_partition<N>(g), g.sync(),
  * g.thread_rank(), g.size(), tile.shfl_down(v, o), ..., reduce(tile, v, plus<T>()). */
 Type *cg_type(int group) {
-  Type *t = copy_type(ty_int);
+  Type *t = copy_type(group == -5 ? ty_uint : ty_int);
   t->typedef_name = group == -1   ? "cooperative_groups::thread_block"
                     : group == -2 ? "cooperative_groups::thread_block_tile"
                     : group == -3 ? "cooperative_groups::grid_group"
                     : group == -4 ? "cooperative_groups::thread_group"
+                    : group == -5 ? "cooperative_groups::coalesced_group"
+                    : group == -6 ? "cuda::barrier<cuda::thread_scope_block>"
+                    : group == -7 ? "cuda::barrier<cuda::thread_scope_block>::arrival_token"
+                    : group == -8 ? "cuda::pipeline<cuda::thread_scope_thread>"
                                   : fmt("cooperative_groups::thread_block_tile<%d>", group);
   t->cg_group = group;
   return t;
@@ -22,6 +26,9 @@ void define_cg_types(void) {
   push_global("cooperative_groups::thread_group")->type_def = cg_type(-4);
   push_global("cooperative_groups::thread_block_tile")->type_def = cg_type(-2);
   push_global("cooperative_groups::grid_group")->type_def = cg_type(-3);
+  push_global("cooperative_groups::coalesced_group")->type_def = cg_type(-5);
+  push_global("cuda::barrier")->type_def = cg_type(-6);
+  push_global("cuda::pipeline")->type_def = cg_type(-8);
 }
 
 int tile_size(Token **rest, Token *tok) {
@@ -102,29 +109,208 @@ static Node *grid_blocks(Token *t) {
                           sreg(t, SR_NCTAID, 2), t));
 }
 
-/* grid_group::sync(): a barrier across every block. carve's engines run the blocks of a launch one
- * after another, so it is a block barrier when the grid has one block and otherwise a fault that
- * says so (an assert whose text is the reason), never a barrier silently missing */
+/* grid_group::sync(): a barrier across every block of the grid. The interpreter runs the blocks
+ * of a launch that has one together (warps.c, run_grid_together); the native engine refuses it */
 static Node *grid_sync(Token *t) {
+  Node *n = new_node(ND_CALL, t);
+  n->builtin = BI_CG;
+  n->ival = CG_GRID_SYNC;
+  n->ty = ty_void;
+  return n;
+}
+
+/* a call of the device library's function `name` (parse_template.c) made at t */
+static Node *lib_call(Token *t, const char *name, Node *args, int nargs) {
+  Token *nt = arena_alloc(sizeof(Token));
+  *nt = *t;
+  nt->kind = TK_IDENT;
+  nt->loc = (char *)name;
+  nt->len = (int)strlen(name);
+  nt->origin = t;
+  nt->macro = NULL;
+  Obj *fn = device_lib_function(nt);
+  if (!fn) error_tok(t, "internal error: no device library function '%s'", name);
+  Node *c = new_node(ND_CALL, nt);
+  c->args = args;
+  c->nargs = nargs;
+  return typed(user_call(nt, c, fn));
+}
+
+/* a coalesced_group's methods: its value is the mask of its lanes (coalesced_threads() is
+ * __activemask(), a partition the lanes sharing a predicate or a label); the rank is the
+ * thread's place among the mask's lanes, and shfl(v, r) reads the lane of rank r */
+static Node *coalesced_method(Token *t, const char *m, Node *args, int nargs, Node *obj) {
+  if (!strcmp(m, "thread_rank")) return lib_call(t, "__carve_cg_lane_rank", clone_nodes(obj), 1);
+  if (!strcmp(m, "size") || !strcmp(m, "num_threads")) {
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->nargs = 1;
+    return typed(builtin_call(t, find_builtin("__popc"), c));
+  }
+  if (!strcmp(m, "meta_group_rank")) return uconst(t, 0);
+  if (!strcmp(m, "meta_group_size")) return uconst(t, 1);
+  if (!strcmp(m, "sync")) {
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->nargs = 1;
+    return typed(builtin_call(t, find_builtin("__syncwarp"), c));
+  }
+  if (!strcmp(m, "shfl")) {
+    if (nargs != 2) error_tok(t, "'shfl' takes 2 arguments, %d given", nargs);
+    add_type(args);
+    if (!is_numeric(args->ty) || args->ty->is_half)
+      error_tok(args->tok, "unsupported: shfl of a '%s' on a coalesced_group", type_name(args->ty));
+    Node *rank = args->next;
+    args->next = NULL;
+    Node *mask = clone_nodes(obj);
+    mask->next = rank;
+    Node *lane = lib_call(t, "__carve_cg_rank_lane", mask, 2);
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->args->next = args;
+    args->next = lane;
+    c->nargs = 3;
+    return builtin_call(t, find_builtin("__shfl_sync"), c);
+  }
+  if (!strcmp(m, "any") || !strcmp(m, "all")) {
+    if (nargs != 1) error_tok(t, "'%s' takes 1 argument, %d given", m, nargs);
+    Node *c = new_node(ND_CALL, t);
+    c->args = clone_nodes(obj);
+    c->args->next = args;
+    c->nargs = 2;
+    return builtin_call(t, find_builtin(m[1] == 'n' ? "__any_sync" : "__all_sync"), c);
+  }
+  error_tok(t,
+            "unsupported: cooperative groups method '%s' on a coalesced_group (carve has "
+            "thread_rank, size, num_threads, meta_group_rank, meta_group_size, sync, shfl, any "
+            "and all)",
+            m);
+}
+
+/* cuda::barrier<cuda::thread_scope_block> (<cuda/barrier>): its value is the expected count
+ * init(&bar, n) gave. carve runs a phase as a block barrier: arrive() does nothing and returns a
+ * token, wait(token) and arrive_and_wait() are __syncthreads, checked (an assert whose text is
+ * the reason) to expect every thread of the block. Work between arrive and wait is therefore
+ * ordered as if the phase ended at arrive, and a race there is not reported. */
+static Node *barrier_method(Token *t, const char *m, Node *args, int nargs, Node *obj) {
+  if (!strcmp(m, "arrive")) {
+    if (nargs) error_tok(t, "unsupported: arrive(n) on a cuda::barrier (carve has arrive())");
+    Node *z = new_num(0, tnum_token(t, 0));
+    z->ty = cg_type(-7);
+    return z;
+  }
+  if (!strcmp(m, "wait") || !strcmp(m, "arrive_and_wait")) {
+    if (nargs != (m[0] == 'w'))
+      error_tok(t, "'%s' takes %d argument%s, %d given", m, m[0] == 'w', m[0] == 'w' ? "" : "s",
+                nargs);
+    Node *c = new_node(ND_CALL, t);
+    c->builtin = BI_ASSERT;
+    c->args = typed(new_binary(ND_EQ, clone_nodes(obj), block_size(t), t));
+    coerce_arg(&c->args, ty_bool);
+    Token *s = arena_alloc(sizeof(Token));
+    *s = *t;
+    s->kind = TK_STR;
+    s->origin = t;
+    s->macro = NULL;
+    s->str = "unsupported: a cuda::barrier whose expected count (init's) is not the block's "
+             "thread count: carve runs its phases as __syncthreads";
+    Node *text = new_node(ND_STR, s);
+    text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
+    c->args->next = text;
+    c->nargs = 1;
+    c->ty = ty_void;
+    Node *bar = builtin_call(t, find_builtin("__syncthreads"), new_node(ND_CALL, t));
+    return typed(new_binary(ND_COMMA, c, bar, t));
+  }
+  error_tok(t, "unsupported: '%s' on a cuda::barrier (carve has arrive, wait and arrive_and_wait)",
+            m);
+}
+
+/* a call of the builtin `name` with args made at t */
+static Node *builtin_at(Token *t, const char *name, Node *args, int nargs) {
   Node *c = new_node(ND_CALL, t);
-  c->builtin = BI_ASSERT;
-  c->args = typed(new_binary(ND_EQ, grid_blocks(t), uconst(t, 1), t));
-  coerce_arg(&c->args, ty_bool);
-  Token *s = arena_alloc(sizeof(Token));
-  *s = *t;
-  s->kind = TK_STR;
-  s->origin = t;
-  s->macro = NULL;
-  s->str =
-    "unsupported: grid-wide sync (cooperative_groups::grid_group::sync) in a launch of more than one block: "
-    "carve runs the blocks one after another";
-  Node *text = new_node(ND_STR, s);
-  text->ty = array_of(ty_char, (int)strlen(s->str) + 1);
-  c->args->next = text;
-  c->nargs = 1;
-  c->ty = ty_void;
-  Node *bar = builtin_call(t, find_builtin("__syncthreads"), new_node(ND_CALL, t));
-  return typed(new_binary(ND_COMMA, c, bar, t));
+  c->args = args;
+  c->nargs = nargs;
+  return typed(builtin_call(t, find_builtin(name), c));
+}
+
+/* cuda::pipeline<cuda::thread_scope_thread> (<cuda/pipeline>) on the pipeline primitives: its
+ * value is the thread's stages committed and not yet released; producer_acquire() does nothing,
+ * producer_commit() is __pipeline_commit() and one stage more, consumer_wait() waits for the
+ * oldest stage (__pipeline_wait_prior(stages - 1)), consumer_release() one stage less;
+ * cuda::memcpy_async(dst, src, size, pipe) is __pipeline_memcpy_async (4, 8 or 16 bytes) */
+static Node *pipeline_method(Token *t, const char *m, int nargs, Node *obj) {
+  if (nargs) error_tok(t, "'%s' of a cuda::pipeline takes no arguments, %d given", m, nargs);
+  if (!lvalue_node(obj))
+    error_tok(obj->tok, "unsupported: a cuda::pipeline that is not a variable");
+  Node *one = new_num(1, tnum_token(t, 1));
+  if (!strcmp(m, "producer_acquire")) return typed_cast(new_num(0, tnum_token(t, 0)), ty_void);
+  if (!strcmp(m, "producer_commit") || !strcmp(m, "consumer_release")) {
+    bool commit = m[0] == 'p';
+    Node *step = typed(new_binary(commit ? ND_ADD : ND_SUB, clone_nodes(obj), one, t));
+    Node *set = typed(new_binary(ND_ASSIGN, clone_nodes(obj), step, t));
+    if (!commit) return typed_cast(set, ty_void);
+    return typed_cast(new_binary(ND_COMMA, builtin_at(t, "__pipeline_commit", NULL, 0), set, t),
+                      ty_void);
+  }
+  if (!strcmp(m, "consumer_wait")) {
+    Node *c = new_node(ND_COND, t);
+    c->cond = typed(new_binary(ND_GT, clone_nodes(obj), new_num(0, tnum_token(t, 0)), t));
+    c->then = typed(new_binary(ND_SUB, clone_nodes(obj), one, t));
+    c->els = new_num(0, tnum_token(t, 0));
+    return builtin_at(t, "__pipeline_wait_prior", typed(c), 1);
+  }
+  error_tok(t,
+            "unsupported: '%s' on a cuda::pipeline (carve has producer_acquire, producer_commit, "
+            "consumer_wait and consumer_release)",
+            m);
+}
+
+/* cuda::make_pipeline() | cuda::memcpy_async(dst, src, size, pipe) | cuda::aligned_size_t<A>(n) */
+Node *cuda_pipeline_call(Token **rest, Token *tok) {
+  if (tok_equal(tok, "cuda::make_pipeline")) {
+    *rest = skip(skip(tok->next, "("), ")");
+    Node *z = new_num(0, tnum_token(tok, 0));
+    z->ty = cg_type(-8);
+    return cg_node(CG_CALL, tok, NULL, z, cg_type(-8));
+  }
+  if (tok_equal(tok, "cuda::aligned_size_t")) { /* the size itself (its alignment a promise) */
+    Token *t = skip(tok->next, "<");
+    binary_level(&t, t, 7); /* the alignment: a promise carve does not need */
+    t = skip(skip_angle(t), "(");
+    Node *n = assign(&t, t);
+    add_type(n);
+    *rest = skip(t, ")");
+    if (!is_integer(n->ty)) error_tok(n->tok, "cuda::aligned_size_t takes an integer size");
+    return typed_cast(n, ty_ulong);
+  }
+  Node *call = new_node(ND_CALL, tok);
+  Node *args = func_args(rest, skip(tok->next, "("), call);
+  if (call->nargs != 4 || args->next->next->next->ty->cg_group != -8)
+    error_tok(tok, "unsupported: cuda::memcpy_async other than (dst, src, size, pipeline) with a "
+                   "cuda::pipeline<cuda::thread_scope_thread>");
+  Node *a = clone_node(args); /* dst, src, size (one node each, not the list after it) */
+  a->next = clone_node(args->next);
+  a->next->next = clone_node(args->next->next);
+  a->next->next->next = NULL;
+  Node *low = builtin_at(tok, "__pipeline_memcpy_async", a, 3);
+  Node *n = cg_node(CG_CALL, tok, args, low, ty_void);
+  n->nargs = 4;
+  return n;
+}
+
+/* init(&bar, count) of a cuda::barrier: the count stored in the barrier (call: its arguments) */
+Node *barrier_init(Token **rest, Token *tok) {
+  Node *call = new_node(ND_CALL, tok);
+  Node *args = func_args(rest, tok->next->next, call);
+  if (call->nargs != 2 || args->ty->kind != TY_PTR || args->ty->base->cg_group != -6) return NULL;
+  if (!is_integer(args->next->ty))
+    error_tok(args->next->tok, "the expected count of a cuda::barrier must be an integer");
+  Node *store = new_binary(ND_ASSIGN, new_unary(ND_DEREF, clone_node(args), tok),
+                           typed_cast(clone_nodes(args->next), ty_uint), tok);
+  Node *n = cg_node(CG_CALL, tok, args, typed(store), ty_void);
+  n->nargs = 2;
+  return n;
 }
 
 /* what g.method(args) does, for a group of size n (-1: the block) */
@@ -158,6 +344,10 @@ static Node *dyn_group(Token *t, const char *m, Node *obj) {
 
 static Node *cg_lowered(Token *t, const char *m, int n, Node *args, int nargs, Node *obj) {
   if (n == -4) return dyn_group(t, m, obj);
+  if (n == -5) return coalesced_method(t, m, args, nargs, obj);
+  if (n == -6) return barrier_method(t, m, args, nargs, obj);
+  if (n == -8) return pipeline_method(t, m, nargs, obj);
+  if (n == -7) error_tok(t, "unsupported: methods of a cuda::barrier's arrival_token");
   if (n == -3) { /* grid_group */
     if (!strcmp(m, "sync")) return grid_sync(t);
     if (!strcmp(m, "thread_rank"))
@@ -259,6 +449,7 @@ Node *cg_method(Token **rest, Node *obj, Token *m) {
   args = func_args(rest, m->next->next, tmp);
   Node *low = cg_lowered(m, tok_text(m), obj->ty->cg_group, args, tmp->nargs, obj);
   Node *n = cg_node(CG_METHOD, m, obj, low, low->ty);
+  if (obj->ty->cg_group == -6 && args) obj->next = args; /* wait(token): printed as written */
   n->end_tok = tmp->end_tok;
   return n;
 }
@@ -271,7 +462,9 @@ static Node *cg_group_arg(Token **rest, Token *tok) {
   return g;
 }
 
-/* cooperative_groups::this_thread_block() | tiled_partition<N>(g) | sync(g) | reduce(tile, v, op<T>()) */
+/* cooperative_groups::this_thread_block() | this_grid() | tiled_partition<N>(g) | sync(g)
+ *   | reduce(tile, v, op<T>()) | coalesced_threads() | binary_partition(g, pred)
+ *   | labeled_partition(g, label) */
 static Node *cg_call(Token **rest, Token *tok, const char *f) {
   Token *name = tok;
   if (!strcmp(f, "this_thread_block")) {
@@ -283,6 +476,37 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
     tok = skip(skip(tok->next, "("), ")");
     *rest = tok;
     return cg_node(CG_THIS_BLOCK, name, NULL, NULL, cg_type(-3));
+  }
+  if (!strcmp(f, "coalesced_threads")) {
+    tok = skip(skip(tok->next, "("), ")");
+    *rest = tok;
+    Node *low = typed(builtin_call(name, find_builtin("__activemask"), new_node(ND_CALL, name)));
+    return cg_node(CG_CALL, name, NULL, low, cg_type(-5));
+  }
+  if (!strcmp(f, "binary_partition") || !strcmp(f, "labeled_partition")) {
+    bool binary = f[0] == 'b';
+    Node *g = cg_group_arg(&tok, skip(tok->next, "("));
+    Node *v = assign(&tok, skip(tok, ","));
+    add_type(v);
+    *rest = skip(tok, ")");
+    if (!is_integer(v->ty) && !(binary && v->ty->kind == TY_BOOL))
+      error_tok(v->tok, "the %s of %s must be an integer, not '%s'", binary ? "predicate" : "label",
+                f, type_name(v->ty));
+    Node *mask;
+    if (g->ty->cg_group > 0)
+      mask = lib_call(name, "__carve_cg_tile_mask", uconst(name, g->ty->cg_group), 1);
+    else if (g->ty->cg_group == -5) mask = clone_nodes(g);
+    else
+      error_tok(g->tok, "%s partitions a thread_block_tile or a coalesced_group, not a '%s'", f,
+                type_name(g->ty));
+    mask->next = clone_nodes(v);
+    Node *low =
+      lib_call(name, binary ? "__carve_cg_binary_partition" : "__match_any_sync", mask, 2);
+    g->next = v;
+    v->next = NULL;
+    Node *n = cg_node(CG_CALL, name, g, low, cg_type(-5));
+    n->nargs = 2;
+    return n;
   }
   if (!strcmp(f, "tiled_partition")) {
     if (!tok_equal(tok->next, "<"))
@@ -311,10 +535,10 @@ static Node *cg_call(Token **rest, Token *tok, const char *f) {
       error_tok(g->tok,
                 "unsupported: reduce over a %s (cooperative groups reduce a thread_block_tile)",
                 g->ty->cg_group == -3 ? "grid_group" : "thread_group");
-    if (g->ty->cg_group < 0)
+    if (g->ty->cg_group < 0 && g->ty->cg_group != -5)
       error_tok(
         g->tok,
-        "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile)");
+        "unsupported: reduce over a thread_block (cooperative groups reduce a thread_block_tile or a coalesced_group)");
     Node *v = assign(&tok, skip(tok, ","));
     add_type(v);
     tok = skip(tok, ",");
@@ -482,8 +706,24 @@ Node *primary(Token **rest, Token *tok) {
     if (vs && vs->tmpl) return template_call(rest, tok, vs->tmpl);
     const char *cgf = vs ? NULL : cg_member(tok);
     if (cgf && (!strcmp(cgf, "this_thread_block") || !strcmp(cgf, "this_grid") ||
-                !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce")))
+                !strcmp(cgf, "tiled_partition") || !strcmp(cgf, "sync") || !strcmp(cgf, "reduce") ||
+                !strcmp(cgf, "coalesced_threads") || !strcmp(cgf, "binary_partition") ||
+                !strcmp(cgf, "labeled_partition")))
       return cg_call(rest, tok, cgf);
+    if (!vs && tok_equal(tok, "std::move") && tok_equal(tok->next, "(")) {
+      Node *n = assign(&tok, tok->next->next); /* the value itself (printed as std::move(x)) */
+      *rest = skip(tok, ")");
+      return n;
+    }
+    if (!vs && (tok_equal(tok, "cuda::make_pipeline") || tok_equal(tok, "cuda::memcpy_async") ||
+                tok_equal(tok, "cuda::aligned_size_t")))
+      return cuda_pipeline_call(rest, tok);
+    if (!vs && tok_equal(tok, "init") && tok_equal(tok->next, "(")) {
+      Node *n = barrier_init(rest, tok);
+      if (n) return n;
+      error_tok(tok,
+                "use of undeclared function 'init' (carve knows init(&bar, n) of a cuda::barrier)");
+    }
     if (tok_equal(tok->next, "(")) return funcall(rest, tok);
     if (vs && vs->var) {
       if (vs->var->sc == SC_FUNC)

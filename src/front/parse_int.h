@@ -287,6 +287,8 @@ Type *cg_type(int group);
 void define_cg_types(void);
 int tile_size(Token **rest, Token *tok);
 Node *cg_method(Token **rest, Node *obj, Token *m);
+Node *barrier_init(Token **rest, Token *tok);
+Node *cuda_pipeline_call(Token **rest, Token *tok);
 Node *primary(Token **rest, Token *tok);
 
 /* parse_template.c */

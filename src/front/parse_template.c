@@ -671,6 +671,41 @@ static const struct {
    "    if (mask >> lane & 1u) sum += __shfl_sync(mask, value, lane);\n"
    "  return sum;\n"
    "}\n"},
+  /* sm_70's __match_any_sync (32-bit values): the lanes of mask whose value equals this lane's */
+  {"__match_any_sync", "__match_any_sync",
+   "__device__ unsigned int __match_any_sync(unsigned int mask, int value) {\n"
+   "  unsigned int same = 0;\n"
+   "  for (int lane = 0; lane < 32; lane++)\n"
+   "    if ((mask >> lane & 1u) && __shfl_sync(mask, value, lane) == value) same |= 1u << lane;\n"
+   "  return same;\n"
+   "}\n"},
+  /* cooperative groups' coalesced groups (parse_cg.c): a group is the mask of its lanes */
+  {"__carve_cg_lane_rank", "__carve_cg_lane_rank", /* the thread's rank among the lanes of mask */
+   "__device__ unsigned int __carve_cg_lane_rank(unsigned int mask) {\n"
+   "  unsigned int lane = (threadIdx.x + threadIdx.y * blockDim.x +\n"
+   "                       threadIdx.z * blockDim.x * blockDim.y) % 32u;\n"
+   "  return __popc(mask & ((1u << lane) - 1u));\n"
+   "}\n"},
+  {"__carve_cg_rank_lane", "__carve_cg_rank_lane", /* the lane of rank `rank` in mask (32: none) */
+   "__device__ unsigned int __carve_cg_rank_lane(unsigned int mask, unsigned int rank) {\n"
+   "  for (unsigned int lane = 0; lane < 32u; lane++)\n"
+   "    if (mask >> lane & 1u) {\n"
+   "      if (rank == 0u) return lane;\n"
+   "      rank--;\n"
+   "    }\n"
+   "  return 32u;\n"
+   "}\n"},
+  {"__carve_cg_tile_mask", "__carve_cg_tile_mask", /* the lanes of the thread's tile of n */
+   "__device__ unsigned int __carve_cg_tile_mask(unsigned int n) {\n"
+   "  unsigned int lane = (threadIdx.x + threadIdx.y * blockDim.x +\n"
+   "                       threadIdx.z * blockDim.x * blockDim.y) % 32u;\n"
+   "  return n == 32u ? 0xffffffffu : ((1u << n) - 1u) << (lane & ~(n - 1u));\n"
+   "}\n"},
+  {"__carve_cg_binary_partition", "__carve_cg_binary_partition",
+   "__device__ unsigned int __carve_cg_binary_partition(unsigned int mask, bool pred) {\n"
+   "  unsigned int set = __ballot_sync(mask, pred);\n"
+   "  return pred ? set : mask & ~set;\n"
+   "}\n"},
   /* memcpy and memset in device code (CUDA's device runtime has both; the host's are the host
    * runtime's): byte by byte */
   {"memcpy", "__carve_device_memcpy",

@@ -345,6 +345,24 @@ Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
         tok = tok->next;
       }
       if (ty->cg_group == -2) ty = cg_type(tile_size(&tok, tok)); /* thread_block_tile<N> */
+      if (ty->cg_group == -8) { /* cuda::pipeline<cuda::thread_scope_thread> */
+        tok = skip(tok, "<");
+        if (!tok_equal(tok, "cuda::thread_scope_thread"))
+          error_tok(
+            tok, "unsupported: a cuda::pipeline of a scope other than cuda::thread_scope_thread");
+        tok = skip(tok->next, ">");
+      }
+      if (ty->cg_group == -6) { /* cuda::barrier<cuda::thread_scope_block> */
+        tok = skip(tok, "<");
+        if (!tok_equal(tok, "cuda::thread_scope_block"))
+          error_tok(tok,
+                    "unsupported: a cuda::barrier of a scope other than cuda::thread_scope_block");
+        tok = skip(tok->next, ">");
+        if (tok_equal(tok, "::") && tok_equal(tok->next, "arrival_token")) {
+          ty = cg_type(-7);
+          tok = tok->next->next;
+        }
+      }
       counter += OTHER;
       continue;
     }

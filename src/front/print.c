@@ -386,9 +386,13 @@ static void cg_call(Printer *p, Node *n) {
     out(p, ")");
     return;
   case CG_SYNC:
+  case CG_CALL:
     tokout(p, n->tok);
     out(p, "(");
-    expr(p, n->args, P_ASSIGN);
+    for (Node *a = n->args; a; a = a->next) {
+      if (a != n->args) out(p, ", ");
+      expr(p, a, P_ASSIGN);
+    }
     out(p, ")");
     return;
   case CG_REDUCE:
@@ -418,10 +422,20 @@ static void cg_call(Printer *p, Node *n) {
               low->builtin == BI_SHFL_DOWN || low->builtin == BI_SHFL_XOR)) {
     expr(p, low->args->next, P_ASSIGN);
     out(p, ", ");
-    expr(p, low->args->next->next, P_ASSIGN);
+    Node *lane = low->args->next->next;
+    while (lane->kind == ND_CAST && lane->implicit) lane = lane->lhs;
+    if (lane->kind == ND_CALL && lane->fn && !strcmp(lane->fn->name, "__carve_cg_rank_lane"))
+      lane = lane->args->next; /* a coalesced_group's shfl: the rank as written */
+    expr(p, lane, P_ASSIGN);
   } else if (low->kind == ND_CALL &&
              (low->builtin == BI_ANY || low->builtin == BI_ALL || low->builtin == BI_BALLOT)) {
     expr(p, low->args->next, P_ASSIGN);
+  } else if (n->args->ty->cg_group == -6 && n->args->next) { /* a cuda::barrier's wait(token) */
+    Node *a = n->args->next;
+    bool lvalue = a->kind == ND_VAR || (a->kind == ND_DEREF && a->implicit);
+    if (lvalue) out(p, "std::move(");
+    expr(p, a, P_ASSIGN);
+    if (lvalue) out(p, ")");
   }
   out(p, ")");
 }
@@ -950,6 +964,8 @@ static bool header_pre(Node *n, void *ctx) {
     *used |= 1ull << (n->builtin == BI_PIPE_COMMIT || n->builtin == BI_PIPE_WAIT ? BI_PIPE_COPY
                                                                                  : n->builtin);
   if (n->ty && n->ty->is_half) *used |= 1ull << BI_HALF;
+  if (n->ty && (n->ty->cg_group == -6 || n->ty->cg_group == -7)) *used |= 1ull << 63;
+  if (n->ty && n->ty->cg_group == -8) *used |= 1ull << 62;
   return true;
 }
 
@@ -988,6 +1004,8 @@ void print_headers(Buf *b, Program *const *progs, int n) {
                  {BI_PIPE_COPY, "cuda_pipeline_primitives.h"}};
   for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
     if (used >> headers[i].b & 1) buf_printf(b, "#include <%s>\n", headers[i].h);
+  if (used >> 63 & 1) buf_printf(b, "#include <cuda/barrier>\n");  /* cuda::barrier */
+  if (used >> 62 & 1) buf_printf(b, "#include <cuda/pipeline>\n"); /* cuda::pipeline */
 }
 
 void print_program(Buf *b, Program *prog) {

@@ -372,11 +372,34 @@ static NOINLINE void eval_cg(Warp *w, Node *n, Mask m, Val *out) {
     for (int l = 0; l < W; l++) out[l].i = n->ty->cg_group;
     return;
   case CG_METHOD:
-  case CG_SYNC: eval(w, n->lhs, m, out); return;
+  case CG_SYNC:
+  case CG_CALL: eval(w, n->lhs, m, out); return;
+  case CG_GRID_SYNC: grid_barrier(w, n, m); return;
   default: break;
   }
   Val v[W], nv[W];
   int size = n->args->ty->cg_group;
+  if (size == -5) { /* a coalesced_group: each thread combines its group's lanes, in lane order */
+    Val g[W];
+    eval(w, n->args, m, g);
+    eval(w, n->args->next, m, v);
+    for (int l = 0; l < W; l++) {
+      if (!(m >> l & 1)) continue;
+      Mask grp = (Mask)g[l].u;
+      if ((m & grp) != grp || !(grp >> l & 1))
+        fault_at(w, FAULT_DIVERGENT_COLLECTIVE, n, l,
+                 "cooperative_groups::reduce: only some threads of the coalesced group call it");
+      bool first = true;
+      for (int k = 0; k < W; k++)
+        if (grp >> k & 1) {
+          nv[l] = first ? v[k] : cg_combine(n->op, n->ty, nv[l], v[k]);
+          first = false;
+        }
+    }
+    for (int l = 0; l < W; l++)
+      if (m >> l & 1) out[l] = nv[l];
+    return;
+  }
   eval(w, n->args->next, m, v);
   for (int l = 0; l < W; l++) {
     if (!(m >> l & 1)) continue;

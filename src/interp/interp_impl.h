@@ -89,7 +89,23 @@ void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #endif
 #define STACK_BYTES(I) ((I)->host ? HOST_WARP_STACK : WARP_STACK)
 
-typedef enum { WS_READY, WS_BARRIER, WS_DONE } WarpState;
+/* WS_GRID: waiting at a grid-wide sync (grid_group::sync), released when every block's live
+ * warps wait there (warps.c, run_grid_together) */
+typedef enum { WS_READY, WS_BARRIER, WS_DONE, WS_GRID } WarpState;
+
+/* one block's state while the blocks of a launch with a grid-wide sync run together: what
+ * Interp holds for the block it runs, saved and restored around each turn (block_load,
+ * block_save in warps.c) */
+typedef struct BlockCtx {
+  int64_t block_id[3], block_linear;
+  struct Warp *warps;
+  unsigned char *shared, *local;
+  uint32_t *w_epoch, *r_epoch;
+  uint16_t *w_warp, *r_warp;
+  struct Node **w_node, **r_node;
+  int64_t async_pending;
+  bool finished;
+} BlockCtx;
 
 typedef struct Frame {
   Obj *fn;
@@ -179,7 +195,13 @@ struct Interp {
   size_t abandoned;        /* ASan: how far below a stack's top frames were left by a longjmp */
   int64_t async_pending;   /* async copies pending in the block, all warps (ASYNC_MAX_PENDING) */
   Node *async_unwaited_at; /* the first copy a thread ended without waiting for */
+  BlockCtx *blocks;        /* a launch with a grid-wide sync: every block, run together */
+  int64_t nblocks;         /* their number (0: blocks run one after another) */
 };
+
+/* the most warps a launch with a grid-wide sync may have: each keeps a stack mapping while all
+ * blocks run together (two memory maps each, under Linux's default 65530) */
+#define GRID_SYNC_MAX_WARPS 16384
 
 /* async copies pending in one block at once: carve's bound on the memory they take (32 bytes
  * each, 32 MiB), far above a pipeline's stages x copies per thread x threads */
@@ -302,5 +324,6 @@ void pending_written(Warp *w);
 
 /* warps.c */
 void barrier(Warp *w, Node *n, Mask m, int pred_count);
+void grid_barrier(Warp *w, Node *n, Mask m);
 double now_seconds(void);
 #endif

@@ -432,7 +432,9 @@ static const char *builtin(Emit *e, Node *n) {
   case BI_CG: /* builtins.c's eval_cg: a method runs what it lowered to (lhs) */
     if (n->ival == CG_THIS_BLOCK) return "((int)0)";
     if (n->ival == CG_TILED) return fmt("((int)%d)", n->ty->cg_group);
-    if (n->ival == CG_METHOD || n->ival == CG_SYNC) return ex(e, n->lhs);
+    if (n->ival == CG_METHOD || n->ival == CG_SYNC || n->ival == CG_CALL) return ex(e, n->lhs);
+    if (n->ival == CG_GRID_SYNC)
+      unsupported(e, n, "a grid-wide sync (cooperative_groups::grid_group::sync)");
     unsupported(e, n, "a cooperative groups reduce outside the level of the barriers");
   case BI_PIPE_COPY:
   case BI_PIPE_COMMIT:
@@ -760,7 +762,7 @@ static Node *strip_void(Node *x) {
   for (;;) {
     if (x->kind == ND_CAST && x->ty->kind == TY_VOID) x = x->lhs;
     else if (x->kind == ND_CALL && !x->fn && x->builtin == BI_CG &&
-             (x->ival == CG_METHOD || x->ival == CG_SYNC) && x->lhs)
+             (x->ival == CG_METHOD || x->ival == CG_SYNC || x->ival == CG_CALL) && x->lhs)
       x = x->lhs;
     else return x;
   }
@@ -862,6 +864,7 @@ static const char *warp_value(Emit *e, Node *n, int j) {
   /* cooperative_groups::reduce: the xor butterfly over the tile, the whole tile live */
   case BI_CG: {
     int size = n->args->ty->cg_group;
+    if (size < 0) unsupported(e, n, "a cooperative groups reduce over a coalesced_group");
     const char *T = ctype(e, n->ty);
     const char *comb = n->op == ND_ADD      ? "(%s)(_a + _b)"
                        : n->op == ND_LT     ? "(_a < _b ? _a : _b)"

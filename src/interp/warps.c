@@ -13,17 +13,21 @@ static void yield_to_scheduler(Warp *w) {
 #endif
 }
 
-void barrier(Warp *w, Node *n, Mask m, int pred_count) {
+/* a barrier every live thread of the warp must reach: a fault naming one that does not */
+static void whole_warp(Warp *w, Node *n, Mask m, const char *what) {
   Mask live = w->valid & ~w->exited;
   if (m != live) {
     int lane = __builtin_ctz(live & ~m ? live & ~m : live);
     char who[128];
     thread_desc(w, lane, who, sizeof who);
-    fault_at(
-      w, FAULT_DIVERGENT_BARRIER, n, __builtin_ctz(m),
-      "__syncthreads reached by only part of a warp: %d of its %d live threads arrive (%s does not)",
-      __builtin_popcount(m), __builtin_popcount(live), who);
+    fault_at(w, FAULT_DIVERGENT_BARRIER, n, __builtin_ctz(m),
+             "%s reached by only part of a warp: %d of its %d live threads arrive (%s does not)",
+             what, __builtin_popcount(m), __builtin_popcount(live), who);
   }
+}
+
+void barrier(Warp *w, Node *n, Mask m, int pred_count) {
+  whole_warp(w, n, m, "__syncthreads");
   if (!w->I->coroutines) {
     /* single-warp blocks without coroutines: the barrier is trivially complete */
     w->barrier_result = pred_count;
@@ -36,6 +40,30 @@ void barrier(Warp *w, Node *n, Mask m, int pred_count) {
   w->barrier_pred_count = pred_count;
   yield_to_scheduler(w);
   if (w->I->fault) unwind_warp(w);
+  if (w->npending) pending_written(w);
+}
+
+/* grid_group::sync(): in a one-block grid a block barrier; otherwise the warp waits until every
+ * block's live warps wait here (run_grid_together) */
+void grid_barrier(Warp *w, Node *n, Mask m) {
+  Interp *I = w->I;
+  if (!I->nblocks) {
+    Launch *L = I->L;
+    if (L->grid[0] * L->grid[1] * L->grid[2] == 1) {
+      whole_warp(w, n, m, "a grid-wide sync");
+      barrier(w, n, m, 0);
+      return;
+    }
+    fault_at(w, FAULT_RUNTIME_ERROR, n, __builtin_ctz(m),
+             "unsupported: a grid-wide sync (grid_group::sync) reached from a launch whose "
+             "kernel carve did not see use one");
+  }
+  whole_warp(w, n, m, "a grid-wide sync");
+  w->state = WS_GRID;
+  w->barrier_at = n;
+  w->barrier_mask = m;
+  yield_to_scheduler(w);
+  if (I->fault) unwind_warp(w);
   if (w->npending) pending_written(w);
 }
 
@@ -122,25 +150,31 @@ static void start_warp_context(Interp *I, Warp *w) {
   w->state = WS_READY;
 }
 
-/* one block with barriers: run warps until all wait at a barrier, check it, release them */
-static void run_block_coroutines(Interp *I) {
-  for (int i = 0; i < I->nwarps; i++) start_warp_context(I, &I->warps[i]);
+/* let every warp of the block suspended at a barrier unwind, so nothing is left half-run */
+static void unwind_block(Interp *I) {
+  for (int i = 0; i < I->nwarps; i++)
+    if (I->warps[i].state == WS_BARRIER || I->warps[i].state == WS_GRID) {
+      I->warps[i].state = WS_READY;
+      resume(I, &I->warps[i]);
+    }
+}
+
+/* one block with barriers (its warps started): run warps until all wait at a barrier, check it,
+ * release them; 1 when the block's live warps all wait at a grid-wide sync, 0 when they ended
+ * (or a fault stopped them) */
+static int run_block_coroutines(Interp *I) {
   for (;;) {
     for (int i = 0; i < I->nwarps && !I->fault; i++)
       if (I->warps[i].state == WS_READY) resume(I, &I->warps[i]);
     if (I->fault) {
-      /* let every suspended warp unwind so nothing is left half-run */
-      for (int i = 0; i < I->nwarps; i++)
-        if (I->warps[i].state == WS_BARRIER) {
-          I->warps[i].state = WS_READY;
-          resume(I, &I->warps[i]);
-        }
-      return;
+      unwind_block(I);
+      return 0;
     }
-    Warp *first = NULL;
+    Warp *first = NULL, *grid = NULL;
     int waiting = 0, total = 0;
     for (int i = 0; i < I->nwarps; i++) {
       Warp *w = &I->warps[i];
+      if (w->state == WS_GRID && !grid) grid = w;
       if (w->state != WS_BARRIER) continue;
       waiting++;
       total += w->barrier_pred_count;
@@ -155,15 +189,24 @@ static void run_block_coroutines(Interp *I) {
         record_fault(I, FAULT_DIVERGENT_BARRIER, w->barrier_at, first->barrier_at, NULL, -1, msg);
         if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10))
           diag_at(DIAG_ERROR, tok_loc(w->barrier_at->tok), "%s", msg);
-        for (int k = 0; k < I->nwarps; k++)
-          if (I->warps[k].state == WS_BARRIER) {
-            I->warps[k].state = WS_READY;
-            resume(I, &I->warps[k]);
-          }
-        return;
+        unwind_block(I);
+        return 0;
       }
     }
-    if (!waiting) return; /* all done */
+    if (grid && first) {
+      I->fault = true;
+      I->st->faults++;
+      const char *msg = fmt(
+        "divergent barriers: warp %d waits at a grid-wide sync while warp %d waits at __syncthreads at line %d, in block (%lld,%lld,%lld)",
+        grid->index, first->index, tok_loc(first->barrier_at->tok).line, (long long)I->block_id[0],
+        (long long)I->block_id[1], (long long)I->block_id[2]);
+      record_fault(I, FAULT_DIVERGENT_BARRIER, grid->barrier_at, first->barrier_at, NULL, -1, msg);
+      if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10))
+        diag_at(DIAG_ERROR, tok_loc(grid->barrier_at->tok), "%s", msg);
+      unwind_block(I);
+      return 0;
+    }
+    if (!waiting) return grid ? 1 : 0; /* all done, or all at the grid-wide sync */
     I->epoch++;
     for (int i = 0; i < I->nwarps; i++)
       if (I->warps[i].state == WS_BARRIER) {
@@ -295,7 +338,7 @@ static int alloc_interp(Interp *I) {
   I->local_size = kernel_local_size(L->prog, L->host_code);
   I->local = xmalloc(I->local_size * (size_t)I->nthreads);
   I->warps = xmalloc(sizeof(Warp) * (size_t)I->nwarps); /* zeroed: no pending copies */
-  I->coroutines = L->kernel->uses_barrier && I->nwarps > 1;
+  I->coroutines = (L->kernel->uses_barrier && I->nwarps > 1) || I->nblocks;
   /* warps that wait at barriers each keep a stack; others run one at a time on one */
   I->nstacks = I->coroutines ? I->nwarps : 1;
   for (int i = 0; i < I->nstacks; i++)
@@ -364,6 +407,100 @@ static void progress(Interp *I, int64_t done, int64_t total, bool final) {
   fflush(stderr);
 }
 
+static void block_save(const Interp *I, BlockCtx *b) {
+  memcpy(b->block_id, I->block_id, sizeof b->block_id);
+  b->block_linear = I->block_linear;
+  b->warps = I->warps;
+  b->shared = I->shared;
+  b->local = I->local;
+  b->w_epoch = I->w_epoch;
+  b->r_epoch = I->r_epoch;
+  b->w_warp = I->w_warp;
+  b->r_warp = I->r_warp;
+  b->w_node = I->w_node;
+  b->r_node = I->r_node;
+  b->async_pending = I->async_pending;
+}
+static void block_load(Interp *I, const BlockCtx *b) {
+  memcpy(I->block_id, b->block_id, sizeof I->block_id);
+  I->block_linear = b->block_linear;
+  I->warps = b->warps;
+  I->shared = b->shared;
+  I->local = b->local;
+  I->w_epoch = b->w_epoch;
+  I->r_epoch = b->r_epoch;
+  I->w_warp = b->w_warp;
+  I->r_warp = b->r_warp;
+  I->w_node = b->w_node;
+  I->r_node = b->r_node;
+  I->async_pending = b->async_pending;
+}
+
+/* A launch whose kernel has a grid-wide sync: every block is set up at once (each with its own
+ * shared memory, race shadow and warp stacks), and the blocks take turns, each running until its
+ * live warps all wait at the grid-wide sync or end; when every unfinished block waits there, all
+ * are released together. A block that ends while others wait would hang the GPU: a fault. The
+ * blocks' order within a turn is their linear order, so runs are repeatable. */
+static void run_grid_together(Interp *I) {
+  Launch *L = I->L;
+  BlockCtx *B = I->blocks;
+  for (int64_t b = 0; b < I->nblocks; b++) {
+    block_load(I, &B[b]);
+    setup_block(I, b % L->grid[0], b / L->grid[0] % L->grid[1], b / (L->grid[0] * L->grid[1]));
+    for (int i = 0; i < I->nwarps; i++) start_warp_context(I, &I->warps[i]);
+    block_save(I, &B[b]);
+  }
+  for (;;) {
+    int64_t finished = 0, ended_now = -1;
+    for (int64_t b = 0; b < I->nblocks && !I->fault; b++) {
+      if (B[b].finished) {
+        finished++;
+        continue;
+      }
+      block_load(I, &B[b]);
+      int parked = run_block_coroutines(I);
+      block_save(I, &B[b]);
+      if (!parked) {
+        B[b].finished = true;
+        finished++;
+        I->st->blocks_run++;
+        if (ended_now < 0) ended_now = b;
+      }
+    }
+    if (finished == I->nblocks && !I->fault) return;
+    if (!I->fault && finished) { /* some blocks wait at the grid-wide sync, others ended */
+      int64_t e = ended_now >= 0 ? ended_now : 0;
+      while (e < I->nblocks && !B[e].finished) e++;
+      Node *at = NULL;
+      for (int64_t b = 0; b < I->nblocks && !at; b++)
+        for (int i = 0; i < I->nwarps && !B[b].finished && !at; i++)
+          if (B[b].warps[i].state == WS_GRID) at = B[b].warps[i].barrier_at;
+      I->fault = true;
+      I->st->faults++;
+      const char *msg = fmt(
+        "grid-wide sync not reached by every block: block (%lld,%lld,%lld) ended while %lld blocks wait here (the GPU would hang)",
+        (long long)B[e].block_id[0], (long long)B[e].block_id[1], (long long)B[e].block_id[2],
+        (long long)(I->nblocks - finished));
+      record_fault(I, FAULT_DIVERGENT_BARRIER, at, NULL, NULL, -1, msg);
+      if (I->reports++ < (I->opt->max_reports ? I->opt->max_reports : 10))
+        diag_at(DIAG_ERROR, tok_loc(at->tok), "%s", msg);
+    }
+    if (I->fault) { /* every block's suspended warps unwind */
+      for (int64_t b = 0; b < I->nblocks; b++) {
+        if (B[b].finished) continue;
+        block_load(I, &B[b]);
+        unwind_block(I);
+        block_save(I, &B[b]);
+      }
+      return;
+    }
+    I->epoch++;
+    for (int64_t b = 0; b < I->nblocks; b++)
+      for (int i = 0; i < I->nwarps && !B[b].finished; i++)
+        if (B[b].warps[i].state == WS_GRID) B[b].warps[i].state = WS_READY;
+  }
+}
+
 static void run_blocks(Interp *I) {
   Launch *L = I->L;
   const Hooks *h = I->opt->hooks;
@@ -374,8 +511,10 @@ static void run_blocks(Interp *I) {
         int64_t lin = bx + L->grid[0] * (by + L->grid[1] * bz);
         if (h && h->want_block && !h->want_block(h->ctx, lin)) continue;
         setup_block(I, bx, by, bz);
-        if (I->coroutines) run_block_coroutines(I);
-        else run_block_plain(I);
+        if (I->coroutines) {
+          for (int i = 0; i < I->nwarps; i++) start_warp_context(I, &I->warps[i]);
+          run_block_coroutines(I);
+        } else run_block_plain(I);
         I->st->blocks_run++;
         if (!I->fault) progress(I, ++done, total, false);
       }
@@ -405,14 +544,39 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
   st->step_limit = I.max_steps;
   const Machine *M = L->machine ? L->machine : machine_find("h100");
   if (check_config(&I, M)) return 2;
-  if (alloc_interp(&I)) {
-    free_interp(&I);
-    return 2;
+  int64_t nblocks = L->grid[0] * L->grid[1] * L->grid[2];
+  if (L->kernel->uses_grid_sync && nblocks > 1 && !L->host_code) {
+    if (nblocks * I.nwarps > GRID_SYNC_MAX_WARPS) {
+      diag_at(DIAG_ERROR, L->where.file ? L->where : tok_loc(L->kernel->tok),
+              "unsupported: kernel '%s' has a grid-wide sync and the launch %lld warps: carve "
+              "runs the blocks of such a launch together and holds at most %d warps",
+              L->kernel->name, (long long)(nblocks * I.nwarps), GRID_SYNC_MAX_WARPS);
+      return 2;
+    }
+    I.nblocks = nblocks;
+    I.blocks = xmalloc((size_t)nblocks * sizeof(BlockCtx)); /* zeroed */
+  }
+  int failed = 0;
+  for (int64_t b = 0; b < (I.nblocks ? I.nblocks : 1) && !failed; b++) {
+    failed = alloc_interp(&I);
+    if (I.nblocks) {
+      block_save(&I, &I.blocks[b]);
+      I.blocks[b].finished = failed != 0;
+      if (failed) I.nblocks = b + 1; /* what free_interp must free */
+    }
   }
   I.t0 = I.last_progress = now_seconds();
-  run_blocks(&I);
+  if (!failed) {
+    if (I.nblocks) run_grid_together(&I);
+    else run_blocks(&I);
+  }
   st->seconds = now_seconds() - I.t0;
-  free_interp(&I);
+  for (int64_t b = 0; b < (I.nblocks ? I.nblocks : 1); b++) {
+    if (I.nblocks) block_load(&I, &I.blocks[b]);
+    free_interp(&I);
+  }
+  free(I.blocks);
+  if (failed) return 2;
   if (I.reports > 10) diag_at(DIAG_NOTE, (SrcLoc){0}, "%d more faults not shown", I.reports - 10);
   if (st->async_unwaited && !I.fault && !I.stopped)
     diag_at(
