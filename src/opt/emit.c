@@ -470,12 +470,25 @@ static void kernel_macros(Program *orig, Obj *k, KMacros *km) {
   }
 }
 
+/* whether t's text stands in file f: its own, or the use of the macro (followed out through
+ * nested expansions) that produced it */
+static bool from_file(const Token *t, const SrcFile *f) {
+  for (int d = 0; t && d < 64; d++, t = t->origin)
+    if (in_file(t, f)) return true;
+  return false;
+}
+
 /* a launch's arguments "(a, b, n)" read for side effects (they are evaluated twice: once by the
- * test of the launch's assumptions) */
+ * test of the launch's assumptions). The output copies the arguments' text as written, so a size
+ * macro (`LDA` for `(M + PAD)`) is the same expression both times; what is refused is a token
+ * with no place in the file, an increment or assignment, and a call (`next_id()`, `rand()`: a
+ * function may have side effects), as the expanded tokens show them. */
 static bool args_pure(Token *open, Token *after, const SrcFile *f) {
   for (Token *t = open; t && t != after; t = t->next) {
-    if (!file_loc(t, f) || ((tok_equal(t, "(") || tok_equal(t, ")")) &&
-                            (t == open || t->next == after) && !in_file(t, f)))
+    if (!from_file(t, f) || ((tok_equal(t, "(") || tok_equal(t, ")")) &&
+                             (t == open || t->next == after) && !in_file(t, f)))
+      return false;
+    if (t != open && t->kind == TK_IDENT && t->next && t->next != after && tok_equal(t->next, "("))
       return false;
     if (tok_equal(t, "++") || tok_equal(t, "--") ||
         (t->len >= 1 && t->loc[t->len - 1] == '=' && !tok_equal(t, "==") && !tok_equal(t, "!=") &&
@@ -830,7 +843,7 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
     if (!args_pure(close, after, fl)) {
       snprintf(
         why, len,
-        "line %d: a launch argument has a side effect or comes from a macro (it would be evaluated twice)",
+        "line %d: a launch argument may have a side effect (an increment, an assignment or a call: it would be evaluated twice)",
         name->line);
       rc = 2;
       break;

@@ -1,8 +1,9 @@
 /* A launch whose arguments come from macros (BLAS-style leading dimensions), in a program whose
  * host code runs long after its launch, as bench/holdout3/sgemm_colmajor.cu at 2048: optimize
- * stops the host program (--max-seconds) once the launch is recorded, cannot write the launch's
- * test of its arguments (a macro would be evaluated twice), and must still write the whole
- * program, the kernel as written (tests/optimize_cli.sh). */
+ * stops the host program (--max-seconds) once the launch is recorded and writes the whole program
+ * with the optimized kernel (the launch's test copies `LD` as written: the same expression twice);
+ * with a call among the arguments (tests/optimize_cli.sh makes one) the kernel is kept as written,
+ * said (a call may have a side effect). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
