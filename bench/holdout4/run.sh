@@ -7,6 +7,8 @@
 #   (does it still reach its own PASSED?), and compiled with nvcc -arch=sm_90 at its own size.
 # Every output goes to OUTDIR/P.*; OUTDIR/summary.tsv has one line per step:
 #   program  size  step  exit-status  seconds  verdict-line
+# and OUTDIR/RESULTS.tables.md the tables of bench/holdout-summarize.py (shared with holdout3
+# and holdout5; it replaces this folder's summarize.py).
 # A program that needs extra flags (flags()) also gets one plain `carve run` (step run-plain),
 # the command a user would type first.
 set -u
@@ -97,3 +99,8 @@ for p in "${PROGS[@]}"; do
 		rm -f "$OUT/$p.$o.bin"
 	done
 done
+if command -v python3 >/dev/null; then
+	python3 "$HERE/../holdout-summarize.py" "$OUT" >"$OUT/RESULTS.tables.md" && echo "tables: $OUT/RESULTS.tables.md"
+else
+	echo "summarize: skipped (no python3)"
+fi

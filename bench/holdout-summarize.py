@@ -1,18 +1,32 @@
 #!/usr/bin/env python3
-"""bench/holdout4/summarize.py OUTDIR: RESULTS.md's tables, read from run.sh's output
-(OUTDIR/summary.tsv, the plans OUTDIR/P.s1.plan.txt and OUTDIR/P.s2.plan.txt, the estimates).
-Adapted from bench/holdout3/summarize.py: two optimize sizes, each output run at three sizes."""
-import os, re, sys
+"""bench/holdout-summarize.py OUTDIR [SIZES [RUN-SIZES]]: the RESULTS.md tables of a holdout test,
+read from the output folder of bench/holdout3/run.sh, bench/holdout4/run.sh or
+bench/holdout5/run.sh (one script for the three; it replaces holdout3's and holdout4's
+summarize.py). It reads OUTDIR/summary.tsv (program, size, step, exit status, seconds, verdict),
+the plans OUTDIR/P.SIZE.plan.txt and the estimates OUTDIR/P.estimate.txt (size s1) and
+OUTDIR/P.SIZE.estimate.txt. The programs come in the order summary.tsv first names them; the
+optimize sizes (SIZES, comma-separated) and the sizes each output ran at (RUN-SIZES) default to
+those summary.tsv holds."""
+import os
+import re
+import sys
 
 out = sys.argv[1]
-sizes = sys.argv[2].split(",") if len(sys.argv) > 2 else ["s1", "s2"]
-rsizes = sys.argv[3].split(",") if len(sys.argv) > 3 else ["s1", "s2", "s3"]
-progs = ["atax", "bicg", "mvt", "fdtd2d", "heat3d", "lu", "floyd_warshall", "conv2d", "softmax",
-         "layernorm", "batched_mm", "spmv_csr"]
-steps = {}
-for line in open(os.path.join(out, "summary.tsv")):
-    f = line.rstrip("\n").split("\t")
+rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(out, "summary.tsv")) if l.strip()]
+steps, progs, osizes, rsizes = {}, [], [], []
+for f in rows:
+    f += [""] * (6 - len(f))
     steps[(f[0], f[1], f[2])] = f[3:]
+    if f[0] not in progs:
+        progs.append(f[0])
+    if f[2] == "optimize" and f[1] not in osizes:
+        osizes.append(f[1])
+    if f[2].startswith("opt-run-") and f[2][8:] not in rsizes:
+        rsizes.append(f[2][8:])
+if len(sys.argv) > 2:
+    osizes = sys.argv[2].split(",")
+if len(sys.argv) > 3:
+    rsizes = sys.argv[3].split(",")
 
 
 def plan(path):
@@ -20,8 +34,8 @@ def plan(path):
     ks, cur = [], None
     if not os.path.exists(path):
         return ks
-    for line in open(path):
-        m = re.match(r"carve optimize: launch \d+ of \d+ distinct: (\w+)<<<\(([^)]*)\), \(([^)]*)\)>>>", line)
+    for line in open(path, errors="replace"):
+        m = re.match(r"carve optimize: launch \d+ of \d+ distinct: ([\w<>, ]+?)<<<\(([^)]*)\), \(([^)]*)\)>>>", line)
         if m:
             cur = dict(name=m.group(1), grid=m.group(2), block=m.group(3), kept=[], before=None,
                        after=None, refused=[])
@@ -46,8 +60,8 @@ def estimates(path):
     """kernel -> the estimate in ms carve estimate printed for its first launch"""
     e, cur = {}, None
     if os.path.exists(path):
-        for line in open(path):
-            m = re.match(r"carve estimate: launch \d+ of \d+ distinct: (\w+)<<<", line)
+        for line in open(path, errors="replace"):
+            m = re.match(r"carve estimate: launch \d+ of \d+ distinct: ([\w<>, ]+?)<<<", line)
             if m:
                 cur = m.group(1)
             m = re.match(r"\s+estimate: ([0-9.e+-]+) ms", line)
@@ -61,7 +75,7 @@ def ran(path):
     kept original (*_carve_original: the size or shape did not meet the optimized one's tests)"""
     if not os.path.exists(path):
         return ""
-    names = re.findall(r"^\s+launch \d+: (\w+)<<<", open(path).read(), re.M)
+    names = re.findall(r"^\s+launch \d+: (\w+)", open(path, errors="replace").read(), re.M)
     if not names:
         return ""
     return "orig" if all(n.endswith("_carve_original") for n in names) else "opt"
@@ -76,17 +90,21 @@ def verdict(s, path=None):
     return "rc %s %s" % (s[0], s[2][:60])
 
 
+def estimate_file(p, size):
+    return os.path.join(out, p + (".estimate.txt" if size == "s1" else ".%s.estimate.txt" % size))
+
+
 print("| program | opt. size | kernel | launch grid / block | passes kept | estimate before -> after (ms) | optimize s | output at %s | nvcc |" % " / ".join(rsizes))
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for p in progs:
-    for size in sizes:
+    for size in osizes:
         opt = steps.get((p, size, "optimize"), ["-", "-", ""])
         runs = " / ".join(verdict(steps.get((p, size, "opt-run-" + r), ["-", "-", ""]),
                                   os.path.join(out, "%s.%s.optrun-%s.txt" % (p, size, r))) for r in rsizes)
         nv = steps.get((p, size, "nvcc"), ["-", "-", ""])
-        nvs = "ok" if nv[0] == "0" else ("rc=%s" % nv[0])
+        nvs = "ok" if nv[0] == "0" else ("not run" if nv[0] == "-" else "rc=%s" % nv[0])
         ks = plan(os.path.join(out, "%s.%s.plan.txt" % (p, size)))
-        est = estimates(os.path.join(out, p + (".estimate.txt" if size == "s1" else ".%s.estimate.txt" % size)))
+        est = estimates(estimate_file(p, size))
         if not ks:
             print("| %s | %s | (none) | | | | %s (rc %s) | %s | %s |" % (p, size, opt[1], opt[0], runs, nvs))
         seen = set()
@@ -104,26 +122,27 @@ for p in progs:
                 nvs if first else ""))
             first = False
 
-if "s1" not in sizes:
-    sys.exit(0)
-print()
-print("Steps before optimize (at s1):")
-print()
-print("| program | check | run | analyze | estimate (s1) | estimate (s2) |")
-print("| --- | --- | --- | --- | --- | --- |")
-for p in progs:
-    cells = []
-    for size, st in (("s1", "check"), ("s1", "run"), ("s1", "analyze"), ("s1", "estimate"), ("s2", "estimate")):
-        s = steps.get((p, size, st), ["-", "-", ""])
-        cells.append("rc %s, %s s%s" % (s[0], s[1], (", " + s[2][:50]) if s[2] else ""))
-    print("| %s | %s |" % (p, " | ".join(cells)))
+pre = [("s1", "check"), ("s1", "run"), ("s1", "analyze"), ("s1", "estimate")] + \
+      [(s, "estimate") for s in osizes if s != "s1"]
+if any(k[2] == "check" for k in steps):
+    print()
+    print("Steps before optimize (at s1):")
+    print()
+    print("| program | %s |" % " | ".join("%s (%s)" % (st, sz) for sz, st in pre))
+    print("|%s" % (" --- |" * (len(pre) + 1)))
+    for p in progs:
+        cells = []
+        for size, st in pre:
+            s = steps.get((p, size, st), ["-", "-", ""])
+            cells.append("rc %s, %s s%s" % (s[0], s[1], (", " + s[2][:50].replace("|", "/")) if s[2] else ""))
+        print("| %s | %s |" % (p, " | ".join(cells)))
 
 print()
 print("Refusals (not kept / not legal / failed) per kernel, first size that showed each:")
 print()
 for p in progs:
     shown = set()
-    for size in sizes:
+    for size in osizes:
         for k in plan(os.path.join(out, "%s.%s.plan.txt" % (p, size))):
             for (ps, what, why) in k["refused"]:
                 key = (k["name"], ps, what)
