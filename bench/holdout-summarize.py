@@ -70,22 +70,36 @@ def estimates(path):
     return e
 
 
-def ran(path):
-    """'opt' when the run's launches include an optimized kernel, 'orig' when every launch ran a
-    kept original (*_carve_original: the size or shape did not meet the optimized one's tests)"""
+def written(path):
+    """the kernels whose kept steps are in the output of a plan: a kept pass, and no warning that
+    the steps are not written in (a launch in host code carve could not read)"""
+    names = set(re.sub(r"<.*", "", k["name"]) for k in plan(path) if k["kept"])
+    if os.path.exists(path):
+        for m in re.finditer(r"the steps kept for '(\w+)' are not in the output", open(path, errors="replace").read()):
+            names.discard(m.group(1))
+    return names
+
+
+def ran(path, opt):
+    """which kernels a run of an output launched: 'opt' when the launches of the kernels with
+    steps written in (opt) ran those, 'orig' when they ran the kept originals (*_carve_original:
+    the size or shape did not meet the optimized one's tests), 'opt+orig' both, 'as written' when
+    the output has no step written in"""
+    if not opt:
+        return "as written"
     if not os.path.exists(path):
         return ""
-    names = re.findall(r"^\s+launch \d+: (\w+)", open(path, errors="replace").read(), re.M)
-    if not names:
-        return ""
-    return "orig" if all(n.endswith("_carve_original") for n in names) else "opt"
+    names = set(re.findall(r"^\s+launch \d+: (\w+)", open(path, errors="replace").read(), re.M))
+    o = any(n in opt for n in names)
+    g = any(n.endswith("_carve_original") and n[:-len("_carve_original")] in opt for n in names)
+    return "opt+orig" if o and g else "opt" if o else "orig" if g else ""
 
 
-def verdict(s, path=None):
+def verdict(s, path=None, opt=None):
     if s[0] == "-":
         return "not run"
     if s[0] == "0":
-        r = ran(path) if path else ""
+        r = ran(path, opt) if path else ""
         return ("PASSED" if "PASSED" in s[2] else "rc 0") + ((" (%s)" % r) if r else "")
     return "rc %s %s" % (s[0], s[2][:60])
 
@@ -99,8 +113,10 @@ print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for p in progs:
     for size in osizes:
         opt = steps.get((p, size, "optimize"), ["-", "-", ""])
+        opt_names = written(os.path.join(out, "%s.%s.plan.txt" % (p, size)))
         runs = " / ".join(verdict(steps.get((p, size, "opt-run-" + r), ["-", "-", ""]),
-                                  os.path.join(out, "%s.%s.optrun-%s.txt" % (p, size, r))) for r in rsizes)
+                                  os.path.join(out, "%s.%s.optrun-%s.txt" % (p, size, r)), opt_names)
+                          for r in rsizes)
         nv = steps.get((p, size, "nvcc"), ["-", "-", ""])
         nvs = "ok" if nv[0] == "0" else ("not run" if nv[0] == "-" else "rc=%s" % nv[0])
         ks = plan(os.path.join(out, "%s.%s.plan.txt" % (p, size)))

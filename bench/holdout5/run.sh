@@ -40,16 +40,25 @@ size() {
 	resize:s1) echo "-D SRC_H=60 -D SRC_W=80 -D DST_H=128 -D DST_W=160" ;; resize:s2) echo "-D SRC_H=300 -D SRC_W=400 -D DST_H=512 -D DST_W=640" ;; resize:s3) echo "-D SRC_H=33 -D SRC_W=47 -D DST_H=71 -D DST_W=29" ;;
 	kmeans:s1) echo "-D NPTS=2048 -D K=8 -D DIM=4" ;; kmeans:s2) echo "-D NPTS=16384 -D K=16 -D DIM=8" ;; kmeans:s3) echo "-D NPTS=1000 -D K=5 -D DIM=3" ;;
 	nbody:s1) echo "-D NBODIES=512" ;; nbody:s2) echo "-D NBODIES=2048" ;; nbody:s3) echo "-D NBODIES=300" ;;
+	# s4: a larger optimize size, nearer the GPU's (OPT_SIZES=s4 PRE=0 RUN_SIZES="s4 s3" XFLAGS="--route nvcc")
+	trmm:s4) echo "-D M=1024 -D N=1024" ;; symm:s4) echo "-D M=512 -D N=512" ;; seidel2d:s4) echo "-D N=512 -D TSTEPS=1" ;;
+	durbin:s4) echo "-D N=1024" ;; histogram:s4) echo "-D NELEM=16777216" ;; scan:s4) echo "-D N=65536" ;;
+	atb:s4) echo "-D M=512 -D N=512 -D K=512" ;; dgemv:s4) echo "-D ROWS=4096 -D COLS=4096" ;;
+	maxpool:s4) echo "-D BATCH=8 -D CH=32 -D H=112 -D W=112" ;; resize:s4) echo "-D SRC_H=540 -D SRC_W=960 -D DST_H=1080 -D DST_W=1920" ;;
+	kmeans:s4) echo "-D NPTS=262144 -D K=32 -D DIM=16" ;; nbody:s4) echo "-D NBODIES=4096" ;;
 	esac
 }
 
 # flags PROGRAM: extra carve flags (not given to check, which has no --route) a program needs
 # (resize: carve's auto route does not send its host code, a class with a constructor, to nvcc;
 # see RESULTS.md)
+# XFLAGS: more flags for every program (s4: --route nvcc, the host code native)
 flags() {
+	local f=${XFLAGS:-}
 	case $1 in
-	resize) echo "--route nvcc" ;;
+	resize) case $f in *--route*) ;; *) f="$f --route nvcc" ;; esac ;;
 	esac
+	echo $f
 }
 
 # step PROGRAM SIZE NAME LIMIT LOGFILE COMMAND...: run it, time it, record the verdict line
