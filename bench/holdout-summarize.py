@@ -41,7 +41,7 @@ def plan(path):
                        after=None, refused=[])
             ks.append(cur)
             continue
-        m = re.match(r"carve optimize: (\w+)\s+(applied|not kept|not legal|not applicable|failed|rejected)(.*)", line)
+        m = re.match(r"carve optimize: (\w+)\s+(applied|not kept|not legal|not applicable|failed|FAILED to apply|rejected)(.*)", line)
         if m and cur is not None:
             p, what, rest = m.group(1), m.group(2), m.group(3)
             e = re.search(r"estimate ([0-9.e+-]+) -> ([0-9.e+-]+) ms", rest)
@@ -51,7 +51,7 @@ def plan(path):
                 cur["kept"].append(p)
                 if e:
                     cur["after"] = e.group(2)
-            elif what in ("not kept", "not legal", "failed", "rejected"):
+            elif what in ("not kept", "not legal", "failed", "FAILED to apply", "rejected"):
                 cur["refused"].append((p, what, rest.strip(", :")[:200]))
     return ks
 
