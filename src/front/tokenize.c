@@ -590,8 +590,15 @@ static void convert_number(Token *t) {
     if (end == s) error_tok(t, "invalid numeric constant '%s'", s);
     error_tok(t, "invalid suffix '%s' on %s constant", end, looks_float ? "floating" : "integer");
   }
+  if (is_float) {
+    /* rounded to float in one step, as C does: through double, 3.40282347e+38F (FLT_MAX as
+     * <float.h> spells it) is above FLT_MAX and was taken for an overflow */
+    errno = 0;
+    float f = strtof(s, NULL);
+    range_error = errno == ERANGE;
+    v = f;
+  }
   check_float_range(t, v, range_error, is_float);
-  if (is_float) v = fabs(v) > FLT_MAX ? (v > 0 ? INFINITY : -INFINITY) : (float)v;
   t->kind = TK_NUM;
   t->fval = v;
   t->ty = ty;
