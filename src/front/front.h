@@ -146,8 +146,29 @@ struct Member {
   int offset, idx;
 };
 
-extern Type *ty_void, *ty_bool, *ty_char, *ty_schar, *ty_uchar, *ty_short, *ty_ushort, *ty_int,
-  *ty_uint, *ty_long, *ty_ulong, *ty_llong, *ty_ullong, *ty_float, *ty_double;
+/* The front end's one piece of state that outlives a program (as Lua's global_State beside its
+ * per-parse LexState): types interned for the whole process, so a program read later (launch
+ * settings after a load) finds the same ones, and the source files' ids. Everything a parse
+ * needs is in ParseState `ps` (parse_int.h) and the preprocessor's PPState `pp`. */
+typedef struct FrontGlobal {
+  Type *vector[12][5];          /* vector_type: CUDA's NAME1..NAME4 by base and width */
+  char vector_names[12][5][16]; /* their tags */
+  Type typedefs[24];            /* builtin_typedef: size_t, int32_t, __half, dim3, ... */
+  int nfiles;                   /* SrcFile ids, for as long as the process runs */
+} FrontGlobal;
+extern FrontGlobal front_global;
+
+extern Type *const ty_void,
+  *const ty_bool, *const ty_char, *const ty_schar,
+                                    *const ty_uchar,
+                                      *const ty_short,
+                                        *const ty_ushort,
+                                          *const ty_int, *const ty_uint, *const ty_long,
+                                                                           *const ty_ulong,
+                                                                             *const ty_llong,
+                                                                               *const ty_ullong,
+                                                                                 *const ty_float,
+                                                                                   *const ty_double;
 
 bool is_integer(const Type *t);
 bool is_flonum(const Type *t);

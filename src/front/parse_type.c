@@ -157,7 +157,7 @@ static Type *enum_specifier(Token **rest, Token *tok) {
 Type *builtin_typedef(const char *name, int len) {
   static const struct {
     const char *name;
-    Type **ty;
+    Type *const *ty;
     int half;
   } td[] = {
     {"size_t", &ty_ulong, 0},
@@ -184,7 +184,8 @@ Type *builtin_typedef(const char *name, int len) {
     {"dim3", NULL, 0}, /* CUDA's dim3: a uint3 whose omitted components are 1 */
   };
   enum { N = sizeof td / sizeof *td };
-  static Type types[N];
+  _Static_assert(N <= sizeof front_global.typedefs / sizeof *front_global.typedefs, "typedefs");
+  Type *types = front_global.typedefs;
   for (size_t i = 0; i < N; i++) {
     if ((int)strlen(td[i].name) != len || memcmp(td[i].name, name, (size_t)len)) continue;
     if (!types[i].typedef_name) {
@@ -207,7 +208,7 @@ static bool is_cuda_qualifier(Token *tok) {
 }
 
 /* `auto`: a placeholder that declaration() replaces by the initializer's type */
-static Type auto_type = {.kind = TY_VOID, .size = 1, .align = 1, .typedef_name = "auto"};
+static const Type auto_type = {.kind = TY_VOID, .size = 1, .align = 1, .typedef_name = "auto"};
 bool is_auto(const Type *t) {
   for (; t; t = t->origin)
     if (t == &auto_type) return true;
@@ -316,7 +317,7 @@ Type *declspec(Token **rest, Token *tok, VarAttr *attr) {
     }
     if (tok_equal(tok, "auto")) {
       if (counter) error_tok(tok, "invalid combination of type specifiers");
-      ty = &auto_type; /* deduced from the initializer (declaration) */
+      ty = (Type *)&auto_type; /* deduced from the initializer (declaration) */
       counter += OTHER;
       tok = tok->next;
       continue;

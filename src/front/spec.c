@@ -293,8 +293,7 @@ static bool try_spec_line(Program *p, Token *t, LaunchSpec **cur, const char *di
 
 void build_specs(Program *p, const char *dir) {
   LaunchSpec *cur = NULL;
-  static LaunchSpec
-    sink; /* lines after a broken launch line attach here, without follow-on errors */
+  LaunchSpec sink; /* lines after a broken launch line attach here, without follow-on errors */
   for (TopItem *it = p->items; it; it = it->next)
     if (it->kind == TOP_PRAGMA && it->tok->pragma_toks &&
         !try_spec_line(p, it->tok->pragma_toks, &cur, dir)) {

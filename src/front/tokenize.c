@@ -11,8 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int nfiles; /* ids for files, for as long as the process runs */
-
 SrcLoc tok_loc(const Token *t) {
   while (t->origin) t = t->origin;
   return (SrcLoc){t->file, t->line, t->col, t->loc};
@@ -365,7 +363,7 @@ Token *tokenize(SrcFile *f) {
 static SrcFile *new_file(const char *name, char *contents) {
   SrcFile *f = arena_alloc(sizeof(SrcFile));
   f->name = arena_strdup(name);
-  f->id = nfiles;
+  f->id = front_global.nfiles;
   /* canonicalize: drop "\\\n" line continuations, make sure the text ends with a newline,
    * and turn NUL bytes into a diagnostic instead of a silent truncation */
   size_t n = strlen(contents);
@@ -378,7 +376,7 @@ static SrcFile *new_file(const char *name, char *contents) {
   if (j == 0 || c[j - 1] != '\n') c[j++] = '\n';
   c[j] = 0;
   f->contents = c;
-  nfiles++;
+  front_global.nfiles++;
   return f;
 }
 
@@ -592,8 +590,15 @@ static void convert_number(Token *t) {
     if (end == s) error_tok(t, "invalid numeric constant '%s'", s);
     error_tok(t, "invalid suffix '%s' on %s constant", end, looks_float ? "floating" : "integer");
   }
+  if (is_float) {
+    /* rounded to float in one step, as C does: through double, 3.40282347e+38F (FLT_MAX as
+     * <float.h> spells it) is above FLT_MAX and was taken for an overflow */
+    errno = 0;
+    float f = strtof(s, NULL);
+    range_error = errno == ERANGE;
+    v = f;
+  }
   check_float_range(t, v, range_error, is_float);
-  if (is_float) v = fabs(v) > FLT_MAX ? (v > 0 ? INFINITY : -INFINITY) : (float)v;
   t->kind = TK_NUM;
   t->fval = v;
   t->ty = ty;

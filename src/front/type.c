@@ -17,33 +17,28 @@ static void no_vla_arith(Node *n, const Type *t) {
     error_tok(n->tok, "unsupported: this use of a pointer to a variable-length array");
 }
 
-static Type mk(TypeKind k, int size, bool u) {
-  return (Type){.kind = k, .size = size, .align = size, .is_unsigned = u};
-}
-static Type t_void = {.kind = TY_VOID, .size = 1, .align = 1},
-            t_bool = {.kind = TY_BOOL, .size = 1, .align = 1};
-static Type t_char, t_schar, t_uchar, t_short, t_ushort, t_int, t_uint, t_long, t_ulong, t_llong,
-  t_ullong, t_float, t_double;
-Type *ty_void = &t_void, *ty_bool = &t_bool, *ty_char = &t_char, *ty_schar = &t_schar,
-     *ty_uchar = &t_uchar, *ty_short = &t_short, *ty_ushort = &t_ushort, *ty_int = &t_int,
-     *ty_uint = &t_uint, *ty_long = &t_long, *ty_ulong = &t_ulong, *ty_llong = &t_llong,
-     *ty_ullong = &t_ullong, *ty_float = &t_float, *ty_double = &t_double;
+/* The front end's state that outlives one program (front.h) */
+FrontGlobal front_global;
 
-__attribute__((constructor)) static void init_types(void) {
-  t_char = mk(TY_CHAR, 1, false);
-  t_schar = mk(TY_CHAR, 1, false);
-  t_uchar = mk(TY_CHAR, 1, true);
-  t_short = mk(TY_SHORT, 2, false);
-  t_ushort = mk(TY_SHORT, 2, true);
-  t_int = mk(TY_INT, 4, false);
-  t_uint = mk(TY_INT, 4, true);
-  t_long = mk(TY_LONG, 8, false);
-  t_ulong = mk(TY_LONG, 8, true);
-  t_llong = mk(TY_LLONG, 8, false);
-  t_ullong = mk(TY_LLONG, 8, true);
-  t_float = mk(TY_FLOAT, 4, false);
-  t_double = mk(TY_DOUBLE, 8, false);
-}
+/* The basic types: constants in read-only memory, never written (a qualified or typedef'd
+ * variant is a copy: copy_type). The pointers are const too, so no program can re-seat them. */
+#define BASIC(k, s, u) \
+  { .kind = (k), .size = (s), .align = (s), .is_unsigned = (u) }
+static const Type basic[] = {
+  BASIC(TY_VOID, 1, false), BASIC(TY_BOOL, 1, false),  BASIC(TY_CHAR, 1, false),
+  BASIC(TY_CHAR, 1, false), BASIC(TY_CHAR, 1, true),   BASIC(TY_SHORT, 2, false),
+  BASIC(TY_SHORT, 2, true), BASIC(TY_INT, 4, false),   BASIC(TY_INT, 4, true),
+  BASIC(TY_LONG, 8, false), BASIC(TY_LONG, 8, true),   BASIC(TY_LLONG, 8, false),
+  BASIC(TY_LLONG, 8, true), BASIC(TY_FLOAT, 4, false), BASIC(TY_DOUBLE, 8, false)};
+#undef BASIC
+Type *const ty_void = (Type *)&basic[0], *const ty_bool = (Type *)&basic[1],
+            *const ty_char = (Type *)&basic[2], *const ty_schar = (Type *)&basic[3],
+            *const ty_uchar = (Type *)&basic[4], *const ty_short = (Type *)&basic[5],
+            *const ty_ushort = (Type *)&basic[6], *const ty_int = (Type *)&basic[7],
+            *const ty_uint = (Type *)&basic[8], *const ty_long = (Type *)&basic[9],
+            *const ty_ulong = (Type *)&basic[10], *const ty_llong = (Type *)&basic[11],
+            *const ty_ullong = (Type *)&basic[12], *const ty_float = (Type *)&basic[13],
+            *const ty_double = (Type *)&basic[14];
 
 bool is_integer(const Type *t) {
   TypeKind k = t->kind;
@@ -117,12 +112,11 @@ Type *struct_type(void) {
 Type *vector_type(const char *name) {
   static const struct {
     const char *prefix;
-    Type **base;
+    Type *const *base;
   } bases[] = {{"char", &ty_char},        {"uchar", &ty_uchar}, {"short", &ty_short},
                {"ushort", &ty_ushort},    {"int", &ty_int},     {"uint", &ty_uint},
                {"long", &ty_long},        {"ulong", &ty_ulong}, {"longlong", &ty_llong},
                {"ulonglong", &ty_ullong}, {"float", &ty_float}, {"double", &ty_double}};
-  static Type *cache[12][5];
   size_t n = strlen(name);
   if (n < 2) return NULL;
   char last = name[n - 1];
@@ -130,24 +124,24 @@ Type *vector_type(const char *name) {
   int w = last - '0';
   for (int i = 0; i < 12; i++) {
     if (strlen(bases[i].prefix) != n - 1 || strncmp(name, bases[i].prefix, n - 1)) continue;
-    if (cache[i][w]) return cache[i][w];
+    if (front_global.vector[i][w]) return front_global.vector[i][w];
     /* vector types outlive any one program (cached here), so they are not arena-allocated */
     Type *b = *bases[i].base;
     Type *t = xmalloc(sizeof(Type));
     t->kind = TY_STRUCT;
     t->is_vector = true;
     t->tag = bases[i].prefix;
-    static char names[12][5][16];
-    snprintf(names[i][w], sizeof names[i][w], "%s%d", bases[i].prefix, w);
-    t->tag = names[i][w];
-    static char fields[] = "xyzw";
+    char *name = front_global.vector_names[i][w];
+    snprintf(name, sizeof front_global.vector_names[i][w], "%s%d", bases[i].prefix, w);
+    t->tag = name;
+    static const char fields[] = "xyzw";
     Member head = {0}, *cur = &head;
     for (int k = 0; k < w; k++) {
       Member *m = xmalloc(sizeof(Member));
       m->ty = b;
       Token *nt = xmalloc(sizeof(Token));
       nt->kind = TK_IDENT;
-      nt->loc = &fields[k];
+      nt->loc = (char *)&fields[k]; /* tokens are never written */
       nt->len = 1;
       m->name = nt;
       m->offset = k * b->size;
@@ -161,7 +155,7 @@ Type *vector_type(const char *name) {
     if (b->size == 8 && w >= 3) align = (w == 3) ? 8 : 16;
     t->align = align;
     t->size = (size + align - 1) / align * align;
-    cache[i][w] = t;
+    front_global.vector[i][w] = t;
     return t;
   }
   return NULL;
