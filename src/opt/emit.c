@@ -371,10 +371,11 @@ static bool in_file(const Token *t, const SrcFile *f) {
 }
 
 /* where t's text stands in the file: its own position, or for a token a macro produced the
- * macro's use in the file (NULL: neither) */
+ * macro's use in the file, followed out through nested expansions (`ROWS` for the `N` of
+ * `#define ROWS (N * 2)`) (NULL: neither) */
 static const char *file_loc(const Token *t, const SrcFile *f) {
-  if (in_file(t, f)) return t->loc;
-  if (t && t->origin && in_file(t->origin, f)) return t->origin->loc;
+  for (int d = 0; t && d < 64; d++, t = t->origin)
+    if (in_file(t, f)) return t->loc;
   return NULL;
 }
 

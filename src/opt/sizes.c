@@ -383,7 +383,10 @@ void opt_sizes(Program *orig, const OptInput *in, const OptOptions *o, Plan *pla
     snprintf(ps->note, sizeof ps->note, "no size macro of 16 or more is printed by name");
     return;
   }
-  cand.mutation = o->sizes_mutation;
+  /* the mutation test (tests/macro/run.sh): from the options, or $CARVE_SIZES_MUTATION */
+  cand.mutation = o->sizes_mutation                ? o->sizes_mutation
+                  : getenv("CARVE_SIZES_MUTATION") ? atoi(getenv("CARVE_SIZES_MUTATION"))
+                                                   : 0;
   const char *text = variant_text(k, v, plan, &cand);
   /* each candidate alone at a smaller value, then all at larger ones */
   bool bad[OPT_MAX_SIZES] = {0};
@@ -405,6 +408,12 @@ void opt_sizes(Program *orig, const OptInput *in, const OptOptions *o, Plan *pla
     for (int i = 0; i < cand.n; i++)
       if (got[i] != cand.val[i] || (r == AT_SKIPPED && i == c))
         buf_printf(&at, "%s%s=%lld", at.len ? " " : "", cand.name[i], (long long)got[i]);
+    if (!at.len) { /* the -D did not take: the file defines the macro from others */
+      buf_printf(&at, "-D %s=%lld left it at %lld (the file defines it)", set[0],
+                 (long long)vals[0], (long long)cand.val[c < cand.n ? c : 0]);
+      r = AT_SKIPPED;
+      detail[0] = 0;
+    }
     note(ps, "%s: %s%s%s", at.s ? at.s : "", outcome_text(r), detail[0] ? " (" : "",
          detail[0] ? fmt("%.160s)", detail) : "");
     buf_free(&at);
