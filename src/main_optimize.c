@@ -315,7 +315,8 @@ static int plan_kernel(Opts *o, Program *p, const char *skip, OptOne *one) {
                    .sets = o->sets,
                    .nsets = o->nsets,
                    .no_verify = o->no_verify,
-                   .mutation_pass = -1};
+                   .mutation_pass = -1,
+                   .sizes = true};
   *one = (OptOne){.kernel = k->name,
                   .arg_texts = o->arg_texts,
                   .nargs = o->nargs,

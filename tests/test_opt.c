@@ -1237,6 +1237,37 @@ static void test_holdout4_batched_tile(void) {
   }
 }
 
+/* sizes kept by name (src/opt/sizes.c): the printer names a constant an expansion of an integer
+ * macro made, with that macro's value; `(ROWS)` for a constant expression one expansion made; a
+ * number written in the file, or a macro not in the set, stays a number */
+static void test_sizes_print(void) {
+  const char *src = "#define N 64\n#define ROWS (N * 2)\n#define R 3\n"
+                    "__global__ void k(float *a) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < ROWS) a[i] = a[i] * N + R + 64;\n}\n";
+  Program *p = load_program_text("sizes.cu", src, NULL);
+  CHECK(p && !p->errors, "the kernel loads");
+  if (!p) return;
+  Obj *k = find_kernel(p, "k");
+  PlanSizes ps = {0};
+  ps.n = 2;
+  ps.name[0] = "N";
+  ps.val[0] = 64;
+  ps.name[1] = "ROWS";
+  ps.val[1] = 128;
+  Buf b = {0};
+  opt_print_sized(&b, k, &ps);
+  CHECK(b.s && strstr(b.s, "if (i < (ROWS))"), "ROWS printed by name: %s", b.s);
+  CHECK(b.s && strstr(b.s, "a[i] * N + 3 + 64"), "N by name, R (not in the set) and 64 (the file's) as numbers: %s", b.s);
+  buf_free(&b);
+  ps.val[0] = 65; /* a value that is not the macro's: never its name */
+  ps.n = 1;
+  opt_print_sized(&b, k, &ps);
+  CHECK(b.s && !strstr(b.s, " N ") && strstr(b.s, "i < 64 * 2"), "a wrong value prints numbers: %s", b.s);
+  buf_free(&b);
+  program_free(p);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -1274,5 +1305,6 @@ int main(int argc, char **argv) {
   test_halo();
   test_mutations();
   test_only_empty();
+  test_sizes_print();
   return TEST_SUMMARY("opt");
 }

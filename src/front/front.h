@@ -639,6 +639,7 @@ typedef const char *PrintSubstFn(Node *n, void *ctx);
 void print_expr_with(Buf *out, Node *n, PrintSubstFn *sub, void *ctx);
 /* the statements of a list, each on its own lines at indent level `level` */
 void print_stmts_with(Buf *out, Node *list, int level, PrintSubstFn *sub, void *ctx);
+void print_function_with(Buf *out, Obj *fn, PrintSubstFn *sub, void *ctx);
 void print_type_decl(Buf *out, Type *ty, const char *name);
 
 /* ---------------- walk.c: the one traversal ---------------- */

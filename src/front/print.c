@@ -969,8 +969,12 @@ static bool header_pre(Node *n, void *ctx) {
   return true;
 }
 
-void print_function(Buf *b, Obj *fn) {
-  Printer p = {b, 0, NULL, 0, NULL, NULL, NULL, false};
+void print_function(Buf *b, Obj *fn) { print_function_with(b, fn, NULL, NULL); }
+
+/* the function with some expressions printed as other text (sub): the optimizer prints a
+ * kernel's constants that came from size macros by the macros' names (src/opt/sizes.c) */
+void print_function_with(Buf *b, Obj *fn, PrintSubstFn *sub, void *ctx) {
+  Printer p = {b, 0, NULL, 0, NULL, sub, ctx, false};
   function(&p, fn);
   free(p.done);
 }

@@ -152,6 +152,20 @@ static void candidates_text(Buf *b, const PlanStep *s) {
   buf_puts(b, "\n");
 }
 
+/* the macro is one the plan keeps symbolic (printed by name, verified at other values) */
+static bool sized(const Plan *plan, const char *name) {
+  for (int i = 0; i < plan->sizes.n; i++)
+    if (!strcmp(plan->sizes.name[i], name)) return true;
+  return false;
+}
+
+/* the kept-symbolic macros of a plan as text: "N (verified at 69, 199), M (...)" */
+static void sizes_text(Buf *b, const Plan *plan) {
+  for (int i = 0; i < plan->sizes.n; i++)
+    buf_printf(b, "%s%s (optimized at %lld, verified at %s)", i ? ", " : "", plan->sizes.name[i],
+               (long long)plan->sizes.val[i], plan->sizes.verified[i]);
+}
+
 void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
   Buf b = {0};
   if (!json && !explain) {
@@ -204,6 +218,15 @@ void opt_emit_plan(FILE *out, const Plan *plan, bool json, bool explain) {
                    : s->legality == LEGAL ? "FAILED to apply"
                                           : "not applicable",
                    s->why);
+    }
+    if (plan->sizes.n || plan->sizes.note[0]) {
+      buf_puts(&b, "carve optimize: sizes    ");
+      if (plan->sizes.n) {
+        buf_puts(&b, "kept by name: ");
+        sizes_text(&b, plan);
+        buf_puts(&b, "; ");
+      }
+      buf_printf(&b, "tried: %s\n", plan->sizes.note);
     }
   } else if (!json) {
     for (int i = 0; i < plan->nsteps; i++) {
@@ -348,10 +371,11 @@ static bool in_file(const Token *t, const SrcFile *f) {
 }
 
 /* where t's text stands in the file: its own position, or for a token a macro produced the
- * macro's use in the file (NULL: neither) */
+ * macro's use in the file, followed out through nested expansions (`ROWS` for the `N` of
+ * `#define ROWS (N * 2)`) (NULL: neither) */
 static const char *file_loc(const Token *t, const SrcFile *f) {
-  if (in_file(t, f)) return t->loc;
-  if (t && t->origin && in_file(t->origin, f)) return t->origin->loc;
+  for (int d = 0; t && d < 64; d++, t = t->origin)
+    if (in_file(t, f)) return t->loc;
   return NULL;
 }
 
@@ -712,11 +736,11 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
    * the kernel is the user's text and every launch runs the original */
   Buf cond = {0};
   for (int i = 0; i < km.n; i++)
-    if (km.is_int[i])
+    if (km.is_int[i] && !sized(plan, km.name[i]))
       buf_printf(&cond, "%s(%s) == %lld", cond.len ? " && " : "", km.name[i], (long long)km.val[i]);
   if (cond.len) buf_printf(t, "#if %s\n", cond.s);
   print_headers(t, &plan->result, 1);
-  print_function(t, v);
+  opt_print_sized(t, v, &plan->sizes); /* the macros kept symbolic by name (sizes.c) */
   if (cond.len) buf_printf(t, "\n#else\n%.*s\n#endif", (int)(def_to - def_from), def_from);
   if (block_at != def_to)
     t = &edit_new(&mine, f, block_at, block_at)
@@ -907,6 +931,13 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
     if (cond.len) buf_printf(b, ", and at compile time %s", cond.s);
     buf_puts(b, "; any other launch runs the original kernel, kept as ");
     buf_printf(b, "%s_carve_original */\n", kernel);
+    if (plan->sizes.n) {
+      buf_printf(b, "/* carve: %s keeps the size macro%s ", kernel, plan->sizes.n > 1 ? "s" : "");
+      sizes_text(b, plan);
+      buf_puts(b,
+               " by name: at each value verified the program was read again, its launch recorded "
+               "there and the two kernels compared on it */\n");
+    }
     for (int i = 0; i < km.n; i++)
       if (!km.is_int[i])
         buf_printf(
@@ -1110,13 +1141,23 @@ void opt_emit_json(FILE *out, const char *file, const char *arch, const char *ou
         KMacros km;
         kernel_macros(plan->result, k, &km);
         for (int j = 0; j < km.n; j++)
-          if (km.is_int[j])
+          if (km.is_int[j] && !sized(plan, km.name[j]))
             buf_printf(&cond, "%s(%s) == %lld", cond.len ? " && " : "", km.name[j],
                        (long long)km.val[j]);
       }
       fprintf(out, ", \"pinned_sizes\": ");
       put_json_string(out, cond.s ? cond.s : "");
       buf_free(&cond);
+      /* the size macros kept by name, each with the values it was verified at (sizes.c) */
+      fprintf(out, ", \"symbolic_sizes\": [");
+      for (int j = 0; j < plan->sizes.n; j++) {
+        fprintf(out, "%s{\"macro\": ", j ? ", " : "");
+        put_json_string(out, plan->sizes.name[j]);
+        fprintf(out, ", \"optimized_at\": %lld, \"verified_at\": [%s]}",
+                (long long)plan->sizes.val[j], plan->sizes.verified[j]);
+      }
+      fprintf(out, "], \"sizes_tried\": ");
+      put_json_string(out, plan->sizes.note);
     }
     fprintf(out, ", \"plan\": ");
     fflush(out);

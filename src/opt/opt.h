@@ -128,6 +128,9 @@ typedef struct OptInput {
   int nargs; /* --arg settings */
   const Machine *m;
   VerifyCache *cache; /* NULL: every verification runs the original afresh */
+  /* a launch a host program recorded at other macro values (sizes.c): its scalars and buffers
+   * in place of arg_texts (NULL: the texts) */
+  const LaunchOverrides *recorded;
 } OptInput;
 
 /* A step that reshapes the launch is kept only when the estimate says it saves more than 5%: the
@@ -183,7 +186,23 @@ typedef struct OptOptions {
   bool no_findings;  /* skip the analyzer run that names each pass's motivating finding */
   int mutation_pass; /* mutation test: -1 none, else pass index whose apply is broken */
   int mutation;
+  /* mutation test of the sizes kept symbolic (sizes.c): 1 prints one macro's constant as its
+   * value while claiming the macro symbolic (right only at the recorded size) */
+  int sizes_mutation;
+  bool sizes; /* a host program's size macros kept by name where verified (sizes.c) */
 } OptOptions;
+
+/* the size macros the optimized kernel keeps by name (sizes.c, docs/optimize.md "Sizes kept
+ * symbolic"): each verified at other values, the program re-read and its launch re-recorded
+ * there; every other integer macro of the kernel stays pinned by `#if` */
+enum { OPT_MAX_SIZES = 8 };
+typedef struct PlanSizes {
+  int n;
+  const char *name[OPT_MAX_SIZES];
+  int64_t val[OPT_MAX_SIZES];       /* the value optimized at */
+  char verified[OPT_MAX_SIZES][96]; /* the other values it was verified at: "69, 199" */
+  char note[768];                   /* what was tried: each candidate's outcome */
+} PlanSizes;
 
 typedef struct Plan {
   PlanStep steps[16];
@@ -196,6 +215,7 @@ typedef struct Plan {
   bool permuted;             /* a kept step permutes blocks (full-size samples cannot be matched) */
   char arg_test[512]; /* the recorded scalar arguments as a C test ("n == 4700 && a == (float)2"),
                               * "" when there are none: what an OPT_SPEC_ARGS output checks */
+  PlanSizes sizes;    /* the size macros kept symbolic (n 0: every one pinned) */
 } Plan;
 
 /* optimize kernel `in->kernel` of p (loaded from in->path): 0 ok (plan filled, maybe no pass
@@ -216,6 +236,22 @@ void verify_warm(const OptInput *in, Program *orig);
  * legal there or failed (why) */
 Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const PlanStep *steps,
                          int nsteps, char *why, size_t whylen);
+
+/* one launch of orig and variant at in's sizes (sizes.c: another value of the size macros, the
+ * launch recorded there): the original with in's flags, the variant on vgrid/vblock (NULL: the
+ * flags); every block, or sampled blocks when sampled (cover: a reshape's, or NULL) */
+void verify_launch(const OptInput *in, Program *orig, Program *variant, const int64_t *vgrid,
+                   const int64_t *vblock, const int64_t *cover, const PlanStep *steps, int nsteps,
+                   bool sampled, VerifySize *vs);
+
+/* ---- size macros kept symbolic (sizes.c) ---- */
+/* which integer size macros the optimized kernel of a host program may print by name: each
+ * candidate verified at other values (the program re-read with -D NAME=value, its launch of the
+ * kernel recorded there, original and variant compared as verify_variant compares them), into
+ * plan->sizes; nothing is claimed where anything is not shown (the macro stays pinned) */
+void opt_sizes(Program *orig, const OptInput *in, const OptOptions *o, Plan *plan);
+/* the kernel fn printed with the macros of s by name where its constants came from them */
+void opt_print_sized(Buf *b, Obj *fn, const PlanSizes *s);
 
 /* ---- emitters (emit.c): print the plan's results, compute nothing ---- */
 /* a step the plan keeps: applied, and neither rejected by verification nor by the estimate */

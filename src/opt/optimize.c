@@ -670,6 +670,7 @@ int optimize(Program *p, const OptInput *in, const OptOptions *o, Plan *plan) {
   }
   launch_free(&L);
   plan->result = cur;
+  opt_sizes(p, in, o, plan); /* the size macros the output may keep by name, verified */
   return 0;
 }
 

@@ -288,7 +288,13 @@ static int prepare(const OptInput *in, Program *p, Launch *L, Shape sh) {
     if (!parse_flag_dims(p, "--block", in->block, ov.block)) return 2;
     ov.has_block = true;
   }
-  if (!parse_arg_settings(p, in->arg_texts, in->nargs, &ov)) return 2;
+  if (in->recorded) { /* a launch recorded at other sizes (sizes.c): its arguments as they were */
+    ov.args = in->recorded->args;
+    ov.nargs = in->recorded->nargs;
+    ov.constant = in->recorded->constant;
+    ov.device_vars = in->recorded->device_vars;
+    ov.dyn_shared = in->recorded->dyn_shared;
+  } else if (!parse_arg_settings(p, in->arg_texts, in->nargs, &ov)) return 2;
   int rc = launch_prepare(L, p, k, &ov);
   if (!rc) L->machine = in->m; /* the target's limits: a tile too big for it faults */
   return rc;
@@ -1261,6 +1267,13 @@ static void other_grid(const OptInput *in, Program *orig, Program *variant, cons
   memcpy(was, vs->defines, sizeof was);
   snprintf(vs->defines, sizeof vs->defines, "grid (%lld, %lld, %lld)%s%.180s", (long long)g2[0],
            (long long)g2[1], (long long)g2[2], was[0] ? ", " : "", was);
+}
+
+void verify_launch(const OptInput *in, Program *orig, Program *variant, const int64_t *vgrid,
+                   const int64_t *vblock, const int64_t *cover, const PlanStep *steps, int nsteps,
+                   bool sampled, VerifySize *vs) {
+  Shape vshape = vgrid && vblock ? (Shape){false, vgrid, vblock} : FLAGS;
+  check_size(in, orig, variant, vshape, sampled, cover, reassoc_terms(in, orig, steps, nsteps), vs);
 }
 
 static const struct {
