@@ -150,3 +150,21 @@ int opt_token_launches(Program *orig, Obj *k, SrcFile *f, Node **launch, int *n,
   }
   return 0;
 }
+
+int opt_unread_launches(Program *p, Obj *k, int *line, int max) {
+  /* the stream the kernels were read from (the device library is parsed from text of its own) */
+  Token *first = k ? k->def_start : NULL;
+  for (Obj *fn = p->funcs; fn && !first; fn = fn->next)
+    if (fn->is_kernel && fn->is_definition && fn->def_start) first = fn->def_start;
+  if (!first) return 0;
+  while (first->prev) first = first->prev;
+  int n = 0;
+  for (Token *q = first; q && q->kind != TK_EOF; q = q->next) {
+    if (!tok_equal(q, "<<<") || !q->prev || q->prev->kind != TK_IDENT) continue;
+    if (k && !is_name(q->prev, k->name)) continue;
+    if (in_parsed_function(p, q)) continue;
+    if (line && n < max) line[n] = q->line;
+    n++;
+  }
+  return n;
+}
