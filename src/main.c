@@ -393,8 +393,19 @@ static bool find_launch(Node *n, void *ctx) {
   return !lf->at;
 }
 
+/* the lines of f's launches in host code the front end could not read, "44, 46" (NULL: none) */
+static const char *unread_lines(Program *p, Obj *f) {
+  int line[8], n = opt_unread_launches(p, f, line, 8);
+  Buf b = {0};
+  for (int i = 0; i < n && i < 8; i++) buf_printf(&b, "%s%d", i ? ", " : "", line[i]);
+  if (n > 8) buf_printf(&b, " and %d more", n - 8);
+  const char *t = b.s ? arena_strdup(b.s) : NULL;
+  buf_free(&b);
+  return t;
+}
+
 /* launch: the first <<<...>>> of f in the host code, or NULL */
-static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Node *launch) {
+static void check_kernel_text(Program *p, const char *file, Obj *f, LaunchSpec *s, Node *launch) {
   printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
   if (f->shared_size || f->uses_barrier)
     printf("    static shared memory %d bytes%s\n", f->shared_size,
@@ -403,6 +414,14 @@ static void check_kernel_text(const char *file, Obj *f, LaunchSpec *s, Node *lau
     printf(
       "    launched by the host code at line %d (run and analyze take the program's launches)\n",
       tok_loc(launch->tok).line);
+    return;
+  }
+  const char *unread = !s ? unread_lines(p, f) : NULL;
+  if (unread) { /* C++ host code (bench/holdout4 DIAGNOSIS §2d) */
+    printf(
+      "    launched at line%s %s in host code carve's front end could not read: run, analyze, "
+      "estimate, optimize and report take the program's launches, its host code built by nvcc\n",
+      strchr(unread, ',') || strchr(unread, ' ') ? "s" : "", unread);
     return;
   }
   if (!s) {
@@ -436,8 +455,10 @@ static int cmd_check(Opts *o, Program *p) {
   Node **at = xmalloc(sizeof(Node *) * (size_t)(nk + 1));
   if (!json) first_launches(p, ks, nk, at);
   for (int i = 0; i < nk; i++) {
-    if (json) check_kernel_json(ks[i], find_spec(p, ks[i]->name), i == 0);
-    else check_kernel_text(o->file, ks[i], find_spec(p, ks[i]->name), at[i]);
+    if (json) {
+      int line[64], n = opt_unread_launches(p, ks[i], line, 64);
+      check_kernel_json(ks[i], find_spec(p, ks[i]->name), i == 0, line, n < 64 ? n : 64);
+    } else check_kernel_text(p, o->file, ks[i], find_spec(p, ks[i]->name), at[i]);
   }
   free(ks);
   free(at);
@@ -1244,21 +1265,31 @@ static bool cxx_source(const char *f) {
                  !strcmp(dot, ".C") || !strcmp(dot, ".o"));
 }
 
-/* a diagnostic about C++ carve's host interpreter does not run (classes, std::, templates, new) */
-static bool cxx_words(const char *m) {
-  static const char *words[] = {"C++",   "std",      "class", "template", "namespace", "operator",
-                                "'new'", "'delete'", "::",    "lambda",   "reference"};
-  for (size_t i = 0; m && i < sizeof words / sizeof *words; i++)
-    if (strstr(m, words[i])) return true;
-  return false;
+/* what carve's interpreter cannot run of a program's host code, decided from what the front end
+ * read (not from how an error is worded: bench/holdout4 DIAGNOSIS §2a): main, or a host function
+ * it calls, among the functions it skipped (C++: classes with member functions, std::, new;
+ * the first error of that function in the result); or no main at all while launches stand in
+ * code it skipped (*no_main). NULL and false: the interpreter can run it */
+static HostSkip *host_unread(Program *p, bool *no_main) {
+  *no_main = false;
+  if (!p) return NULL;
+  for (HostSkip *h = p->host_skipped; h; h = h->next)
+    if (!strcmp(h->name, "main")) return h;
+  Obj *m = find_host_function(p, NULL), *caller;
+  if (m) return host_unread_callee(p, m, &caller);
+  *no_main = !p->specs && opt_unread_launches(p, NULL, NULL, 0) > 0;
+  return NULL;
 }
+
+/* the nvcc route was wanted but cannot be taken: said after the front end's errors (run_command) */
+static const char *route_missing;
 
 /* --route (docs/host-programs.md): nvcc builds the program with carve's CUDA runtime (src/rt),
  * interp runs its host code in the interpreter; auto, the default, takes nvcc where carve cannot
- * read the whole host program because it is C++ (C++ sources; an error about C++ in the reading)
- * and nvcc and the runtime library are there. Decided on a quiet reading of the .cu files; on the nvcc route that
- * reading is the program (*pp: the kernels the recorded launches name), else NULL and the caller
- * loads as before. */
+ * read the host code it would run (C++ sources; main or a function it calls skipped by the front
+ * end; launches in skipped code and no main) and nvcc and the runtime library are there. Decided
+ * on a quiet reading of the .cu files; on the nvcc route that reading is the program (*pp: the
+ * kernels the recorded launches name), else NULL and the caller loads as before. */
 static bool choose_nvcc_route(Opts *o, Program **pp) {
   *pp = NULL;
   if (!(o->cmd->options >> O_ROUTE & 1) || (o->route && !strcmp(o->route, "interp"))) return false;
@@ -1284,22 +1315,41 @@ static bool choose_nvcc_route(Opts *o, Program **pp) {
   Program *p = ncu == 1 ? load_program(one, &o->pp)
                         : load_program_text("<command line>", text.s ? text.s : "", &o->pp);
   diag_capture_end(&cap, NULL);
+  diag_capture_free(&cap);
   diag_errors = errors, diag_warnings = warnings;
   buf_free(&text);
-  /* host code carve cannot read because it is C++ (not because it is wrong: a bad program keeps
-   * the interpreted route and its diagnostics) */
-  bool cxx_host = false;
-  for (int i = 0; i < cap.n && !cxx_host; i++)
-    cxx_host = cap.d[i].level == DIAG_ERROR && cxx_words(cap.d[i].msg);
-  for (HostSkip *h = p ? p->host_skipped : NULL; h && !cxx_host; h = h->next)
-    cxx_host = cxx_words(h->msg);
-  diag_capture_free(&cap);
-  bool unreadable = p && has_main(p, NULL) && cxx_host;
-  bool want = forced || ((cxx || unreadable || (!p && o->nfiles)) && rt_nvcc() && rt_library());
+  bool no_main;
+  HostSkip *unread = host_unread(p, &no_main);
+  bool need = cxx || unread || no_main || (!p && o->nfiles);
+  bool want = forced || (need && rt_nvcc() && rt_library());
   if (!want) {
+    const char *what = unread ? fmt("carve's front end could not read '%s'", unread->name)
+                       : cxx  ? "its host sources are C++"
+                              : "its launches stand in host code carve's front end could not read";
+    if (need && !rt_nvcc())
+      route_missing = fmt("%s, and such a program runs only built by nvcc against carve's CUDA "
+                          "runtime library: nvcc is not found (set CARVE_NVCC or CUDA_HOME)",
+                          what);
+    else if (need)
+      route_missing = fmt("carve's CUDA runtime library is not built: run 'make cudart' (or set "
+                          "CARVE_CUDART): %s, and such a program runs only built by nvcc (%s) "
+                          "against that library",
+                          what, rt_nvcc());
     if (p) program_free(p);
     return false;
   }
+  /* said where the reason is not the sources' names (a .cpp) or the user's --route */
+  if (!forced && !cxx && unread)
+    fprintf(stderr,
+            "carve %s: route nvcc: carve's front end could not read '%s' (%s:%d: %s): its host "
+            "code is built by nvcc (--route interp keeps the interpreter)\n",
+            o->cmd->name, unread->name, unread->loc.file ? unread->loc.file->name : o->file,
+            unread->loc.line, unread->msg);
+  else if (!forced && !cxx && no_main)
+    fprintf(stderr,
+            "carve %s: route nvcc: no main carve's front end could read, and launches in code it "
+            "skipped: the program is built by nvcc (--route interp keeps the interpreter)\n",
+            o->cmd->name);
   /* the front end could not read the sources at all: the program still runs, and the runtime says
    * why each launch could not (exit 2) */
   if (!p) p = load_program_text("<no device code>", "", &o->pp);
@@ -1331,6 +1381,8 @@ static int run_command(const Command *c, int argc, char **argv) {
     o.nfiles > 1 && c->load == LOAD_SOURCES ? load_sources(&o) : load_program(o.file, &o.pp);
   int rc = p ? c->run(&o, p) : 2;
   if (p) program_free(p);
+  if (rc && route_missing) /* after the front end's errors: what would have run it */
+    fprintf(stderr, "carve %s: note: %s\n", c->name, route_missing);
   if (o.diags) {
     diag_capture_end(&cap, stderr);
     if (rc == 2 && !strcmp(o.format, "sarif")) sarif_input_error(stdout, o.file, &cap);

@@ -160,7 +160,7 @@ int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx);
 void recorded_cleanup(void);
 
 /* main_json.c */
-void check_kernel_json(Obj *f, LaunchSpec *s, bool first);
+void check_kernel_json(Obj *f, LaunchSpec *s, bool first, const int *unread, int n);
 void run_summary_json(const Opts *o, Launch *L, int rc, const RunStats *st, const NativeReport *nr);
 void host_run_json(const Opts *o, int rc, const HostResult *r);
 #endif

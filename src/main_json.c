@@ -3,13 +3,17 @@
 #include "main.h"
 #include <string.h>
 
-void check_kernel_json(Obj *f, LaunchSpec *s, bool first) {
+/* unread[n]: the lines of its launches in host code the front end could not read (C++) */
+void check_kernel_json(Obj *f, LaunchSpec *s, bool first, const int *unread, int n) {
   printf("%s\n  {\"name\": ", first ? "" : ",");
   json_string(stdout, f->name);
   printf(", \"line\": %d, \"signature\": ", tok_loc(f->tok).line);
   json_string(stdout, signature(f));
   printf(", \"static_shared_bytes\": %d, \"uses_barrier\": %s", f->shared_size,
          f->uses_barrier ? "true" : "false");
+  printf(", \"unread_host_launch_lines\": [");
+  for (int i = 0; i < n; i++) printf("%s%d", i ? ", " : "", unread[i]);
+  printf("]");
   if (!s) {
     printf(", \"launch\": null}");
     return;

@@ -721,11 +721,10 @@ static int kernel_edits(OptKernelOut *ko, Program *orig, const char *file, SrcFi
         return 2;
       }
     }
-    if (written != ls.n) {
-      snprintf(why, len, "%d launch%s of '%s' in code carve could not read", written - ls.n,
-               written - ls.n == 1 ? "" : "es", kernel);
+    /* the others, in host code carve could not read, found from their tokens (emit_launch.c) */
+    if (written != ls.n &&
+        opt_token_launches(orig, k, f, ls.launch, &ls.n, 64, &block_at, why, len))
       return 2;
-    }
   }
   /* this kernel's edits, kept apart until they are known to fit among the others' */
   Edits mine = {0};

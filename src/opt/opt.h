@@ -290,6 +290,18 @@ typedef struct OptFileOut {
 } OptFileOut;
 int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks, int nk,
                       OptFileOut **more, int *nmore, char *why, size_t len);
+/* emit_launch.c: the launches of k in host code the front end could not read (C++ it skipped),
+ * found from tokens: each `K<<<` outside the functions it parsed appended to launch[*n] (at most
+ * max) as a launch node holding its name token, and *block_at moved before the file-scope
+ * construct of one that comes before it in f. 0, or 2 with why (device code, a qualified name,
+ * an operand holding '<', too many) */
+int opt_token_launches(Program *orig, Obj *k, SrcFile *f, Node **launch, int *n, int max,
+                       const char **block_at, char *why, size_t len);
+/* the `K<<<` of kernel k (NULL: of any kernel) outside the functions the front end read (host
+ * code it skipped): how many, the first max lines in line[] (line NULL: counted only). carve
+ * check says where they are; --route auto takes the nvcc route for a program without main whose
+ * launches stand there */
+int opt_unread_launches(Program *p, Obj *k, int *line, int max);
 /* carve optimize's report of an output: one line naming each kernel and what was kept of it
  * (several kernels); the JSON object (one kernel: its grid, block and plan; several: a "kernels"
  * array of them with "written" and "why"), source NULL when the output went to a file */
