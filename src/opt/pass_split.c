@@ -32,10 +32,40 @@
 
 enum { MAX_ACC = 8, MAX_PRE = 64 };
 
-/* a statement that may run once per lane: declarations with pure initializers, tests and
- * returns whose conditions are pure */
+/* no side effects, where a call of a __device__ function that only reads memory through its
+ * pointer arguments (rw_fn_pure with loads: softmax's `row_max(in, cols)`) counts as a read */
+static bool no_effects_pre(Node *n, void *ctx) {
+  bool *bad = ctx;
+  switch (n->kind) {
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC: *bad = true; break;
+  case ND_CALL:
+    if (n->fn) *bad |= !rw_fn_pure(n->fn, true);
+    else {
+      Node one = *n; /* a builtin: rw_pure's own rule, for the call alone */
+      one.args = NULL;
+      one.nargs = 0;
+      *bad |= !rw_pure(&one);
+    }
+    break;
+  default: break;
+  }
+  return !*bad;
+}
+static bool no_effects(Node *e) {
+  bool bad = false;
+  if (e) walk(e, no_effects_pre, NULL, &bad);
+  return !bad;
+}
+
+/* a statement that may run once per lane: declarations with initializers free of side effects,
+ * tests and returns whose conditions are pure */
 static bool pure_stmt(Node *s) {
-  if (s->kind == ND_DECL) return rw_pure(s->decl_init);
+  if (s->kind == ND_DECL) return no_effects(s->decl_init);
   if (s->kind == ND_IF && !s->els) {
     Node *t = s->then;
     while (t->kind == ND_BLOCK && t->stmts && !t->stmts->next) t = t->stmts;
