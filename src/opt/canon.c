@@ -792,7 +792,9 @@ static Node *subst_make(Node *old, void *ctx) {
   Node *d = ctx;
   Node *e = copy(d->decl_init);
   if (!same_type(e->ty, d->var->ty)) e = rw_cast(e, d->var->ty);
-  e->tok = old->tok;
+  /* located at the use; a call and a number keep their own token, which the printer writes
+   * (`float e = expf(...)` substituted printed `e(...)`) */
+  if (e->kind != ND_CALL && e->kind != ND_NUM) e->tok = old->tok;
   return e;
 }
 

@@ -626,20 +626,86 @@ static bool ptr_use_pre(Node *n, void *ctx) {
   return true;
 }
 
+/* the stores of walk w each at an element of its own per iteration: an index affine in the
+ * counter with a non-zero coefficient, no other loop's variable in it */
+static bool stores_own(Facts *f, const Walk *w, char *why, size_t len) {
+  for (int k = 0; k < w->nstore; k++) {
+    Node *l = rw_strip(w->store[k]->lhs);
+    bool ind = false;
+    Affine af = facts_index_form(f, l, &ind);
+    int64_t coef = 0;
+    bool own = af.ok && !ind && affine_var_coefficient(&af, w->iv, &coef) && coef != 0;
+    for (int t = 0; own && t < af.n; t++)
+      for (int d = 0; d < af.t[t].deg; d++) {
+        const Sym *y = &af.t[t].sym[d];
+        if ((y->kind == SYM_LOOP || y->kind == SYM_PROGRESS) && y->var != w->iv) own = false;
+      }
+    if (!own) {
+      snprintf(
+        why, len,
+        "the store to '%s' at line %d is not at an element of its own per iteration (an index affine in '%s' with a non-zero coefficient)",
+        rw_strip(l->lhs)->var->name, tok_loc(w->store[k]->tok).line, w->iv->name);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* the pointer parameters the tail writes (an assignment, ++/-- or atomic through P[i]); false
+ * when it writes through anything else */
+typedef struct {
+  Obj *p[16];
+  int n;
+  bool unknown;
+} TailWrites;
+static void tail_write(TailWrites *t, Node *target) {
+  Node *l = target ? rw_strip(target) : NULL;
+  if (l && l->kind == ND_ADDR) l = rw_strip(l->lhs);
+  if (l && l->kind == ND_VAR && l->var->sc == SC_LOCAL && !l->var->in_memory) return;
+  Node *b = l && l->kind == ND_INDEX ? rw_strip(l->lhs) : NULL;
+  if (!b || b->kind != ND_VAR || b->var->sc != SC_PARAM || t->n == 16) {
+    t->unknown = true;
+    return;
+  }
+  for (int i = 0; i < t->n; i++)
+    if (t->p[i] == b->var) return;
+  t->p[t->n++] = b->var;
+}
+static bool tail_writes_pre(Node *n, void *ctx) {
+  TailWrites *t = ctx;
+  switch (n->kind) {
+  case ND_ASSIGN:
+  case ND_ASSIGN_OP:
+  case ND_PREINC:
+  case ND_PREDEC:
+  case ND_POSTINC:
+  case ND_POSTDEC: tail_write(t, n->lhs); break;
+  case ND_DECL: break;
+  case ND_CALL:
+    if (n->fn || (n->builtin >= BI_ATOMIC_ADD && n->builtin <= BI_ATOMIC_XOR))
+      tail_write(t, n->args);
+    break;
+  default: break;
+  }
+  return true;
+}
+
 /* the walks from the site's loop on; false with why when the loop is not one, or their stores
  * are not each a lane's own */
 static bool find_walks(PassCtx *c, Site *s, Walks *W, char *why, size_t len) {
   memset(W, 0, sizeof *W);
   why[0] = 0;
+  Facts *f = facts_new(c->p, c->k);
   for (Node *st = s->loop; st; st = st->next) {
     if (st->kind == ND_FOR && W->n < MAX_WALKS) {
       char no[256] = "";
-      if (walk_of(st, &W->w[W->n], no, sizeof no)) {
+      if (walk_of(st, &W->w[W->n], no, sizeof no) && stores_own(f, &W->w[W->n], no, sizeof no)) {
         W->n++;
         continue;
       }
       if (st == s->loop) {
         snprintf(why, len, "%s", no);
+        facts_free(f);
         return false;
       }
     } else if (uniform_stmt(st)) continue;
@@ -650,15 +716,36 @@ static bool find_walks(PassCtx *c, Site *s, Walks *W, char *why, size_t len) {
     W->tail = st;
     break;
   }
+  facts_free(f);
   int nred = 0, nstore = W->nlane0;
   for (int i = 0; i < W->n; i++) nred += W->w[i].nred, nstore += W->w[i].nstore;
   if (!nred) {
     snprintf(why, len, "no reduction in the loops of the row");
     return false;
   }
+  /* what lane 0 writes in the tail is used nowhere else: the other lanes may still be in a walk */
+  if (W->tail) {
+    TailWrites tw = {0};
+    walk(W->tail, tail_writes_pre, NULL, &tw);
+    Node **slot = rw_slot_of(s->list, W->tail);
+    *slot = NULL; /* the kernel without its tail, for a moment */
+    bool used = false;
+    for (int i = 0; i < tw.n && !used; i++)
+      if (reads_in(c->k->body, tw.p[i], false)) {
+        used = true;
+        snprintf(why, len,
+                 "'%s' is written by the statements lane 0 runs alone and used before them",
+                 tw.p[i]->name);
+      }
+    *slot = W->tail;
+    if (tw.unknown && !used)
+      snprintf(why, len,
+               "the statements lane 0 runs alone write through a pointer that is not a parameter");
+    if (used || tw.unknown) return false;
+    nstore += tw.n;
+  }
   /* each pointer stored to: written by one walk (each lane its own elements) or by lane 0 only,
    * read only at a store's index in that walk */
-  Facts *f = facts_new(c->p, c->k);
   bool ok = true;
   Obj *done[MAX_WALKS * MAX_STORES + MAX_STORES];
   int ndone = 0;
@@ -666,28 +753,7 @@ static bool find_walks(PassCtx *c, Site *s, Walks *W, char *why, size_t len) {
     int ns = i < W->n ? W->w[i].nstore : W->nlane0;
     for (int k = 0; k < ns && ok; k++) {
       Node *a = i < W->n ? W->w[i].store[k] : W->lane0[k];
-      Node *l = rw_strip(a->lhs);
-      Obj *p = rw_strip(l->lhs)->var;
-      if (i < W->n) { /* iterations write distinct elements */
-        bool ind = false;
-        Affine af = facts_index_form(f, l, &ind);
-        int64_t coef = 0;
-        bool own = af.ok && !ind && affine_var_coefficient(&af, W->w[i].iv, &coef) && coef != 0;
-        for (int t = 0; own && t < af.n; t++)
-          for (int d = 0; d < af.t[t].deg; d++) {
-            const Sym *y = &af.t[t].sym[d];
-            if ((y->kind == SYM_LOOP || y->kind == SYM_PROGRESS) && y->var != W->w[i].iv)
-              own = false;
-          }
-        if (!own) {
-          snprintf(
-            why, len,
-            "the store to '%s' at line %d is not at an element of its own per iteration (an index affine in '%s' with a non-zero coefficient)",
-            p->name, tok_loc(a->tok).line, W->w[i].iv->name);
-          ok = false;
-          break;
-        }
-      }
+      Obj *p = rw_strip(rw_strip(a->lhs)->lhs)->var;
       bool seen = false;
       for (int d = 0; d < ndone; d++) seen |= done[d] == p;
       if (seen) continue;
@@ -717,9 +783,7 @@ static bool find_walks(PassCtx *c, Site *s, Walks *W, char *why, size_t len) {
       }
     }
   }
-  facts_free(f);
   if (!ok) return false;
-  /* pointers stored to and other pointers read: the lanes reorder their accesses */
   int nptr = 0;
   bool plain = false;
   for (Obj *q = c->k->params; q; q = q->next)
@@ -957,6 +1021,20 @@ static void subst_same(Node **list, Node *pat, Obj *v) {
   }
 }
 
+/* the slot holding node n in the statement list and its kids (n is there) */
+static Node **slot_of_node(Node **list, Node *n) {
+  for (Node **slot = list; *slot; slot = &(*slot)->next) {
+    if (*slot == n) return slot;
+    Node **kids[NODE_MAX_KIDS];
+    int nk = node_kids(*slot, kids);
+    for (int k = 0; k < nk; k++) {
+      Node **in = slot_of_node(kids[k], n);
+      if (in) return in;
+    }
+  }
+  return NULL;
+}
+
 static Node *select_node(Node *c, Node *a, Node *b) {
   Node *n = new_node(ND_COND, c->tok);
   n->cond = c;
@@ -1000,10 +1078,16 @@ static Node *combine(PassCtx *c, const Walk *w, int j, Obj *lane, Obj *gm, int L
         rw_assign(rw_var(at, r->acc), select_node(up, rw_var(at, o), rw_var(at, r->acc))));
       term = hi;
     }
+    /* the update with another lane's value for its term: the term itself (a call is never
+     * "the same" as another) swapped before the copy, its copies in a comparison after */
+    Node *first = r->stmt, **slot = slot_of_node(&first, r->term), *keep = *slot;
+    Node *mark = rw_var(keep->tok, term);
+    mark->next = keep->next;
+    *slot = mark;
     Node *u = clone_node(r->stmt);
+    *slot = keep;
     u->next = NULL;
-    Node *pat = rw_strip(r->term);
-    subst_same(&u, pat, term);
+    subst_same(&u, rw_strip(r->term), term);
     cur = cur->next = u;
   }
   return cur;
