@@ -5,7 +5,7 @@
 # (softmax_a/b, layernorm_a/b, rowmin_a/b, start_a/b), each optimized with --passes split and
 # verified by carve at two sizes, one ragged (not a multiple of the lanes, nor of the block); the
 # output run again by carve run at a third size; refusals with their reason; the outputs compiled
-# by nvcc where it exists.
+# by nvcc where it exists. Also canon's global index through a uniform offset (offset_a/b).
 carve=${1:-./carve}
 pass=0; fail=0
 check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "split-walks: FAIL: $2"; fail=$((fail+1)); fi; }
@@ -69,6 +69,18 @@ refuses $d/refuse_nan.cu k "takes a NaN term" -D N=100
 refuses $d/refuse_neighbour.cu k "'y' is" -D N=100
 "$carve" optimize $d/refuse_samecell.cu --kernel k -D N=100 --passes split --no-estimate -o "$t/o.cu" 2> "$t/plan"
 grep -q "split    applied.*1 walks of the row .*the rest on lane 0" "$t/plan"; check $? "refuse_samecell: the min split, the loop that stores one element on lane 0: $(grep split "$t/plan")"
+# canon's tid rule through a uniform offset (bench/holdout4 DIAGNOSIS §5: lu's `k + 1 + blockIdx.x
+# * TILE + threadIdx.x`): the tile constant written as blockDim, so stencil's row matcher finds
+# the row; two spellings (a constant interior offset, a parameter and an early return)
+for f in offset_a:interior offset_b:interior2; do
+  for n in 130 75; do
+    "$carve" optimize $d/${f%%:*}.cu --kernel ${f##*:} -D N=$n --passes canon,stencil --no-estimate --explain -o "$t/o.cu" 2> "$t/plan"
+    grep -q "^canon    applied: .*tid line 1[23]: blockIdx.x \* 32 + threadIdx.x as blockIdx.x \* blockDim.x + threadIdx.x; tid line 1[34]: blockIdx.y \* 8 + threadIdx.y as" "$t/plan"
+    check $? "${f%%:*} N=$n: canon writes the offset index's constants as blockDim: $(grep '^canon' "$t/plan")"
+    grep -q "^stencil  applied" "$t/plan" && ! grep -q "DIFFERENT\|REJECTED" "$t/plan"
+    check $? "${f%%:*} N=$n: stencil merges rows, verified: $(grep -A6 '^stencil' "$t/plan")"
+  done
+done
 command -v nvcc > /dev/null 2>&1 || echo "split-walks: nvcc checks skipped (no nvcc)"
 echo "split-walks: $pass passed, $fail failed"
 [ $fail = 0 ]
