@@ -5,7 +5,8 @@
 # (softmax_a/b, layernorm_a/b, rowmin_a/b, start_a/b), each optimized with --passes split and
 # verified by carve at two sizes, one ragged (not a multiple of the lanes, nor of the block); the
 # output run again by carve run at a third size; refusals with their reason; the outputs compiled
-# by nvcc where it exists. Also canon's global index through a uniform offset (offset_a/b).
+# by nvcc where it exists. Also canon's global index through a uniform offset (offset_a/b), and
+# index helpers with unsigned or size_t parameters in the affine facts (uhelper_a/b).
 carve=${1:-./carve}
 pass=0; fail=0
 check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "split-walks: FAIL: $2"; fail=$((fail+1)); fi; }
@@ -79,6 +80,16 @@ for f in offset_a:interior offset_b:interior2; do
     check $? "${f%%:*} N=$n: canon writes the offset index's constants as blockDim: $(grep '^canon' "$t/plan")"
     grep -q "^stencil  applied" "$t/plan" && ! grep -q "DIFFERENT\|REJECTED" "$t/plan"
     check $? "${f%%:*} N=$n: stencil merges rows, verified: $(grep -A6 '^stencil' "$t/plan")"
+  done
+done
+# an index helper with unsigned / size_t parameters fed int arguments (the implicit conversions
+# around the arguments): affine to the analyzer, so stencil sees the rows (two spellings)
+for f in uhelper_a:k uhelper_b:k2; do
+  "$carve" analyze $d/${f%%:*}.cu > "$t/an" 2>&1
+  ! grep -q "not affine" "$t/an" && grep -q "exact\]" "$t/an"; check $? "${f%%:*}: every access affine: $(grep global "$t/an" | head -4)"
+  for n in 64 96; do
+    "$carve" optimize $d/${f%%:*}.cu --kernel ${f##*:} -D N=$n --passes stencil --no-estimate --explain -o "$t/o.cu" 2> "$t/plan"
+    grep -q "^stencil  applied" "$t/plan" && ! grep -q "DIFFERENT\|REJECTED" "$t/plan"; check $? "${f%%:*} N=$n: stencil applied, verified: $(grep -A3 '^stencil' "$t/plan")"
   done
 done
 command -v nvcc > /dev/null 2>&1 || echo "split-walks: nvcc checks skipped (no nvcc)"
