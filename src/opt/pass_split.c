@@ -1050,7 +1050,9 @@ static Node *select_node(Node *c, Node *a, Node *b) {
 static Node *combine(PassCtx *c, const Walk *w, int j, Obj *lane, Obj *gm, int L, Node *cur) {
   const Red *r = &w->red[j];
   Token *at = w->loop->tok;
-  Obj *src = c->mutation == 4 && j == 1 && w->red[0].acc->ty == r->acc->ty ? w->red[0].acc : r->acc;
+  Obj *src = c->mutation == 4 && j == 1 && w->red[0].acc->ty->kind == r->acc->ty->kind
+               ? w->red[0].acc
+               : r->acc;
   bool down = c->mutation == 8; /* broken: the result in lane 0 only */
   Obj *o = NULL, *hi = NULL;
   if (r->op != RED_ADD) {
