@@ -1396,7 +1396,7 @@ static bool apply(PassCtx *c) {
 const Pass pass_split = {
   .name = "split",
   .summary =
-    "a thread's reduction loop split across neighbouring lanes of a warp (shuffles) or rows of the block (shared memory)",
+    "a thread's reduction loop split across neighbouring lanes of a warp (shuffles) or rows of the block (shared memory); a row's several walks (max, min, sums, the write) across the same lanes",
   .source =
     "Yang et al., PLDI 2010, Sec. 3.4-3.5 (sharing along a dimension); CUDA C++ Best Practices Guide (warp shuffles)",
   .params =
