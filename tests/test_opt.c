@@ -1268,6 +1268,44 @@ static void test_sizes_print(void) {
   program_free(p);
 }
 
+/* bench/holdout4 (DIAGNOSIS.md §4b): split's row walks (tests/split/ holds their spellings). Each
+ * deliberately broken variant of the walks is rejected by verification: half the butterfly
+ * dropped, lanes that overlap, a second accumulator combined from the first's partials, every
+ * lane adding a sum's start, and the combine by __shfl_down_sync (the result in lane 0 only, so
+ * the next walk reads a lane's partial); the correct walks are verified */
+static void test_split_walks_mutations(void) {
+  static const struct { const char *file, *kernel, *defs[2]; int muts[4]; } cases[] = {
+    {"tests/split/softmax_a.cu", "softmax_rows", {"ROWS=200", "COLS=77"}, {1, 3, 8, 0}},
+    {"tests/split/softmax_b.cu", "softmax2", {"ROWS=130", "COLS=40"}, {1, 8, 0, 0}},
+    {"tests/split/layernorm_b.cu", "ln2", {"BATCH=160", "HIDDEN=96"}, {4, 8, 0, 0}},
+    {"tests/split/start_a.cu", "centre", {"ROWS=200", "COLS=50"}, {7, 3, 8, 0}},
+    {"tests/split/rowmin_b.cu", "shift", {"ROWS=300", "COLS=70"}, {1, 8, 0, 0}},
+  };
+  int npasses, idx = -1, total = 0, rejected = 0;
+  const Pass *const *all = opt_passes(&npasses);
+  for (int i = 0; i < npasses; i++) if (!strcmp(all[i]->name, "split")) idx = i;
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+    for (int k = -1; k < 4; k++) {
+      int m = k < 0 ? 0 : cases[c].muts[k];
+      if (k >= 0 && !m) break;
+      OptOptions o = {.only = "split", .mutation_pass = m ? idx : -1, .mutation = m};
+      Opt r = run_opt(cases[c].file, cases[c].kernel, (const char **)cases[c].defs, 2, &o);
+      const PlanStep *s = step(&r.plan, "split");
+      if (!m)
+        CHECK(r.rc == 0 && s && s->applied && !s->rejected && strstr(s->did, "walks of the row") && all_sizes_ok(s), "%s: the walks verified (%s)",
+              cases[c].kernel, s ? (s->applied ? s->did : s->why) : r.plan.error);
+      else {
+        bool rej = r.rc == 0 && s && s->applied && s->rejected;
+        total++;
+        rejected += rej;
+        CHECK(rej, "walks mutation '%s' on %s is rejected by verification (%s)", all[idx]->mutation_names[m - 1], cases[c].kernel,
+              s ? (s->applied ? s->verify.size[0].detail : s->why) : r.plan.error);
+      }
+      done(&r);
+    }
+  printf("split walks: %d of %d broken variants rejected\n", rejected, total);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     Opt r = run_opt(argv[1], argv[2], (const char **)argv + 3, argc - 3, NULL);
@@ -1306,5 +1344,6 @@ int main(int argc, char **argv) {
   test_mutations();
   test_only_empty();
   test_sizes_print();
+  test_split_walks_mutations();
   return TEST_SUMMARY("opt");
 }

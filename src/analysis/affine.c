@@ -139,6 +139,7 @@ static Affine *push(Eval *e) {
 }
 
 static void eval_expr(const Facts *f, Node *n, int depth, Affine *out);
+static void eval_in(const Facts *f, Node *n, int depth, Obj *fn, Affine *param_form, Affine *out);
 static void call_form(Eval *e, Node *call, Affine *out);
 
 static bool is_kernel_param(const Facts *f, const Obj *v) {
@@ -180,8 +181,14 @@ static bool eval_pre(Node *n, void *ctx) {
   case ND_SPECIAL: psym(push(e), sreg_sym(n)); return false;
   case ND_VAR: var_form(e, n->var, push(e)); return false;
   case ND_CAST:
-    if (is_integer(n->ty) && is_integer(n->lhs->ty)) return true;
-    pbad(push(e));
+    /* the operand alone: a conversion the type checker put around a call's argument keeps the
+     * argument's link to the next one, which a walk of the cast's kids would follow (an int
+     * passed to an `unsigned` parameter made a helper's form "not affine") */
+    if (is_integer(n->ty) && is_integer(n->lhs->ty)) {
+      Affine v;
+      eval_in(e->f, n->lhs, e->depth, e->fn, e->param_form, &v);
+      *push(e) = v;
+    } else pbad(push(e));
     return false;
   case ND_ADD:
   case ND_SUB:

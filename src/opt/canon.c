@@ -291,20 +291,52 @@ typedef struct {
   Canon *cn;
   int changed;
 } TidCtx;
+static bool tid_any(Node *n, void *ctx) { return m_special(n, SR_TID, NULL); }
+static bool ctaid_any(Node *n, void *ctx) { return m_special(n, SR_CTAID, NULL); }
+/* an offset free of thread indices, locals and side effects: parameters, constants, arithmetic */
+static bool uniform_pre(Node *n, void *ctx) {
+  if (n->kind == ND_SPECIAL || (n->kind == ND_VAR && n->var->sc != SC_PARAM)) *(bool *)ctx = true;
+  return !*(bool *)ctx;
+}
+/* `u + blockIdx.d * C + threadIdx.d` (bench/holdout4 lu's `k + 1 + blockIdx.x * TILE +
+ * threadIdx.x`, DIAGNOSIS §5): the global index shifted by an offset u of parameters and
+ * constants; *mul the product, *scale its constant C of value *v */
+static bool offset_index(Node *n, int *dim, Node **mul, Node **scale, int64_t *v) {
+  Node *t, *rest;
+  int dt, db;
+  if (!m_bin(n, ND_ADD, tid_any, NULL, &t, &rest) || !m_special(t, SR_TID, &dt)) return false;
+  Node *r = m_strip(rest);
+  if (r->kind != ND_ADD) return false;
+  for (int sw = 0; sw < 2; sw++) {
+    Node *m = m_strip(sw ? r->lhs : r->rhs), *u = sw ? r->rhs : r->lhs, *b, *s;
+    bool bad = false;
+    walk_one(u, uniform_pre, NULL, &bad);
+    if (bad || !rw_pure(u) || !m_bin(m, ND_MUL, ctaid_any, NULL, &b, &s) ||
+        !m_special(b, SR_CTAID, &db) || db != dt || !m_const(s, v))
+      continue;
+    *dim = dt;
+    *mul = m;
+    *scale = s;
+    return true;
+  }
+  return false;
+}
+
 static bool tid_pre(Node *n, void *ctx) {
   TidCtx *t = ctx;
   int dim;
-  Node *scale;
+  Node *scale, *mul = NULL;
   bool by_const;
   int64_t v;
-  if (!m_global_index(n, &dim, &scale, &by_const, &v) || !by_const) return true;
+  if (m_global_index(n, &dim, &scale, &by_const, &v)) {
+    if (!by_const) return true;
+    /* scale is an operand of the MUL under n */
+    Node *a = m_strip(n);
+    Node *l = m_strip(a->lhs), *r = m_strip(a->rhs);
+    mul = l->kind == ND_MUL ? l : r;
+  } else if (!offset_index(n, &dim, &mul, &scale, &v)) return true;
   const Launch *L = t->cn->c->L;
   if (!L || v != L->block[dim] || v <= 0) return true;
-  /* scale is an operand of the MUL under n: find it there and replace it */
-  Node *mul = NULL;
-  Node *a = m_strip(n);
-  Node *l = m_strip(a->lhs), *r = m_strip(a->rhs);
-  mul = l->kind == ND_MUL ? l : r;
   Node **slot = m_strip(mul->lhs) == m_strip(scale) || mul->lhs == scale ? &mul->lhs : &mul->rhs;
   if (!note(t->cn, R_TID, n->tok,
             fmt("blockIdx.%c * %lld + threadIdx.%c as blockIdx.%c * blockDim.%c + threadIdx.%c",
@@ -792,7 +824,9 @@ static Node *subst_make(Node *old, void *ctx) {
   Node *d = ctx;
   Node *e = copy(d->decl_init);
   if (!same_type(e->ty, d->var->ty)) e = rw_cast(e, d->var->ty);
-  e->tok = old->tok;
+  /* located at the use; a call and a number keep their own token, which the printer writes
+   * (`float e = expf(...)` substituted printed `e(...)`) */
+  if (e->kind != ND_CALL && e->kind != ND_NUM) e->tok = old->tok;
   return e;
 }
 

@@ -1074,7 +1074,10 @@ static int compare_bound(Launch *a, Launch *b, Launch *mag, Launch *one, double 
       if (mag && is_flonum(comp) && isfinite(va) && isfinite(vb)) {
         /* n: the run on ones (terms summed into the element), or the reassociated loop's trip
          * count where that is larger (a mean divides the sum on ones away) */
-        double S = fabs(elem_at(comp, mag->bufs[i].data + e * es)),
+        /* S at least the element's own magnitude: an element a well-conditioned operation makes
+         * of a reassociated sum (softmax's division by it, a product with it) moves by a relative
+         * n*eps as the sum does (split's row walks, bench/holdout4 §4b) */
+        double S = fmax(fabs(elem_at(comp, mag->bufs[i].data + e * es)), fabs(va)),
                terms = fmax(fabs(elem_at(comp, one->bufs[i].data + e * es)), trip);
         double eps = comp->kind == TY_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
         double bound = 2 * fmax(terms, 1) * eps * S;
