@@ -308,7 +308,8 @@ static bool apply(PassCtx *c) {
     c->changes_launch = true;
     c->new_grid[0] = L->grid[1], c->new_grid[1] = L->grid[0], c->new_grid[2] = L->grid[2];
     c->new_block[0] = L->block[1], c->new_block[1] = L->block[0], c->new_block[2] = L->block[2];
-    if (c->mutation == 2) c->new_block[0] = L->block[0]; /* broken: the block not transposed */
+    if (c->mutation == 2) /* broken: the grid not transposed */
+      c->new_grid[0] = L->grid[0], c->new_grid[1] = L->grid[1];
     for (int d = 0; d < 3; d++) c->cover[d] = c->new_block[d];
     c->grid_generic = false;
     snprintf(c->did, sizeof c->did,
@@ -372,6 +373,6 @@ const Pass pass_remap = {
   .legal = legal,
   .apply = apply,
   .nmutations = 3,
-  .mutation_names = {"the first threadIdx left unswapped", "the block not transposed",
+  .mutation_names = {"the first threadIdx left unswapped", "the grid not transposed",
                      "the 1-D index transposed with one column too many"},
 };

@@ -75,6 +75,43 @@ done
 grep -q "spread   not applicable: the launch has 391 blocks, no fewer than the 132 SMs" "$t/plan"; check $? "sum: 391 blocks: spread refused: $(cat "$t/plan")"
 "$carve" optimize bench/naive/jacobi2d_a.cu -D N=64 --passes spread -o "$t/o.cu" 2> "$t/plan"
 grep -q "spread   not applicable: .*not 1-D" "$t/plan"; check $? "jacobi2d at 64: a 2-D block: spread refused: $(cat "$t/plan")"
+# remap (src/opt/pass_remap.c): a kernel whose warp's lanes walk the slow dimension gets its thread
+# mapping transposed; two spellings (a 2-D grid with x over rows, a 1-D index split with the row
+# fastest), each at two sizes (one ragged), verified, the estimate keeping it in the whole pipeline
+# FILE KERNEL LAUNCH-IN-OUTPUT SIZE-DEFINES...
+remaps() {
+  local f=$1 k=$2 launch=$3; shift 3
+  local name="$(basename $f .cu) $*"
+  "$carve" optimize $f --kernel $k "$@" --explain -o "$t/o.cu" 2> "$t/plan"
+  check $? "$name: optimize exits 0: $(cat "$t/plan")"
+  grep -q "^remap    applied" "$t/plan"; check $? "$name: remap applied and kept: $(grep -A8 '^remap' "$t/plan")"
+  local nv=$(sed -n '/^remap/,/^scalar/p' "$t/plan" | grep -c "^ *verified .*: equal") bad=$(grep -c "^ *verified .*: \(differ\|fault\|error\)" "$t/plan")
+  [ "$nv" -ge 3 ] && [ "$bad" = 0 ]; check $? "$name: remap verified equal at every size ($nv sizes): $(grep verified "$t/plan")"
+  grep -q "pragma carve launch $k $launch" "$t/o.cu"; check $? "$name: the output's launch $launch: $(grep -n 'pragma carve launch' "$t/o.cu")"
+  local e=$(sed -n '/^remap/,/^scalar/p' "$t/plan" | grep -o 'estimate: [0-9.]* ms.*' | head -1)
+  echo "stencil: $name: remap $e"
+  "$carve" run "$t/o.cu" "$@" > "$t/run" 2>&1; check $? "$name: the output runs: $(tail -3 "$t/run")"
+  if command -v nvcc > /dev/null 2>&1; then
+    nvcc -arch=sm_90 -c -o "$t/o.o" -x cu "$t/o.cu" > "$t/ptxas" 2>&1
+    check $? "$name: nvcc compiles the output: $(tail -5 "$t/ptxas")"
+  fi
+}
+remaps $d/remap_2d.cu conv2d_kernel "grid(25, 8, 1) block(8, 32, 1)" -D H=256 -D W=200
+remaps $d/remap_2d.cu conv2d_kernel "grid(4, 4, 1) block(8, 32, 1)" -D H=100 -D W=30
+grep -q "int row = blockIdx.y \* blockDim.y + threadIdx.y;" "$t/o.cu" && grep -q "int col = blockIdx.x \* blockDim.x + threadIdx.x;" "$t/o.cu"
+check $? "remap_2d: x and y exchanged: $(grep -n 'int row\|int col' "$t/o.cu")"
+remaps $d/remap_1d.cu box3 "grid((256\*200+127)/128) block(128)" -D H=256 -D W=200
+grep -q "int idx = idx_t % 200 \* h + idx_t / 200;" "$t/o.cu"; check $? "remap_1d: the index transposed: $(grep -n 'idx_t' "$t/o.cu")"
+# 61 x 70: 4352 threads on 34 blocks of 128, F = 72 columns of 61: 4392 threads, 35 blocks, the rest stop
+remaps $d/remap_1d.cu box3 "grid(35, 1, 1) block(128, 1, 1)" -D H=61 -D W=70
+grep -q "if ((idx_t >= 4392) || (idx >= 4352))" "$t/o.cu"; check $? "remap_1d 61x70: threads past the original's stop: $(grep -n 'idx_t >=' "$t/o.cu")"
+# refused: already coalesced (the x index walks columns), the reason says so
+"$carve" optimize $d/conv_filter.cu --kernel convf -D N=70 --passes remap -o "$t/o.cu" 2> "$t/plan"
+grep -q "remap    not applicable: the x thread index already walks the fast dimension" "$t/plan"; check $? "conv_filter: remap refused (coalesced): $(cat "$t/plan")"
+"$carve" optimize bench/holdout4/repro/conv2d_xcols.cu -D H=64 -D W=64 --passes remap -o "$t/o.cu" 2> "$t/plan"
+grep -q "remap    not applicable: the x thread index already walks the fast dimension" "$t/plan"; check $? "conv2d_xcols: remap refused (coalesced): $(cat "$t/plan")"
+"$carve" optimize examples/histogram.cu --passes remap -o "$t/o.cu" 2> "$t/plan"
+grep -q "remap    not applicable: .*atomic" "$t/plan"; check $? "histogram: remap refused (atomics): $(cat "$t/plan")"
 command -v nvcc > /dev/null 2>&1 || echo "stencil: nvcc checks skipped (no nvcc)"
 echo "stencil: $pass passed, $fail failed"
 [ $fail = 0 ]
