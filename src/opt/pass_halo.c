@@ -190,6 +190,36 @@ static bool split_offset(const Affine *d, const Affine *S, int *dy, int *dx) {
   return true;
 }
 
+/* is n reached only under a condition inside the list (an if, ?:, the right of && or ||, a
+ * switch)? The fill loads every element some offset reaches for every thread of the block, so a
+ * load the original makes only on some threads (fdtd2d's `if (i == 0) ... else hz[(i-1)*NY + j]`)
+ * would make the fill read elements the original never reads (row -1) */
+typedef struct {
+  Node *target;
+  int depth;
+  bool under;
+} Cond;
+static bool cond_kind(Node *n) {
+  return n->kind == ND_IF || n->kind == ND_COND || n->kind == ND_LOGAND || n->kind == ND_LOGOR ||
+         n->kind == ND_SWITCH;
+}
+static bool cond_pre(Node *n, void *ctx) {
+  Cond *x = ctx;
+  if (n == x->target) x->under = x->depth > 0;
+  if (cond_kind(n)) x->depth++;
+  return true;
+}
+static bool cond_post(Node *n, void *ctx) {
+  Cond *x = ctx;
+  if (cond_kind(n)) x->depth--;
+  return true;
+}
+static bool conditional_in(Node *list, Node *target) {
+  Cond x = {target, 0, false};
+  walk(list, cond_pre, cond_post, &x);
+  return x.under;
+}
+
 /* the facts of the pass on kernel c->k; the input chosen is the read-only parameter with the
  * most loads */
 static Legality halo_facts(PassCtx *c, Halo *h) {
@@ -230,6 +260,18 @@ static Legality halo_facts(PassCtx *c, Halo *h) {
       else {
         Node *from = h->form == 2 ? tail : *rw_nth_slot(&body->stmts, h->gi);
         for (Node *s = from; s && !inside; s = s->next) inside = rw_contains(s, a->node);
+      }
+      if (inside && conditional_in(h->form == 1   ? tail
+                                   : h->form == 2 ? tail
+                                                  : *rw_nth_slot(&body->stmts, h->gi),
+                                   a->node)) {
+        if (strncmp(c->why, "the load of", 11)) /* the first such parameter's */
+          snprintf(c->why, sizeof c->why,
+                   "the load of '%s' at line %d runs under a condition after the guard: the tile "
+                   "would read elements the original does not",
+                   q->name, a->node->tok->line);
+        bad = true;
+        break;
       }
       if (!a->load || a->store || a->atomic || a->space != SPACE_GLOBAL || a->indirect ||
           !a->index.ok || a->fn != c->k || a->loop >= 0 || !inside || t.n == MAX_LOADS ||

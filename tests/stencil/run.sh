@@ -58,6 +58,7 @@ grep -q "u\[c - 70 \* 70\]" "$t/o.cu" && grep -q "u_tile\[6\]\[34\]" "$t/o.cu"; 
 refuses $d/inplace.cu inplace "no read-only pointer parameter" -D N=64
 refuses bench/naive/conv2d_b.cu conv2d_k "no read-only pointer parameter" -D N=64
 refuses bench/naive/conv3d_b.cu conv3d_k "the block is 3-D" -D N=32
+refuses $d/cond_load.cu fdtd_step1 "the load of 'hz' at line [0-9]* runs under a condition after the guard" -D NX=70 -D NY=70
 # the offset base declared inside the guarded block (the fill after it, from the copy's variable)
 applies $d/tail_decl.cu convf -D N=67
 grep -q "size_t img_base = o - 67 - 1" "$t/o.cu"; check $? "tail_decl: the origin from the declaration inside the guard: $(grep -n img_base "$t/o.cu" | head -1)"
