@@ -18,7 +18,8 @@
  * re-materialized (remat.c, loop counters at their first value) and evaluated at a warp's lanes of
  * the first and a middle block under both mappings, its distinct 32-byte sectors weighted by the
  * trip counts of the loops around it; the pass applies when the transposed mapping needs at most
- * 3/4 of the sectors, and the estimate then decides whether it is kept (the reshape must save 5%).
+ * 3/4 of the sectors and the access that gains most becomes unit-stride across the lanes; the
+ * estimate then decides whether it is kept (the reshape must save 5%).
  *
  * Legal when the threads cannot see each other (rw_threads_separable: no barrier, shared memory,
  * warp operation, fence, impure call, gridDim.x), no atomic (their order would change), and, 2-D,
@@ -255,14 +256,30 @@ static Legality remap_facts(PassCtx *c, Remap *r) {
              r->before / 2, r->after / 2);
     return NOT_APPLICABLE;
   }
-  /* the access that gains most is the site */
+  /* the access that gains most is the site; it must become unit-stride across the lanes (a
+   * warp's neighbours on neighbouring elements): a transposition that only makes a warp's
+   * footprint squarer (syrk's a[j*M + k], whose fast dimension is the loop's) is not what remap
+   * is for, and it would leave the passes after it a transposed kernel (tile then wrote C's
+   * tiles along columns) */
   double best = -1;
+  int bi = 0;
   for (int i = 0; i < r->n; i++) {
     Remap one = *r;
     one.a[0] = r->a[i];
     one.n = 1;
     double g = sectors(&one, L, 0) - sectors(&one, L, r->mode);
-    if (g > best) best = g, c->site = r->a[i].node;
+    if (g > best) best = g, bi = i;
+  }
+  c->site = r->a[bi].node;
+  int64_t t0[3], b0[3], t1[3], b1[3], v0, v1;
+  if (!thread_of(r, L, r->mode, 0, 0, t0, b0) || !thread_of(r, L, r->mode, 0, 1, t1, b1) ||
+      !remat_eval(r->a[bi].index, L, t0, b0, &v0) || !remat_eval(r->a[bi].index, L, t1, b1, &v1) ||
+      (v1 - v0 != 1 && v1 - v0 != -1)) {
+    snprintf(c->why, sizeof c->why,
+             "transposed, the access that gains most (line %d) is still not unit-stride across "
+             "a warp's lanes: its fast dimension is neither thread index's",
+             r->a[bi].node->tok->line);
+    return NOT_APPLICABLE;
   }
   return LEGAL;
 }

@@ -124,6 +124,9 @@ grep -q "if ((idx_t >= 4392) || (idx >= 4352))" "$t/o.cu"; check $? "remap_1d 61
 grep -q "remap    not applicable: the x thread index already walks the fast dimension" "$t/plan"; check $? "conv_filter: remap refused (coalesced): $(cat "$t/plan")"
 "$carve" optimize bench/holdout4/repro/conv2d_xcols.cu -D H=64 -D W=64 --passes remap -o "$t/o.cu" 2> "$t/plan"
 grep -q "remap    not applicable: the x thread index already walks the fast dimension" "$t/plan"; check $? "conv2d_xcols: remap refused (coalesced): $(cat "$t/plan")"
+# syrk's a[j*M + k] gains sectors from a squarer warp but stays strided: not remap's case (tile's)
+"$carve" optimize bench/naive/syrk_a.cu -D N=64 -D M=64 --passes remap --no-estimate -o "$t/o.cu" 2> "$t/plan"
+grep -q "remap    not applicable: transposed, the access that gains most (line 24) is still not unit-stride" "$t/plan"; check $? "syrk_a: remap refused (not unit-stride after): $(cat "$t/plan")"
 "$carve" optimize examples/histogram.cu --passes remap -o "$t/o.cu" 2> "$t/plan"
 grep -q "remap    not applicable: .*atomic" "$t/plan"; check $? "histogram: remap refused (atomics): $(cat "$t/plan")"
 command -v nvcc > /dev/null 2>&1 || echo "stencil: nvcc checks skipped (no nvcc)"
