@@ -119,6 +119,18 @@ grep -q "int idx = idx_t % 200 \* h + idx_t / 200;" "$t/o.cu"; check $? "remap_1
 # 61 x 70: 4352 threads on 34 blocks of 128, F = 72 columns of 61: 4392 threads, 35 blocks, the rest stop
 remaps $d/remap_1d.cu box3 "grid(35, 1, 1) block(128, 1, 1)" -D H=61 -D W=70
 grep -q "if ((idx_t >= 4392) || (idx >= 4352))" "$t/o.cu"; check $? "remap_1d 61x70: threads past the original's stop: $(grep -n 'idx_t >=' "$t/o.cu")"
+# the whole program (bench/holdout4/conv2d.cu, x over rows in a host program): the launch written
+# with the transposed grid for the recorded launch, the original for any other; the program's
+# own check passes at the size optimized and at another
+"$carve" optimize bench/holdout4/conv2d.cu -D H=128 -D W=96 --passes remap -o "$t/prog.cu" 2> "$t/plan"
+check $? "conv2d program: optimize exits 0: $(cat "$t/plan")"
+grep -q "remap    applied, verified, estimate .*grid 8x6 -> 6x8" "$t/plan" && grep -q "whole program checked: the same exit status" "$t/plan"
+check $? "conv2d program: remap kept, the whole program checked: $(cat "$t/plan")"
+grep -q "return dim3(6u, 8u, 1u);" "$t/prog.cu"; check $? "conv2d program: the recorded launch runs the transposed grid: $(grep -n 'return dim3' "$t/prog.cu")"
+"$carve" run "$t/prog.cu" -D H=128 -D W=96 > "$t/run" 2>&1 && grep -q "conv2d: PASSED" "$t/run" && grep -q "launch 1: conv2d_kernel<<<(6,8,1)" "$t/run"
+check $? "conv2d program: PASSED at 128x96 with the remapped kernel: $(tail -4 "$t/run")"
+"$carve" run "$t/prog.cu" -D H=100 -D W=130 > "$t/run" 2>&1 && grep -q "conv2d: PASSED" "$t/run" && grep -q "conv2d_kernel_carve_original" "$t/run"
+check $? "conv2d program: PASSED at 100x130 with the original: $(tail -4 "$t/run")"
 # refused: already coalesced (the x index walks columns), the reason says so
 "$carve" optimize $d/conv_filter.cu --kernel convf -D N=70 --passes remap -o "$t/o.cu" 2> "$t/plan"
 grep -q "remap    not applicable: the x thread index already walks the fast dimension" "$t/plan"; check $? "conv_filter: remap refused (coalesced): $(cat "$t/plan")"
