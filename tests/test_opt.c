@@ -706,6 +706,8 @@ static void test_mutations(void) {
     {"stencil", "bench/naive/conv3d_b.cu", "conv3d_k", {"N=32", "N=32"}, "h100", 3, {"stencil.dim=2", 0}, 0},
     {"halo", "bench/naive/jacobi2d_a.cu", "jacobi2d", {"N=67", "N=67"}, "h100", 4, {0}, 0},
     {"halo", "tests/stencil/s7_3d.cu", "s7", {"N=67", "N=67"}, "h100", 4, {0}, 0},
+    {"remap", "tests/stencil/remap_2d.cu", "conv2d_kernel", {"H=64", "W=96"}, "h100", 2, {0}, 0},
+    {"remap", "tests/stencil/remap_1d.cu", "box3", {"H=64", "W=96"}, "h100", 3, {0}, 3},
   };
   int npasses, total = 0, rejected = 0, rejected_warm = 0, same = 0;
   int64_t hits = 0;

@@ -16,15 +16,17 @@ extern const Pass pass_parallel, pass_reduce, pass_scalar, pass_split, pass_stag
 extern const Pass pass_stencil; /* stencil merges rows down y before vector merges along x */
 extern const Pass pass_halo;    /* halo tiles a stencil's input before stencil merges its rows */
 extern const Pass pass_spread;  /* spread: smaller blocks for a launch of fewer blocks than SMs */
+extern const Pass pass_remap;   /* remap: x over rows transposed before passes read coalescing */
 /* reduce first: it recognizes a whole kernel (an atomic per thread, a shared-memory tree) and
  * writes it anew, so it must see the statements before another pass renames or regroups them
  * (Yang's order starts with the passes that change how memory is reached, and this one changes
  * every access of the kernel); split regroups threads before stage looks at their accesses;
  * vector merges threads after stage, whose shared tiles it cannot merge; launch last (Yang's
  * Sec. 3.8: the block is sized once the kernel's code is final) */
-static const Pass *const passes[] = {
-  &pass_parallel, &pass_reduce, &pass_scalar, &pass_split,   &pass_stage,  &pass_tile,  &pass_halo,
-  &pass_stencil,  &pass_vector, &pass_unroll, &pass_camping, &pass_spread, &pass_launch};
+static const Pass *const passes[] = {&pass_parallel, &pass_reduce, &pass_remap,  &pass_scalar,
+                                     &pass_split,    &pass_stage,  &pass_tile,   &pass_halo,
+                                     &pass_stencil,  &pass_vector, &pass_unroll, &pass_camping,
+                                     &pass_spread,   &pass_launch};
 
 const Pass *const *opt_passes(int *n) {
   *n = (int)(sizeof passes / sizeof *passes);

@@ -190,6 +190,36 @@ static bool split_offset(const Affine *d, const Affine *S, int *dy, int *dx) {
   return true;
 }
 
+/* is n reached only under a condition inside the list (an if, ?:, the right of && or ||, a
+ * switch)? The fill loads every element some offset reaches for every thread of the block, so a
+ * load the original makes only on some threads (fdtd2d's `if (i == 0) ... else hz[(i-1)*NY + j]`)
+ * would make the fill read elements the original never reads (row -1) */
+typedef struct {
+  Node *target;
+  int depth;
+  bool under;
+} Cond;
+static bool cond_kind(Node *n) {
+  return n->kind == ND_IF || n->kind == ND_COND || n->kind == ND_LOGAND || n->kind == ND_LOGOR ||
+         n->kind == ND_SWITCH;
+}
+static bool cond_pre(Node *n, void *ctx) {
+  Cond *x = ctx;
+  if (n == x->target) x->under = x->depth > 0;
+  if (cond_kind(n)) x->depth++;
+  return true;
+}
+static bool cond_post(Node *n, void *ctx) {
+  Cond *x = ctx;
+  if (cond_kind(n)) x->depth--;
+  return true;
+}
+static bool conditional_in(Node *list, Node *target) {
+  Cond x = {target, 0, false};
+  walk(list, cond_pre, cond_post, &x);
+  return x.under;
+}
+
 /* the facts of the pass on kernel c->k; the input chosen is the read-only parameter with the
  * most loads */
 static Legality halo_facts(PassCtx *c, Halo *h) {
@@ -230,6 +260,18 @@ static Legality halo_facts(PassCtx *c, Halo *h) {
       else {
         Node *from = h->form == 2 ? tail : *rw_nth_slot(&body->stmts, h->gi);
         for (Node *s = from; s && !inside; s = s->next) inside = rw_contains(s, a->node);
+      }
+      if (inside && conditional_in(h->form == 1   ? tail
+                                   : h->form == 2 ? tail
+                                                  : *rw_nth_slot(&body->stmts, h->gi),
+                                   a->node)) {
+        if (strncmp(c->why, "the load of", 11)) /* the first such parameter's */
+          snprintf(c->why, sizeof c->why,
+                   "the load of '%s' at line %d runs under a condition after the guard: the tile "
+                   "would read elements the original does not",
+                   q->name, a->node->tok->line);
+        bad = true;
+        break;
       }
       if (!a->load || a->store || a->atomic || a->space != SPACE_GLOBAL || a->indirect ||
           !a->index.ok || a->fn != c->k || a->loop >= 0 || !inside || t.n == MAX_LOADS ||
@@ -344,6 +386,26 @@ static Legality halo_facts(PassCtx *c, Halo *h) {
   return LEGAL;
 }
 
+/* What the L1 would do without the tile: the blocks resident on an SM each touch the tile's
+ * elements; where those fit the L1 (what the SM's combined L1/shared storage leaves beside the
+ * tiles), the original's neighbouring loads hit L1 and the tile saves L1 hits, not L2 traffic
+ * (the estimate then finds nothing to gain: on Hopper, 2-D stencils' reuse is the L1's). The
+ * note the plan shows, "" where the machine does not say. */
+static void l1_note(const PassCtx *c, const Halo *h, char *out, size_t len) {
+  out[0] = 0;
+  int nthr = h->bx * h->by;
+  int64_t foot = (int64_t)h->np * h->th * h->tw * h->et->size;
+  if (!c->m || c->m->l1_smem_bytes <= 0 || c->m->max_threads_per_sm <= 0 || nthr <= 0) return;
+  int64_t res = c->m->max_threads_per_sm / nthr;
+  if (c->m->max_blocks_per_sm > 0 && res > c->m->max_blocks_per_sm) res = c->m->max_blocks_per_sm;
+  int64_t cache = c->m->l1_smem_bytes - res * foot;
+  snprintf(out, len,
+           "; %lld blocks an SM touch %lld bytes, %s the %lld KiB of L1 left beside the tiles%s",
+           (long long)res, (long long)(res * foot), res * foot <= cache ? "within" : "beyond",
+           (long long)(cache > 0 ? cache / 1024 : 0),
+           res * foot <= cache ? ": without the tile the neighbours' loads hit L1" : "");
+}
+
 static Legality legal(PassCtx *c) {
   char no[256];
   if (rw_launch_aliases(c, c->why, sizeof c->why)) return ILLEGAL;
@@ -366,9 +428,11 @@ static Legality legal(PassCtx *c) {
       return NOT_APPLICABLE;
     }
   }
+  char l1[200];
+  l1_note(c, &h, l1, sizeof l1);
   snprintf(c->why, sizeof c->why,
-           "'%s' read at %d offsets in %d plane%s: a %dx%d tile per plane through shared memory",
-           h.in->name, h.n, h.np, h.np == 1 ? "" : "s", h.tw, h.th);
+           "'%s' read at %d offsets in %d plane%s: a %dx%d tile per plane through shared memory%s",
+           h.in->name, h.n, h.np, h.np == 1 ? "" : "s", h.tw, h.th, l1);
   c->site = h.ref[0];
   return LEGAL;
 }
@@ -599,6 +663,10 @@ static bool apply(PassCtx *c) {
     h.in->name, h.n, h.y0, h.y1, h.x0, h.x1, h.np > 1 ? fmt(", %d planes", h.np) : "", tile->name,
     h.np > 1 ? fmt("%d][", h.np) : "", h.th, h.tw, h.np * sx, nthr, (double)h.np * sx / nthr, h.n,
     h.form ? "; blocks where some thread fails the guard run the original" : "");
+  char l1[200];
+  l1_note(c, &h, l1, sizeof l1);
+  size_t dl = strlen(c->did);
+  snprintf(c->did + dl, sizeof c->did - dl, "%s", l1);
   return true;
 }
 
