@@ -12,14 +12,16 @@
 #
 # Candidates: the Hopper front at eps 0, 0.005, 0.01, 0.02, 0.05, and Ryoo's three fronts.
 # Last, the model's top 5 on every space, which chooses nothing here: the estimate's one constant
-# fitted on these spaces, block_dispatch_cycles (src/arch/machines.c), was fitted on sad, so sad's
-# row is in-sample and the others are not. The stored records' estimates are those of the carve
-# that computed them: sad's recomputed by the thirteenth session's model are
-# docs/data/tune-replay-2026-11-27-s13/sad.jsonl (pass it in TRAIN in place of the tenth's).
+# fitted on these spaces, block_dispatch_cycles (src/arch/machines.c), was fitted on sad (with
+# tests/tune/dispatch.cu, timed alone), so sad's row is in-sample and the others are not. The
+# stored records' estimates are those of the carve that computed them: sad's, cp's and conv's
+# recomputed by the fourteenth session's model are docs/data/tune-replay-2026-11-28-s14/ (the
+# defaults below); mm and mri-fhd keep the tenth session's (docs/results.md, "Fourteenth
+# session: the model's top 5", says why).
 set -u
 carve=${CARVE:-./carve}
-train=${TRAIN:-"docs/data/tune-replay-2026-11-27/mm.jsonl docs/data/tune-replay-2026-11-27/cp.jsonl docs/data/tune-replay-2026-11-27/sad.jsonl docs/data/tune-replay-2026-11-27/mrifhd.jsonl"}
-test=${TEST:-"docs/data/tune-unseen-h100-2026-11-27/conv.jsonl docs/data/tune-unseen-h100-2026-11-27/mm_acc.jsonl"}
+train=${TRAIN:-"docs/data/tune-replay-2026-11-27/mm.jsonl docs/data/tune-replay-2026-11-28-s14/cp.jsonl docs/data/tune-replay-2026-11-28-s14/sad.jsonl docs/data/tune-replay-2026-11-27/mrifhd.jsonl"}
+test=${TEST:-"docs/data/tune-replay-2026-11-28-s14/conv.jsonl docs/data/tune-unseen-h100-2026-11-27/mm_acc.jsonl"}
 command -v python3 > /dev/null || { echo "carve-loo: skipped (no python3)"; exit 0; }
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 for f in $train $test; do
@@ -58,7 +60,7 @@ if test:
     print("| space | front | timed | never timed (of all points) | best survivor / optimum | P | both targets |")
     print("|---|---|---|---|---|---|---|")
     for f in test: print(row(name(f), c))
-print("\n### The model's top 5 (block_dispatch_cycles fitted on sad: in-sample there only)\n")
+print("\n### The model's top 5 (block_dispatch_cycles fitted on sad and tests/tune/dispatch.cu: sad in-sample)\n")
 print("| space | timed | best / optimum | P | >= 97% |")
 print("|---|---|---|---|---|")
 for f in train + test:

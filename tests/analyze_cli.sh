@@ -8,7 +8,9 @@ py() { [ $have_py = 1 ] || return 0; python3 "$@"; }
 check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "analyze-cli: FAIL: $2"; fail=$((fail+1)); fi; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$carve" analyze examples/tp.cu -D H=512 -D W=512 > "$tmp/tp.txt"; check $? "tp exit 0"
-grep -q "warning: \[coalescing\] global load of 'A' (stride w, 4 bytes per thread) takes 16.00 sectors per request where 4.00 would do" "$tmp/tp.txt"; check $? "tp: uncoalesced column read found: $(grep coalescing "$tmp/tp.txt")"
+# the level is the finding's share of the estimate, 9-10% here (the 10% threshold: a note at 9.5%
+# since the L1 and L2 limits are one term; on the H200 tp_shared, 0.0904 ms, is no faster than tp)
+grep -qE "(warning|note): \[coalescing\] global load of 'A' \(stride w, 4 bytes per thread\) takes 16.00 sectors per request where 4.00 would do" "$tmp/tp.txt"; check $? "tp: uncoalesced column read found: $(grep coalescing "$tmp/tp.txt")"
 grep -q "remedy: make threadIdx.x index the fastest-varying dimension" "$tmp/tp.txt"; check $? "tp: remedy"
 "$carve" analyze examples/tp_shared.cu -D N=256 > "$tmp/ts.txt"; check $? "tp_shared exit 0"
 grep -q "tp_shared.cu:29:30: warning: \[bank-conflict\] shared load of 'tile' (stride 32, 4 bytes per thread) has a 32-way bank conflict" "$tmp/ts.txt"; check $? "tp_shared: 32-way conflict at 29:30: $(grep bank "$tmp/ts.txt")"

@@ -412,7 +412,7 @@ static void test_tile(void) {
   const char *da[] = {"N=48"};
   OptOptions sc = {.only = "scalar,tile", .mutation_pass = -1};
   Opt a = run_opt("examples/mm_acc.cu", "mm_acc", da, 1, &sc);
-  CHECK(a.rc == 0 && applied(&a.plan, "scalar") && applied(&a.plan, "tile"), "mm_acc: scalar then tile (the initial value is C's own element)");
+  CHECK(a.rc == 0 && applied(&a.plan, "canon") && applied(&a.plan, "tile"), "mm_acc: canon's lift (C in a register; scalar has nothing left) then tile (the initial value is C's own element)");
   done(&a);
   /* not this shape: a 1-D launch, a guard coupling row and column, a stored operand */
   OptOptions t = {.only = "tile", .mutation_pass = -1};

@@ -151,8 +151,8 @@ static const int sm90_carveouts_kb[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 22
     "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): empty <<<1,1>>> kernel, 5000 launches back to back, 3.89 and 3.49 us per launch (in a virtual machine); launch + cudaStreamSynchronize round trip 9.3 / 8.7 us") \
   X(barrier_cycles, 76.62, \
     "carve calibrate on an H100 80GB HBM3 (CUDA 13.0, 2026-11-22): __syncthreads loop in one 1024-thread block, differenced over 10000 vs 110000 barriers: 76.62 cycles = 38.7 ns in both runs") \
-  X(block_dispatch_cycles, 112.0, \
-    "carve tune on an H100 80GB HBM3 (exhaustive timings of 2026-11-24, docs/data/tune-replay-2026-11-27/sad.jsonl; fitted on that one space): sad at blocks of 64 and of 128 threads, both 64 resident warps per SM, same per-thread work, differ in the blocks each SM runs (816 vs 432): 75.7 vs 53.9 us, 56.6 ns = 112 cycles per block")
+  X(block_dispatch_cycles, 156.0, \
+    "fitted on two H100 80GB HBM3 measurements in the estimate's own 3-norm (least squares of log error over four times): carve bench tests/tune/dispatch.cu (2026-11-27), 32- and 128-thread blocks, 1680 and 420 blocks per SM, 0.1388 and 0.0393 ms, dispatch the only large limit (160-164 cycles alone); sad at 64- and 128-thread blocks (docs/data/tune-replay-2026-11-27/sad.jsonl, 2026-11-24), 816 and 432 blocks per SM at equal occupancy, 75.7 and 53.9 us (167 cycles alone in the 3-norm; 112, the earlier figure, was their plain difference, as if both were dispatch alone)")
 // clang-format on
 
 static const MachineSource h100_src[] = {
@@ -258,8 +258,8 @@ static const MachineSource h100_src[] = {
     "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): empty <<<1,1>>> kernel, 5000 launches back to back, 4.19-4.50 us per launch in 3 runs (in a virtual machine)") \
   X(barrier_cycles, 76.62, \
     "carve calibrate on an H200 141GB HBM3e (CUDA 13.0, 2026-11-22): __syncthreads loop in one 1024-thread block, differenced: 76.62 cycles = 38.7 ns in 3 runs") \
-  X(block_dispatch_cycles, 112.0, \
-    "assumed as the H100's (the same GH100 chip), not measured on an H200: carve tune on an H100 80GB HBM3, sad at 64- vs 128-thread blocks (equal occupancy), 56.6 ns = 112 cycles per block per SM")
+  X(block_dispatch_cycles, 156.0, \
+    "assumed as the H100's (the same GH100 chip), not measured on an H200: fitted on an H100 80GB HBM3 on tests/tune/dispatch.cu (32 vs 128 threads) and sad (64 vs 128 threads at equal occupancy) in the estimate's 3-norm, 156 cycles per block per SM")
 // clang-format on
 
 static const MachineSource h200_src[] = {

@@ -8,15 +8,7 @@
 #include <string.h>
 
 /* ---- what findings cost ---- */
-double report_overlap_total(const double t[B_N]) {
-  /* estimate_time (metrics.c): the limits' OVERLAP_NORM-norm (3) plus the launch overhead */
-  double top = 0, sum = 0;
-  for (int b = 0; b < B_LAUNCH; b++)
-    if (t[b] > top) top = t[b];
-  for (int b = 0; b < B_LAUNCH; b++)
-    if (top > 0) sum += pow(t[b] / top, 3.0);
-  return (top > 0 ? top * pow(sum, 1.0 / 3.0) : 0) + t[B_LAUNCH];
-}
+double report_overlap_total(const double t[B_N]) { return limits_overlap(t); }
 
 typedef struct {
   Analysis *a;

@@ -755,6 +755,28 @@ static bool footprint_fits_l2(Launch *L, const Machine *m) {
   return m->l2_bytes > 0 && f <= (double)m->l2_bytes;
 }
 
+/* the limits overlap, but not perfectly: a warp stalled on memory is not issuing, barriers
+ * separate phases. The total is their OVERLAP_NORM-norm, between the largest (perfect overlap)
+ * and the sum (none); 3 fits the suite and the families on the H200 (any of 2.5-6 is within 3
+ * points of mean error: docs/validation.md); plus the launch overhead. The L1 data pipe and L2
+ * bandwidth enter as one term, the larger: the SM's L1TEX unit and the L2 slices are separate
+ * units that stream at once (Nsight Compute's memory throughput is the largest of its units',
+ * not their sum), and measured so on the H100 (docs/data/l1-check-h100-2026-11-24.jsonl, mm at
+ * n=2048): 32x2 blocks move 18.6 GB from L2 (7.6 TB/s) in 2.453 ms, 32x4 blocks 9.5 GB in 2.449
+ * ms, both at the L1's request rate; in the 3-norm the L2-heavy shapes of a product estimated
+ * 20% slower (tests/test_model.c) */
+double limits_overlap(const double t[B_N]) {
+  const double OVERLAP_NORM = 3.0;
+  double top = 0, sum = 0;
+  for (int b = 0; b < B_LAUNCH; b++)
+    if (t[b] > top) top = t[b];
+  for (int b = 0; b < B_LAUNCH; b++) {
+    if ((b == B_L1 && t[B_L2] >= t[B_L1]) || (b == B_L2 && t[B_L1] > t[B_L2])) continue;
+    if (top > 0) sum += pow(t[b] / top, OVERLAP_NORM);
+  }
+  return (top > 0 ? top * pow(sum, 1.0 / OVERLAP_NORM) : 0) + t[B_LAUNCH];
+}
+
 Ceilings ceilings_for(const Machine *m, const char *path) {
   Ceilings c = {m->dram_copy_gbps > 0 ? m->dram_copy_gbps : m->dram_peak_gbps * 0.85,
                 m->l2_read_gbps,
@@ -1110,22 +1132,16 @@ Estimate estimate_time(Launch *L, const Machine *m, const Counts *c, const Analy
    * dispatches whatever their occupancy; it binds where blocks are many and short. Measured on
    * the H100 (machines.c, block_dispatch_cycles): sad's blocks of 32 threads run 1680 blocks per
    * SM in 0.144 ms, twice its 64-thread blocks (816, 0.076 ms), and 64 vs 128 threads at equal
-   * occupancy differ by the blocks alone (0.076 vs 0.054 ms) */
+   * occupancy differ by the blocks alone (0.076 vs 0.054 ms); tests/tune/dispatch.cu (one store
+   * a thread) at 32 vs 128 threads, 1680 vs 420 blocks per SM: 0.1388 vs 0.0393 ms. The cycles
+   * are fitted on both in the 3-norm below, where this limit overlaps the others */
   if (m->block_dispatch_cycles > 0 && clock > 0)
     e.t[B_BLOCKS] = ceil((double)blocks / m->sm_count) * m->block_dispatch_cycles / clock;
   e.t[B_LAUNCH] = ce.launch_us * 1e-6;
   e.bottleneck = B_ISSUE;
   for (int b = 0; b < B_LAUNCH; b++)
     if (e.t[b] > e.t[e.bottleneck]) e.bottleneck = b;
-  /* the limits overlap, but not perfectly: a warp stalled on memory is not issuing, barriers
-   * separate phases. The total is their OVERLAP_NORM-norm, between the largest (perfect
-   * overlap) and the sum (none); 3 fits the suite and the families on the H200 (any of 2.5-6
-   * is within 3 points of mean error: docs/validation.md) */
-  const double OVERLAP_NORM = 3.0;
-  double sum = 0, top = e.t[e.bottleneck];
-  for (int b = 0; b < B_LAUNCH; b++)
-    if (top > 0) sum += pow(e.t[b] / top, OVERLAP_NORM);
-  e.total = (top > 0 ? top * pow(sum, 1.0 / OVERLAP_NORM) : 0) + e.t[B_LAUNCH];
+  e.total = limits_overlap(e.t);
   /* where the bottleneck's work comes from: source lines for instructions and stalls, memory
    * accesses for traffic */
   switch (e.bottleneck) {

@@ -118,6 +118,9 @@ typedef struct Ceilings { /* what one GPU sustains (calibration file, else the m
 Ceilings ceilings_for(const Machine *m, const char *calibration_path);
 
 enum { B_ISSUE, B_SFU, B_DRAM, B_L2, B_L1, B_LATENCY, B_ATOMIC, B_BLOCKS, B_LAUNCH, B_N };
+/* the total of the limits t (seconds): their 3-norm, L1 and L2 as one term (the larger), plus
+ * the launch overhead (metrics.c) */
+double limits_overlap(const double t[B_N]);
 typedef struct Estimate {
   double t[B_N]; /* seconds each limit would take */
   double total;  /* seconds: the largest limit plus launch overhead */

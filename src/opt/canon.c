@@ -1256,7 +1256,12 @@ static bool each_list(Canon *cn, Node **list, Node *body, ListRule *r, bool in_l
         continue;
       /* a body that is one statement is a list of one: rules that need a neighbour find none */
       Node **sub = s->kind == ND_BLOCK ? &s->stmts : i == 1 ? &n->then : &n->els;
-      if (each_list(cn, sub, body, r, in_loop || loop, skip_loops)) return true;
+      if (each_list(cn, sub, body, r, in_loop || loop, skip_loops)) {
+        /* a rule that made the one statement several (lift: a declaration, the loop, the
+         * store) needs a block: a body of one statement keeps only its first */
+        if (s->kind != ND_BLOCK && *sub && (*sub)->next) *sub = rw_block((*sub)->tok, *sub);
+        return true;
+      }
     }
   }
   return false;

@@ -211,6 +211,19 @@ kernel lift '    int j = blockIdx.x * blockDim.x + threadIdx.x;
 opt lift; applied lift; check $? "lift: applied and verified: $(cat "$t/lift.plan")"
 body lift | grep -q "float C_acc = C\[i \* n + j\] \* 0.5f;" && body lift | grep -q "C\[i \* n + j\] = C_acc;"; check $? "lift: one load, one store: $(body lift)"
 grep -q "do not alias" "$t/lift.out"; check $? "lift: the no-alias assumption is stated: $(head -8 "$t/lift.out")"
+# the loop as the one-statement body of an if (mm_acc's form): the declaration, the loop and the
+# store become a block (the rule once left only the declaration there: the loop and store lost)
+kernel lift_if '    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < n && j < n)
+        for (int k = 0; k < n; k++)
+            C[i * n + j] += A[i * n + k] * B[k * n + j];'
+opt lift_if; applied lift_if; check $? "lift: under an if without braces, applied and verified: $(cat "$t/lift_if.plan")"
+body lift_if | tr -d '\n' | grep -qE 'if \(i < n && j < n\) \{ *float C_acc = C\[i \* n \+ j\]; *for .*C_acc \+= .*C\[i \* n \+ j\] = C_acc; *\}'; check $? "lift: under an if, the loop and the store stay in the if's block: $(body lift_if)"
+# ... and the vector pass on that canonical form (tune's mm_acc space at 32x32: it was rejected)
+"$carve" optimize "$t/lift_if.cu" --passes canon,vector --set vector.factor=4 --set vector.split=0 --no-estimate \
+  -D N=256 --block 32,32 --grid 8,8 -o "$t/lift_if_v.out" 2> "$t/lift_if_v.plan"
+grep -q "vector   applied, verified" "$t/lift_if_v.plan"; check $? "lift: vector on the lifted form is verified: $(cat "$t/lift_if_v.plan")"
 # an element shared by the threads (no thread index in it) is not lifted, nor one the loop reads elsewhere
 kernel lift_shared '    int j = blockIdx.x * blockDim.x + threadIdx.x;
     int i = blockIdx.y * blockDim.y + threadIdx.y;
