@@ -519,6 +519,71 @@ static int interp_fallback(Launch *L, const RunOptions *ro, const NativeOptions 
   return interp_run(L, ro, st);
 }
 
+/* kernels whose launch outlasted the interpreter's slice: their later launches go native at
+ * once (the program's launches come from one thread: the runtime's lock, or host.c) */
+static Obj **slice_memo;
+static int slice_nmemo;
+static bool slice_memo_has(Obj *k) {
+  for (int i = 0; i < slice_nmemo; i++)
+    if (slice_memo[i] == k) return true;
+  return false;
+}
+static void slice_memo_add(Obj *k) {
+  slice_memo = xrealloc(slice_memo, sizeof(Obj *) * (size_t)(slice_nmemo + 1));
+  slice_memo[slice_nmemo++] = k;
+}
+
+/* whether k (or a function it calls) holds a loop: without one a thread runs each statement
+ * at most once, and a launch below the threshold is short */
+typedef struct LoopFind {
+  bool found;
+  Obj **seen;
+  int nseen;
+} LoopFind;
+static bool find_loop(Node *n, void *ctx) {
+  LoopFind *f = ctx;
+  if (f->found) return false;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) {
+    f->found = true;
+    return false;
+  }
+  if (n->kind == ND_CALL && n->fn && n->fn->body) {
+    for (int i = 0; i < f->nseen; i++)
+      if (f->seen[i] == n->fn) return true;
+    f->seen = xrealloc(f->seen, sizeof(Obj *) * (size_t)(f->nseen + 1));
+    f->seen[f->nseen++] = n->fn;
+    walk(n->fn->body, find_loop, NULL, f);
+  }
+  return true;
+}
+static bool has_loop(Obj *k) {
+  LoopFind f = {0};
+  f.seen = xmalloc(sizeof(Obj *));
+  f.seen[f.nseen++] = k;
+  if (k->body) walk(k->body, find_loop, NULL, &f);
+  free(f.seen);
+  return f.found;
+}
+
+/* a launch below the threshold in the interpreter for at most NATIVE_SLICE_SECONDS: its result
+ * (0, 1, 2) when it ended in time, 3 when it was cut between blocks (the buffers are then as
+ * they were: restored from a copy) */
+static int interp_slice(Launch *L, const RunOptions *ro, RunStats *st, NativeReport *rep) {
+  Snapshot s;
+  snap_take(&s, L);
+  RunOptions cro = *ro;
+  cro.cut_seconds = NATIVE_SLICE_SECONDS;
+  int rc = interp_run(L, &cro, st);
+  if (rc == 2 && st->cut) {
+    snap_restore(&s, L);
+    memset(st, 0, sizeof *st);
+    rc = 3;
+  }
+  snap_free(&s);
+  rep->engine = "interpreter";
+  return rc;
+}
+
 int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st,
                       NativeReport *rep) {
   static const RunOptions none;
@@ -530,6 +595,18 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
                          (double)(L->block[0] * L->block[1] * L->block[2]);
   bool native =
     o->engine == ENGINE_NATIVE || (o->engine == ENGINE_AUTO && threads_total >= NATIVE_THRESHOLD);
+  if (!native && o->engine == ENGINE_AUTO && !L->host_code && !ro->hooks && has_loop(L->kernel) &&
+      !(L->kernel->uses_grid_sync && L->grid[0] * L->grid[1] * L->grid[2] > 1)) {
+    /* few threads, but perhaps long loops (a thread per row of a large matrix): the interpreter
+     * gets a slice of time; a launch still running after it starts again natively */
+    if (slice_memo_has(L->kernel)) native = true;
+    else {
+      int rc = interp_slice(L, ro, st, rep);
+      if (rc != 3) return rc;
+      slice_memo_add(L->kernel);
+      native = true;
+    }
+  }
   if (!native || L->host_code || ro->hooks) {
     if (o->engine == ENGINE_NATIVE)
       snprintf(rep->why, sizeof rep->why, "%s",

@@ -44,8 +44,11 @@ typedef struct NativeReport {
   int threads;            /* worker threads the native run used */
 } NativeReport;
 
-/* Launches of at least this many threads use the native engine under ENGINE_AUTO. */
+/* Launches of at least this many threads use the native engine under ENGINE_AUTO; a smaller
+ * one (a few threads with long loops) is interpreted for at most NATIVE_SLICE_SECONDS, and one
+ * that does not end in that time starts again natively, as do the kernel's later launches. */
 #define NATIVE_THRESHOLD 65536
+#define NATIVE_SLICE_SECONDS 2.0
 
 /* Run launch L with the engine o chooses: natively (checked against the interpreter on sampled
  * blocks, or on all of them) or in the interpreter. The return value and stats are interp_run's

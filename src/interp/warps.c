@@ -517,6 +517,11 @@ static void run_blocks(Interp *I) {
         } else run_block_plain(I);
         I->st->blocks_run++;
         if (!I->fault) progress(I, ++done, total, false);
+        if (I->opt->cut_seconds > 0 && !I->fault && done < total &&
+            now_seconds() - I->t0 > I->opt->cut_seconds) {
+          I->st->cut = I->stopped = I->fault = true; /* quiet: the caller runs it another way */
+          break;
+        }
       }
   progress(I, done, total, true);
 }
