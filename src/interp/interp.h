@@ -54,6 +54,7 @@ typedef struct Buffer {
   bool freed;      /* released by free/cudaFree: any access is a fault */
   SrcLoc at;       /* where the host program allocated it */
   const char *how; /* "cudaMalloc", "malloc", ... */
+  bool unreached;  /* native.c, during one launch: the kernel cannot reach it (not copied) */
 } Buffer;
 
 typedef struct Launch {

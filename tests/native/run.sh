@@ -178,6 +178,15 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   else echo "  long loops on the nvcc route: skipped (build/libcarve_cudart.so not built: make cudart)"; fi
 else echo "  long loops on the nvcc route: skipped (no nvcc)"; fi
 
+# a program of several buffers: kernels given their pointers reach only those (the others are not
+# copied for the launch); one reading a table of device pointers falls back (the native engine does
+# not translate pointers stored in memory: the run stops, the interpreter runs it); the same sums
+"$carve" run tests/native/reach.cu --route interp --engine interp >"$tmp/ri" 2>&1
+"$carve" run tests/native/reach.cu --route interp --engine native --check all >"$tmp/rn" 2>&1; r=$?
+if [ $r -eq 0 ] && grep -q "^reach: " "$tmp/ri" && [ "$(grep '^reach: ' "$tmp/ri")" = "$(grep '^reach: ' "$tmp/rn")" ] &&
+   grep -q "engines: 2 launches on the native engine" "$tmp/rn" && ! grep -q "differ" "$tmp/rn"; then ok
+else bad "reach: status $r"; cat "$tmp/ri" "$tmp/rn"; fi
+
 echo "  ($native launches ran natively, bit-identical; $fallback ran in the interpreter)"
 [ $native -ge 20 ] && ok || bad "only $native launches ran natively"
 echo "native: $pass passed, $fail failed"
