@@ -126,7 +126,7 @@ typedef struct RunOptions {
   double
     /* host code: time not counted against max_seconds (its launches; host.c grows it) */
     seconds_excluded;
-  /* kernels: stop quietly after the first block that ends past this much wall-clock time
+  /* kernels: stop quietly after the first block that ends past this much processor time
    * (0: never; not for grid-wide syncs): status 2 with stats->cut, the buffers part-written
    * (native.c's slice: a launch too long to interpret goes to the native engine) */
   double cut_seconds;
