@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 
 #ifndef ITERS
-#define ITERS 60000
+#define ITERS 200000
 #endif
 #define THREADS 2048
 

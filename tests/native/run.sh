@@ -161,7 +161,7 @@ K
 if [ $r -eq 2 ] && grep -q "the native run took longer than the interpreter would" "$tmp/o" && grep -q "step limit" "$tmp/o"; then ok
 else bad "endless loop: status $r"; cat "$tmp/o"; fi
 
-# launches of few threads with long loops (tests/native/long_loops.cu: 2048 threads, 60000 iterations
+# launches of few threads with long loops (tests/native/long_loops.cu: 2048 threads, 200000 iterations
 # each): the interpreter's slice (2 s) ends, the native engine runs them; a recording command reaches
 # and records both launches (the second was hidden behind the first's interpretation before)
 "$carve" run tests/native/long_loops.cu --route interp >"$tmp/o" 2>&1; r=$?
