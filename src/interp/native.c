@@ -604,18 +604,25 @@ static int interp_fallback(Launch *L, const RunOptions *ro, const NativeOptions 
   return interp_run(L, ro, st);
 }
 
-/* kernels whose launch outlasted the interpreter's slice: their later launches go native at
- * once (the program's launches come from one thread: the runtime's lock, or host.c) */
-static Obj **slice_memo;
-static int slice_nmemo;
-static bool slice_memo_has(Obj *k) {
-  for (int i = 0; i < slice_nmemo; i++)
-    if (slice_memo[i] == k) return true;
+/* kernels whose launch outlasted the interpreter's slice (NativeOptions.memo) */
+struct NativeMemo {
+  Obj **k;
+  int n;
+};
+NativeMemo *native_memo_new(void) { return xmalloc(sizeof(NativeMemo)); }
+void native_memo_free(NativeMemo *m) {
+  if (m) free(m->k);
+  free(m);
+}
+static bool slice_memo_has(const NativeMemo *m, Obj *k) {
+  for (int i = 0; m && i < m->n; i++)
+    if (m->k[i] == k) return true;
   return false;
 }
-static void slice_memo_add(Obj *k) {
-  slice_memo = xrealloc(slice_memo, sizeof(Obj *) * (size_t)(slice_nmemo + 1));
-  slice_memo[slice_nmemo++] = k;
+static void slice_memo_add(NativeMemo *m, Obj *k) {
+  if (!m) return;
+  m->k = xrealloc(m->k, sizeof(Obj *) * (size_t)(m->n + 1));
+  m->k[m->n++] = k;
 }
 
 /* whether k (or a function it calls) holds a loop: without one a thread runs each statement
@@ -684,11 +691,11 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
       !(L->kernel->uses_grid_sync && L->grid[0] * L->grid[1] * L->grid[2] > 1)) {
     /* few threads, but perhaps long loops (a thread per row of a large matrix): the interpreter
      * gets a slice of time; a launch still running after it starts again natively */
-    if (slice_memo_has(L->kernel)) native = true;
+    if (slice_memo_has(o->memo, L->kernel)) native = true;
     else {
       int rc = interp_slice(L, ro, st, rep);
       if (rc != 3) return rc;
-      slice_memo_add(L->kernel);
+      slice_memo_add(o->memo, L->kernel);
       native = true;
     }
   }

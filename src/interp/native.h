@@ -33,7 +33,13 @@ typedef struct NativeOptions {
   int check_blocks;  /* blocks the sample check runs (0: 4) */
   int threads;       /* worker threads (0: the machine's cores) */
   bool quiet;        /* no note on stderr saying which engine ran */
+  /* kernels whose launch outlasted the interpreter's slice: their later launches go native at
+   * once (the caller's, kept across a program's launches: native_memo_new; NULL: none kept) */
+  struct NativeMemo *memo;
 } NativeOptions;
+typedef struct NativeMemo NativeMemo;
+NativeMemo *native_memo_new(void);
+void native_memo_free(NativeMemo *m);
 
 typedef struct NativeReport {
   const char *engine; /* "native" or "interpreter" */

@@ -156,6 +156,7 @@ static bool load(void) {
                     : chk && !strcmp(chk, "none") ? CHECK_NONE
                                                   : CHECK_SAMPLE;
   rt.native.quiet = true;
+  rt.native.memo = native_memo_new(); /* the program's: kept until it ends */
   rt.state = 1;
   return true;
 }
