@@ -604,37 +604,25 @@ static int interp_fallback(Launch *L, const RunOptions *ro, const NativeOptions 
   return interp_run(L, ro, st);
 }
 
-/* kernels and the interpreter's processor time their sliced launches took (NativeOptions.memo):
- * the slice is per kernel over the program, so many launches of a second each go native too */
+/* kernels whose launch outlasted the interpreter's slice (NativeOptions.memo) */
 struct NativeMemo {
   Obj **k;
-  double *spent; /* seconds; past NATIVE_SLICE_SECONDS: native at once */
   int n;
 };
 NativeMemo *native_memo_new(void) { return xmalloc(sizeof(NativeMemo)); }
 void native_memo_free(NativeMemo *m) {
-  if (m) {
-    free(m->k);
-    free(m->spent);
-  }
+  if (m) free(m->k);
   free(m);
 }
-/* the interpreter's seconds kernel k has spent so far (a slot for it made when m) */
-static double *slice_spent(NativeMemo *m, Obj *k) {
-  static const double none = 0;
-  if (!m) return (double *)&none;
-  for (int i = 0; i < m->n; i++)
-    if (m->k[i] == k) return &m->spent[i];
-  m->k = xrealloc(m->k, sizeof(Obj *) * (size_t)(m->n + 1));
-  m->spent = xrealloc(m->spent, sizeof(double) * (size_t)(m->n + 1));
-  m->k[m->n] = k;
-  m->spent[m->n] = 0;
-  return &m->spent[m->n++];
+static bool slice_memo_has(const NativeMemo *m, Obj *k) {
+  for (int i = 0; m && i < m->n; i++)
+    if (m->k[i] == k) return true;
+  return false;
 }
-static double thread_cpu(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+static void slice_memo_add(NativeMemo *m, Obj *k) {
+  if (!m) return;
+  m->k = xrealloc(m->k, sizeof(Obj *) * (size_t)(m->n + 1));
+  m->k[m->n++] = k;
 }
 
 /* whether k (or a function it calls) holds a loop: without one a thread runs each statement
@@ -672,12 +660,11 @@ static bool has_loop(Obj *k) {
 /* a launch below the threshold in the interpreter for at most NATIVE_SLICE_SECONDS: its result
  * (0, 1, 2) when it ended in time, 3 when it was cut between blocks (the buffers are then as
  * they were: restored from a copy) */
-static int interp_slice(Launch *L, const RunOptions *ro, RunStats *st, NativeReport *rep,
-                        double seconds) {
+static int interp_slice(Launch *L, const RunOptions *ro, RunStats *st, NativeReport *rep) {
   Snapshot s;
   snap_take(&s, L);
   RunOptions cro = *ro;
-  cro.cut_seconds = seconds;
+  cro.cut_seconds = NATIVE_SLICE_SECONDS;
   int rc = interp_run(L, &cro, st);
   if (rc == 2 && st->cut) {
     snap_restore(&s, L);
@@ -704,14 +691,11 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
       !(L->kernel->uses_grid_sync && L->grid[0] * L->grid[1] * L->grid[2] > 1)) {
     /* few threads, but perhaps long loops (a thread per row of a large matrix): the interpreter
      * gets a slice of time; a launch still running after it starts again natively */
-    double *spent = slice_spent(o->memo, L->kernel);
-    if (*spent >= NATIVE_SLICE_SECONDS) native = true;
+    if (slice_memo_has(o->memo, L->kernel)) native = true;
     else {
-      double t0 = thread_cpu();
-      int rc = interp_slice(L, ro, st, rep, NATIVE_SLICE_SECONDS - *spent);
-      if (o->memo) *spent += thread_cpu() - t0;
+      int rc = interp_slice(L, ro, st, rep);
       if (rc != 3) return rc;
-      if (o->memo) *spent = NATIVE_SLICE_SECONDS;
+      slice_memo_add(o->memo, L->kernel);
       native = true;
     }
   }

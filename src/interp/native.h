@@ -51,9 +51,8 @@ typedef struct NativeReport {
 } NativeReport;
 
 /* Launches of at least this many threads use the native engine under ENGINE_AUTO; a smaller
- * one of a kernel with loops is interpreted until the kernel's launches have taken
- * NATIVE_SLICE_SECONDS of processor time in all (NativeOptions.memo; per launch without one),
- * and one still running then starts again natively, as do the kernel's later launches. */
+ * one (a few threads with long loops) is interpreted for at most NATIVE_SLICE_SECONDS, and one
+ * that does not end in that time starts again natively, as do the kernel's later launches. */
 #define NATIVE_THRESHOLD 65536
 #define NATIVE_SLICE_SECONDS 2.0
 
