@@ -312,6 +312,9 @@ int each_recorded(Opts *o, Program *p, RecordedFn *fn, void *ctx) {
     fprintf(stderr, "carve %s: route: %s\n", o->cmd->name,
             o->nvcc_route ? "host code built by nvcc with carve's runtime, kernels run by carve"
                           : "host code interpreted by carve");
+  /* which engines ran the launches while they were recorded (said where the native engine ran:
+   * at the program's own, large sizes; a small program's launches are all interpreted) */
+  if (r.native_launches) fprintf(stderr, "carve %s: engines: %s\n", o->cmd->name, engines_text(&r));
   const char *note = NULL;
   if (rc == 2 && r.timed_out && r.nrec) {
     fprintf(

@@ -180,8 +180,9 @@ const char usage_run[] =
   "  --engine native|interp|auto     native: the kernel compiled to C with the system's cc ($CC), cached,\n"
   "                                  run over the cores, bit-identical to the interpreter (what it cannot\n"
   "                                  translate runs in the interpreter, named); auto (default): native\n"
-  "                                  from 65536 threads, each launch of a whole program too (both\n"
-  "                                  routes); the summary says which engines ran\n"
+  "                                  from 65536 threads, and a smaller launch with loops still\n"
+  "                                  running after 2 s in the interpreter; each launch of a whole\n"
+  "                                  program too (both routes); the summary says which engines ran\n"
   "  --check sample|all|none         native: the interpreter checks 4 sampled blocks (sample), every\n"
   "                                  block (all) or none, on a copy; they must agree byte for byte\n";
 

@@ -67,6 +67,7 @@ struct HostWorld {
   int exit_code;
   int reuse; /* where the search for a freed buffer number to give again goes on */
   HostResult *r;
+  NativeMemo *memo; /* kernels sent to the native engine after the interpreter's slice */
 };
 
 /* ---------------- the table of allocations ---------------- */
@@ -1267,6 +1268,8 @@ void host_launch(HostCtx *c, Node *at, const int64_t grid[3], const int64_t bloc
      * why the interpreter ran a kernel instead is said once per kernel */
     NativeOptions no = *hw->o->native;
     no.quiet = true;
+    if (!hw->memo) hw->memo = native_memo_new();
+    no.memo = hw->memo;
     NativeReport rep;
     *status = native_run_launch(&KL, &ro, &no, &st, &rep);
     if (!strcmp(rep.engine, "native")) {
@@ -1437,6 +1440,7 @@ done:
   free(hw->by_hash);
   free(hw->kernels_seen);
   free(hw->said);
+  native_memo_free(hw->memo);
   buf_free(&hw->scratch);
   free(hw);
   return status;

@@ -54,6 +54,7 @@ typedef struct Buffer {
   bool freed;      /* released by free/cudaFree: any access is a fault */
   SrcLoc at;       /* where the host program allocated it */
   const char *how; /* "cudaMalloc", "malloc", ... */
+  bool unreached;  /* native.c, during one launch: the kernel cannot reach it (not copied) */
 } Buffer;
 
 typedef struct Launch {
@@ -125,6 +126,10 @@ typedef struct RunOptions {
   double
     /* host code: time not counted against max_seconds (its launches; host.c grows it) */
     seconds_excluded;
+  /* kernels: stop quietly after the first block that ends past this much processor time
+   * (0: never; not for grid-wide syncs): status 2 with stats->cut, the buffers part-written
+   * (native.c's slice: a launch too long to interpret goes to the native engine) */
+  double cut_seconds;
 } RunOptions;
 
 /* A fault as data (run's JSON): the same facts the diagnostic prints, recorded where the fault is
@@ -177,6 +182,7 @@ typedef struct RunStats {
                              * waited for: never performed (a warning names the first) */
   double seconds;
   bool stopped;        /* the step limit was reached: stopped, not a fault (status 2) */
+  bool cut;            /* stopped by RunOptions.cut_seconds between blocks (status 2, quiet) */
   uint64_t step_limit; /* the limit that applied */
   Fault fault[RUN_MAX_FAULT_RECORDS]; /* the first faults, in the order they were raised */
   int nfault;                         /* recorded; faults - nfault were dropped */

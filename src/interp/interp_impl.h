@@ -188,6 +188,7 @@ struct Interp {
   bool stopped; /* the step limit was reached (I->fault is set too, to stop every loop) */
   bool dev_ok;  /* host code: a runtime call (cudaMemcpy) may reach device memory now */
   double t0, last_progress; /* progress: start and last line printed (seconds) */
+  double cpu0;              /* the thread's processor time at the start (RunOptions.cut_seconds) */
   bool progress_shown;
   bool time_out;           /* host code stopped by RunOptions.max_seconds */
   uint64_t host_ticks;     /* host code: loop iterations, for the progress line */

@@ -569,11 +569,10 @@ void written_init(Written *w, const Launch *L) {
   w->bytes = xmalloc(sizeof(unsigned char *) * (size_t)(L->nbufs + 1));
   w->atomic = xmalloc(sizeof(bool) * (size_t)(L->nbufs + 1));
   for (int i = 0; i < L->nbufs; i++) {
-    size_t n = L->bufs[i].kind == BUF_HOST
+    size_t n = L->bufs[i].kind == BUF_HOST || L->bufs[i].unreached
                  ? 0
                  : L->bufs[i].bytes; /* host memory: a kernel's store there faults */
-    w->bytes[i] = xmalloc(n + 1);
-    memset(w->bytes[i], 0, n + 1);
+    w->bytes[i] = xmalloc(n + 1);    /* zeroed (calloc): fresh pages, touched only where written */
     w->atomic[i] = false;
   }
 }

@@ -214,7 +214,61 @@ static bool compile_kernel(Program *p, Obj *k, Compiled *c, char *why, size_t nw
 /* A buffer a kernel can reach. A host program's launch carries the whole world's buffers: host
  * memory (malloc, host variables, strings) faults in a kernel (the interpreter's address spaces)
  * and a freed block has no bytes, so neither is copied, checked or mapped for the native run. */
-static bool kernel_buffer(const Buffer *B) { return B->kind != BUF_HOST && !B->freed; }
+static bool kernel_buffer(const Buffer *B) {
+  return B->kind != BUF_HOST && !B->freed && !B->unreached;
+}
+
+/* whether kernel k reaches global memory only through the pointers it is given (and the
+ * __device__ variables): no pointer loaded from memory, made from an integer, held by a
+ * variable outside the thread or returned by a builtin, in k or a function it calls. A
+ * program's other buffers (a stream's other arrays, registered host memory) are then neither
+ * copied nor compared for the launch: for a program of large buffers and many launches that
+ * copying was most of the time (simpleStreams: 64 MiB each launch, 46 launches). */
+typedef struct Reach {
+  bool escapes;
+  Obj **seen;
+  int nseen;
+} Reach;
+static bool reach_node(Node *n, void *ctx) {
+  Reach *r = ctx;
+  if (r->escapes) return false;
+  bool ptr = n->ty && n->ty->kind == TY_PTR;
+  if (ptr && (n->kind == ND_DEREF || n->kind == ND_INDEX || n->kind == ND_MEMBER))
+    r->escapes = true; /* a pointer loaded from memory */
+  else if (ptr && n->kind == ND_CAST && n->lhs && n->lhs->ty && n->lhs->ty->kind != TY_PTR &&
+           n->lhs->ty->kind != TY_ARRAY && n->lhs->kind != ND_NUM)
+    r->escapes = true; /* made from an integer */
+  else if (ptr && n->kind == ND_VAR && n->var->sc != SC_LOCAL && n->var->sc != SC_PARAM)
+    r->escapes = true;                                             /* held outside the thread */
+  else if (ptr && n->kind == ND_CALL && !n->fn) r->escapes = true; /* a builtin's */
+  else if (n->kind == ND_CALL && n->fn && n->fn->body) {
+    for (int i = 0; i < r->nseen; i++)
+      if (r->seen[i] == n->fn) return !r->escapes;
+    r->seen = xrealloc(r->seen, sizeof(Obj *) * (size_t)(r->nseen + 1));
+    r->seen[r->nseen++] = n->fn;
+    walk(n->fn->body, reach_node, NULL, r);
+  }
+  return !r->escapes;
+}
+/* mark the buffers launch L cannot reach (Buffer.unreached), when that is known */
+static void mark_unreached(Launch *L) {
+  Reach r = {0};
+  r.seen = xmalloc(sizeof(Obj *));
+  r.seen[r.nseen++] = L->kernel;
+  walk(L->kernel->body, reach_node, NULL, &r);
+  free(r.seen);
+  if (r.escapes) return;
+  for (int b = 1; b < L->nbufs; b++) L->bufs[b].unreached = true;
+  int i = 0;
+  for (Obj *q = L->kernel->params; q; q = q->next, i++) {
+    if (q->ty->kind != TY_PTR) continue;
+    uint64_t a = L->args[i].u, b = (a >> 40) & 0xfffff;
+    if (ADDR_SPACE(a) == SPACE_GLOBAL && b < (uint64_t)L->nbufs) L->bufs[b].unreached = false;
+  }
+}
+static void clear_unreached(Launch *L) {
+  for (int b = 0; b < L->nbufs; b++) L->bufs[b].unreached = false;
+}
 
 /* ---------------- running the blocks ---------------- */
 typedef struct Job {
@@ -341,12 +395,29 @@ static int run_compiled(Launch *L, const Compiled *c, int threads, double *secon
  * last 16-byte granule) or a crash stops the child, not carve, and the buffers are only copied
  * back when it ended well. *sig: the signal that stopped it (0: none). */
 enum { GUARD = 1 << 30 };
+/* the check's results, compared with the native run's before they are copied back: a launch's
+ * buffers change only when the native run ended well and agrees (no copy of them kept) */
+typedef struct Snapshot {
+  unsigned char **data;
+  int n;
+} Snapshot;
+static void snap_take(Snapshot *s, const Launch *L);
+static void snap_restore(const Snapshot *s, Launch *L);
+static void snap_free(Snapshot *s);
+static int64_t first_difference(const Launch *L, const Snapshot *interp, const Written *w,
+                                int *buf);
+typedef struct Compare {
+  const Snapshot *chk;
+  const Written *w; /* the sampled blocks' bytes (NULL: every byte) */
+  int64_t at;       /* the first difference (-1: none) */
+  int buf;
+} Compare;
 typedef struct Isolated {
   int fault, used;
   double seconds;
 } Isolated;
 static int run_isolated(Launch *L, const Compiled *c, int threads, double limit, double *seconds,
-                        int *used, int *sig) {
+                        int *used, int *sig, Compare *cmp) {
   const size_t page = (size_t)sysconf(_SC_PAGESIZE);
   int n = L->nbufs;
   unsigned char **maps = xmalloc(sizeof *maps * (size_t)(n + 1)),
@@ -422,9 +493,12 @@ static int run_isolated(Launch *L, const Compiled *c, int threads, double limit,
     *seconds = res->seconds;
     *used = res->used;
   }
+  if (ok && !*sig && !f && cmp) cmp->at = first_difference(L, cmp->chk, cmp->w, &cmp->buf);
+  bool agree = !cmp || cmp->at < 0;
   for (int b = 0; b < n; b++) {
     if (!maps[b]) continue;
-    if (ok && !*sig && !f && L->bufs[b].bytes) memcpy(orig[b], L->bufs[b].data, L->bufs[b].bytes);
+    if (ok && !*sig && !f && agree && L->bufs[b].bytes)
+      memcpy(orig[b], L->bufs[b].data, L->bufs[b].bytes);
     L->bufs[b].data = orig[b];
     munmap(maps[b], lens[b]);
   }
@@ -432,8 +506,14 @@ static int run_isolated(Launch *L, const Compiled *c, int threads, double limit,
   free(maps);
   free(orig);
   free(lens);
-  if (!ok)
-    return run_compiled(L, c, threads, seconds, used); /* no mappings or no fork: in process */
+  if (!ok) { /* no mappings or no fork: in process, from a copy kept to undo it */
+    Snapshot keep;
+    snap_take(&keep, L);
+    f = run_compiled(L, c, threads, seconds, used);
+    if (!f && cmp) cmp->at = first_difference(L, cmp->chk, cmp->w, &cmp->buf);
+    if (f || (cmp && cmp->at >= 0)) snap_restore(&keep, L);
+    snap_free(&keep);
+  }
   return f;
 }
 
@@ -447,10 +527,6 @@ static const char *fault_words(int f) {
 }
 
 /* ---------------- engines and the check ---------------- */
-typedef struct Snapshot {
-  unsigned char **data;
-  int n;
-} Snapshot;
 static void snap_take(Snapshot *s, const Launch *L) {
   s->n = L->nbufs;
   s->data = xmalloc(sizeof *s->data * (size_t)(L->nbufs + 1));
@@ -496,11 +572,20 @@ static int64_t first_difference(const Launch *L, const Snapshot *interp, const W
     if ((w && w->atomic[b]) || !interp->data[b])
       continue; /* updated by atomics of every block: a sample cannot check it */
     const unsigned char *a = L->bufs[b].data, *x = interp->data[b];
-    for (size_t i = 0; i < L->bufs[b].bytes; i++)
-      if ((!w || w->bytes[b][i]) && a[i] != x[i]) {
-        *buf = b;
-        return (int64_t)i;
-      }
+    /* by chunks: one the sample did not write, or one that agrees, is passed over at memcmp's
+     * speed (a byte at a time, this was a sixth of a large program's time) */
+    static const unsigned char zero[4096];
+    size_t bytes = L->bufs[b].bytes;
+    for (size_t c = 0; c < bytes; c += sizeof zero) {
+      size_t len = bytes - c < sizeof zero ? bytes - c : sizeof zero;
+      if (w && !memcmp(w->bytes[b] + c, zero, len)) continue;
+      if (!memcmp(a + c, x + c, len)) continue;
+      for (size_t i = c; i < c + len; i++)
+        if ((!w || w->bytes[b][i]) && a[i] != x[i]) {
+          *buf = b;
+          return (int64_t)i;
+        }
+    }
   }
   return -1;
 }
@@ -519,6 +604,78 @@ static int interp_fallback(Launch *L, const RunOptions *ro, const NativeOptions 
   return interp_run(L, ro, st);
 }
 
+/* kernels whose launch outlasted the interpreter's slice (NativeOptions.memo) */
+struct NativeMemo {
+  Obj **k;
+  int n;
+};
+NativeMemo *native_memo_new(void) { return xmalloc(sizeof(NativeMemo)); }
+void native_memo_free(NativeMemo *m) {
+  if (m) free(m->k);
+  free(m);
+}
+static bool slice_memo_has(const NativeMemo *m, Obj *k) {
+  for (int i = 0; m && i < m->n; i++)
+    if (m->k[i] == k) return true;
+  return false;
+}
+static void slice_memo_add(NativeMemo *m, Obj *k) {
+  if (!m) return;
+  m->k = xrealloc(m->k, sizeof(Obj *) * (size_t)(m->n + 1));
+  m->k[m->n++] = k;
+}
+
+/* whether k (or a function it calls) holds a loop: without one a thread runs each statement
+ * at most once, and a launch below the threshold is short */
+typedef struct LoopFind {
+  bool found;
+  Obj **seen;
+  int nseen;
+} LoopFind;
+static bool find_loop(Node *n, void *ctx) {
+  LoopFind *f = ctx;
+  if (f->found) return false;
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) {
+    f->found = true;
+    return false;
+  }
+  if (n->kind == ND_CALL && n->fn && n->fn->body) {
+    for (int i = 0; i < f->nseen; i++)
+      if (f->seen[i] == n->fn) return true;
+    f->seen = xrealloc(f->seen, sizeof(Obj *) * (size_t)(f->nseen + 1));
+    f->seen[f->nseen++] = n->fn;
+    walk(n->fn->body, find_loop, NULL, f);
+  }
+  return true;
+}
+static bool has_loop(Obj *k) {
+  LoopFind f = {0};
+  f.seen = xmalloc(sizeof(Obj *));
+  f.seen[f.nseen++] = k;
+  if (k->body) walk(k->body, find_loop, NULL, &f);
+  free(f.seen);
+  return f.found;
+}
+
+/* a launch below the threshold in the interpreter for at most NATIVE_SLICE_SECONDS: its result
+ * (0, 1, 2) when it ended in time, 3 when it was cut between blocks (the buffers are then as
+ * they were: restored from a copy) */
+static int interp_slice(Launch *L, const RunOptions *ro, RunStats *st, NativeReport *rep) {
+  Snapshot s;
+  snap_take(&s, L);
+  RunOptions cro = *ro;
+  cro.cut_seconds = NATIVE_SLICE_SECONDS;
+  int rc = interp_run(L, &cro, st);
+  if (rc == 2 && st->cut) {
+    snap_restore(&s, L);
+    memset(st, 0, sizeof *st);
+    rc = 3;
+  }
+  snap_free(&s);
+  rep->engine = "interpreter";
+  return rc;
+}
+
 int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, RunStats *st,
                       NativeReport *rep) {
   static const RunOptions none;
@@ -530,6 +687,18 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
                          (double)(L->block[0] * L->block[1] * L->block[2]);
   bool native =
     o->engine == ENGINE_NATIVE || (o->engine == ENGINE_AUTO && threads_total >= NATIVE_THRESHOLD);
+  if (!native && o->engine == ENGINE_AUTO && !L->host_code && !ro->hooks && has_loop(L->kernel) &&
+      !(L->kernel->uses_grid_sync && L->grid[0] * L->grid[1] * L->grid[2] > 1)) {
+    /* few threads, but perhaps long loops (a thread per row of a large matrix): the interpreter
+     * gets a slice of time; a launch still running after it starts again natively */
+    if (slice_memo_has(o->memo, L->kernel)) native = true;
+    else {
+      int rc = interp_slice(L, ro, st, rep);
+      if (rc != 3) return rc;
+      slice_memo_add(o->memo, L->kernel);
+      native = true;
+    }
+  }
   if (!native || L->host_code || ro->hooks) {
     if (o->engine == ENGINE_NATIVE)
       snprintf(rep->why, sizeof rep->why, "%s",
@@ -542,8 +711,8 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
     return interp_fallback(L, ro, o, st, rep);
   rep->cached = c.cached;
   rep->compile_seconds = c.seconds;
-  Snapshot orig = {0}, chk = {0};
-  snap_take(&orig, L);
+  mark_unreached(L);
+  Snapshot chk = {0};
   int rc = 0;
   Written w = {0};
   int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
@@ -595,7 +764,9 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
   double limit = rep->blocks_checked > 0
                    ? 10.0 + 4.0 * rep->check_seconds * (double)total / (double)rep->blocks_checked
                    : 0;
-  int f = run_isolated(L, &c, o->threads, limit, &rep->native_seconds, &used, &sig);
+  Compare cmp = {&chk, w.blocks ? &w : NULL, -1, -1};
+  int f = run_isolated(L, &c, o->threads, limit, &rep->native_seconds, &used, &sig,
+                       o->check != CHECK_NONE ? &cmp : NULL);
   rep->threads = used;
   if (sig == -2) {
     snprintf(
@@ -613,24 +784,22 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
     rc = interp_fallback(L, ro, o, st, rep);
     goto done;
   }
-  if (f) {
-    snap_restore(&orig, L);
+  if (f) { /* the buffers were not touched */
     snprintf(rep->why, sizeof rep->why, "the native run found %s; the interpreter says where",
              fault_words(f));
     rc = interp_fallback(L, ro, o, st, rep);
     goto done;
   }
   if (o->check != CHECK_NONE) {
-    int b = -1;
-    int64_t at = first_difference(L, &chk, w.blocks ? &w : NULL, &b);
-    if (at >= 0) {
+    int b = cmp.buf;
+    int64_t at = cmp.at;
+    if (at >= 0) { /* the native results were not copied back */
       Buffer *B = &L->bufs[b];
       int es = B->elem_ty && B->elem_ty->size > 0 ? B->elem_ty->size : 1;
       fprintf(
         stderr,
         "carve: warning: the native engine and the interpreter differ in '%s' at element %lld (a carve bug); the interpreter's results are used\n",
         B->name, (long long)(at / es));
-      snap_restore(&orig, L);
       snprintf(rep->why, sizeof rep->why, "the native results differed from the interpreter's");
       rc = interp_fallback(L, ro, o, st, rep);
       goto done;
@@ -651,9 +820,9 @@ int native_run_launch(Launch *L, const RunOptions *ro, const NativeOptions *o, R
                                    (long long)rep->blocks_checked,
                                    rep->blocks_checked == 1 ? "" : "s", rep->check_seconds));
 done:
+  clear_unreached(L);
   if (w.bytes) written_free(&w);
   free(blocks);
-  snap_free(&orig);
   if (chk.data) snap_free(&chk);
   dlclose(c.dl);
   return rc;

@@ -33,7 +33,13 @@ typedef struct NativeOptions {
   int check_blocks;  /* blocks the sample check runs (0: 4) */
   int threads;       /* worker threads (0: the machine's cores) */
   bool quiet;        /* no note on stderr saying which engine ran */
+  /* kernels whose launch outlasted the interpreter's slice: their later launches go native at
+   * once (the caller's, kept across a program's launches: native_memo_new; NULL: none kept) */
+  struct NativeMemo *memo;
 } NativeOptions;
+typedef struct NativeMemo NativeMemo;
+NativeMemo *native_memo_new(void);
+void native_memo_free(NativeMemo *m);
 
 typedef struct NativeReport {
   const char *engine; /* "native" or "interpreter" */
@@ -44,8 +50,11 @@ typedef struct NativeReport {
   int threads;            /* worker threads the native run used */
 } NativeReport;
 
-/* Launches of at least this many threads use the native engine under ENGINE_AUTO. */
+/* Launches of at least this many threads use the native engine under ENGINE_AUTO; a smaller
+ * one (a few threads with long loops) is interpreted for at most NATIVE_SLICE_SECONDS, and one
+ * that does not end in that time starts again natively, as do the kernel's later launches. */
 #define NATIVE_THRESHOLD 65536
+#define NATIVE_SLICE_SECONDS 2.0
 
 /* Run launch L with the engine o chooses: natively (checked against the interpreter on sampled
  * blocks, or on all of them) or in the interpreter. The return value and stats are interp_run's

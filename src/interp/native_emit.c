@@ -714,10 +714,11 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
   /* the body, with the emitter's per-function state saved around it */
   Buf *body = tmpbuf(e), *save_o = e->o;
   bool save_k = e->in_kernel, save_r = e->in_region;
-  int sb = e->brk_depth, sc = e->cont_depth;
+  int sb = e->brk_depth, sc = e->cont_depth, sinl = e->ninl;
   e->o = body;
   e->in_kernel = false;
   e->in_region = false;
+  e->ninl = 0; /* first called from an inlined synchronizing function: its returns are its own */
   e->brk_depth = e->cont_depth = 0;
   out(e, "static inline %s {\n", head);
   for (Node *s = fn->body->kind == ND_BLOCK ? fn->body->stmts : fn->body; s; s = s->next)
@@ -730,6 +731,7 @@ static void emit_function(Emit *e, Obj *fn, Node *at) {
   e->in_region = save_r;
   e->brk_depth = sb;
   e->cont_depth = sc;
+  e->ninl = sinl;
   buf_puts(&e->fns, body->s);
 }
 

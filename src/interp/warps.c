@@ -375,6 +375,14 @@ static void free_interp(Interp *I) {
   free(I->r_node);
 }
 
+/* this thread's processor time: the slice (cut_seconds) is the interpreter's work, not the
+ * machine's load */
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 double now_seconds(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -517,6 +525,11 @@ static void run_blocks(Interp *I) {
         } else run_block_plain(I);
         I->st->blocks_run++;
         if (!I->fault) progress(I, ++done, total, false);
+        if (I->opt->cut_seconds > 0 && !I->fault && done < total &&
+            cpu_seconds() - I->cpu0 > I->opt->cut_seconds) {
+          I->st->cut = I->stopped = I->fault = true; /* quiet: the caller runs it another way */
+          break;
+        }
       }
   progress(I, done, total, true);
 }
@@ -566,6 +579,7 @@ int interp_run(Launch *L, const RunOptions *opt, RunStats *st) {
     }
   }
   I.t0 = I.last_progress = now_seconds();
+  if (opt->cut_seconds > 0) I.cpu0 = cpu_seconds();
   if (!failed) {
     if (I.nblocks) run_grid_together(&I);
     else run_blocks(&I);

@@ -156,6 +156,7 @@ static bool load(void) {
                     : chk && !strcmp(chk, "none") ? CHECK_NONE
                                                   : CHECK_SAMPLE;
   rt.native.quiet = true;
+  rt.native.memo = native_memo_new(); /* the program's: kept until it ends */
   rt.state = 1;
   return true;
 }
@@ -690,7 +691,11 @@ static void record(Obj *k, const Launch *KL, int number) {
       rt.rec[i].count++;
       return;
     }
-  if (rt.nrec >= MAX_RECORDED || rt.recorded_bytes >= MAX_RECORDED_BYTES) {
+  /* each kernel's first launch is kept whatever the bytes so far (a program's two kernels on
+   * one 1 GiB matrix: both analyzable); the budget bounds repeated configurations */
+  bool kernel_first = true;
+  for (int i = 0; i < rt.nrec; i++) kernel_first &= rt.rec[i].kernel != k;
+  if (rt.nrec >= MAX_RECORDED || (rt.recorded_bytes >= MAX_RECORDED_BYTES && !kernel_first)) {
     rt.unrecorded++;
     return;
   }

@@ -161,6 +161,32 @@ K
 if [ $r -eq 2 ] && grep -q "the native run took longer than the interpreter would" "$tmp/o" && grep -q "step limit" "$tmp/o"; then ok
 else bad "endless loop: status $r"; cat "$tmp/o"; fi
 
+# launches of few threads with long loops (tests/native/long_loops.cu: 2048 threads, 200000 iterations
+# each): the interpreter's slice (2 s) ends, the native engine runs them; a recording command reaches
+# and records both launches (the second was hidden behind the first's interpretation before)
+"$carve" run tests/native/long_loops.cu --route interp >"$tmp/o" 2>&1; r=$?
+if [ $r -eq 0 ] && grep -q "long_loops: PASSED" "$tmp/o" && grep -q "engines: 2 launches on the native engine" "$tmp/o"; then ok
+else bad "long loops, run: status $r"; cat "$tmp/o"; fi
+"$carve" analyze tests/native/long_loops.cu --route interp --max-seconds 1 >"$tmp/o" 2>&1; r=$?
+if [ $r -eq 0 ] && grep -q "launch 2 of 2 distinct: mix" "$tmp/o" && grep -q "analyze: engines: 2 launches on the native engine" "$tmp/o"; then ok
+else bad "long loops, analyze: status $r"; cat "$tmp/o"; fi
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  if [ -f build/libcarve_cudart.so ]; then
+    "$carve" analyze tests/native/long_loops.cu --route nvcc --max-seconds 1 >"$tmp/o" 2>&1; r=$?
+    if [ $r -eq 0 ] && grep -q "launch 2 of 2 distinct: mix" "$tmp/o" && grep -q "engines: 2 launches on the native engine" "$tmp/o"; then ok
+    else bad "long loops, analyze on the nvcc route: status $r"; cat "$tmp/o"; fi
+  else echo "  long loops on the nvcc route: skipped (build/libcarve_cudart.so not built: make cudart)"; fi
+else echo "  long loops on the nvcc route: skipped (no nvcc)"; fi
+
+# a program of several buffers: kernels given their pointers reach only those (the others are not
+# copied for the launch); one reading a table of device pointers falls back (the native engine does
+# not translate pointers stored in memory: the run stops, the interpreter runs it); the same sums
+"$carve" run tests/native/reach.cu --route interp --engine interp >"$tmp/ri" 2>&1
+"$carve" run tests/native/reach.cu --route interp --engine native --check all >"$tmp/rn" 2>&1; r=$?
+if [ $r -eq 0 ] && grep -q "^reach: " "$tmp/ri" && [ "$(grep '^reach: ' "$tmp/ri")" = "$(grep '^reach: ' "$tmp/rn")" ] &&
+   grep -q "engines: 2 launches on the native engine" "$tmp/rn" && ! grep -q "differ" "$tmp/rn"; then ok
+else bad "reach: status $r"; cat "$tmp/ri" "$tmp/rn"; fi
+
 echo "  ($native launches ran natively, bit-identical; $fallback ran in the interpreter)"
 [ $native -ge 20 ] && ok || bad "only $native launches ran natively"
 echo "native: $pass passed, $fail failed"
