@@ -1,6 +1,7 @@
 // Template kernels launched from host code as people write them (issue 27, holdout5 atb):
 // `K<float><<<g, b>>>(...)` with the arguments given, `template <class T, int B>` with a value
 // argument, and `K<<<g, b>>>(...)` with T deduced from the launch's arguments. Each instance runs.
+// The host buffers come from `new T[n]` and go back by `delete[]`, as atb.cu's do.
 #include <stdio.h>
 #include <stdlib.h>
 template <typename T>
@@ -16,7 +17,7 @@ __global__ void block_sum(const T *x, T *s, int n) {
 int main() {
   const int n = 100;
   float *hx = (float *)malloc(sizeof(float) * n), hy[n], hs = 0;
-  int *ix = (int *)malloc(sizeof(int) * n), iy[n];
+  int *ix = new int[n], iy[n];
   for (int i = 0; i < n; i++) {
     hx[i] = (float)i;
     ix[i] = i;
@@ -42,6 +43,6 @@ int main() {
   printf("template launches %s\n", good ? "ok" : "bad");
   printf("template value argument %s\n", hs == 4950.0f ? "ok" : "bad");
   free(hx);
-  free(ix);
+  delete[] ix;
   return 0;
 }
