@@ -26,6 +26,11 @@ check $? "new P[2] in interpreted host code: exit $rc: $(head -c 400 "$tmp/e")"
 "$carve" run --route interp "$tmp/n2.cu" >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc != 0 ] && grep -q "n2.cu:3:19: error: unsupported C++: an initializer of a 'new' expression" "$tmp/e"
 check $? "new int(3) in interpreted host code: exit $rc: $(head -c 400 "$tmp/e")"
+# a pass rewrites a template instance (holdout5 atb's matmul_kernel<float>): the instance printed
+# as `template <> ... K<float>(...)` is re-parsed and verified, no longer "FAILED to apply"
+"$carve" optimize bench/holdout5/atb.cu --route interp -D M=128 -D N=128 -D K=128 --passes tile --no-estimate -o "$tmp/atb.cu" >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ $rc = 0 ] && grep -q "tile     applied, verified" "$tmp/e" && ! grep -q "FAILED" "$tmp/e"
+check $? "tile on the instance matmul_kernel<float>: exit $rc: $(grep 'tile \|FAILED' "$tmp/e" | head -c 600)"
 have_nvcc=0; { command -v nvcc || [ -x /usr/local/cuda/bin/nvcc ]; } >/dev/null 2>&1 && [ -f build/libcarve_cudart.so ] && have_nvcc=1
 [ $have_nvcc = 1 ] || echo "front-run: nvcc route skipped (no nvcc or no build/libcarve_cudart.so)"
 for f in tests/front/both_*.cu; do
