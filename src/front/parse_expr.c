@@ -136,6 +136,52 @@ static Node *cast_at(Token **rest, Token *tok) {
 
 /* unary = ("+" | "-" | "*" | "&" | "!" | "~") cast | ("++" | "--") unary
  *       | "sizeof" "(" type-name ")" | "sizeof" unary | "alignof" "(" type-name ")" | postfix */
+/* host code: new-expr = "new" declspec "*"* ("[" expr "]")?, the storage of malloc (no
+ * constructor runs: a struct or class is refused); delete-expr = "delete" ("[" "]")? cast, free */
+static Node *host_new_delete(Token **rest, Token *tok) {
+  Token *at = tok;
+  bool is_new = tok_equal(tok, "new");
+  Obj *fn = find_func(is_new ? "malloc" : "free");
+  if (!fn)
+    error_tok(at, "unsupported C++: '%s' without the C library's declarations",
+              is_new ? "new" : "delete");
+  Node *call = new_node(ND_CALL, at);
+  if (!is_new) {
+    tok = tok->next;
+    if (tok_equal(tok, "[")) tok = skip(tok->next, "]");
+    call->args = cast(rest, tok);
+    add_type(call->args);
+    call->nargs = 1;
+    return user_call(at, call, fn);
+  }
+  Type *ty = declspec(&tok, tok->next, NULL);
+  while (consume(&tok, tok, "*")) ty = pointer_to(ty);
+  if (ty->kind == TY_STRUCT)
+    error_tok(
+      at,
+      "unsupported C++: 'new' of the struct or class '%s' in host code carve interprets (a constructor would not run; --route nvcc runs it)",
+      type_name(ty));
+  Node *size = new_num(ty->size, at);
+  size->ty = ty_ulong;
+  if (consume(&tok, tok, "[")) {
+    Node *count = expr(&tok, tok);
+    tok = skip(tok, "]");
+    size = new_binary(ND_MUL, size, count, at);
+  }
+  if (tok_equal(tok, "(") || tok_equal(tok, "{"))
+    error_tok(tok, "unsupported C++: an initializer of a 'new' expression");
+  add_type(size);
+  call->args = size;
+  call->nargs = 1;
+  Node *n = new_node(ND_CAST, at);
+  n->lhs = user_call(at, call, fn);
+  add_type(n->lhs);
+  n->cast_ty = pointer_to(ty);
+  add_type(n);
+  *rest = tok;
+  return n;
+}
+
 static Node *unary_at(Token **rest, Token *tok);
 Node *unary(Token **rest, Token *tok) {
   /* prefix operators recurse; a postfix expression does not (its parentheses count in assign) */
@@ -196,6 +242,8 @@ static Node *unary_at(Token **rest, Token *tok) {
     n->ty = ty_ulong;
     return n;
   }
+  if ((tok_equal(tok, "new") || tok_equal(tok, "delete")) && in_host_fn())
+    return host_new_delete(rest, tok);
   if (tok_equal(tok, "new") || tok_equal(tok, "delete"))
     error_tok(tok, "unsupported C++: '%.*s'", tok->len, tok->loc);
   return postfix(rest, tok);

@@ -558,16 +558,26 @@ Node *launch_expr(Token **rest, Token *tok) {
   Token *name = tok;
   VarScope *vs = find_var(name);
   Obj *k = vs && vs->var && vs->var->sc == SC_FUNC ? vs->var : NULL;
+  VarScope *ts = k ? NULL : find_template(name);
+  if (ts && ts->tmpl && !ts->tmpl->is_class) /* K<<<...>>>(args): its arguments deduced */
+    return launch_config(rest, name, tok->next, NULL, ts->tmpl, NULL);
+  return launch_config(rest, name, tok->next, k, NULL, NULL);
+}
+
+/* the launch of k (or, k NULL, of the instance of template t its arguments deduce, targs the
+ * template arguments given) from "<<<" at tok: name<ARGS><<<...>>>(args) as well as name<<<...
+ */
+Node *launch_config(Token **rest, Token *name, Token *tok, Obj *k, Template *t, TArg *targs) {
   if (!in_host_fn())
-    error_tok(tok->next, "a kernel launch in device code (dynamic parallelism) is not supported");
-  if (!k)
+    error_tok(tok, "a kernel launch in device code (dynamic parallelism) is not supported");
+  if (!k && !t)
     error_tok(name, "'%.*s' is launched but not declared as a __global__ function", name->len,
               name->loc);
-  if (!k->is_kernel)
+  if (k && !k->is_kernel)
     error_tok(name, "'%s' is launched with <<<...>>> but is not a __global__ function", k->name);
   Node *n = new_node(ND_LAUNCH, name);
   n->fn = k;
-  tok = tok->next->next;
+  tok = tok->next;
   n->cond = launch_operand(&tok, tok, "grid", true);
   tok = skip(tok, ",");
   n->then = launch_operand(&tok, tok, "block", true);
@@ -578,6 +588,11 @@ Node *launch_expr(Token **rest, Token *tok) {
   tok = skip(tok, ">>>");
   tok = skip(tok, "(");
   n->args = func_args(&tok, tok, n);
+  if (!k) {
+    k = n->fn = template_launch_instance(t, targs, n->args, name);
+    if (!k->is_kernel)
+      error_tok(name, "'%s' is launched with <<<...>>> but is not a __global__ function", k->name);
+  }
   fill_defaults(n, k->ty);
   int np = 0;
   for (Type *p = k->ty->params; p; p = p->next) np++;

@@ -252,6 +252,7 @@ bool is_dim3(const Type *t);
 Node *dim3_ctor(Token **rest, Token *tok);
 Node *dim3_declarator(Token **rest, Token *tok, Type *base);
 Node *launch_expr(Token **rest, Token *tok);
+Node *launch_config(Token **rest, Token *name, Token *tok, Obj *k, Template *t, TArg *targs);
 
 Obj *hidden_local(const char *name, Type *ty, Token *tok);
 
@@ -302,6 +303,7 @@ Token *skip_balanced(Token *tok);
 Token *skip_angle(Token *tok);
 Token *tnum_token(Token *at, int64_t v);
 Node *template_call(Token **rest, Token *tok, Template *t);
+Obj *template_launch_instance(Template *t, TArg *targs, Node *call_args, Token *at);
 void template_toplevel(void *ud);
 void instantiate_launches(void);
 bool is_constexpr_function(Token *tok);

@@ -290,6 +290,8 @@ Node *template_call(Token **rest, Token *tok, Template *t) {
   TArg args[MAX_TPARAMS] = {{0}};
   tok = tok->next;
   if (tok_equal(tok, "<")) tok = template_args(tok, t, args);
+  if (tok_equal(tok, "<<<")) /* K<ARGS><<<grid, block>>>(args): a launch of the instance */
+    return launch_config(rest, name, tok, NULL, t, args);
   if (!tok_equal(tok, "("))
     error_tok(tok, "expected '(' after the template '%s' (function templates are called)", t->name);
   Node *call = new_node(ND_CALL, name);
@@ -297,6 +299,15 @@ Node *template_call(Token **rest, Token *tok, Template *t) {
   deduce_args(t, call->args, args);
   Obj *fn = instantiate(t, args, name);
   return user_call(name, call, fn);
+}
+
+/* the instance of t a launch names: the arguments given (targs, NULL for none), the rest deduced
+ * from the launch's arguments */
+Obj *template_launch_instance(Template *t, TArg *targs, Node *call_args, Token *at) {
+  TArg args[MAX_TPARAMS] = {{0}};
+  if (targs) memcpy(args, targs, sizeof args);
+  deduce_args(t, call_args, args);
+  return instantiate(t, args, at);
 }
 
 /* template-decl = "template" "<" tparam ("," tparam)* ">" function-definition

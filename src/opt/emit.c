@@ -1002,6 +1002,10 @@ int opt_emit_programs(Buf *b, Program *orig, const char *file, OptKernelOut *ks,
     }
   }
   if (!f) f = first;
+  /* no kernel placed in a file (template instances): the file of any definition, so the program
+   * is written whole, each kernel as written with its reason (kernel_edits) */
+  for (Obj *fn = orig->funcs; fn && !f; fn = fn->next)
+    if (fn->tok && fn->tok->file && !strcmp(fn->tok->file->name, file)) f = fn->tok->file;
   if (!f) {
     snprintf(why, len, "no kernel of the plans is defined in the program");
     return 2;

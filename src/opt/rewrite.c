@@ -610,7 +610,14 @@ bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len) {
       print_type_decl(&full, it->ty, it->name);
       buf_puts(&full, ";\n");
     }
-  buf_puts(&full, text);
+  /* a template instance prints as `template <> ... K<float>(`: re-parsed under a plain name (its
+   * body is what is kept), its primary template not being in scope here */
+  const char *kname = c->k->name, *tp = strstr(text, "template <> "), *at = strstr(text, kname);
+  if (c->k->tmpl_head && tp && at && tp < at) {
+    buf_printf(&full, "%.*s%.*s__carve_instance%s", (int)(tp - text), text, (int)(at - tp - 12),
+               tp + 12, at + strlen(kname));
+    kname = "__carve_instance";
+  } else buf_puts(&full, text);
   text = arena_strdup(full.s); /* the tokens point into it */
   buf_free(&full);
   const void *pps = pp_state_save();
@@ -627,7 +634,7 @@ bool rw_replace_kernel(PassCtx *c, const char *text, char *why, size_t len) {
   }
   Obj *nk = NULL;
   for (Obj *f = q->funcs; f; f = f->next)
-    if (f->is_kernel && f->body && !strcmp(f->name, c->k->name)) nk = f;
+    if (f->is_kernel && f->body && !strcmp(f->name, kname)) nk = f;
   if (!nk) {
     snprintf(why, len, "the kernel written does not define '%s'", c->k->name);
     return false;
