@@ -79,7 +79,7 @@ build-san/tests/test_kernels: build-san/tests/test_kernels.o build-san/tests/ref
 test: carve $(CUDART_SO) $(TEST_BINS)
 	@sh tests/run_all.sh build ./carve
 
-test-san: build-san/carve $(SAN_TEST_BINS)
+test-san: build-san/carve $(CUDART_SO) $(SAN_TEST_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run_all.sh build-san build-san/carve
 
 check: test

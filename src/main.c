@@ -405,7 +405,8 @@ static const char *unread_lines(Program *p, Obj *f) {
 }
 
 /* launch: the first <<<...>>> of f in the host code, or NULL */
-static void check_kernel_text(Program *p, const char *file, Obj *f, LaunchSpec *s, Node *launch) {
+static void check_kernel_text(Program *p, const char *file, Obj *f, LaunchSpec *s, Node *launch,
+                              bool any_unread) {
   printf("%s:%d: %s\n", file, tok_loc(f->tok).line, signature(f));
   if (f->shared_size || f->uses_barrier)
     printf("    static shared memory %d bytes%s\n", f->shared_size,
@@ -416,7 +417,7 @@ static void check_kernel_text(Program *p, const char *file, Obj *f, LaunchSpec *
       tok_loc(launch->tok).line);
     return;
   }
-  const char *unread = !s ? unread_lines(p, f) : NULL;
+  const char *unread = !s && any_unread ? unread_lines(p, f) : NULL;
   if (unread) { /* C++ host code (bench/holdout4 DIAGNOSIS §2d) */
     printf(
       "    launched at line%s %s in host code carve's front end could not read: run, analyze, "
@@ -454,11 +455,14 @@ static int cmd_check(Opts *o, Program *p) {
     }
   Node **at = xmalloc(sizeof(Node *) * (size_t)(nk + 1));
   if (!json) first_launches(p, ks, nk, at);
+  /* launches in unread host code: one walk of the tokens says whether any kernel has one, so a
+   * file of many kernels and no such launch is not walked once per kernel */
+  bool any_unread = opt_unread_launches(p, NULL, NULL, 0) > 0;
   for (int i = 0; i < nk; i++) {
     if (json) {
-      int line[64], n = opt_unread_launches(p, ks[i], line, 64);
+      int line[64], n = any_unread ? opt_unread_launches(p, ks[i], line, 64) : 0;
       check_kernel_json(ks[i], find_spec(p, ks[i]->name), i == 0, line, n < 64 ? n : 64);
-    } else check_kernel_text(p, o->file, ks[i], find_spec(p, ks[i]->name), at[i]);
+    } else check_kernel_text(p, o->file, ks[i], find_spec(p, ks[i]->name), at[i], any_unread);
   }
   free(ks);
   free(at);

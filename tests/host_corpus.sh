@@ -20,6 +20,7 @@ check() { if [ "$1" = 0 ]; then pass=$((pass+1)); else echo "host-corpus: FAIL: 
 corpus=$(realpath "${CORPUS:-../shared/corpus}" 2>/dev/null) || { echo "host-corpus: skipped (no corpus)"; echo "host-corpus: 0 passed, 0 failed"; exit 0; }
 nvcc=${CARVE_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "host-corpus: skipped (no nvcc)"; echo "host-corpus: 0 passed, 0 failed"; exit 0; }
+[ -f build/libcarve_cudart.so ] || { echo "host-corpus: skipped (build/libcarve_cudart.so not built: make cudart)"; echo "host-corpus: 0 passed, 0 failed"; exit 0; }
 S=$corpus/cuda-samples/Samples; C=$corpus/cuda-samples/Common; R=$corpus/rodinia/cuda
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # the survey's list, as tests/cudart/corpus.sh writes it (NAME|dir|sources|arguments|verdict)
