@@ -627,8 +627,9 @@ Node *new_node(NodeKind kind, Token *tok);
 
 /* print.c: the program (or one function) as CUDA source */
 void print_program(Buf *out, Program *p);
-extern bool print_carve_pragmas; /* print `#pragma carve` lines (default true) */
-extern bool print_includes;      /* print the #include lines the builtins need (default true) */
+/* print_program_with's flags: leave out `#pragma carve` lines, the #include lines builtins need */
+enum { PRINT_NO_PRAGMAS = 1, PRINT_NO_INCLUDES = 2 };
+void print_program_with(Buf *out, Program *p, unsigned flags);
 void print_headers(Buf *out, Program *const *progs,
                    int n); /* just those #include lines, for n programs */
 void print_function(Buf *out, Obj *fn);

@@ -979,14 +979,10 @@ void print_function_with(Buf *b, Obj *fn, PrintSubstFn *sub, void *ctx) {
   free(p.done);
 }
 
-bool print_carve_pragmas = true;
-
 /* one '}' for each namespace of "a::b" */
 static void close_ns(Printer *p) {
   for (const char *c = p->ns; c; c = strstr(c, "::") ? strstr(c, "::") + 2 : NULL) out(p, "}\n");
 }
-
-bool print_includes = true;
 
 /* the headers the builtins of n programs need, one #include line each, each once */
 void print_headers(Buf *b, Program *const *progs, int n) {
@@ -1012,10 +1008,13 @@ void print_headers(Buf *b, Program *const *progs, int n) {
   if (used >> 62 & 1) buf_printf(b, "#include <cuda/pipeline>\n"); /* cuda::pipeline */
 }
 
-void print_program(Buf *b, Program *prog) {
+void print_program(Buf *b, Program *prog) { print_program_with(b, prog, 0); }
+
+/* print_program, leaving out what `flags` says (PRINT_NO_PRAGMAS, PRINT_NO_INCLUDES) */
+void print_program_with(Buf *b, Program *prog, unsigned flags) {
   Printer p = {b, 0, NULL, 0, NULL, NULL, NULL, false};
   size_t before = b->len;
-  if (print_includes) print_headers(b, &prog, 1);
+  if (!(flags & PRINT_NO_INCLUDES)) print_headers(b, &prog, 1);
   if (b->len > before) out(&p, "\n");
   TopKind last = TOP_PRAGMA;
   bool first = true;
@@ -1038,7 +1037,7 @@ void print_program(Buf *b, Program *prog) {
     last = it->kind;
     switch (it->kind) {
     case TOP_PRAGMA:
-      if (it->tok->pragma_toks && !print_carve_pragmas) break;
+      if (it->tok->pragma_toks && (flags & PRINT_NO_PRAGMAS)) break;
       pragma_line(&p, it->tok);
       out(&p, "\n");
       break;

@@ -351,10 +351,7 @@ void harness_generate(Buf *b, Launch *L, const HarnessOptions *o) {
   else if (o && o->baseline && s && s->baseline && !strcmp(s->baseline, "cub_sum"))
     buf_puts(b, "#include <cub/cub.cuh>\n");
   buf_puts(b, "\n// ---- the device code, as carve parsed it ----\n");
-  bool keep = print_carve_pragmas;
-  print_carve_pragmas = false;
-  print_program(b, L->prog);
-  print_carve_pragmas = keep;
+  print_program_with(b, L->prog, PRINT_NO_PRAGMAS);
   buf_puts(b, "\n// ---- carve's input generators (src/interp/fill.inc) ----\n");
   fill_code(b);
   buf_puts(b, helpers);
@@ -502,15 +499,11 @@ void harness_generate_multi(Buf *b, Launch *L0, Launch *const *Lv, int n, const 
   print_headers(b, progs, n);
   free(progs);
   buf_puts(b, "\n// ---- the variants' device code, one namespace each ----\n");
-  bool keep = print_carve_pragmas, keep_inc = print_includes;
-  print_carve_pragmas = print_includes = false;
   for (int i = 0; i < n; i++) {
     buf_printf(b, "namespace cv_%d {\n", i);
-    print_program(b, Lv[i]->prog);
+    print_program_with(b, Lv[i]->prog, PRINT_NO_PRAGMAS | PRINT_NO_INCLUDES);
     buf_printf(b, "}  // namespace cv_%d\n", i);
   }
-  print_carve_pragmas = keep;
-  print_includes = keep_inc;
   buf_puts(b, "\n// ---- carve's input generators (src/interp/fill.inc) ----\n");
   fill_code(b);
   buf_puts(b, helpers);

@@ -345,10 +345,7 @@ Resources kernel_resources(Program *p, Obj *kernel, const char *arch) {
   Resources r = {0};
   if (!arch) arch = "sm_90";
   Buf b = {0};
-  bool keep = print_carve_pragmas;
-  print_carve_pragmas = false;
-  print_program(&b, p);
-  print_carve_pragmas = keep;
+  print_program_with(&b, p, PRINT_NO_PRAGMAS);
   uint64_t h = fnv(b.s ? b.s : "");
   for (int i = 0; i < ncache; i++)
     if (cache[i].hash == h && !strcmp(cache[i].arch, arch) &&
