@@ -38,7 +38,7 @@ survey() {
     cu=$(printf '%s\n' $srcs | grep -c '\.cu$'); other=$(printf '%s\n' $srcs | grep -vc '\.cu$\|^-')
     [ "$cu" = 1 ] && [ "$other" = 0 ] || continue
     cd "$dir" || continue
-    "$here/carve" check $srcs -I"$C" -I. >"$tmp/check" 2>/dev/null
+    "$carve" check $srcs -I"$C" -I. >"$tmp/check" 2>/dev/null
     h=$(grep -c 'launched by the host code' "$tmp/check"); u=$(grep -c 'in host code carve.s front end could not read' "$tmp/check")
     launched=none; [ "$h" -gt 0 ] && launched=host; [ "$u" -gt 0 ] && launched=unread; [ "$h" -gt 0 ] && [ "$u" -gt 0 ] && launched=both
     if [ "${ONLY:-}" = unread ] && [ $launched != unread ] && [ $launched != both ]; then
