@@ -240,6 +240,8 @@ Program *opt_apply_steps(Program *p, const Launch *L, const Machine *m, const Pl
 /* one launch of orig and variant at in's sizes (sizes.c: another value of the size macros, the
  * launch recorded there): the original with in's flags, the variant on vgrid/vblock (NULL: the
  * flags); every block, or sampled blocks when sampled (cover: a reshape's, or NULL) */
+/* the user's defines with the macros names[0..n) set to vals (verify.c) */
+PPOptions opt_defines_at(const OptInput *in, const char **names, const int64_t *vals, int n);
 void verify_launch(const OptInput *in, Program *orig, Program *variant, const int64_t *vgrid,
                    const int64_t *vblock, const int64_t *cover, const PlanStep *steps, int nsteps,
                    bool sampled, VerifySize *vs);

@@ -142,26 +142,6 @@ static int64_t other_value(int64_t u, int k, int i) {
   return v;
 }
 
-/* the user's defines with some macros set */
-static PPOptions defines_at(const OptInput *in, const char **names, const int64_t *vals, int n) {
-  PPOptions pp = in->pp;
-  const char **defs = arena_alloc(sizeof(char *) * (size_t)(in->pp.n_defines + n + 1));
-  int nd = 0;
-  for (int i = 0; i < in->pp.n_defines; i++) {
-    const char *d = in->pp.defines[i];
-    bool replaced = false;
-    for (int j = 0; j < n; j++) {
-      size_t l = strlen(names[j]);
-      replaced |= !strncmp(d, names[j], l) && (d[l] == '=' || d[l] == 0);
-    }
-    if (!replaced) defs[nd++] = d;
-  }
-  for (int j = 0; j < n; j++) defs[nd++] = fmt("%s=%lld", names[j], (long long)vals[j]);
-  pp.defines = defs;
-  pp.n_defines = nd;
-  return pp;
-}
-
 typedef enum { AT_EQUAL, AT_DIFFERENT, AT_ORIGINAL, AT_SKIPPED } AtOutcome;
 
 /* what the output's test of a launch (emit.c's carve_fits_K and carve_args_K) decides for the
@@ -232,7 +212,7 @@ static bool wrapper_takes(const OptInput *in, const Plan *plan, const RecordedLa
 static AtOutcome check_at(const OptInput *in, const Plan *plan, const char *text, const char **set,
                           const int64_t *vals, int nset, const Names *cand, int64_t *got,
                           char *detail, size_t len) {
-  PPOptions pp = defines_at(in, set, vals, nset);
+  PPOptions pp = opt_defines_at(in, set, vals, nset);
   for (int i = 0; i < cand->n; i++) got[i] = cand->val[i];
   detail[0] = 0;
   FILE *null = fopen("/dev/null", "w");

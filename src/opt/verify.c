@@ -146,9 +146,9 @@ static OptInput scaled_flags(const OptInput *in, Program *p, const int64_t *vals
   return r;
 }
 
-/* the user's defines with the size macros replaced */
-static PPOptions resized(const OptInput *in, const char **names, const int64_t *vals, int n,
-                         int target, char *label, size_t len) {
+/* the user's defines with the macros names[0..n) set to vals (a -D of the same name replaced);
+ * also sizes.c's, for a macro kept by name verified at other values */
+PPOptions opt_defines_at(const OptInput *in, const char **names, const int64_t *vals, int n) {
   PPOptions pp = in->pp;
   const char **defs = arena_alloc(sizeof(char *) * (size_t)(in->pp.n_defines + n + 1));
   int nd = 0;
@@ -157,20 +157,27 @@ static PPOptions resized(const OptInput *in, const char **names, const int64_t *
     bool replaced = false;
     for (int j = 0; j < n; j++) {
       size_t l = strlen(names[j]);
-      if (!strncmp(d, names[j], l) && (d[l] == '=' || d[l] == 0)) replaced = true;
+      replaced |= !strncmp(d, names[j], l) && (d[l] == '=' || d[l] == 0);
     }
     if (!replaced) defs[nd++] = d;
   }
-  label[0] = 0;
-  for (int j = 0; j < n; j++) {
-    int64_t v = vals[j] < target ? vals[j] : target;
-    defs[nd++] = fmt("%s=%lld", names[j], (long long)v);
-    size_t used = strlen(label);
-    snprintf(label + used, len - used, "%s%s=%lld", j ? " " : "", names[j], (long long)v);
-  }
+  for (int j = 0; j < n; j++) defs[nd++] = fmt("%s=%lld", names[j], (long long)vals[j]);
   pp.defines = defs;
   pp.n_defines = nd;
   return pp;
+}
+
+/* the user's defines with the size macros at most target, said in label */
+static PPOptions resized(const OptInput *in, const char **names, const int64_t *vals, int n,
+                         int target, char *label, size_t len) {
+  int64_t *v = arena_alloc(sizeof(int64_t) * (size_t)(n + 1));
+  label[0] = 0;
+  for (int j = 0; j < n; j++) {
+    v[j] = vals[j] < target ? vals[j] : target;
+    size_t used = strlen(label);
+    snprintf(label + used, len - used, "%s%s=%lld", j ? " " : "", names[j], (long long)v[j]);
+  }
+  return opt_defines_at(in, names, v, n);
 }
 
 typedef struct {
